@@ -1,0 +1,46 @@
+// Bundles the extension and the headless CLI. Type-checking is `npm run check` (tsc --noEmit).
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  // ws probes these optional natives and falls back to JS; node-llama-cpp is ESM-only with
+  // prebuilt binaries, so it is loaded at run time with import() from node_modules.
+  external: ['vscode', 'bufferutil', 'utf-8-validate', 'node-llama-cpp'],
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+};
+
+// Runs before any bundled module is loaded, so an old Node fails with a clear message.
+const nodeCheck = [
+  '#!/usr/bin/env node',
+  'if (!require("node:module").isBuiltin("node:sqlite")) {',
+  '  console.error("Satchel needs Node.js 22.13 or newer (node:sqlite); this is " + process.version + ". Run it through npm start, which uses the Node the project installs.");',
+  '  process.exit(1);',
+  '}',
+  // node:sqlite is stable enough for us; its ExperimentalWarning would only alarm users.
+  'const emitWarning = process.emitWarning;',
+  'process.emitWarning = (warning, ...rest) => { if (!String(warning).includes("SQLite is an experimental")) emitWarning.call(process, warning, ...rest); };',
+].join('\n');
+
+const entries = [
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.cjs' },
+  { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs', banner: { js: nodeCheck } },
+];
+
+if (watch) {
+  for (const entry of entries) {
+    const ctx = await esbuild.context({ ...common, ...entry });
+    await ctx.watch();
+  }
+} else {
+  await Promise.all(entries.map((entry) => esbuild.build({ ...common, ...entry })));
+}

@@ -1,0 +1,79 @@
+/**
+ * Headless entry: `satchel [--data-dir DIR] [--port N]` serves the interface on loopback on
+ * embedded defaults. If another process already hosts the data directory, it waits and takes
+ * over when that host exits.
+ */
+import { parseArgs } from 'node:util';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { startHostWhenFree, type RunningHost } from './server/host.ts';
+import { readPortFile } from './server/server.ts';
+import { HostLock } from './core/store/hostLock.ts';
+import type { Logger } from './core/context.ts';
+
+/** The platform's per-user data directory for Satchel. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.SATCHEL_DATA_DIR) return env.SATCHEL_DATA_DIR;
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Satchel');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Satchel');
+  return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'satchel');
+}
+
+const logger: Logger = {
+  info: (message) => console.log(`[satchel] ${message}`),
+  warn: (message) => console.warn(`[satchel] ${message}`),
+  error: (message, error) => console.error(`[satchel] ${message}`, error ?? ''),
+};
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log('Usage: satchel [--data-dir DIR] [--port N]\n  SATCHEL_DATA_DIR and SATCHEL_PORT are read too.');
+    return;
+  }
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const portText = values.port ?? process.env.SATCHEL_PORT;
+  const port = portText !== undefined ? Number(portText) : undefined;
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new Error(`--port must be a port number, not ${portText}`);
+  }
+
+  const probe = HostLock.tryAcquire(dataDir);
+  if (probe) probe.dispose();
+  else {
+    const existing = readPortFile(dataDir);
+    logger.info(`${dataDir} is already served${existing ? ` on port ${existing.port}` : ''}; waiting to take over.`);
+  }
+  const stop = new AbortController();
+  let host: RunningHost | undefined;
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal}: shutting down`);
+    stop.abort();
+    await host?.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    host = await startHostWhenFree({ dataDir, logger, ...(port !== undefined ? { port } : {}) }, stop.signal);
+  } catch (error) {
+    if (stop.signal.aborted) return;
+    throw error;
+  }
+  logger.info(`serving ${dataDir} on ${host.server.url}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`[satchel] ${(error as Error).message ?? error}`);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+/**
+ * What every area service is built on: the database, generic records and links, and the change
+ * feed. Services publish changes through `publish`, which holds them until the surrounding
+ * transaction commits.
+ */
+import { Database, type Migration } from './store/database.ts';
+import { Records } from './store/records.ts';
+import { Links } from './store/links.ts';
+import { Emitter, type ChangeEvent, type Disposable } from './events.ts';
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+export class StoreContext implements Disposable {
+  readonly database: Database;
+  readonly records: Records;
+  readonly links: Links;
+  readonly logger: Logger;
+  private readonly changes = new Emitter<ChangeEvent>();
+  /** Fires once per committed change, after its transaction committed. */
+  readonly onDidChange = this.changes.event;
+
+  constructor(database: Database, logger: Logger) {
+    this.database = database;
+    this.records = new Records(database);
+    this.links = new Links(database);
+    this.logger = logger;
+  }
+
+  static open(dataDir: string, migrations: readonly Migration[], logger: Logger = silentLogger): StoreContext {
+    return new StoreContext(Database.open({ dataDir, migrations }), logger);
+  }
+
+  /** Announces a change once the current transaction (if any) has committed. */
+  publish(change: ChangeEvent): void {
+    this.database.onCommit(() => this.changes.fire(change));
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.database.transaction(fn);
+  }
+
+  dispose(): void {
+    this.changes.dispose();
+    this.database.close();
+  }
+}

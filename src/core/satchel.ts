@@ -1,0 +1,71 @@
+/**
+ * The domain, composed: one store context and the service of each API area. Built by the CLI and
+ * by the extension's host role; knows nothing of HTTP, WebSockets or VS Code.
+ */
+import { StoreContext, silentLogger, type Logger } from './context.ts';
+import { baseMigrations } from './store/baseSchema.ts';
+import { assetMigrations } from './assets/schema.ts';
+import { applicationMigrations } from './applications/schema.ts';
+import { conversationMigrations } from './conversations/schema.ts';
+import { modelMigrations } from './models/schema.ts';
+import { AssetService } from './assets/assetService.ts';
+import { ApplicationService } from './applications/applicationService.ts';
+import { ConnectorService, type ConnectorSettings } from './connector/connectorService.ts';
+import { ConversationService } from './conversations/conversationService.ts';
+import { ModelService, type ModelSettings } from './models/modelService.ts';
+import type { Disposable } from './events.ts';
+import { LanguageClassifier } from './classify/languageClassifier.ts';
+
+export const allMigrations = [
+  ...baseMigrations,
+  ...assetMigrations,
+  ...applicationMigrations,
+  ...conversationMigrations,
+  ...modelMigrations,
+];
+
+export interface CoreOptions {
+  readonly dataDir: string;
+  readonly logger?: Logger;
+  readonly connector?: Partial<ConnectorSettings>;
+  readonly models?: Partial<ModelSettings>;
+}
+
+export class Satchel implements Disposable {
+  readonly dataDir: string;
+  readonly context: StoreContext;
+  readonly assets: AssetService;
+  readonly applications: ApplicationService;
+  readonly connector: ConnectorService;
+  readonly conversations: ConversationService;
+  readonly models: ModelService;
+  readonly classifier: LanguageClassifier;
+
+  private constructor(options: CoreOptions, context: StoreContext) {
+    this.dataDir = options.dataDir;
+    this.context = context;
+    this.classifier = new LanguageClassifier();
+    this.assets = new AssetService(context, this.classifier);
+    this.applications = new ApplicationService(context);
+    this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
+    this.conversations = new ConversationService(context, this.models);
+    this.connector = new ConnectorService(context, this.assets, this.applications, options.connector ?? {});
+  }
+
+  /** Opens (and migrates) the store of `dataDir`; throws StoreUnusableError and touches nothing if it cannot. */
+  static open(options: CoreOptions): Satchel {
+    const context = StoreContext.open(options.dataDir, allMigrations, options.logger ?? silentLogger);
+    return new Satchel(options, context);
+  }
+
+  async close(): Promise<void> {
+    await this.models.close();
+    await this.classifier.unload();
+    this.assets.dispose();
+    this.context.dispose();
+  }
+
+  dispose(): void {
+    void this.close();
+  }
+}

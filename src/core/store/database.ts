@@ -1,0 +1,194 @@
+/**
+ * The one SQLite database of a data directory (node:sqlite, WAL). Every acknowledged write runs in
+ * its own transaction with synchronous=FULL, so a write the API has answered survives a crash or a
+ * power cut. Opening a corrupt database, or one written by a newer Satchel, fails with a clear
+ * message and changes nothing on disk.
+ */
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { existsSync, mkdirSync, accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+import { StoreUnusableError } from '../errors.ts';
+
+export interface Migration {
+  /** Strictly increasing across all migrations; never reuse or renumber a released one. */
+  readonly version: number;
+  readonly name: string;
+  up(db: DatabaseSync): void;
+}
+
+export const DATABASE_FILE = 'satchel.db';
+
+export interface OpenOptions {
+  readonly dataDir: string;
+  readonly migrations: readonly Migration[];
+  /** Milliseconds a writer waits for another process's lock before failing. */
+  readonly busyTimeoutMs?: number;
+}
+
+export class Database {
+  readonly path: string;
+  readonly db: DatabaseSync;
+  private depth = 0;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly afterCommit: Array<() => void> = [];
+
+  private constructor(path: string, db: DatabaseSync) {
+    this.path = path;
+    this.db = db;
+  }
+
+  static open(options: OpenOptions): Database {
+    const { dataDir, migrations } = options;
+    try {
+      mkdirSync(dataDir, { recursive: true });
+    } catch (error) {
+      throw new StoreUnusableError(`Cannot create the data directory ${dataDir}: ${(error as Error).message}`);
+    }
+    const path = join(dataDir, DATABASE_FILE);
+    const existed = existsSync(path);
+    if (existed) {
+      try {
+        accessSync(path, constants.R_OK | constants.W_OK);
+      } catch {
+        throw new StoreUnusableError(`The database ${path} is not readable and writable by this user.`);
+      }
+    }
+    let db: DatabaseSync;
+    try {
+      db = new DatabaseSync(path);
+    } catch (error) {
+      throw new StoreUnusableError(`Cannot open the database ${path}: ${(error as Error).message}`);
+    }
+    const database = new Database(path, db);
+    try {
+      database.checkReadable(existed);
+      db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = FULL');
+      db.exec('PRAGMA foreign_keys = ON');
+      database.migrate(migrations);
+    } catch (error) {
+      db.close();
+      if (error instanceof StoreUnusableError) throw error;
+      throw new StoreUnusableError(`Cannot use the database ${path}: ${(error as Error).message}`);
+    }
+    return database;
+  }
+
+  /** Refuses a file that is not a healthy SQLite database before anything writes to it. */
+  private checkReadable(existed: boolean): void {
+    if (!existed) return;
+    let result: string;
+    try {
+      const row = this.db.prepare('PRAGMA quick_check').get() as { quick_check?: string } | undefined;
+      result = row?.quick_check ?? 'no answer';
+    } catch (error) {
+      throw new StoreUnusableError(
+        `The database ${this.path} is damaged or is not a Satchel database (${(error as Error).message}). ` +
+          'It was left untouched; move it aside to start with an empty store, or restore a backup.',
+      );
+    }
+    if (result !== 'ok') {
+      throw new StoreUnusableError(
+        `The database ${this.path} failed its integrity check (${result}). It was left untouched; ` +
+          'move it aside to start with an empty store, or restore a backup.',
+      );
+    }
+  }
+
+  private migrate(migrations: readonly Migration[]): void {
+    const sorted = [...migrations].sort((a, b) => a.version - b.version);
+    const latest = sorted.at(-1)?.version ?? 0;
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, name TEXT NOT NULL, applied TEXT NOT NULL)');
+    const row = this.db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number | null };
+    const current = row.v ?? 0;
+    if (current > latest) {
+      throw new StoreUnusableError(
+        `The database ${this.path} was written by a newer version of Satchel (schema ${current}; this version knows ${latest}). ` +
+          'Update Satchel to open it. The file was left untouched.',
+      );
+    }
+    for (const migration of sorted) {
+      if (migration.version <= current) continue;
+      this.transaction(() => {
+        migration.up(this.db);
+        this.db
+          .prepare('INSERT INTO schema_version (version, name, applied) VALUES (?, ?, ?)')
+          .run(migration.version, migration.name, new Date().toISOString());
+      });
+    }
+  }
+
+  get schemaVersion(): number {
+    const row = this.db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number | null };
+    return row.v ?? 0;
+  }
+
+  /** A cached prepared statement. */
+  prepare(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction (nested calls join the outer one). Callbacks given to
+   * `onCommit` run only after the outermost COMMIT succeeded, so change events never announce a
+   * write that was rolled back.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) {
+      this.depth++;
+      try {
+        return fn();
+      } finally {
+        this.depth--;
+      }
+    }
+    this.db.exec('BEGIN IMMEDIATE');
+    this.depth = 1;
+    let result: T;
+    try {
+      result = fn();
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.depth = 0;
+      this.afterCommit.length = 0;
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {
+        // The transaction may already be gone (e.g. SQLITE_FULL rolls back by itself).
+      }
+      throw error;
+    }
+    this.depth = 0;
+    const callbacks = this.afterCommit.splice(0);
+    for (const callback of callbacks) callback();
+    return result;
+  }
+
+  /** Defers `callback` until the current transaction commits (or runs it now outside one). */
+  onCommit(callback: () => void): void {
+    if (this.depth === 0) callback();
+    else this.afterCommit.push(callback);
+  }
+
+  integrityCheck(): string {
+    const rows = this.db.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>;
+    return rows.map((r) => r.integrity_check).join('; ');
+  }
+
+  close(): void {
+    if (!this.db.isOpen) return;
+    this.statements.clear();
+    try {
+      this.db.exec('PRAGMA optimize');
+    } catch {
+      // Best effort only.
+    }
+    this.db.close();
+  }
+}

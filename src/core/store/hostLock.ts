@@ -1,0 +1,51 @@
+/**
+ * "Exactly one process serves a data directory." The lock is an exclusive SQLite lock on a small
+ * side file, held for the life of the connection: the operating system drops it when the holder
+ * exits or is killed, so a dead host never blocks a successor and no stale lock needs cleaning.
+ */
+import { DatabaseSync } from 'node:sqlite';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Disposable } from '../events.ts';
+
+export const LOCK_FILE = 'host.lock';
+
+export class HostLock implements Disposable {
+  private readonly db: DatabaseSync;
+
+  private constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  /** The lock, or undefined when another process (or another holder here) has it. */
+  static tryAcquire(dataDir: string): HostLock | undefined {
+    mkdirSync(dataDir, { recursive: true });
+    const db = new DatabaseSync(join(dataDir, LOCK_FILE), { timeout: 0 });
+    try {
+      db.exec('PRAGMA locking_mode = EXCLUSIVE');
+      db.exec('BEGIN EXCLUSIVE');
+      db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since TEXT NOT NULL)');
+      db.exec('DELETE FROM holder');
+      db.prepare('INSERT INTO holder (pid, since) VALUES (?, ?)').run(process.pid, new Date().toISOString());
+      db.exec('COMMIT');
+      return new HostLock(db);
+    } catch {
+      db.close();
+      return undefined;
+    }
+  }
+
+  /** Polls until the lock is free (or `signal` aborts); a standby host waits here. */
+  static async acquire(dataDir: string, signal?: AbortSignal, pollMs = 250): Promise<HostLock> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const lock = HostLock.tryAcquire(dataDir);
+      if (lock) return lock;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+
+  dispose(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Symmetric associations between records (asset ↔ tag, conversation ↔ website, …). Each link is
+ * stored in both directions, so either side lists its partners with one indexed lookup, and
+ * deleting a record removes every link that names it: nothing dangles.
+ */
+import type { Database } from './database.ts';
+import type { RecordKind } from '../events.ts';
+
+export interface LinkEnd {
+  readonly kind: RecordKind;
+  readonly id: string;
+}
+
+export class Links {
+  private readonly database: Database;
+
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  /** Idempotent: linking twice leaves one link. Returns whether a new link was made. */
+  link(a: LinkEnd, b: LinkEnd): boolean {
+    const now = new Date().toISOString();
+    const insert = this.database.prepare(
+      'INSERT OR IGNORE INTO links (a_kind, a_id, b_kind, b_id, created) VALUES (?, ?, ?, ?, ?)',
+    );
+    return this.database.transaction(() => {
+      const made = Number(insert.run(a.kind, a.id, b.kind, b.id, now).changes) > 0;
+      insert.run(b.kind, b.id, a.kind, a.id, now);
+      return made;
+    });
+  }
+
+  /** Returns whether a link existed. */
+  unlink(a: LinkEnd, b: LinkEnd): boolean {
+    const remove = this.database.prepare('DELETE FROM links WHERE a_kind = ? AND a_id = ? AND b_kind = ? AND b_id = ?');
+    return this.database.transaction(() => {
+      const existed = Number(remove.run(a.kind, a.id, b.kind, b.id).changes) > 0;
+      remove.run(b.kind, b.id, a.kind, a.id);
+      return existed;
+    });
+  }
+
+  has(a: LinkEnd, b: LinkEnd): boolean {
+    return (
+      this.database
+        .prepare('SELECT 1 FROM links WHERE a_kind = ? AND a_id = ? AND b_kind = ? AND b_id = ?')
+        .get(a.kind, a.id, b.kind, b.id) !== undefined
+    );
+  }
+
+  /** Ids of the records of `kind` linked to `from`, oldest link first. */
+  partners(from: LinkEnd, kind: RecordKind): string[] {
+    const rows = this.database
+      .prepare('SELECT b_id FROM links WHERE a_kind = ? AND a_id = ? AND b_kind = ? ORDER BY rowid')
+      .all(from.kind, from.id, kind) as Array<{ b_id: string }>;
+    return rows.map((row) => row.b_id);
+  }
+
+  /** Removes every link of a record; returns the partners it had, so their views can be refreshed. */
+  removeAll(end: LinkEnd): LinkEnd[] {
+    return this.database.transaction(() => {
+      const rows = this.database
+        .prepare('SELECT b_kind, b_id FROM links WHERE a_kind = ? AND a_id = ?')
+        .all(end.kind, end.id) as Array<{ b_kind: RecordKind; b_id: string }>;
+      this.database.prepare('DELETE FROM links WHERE a_kind = ? AND a_id = ?').run(end.kind, end.id);
+      this.database.prepare('DELETE FROM links WHERE b_kind = ? AND b_id = ?').run(end.kind, end.id);
+      return rows.map((row) => ({ kind: row.b_kind, id: row.b_id }));
+    });
+  }
+}

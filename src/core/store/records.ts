@@ -1,0 +1,67 @@
+/**
+ * A JSON document per record, keyed by kind and id: the wire shape of the record as last written.
+ * Areas whose records need no dedicated table (tags, websites, annotations, sessions, …) use this
+ * directly; relations between records live in `links`, never inside the documents.
+ */
+import type { Database } from './database.ts';
+import type { RecordKind } from '../events.ts';
+
+export interface StoredRecord<T> {
+  readonly id: string;
+  readonly data: T;
+}
+
+export class Records {
+  private readonly database: Database;
+
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  get<T>(kind: RecordKind, id: string): T | undefined {
+    const row = this.database.prepare('SELECT data FROM records WHERE kind = ? AND id = ?').get(kind, id) as
+      | { data: string }
+      | undefined;
+    return row ? (JSON.parse(row.data) as T) : undefined;
+  }
+
+  has(kind: RecordKind, id: string): boolean {
+    return this.database.prepare('SELECT 1 FROM records WHERE kind = ? AND id = ?').get(kind, id) !== undefined;
+  }
+
+  /** Inserts or replaces; call inside `database.transaction` when it is part of a larger write. */
+  put<T>(kind: RecordKind, id: string, data: T): void {
+    const now = new Date().toISOString();
+    this.database
+      .prepare(
+        `INSERT INTO records (kind, id, created, updated, data) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (kind, id) DO UPDATE SET updated = excluded.updated, data = excluded.data`,
+      )
+      .run(kind, id, now, now, JSON.stringify(data));
+  }
+
+  /** Returns whether a record was deleted. Does not touch links: see `Links.removeAll`. */
+  delete(kind: RecordKind, id: string): boolean {
+    const result = this.database.prepare('DELETE FROM records WHERE kind = ? AND id = ?').run(kind, id);
+    return Number(result.changes) > 0;
+  }
+
+  /** All records of a kind in insertion order. */
+  list<T>(kind: RecordKind): Array<StoredRecord<T>> {
+    const rows = this.database.prepare('SELECT id, data FROM records WHERE kind = ? ORDER BY rowid').all(kind) as Array<{
+      id: string;
+      data: string;
+    }>;
+    return rows.map((row) => ({ id: row.id, data: JSON.parse(row.data) as T }));
+  }
+
+  ids(kind: RecordKind): string[] {
+    const rows = this.database.prepare('SELECT id FROM records WHERE kind = ? ORDER BY rowid').all(kind) as Array<{ id: string }>;
+    return rows.map((row) => row.id);
+  }
+
+  count(kind: RecordKind): number {
+    const row = this.database.prepare('SELECT COUNT(*) AS n FROM records WHERE kind = ?').get(kind) as { n: number };
+    return row.n;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Wire shapes of the Pieces OS interface, derived type-only from the published client's models
+ * (`@pieces.app/pieces-os-client` 4.1.0), so the field names and required fields are theirs.
+ *
+ * The client's TS models hold `Date` objects and camelCase properties; on the wire timestamps are
+ * ISO strings and a few keys are snake_case. `Jsonify` makes that translation at the type level, so
+ * core and server hold exactly what travels as JSON and no runtime conversion is needed.
+ */
+import type * as P from '@pieces.app/pieces-os-client';
+
+/** Keys that are snake_case on the wire wherever they occur (pieces-wire.md, Appendix A). */
+interface SnakeKeys {
+  base64Url: 'base64_url';
+  dataUrl: 'data_url';
+  sourceWindows: 'source_windows';
+  workstreamEvents: 'workstream_events';
+  workstreamEvent: 'workstream_event';
+  workstreamSummary: 'workstream_summary';
+  workstreamSummaries: 'workstream_summaries';
+  identifierDescriptionPair: 'identifier_description_pair';
+  assetsListRefreshed: 'assets_list_refreshed';
+  workstreamPatternEngineSources: 'workstream_pattern_engine_sources';
+  workstreamPatternEngineSourceWindows: 'workstream_pattern_engine_source_windows';
+}
+
+type WireKey<K> = K extends keyof SnakeKeys ? SnakeKeys[K] : K;
+
+export type Jsonify<T> = T extends Date
+  ? string
+  : T extends ReadonlyArray<infer U>
+    ? Jsonify<U>[]
+    : T extends object
+      ? { [K in keyof T as WireKey<K>]: Jsonify<T[K]> }
+      : T;
+
+export type GroupedTimestamp = Jsonify<P.GroupedTimestamp>;
+export type Asset = Jsonify<P.Asset>;
+export type Assets = Jsonify<P.Assets>;
+export type FlattenedAsset = Jsonify<P.FlattenedAsset>;
+export type FlattenedAssets = Jsonify<P.FlattenedAssets>;
+export type ReferencedAsset = Jsonify<P.ReferencedAsset>;
+export type Seed = Jsonify<P.Seed>;
+export type SeededAsset = Jsonify<P.SeededAsset>;
+export type SeededFormat = Jsonify<P.SeededFormat>;
+export type Format = Jsonify<P.Format>;
+export type Formats = Jsonify<P.Formats>;
+export type FlattenedFormat = Jsonify<P.FlattenedFormat>;
+export type ReferencedFormat = Jsonify<P.ReferencedFormat>;
+export type Classification = Jsonify<P.Classification>;
+export type ClassificationSpecific = P.ClassificationSpecificEnum;
+export type ClassificationGeneric = P.ClassificationGenericEnum;
+export type Preview = Jsonify<P.Preview>;
+export type TransferableString = Jsonify<P.TransferableString>;
+export type TransferableBytes = Jsonify<P.TransferableBytes>;
+export type Score = Jsonify<P.Score>;
+export type SeededScoreIncrement = Jsonify<P.SeededScoreIncrement>;
+export type SearchedAssets = Jsonify<P.SearchedAssets>;
+export type SearchedAsset = Jsonify<P.SearchedAsset>;
+export type AssetsSearchWithFiltersInput = Jsonify<P.AssetsSearchWithFiltersInput>;
+export type AssetsSearchWithFiltersOutput = Jsonify<P.AssetsSearchWithFiltersOutput>;
+export type AssetFilter = Jsonify<P.AssetFilter>;
+export type AssetFilters = Jsonify<P.AssetFilters>;
+export type PseudoAssets = Jsonify<P.PseudoAssets>;
+export type SeededAssetsRecommendation = Jsonify<P.SeededAssetsRecommendation>;
+export type AssetReclassification = Jsonify<P.AssetReclassification>;
+export type ExportedAsset = Jsonify<P.ExportedAsset>;
+export type Activity = Jsonify<P.Activity>;
+export type Activities = Jsonify<P.Activities>;
+export type Tag = Jsonify<P.Tag>;
+export type Tags = Jsonify<P.Tags>;
+export type SeededTag = Jsonify<P.SeededTag>;
+export type Website = Jsonify<P.Website>;
+export type Websites = Jsonify<P.Websites>;
+export type SeededWebsite = Jsonify<P.SeededWebsite>;
+export type StreamedIdentifiers = Jsonify<P.StreamedIdentifiers>;
+export type StreamedIdentifier = Jsonify<P.StreamedIdentifier>;
+export type Application = Jsonify<P.Application>;
+export type Applications = Jsonify<P.Applications>;
+export type DetectedExternalApplication = Jsonify<P.DetectedExternalApplication>;
+export type DetectedExternalApplications = Jsonify<P.DetectedExternalApplications>;
+export type Session = Jsonify<P.Session>;
+export type Context = Jsonify<P.Context>;
+export type SeededConnectorConnection = Jsonify<P.SeededConnectorConnection>;
+export type SeededConnectorAsset = Jsonify<P.SeededConnectorAsset>;
+export type SeededConnectorCreation = Jsonify<P.SeededConnectorCreation>;
+/** `conversation_message` is snake_case here only (it is camelCase in SeededScoreIncrement). */
+export type SeededConnectorTracking = Omit<Jsonify<P.SeededConnectorTracking>, 'conversationMessage'> & {
+  conversation_message?: Jsonify<P.SeededTrackedConversationMessageEvent>;
+};
+export type Suggestion = Jsonify<P.Suggestion>;
+export type Reaction = Jsonify<P.Reaction>;
+export type Conversation = Jsonify<P.Conversation>;
+export type Conversations = Jsonify<P.Conversations>;
+export type FlattenedConversations = Jsonify<P.FlattenedConversations>;
+export type SeededConversation = Jsonify<P.SeededConversation>;
+export type ConversationMessage = Jsonify<P.ConversationMessage>;
+export type ConversationMessages = Jsonify<P.ConversationMessages>;
+export type SeededConversationMessage = Jsonify<P.SeededConversationMessage>;
+export type ConversationSummarizeInput = Jsonify<P.ConversationSummarizeInput>;
+export type ConversationSummarizeOutput = Jsonify<P.ConversationSummarizeOutput>;
+export type Annotation = Jsonify<P.Annotation>;
+export type Annotations = Jsonify<P.Annotations>;
+export type Model = Jsonify<P.Model>;
+export type Models = Jsonify<P.Models>;
+export type SeededModel = Jsonify<P.SeededModel>;
+export type ModelDeleteCacheInput = Jsonify<P.ModelDeleteCacheInput>;
+export type ModelDeleteCacheOutput = Jsonify<P.ModelDeleteCacheOutput>;
+export type ModelDownloadProgress = Jsonify<P.ModelDownloadProgress>;
+export type ModelDownloadProgressStatus = P.ModelDownloadProgressStatusEnum;

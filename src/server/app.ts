@@ -1,0 +1,62 @@
+/**
+ * The Koa application: guards, body parsing, the error path and every area's routes. Built apart
+ * from listening, so tests drive it on port 0 and the CLI and the extension share it.
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Satchel } from '../core/satchel.ts';
+import type { Logger } from '../core/context.ts';
+import { errorMiddleware } from './errors.ts';
+import { guard } from './guard.ts';
+import { bodyParser, DEFAULT_BODY_LIMIT } from './body.ts';
+import { StreamRegistry, type StreamOptions } from './streams.ts';
+import type { RouteModule } from './routes/deps.ts';
+import { wellKnownRoutes } from './routes/wellKnown.ts';
+import { assetsRoutes } from './routes/assets.ts';
+import { applicationsRoutes } from './routes/applications.ts';
+import { conversationsRoutes } from './routes/conversations.ts';
+import { modelsRoutes } from './routes/models.ts';
+import { connectorRoutes } from './routes/connector.ts';
+
+export interface AppOptions {
+  readonly logger: Logger;
+  readonly bodyLimit?: number;
+  readonly streams?: StreamOptions;
+}
+
+export interface SatchelApp {
+  readonly koa: Koa;
+  readonly streams: StreamRegistry;
+}
+
+// Order matters: the connector's `/:application/<verb>` routes would capture other two-segment
+// POST paths, so they come last.
+const routeModules: readonly RouteModule[] = [
+  wellKnownRoutes,
+  assetsRoutes,
+  applicationsRoutes,
+  conversationsRoutes,
+  modelsRoutes,
+  connectorRoutes,
+];
+
+export function createApp(core: Satchel, options: AppOptions): SatchelApp {
+  const koa = new Koa({ proxy: false });
+  const streams = new StreamRegistry(options.logger, options.streams);
+  const router = new Router({ strict: false });
+  for (const register of routeModules) register(router, { core, streams });
+
+  koa.silent = true;
+  koa.on('error', (error: unknown) => options.logger.error('unhandled koa error', error));
+  koa.use(errorMiddleware(options.logger));
+  koa.use(guard());
+  koa.use(async (ctx, next) => {
+    // The client concatenates basePath unchanged, so `http://host:1/` produces `//models`.
+    if (ctx.path.includes('//')) ctx.path = ctx.path.replace(/\/{2,}/g, '/');
+    await next();
+  });
+  koa.use(bodyParser(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
+  koa.use(router.routes());
+  koa.use(router.allowedMethods({ throw: false }));
+  return { koa, streams };
+}

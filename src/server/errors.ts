@@ -1,0 +1,79 @@
+/**
+ * The one error path of the HTTP edge: domain errors from core and edge errors become one JSON
+ * shape, `{ "error": { "code", "message" } }`; anything unexpected is logged and masked as 500.
+ */
+import type { Context, Next } from 'koa';
+import { DomainError, type DomainErrorCode } from '../core/errors.ts';
+import type { Logger } from '../core/context.ts';
+
+/** An error raised by the HTTP edge itself (body parsing, guards, routing). */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+const statusOf: Record<DomainErrorCode, number> = {
+  invalid_input: 400,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  forbidden: 403,
+  unsupported: 422,
+  insufficient_resources: 507,
+  unavailable: 503,
+  // The interface states this case answers 500 (GET /assets/search with neither query nor tags).
+  search_unspecified: 500,
+  store_unusable: 503,
+};
+
+export interface ErrorBody {
+  readonly error: { readonly code: string; readonly message: string };
+}
+
+export function errorBody(code: string, message: string): ErrorBody {
+  return { error: { code, message } };
+}
+
+export function errorMiddleware(logger: Logger) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body == null) {
+        throw new HttpError(404, 'route_not_found', `No operation at ${ctx.method} ${ctx.path}`);
+      }
+      if (ctx.status === 405) {
+        throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
+      }
+    } catch (error) {
+      let status: number;
+      let body: ErrorBody;
+      if (error instanceof DomainError) {
+        status = statusOf[error.code];
+        body = errorBody(error.code, error.message);
+      } else if (error instanceof HttpError) {
+        status = error.status;
+        body = errorBody(error.code, error.message);
+      } else if (isClientAbort(error)) {
+        status = 400;
+        body = errorBody('aborted', 'The request was aborted before its body was complete.');
+      } else {
+        logger.error(`${ctx.method} ${ctx.path} failed`, error);
+        status = 500;
+        body = errorBody('internal', 'Internal error; see the Satchel log for details.');
+      }
+      ctx.status = status;
+      ctx.type = 'application/json';
+      ctx.body = body;
+    }
+  };
+}
+
+function isClientAbort(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'ECONNABORTED';
+}

@@ -1,0 +1,77 @@
+/**
+ * Satchel has no authentication, so it only answers loopback callers that are not web pages of a
+ * foreign origin: the Host must be a loopback name (DNS rebinding), and a request carrying a
+ * foreign Origin, or marked cross-site by the browser, is refused.
+ */
+import type { Context, Next } from 'koa';
+import type { IncomingMessage } from 'node:http';
+import { HttpError } from './errors.ts';
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** The host part of a Host header value (`127.0.0.1:39300` → `127.0.0.1`, `[::1]:1` → `[::1]`). */
+export function hostName(host: string): string {
+  const trimmed = host.trim().toLowerCase();
+  if (trimmed.startsWith('[')) {
+    const end = trimmed.indexOf(']');
+    return end === -1 ? trimmed : trimmed.slice(0, end + 1);
+  }
+  const colon = trimmed.indexOf(':');
+  return colon === -1 ? trimmed : trimmed.slice(0, colon);
+}
+
+export function isLoopbackHost(host: string | undefined): boolean {
+  // HTTP/1.0 requests may omit Host; a rebinding page always sends its own name.
+  if (host === undefined || host === '') return true;
+  const name = hostName(host);
+  return LOOPBACK_HOSTS.has(name) || name.endsWith('.localhost');
+}
+
+/** Origins that may call Satchel: loopback pages and VS Code's own webviews. */
+export function isAllowedOrigin(origin: string): boolean {
+  if (origin.startsWith('vscode-webview://') || origin.startsWith('vscode-file://')) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  return isLoopbackHost(url.host);
+}
+
+/** Why a request (HTTP or WebSocket upgrade) must be refused, or undefined when it may proceed. */
+export function refusal(req: IncomingMessage): { status: number; code: string; message: string } | undefined {
+  if (!isLoopbackHost(req.headers.host)) {
+    return { status: 421, code: 'foreign_host', message: 'Satchel answers only requests addressed to a loopback host name.' };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !isAllowedOrigin(origin)) {
+    return { status: 403, code: 'foreign_origin', message: `Requests from the origin ${origin} are not allowed.` };
+  }
+  const site = req.headers['sec-fetch-site'];
+  if (origin === undefined && site === 'cross-site') {
+    return { status: 403, code: 'cross_site', message: 'Cross-site browser requests are not allowed.' };
+  }
+  return undefined;
+}
+
+export function guard() {
+  return async function checkCaller(ctx: Context, next: Next): Promise<void> {
+    const refused = refusal(ctx.req);
+    if (refused) throw new HttpError(refused.status, refused.code, refused.message);
+    const origin = ctx.get('origin');
+    if (origin) {
+      // A loopback page may read answers; nothing else ever gets CORS headers.
+      ctx.set('Access-Control-Allow-Origin', origin);
+      ctx.set('Vary', 'Origin');
+      if (ctx.method === 'OPTIONS') {
+        ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+        ctx.set('Access-Control-Allow-Headers', ctx.get('access-control-request-headers') || 'content-type');
+        ctx.status = 204;
+        return;
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The host role, shared by the CLI and the extension: take the data directory's host lock, open
+ * the store, serve it, and write the port file. Disposing releases all of it in reverse order.
+ */
+import { HostLock } from '../core/store/hostLock.ts';
+import { Satchel, type CoreOptions } from '../core/satchel.ts';
+import { serve, type SatchelServer, type ServeOptions } from './server.ts';
+
+export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'writePortFile' | 'logger'> {
+  readonly logger: NonNullable<CoreOptions['logger']>;
+}
+
+export interface RunningHost {
+  readonly core: Satchel;
+  readonly server: SatchelServer;
+  close(): Promise<void>;
+}
+
+/** Starts hosting `dataDir`, or returns undefined at once when another process hosts it. */
+export async function tryStartHost(options: HostOptions): Promise<RunningHost | undefined> {
+  const lock = HostLock.tryAcquire(options.dataDir);
+  if (!lock) return undefined;
+  return startWithLock(lock, options);
+}
+
+/** Waits until this process can host `dataDir` (standby), then starts. */
+export async function startHostWhenFree(options: HostOptions, signal?: AbortSignal): Promise<RunningHost> {
+  const lock = await HostLock.acquire(options.dataDir, signal);
+  return startWithLock(lock, options);
+}
+
+async function startWithLock(lock: HostLock, options: HostOptions): Promise<RunningHost> {
+  let core: Satchel | undefined;
+  try {
+    core = Satchel.open(options);
+    const server = await serve(core, { ...options, writePortFile: true });
+    const opened = core;
+    let closing: Promise<void> | undefined;
+    return {
+      core: opened,
+      server,
+      close: () =>
+        (closing ??= (async () => {
+          await server.close();
+          await opened.close();
+          lock.dispose();
+        })()),
+    };
+  } catch (error) {
+    await core?.close();
+    lock.dispose();
+    throw error;
+  }
+}

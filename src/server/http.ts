@@ -1,0 +1,75 @@
+/**
+ * Small helpers every route module uses to read its input and write its reply in the shapes the
+ * client parses: strict booleans in the query, both spellings of a query name, zod validation of
+ * bodies, text replies for string operations and empty replies for void ones.
+ */
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { InvalidInputError } from '../core/errors.ts';
+
+/** Validates `value` with `schema`; a failure is a 400 that names the offending field. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  throw new InvalidInputError(`Invalid ${what}${where}: ${issue?.message ?? 'not acceptable'}`);
+}
+
+/** The parsed JSON body validated by `schema` (undefined bodies are validated too). */
+export function body<S extends z.ZodType>(ctx: Context, schema: S, what: string): z.output<S> {
+  return parse(schema, ctx.request.body, what);
+}
+
+/** The first present query parameter among `names` (e.g. `searchable_tags`, `searchableTags`). */
+export function queryString(ctx: Context, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = ctx.query[name];
+    if (Array.isArray(value)) return value[value.length - 1];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+/** A boolean query parameter: `true`/`false` (also 1/0); absent → `fallback`; anything else → 400. */
+export function queryBoolean(ctx: Context, name: string, fallback: boolean): boolean {
+  const value = queryString(ctx, name);
+  if (value === undefined || value === '') return fallback;
+  switch (value.toLowerCase()) {
+    case 'true':
+    case '1':
+      return true;
+    case 'false':
+    case '0':
+      return false;
+    default:
+      throw new InvalidInputError(`Query parameter ${name} must be true or false, not ${JSON.stringify(value)}`);
+  }
+}
+
+/** Replies with a JSON document. */
+export function json(ctx: Context, value: unknown, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(value);
+}
+
+/** Replies to a string operation as text/plain (the client then returns the raw text). */
+export function text(ctx: Context, value: string): void {
+  ctx.status = 200;
+  ctx.type = 'text/plain';
+  ctx.body = value;
+}
+
+/** Replies to a void operation. */
+export function empty(ctx: Context): void {
+  ctx.status = 204;
+  ctx.body = null;
+}
+
+/** A path parameter, decoded by the router; empty values are refused. */
+export function param(ctx: Context & { params?: Record<string, string> }, name: string): string {
+  const value = ctx.params?.[name];
+  if (value === undefined || value === '') throw new InvalidInputError(`Missing path parameter ${name}`);
+  return value;
+}

@@ -1,0 +1,154 @@
+/**
+ * Listens on loopback only (127.0.0.1, and ::1 where the machine has it), on the first free port of
+ * a range, with HTTP and WebSocket on the same port. The chosen port is written to a port file in
+ * the data directory, so other windows and tools find the host; it is removed on a clean close.
+ */
+import { createServer, type Server } from 'node:http';
+import { writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Socket } from 'node:net';
+import type { Satchel } from '../core/satchel.ts';
+import type { Logger } from '../core/context.ts';
+import { createApp, type AppOptions, type SatchelApp } from './app.ts';
+
+export const DEFAULT_PORT = 39300;
+export const LAST_PORT = 39333;
+export const PORT_FILE = 'port.json';
+
+export interface ServeOptions extends Omit<AppOptions, 'logger'> {
+  readonly logger: Logger;
+  /** An exact port (0 = any free one); when absent, the first free one of 39300–39333. */
+  readonly port?: number;
+  /** Write the port file into the core's data directory (the host does; tests usually don't). */
+  readonly writePortFile?: boolean;
+}
+
+export interface PortFile {
+  readonly port: number;
+  readonly pid: number;
+  readonly started: string;
+}
+
+export interface SatchelServer {
+  readonly port: number;
+  readonly url: string;
+  readonly app: SatchelApp;
+  close(): Promise<void>;
+}
+
+export function readPortFile(dataDir: string): PortFile | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(join(dataDir, PORT_FILE), 'utf8')) as Partial<PortFile>;
+    if (typeof parsed.port === 'number' && typeof parsed.pid === 'number') return parsed as PortFile;
+  } catch {
+    // Missing or half-written: treated as no host.
+  }
+  return undefined;
+}
+
+export async function serve(core: Satchel, options: ServeOptions): Promise<SatchelServer> {
+  const app = createApp(core, options);
+  const callback = app.koa.callback();
+  const sockets = new Set<Socket>();
+  const makeServer = (): Server => {
+    const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, callback);
+    server.on('upgrade', (req, socket, head) => app.streams.handleUpgrade(req, socket, head));
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    server.on('clientError', (_error, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      else socket.destroy();
+    });
+    return server;
+  };
+
+  const candidates = options.port !== undefined ? [options.port] : range(DEFAULT_PORT, LAST_PORT);
+  let primary: Server | undefined;
+  let port = 0;
+  let lastError: unknown;
+  for (const candidate of candidates) {
+    const server = makeServer();
+    try {
+      port = await listen(server, candidate, '127.0.0.1');
+      primary = server;
+      break;
+    } catch (error) {
+      lastError = error;
+      server.close();
+    }
+  }
+  if (!primary) {
+    const tried = options.port !== undefined ? `port ${options.port}` : `ports ${DEFAULT_PORT}–${LAST_PORT}`;
+    throw new Error(`Cannot listen on 127.0.0.1 (${tried}): ${(lastError as Error)?.message ?? 'unknown error'}`);
+  }
+  const servers: Server[] = [primary];
+  const secondary = makeServer();
+  try {
+    await listen(secondary, port, '::1');
+    servers.push(secondary);
+  } catch {
+    // No IPv6 loopback on this machine (or the port is taken there): 127.0.0.1 is enough.
+    secondary.close();
+  }
+
+  const portFile = join(core.dataDir, PORT_FILE);
+  if (options.writePortFile) {
+    const content: PortFile = { port, pid: process.pid, started: new Date().toISOString() };
+    writeFileSync(portFile, JSON.stringify(content));
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      if (options.writePortFile) {
+        const current = readPortFile(core.dataDir);
+        if (current?.pid === process.pid && current.port === port) rmSync(portFile, { force: true });
+      }
+      app.streams.dispose();
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      })).concat(destroyAfter(sockets, 2000)));
+    })();
+    return closing;
+  };
+
+  return { port, url: `http://127.0.0.1:${port}`, app, close };
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(error);
+    server.once('error', onError);
+    server.listen({ port, host, exclusive: true }, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+/** In-flight requests get a grace period; then their sockets are closed. */
+function destroyAfter(sockets: Set<Socket>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      for (const socket of sockets) socket.destroy();
+      resolve();
+    }, ms);
+    timer.unref();
+    const check = setInterval(() => {
+      if (sockets.size === 0) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve();
+      }
+    }, 20);
+    check.unref();
+  });
+}

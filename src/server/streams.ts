@@ -1,0 +1,167 @@
+/**
+ * WebSocket streams on the HTTP server's port, routed by path. A handler sends one full frame on
+ * connect and then only changes. A subscriber that stops reading is dropped once its unsent
+ * frames pass a bound, and one that stops answering pings is terminated, so writers never wait.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Disposable } from '../core/events.ts';
+import type { Logger } from '../core/context.ts';
+import { refusal } from './guard.ts';
+
+export interface StreamSubscriber {
+  /** Sends one JSON frame; drops the subscriber instead if it is too far behind. */
+  send(frame: unknown): void;
+  close(): void;
+  readonly closed: boolean;
+}
+
+export type StreamHandler = (
+  subscriber: StreamSubscriber,
+  params: Readonly<Record<string, string>>,
+) => Disposable | undefined | void;
+
+export interface StreamOptions {
+  /** Unsent bytes above which a subscriber is dropped. */
+  readonly maxBufferedBytes?: number;
+  readonly pingIntervalMs?: number;
+}
+
+interface Route {
+  readonly segments: readonly string[];
+  readonly handler: StreamHandler;
+}
+
+class Subscriber implements StreamSubscriber {
+  private readonly socket: WebSocket;
+  private readonly maxBuffered: number;
+  alive = true;
+
+  constructor(socket: WebSocket, maxBuffered: number) {
+    this.socket = socket;
+    this.maxBuffered = maxBuffered;
+  }
+
+  get closed(): boolean {
+    return this.socket.readyState !== this.socket.OPEN;
+  }
+
+  send(frame: unknown): void {
+    if (this.closed) return;
+    if (this.socket.bufferedAmount > this.maxBuffered) {
+      // A slow consumer loses its connection rather than making the server buffer without bound.
+      this.socket.terminate();
+      return;
+    }
+    this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  close(): void {
+    if (!this.closed) this.socket.close(1000);
+  }
+}
+
+export class StreamRegistry implements Disposable {
+  private readonly routes: Route[] = [];
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  private readonly maxBuffered: number;
+  private readonly pingTimer: NodeJS.Timeout;
+  private readonly subscribers = new Map<WebSocket, Subscriber>();
+  private readonly logger: Logger;
+
+  constructor(logger: Logger, options: StreamOptions = {}) {
+    this.logger = logger;
+    this.maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+    this.pingTimer = setInterval(() => this.ping(), options.pingIntervalMs ?? 30_000);
+    this.pingTimer.unref();
+  }
+
+  /** `pattern` is a path with `:name` segments, e.g. `/model/:model/download/progress`. */
+  register(pattern: string, handler: StreamHandler): void {
+    this.routes.push({ segments: pattern.split('/').filter(Boolean), handler });
+  }
+
+  /** Whether a plain GET on `path` names a stream (streams also answer plain GETs with a snapshot). */
+  matches(path: string): boolean {
+    return this.match(path) !== undefined;
+  }
+
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const refused = refusal(req);
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const found = refused ? undefined : this.match(path);
+    if (refused || !found) {
+      const status = refused ? refused.status : 404;
+      const message = refused ? refused.message : `No stream at ${path}`;
+      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${message}`);
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, found.route, found.params));
+  }
+
+  private accept(ws: WebSocket, route: Route, params: Record<string, string>): void {
+    const subscriber = new Subscriber(ws, this.maxBuffered);
+    this.subscribers.set(ws, subscriber);
+    ws.on('pong', () => (subscriber.alive = true));
+    ws.on('error', () => ws.terminate());
+    // Streams are server → client only; client frames are read and ignored.
+    ws.on('message', () => {});
+    let registration: Disposable | undefined | void;
+    ws.on('close', () => {
+      this.subscribers.delete(ws);
+      registration?.dispose();
+    });
+    try {
+      registration = route.handler(subscriber, params);
+    } catch (error) {
+      this.logger.error(`stream ${route.segments.join('/')} failed to start`, error);
+      ws.close(1011);
+    }
+  }
+
+  private match(path: string): { route: Route; params: Record<string, string> } | undefined {
+    const parts = path.split('/').filter(Boolean);
+    for (const route of this.routes) {
+      if (route.segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < parts.length && ok; i++) {
+        const expected = route.segments[i]!;
+        const actual = parts[i]!;
+        if (expected.startsWith(':')) {
+          try {
+            params[expected.slice(1)] = decodeURIComponent(actual);
+          } catch {
+            ok = false;
+          }
+        } else ok = expected === actual;
+      }
+      if (ok) return { route, params };
+    }
+    return undefined;
+  }
+
+  private ping(): void {
+    for (const [ws, subscriber] of this.subscribers) {
+      if (!subscriber.alive) {
+        ws.terminate();
+        continue;
+      }
+      subscriber.alive = false;
+      ws.ping();
+    }
+  }
+
+  dispose(): void {
+    clearInterval(this.pingTimer);
+    for (const ws of this.subscribers.keys()) ws.terminate();
+    this.subscribers.clear();
+    this.wss.close();
+  }
+}

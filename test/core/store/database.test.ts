@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Database, DATABASE_FILE, type Migration } from '../../../src/core/store/database.ts';
+import { Records } from '../../../src/core/store/records.ts';
+import { Links } from '../../../src/core/store/links.ts';
+import { HostLock } from '../../../src/core/store/hostLock.ts';
+import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
+import { StoreUnusableError } from '../../../src/core/errors.ts';
+import { tempDir } from '../../helpers.ts';
+
+test('migrations run once, in order, and record the schema version', () => {
+  const dataDir = tempDir();
+  const applied: number[] = [];
+  const migrations: Migration[] = [
+    { version: 2, name: 'two', up: (db) => { applied.push(2); db.exec('CREATE TABLE b (x)'); } },
+    { version: 1, name: 'one', up: (db) => { applied.push(1); db.exec('CREATE TABLE a (x)'); } },
+  ];
+  const first = Database.open({ dataDir, migrations });
+  assert.equal(first.schemaVersion, 2);
+  first.close();
+  const second = Database.open({ dataDir, migrations });
+  assert.deepEqual(applied, [1, 2]);
+  second.close();
+});
+
+test('a database from a newer Satchel is refused and left byte-for-byte untouched', () => {
+  const dataDir = tempDir();
+  const newer: Migration[] = [...baseMigrations, { version: 99, name: 'future', up: () => {} }];
+  Database.open({ dataDir, migrations: newer }).close();
+  const path = join(dataDir, DATABASE_FILE);
+  const before = readFileSync(path);
+  assert.throws(() => Database.open({ dataDir, migrations: baseMigrations }), (error: unknown) => {
+    assert.ok(error instanceof StoreUnusableError);
+    assert.match(error.message, /newer version of Satchel/);
+    return true;
+  });
+  assert.deepEqual(readFileSync(path), before);
+});
+
+test('a corrupt database file is refused with a clear message and not overwritten', () => {
+  const dataDir = tempDir();
+  const path = join(dataDir, DATABASE_FILE);
+  const garbage = Buffer.from('this is not a sqlite database '.repeat(200));
+  writeFileSync(path, garbage);
+  assert.throws(() => Database.open({ dataDir, migrations: baseMigrations }), (error: unknown) => {
+    assert.ok(error instanceof StoreUnusableError);
+    assert.match(error.message, /damaged|not a Satchel database|integrity/);
+    return true;
+  });
+  assert.deepEqual(readFileSync(path), garbage);
+  assert.equal(statSync(path).size, garbage.length);
+});
+
+test('a failed transaction rolls back and announces nothing', () => {
+  const database = Database.open({ dataDir: tempDir(), migrations: baseMigrations });
+  const records = new Records(database);
+  const announced: string[] = [];
+  assert.throws(() =>
+    database.transaction(() => {
+      records.put('tag', 't1', { text: 'a' });
+      database.onCommit(() => announced.push('t1'));
+      throw new Error('boom');
+    }),
+  );
+  assert.equal(records.get('tag', 't1'), undefined);
+  assert.equal(announced.length, 0);
+  database.transaction(() => {
+    records.put('tag', 't2', { text: 'b' });
+    database.onCommit(() => announced.push('t2'));
+    assert.equal(announced.length, 0, 'not before commit');
+  });
+  assert.deepEqual(announced, ['t2']);
+  database.close();
+});
+
+test('links are symmetric, idempotent, and removed with their record', () => {
+  const database = Database.open({ dataDir: tempDir(), migrations: baseMigrations });
+  const links = new Links(database);
+  const asset = { kind: 'asset', id: 'a1' } as const;
+  const tag = { kind: 'tag', id: 't1' } as const;
+  assert.equal(links.link(asset, tag), true);
+  assert.equal(links.link(tag, asset), false, 'repeating a link is harmless');
+  assert.deepEqual(links.partners(asset, 'tag'), ['t1']);
+  assert.deepEqual(links.partners(tag, 'asset'), ['a1']);
+  links.link(asset, { kind: 'website', id: 'w1' });
+  assert.deepEqual(links.removeAll(asset).map((end) => end.id).sort(), ['t1', 'w1']);
+  assert.deepEqual(links.partners(tag, 'asset'), []);
+  assert.deepEqual(links.partners({ kind: 'website', id: 'w1' }, 'asset'), []);
+  database.close();
+});
+
+test('only one holder of the host lock at a time; released on dispose', () => {
+  const dataDir = tempDir();
+  const first = HostLock.tryAcquire(dataDir);
+  assert.ok(first);
+  assert.equal(HostLock.tryAcquire(dataDir), undefined);
+  first.dispose();
+  const second = HostLock.tryAcquire(dataDir);
+  assert.ok(second);
+  second.dispose();
+});
