@@ -17,8 +17,10 @@ export const PORT_FILE = 'port.json';
 
 export interface ServeOptions extends Omit<AppOptions, 'logger'> {
   readonly logger: Logger;
-  /** An exact port (0 = any free one); when absent, the first free one of 39300–39333. */
+  /** An exact port (0 = any free one); when absent, the first free one of `portRange`. */
   readonly port?: number;
+  /** Inclusive range tried in order when `port` is absent; default 39300–39333. */
+  readonly portRange?: { readonly first: number; readonly last: number };
   /** Write the port file into the core's data directory (the host does; tests usually don't). */
   readonly writePortFile?: boolean;
 }
@@ -64,7 +66,8 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
     return server;
   };
 
-  const candidates = options.port !== undefined ? [options.port] : range(DEFAULT_PORT, LAST_PORT);
+  const { first, last } = options.portRange ?? { first: DEFAULT_PORT, last: LAST_PORT };
+  const candidates = options.port !== undefined ? [options.port] : range(first, last);
   let primary: Server | undefined;
   let port = 0;
   let lastError: unknown;
@@ -80,7 +83,7 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
     }
   }
   if (!primary) {
-    const tried = options.port !== undefined ? `port ${options.port}` : `ports ${DEFAULT_PORT}–${LAST_PORT}`;
+    const tried = options.port !== undefined ? `port ${options.port}` : `ports ${first}–${last}`;
     throw new Error(`Cannot listen on 127.0.0.1 (${tried}): ${(lastError as Error)?.message ?? 'unknown error'}`);
   }
   const servers: Server[] = [primary];
@@ -136,12 +139,13 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 /** In-flight requests get a grace period; then their sockets are closed. */
 function destroyAfter(sockets: Set<Socket>, ms: number): Promise<void> {
+  if (sockets.size === 0) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
+      clearInterval(check);
       for (const socket of sockets) socket.destroy();
       resolve();
     }, ms);
-    timer.unref();
     const check = setInterval(() => {
       if (sockets.size === 0) {
         clearInterval(check);
@@ -149,6 +153,5 @@ function destroyAfter(sockets: Set<Socket>, ms: number): Promise<void> {
         resolve();
       }
     }, 20);
-    check.unref();
   });
 }
