@@ -1,0 +1,126 @@
+/** Assets, one asset, and its formats: the operations the extension's Assets view and commands use. */
+import type {
+  Application,
+  Asset,
+  Assets,
+  ClassificationSpecific,
+  ExportedAsset,
+  Formats,
+  SearchedAssets,
+  Seed,
+} from '../core/wire.ts';
+import { seg, type HttpTransport } from './http.ts';
+
+export type ExportType = 'MD' | 'HTML';
+
+export interface TextSeed {
+  readonly text: string;
+  readonly application: Application;
+  /** A language hint (a ClassificationSpecific such as `ts`); the server classifies when absent. */
+  readonly language?: string;
+  readonly name?: string;
+}
+
+export class AssetsClient {
+  private readonly http: HttpTransport;
+
+  constructor(http: HttpTransport) {
+    this.http = http;
+  }
+
+  list(options: { suggested?: boolean; transferables?: boolean } = {}): Promise<Assets> {
+    return this.http.json('GET', '/assets', { query: { transferables: options.transferables ?? true, suggested: options.suggested } });
+  }
+
+  get(id: string, transferables = true): Promise<Asset> {
+    return this.http.json('GET', `/asset/${seg(id)}`, { query: { transferables } });
+  }
+
+  create(seed: Seed): Promise<Asset> {
+    return this.http.json('POST', '/assets/create', { body: seed });
+  }
+
+  createFromText(seed: TextSeed): Promise<Asset> {
+    return this.create(textSeed(seed));
+  }
+
+  /** A file saved as an asset keeps its name; its content travels as a text fragment. */
+  createFromFile(file: { name: string; text: string; language?: string; application: Application }): Promise<Asset> {
+    return this.createFromText({ ...file });
+  }
+
+  update(asset: Asset): Promise<Asset> {
+    return this.http.json('POST', '/asset/update', { body: asset });
+  }
+
+  async rename(id: string, name: string): Promise<Asset> {
+    const asset = await this.get(id, false);
+    return this.update({ ...asset, name });
+  }
+
+  /** Returns the deleted id. */
+  delete(id: string): Promise<string> {
+    return this.http.text('POST', `/assets/${seg(id)}/delete`);
+  }
+
+  search(query: string, options: { tags?: readonly string[]; signal?: AbortSignal } = {}): Promise<SearchedAssets> {
+    return this.http.json('GET', '/assets/search', {
+      query: { query: query || undefined, searchable_tags: options.tags?.join(','), transferables: true },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  reclassify(asset: Asset, ext: ClassificationSpecific | string): Promise<Asset> {
+    return this.http.json('POST', '/asset/reclassify', { query: { transferables: true }, body: { ext, asset } });
+  }
+
+  export(id: string, type: ExportType): Promise<ExportedAsset> {
+    return this.http.json('GET', `/asset/${seg(id)}/export`, { query: { export_type: type } });
+  }
+
+  formats(id: string): Promise<Formats> {
+    return this.http.json('GET', `/asset/${seg(id)}/formats`, { query: { transferables: true } });
+  }
+
+  associateTag(id: string, tag: string): Promise<void> {
+    return this.http.void('POST', `/asset/${seg(id)}/tags/associate/${seg(tag)}`);
+  }
+
+  disassociateTag(id: string, tag: string): Promise<void> {
+    return this.http.void('POST', `/asset/${seg(id)}/tags/disassociate/${seg(tag)}`);
+  }
+
+  associateWebsite(id: string, website: string): Promise<void> {
+    return this.http.void('POST', `/asset/${seg(id)}/websites/associate/${seg(website)}`);
+  }
+
+  disassociateWebsite(id: string, website: string): Promise<void> {
+    return this.http.void('POST', `/asset/${seg(id)}/websites/disassociate/${seg(website)}`);
+  }
+}
+
+export function textSeed(seed: TextSeed): Seed {
+  return {
+    type: 'SEEDED_ASSET',
+    asset: {
+      application: seed.application,
+      format: {
+        fragment: { string: { raw: seed.text } },
+        ...(seed.language ? { classification: { specific: seed.language as ClassificationSpecific } } : {}),
+      },
+      ...(seed.name ? { metadata: { name: seed.name } } : {}),
+    },
+  } as Seed;
+}
+
+/** The text of an asset's original (or first) fragment format, when the reply carries transferables. */
+export function assetText(asset: Asset): string {
+  const formats = asset.formats?.iterable ?? [];
+  const original = formats.find((format) => format.id === asset.original?.id) ?? formats[0];
+  return original?.fragment?.string?.raw ?? '';
+}
+
+/** The language of the asset's original format (`ts`, `py`…), or undefined when unclassified. */
+export function assetLanguage(asset: Asset): string | undefined {
+  return asset.original?.reference?.classification?.specific ?? asset.formats?.iterable?.[0]?.classification?.specific;
+}

@@ -1,0 +1,52 @@
+/** The model catalog: downloads, loading into memory, custom imports. */
+import type { Model, ModelDeleteCacheOutput, Models, SeededModel } from '../core/wire.ts';
+import { seg, type HttpTransport } from './http.ts';
+
+export class ModelsClient {
+  private readonly http: HttpTransport;
+
+  constructor(http: HttpTransport) {
+    this.http = http;
+  }
+
+  list(): Promise<Models> {
+    return this.http.json('GET', '/models');
+  }
+
+  get(id: string): Promise<Model> {
+    return this.http.json('GET', `/model/${seg(id)}`);
+  }
+
+  download(id: string): Promise<Model> {
+    return this.http.json('POST', `/model/${seg(id)}/download`);
+  }
+
+  cancelDownload(id: string): Promise<Model> {
+    return this.http.json('POST', `/model/${seg(id)}/download/cancel`);
+  }
+
+  load(id: string): Promise<Model> {
+    return this.http.json('POST', `/model/${seg(id)}/load`, { timeoutMs: 300_000 });
+  }
+
+  unload(id: string): Promise<Model> {
+    return this.http.json('POST', `/model/${seg(id)}/unload`);
+  }
+
+  unloadAll(): Promise<void> {
+    return this.http.void('POST', '/models/unload');
+  }
+
+  deleteCache(id: string): Promise<ModelDeleteCacheOutput> {
+    return this.http.json('POST', `/models/${seg(id)}/delete/cache`, { body: {} });
+  }
+
+  delete(id: string): Promise<void> {
+    return this.http.void('POST', `/models/${seg(id)}/delete`);
+  }
+
+  /** Registers a custom model; the seed says where its file is (see the models area for the fields it reads). */
+  create(seed: SeededModel): Promise<Model> {
+    return this.http.json('POST', '/models/create', { body: seed });
+  }
+}
