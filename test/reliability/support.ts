@@ -1,0 +1,230 @@
+/**
+ * Scaffolding of the reliability suite: host child processes, raw HTTP (any Host header, any
+ * bytes), store fingerprints and the one figures line each test prints. Everything talks to
+ * 127.0.0.1 only.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { createHash } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { DatabaseSync } from 'node:sqlite';
+
+const HOST_SCRIPT = fileURLToPath(new URL('./fixtures/host.ts', import.meta.url));
+
+/** Prints `[reliability] name k=v …`; the README's figures are copied from these lines. */
+export function figures(name: string, values: Record<string, string | number>): void {
+  const parts = Object.entries(values).map(([key, value]) => `${key}=${value}`);
+  console.log(`[reliability] ${name} ${parts.join(' ')}`);
+}
+
+export interface HostEvent {
+  readonly event: 'waiting' | 'serving' | 'failed';
+  readonly pid: number;
+  readonly port?: number;
+  readonly message?: string;
+}
+
+/** A host process (test/reliability/fixtures/host.ts) and the events it has printed so far. */
+export class HostProcess {
+  readonly child: ChildProcess;
+  readonly events: HostEvent[] = [];
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(dataDir: string) {
+    this.child = spawn(
+      process.execPath,
+      ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', HOST_SCRIPT, '--data-dir', dataDir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
+    void this.exited.then(() => this.wake());
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
+    createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      try {
+        this.events.push(JSON.parse(line) as HostEvent);
+      } catch {
+        return;
+      }
+      this.wake();
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The port once serving, else undefined. */
+  get port(): number | undefined {
+    return this.events.find((e) => e.event === 'serving')?.port;
+  }
+
+  private wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Resolves with the first event of `kind`, or rejects after `timeoutMs` or when the process exits first. */
+  waitFor(kind: HostEvent['event'], timeoutMs = 20_000): Promise<HostEvent> {
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        const found = this.events.find((e) => e.event === kind);
+        if (found) {
+          finish();
+          resolve(found);
+          return true;
+        }
+        if (!this.alive) {
+          finish();
+          reject(new Error(`host ${this.pid} exited before "${kind}": ${JSON.stringify(this.events)} ${this.stderr}`));
+          return true;
+        }
+        return false;
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`host ${this.pid} did not report "${kind}" within ${timeoutMs} ms: ${this.stderr}`));
+      }, timeoutMs);
+      const finish = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+      };
+      const waiter = (): void => void check();
+      this.waiters.add(waiter);
+      check();
+    });
+  }
+
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (this.alive) this.child.kill(signal);
+    await this.exited;
+  }
+}
+
+export interface RawReply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Buffer;
+  readonly text: string;
+  /** The body parsed as JSON, or undefined. */
+  readonly json: unknown;
+}
+
+export interface RawRequest {
+  readonly method?: string;
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string | Buffer;
+  readonly timeoutMs?: number;
+}
+
+/** One request on its own connection, with full control of the headers and body bytes. */
+export function raw(port: number, options: RawRequest): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...options.headers };
+    const body = options.body === undefined ? undefined : Buffer.from(options.body);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) {
+      headers['content-length'] = String(body.length);
+    }
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const all = Buffer.concat(chunks);
+          const text = all.toString('utf8');
+          let json: unknown;
+          try {
+            json = text ? (JSON.parse(text) as unknown) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: all, text, json });
+        });
+      },
+    );
+    req.setTimeout(options.timeoutMs ?? 15_000, () => req.destroy(new Error(`timeout ${options.method} ${options.path}`)));
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+/**
+ * Writes `bytes` on a fresh connection, half-closes it and returns the status line's code (0 when
+ * the server closed without answering) and the body text. For truncated and malformed requests.
+ */
+export function rawBytes(port: number, bytes: Buffer, timeoutMs = 15_000): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const chunks: Buffer[] = [];
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error('no answer to a raw request')));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // A reset after the answer was read is still an answer.
+      if (error.code === 'ECONNRESET' && chunks.length > 0) finish();
+      else reject(error);
+    });
+    socket.on('end', () => finish());
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      const text = Buffer.concat(chunks).toString('utf8');
+      const match = /^HTTP\/1\.[01] (\d{3})/.exec(text);
+      const split = text.indexOf('\r\n\r\n');
+      resolve({ status: match ? Number(match[1]) : 0, text: split === -1 ? '' : text.slice(split + 4) });
+    };
+    socket.write(bytes, () => socket.end());
+  });
+}
+
+/** The `{ error: { code, message } }` code of a reply, or undefined when it is not that shape. */
+export function jsonErrorCode(reply: { json: unknown }): string | undefined {
+  const error = (reply.json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  return typeof error?.code === 'string' && typeof error.message === 'string' ? error.code : undefined;
+}
+
+/**
+ * A digest of every row of every table (in a fixed order), so "the store is unchanged" is one
+ * string comparison. Runs on the caller's connection, so it sees committed data only.
+ */
+export function storeDigest(db: DatabaseSync): string {
+  const hash = createHash('sha256');
+  const tables = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all() as Array<{ name: string }>;
+  for (const { name } of tables) {
+    const quoted = `"${name.replaceAll('"', '""')}"`;
+    let rows: unknown[];
+    try {
+      rows = db.prepare(`SELECT * FROM ${quoted} ORDER BY 1, 2`).all();
+    } catch {
+      // Virtual tables (full-text indexes) may refuse ORDER BY on two columns.
+      rows = db.prepare(`SELECT * FROM ${quoted}`).all();
+    }
+    hash.update(name);
+    hash.update(JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
+  }
+  return hash.digest('hex');
+}
+
+/** The p-th percentile (0–100) of `values`. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
