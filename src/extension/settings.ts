@@ -1,0 +1,48 @@
+/**
+ * Every Satchel setting is read here and nowhere else, so the keys, their defaults and their
+ * translation into core options live in one place.
+ */
+import type * as vscode from 'vscode';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const SECTION = 'satchel';
+
+export type ConnectorMode = 'off' | 'quiet' | 'notify';
+
+export interface Settings {
+  /** undefined = the first free port of the Pieces range. */
+  readonly port: number | undefined;
+  readonly dataDir: string;
+  readonly connectorMode: ConnectorMode;
+  readonly connectorMinLength: number;
+  readonly idleUnloadMs: number;
+}
+
+/** Keys whose change needs the server restarted (the others apply at once). */
+export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'models.idleUnloadMinutes'].map((key) => `${SECTION}.${key}`);
+
+export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>, env: NodeJS.ProcessEnv = process.env): Settings {
+  const port = configuration.get<number>('port', 0);
+  const dataDirectory = configuration.get<string>('dataDirectory', '').trim();
+  const mode = configuration.get<string>('connector.mode', 'quiet');
+  return {
+    port: Number.isInteger(port) && port > 0 && port <= 65535 ? port : undefined,
+    dataDir: dataDirectory ? expandHome(dataDirectory) : defaultDataDir(env),
+    connectorMode: mode === 'off' || mode === 'notify' ? mode : 'quiet',
+    connectorMinLength: Math.max(1, configuration.get<number>('connector.minLength', 12)),
+    idleUnloadMs: Math.max(0, configuration.get<number>('models.idleUnloadMinutes', 15)) * 60_000,
+  };
+}
+
+function expandHome(path: string): string {
+  return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+}
+
+/** The same per-user directory the `satchel` CLI serves, so both share one store. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.SATCHEL_DATA_DIR) return env.SATCHEL_DATA_DIR;
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Satchel');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Satchel');
+  return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'satchel');
+}
