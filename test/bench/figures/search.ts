@@ -1,0 +1,94 @@
+/**
+ * Fuzzy search over HTTP (GET /assets/search) against in-process baselines on the same corpus:
+ * a linear scan and Fuse.js. Latency is over planted + latency queries; quality is the top-3 hit
+ * rate of the planted queries.
+ */
+import type { BenchClient } from '../client.ts';
+import type { Corpus } from '../corpus.ts';
+import { fuse, linearScan, runEngine, topRank, type EngineRun } from '../baselines.ts';
+import { search } from '../satchelApi.ts';
+import { latency, medianOfRuns, type Latency } from '../stats.ts';
+
+export interface EngineFigure extends Latency {
+  readonly engine: string;
+  readonly hits: number;
+  readonly planted: number;
+  readonly queriesRun: number;
+  readonly queriesPlanned: number;
+  readonly note?: string;
+}
+
+export interface SearchFigure {
+  readonly satchel: EngineFigure;
+  readonly misses: readonly string[];
+  /** The slowest queries of the first run, for explaining a p95. */
+  readonly slowest: readonly { readonly query: string; readonly ms: number }[];
+  readonly baselines: readonly EngineFigure[];
+}
+
+export interface SearchPlan {
+  readonly runs: number;
+  /** Per-baseline time budgets, ms. */
+  readonly linearBudgetMs: number;
+  readonly fuseNameTagsBudgetMs: number;
+  readonly fuseFullBudgetMs: number;
+}
+
+export async function measureSearch(
+  client: BenchClient,
+  corpus: Corpus,
+  idOf: ReadonlyMap<string, string>,
+  queries: readonly string[],
+  plan: SearchPlan,
+): Promise<SearchFigure> {
+  const planted = corpus.queries;
+  // Warm-up: the first queries pay for statement preparation and page-cache misses.
+  for (const q of queries.slice(0, 5)) await search(client, q);
+
+  const runs: number[][] = [];
+  const misses: string[] = [];
+  let hits = 0;
+  for (let run = 0; run < plan.runs; run++) {
+    const times: number[] = [];
+    for (const query of queries) {
+      const reply = await search(client, query);
+      times.push(reply.ms);
+      const target = run === 0 ? planted.find((p) => p.query === query) : undefined;
+      if (target) {
+        if (topRank(reply.ids, idOf.get(target.target) ?? '') >= 0) hits++;
+        else misses.push(query);
+      }
+    }
+    runs.push(times);
+  }
+  const slowest = queries.map((query, i) => ({ query, ms: runs[0]![i]! })).sort((a, b) => b.ms - a.ms).slice(0, 3);
+  const satchel: EngineFigure = {
+    engine: 'Satchel (HTTP)',
+    ...medianOfRuns(runs),
+    hits,
+    planted: planted.length,
+    queriesRun: queries.length,
+    queriesPlanned: queries.length,
+  };
+
+  const targets = new Map(planted.map((p) => [p.query, p.target]));
+  const baselines: EngineFigure[] = [];
+  const figure = (run: EngineRun, note?: string): EngineFigure => {
+    const ran = [...run.ranks.values()];
+    return {
+      engine: run.engine,
+      ...latency(run.latencies),
+      hits: ran.filter((r) => r >= 0).length,
+      planted: ran.length,
+      queriesRun: run.queriesRun,
+      queriesPlanned: run.queriesPlanned,
+      ...(note || run.budgetHit ? { note: [note, run.budgetHit ? `time budget: ran ${run.queriesRun} of ${run.queriesPlanned} queries` : ''].filter(Boolean).join('; ') } : {}),
+    };
+  };
+  baselines.push(figure(runEngine(linearScan(corpus.assets), queries, targets, plan.linearBudgetMs, plan.runs)));
+  baselines.push(figure(runEngine(fuse(corpus.assets, 'name+tags'), queries, targets, plan.fuseNameTagsBudgetMs, plan.runs)));
+  // Fuse over code bodies costs seconds per query at 10k+; only the planted queries, within a budget.
+  const plantedQueries = planted.map((p) => p.query);
+  baselines.push(figure(runEngine(fuse(corpus.assets, 'name+tags+code'), plantedQueries, targets, plan.fuseFullBudgetMs, 1), 'planted queries only'));
+  return { satchel, misses, slowest, baselines };
+}

@@ -1,0 +1,235 @@
+/**
+ * `npm run bench [-- --quick]`: measures Satchel against its baselines in one run, prints a table
+ * and writes the same figures to bench/results.json. Full: 1k, 10k and 100k assets; quick: 1k and
+ * 10k with fewer repetitions. Every figure with a baseline is measured in the same run as it.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem, platform, arch } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BenchClient, forEachConcurrent } from './client.ts';
+import { generateCorpus, latencyQueries, type Corpus } from './corpus.ts';
+import { buildAll, memoryOf, removeDir, repoRoot, startChild, tempDataDir, type Built } from './processes.ts';
+import { connect, createAsset, fallbackApplication, seedOf, type Application } from './satchelApi.ts';
+import { attempt, type Outcome } from './figures/attempt.ts';
+import { measureSearch, type SearchFigure } from './figures/search.ts';
+import { measureSuggest, type SuggestFigure } from './figures/suggest.ts';
+import { measureFanout, type FanoutFigure } from './figures/fanout.ts';
+import { measureStart, measureThroughput, type StartTimes, type Throughput } from './figures/processFigures.ts';
+import { measureDownload, type DownloadFigure } from './figures/download.ts';
+import { printReport } from './report.ts';
+
+export interface Plan {
+  readonly quick: boolean;
+  readonly sizes: readonly number[];
+  readonly runs: number;
+  readonly startRuns: number;
+  readonly loadConcurrency: number;
+  readonly latencyQueries: number;
+  readonly linearBudgetMs: number;
+  readonly fuseNameTagsBudgetMs: number;
+  readonly fuseFullBudgetMs: number;
+  readonly suggestPerKind: number;
+  readonly subscribers: number;
+  readonly updates: number;
+  readonly createRequests: number;
+  readonly downloadBytes: number;
+}
+
+const fullPlan: Plan = {
+  quick: false,
+  sizes: [1_000, 10_000, 100_000],
+  runs: 3,
+  startRuns: 5,
+  loadConcurrency: 8,
+  latencyQueries: 30,
+  linearBudgetMs: 20_000,
+  fuseNameTagsBudgetMs: 20_000,
+  fuseFullBudgetMs: 30_000,
+  suggestPerKind: 20,
+  subscribers: 100,
+  updates: 20,
+  createRequests: 2_000,
+  downloadBytes: 256 * 1024 * 1024,
+};
+
+const quickPlan: Plan = {
+  ...fullPlan,
+  quick: true,
+  sizes: [1_000, 10_000],
+  runs: 2,
+  startRuns: 3,
+  latencyQueries: 20,
+  linearBudgetMs: 5_000,
+  fuseNameTagsBudgetMs: 5_000,
+  fuseFullBudgetMs: 8_000,
+  suggestPerKind: 10,
+  updates: 10,
+  createRequests: 600,
+  downloadBytes: 64 * 1024 * 1024,
+};
+
+export interface LoadFigure {
+  readonly ms: number;
+  readonly perSecond: number;
+  readonly concurrency: number;
+}
+
+export interface MemoryFigure {
+  readonly rssBytes: number;
+  readonly peakBytes: number;
+  readonly corpusJsonBytes: number;
+}
+
+export interface SizeResult {
+  readonly size: number;
+  readonly corpusJsonBytes: number;
+  readonly load: Outcome<LoadFigure>;
+  readonly search: Outcome<SearchFigure>;
+  readonly suggest: Outcome<SuggestFigure>;
+  readonly fanout: Outcome<FanoutFigure>;
+  readonly memory: Outcome<MemoryFigure>;
+  readonly coldStart: Outcome<StartTimes>;
+  readonly bareStart: Outcome<StartTimes>;
+}
+
+export interface Results {
+  readonly command: string;
+  readonly date: string;
+  readonly durationMs: number;
+  readonly plan: Plan;
+  readonly machine: {
+    readonly cpus: number;
+    readonly cpuModel: string;
+    readonly memoryBytes: number;
+    readonly node: string;
+    readonly platform: string;
+    readonly loadAverageBefore: readonly number[];
+    readonly loadAverageAfter: readonly number[];
+  };
+  readonly sizes: readonly SizeResult[];
+  readonly create: Outcome<{ readonly satchel: Throughput; readonly bareKoa: Throughput }>;
+  readonly download: Outcome<DownloadFigure>;
+}
+
+const hostArgs = (dataDir: string): string[] => ['--data-dir', dataDir, '--port', '0'];
+
+async function measureSize(size: number, plan: Plan, built: Built): Promise<SizeResult> {
+  console.log(`\n== ${size.toLocaleString('en')} assets`);
+  const corpus = generateCorpus(size);
+  const dataDir = tempDataDir();
+  const host = await startChild(built.host, hostArgs(dataDir));
+  const client = new BenchClient(host.url, Math.max(plan.loadConcurrency, 4));
+  const idOf = new Map<string, string>();
+  try {
+    const application = (await connect(client)) ?? fallbackApplication;
+    const load = await attempt(`load ${size} assets through POST /assets/create`, () => loadCorpus(client, corpus, application, plan, idOf));
+    const loaded = load.ok;
+    const notLoaded = { ok: false, reason: 'the corpus could not be loaded' } as const;
+    const queries = [...corpus.queries.map((q) => q.query), ...latencyQueries(plan.latencyQueries)];
+    const searchFigure = loaded
+      ? await attempt('search (Satchel over HTTP, linear scan, Fuse.js)', () => measureSearch(client, corpus, idOf, queries, plan))
+      : notLoaded;
+    const suggestFigure = !loaded
+      ? notLoaded
+      : application === fallbackApplication
+        ? { ok: false as const, reason: 'POST /connect is not available (connector area not landed)' }
+        : await attempt('suggest', () => measureSuggest(client, application.id, corpus, idOf, { perKind: plan.suggestPerKind, runs: plan.runs }));
+    const fanout = loaded
+      ? await attempt(`fan-out to ${plan.subscribers} subscribers`, () => measureFanout(client, [...idOf.values()], { subscribers: plan.subscribers, updates: plan.updates }))
+      : notLoaded;
+    const memory: Outcome<MemoryFigure> = loaded
+      ? { ok: true, value: { ...toMemoryFigure(memoryOf(host.pid)), corpusJsonBytes: corpus.jsonBytes } }
+      : notLoaded;
+    await client.close();
+    await host.stop();
+    const coldStart = loaded
+      ? await attempt(`cold start with ${size} assets ×${plan.startRuns}`, () => measureStart(built.host, () => hostArgs(dataDir), plan.startRuns, `/assets/search?query=${encodeURIComponent(corpus.queries[0]!.query)}&transferables=false`))
+      : notLoaded;
+    const bareStart = await attempt(`bare Koa start ×${plan.startRuns}`, () => measureStart(built.bareKoa, () => [], plan.startRuns));
+    return { size, corpusJsonBytes: corpus.jsonBytes, load, search: searchFigure, suggest: suggestFigure, fanout, memory, coldStart, bareStart };
+  } finally {
+    await client.close().catch(() => {});
+    await host.stop();
+    removeDir(dataDir);
+  }
+}
+
+function toMemoryFigure(memory: { rss: number; peak: number }): Omit<MemoryFigure, 'corpusJsonBytes'> {
+  return { rssBytes: memory.rss, peakBytes: memory.peak };
+}
+
+async function loadCorpus(client: BenchClient, corpus: Corpus, application: Application, plan: Plan, idOf: Map<string, string>): Promise<LoadFigure> {
+  const started = performance.now();
+  let done = 0;
+  const progress = setInterval(() => process.stdout.write(`${done} `), 15_000);
+  try {
+    await forEachConcurrent(corpus.assets, plan.loadConcurrency, async (asset) => {
+      idOf.set(asset.key, await createAsset(client, seedOf(asset, application)));
+      done++;
+    });
+  } finally {
+    clearInterval(progress);
+  }
+  const ms = performance.now() - started;
+  return { ms, perSecond: corpus.assets.length / (ms / 1000), concurrency: plan.loadConcurrency };
+}
+
+async function measureCreate(plan: Plan, built: Built): Promise<{ satchel: Throughput; bareKoa: Throughput }> {
+  // The same seeds (a slice of a corpus with its own seed) go to both servers.
+  const bodies = generateCorpus(plan.createRequests, 1234).assets.map((a) => seedOf(a, fallbackApplication));
+  const options = { runs: plan.runs, concurrency: plan.loadConcurrency, warmup: Math.round(plan.createRequests / 10) };
+  const satchel = await measureThroughput(built.host, hostArgs, '/assets/create?transferables=false', bodies, options);
+  const bareKoa = await measureThroughput(built.bareKoa, () => [], '/json', bodies, options);
+  return { satchel, bareKoa };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, sizes: { type: 'string' } } });
+  let plan = values.quick ? quickPlan : fullPlan;
+  if (values.sizes) plan = { ...plan, sizes: values.sizes.split(',').map((s) => Number(s.replace(/k$/i, '000'))) };
+  const began = performance.now();
+  const loadAverageBefore = loadavg();
+  console.log(`Satchel benchmark (${plan.quick ? 'quick' : 'full'}): sizes ${plan.sizes.join(', ')}; ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`);
+  console.log('Building dist/cli.cjs (npm run build) and the bare Koa baseline…');
+  const built = await buildAll();
+
+  const sizes: SizeResult[] = [];
+  for (const size of plan.sizes) sizes.push(await measureSize(size, plan, built));
+  console.log('\n== process figures');
+  const create = await attempt(`create throughput (${plan.createRequests} requests ×${plan.runs}, Satchel and bare Koa)`, () => measureCreate(plan, built));
+  const download = await attempt(`model download of ${plan.downloadBytes / 2 ** 20} MiB (Satchel and plain undici)`, () => measureDownload(built, plan.downloadBytes, plan.runs));
+
+  const cpu = cpus();
+  const results: Results = {
+    command: `npm run bench${plan.quick ? ' -- --quick' : ''}`,
+    date: new Date().toISOString(),
+    durationMs: performance.now() - began,
+    plan,
+    machine: {
+      cpus: cpu.length,
+      cpuModel: cpu[0]?.model ?? 'unknown',
+      memoryBytes: totalmem(),
+      node: process.version,
+      platform: `${platform()} ${arch()}`,
+      loadAverageBefore,
+      loadAverageAfter: loadavg(),
+    },
+    sizes,
+    create,
+    download,
+  };
+  const outDir = join(repoRoot, 'bench');
+  mkdirSync(outDir, { recursive: true });
+  const report = printReport(results);
+  writeFileSync(join(outDir, 'results.json'), JSON.stringify({ ...results, table: report }, null, 2) + '\n');
+  console.log(`\nWrote bench/results.json (${((performance.now() - began) / 1000).toFixed(0)} s in all).`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
