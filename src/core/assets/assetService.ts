@@ -1,6 +1,42 @@
 import type { StoreContext } from '../context.ts';
-import type { Disposable } from '../events.ts';
+import { Emitter, type Disposable, type Event } from '../events.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
+import type {
+  Activities,
+  Activity,
+  Application,
+  Asset,
+  Assets,
+  AssetsSearchWithFiltersInput,
+  AssetsSearchWithFiltersOutput,
+  Classification,
+  ClassificationSpecific,
+  Format,
+  Formats,
+  SearchedAsset,
+  SearchedAssets,
+  Seed,
+  SeededAssetsRecommendation,
+  SeededConnectorTracking,
+  SeededFormat,
+  SeededScoreIncrement,
+  SeededTag,
+  SeededWebsite,
+  Tag,
+  Website,
+  ExportedAsset,
+} from '../wire.ts';
+import { InvalidInputError, NotFoundError, SearchUnspecifiedError } from '../errors.ts';
+import { newId, stamp } from '../time.ts';
+import { SearchIndex, type SearchHit } from '../search/searchIndex.ts';
+import { containsPhrase, parseQuery } from '../search/query.ts';
+import { TfIdf } from '../search/related.ts';
+import { classificationOf, genericOf, imageTypeOf, isKnownSpecific, specificFromFileName } from './languages.ts';
+import { contentOf, suggestName, type Content } from './content.ts';
+import { bytesOf, flattened, renderFormat, renderFormats, type StoredAsset, type StoredFormat } from './render.ts';
+import { matchesFilters, type FilterSubject } from './filters.ts';
+import { exportAsset, type ExportType } from './exporter.ts';
+import { Labels } from './labels.ts';
 
 /**
  * A derived index kept in step with assets inside the same write transaction (the connector's
@@ -13,22 +49,781 @@ export interface AssetIndexer {
   rebuild?(all: Iterable<{ readonly id: string; readonly text: string }>): void;
 }
 
+export interface ListOptions {
+  readonly transferables?: boolean;
+  readonly pseudo?: boolean;
+  readonly suggested?: boolean;
+}
+
+export interface SearchOptions {
+  readonly transferables: boolean;
+  readonly pseudo: boolean;
+}
+
+/** Who made an asset when the seed does not say (Format.application is required on the wire). */
+export const SATCHEL_APPLICATION: Application = {
+  id: 'satchel-local',
+  name: 'OPEN_SOURCE',
+  version: '0.1.0',
+  platform: process.platform === 'darwin' ? 'MACOS' : process.platform === 'win32' ? 'WINDOWS' : 'LINUX',
+  onboarded: true,
+  privacy: 'OPEN',
+};
+
+/** The one local user every record is attributed to. */
+export const LOCAL_CREATOR = 'local-user';
+
+const SEARCH_LIMIT = 100;
+const LIST_LIMIT = 50;
+const TOMBSTONES = 256;
+
+interface Row {
+  rowid: number;
+  id: string;
+  pseudo: number;
+  suggested: number;
+  data: string;
+}
+
+interface Prepared {
+  readonly classification: Classification;
+  readonly name: string;
+  readonly content: Content;
+  readonly image: boolean;
+}
+
+type AssetEvent =
+  | 'asset_created'
+  | 'asset_updated'
+  | 'asset_deleted'
+  | 'asset_format_specific_classification_updated'
+  | 'asset_format_value_edited'
+  | 'asset_format_downloaded'
+  | 'asset_tag_added'
+  | 'asset_tag_deleted'
+  | 'asset_link_added'
+  | 'asset_link_deleted'
+  | 'asset_referenced';
+
+const EVENT_DESCRIPTIONS: Record<AssetEvent, string> = {
+  asset_created: 'an_asset_was_created',
+  asset_updated: 'an_asset_was_updated',
+  asset_deleted: 'an_asset_was_deleted',
+  asset_format_specific_classification_updated: 'a_specific_classification_was_changed_on_a_format_within_an_asset',
+  asset_format_value_edited: 'a_specific_format_value_was_edited_on_an_asset',
+  asset_format_downloaded: 'an_asset_format_was_downloaded',
+  asset_tag_added: 'a_tag_was_added_by_the_user',
+  asset_tag_deleted: 'a_tag_was_deleted_by_the_user',
+  asset_link_added: 'a_link_was_added_by_the_user',
+  asset_link_deleted: 'a_link_was_deleted_by_the_user',
+  asset_referenced: 'an_asset_was_referenced_by_the_user',
+};
+
 /** Assets and the records hanging off them (formats, tags, websites, activities). */
 export class AssetService implements Disposable {
   private readonly context: StoreContext;
   private readonly classifier: LanguageClassifier;
   private readonly indexers: AssetIndexer[] = [];
+  private readonly index: SearchIndex;
+  private readonly tombstones = new Map<string, Asset>();
+  private readonly deletions = new Emitter<Asset>();
+  readonly labels: Labels;
+  /** Fires after commit with the last state of a deleted asset (content-free). */
+  readonly onDidDelete: Event<Asset> = this.deletions.event;
 
   constructor(context: StoreContext, classifier: LanguageClassifier) {
     this.context = context;
     this.classifier = classifier;
+    this.index = new SearchIndex(context.database);
+    this.labels = new Labels(context);
   }
 
   /** Registers a derived index; its upsert/remove run inside every asset write transaction. */
   registerIndexer(indexer: AssetIndexer): Disposable {
     this.indexers.push(indexer);
+    indexer.rebuild?.(this.allTexts());
     return { dispose: () => void this.indexers.splice(this.indexers.indexOf(indexer) >>> 0, 1) };
   }
 
-  dispose(): void {}
+  private *allTexts(): Iterable<{ id: string; text: string }> {
+    const rows = this.context.database.prepare('SELECT data FROM assets ORDER BY rowid').all() as unknown as Array<{ data: string }>;
+    for (const row of rows) {
+      const doc = JSON.parse(row.data) as StoredAsset;
+      yield { id: doc.id, text: textOf(doc) };
+    }
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  exists(id: string): boolean {
+    return this.row(id) !== undefined;
+  }
+
+  get(id: string, options: { transferables?: boolean } = {}): Asset {
+    return this.render(this.doc(id), options.transferables ?? true);
+  }
+
+  list(options: ListOptions = {}): Asset[] {
+    const rows = this.context.database
+      .prepare('SELECT data FROM assets WHERE suggested = ? AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC')
+      .all(options.suggested ? 1 : 0, options.pseudo ? 1 : 0) as unknown as Array<{ data: string }>;
+    return rows.map((row) => this.render(JSON.parse(row.data) as StoredAsset, options.transferables ?? true));
+  }
+
+  /** Ids of ordinary assets (and pseudo ones when asked), newest first. */
+  identifiers(options: { pseudo?: boolean; onlyPseudo?: boolean } = {}): string[] {
+    const sql = options.onlyPseudo
+      ? 'SELECT id FROM assets WHERE suggested = 0 AND pseudo = 1 ORDER BY created DESC, rowid DESC'
+      : 'SELECT id FROM assets WHERE suggested = 0 AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC';
+    const statement = this.context.database.prepare(sql);
+    const rows = (options.onlyPseudo ? statement.all() : statement.all(options.pseudo ? 1 : 0)) as unknown as Array<{ id: string }>;
+    return rows.map((row) => row.id);
+  }
+
+  /** Whether an asset appears in ordinary snapshots and streams (neither pseudo nor suggested). */
+  isOrdinary(id: string): boolean {
+    const row = this.row(id);
+    return row !== undefined && row.pseudo === 0 && row.suggested === 0;
+  }
+
+  /** The last state of a recently deleted asset, for streams announcing the deletion. */
+  tombstone(id: string): Asset | undefined {
+    return this.tombstones.get(id);
+  }
+
+  formats(id: string, transferables: boolean): Formats {
+    return renderFormats(this.doc(id), transferables);
+  }
+
+  allFormats(transferables: boolean): Formats {
+    const rows = this.context.database
+      .prepare('SELECT data FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC, rowid DESC')
+      .all() as unknown as Array<{ data: string }>;
+    return { iterable: rows.flatMap((row) => renderFormats(JSON.parse(row.data) as StoredAsset, transferables).iterable) };
+  }
+
+  format(formatId: string, transferable: boolean): Format {
+    const doc = this.docOfFormat(formatId);
+    const format = doc.formats.iterable.find((f) => f.id === formatId);
+    if (!format) throw new NotFoundError('format', formatId);
+    return renderFormat(format, doc, transferable);
+  }
+
+  activities(id: string): Activities {
+    const doc = this.doc(id);
+    const iterable = this.context.links.partners({ kind: 'asset', id }, 'activity').flatMap((activityId) => {
+      const activity = this.context.records.get<Activity>('activity', activityId);
+      return activity ? [{ ...activity, asset: flattened(doc) }] : [];
+    });
+    return { iterable };
+  }
+
+  exportAs(id: string, type: ExportType): ExportedAsset {
+    const exported = exportAsset(this.get(id), type);
+    this.context.transaction(() => this.addActivity(id, 'asset_format_downloaded'));
+    return exported;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Creates an asset from a Seed. `suggested` keeps it out of ordinary snapshots and searches. */
+  async create(seed: Seed, options: { suggested?: boolean } = {}): Promise<Asset> {
+    const prepared = await this.prepare(seed);
+    const seeded = seed.asset;
+    if (!seeded) throw new InvalidInputError('A Seed needs an asset to create one');
+    return this.context.transaction(() => {
+      const now = stamp();
+      const formatId = newId();
+      const application = { ...SATCHEL_APPLICATION, ...seeded.application };
+      const format: StoredFormat = {
+        id: formatId,
+        creator: LOCAL_CREATOR,
+        classification: prepared.classification,
+        role: 'BOTH',
+        application,
+        bytes: bytesOf(prepared.content.size),
+        created: now,
+        updated: now,
+      };
+      setContent(format, seeded.format, prepared);
+      const doc: StoredAsset = {
+        id: newId(),
+        creator: LOCAL_CREATOR,
+        created: now,
+        updated: now,
+        name: prepared.name,
+        formats: { iterable: [format] },
+        preview: { base: { id: formatId } },
+        original: { id: formatId },
+        mechanism: seeded.metadata?.mechanism ?? 'MANUAL',
+        score: { manual: 0, automatic: 0 },
+        pseudo: seeded.pseudo === true,
+      };
+      if (seeded.discovered !== undefined) doc.discovered = seeded.discovered;
+      if (seeded.demo !== undefined) doc.demo = seeded.demo;
+      const result = this.context.database
+        .prepare(
+          `INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, data)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(doc.id, now.value, now.value, doc.pseudo ? 1 : 0, options.suggested ? 1 : 0, prepared.name, format.classification.specific, JSON.stringify(doc));
+      this.context.database.prepare('INSERT INTO asset_formats (id, asset_id) VALUES (?, ?)').run(formatId, doc.id);
+      for (const tag of seeded.metadata?.tags ?? []) {
+        const stored = this.labels.createTag({ text: tag.text, ...(tag.category ? { category: tag.category } : {}) });
+        this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'tag', id: stored.id });
+      }
+      for (const website of seeded.metadata?.websites ?? []) {
+        const stored = this.labels.createWebsite({ url: website.url, name: website.name });
+        this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'website', id: stored.id });
+      }
+      this.reindex(Number(result.lastInsertRowid), doc);
+      this.addActivity(doc.id, 'asset_created', application);
+      this.context.publish({ kind: 'asset', id: doc.id });
+      this.context.publish({ kind: 'format', id: formatId });
+      return this.render(doc, true);
+    });
+  }
+
+  /** A preprocessed Seed (language, name); persists nothing. Images come back as given. */
+  async draft(seed: Seed, transferables: boolean): Promise<Seed> {
+    const seeded = seed.asset;
+    if (!seeded) return seed;
+    const prepared = await this.prepare(seed);
+    if (prepared.image) return seed;
+    const format: SeededFormat = { ...seeded.format, classification: prepared.classification };
+    const ext = prepared.classification.specific;
+    if (format.fragment) format.fragment = { ...format.fragment, metadata: { ...format.fragment.metadata, ext } };
+    if (format.file) format.file = { ...format.file, metadata: { ...format.file.metadata, ext } };
+    if (!transferables) {
+      if (format.fragment) {
+        const { string: _s, bytes: _b, ...rest } = format.fragment;
+        format.fragment = rest;
+      }
+      if (format.file) {
+        const { string: _s, bytes: _b, ...rest } = format.file;
+        format.file = rest;
+      }
+    }
+    return {
+      ...seed,
+      type: seed.type ?? 'SEEDED_ASSET',
+      asset: {
+        ...seeded,
+        application: { ...SATCHEL_APPLICATION, ...seeded.application },
+        metadata: { ...seeded.metadata, name: prepared.name },
+        format,
+      },
+    };
+  }
+
+  /** Applies a full asset: name, flags, score and format contents/classifications it carries. */
+  update(input: Asset): Asset {
+    return this.context.transaction(() => {
+      const { rowid, doc } = this.load(input.id);
+      const now = stamp();
+      const next: StoredAsset = { ...doc, updated: now };
+      if (typeof input.name === 'string') next.name = input.name;
+      if (input.mechanism) next.mechanism = input.mechanism;
+      if (input.score) next.score = { ...doc.score, ...input.score };
+      for (const flag of ['favorited', 'curated', 'discovered', 'demo', 'pseudo'] as const) {
+        if (typeof input[flag] === 'boolean') next[flag] = input[flag];
+      }
+      if (input.interacted) next.interacted = input.interacted;
+      next.formats = {
+        iterable: doc.formats.iterable.map((format) => {
+          const incoming = input.formats?.iterable?.find((f) => f?.id === format.id);
+          return incoming ? updatedFormat(format, incoming, now) : format;
+        }),
+      };
+      this.save(rowid, next);
+      this.addActivity(doc.id, 'asset_updated');
+      return this.render(next, true);
+    });
+  }
+
+  delete(id: string): string {
+    return this.context.transaction(() => {
+      const { rowid, doc } = this.load(id);
+      const last: Asset = { ...this.render(doc, false), deleted: stamp() };
+      for (const activityId of this.context.links.partners({ kind: 'asset', id }, 'activity')) {
+        this.context.records.delete('activity', activityId);
+      }
+      this.context.links.removeAll({ kind: 'asset', id });
+      this.index.remove(rowid);
+      this.context.database.prepare('DELETE FROM asset_formats WHERE asset_id = ?').run(id);
+      this.context.database.prepare('DELETE FROM assets WHERE rowid = ?').run(rowid);
+      for (const indexer of this.indexers) indexer.remove(id);
+      this.context.database.onCommit(() => {
+        this.tombstones.set(id, last);
+        if (this.tombstones.size > TOMBSTONES) this.tombstones.delete(this.tombstones.keys().next().value as string);
+        this.deletions.fire(last);
+      });
+      this.context.publish({ kind: 'asset', id, deleted: true });
+      for (const format of doc.formats.iterable) this.context.publish({ kind: 'format', id: format.id, deleted: true });
+      return id;
+    });
+  }
+
+  /** Every format of the asset takes the target language. */
+  reclassify(id: string, ext: ClassificationSpecific): Asset {
+    if (!isKnownSpecific(ext)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(ext)}`);
+    return this.context.transaction(() => {
+      const { rowid, doc } = this.load(id);
+      const now = stamp();
+      const next: StoredAsset = {
+        ...doc,
+        updated: now,
+        formats: {
+          iterable: doc.formats.iterable.map((format) => {
+            const changed: StoredFormat = { ...format, classification: { ...format.classification, ...classificationOf(ext) }, updated: now };
+            if (changed.fragment) changed.fragment = { ...changed.fragment, metadata: { ...changed.fragment.metadata, ext } };
+            return changed;
+          }),
+        },
+      };
+      this.context.database.prepare('UPDATE assets SET language = ? WHERE rowid = ?').run(ext, rowid);
+      this.save(rowid, next);
+      this.addActivity(id, 'asset_format_specific_classification_updated');
+      return this.render(next, true);
+    });
+  }
+
+  /** POST /format/update/value: a format's content (and classification) from a Format. */
+  updateFormatValue(input: Format, transferable: boolean): Format {
+    return this.context.transaction(() => {
+      const owner = this.docOfFormat(input.id);
+      const { rowid, doc } = this.load(owner.id);
+      const now = stamp();
+      const current = doc.formats.iterable.find((f) => f.id === input.id);
+      if (!current) throw new NotFoundError('format', input.id);
+      if (!contentOf(input)) throw new InvalidInputError('The format carries no value (fragment or file content)');
+      const changed = updatedFormat(current, input, now);
+      const next: StoredAsset = {
+        ...doc,
+        updated: now,
+        formats: { iterable: doc.formats.iterable.map((f) => (f.id === input.id ? changed : f)) },
+      };
+      this.save(rowid, next);
+      this.addActivity(doc.id, 'asset_format_value_edited');
+      this.context.publish({ kind: 'format', id: input.id });
+      return renderFormat(changed, next, transferable);
+    });
+  }
+
+  incrementScores(id: string, increment: SeededScoreIncrement): void {
+    this.context.transaction(() => {
+      const { rowid, doc } = this.load(id);
+      const seeded = increment.asset ?? increment.assets;
+      if (!seeded) return;
+      const score = { manual: 0, automatic: 0, ...doc.score };
+      for (const key of ['reuse', 'update', 'reference', 'priority', 'searched'] as const) {
+        if (seeded[key] === true) score[key] = (score[key] ?? 0) + 1;
+      }
+      this.save(rowid, { ...doc, score }, false);
+    });
+  }
+
+  /** Records an activity event (the connector's react/track) on an asset. */
+  recordActivity(id: string, event: SeededConnectorTracking, application?: Application): void {
+    this.context.transaction(() => {
+      this.load(id);
+      this.storeActivity(id, event, application);
+    });
+  }
+
+  associate(assetId: string, kind: 'tag' | 'website' | 'workstream_summary', targetId: string): void {
+    this.context.transaction(() => {
+      const { rowid, doc } = this.load(assetId);
+      this.requireTarget(kind, targetId);
+      const made = this.context.links.link({ kind: 'asset', id: assetId }, { kind, id: targetId });
+      if (!made) return;
+      if (kind === 'tag') this.reindex(rowid, doc);
+      if (kind !== 'workstream_summary') this.addActivity(assetId, kind === 'tag' ? 'asset_tag_added' : 'asset_link_added');
+      this.context.publish({ kind: 'asset', id: assetId });
+      this.context.publish({ kind, id: targetId });
+    });
+  }
+
+  disassociate(assetId: string, kind: 'tag' | 'website' | 'workstream_summary', targetId: string): void {
+    this.context.transaction(() => {
+      const { rowid, doc } = this.load(assetId);
+      this.requireTarget(kind, targetId);
+      const existed = this.context.links.unlink({ kind: 'asset', id: assetId }, { kind, id: targetId });
+      if (!existed) return;
+      if (kind === 'tag') this.reindex(rowid, doc);
+      if (kind !== 'workstream_summary') this.addActivity(assetId, kind === 'tag' ? 'asset_tag_deleted' : 'asset_link_deleted');
+      this.context.publish({ kind: 'asset', id: assetId });
+      this.context.publish({ kind, id: targetId });
+    });
+  }
+
+  /** POST /tags/create: the tag (existing one with the same text reused), linked to `seed.asset` if given. */
+  createTag(seed: SeededTag): Tag {
+    return this.context.transaction(() => {
+      if (seed.asset) this.load(seed.asset);
+      const tag = this.labels.createTag(seed);
+      if (seed.asset) this.associate(seed.asset, 'tag', tag.id);
+      return this.labels.tag(tag.id);
+    });
+  }
+
+  /** POST /websites/create: the website (existing one with the same url reused), linked to `seed.asset` if given. */
+  createWebsite(seed: SeededWebsite): Website {
+    return this.context.transaction(() => {
+      if (seed.asset) this.load(seed.asset);
+      const website = this.labels.createWebsite(seed);
+      if (seed.asset) this.associate(seed.asset, 'website', website.id);
+      return this.labels.website(website.id);
+    });
+  }
+
+  // ---------------------------------------------------------------- search
+
+  /** GET /assets/search: fuzzy on `query`, tag search on `tags`; both given → AND. */
+  search(input: { query?: string; tags?: readonly string[] }, options: SearchOptions): SearchedAssets {
+    const query = input.query?.trim() ?? '';
+    const tags = (input.tags ?? []).map((t) => t.trim()).filter(Boolean);
+    if (query === '' && tags.length === 0) {
+      throw new SearchUnspecifiedError('Give a query or searchable_tags to search assets');
+    }
+    let hits = query ? this.runQuery(query, options.pseudo) : this.everything(options.pseudo, 'TAGS', true);
+    if (tags.length > 0) {
+      const wanted = tags.map((t) => t.toLowerCase());
+      hits = hits.filter((hit) => {
+        const own = new Set(this.labels.tagsOfAsset(hit.doc.id).map((t) => t.text.toLowerCase()));
+        return wanted.every((t) => own.has(t));
+      });
+    }
+    return this.searched(hits, options.transferables);
+  }
+
+  /** POST /assets/search: query, search space and filters, combined with AND. */
+  searchWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
+    const query = input.query?.trim() ?? '';
+    const spaceIds = spaceOf(input);
+    let hits = query ? this.runQuery(query, options.pseudo, input.casing === true) : this.everything(options.pseudo, 'UNKNOWN', false);
+    if (spaceIds) hits = hits.filter((hit) => spaceIds.has(hit.doc.id));
+    if (input.filters && input.filters.iterable.length > 0) {
+      hits = hits.filter((hit) => matchesFilters(this.subject(hit.doc), input.filters, input.casing === true));
+    }
+    return { results: this.searched(hits, options.transferables) };
+  }
+
+  /** Assets similar in content to the given ones (TF-IDF over identifier sub-tokens). */
+  related(input: Assets | undefined): Assets {
+    const given = input?.iterable ?? [];
+    if (given.length === 0) return { iterable: [] };
+    const corpus = this.ordinaryDocs();
+    const tfidf = new TfIdf(corpus.map((doc) => ({ id: doc.id, text: textOf(doc) })));
+    const exclude = new Set(given.map((a) => a.id).filter(Boolean));
+    const text = given.map((asset) => this.textOfInput(asset)).join('\n');
+    const byId = new Map(corpus.map((doc) => [doc.id, doc]));
+    const similar = tfidf.similar(text, { exclude, limit: LIST_LIMIT });
+    return this.collection(similar.map((s) => byId.get(s.id)).filter((doc) => doc !== undefined));
+  }
+
+  /** Assets ordered for a UI from index-paired interactions and assets (none → by use and recency). */
+  recommended(input: SeededAssetsRecommendation | undefined): Assets {
+    const assets = input?.assets?.iterable ?? [];
+    const interactions = input?.interactions?.iterable ?? [];
+    if (assets.length !== interactions.length) {
+      throw new InvalidInputError(`assets (${assets.length}) and interactions (${interactions.length}) must be index-paired`);
+    }
+    const corpus = this.ordinaryDocs();
+    const tfidf = new TfIdf(corpus.map((doc) => ({ id: doc.id, text: textOf(doc) })));
+    const affinity = new Map<string, number>();
+    assets.forEach((asset, i) => {
+      const interaction = interactions[i]?.interactions;
+      const weight = 1 + (interaction?.touched ? 2 : 0) + (interaction?.scrolled ? 1 : 0);
+      const similar = tfidf.similar(this.textOfInput(asset));
+      for (const s of similar) affinity.set(s.id, (affinity.get(s.id) ?? 0) + weight * s.score);
+      if (asset.id) affinity.set(asset.id, (affinity.get(asset.id) ?? 0) + weight);
+    });
+    const newest = Math.max(0, ...corpus.map((doc) => Date.parse(doc.updated.value)));
+    const oldest = Math.min(newest, ...corpus.map((doc) => Date.parse(doc.updated.value)));
+    const rank = (doc: StoredAsset): number => {
+      const s = doc.score;
+      const use = (s?.reuse ?? 0) + (s?.update ?? 0) + (s?.reference ?? 0) + (s?.searched ?? 0) + (s?.priority ?? 0);
+      const recency = newest > oldest ? (Date.parse(doc.updated.value) - oldest) / (newest - oldest) : 0;
+      return (affinity.get(doc.id) ?? 0) + 0.1 * Math.log1p(use) + (doc.favorited ? 0.1 : 0) + 0.05 * recency;
+    };
+    const ordered = corpus.map((doc) => ({ doc, rank: rank(doc) })).sort((a, b) => b.rank - a.rank);
+    return this.collection(ordered.slice(0, LIST_LIMIT).map((entry) => entry.doc));
+  }
+
+  dispose(): void {
+    this.deletions.dispose();
+    this.tombstones.clear();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private row(id: string): Row | undefined {
+    return this.context.database.prepare('SELECT rowid, id, pseudo, suggested, data FROM assets WHERE id = ?').get(id) as unknown as
+      | Row
+      | undefined;
+  }
+
+  private load(id: string): { rowid: number; doc: StoredAsset } {
+    const row = this.row(id);
+    if (!row) throw new NotFoundError('asset', id);
+    return { rowid: row.rowid, doc: JSON.parse(row.data) as StoredAsset };
+  }
+
+  private doc(id: string): StoredAsset {
+    return this.load(id).doc;
+  }
+
+  private docOfFormat(formatId: string): StoredAsset {
+    const row = this.context.database.prepare('SELECT asset_id FROM asset_formats WHERE id = ?').get(formatId) as
+      | { asset_id: string }
+      | undefined;
+    if (!row) throw new NotFoundError('format', formatId);
+    return this.doc(row.asset_id);
+  }
+
+  private ordinaryDocs(): StoredAsset[] {
+    const rows = this.context.database
+      .prepare('SELECT data FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC, rowid DESC')
+      .all() as unknown as Array<{ data: string }>;
+    return rows.map((row) => JSON.parse(row.data) as StoredAsset);
+  }
+
+  private requireTarget(kind: 'tag' | 'website' | 'workstream_summary', id: string): void {
+    if (!this.context.records.has(kind, id)) throw new NotFoundError(kind, id);
+  }
+
+  /** Writes the document and keeps the search index and indexers in step (same transaction). */
+  private save(rowid: number, doc: StoredAsset, reindex = true): void {
+    this.context.database
+      .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ? WHERE rowid = ?')
+      .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), rowid);
+    if (reindex) this.reindex(rowid, doc);
+    this.context.publish({ kind: 'asset', id: doc.id });
+  }
+
+  private reindex(rowid: number, doc: StoredAsset): void {
+    const text = textOf(doc);
+    const tags = this.labels.tagsOfAsset(doc.id).map((t) => t.text).join(' ');
+    const document = { name: doc.name ?? '', tags, code: text };
+    this.context.database.prepare('UPDATE assets SET keywords = ? WHERE rowid = ?').run(SearchIndex.keywords(document), rowid);
+    this.index.upsert(rowid, document);
+    for (const indexer of this.indexers) indexer.upsert(doc.id, text);
+  }
+
+  private render(doc: StoredAsset, transferables: boolean): Asset {
+    const asset: Asset = { ...doc, formats: renderFormats(doc, transferables) };
+    asset.tags = { iterable: this.labels.tagsOfAsset(doc.id) };
+    asset.websites = { iterable: this.labels.websitesOfAsset(doc.id) };
+    const summaries = this.context.links
+      .partners({ kind: 'asset', id: doc.id }, 'workstream_summary')
+      .flatMap((id) => {
+        const summary = this.context.records.get<NonNullable<Asset['summaries']>['iterable'][number]>('workstream_summary', id);
+        return summary ? [summary] : [];
+      });
+    if (summaries.length > 0) asset.summaries = { iterable: summaries };
+    return asset;
+  }
+
+  private collection(docs: StoredAsset[]): Assets {
+    const iterable = docs.map((doc) => this.render(doc, true));
+    return { iterable, indices: Object.fromEntries(iterable.map((asset, i) => [asset.id, i])) };
+  }
+
+  private textOfInput(asset: Partial<Asset>): string {
+    const given = (asset.formats?.iterable ?? []).map((f) => (f ? contentOf(f)?.text ?? '' : '')).join('\n');
+    if (given.trim() !== '') return given;
+    const row = asset.id ? this.row(asset.id) : undefined;
+    return row ? textOf(JSON.parse(row.data) as StoredAsset) : '';
+  }
+
+  private subject(doc: StoredAsset): FilterSubject {
+    const tags = this.labels.tagsOfAsset(doc.id);
+    const websites = this.labels.websitesOfAsset(doc.id);
+    return {
+      name: doc.name ?? '',
+      text: textOf(doc),
+      languages: doc.formats.iterable.map((f) => f.classification.specific),
+      tags: tags.flatMap((t) => [t.id, t.text]),
+      websites: websites.flatMap((w) => [w.id, w.url, w.name]),
+      annotations: [],
+      created: doc.created.value,
+      updated: doc.updated.value,
+    };
+  }
+
+  private everything(includePseudo: boolean, match: SearchedAsset['match'], exact: boolean): Hit[] {
+    const rows = this.context.database
+      .prepare('SELECT data FROM assets WHERE suggested = 0 AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC')
+      .all(includePseudo ? 1 : 0) as unknown as Array<{ data: string }>;
+    return rows.map((row) => ({ doc: JSON.parse(row.data) as StoredAsset, score: 1, match, exact }));
+  }
+
+  private docsByRowid(rowids: readonly number[]): Map<number, StoredAsset> {
+    const out = new Map<number, StoredAsset>();
+    const statement = this.context.database.prepare('SELECT data FROM assets WHERE rowid = ?');
+    for (const rowid of rowids) {
+      const row = statement.get(rowid) as { data: string } | undefined;
+      if (row) out.set(rowid, JSON.parse(row.data) as StoredAsset);
+    }
+    return out;
+  }
+
+  private runQuery(query: string, includePseudo: boolean, caseSensitive = false): Hit[] {
+    const { phrases, terms } = parseQuery(query);
+    const scope = { limit: SEARCH_LIMIT, includePseudo };
+    let hits: SearchHit[] = terms.length > 0 ? this.index.search(terms, scope) : [];
+    if (phrases.length > 0) {
+      let candidates: number[] | undefined;
+      for (const phrase of phrases) {
+        const found = this.index.phraseCandidates(phrase, { limit: 10 * SEARCH_LIMIT, includePseudo });
+        candidates = candidates ? candidates.filter((rowid) => found.includes(rowid)) : found;
+      }
+      const docs = this.docsByRowid(candidates ?? []);
+      const verified = new Set(
+        [...docs].filter(([, doc]) => phrases.every((p) => this.containsExactly(doc, p, caseSensitive))).map(([rowid]) => rowid),
+      );
+      hits =
+        terms.length > 0
+          ? hits.filter((hit) => verified.has(hit.rowid))
+          : [...verified].slice(0, SEARCH_LIMIT).map((rowid) => ({ rowid, stage: 'phrase' as const, score: 1 }));
+    }
+    const docs = this.docsByRowid(hits.map((hit) => hit.rowid));
+    return hits.flatMap((hit) => {
+      const doc = docs.get(hit.rowid);
+      if (!doc) return [];
+      return [{ doc, score: hit.score, match: matchOf(hit, doc, terms, phrases), exact: hit.stage !== 'fuzzy' }];
+    });
+  }
+
+  private containsExactly(doc: StoredAsset, phrase: string, caseSensitive: boolean): boolean {
+    const tags = this.labels.tagsOfAsset(doc.id).map((t) => t.text);
+    return [doc.name ?? '', textOf(doc), ...tags].some((place) => containsPhrase(place, phrase, caseSensitive));
+  }
+
+  private searched(hits: Hit[], transferables: boolean): SearchedAssets {
+    const iterable: SearchedAsset[] = hits.map((hit) => {
+      const entry: SearchedAsset = {
+        exact: hit.exact,
+        score: Math.round(hit.score * 1000) / 1000,
+        match: hit.match,
+        identifier: hit.doc.id,
+        asset: this.render(hit.doc, transferables),
+      };
+      if (hit.doc.pseudo) entry.pseudo = true;
+      return entry;
+    });
+    return {
+      iterable,
+      suggested: iterable.filter((entry) => !entry.exact).length,
+      exact: iterable.filter((entry) => entry.exact).length,
+    };
+  }
+
+  private addActivity(assetId: string, event: AssetEvent, application?: Application): void {
+    const tracking = {
+      asset: { asset: { id: assetId }, identifier_description_pair: { [event]: EVENT_DESCRIPTIONS[event] } },
+    } as unknown as SeededConnectorTracking;
+    this.storeActivity(assetId, tracking, application);
+  }
+
+  private storeActivity(assetId: string, event: SeededConnectorTracking, application?: Application): void {
+    const now = stamp();
+    const activity: Activity = {
+      id: newId(),
+      created: now,
+      updated: now,
+      event,
+      application: { ...SATCHEL_APPLICATION, ...application },
+      mechanism: 'AUTOMATIC',
+    };
+    this.context.records.put('activity', activity.id, activity);
+    this.context.links.link({ kind: 'asset', id: assetId }, { kind: 'activity', id: activity.id });
+    this.context.publish({ kind: 'activity', id: activity.id });
+  }
+
+  private async prepare(seed: Seed): Promise<Prepared> {
+    const seeded = seed.asset;
+    if (!seeded) throw new InvalidInputError('A Seed needs an asset (Seed.asset with a format)');
+    const format = seeded.format;
+    const content = format ? contentOf(format) : undefined;
+    if (!format || !content) {
+      throw new InvalidInputError('The seed has no content: give asset.format.fragment.string.raw or asset.format.file.bytes.raw');
+    }
+    const given = format.classification?.specific ?? format.fragment?.metadata?.ext ?? format.file?.metadata?.ext;
+    if (given !== undefined && !isKnownSpecific(given)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(given)}`);
+    const image = content.bytes ? imageTypeOf(Uint8Array.from(content.bytes.slice(0, 16))) : undefined;
+    let specific = given ?? specificFromFileName(format.file?.metadata?.name) ?? image;
+    if (!specific) {
+      if (content.text.trim() !== '') specific = (await this.classifier.classify(content.text)).specific;
+      else specific = (content.bytes ? 'bin' : 'txt') as ClassificationSpecific;
+    }
+    const generic = format.classification?.generic ?? genericOf(specific);
+    const fileName = format.file?.metadata?.name;
+    const name = seeded.metadata?.name?.trim() || fileName || suggestName(content.text);
+    return { classification: { generic, specific }, name, content, image: generic === 'IMAGE' };
+  }
+}
+
+interface Hit {
+  readonly doc: StoredAsset;
+  readonly score: number;
+  readonly match: SearchedAsset['match'];
+  readonly exact: boolean;
+}
+
+/** The text of the asset's original format ('' for binary content). */
+function textOf(doc: StoredAsset): string {
+  const original = doc.formats.iterable.find((f) => f.id === doc.original.id) ?? doc.formats.iterable[0];
+  return original ? contentOf(original)?.text ?? '' : '';
+}
+
+function spaceOf(input: AssetsSearchWithFiltersInput): Set<string> | undefined {
+  const space = input.space as { identifers?: { iterable?: Array<{ id: string }> }; identifiers?: { iterable?: Array<{ id: string }> } } | undefined;
+  const list = space?.identifers?.iterable ?? space?.identifiers?.iterable;
+  return list ? new Set(list.map((ref) => ref.id)) : undefined;
+}
+
+function matchOf(hit: SearchHit, doc: StoredAsset, terms: readonly string[], phrases: readonly string[]): SearchedAsset['match'] {
+  const name = (doc.name ?? '').toLowerCase();
+  if (hit.stage === 'fuzzy') return 'FUZZY';
+  if (hit.stage === 'word') return 'CONTENT';
+  if (hit.stage === 'phrase') return phrases.every((p) => name.includes(p.toLowerCase())) ? 'TITLE' : 'CONTENT';
+  return terms.every((t) => name.includes(t)) ? 'TITLE' : 'MULTIPLE';
+}
+
+/** Stores the seeded content in the format the seed used (fragment or file), normalised to raw. */
+function setContent(format: StoredFormat, seeded: SeededFormat, prepared: Prepared): void {
+  const ext = prepared.classification.specific;
+  if (seeded.fragment && contentOf({ fragment: seeded.fragment })) {
+    format.fragment = prepared.content.bytes
+      ? { bytes: { raw: prepared.content.bytes }, metadata: { ext } }
+      : { string: { raw: prepared.content.text }, metadata: { ext } };
+    return;
+  }
+  // FileFormat has no metadata on the wire: the classification carries the language.
+  format.file = prepared.content.bytes ? { bytes: { raw: prepared.content.bytes } } : { string: { raw: prepared.content.text } };
+}
+
+/** A stored format with the content and classification an incoming (Seeded)Format carries. */
+function updatedFormat(format: StoredFormat, incoming: Partial<Format>, now: StoredFormat['updated']): StoredFormat {
+  const next: StoredFormat = { ...format };
+  const content = contentOf(incoming);
+  let changed = false;
+  if (content) {
+    const part = content.bytes ? { bytes: { raw: content.bytes } } : { string: { raw: content.text } };
+    if (format.file && !format.fragment) next.file = part;
+    else next.fragment = { ...part, ...(format.fragment?.metadata ? { metadata: format.fragment.metadata } : {}) };
+    next.bytes = bytesOf(content.size);
+    changed = true;
+  }
+  const specific = incoming.classification?.specific;
+  if (specific && specific !== format.classification.specific) {
+    if (!isKnownSpecific(specific)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(specific)}`);
+    next.classification = classificationOf(specific);
+    if (next.fragment?.metadata) next.fragment = { ...next.fragment, metadata: { ...next.fragment.metadata, ext: specific } };
+    changed = true;
+  }
+  if (changed) next.updated = now;
+  return next;
 }

@@ -1,4 +1,92 @@
+/**
+ * Routes of the assets area (interface.md 4.1): snapshots, create/draft/delete, search, related
+ * and recommended, and the three asset streams. Static paths are registered before `/assets/:asset`.
+ * The Asset (4.2), format, tag and website routes live in their own modules, registered from here.
+ */
+import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
+import { body, json, param, queryBoolean, queryString, text } from '../http.ts';
+import type { Assets, AssetsSearchWithFiltersInput, Seed, SeededAssetsRecommendation } from '../../core/wire.ts';
+import { recommendationSchema, relatedSchema, searchWithFiltersSchema, seedSchema } from './assetSchemas.ts';
+import { assetRoutes } from './asset.ts';
+import { formatRoutes } from './formats.ts';
+import { labelRoutes } from './labels.ts';
+import { registerAssetStreams } from './assetStreams.ts';
 
-/** Routes of the assets area (see ../shared/reference/interface.md). */
-export const assetsRoutes: RouteModule = () => {};
+const transferables = (ctx: Context): boolean => queryBoolean(ctx, 'transferables', true);
+const pseudo = (ctx: Context): boolean => queryBoolean(ctx, 'pseudo', false);
+
+export const assetsRoutes: RouteModule = (router, deps) => {
+  const { core } = deps;
+  const assets = core.assets;
+
+  router.get('/assets', (ctx) => {
+    const list = assets.list({ transferables: transferables(ctx), pseudo: pseudo(ctx), suggested: queryBoolean(ctx, 'suggested', false) });
+    json(ctx, { iterable: list } satisfies Assets);
+  });
+
+  router.post('/assets/create', async (ctx) => {
+    const seed = body(ctx, seedSchema, 'Seed') as Seed;
+    const created = await assets.create(seed);
+    json(ctx, transferables(ctx) ? created : assets.get(created.id, { transferables: false }));
+  });
+
+  router.post('/assets/draft', async (ctx) => {
+    const seed = body(ctx, seedSchema, 'Seed') as Seed;
+    json(ctx, await assets.draft(seed, transferables(ctx)));
+  });
+
+  const recommended = (ctx: Context) => {
+    const input = body(ctx, recommendationSchema, 'SeededAssetsRecommendation') as SeededAssetsRecommendation | undefined;
+    json(ctx, assets.recommended(input));
+  };
+  router.get('/assets/recommended', recommended);
+  router.post('/assets/recommended', recommended);
+
+  const related = (ctx: Context) => {
+    json(ctx, assets.related(body(ctx, relatedSchema, 'Assets') as Assets | undefined));
+  };
+  router.get('/assets/related', related);
+  router.post('/assets/related', related);
+
+  router.get('/assets/identifiers', (ctx) => {
+    json(ctx, { iterable: assets.identifiers({ pseudo: pseudo(ctx) }).map((id) => ({ id })) });
+  });
+
+  router.get('/assets/pseudo', (ctx) => {
+    json(ctx, { identifiers: { iterable: assets.identifiers({ onlyPseudo: true }).map((id) => ({ id })) } });
+  });
+
+  router.get('/assets/search', (ctx) => {
+    const tags = queryString(ctx, 'searchable_tags', 'searchableTags');
+    const query = queryString(ctx, 'query');
+    const result = assets.search(
+      { ...(query !== undefined ? { query } : {}), ...(tags !== undefined ? { tags: tags.split(',') } : {}) },
+      { transferables: transferables(ctx), pseudo: pseudo(ctx) },
+    );
+    json(ctx, result);
+  });
+
+  router.post('/assets/search', (ctx) => {
+    const input = (body(ctx, searchWithFiltersSchema, 'AssetsSearchWithFiltersInput') ?? {}) as AssetsSearchWithFiltersInput;
+    json(ctx, assets.searchWithFilters(input, { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
+  });
+
+  registerAssetStreams(router, deps);
+
+  router.get('/assets/:asset', (ctx) => {
+    json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
+  });
+
+  router.get('/assets/:asset/formats', (ctx) => {
+    json(ctx, assets.formats(param(ctx, 'asset'), transferables(ctx)));
+  });
+
+  router.post('/assets/:asset/delete', (ctx) => {
+    text(ctx, assets.delete(param(ctx, 'asset')));
+  });
+
+  assetRoutes(router, deps);
+  formatRoutes(router, deps);
+  labelRoutes(router, deps);
+};

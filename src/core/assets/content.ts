@@ -1,0 +1,82 @@
+/**
+ * Reading content out of a SeededFormat or Format (text in any TransferableString variant, bytes as
+ * number arrays) and the pure rules applied to it: suggested names and byte sizes.
+ */
+import type { Format, SeededFormat, TransferableBytes, TransferableString } from '../wire.ts';
+import { InvalidInputError } from '../errors.ts';
+
+export interface Content {
+  /** Text content ('' when the content is binary and not UTF-8 text). */
+  readonly text: string;
+  /** Raw bytes when the content came as bytes. */
+  readonly bytes?: number[];
+  readonly size: number;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeBase64(value: string): string {
+  return Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+}
+
+function fromDataUrl(value: string): string {
+  const comma = value.indexOf(',');
+  if (!value.startsWith('data:') || comma < 0) throw new InvalidInputError('data_url content must be a data: URL');
+  const header = value.slice(5, comma);
+  const payload = value.slice(comma + 1);
+  return header.endsWith(';base64') ? decodeBase64(payload) : decodeURIComponent(payload);
+}
+
+export function textOfString(value: TransferableString | undefined): string | undefined {
+  if (!value) return undefined;
+  if (typeof value.raw === 'string') return value.raw;
+  if (typeof value.base64 === 'string') return decodeBase64(value.base64);
+  if (typeof value.base64_url === 'string') return decodeBase64(value.base64_url);
+  if (typeof value.data_url === 'string') return fromDataUrl(value.data_url);
+  return undefined;
+}
+
+export function bytesOfTransferable(value: TransferableBytes | undefined): number[] | undefined {
+  if (!value) return undefined;
+  return value.raw ?? value.base64 ?? value.base64_url ?? value.data_url;
+}
+
+/** UTF-8 text of `bytes`, or '' when they are not text (invalid UTF-8 or NUL bytes). */
+export function textOfBytes(bytes: readonly number[]): string {
+  if (bytes.includes(0)) return '';
+  try {
+    return strictUtf8.decode(Uint8Array.from(bytes));
+  } catch {
+    return '';
+  }
+}
+
+/** The content of a seeded or stored format; fragment first, then file. */
+export function contentOf(format: Pick<SeededFormat, 'fragment' | 'file'> | Pick<Format, 'fragment' | 'file'>): Content | undefined {
+  for (const part of [format.fragment, format.file]) {
+    if (!part) continue;
+    const text = textOfString(part.string);
+    if (text !== undefined) return { text, size: Buffer.byteLength(text, 'utf8') };
+    const bytes = bytesOfTransferable(part.bytes);
+    if (bytes !== undefined) return { text: textOfBytes(bytes), bytes, size: bytes.length };
+  }
+  return undefined;
+}
+
+const DECLARATION =
+  /\b(?:function\*?|class|def|fn|func|interface|struct|enum|trait|type|module|object|procedure|sub)\s+([A-Za-z_$][\w$]*)/;
+const BINDING = /\b(?:const|let|var|val)\s+([A-Za-z_$][\w$]*)\s*[:=]/;
+
+/** A readable name for content that came without one. */
+export function suggestName(text: string, fallback = 'Untitled snippet'): string {
+  const declared = DECLARATION.exec(text) ?? BINDING.exec(text);
+  if (declared?.[1]) return declared[1];
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine
+      .replace(/^\s*(?:\/\/+|#+|--|\/\*+|\*+|<!--|;+)\s*/, '')
+      .replace(/\s*(?:\*\/|-->)\s*$/, '')
+      .trim();
+    if (/[\p{L}\p{N}]/u.test(line)) return line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line;
+  }
+  return fallback;
+}

@@ -1,0 +1,92 @@
+/**
+ * Tags and websites: generic records (kinds 'tag' and 'website') linked to assets through the
+ * store's symmetric links. A tag is unique by text and a website by url, so creating one twice
+ * gives the same record back.
+ */
+import type { StoreContext } from '../context.ts';
+import type { SeededTag, SeededWebsite, Tag, Website, FlattenedAssets } from '../wire.ts';
+import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { newId, stamp } from '../time.ts';
+
+type StoredTag = Omit<Tag, 'assets'>;
+type StoredWebsite = Omit<Website, 'assets'>;
+
+export class Labels {
+  private readonly context: StoreContext;
+
+  constructor(context: StoreContext) {
+    this.context = context;
+  }
+
+  private assetsOf(kind: 'tag' | 'website', id: string): FlattenedAssets {
+    return { iterable: this.context.links.partners({ kind, id }, 'asset').map((asset) => ({ id: asset })) };
+  }
+
+  tag(id: string): Tag {
+    const stored = this.context.records.get<StoredTag>('tag', id);
+    if (!stored) throw new NotFoundError('tag', id);
+    return { ...stored, assets: this.assetsOf('tag', id) };
+  }
+
+  tags(): Tag[] {
+    return this.context.records.list<StoredTag>('tag').map((r) => ({ ...r.data, assets: this.assetsOf('tag', r.id) }));
+  }
+
+  tagsOfAsset(assetId: string): Tag[] {
+    return this.context.links.partners({ kind: 'asset', id: assetId }, 'tag').flatMap((id) => {
+      const stored = this.context.records.get<StoredTag>('tag', id);
+      return stored ? [{ ...stored, assets: this.assetsOf('tag', id) }] : [];
+    });
+  }
+
+  private findTagByText(text: string): StoredTag | undefined {
+    const wanted = text.toLowerCase();
+    return this.context.records.list<StoredTag>('tag').find((r) => r.data.text.toLowerCase() === wanted)?.data;
+  }
+
+  /** Creates the tag (or returns the one with the same text). Must run inside a transaction when part of a larger write. */
+  createTag(seed: SeededTag): StoredTag {
+    const text = seed.text.trim();
+    if (text.length === 0) throw new InvalidInputError('A tag needs a non-empty text');
+    return this.context.transaction(() => {
+      const existing = this.findTagByText(text);
+      if (existing) return existing;
+      const now = stamp();
+      const tag: StoredTag = { id: newId(), text, created: now, updated: now, category: seed.category ?? 'UNKNOWN' };
+      this.context.records.put('tag', tag.id, tag);
+      this.context.publish({ kind: 'tag', id: tag.id });
+      return tag;
+    });
+  }
+
+  website(id: string): Website {
+    const stored = this.context.records.get<StoredWebsite>('website', id);
+    if (!stored) throw new NotFoundError('website', id);
+    return { ...stored, assets: this.assetsOf('website', id) };
+  }
+
+  websites(): Website[] {
+    return this.context.records.list<StoredWebsite>('website').map((r) => ({ ...r.data, assets: this.assetsOf('website', r.id) }));
+  }
+
+  websitesOfAsset(assetId: string): Website[] {
+    return this.context.links.partners({ kind: 'asset', id: assetId }, 'website').flatMap((id) => {
+      const stored = this.context.records.get<StoredWebsite>('website', id);
+      return stored ? [{ ...stored, assets: this.assetsOf('website', id) }] : [];
+    });
+  }
+
+  createWebsite(seed: SeededWebsite): StoredWebsite {
+    const url = seed.url.trim();
+    if (url.length === 0) throw new InvalidInputError('A website needs a non-empty url');
+    return this.context.transaction(() => {
+      const existing = this.context.records.list<StoredWebsite>('website').find((r) => r.data.url === url)?.data;
+      if (existing) return existing;
+      const now = stamp();
+      const website: StoredWebsite = { id: newId(), url, name: seed.name.trim() || url, created: now, updated: now };
+      this.context.records.put('website', website.id, website);
+      this.context.publish({ kind: 'website', id: website.id });
+      return website;
+    });
+  }
+}

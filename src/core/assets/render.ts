@@ -1,0 +1,62 @@
+/**
+ * The stored asset document and the wire shapes made from it. Formats are stored inside their
+ * asset without the required `asset` back-reference (a FlattenedAsset), which is derived on read so
+ * it never goes stale; `transferables=false` strips content on read too.
+ */
+import type { Asset, FlattenedAsset, Format, Formats } from '../wire.ts';
+
+export type StoredFormat = Omit<Format, 'asset'>;
+
+export type StoredAsset = Omit<Asset, 'formats' | 'tags' | 'websites' | 'summaries' | 'activities' | 'conversations'> & {
+  formats: { iterable: StoredFormat[] };
+};
+
+export function flattened(asset: StoredAsset): FlattenedAsset {
+  const out: FlattenedAsset = {
+    id: asset.id,
+    creator: asset.creator,
+    created: asset.created,
+    updated: asset.updated,
+    formats: { iterable: asset.formats.iterable.map((format) => ({ id: format.id })) },
+    preview: { base: asset.preview.base.id },
+    original: asset.original.id,
+    mechanism: asset.mechanism,
+  };
+  if (asset.name !== undefined) out.name = asset.name;
+  if (asset.pseudo !== undefined) out.pseudo = asset.pseudo;
+  return out;
+}
+
+/** Content-free copy of a format (the `transferables=false` view). */
+function withoutContent(format: StoredFormat): StoredFormat {
+  const copy: StoredFormat = { ...format };
+  if (format.fragment) {
+    const { string: _s, bytes: _b, ...rest } = format.fragment;
+    copy.fragment = rest;
+  }
+  if (format.file) {
+    const { string: _s, bytes: _b, ...rest } = format.file;
+    copy.file = rest;
+  }
+  return copy;
+}
+
+export function renderFormat(format: StoredFormat, asset: StoredAsset, transferables: boolean): Format {
+  const shown = transferables ? format : withoutContent(format);
+  return { ...shown, asset: flattened(asset) };
+}
+
+export function renderFormats(asset: StoredAsset, transferables: boolean): Formats {
+  return { iterable: asset.formats.iterable.map((format) => renderFormat(format, asset, transferables)) };
+}
+
+export function bytesOf(size: number): Format['bytes'] {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = size;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return { value: size, readable: `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}` };
+}

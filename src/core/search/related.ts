@@ -1,0 +1,93 @@
+/**
+ * "Related" by content without a neural model (models.md §4): TF-IDF over identifier sub-tokens
+ * (camelCase and snake_case parts plus the whole identifier), log tf × idf, cosine similarity,
+ * terms in more than a few percent of a large corpus dropped, and each query reduced to its 16
+ * highest-weighted terms.
+ */
+import { identifiers, subTokens } from './tokens.ts';
+
+export interface RelatedDocument {
+  readonly id: string;
+  readonly text: string;
+}
+
+export interface Similar {
+  readonly id: string;
+  /** Cosine similarity, 0..1. */
+  readonly score: number;
+}
+
+const QUERY_TERMS = 16;
+/** Document-frequency cut-off: only applied on corpora large enough for it to mean "boilerplate". */
+const MAX_DF_SHARE = 0.05;
+const MIN_CORPUS_FOR_DF_CUT = 200;
+
+function termCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  const bump = (term: string) => counts.set(term, (counts.get(term) ?? 0) + 1);
+  for (const identifier of identifiers(text)) {
+    const parts = subTokens(identifier).filter((p) => p.length >= 2 && !/^\d+$/.test(p));
+    for (const part of parts) bump(part);
+    if (parts.length > 1) bump(identifier.toLowerCase());
+  }
+  return counts;
+}
+
+type Vector = Map<string, number>;
+
+export class TfIdf {
+  private readonly vectors = new Map<string, Vector>();
+  private readonly idf = new Map<string, number>();
+
+  constructor(corpus: Iterable<RelatedDocument>) {
+    const counts = new Map<string, Map<string, number>>();
+    const df = new Map<string, number>();
+    for (const doc of corpus) {
+      const c = termCounts(doc.text);
+      counts.set(doc.id, c);
+      for (const term of c.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+    }
+    const n = counts.size;
+    for (const [term, frequency] of df) {
+      if (n >= MIN_CORPUS_FOR_DF_CUT && frequency / n > MAX_DF_SHARE) continue;
+      this.idf.set(term, Math.log(1 + n / frequency));
+    }
+    for (const [id, c] of counts) this.vectors.set(id, this.weigh(c));
+  }
+
+  private weigh(counts: Map<string, number>, limit?: number): Vector {
+    let entries: Array<[string, number]> = [];
+    for (const [term, tf] of counts) {
+      const idf = this.idf.get(term);
+      if (idf !== undefined) entries.push([term, (1 + Math.log(tf)) * idf]);
+    }
+    if (limit !== undefined) entries = entries.sort((a, b) => b[1] - a[1]).slice(0, limit);
+    const norm = Math.sqrt(entries.reduce((sum, [, w]) => sum + w * w, 0)) || 1;
+    return new Map(entries.map(([term, w]) => [term, w / norm]));
+  }
+
+  /** Corpus documents most similar to `text`, best first, excluding `exclude` and zero scores. */
+  similar(text: string, options: { exclude?: ReadonlySet<string>; limit?: number } = {}): Similar[] {
+    const query = this.weigh(termCounts(text), QUERY_TERMS);
+    if (query.size === 0) return [];
+    const out: Similar[] = [];
+    for (const [id, vector] of this.vectors) {
+      if (options.exclude?.has(id)) continue;
+      let dot = 0;
+      for (const [term, w] of query) dot += w * (vector.get(term) ?? 0);
+      if (dot > 0) out.push({ id, score: dot });
+    }
+    out.sort((a, b) => b.score - a.score);
+    return options.limit === undefined ? out : out.slice(0, options.limit);
+  }
+
+  /** Similarity of two corpus documents (0 when either is unknown). */
+  between(a: string, b: string): number {
+    const va = this.vectors.get(a);
+    const vb = this.vectors.get(b);
+    if (!va || !vb) return 0;
+    let dot = 0;
+    for (const [term, w] of va) dot += w * (vb.get(term) ?? 0);
+    return dot;
+  }
+}

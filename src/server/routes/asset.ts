@@ -1,0 +1,77 @@
+/** Routes of the Asset area (interface.md 4.2): one asset's snapshot, update, scores, exports and links. */
+import type { Context } from 'koa';
+import type { RouteModule } from './deps.ts';
+import { body, empty, json, param, queryBoolean, queryString } from '../http.ts';
+import type { Asset, ClassificationSpecific, SeededScoreIncrement } from '../../core/wire.ts';
+import { parseExportType } from '../../core/assets/exporter.ts';
+import { accessorSchema, assetSchema, reclassificationSchema, scoreIncrementSchema } from './assetSchemas.ts';
+
+const transferables = (ctx: Context): boolean => queryBoolean(ctx, 'transferables', true);
+
+/** Path segment of each associable kind → the record kind it names. */
+const LINKABLE = [
+  ['tags', 'tag', 'tag'],
+  ['websites', 'website', 'website'],
+  ['workstream_summaries', 'workstream_summary', 'workstream_summary'],
+] as const;
+
+export const assetRoutes: RouteModule = (router, { core }) => {
+  const assets = core.assets;
+
+  router.post('/asset/update', (ctx) => {
+    const input = body(ctx, assetSchema, 'Asset') as Asset;
+    const updated = assets.update(input);
+    json(ctx, transferables(ctx) ? updated : assets.get(updated.id, { transferables: false }));
+  });
+
+  router.post('/asset/reclassify', (ctx) => {
+    const input = body(ctx, reclassificationSchema, 'AssetReclassification');
+    const reclassified = assets.reclassify(input.asset.id, input.ext as ClassificationSpecific);
+    json(ctx, transferables(ctx) ? reclassified : assets.get(reclassified.id, { transferables: false }));
+  });
+
+  router.get('/asset/:asset', (ctx) => {
+    json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
+  });
+
+  router.post('/asset/:asset', (ctx) => {
+    body(ctx, accessorSchema, 'SeededAccessor');
+    json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
+  });
+
+  router.get('/asset/:asset/formats', (ctx) => {
+    json(ctx, assets.formats(param(ctx, 'asset'), transferables(ctx)));
+  });
+
+  router.get('/asset/:asset/activities', (ctx) => {
+    json(ctx, assets.activities(param(ctx, 'asset')));
+  });
+
+  router.get('/asset/:asset/conversations', (ctx) => {
+    const id = param(ctx, 'asset');
+    assets.get(id, { transferables: false });
+    json(ctx, { iterable: core.conversations.listForAsset(id, transferables(ctx)) });
+  });
+
+  router.get('/asset/:asset/export', (ctx) => {
+    const type = parseExportType(queryString(ctx, 'export_type', 'exportType'));
+    json(ctx, assets.exportAs(param(ctx, 'asset'), type));
+  });
+
+  router.post('/asset/:asset/scores/increment', (ctx) => {
+    const increment = (body(ctx, scoreIncrementSchema, 'SeededScoreIncrement') ?? {}) as SeededScoreIncrement;
+    assets.incrementScores(param(ctx, 'asset'), increment);
+    empty(ctx);
+  });
+
+  for (const [segment, name, kind] of LINKABLE) {
+    router.post(`/asset/:asset/${segment}/associate/:${name}`, (ctx) => {
+      assets.associate(param(ctx, 'asset'), kind, param(ctx, name));
+      empty(ctx);
+    });
+    router.post(`/asset/:asset/${segment}/disassociate/:${name}`, (ctx) => {
+      assets.disassociate(param(ctx, 'asset'), kind, param(ctx, name));
+      empty(ctx);
+    });
+  }
+};

@@ -1,0 +1,176 @@
+/**
+ * zod schemas of the request bodies of the assets area: the fields Satchel reads are checked for
+ * type (and enum values where a wrong one would be stored); unknown keys pass through untouched,
+ * as the client may send fields Satchel ignores.
+ */
+import { z } from 'zod';
+
+const GENERIC = ['UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE'] as const;
+const MECHANISM = ['UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT'] as const;
+const TAG_CATEGORY = ['UNKNOWN', 'HANDLE', 'EMAIL'] as const;
+
+const transferableString = z.looseObject({
+  raw: z.string().optional(),
+  base64: z.string().optional(),
+  base64_url: z.string().optional(),
+  data_url: z.string().optional(),
+});
+const byteArray = z.array(z.number().int().min(0).max(255));
+const transferableBytes = z.looseObject({
+  raw: byteArray.optional(),
+  base64: byteArray.optional(),
+  base64_url: byteArray.optional(),
+  data_url: byteArray.optional(),
+});
+const fragment = z.looseObject({
+  string: transferableString.optional(),
+  bytes: transferableBytes.optional(),
+  metadata: z.looseObject({ ext: z.string().optional() }).optional(),
+});
+const file = z.looseObject({
+  string: transferableString.optional(),
+  bytes: transferableBytes.optional(),
+  metadata: z.looseObject({ name: z.string().optional(), ext: z.string().optional(), size: z.number().optional() }).optional(),
+});
+const classification = z.looseObject({ generic: z.enum(GENERIC).optional(), specific: z.string().optional() });
+const timestamp = z.looseObject({ value: z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'not an ISO date') });
+const reference = z.looseObject({ id: z.string().min(1) });
+
+export const seedSchema = z.looseObject({
+  type: z.enum(['UNKNOWN', 'SEEDED_FORMAT', 'SEEDED_ASSET']).optional(),
+  asset: z
+    .looseObject({
+      application: z.looseObject({ id: z.string().optional(), name: z.string().optional() }).optional(),
+      format: z.looseObject({ fragment: fragment.optional(), file: file.optional(), classification: classification.optional() }),
+      metadata: z
+        .looseObject({
+          name: z.string().optional(),
+          mechanism: z.enum(MECHANISM).optional(),
+          tags: z.array(z.looseObject({ text: z.string().min(1), category: z.enum(TAG_CATEGORY).optional() })).optional(),
+          websites: z.array(z.looseObject({ url: z.string().min(1), name: z.string() })).optional(),
+        })
+        .optional(),
+      pseudo: z.boolean().optional(),
+      discovered: z.boolean().optional(),
+      demo: z.boolean().optional(),
+    })
+    .optional(),
+});
+
+const formatInput = z.looseObject({
+  id: z.string().min(1),
+  fragment: fragment.optional(),
+  file: file.optional(),
+  classification: classification.optional(),
+});
+
+const score = z.looseObject({
+  manual: z.number().optional(),
+  automatic: z.number().optional(),
+  priority: z.number().optional(),
+  reuse: z.number().optional(),
+  update: z.number().optional(),
+  reference: z.number().optional(),
+  searched: z.number().optional(),
+});
+
+export const assetSchema = z.looseObject({
+  id: z.string().min(1),
+  name: z.string().optional(),
+  mechanism: z.enum(MECHANISM).optional(),
+  formats: z.looseObject({ iterable: z.array(formatInput) }).optional(),
+  score: score.optional(),
+  favorited: z.boolean().optional(),
+  curated: z.boolean().optional(),
+  discovered: z.boolean().optional(),
+  demo: z.boolean().optional(),
+  pseudo: z.boolean().optional(),
+  interacted: timestamp.optional(),
+});
+
+export const formatSchema = formatInput;
+
+export const reclassificationSchema = z.looseObject({ ext: z.string().min(1), asset: reference });
+
+const seededScore = z.looseObject({
+  reuse: z.boolean().optional(),
+  update: z.boolean().optional(),
+  reference: z.boolean().optional(),
+  priority: z.boolean().optional(),
+  searched: z.boolean().optional(),
+});
+export const scoreIncrementSchema = z.looseObject({ asset: seededScore.optional(), assets: seededScore.optional() }).optional();
+
+export const accessorSchema = z.looseObject({ os: z.string().optional(), share: z.string().optional() }).optional();
+
+const flattenedAssets = z.looseObject({ iterable: z.array(reference) });
+const filterTimestamp = z.looseObject({ from: timestamp.optional(), to: timestamp.optional(), between: z.boolean().optional() });
+
+const assetFilter = z.looseObject({
+  classification: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  websites: z.array(z.string()).optional(),
+  persons: z.array(z.string()).optional(),
+  phrase: z
+    .looseObject({
+      value: z.string().optional(),
+      annotation: z.boolean().optional(),
+      title: z.boolean().optional(),
+      content: z.boolean().optional(),
+    })
+    .optional(),
+  created: filterTimestamp.optional(),
+  updated: filterTimestamp.optional(),
+  get operations() {
+    return assetFilters.optional();
+  },
+});
+const assetFilters: z.ZodType<{ iterable: unknown[]; type?: 'UNKNOWN' | 'AND' | 'OR' }> = z.looseObject({
+  iterable: z.array(assetFilter),
+  type: z.enum(['UNKNOWN', 'AND', 'OR']).optional(),
+});
+
+export const searchWithFiltersSchema = z
+  .looseObject({
+    query: z.string().optional(),
+    casing: z.boolean().optional(),
+    // `identifers` is the wire spelling (a typo in the interface); the corrected one is accepted too.
+    space: z.looseObject({ identifers: flattenedAssets.optional(), identifiers: flattenedAssets.optional() }).optional(),
+    filters: assetFilters.optional(),
+  })
+  .optional();
+
+const assetsInput = z.looseObject({
+  iterable: z.array(z.looseObject({ id: z.string().optional(), formats: z.looseObject({ iterable: z.array(z.looseObject({})) }).optional() })),
+});
+export const relatedSchema = assetsInput.optional();
+
+export const recommendationSchema = z
+  .looseObject({
+    assets: assetsInput,
+    interactions: z.looseObject({
+      iterable: z.array(
+        z.looseObject({
+          asset: z.string().optional(),
+          interactions: z
+            .looseObject({ viewed: z.string().optional(), touched: z.boolean().optional(), scrolled: z.boolean().optional() })
+            .optional(),
+        }),
+      ),
+    }),
+  })
+  .optional();
+
+export const seededTagSchema = z.looseObject({
+  text: z.string().min(1),
+  asset: z.string().min(1).optional(),
+  category: z.enum(TAG_CATEGORY).optional(),
+  mechanism: z.enum(MECHANISM).optional(),
+});
+
+export const seededWebsiteSchema = z.looseObject({
+  url: z.string().min(1),
+  name: z.string(),
+  asset: z.string().min(1).optional(),
+  mechanism: z.enum(MECHANISM).optional(),
+});

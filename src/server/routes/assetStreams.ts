@@ -1,0 +1,58 @@
+/**
+ * The three asset streams. Each sends the full set on connect and then one frame per committed
+ * change: identifier frames mark deletions with `deleted: true`; Assets frames carry the deleted
+ * asset's last state with its `deleted` timestamp and an index of -1. A plain GET on a stream path
+ * answers with the connect frame as a one-shot snapshot (what the client's generated method does).
+ */
+import type { Satchel } from '../../core/satchel.ts';
+import type { RouteModule } from './deps.ts';
+import type { Asset, Assets, StreamedIdentifiers } from '../../core/wire.ts';
+import type { ChangeEvent } from '../../core/events.ts';
+import { json } from '../http.ts';
+
+function identifiersFrame(core: Satchel): StreamedIdentifiers {
+  return { iterable: core.assets.identifiers().map((id) => ({ asset: { id } })) };
+}
+
+function assetsFrame(core: Satchel, transferables: boolean): Assets {
+  return { iterable: core.assets.list({ transferables }) };
+}
+
+/** The frame announcing one change, or undefined when subscribers should not hear of it. */
+function identifierChange(core: Satchel, change: ChangeEvent): StreamedIdentifiers | undefined {
+  if (change.kind !== 'asset') return undefined;
+  if (change.deleted) {
+    if (core.assets.tombstone(change.id)?.pseudo) return undefined;
+    return { iterable: [{ asset: { id: change.id }, deleted: true }] };
+  }
+  return core.assets.isOrdinary(change.id) ? { iterable: [{ asset: { id: change.id } }] } : undefined;
+}
+
+function assetChange(core: Satchel, change: ChangeEvent, transferables: boolean): Assets | undefined {
+  if (change.kind !== 'asset') return undefined;
+  if (change.deleted) {
+    const last: Asset | undefined = core.assets.tombstone(change.id);
+    if (!last || last.pseudo) return undefined;
+    return { iterable: [last], indices: { [change.id]: -1 } };
+  }
+  if (!core.assets.isOrdinary(change.id)) return undefined;
+  return { iterable: [core.assets.get(change.id, { transferables })] };
+}
+
+export const registerAssetStreams: RouteModule = (router, { core, streams }) => {
+  const kinds = [
+    { path: '/assets/stream/identifiers', initial: () => identifiersFrame(core), change: (c: ChangeEvent) => identifierChange(core, c) },
+    { path: '/assets/stream/transferables', initial: () => assetsFrame(core, true), change: (c: ChangeEvent) => assetChange(core, c, true) },
+    { path: '/assets/stream', initial: () => assetsFrame(core, false), change: (c: ChangeEvent) => assetChange(core, c, false) },
+  ];
+  for (const stream of kinds) {
+    streams.register(stream.path, (subscriber) => {
+      subscriber.send(stream.initial());
+      return core.context.onDidChange((change) => {
+        const frame = stream.change(change);
+        if (frame) subscriber.send(frame);
+      });
+    });
+    router.get(stream.path, (ctx) => json(ctx, stream.initial()));
+  }
+};

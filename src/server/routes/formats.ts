@@ -1,0 +1,29 @@
+/**
+ * Format routes the client uses next to the asset ones (FormatApi, FormatsApi). Note the singular
+ * `transferable` query of these two APIs, except on the formats snapshot.
+ */
+import type { RouteModule } from './deps.ts';
+import { body, json, param, queryBoolean } from '../http.ts';
+import type { Format } from '../../core/wire.ts';
+import { formatSchema } from './assetSchemas.ts';
+
+export const formatRoutes: RouteModule = (router, { core }) => {
+  const assets = core.assets;
+
+  router.get('/formats', (ctx) => {
+    json(ctx, assets.allFormats(queryBoolean(ctx, 'transferables', true)));
+  });
+
+  router.post('/format/update/value', (ctx) => {
+    const input = body(ctx, formatSchema, 'Format') as Format;
+    json(ctx, assets.updateFormatValue(input, queryBoolean(ctx, 'transferable', true)));
+  });
+
+  router.get('/format/:format', (ctx) => {
+    json(ctx, assets.format(param(ctx, 'format'), queryBoolean(ctx, 'transferable', true)));
+  });
+
+  router.get('/formats/:format', (ctx) => {
+    json(ctx, assets.format(param(ctx, 'format'), queryBoolean(ctx, 'transferable', true)));
+  });
+};

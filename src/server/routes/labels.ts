@@ -1,0 +1,41 @@
+/**
+ * Tag and website routes the client needs to make what it associates with assets (TagsApi,
+ * TagApi, WebsitesApi, WebsiteApi): create, snapshot, one record, and the asset links seen from
+ * the tag or website side.
+ */
+import type { RouteModule } from './deps.ts';
+import { body, empty, json, param } from '../http.ts';
+import type { SeededTag, SeededWebsite } from '../../core/wire.ts';
+import { seededTagSchema, seededWebsiteSchema } from './assetSchemas.ts';
+
+export const labelRoutes: RouteModule = (router, { core }) => {
+  const assets = core.assets;
+
+  router.get('/tags', (ctx) => json(ctx, { iterable: assets.labels.tags() }));
+  router.post('/tags/create', (ctx) => {
+    json(ctx, assets.createTag(body(ctx, seededTagSchema, 'SeededTag') as SeededTag));
+  });
+  router.get('/tag/:tag', (ctx) => json(ctx, assets.labels.tag(param(ctx, 'tag'))));
+  router.post('/tag/:tag/assets/associate/:asset', (ctx) => {
+    assets.associate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'));
+    empty(ctx);
+  });
+  router.post('/tag/:tag/assets/disassociate/:asset', (ctx) => {
+    assets.disassociate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'));
+    empty(ctx);
+  });
+
+  router.get('/websites', (ctx) => json(ctx, { iterable: assets.labels.websites() }));
+  router.post('/websites/create', (ctx) => {
+    json(ctx, assets.createWebsite(body(ctx, seededWebsiteSchema, 'SeededWebsite') as SeededWebsite));
+  });
+  router.get('/website/:website', (ctx) => json(ctx, assets.labels.website(param(ctx, 'website'))));
+  router.post('/website/:website/assets/associate/:asset', (ctx) => {
+    assets.associate(param(ctx, 'asset'), 'website', param(ctx, 'website'));
+    empty(ctx);
+  });
+  router.post('/website/:website/assets/disassociate/:asset', (ctx) => {
+    assets.disassociate(param(ctx, 'asset'), 'website', param(ctx, 'website'));
+    empty(ctx);
+  });
+};
