@@ -1,21 +1,344 @@
 import type { StoreContext } from '../context.ts';
 import type { ModelService } from '../models/modelService.ts';
-import type { Conversation } from '../wire.ts';
+import type { RecordKind } from '../events.ts';
+import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { newId, stamp } from '../time.ts';
+import type * as W from '../wire.ts';
+import { MessageStore, type StoredMessage } from './messageStore.ts';
+import {
+  initialScore,
+  relationsOf,
+  type Flattened,
+  type ConversationType,
+  type FragmentFormat,
+  type GroupedTimestamp,
+  type MessageRole,
+  type StoredConversation,
+} from './records.ts';
+import { RelatedRecords, collection, type AnchorSeed, type AnnotationSeed, type IdList } from './relatedRecords.ts';
+import { renderConversation, renderMessage } from './render.ts';
+import { ConversationWriter } from './writer.ts';
+import type { TitleMessage } from './titles.ts';
+
+export interface MessageSeed {
+  readonly role: MessageRole;
+  readonly fragment: FragmentFormat;
+  readonly created?: GroupedTimestamp;
+  readonly sentiment?: string;
+}
+
+export interface ConversationSeed {
+  readonly type: ConversationType;
+  readonly name?: string;
+  readonly favorited?: boolean;
+  readonly demo?: boolean;
+  readonly model?: { readonly id: string };
+  readonly messages?: readonly MessageSeed[];
+  readonly annotations?: readonly AnnotationSeed[];
+  readonly anchors?: readonly AnchorSeed[];
+  readonly assets?: IdList;
+  readonly websites?: IdList;
+}
+
+/** The fields of a Conversation that `POST /conversation/update` changes; relations have their own operations. */
+export interface ConversationUpdate {
+  readonly id: string;
+  readonly name?: string;
+  readonly type?: ConversationType;
+  readonly favorited?: boolean;
+  readonly demo?: boolean;
+}
+
+/** The counters of a SeededScore: each one that is true goes up by one. */
+export interface ScoreFlags {
+  readonly reuse?: boolean;
+  readonly update?: boolean;
+  readonly reference?: boolean;
+  readonly priority?: boolean;
+  readonly searched?: boolean;
+}
+
+/** The twelve association operations of a conversation, by the kind of record they link. */
+export type ConversationRelation = 'anchor' | 'asset' | 'website' | 'workstream_summary' | 'grounding_message' | 'grounding_range';
+
+const relationKinds: Record<ConversationRelation, RecordKind> = {
+  anchor: 'anchor',
+  asset: 'asset',
+  website: 'website',
+  workstream_summary: 'workstream_summary',
+  grounding_message: 'message',
+  grounding_range: 'range',
+};
 
 /** Conversations, messages, annotations and their associations. */
 export class ConversationService {
   private readonly context: StoreContext;
   private readonly models: ModelService;
+  private readonly messageStore: MessageStore;
+  /** Annotations, anchors, ranges and workstream summaries. */
+  readonly records: RelatedRecords;
+  readonly writer: ConversationWriter;
+  /** Whether an asset exists: assets live in the assets area's own table. */
+  private readonly assetExists: (id: string) => boolean;
 
-  constructor(context: StoreContext, models: ModelService) {
+  constructor(context: StoreContext, models: ModelService, assetExists?: (id: string) => boolean) {
     this.context = context;
     this.models = models;
+    this.messageStore = new MessageStore(context.database);
+    this.assetExists = assetExists ?? ((id) => context.records.has('asset', id));
+    this.records = new RelatedRecords(context, (kind, id) => this.exists(kind, id));
+    this.writer = new ConversationWriter(() => this.models.textGenerator(), {}, context.logger);
   }
 
-  /** Conversations associated with an asset (GET /asset/{asset}/conversations). */
-  listForAsset(assetId: string, transferables: boolean): Conversation[] {
-    void assetId;
-    void transferables;
-    return [];
+  private exists(kind: RecordKind, id: string): boolean {
+    if (kind === 'asset') return this.assetExists(id);
+    if (kind === 'message') return this.messageStore.has(id);
+    return this.context.records.has(kind, id);
   }
+
+  // ── conversations ──
+
+  /** Conversations associated with an asset (GET /asset/{asset}/conversations). */
+  listForAsset(assetId: string, transferables: boolean): W.Conversation[] {
+    return this.context.links
+      .partners({ kind: 'asset', id: assetId }, 'conversation')
+      .filter((id) => this.context.records.has('conversation', id))
+      .map((id) => this.get(id, transferables));
+  }
+
+  snapshot(transferables: boolean): W.Conversations {
+    return collection(this.context.records.ids('conversation').map((id) => this.get(id, transferables)));
+  }
+
+  identifiers(): W.FlattenedConversations {
+    const ids = this.context.records.ids('conversation');
+    return { iterable: ids.map((id) => ({ id })), indices: Object.fromEntries(ids.map((id, index) => [id, index])) };
+  }
+
+  streamedIdentifiers(): W.StreamedIdentifiers {
+    return { iterable: this.context.records.ids('conversation').map((id) => ({ conversation: { id } })) };
+  }
+
+  get(id: string, transferables: boolean): W.Conversation {
+    const stored = this.stored(id);
+    return renderConversation(this.context.links, stored, this.messageStore.listFor(id), transferables);
+  }
+
+  create(seed: ConversationSeed, transferables: boolean): W.Conversation {
+    const id = this.context.transaction(() => {
+      const now = stamp();
+      const stored: StoredConversation = {
+        id: newId(),
+        type: seed.type,
+        created: now,
+        updated: now,
+        score: initialScore(),
+        ...(seed.name !== undefined ? { name: seed.name } : {}),
+        ...(seed.favorited !== undefined ? { favorited: seed.favorited } : {}),
+        ...(seed.demo !== undefined ? { demo: seed.demo } : {}),
+        ...(seed.model ? { model: { id: seed.model.id } } : {}),
+      };
+      this.context.records.put('conversation', stored.id, stored);
+      this.context.publish({ kind: 'conversation', id: stored.id });
+      const self = { kind: 'conversation', id: stored.id } as const;
+      for (const message of seed.messages ?? []) this.insertMessage(stored.id, message);
+      for (const annotation of seed.annotations ?? []) this.records.createAnnotation({ ...annotation, conversation: stored.id });
+      for (const anchor of seed.anchors ?? []) this.records.createAnchor({ ...anchor, conversation: stored.id });
+      for (const { id: asset } of seed.assets?.iterable ?? []) this.records.link(self, { kind: 'asset', id: asset });
+      for (const { id: website } of seed.websites?.iterable ?? []) this.records.link(self, { kind: 'website', id: website });
+      return stored.id;
+    });
+    return this.get(id, transferables);
+  }
+
+  update(input: ConversationUpdate, transferables: boolean): W.Conversation {
+    this.context.transaction(() => {
+      const stored = this.stored(input.id);
+      this.save({
+        ...stored,
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.type !== undefined ? { type: input.type } : {}),
+        ...(input.favorited !== undefined ? { favorited: input.favorited } : {}),
+        ...(input.demo !== undefined ? { demo: input.demo } : {}),
+      });
+    });
+    return this.get(input.id, transferables);
+  }
+
+  incrementScores(id: string, flags: ScoreFlags | undefined): void {
+    this.context.transaction(() => {
+      const stored = this.stored(id);
+      const score: W.Score = { ...stored.score };
+      for (const key of ['reuse', 'update', 'reference', 'priority', 'searched'] as const) {
+        if (flags?.[key]) score[key] = (score[key] ?? 0) + 1;
+      }
+      // Any increment is a use of the conversation: the automatic score counts them all.
+      if (flags && Object.values(flags).some(Boolean)) score.automatic += 1;
+      this.save({ ...stored, score });
+    });
+  }
+
+  /** Deletes the conversation, its messages and every link naming either; nothing dangles. */
+  delete(id: string): void {
+    this.context.transaction(() => {
+      this.stored(id);
+      for (const message of this.messageStore.idsFor(id)) this.removeMessage(message);
+      const partners = this.context.links.removeAll({ kind: 'conversation', id });
+      for (const partner of partners) {
+        // A summary annotation exists only for its conversation: without it, it would be an orphan.
+        if (partner.kind === 'annotation' && isOrphan(relationsOf(this.context.links, 'annotation', partner.id))) {
+          this.records.delete('annotation', partner.id);
+        } else this.context.publish(partner);
+      }
+      this.context.records.delete('conversation', id);
+      this.context.publish({ kind: 'conversation', id, deleted: true });
+    });
+  }
+
+  // ── associations ──
+
+  associate(id: string, relation: ConversationRelation, target: string): void {
+    this.context.transaction(() => {
+      const stored = this.stored(id);
+      const kind = relationKinds[relation];
+      this.records.require(kind, target);
+      if (this.context.links.link({ kind: 'conversation', id }, { kind, id: target })) {
+        this.save(stored);
+        this.context.publish({ kind, id: target });
+      }
+    });
+  }
+
+  disassociate(id: string, relation: ConversationRelation, target: string): void {
+    this.context.transaction(() => {
+      const stored = this.stored(id);
+      const kind = relationKinds[relation];
+      this.records.require(kind, target);
+      if (this.context.links.unlink({ kind: 'conversation', id }, { kind, id: target })) {
+        this.save(stored);
+        this.context.publish({ kind, id: target });
+      }
+    });
+  }
+
+  // ── rename and summarize ──
+
+  /** Names the conversation after its content (a model when one is loaded, rules otherwise). */
+  async rename(id: string, transferables: boolean): Promise<W.Conversation> {
+    const stored = this.stored(id);
+    const messages = this.titleMessages(this.messageStore.listFor(id));
+    // An empty conversation keeps the name it has: there is nothing to name it after.
+    const title = messages.length > 0 || stored.name === undefined ? (await this.writer.title(messages)).text : stored.name;
+    this.context.transaction(() => this.save({ ...this.stored(id), name: title }));
+    return this.get(id, transferables);
+  }
+
+  /**
+   * Summarizes the conversation (or the listed messages of it), saves the summary as an annotation
+   * associated with the conversation and returns references to both.
+   */
+  async summarize(id: string, messageIds: readonly string[] | undefined): Promise<W.ConversationSummarizeOutput> {
+    this.stored(id);
+    let messages = this.messageStore.listFor(id);
+    if (messageIds && messageIds.length > 0) {
+      for (const messageId of messageIds) {
+        const message = this.messageStore.get(messageId);
+        if (!message) throw new NotFoundError('message', messageId);
+        if (message.conversation !== id) throw new InvalidInputError(`Message ${messageId} belongs to another conversation`);
+      }
+      const wanted = new Set(messageIds);
+      messages = messages.filter((message) => wanted.has(message.id));
+    }
+    const input = this.titleMessages(messages);
+    if (input.length === 0) throw new InvalidInputError(`Conversation ${id} has no message text to summarize`);
+    const summary = await this.writer.summary(input);
+    const annotation = this.context.transaction(() => {
+      this.save(this.stored(id));
+      return this.records.createAnnotation({ type: 'SUMMARY', text: summary.text, conversation: id }, summary.generator);
+    });
+    return { conversation: { id }, annotation: { id: annotation.id } };
+  }
+
+  private titleMessages(messages: readonly StoredMessage[]): TitleMessage[] {
+    return messages
+      .map((message) => ({ role: message.role, text: message.fragment?.string?.raw ?? '' }))
+      .filter((message) => message.text.trim() !== '');
+  }
+
+  // ── messages ──
+
+  createMessage(conversation: string, seed: MessageSeed, transferables: boolean): W.ConversationMessage {
+    const id = this.context.transaction(() => {
+      const stored = this.stored(conversation);
+      const messageId = this.insertMessage(conversation, seed);
+      this.save(stored);
+      return messageId;
+    });
+    return this.message(id, transferables);
+  }
+
+  message(id: string, transferables: boolean): W.ConversationMessage {
+    const message = this.messageStore.get(id);
+    if (!message) throw new NotFoundError('message', id);
+    return renderMessage(this.context.links, message, transferables);
+  }
+
+  conversationMessages(id: string, transferables: boolean): W.ConversationMessages {
+    this.stored(id);
+    return collection(this.messageStore.listFor(id).map((message) => renderMessage(this.context.links, message, transferables)));
+  }
+
+  allMessages(transferables: boolean): W.ConversationMessages {
+    return collection(this.messageStore.listAll().map((message) => renderMessage(this.context.links, message, transferables)));
+  }
+
+  deleteMessage(id: string): void {
+    this.context.transaction(() => {
+      const message = this.messageStore.get(id);
+      if (!message) throw new NotFoundError('message', id);
+      this.removeMessage(id);
+      const conversation = this.context.records.get<StoredConversation>('conversation', message.conversation);
+      if (conversation) this.save(conversation);
+    });
+  }
+
+  private insertMessage(conversation: string, seed: MessageSeed): string {
+    const now = stamp();
+    const message: StoredMessage = {
+      id: newId(),
+      conversation,
+      role: seed.role,
+      created: seed.created ?? now,
+      updated: now,
+      fragment: seed.fragment,
+      ...(seed.sentiment ? { sentiment: seed.sentiment } : {}),
+    };
+    this.messageStore.put(message);
+    this.context.publish({ kind: 'message', id: message.id });
+    return message.id;
+  }
+
+  private removeMessage(id: string): void {
+    this.messageStore.delete(id);
+    for (const partner of this.context.links.removeAll({ kind: 'message', id })) this.context.publish(partner);
+    this.context.publish({ kind: 'message', id, deleted: true });
+  }
+
+  // ── storage ──
+
+  private stored(id: string): StoredConversation {
+    const stored = this.context.records.get<StoredConversation>('conversation', id);
+    if (!stored) throw new NotFoundError('conversation', id);
+    return stored;
+  }
+
+  /** Writes the conversation with a fresh `updated` and announces it. */
+  private save(conversation: StoredConversation): void {
+    this.context.records.put('conversation', conversation.id, { ...conversation, updated: stamp() });
+    this.context.publish({ kind: 'conversation', id: conversation.id });
+  }
+}
+
+function isOrphan(relations: Record<string, Flattened>): boolean {
+  return Object.values(relations).every((list) => list.iterable.length === 0);
 }
