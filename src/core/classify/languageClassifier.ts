@@ -2,10 +2,14 @@
  * Detects the language of a code snippet. The guesslang model of
  * `@vscode/vscode-languagedetection` runs in a worker thread (loadable and unloadable, so the
  * Models area can list it); short or low-confidence snippets fall back to a highlight.js subset.
- * (Implemented by the classification work; this is the contract the assets and models areas use.)
  */
+import { Worker } from 'node:worker_threads';
 import type { ClassificationSpecific } from '../wire.ts';
 import type { Disposable } from '../events.ts';
+import { classifierFiles, type ClassifierFiles } from './classifierFiles.ts';
+import { classifyWithFallback, looksLikeProse } from './fallbackClassifier.ts';
+import { specificFromGuesslang } from './languages.ts';
+import type { ModelGuess, WorkerReply, WorkerRequest, WorkerSetup } from './workerProtocol.ts';
 
 export interface LanguageGuess {
   readonly specific: ClassificationSpecific;
@@ -15,24 +19,171 @@ export interface LanguageGuess {
   readonly source: 'model' | 'fallback' | 'default';
 }
 
+export interface LanguageClassifierOptions {
+  /** Longest wait for the model's answer to one snippet; the fallback decides after it. */
+  readonly timeoutMs?: number;
+  /** Longest wait for the worker to start and load the model. */
+  readonly loadTimeoutMs?: number;
+  /** Where the worker and model are; tests substitute a worker that misbehaves. */
+  readonly files?: ClassifierFiles;
+}
+
+/** guesslang's wrong answers measured at ≤ 0.11 and its right ones mostly ≥ 0.24 (models.md §1.2). */
+const modelThreshold = 0.2;
+/** The model answers nothing below 20 characters. */
+const modelMinLength = 20;
+/** The model reads no further than this; sending more would only copy bytes. */
+const modelMaxLength = 100_000;
+/** Crashes or failed starts after which lazy loading stops until an explicit load(). */
+const maxFailures = 3;
+
+type Settle = (guesses: readonly ModelGuess[] | undefined) => void;
+
 export class LanguageClassifier implements Disposable {
-  /** Whether the worker with the model is running. */
-  get loaded(): boolean {
-    return false;
+  private readonly timeoutMs: number;
+  private readonly loadTimeoutMs: number;
+  private readonly files: ClassifierFiles | undefined;
+  private worker: Worker | undefined;
+  private ready = false;
+  private starting: Promise<void> | undefined;
+  private failStart: ((error: Error) => void) | undefined;
+  private readonly pending = new Map<number, Settle>();
+  private nextId = 0;
+  /** Set by unload(): the model stays out until load() is called again. */
+  private unloaded = false;
+  private failures = 0;
+
+  constructor(options: LanguageClassifierOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 3_000;
+    this.loadTimeoutMs = options.loadTimeoutMs ?? 30_000;
+    this.files = options.files;
   }
 
-  /** Starts the worker (idempotent). */
-  async load(): Promise<void> {}
+  /** Whether the worker with the model is running. */
+  get loaded(): boolean {
+    return this.ready;
+  }
+
+  /** The worker's thread id while loaded, so callers can tell one start from another. */
+  get threadId(): number | undefined {
+    return this.ready ? this.worker?.threadId : undefined;
+  }
+
+  /** Starts the worker (idempotent; concurrent calls share one start). Rejects if the model cannot load. */
+  async load(): Promise<void> {
+    this.unloaded = false;
+    this.failures = 0;
+    await this.start();
+  }
 
   /** Stops the worker; until the next load only the fallback classifies. */
-  async unload(): Promise<void> {}
+  async unload(): Promise<void> {
+    this.unloaded = true;
+    const worker = this.worker;
+    if (worker === undefined) return;
+    this.detach(worker, new Error('The language model was unloaded'));
+    await worker.terminate();
+  }
 
   async classify(text: string): Promise<LanguageGuess> {
-    void text;
-    return { specific: 'txt' as ClassificationSpecific, confidence: 0, source: 'default' };
+    if (text.trim() === '') return { specific: 'txt', confidence: 0, source: 'default' };
+    if (text.trim().length >= modelMinLength) {
+      const guesses = await this.runModel(text.slice(0, modelMaxLength));
+      const decided = guesses === undefined ? undefined : decide(guesses, text);
+      if (decided !== undefined) return decided;
+    }
+    return { ...classifyWithFallback(text), source: 'fallback' };
   }
 
   dispose(): void {
     void this.unload();
   }
+
+  private start(): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    this.starting ??= this.spawn().finally(() => {
+      this.starting = undefined;
+      this.failStart = undefined;
+    });
+    return this.starting;
+  }
+
+  private spawn(): Promise<void> {
+    const files = this.files ?? classifierFiles();
+    const setup: WorkerSetup = { modelDir: files.modelDir };
+    const worker = new Worker(files.worker, { workerData: setup });
+    // A classifier nobody unloaded must not keep a CLI process alive.
+    worker.unref();
+    this.worker = worker;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.detach(worker, new Error(`The language model did not load within ${this.loadTimeoutMs} ms`));
+        void worker.terminate();
+      }, this.loadTimeoutMs);
+      this.failStart = (error) => {
+        clearTimeout(timer);
+        reject(error);
+      };
+      worker.on('message', (reply: WorkerReply) => {
+        if ('ready' in reply) {
+          clearTimeout(timer);
+          this.ready = true;
+          resolve();
+        } else if ('failed' in reply) {
+          this.detach(worker, new Error(`The language model failed to load: ${reply.failed}`));
+        } else {
+          this.pending.get(reply.id)?.('results' in reply ? reply.results : undefined);
+        }
+      });
+      worker.on('error', (error) => this.detach(worker, error));
+      worker.on('exit', (code) => this.detach(worker, new Error(`The language model worker exited (code ${code})`)));
+    });
+  }
+
+  /** Forgets `worker` once, whether it crashed, failed to load or was unloaded; waiting calls fall back. */
+  private detach(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.ready = false;
+    if (!this.unloaded) this.failures++;
+    this.failStart?.(error);
+    for (const settle of [...this.pending.values()]) settle(undefined);
+  }
+
+  /** The model's guesses, or undefined when it is unloaded, failing or too slow. */
+  private async runModel(text: string): Promise<readonly ModelGuess[] | undefined> {
+    if (!this.ready) {
+      if (this.unloaded || this.failures >= maxFailures) return undefined;
+      try {
+        await this.start();
+      } catch {
+        return undefined;
+      }
+    }
+    const worker = this.worker;
+    if (worker === undefined) return undefined;
+    const id = ++this.nextId;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(undefined), this.timeoutMs);
+      const settle: Settle = (guesses) => {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        resolve(guesses);
+      };
+      this.pending.set(id, settle);
+      const request: WorkerRequest = { id, text };
+      worker.postMessage(request);
+    });
+  }
+}
+
+/** The model's answer when it is sure enough and names a language the client knows. */
+function decide(guesses: readonly ModelGuess[], text: string): LanguageGuess | undefined {
+  const top = guesses[0];
+  if (top === undefined || top.confidence < modelThreshold) return undefined;
+  const specific = specificFromGuesslang(top.languageId);
+  if (specific === undefined) return undefined;
+  // guesslang has no "plain text" class; sentences come out as Markdown.
+  if (specific === 'md' && looksLikeProse(text)) return { specific: 'txt', confidence: top.confidence, source: 'model' };
+  return { specific, confidence: top.confidence, source: 'model' };
 }

@@ -1,0 +1,211 @@
+/**
+ * The languages Satchel knows, in the client's ClassificationSpecificEnum vocabulary: what the
+ * detectors' answers map to, what a file name implies, and which generic class (code, text,
+ * image…) a specific value belongs to.
+ */
+import type { ClassificationGeneric, ClassificationSpecific } from '../wire.ts';
+
+export interface LanguageInfo {
+  /** The value stored in a format's classification. */
+  readonly specific: ClassificationSpecific;
+  readonly name: string;
+  /** The VS Code language id, for opening a snippet in an editor. */
+  readonly vscodeId: string;
+  /** File extensions (lower case, without the dot) that mean this language, the specific value aside. */
+  readonly extensions: readonly string[];
+}
+
+function language(specific: ClassificationSpecific, name: string, vscodeId: string, extensions: readonly string[] = []): LanguageInfo {
+  return { specific, name, vscodeId, extensions };
+}
+
+/** Every language the classifier can answer, plus a few common ones only a file name reveals. */
+export const supportedLanguages: readonly LanguageInfo[] = [
+  language('ts', 'TypeScript', 'typescript', ['mts', 'cts']),
+  language('tsx', 'TypeScript React', 'typescriptreact'),
+  language('js', 'JavaScript', 'javascript', ['cjs', 'mjs']),
+  language('jsx', 'JavaScript React', 'javascriptreact'),
+  language('py', 'Python', 'python', ['py3', 'pyw', 'pyi']),
+  language('java', 'Java', 'java'),
+  language('go', 'Go', 'go'),
+  language('rs', 'Rust', 'rust'),
+  language('c', 'C', 'c', ['h']),
+  language('cpp', 'C++', 'cpp', ['cc', 'cp', 'cxx', 'hh', 'hpp', 'hxx', 'inl', 'ipp', 'ixx', 'cppm', 'c++', 'h++']),
+  language('cs', 'C#', 'csharp', ['csx']),
+  language('rb', 'Ruby', 'ruby', ['rake', 'gemspec']),
+  language('php', 'PHP', 'php', ['phtml', 'php3', 'php4', 'php5', 'php7', 'php8']),
+  language('swift', 'Swift', 'swift'),
+  language('kt', 'Kotlin', 'kotlin', ['kts']),
+  language('sh', 'Shell', 'shellscript', ['bash', 'zsh', 'ash', 'ksh', 'bashrc', 'zshrc']),
+  language('sql', 'SQL', 'sql', ['ddl', 'dml', 'psql', 'pgsql']),
+  language('html', 'HTML', 'html', ['htm', 'shtml', 'xhtml']),
+  language('xml', 'XML', 'xml', ['xsd', 'xsl', 'xslt', 'svg', 'plist', 'csproj', 'fsproj', 'vbproj']),
+  language('css', 'CSS', 'css'),
+  language('scss', 'SCSS', 'scss'),
+  language('md', 'Markdown', 'markdown', ['markdown', 'mdown', 'mdwn', 'markdn', 'mdx']),
+  language('lua', 'Lua', 'lua', ['luau']),
+  language('hs', 'Haskell', 'haskell', ['lhs']),
+  language('scala', 'Scala', 'scala', ['sc', 'sbt']),
+  language('ps1', 'PowerShell', 'powershell', ['psm1', 'psd1']),
+  language('r', 'R', 'r'),
+  language('pl', 'Perl', 'perl', ['pm', 'pod', 't']),
+  language('bat', 'Batch', 'bat', ['cmd']),
+  language('coffee', 'CoffeeScript', 'coffeescript'),
+  language('erl', 'Erlang', 'erlang', ['hrl', 'escript']),
+  language('matlab', 'MATLAB', 'matlab'),
+  language('mm', 'Objective-C', 'objective-c', ['m']),
+  language('tex', 'LaTeX', 'latex', ['ltx', 'sty', 'cls']),
+  language('yaml', 'YAML', 'yaml', ['yml']),
+  language('json', 'JSON', 'json', ['jsonc', 'json5', 'ipynb', 'gltf']),
+  language('dockerfile', 'Dockerfile', 'dockerfile', ['containerfile']),
+  language('toml', 'TOML', 'toml', ['tml']),
+  language('dart', 'Dart', 'dart'),
+  language('groovy', 'Groovy', 'groovy', ['gradle']),
+  language('ini', 'INI', 'ini', ['cfg', 'conf', 'properties']),
+  language('hljs-makefile', 'Makefile', 'makefile', ['mk', 'mak']),
+  language('hljs-cmake', 'CMake', 'cmake', ['cmake']),
+  language('jl', 'Julia', 'julia'),
+  language('ex', 'Elixir', 'elixir', ['exs']),
+  language('clj', 'Clojure', 'clojure', ['cljs', 'cljc', 'edn']),
+  language('ml', 'OCaml', 'ocaml', ['mli']),
+  language('hljs-x86asm', 'Assembly', 'asm', ['asm', 's']),
+  language('csv', 'CSV', 'csv', ['tsv']),
+  language('hljs-prolog', 'Prolog', 'prolog', ['pro']),
+  language('f90', 'Fortran', 'fortran', ['f', 'for', 'f95', 'f03', 'f08', 'f18']),
+  language('vba', 'VBA', 'vb', ['bas', 'vbs']),
+  language('pas', 'Pascal', 'pascal', ['pp', 'dpr']),
+  language('lisp', 'Lisp', 'lisp', ['lsp', 'el']),
+  language('hljs-verilog', 'Verilog', 'verilog', ['v', 'sv', 'vh']),
+  language('vue', 'Vue', 'vue'),
+  language('svelte', 'Svelte', 'svelte'),
+  language('sol', 'Solidity', 'solidity'),
+  language('zig', 'Zig', 'zig'),
+  language('elm', 'Elm', 'elm'),
+  language('fs', 'F#', 'fsharp', ['fsi', 'fsx']),
+  language('tf', 'Terraform', 'terraform', ['tfvars', 'hcl']),
+  language('txt', 'Plain text', 'plaintext', ['text', 'log']),
+];
+
+/** guesslang (vscode-languagedetection) ids; `dm` and `cbl` have no client value and are left out. */
+const fromGuesslang: Readonly<Record<string, ClassificationSpecific>> = {
+  ts: 'ts', js: 'js', py: 'py', java: 'java', go: 'go', rs: 'rs', c: 'c', cpp: 'cpp', cs: 'cs', rb: 'rb',
+  php: 'php', swift: 'swift', kt: 'kt', sh: 'sh', sql: 'sql', html: 'html', xml: 'xml', css: 'css', md: 'md',
+  lua: 'lua', hs: 'hs', scala: 'scala', ps1: 'ps1', r: 'r', pm: 'pl', bat: 'bat', coffee: 'coffee', erl: 'erl',
+  matlab: 'matlab', mm: 'mm', tex: 'tex', yaml: 'yaml', json: 'json', dockerfile: 'dockerfile', toml: 'toml',
+  dart: 'dart', groovy: 'groovy', ini: 'ini', makefile: 'hljs-makefile', cmake: 'hljs-cmake', jl: 'jl',
+  ex: 'ex', clj: 'clj', ml: 'ml', asm: 'hljs-x86asm', csv: 'csv', prolog: 'hljs-prolog', f90: 'f90',
+  vba: 'vba', pas: 'pas', lisp: 'lisp', v: 'hljs-verilog',
+};
+
+export function specificFromGuesslang(id: string): ClassificationSpecific | undefined {
+  return Object.hasOwn(fromGuesslang, id) ? fromGuesslang[id] : undefined;
+}
+
+/** highlight.js language names of the fallback subset. `xml` is decided by the caller (HTML or XML). */
+const fromHighlightJs: Readonly<Record<string, ClassificationSpecific>> = {
+  typescript: 'ts', javascript: 'js', python: 'py', java: 'java', go: 'go', rust: 'rs', c: 'c', cpp: 'cpp',
+  csharp: 'cs', ruby: 'rb', php: 'php', 'php-template': 'php', swift: 'swift', kotlin: 'kt', bash: 'sh',
+  shell: 'sh', sql: 'sql', xml: 'xml', css: 'css', markdown: 'md', lua: 'lua', haskell: 'hs', scala: 'scala',
+  powershell: 'ps1', r: 'r', yaml: 'yaml', json: 'json', dockerfile: 'dockerfile', perl: 'pl',
+};
+
+export function specificFromHighlightJs(name: string): ClassificationSpecific | undefined {
+  return Object.hasOwn(fromHighlightJs, name) ? fromHighlightJs[name] : undefined;
+}
+
+// Non-code values of the client's enum. Everything else it lists is a language (CODE).
+const images = 'gif ico jpe jpeg jpg jpgm png tif tiff webp bmp svgz ai eps';
+const videos = 'jpgv mp4 ogv qt webm';
+const files =
+  'doc docm docx exe mp2 mp2a mp3 mp4a oga ogg ogx ppt pptx pptm wav weba xla xlam xlc xlm xls xlsb xlsm xlsx ' +
+  'xlt xltm xltx pdf rpm zip woff woff2 bin eot gz jar mpkg dmg wasm pyc class';
+const texts = 'txt text log rtf rtx';
+const references =
+  'list uri uris urls uniform_resource_locator custom_url_scheme unix_file_path windows_file_path uniform_resource_identifier';
+
+const genericOf = new Map<string, ClassificationGeneric>();
+for (const [generic, values] of [
+  ['IMAGE', images],
+  ['VIDEO', videos],
+  ['FILE', files],
+  ['TEXT', texts],
+  ['EXTERNAL_RESOURCE_REFERENCE', references],
+] as const) {
+  for (const value of values.split(' ')) genericOf.set(value, generic);
+}
+
+export interface ClassificationPair {
+  readonly generic: ClassificationGeneric;
+  readonly specific: ClassificationSpecific;
+}
+
+/** The generic class of a specific value: a language is CODE, a picture IMAGE, a binary document FILE… */
+export function classificationOf(specific: ClassificationSpecific): ClassificationPair {
+  if (specific === 'UNKNOWN') return { generic: 'UNKNOWN', specific };
+  return { generic: genericOf.get(specific) ?? 'CODE', specific };
+}
+
+/** Every value of the client's ClassificationSpecificEnum that is itself a file extension or a file name. */
+const enumFileNames =
+  'csx cs html htm shtml xhtml hs hs-boot hsig cpp cc cp cxx c h hh hpp hxx inl ipp ixx cppm csv doc docm docx ' +
+  'exe gif ico jpe jpeg jpg jpgm jpgv log mp2 mp2a mp3 mp4 mp4a oga ogg ogv ogx ppt pptx pptm qt text tif tiff ' +
+  'txt wav weba webm webp xla xlam xlc xlm xls xlsb xlsm xlsx xlt xltm xltx pdf png rpm zip woff woff2 svgz bin ' +
+  'bmp eot gz jar mpkg ai eps dmg list rtx uri uris urls css dart java bsh js jsx mjs htc json ipynb gltf ' +
+  'jsonml ps ssml wasm rtf cco pl pc pm pmc pod t xml tld dtml rng rss opml svg xaml sublime-snippet ' +
+  'tmLanguage tmPreferences tmSnippet tmTheme csproj fsproj sqlproj vbproj vcproj vcxproj dae props targets ' +
+  'xsd xsl xslt ecma node php php3 php4 php5 php7 php8 phps phpt phtml py py3 pyw pyi pyx pyx.in pxd pxd.in ' +
+  'pxi pxi.in rpy cpy gyp gypi vpy smk wscript bazel bzl pyc class p pas curl mcurl go swift rs ts tsx rb rbi ' +
+  'rbx rjs rabl rake capfile jbuilder gemspec podspec irbrc pryrc prawn thor Appfile Appraisals Berksfile ' +
+  'Brewfile Cheffile Deliverfile Fastfile Gemfile Guardfile Podfile Rakefile Rantfile Scanfile simplecov ' +
+  'Snapfile Thorfile Vagrantfile scala sbt sc cmd bat coffee erl hrl escript lua luau md mdown mdwn markdown ' +
+  'markdn matlab m ps1 sh bash bashrc ash zsh .bash_aliases .bash_completions .bash_functions .bash_login ' +
+  '.bash_logout .bash_profile .bash_variables .profile .textmate_init .zlogin .zlogout .zprofile .zshenv ' +
+  '.zshrc PKGBUILD ebuild eclass r sql ddl dml tex ltx sty cls yaml yml toml tml Cargo.lock Gopkg.lock ' +
+  'Pipfile poetry.lock groovy kt el clj ex adb ads agda elm exs glsl ml lean lisp rkt sparql vhdl zig ' +
+  'dockerfile f03 f08 f18 f90 f95 jl mm scm sol sv asp cfm fs fsi fsx tf vba svelte vue scss feature ini ftl ' +
+  'hcl abap nim cara';
+
+/** Lower-cased file name or extension → specific value. The enum's own spelling wins over a language alias. */
+const byFileName = new Map<string, ClassificationSpecific>();
+for (const info of supportedLanguages) {
+  for (const extension of info.extensions) byFileName.set(extension, info.specific);
+}
+for (const value of enumFileNames.split(' ')) byFileName.set(value.toLowerCase(), value as ClassificationSpecific);
+// Conventional file names with no extension.
+byFileName.set('dockerfile', 'dockerfile');
+byFileName.set('containerfile', 'dockerfile');
+byFileName.set('makefile', 'hljs-makefile');
+byFileName.set('gnumakefile', 'hljs-makefile');
+byFileName.set('cmakelists.txt', 'hljs-cmake');
+byFileName.set('jenkinsfile', 'groovy');
+
+/**
+ * The specific value a file name implies: the whole name first (`Dockerfile`, `Gemfile`,
+ * `CMakeLists.txt`, `.zshrc`), then its extensions from the longest (`pyx.in`) to the last one.
+ * Undefined when nothing is known, so the caller classifies the content instead.
+ */
+export function specificFromFileName(fileName: string): ClassificationSpecific | undefined {
+  const base = (fileName.split(/[\\/]/).pop() ?? '').toLowerCase();
+  if (base === '') return undefined;
+  const whole = byFileName.get(base);
+  if (whole !== undefined) return whole;
+  if (base.startsWith('dockerfile.') || base.endsWith('.dockerfile')) return 'dockerfile';
+  const parts = base.split('.');
+  for (let i = 1; i < parts.length; i++) {
+    const found = byFileName.get(parts.slice(i).join('.'));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+const infoBySpecific = new Map<string, LanguageInfo>(supportedLanguages.map((info) => [info.specific, info]));
+for (const info of supportedLanguages) {
+  for (const extension of info.extensions) {
+    if (!infoBySpecific.has(extension)) infoBySpecific.set(extension, info);
+  }
+}
+
+/** The language a specific value belongs to (`hpp` → C++, `yml` → YAML), if it is one Satchel lists. */
+export function languageOf(specific: ClassificationSpecific): LanguageInfo | undefined {
+  return infoBySpecific.get(specific);
+}
