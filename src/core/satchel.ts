@@ -48,7 +48,7 @@ export class Satchel implements Disposable {
     this.assets = new AssetService(context, this.classifier);
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
-    this.conversations = new ConversationService(context, this.models);
+    this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
     this.connector = new ConnectorService(context, this.assets, this.applications, options.connector ?? {});
   }
 
