@@ -1,5 +1,8 @@
 // Bundles the extension and the headless CLI. Type-checking is `npm run check` (tsc --noEmit).
 import * as esbuild from 'esbuild';
+import { cpSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -17,7 +20,10 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'warning',
+  // Sources locate sibling files with import.meta.url; in a CommonJS bundle it is the bundle's own URL.
+  define: { 'import.meta.url': '__importMetaUrl' },
 };
+const importMetaUrl = 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;';
 
 // Runs before any bundled module is loaded, so an old Node fails with a clear message.
 const nodeCheck = [
@@ -32,9 +38,13 @@ const nodeCheck = [
 ].join('\n');
 
 const entries = [
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.cjs' },
-  { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs', banner: { js: nodeCheck } },
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.cjs', banner: { js: importMetaUrl } },
+  { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs', banner: { js: `${nodeCheck}\n${importMetaUrl}` } },
+  // The language model's worker thread, and the model it loads (a VSIX ships only dist/).
+  { entryPoints: ['src/core/classify/classifyWorker.ts'], outfile: 'dist/classifyWorker.cjs', banner: { js: importMetaUrl } },
 ];
+const languageModel = path.join(path.dirname(createRequire(import.meta.url).resolve('@vscode/vscode-languagedetection/package.json')), 'model');
+cpSync(languageModel, 'dist/guesslang', { recursive: true });
 
 if (watch) {
   for (const entry of entries) {

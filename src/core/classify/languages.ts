@@ -113,15 +113,16 @@ export function specificFromHighlightJs(name: string): ClassificationSpecific | 
   return Object.hasOwn(fromHighlightJs, name) ? fromHighlightJs[name] : undefined;
 }
 
-// Non-code values of the client's enum. Everything else it lists is a language (CODE).
+// Non-code values of the client's enum (the same split as src/core/assets/languages.ts: Markdown and
+// CSV are text). Everything else it lists is a language (CODE).
 const images = 'gif ico jpe jpeg jpg jpgm png tif tiff webp bmp svgz ai eps';
-const videos = 'jpgv mp4 ogv qt webm';
+const videos = 'jpgv mp4 ogv qt webm mp2';
 const files =
-  'doc docm docx exe mp2 mp2a mp3 mp4a oga ogg ogx ppt pptx pptm wav weba xla xlam xlc xlm xls xlsb xlsm xlsx ' +
+  'doc docm docx exe mp2a mp3 mp4a oga ogg ogx ppt pptx pptm wav weba xla xlam xlc xlm xls xlsb xlsm xlsx ' +
   'xlt xltm xltx pdf rpm zip woff woff2 bin eot gz jar mpkg dmg wasm pyc class';
-const texts = 'txt text log rtf rtx';
+const texts = 'txt text log md mdown mdwn markdown markdn rtf rtx csv list';
 const references =
-  'list uri uris urls uniform_resource_locator custom_url_scheme unix_file_path windows_file_path uniform_resource_identifier';
+  'uri uris urls uniform_resource_locator custom_url_scheme unix_file_path windows_file_path uniform_resource_identifier';
 
 const genericOf = new Map<string, ClassificationGeneric>();
 for (const [generic, values] of [

@@ -66,11 +66,11 @@ test('every file-like value of the client enum is recognised as its own file nam
 
 test('classificationOf gives the generic class of a specific value', () => {
   const cases: [string, string][] = [
-    ['ts', 'CODE'], ['py', 'CODE'], ['md', 'CODE'], ['hljs-makefile', 'CODE'], ['json', 'CODE'],
+    ['ts', 'CODE'], ['py', 'CODE'], ['hljs-makefile', 'CODE'], ['json', 'CODE'], ['svg', 'CODE'],
     ['png', 'IMAGE'], ['jpeg', 'IMAGE'], ['webp', 'IMAGE'],
     ['mp4', 'VIDEO'], ['webm', 'VIDEO'],
     ['pdf', 'FILE'], ['zip', 'FILE'], ['docx', 'FILE'], ['mp3', 'FILE'],
-    ['txt', 'TEXT'], ['text', 'TEXT'], ['log', 'TEXT'],
+    ['txt', 'TEXT'], ['text', 'TEXT'], ['log', 'TEXT'], ['md', 'TEXT'], ['csv', 'TEXT'],
     ['uniform_resource_locator', 'EXTERNAL_RESOURCE_REFERENCE'], ['unix_file_path', 'EXTERNAL_RESOURCE_REFERENCE'],
     ['UNKNOWN', 'UNKNOWN'],
   ];
@@ -100,7 +100,8 @@ test('every answer a detector can give maps to a value the client accepts', () =
   }
   for (const info of supportedLanguages) {
     assert.ok(specifics.has(info.specific), info.specific);
-    assert.equal(classificationOf(info.specific).generic, info.specific === 'txt' ? 'TEXT' : 'CODE');
+    const prose = ['txt', 'md', 'csv'].includes(info.specific);
+    assert.equal(classificationOf(info.specific).generic, prose ? 'TEXT' : 'CODE', info.specific);
   }
   assert.equal(new Set(supportedLanguages.map((info) => info.specific)).size, supportedLanguages.length, 'no duplicates');
 });
