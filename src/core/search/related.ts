@@ -22,11 +22,22 @@ const QUERY_TERMS = 16;
 const MAX_DF_SHARE = 0.05;
 const MIN_CORPUS_FOR_DF_CUT = 200;
 
+/** Keywords of common languages: shared by all code, so they say nothing about relatedness. */
+const KEYWORDS = new Set(
+  (
+    'function return const let var def fn func if else elif for while do switch case break continue class ' +
+    'import from export default new this self true false null nil none undefined async await public private ' +
+    'protected static void int string bool boolean float double char long try catch finally throw throws ' +
+    'raise except with as in of is not and or pass lambda yield struct enum interface type impl pub mut use ' +
+    'package go select where end then begin include namespace using extends implements'
+  ).split(' '),
+);
+
 function termCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
   const bump = (term: string) => counts.set(term, (counts.get(term) ?? 0) + 1);
   for (const identifier of identifiers(text)) {
-    const parts = subTokens(identifier).filter((p) => p.length >= 2 && !/^\d+$/.test(p));
+    const parts = subTokens(identifier).filter((p) => p.length >= 2 && !/^\d+$/.test(p) && !KEYWORDS.has(p));
     for (const part of parts) bump(part);
     if (parts.length > 1) bump(identifier.toLowerCase());
   }
