@@ -1,4 +1,58 @@
+import { body, empty, json, param, queryBoolean } from '../http.ts';
 import type { RouteModule } from './deps.ts';
+import { conversationUpdate, scoreIncrement, seededConversation, summarizeInput } from './conversationSchemas.ts';
+import { conversationAssociationRoutes } from './conversationAssociations.ts';
+import { conversationMessageRoutes } from './conversationMessages.ts';
+import { conversationRecordRoutes } from './conversationRecords.ts';
 
-/** Routes of the conversations area (see ../shared/reference/interface.md). */
-export const conversationsRoutes: RouteModule = () => {};
+/** Routes of the conversations area (see ../shared/reference/interface.md §4.5). */
+export const conversationsRoutes: RouteModule = (router, deps) => {
+  const { core, streams } = deps;
+  const conversations = core.conversations;
+  const transferables = (ctx: Parameters<typeof queryBoolean>[0]) => queryBoolean(ctx, 'transferables', true);
+
+  router.get('/conversations', (ctx) => json(ctx, conversations.snapshot(transferables(ctx))));
+  router.post('/conversations/create', (ctx) => {
+    const seed = body(ctx, seededConversation, 'SeededConversation');
+    json(ctx, conversations.create(seed, transferables(ctx)));
+  });
+  router.get('/conversations/identifiers', (ctx) => json(ctx, conversations.identifiers()));
+  router.get('/conversations/stream/identifiers', (ctx) => json(ctx, conversations.streamedIdentifiers()));
+  streams.register('/conversations/stream/identifiers', (subscriber) => {
+    subscriber.send(conversations.streamedIdentifiers());
+    return core.context.onDidChange((change) => {
+      if (change.kind !== 'conversation') return;
+      subscriber.send({ iterable: [{ conversation: { id: change.id }, ...(change.deleted ? { deleted: true } : {}) }] });
+    });
+  });
+  router.post('/conversations/:conversation/delete', (ctx) => {
+    conversations.delete(param(ctx, 'conversation'));
+    empty(ctx);
+  });
+
+  router.post('/conversation/update', (ctx) => {
+    const update = body(ctx, conversationUpdate, 'Conversation');
+    json(ctx, conversations.update(update, transferables(ctx)));
+  });
+  router.get('/conversation/:conversation', (ctx) => json(ctx, conversations.get(param(ctx, 'conversation'), transferables(ctx))));
+  router.get('/conversation/:conversation/messages', (ctx) =>
+    json(ctx, conversations.conversationMessages(param(ctx, 'conversation'), transferables(ctx))),
+  );
+  router.post('/conversation/:conversation/rename', async (ctx) => {
+    json(ctx, await conversations.rename(param(ctx, 'conversation'), transferables(ctx)));
+  });
+  router.post('/conversation/:conversation/summarize', async (ctx) => {
+    const input = body(ctx, summarizeInput, 'ConversationSummarizeInput');
+    const ids = input?.messages?.iterable.map((message) => message.id);
+    json(ctx, await conversations.summarize(param(ctx, 'conversation'), ids));
+  });
+  router.post('/conversation/:conversation/scores/increment', (ctx) => {
+    const increment = body(ctx, scoreIncrement, 'SeededScoreIncrement');
+    conversations.incrementScores(param(ctx, 'conversation'), increment?.conversation ?? increment?.conversations);
+    empty(ctx);
+  });
+
+  conversationAssociationRoutes(router, deps);
+  conversationMessageRoutes(router, deps);
+  conversationRecordRoutes(router, deps);
+};

@@ -1,0 +1,46 @@
+import { body, empty, json, param, parse, queryString } from '../http.ts';
+import type { RouteModule } from './deps.ts';
+import { annotationType, seededAnchor, seededRange, seededWorkstreamSummary } from './conversationSchemas.ts';
+
+/** Annotations, anchors, ranges and workstream summaries: the records conversations associate with. */
+export const conversationRecordRoutes: RouteModule = (router, { core }) => {
+  const records = core.conversations.records;
+
+  router.get('/annotations', (ctx) => {
+    const filter = queryString(ctx, 'annotation_type_filter', 'annotationTypeFilter');
+    json(ctx, records.annotations(filter === undefined ? undefined : parse(annotationType, filter, 'annotation_type_filter')));
+  });
+  router.get('/annotation/:annotation', (ctx) => json(ctx, records.annotation(param(ctx, 'annotation'))));
+  router.post('/annotations/:annotation/delete', (ctx) => {
+    records.delete('annotation', param(ctx, 'annotation'));
+    empty(ctx);
+  });
+
+  router.get('/anchors', (ctx) => json(ctx, records.anchors()));
+  router.post('/anchors/create', (ctx) => json(ctx, records.createAnchor(body(ctx, seededAnchor, 'SeededAnchor'))));
+  router.get('/anchor/:anchor', (ctx) => json(ctx, records.anchor(param(ctx, 'anchor'))));
+  router.post('/anchors/:anchor/delete', (ctx) => {
+    records.delete('anchor', param(ctx, 'anchor'));
+    empty(ctx);
+  });
+
+  router.get('/ranges', (ctx) => json(ctx, records.ranges()));
+  router.post('/ranges/create', (ctx) => json(ctx, records.createRange(body(ctx, seededRange, 'SeededRange'))));
+  router.get('/range/:range', (ctx) => json(ctx, records.range(param(ctx, 'range'))));
+  router.post('/ranges/:range/delete', (ctx) => {
+    records.delete('range', param(ctx, 'range'));
+    empty(ctx);
+  });
+
+  router.get('/workstream_summaries', (ctx) => json(ctx, records.workstreamSummaries()));
+  router.post('/workstream_summaries/create', (ctx) =>
+    json(ctx, records.createWorkstreamSummary(body(ctx, seededWorkstreamSummary, 'SeededWorkstreamSummary'))),
+  );
+  router.get('/workstream_summary/:workstream_summary', (ctx) =>
+    json(ctx, records.workstreamSummary(param(ctx, 'workstream_summary'))),
+  );
+  router.post('/workstream_summaries/:workstream_summary/delete', (ctx) => {
+    records.delete('workstream_summary', param(ctx, 'workstream_summary'));
+    empty(ctx);
+  });
+};

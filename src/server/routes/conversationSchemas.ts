@@ -1,0 +1,124 @@
+/**
+ * Request bodies of the conversations area, validated at the edge. Only the fields core reads are
+ * checked (and kept); unknown keys from newer clients are ignored, never an error.
+ */
+import { z } from 'zod';
+
+const id = z.string().min(1, 'must be a non-empty id');
+
+const timestamp = z.object({
+  value: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO-8601 date'),
+  readable: z.string().optional(),
+});
+
+const reference = z.object({ id });
+
+export const idList = z.object({ iterable: z.array(reference) });
+
+const transferableString = z.object({
+  raw: z.string().optional(),
+  base64: z.string().optional(),
+  base64_url: z.string().optional(),
+  data_url: z.string().optional(),
+});
+
+const numbers = z.array(z.number().int().min(0).max(255));
+const transferableBytes = z.object({
+  raw: numbers.optional(),
+  base64: numbers.optional(),
+  base64_url: numbers.optional(),
+  data_url: numbers.optional(),
+});
+
+const fragment = z.object({ string: transferableString.optional(), bytes: transferableBytes.optional() });
+
+const role = z.enum(['UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT']);
+const conversationType = z.enum(['UNKNOWN', 'COPILOT']);
+export const annotationType = z.enum(['UNKNOWN', 'DESCRIPTION', 'COMMENT', 'DOCUMENTATION', 'SUMMARY', 'EXPLANATION', 'GIT_COMMIT']);
+const anchorType = z.enum(['UNKNOWN', 'FILE', 'DIRECTORY']);
+const mechanism = z.enum(['UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT']);
+const sentiment = z.enum(['UNKNOWN', 'LIKE', 'DISLIKE', 'REPORT']);
+
+const messageFields = {
+  role,
+  fragment,
+  created: timestamp.optional(),
+  sentiment: sentiment.optional(),
+};
+
+export const seededMessage = z.object({ ...messageFields, conversation: reference });
+
+const seededAnnotation = z.object({
+  type: annotationType,
+  text: z.string(),
+  mechanism: mechanism.optional(),
+  favorited: z.boolean().optional(),
+  pseudo: z.boolean().optional(),
+  asset: id.optional(),
+  conversation: id.optional(),
+  anchor: id.optional(),
+  workstreamSummary: id.optional(),
+});
+
+export const seededAnchor = z.object({
+  type: anchorType,
+  fullpath: z.string().min(1),
+  name: z.string().optional(),
+  watch: z.boolean().optional(),
+  platform: z.enum(['UNKNOWN', 'WEB', 'MACOS', 'LINUX', 'WINDOWS', 'FUCHSIA', 'IOS', 'ANDROID']).optional(),
+  asset: id.optional(),
+  conversation: id.optional(),
+  annotations: z.array(seededAnnotation).optional(),
+});
+
+export const seededConversation = z.object({
+  type: conversationType,
+  name: z.string().optional(),
+  favorited: z.boolean().optional(),
+  demo: z.boolean().optional(),
+  model: reference.optional(),
+  messages: z.array(z.object(messageFields)).optional(),
+  annotations: z.array(seededAnnotation.omit({ conversation: true })).optional(),
+  anchors: z.array(seededAnchor.omit({ conversation: true })).optional(),
+  assets: idList.optional(),
+  websites: idList.optional(),
+});
+
+export const conversationUpdate = z.object({
+  id,
+  name: z.string().optional(),
+  type: conversationType.optional(),
+  favorited: z.boolean().optional(),
+  demo: z.boolean().optional(),
+});
+
+const seededScore = z.object({
+  reuse: z.boolean().optional(),
+  update: z.boolean().optional(),
+  reference: z.boolean().optional(),
+  priority: z.boolean().optional(),
+  searched: z.boolean().optional(),
+});
+
+export const scoreIncrement = z.object({ conversation: seededScore.optional(), conversations: seededScore.optional() }).optional();
+
+export const summarizeInput = z.object({ messages: idList.optional() }).optional();
+
+export const seededRange = z.object({
+  from: timestamp.optional(),
+  to: timestamp.optional(),
+  between: z.boolean().optional(),
+  summary: reference.optional(),
+  conversation: z.object({ reference }).optional(),
+});
+
+export const seededWorkstreamSummary = z.object({
+  name: z.string(),
+  model: z.looseObject({ id }),
+  favorited: z.boolean().optional(),
+  assets: idList.optional(),
+  conversations: idList.optional(),
+  anchors: idList.optional(),
+  ranges: idList.optional(),
+  websites: idList.optional(),
+});
