@@ -1,0 +1,102 @@
+/**
+ * Request bodies of the applications and connector operations, as the client sends them. Objects
+ * the server only forwards (formats, metadata, tracked events) are checked for shape and kept
+ * whole; the fields Satchel acts on are checked strictly.
+ */
+import { z } from 'zod';
+
+const text = z.string().min(1, 'must not be empty');
+
+/** SeededTrackedApplication: what an application says about itself when it connects. */
+export const trackedApplication = z.looseObject({
+  name: text,
+  version: text,
+  platform: text,
+  privacy: z.string().optional(),
+  capabilities: z.string().optional(),
+  automaticUnload: z.boolean().optional(),
+  enrichment: z.looseObject({}).optional(),
+});
+
+export const connectorConnection = z.looseObject({ application: trackedApplication });
+
+const transferableString = z.looseObject({
+  raw: z.string().optional(),
+  base64: z.string().optional(),
+  base64_url: z.string().optional(),
+  data_url: z.string().optional(),
+});
+const transferableBytes = z.looseObject({
+  raw: z.array(z.number()).optional(),
+  base64: z.array(z.number()).optional(),
+  base64_url: z.array(z.number()).optional(),
+  data_url: z.array(z.number()).optional(),
+});
+const contentPart = z.looseObject({ string: transferableString.optional(), bytes: transferableBytes.optional() });
+
+export const connectorAsset = z.looseObject({
+  format: z.looseObject({
+    fragment: contentPart.optional(),
+    file: contentPart.optional(),
+    classification: z.looseObject({}).optional(),
+  }),
+  metadata: z.looseObject({}).optional(),
+});
+
+export const connectorCreation = z.looseObject({ asset: connectorAsset.optional() });
+
+export const reaction = z.looseObject({
+  save: z.boolean(),
+  reuse: z.looseObject({ asset: text }).optional(),
+  seed: connectorCreation,
+});
+
+const pairs = z.record(z.string(), z.unknown());
+const referenced = z.looseObject({ id: text });
+
+export const tracking = z.looseObject({
+  asset: z.looseObject({ asset: referenced, identifier_description_pair: pairs.optional() }).optional(),
+  format: z
+    .looseObject({
+      format: referenced.extend({ reference: z.looseObject({ asset: z.string().optional() }).optional() }),
+      identifier_description_pair: pairs.optional(),
+    })
+    .optional(),
+  interaction: z.looseObject({ description: z.string() }).optional(),
+  keyboard: z.looseObject({ description: z.string(), shortcut: z.array(z.number()) }).optional(),
+  session: z.looseObject({}).optional(),
+  assets: z.looseObject({}).optional(),
+  ml: z.looseObject({}).optional(),
+  adoption: z.looseObject({}).optional(),
+  conversation: z.looseObject({}).optional(),
+  conversation_message: z.looseObject({}).optional(),
+  workstream_summary: z.looseObject({}).optional(),
+});
+
+/** Application as sent to register and update: update needs the id, register may leave it out. */
+export const application = trackedApplication.extend({
+  id: text.optional(),
+  onboarded: z.boolean().optional(),
+  mechanism: z.string().optional(),
+});
+
+export const applicationUpdate = application.extend({ id: text });
+
+export const interactionEvent = z.looseObject({
+  description: z.string(),
+  element: z.string().optional(),
+  identifier_description_pair: pairs.optional(),
+});
+
+export const keyboardEvent = z.looseObject({
+  description: z.string(),
+  shortcut: z.array(z.number()),
+  identifier_description_pair: pairs.optional(),
+});
+
+export const installation = z.looseObject({ application: trackedApplication, user: z.looseObject({}).optional() });
+
+export const updateEvent = z.looseObject({ previous: trackedApplication, current: trackedApplication, user: z.looseObject({}).optional() });
+
+/** applicationsSessionClose sends a bare JSON string, or nothing. */
+export const sessionId = z.string().min(1).optional();
