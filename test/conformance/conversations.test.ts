@@ -88,8 +88,8 @@ function checkMessage(json: Json): void {
   assert.ok(['UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT'].includes(json['role']));
 }
 
-function ids(list: { iterable: Array<{ id: string }> } | undefined): string[] {
-  return (list?.iterable ?? []).map((item) => item.id);
+function ids(list: { iterable?: ReadonlyArray<object> } | undefined): string[] {
+  return (list?.iterable ?? []).map((item) => (item as { id: string }).id);
 }
 
 async function createConversation(fixture = deployment, name?: string): Promise<Conversation> {
