@@ -1,12 +1,13 @@
 /**
  * The worker thread that holds the guesslang model. Protocol: it posts `{ ready: true }` once the
- * model is loaded (or `{ failed }` and exits), then answers each `{ id, text }` with
- * `{ id, results }` (the best few guesses) or `{ id, error }`.
+ * model is loaded (or `{ failed }` and exits), then answers each `{ id, text }` with `{ id, guess }`
+ * (the model's answer, or the fallback's where the model is unsure) or `{ id, error }`.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import languageDetection from '@vscode/vscode-languagedetection';
+import { chooseLanguage, wantsModel } from './decision.ts';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './workerProtocol.ts';
 
 const port = parentPort;
@@ -41,8 +42,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   port!.on('message', (request: WorkerRequest) => {
-    model.runModel(request.text).then(
-      (results) => reply({ id: request.id, results: results.slice(0, 3) }),
+    const guesses = wantsModel(request.text) ? model.runModel(request.text) : Promise.resolve([]);
+    guesses.then(
+      (results) => reply({ id: request.id, guess: chooseLanguage(request.text, results) }),
       (error: unknown) => reply({ id: request.id, error: String(error) }),
     );
   });

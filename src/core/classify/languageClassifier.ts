@@ -1,23 +1,16 @@
 /**
  * Detects the language of a code snippet. The guesslang model of
  * `@vscode/vscode-languagedetection` runs in a worker thread (loadable and unloadable, so the
- * Models area can list it); short or low-confidence snippets fall back to a highlight.js subset.
+ * Models area can list it); short or low-confidence snippets fall back to a highlight.js subset,
+ * in the worker while it runs and on the caller's thread when it is unloaded, slow or gone.
  */
 import { Worker } from 'node:worker_threads';
-import type { ClassificationSpecific } from '../wire.ts';
 import type { Disposable } from '../events.ts';
 import { classifierFiles, type ClassifierFiles } from './classifierFiles.ts';
-import { classifyWithFallback, looksLikeProse } from './fallbackClassifier.ts';
-import { specificFromGuesslang } from './languages.ts';
-import type { ModelGuess, WorkerReply, WorkerRequest, WorkerSetup } from './workerProtocol.ts';
+import { chooseLanguage, isBlank, modelMaxLength, type LanguageGuess } from './decision.ts';
+import type { WorkerReply, WorkerRequest, WorkerSetup } from './workerProtocol.ts';
 
-export interface LanguageGuess {
-  readonly specific: ClassificationSpecific;
-  /** 0..1 */
-  readonly confidence: number;
-  /** Which method decided. */
-  readonly source: 'model' | 'fallback' | 'default';
-}
+export type { LanguageGuess } from './decision.ts';
 
 export interface LanguageClassifierOptions {
   /** Longest wait for the model's answer to one snippet; the fallback decides after it. */
@@ -28,16 +21,10 @@ export interface LanguageClassifierOptions {
   readonly files?: ClassifierFiles;
 }
 
-/** guesslang's wrong answers measured at ≤ 0.11 and its right ones mostly ≥ 0.24 (models.md §1.2). */
-const modelThreshold = 0.2;
-/** The model answers nothing below 20 characters. */
-const modelMinLength = 20;
-/** The model reads no further than this; sending more would only copy bytes. */
-const modelMaxLength = 100_000;
 /** Crashes or failed starts after which lazy loading stops until an explicit load(). */
 const maxFailures = 3;
 
-type Settle = (guesses: readonly ModelGuess[] | undefined) => void;
+type Settle = (guess: LanguageGuess | undefined) => void;
 
 export class LanguageClassifier implements Disposable {
   private readonly timeoutMs: number;
@@ -86,13 +73,8 @@ export class LanguageClassifier implements Disposable {
   }
 
   async classify(text: string): Promise<LanguageGuess> {
-    if (text.trim() === '') return { specific: 'txt', confidence: 0, source: 'default' };
-    if (text.trim().length >= modelMinLength) {
-      const guesses = await this.runModel(text.slice(0, modelMaxLength));
-      const decided = guesses === undefined ? undefined : decide(guesses, text);
-      if (decided !== undefined) return decided;
-    }
-    return { ...classifyWithFallback(text), source: 'fallback' };
+    if (isBlank(text)) return chooseLanguage(text, []);
+    return (await this.askWorker(text.slice(0, modelMaxLength))) ?? chooseLanguage(text, []);
   }
 
   dispose(): void {
@@ -132,7 +114,7 @@ export class LanguageClassifier implements Disposable {
         } else if ('failed' in reply) {
           this.detach(worker, new Error(`The language model failed to load: ${reply.failed}`));
         } else {
-          this.pending.get(reply.id)?.('results' in reply ? reply.results : undefined);
+          this.pending.get(reply.id)?.('guess' in reply ? reply.guess : undefined);
         }
       });
       worker.on('error', (error) => this.detach(worker, error));
@@ -150,8 +132,8 @@ export class LanguageClassifier implements Disposable {
     for (const settle of [...this.pending.values()]) settle(undefined);
   }
 
-  /** The model's guesses, or undefined when it is unloaded, failing or too slow. */
-  private async runModel(text: string): Promise<readonly ModelGuess[] | undefined> {
+  /** The worker's answer, or undefined when it is unloaded, failing or too slow. */
+  private async askWorker(text: string): Promise<LanguageGuess | undefined> {
     if (!this.ready) {
       if (this.unloaded || this.failures >= maxFailures) return undefined;
       try {
@@ -165,25 +147,14 @@ export class LanguageClassifier implements Disposable {
     const id = ++this.nextId;
     return new Promise((resolve) => {
       const timer = setTimeout(() => settle(undefined), this.timeoutMs);
-      const settle: Settle = (guesses) => {
+      const settle: Settle = (guess) => {
         clearTimeout(timer);
         this.pending.delete(id);
-        resolve(guesses);
+        resolve(guess);
       };
       this.pending.set(id, settle);
       const request: WorkerRequest = { id, text };
       worker.postMessage(request);
     });
   }
-}
-
-/** The model's answer when it is sure enough and names a language the client knows. */
-function decide(guesses: readonly ModelGuess[], text: string): LanguageGuess | undefined {
-  const top = guesses[0];
-  if (top === undefined || top.confidence < modelThreshold) return undefined;
-  const specific = specificFromGuesslang(top.languageId);
-  if (specific === undefined) return undefined;
-  // guesslang has no "plain text" class; sentences come out as Markdown.
-  if (specific === 'md' && looksLikeProse(text)) return { specific: 'txt', confidence: top.confidence, source: 'model' };
-  return { specific, confidence: top.confidence, source: 'model' };
 }

@@ -1,4 +1,6 @@
 /** Messages between LanguageClassifier and its worker thread. */
+import type { LanguageGuess } from './decision.ts';
+
 export interface WorkerSetup {
   readonly modelDir: string;
 }
@@ -16,5 +18,5 @@ export interface ModelGuess {
 export type WorkerReply =
   | { readonly ready: true }
   | { readonly failed: string }
-  | { readonly id: number; readonly results: readonly ModelGuess[] }
+  | { readonly id: number; readonly guess: LanguageGuess }
   | { readonly id: number; readonly error: string };
