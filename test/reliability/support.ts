@@ -3,7 +3,9 @@
  * bytes), store fingerprints and the one figures line each test prints. Everything talks to
  * 127.0.0.1 only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { createHash } from 'node:crypto';
@@ -11,7 +13,30 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
 
-const HOST_SCRIPT = fileURLToPath(new URL('./fixtures/host.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = join(ROOT, 'dist', 'cli.cjs');
+
+/** The newest modification time under `dir` (recursively), in ms. */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+/**
+ * The shipped CLI bundle, rebuilt with the project's own build when it is missing or older than
+ * the sources (CI builds before this suite runs; a working tree may not have).
+ */
+export function ensureCliBuilt(): string {
+  if (!existsSync(CLI) || statSync(CLI).mtimeMs < newest(join(ROOT, 'src'))) {
+    const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`npm run build failed: ${result.stderr}`);
+  }
+  return CLI;
+}
 
 /** Prints `[reliability] name k=v …`; the README's figures are copied from these lines. */
 export function figures(name: string, values: Record<string, string | number>): void {
@@ -26,7 +51,7 @@ export interface HostEvent {
   readonly message?: string;
 }
 
-/** A host process (test/reliability/fixtures/host.ts) and the events it has printed so far. */
+/** A host process of the shipped CLI (`dist/cli.cjs --data-dir D --port 0`) and the events it has printed so far. */
 export class HostProcess {
   readonly child: ChildProcess;
   readonly events: HostEvent[] = [];
@@ -35,20 +60,22 @@ export class HostProcess {
   private readonly waiters = new Set<() => void>();
 
   constructor(dataDir: string) {
-    this.child = spawn(
-      process.execPath,
-      ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', HOST_SCRIPT, '--data-dir', dataDir],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+    this.child = spawn(process.execPath, [ensureCliBuilt(), '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const pid = this.child.pid!;
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => {
+        if (code !== 0 && signal === null && !this.events.some((e) => e.event === 'failed')) {
+          this.events.push({ event: 'failed', pid, message: this.stderr.trim() });
+        }
+        resolve({ code, signal });
+      }),
     );
-    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
     void this.exited.then(() => this.wake());
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     createInterface({ input: this.child.stdout! }).on('line', (line) => {
-      try {
-        this.events.push(JSON.parse(line) as HostEvent);
-      } catch {
-        return;
-      }
+      const event = parseHostLine(line, pid);
+      if (!event) return;
+      this.events.push(event);
       this.wake();
     });
   }
@@ -105,6 +132,14 @@ export class HostProcess {
     if (this.alive) this.child.kill(signal);
     await this.exited;
   }
+}
+
+/** The CLI's "serving … on http://127.0.0.1:N" and "waiting to take over" lines. */
+function parseHostLine(line: string, pid: number): HostEvent | undefined {
+  const serving = /serving .* on http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
+  if (serving) return { event: 'serving', pid, port: Number(serving[1]) };
+  if (/waiting to take over/.test(line)) return { event: 'waiting', pid };
+  return undefined;
 }
 
 export interface RawReply {

@@ -54,12 +54,6 @@ export async function assetIds(port: number): Promise<string[]> {
   return iterable.map((entry) => String(entry.id));
 }
 
-/** Whether the assets area has landed in this tree (its create route answers something but "no route"). */
-export async function assetsAvailable(port: number): Promise<boolean> {
-  const reply = await raw(port, { method: 'POST', path: '/assets/create', headers: JSON_HEADERS, body: '{}' });
-  return jsonErrorCode(reply) !== 'route_not_found';
-}
-
 export interface StoreWriter {
   readonly via: string;
   write(port: number, text: string): Promise<string>;
