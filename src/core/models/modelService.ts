@@ -1,33 +1,671 @@
+import { mkdir, open, rm, stat, statfs } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { availableParallelism, freemem } from 'node:os';
+import { basename, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { StoreContext } from '../context.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type { TextGenerator } from './textGenerator.ts';
+import type { Model, ModelDeleteCacheOutput, ModelDownloadProgress, Models, SeededModel } from '../wire.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  InsufficientResourcesError,
+  InvalidInputError,
+  NotFoundError,
+  UnavailableError,
+  UnsupportedError,
+} from '../errors.ts';
+import { stamp, newId } from '../time.ts';
+import { byteDescriptor, catalogModel, classifierModel, CLASSIFIER_ID, roleOf, shippedCatalog, withBaseUrl, type CatalogEntry } from './catalog.ts';
+import { ModelStore, type ModelRow } from './modelStore.ts';
+import { discardPartial, downloadFile, partialBytes, PAUSE } from './downloader.ts';
+import { LlamaProcess } from './llamaProcess.ts';
+import { ProgressFeed, type ModelDownloadEvent } from './progressFeed.ts';
+import type { Event } from '../events.ts';
+import type { ModelFoundation, ModelUsage } from './enums.ts';
 
 export interface ModelSettings {
   /** Unload a loaded model after this many idle milliseconds (0 = never). */
   readonly idleUnloadMs: number;
+  /** Downloads the catalog's files from this base URL instead of their own (a mirror; tests use 127.0.0.1). */
+  readonly catalogBaseUrl?: string;
+  /** Replaces the shipped catalog. */
+  readonly catalog?: readonly CatalogEntry[];
+  /** Context window a text model is loaded with (capped by what the model was trained for). */
+  readonly contextSize: number;
+  readonly threads: number;
+  readonly loadTimeoutMs: number;
+  /** First retry delay of a download; it doubles up to 8 s. */
+  readonly retryBackoffMs: number;
+  /** Minimum time between two progress frames of one download (state changes are never held back). */
+  readonly progressIntervalMs: number;
 }
 
-export const defaultModelSettings: ModelSettings = { idleUnloadMs: 15 * 60_000 };
+export const defaultModelSettings: ModelSettings = {
+  idleUnloadMs: 15 * 60_000,
+  contextSize: 4096,
+  // llama.cpp threads spin while they wait: leave a core to the editor, or generation crawls.
+  threads: Math.max(1, Math.min(4, availableParallelism() - 1)),
+  loadTimeoutMs: 120_000,
+  retryBackoffMs: 250,
+  progressIntervalMs: 250,
+};
 
-/** The model catalog, downloads, and loading models into memory. */
+/** What a file import needs beyond the path; everything else gets a sensible default. */
+export interface ModelImport {
+  readonly path: string;
+  readonly name?: string;
+  readonly description?: string;
+  readonly version?: string;
+  readonly usage?: ModelUsage;
+  readonly foundation?: ModelFoundation;
+}
+
+type Role = 'text' | 'embedding';
+
+/** A GGUF model: from the catalog or custom. */
+interface LanguageModel {
+  readonly kind: 'llm';
+  readonly base: Model;
+  readonly role: Role;
+  readonly custom: boolean;
+  readonly source?: string;
+  readonly file: string;
+  readonly sha256?: string;
+  readonly declaredBytes?: number;
+  readonly declaredRam?: number;
+  readonly row?: ModelRow;
+}
+
+type Known = { readonly kind: 'classifier'; readonly base: Model } | LanguageModel;
+
+interface Download {
+  readonly controller: AbortController;
+  done: Promise<void>;
+  received: number;
+  total?: number;
+}
+
+interface Loaded {
+  readonly id: string;
+  readonly process: LlamaProcess;
+  busy: number;
+  idleTimer?: NodeJS.Timeout;
+}
+
+/** Fields of a custom model that the user sets (the rest is derived or fixed). */
+const EDITABLE = [
+  'version', 'name', 'description', 'type', 'usage', 'bytes', 'ram', 'quantization', 'foundation', 'unique',
+  'parameters', 'provider', 'cpu', 'maxTokens', 'capabilities',
+] as const;
+
+const DISK_MARGIN = 64 * 1024 * 1024;
+
+/**
+ * The models area: the language classifier, the shipped catalog and custom GGUF models; resumable
+ * verified downloads with progress; loading into a child process (at most one text and one
+ * embedding model), idle unload, and the text generator conversations use when a model is loaded.
+ */
 export class ModelService {
   private readonly context: StoreContext;
   private readonly dataDir: string;
   readonly settings: ModelSettings;
-
   private readonly classifier: LanguageClassifier;
+  private readonly store: ModelStore;
+  private readonly catalog: ReadonlyMap<string, CatalogEntry>;
+  private readonly downloads = new Map<string, Download>();
+  private readonly runtimes = new Map<Role, Loaded>();
+  private readonly roleQueues = new Map<Role, Promise<unknown>>();
+  private readonly progress: ProgressFeed;
+  /** Download progress of every model, throttled; state changes always come through. */
+  readonly onDidChangeDownload: Event<ModelDownloadEvent>;
+  private closed = false;
 
   constructor(context: StoreContext, dataDir: string, classifier: LanguageClassifier, settings: Partial<ModelSettings>) {
     this.context = context;
     this.classifier = classifier;
     this.dataDir = dataDir;
     this.settings = { ...defaultModelSettings, ...settings };
+    this.store = new ModelStore(context.database);
+    let entries = this.settings.catalog ?? shippedCatalog();
+    if (this.settings.catalogBaseUrl) entries = withBaseUrl(entries, this.settings.catalogBaseUrl);
+    this.catalog = new Map(entries.map((entry) => [entry.id, entry]));
+    this.progress = new ProgressFeed(this.settings.progressIntervalMs);
+    this.onDidChangeDownload = this.progress.event;
+    this.store.interruptDownloads();
+  }
+
+  list(): Models {
+    return { iterable: this.all().map((known) => this.view(known)) };
+  }
+
+  identifiers(): string[] {
+    return this.all().map((known) => known.base.id);
+  }
+
+  get(id: string): Model {
+    return this.view(this.known(id));
+  }
+
+  /** Registers a custom model; a seed naming an existing model (same `unique`, or same name and version) returns that one. */
+  create(seed: SeededModel): Model {
+    if (seed.cloud) throw new UnsupportedError('Satchel runs local models only: cloud must be false.');
+    const existing = this.duplicateOf(seed);
+    if (existing) return this.view(existing);
+    const id = newId();
+    const data = { ...editableFields(seed), id, created: seed.created?.value ? seed.created : stamp(), cloud: false, custom: true } as Model;
+    const source = data.unique ? sourceOf(data.unique) : undefined;
+    this.context.transaction(() => {
+      this.store.put({ id, custom: true, data, state: 'none', ...(source ? { source, file: fileNameFor(source) } : {}) });
+      this.context.publish({ kind: 'model', id });
+    });
+    return this.get(id);
+  }
+
+  /** Copies a GGUF file already on disk into Satchel's model folder, verified, as a custom model. */
+  async importFile(input: ModelImport): Promise<Model> {
+    if (!isAbsolute(input.path)) throw new InvalidInputError(`path must be absolute, not ${JSON.stringify(input.path)}`);
+    let size: number;
+    try {
+      const info = await stat(input.path);
+      if (!info.isFile()) throw new Error('not a file');
+      size = info.size;
+    } catch (error) {
+      throw new InvalidInputError(`Cannot read a model file at ${input.path}: ${(error as Error).message}`);
+    }
+    await expectGguf(input.path);
+    const model = this.create({
+      version: input.version ?? '1',
+      created: stamp(),
+      name: input.name ?? basename(input.path).replace(/\.gguf$/i, ''),
+      ...(input.description ? { description: input.description } : {}),
+      cloud: false,
+      type: 'BALANCED',
+      usage: input.usage ?? 'CODE_CONVERSATION',
+      foundation: input.foundation ?? 'UNKNOWN',
+      bytes: byteDescriptor(size),
+      unique: input.path,
+      cpu: true,
+    });
+    if (model.downloaded) return model;
+    const known = this.languageModel(model.id);
+    await (this.downloads.get(model.id) ?? this.startDownload(known)).done;
+    const row = this.store.get(model.id);
+    if (row?.state !== 'downloaded') throw new UnavailableError(`Importing ${input.path} failed: ${row?.error ?? row?.state}`);
+    return this.get(model.id);
+  }
+
+  /** Updates a custom model's fields; built-in models cannot be changed. */
+  async update(model: Model): Promise<Model> {
+    const known = this.known(model.id);
+    if (known.kind !== 'llm' || !known.custom || !known.row?.data) {
+      throw new ForbiddenError(`${known.base.name} is a built-in model; only custom models can be updated.`);
+    }
+    if (model.cloud) throw new UnsupportedError('Satchel runs local models only: cloud must be false.');
+    const row = known.row;
+    const data = { ...row.data, ...editableFields(model), id: row.id, created: row.data!.created, cloud: false, custom: true } as Model;
+    const source = data.unique ? sourceOf(data.unique) : undefined;
+    if (source !== row.source) {
+      if (this.downloads.has(row.id) || this.loadedRole(row.id)) {
+        throw new ConflictError(`${known.base.name} is downloading or loaded; unload or cancel before changing its source.`);
+      }
+      // Another source means another file: what was downloaded no longer belongs to this model.
+      await rm(this.folder(row.id), { recursive: true, force: true });
+      this.store.put({ id: row.id, custom: true, data, state: 'none', ...(source ? { source, file: fileNameFor(source) } : {}) });
+    } else {
+      this.store.put({ ...row, data });
+    }
+    this.context.publish({ kind: 'model', id: row.id });
+    return this.get(row.id);
+  }
+
+  /** Deletes a custom model with its files; built-in models cannot be deleted. */
+  async delete(id: string): Promise<void> {
+    const known = this.known(id);
+    if (known.kind !== 'llm' || !known.custom) {
+      throw new ForbiddenError(`${known.base.name} is a built-in model; only custom models can be deleted.`);
+    }
+    await this.stopDownload(id, 'cancel');
+    await this.unloadLanguageModel(id);
+    await rm(this.folder(id), { recursive: true, force: true });
+    this.context.transaction(() => {
+      this.store.delete(id);
+      this.context.publish({ kind: 'model', id, deleted: true });
+    });
+    this.progress.forget(id);
+  }
+
+  /** Starts (or joins) the download of a model and returns it with `downloading: true`. */
+  async download(id: string): Promise<Model> {
+    const known = this.known(id);
+    if (known.kind === 'classifier' || this.isDownloaded(known) || this.downloads.has(id)) return this.view(known);
+    if (!known.source) {
+      throw new UnsupportedError(`${known.base.name} has no download source; set its unique to a URL or an absolute path.`);
+    }
+    const remaining = (known.declaredBytes ?? 0) - (await partialBytes(this.filePath(known)));
+    await this.ensureDisk(remaining);
+    // Checked again after the await: a concurrent request may have started it meanwhile.
+    if (!this.downloads.has(id)) this.startDownload(this.languageModel(id));
+    return this.get(id);
+  }
+
+  /** Stops a download; its partial file is removed and the model is left not downloaded. */
+  async cancelDownload(id: string): Promise<Model> {
+    this.known(id);
+    await this.stopDownload(id, 'cancel');
+    return this.get(id);
+  }
+
+  downloadProgress(id: string): ModelDownloadProgress {
+    const known = this.known(id);
+    if (known.kind === 'classifier') return { status: 'COMPLETED', percentage: 100 };
+    const running = this.downloads.get(id);
+    if (running) return runningProgress(running);
+    if (this.isDownloaded(known)) return { status: 'COMPLETED', percentage: 100 };
+    switch (known.row?.state) {
+      case 'interrupted': {
+        // What survives of an interrupted download: how far a resume starts.
+        const total = known.row.bytes ?? known.declaredBytes;
+        let kept = 0;
+        try {
+          kept = statSync(`${this.filePath(known)}.part`).size;
+        } catch {
+          // No partial file: the next download starts from zero.
+        }
+        return { status: 'RESET', percentage: total ? percentOf(kept, total) : 0 };
+      }
+      case 'failed':
+        return { status: 'FAILED', percentage: 0 };
+      case 'canceled':
+        return { status: 'CANCELED', percentage: 0 };
+      default:
+        return { status: 'UNKNOWN', percentage: 0 };
+    }
+  }
+
+  /** Loads a downloaded model (replacing a loaded model of the same role) and returns it loaded. */
+  async load(id: string): Promise<Model> {
+    const known = this.known(id);
+    if (known.kind === 'classifier') {
+      await this.classifier.load();
+      this.context.publish({ kind: 'model', id });
+      return this.view(known);
+    }
+    if (!this.isDownloaded(known)) {
+      throw new ConflictError(`${known.base.name} is not downloaded; download it before loading it.`);
+    }
+    await this.exclusive(known.role, async () => {
+      if (this.runtimes.get(known.role)?.id === id) return;
+      await this.stopRuntime(known.role);
+      await this.ensureMemory(known);
+      const process = await LlamaProcess.start({
+        modelPath: this.filePath(known),
+        role: known.role,
+        contextSize: Math.min(known.base.maxTokens?.total ?? this.settings.contextSize, this.settings.contextSize),
+        threads: this.settings.threads,
+        timeoutMs: this.settings.loadTimeoutMs,
+      });
+      if (this.closed) {
+        await process.stop();
+        throw new UnavailableError('Satchel is shutting down.');
+      }
+      const loaded: Loaded = { id, process, busy: 0 };
+      this.runtimes.set(known.role, loaded);
+      process.onDidExit(() => {
+        // A crash or a kill: the model is simply no longer loaded.
+        if (this.runtimes.get(known.role) !== loaded) return;
+        clearTimeout(loaded.idleTimer);
+        this.runtimes.delete(known.role);
+        this.context.publish({ kind: 'model', id });
+      });
+      this.touch(known.role);
+    });
+    this.context.publish({ kind: 'model', id });
+    return this.get(id);
+  }
+
+  async unload(id: string): Promise<Model> {
+    const known = this.known(id);
+    if (known.kind === 'classifier') await this.classifier.unload();
+    else await this.unloadLanguageModel(id);
+    this.context.publish({ kind: 'model', id });
+    return this.get(id);
+  }
+
+  /** Unloads every model, the classifier included; the llama.cpp processes end. */
+  async unloadAll(): Promise<void> {
+    const ids = [...this.runtimes.values()].map((loaded) => loaded.id);
+    await Promise.all((['text', 'embedding'] as const).map((role) => this.exclusive(role, () => this.stopRuntime(role))));
+    const classifierWasLoaded = this.classifier.loaded;
+    await this.classifier.unload();
+    if (classifierWasLoaded) ids.push(CLASSIFIER_ID);
+    for (const id of ids) this.context.publish({ kind: 'model', id });
+  }
+
+  /** Removes a language model's downloaded files (unloading it first); it stays listed, not downloaded. */
+  async deleteCache(id: string): Promise<ModelDeleteCacheOutput> {
+    const known = this.known(id);
+    if (known.kind === 'classifier') {
+      throw new UnsupportedError('Deleting the cache is only available for language models; the classifier ships with Satchel.');
+    }
+    await this.stopDownload(id, 'cancel');
+    await this.unloadLanguageModel(id);
+    await rm(this.folder(id), { recursive: true, force: true });
+    const row = this.store.get(id);
+    // The recorded digest stays: a later download must still match the first one.
+    if (row) this.store.put({ ...row, state: 'none', bytes: undefined, error: undefined });
+    this.progress.report(id, { status: 'UNKNOWN', percentage: 0 }, true);
+    this.context.publish({ kind: 'model', id });
+    return { model: { id } };
   }
 
   /** The loaded text model, if any; conversations fall back to offline methods without one. */
   textGenerator(): TextGenerator | undefined {
+    const loaded = this.runtimes.get('text');
+    if (!loaded?.process.running) return undefined;
+    return {
+      generate: async (prompt, options) => {
+        loaded.busy++;
+        try {
+          return await loaded.process.generate(prompt, options);
+        } finally {
+          loaded.busy--;
+          if (this.runtimes.get('text') === loaded) this.touch('text');
+        }
+      },
+    };
+  }
+
+  /** The OS process id of the loaded model's runtime (for diagnostics and tests). */
+  runtimePid(id: string): number | undefined {
+    const role = this.loadedRole(id);
+    return role ? this.runtimes.get(role)?.process.pid : undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Shutting down pauses downloads: their partial files resume after the restart.
+    await Promise.all([...this.downloads.keys()].map((id) => this.stopDownload(id, PAUSE)));
+    await Promise.all((['text', 'embedding'] as const).map((role) => this.exclusive(role, () => this.stopRuntime(role))));
+    this.progress.dispose();
+  }
+
+  // ---- models and their state
+
+  private all(): Known[] {
+    const out: Known[] = [{ kind: 'classifier', base: classifierModel() }];
+    for (const entry of this.catalog.values()) out.push(this.fromCatalog(entry, this.store.get(entry.id)));
+    for (const row of this.store.customs()) out.push(this.fromCustom(row));
+    return out;
+  }
+
+  private known(id: string): Known {
+    if (id === CLASSIFIER_ID) return { kind: 'classifier', base: classifierModel() };
+    const entry = this.catalog.get(id);
+    const row = this.store.get(id);
+    if (entry) return this.fromCatalog(entry, row);
+    if (row?.custom) return this.fromCustom(row);
+    throw new NotFoundError('model', id);
+  }
+
+  private languageModel(id: string): LanguageModel {
+    const known = this.known(id);
+    if (known.kind !== 'llm') throw new UnsupportedError(`${known.base.name} is not a language model.`);
+    return known;
+  }
+
+  private fromCatalog(entry: CatalogEntry, row: ModelRow | undefined): LanguageModel {
+    const sha256 = entry.sha256 ?? row?.sha256;
+    return {
+      kind: 'llm',
+      base: catalogModel(entry),
+      role: roleOf(entry.usage),
+      custom: false,
+      source: entry.url,
+      file: entry.file,
+      ...(sha256 ? { sha256 } : {}),
+      ...(entry.bytes !== undefined ? { declaredBytes: entry.bytes } : {}),
+      ...(entry.ramBytes !== undefined ? { declaredRam: entry.ramBytes } : {}),
+      ...(row ? { row } : {}),
+    };
+  }
+
+  private fromCustom(row: ModelRow): LanguageModel {
+    const base = row.data!;
+    return {
+      kind: 'llm',
+      base,
+      role: roleOf(base.usage),
+      custom: true,
+      file: row.file ?? 'model.gguf',
+      row,
+      ...(row.source ? { source: row.source } : {}),
+      ...(row.sha256 ? { sha256: row.sha256 } : {}),
+      ...(base.bytes?.value !== undefined ? { declaredBytes: base.bytes.value } : {}),
+      ...(base.ram?.value !== undefined ? { declaredRam: base.ram.value } : {}),
+    };
+  }
+
+  private view(known: Known): Model {
+    if (known.kind === 'classifier') return { ...known.base, downloaded: true, downloading: false, loaded: this.classifier.loaded };
+    const downloaded = this.isDownloaded(known);
+    const bytes = known.base.bytes ?? (downloaded && known.row?.bytes !== undefined ? byteDescriptor(known.row.bytes) : undefined);
+    return {
+      ...known.base,
+      ...(bytes ? { bytes } : {}),
+      downloaded,
+      downloading: this.downloads.has(known.base.id),
+      loaded: this.loadedRole(known.base.id) !== undefined,
+    };
+  }
+
+  /** Downloaded means: recorded as complete, and the file is there with its recorded size. */
+  private isDownloaded(known: LanguageModel): boolean {
+    if (known.row?.state !== 'downloaded') return false;
+    try {
+      return statSync(this.filePath(known)).size === known.row.bytes;
+    } catch {
+      return false;
+    }
+  }
+
+  private duplicateOf(seed: SeededModel): Known | undefined {
+    return this.all().find((known) => {
+      if (seed.unique) return known.base.unique === seed.unique;
+      return (
+        known.kind === 'llm' &&
+        known.custom &&
+        !known.base.unique &&
+        known.base.name === seed.name &&
+        known.base.version === seed.version &&
+        known.base.usage === seed.usage &&
+        (known.base.foundation ?? 'UNKNOWN') === (seed.foundation ?? 'UNKNOWN')
+      );
+    });
+  }
+
+  private folder(id: string): string {
+    return join(this.dataDir, 'models', id);
+  }
+
+  private filePath(known: LanguageModel): string {
+    return join(this.folder(known.base.id), known.file);
+  }
+
+  private updateRow(known: LanguageModel, patch: Partial<ModelRow>): void {
+    const row = this.store.get(known.base.id) ?? { id: known.base.id, custom: known.custom, state: 'none' as const };
+    this.store.put({ ...row, ...patch });
+  }
+
+  // ---- downloads
+
+  private startDownload(known: LanguageModel): Download {
+    const id = known.base.id;
+    const dest = this.filePath(known);
+    const download: Download = { controller: new AbortController(), done: Promise.resolve(), received: 0, ...(known.declaredBytes ? { total: known.declaredBytes } : {}) };
+    this.downloads.set(id, download);
+    this.updateRow(known, { state: 'downloading', file: known.file, error: undefined });
+    this.progress.report(id, { status: 'INITIALIZED', percentage: 0 }, true);
+    this.context.publish({ kind: 'model', id });
+    const { signal } = download.controller;
+    download.done = downloadFile({
+      source: known.source!,
+      dest,
+      ...(known.sha256 ? { sha256: known.sha256 } : {}),
+      signal,
+      backoffMs: this.settings.retryBackoffMs,
+      onTotal: async (total, received) => {
+        download.total = total;
+        this.updateRow(known, { bytes: total });
+        await this.ensureDisk(total - received);
+      },
+      onProgress: (progress) => {
+        download.received = progress.received;
+        if (progress.total !== undefined) download.total = progress.total;
+        this.progress.report(id, runningProgress(download));
+      },
+      verify: known.role === 'text' || known.role === 'embedding' ? expectGguf : undefined,
+    })
+      .then(
+        (result) => {
+          // Trust on first use: with no published digest, the first complete download's is kept.
+          this.updateRow(known, { state: 'downloaded', bytes: result.bytes, sha256: known.sha256 ?? result.sha256, error: undefined });
+          this.progress.report(id, { status: 'COMPLETED', percentage: 100 }, true);
+        },
+        async (error: unknown) => {
+          if (signal.aborted && signal.reason === PAUSE) {
+            this.updateRow(known, { state: 'interrupted' });
+            this.progress.report(id, { status: 'RESET', percentage: download.total ? percentOf(download.received, download.total) : 0 }, true);
+          } else if (signal.aborted) {
+            await discardPartial(dest);
+            this.updateRow(known, { state: 'canceled', error: undefined });
+            this.progress.report(id, { status: 'CANCELED', percentage: 0 }, true);
+          } else {
+            this.context.logger.warn(`download of model ${id} failed: ${(error as Error)?.message ?? error}`);
+            this.updateRow(known, { state: 'failed', error: (error as Error)?.message ?? String(error) });
+            this.progress.report(id, { status: 'FAILED', percentage: 0 }, true);
+          }
+        },
+      )
+      .finally(() => {
+        this.downloads.delete(id);
+        if (!this.closed) this.context.publish({ kind: 'model', id });
+      });
+    return download;
+  }
+
+  private async stopDownload(id: string, reason: string): Promise<void> {
+    const download = this.downloads.get(id);
+    if (!download) return;
+    download.controller.abort(reason);
+    await download.done;
+  }
+
+  private async ensureDisk(bytes: number): Promise<void> {
+    if (bytes <= 0) return;
+    const dir = join(this.dataDir, 'models');
+    await mkdir(dir, { recursive: true });
+    const info = await statfs(dir);
+    const free = Number(info.bavail) * Number(info.bsize);
+    if (bytes + DISK_MARGIN > free) {
+      throw new InsufficientResourcesError(`Not enough free disk space: the model needs ${byteDescriptor(bytes).readable}, ${byteDescriptor(free).readable} is free.`);
+    }
+  }
+
+  // ---- loading
+
+  private loadedRole(id: string): Role | undefined {
+    for (const [role, loaded] of this.runtimes) if (loaded.id === id) return role;
     return undefined;
   }
 
-  async close(): Promise<void> {}
+  private async unloadLanguageModel(id: string): Promise<void> {
+    const role = this.loadedRole(id);
+    if (role) await this.exclusive(role, () => (this.runtimes.get(role)?.id === id ? this.stopRuntime(role) : undefined));
+  }
+
+  /** Runs loads and unloads of one role one at a time, so two text models are never loaded together. */
+  private exclusive<T>(role: Role, task: () => Promise<T> | T): Promise<T> {
+    const previous = this.roleQueues.get(role) ?? Promise.resolve();
+    const next = previous.then(task);
+    this.roleQueues.set(role, next.catch(() => undefined));
+    return next;
+  }
+
+  private async stopRuntime(role: Role): Promise<void> {
+    const loaded = this.runtimes.get(role);
+    if (!loaded) return;
+    this.runtimes.delete(role);
+    clearTimeout(loaded.idleTimer);
+    await loaded.process.stop();
+    this.context.publish({ kind: 'model', id: loaded.id });
+  }
+
+  private async ensureMemory(known: LanguageModel): Promise<void> {
+    // The CPU backend holds about the file size again after repacking, plus the context (models.md §2.3).
+    const fileBytes = (await stat(this.filePath(known))).size;
+    const needed = Math.max(known.declaredRam ?? 0, fileBytes * 2 + 64 * 1024 * 1024);
+    const free = freemem();
+    if (needed > free) {
+      throw new InsufficientResourcesError(`Not enough free memory to load ${known.base.name}: it needs about ${byteDescriptor(needed).readable}, ${byteDescriptor(free).readable} is free.`);
+    }
+  }
+
+  /** (Re)starts the idle countdown of a loaded model; a model busy generating is never unloaded. */
+  private touch(role: Role): void {
+    const loaded = this.runtimes.get(role);
+    if (!loaded) return;
+    clearTimeout(loaded.idleTimer);
+    if (this.settings.idleUnloadMs <= 0) return;
+    loaded.idleTimer = setTimeout(() => {
+      if (loaded.busy > 0) return this.touch(role);
+      void this.exclusive(role, () => (this.runtimes.get(role) === loaded ? this.stopRuntime(role) : undefined));
+    }, this.settings.idleUnloadMs);
+    loaded.idleTimer.unref();
+  }
+}
+
+function editableFields(seed: Partial<Model>): Partial<Model> {
+  const out: Record<string, unknown> = {};
+  for (const key of EDITABLE) if (seed[key] !== undefined) out[key] = seed[key];
+  return out as Partial<Model>;
+}
+
+/** A custom model's `unique` names its file when it is a URL or an absolute path. */
+function sourceOf(unique: string): string | undefined {
+  if (/^(https?|file):\/\//i.test(unique)) return unique;
+  return isAbsolute(unique) ? unique : undefined;
+}
+
+function fileNameFor(source: string): string {
+  let name: string;
+  try {
+    const path = /^https?:/i.test(source) ? new URL(source).pathname : /^file:/i.test(source) ? fileURLToPath(source) : source;
+    name = decodeURIComponent(basename(path));
+  } catch {
+    name = '';
+  }
+  const safe = name.replace(/[^\w.\-]+/g, '_').replace(/^\.+/, '');
+  return safe ? (safe.toLowerCase().endsWith('.gguf') ? safe : `${safe}.gguf`) : 'model.gguf';
+}
+
+async function expectGguf(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4), 0, 4, 0);
+    if (bytesRead < 4 || buffer.toString('latin1') !== 'GGUF') throw new UnsupportedError('The file is not a GGUF model.');
+  } finally {
+    await handle.close();
+  }
+}
+
+function percentOf(received: number, total: number): number {
+  return Math.min(100, Math.floor((received / total) * 1000) / 10);
+}
+
+function runningProgress(download: Download): ModelDownloadProgress {
+  if (download.received === 0) return { status: 'INITIALIZED', percentage: 0 };
+  return { status: 'IN-PROGRESS', percentage: download.total ? percentOf(download.received, download.total) : null };
 }

@@ -1,0 +1,114 @@
+/**
+ * The shipped catalog of downloadable models and the built-in language classifier, as wire Model
+ * records. Derived state (downloaded, downloading, loaded) is filled in by the service.
+ */
+import shipped from './catalog.json' with { type: 'json' };
+import type { Model } from '../wire.ts';
+import type { ModelFoundation, ModelProvider, ModelType, ModelUsage } from './enums.ts';
+
+export interface CatalogEntry {
+  readonly id: string;
+  /** The readable name the model is loaded by (wire `unique`). */
+  readonly unique: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly version: string;
+  readonly foundation: ModelFoundation;
+  readonly usage: ModelUsage;
+  readonly type: ModelType;
+  readonly provider?: ModelProvider;
+  readonly url: string;
+  /** File name inside the model's folder (and under a catalog base URL). */
+  readonly file: string;
+  readonly bytes?: number;
+  readonly ramBytes?: number;
+  readonly license?: string;
+  /** Hex digest, when the catalog author knew it; otherwise the first download's is trusted. */
+  readonly sha256?: string | null;
+  /** Billions of parameters. */
+  readonly parameters?: number;
+  readonly quantization?: string;
+  readonly contextSize?: number;
+}
+
+/** What a model runs on: the classifier worker, or a llama.cpp child process in one of two roles. */
+export type ModelRole = 'classifier' | 'text' | 'embedding';
+
+export const CLASSIFIER_ID = '2202f11b-f78e-44e6-9d43-df4498a02492';
+
+// A fixed creation time keeps built-in records identical across restarts and machines.
+const BUILT_IN_CREATED = '2026-01-01T00:00:00.000Z';
+
+export function shippedCatalog(): readonly CatalogEntry[] {
+  return (shipped as { models: CatalogEntry[] }).models;
+}
+
+/** Points every entry at `base` + its file name (a mirror, or a 127.0.0.1 server in tests). */
+export function withBaseUrl(entries: readonly CatalogEntry[], base: string): CatalogEntry[] {
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  return entries.map((entry) => ({ ...entry, url: prefix + encodeURIComponent(entry.file) }));
+}
+
+export function roleOf(usage: string): Exclude<ModelRole, 'classifier'> {
+  return usage === 'TEXT_EMBEDDING' ? 'embedding' : 'text';
+}
+
+export function readableBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
+}
+
+export function byteDescriptor(bytes: number): { value: number; readable: string } {
+  return { value: bytes, readable: readableBytes(bytes) };
+}
+
+export function catalogModel(entry: CatalogEntry): Model {
+  const description = [entry.description, entry.license ? `Licence: ${entry.license}.` : undefined].filter(Boolean).join(' ');
+  return {
+    id: entry.id,
+    version: entry.version,
+    created: { value: BUILT_IN_CREATED },
+    name: entry.name,
+    ...(description ? { description } : {}),
+    cloud: false,
+    type: entry.type,
+    usage: entry.usage,
+    ...(entry.bytes !== undefined ? { bytes: byteDescriptor(entry.bytes) } : {}),
+    ...(entry.ramBytes !== undefined ? { ram: byteDescriptor(entry.ramBytes) } : {}),
+    ...(entry.quantization ? { quantization: entry.quantization } : {}),
+    foundation: entry.foundation,
+    unique: entry.unique,
+    ...(entry.parameters !== undefined ? { parameters: entry.parameters } : {}),
+    ...(entry.provider ? { provider: entry.provider } : {}),
+    cpu: true,
+    ...(entry.contextSize !== undefined ? { maxTokens: { total: entry.contextSize } } : {}),
+    custom: false,
+  };
+}
+
+/** The guesslang model shipped inside @vscode/vscode-languagedetection: always downloaded. */
+export function classifierModel(): Model {
+  return {
+    id: CLASSIFIER_ID,
+    version: '1.0.23',
+    created: { value: BUILT_IN_CREATED },
+    name: 'Language classifier (guesslang)',
+    description: 'Detects the language of a snippet. Ships with Satchel; runs in a worker thread. Licence: MIT.',
+    cloud: false,
+    type: 'SPEED',
+    usage: 'CODE_CLASSIFICATION',
+    bytes: byteDescriptor(959_000),
+    ram: byteDescriptor(45_000_000),
+    foundation: 'UNKNOWN',
+    unique: 'guesslang',
+    provider: 'MICROSOFT',
+    cpu: true,
+    custom: false,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * zod schemas of the request bodies of the models area. Enum fields are checked against the
+ * client's values (a wrong one would be stored); unknown keys are dropped, derived fields
+ * (downloaded, loaded, downloading) are read but ignored by core.
+ */
+import { z } from 'zod';
+import {
+  MODEL_FOUNDATION_VALUES,
+  MODEL_PROVIDER_VALUES,
+  MODEL_TYPE_VALUES,
+  MODEL_USAGE_VALUES,
+} from '../../core/models/enums.ts';
+import { byteDescriptor } from '../../core/models/catalog.ts';
+
+const timestamp = z.object({
+  value: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO-8601 date'),
+  readable: z.string().optional(),
+});
+
+// `readable` is required on the wire; a caller that only sends the number gets it filled in.
+const bytes = z
+  .object({ value: z.number().int().nonnegative(), readable: z.string().optional() })
+  .transform((b) => (b.readable ? { value: b.value, readable: b.readable } : byteDescriptor(b.value)));
+
+const tokens = z.number().int().positive().nullable();
+
+const fields = {
+  version: z.string(),
+  created: timestamp,
+  name: z.string().trim().min(1, 'must not be empty'),
+  description: z.string().optional(),
+  cloud: z.boolean(),
+  type: z.enum(MODEL_TYPE_VALUES),
+  usage: z.enum(MODEL_USAGE_VALUES),
+  bytes: bytes.optional(),
+  ram: bytes.optional(),
+  quantization: z.string().optional(),
+  foundation: z.enum(MODEL_FOUNDATION_VALUES).optional(),
+  downloaded: z.boolean().optional(),
+  unique: z.string().trim().min(1).optional(),
+  parameters: z.number().nonnegative().nullable().optional(),
+  provider: z.enum(MODEL_PROVIDER_VALUES).optional(),
+  cpu: z.boolean().optional(),
+  maxTokens: z.object({ total: tokens, input: tokens.optional(), output: tokens.optional() }).optional(),
+  custom: z.boolean().optional(),
+  capabilities: z
+    .object({
+      temporal: z.boolean().optional(),
+      images: z.boolean().optional(),
+      videos: z.boolean().optional(),
+      documents: z.boolean().optional(),
+      codebases: z.boolean().optional(),
+      assets: z.boolean().optional(),
+      websites: z.boolean().optional(),
+    })
+    .optional(),
+};
+
+export const seededModelSchema = z.object(fields);
+
+export const modelSchema = z.object({
+  ...fields,
+  id: z.string().min(1),
+  loaded: z.boolean().optional(),
+  downloading: z.boolean().optional(),
+});
+
+/** Body of POST /models/import: a GGUF file already on this machine. */
+export const modelImportSchema = z.object({
+  path: z.string().min(1),
+  name: z.string().trim().min(1).optional(),
+  description: z.string().optional(),
+  version: z.string().min(1).optional(),
+  usage: z.enum(MODEL_USAGE_VALUES).optional(),
+  foundation: z.enum(MODEL_FOUNDATION_VALUES).optional(),
+});
+
+/** ModelDeleteCacheInput carries nothing Satchel reads; it may be absent. */
+export const deleteCacheSchema = z.union([z.undefined(), z.null(), z.looseObject({})]);
