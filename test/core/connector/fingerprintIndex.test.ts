@@ -1,0 +1,128 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Database } from '../../../src/core/store/database.ts';
+import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
+import { applicationMigrations } from '../../../src/core/applications/schema.ts';
+import { FingerprintIndex } from '../../../src/core/connector/fingerprintIndex.ts';
+import { fingerprints } from '../../../src/core/connector/fingerprint.ts';
+import { savedSnippets, unrelatedSnippets, partialOf } from './snippetFixture.ts';
+
+function open(): { db: Database; index: FingerprintIndex; close(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'satchel-fp-'));
+  const db = Database.open({ dataDir: dir, migrations: [...baseMigrations, ...applicationMigrations] });
+  return { db, index: new FingerprintIndex(db), close: () => (db.close(), rmSync(dir, { recursive: true, force: true })) };
+}
+
+const opts = { minScore: 0.5, limit: 5 };
+
+test('upsert, query, replace and remove keep postings and frequencies exact', () => {
+  const { db, index, close } = open();
+  try {
+    const [a, b] = savedSnippets;
+    index.upsert('a', a!.code);
+    index.upsert('b', b!.code);
+    assert.equal(index.query(fingerprints(a!.code), opts)[0]?.assetId, 'a');
+    assert.equal(index.query(fingerprints(partialOf(b!.code)), opts)[0]?.assetId, 'b');
+    index.upsert('a', unrelatedSnippets[0]!.code);
+    assert.equal(index.query(fingerprints(a!.code), opts).length, 0, 'the old text of a replaced asset no longer matches');
+    index.remove('a');
+    index.remove('b');
+    index.remove('missing');
+    const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    assert.deepEqual([count('connector_fp_docs'), count('connector_fp_postings'), count('connector_fp_df')], [0, 0, 0]);
+  } finally {
+    close();
+  }
+});
+
+test('index writes roll back with the transaction they belong to', () => {
+  const { db, index, close } = open();
+  try {
+    assert.throws(() =>
+      db.transaction(() => {
+        index.upsert('a', savedSnippets[0]!.code);
+        throw new Error('asset write failed');
+      }),
+    );
+    assert.equal(index.has('a'), false);
+    assert.equal(index.query(fingerprints(savedSnippets[0]!.code), opts).length, 0);
+  } finally {
+    close();
+  }
+});
+
+test('rebuild only refingerprints changed or new assets and drops the ones that are gone', () => {
+  const { db, index, close } = open();
+  try {
+    index.upsert('keep', savedSnippets[0]!.code);
+    index.upsert('change', savedSnippets[1]!.code);
+    index.upsert('gone', savedSnippets[2]!.code);
+    const docOf = (id: string) => (db.prepare('SELECT doc FROM connector_fp_docs WHERE asset_id = ?').get(id) as { doc: number } | undefined)?.doc;
+    const keptDoc = docOf('keep');
+    index.rebuild([
+      { id: 'keep', text: savedSnippets[0]!.code },
+      { id: 'change', text: savedSnippets[3]!.code },
+      { id: 'new', text: savedSnippets[4]!.code },
+    ]);
+    assert.equal(docOf('keep'), keptDoc, 'an unchanged asset is left alone');
+    assert.equal(index.has('gone'), false);
+    assert.equal(index.query(fingerprints(savedSnippets[3]!.code), opts)[0]?.assetId, 'change');
+    assert.equal(index.query(fingerprints(savedSnippets[4]!.code), opts)[0]?.assetId, 'new');
+    assert.equal(index.query(fingerprints(savedSnippets[1]!.code), opts).length, 0);
+  } finally {
+    close();
+  }
+});
+
+test('query time stays in the low milliseconds on a large synthetic corpus', () => {
+  // SATCHEL_INDEX_SIZE=100000 reproduces the figure in the report; the default keeps the suite quick.
+  const size = Number(process.env.SATCHEL_INDEX_SIZE ?? 2000);
+  const { db, index, close } = open();
+  try {
+    db.db.exec('PRAGMA synchronous = OFF');
+    let seed = 7;
+    const random = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0) >>> 0) / 2 ** 32;
+    const words = Array.from({ length: 4000 }, (_, i) => ['count', 'value', 'item', 'user', 'config', 'list'][i % 6]! + i.toString(36));
+    const word = () => words[Math.floor(random() ** 2 * words.length)]!;
+    const snippet = () => {
+      const lines = [`function ${word()}(${word()}, ${word()}) {`];
+      for (let i = 0, n = 5 + Math.floor(random() * 20); i < n; i++) {
+        const r = random();
+        if (r < 0.4) lines.push(`  const ${word()} = ${word()}.${word()}(${word()}, ${Math.floor(random() * 100)});`);
+        else if (r < 0.7) lines.push(`  if (${word()} > ${word()}) return ${word()};`);
+        else lines.push(`  for (const ${word()} of ${word()}) ${word()}.push(${word()});`);
+      }
+      return lines.concat('}').join('\n');
+    };
+    const kept: string[] = [];
+    const started = performance.now();
+    db.transaction(() => {
+      for (let i = 0; i < size; i++) {
+        const text = snippet();
+        if (i < 200) kept.push(text);
+        index.upsert(`a${i}`, text);
+      }
+    });
+    const buildSeconds = (performance.now() - started) / 1000;
+    const times: number[] = [];
+    let found = 0;
+    for (let i = 0; i < 400; i++) {
+      const query = i % 2 === 0 ? fingerprints(partialOf(kept[i % 200]!)) : fingerprints(snippet());
+      const t = performance.now();
+      const matches = index.query(query, opts);
+      times.push(performance.now() - t);
+      if (i % 2 === 0 && matches[0]?.assetId === `a${i % 200}`) found++;
+    }
+    times.sort((x, y) => x - y);
+    const p50 = times[200]!;
+    const p95 = times[380]!;
+    console.log(`fingerprint index: ${size} snippets built in ${buildSeconds.toFixed(1)} s; query p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms; partial copies found ${found}/200`);
+    assert.ok(found >= 190, `partial copies found ${found}/200`);
+    assert.ok(p95 < 25, `p95 ${p95} ms`);
+  } finally {
+    close();
+  }
+});
