@@ -214,7 +214,7 @@ test('deprecated sessions: open, close (bare JSON string) and the snapshot absen
   assert.equal(application, undefined);
   assert.deepEqual(usage, { interactions: 1, keyboard: 1 });
   assertWire('Session', session);
-  assert.ok(closed.value.closed instanceof Date);
+  assert.ok(closed.value.closed?.value instanceof Date);
 
   const snapshot = await request(t.url, 'GET', `/applications/sessions/${opened.value.id}`);
   assert.equal(snapshot.status, 200);
