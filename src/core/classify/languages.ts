@@ -4,6 +4,7 @@
  * image…) a specific value belongs to.
  */
 import type { ClassificationGeneric, ClassificationSpecific } from '../wire.ts';
+import { CLASSIFICATION_SPECIFIC_VALUES } from '../assets/classificationValues.ts';
 
 export interface LanguageInfo {
   /** The value stored in a format's classification. */
@@ -146,32 +147,20 @@ export function classificationOf(specific: ClassificationSpecific): Classificati
   return { generic: genericOf.get(specific) ?? 'CODE', specific };
 }
 
-/** Every value of the client's ClassificationSpecificEnum that is itself a file extension or a file name. */
-const enumFileNames =
-  'csx cs html htm shtml xhtml hs hs-boot hsig cpp cc cp cxx c h hh hpp hxx inl ipp ixx cppm csv doc docm docx ' +
-  'exe gif ico jpe jpeg jpg jpgm jpgv log mp2 mp2a mp3 mp4 mp4a oga ogg ogv ogx ppt pptx pptm qt text tif tiff ' +
-  'txt wav weba webm webp xla xlam xlc xlm xls xlsb xlsm xlsx xlt xltm xltx pdf png rpm zip woff woff2 svgz bin ' +
-  'bmp eot gz jar mpkg ai eps dmg list rtx uri uris urls css dart java bsh js jsx mjs htc json ipynb gltf ' +
-  'jsonml ps ssml wasm rtf cco pl pc pm pmc pod t xml tld dtml rng rss opml svg xaml sublime-snippet ' +
-  'tmLanguage tmPreferences tmSnippet tmTheme csproj fsproj sqlproj vbproj vcproj vcxproj dae props targets ' +
-  'xsd xsl xslt ecma node php php3 php4 php5 php7 php8 phps phpt phtml py py3 pyw pyi pyx pyx.in pxd pxd.in ' +
-  'pxi pxi.in rpy cpy gyp gypi vpy smk wscript bazel bzl pyc class p pas curl mcurl go swift rs ts tsx rb rbi ' +
-  'rbx rjs rabl rake capfile jbuilder gemspec podspec irbrc pryrc prawn thor Appfile Appraisals Berksfile ' +
-  'Brewfile Cheffile Deliverfile Fastfile Gemfile Guardfile Podfile Rakefile Rantfile Scanfile simplecov ' +
-  'Snapfile Thorfile Vagrantfile scala sbt sc cmd bat coffee erl hrl escript lua luau md mdown mdwn markdown ' +
-  'markdn matlab m ps1 sh bash bashrc ash zsh .bash_aliases .bash_completions .bash_functions .bash_login ' +
-  '.bash_logout .bash_profile .bash_variables .profile .textmate_init .zlogin .zlogout .zprofile .zshenv ' +
-  '.zshrc PKGBUILD ebuild eclass r sql ddl dml tex ltx sty cls yaml yml toml tml Cargo.lock Gopkg.lock ' +
-  'Pipfile poetry.lock groovy kt el clj ex adb ads agda elm exs glsl ml lean lisp rkt sparql vhdl zig ' +
-  'dockerfile f03 f08 f18 f90 f95 jl mm scm sol sv asp cfm fs fsi fsx tf vba svelte vue scss feature ini ftl ' +
-  'hcl abap nim cara';
+/**
+ * The enum values that are a file extension or a file name themselves: all but UNKNOWN, the
+ * highlight.js grammar names and the snake_case kinds of reference (uniform_resource_locator…).
+ */
+const enumFileNames = CLASSIFICATION_SPECIFIC_VALUES.filter(
+  (value) => value !== 'UNKNOWN' && !value.startsWith('hljs-') && !/^[a-z]+(_[a-z]+)+$/.test(value),
+);
 
 /** Lower-cased file name or extension → specific value. The enum's own spelling wins over a language alias. */
 const byFileName = new Map<string, ClassificationSpecific>();
 for (const info of supportedLanguages) {
   for (const extension of info.extensions) byFileName.set(extension, info.specific);
 }
-for (const value of enumFileNames.split(' ')) byFileName.set(value.toLowerCase(), value as ClassificationSpecific);
+for (const value of enumFileNames) byFileName.set(value.toLowerCase(), value as ClassificationSpecific);
 // Conventional file names with no extension.
 byFileName.set('dockerfile', 'dockerfile');
 byFileName.set('containerfile', 'dockerfile');
