@@ -9,9 +9,9 @@ import { WebSocket } from 'ws';
 import { startTestServer, request, errorCode, type TestServer } from '../helpers.ts';
 
 let t: TestServer;
-let conversation: string;
-let emptyConversation: string;
-let messageId: string;
+let conversation = '';
+let emptyConversation = '';
+let messageId = '';
 
 before(async () => {
   t = await startTestServer();

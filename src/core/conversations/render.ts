@@ -7,12 +7,7 @@ import { flattened, type StoredConversation } from './records.ts';
 export function renderMessage(links: Links, message: StoredMessage, transferables: boolean): W.ConversationMessage {
   const end = { kind: 'message', id: message.id } as const;
   return {
-    id: message.id,
-    created: message.created,
-    updated: message.updated,
-    conversation: { id: message.conversation },
-    role: message.role,
-    ...(transferables && message.fragment ? { fragment: message.fragment } : {}),
+    ...flattenedMessage(message, transferables),
     ...(message.sentiment ? { sentiment: message.sentiment as W.ConversationMessage['sentiment'] } : {}),
     ...(message.score ? { score: message.score } : {}),
     assets: flattened(links.partners(end, 'asset')),
