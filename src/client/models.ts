@@ -45,7 +45,11 @@ export class ModelsClient {
     return this.http.void('POST', `/models/${seg(id)}/delete`);
   }
 
-  /** Registers a custom model; the seed says where its file is (see the models area for the fields it reads). */
+  /** Registers a model file already on this machine (copied into the data directory and verified). */
+  importFile(file: { path: string; name?: string }): Promise<Model> {
+    return this.http.json('POST', '/models/import', { body: file, timeoutMs: 600_000 });
+  }
+
   create(seed: SeededModel): Promise<Model> {
     return this.http.json('POST', '/models/create', { body: seed });
   }

@@ -17,10 +17,12 @@ export interface Settings {
   readonly connectorMode: ConnectorMode;
   readonly connectorMinLength: number;
   readonly idleUnloadMs: number;
+  /** A mirror the model catalog downloads from instead of its own URLs. */
+  readonly catalogBaseUrl: string | undefined;
 }
 
 /** Keys whose change needs the server restarted (the others apply at once). */
-export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'models.idleUnloadMinutes'].map((key) => `${SECTION}.${key}`);
+export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'models.idleUnloadMinutes', 'models.catalogBaseUrl'].map((key) => `${SECTION}.${key}`);
 
 export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>, env: NodeJS.ProcessEnv = process.env): Settings {
   const port = configuration.get<number>('port', 0);
@@ -32,6 +34,7 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
     connectorMode: mode === 'off' || mode === 'notify' ? mode : 'quiet',
     connectorMinLength: Math.max(1, configuration.get<number>('connector.minLength', 12)),
     idleUnloadMs: Math.max(0, configuration.get<number>('models.idleUnloadMinutes', 15)) * 60_000,
+    catalogBaseUrl: configuration.get<string>('models.catalogBaseUrl', '').trim() || undefined,
   };
 }
 

@@ -1,0 +1,279 @@
+/** Saving, finding and using assets: the editor commands and the Assets view's item actions. */
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import type { Asset } from '../../core/wire.ts';
+import { assetLanguage, assetText, type ExportType } from '../../client/assets.ts';
+import { assetUri } from '../assetDocuments.ts';
+import { fromVscodeLanguage, knownLanguages, languageName } from '../languages.ts';
+import type { AssetsNode, Grouping } from '../views/assetsView.ts';
+import type { PendingSuggestion } from '../copyConnector.ts';
+import { connected, withStatus, type CommandMap, type Services } from './services.ts';
+
+type AssetArg = AssetsNode | Asset | string | undefined;
+
+export function assetCommands(s: Services): CommandMap {
+  const { server, assets, connector } = s;
+
+  const save = async (text: string, language: string | undefined, name?: string): Promise<Asset> => {
+    if (!text.trim()) throw new Error('There is nothing to save: the text is empty.');
+    const { client } = connected(server);
+    const application = await server.application();
+    const asset = await withStatus('Saving to Satchel…', () =>
+      client.assets.createFromText({ text, application, ...(language ? { language } : {}), ...(name ? { name } : {}) }),
+    );
+    void assets.reload(asset.id);
+    void vscode.window.setStatusBarMessage(`$(check) Saved to Satchel: ${asset.name ?? 'asset'}`, 4_000);
+    return asset;
+  };
+
+  /** An asset with its content, from a tree node, an asset, an id, or (with no argument) a search. */
+  const resolve = async (arg: AssetArg): Promise<Asset | undefined> => {
+    const { client } = connected(server);
+    let id: string | undefined;
+    if (typeof arg === 'string') id = arg;
+    else if (arg && 'type' in arg && arg.type === 'asset') id = arg.asset.id;
+    else if (arg && 'id' in arg) id = arg.id;
+    else if (arg && 'type' in arg && arg.type === 'suggestion') id = arg.suggestion.asset?.id;
+    if (!id) return pickAsset(s);
+    return assets.asset(id) ?? client.assets.get(id);
+  };
+
+  const insert = async (asset: Asset): Promise<boolean> => {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      void vscode.window.showWarningMessage('Open an editor to insert the asset into.');
+      return false;
+    }
+    const text = assetText(asset);
+    const done = await editor.edit((edit) => {
+      for (const selection of editor.selections) edit.replace(selection, text);
+    });
+    if (done) void connector.track(asset.id, 'inserted');
+    return done;
+  };
+
+  const open = async (asset: Asset): Promise<vscode.TextEditor> => {
+    const uri = assetUri(asset.id, asset.name || 'Untitled', assetLanguage(asset));
+    s.documents.changed(asset.id);
+    const document = await vscode.workspace.openTextDocument(uri);
+    return vscode.window.showTextDocument(document, { preview: true });
+  };
+  connector.openAsset = async (asset) => {
+    await open(asset);
+  };
+
+  const exportAs = async (arg: AssetArg, type: ExportType, target?: vscode.Uri): Promise<vscode.Uri | undefined> => {
+    const asset = await resolve(arg);
+    if (!asset) return undefined;
+    const { client } = connected(server);
+    const extension = type === 'MD' ? 'md' : 'html';
+    const uri =
+      target ??
+      (await vscode.window.showSaveDialog({
+        defaultUri: vscode.Uri.file(`${(asset.name || 'asset').replace(/[\\/:*?"<>|]+/g, ' ')}.${extension}`),
+        filters: type === 'MD' ? { Markdown: ['md'] } : { HTML: ['html', 'htm'] },
+      }));
+    if (!uri) return undefined;
+    const exported = await client.assets.export(asset.id, type);
+    const raw = exported.raw;
+    const content = raw.string?.raw ?? (raw.bytes?.raw ? Buffer.from(raw.bytes.raw) : '');
+    await writeFile(uri.fsPath, content);
+    void vscode.window.setStatusBarMessage(`$(check) Exported ${asset.name ?? 'asset'} to ${basename(uri.fsPath)}`, 4_000);
+    return uri;
+  };
+
+  return {
+    'satchel.saveSelection': async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor || editor.selections.every((selection) => selection.isEmpty)) {
+        void vscode.window.showWarningMessage('Select some code first.');
+        return undefined;
+      }
+      const text = editor.selections.map((selection) => editor.document.getText(selection)).join('\n');
+      return save(text, fromVscodeLanguage(editor.document.languageId));
+    },
+    'satchel.saveFile': async (uri?: vscode.Uri) => {
+      const document = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+      if (!document) {
+        void vscode.window.showWarningMessage('Open a file to save it.');
+        return undefined;
+      }
+      return save(document.getText(), fromVscodeLanguage(document.languageId), basename(document.fileName));
+    },
+    'satchel.saveClipboard': async () => save(await vscode.env.clipboard.readText(), undefined),
+    'satchel.searchAssets': async (initialQuery?: string) => {
+      const asset = await pickAsset(s, typeof initialQuery === 'string' ? initialQuery : '');
+      if (!asset) return undefined;
+      if (vscode.window.activeTextEditor) await insert(asset);
+      else await open(asset);
+      return asset;
+    },
+    'satchel.insertAsset': async (arg?: AssetArg) => {
+      const asset = await resolve(arg);
+      return asset && (await insert(asset)) ? asset : undefined;
+    },
+    'satchel.assets.refresh': () => assets.refresh(),
+    'satchel.assets.groupByTag': () => assets.setGrouping('tag' satisfies Grouping),
+    'satchel.assets.groupByLanguage': () => assets.setGrouping('language' satisfies Grouping),
+    'satchel.asset.insert': async (arg: AssetArg) => {
+      const asset = await resolve(arg);
+      return asset && (await insert(asset)) ? asset : undefined;
+    },
+    'satchel.asset.copy': async (arg: AssetArg) => {
+      const asset = await resolve(arg);
+      if (!asset) return undefined;
+      await vscode.env.clipboard.writeText(assetText(asset));
+      void connector.track(asset.id, 'copied');
+      void vscode.window.setStatusBarMessage(`$(copy) Copied ${asset.name ?? 'asset'}`, 3_000);
+      return asset;
+    },
+    'satchel.asset.open': async (arg: AssetArg) => {
+      const asset = await resolve(arg);
+      return asset ? open(asset) : undefined;
+    },
+    'satchel.asset.rename': async (arg: AssetArg, newName?: string) => {
+      const asset = await resolve(arg);
+      if (!asset) return undefined;
+      const name = newName ?? (await vscode.window.showInputBox({ prompt: 'New name', value: asset.name ?? '' }));
+      if (!name?.trim()) return undefined;
+      const renamed = await connected(server).client.assets.rename(asset.id, name.trim());
+      await assets.reload(asset.id);
+      return renamed;
+    },
+    'satchel.asset.tags': async (arg: AssetArg, tagText?: string) => {
+      const asset = await resolve(arg);
+      if (!asset) return undefined;
+      const current = asset.tags?.iterable?.map((tag) => tag.text) ?? [];
+      const input =
+        tagText ?? (await vscode.window.showInputBox({ prompt: 'Tags, separated by commas', value: current.join(', ') }));
+      if (input === undefined) return undefined;
+      const wanted = [...new Set(input.split(',').map((tag) => tag.trim()).filter(Boolean))];
+      const { client } = connected(server);
+      for (const tag of wanted.filter((tag) => !current.includes(tag))) await client.assets.associateTag(asset.id, tag);
+      for (const tag of current.filter((tag) => !wanted.includes(tag))) await client.assets.disassociateTag(asset.id, tag);
+      await assets.reload(asset.id);
+      return wanted;
+    },
+    'satchel.asset.linkWebsite': async (arg: AssetArg, url?: string) => {
+      const asset = await resolve(arg);
+      if (!asset) return undefined;
+      const website =
+        url ??
+        (await vscode.window.showInputBox({
+          prompt: 'Website to link to this asset',
+          placeHolder: 'https://…',
+          validateInput: (value) => (/^https?:\/\/\S+$/i.test(value.trim()) ? undefined : 'Enter an http(s) URL'),
+        }));
+      if (!website) return undefined;
+      await connected(server).client.assets.associateWebsite(asset.id, website.trim());
+      await assets.reload(asset.id);
+      return website.trim();
+    },
+    'satchel.asset.reclassify': async (arg: AssetArg, language?: string) => {
+      const asset = await resolve(arg);
+      if (!asset) return undefined;
+      const current = assetLanguage(asset);
+      const ext =
+        language ??
+        (
+          await vscode.window.showQuickPick(
+            knownLanguages().map(([value, label]) => ({ label, description: value === current ? 'current' : value, value })),
+            { placeHolder: `Language of ${asset.name ?? 'the asset'} (now ${languageName(current)})` },
+          )
+        )?.value;
+      if (!ext) return undefined;
+      const updated = await connected(server).client.assets.reclassify(asset, ext);
+      await assets.reload(asset.id);
+      s.documents.changed(asset.id);
+      return updated;
+    },
+    'satchel.asset.exportMarkdown': (arg: AssetArg, target?: vscode.Uri) => exportAs(arg, 'MD', target),
+    'satchel.asset.exportHtml': (arg: AssetArg, target?: vscode.Uri) => exportAs(arg, 'HTML', target),
+    'satchel.asset.delete': async (arg: AssetArg) => {
+      const asset = await resolve(arg);
+      if (!asset) return undefined;
+      const { client } = connected(server);
+      const full = asset.formats?.iterable?.length ? asset : await client.assets.get(asset.id);
+      await client.assets.delete(asset.id);
+      await assets.reload(asset.id);
+      // Undo re-creates the asset from what it held (a new id; name, language and tags kept).
+      void vscode.window.showInformationMessage(`Deleted "${full.name ?? 'asset'}".`, 'Undo').then(async (choice) => {
+        if (choice !== 'Undo') return;
+        try {
+          const restored = await save(assetText(full), assetLanguage(full), full.name);
+          for (const tag of full.tags?.iterable ?? []) await client.assets.associateTag(restored.id, tag.text);
+          await assets.reload(restored.id);
+        } catch (error) {
+          void vscode.window.showErrorMessage(`Undo failed: ${(error as Error).message}`);
+        }
+      });
+      return asset.id;
+    },
+    'satchel.suggestion.save': async (node: { suggestion: PendingSuggestion }) => {
+      const id = await connector.save(node.suggestion);
+      await assets.reload(id);
+      return id;
+    },
+    'satchel.suggestion.reuse': (node: { suggestion: PendingSuggestion }) => connector.reuse(node.suggestion),
+    'satchel.suggestion.dismiss': (node: { suggestion: PendingSuggestion }) => connector.dismiss(node.suggestion),
+  };
+}
+
+/**
+ * The search quick pick: queries `/assets/search` as the user types (the previous query is
+ * cancelled), showing each hit's language and first line.
+ */
+export async function pickAsset(s: Services, initialQuery = ''): Promise<Asset | undefined> {
+  const { client } = connected(s.server);
+  type Item = vscode.QuickPickItem & { asset: Asset };
+  const pick = vscode.window.createQuickPick<Item>();
+  pick.placeholder = 'Search saved assets by name, content or tag';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  let inflight: AbortController | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const run = async (query: string) => {
+    inflight?.abort();
+    const controller = new AbortController();
+    inflight = controller;
+    pick.busy = true;
+    try {
+      const found = query.trim()
+        ? (await client.assets.search(query, { signal: controller.signal })).iterable.flatMap((hit) => (hit.asset ? [hit.asset] : []))
+        : s.assets.assets.slice(0, 50);
+      if (controller.signal.aborted) return;
+      pick.items = found.map((asset) => ({
+        label: asset.name || 'Untitled',
+        description: languageName(assetLanguage(asset)),
+        detail: assetText(asset).trim().split('\n')[0]?.slice(0, 120),
+        asset,
+        alwaysShow: true,
+      }));
+    } catch (error) {
+      if (!controller.signal.aborted) s.log.warn(`Search failed: ${(error as Error).message}`);
+    } finally {
+      if (inflight === controller) pick.busy = false;
+    }
+  };
+  pick.onDidChangeValue((value) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(value), 120);
+  });
+  const chosen = new Promise<Asset | undefined>((resolve) => {
+    pick.onDidAccept(() => {
+      resolve(pick.selectedItems[0]?.asset);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      resolve(undefined);
+      clearTimeout(timer);
+      inflight?.abort();
+      pick.dispose();
+    });
+  });
+  pick.value = initialQuery;
+  pick.show();
+  await run(initialQuery);
+  return chosen;
+}

@@ -1,0 +1,46 @@
+/**
+ * Every command, as one map registered in a loop. Handlers' failures are shown to the user (with
+ * the log one click away) and rethrown, so callers of executeCommand see them too.
+ */
+import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle.ts';
+import { assetCommands } from './assetCommands.ts';
+import { conversationCommands } from './conversationCommands.ts';
+import { modelCommands } from './modelCommands.ts';
+import { serverCommands } from './serverCommands.ts';
+import type { CommandMap, Services } from './services.ts';
+
+export function allCommands(services: Services): CommandMap {
+  return {
+    ...assetCommands(services),
+    ...conversationCommands(services),
+    ...modelCommands(services),
+    ...serverCommands(services),
+  };
+}
+
+export class Commands extends Disposable {
+  readonly ids: readonly string[];
+
+  constructor(services: Services) {
+    super();
+    const map = allCommands(services);
+    this.ids = Object.keys(map);
+    for (const [id, handler] of Object.entries(map)) {
+      this._register(
+        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+          try {
+            return await handler(...args);
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            services.log.error(`${id} failed`, error);
+            void vscode.window.showErrorMessage(`Satchel: ${message}`, 'Show Log').then((choice) => {
+              if (choice) services.log.show();
+            });
+            throw error;
+          }
+        }),
+      );
+    }
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Runs this window's part of the election and turns its role into a Connection: a client of the
+ * server (this window's own or another's), plus the connector application it registered as. The
+ * UI only ever sees the Connection, so a takeover just swaps it.
+ */
+import * as vscode from 'vscode';
+import type { Application } from '../core/wire.ts';
+import { SatchelClient } from '../client/satchelClient.ts';
+import { HostElection, type Role } from './hostElection.ts';
+import type { Settings } from './settings.ts';
+import type { Log } from './log.ts';
+import { Disposable } from './lifecycle.ts';
+
+export interface Connection {
+  readonly client: SatchelClient;
+  readonly role: 'host' | 'client';
+  readonly url: string;
+  readonly port: number;
+}
+
+export class ServerController extends Disposable {
+  private readonly log: Log;
+  private readonly readSettings: () => Settings;
+  private readonly version: string;
+  private election: HostElection | undefined;
+  private current: Connection | undefined;
+  private applicationPromise: Promise<Application> | undefined;
+  private readonly _onDidChangeConnection = this._register(new vscode.EventEmitter<Connection | undefined>());
+  /** Fires with the new connection (undefined while there is none). */
+  readonly onDidChangeConnection = this._onDidChangeConnection.event;
+  private readonly _onDidChangeRole = this._register(new vscode.EventEmitter<Role>());
+  readonly onDidChangeRole = this._onDidChangeRole.event;
+  role: Role = { kind: 'starting' };
+
+  constructor(log: Log, readSettings: () => Settings, version: string) {
+    super();
+    this.log = log;
+    this.readSettings = readSettings;
+    this.version = version;
+  }
+
+  get connection(): Connection | undefined {
+    return this.current;
+  }
+
+  get dataDir(): string | undefined {
+    return this.election ? this.readSettings().dataDir : undefined;
+  }
+
+  /** Starts (or restarts) the election; resolves with the first role. Never throws: failures are the `failed` role. */
+  async start(): Promise<Role> {
+    await this.stop();
+    const settings = this.readSettings();
+    this.log.info(`Data directory ${settings.dataDir}; port ${settings.port ?? '39300–39333'}`);
+    const election = new HostElection({
+      dataDir: settings.dataDir,
+      logger: this.log,
+      ...(settings.port !== undefined ? { port: settings.port } : {}),
+      connector: { minLength: settings.connectorMinLength },
+      models: { idleUnloadMs: settings.idleUnloadMs, ...(settings.catalogBaseUrl ? { catalogBaseUrl: settings.catalogBaseUrl } : {}) },
+    });
+    this.election = election;
+    election.onDidChangeRole((role) => this.onRole(role));
+    return election.start();
+  }
+
+  async stop(): Promise<void> {
+    const election = this.election;
+    this.election = undefined;
+    this.setConnection(undefined);
+    await election?.close();
+  }
+
+  /** The application this window registered as through `/connect` (once per connection). */
+  application(): Promise<Application> {
+    const connection = this.current;
+    if (!connection) return Promise.reject(new Error('Satchel is not connected to a server yet.'));
+    this.applicationPromise ??= connection.client.connector
+      .connect({ name: 'VS_CODE', version: this.version, platform: platformName() })
+      .then((context) => context.application);
+    this.applicationPromise.catch(() => (this.applicationPromise = undefined));
+    return this.applicationPromise;
+  }
+
+  private onRole(role: Role): void {
+    this.role = role;
+    switch (role.kind) {
+      case 'host':
+      case 'client':
+        this.log.info(`${role.kind === 'host' ? 'Hosting' : 'Client of'} ${role.url}`);
+        if (this.current?.url !== role.url || this.current.role !== role.kind) {
+          this.setConnection({ client: new SatchelClient(role.url), role: role.kind, url: role.url, port: role.port });
+        }
+        break;
+      case 'waiting':
+        this.log.info('Another process holds the data directory; waiting for its server or to take over.');
+        this.setConnection(undefined);
+        break;
+      case 'failed':
+        this.log.error('The Satchel server could not start', role.error);
+        this.setConnection(undefined);
+        break;
+    }
+    this._onDidChangeRole.fire(role);
+  }
+
+  private setConnection(next: Connection | undefined): void {
+    const previous = this.current;
+    if (previous === next) return;
+    this.current = next;
+    this.applicationPromise = undefined;
+    void vscode.commands.executeCommand('setContext', 'satchel.ready', next !== undefined);
+    this._onDidChangeConnection.fire(next);
+    previous?.client.dispose();
+  }
+
+  override dispose(): void {
+    void this.stop();
+    super.dispose();
+  }
+}
+
+function platformName(): string {
+  return process.platform === 'win32' ? 'WINDOWS' : process.platform === 'darwin' ? 'MACOS' : 'LINUX';
+}

@@ -1,0 +1,219 @@
+/**
+ * The Assets view: a "Suggestions" node (quiet-mode connector suggestions), then the assets grouped
+ * by language or by tag. The data is a LiveCollection on `/assets/stream/identifiers`, so changes
+ * made by any tool on the port show up here.
+ */
+import * as vscode from 'vscode';
+import type { Asset } from '../../core/wire.ts';
+import { assetLanguage, assetText } from '../../client/assets.ts';
+import { LiveCollection } from '../liveCollection.ts';
+import { Disposable, MutableDisposable } from '../lifecycle.ts';
+import type { ServerController, Connection } from '../serverController.ts';
+import type { CopyConnector, PendingSuggestion } from '../copyConnector.ts';
+import type { Log } from '../log.ts';
+import { assetUri } from '../assetDocuments.ts';
+import { languageName, relativeTime } from '../languages.ts';
+
+export type Grouping = 'language' | 'tag';
+
+export type AssetsNode =
+  | { readonly type: 'suggestions' }
+  | { readonly type: 'suggestion'; readonly suggestion: PendingSuggestion }
+  | { readonly type: 'group'; readonly key: string; readonly label: string; readonly assets: readonly Asset[] }
+  | { readonly type: 'asset'; readonly asset: Asset; readonly group: string };
+
+const PREVIEW_LINES = 15;
+
+export class AssetsView extends Disposable implements vscode.TreeDataProvider<AssetsNode> {
+  readonly treeView: vscode.TreeView<AssetsNode>;
+  private readonly connector: CopyConnector;
+  private readonly log: Log;
+  private readonly collection = this._register(new MutableDisposable<LiveCollection<Asset>>());
+  private grouping: Grouping = 'language';
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<AssetsNode | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly _onDidChangeAssets = this._register(new vscode.EventEmitter<void>());
+  /** Fires after the asset collection changed (tests and previews wait on it). */
+  readonly onDidChangeAssets = this._onDidChangeAssets.event;
+
+  constructor(server: ServerController, connector: CopyConnector, log: Log) {
+    super();
+    this.connector = connector;
+    this.log = log;
+    this.treeView = this._register(vscode.window.createTreeView('satchel.assets', { treeDataProvider: this, showCollapseAll: true }));
+    this._register(server.onDidChangeConnection((connection) => this.connect(connection)));
+    this._register(connector.onDidChangeSuggestions(() => this.refreshView()));
+    this.connect(server.connection);
+    void this.setGrouping('language');
+  }
+
+  get assets(): readonly Asset[] {
+    return this.collection.value?.values ?? [];
+  }
+
+  get loaded(): Promise<void> {
+    return this.collection.value?.loaded ?? Promise.resolve();
+  }
+
+  asset(id: string): Asset | undefined {
+    return this.collection.value?.get(id);
+  }
+
+  async setGrouping(grouping: Grouping): Promise<void> {
+    this.grouping = grouping;
+    await vscode.commands.executeCommand('setContext', 'satchel.assetsGrouping', grouping);
+    this.refreshView();
+  }
+
+  refresh(): void {
+    this.collection.value?.refresh();
+  }
+
+  /** Refetches one asset after a local change, without waiting for the stream. */
+  async reload(id: string): Promise<void> {
+    await this.collection.value?.reload(id);
+  }
+
+  private connect(connection: Connection | undefined): void {
+    if (!connection) {
+      this.collection.value = undefined;
+      this.refreshView();
+      return;
+    }
+    const collection = new LiveCollection<Asset>(
+      {
+        open: () => connection.client.assetIdentifiers(),
+        key: (entry) => entry.asset?.id,
+        fetch: (id) => connection.client.assets.get(id),
+      },
+      this.log,
+    );
+    collection.onDidChange(() => {
+      this.refreshView();
+      this._onDidChangeAssets.fire();
+    });
+    this.collection.value = collection;
+    this.refreshView();
+  }
+
+  private refreshView(): void {
+    this._onDidChangeTreeData.fire(undefined);
+    const count = this.assets.length;
+    this.treeView.description = count ? `${count}` : undefined;
+    this.treeView.badge = this.connector.suggestions.length
+      ? { value: this.connector.suggestions.length, tooltip: `${this.connector.suggestions.length} suggestions` }
+      : undefined;
+  }
+
+  getChildren(node?: AssetsNode): AssetsNode[] {
+    if (!node) {
+      const roots: AssetsNode[] = [];
+      if (this.connector.suggestions.length) roots.push({ type: 'suggestions' });
+      roots.push(...this.groups());
+      return roots;
+    }
+    switch (node.type) {
+      case 'suggestions':
+        return this.connector.suggestions.map((suggestion) => ({ type: 'suggestion', suggestion }));
+      case 'group':
+        return [...node.assets]
+          .sort((a, b) => (b.updated?.value ?? '').localeCompare(a.updated?.value ?? ''))
+          .map((asset) => ({ type: 'asset', asset, group: node.key }));
+      default:
+        return [];
+    }
+  }
+
+  /** Stable parents let `reveal` find assets. */
+  getParent(node: AssetsNode): AssetsNode | undefined {
+    if (node.type === 'suggestion') return { type: 'suggestions' };
+    if (node.type === 'asset') return this.groups().find((group) => group.type === 'group' && group.key === node.group);
+    return undefined;
+  }
+
+  private groups(): AssetsNode[] {
+    const groups = new Map<string, Asset[]>();
+    const add = (key: string, asset: Asset) => {
+      const list = groups.get(key) ?? [];
+      list.push(asset);
+      groups.set(key, list);
+    };
+    for (const asset of this.assets) {
+      if (this.grouping === 'language') add(assetLanguage(asset) ?? '', asset);
+      else {
+        const tags = asset.tags?.iterable?.map((tag) => tag.text).filter(Boolean) ?? [];
+        if (tags.length === 0) add('', asset);
+        for (const tag of tags) add(tag, asset);
+      }
+    }
+    return [...groups.entries()]
+      .map(([key, assets]) => ({
+        type: 'group' as const,
+        key,
+        label: this.grouping === 'language' ? languageName(key || undefined) : key ? `#${key}` : 'Untagged',
+        assets,
+      }))
+      .sort((a, b) => (a.key === '' ? 1 : b.key === '' ? -1 : a.label.localeCompare(b.label)));
+  }
+
+  getTreeItem(node: AssetsNode): vscode.TreeItem {
+    switch (node.type) {
+      case 'suggestions': {
+        const item = new vscode.TreeItem(`Suggestions (${this.connector.suggestions.length})`, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'suggestions';
+        item.iconPath = new vscode.ThemeIcon('lightbulb');
+        item.contextValue = 'suggestions';
+        return item;
+      }
+      case 'suggestion': {
+        const { suggestion } = node;
+        const firstLine = suggestion.text.trim().split('\n')[0]!.slice(0, 60);
+        const label = suggestion.kind === 'reuse' ? `Already saved: ${suggestion.asset?.name ?? 'asset'}` : `Save? ${firstLine}`;
+        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+        item.id = `suggestion:${suggestion.id}`;
+        item.description = relativeTime(new Date(suggestion.created).toISOString());
+        item.iconPath = new vscode.ThemeIcon(suggestion.kind === 'reuse' ? 'references' : 'save');
+        item.tooltip = preview(suggestion.text, suggestion.language);
+        item.contextValue = `suggestion:${suggestion.kind}`;
+        return item;
+      }
+      case 'group': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `group:${this.grouping}:${node.key}`;
+        item.description = `${node.assets.length}`;
+        item.iconPath = new vscode.ThemeIcon(this.grouping === 'language' ? 'symbol-namespace' : 'tag');
+        item.contextValue = 'group';
+        return item;
+      }
+      case 'asset': {
+        const { asset } = node;
+        const language = assetLanguage(asset);
+        const name = asset.name || 'Untitled';
+        const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+        item.id = `asset:${node.group}:${asset.id}`;
+        item.description = relativeTime(asset.updated?.value);
+        // A file-like URI lets the file icon theme draw the language's icon.
+        item.resourceUri = assetUri(asset.id, name, language);
+        item.iconPath = vscode.ThemeIcon.File;
+        item.tooltip = preview(assetText(asset), language, name);
+        item.contextValue = 'asset';
+        item.command = { command: 'satchel.asset.open', title: 'Open Preview', arguments: [node] };
+        return item;
+      }
+    }
+  }
+}
+
+function preview(text: string, language: string | undefined, title?: string): vscode.MarkdownString {
+  const lines = text.split('\n');
+  const shown = lines.slice(0, PREVIEW_LINES).join('\n');
+  const markdown = new vscode.MarkdownString();
+  if (title) markdown.appendMarkdown(`**${escapeMarkdown(title)}** · ${languageName(language)}\n\n`);
+  markdown.appendCodeblock(shown, language ?? '');
+  if (lines.length > PREVIEW_LINES) markdown.appendMarkdown(`\n… ${lines.length - PREVIEW_LINES} more lines`);
+  return markdown;
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|]/g, '\\$&');
+}

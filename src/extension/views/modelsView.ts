@@ -1,0 +1,122 @@
+/**
+ * The Models view: the catalog with each model's state (available, downloading with progress,
+ * downloaded, loaded with its RAM). Download progress comes from the model's progress stream.
+ */
+import * as vscode from 'vscode';
+import type { Model, ModelDownloadProgress } from '../../core/wire.ts';
+import { LiveCollection } from '../liveCollection.ts';
+import { Disposable, MutableDisposable } from '../lifecycle.ts';
+import type { ServerController, Connection } from '../serverController.ts';
+import type { Log } from '../log.ts';
+
+export type ModelsNode = { readonly type: 'model'; readonly model: Model };
+
+export type ModelState = 'available' | 'downloading' | 'downloaded' | 'loaded';
+
+export function modelState(model: Model): ModelState {
+  if (model.loaded) return 'loaded';
+  if (model.downloading) return 'downloading';
+  if (model.downloaded) return 'downloaded';
+  return 'available';
+}
+
+export class ModelsView extends Disposable implements vscode.TreeDataProvider<ModelsNode> {
+  readonly treeView: vscode.TreeView<ModelsNode>;
+  private readonly log: Log;
+  private readonly collection = this._register(new MutableDisposable<LiveCollection<Model>>());
+  /** Latest download percentage per model id (from the progress streams). */
+  readonly progress = new Map<string, number>();
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<ModelsNode | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly _onDidChangeModels = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeModels = this._onDidChangeModels.event;
+
+  constructor(server: ServerController, log: Log) {
+    super();
+    this.log = log;
+    this.treeView = this._register(vscode.window.createTreeView('satchel.models', { treeDataProvider: this }));
+    this._register(server.onDidChangeConnection((connection) => this.connect(connection)));
+    this.connect(server.connection);
+  }
+
+  get models(): readonly Model[] {
+    return this.collection.value?.values ?? [];
+  }
+
+  get loaded(): Promise<void> {
+    return this.collection.value?.loaded ?? Promise.resolve();
+  }
+
+  refresh(): void {
+    this.collection.value?.refresh();
+  }
+
+  async reload(id: string): Promise<void> {
+    await this.collection.value?.reload(id);
+  }
+
+  /** Records a progress frame so the tree shows it. */
+  setProgress(id: string, frame: ModelDownloadProgress): void {
+    if (typeof frame.percentage === 'number') this.progress.set(id, frame.percentage);
+    this._onDidChangeTreeData.fire(undefined);
+  }
+
+  private connect(connection: Connection | undefined): void {
+    if (!connection) {
+      this.collection.value = undefined;
+      this._onDidChangeTreeData.fire(undefined);
+      return;
+    }
+    const collection = new LiveCollection<Model>(
+      {
+        open: () => connection.client.modelIdentifiers(),
+        key: (entry) => entry.model?.id,
+        fetch: (id) => connection.client.models.get(id),
+      },
+      this.log,
+    );
+    collection.onDidChange(() => {
+      this._onDidChangeTreeData.fire(undefined);
+      this._onDidChangeModels.fire();
+      const loaded = collection.values.filter((model) => model.loaded);
+      this.treeView.description = loaded.length ? `${loaded.length} loaded` : undefined;
+    });
+    this.collection.value = collection;
+  }
+
+  getChildren(node?: ModelsNode): ModelsNode[] {
+    if (node) return [];
+    const order: Record<ModelState, number> = { loaded: 0, downloading: 1, downloaded: 2, available: 3 };
+    return [...this.models]
+      .sort((a, b) => order[modelState(a)] - order[modelState(b)] || a.name.localeCompare(b.name))
+      .map((model) => ({ type: 'model', model }));
+  }
+
+  getTreeItem(node: ModelsNode): vscode.TreeItem {
+    const { model } = node;
+    const state = modelState(model);
+    const item = new vscode.TreeItem(model.name, vscode.TreeItemCollapsibleState.None);
+    item.id = `model:${model.id}`;
+    const size = model.bytes?.readable;
+    const ram = model.ram?.readable;
+    const parts: string[] = [];
+    if (state === 'downloading') parts.push(`downloading ${Math.round(this.progress.get(model.id) ?? 0)}%`);
+    else if (state === 'loaded') parts.push(`loaded${ram ? ` · ${ram} RAM` : ''}`);
+    else if (state === 'downloaded') parts.push(`downloaded${size ? ` · ${size}` : ''}`);
+    else parts.push(size ? `${size} download` : 'not downloaded');
+    item.description = parts.join(' · ');
+    item.iconPath = new vscode.ThemeIcon(
+      state === 'loaded' ? 'circle-filled' : state === 'downloading' ? 'sync~spin' : state === 'downloaded' ? 'pass' : 'cloud-download',
+      state === 'loaded' ? new vscode.ThemeColor('charts.green') : undefined,
+    );
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendMarkdown(`**${model.name}**\n\n`);
+    if (model.description) tooltip.appendText(`${model.description}\n\n`);
+    tooltip.appendMarkdown(`State: ${state}  \nUsage: ${String(model.usage ?? '')}  \n`);
+    if (size) tooltip.appendMarkdown(`Size: ${size}  \n`);
+    if (ram) tooltip.appendMarkdown(`RAM when loaded: ${ram}  \n`);
+    item.tooltip = tooltip;
+    item.contextValue = `model:${state}${model.custom ? ':custom' : ''}`;
+    return item;
+  }
+}
