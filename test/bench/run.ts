@@ -26,6 +26,7 @@ export interface Plan {
   readonly startRuns: number;
   readonly loadConcurrency: number;
   readonly latencyQueries: number;
+  readonly satchelBudgetMs: number;
   readonly linearBudgetMs: number;
   readonly fuseNameTagsBudgetMs: number;
   readonly fuseFullBudgetMs: number;
@@ -43,6 +44,7 @@ const fullPlan: Plan = {
   startRuns: 5,
   loadConcurrency: 8,
   latencyQueries: 30,
+  satchelBudgetMs: 60_000,
   linearBudgetMs: 20_000,
   fuseNameTagsBudgetMs: 20_000,
   fuseFullBudgetMs: 30_000,
@@ -60,6 +62,7 @@ const quickPlan: Plan = {
   runs: 2,
   startRuns: 3,
   latencyQueries: 20,
+  satchelBudgetMs: 15_000,
   linearBudgetMs: 5_000,
   fuseNameTagsBudgetMs: 5_000,
   fuseFullBudgetMs: 8_000,
@@ -134,7 +137,7 @@ async function measureSize(size: number, plan: Plan, built: Built): Promise<Size
       ? notLoaded
       : application === fallbackApplication
         ? { ok: false as const, reason: 'POST /connect is not available (connector area not landed)' }
-        : await attempt('suggest', () => measureSuggest(client, application.id, corpus, idOf, { perKind: plan.suggestPerKind, runs: plan.runs }));
+        : await attempt('suggest', () => measureSuggest(client, application.id, corpus, idOf, { perKind: plan.suggestPerKind, runs: plan.runs, budgetMs: plan.satchelBudgetMs }));
     const fanout = loaded
       ? await attempt(`fan-out to ${plan.subscribers} subscribers`, () => measureFanout(client, [...idOf.values()], { subscribers: plan.subscribers, updates: plan.updates }))
       : notLoaded;

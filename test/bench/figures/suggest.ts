@@ -50,7 +50,7 @@ export async function measureSuggest(
   applicationId: string,
   corpus: Corpus,
   idOf: ReadonlyMap<string, string>,
-  options: { perKind: number; runs: number },
+  options: { perKind: number; runs: number; budgetMs: number },
 ): Promise<SuggestFigure> {
   const copies = copiesOf(corpus, options.perKind);
   const kinds: CopyKind[] = ['exact', 'part', 'reformatted', 'embedded', 'unrelated'];
@@ -58,7 +58,8 @@ export async function measureSuggest(
   const decisions: Record<Decision, number> = { reuse: 0, save: 0, none: 0 };
   for (const copy of copies.slice(0, 5)) await suggest(client, applicationId, copy.text);
   const runs: number[][] = [];
-  for (let run = 0; run < options.runs; run++) {
+  const deadline = performance.now() + options.budgetMs;
+  for (let run = 0; run < options.runs && (run === 0 || performance.now() < deadline); run++) {
     const times: number[] = [];
     for (const copy of copies) {
       const reply = await suggest(client, applicationId, copy.text);
