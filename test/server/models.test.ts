@@ -112,19 +112,16 @@ test('download with live progress → verify → load → generate → unload �
   assert.equal(isAlive(pid), false, 'unloading ends the runtime process');
   assert.equal(t.core.models.textGenerator(), undefined);
 
+  // Deleting the cache of a loaded model unloads it first.
   await model.modelSpecificModelLoad({ model: qwen!.id });
   const pid2 = t.core.models.runtimePid(qwen!.id)!;
-  await models.unloadModels();
-  assert.equal((await model.modelsSpecificModelSnapshot({ model: qwen!.id })).loaded, false);
-  assert.equal(isAlive(pid2), false);
-
-  await model.modelSpecificModelLoad({ model: qwen!.id });
   const cleared = await models.modelsDeleteSpecificModelCache({ model: qwen!.id, modelDeleteCacheInput: {} });
   assert.equal(cleared.model.id, qwen!.id);
   assert.equal(existsSync(join(t.dataDir, 'models', qwen!.id)), false);
   const after = await model.modelsSpecificModelSnapshot({ model: qwen!.id });
   assert.equal(after.downloaded, false);
   assert.equal(after.loaded, false);
+  assert.equal(isAlive(pid2), false);
   assert.ok((await models.modelsSnapshot()).iterable.some((m) => m.id === qwen!.id), 'still listed');
   const progress = await request(t.url, 'GET', `/model/${qwen!.id}/download/progress`);
   assert.deepEqual(progress.json, { status: 'UNKNOWN', percentage: 0 });
