@@ -17,6 +17,27 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** No wire model nests anywhere near this deep. */
+export const MAX_DEPTH = 256;
+
+/** The deepest bracket nesting of a JSON text, ignoring brackets inside strings. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
 export function bodyParser(limit: number = DEFAULT_BODY_LIMIT) {
   return async function parseBody(ctx: Context, next: Next): Promise<void> {
     if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'POST' || ctx.method === 'PUT') {
@@ -32,6 +53,10 @@ export function bodyParser(limit: number = DEFAULT_BODY_LIMIT) {
           text = decoder.decode(raw);
         } catch {
           throw new HttpError(400, 'invalid_encoding', 'The request body is not valid UTF-8.');
+        }
+        if (nestingDepth(text) > MAX_DEPTH) {
+          // Deep documents overflow the stack of validators and renderers further in.
+          throw new HttpError(400, 'too_deep', `The request body nests deeper than ${MAX_DEPTH} levels.`);
         }
         try {
           ctx.request.body = JSON.parse(text) as unknown;

@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
 import { createApp, type AppOptions, type SatchelApp } from './app.ts';
+import { errorBody } from './errors.ts';
 
 export const DEFAULT_PORT = 39300;
 export const LAST_PORT = 39333;
@@ -59,9 +60,23 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     });
-    server.on('clientError', (_error, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-      else socket.destroy();
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      // Requests Node's parser refuses never reach Koa; they still get the one JSON error shape.
+      if (!socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const [status, reason, code, message] =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'Request Header Fields Too Large', 'header_too_large', 'The request line or headers are too large.']
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'Request Timeout', 'request_timeout', 'The request was not received in time.']
+            : [400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP.'];
+      const body = JSON.stringify(errorBody(code, message));
+      socket.end(
+        `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
     });
     return server;
   };

@@ -100,3 +100,17 @@ test('WebSocket upgrades: unknown paths and foreign origins are refused', async 
   assert.equal(await refused('/.well-known/stream/health', { origin: 'https://evil.example' }), 403);
   assert.equal(await refused('/.well-known/stream/health'), 101);
 });
+
+test('absurdly deep JSON is refused with 400 before any route sees it', async () => {
+  const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+  const t2 = await startTestServer();
+  try {
+    const reply = await request(t2.url, 'POST', '/.well-known/health', { body: deep });
+    assert.equal(reply.status, 400);
+    assert.equal(errorCode(reply), 'too_deep');
+    const inString = await request(t2.url, 'POST', '/no/route', { body: JSON.stringify('['.repeat(20_000)) });
+    assert.equal(inString.status, 404, 'brackets inside strings do not count');
+  } finally {
+    await t2.close();
+  }
+});

@@ -7,7 +7,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { existsSync, mkdirSync, accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
-import { StoreUnusableError } from '../errors.ts';
+import { InsufficientResourcesError, StoreUnusableError } from '../errors.ts';
 
 export interface Migration {
   /** Strictly increasing across all migrations; never reuse or renumber a released one. */
@@ -46,6 +46,12 @@ export class Database {
     }
     const path = join(dataDir, DATABASE_FILE);
     const existed = existsSync(path);
+    try {
+      // WAL needs to create its side files next to the database.
+      accessSync(dataDir, constants.W_OK);
+    } catch {
+      throw new StoreUnusableError(`The data directory ${dataDir} is not writable (read-only file system or permissions).`);
+    }
     if (existed) {
       try {
         accessSync(path, constants.R_OK | constants.W_OK);
@@ -92,6 +98,16 @@ export class Database {
       throw new StoreUnusableError(
         `The database ${this.path} failed its integrity check (${result}). It was left untouched; ` +
           'move it aside to start with an empty store, or restore a backup.',
+      );
+    }
+    const tables = this.db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all() as Array<{ name: string }>;
+    if (tables.length > 0 && !tables.some((table) => table.name === 'schema_version')) {
+      // Another program's database: never migrate into it.
+      throw new StoreUnusableError(
+        `The file ${this.path} is a SQLite database but not a Satchel database. It was left untouched; ` +
+          'point Satchel at another data directory.',
       );
     }
   }
@@ -162,7 +178,7 @@ export class Database {
       } catch {
         // The transaction may already be gone (e.g. SQLITE_FULL rolls back by itself).
       }
-      throw error;
+      throw storageError(error, this.path);
     }
     this.depth = 0;
     const callbacks = this.afterCommit.splice(0);
@@ -190,5 +206,26 @@ export class Database {
       // Best effort only.
     }
     this.db.close();
+  }
+}
+
+// SQLite result codes (primary code = extended code & 0xff).
+const SQLITE_READONLY = 8;
+const SQLITE_IOERR = 10;
+const SQLITE_FULL = 13;
+
+/** Turns storage failures into domain errors; anything else passes through unchanged. */
+function storageError(error: unknown, path: string): unknown {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  if (typeof errcode !== 'number') return error;
+  switch (errcode & 0xff) {
+    case SQLITE_FULL:
+      return new InsufficientResourcesError(`The disk holding ${path} is full; the write was not saved. Free some space and retry.`);
+    case SQLITE_READONLY:
+      return new StoreUnusableError(`The database ${path} has become read-only; the write was not saved.`);
+    case SQLITE_IOERR:
+      return new StoreUnusableError(`The database ${path} could not be written (I/O error); the write was not saved.`);
+    default:
+      return error;
   }
 }
