@@ -33,7 +33,7 @@ import { containsPhrase, parseQuery } from '../search/query.ts';
 import { TfIdf } from '../search/related.ts';
 import { classificationOf, genericOf, imageTypeOf, isKnownSpecific, specificFromFileName } from './languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
-import { bytesOf, flattened, renderFormat, renderFormats, type StoredAsset, type StoredFormat } from './render.ts';
+import { bytesOf, flattened, renderFormat, renderFormats, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
 import { matchesFilters, type FilterSubject } from './filters.ts';
 import { exportAsset, type ExportType } from './exporter.ts';
 import { Labels } from './labels.ts';
@@ -164,10 +164,8 @@ export class AssetService implements Disposable {
   }
 
   list(options: ListOptions = {}): Asset[] {
-    const rows = this.context.database
-      .prepare('SELECT data FROM assets WHERE suggested = ? AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC')
-      .all(options.suggested ? 1 : 0, options.pseudo ? 1 : 0) as unknown as Array<{ data: string }>;
-    return rows.map((row) => this.render(JSON.parse(row.data) as StoredAsset, options.transferables ?? true));
+    const docs = this.docs({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false });
+    return docs.map((doc) => this.render(doc, options.transferables ?? true));
   }
 
   /** Ids of ordinary assets (and pseudo ones when asked), newest first. */
@@ -196,10 +194,7 @@ export class AssetService implements Disposable {
   }
 
   allFormats(transferables: boolean): Formats {
-    const rows = this.context.database
-      .prepare('SELECT data FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC, rowid DESC')
-      .all() as unknown as Array<{ data: string }>;
-    return { iterable: rows.flatMap((row) => renderFormats(JSON.parse(row.data) as StoredAsset, transferables).iterable) };
+    return { iterable: this.docs().flatMap((doc) => renderFormats(doc, transferables).iterable) };
   }
 
   format(formatId: string, transferable: boolean): Format {
@@ -294,16 +289,6 @@ export class AssetService implements Disposable {
     const ext = prepared.classification.specific;
     if (format.fragment) format.fragment = { ...format.fragment, metadata: { ...format.fragment.metadata, ext } };
     if (format.file) format.file = { ...format.file, metadata: { ...format.file.metadata, ext } };
-    if (!transferables) {
-      if (format.fragment) {
-        const { string: _s, bytes: _b, ...rest } = format.fragment;
-        format.fragment = rest;
-      }
-      if (format.file) {
-        const { string: _s, bytes: _b, ...rest } = format.file;
-        format.file = rest;
-      }
-    }
     return {
       ...seed,
       type: seed.type ?? 'SEEDED_ASSET',
@@ -311,7 +296,7 @@ export class AssetService implements Disposable {
         ...seeded,
         application: { ...SATCHEL_APPLICATION, ...seeded.application },
         metadata: { ...seeded.metadata, name: prepared.name },
-        format,
+        format: transferables ? format : withoutContent(format),
       },
     };
   }
@@ -513,7 +498,7 @@ export class AssetService implements Disposable {
   related(input: Assets | undefined): Assets {
     const given = input?.iterable ?? [];
     if (given.length === 0) return { iterable: [] };
-    const corpus = this.ordinaryDocs();
+    const corpus = this.docs();
     const tfidf = new TfIdf(corpus.map((doc) => ({ id: doc.id, text: textOf(doc) })));
     const exclude = new Set(given.map((a) => a.id).filter(Boolean));
     const text = given.map((asset) => this.textOfInput(asset)).join('\n');
@@ -529,7 +514,7 @@ export class AssetService implements Disposable {
     if (assets.length !== interactions.length) {
       throw new InvalidInputError(`assets (${assets.length}) and interactions (${interactions.length}) must be index-paired`);
     }
-    const corpus = this.ordinaryDocs();
+    const corpus = this.docs();
     const tfidf = new TfIdf(corpus.map((doc) => ({ id: doc.id, text: textOf(doc) })));
     const affinity = new Map<string, number>();
     assets.forEach((asset, i) => {
@@ -582,10 +567,11 @@ export class AssetService implements Disposable {
     return this.doc(row.asset_id);
   }
 
-  private ordinaryDocs(): StoredAsset[] {
+  /** Stored documents of ordinary assets (or suggested ones; pseudo ones only when asked), newest first. */
+  private docs(options: { suggested?: boolean; pseudo?: boolean } = {}): StoredAsset[] {
     const rows = this.context.database
-      .prepare('SELECT data FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC, rowid DESC')
-      .all() as unknown as Array<{ data: string }>;
+      .prepare('SELECT data FROM assets WHERE suggested = ? AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC')
+      .all(options.suggested ? 1 : 0, options.pseudo ? 1 : 0) as unknown as Array<{ data: string }>;
     return rows.map((row) => JSON.parse(row.data) as StoredAsset);
   }
 
@@ -653,10 +639,7 @@ export class AssetService implements Disposable {
   }
 
   private everything(includePseudo: boolean, match: SearchedAsset['match'], exact: boolean): Hit[] {
-    const rows = this.context.database
-      .prepare('SELECT data FROM assets WHERE suggested = 0 AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC')
-      .all(includePseudo ? 1 : 0) as unknown as Array<{ data: string }>;
-    return rows.map((row) => ({ doc: JSON.parse(row.data) as StoredAsset, score: 1, match, exact }));
+    return this.docs({ pseudo: includePseudo }).map((doc) => ({ doc, score: 1, match, exact }));
   }
 
   private docsByRowid(rowids: readonly number[]): Map<number, StoredAsset> {

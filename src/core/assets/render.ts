@@ -27,9 +27,14 @@ export function flattened(asset: StoredAsset): FlattenedAsset {
   return out;
 }
 
-/** Content-free copy of a format (the `transferables=false` view). */
-function withoutContent(format: StoredFormat): StoredFormat {
-  const copy: StoredFormat = { ...format };
+interface Transferables {
+  fragment?: { string?: unknown; bytes?: unknown };
+  file?: { string?: unknown; bytes?: unknown };
+}
+
+/** Content-free copy of a (seeded) format: the `transferables=false` view. */
+export function withoutContent<T extends Transferables>(format: T): T {
+  const copy: T = { ...format };
   if (format.fragment) {
     const { string: _s, bytes: _b, ...rest } = format.fragment;
     copy.fragment = rest;
