@@ -13,6 +13,7 @@ import { startTestServer, tempDir, request, errorCode, type TestServer } from '.
 import { FileServer } from '../support/fileServer.ts';
 import { tinyGguf } from '../support/gguf.ts';
 import { openFrames } from '../support/frames.ts';
+import { isAlive } from '../support/processes.ts';
 import { shippedCatalog } from '../../src/core/models/catalog.ts';
 
 const [qwen, smol, , embedder] = shippedCatalog();
@@ -230,12 +231,3 @@ test('a restart in the middle of a download shows a resumable state, then resume
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

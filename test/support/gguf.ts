@@ -2,6 +2,7 @@
  * Writes a tiny but valid GGUF v3 llama model (random f32 weights, a SentencePiece vocabulary with
  * byte fallback) so tests can download, load and run a real model offline. Layout: models.md §2.2.
  */
+import { mulberry32 } from '../bench/corpus.ts';
 
 export interface TinyGgufOptions {
   readonly embd?: number;
@@ -95,17 +96,6 @@ class Writer {
   concat(): Buffer {
     return Buffer.concat(this.chunks);
   }
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function vocabulary(): { tokens: string[]; scores: number[]; types: number[] } {

@@ -13,6 +13,7 @@ import { InsufficientResourcesError, UnavailableError } from '../../../src/core/
 import { FileServer } from '../../support/fileServer.ts';
 import { tinyGguf } from '../../support/gguf.ts';
 import { tempDir } from '../../helpers.ts';
+import { isAlive as alive } from '../../support/processes.ts';
 
 let files: FileServer;
 const opened: Array<{ core: Satchel; dir: string }> = [];
@@ -69,16 +70,6 @@ async function downloaded(models: ModelService, id: string): Promise<void> {
   }
   assert.equal(models.get(id).downloaded, true);
 }
-
-const alive = (pid: number | undefined): boolean => {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function eventually(check: () => boolean, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
