@@ -73,10 +73,11 @@ export function classifyWithFallback(snippet: string): FallbackGuess {
 }
 
 const commands =
-  'ls|cd|grep|cat|echo|npm|npx|yarn|pnpm|git|curl|wget|docker|kubectl|mkdir|rm|cp|mv|chmod|chown|export|pip3?|' +
+  'ls|cd|grep|cat|echo|npm|npx|yarn|pnpm|git|curl|wget|docker|kubectl|mkdir|rm|cp|mv|chmod|chown|pip3?|' +
   'brew|apt|apt-get|ssh|scp|rsync|tar|find|sed|awk|make|cargo|go|node|python3?|systemctl|journalctl|ps|kill|' +
   'touch|ln|source|which|head|tail|xargs|sort|uniq|wc|du|df|tee';
-const commandLine = new RegExp(`^\\s*(\\$\\s+)?(sudo\\s+)?(${commands})(\\s|$)`);
+// `export` only as an assignment: `export function f()` is JavaScript, `export PATH=…` is shell.
+const commandLine = new RegExp(`^\\s*(\\$\\s+)?(sudo\\s+)?((${commands})(\\s|$)|export\\s+[A-Za-z_][A-Za-z0-9_]*=)`);
 
 /**
  * A short run of shell commands (`ls -la | grep x`, `$ npm install`): the subset's grammars score
@@ -97,7 +98,8 @@ const sqlClause = /\b(FROM|SET|VALUES|TABLE|INDEX|VIEW|AS)\b/;
 export function looksLikeSqlStatement(snippet: string): boolean {
   const upper = snippet.toUpperCase();
   const shouting = sqlVerb.test(snippet) && sqlClause.test(snippet);
-  return shouting || (/[;*=]/.test(snippet) && sqlVerb.test(upper) && sqlClause.test(upper));
+  const terminated = /^\s*SELECT\b[^;]*;\s*$/i.test(snippet);
+  return shouting || terminated || (/[;*=]/.test(snippet) && sqlVerb.test(upper) && sqlClause.test(upper));
 }
 
 function headOf(snippet: string): string {

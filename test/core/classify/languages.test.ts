@@ -122,9 +122,12 @@ test('the fallback heuristics tell prose, commands, SQL and markup apart', () =>
   assert.equal(looksLikeCommandLine('sudo apt-get install -y curl'), true);
   assert.equal(looksLikeCommandLine('Get-ChildItem -Recurse'), false);
   assert.equal(looksLikeCommandLine('ls\nls\nls\nls'), false, 'four lines is a script, not a one-liner');
+  assert.equal(looksLikeCommandLine('export PATH="$HOME/bin:$PATH"'), true);
+  assert.equal(looksLikeCommandLine('export function debounce(fn, ms) { return fn; }'), false, 'a JavaScript export is not a shell export');
   assert.equal(looksLikeSqlStatement('SELECT id FROM t'), true);
   assert.equal(looksLikeSqlStatement('select * from t'), true);
   assert.equal(looksLikeSqlStatement('select the best one from the list'), false);
+  assert.equal(looksLikeSqlStatement('SELECT 1;'), true);
   assert.equal(markupKind('<ul><li>a</li></ul>'), 'html');
   assert.equal(markupKind('<dependency><artifactId>x</artifactId></dependency>'), 'xml');
   assert.equal(cFamilyKind('int main(void) { return 0; }'), 'c');
