@@ -8,6 +8,8 @@ import type {
   Formats,
   SearchedAssets,
   Seed,
+  Tag,
+  Website,
 } from '../core/wire.ts';
 import { seg, type HttpTransport } from './http.ts';
 
@@ -82,19 +84,22 @@ export class AssetsClient {
     return this.http.json('GET', `/asset/${seg(id)}/formats`, { query: { transferables: true } });
   }
 
-  associateTag(id: string, tag: string): Promise<void> {
-    return this.http.void('POST', `/asset/${seg(id)}/tags/associate/${seg(tag)}`);
+  /** Tags the asset with `text` (the tag is created, or the existing one with that text reused). */
+  addTag(id: string, text: string): Promise<Tag> {
+    return this.http.json('POST', '/tags/create', { body: { text, asset: id } });
   }
 
-  disassociateTag(id: string, tag: string): Promise<void> {
+  /** Removes a tag (by tag id) from the asset. */
+  removeTag(id: string, tag: string): Promise<void> {
     return this.http.void('POST', `/asset/${seg(id)}/tags/disassociate/${seg(tag)}`);
   }
 
-  associateWebsite(id: string, website: string): Promise<void> {
-    return this.http.void('POST', `/asset/${seg(id)}/websites/associate/${seg(website)}`);
+  /** Links a website to the asset (the website record is created or reused). */
+  linkWebsite(id: string, url: string, name?: string): Promise<Website> {
+    return this.http.json('POST', '/websites/create', { body: { url, name: name ?? url, asset: id } });
   }
 
-  disassociateWebsite(id: string, website: string): Promise<void> {
+  unlinkWebsite(id: string, website: string): Promise<void> {
     return this.http.void('POST', `/asset/${seg(id)}/websites/disassociate/${seg(website)}`);
   }
 }

@@ -144,14 +144,15 @@ export function assetCommands(s: Services): CommandMap {
     'satchel.asset.tags': async (arg: AssetArg, tagText?: string) => {
       const asset = await resolve(arg);
       if (!asset) return undefined;
-      const current = asset.tags?.iterable?.map((tag) => tag.text) ?? [];
+      const tags = asset.tags?.iterable ?? [];
+      const current = tags.map((tag) => tag.text);
       const input =
         tagText ?? (await vscode.window.showInputBox({ prompt: 'Tags, separated by commas', value: current.join(', ') }));
       if (input === undefined) return undefined;
       const wanted = [...new Set(input.split(',').map((tag) => tag.trim()).filter(Boolean))];
       const { client } = connected(server);
-      for (const tag of wanted.filter((tag) => !current.includes(tag))) await client.assets.associateTag(asset.id, tag);
-      for (const tag of current.filter((tag) => !wanted.includes(tag))) await client.assets.disassociateTag(asset.id, tag);
+      for (const text of wanted.filter((tag) => !current.includes(tag))) await client.assets.addTag(asset.id, text);
+      for (const tag of tags.filter((tag) => !wanted.includes(tag.text))) await client.assets.removeTag(asset.id, tag.id);
       await assets.reload(asset.id);
       return wanted;
     },
@@ -166,7 +167,7 @@ export function assetCommands(s: Services): CommandMap {
           validateInput: (value) => (/^https?:\/\/\S+$/i.test(value.trim()) ? undefined : 'Enter an http(s) URL'),
         }));
       if (!website) return undefined;
-      await connected(server).client.assets.associateWebsite(asset.id, website.trim());
+      await connected(server).client.assets.linkWebsite(asset.id, website.trim());
       await assets.reload(asset.id);
       return website.trim();
     },
@@ -202,7 +203,7 @@ export function assetCommands(s: Services): CommandMap {
         if (choice !== 'Undo') return;
         try {
           const restored = await save(assetText(full), assetLanguage(full), full.name);
-          for (const tag of full.tags?.iterable ?? []) await client.assets.associateTag(restored.id, tag.text);
+          for (const tag of full.tags?.iterable ?? []) await client.assets.addTag(restored.id, tag.text);
           await assets.reload(restored.id);
         } catch (error) {
           void vscode.window.showErrorMessage(`Undo failed: ${(error as Error).message}`);

@@ -1,0 +1,10 @@
+/** The test module VS Code loads (`run()`): mocha with the suite bundled in, results to the console. */
+import Mocha from 'mocha';
+
+export async function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
+  mocha.suite.emit('pre-require', globalThis, 'satchel.test.ts', mocha);
+  await import('./satchel.test.ts');
+  const failures = await new Promise<number>((resolve) => mocha.run(resolve));
+  if (failures > 0) throw new Error(`${failures} tests failed.`);
+}
