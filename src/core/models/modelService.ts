@@ -1,6 +1,6 @@
 import { mkdir, open, rm, stat, statfs } from 'node:fs/promises';
 import { statSync } from 'node:fs';
-import { availableParallelism, freemem } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoreContext } from '../context.ts';
@@ -20,7 +20,7 @@ import { stamp, newId } from '../time.ts';
 import { byteDescriptor, catalogModel, classifierModel, CLASSIFIER_ID, roleOf, shippedCatalog, withBaseUrl, type CatalogEntry } from './catalog.ts';
 import { ModelStore, type ModelRow } from './modelStore.ts';
 import { discardPartial, downloadFile, partialBytes, PAUSE } from './downloader.ts';
-import { LlamaProcess } from './llamaProcess.ts';
+import { LoadedModels, type Role } from './loadedModels.ts';
 import { ProgressFeed, type ModelDownloadEvent } from './progressFeed.ts';
 import type { Event } from '../events.ts';
 import type { ModelFoundation, ModelUsage } from './enums.ts';
@@ -62,8 +62,6 @@ export interface ModelImport {
   readonly foundation?: ModelFoundation;
 }
 
-type Role = 'text' | 'embedding';
-
 /** A GGUF model: from the catalog or custom. */
 interface LanguageModel {
   readonly kind: 'llm';
@@ -87,13 +85,6 @@ interface Download {
   total?: number;
 }
 
-interface Loaded {
-  readonly id: string;
-  readonly process: LlamaProcess;
-  busy: number;
-  idleTimer?: NodeJS.Timeout;
-}
-
 /** Fields of a custom model that the user sets (the rest is derived or fixed). */
 const EDITABLE = [
   'version', 'name', 'description', 'type', 'usage', 'bytes', 'ram', 'quantization', 'foundation', 'unique',
@@ -115,8 +106,7 @@ export class ModelService {
   private readonly store: ModelStore;
   private readonly catalog: ReadonlyMap<string, CatalogEntry>;
   private readonly downloads = new Map<string, Download>();
-  private readonly runtimes = new Map<Role, Loaded>();
-  private readonly roleQueues = new Map<Role, Promise<unknown>>();
+  private readonly loaded: LoadedModels;
   private readonly progress: ProgressFeed;
   /** Download progress of every model, throttled; state changes always come through. */
   readonly onDidChangeDownload: Event<ModelDownloadEvent>;
@@ -133,6 +123,7 @@ export class ModelService {
     this.catalog = new Map(entries.map((entry) => [entry.id, entry]));
     this.progress = new ProgressFeed(this.settings.progressIntervalMs);
     this.onDidChangeDownload = this.progress.event;
+    this.loaded = new LoadedModels(this.settings, (id) => this.context.publish({ kind: 'model', id }));
     this.store.interruptDownloads();
   }
 
@@ -207,7 +198,7 @@ export class ModelService {
     const data = { ...row.data, ...editableFields(model), id: row.id, created: row.data!.created, cloud: false, custom: true } as Model;
     const source = data.unique ? sourceOf(data.unique) : undefined;
     if (source !== row.source) {
-      if (this.downloads.has(row.id) || this.loadedRole(row.id)) {
+      if (this.downloads.has(row.id) || this.loaded.isLoaded(row.id)) {
         throw new ConflictError(`${known.base.name} is downloading or loaded; unload or cancel before changing its source.`);
       }
       // Another source means another file: what was downloaded no longer belongs to this model.
@@ -227,7 +218,7 @@ export class ModelService {
       throw new ForbiddenError(`${known.base.name} is a built-in model; only custom models can be deleted.`);
     }
     await this.stopDownload(id, 'cancel');
-    await this.unloadLanguageModel(id);
+    await this.loaded.unload(id);
     await rm(this.folder(id), { recursive: true, force: true });
     this.context.transaction(() => {
       this.store.delete(id);
@@ -250,10 +241,16 @@ export class ModelService {
     return this.get(id);
   }
 
-  /** Stops a download; its partial file is removed and the model is left not downloaded. */
+  /** Stops a download (or drops an interrupted one): the partial file goes, the model is left not downloaded. */
   async cancelDownload(id: string): Promise<Model> {
-    this.known(id);
-    await this.stopDownload(id, 'cancel');
+    const known = this.known(id);
+    if (this.downloads.has(id)) await this.stopDownload(id, 'cancel');
+    else if (known.kind === 'llm' && known.row?.state === 'interrupted') {
+      await discardPartial(this.filePath(known));
+      this.updateRow(known, { state: 'canceled' });
+      this.progress.report(id, { status: 'CANCELED', percentage: 0 }, true);
+      this.context.publish({ kind: 'model', id });
+    }
     return this.get(id);
   }
 
@@ -295,52 +292,32 @@ export class ModelService {
     if (!this.isDownloaded(known)) {
       throw new ConflictError(`${known.base.name} is not downloaded; download it before loading it.`);
     }
-    await this.exclusive(known.role, async () => {
-      if (this.runtimes.get(known.role)?.id === id) return;
-      await this.stopRuntime(known.role);
-      await this.ensureMemory(known);
-      const process = await LlamaProcess.start({
-        modelPath: this.filePath(known),
-        role: known.role,
-        contextSize: Math.min(known.base.maxTokens?.total ?? this.settings.contextSize, this.settings.contextSize),
-        threads: this.settings.threads,
-        timeoutMs: this.settings.loadTimeoutMs,
-      });
-      if (this.closed) {
-        await process.stop();
-        throw new UnavailableError('Satchel is shutting down.');
-      }
-      const loaded: Loaded = { id, process, busy: 0 };
-      this.runtimes.set(known.role, loaded);
-      process.onDidExit(() => {
-        // A crash or a kill: the model is simply no longer loaded.
-        if (this.runtimes.get(known.role) !== loaded) return;
-        clearTimeout(loaded.idleTimer);
-        this.runtimes.delete(known.role);
-        this.context.publish({ kind: 'model', id });
-      });
-      this.touch(known.role);
+    await this.loaded.load({
+      id,
+      name: known.base.name,
+      role: known.role,
+      modelPath: this.filePath(known),
+      contextSize: Math.min(known.base.maxTokens?.total ?? this.settings.contextSize, this.settings.contextSize),
+      ...(known.declaredRam !== undefined ? { declaredRam: known.declaredRam } : {}),
     });
-    this.context.publish({ kind: 'model', id });
     return this.get(id);
   }
 
   async unload(id: string): Promise<Model> {
     const known = this.known(id);
-    if (known.kind === 'classifier') await this.classifier.unload();
-    else await this.unloadLanguageModel(id);
-    this.context.publish({ kind: 'model', id });
+    if (known.kind === 'classifier') {
+      await this.classifier.unload();
+      this.context.publish({ kind: 'model', id });
+    } else await this.loaded.unload(id);
     return this.get(id);
   }
 
   /** Unloads every model, the classifier included; the llama.cpp processes end. */
   async unloadAll(): Promise<void> {
-    const ids = [...this.runtimes.values()].map((loaded) => loaded.id);
-    await Promise.all((['text', 'embedding'] as const).map((role) => this.exclusive(role, () => this.stopRuntime(role))));
+    await this.loaded.unloadAll();
     const classifierWasLoaded = this.classifier.loaded;
     await this.classifier.unload();
-    if (classifierWasLoaded) ids.push(CLASSIFIER_ID);
-    for (const id of ids) this.context.publish({ kind: 'model', id });
+    if (classifierWasLoaded) this.context.publish({ kind: 'model', id: CLASSIFIER_ID });
   }
 
   /** Removes a language model's downloaded files (unloading it first); it stays listed, not downloaded. */
@@ -350,7 +327,7 @@ export class ModelService {
       throw new UnsupportedError('Deleting the cache is only available for language models; the classifier ships with Satchel.');
     }
     await this.stopDownload(id, 'cancel');
-    await this.unloadLanguageModel(id);
+    await this.loaded.unload(id);
     await rm(this.folder(id), { recursive: true, force: true });
     const row = this.store.get(id);
     // The recorded digest stays: a later download must still match the first one.
@@ -362,25 +339,12 @@ export class ModelService {
 
   /** The loaded text model, if any; conversations fall back to offline methods without one. */
   textGenerator(): TextGenerator | undefined {
-    const loaded = this.runtimes.get('text');
-    if (!loaded?.process.running) return undefined;
-    return {
-      generate: async (prompt, options) => {
-        loaded.busy++;
-        try {
-          return await loaded.process.generate(prompt, options);
-        } finally {
-          loaded.busy--;
-          if (this.runtimes.get('text') === loaded) this.touch('text');
-        }
-      },
-    };
+    return this.loaded.textGenerator();
   }
 
   /** The OS process id of the loaded model's runtime (for diagnostics and tests). */
   runtimePid(id: string): number | undefined {
-    const role = this.loadedRole(id);
-    return role ? this.runtimes.get(role)?.process.pid : undefined;
+    return this.loaded.pid(id);
   }
 
   async close(): Promise<void> {
@@ -388,7 +352,7 @@ export class ModelService {
     this.closed = true;
     // Shutting down pauses downloads: their partial files resume after the restart.
     await Promise.all([...this.downloads.keys()].map((id) => this.stopDownload(id, PAUSE)));
-    await Promise.all((['text', 'embedding'] as const).map((role) => this.exclusive(role, () => this.stopRuntime(role))));
+    await this.loaded.close();
     this.progress.dispose();
   }
 
@@ -457,7 +421,7 @@ export class ModelService {
       ...(bytes ? { bytes } : {}),
       downloaded,
       downloading: this.downloads.has(known.base.id),
-      loaded: this.loadedRole(known.base.id) !== undefined,
+      loaded: this.loaded.isLoaded(known.base.id),
     };
   }
 
@@ -526,7 +490,7 @@ export class ModelService {
         if (progress.total !== undefined) download.total = progress.total;
         this.progress.report(id, runningProgress(download));
       },
-      verify: known.role === 'text' || known.role === 'embedding' ? expectGguf : undefined,
+      verify: expectGguf,
     })
       .then(
         (result) => {
@@ -572,58 +536,6 @@ export class ModelService {
     if (bytes + DISK_MARGIN > free) {
       throw new InsufficientResourcesError(`Not enough free disk space: the model needs ${byteDescriptor(bytes).readable}, ${byteDescriptor(free).readable} is free.`);
     }
-  }
-
-  // ---- loading
-
-  private loadedRole(id: string): Role | undefined {
-    for (const [role, loaded] of this.runtimes) if (loaded.id === id) return role;
-    return undefined;
-  }
-
-  private async unloadLanguageModel(id: string): Promise<void> {
-    const role = this.loadedRole(id);
-    if (role) await this.exclusive(role, () => (this.runtimes.get(role)?.id === id ? this.stopRuntime(role) : undefined));
-  }
-
-  /** Runs loads and unloads of one role one at a time, so two text models are never loaded together. */
-  private exclusive<T>(role: Role, task: () => Promise<T> | T): Promise<T> {
-    const previous = this.roleQueues.get(role) ?? Promise.resolve();
-    const next = previous.then(task);
-    this.roleQueues.set(role, next.catch(() => undefined));
-    return next;
-  }
-
-  private async stopRuntime(role: Role): Promise<void> {
-    const loaded = this.runtimes.get(role);
-    if (!loaded) return;
-    this.runtimes.delete(role);
-    clearTimeout(loaded.idleTimer);
-    await loaded.process.stop();
-    this.context.publish({ kind: 'model', id: loaded.id });
-  }
-
-  private async ensureMemory(known: LanguageModel): Promise<void> {
-    // The CPU backend holds about the file size again after repacking, plus the context (models.md §2.3).
-    const fileBytes = (await stat(this.filePath(known))).size;
-    const needed = Math.max(known.declaredRam ?? 0, fileBytes * 2 + 64 * 1024 * 1024);
-    const free = freemem();
-    if (needed > free) {
-      throw new InsufficientResourcesError(`Not enough free memory to load ${known.base.name}: it needs about ${byteDescriptor(needed).readable}, ${byteDescriptor(free).readable} is free.`);
-    }
-  }
-
-  /** (Re)starts the idle countdown of a loaded model; a model busy generating is never unloaded. */
-  private touch(role: Role): void {
-    const loaded = this.runtimes.get(role);
-    if (!loaded) return;
-    clearTimeout(loaded.idleTimer);
-    if (this.settings.idleUnloadMs <= 0) return;
-    loaded.idleTimer = setTimeout(() => {
-      if (loaded.busy > 0) return this.touch(role);
-      void this.exclusive(role, () => (this.runtimes.get(role) === loaded ? this.stopRuntime(role) : undefined));
-    }, this.settings.idleUnloadMs);
-    loaded.idleTimer.unref();
   }
 }
 

@@ -152,5 +152,9 @@ test('after a crash mid-download the model is resumable, never downloaded', asyn
   assert.equal(model.downloading, false);
   assert.equal(restarted.downloadProgress('text-a').status, 'RESET');
   assert.equal(store.get('text-a')!.state, 'interrupted');
+  // Canceling an interrupted download drops what it kept.
+  const canceled = await restarted.cancelDownload('text-a');
+  assert.equal(canceled.downloaded, false);
+  assert.equal(restarted.downloadProgress('text-a').status, 'CANCELED');
   await restarted.close();
 });
