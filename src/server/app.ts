@@ -9,6 +9,7 @@ import type { Logger } from '../core/context.ts';
 import { errorMiddleware } from './errors.ts';
 import { guard } from './guard.ts';
 import { bodyParser, DEFAULT_BODY_LIMIT } from './body.ts';
+import { checkBooleanQueries } from './http.ts';
 import { StreamRegistry, type StreamOptions } from './streams.ts';
 import type { RouteModule } from './routes/deps.ts';
 import { wellKnownRoutes } from './routes/wellKnown.ts';
@@ -56,6 +57,7 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
     await next();
   });
   koa.use(bodyParser(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
+  koa.use(checkBooleanQueries);
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));
   return { koa, streams };

@@ -47,6 +47,28 @@ export function queryBoolean(ctx: Context, name: string, fallback: boolean): boo
   }
 }
 
+/** Boolean query parameters of the interface, checked before any route runs (see `checkBooleanQueries`). */
+const booleanQueries = ['transferables', 'transferable', 'pseudo', 'suggested', 'package_activities', 'packageActivities'];
+
+/**
+ * Refuses a malformed boolean query parameter before the route runs, so no write can happen first
+ * and fail on its reply afterwards.
+ */
+export async function checkBooleanQueries(ctx: Context, next: () => Promise<unknown>): Promise<void> {
+  for (const name of booleanQueries) queryBoolean(ctx, name, false);
+  await next();
+}
+
+/** `transferables` (default true): whether replies carry content. */
+export function transferables(ctx: Context): boolean {
+  return queryBoolean(ctx, 'transferables', true);
+}
+
+/** `pseudo` (default false): whether pseudo assets are included. */
+export function pseudo(ctx: Context): boolean {
+  return queryBoolean(ctx, 'pseudo', false);
+}
+
 /** Replies with a JSON document. */
 export function json(ctx: Context, value: unknown, status = 200): void {
   ctx.status = status;

@@ -114,3 +114,19 @@ test('absurdly deep JSON is refused with 400 before any route sees it', async ()
     await t2.close();
   }
 });
+
+test('a malformed boolean query parameter is refused before the route runs', async () => {
+  const t2 = await startTestServer();
+  try {
+    const before = await request(t2.url, 'GET', '/assets');
+    const reply = await request(t2.url, 'POST', '/assets/create?transferables=maybe', {
+      body: { asset: { application: { id: 'x', name: 'VS_CODE', version: '1', platform: 'LINUX', onboarded: true, privacy: 'OPEN' }, format: { fragment: { string: { raw: 'const answer = 42;' } } } } },
+    });
+    assert.equal(reply.status, 400);
+    assert.equal(errorCode(reply), 'invalid_input');
+    const after = await request(t2.url, 'GET', '/assets');
+    assert.deepEqual(after.json.iterable.length, before.json.iterable.length, 'nothing was written');
+  } finally {
+    await t2.close();
+  }
+});

@@ -1,12 +1,11 @@
 /** Routes of the Asset area (interface.md 4.2): one asset's snapshot, update, scores, exports and links. */
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
-import { body, empty, json, param, queryBoolean, queryString } from '../http.ts';
+import { body, empty, json, param, queryString, transferables } from '../http.ts';
 import type { Asset, ClassificationSpecific, SeededScoreIncrement } from '../../core/wire.ts';
 import { parseExportType } from '../../core/assets/exporter.ts';
 import { accessorSchema, assetSchema, reclassificationSchema, scoreIncrementSchema } from './assetSchemas.ts';
 
-const transferables = (ctx: Context): boolean => queryBoolean(ctx, 'transferables', true);
 
 /** Path segment of each associable kind → the record kind it names. */
 const LINKABLE = [

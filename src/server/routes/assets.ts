@@ -5,7 +5,7 @@
  */
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
-import { body, json, param, queryBoolean, queryString, text } from '../http.ts';
+import { body, json, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
 import type { Assets, AssetsSearchWithFiltersInput, Seed, SeededAssetsRecommendation } from '../../core/wire.ts';
 import { recommendationSchema, relatedSchema, searchWithFiltersSchema, seedSchema } from './assetSchemas.ts';
 import { assetRoutes } from './asset.ts';
@@ -13,8 +13,6 @@ import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';
 import { registerAssetStreams } from './assetStreams.ts';
 
-const transferables = (ctx: Context): boolean => queryBoolean(ctx, 'transferables', true);
-const pseudo = (ctx: Context): boolean => queryBoolean(ctx, 'pseudo', false);
 
 export const assetsRoutes: RouteModule = (router, deps) => {
   const { core } = deps;

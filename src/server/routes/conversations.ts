@@ -1,4 +1,4 @@
-import { body, empty, json, param, queryBoolean } from '../http.ts';
+import { body, empty, json, param, transferables } from '../http.ts';
 import type { RouteModule } from './deps.ts';
 import { conversationUpdate, scoreIncrement, seededConversation, summarizeInput } from './conversationSchemas.ts';
 import { conversationAssociationRoutes } from './conversationAssociations.ts';
@@ -9,7 +9,6 @@ import { conversationRecordRoutes } from './conversationRecords.ts';
 export const conversationsRoutes: RouteModule = (router, deps) => {
   const { core, streams } = deps;
   const conversations = core.conversations;
-  const transferables = (ctx: Parameters<typeof queryBoolean>[0]) => queryBoolean(ctx, 'transferables', true);
 
   router.get('/conversations', (ctx) => json(ctx, conversations.snapshot(transferables(ctx))));
   router.post('/conversations/create', (ctx) => {

@@ -3,7 +3,7 @@
  * `transferable` query of these two APIs, except on the formats snapshot.
  */
 import type { RouteModule } from './deps.ts';
-import { body, json, param, queryBoolean } from '../http.ts';
+import { body, json, param, queryBoolean, transferables } from '../http.ts';
 import type { Format } from '../../core/wire.ts';
 import { formatSchema } from './assetSchemas.ts';
 
@@ -11,7 +11,7 @@ export const formatRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
   router.get('/formats', (ctx) => {
-    json(ctx, assets.allFormats(queryBoolean(ctx, 'transferables', true)));
+    json(ctx, assets.allFormats(transferables(ctx)));
   });
 
   router.post('/format/update/value', (ctx) => {
