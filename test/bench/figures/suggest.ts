@@ -1,10 +1,13 @@
 /**
  * Suggest (copy → decision) over HTTP: copies of saved snippets (exact, a contiguous part,
- * reformatted, embedded in other code) and unrelated snippets, timed per request. The decisions
+ * reformatted, embedded in other code) and unrelated real code, timed per request. The decisions
  * are reported beside the latency so a fast but blind connector shows.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BenchClient } from '../client.ts';
 import { rngFor, unrelatedSnippet, type Corpus } from '../corpus.ts';
+import { repoRoot } from '../processes.ts';
 import { suggest, type Decision } from '../satchelApi.ts';
 import { medianOfRuns, type Latency } from '../stats.ts';
 
@@ -23,7 +26,29 @@ export interface SuggestFigure extends Latency {
   readonly decisions: Readonly<Record<Decision, number>>;
 }
 
+/**
+ * Real code that is in no corpus: 20-line chunks of the installed koa and ws sources. (Snippets
+ * from the corpus generator would share its templates' boilerplate with the saved ones.)
+ */
+function realChunks(count: number): string[] {
+  const files = ['koa/lib', 'ws/lib'].flatMap((dir) => {
+    const path = join(repoRoot, 'node_modules', dir);
+    return readdirSync(path).filter((f) => f.endsWith('.js')).sort().map((f) => join(path, f));
+  });
+  const chunks: string[] = [];
+  for (const file of files) {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    for (let start = 0; start + 20 <= lines.length; start += 40) {
+      const chunk = lines.slice(start, start + 20).join('\n');
+      if (chunk.replace(/\s/g, '').length >= 300) chunks.push(chunk);
+    }
+  }
+  const step = Math.max(1, Math.floor(chunks.length / count));
+  return Array.from({ length: Math.min(count, chunks.length) }, (_, i) => chunks[i * step]!);
+}
+
 function copiesOf(corpus: Corpus, perKind: number): Copy[] {
+  const unrelated = realChunks(perKind);
   const rng = rngFor(0xc0ffee, corpus.assets.length);
   const sources = corpus.assets.filter((a) => a.key.startsWith('a') && a.code.length >= 600);
   const copies: Copy[] = [];
@@ -39,7 +64,7 @@ function copiesOf(corpus: Corpus, perKind: number): Copy[] {
       { kind: 'part', text: part, source: source.key },
       { kind: 'reformatted', text: `// copied\n${reformatted}\n`, source: source.key },
       { kind: 'embedded', text: [...foreign.slice(0, 6), source.code, ...foreign.slice(6, 12)].join('\n'), source: source.key },
-      { kind: 'unrelated', text: unrelatedSnippet(1000 + i) },
+      { kind: 'unrelated', text: unrelated[i] ?? unrelatedSnippet(1000 + i) },
     );
   }
   return copies;
