@@ -11,11 +11,13 @@ import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
 import { startTestServer, tempDir, type TestServer } from '../helpers.ts';
-import { ROUTES, STREAMS, fillPath } from './routes.ts';
+import { allRoutes, fillPath, type Route } from './routes.ts';
 import { HostProcess, figures, jsonErrorCode, raw, storeDigest } from './support.ts';
 
 let t: TestServer;
 let digest: string;
+let routes: Route[];
+let streams: string[];
 
 before(async () => {
   t = await startTestServer();
@@ -24,12 +26,13 @@ before(async () => {
     for (let i = 0; i < 5; i++) t.core.context.records.put('tag', `tag-${i}`, { id: `tag-${i}`, text: `t${i}` });
   });
   digest = storeDigest(t.core.context.database.db);
+  ({ routes, streams } = allRoutes(t.core));
 });
 after(() => t.close());
 
 const anyId = (): string => randomUUID();
 const paths = (): Array<{ method: string; path: string; writes: boolean }> =>
-  ROUTES.map((route) => ({ method: route.method, path: fillPath(route.path, anyId), writes: route.writes }));
+  routes.map((route) => ({ method: route.method, path: fillPath(route.path, anyId), writes: route.writes }));
 
 const FOREIGN_HOSTS = [
   'attacker.example',
@@ -167,7 +170,7 @@ function upgradeStatus(path: string, headers: Record<string, string>): Promise<n
 
 test('WebSocket upgrades with a foreign Host or Origin are refused on every stream', async () => {
   let tried = 0;
-  for (const template of STREAMS) {
+  for (const template of streams) {
     const path = fillPath(template, () => 'some-model');
     for (const host of FOREIGN_HOSTS.slice(0, 4)) {
       assert.equal(await upgradeStatus(path, { host }), 421, `${path} Host: ${host}`);

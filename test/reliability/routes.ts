@@ -1,8 +1,21 @@
 /**
- * Every operation of the interface (../shared/reference/interface.md), as method and path
- * template, so hostile-page and bad-input tests cover each route whether or not its area has
- * landed yet: a route that does not exist must still refuse a hostile caller and answer JSON.
+ * The routes under test: every operation of the interface (../shared/reference/interface.md),
+ * whether or not its area has landed (a missing route must still refuse a hostile caller and answer
+ * JSON), plus every route and stream the areas' route modules actually register, found by
+ * registering them on a router of our own, so a new route is covered the day it lands.
  */
+import Router from '@koa/router';
+import type { Satchel } from '../../src/core/satchel.ts';
+import { silentLogger } from '../../src/core/context.ts';
+import { StreamRegistry, type StreamHandler } from '../../src/server/streams.ts';
+import type { RouteModule } from '../../src/server/routes/deps.ts';
+import { wellKnownRoutes } from '../../src/server/routes/wellKnown.ts';
+import { assetsRoutes } from '../../src/server/routes/assets.ts';
+import { applicationsRoutes } from '../../src/server/routes/applications.ts';
+import { conversationsRoutes } from '../../src/server/routes/conversations.ts';
+import { modelsRoutes } from '../../src/server/routes/models.ts';
+import { connectorRoutes } from '../../src/server/routes/connector.ts';
+
 export interface Route {
   readonly method: 'GET' | 'POST';
   /** `:name` segments are filled in by the caller. */
@@ -113,4 +126,35 @@ export const STREAMS: readonly string[] = [
 /** `template` with every `:name` segment replaced by `fill(name)` (URL-encoded). */
 export function fillPath(template: string, fill: (name: string) => string): string {
   return template.replace(/:([a-z_]+)/g, (_match, name: string) => encodeURIComponent(fill(name)));
+}
+
+class RecordingStreams extends StreamRegistry {
+  readonly patterns: string[] = [];
+  override register(pattern: string, handler: StreamHandler): void {
+    this.patterns.push(pattern);
+    super.register(pattern, handler);
+  }
+}
+
+const MODULES: readonly RouteModule[] = [wellKnownRoutes, assetsRoutes, applicationsRoutes, conversationsRoutes, modelsRoutes, connectorRoutes];
+
+/** The interface's routes and streams together with every one the route modules register on `core`. */
+export function allRoutes(core: Satchel): { routes: Route[]; streams: string[] } {
+  const router = new Router();
+  const streams = new RecordingStreams(silentLogger);
+  try {
+    for (const register of MODULES) register(router, { core, streams });
+  } finally {
+    streams.dispose();
+  }
+  const routes = new Map<string, Route>(ROUTES.map((route) => [`${route.method} ${route.path}`, route]));
+  for (const layer of router.stack) {
+    if (typeof layer.path !== 'string') continue;
+    for (const method of layer.methods) {
+      if (method !== 'GET' && method !== 'POST') continue;
+      const key = `${method} ${layer.path}`;
+      if (!routes.has(key)) routes.set(key, { method, path: layer.path, writes: method === 'POST', body: method === 'POST' });
+    }
+  }
+  return { routes: [...routes.values()], streams: [...new Set([...STREAMS, ...streams.patterns])] };
 }

@@ -231,26 +231,33 @@ export function jsonErrorCode(reply: { json: unknown }): string | undefined {
 
 /**
  * A digest of every row of every table (in a fixed order), so "the store is unchanged" is one
- * string comparison. Runs on the caller's connection, so it sees committed data only.
+ * string comparison that names the tables that changed. Runs on the caller's connection, so it
+ * sees committed data only.
  */
 export function storeDigest(db: DatabaseSync): string {
-  const hash = createHash('sha256');
+  const parts: string[] = [];
   const tables = db
     .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     .all() as Array<{ name: string }>;
   for (const { name } of tables) {
     const quoted = `"${name.replaceAll('"', '""')}"`;
+    // 64-bit integers (fingerprint hashes) do not fit a JS number: read them as BigInt.
+    const read = (sql: string): unknown[] => {
+      const statement = db.prepare(sql);
+      statement.setReadBigInts(true);
+      return statement.all();
+    };
     let rows: unknown[];
     try {
-      rows = db.prepare(`SELECT * FROM ${quoted} ORDER BY 1, 2`).all();
+      rows = read(`SELECT * FROM ${quoted} ORDER BY 1, 2`);
     } catch {
-      // Virtual tables (full-text indexes) may refuse ORDER BY on two columns.
-      rows = db.prepare(`SELECT * FROM ${quoted}`).all();
+      // Virtual tables (full-text indexes) and one-column tables refuse ORDER BY 1, 2.
+      rows = read(`SELECT * FROM ${quoted}`);
     }
-    hash.update(name);
-    hash.update(JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
+    const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+    parts.push(`${name}:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`);
   }
-  return hash.digest('hex');
+  return parts.join('\n');
 }
 
 /** The p-th percentile (0–100) of `values`. */
