@@ -61,6 +61,7 @@ export class Satchel implements Disposable {
   async close(): Promise<void> {
     await this.models.close();
     await this.classifier.unload();
+    this.connector.dispose();
     this.assets.dispose();
     this.context.dispose();
   }

@@ -23,6 +23,8 @@ export interface IndexQueryOptions {
 /** Fingerprints in more than this share of documents (and more than `MIN_STOP_DF`) act as stop words. */
 const STOP_SHARE = 0.01;
 const MIN_STOP_DF = 50;
+/** How many of a query's rarest fingerprints look up candidates. */
+const CANDIDATE_SEEDS = 48;
 
 export class FingerprintIndex implements AssetIndexer {
   private readonly database: Database;
@@ -110,32 +112,41 @@ export class FingerprintIndex implements AssetIndexer {
     return this.database.prepare('SELECT 1 FROM connector_fp_docs WHERE asset_id = ?').get(assetId) !== undefined;
   }
 
-  /** Saved snippets resembling the fingerprints `query`, best first. */
+  /**
+   * Saved snippets resembling the fingerprints `query`, best first. Candidates come from the
+   * query's rarest fingerprints only (a near-duplicate shares most of them, and rare postings lists
+   * are short), then each candidate's overlap is counted exactly from its stored fingerprints; so a
+   * query reads a few hundred postings however large the store is.
+   */
   query(query: Int32Array, options: IndexQueryOptions): IndexMatch[] {
     if (query.length === 0) return [];
     const stopDf = Math.max(MIN_STOP_DF, Math.floor(this.approximateSize * STOP_SHARE));
-    const all = JSON.stringify(Array.from(query));
-    const frequent = this.database
-      .prepare('SELECT hash FROM connector_fp_df WHERE hash IN (SELECT value FROM json_each(?)) AND df > ?')
-      .all(all, stopDf) as Array<{ hash: number }>;
-    let kept = query;
-    if (frequent.length > 0) {
-      const stop = new Set(frequent.map((row) => row.hash));
-      kept = query.filter((hash) => !stop.has(hash));
-      if (kept.length === 0) return [];
-    }
-    const rows = this.database
+    const distinct = [...new Set(query)];
+    const frequencies = this.database
+      .prepare('SELECT hash, df FROM connector_fp_df WHERE hash IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(distinct)) as Array<{ hash: number; df: number }>;
+    const stop = new Set(frequencies.filter((row) => row.df > stopDf).map((row) => row.hash));
+    const kept = stop.size > 0 ? distinct.filter((hash) => !stop.has(hash)) : distinct;
+    if (kept.length === 0) return [];
+    const rarest = frequencies
+      .filter((row) => row.df <= stopDf)
+      .sort((a, b) => a.df - b.df)
+      .slice(0, CANDIDATE_SEEDS)
+      .map((row) => row.hash);
+    if (rarest.length === 0) return [];
+    const candidates = this.database
       .prepare(
-        `SELECT d.asset_id AS assetId, d.count AS total, COUNT(*) AS shared
-         FROM connector_fp_postings p JOIN connector_fp_docs d ON d.doc = p.doc
-         WHERE p.hash IN (SELECT value FROM json_each(?))
-         GROUP BY p.doc`,
+        `SELECT d.asset_id AS assetId, d.count AS total, d.hashes AS hashes FROM connector_fp_docs d
+         WHERE d.doc IN (SELECT DISTINCT doc FROM connector_fp_postings WHERE hash IN (SELECT value FROM json_each(?)))`,
       )
-      .all(JSON.stringify(Array.from(kept))) as Array<{ assetId: string; total: number; shared: number }>;
+      .all(JSON.stringify(rarest)) as Array<{ assetId: string; total: number; hashes: Uint8Array }>;
+    const wanted = new Set(kept);
     const matches: IndexMatch[] = [];
-    for (const row of rows) {
-      const score = similarity(row.shared, kept.length, row.total);
-      if (score >= options.minScore) matches.push({ assetId: row.assetId, score, shared: row.shared });
+    for (const candidate of candidates) {
+      let shared = 0;
+      for (const hash of new Set(decode(candidate.hashes))) if (wanted.has(hash)) shared++;
+      const score = similarity(shared, kept.length, candidate.total);
+      if (score >= options.minScore) matches.push({ assetId: candidate.assetId, score, shared });
     }
     matches.sort((a, b) => b.score - a.score || b.shared - a.shared || (a.assetId < b.assetId ? -1 : 1));
     return matches.slice(0, options.limit);
