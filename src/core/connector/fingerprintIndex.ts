@@ -43,7 +43,7 @@ export class FingerprintIndex implements AssetIndexer {
       const doc = Number(
         this.database
           .prepare('INSERT INTO connector_fp_docs (asset_id, text_hash, hashes, count) VALUES (?, ?, ?, ?)')
-          .run(assetId, textHash(text), new Uint8Array(hashes.buffer, hashes.byteOffset, hashes.byteLength), hashes.length)
+          .run(assetId, textHash(text), blobOf(hashes), hashes.length)
           .lastInsertRowid,
       );
       if (hashes.length === 0) return;
@@ -163,6 +163,11 @@ function textHash(text: string): string {
     b = Math.imul(b ^ c, 0x5bd1e995);
   }
   return `${text.length}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
+}
+
+/** node:sqlite binds a zero-length view of an empty ArrayBuffer as NULL; a fresh empty array binds as x''. */
+function blobOf(hashes: Int32Array): Uint8Array {
+  return hashes.length === 0 ? new Uint8Array(0) : new Uint8Array(hashes.buffer, hashes.byteOffset, hashes.byteLength);
 }
 
 function decode(bytes: Uint8Array): Int32Array {

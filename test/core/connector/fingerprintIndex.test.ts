@@ -38,6 +38,19 @@ test('upsert, query, replace and remove keep postings and frequencies exact', ()
   }
 });
 
+test('a snippet too short to fingerprint is recorded (empty) and matches nothing', () => {
+  const { index, close } = open();
+  try {
+    index.upsert('tiny', 'SELECT 1;');
+    assert.equal(index.has('tiny'), true);
+    assert.deepEqual(index.query(fingerprints('SELECT 1;'), opts), []);
+    index.remove('tiny');
+    assert.equal(index.has('tiny'), false);
+  } finally {
+    close();
+  }
+});
+
 test('index writes roll back with the transaction they belong to', () => {
   const { db, index, close } = open();
   try {
