@@ -4,20 +4,11 @@
  * over when that host exits.
  */
 import { parseArgs } from 'node:util';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { startHostWhenFree, type RunningHost } from './server/host.ts';
 import { readPortFile } from './server/server.ts';
 import { HostLock } from './core/store/hostLock.ts';
 import type { Logger } from './core/context.ts';
-
-/** The platform's per-user data directory for Satchel. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (env.SATCHEL_DATA_DIR) return env.SATCHEL_DATA_DIR;
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Satchel');
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Satchel');
-  return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'satchel');
-}
+import { defaultDataDir } from './core/dataDir.ts';
 
 const logger: Logger = {
   info: (message) => console.log(`[satchel] ${message}`),

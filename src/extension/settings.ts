@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { defaultDataDir } from '../core/dataDir.ts';
 
 export const SECTION = 'satchel';
 
@@ -40,12 +41,4 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
 
 function expandHome(path: string): string {
   return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
-}
-
-/** The same per-user directory the `satchel` CLI serves, so both share one store. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (env.SATCHEL_DATA_DIR) return env.SATCHEL_DATA_DIR;
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Satchel');
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Satchel');
-  return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'satchel');
 }
