@@ -13,7 +13,8 @@ import { Satchel } from '../../src/core/satchel.ts';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
 import { StoreUnusableError, InsufficientResourcesError, DomainError } from '../../src/core/errors.ts';
 import { startTestServer, tempDir } from '../helpers.ts';
-import { HostProcess, figures, raw } from './support.ts';
+import { HostProcess, figures, jsonErrorCode, raw } from './support.ts';
+import { seed } from './writes.ts';
 import { makeReadOnly, mountTmpfs, snapshotFiles, unmount } from './disk.ts';
 
 const RECORDS = 1500;
@@ -182,6 +183,17 @@ test('a full database (SQLITE_FULL through max_page_count) fails the write clear
     const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
     db.exec(`PRAGMA max_page_count = ${pages + 4}`);
     const full = writeUntilFailure(core, 'full', 4096, 500);
+    // The same through the HTTP edge: an asset create on a full store is a clear 507, not a 500.
+    const before = core.context.records.count('tag');
+    const create = await raw(t.server.port, {
+      method: 'POST',
+      path: '/assets/create',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(seed(`const big = "${randomBytes(32 * 1024).toString('hex')}";`)),
+    });
+    assert.equal(create.status, 507, `create on a full store: ${create.status} ${create.text.slice(0, 200)}`);
+    assert.equal(jsonErrorCode(create), 'insufficient_resources');
+    assert.equal(core.context.records.count('tag'), before);
     const health = await raw(t.server.port, { path: '/.well-known/health' });
     assert.equal(health.status, 200, 'the server stopped answering after a failed write');
     db.exec('PRAGMA max_page_count = 1073741823');
