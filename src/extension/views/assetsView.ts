@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import type { Asset } from '../../core/wire.ts';
 import { assetLanguage, assetText } from '../../client/assets.ts';
-import { LiveCollection } from '../liveCollection.ts';
-import { Disposable, MutableDisposable } from '../lifecycle.ts';
+import type { LiveCollectionSource } from '../liveCollection.ts';
+import { LiveTreeView } from './liveTreeView.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { CopyConnector, PendingSuggestion } from '../copyConnector.ts';
 import type { Log } from '../log.ts';
@@ -24,39 +24,26 @@ export type AssetsNode =
 
 const PREVIEW_LINES = 15;
 
-export class AssetsView extends Disposable implements vscode.TreeDataProvider<AssetsNode> {
-  readonly treeView: vscode.TreeView<AssetsNode>;
+export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   private readonly connector: CopyConnector;
-  private readonly log: Log;
-  private readonly collection = this._register(new MutableDisposable<LiveCollection<Asset>>());
   private grouping: Grouping = 'language';
-  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<AssetsNode | undefined>());
-  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  private readonly _onDidChangeAssets = this._register(new vscode.EventEmitter<void>());
   /** Fires after the asset collection changed (tests and previews wait on it). */
-  readonly onDidChangeAssets = this._onDidChangeAssets.event;
+  readonly onDidChangeAssets = this.onDidChangeItems;
 
   constructor(server: ServerController, connector: CopyConnector, log: Log) {
-    super();
+    super('satchel.assets', log, { showCollapseAll: true });
     this.connector = connector;
-    this.log = log;
-    this.treeView = this._register(vscode.window.createTreeView('satchel.assets', { treeDataProvider: this, showCollapseAll: true }));
-    this._register(server.onDidChangeConnection((connection) => this.connect(connection)));
     this._register(connector.onDidChangeSuggestions(() => this.refreshView()));
-    this.connect(server.connection);
+    this.follow(server);
     void this.setGrouping('language');
   }
 
   get assets(): readonly Asset[] {
-    return this.collection.value?.values ?? [];
-  }
-
-  get loaded(): Promise<void> {
-    return this.collection.value?.loaded ?? Promise.resolve();
+    return this.items;
   }
 
   asset(id: string): Asset | undefined {
-    return this.collection.value?.get(id);
+    return this.item(id);
   }
 
   async setGrouping(grouping: Grouping): Promise<void> {
@@ -65,44 +52,22 @@ export class AssetsView extends Disposable implements vscode.TreeDataProvider<As
     this.refreshView();
   }
 
-  refresh(): void {
-    this.collection.value?.refresh();
+  protected source(connection: Connection): LiveCollectionSource<Asset> {
+    return {
+      open: () => connection.client.assetIdentifiers(),
+      key: (entry) => entry.asset?.id,
+      fetch: (id) => connection.client.assets.get(id),
+    };
   }
 
-  /** Refetches one asset after a local change, without waiting for the stream. */
-  async reload(id: string): Promise<void> {
-    await this.collection.value?.reload(id);
+  protected describe(): string | undefined {
+    return this.items.length ? `${this.items.length}` : undefined;
   }
 
-  private connect(connection: Connection | undefined): void {
-    if (!connection) {
-      this.collection.value = undefined;
-      this.refreshView();
-      return;
-    }
-    const collection = new LiveCollection<Asset>(
-      {
-        open: () => connection.client.assetIdentifiers(),
-        key: (entry) => entry.asset?.id,
-        fetch: (id) => connection.client.assets.get(id),
-      },
-      this.log,
-    );
-    collection.onDidChange(() => {
-      this.refreshView();
-      this._onDidChangeAssets.fire();
-    });
-    this.collection.value = collection;
-    this.refreshView();
-  }
-
-  private refreshView(): void {
-    this._onDidChangeTreeData.fire(undefined);
-    const count = this.assets.length;
-    this.treeView.description = count ? `${count}` : undefined;
-    this.treeView.badge = this.connector.suggestions.length
-      ? { value: this.connector.suggestions.length, tooltip: `${this.connector.suggestions.length} suggestions` }
-      : undefined;
+  protected override refreshView(): void {
+    super.refreshView();
+    const pending = this.connector.suggestions.length;
+    this.treeView.badge = pending ? { value: pending, tooltip: `${pending} suggestions` } : undefined;
   }
 
   getChildren(node?: AssetsNode): AssetsNode[] {

@@ -1,8 +1,8 @@
 /** The Conversations view: conversations (live from their identifiers stream) with their messages. */
 import * as vscode from 'vscode';
 import type { Conversation, ConversationMessage } from '../../core/wire.ts';
-import { LiveCollection } from '../liveCollection.ts';
-import { Disposable, MutableDisposable } from '../lifecycle.ts';
+import type { LiveCollectionSource } from '../liveCollection.ts';
+import { LiveTreeView } from './liveTreeView.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { Log } from '../log.ts';
 import { relativeTime } from '../languages.ts';
@@ -11,58 +11,29 @@ export type ConversationsNode =
   | { readonly type: 'conversation'; readonly conversation: Conversation }
   | { readonly type: 'message'; readonly message: ConversationMessage };
 
-export class ConversationsView extends Disposable implements vscode.TreeDataProvider<ConversationsNode> {
-  readonly treeView: vscode.TreeView<ConversationsNode>;
+export class ConversationsView extends LiveTreeView<Conversation, ConversationsNode> {
   private readonly server: ServerController;
-  private readonly log: Log;
-  private readonly collection = this._register(new MutableDisposable<LiveCollection<Conversation>>());
-  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<ConversationsNode | undefined>());
-  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
 
   constructor(server: ServerController, log: Log) {
-    super();
+    super('satchel.conversations', log);
     this.server = server;
-    this.log = log;
-    this.treeView = this._register(vscode.window.createTreeView('satchel.conversations', { treeDataProvider: this }));
-    this._register(server.onDidChangeConnection((connection) => this.connect(connection)));
-    this.connect(server.connection);
+    this.follow(server);
   }
 
   get conversations(): readonly Conversation[] {
-    return this.collection.value?.values ?? [];
+    return this.items;
   }
 
-  get loaded(): Promise<void> {
-    return this.collection.value?.loaded ?? Promise.resolve();
+  protected source(connection: Connection): LiveCollectionSource<Conversation> {
+    return {
+      open: () => connection.client.conversationIdentifiers(),
+      key: (entry) => entry.conversation?.id,
+      fetch: (id) => connection.client.conversations.get(id),
+    };
   }
 
-  refresh(): void {
-    this.collection.value?.refresh();
-  }
-
-  async reload(id: string): Promise<void> {
-    await this.collection.value?.reload(id);
-  }
-
-  private connect(connection: Connection | undefined): void {
-    if (!connection) {
-      this.collection.value = undefined;
-      this._onDidChangeTreeData.fire(undefined);
-      return;
-    }
-    const collection = new LiveCollection<Conversation>(
-      {
-        open: () => connection.client.conversationIdentifiers(),
-        key: (entry) => entry.conversation?.id,
-        fetch: (id) => connection.client.conversations.get(id),
-      },
-      this.log,
-    );
-    collection.onDidChange(() => {
-      this._onDidChangeTreeData.fire(undefined);
-      this.treeView.description = collection.size ? `${collection.size}` : undefined;
-    });
-    this.collection.value = collection;
+  protected describe(): string | undefined {
+    return this.items.length ? `${this.items.length}` : undefined;
   }
 
   async getChildren(node?: ConversationsNode): Promise<ConversationsNode[]> {

@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 import type { Model, ModelDownloadProgress } from '../../core/wire.ts';
-import { LiveCollection } from '../liveCollection.ts';
-import { Disposable, MutableDisposable } from '../lifecycle.ts';
+import type { LiveCollectionSource } from '../liveCollection.ts';
+import { LiveTreeView } from './liveTreeView.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { Log } from '../log.ts';
 
@@ -20,68 +20,37 @@ export function modelState(model: Model): ModelState {
   return 'available';
 }
 
-export class ModelsView extends Disposable implements vscode.TreeDataProvider<ModelsNode> {
-  readonly treeView: vscode.TreeView<ModelsNode>;
-  private readonly log: Log;
-  private readonly collection = this._register(new MutableDisposable<LiveCollection<Model>>());
+export class ModelsView extends LiveTreeView<Model, ModelsNode> {
   /** Latest download percentage per model id (from the progress streams). */
   readonly progress = new Map<string, number>();
-  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<ModelsNode | undefined>());
-  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  private readonly _onDidChangeModels = this._register(new vscode.EventEmitter<void>());
-  readonly onDidChangeModels = this._onDidChangeModels.event;
+  readonly onDidChangeModels = this.onDidChangeItems;
 
   constructor(server: ServerController, log: Log) {
-    super();
-    this.log = log;
-    this.treeView = this._register(vscode.window.createTreeView('satchel.models', { treeDataProvider: this }));
-    this._register(server.onDidChangeConnection((connection) => this.connect(connection)));
-    this.connect(server.connection);
+    super('satchel.models', log);
+    this.follow(server);
   }
 
   get models(): readonly Model[] {
-    return this.collection.value?.values ?? [];
+    return this.items;
   }
 
-  get loaded(): Promise<void> {
-    return this.collection.value?.loaded ?? Promise.resolve();
+  protected source(connection: Connection): LiveCollectionSource<Model> {
+    return {
+      open: () => connection.client.modelIdentifiers(),
+      key: (entry) => entry.model?.id,
+      fetch: (id) => connection.client.models.get(id),
+    };
   }
 
-  refresh(): void {
-    this.collection.value?.refresh();
-  }
-
-  async reload(id: string): Promise<void> {
-    await this.collection.value?.reload(id);
+  protected describe(): string | undefined {
+    const loaded = this.items.filter((model) => model.loaded).length;
+    return loaded ? `${loaded} loaded` : undefined;
   }
 
   /** Records a progress frame so the tree shows it. */
   setProgress(id: string, frame: ModelDownloadProgress): void {
     if (typeof frame.percentage === 'number') this.progress.set(id, frame.percentage);
-    this._onDidChangeTreeData.fire(undefined);
-  }
-
-  private connect(connection: Connection | undefined): void {
-    if (!connection) {
-      this.collection.value = undefined;
-      this._onDidChangeTreeData.fire(undefined);
-      return;
-    }
-    const collection = new LiveCollection<Model>(
-      {
-        open: () => connection.client.modelIdentifiers(),
-        key: (entry) => entry.model?.id,
-        fetch: (id) => connection.client.models.get(id),
-      },
-      this.log,
-    );
-    collection.onDidChange(() => {
-      this._onDidChangeTreeData.fire(undefined);
-      this._onDidChangeModels.fire();
-      const loaded = collection.values.filter((model) => model.loaded);
-      this.treeView.description = loaded.length ? `${loaded.length} loaded` : undefined;
-    });
-    this.collection.value = collection;
+    this.refreshView();
   }
 
   getChildren(node?: ModelsNode): ModelsNode[] {
