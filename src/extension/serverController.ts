@@ -56,7 +56,7 @@ export class ServerController extends Disposable {
       dataDir: settings.dataDir,
       logger: this.log,
       ...(settings.port !== undefined ? { port: settings.port } : {}),
-      connector: { minLength: settings.connectorMinLength },
+      connector: { minLength: settings.connectorMinLength, reuseThreshold: settings.connectorReuseThreshold },
       models: { idleUnloadMs: settings.idleUnloadMs, ...(settings.catalogBaseUrl ? { catalogBaseUrl: settings.catalogBaseUrl } : {}) },
     });
     this.election = election;

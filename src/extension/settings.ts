@@ -17,13 +17,15 @@ export interface Settings {
   readonly dataDir: string;
   readonly connectorMode: ConnectorMode;
   readonly connectorMinLength: number;
+  /** Similarity (0–1) from which a copy is suggested as a reuse of a saved asset. */
+  readonly connectorReuseThreshold: number;
   readonly idleUnloadMs: number;
   /** A mirror the model catalog downloads from instead of its own URLs. */
   readonly catalogBaseUrl: string | undefined;
 }
 
 /** Keys whose change needs the server restarted (the others apply at once). */
-export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'models.idleUnloadMinutes', 'models.catalogBaseUrl'].map((key) => `${SECTION}.${key}`);
+export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl'].map((key) => `${SECTION}.${key}`);
 
 export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>, env: NodeJS.ProcessEnv = process.env): Settings {
   const port = configuration.get<number>('port', 0);
@@ -34,6 +36,7 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
     dataDir: dataDirectory ? expandHome(dataDirectory) : defaultDataDir(env),
     connectorMode: mode === 'off' || mode === 'notify' ? mode : 'quiet',
     connectorMinLength: Math.max(1, configuration.get<number>('connector.minLength', 12)),
+    connectorReuseThreshold: Math.min(1, Math.max(0.1, configuration.get<number>('connector.reuseThreshold', 0.5))),
     idleUnloadMs: Math.max(0, configuration.get<number>('models.idleUnloadMinutes', 15)) * 60_000,
     catalogBaseUrl: configuration.get<string>('models.catalogBaseUrl', '').trim() || undefined,
   };

@@ -23,13 +23,14 @@ test('the defaults in code match the defaults declared in package.json', () => {
 
 test('settings are validated and translated in one place', () => {
   const settings = readSettings(
-    configuration({ port: 40123, dataDirectory: ' /tmp/x ', 'connector.mode': 'loud', 'connector.minLength': -4, 'models.idleUnloadMinutes': 2 }),
+    configuration({ port: 40123, dataDirectory: ' /tmp/x ', 'connector.mode': 'loud', 'connector.minLength': -4, 'connector.reuseThreshold': 7, 'models.idleUnloadMinutes': 2 }),
     {},
   );
   assert.equal(settings.port, 40123);
   assert.equal(settings.dataDir, '/tmp/x');
   assert.equal(settings.connectorMode, 'quiet', 'an unknown mode falls back to the default');
   assert.equal(settings.connectorMinLength, 1);
+  assert.equal(settings.connectorReuseThreshold, 1, 'clamped to at most 1');
   assert.equal(settings.idleUnloadMs, 120_000);
   assert.equal(readSettings(configuration({ port: 70000 }), {}).port, undefined);
 });
