@@ -45,7 +45,8 @@ async function idsFrom(path: string): Promise<string[]> {
 }
 
 before(async () => {
-  t = await startTestServer({ bodyLimit: BODY_LIMIT });
+  // Catalog downloads the generator may start go to a closed loopback port, never the internet.
+  t = await startTestServer({ bodyLimit: BODY_LIMIT, models: { catalogBaseUrl: 'http://127.0.0.1:9/', retryBackoffMs: 10 } });
   const assets = [];
   for (const text of ['const a = 1;\nconsole.log(a + 1);', 'def b():\n    return [x * 2 for x in range(10)]', 'Notes about the release: remember to tag it and write the changelog.']) assets.push(await postJson('/assets/create', seed(text)));
   known.asset = assets.map((a) => a.id!);
@@ -207,9 +208,21 @@ function encode(body: Body): Buffer | undefined {
 
 // ---- the property --------------------------------------------------------------------------
 
+/**
+ * The store digest without the `models` table: its rows move on by themselves while a download an
+ * earlier, accepted request started fails and retries in the background.
+ */
+const requestDigest = (db: Parameters<typeof storeDigest>[0]): string =>
+  storeDigest(db)
+    .split('\n')
+    .filter((line) => !line.startsWith('models:'))
+    .join('\n');
+
 /** The one 5xx the interface itself specifies: GET /assets/search with neither query nor tags. */
 function allowed5xx(request: Generated, reply: RawReply): boolean {
-  return request.method === 'GET' && request.template === '/assets/search' && reply.status === 500 && jsonErrorCode(reply) === 'search_unspecified';
+  if (request.template !== '/assets/search' || reply.status !== 500) return false;
+  // HEAD is GET without a body, so it carries the same status and no error to read.
+  return request.method === 'HEAD' || (request.method === 'GET' && jsonErrorCode(reply) === 'search_unspecified');
 }
 
 test('generated malformed requests on every route: no crash, no 5xx, a JSON error each time, nothing written by a refusal', async () => {
@@ -224,7 +237,7 @@ test('generated malformed requests on every route: no crash, no 5xx, a JSON erro
   await fc.check(
     fc.asyncProperty(requestArb(routes, streams), async (request) => {
       if (Date.now() - started > TIME_LIMIT_MS) return;
-      const before = storeDigest(db);
+      const before = requestDigest(db);
       const body = encode(request.body);
       const route = `${request.method} ${request.template}`;
       let reply: RawReply;
@@ -246,7 +259,7 @@ test('generated malformed requests on every route: no crash, no 5xx, a JSON erro
       if (reply.status >= 400) {
         refused++;
         if (request.method !== 'HEAD' && !jsonErrorCode(reply)) violations.set(`not a JSON error: ${route}`, where);
-        const after = storeDigest(db);
+        const after = requestDigest(db);
         if (after !== before) {
           const changed = after.split('\n').filter((line) => !before.includes(line)).map((line) => line.split(':')[0]);
           violations.set(`refusal wrote to the store: ${route}`, `${where} (tables ${changed.join(',')})`);
@@ -267,7 +280,7 @@ test('generated malformed requests on every route: no crash, no 5xx, a JSON erro
 
 test('oversized, truncated and malformed HTTP requests are refused and the server keeps answering', async () => {
   const db = t.core.context.database.db;
-  const before = storeDigest(db);
+  const before = requestDigest(db);
   let tried = 0;
   const writeRoutes = allRoutes(t.core).routes.filter((route) => route.method === 'POST').map((route) => fillPath(route.path, () => 'tag-0'));
   for (const path of writeRoutes) {
@@ -309,7 +322,7 @@ test('oversized, truncated and malformed HTTP requests are refused and the serve
     tried++;
   }
   assert.equal((await raw(t.server.port, { path: '/.well-known/health' })).status, 200);
-  assert.equal(storeDigest(db), before);
+  assert.equal(requestDigest(db), before);
   figures('bad-input.transport', { requests: tried, accepted: 0 });
 });
 
@@ -375,14 +388,14 @@ test('a write with an invalid query parameter is refused before anything is writ
     let i = 0;
     const path = fillPath(route.path, () => known[names[i++]!]![0]!);
     for (const query of ['?transferables=maybe', '?pseudo=maybe&transferables=2', '?transferable=maybe']) {
-      const before = storeDigest(db);
+      const before = requestDigest(db);
       const reply = await raw(t.server.port, {
         method: 'POST',
         path: path + query,
         ...(template !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(template) } : {}),
       });
       tried++;
-      if (reply.status >= 400 && storeDigest(db) !== before) problems.push(`POST ${route.path}${query} → ${reply.status} ${jsonErrorCode(reply)}, yet the store changed`);
+      if (reply.status >= 400 && requestDigest(db) !== before) problems.push(`POST ${route.path}${query} → ${reply.status} ${jsonErrorCode(reply)}, yet the store changed`);
       if (reply.status >= 500) problems.push(`POST ${route.path}${query} → ${reply.status}`);
     }
   }
