@@ -67,13 +67,19 @@ export class HttpFailure extends Error {
   }
 }
 
-/** Runs `work` over `items` with at most `concurrency` in flight; the first failure rejects. */
+/** Runs `work` over `items` with at most `concurrency` in flight; the first failure stops all and rejects. */
 export async function forEachConcurrent<T>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
+  let failed = false;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const index = next++;
-      await work(items[index]!, index);
+      try {
+        await work(items[index]!, index);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));

@@ -103,7 +103,7 @@ export function printReport(results: Results): string {
       const { satchel, bareKoa } = results.create.value;
       const ratio = satchel.perSecond / bareKoa.perSecond;
       miss({ figure: `create throughput (durable, ${satchel.concurrency} in flight)`, size: 'empty store', satchel: `${satchel.perSecond.toFixed(0)}/s`, baseline: `bare Koa ${bareKoa.perSecond.toFixed(0)}/s`, ratio: pct(ratio), target: '≥ 40%', met: ratio >= 0.4 },
-        `Each create is one fsync'ed transaction (synchronous=FULL) with search and fingerprint index updates: ${(1000 / satchel.perSecond).toFixed(2)} ms per create at ${satchel.concurrency} in flight.`);
+        `${(1000 / satchel.perSecond).toFixed(2)} ms per create at ${satchel.concurrency} in flight; each is one transaction committed with synchronous=FULL (an fsync) that also updates the search and fingerprint indexes.`);
     } else unavailable('create throughput', '—', results.create);
     if (results.download.ok) {
       const d = results.download.value;

@@ -2,6 +2,7 @@
  * `npm run bench [-- --quick]`: measures Satchel against its baselines in one run, prints a table
  * and writes the same figures to bench/results.json. Full: 1k, 10k and 100k assets; quick: 1k and
  * 10k with fewer repetitions. Every figure with a baseline is measured in the same run as it.
+ * Options: --quick, --sizes 1k,10k (any list), --patient (no load-time budget).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, platform, arch } from 'node:os';
@@ -25,6 +26,8 @@ export interface Plan {
   readonly runs: number;
   readonly startRuns: number;
   readonly loadConcurrency: number;
+  /** A size whose load is projected to take longer is abandoned (its figures unavailable). */
+  readonly loadBudgetMs: number;
   readonly latencyQueries: number;
   readonly satchelBudgetMs: number;
   readonly linearBudgetMs: number;
@@ -43,6 +46,7 @@ const fullPlan: Plan = {
   runs: 3,
   startRuns: 5,
   loadConcurrency: 8,
+  loadBudgetMs: 8 * 60_000,
   latencyQueries: 30,
   satchelBudgetMs: 60_000,
   linearBudgetMs: 20_000,
@@ -60,6 +64,7 @@ const quickPlan: Plan = {
   quick: true,
   sizes: [1_000, 10_000],
   runs: 2,
+  loadBudgetMs: 60_000,
   startRuns: 3,
   latencyQueries: 20,
   satchelBudgetMs: 15_000,
@@ -170,6 +175,12 @@ async function loadCorpus(client: BenchClient, corpus: Corpus, application: Appl
     await forEachConcurrent(corpus.assets, plan.loadConcurrency, async (asset) => {
       idOf.set(asset.key, await createAsset(client, seedOf(asset, application)));
       done++;
+      // Past 5% of the corpus, a load that would overrun its budget stops, and says at what rate.
+      const elapsed = performance.now() - started;
+      const projected = (elapsed / done) * corpus.assets.length;
+      if (done >= corpus.assets.length / 20 && projected > plan.loadBudgetMs) {
+        throw new Error(`stopped after ${done} assets: at ${(done / (elapsed / 1000)).toFixed(0)} creates/s the load would take ${(projected / 60_000).toFixed(1)} min, over its ${(plan.loadBudgetMs / 60_000).toFixed(1)} min budget (--patient lifts it)`);
+      }
     });
   } finally {
     clearInterval(progress);
@@ -188,8 +199,11 @@ async function measureCreate(plan: Plan, built: Built): Promise<{ satchel: Throu
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, sizes: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean', default: false }, sizes: { type: 'string' }, patient: { type: 'boolean', default: false } },
+  });
   let plan = values.quick ? quickPlan : fullPlan;
+  if (values.patient) plan = { ...plan, loadBudgetMs: Number.POSITIVE_INFINITY };
   if (values.sizes) plan = { ...plan, sizes: values.sizes.split(',').map((s) => Number(s.replace(/k$/i, '000'))) };
   const began = performance.now();
   const loadAverageBefore = loadavg();
