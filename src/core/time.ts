@@ -6,8 +6,11 @@ export function stamp(date: Date = new Date()): GroupedTimestamp {
   return { value: date.toISOString(), readable: readable(date) };
 }
 
+// One formatter for the process: toLocaleString builds a new one on every call (~0.5 ms).
+const readableFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
 function readable(date: Date): string {
-  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
+  return readableFormat.format(date) + ' UTC';
 }
 
 export function newId(): string {

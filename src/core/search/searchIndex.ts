@@ -106,11 +106,13 @@ export class SearchIndex {
     return [...found];
   }
 
+  // CROSS JOIN keeps the full-text match as the outer loop: with a plain JOIN the planner may scan
+  // the assets and run the MATCH once per asset, which is quadratic in practice.
   private matchNt(match: string, scope: SearchScope): Row[] {
     return this.database
       .prepare(
         `SELECT asset_nt.rowid AS rowid, a.name AS name, a.keywords AS keywords
-         FROM asset_nt JOIN assets a ON a.rowid = asset_nt.rowid
+         FROM asset_nt CROSS JOIN assets a ON a.rowid = asset_nt.rowid
          WHERE asset_nt MATCH ? AND a.suggested = 0 AND (a.pseudo = 0 OR ?)
          ORDER BY bm25(asset_nt, 3.0, 2.0, 1.0) LIMIT ?`,
       )
@@ -120,7 +122,7 @@ export class SearchIndex {
   private matchCd(match: string, scope: SearchScope): Array<{ rowid: number }> {
     return this.database
       .prepare(
-        `SELECT asset_cd.rowid AS rowid FROM asset_cd JOIN assets a ON a.rowid = asset_cd.rowid
+        `SELECT asset_cd.rowid AS rowid FROM asset_cd CROSS JOIN assets a ON a.rowid = asset_cd.rowid
          WHERE asset_cd MATCH ? AND a.suggested = 0 AND (a.pseudo = 0 OR ?)
          ORDER BY bm25(asset_cd) LIMIT ?`,
       )
