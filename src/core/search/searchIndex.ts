@@ -32,6 +32,10 @@ export interface SearchScope {
 
 /** Fuzzy candidates sharing fewer of the query's trigrams than this are noise, not typos. */
 const MIN_FUZZY_OVERLAP = 0.4;
+/** The fuzzy stage runs when the exact stages found fewer hits than this. */
+const FUZZY_BELOW = 10;
+/** Trigram-OR candidates re-ranked by their real overlap with the query. */
+const FUZZY_CANDIDATES = 200;
 
 const quote = (s: string): string => '"' + s.replace(/"/g, '""') + '"';
 
@@ -85,8 +89,10 @@ export class SearchIndex {
       rows.forEach((row, i) => add({ rowid: row.rowid, stage: 'word', score: 0.75 - (0.2 * i) / Math.max(rows.length, 1) }));
     }
     const grams = [...new Set(long.flatMap((t) => trigrams(t)))];
-    if (!full() && grams.length > 0) {
-      const rows = this.matchNt(grams.map(quote).join(' OR '), { ...scope, limit: scope.limit * 4 });
+    // Typo tolerance is for queries the exact stages could not answer: an OR of trigrams matches
+    // most of a large corpus, so it runs only when they found little, over a bounded candidate set.
+    if (out.size < FUZZY_BELOW && grams.length > 0) {
+      const rows = this.matchNt(grams.map(quote).join(' OR '), { ...scope, limit: FUZZY_CANDIDATES });
       const ranked = rows
         .map((row) => ({ row, overlap: overlap(grams, `${row.name}\n${row.keywords}`) }))
         .filter((entry) => entry.overlap >= MIN_FUZZY_OVERLAP)
@@ -130,10 +136,11 @@ export class SearchIndex {
   }
 }
 
-/** Share of `grams` found in `text` (lower-cased). */
+/** Share of `grams` found in `text` (lower-cased); native substring search beats building trigram sets. */
 function overlap(grams: readonly string[], text: string): number {
-  const own = new Set(trigrams(text.toLowerCase()));
+  if (grams.length === 0) return 0;
+  const lower = text.toLowerCase();
   let shared = 0;
-  for (const gram of grams) if (own.has(gram)) shared++;
-  return grams.length === 0 ? 0 : shared / grams.length;
+  for (const gram of grams) if (lower.includes(gram)) shared++;
+  return shared / grams.length;
 }
