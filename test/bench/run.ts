@@ -219,7 +219,7 @@ async function main(): Promise<void> {
 
   const cpu = cpus();
   const results: Results = {
-    command: `npm run bench${plan.quick ? ' -- --quick' : ''}`,
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     date: new Date().toISOString(),
     durationMs: performance.now() - began,
     plan,
