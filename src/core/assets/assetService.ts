@@ -45,8 +45,12 @@ import { Labels } from './labels.ts';
 export interface AssetIndexer {
   upsert(assetId: string, text: string): void;
   remove(assetId: string): void;
-  /** Called once on registration so the index can catch up with assets written before it existed. */
-  rebuild?(all: Iterable<{ readonly id: string; readonly text: string }>): void;
+  /**
+   * Called once on registration so the index can catch up with assets written before it existed.
+   * `all` is lazy: an index that already holds `count` entries (writes share transactions, so it
+   * cannot have drifted) can skip reading every asset.
+   */
+  rebuild?(all: Iterable<{ readonly id: string; readonly text: string }>, count: number): void;
 }
 
 export interface ListOptions {
@@ -141,8 +145,13 @@ export class AssetService implements Disposable {
   /** Registers a derived index; its upsert/remove run inside every asset write transaction. */
   registerIndexer(indexer: AssetIndexer): Disposable {
     this.indexers.push(indexer);
-    indexer.rebuild?.(this.allTexts());
+    indexer.rebuild?.(this.allTexts(), this.count());
     return { dispose: () => void this.indexers.splice(this.indexers.indexOf(indexer) >>> 0, 1) };
+  }
+
+  /** Every stored asset, suggested and pseudo ones included (what indexers see). */
+  private count(): number {
+    return (this.context.database.prepare('SELECT COUNT(*) AS n FROM assets').get() as { n: number }).n;
   }
 
   private *allTexts(): Iterable<{ id: string; text: string }> {

@@ -32,10 +32,12 @@ export class Labels {
     return this.context.records.list<StoredTag>('tag').map((r) => ({ ...r.data, assets: this.assetsOf('tag', r.id) }));
   }
 
+  // Inside an asset its tags and websites leave out their own asset lists: those name every asset
+  // with the same label, which would make each asset's reply grow with the whole store.
   tagsOfAsset(assetId: string): Tag[] {
     return this.context.links.partners({ kind: 'asset', id: assetId }, 'tag').flatMap((id) => {
       const stored = this.context.records.get<StoredTag>('tag', id);
-      return stored ? [{ ...stored, assets: this.assetsOf('tag', id) }] : [];
+      return stored ? [stored] : [];
     });
   }
 
@@ -72,7 +74,7 @@ export class Labels {
   websitesOfAsset(assetId: string): Website[] {
     return this.context.links.partners({ kind: 'asset', id: assetId }, 'website').flatMap((id) => {
       const stored = this.context.records.get<StoredWebsite>('website', id);
-      return stored ? [{ ...stored, assets: this.assetsOf('website', id) }] : [];
+      return stored ? [stored] : [];
     });
   }
 

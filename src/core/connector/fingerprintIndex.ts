@@ -83,7 +83,9 @@ export class FingerprintIndex implements AssetIndexer {
    * Brings the index in line with `all` (called at every start): only assets whose text changed,
    * or that are new, are fingerprinted again, and entries of assets that are gone are dropped.
    */
-  rebuild(all: Iterable<{ readonly id: string; readonly text: string }>): void {
+  rebuild(all: Iterable<{ readonly id: string; readonly text: string }>, count?: number): void {
+    // Index writes share the asset's transaction, so equal counts mean nothing to catch up on.
+    if (count !== undefined && count === this.size) return;
     this.database.transaction(() => {
       const rows = this.database.prepare('SELECT asset_id, text_hash FROM connector_fp_docs').all() as Array<{
         asset_id: string;

@@ -231,9 +231,11 @@ async function openSource(source: string, from: number, validator: string | unde
 
 async function openHttp(url: string, from: number, validator: string | undefined, signal: AbortSignal): Promise<Opened> {
   const headers: Record<string, string> = { 'accept-encoding': 'identity' };
-  if (from > 0) {
+  // Without a validator nothing tells us the bytes on disk belong to the file the server has now,
+  // and a changed file would be stitched onto the old prefix: start again from byte 0 instead.
+  if (from > 0 && validator) {
     headers.range = `bytes=${from}-`;
-    if (validator) headers['if-range'] = validator;
+    headers['if-range'] = validator;
   }
   const response = await fetch(url, { headers, signal, redirect: 'follow' });
   const etag = response.headers.get('etag');
