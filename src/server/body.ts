@@ -43,6 +43,12 @@ export function bodyParser(limit: number = DEFAULT_BODY_LIMIT) {
     if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'POST' || ctx.method === 'PUT') {
       const declared = Number(ctx.get('content-length') || 0);
       if (declared > limit) throw tooLarge(limit);
+      const type = ctx.get('content-type');
+      if (type && !isJsonType(type) && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+        // text/plain, form and multipart are what a foreign page can POST without a preflight:
+        // refused even with an empty body, whatever the Origin says.
+        throw new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
+      }
       const raw = await readAll(ctx, limit);
       if (raw.length > 0 && raw.some((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09)) {
         if (!isJsonType(ctx.get('content-type'))) {

@@ -130,3 +130,10 @@ test('a malformed boolean query parameter is refused before the route runs', asy
     await t2.close();
   }
 });
+
+test('a POST with a simple-request content type is refused even with an empty body', async () => {
+  for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    const reply = await request(t.url, 'POST', '/.well-known/health', { headers: { 'content-type': type } });
+    assert.equal(reply.status, 415, type);
+  }
+});

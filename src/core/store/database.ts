@@ -71,6 +71,8 @@ export class Database {
       db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = FULL');
+      // Checkpoints shrink the WAL back to this, so space freed after a full disk is usable again.
+      db.exec('PRAGMA journal_size_limit = 4194304');
       db.exec('PRAGMA foreign_keys = ON');
       database.migrate(migrations);
     } catch (error) {
