@@ -32,8 +32,8 @@ export interface SearchScope {
 
 /** Fuzzy candidates sharing fewer of the query's trigrams than this are noise, not typos. */
 const MIN_FUZZY_OVERLAP = 0.4;
-/** The fuzzy stage runs when the exact stages found fewer hits than this. */
-const FUZZY_BELOW = 10;
+/** The fuzzy stage runs only when the exact stages found fewer hits than this (i.e. none). */
+const FUZZY_BELOW = 1;
 /** Trigram-OR candidates re-ranked by their real overlap with the query. */
 const FUZZY_CANDIDATES = 200;
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, readFileSync, statSync } from 'node:fs';
+import { writeFileSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database, DATABASE_FILE, type Migration } from '../../../src/core/store/database.ts';
 import { Records } from '../../../src/core/store/records.ts';
@@ -100,4 +100,20 @@ test('only one holder of the host lock at a time; released on dispose', () => {
   const second = HostLock.tryAcquire(dataDir);
   assert.ok(second);
   second.dispose();
+});
+
+test('large stores get the structural check on open: a truncated file is still refused and untouched', () => {
+  const dataDir = tempDir();
+  const database = Database.open({ dataDir, migrations: baseMigrations });
+  const records = new Records(database);
+  database.transaction(() => {
+    for (let i = 0; i < 300; i++) records.put('tag', `t${i}`, { text: 'x'.repeat(400) });
+  });
+  database.close();
+  Database.open({ dataDir, migrations: baseMigrations, fullCheckMaxBytes: 0 }).close();
+  const path = join(dataDir, DATABASE_FILE);
+  truncateSync(path, Math.floor(statSync(path).size / 2));
+  const before = readFileSync(path);
+  assert.throws(() => Database.open({ dataDir, migrations: baseMigrations, fullCheckMaxBytes: 0 }), StoreUnusableError);
+  assert.deepEqual(readFileSync(path), before);
 });
