@@ -45,6 +45,11 @@ export class StoreContext implements Disposable {
     return this.database.transaction(fn);
   }
 
+  /** A transaction whose COMMIT is shared with concurrent writes (see Database.groupTransaction). */
+  groupTransaction<T>(fn: () => T): Promise<T> {
+    return this.database.groupTransaction(fn);
+  }
+
   dispose(): void {
     this.changes.dispose();
     this.database.close();

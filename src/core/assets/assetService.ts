@@ -235,7 +235,8 @@ export class AssetService implements Disposable {
     const prepared = await this.prepare(seed);
     const seeded = seed.asset;
     if (!seeded) throw new InvalidInputError('A Seed needs an asset to create one');
-    return this.context.transaction(() => {
+    // Creates arrive in bursts (imports, other tools): they share a commit, each still acknowledged only once durable.
+    return this.context.groupTransaction(() => {
       const now = stamp();
       const formatId = newId();
       const application = { ...SATCHEL_APPLICATION, ...seeded.application };

@@ -36,6 +36,8 @@ export class Database {
   private depth = 0;
   private readonly statements = new Map<string, StatementSync>();
   private readonly afterCommit: Array<() => void> = [];
+  private readonly grouped: Array<{ fn: () => unknown; resolve(value: unknown): void; reject(error: unknown): void }> = [];
+  private groupScheduled = false;
 
   private constructor(path: string, db: DatabaseSync) {
     this.path = path;
@@ -216,6 +218,56 @@ export class Database {
     const callbacks = this.afterCommit.splice(0);
     for (const callback of callbacks) callback();
     return result;
+  }
+
+  /**
+   * Runs `fn` in one transaction with the other writes queued in the same turn of the event loop:
+   * one COMMIT, so one fsync, for all of them. Each runs in its own savepoint, so a failing write
+   * undoes only itself; every promise settles after the shared COMMIT, so nothing is acknowledged
+   * before it is durable.
+   */
+  groupTransaction<T>(fn: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.grouped.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.groupScheduled) {
+        this.groupScheduled = true;
+        setImmediate(() => this.commitGroup());
+      }
+    });
+  }
+
+  private commitGroup(): void {
+    this.groupScheduled = false;
+    const batch = this.grouped.splice(0);
+    if (batch.length === 0) return;
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      this.transaction(() => {
+        for (const item of batch) {
+          const mark = this.afterCommit.length;
+          this.db.exec('SAVEPOINT grouped_write');
+          try {
+            const value = item.fn();
+            this.db.exec('RELEASE grouped_write');
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            this.afterCommit.length = mark;
+            this.db.exec('ROLLBACK TO grouped_write');
+            this.db.exec('RELEASE grouped_write');
+            outcomes.push({ ok: false, error: storageError(error, this.path) });
+          }
+        }
+      });
+    } catch (error) {
+      // The shared COMMIT failed (or SQLite dropped the transaction): nothing of the group is saved.
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
   }
 
   /** Defers `callback` until the current transaction commits (or runs it now outside one). */

@@ -117,3 +117,22 @@ test('large stores get the structural check on open: a truncated file is still r
   assert.throws(() => Database.open({ dataDir, migrations: baseMigrations, fullCheckMaxBytes: 0 }), StoreUnusableError);
   assert.deepEqual(readFileSync(path), before);
 });
+
+test('grouped writes share one commit; a failing one undoes only itself and announces nothing', async () => {
+  const database = Database.open({ dataDir: tempDir(), migrations: baseMigrations });
+  const records = new Records(database);
+  const announced: string[] = [];
+  const write = (id: string, fail = false) =>
+    database.groupTransaction(() => {
+      records.put('tag', id, { text: id });
+      database.onCommit(() => announced.push(id));
+      if (fail) throw new Error(`boom ${id}`);
+      return id;
+    });
+  const results = await Promise.allSettled([write('a'), write('b', true), write('c')]);
+  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+  assert.deepEqual(announced.sort(), ['a', 'c']);
+  assert.ok(records.get('tag', 'a') && records.get('tag', 'c'));
+  assert.equal(records.get('tag', 'b'), undefined, 'the failed write left nothing');
+  database.close();
+});
