@@ -252,8 +252,14 @@ export class Database {
             outcomes.push({ ok: true, value });
           } catch (error) {
             this.afterCommit.length = mark;
-            this.db.exec('ROLLBACK TO grouped_write');
-            this.db.exec('RELEASE grouped_write');
+            try {
+              this.db.exec('ROLLBACK TO grouped_write');
+              this.db.exec('RELEASE grouped_write');
+            } catch {
+              // SQLite already rolled the whole transaction back (a full disk does): the group fails
+              // with the write's own error.
+              throw error;
+            }
             outcomes.push({ ok: false, error: storageError(error, this.path) });
           }
         }
