@@ -31,7 +31,8 @@ import { newId, stamp } from '../time.ts';
 import { SearchIndex, type SearchHit } from '../search/searchIndex.ts';
 import { containsPhrase, parseQuery } from '../search/query.ts';
 import { TfIdf } from '../search/related.ts';
-import { classificationOf, genericOf, imageTypeOf, isKnownSpecific, specificFromFileName } from './languages.ts';
+import { imageTypeOf, isKnownSpecific } from './languages.ts';
+import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
 import { bytesOf, flattened, renderFormat, renderFormats, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
 import { matchesFilters, type FilterSubject } from './filters.ts';
@@ -746,7 +747,7 @@ export class AssetService implements Disposable {
     const given = format.classification?.specific ?? format.fragment?.metadata?.ext ?? format.file?.metadata?.ext;
     if (given !== undefined && !isKnownSpecific(given)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(given)}`);
     const image = content.bytes ? imageTypeOf(Uint8Array.from(content.bytes.slice(0, 16))) : undefined;
-    let specific = given ?? specificFromFileName(format.file?.metadata?.name) ?? image;
+    let specific = given ?? (format.file?.metadata?.name ? specificFromFileName(format.file.metadata.name) : undefined) ?? image;
     if (!specific) {
       if (content.text.trim() !== '') specific = (await this.classifier.classify(content.text)).specific;
       else specific = (content.bytes ? 'bin' : 'txt') as ClassificationSpecific;

@@ -114,8 +114,8 @@ export function specificFromHighlightJs(name: string): ClassificationSpecific | 
   return Object.hasOwn(fromHighlightJs, name) ? fromHighlightJs[name] : undefined;
 }
 
-// Non-code values of the client's enum (the same split as src/core/assets/languages.ts: Markdown and
-// CSV are text). Everything else it lists is a language (CODE).
+// Non-code values of the client's enum (Markdown and CSV are text). Everything else it lists is a
+// language (CODE).
 const images = 'gif ico jpe jpeg jpg jpgm png tif tiff webp bmp svgz ai eps';
 const videos = 'jpgv mp4 ogv qt webm mp2';
 const files =
@@ -125,7 +125,7 @@ const texts = 'txt text log md mdown mdwn markdown markdn rtf rtx csv list';
 const references =
   'uri uris urls uniform_resource_locator custom_url_scheme unix_file_path windows_file_path uniform_resource_identifier';
 
-const genericOf = new Map<string, ClassificationGeneric>();
+const generics = new Map<string, ClassificationGeneric>();
 for (const [generic, values] of [
   ['IMAGE', images],
   ['VIDEO', videos],
@@ -133,7 +133,7 @@ for (const [generic, values] of [
   ['TEXT', texts],
   ['EXTERNAL_RESOURCE_REFERENCE', references],
 ] as const) {
-  for (const value of values.split(' ')) genericOf.set(value, generic);
+  for (const value of values.split(' ')) generics.set(value, generic);
 }
 
 export interface ClassificationPair {
@@ -144,7 +144,12 @@ export interface ClassificationPair {
 /** The generic class of a specific value: a language is CODE, a picture IMAGE, a binary document FILE… */
 export function classificationOf(specific: ClassificationSpecific): ClassificationPair {
   if (specific === 'UNKNOWN') return { generic: 'UNKNOWN', specific };
-  return { generic: genericOf.get(specific) ?? 'CODE', specific };
+  return { generic: genericOf(specific), specific };
+}
+
+export function genericOf(specific: ClassificationSpecific): ClassificationGeneric {
+  if (specific === 'UNKNOWN') return 'UNKNOWN';
+  return generics.get(specific) ?? 'CODE';
 }
 
 /**
