@@ -20,6 +20,7 @@ import {
 } from '@pieces.app/pieces-os-client';
 import { startTestServer, type TestServer } from '../helpers.ts';
 import { assertWire } from './assetsWireCheck.ts';
+import { codeSeed } from '../core/assets/assetFixtures.ts';
 
 let t: TestServer;
 let assetsApi: AssetsApi;
@@ -39,17 +40,9 @@ async function strict<T>(model: string, reply: Promise<ApiResponse<T>>): Promise
   return response.value();
 }
 
-const application = { id: 'conf-app', name: 'OPEN_SOURCE', version: '1.0.0', platform: 'LINUX', onboarded: false, privacy: 'OPEN' } as const;
-
+/** The client's Seed type, built by the shared test fixture (wire and client shapes agree for seeds). */
 function seed(raw: string, name?: string): Seed {
-  return {
-    type: 'SEEDED_ASSET',
-    asset: {
-      application,
-      format: { fragment: { string: { raw }, metadata: { ext: 'js' } } },
-      ...(name ? { metadata: { name } } : {}),
-    },
-  } as Seed;
+  return codeSeed(raw, name, { ext: 'js' }) as unknown as Seed;
 }
 
 async function status(promise: Promise<unknown>): Promise<number> {

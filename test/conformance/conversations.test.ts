@@ -23,9 +23,11 @@ import {
   WorkstreamSummaryApi,
   type ApiResponse,
   type Conversation,
+  type Seed,
 } from '@pieces.app/pieces-os-client';
 import { startTestServer, type TestServer } from '../helpers.ts';
 import { deployment, fixtures, failingTest } from '../core/conversations/fixtures.ts';
+import { codeSeed } from '../core/assets/assetFixtures.ts';
 
 let t: TestServer;
 let conversations: ConversationsApi;
@@ -109,22 +111,7 @@ async function createConversation(fixture = deployment, name?: string): Promise<
 async function createAsset(text: string): Promise<string> {
   const asset = await new AssetsApi(t.sdk).assetsCreateNewAsset({
     transferables: false,
-    seed: {
-      type: 'SEEDED_ASSET',
-      asset: {
-        application: {
-          id: 'conformance-app',
-          name: 'OPEN_SOURCE',
-          version: '1.0.0',
-          platform: 'LINUX',
-          onboarded: false,
-          privacy: 'OPEN',
-          capabilities: 'LOCAL',
-          mechanism: 'MANUAL',
-        },
-        format: { fragment: { string: { raw: text } } },
-      },
-    },
+    seed: codeSeed(text) as unknown as Seed,
   });
   return asset.id;
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { WebSocket } from 'ws';
 import { startTestServer, request, errorCode, type TestServer } from '../helpers.ts';
+import { codeSeed } from '../core/assets/assetFixtures.ts';
 
 let t: TestServer;
 before(async () => {
@@ -120,7 +121,7 @@ test('a malformed boolean query parameter is refused before the route runs', asy
   try {
     const before = await request(t2.url, 'GET', '/assets');
     const reply = await request(t2.url, 'POST', '/assets/create?transferables=maybe', {
-      body: { asset: { application: { id: 'x', name: 'VS_CODE', version: '1', platform: 'LINUX', onboarded: true, privacy: 'OPEN' }, format: { fragment: { string: { raw: 'const answer = 42;' } } } } },
+      body: codeSeed('const answer = 42;'),
     });
     assert.equal(reply.status, 400);
     assert.equal(errorCode(reply), 'invalid_input');
