@@ -1,35 +1,26 @@
-/** Names and file extensions for the languages (ClassificationSpecific values) assets carry. */
-const NAMES: Readonly<Record<string, string>> = {
-  ts: 'TypeScript', tsx: 'TypeScript React', js: 'JavaScript', jsx: 'JavaScript React', py: 'Python', rs: 'Rust',
-  go: 'Go', java: 'Java', kt: 'Kotlin', swift: 'Swift', c: 'C', cpp: 'C++', cs: 'C#', rb: 'Ruby', php: 'PHP',
-  sh: 'Shell', bat: 'Batch', ps1: 'PowerShell', sql: 'SQL', json: 'JSON', yaml: 'YAML', yml: 'YAML', toml: 'TOML',
-  xml: 'XML', html: 'HTML', css: 'CSS', scss: 'SCSS', less: 'Less', md: 'Markdown', txt: 'Plain Text', dart: 'Dart',
-  lua: 'Lua', r: 'R', scala: 'Scala', hs: 'Haskell', erl: 'Erlang', ex: 'Elixir', clj: 'Clojure', coffee: 'CoffeeScript',
-  m: 'Objective-C', pl: 'Perl', tex: 'TeX', vue: 'Vue', dockerfile: 'Dockerfile', tf: 'Terraform', ini: 'INI',
-};
+/** Language names and VS Code language ids, from the classifier's one language table. */
+import type { ClassificationSpecific } from '../core/wire.ts';
+import { languageOf, supportedLanguages } from '../core/classify/languages.ts';
 
 /** VS Code language ids → the ClassificationSpecific value the server uses. */
-const FROM_VSCODE: Readonly<Record<string, string>> = {
-  typescript: 'ts', typescriptreact: 'tsx', javascript: 'js', javascriptreact: 'jsx', python: 'py', rust: 'rs',
-  go: 'go', java: 'java', kotlin: 'kt', swift: 'swift', c: 'c', cpp: 'cpp', csharp: 'cs', ruby: 'rb', php: 'php',
-  shellscript: 'sh', bat: 'bat', powershell: 'ps1', sql: 'sql', json: 'json', jsonc: 'json', yaml: 'yaml', toml: 'toml',
-  xml: 'xml', html: 'html', css: 'css', scss: 'scss', less: 'less', markdown: 'md', plaintext: 'txt', dart: 'dart',
-  lua: 'lua', r: 'r', scala: 'scala', haskell: 'hs', erlang: 'erl', elixir: 'ex', clojure: 'clj', perl: 'pl',
-  latex: 'tex', vue: 'vue', dockerfile: 'dockerfile', terraform: 'tf', ini: 'ini', 'objective-c': 'm',
-};
+const FROM_VSCODE = new Map<string, string>([
+  ...supportedLanguages.map((info): [string, string] => [info.vscodeId, info.specific]),
+  // JSON with comments is stored as JSON.
+  ['jsonc', 'json'],
+]);
 
 export function languageName(specific: string | undefined): string {
   if (!specific) return 'Unclassified';
-  return NAMES[specific] ?? specific.toUpperCase();
+  return languageOf(specific as ClassificationSpecific)?.name ?? specific.toUpperCase();
 }
 
 export function fromVscodeLanguage(languageId: string): string | undefined {
-  return FROM_VSCODE[languageId];
+  return FROM_VSCODE.get(languageId);
 }
 
 /** All languages offered when reclassifying, as [specific, name]. */
 export function knownLanguages(): [string, string][] {
-  return Object.entries(NAMES);
+  return supportedLanguages.map((info) => [info.specific, info.name]);
 }
 
 /** A file name whose extension lets VS Code pick the language and its icon. */
