@@ -7,6 +7,7 @@ import type { StoreContext } from '../context.ts';
 import type { SeededTag, SeededWebsite, Tag, Website, FlattenedAssets } from '../wire.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
+import { lookupKey } from '../store/baseSchema.ts';
 
 type StoredTag = Omit<Tag, 'assets'>;
 type StoredWebsite = Omit<Website, 'assets'>;
@@ -41,21 +42,17 @@ export class Labels {
     });
   }
 
-  private findTagByText(text: string): StoredTag | undefined {
-    const wanted = text.toLowerCase();
-    return this.context.records.list<StoredTag>('tag').find((r) => r.data.text.toLowerCase() === wanted)?.data;
-  }
-
   /** Creates the tag (or returns the one with the same text). Must run inside a transaction when part of a larger write. */
   createTag(seed: SeededTag): StoredTag {
     const text = seed.text.trim();
     if (text.length === 0) throw new InvalidInputError('A tag needs a non-empty text');
     return this.context.transaction(() => {
-      const existing = this.findTagByText(text);
+      const key = lookupKey('tag', text);
+      const existing = this.context.records.find<StoredTag>('tag', key)?.data;
       if (existing) return existing;
       const now = stamp();
       const tag: StoredTag = { id: newId(), text, created: now, updated: now, category: seed.category ?? 'UNKNOWN' };
-      this.context.records.put('tag', tag.id, tag);
+      this.context.records.put('tag', tag.id, tag, key);
       this.context.publish({ kind: 'tag', id: tag.id });
       return tag;
     });
@@ -82,11 +79,12 @@ export class Labels {
     const url = seed.url.trim();
     if (url.length === 0) throw new InvalidInputError('A website needs a non-empty url');
     return this.context.transaction(() => {
-      const existing = this.context.records.list<StoredWebsite>('website').find((r) => r.data.url === url)?.data;
+      const key = lookupKey('website', url);
+      const existing = this.context.records.find<StoredWebsite>('website', key)?.data;
       if (existing) return existing;
       const now = stamp();
       const website: StoredWebsite = { id: newId(), url, name: seed.name.trim() || url, created: now, updated: now };
-      this.context.records.put('website', website.id, website);
+      this.context.records.put('website', website.id, website, key);
       this.context.publish({ kind: 'website', id: website.id });
       return website;
     });

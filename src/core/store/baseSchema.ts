@@ -27,4 +27,31 @@ export const baseMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 101,
+    name: 'records findable by a natural key (tag text, website url)',
+    up(db) {
+      db.exec(`
+        ALTER TABLE records ADD COLUMN lookup TEXT;
+        CREATE INDEX records_lookup ON records (kind, lookup) WHERE lookup IS NOT NULL;
+      `);
+      // Keys are computed in JavaScript (SQLite's lower() folds ASCII only), so existing rows too.
+      const rows = db.prepare("SELECT rowid, kind, data FROM records WHERE kind IN ('tag', 'website')").all() as Array<{
+        rowid: number;
+        kind: string;
+        data: string;
+      }>;
+      const update = db.prepare('UPDATE records SET lookup = ? WHERE rowid = ?');
+      for (const row of rows) {
+        const data = JSON.parse(row.data) as { text?: unknown; url?: unknown };
+        const key = row.kind === 'tag' ? data.text : data.url;
+        if (typeof key === 'string') update.run(lookupKey(row.kind, key), row.rowid);
+      }
+    },
+  },
 ];
+
+/** The natural key of a labelled record: tags are unique by case-insensitive text, websites by url. */
+export function lookupKey(kind: string, key: string): string {
+  return kind === 'tag' ? key.toLowerCase() : key;
+}

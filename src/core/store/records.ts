@@ -29,15 +29,26 @@ export class Records {
     return this.database.prepare('SELECT 1 FROM records WHERE kind = ? AND id = ?').get(kind, id) !== undefined;
   }
 
-  /** Inserts or replaces; call inside `database.transaction` when it is part of a larger write. */
-  put<T>(kind: RecordKind, id: string, data: T): void {
+  /**
+   * Inserts or replaces; call inside `database.transaction` when it is part of a larger write.
+   * `lookup` is the record's natural key (see `find`), if its kind has one.
+   */
+  put<T>(kind: RecordKind, id: string, data: T, lookup?: string): void {
     const now = new Date().toISOString();
     this.database
       .prepare(
-        `INSERT INTO records (kind, id, created, updated, data) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (kind, id) DO UPDATE SET updated = excluded.updated, data = excluded.data`,
+        `INSERT INTO records (kind, id, created, updated, data, lookup) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (kind, id) DO UPDATE SET updated = excluded.updated, data = excluded.data, lookup = excluded.lookup`,
       )
-      .run(kind, id, now, now, JSON.stringify(data));
+      .run(kind, id, now, now, JSON.stringify(data), lookup ?? null);
+  }
+
+  /** The record of `kind` whose natural key is `lookup` (an index lookup, not a scan). */
+  find<T>(kind: RecordKind, lookup: string): StoredRecord<T> | undefined {
+    const row = this.database.prepare('SELECT id, data FROM records WHERE kind = ? AND lookup = ? ORDER BY rowid LIMIT 1').get(kind, lookup) as
+      | { id: string; data: string }
+      | undefined;
+    return row ? { id: row.id, data: JSON.parse(row.data) as T } : undefined;
   }
 
   /** Returns whether a record was deleted. Does not touch links: see `Links.removeAll`. */

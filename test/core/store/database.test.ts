@@ -27,7 +27,7 @@ test('migrations run once, in order, and record the schema version', () => {
 
 test('a database from a newer Satchel is refused and left byte-for-byte untouched', () => {
   const dataDir = tempDir();
-  const newer: Migration[] = [...baseMigrations, { version: 99, name: 'future', up: () => {} }];
+  const newer: Migration[] = [...baseMigrations, { version: 9999, name: 'future', up: () => {} }];
   Database.open({ dataDir, migrations: newer }).close();
   const path = join(dataDir, DATABASE_FILE);
   const before = readFileSync(path);
@@ -135,4 +135,26 @@ test('grouped writes share one commit; a failing one undoes only itself and anno
   assert.ok(records.get('tag', 'a') && records.get('tag', 'c'));
   assert.equal(records.get('tag', 'b'), undefined, 'the failed write left nothing');
   database.close();
+});
+
+test('records are found by their natural key, and an upgraded store gets keys for its tags and websites', () => {
+  const dataDir = tempDir();
+  const old = Database.open({ dataDir, migrations: [baseMigrations[0]!] });
+  const insert = old.db.prepare("INSERT INTO records (kind, id, created, updated, data) VALUES (?, ?, '', '', ?)");
+  insert.run('tag', 't1', JSON.stringify({ id: 't1', text: 'Ünïcode Tag' }));
+  insert.run('website', 'w1', JSON.stringify({ id: 'w1', url: 'https://example.com/A' }));
+  insert.run('conversation', 'c1', JSON.stringify({ id: 'c1', text: 'not a label' }));
+  old.close();
+  const database = Database.open({ dataDir, migrations: baseMigrations });
+  try {
+    const records = new Records(database);
+    assert.equal(records.find('tag', 'ünïcode tag')?.id, 't1', 'tag keys fold case beyond ASCII');
+    assert.equal(records.find('website', 'https://example.com/A')?.id, 'w1');
+    assert.equal(records.find('website', 'https://example.com/a'), undefined, 'urls keep their case');
+    assert.equal(records.find('conversation', 'not a label'), undefined);
+    records.put('tag', 't2', { id: 't2', text: 'Other' }, 'other');
+    assert.deepEqual(records.find('tag', 'other')?.data, { id: 't2', text: 'Other' });
+  } finally {
+    database.close();
+  }
 });
