@@ -50,6 +50,11 @@ export class StoreContext implements Disposable {
     return this.database.groupTransaction(fn);
   }
 
+  /** Bookkeeping that is not acknowledged as a saved write (see Database.unsyncedTransaction). */
+  unsyncedTransaction<T>(fn: () => T): T {
+    return this.database.unsyncedTransaction(fn);
+  }
+
   dispose(): void {
     this.changes.dispose();
     this.database.close();

@@ -59,6 +59,8 @@ export class Satchel implements Disposable {
   }
 
   async close(): Promise<void> {
+    // Writes already answered are durable; the ones still flushing are answered before the store closes.
+    await this.context.database.settled();
     await this.models.close();
     await this.classifier.unload();
     this.connector.dispose();

@@ -282,7 +282,7 @@ export class AssetService implements Disposable {
         const stored = this.labels.createWebsite({ url: website.url, name: website.name });
         this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'website', id: stored.id });
       }
-      this.reindex(Number(result.lastInsertRowid), doc);
+      this.reindex(Number(result.lastInsertRowid), doc, true);
       this.addActivity(doc.id, 'asset_created', application);
       this.context.publish({ kind: 'asset', id: doc.id });
       this.context.publish({ kind: 'format', id: formatId });
@@ -599,12 +599,13 @@ export class AssetService implements Disposable {
     this.context.publish({ kind: 'asset', id: doc.id });
   }
 
-  private reindex(rowid: number, doc: StoredAsset): void {
+  private reindex(rowid: number, doc: StoredAsset, created = false): void {
     const text = textOf(doc);
     const tags = this.labels.tagsOfAsset(doc.id).map((t) => t.text).join(' ');
     const document = { name: doc.name ?? '', tags, code: text };
     this.context.database.prepare('UPDATE assets SET keywords = ? WHERE rowid = ?').run(SearchIndex.keywords(document), rowid);
-    this.index.upsert(rowid, document);
+    if (created) this.index.insert(rowid, document);
+    else this.index.upsert(rowid, document);
     for (const indexer of this.indexers) indexer.upsert(doc.id, text);
   }
 

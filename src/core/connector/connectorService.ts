@@ -85,7 +85,8 @@ export class ConnectorService implements Disposable {
       },
       this.settings,
     );
-    this.context.transaction(() => {
+    // The reply is a decision, not a saved write: what it remembers need not hold the reply for an fsync.
+    this.context.unsyncedTransaction(() => {
       if (decision.kind !== 'none' || decision.reason !== 'repeat') this.rememberCopy(application.id, key, decision, now);
       const figures: Partial<Engagement> = { suggestions: 1 };
       if (decision.kind === 'reuse') figures.reuseSuggestions = 1;

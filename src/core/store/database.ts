@@ -6,6 +6,7 @@
  */
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { existsSync, mkdirSync, accessSync, constants, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InsufficientResourcesError, StoreUnusableError } from '../errors.ts';
 
@@ -15,6 +16,8 @@ export interface Migration {
   readonly name: string;
   up(db: DatabaseSync): void;
 }
+
+type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
 export const DATABASE_FILE = 'satchel.db';
 
@@ -38,6 +41,9 @@ export class Database {
   private readonly afterCommit: Array<() => void> = [];
   private readonly grouped: Array<{ fn: () => unknown; resolve(value: unknown): void; reject(error: unknown): void }> = [];
   private groupScheduled = false;
+  private pendingSyncs = 0;
+  private syncing: Promise<void> | undefined;
+  private syncAgain: Promise<void> | undefined;
 
   private constructor(path: string, db: DatabaseSync) {
     this.path = path;
@@ -198,6 +204,36 @@ export class Database {
         this.depth--;
       }
     }
+    const { result, callbacks } = this.commitOuter(fn);
+    for (const callback of callbacks) callback();
+    return result;
+  }
+
+  /**
+   * A transaction for bookkeeping nobody is told was saved (counters, the connector's memory of
+   * recent copies): visible at once, committed without waiting for the disk, flushed to it in the
+   * background. A crash in the next few milliseconds may lose it; it never half-applies it.
+   */
+  unsyncedTransaction<T>(fn: () => T): T {
+    if (this.depth > 0) return this.transaction(fn);
+    this.db.exec('PRAGMA synchronous = NORMAL');
+    let outcome: { result: T; callbacks: Array<() => void> };
+    try {
+      outcome = this.commitOuter(fn);
+    } finally {
+      this.db.exec('PRAGMA synchronous = FULL');
+    }
+    this.pendingSyncs++;
+    this.syncWal().then(
+      () => this.pendingSyncs--,
+      () => this.pendingSyncs--,
+    );
+    for (const callback of outcome.callbacks) callback();
+    return outcome.result;
+  }
+
+  /** The outermost transaction: BEGIN, `fn`, COMMIT; hands back the `onCommit` callbacks it queued. */
+  private commitOuter<T>(fn: () => T): { result: T; callbacks: Array<() => void> } {
     this.db.exec('BEGIN IMMEDIATE');
     this.depth = 1;
     let result: T;
@@ -215,15 +251,15 @@ export class Database {
       throw storageError(error, this.path);
     }
     this.depth = 0;
-    const callbacks = this.afterCommit.splice(0);
-    for (const callback of callbacks) callback();
-    return result;
+    return { result, callbacks: this.afterCommit.splice(0) };
   }
 
   /**
    * Runs `fn` in one transaction with the other writes queued in the same turn of the event loop:
    * one COMMIT, so one fsync, for all of them. Each runs in its own savepoint, so a failing write
-   * undoes only itself; every promise settles after the shared COMMIT, so nothing is acknowledged
+   * undoes only itself. The group's COMMIT does not wait for the disk; the WAL is flushed by an
+   * fdatasync on libuv's thread pool while the next group is prepared, and every promise settles
+   * (and every change event fires) only after that flush, so nothing is acknowledged or announced
    * before it is durable.
    */
   groupTransaction<T>(fn: () => T): Promise<T> {
@@ -239,41 +275,96 @@ export class Database {
   private commitGroup(): void {
     this.groupScheduled = false;
     const batch = this.grouped.splice(0);
-    if (batch.length === 0) return;
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    if (batch.length === 0 || !this.db.isOpen) {
+      for (const item of batch) item.reject(new StoreUnusableError(`The database ${this.path} is closed.`));
+      return;
+    }
+    let outcomes: Outcome[];
+    let callbacks: Array<() => void>;
+    // NORMAL writes the WAL without syncing it; `syncWal` below makes the COMMIT durable.
+    this.db.exec('PRAGMA synchronous = NORMAL');
     try {
-      this.transaction(() => {
-        for (const item of batch) {
-          const mark = this.afterCommit.length;
-          this.db.exec('SAVEPOINT grouped_write');
-          try {
-            const value = item.fn();
-            this.db.exec('RELEASE grouped_write');
-            outcomes.push({ ok: true, value });
-          } catch (error) {
-            this.afterCommit.length = mark;
-            try {
-              this.db.exec('ROLLBACK TO grouped_write');
-              this.db.exec('RELEASE grouped_write');
-            } catch {
-              // SQLite already rolled the whole transaction back (a full disk does): the group fails
-              // with the write's own error.
-              throw error;
-            }
-            outcomes.push({ ok: false, error: storageError(error, this.path) });
-          }
-        }
-      });
+      try {
+        ({ result: outcomes, callbacks } = this.commitOuter(() => batch.map((item): Outcome => ({ ok: true, value: item.fn() }))));
+      } catch (error) {
+        // One write failed and took the group's transaction with it. Writes rarely fail once their
+        // input is validated, so only then does each get its own savepoint (a savepoint per write
+        // would also make FTS5 flush its pending terms once per write instead of once per group).
+        if (batch.length === 1) throw error;
+        ({ result: outcomes, callbacks } = this.commitOuter(() => batch.map((item) => this.inSavepoint(item.fn))));
+      }
     } catch (error) {
       // The shared COMMIT failed (or SQLite dropped the transaction): nothing of the group is saved.
       for (const item of batch) item.reject(error);
       return;
+    } finally {
+      this.db.exec('PRAGMA synchronous = FULL');
     }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) item.resolve(outcome.value);
-      else item.reject(outcome.error);
-    });
+    this.pendingSyncs++;
+    this.syncWal().then(
+      () => {
+        this.pendingSyncs--;
+        for (const callback of callbacks) callback();
+        batch.forEach((item, i) => {
+          const outcome = outcomes[i]!;
+          if (outcome.ok) item.resolve(outcome.value);
+          else item.reject(outcome.error);
+        });
+      },
+      (error: unknown) => {
+        this.pendingSyncs--;
+        const failure = new StoreUnusableError(
+          `The database ${this.path} could not be flushed to disk (${(error as Error).message}); the write may not survive a crash.`,
+        );
+        for (const item of batch) item.reject(failure);
+      },
+    );
+  }
+
+  private inSavepoint(fn: () => unknown): Outcome {
+    const mark = this.afterCommit.length;
+    this.db.exec('SAVEPOINT grouped_write');
+    try {
+      const value = fn();
+      this.db.exec('RELEASE grouped_write');
+      return { ok: true, value };
+    } catch (error) {
+      this.afterCommit.length = mark;
+      try {
+        this.db.exec('ROLLBACK TO grouped_write');
+        this.db.exec('RELEASE grouped_write');
+      } catch {
+        // SQLite already rolled the whole transaction back (a full disk does): the group fails
+        // with the write's own error.
+        throw error;
+      }
+      return { ok: false, error: storageError(error, this.path) };
+    }
+  }
+
+  /**
+   * One fdatasync of the WAL covering every COMMIT made before it starts. Calls that arrive while
+   * one is running share the next one, so a burst of groups costs two flushes, not one each.
+   */
+  private syncWal(): Promise<void> {
+    if (!this.syncing) {
+      this.syncing = flushFile(`${this.path}-wal`).finally(() => {
+        this.syncing = undefined;
+      });
+      return this.syncing;
+    }
+    this.syncAgain ??= this.syncing
+      .catch(() => {})
+      .then(() => {
+        this.syncAgain = undefined;
+        return this.syncWal();
+      });
+    return this.syncAgain;
+  }
+
+  /** Resolves once every grouped write committed so far is on disk (or failed). */
+  async settled(): Promise<void> {
+    while (this.groupScheduled || this.pendingSyncs > 0) await new Promise((resolve) => setTimeout(resolve, 1));
   }
 
   /** Defers `callback` until the current transaction commits (or runs it now outside one). */
@@ -296,6 +387,22 @@ export class Database {
       // Best effort only.
     }
     this.db.close();
+  }
+}
+
+async function flushFile(path: string): Promise<void> {
+  let handle;
+  try {
+    handle = await openFile(path, 'r');
+  } catch (error) {
+    // No WAL: the last connection checkpointed it into the database file, which SQLite synced.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
   }
 }
 

@@ -158,3 +158,30 @@ test('records are found by their natural key, and an upgraded store gets keys fo
     database.close();
   }
 });
+
+test('a grouped write is readable once committed, but answered and announced only after the WAL is flushed', async () => {
+  const dataDir = tempDir();
+  const database = Database.open({ dataDir, migrations: baseMigrations });
+  const records = new Records(database);
+  const events: string[] = [];
+  const written = database.groupTransaction(() => {
+    records.put('tag', 'g', { text: 'g' });
+    database.onCommit(() => events.push('announced'));
+    return 'g';
+  });
+  void written.then(() => events.push('answered'));
+  // The group commits in this turn's check phase; the flush completes in a later poll phase.
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.ok(records.get('tag', 'g'), 'committed');
+  assert.deepEqual(events, [], 'nothing answered or announced before the flush');
+  assert.equal(await written, 'g');
+  assert.deepEqual(events, ['announced', 'answered']);
+  const bookkeeping = database.unsyncedTransaction(() => (records.put('tag', 'u', { text: 'u' }), 'u'));
+  assert.equal(bookkeeping, 'u');
+  assert.ok(records.get('tag', 'u'), 'an unsynced write is visible at once');
+  await database.settled();
+  database.close();
+  const reopened = Database.open({ dataDir, migrations: baseMigrations });
+  assert.ok(new Records(reopened).get('tag', 'g') && new Records(reopened).get('tag', 'u'));
+  reopened.close();
+});
