@@ -152,20 +152,26 @@ export class Database {
     return 'ok';
   }
 
+  /**
+   * Applies every migration not yet recorded. Areas number their migrations in disjoint series
+   * (2, 102, 202… for assets), so a later release may add a version below one already applied:
+   * what was applied is a set, not a high-water mark.
+   */
   private migrate(migrations: readonly Migration[]): void {
     const sorted = [...migrations].sort((a, b) => a.version - b.version);
-    const latest = sorted.at(-1)?.version ?? 0;
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, name TEXT NOT NULL, applied TEXT NOT NULL)');
-    const row = this.db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number | null };
-    const current = row.v ?? 0;
-    if (current > latest) {
+    const rows = this.db.prepare('SELECT version FROM schema_version').all() as Array<{ version: number }>;
+    const applied = new Set(rows.map((row) => row.version));
+    const known = new Set(sorted.map((migration) => migration.version));
+    const unknown = [...applied].filter((version) => !known.has(version));
+    if (unknown.length > 0) {
       throw new StoreUnusableError(
-        `The database ${this.path} was written by a newer version of Satchel (schema ${current}; this version knows ${latest}). ` +
+        `The database ${this.path} was written by a newer version of Satchel (schema ${Math.max(...unknown)}; this version knows ${sorted.at(-1)?.version ?? 0}). ` +
           'Update Satchel to open it. The file was left untouched.',
       );
     }
     for (const migration of sorted) {
-      if (migration.version <= current) continue;
+      if (applied.has(migration.version)) continue;
       this.transaction(() => {
         migration.up(this.db);
         this.db

@@ -185,3 +185,14 @@ test('a grouped write is readable once committed, but answered and announced onl
   assert.ok(new Records(reopened).get('tag', 'g') && new Records(reopened).get('tag', 'u'));
   reopened.close();
 });
+
+test('a migration numbered below one already applied (another area\'s series) still runs once', () => {
+  const dataDir = tempDir();
+  const ran: number[] = [];
+  const migration = (version: number): Migration => ({ version, name: `m${version}`, up: () => void ran.push(version) });
+  Database.open({ dataDir, migrations: [migration(1), migration(3), migration(103)] }).close();
+  Database.open({ dataDir, migrations: [migration(1), migration(3), migration(102), migration(103)] }).close();
+  Database.open({ dataDir, migrations: [migration(1), migration(3), migration(102), migration(103)] }).close();
+  assert.deepEqual(ran, [1, 3, 103, 102]);
+  assert.throws(() => Database.open({ dataDir, migrations: [migration(1), migration(3), migration(103)] }), /newer version of Satchel/);
+});
