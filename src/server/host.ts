@@ -6,6 +6,8 @@ import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel, type CoreOptions } from '../core/satchel.ts';
 import { serve, type SatchelServer, type ServeOptions } from './server.ts';
 
+const WARM_UP_DELAY_MS = 2000;
+
 export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'writePortFile' | 'logger'> {
   readonly logger: NonNullable<CoreOptions['logger']>;
 }
@@ -35,12 +37,16 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
     core = Satchel.open(options);
     const server = await serve(core, { ...options, writePortFile: true });
     const opened = core;
+    // Once start-up requests are answered, not before: the first typo search then finds it ready.
+    const warmUp = setTimeout(() => opened.assets.warmUp(), WARM_UP_DELAY_MS);
+    warmUp.unref();
     let closing: Promise<void> | undefined;
     return {
       core: opened,
       server,
       close: () =>
         (closing ??= (async () => {
+          clearTimeout(warmUp);
           await server.close();
           await opened.close();
           lock.dispose();

@@ -229,6 +229,11 @@ export class AssetService implements Disposable {
     return exported;
   }
 
+  /** Loads what search keeps in memory, so the first search after start does not pay for it. */
+  warmUp(): void {
+    this.index.warm();
+  }
+
   // ---------------------------------------------------------------- writes
 
   /** Creates an asset from a Seed. `suggested` keeps it out of ordinary snapshots and searches. */

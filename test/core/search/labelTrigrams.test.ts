@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LabelTrigrams } from '../../../src/core/search/labelTrigrams.ts';
+import { trigrams } from '../../../src/core/search/tokens.ts';
+
+function index(labels: Array<[number, string]>): { index: LabelTrigrams; reads: () => number } {
+  let reads = 0;
+  const index = new LabelTrigrams({
+    labels: () => {
+      reads++;
+      return labels.map(([rowid, label]) => ({ rowid, label }));
+    },
+  });
+  return { index, reads: () => reads };
+}
+
+test('labels containing every term: checked on the real text, shortest label first, then newest', () => {
+  const { index: labels, reads } = index([
+    [1, 'Fetch JSON with retries http'],
+    [2, 'fetchJson'],
+    [3, 'fetchJsonp jsonp'],
+    [4, 'Parse JSON'],
+    [5, 'fetch json'],
+  ]);
+  assert.equal(reads(), 0, 'nothing is read before the first query');
+  assert.deepEqual(labels.containing(['fetchjson'], 10), [2, 3]);
+  assert.deepEqual(labels.containing(['json', 'fetch'], 10), [2, 5, 3, 1]);
+  assert.deepEqual(labels.containing(['json'], 2), [2, 5]);
+  assert.deepEqual(labels.containing(['xml'], 10), []);
+  // "ret" and "ies" are both in label 1, but not the substring "retries http" order-swapped.
+  assert.deepEqual(labels.containing(['http retries'], 10), []);
+  assert.equal(reads(), 1, 'read once');
+});
+
+test('typo candidates share enough trigrams; more shared first, then the shorter label', () => {
+  const { index: labels } = index([
+    [1, 'Debounce input handler ui events'],
+    [2, 'Bounce animation keyframes'],
+    [3, 'debounce'],
+    [4, 'Binary search'],
+  ]);
+  const grams = trigrams('debonce');
+  assert.deepEqual(labels.candidates(grams, 0.4, 10), [3, 1]);
+  assert.deepEqual(labels.candidates(grams, 0.2, 10), [3, 1, 2]);
+  assert.deepEqual(labels.candidates(grams, 0.4, 1), [3]);
+});
+
+test('set, replace and delete keep answers exact through stale entries and compaction', () => {
+  const { index: labels } = index([[1, 'alpha'], [2, 'beta']]);
+  labels.warm();
+  labels.set(3, 'gamma ray');
+  assert.deepEqual(labels.containing(['gamma'], 10), [3]);
+  labels.set(3, 'delta ray');
+  assert.deepEqual(labels.containing(['gamma'], 10), [], 'the old label no longer matches');
+  assert.deepEqual(labels.candidates(trigrams('gamma'), 0.5, 10), []);
+  assert.deepEqual(labels.containing(['ray'], 10), [3], 'a replaced label counts once');
+  labels.delete(1);
+  assert.deepEqual(labels.containing(['alpha'], 10), []);
+  for (let i = 0; i < 50; i++) labels.set(10 + i, `label number ${i}`);
+  for (let i = 0; i < 50; i++) labels.delete(10 + i);
+  assert.deepEqual(labels.containing(['label'], 100), [], 'compaction keeps deletions');
+  assert.deepEqual(labels.containing(['beta'], 10), [2]);
+  assert.deepEqual(labels.containing(['delta'], 10), [3]);
+});
+
+test('before the first query, writes are left to the first read of the store', () => {
+  const { index: labels, reads } = index([[1, 'from the store']]);
+  labels.set(2, 'not yet read');
+  labels.delete(1);
+  assert.equal(reads(), 0);
+  assert.deepEqual(labels.containing(['store'], 10), [1], 'the store is the source of truth at build time');
+});
