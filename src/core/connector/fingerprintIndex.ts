@@ -13,7 +13,7 @@
  */
 import type { Database } from '../store/database.ts';
 import type { AssetIndexer } from '../assets/assetService.ts';
-import { fingerprints, similarity, type FingerprintOptions, defaultFingerprintOptions } from './fingerprint.ts';
+import { fingerprints, sharedCount, similarity, type FingerprintOptions, defaultFingerprintOptions } from './fingerprint.ts';
 
 export interface IndexMatch {
   readonly assetId: string;
@@ -27,11 +27,23 @@ export interface IndexQueryOptions {
   readonly limit: number;
 }
 
-/** Fingerprints in more than this share of documents (and more than `MIN_STOP_DF`) act as stop words. */
+/**
+ * Fingerprints in more than this share of documents act as stop words, with the threshold kept
+ * between MIN_STOP_DF and MAX_STOP_DF documents: frequencies are counted only up to it, so its
+ * ceiling bounds what a boilerplate fingerprint costs a query.
+ */
 const STOP_SHARE = 0.01;
 const MIN_STOP_DF = 50;
-/** How many of a query's rarest posted fingerprints look up candidates. */
+const MAX_STOP_DF = 256;
+/** At most this many of a query's rarest posted fingerprints look up candidates… */
 const CANDIDATE_SEEDS = 48;
+/**
+ * …and only while their postings add up to this many: past the rarest few, a seed shared by
+ * hundreds of snippets brings hundreds of candidates to score (2,000 a query at 100k assets) and
+ * no near-duplicate that the rarer seeds missed.
+ */
+const CANDIDATE_BUDGET = 384;
+const MAX_KNOWN_STOPS = 100_000;
 export const SAMPLE_MODULUS = 8;
 export const BOTTOM_K = 8;
 
@@ -46,6 +58,8 @@ export function postedSample(hashes: Int32Array): Int32Array {
 export class FingerprintIndex implements AssetIndexer {
   private readonly database: Database;
   private readonly options: FingerprintOptions;
+  private readonly stops = new Set<number>();
+  private stopsAtSize = 0;
 
   constructor(database: Database, options: FingerprintOptions = defaultFingerprintOptions) {
     this.database = database;
@@ -115,6 +129,19 @@ export class FingerprintIndex implements AssetIndexer {
     return (this.database.prepare('SELECT MAX(doc) AS n FROM connector_fp_docs').get() as { n: number | null }).n ?? 0;
   }
 
+  /**
+   * Stop words met by earlier queries, so boilerplate is counted once rather than on every copy
+   * (counting one costs as many steps as the threshold). Frequencies only drift as the store
+   * grows or shrinks, so the set is forgotten when its size moves by a tenth, or when it is full.
+   */
+  private knownStops(size: number): Set<number> {
+    if (this.stops.size > MAX_KNOWN_STOPS || Math.abs(size - this.stopsAtSize) > this.stopsAtSize / 10) {
+      this.stops.clear();
+      this.stopsAtSize = size;
+    }
+    return this.stops;
+  }
+
   has(assetId: string): boolean {
     return this.database.prepare('SELECT 1 FROM connector_fp_docs WHERE asset_id = ?').get(assetId) !== undefined;
   }
@@ -123,12 +150,15 @@ export class FingerprintIndex implements AssetIndexer {
    * Saved snippets resembling the fingerprints `query`, best first. Candidates come from the
    * query's rarest posted fingerprints only (a near-duplicate shares most of them, and rare postings
    * lists are short), then each candidate's overlap is counted exactly from its stored fingerprints;
-   * so a query reads a few hundred postings however large the store is.
+   * so a query reads at most a few thousand postings however large the store is.
    */
   query(query: Int32Array, options: IndexQueryOptions): IndexMatch[] {
     if (query.length === 0) return [];
-    const stopDf = Math.max(MIN_STOP_DF, Math.floor(this.approximateSize * STOP_SHARE));
+    const size = this.approximateSize;
+    const stopDf = Math.min(MAX_STOP_DF, Math.max(MIN_STOP_DF, Math.floor(size * STOP_SHARE)));
+    const known = this.knownStops(size);
     const distinct = [...new Set(query)];
+    const unknown = known.size > 0 ? distinct.filter((hash) => !known.has(hash)) : distinct;
     // Frequencies are counted only up to the stop threshold, so a boilerplate fingerprint costs no more than that.
     const frequencies = this.database
       .prepare(
@@ -137,15 +167,19 @@ export class FingerprintIndex implements AssetIndexer {
            FROM json_each(?) q)
          WHERE df > 0`,
       )
-      .all(stopDf + 1, JSON.stringify(distinct)) as Array<{ hash: number; df: number }>;
+      .all(stopDf + 1, JSON.stringify(unknown)) as Array<{ hash: number; df: number }>;
     const stop = new Set(frequencies.filter((row) => row.df > stopDf).map((row) => row.hash));
+    for (const hash of stop) known.add(hash);
+    for (const hash of distinct) if (known.has(hash)) stop.add(hash);
     const kept = stop.size > 0 ? distinct.filter((hash) => !stop.has(hash)) : distinct;
     if (kept.length === 0) return [];
-    const rarest = frequencies
-      .filter((row) => row.df <= stopDf)
-      .sort((a, b) => a.df - b.df)
-      .slice(0, CANDIDATE_SEEDS)
-      .map((row) => row.hash);
+    const rarest: number[] = [];
+    let postings = 0;
+    for (const row of frequencies.filter((r) => r.df <= stopDf).sort((a, b) => a.df - b.df)) {
+      if (rarest.length === CANDIDATE_SEEDS || (rarest.length > 0 && postings + row.df > CANDIDATE_BUDGET)) break;
+      rarest.push(row.hash);
+      postings += row.df;
+    }
     if (rarest.length === 0) return [];
     const candidates = this.database
       .prepare(
@@ -153,11 +187,11 @@ export class FingerprintIndex implements AssetIndexer {
          WHERE d.doc IN (SELECT DISTINCT doc FROM connector_fp_postings WHERE hash IN (SELECT value FROM json_each(?)))`,
       )
       .all(JSON.stringify(rarest)) as Array<{ assetId: string; total: number; hashes: Uint8Array }>;
-    const wanted = new Set(kept);
+    // Stored fingerprint sets are sorted and distinct: a merge counts the overlap without a set per candidate.
+    const wanted = Int32Array.from(kept).sort();
     const matches: IndexMatch[] = [];
     for (const candidate of candidates) {
-      let shared = 0;
-      for (const hash of new Set(decode(candidate.hashes))) if (wanted.has(hash)) shared++;
+      const shared = sharedCount(wanted, decode(candidate.hashes));
       const score = similarity(shared, kept.length, candidate.total);
       if (score >= options.minScore) matches.push({ assetId: candidate.assetId, score, shared });
     }
