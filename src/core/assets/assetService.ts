@@ -287,7 +287,7 @@ export class AssetService implements Disposable {
         const stored = this.labels.createWebsite({ url: website.url, name: website.name });
         this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'website', id: stored.id });
       }
-      this.reindex(Number(result.lastInsertRowid), doc, true);
+      this.reindex(Number(result.lastInsertRowid), doc, { created: true });
       this.addActivity(doc.id, 'asset_created', application);
       this.context.publish({ kind: 'asset', id: doc.id });
       this.context.publish({ kind: 'format', id: formatId });
@@ -336,7 +336,7 @@ export class AssetService implements Disposable {
           return incoming ? updatedFormat(format, incoming, now) : format;
         }),
       };
-      this.save(rowid, next);
+      this.save(rowid, next, true, doc);
       this.addActivity(doc.id, 'asset_updated');
       return this.render(next, true);
     });
@@ -383,7 +383,7 @@ export class AssetService implements Disposable {
         },
       };
       this.context.database.prepare('UPDATE assets SET language = ? WHERE rowid = ?').run(ext, rowid);
-      this.save(rowid, next);
+      this.save(rowid, next, true, doc);
       this.addActivity(id, 'asset_format_specific_classification_updated');
       return this.render(next, true);
     });
@@ -404,7 +404,7 @@ export class AssetService implements Disposable {
         updated: now,
         formats: { iterable: doc.formats.iterable.map((f) => (f.id === input.id ? changed : f)) },
       };
-      this.save(rowid, next);
+      this.save(rowid, next, true, doc);
       this.addActivity(doc.id, 'asset_format_value_edited');
       this.context.publish({ kind: 'format', id: input.id });
       return renderFormat(changed, next, transferable);
@@ -438,7 +438,7 @@ export class AssetService implements Disposable {
       this.requireTarget(kind, targetId);
       const made = this.context.links.link({ kind: 'asset', id: assetId }, { kind, id: targetId });
       if (!made) return;
-      if (kind === 'tag') this.reindex(rowid, doc);
+      if (kind === 'tag') this.reindex(rowid, doc, { previous: doc });
       if (kind !== 'workstream_summary') this.addActivity(assetId, kind === 'tag' ? 'asset_tag_added' : 'asset_link_added');
       this.context.publish({ kind: 'asset', id: assetId });
       this.context.publish({ kind, id: targetId });
@@ -451,7 +451,7 @@ export class AssetService implements Disposable {
       this.requireTarget(kind, targetId);
       const existed = this.context.links.unlink({ kind: 'asset', id: assetId }, { kind, id: targetId });
       if (!existed) return;
-      if (kind === 'tag') this.reindex(rowid, doc);
+      if (kind === 'tag') this.reindex(rowid, doc, { previous: doc });
       if (kind !== 'workstream_summary') this.addActivity(assetId, kind === 'tag' ? 'asset_tag_deleted' : 'asset_link_deleted');
       this.context.publish({ kind: 'asset', id: assetId });
       this.context.publish({ kind, id: targetId });
@@ -596,21 +596,22 @@ export class AssetService implements Disposable {
   }
 
   /** Writes the document and keeps the search index and indexers in step (same transaction). */
-  private save(rowid: number, doc: StoredAsset, reindex = true): void {
+  /** `previous`, the document before this write, lets the index skip what did not change. */
+  private save(rowid: number, doc: StoredAsset, reindex = true, previous?: StoredAsset): void {
     this.context.database
       .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ? WHERE rowid = ?')
       .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), rowid);
-    if (reindex) this.reindex(rowid, doc);
+    if (reindex) this.reindex(rowid, doc, previous ? { previous } : {});
     this.context.publish({ kind: 'asset', id: doc.id });
   }
 
-  private reindex(rowid: number, doc: StoredAsset, created = false): void {
+  private reindex(rowid: number, doc: StoredAsset, options: { created?: boolean; previous?: StoredAsset } = {}): void {
     const text = textOf(doc);
     const tags = this.labels.tagsOfAsset(doc.id).map((t) => t.text).join(' ');
     const document = { name: doc.name ?? '', tags, code: text };
     this.context.database.prepare('UPDATE assets SET keywords = ? WHERE rowid = ?').run(SearchIndex.keywords(document), rowid);
-    if (created) this.index.insert(rowid, document);
-    else this.index.upsert(rowid, document);
+    if (options.created) this.index.insert(rowid, document);
+    else this.index.upsert(rowid, document, options.previous ? textOf(options.previous) : undefined);
     for (const indexer of this.indexers) indexer.upsert(doc.id, text);
   }
 

@@ -68,6 +68,11 @@ export class FingerprintIndex implements AssetIndexer {
 
   upsert(assetId: string, text: string): void {
     this.database.transaction(() => {
+      const known = this.database.prepare('SELECT text_hash FROM connector_fp_docs WHERE asset_id = ?').get(assetId) as
+        | { text_hash: string }
+        | undefined;
+      // Renames, tags and flags leave the text alone: nothing to fingerprint again.
+      if (known?.text_hash === textHash(text)) return;
       this.remove(assetId);
       const hashes = fingerprints(text, this.options);
       // Snippets too small to fingerprint are still recorded, so a rebuild knows they are up to date.

@@ -77,9 +77,24 @@ export class SearchIndex {
     return `${document.tags}\n${distinctIdentifiers(document.code).join(' ')}`;
   }
 
-  upsert(rowid: number, document: IndexedDocument): void {
-    this.removeText(rowid);
-    this.insert(rowid, document);
+  /**
+   * Re-indexes a changed document. With `previousCode` equal to the new code (a rename, a tag),
+   * the word index of the code is left as it is: a contentless delete and re-insert of a large
+   * text writes a tombstone and a new segment for nothing.
+   */
+  upsert(rowid: number, document: IndexedDocument, previousCode?: string): void {
+    if (previousCode !== document.code) {
+      this.removeText(rowid);
+      this.insert(rowid, document);
+      return;
+    }
+    const label = `${document.name} ${document.tags}`;
+    this.database.prepare('UPDATE asset_labels SET label = ? WHERE rowid = ?').run(label, rowid);
+    this.database.prepare('DELETE FROM asset_nt WHERE rowid = ?').run(rowid);
+    this.database
+      .prepare('INSERT INTO asset_nt (rowid, name, tags, idents) VALUES (?, ?, ?, ?)')
+      .run(rowid, document.name, document.tags, distinctIdentifiers(document.code).join(' '));
+    this.labels.set(rowid, label);
   }
 
   /** For a rowid not in the index (a new asset): a contentless delete of an absent row still writes a tombstone. */

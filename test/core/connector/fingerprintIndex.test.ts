@@ -81,6 +81,8 @@ test('rebuild only refingerprints changed or new assets and drops the ones that 
       { id: 'new', text: savedSnippets[4]!.code },
     ]);
     assert.equal(docOf('keep'), keptDoc, 'an unchanged asset is left alone');
+    index.upsert('keep', savedSnippets[0]!.code);
+    assert.equal(docOf('keep'), keptDoc, 'an upsert with the same text (a rename) is not fingerprinted again');
     assert.equal(index.has('gone'), false);
     assert.equal(index.query(fingerprints(savedSnippets[3]!.code), opts)[0]?.assetId, 'change');
     assert.equal(index.query(fingerprints(savedSnippets[4]!.code), opts)[0]?.assetId, 'new');
