@@ -146,17 +146,24 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
         try {
           // Network chunks are small (16-64 KiB): writing them in 1 MiB batches saves most of the
           // per-write cost; on a slow link a batch is also written every 100 ms so progress moves.
+          // One batch is written while the next is received (awaiting each write stalled the
+          // socket); `received` counts only bytes on disk, so a resume starts after them.
           let pending: Uint8Array[] = [];
           let pendingBytes = 0;
           let flushedAt = Date.now();
+          let writing: Promise<void> = Promise.resolve();
           const flush = async (): Promise<void> => {
             if (pendingBytes === 0) return;
-            await file.write(pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes));
-            received += pendingBytes;
+            const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+            const bytes = pendingBytes;
             pending = [];
             pendingBytes = 0;
             flushedAt = Date.now();
-            options.onProgress?.({ received, ...(total !== undefined ? { total } : {}) });
+            await writing;
+            writing = file.write(batch).then(() => {
+              received += bytes;
+              options.onProgress?.({ received, ...(total !== undefined ? { total } : {}) });
+            });
           };
           try {
             for await (const chunk of opened.body!) {
@@ -168,6 +175,7 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
           } finally {
             // What arrived before a dropped connection is kept, so the next attempt resumes after it.
             await flush();
+            await writing;
           }
           if (total !== undefined && received !== total) {
             throw new Retryable(`the connection ended at byte ${received} of ${total}`);
