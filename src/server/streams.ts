@@ -11,7 +11,7 @@ import type { Logger } from '../core/context.ts';
 import { refusal } from './guard.ts';
 
 export interface StreamSubscriber {
-  /** Sends one JSON frame; drops the subscriber instead if it is too far behind. */
+  /** Sends one JSON frame (a value, or its encoded bytes); drops the subscriber instead if it is too far behind. */
   send(frame: unknown): void;
   close(): void;
   readonly closed: boolean;
@@ -54,7 +54,8 @@ class Subscriber implements StreamSubscriber {
       this.socket.terminate();
       return;
     }
-    this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+    if (Buffer.isBuffer(frame)) this.socket.send(frame, { binary: false });
+    else this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   }
 
   close(): void {

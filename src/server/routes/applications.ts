@@ -1,6 +1,8 @@
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
-import { body, empty, json, param } from '../http.ts';
+import { body, empty, json, jsonBytes, param } from '../http.ts';
+import { registerSharedStream } from '../sharedFrames.ts';
+import type { ChangeEvent } from '../../core/events.ts';
 import type { Application } from '../../core/wire.ts';
 import type { SeededTrackedApplication } from '../../core/applications/applicationService.ts';
 import * as schema from './connectorSchemas.ts';
@@ -18,15 +20,17 @@ export const applicationsRoutes: RouteModule = (router, { core, streams }) => {
   router.get('/applications', (ctx) => json(ctx, applications.snapshot()));
   router.get('/applications/external', (ctx) => json(ctx, applications.external()));
   router.get('/applications/external/related', (ctx) => json(ctx, applications.related()));
-  router.get('/applications/stream/identifiers', (ctx) => json(ctx, identifiers()));
-
-  streams.register('/applications/stream/identifiers', (subscriber) => {
-    subscriber.send(identifiers());
-    return core.context.onDidChange((change) => {
-      if (change.kind !== 'application') return;
-      subscriber.send({ iterable: [{ application: { id: change.id }, ...(change.deleted ? { deleted: true } : {}) }] });
-    });
-  });
+  const identifierFrames = registerSharedStream(
+    streams,
+    '/applications/stream/identifiers',
+    {
+      initial: identifiers,
+      change: (change: ChangeEvent) =>
+        change.kind === 'application' ? { iterable: [{ application: { id: change.id }, ...(change.deleted ? { deleted: true } : {}) }] } : undefined,
+    },
+    core.context.onDidChange,
+  );
+  router.get('/applications/stream/identifiers', (ctx) => jsonBytes(ctx, identifierFrames.initial()));
 
   router.post('/applications/register', (ctx) => {
     const input = body(ctx, schema.application, 'Application') as Partial<Application> & SeededTrackedApplication;

@@ -8,7 +8,8 @@ import type { Satchel } from '../../core/satchel.ts';
 import type { RouteModule } from './deps.ts';
 import type { Asset, Assets, StreamedIdentifiers } from '../../core/wire.ts';
 import type { ChangeEvent } from '../../core/events.ts';
-import { json } from '../http.ts';
+import { jsonBytes } from '../http.ts';
+import { registerSharedStream } from '../sharedFrames.ts';
 
 function identifiersFrame(core: Satchel): StreamedIdentifiers {
   return { iterable: core.assets.identifiers().map((id) => ({ asset: { id } })) };
@@ -46,13 +47,7 @@ export const registerAssetStreams: RouteModule = (router, { core, streams }) => 
     { path: '/assets/stream', initial: () => assetsFrame(core, false), change: (c: ChangeEvent) => assetChange(core, c, false) },
   ];
   for (const stream of kinds) {
-    streams.register(stream.path, (subscriber) => {
-      subscriber.send(stream.initial());
-      return core.context.onDidChange((change) => {
-        const frame = stream.change(change);
-        if (frame) subscriber.send(frame);
-      });
-    });
-    router.get(stream.path, (ctx) => json(ctx, stream.initial()));
+    const frames = registerSharedStream(streams, stream.path, stream, core.context.onDidChange);
+    router.get(stream.path, (ctx) => jsonBytes(ctx, frames.initial()));
   }
 };

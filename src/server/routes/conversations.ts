@@ -1,4 +1,6 @@
-import { body, empty, json, param, transferables } from '../http.ts';
+import { body, empty, json, jsonBytes, param, transferables } from '../http.ts';
+import { registerSharedStream } from '../sharedFrames.ts';
+import type { ChangeEvent } from '../../core/events.ts';
 import type { RouteModule } from './deps.ts';
 import { conversationUpdate, scoreIncrement, seededConversation, summarizeInput } from './conversationSchemas.ts';
 import { conversationAssociationRoutes } from './conversationAssociations.ts';
@@ -16,14 +18,17 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
     json(ctx, conversations.create(seed, transferables(ctx)));
   });
   router.get('/conversations/identifiers', (ctx) => json(ctx, conversations.identifiers()));
-  router.get('/conversations/stream/identifiers', (ctx) => json(ctx, conversations.streamedIdentifiers()));
-  streams.register('/conversations/stream/identifiers', (subscriber) => {
-    subscriber.send(conversations.streamedIdentifiers());
-    return core.context.onDidChange((change) => {
-      if (change.kind !== 'conversation') return;
-      subscriber.send({ iterable: [{ conversation: { id: change.id }, ...(change.deleted ? { deleted: true } : {}) }] });
-    });
-  });
+  const identifierFrames = registerSharedStream(
+    streams,
+    '/conversations/stream/identifiers',
+    {
+      initial: () => conversations.streamedIdentifiers(),
+      change: (change: ChangeEvent) =>
+        change.kind === 'conversation' ? { iterable: [{ conversation: { id: change.id }, ...(change.deleted ? { deleted: true } : {}) }] } : undefined,
+    },
+    core.context.onDidChange,
+  );
+  router.get('/conversations/stream/identifiers', (ctx) => jsonBytes(ctx, identifierFrames.initial()));
   router.post('/conversations/:conversation/delete', (ctx) => {
     conversations.delete(param(ctx, 'conversation'));
     empty(ctx);
