@@ -15,7 +15,7 @@ export class LabelTrigrams {
   private readonly source: LabelSource;
   private readonly labels = new Map<number, string>();
   /** Trigram code → rowids. Replaced or deleted labels leave stale entries until the next compaction. */
-  private postings: Map<number, number[]> | undefined;
+  private postings: Map<number, PostingList> | undefined;
   private entries = 0;
   private stale = 0;
 
@@ -33,7 +33,12 @@ export class LabelTrigrams {
     this.delete(rowid);
     const lower = label.toLowerCase();
     this.labels.set(rowid, lower);
-    this.post(this.postings, rowid, lower);
+    for (const code of codesOf(lower)) {
+      let rows = this.postings.get(code);
+      if (!rows) this.postings.set(code, (rows = new PostingList(0)));
+      rows.add(rowid);
+      this.entries++;
+    }
   }
 
   delete(rowid: number): void {
@@ -87,7 +92,7 @@ export class LabelTrigrams {
    */
   containing(terms: readonly string[], limit: number): number[] {
     const postings = this.build();
-    const lists: number[][] = [];
+    const lists: PostingList[] = [];
     for (const term of terms) {
       for (const code of codesOf(term)) {
         const rows = postings.get(code);
@@ -112,38 +117,86 @@ export class LabelTrigrams {
       .map(([rowid]) => rowid);
   }
 
-  private build(): Map<number, number[]> {
+  private build(): Map<number, PostingList> {
     if (this.postings) return this.postings;
-    const postings = new Map<number, number[]>();
-    for (const { rowid, label } of this.source.labels()) {
-      const lower = label.toLowerCase();
-      this.labels.set(rowid, lower);
-      this.post(postings, rowid, lower);
-    }
-    this.postings = postings;
-    return postings;
+    this.postings = this.index(
+      (function* (labels: Map<number, string>, source: LabelSource) {
+        for (const { rowid, label } of source.labels()) {
+          const lower = label.toLowerCase();
+          labels.set(rowid, lower);
+          yield [rowid, lower] as const;
+        }
+      })(this.labels, this.source),
+    );
+    return this.postings;
   }
 
   private compact(): void {
-    const postings = new Map<number, number[]>();
-    this.entries = 0;
+    this.postings = this.index(this.labels);
     this.stale = 0;
-    for (const [rowid, label] of this.labels) this.post(postings, rowid, label);
-    this.postings = postings;
   }
 
-  private post(postings: Map<number, number[]>, rowid: number, label: string): void {
-    let code = 0;
-    for (let i = 0; i < label.length; i++) {
-      code = ((code << 10) | (label.charCodeAt(i) & 0x3ff)) & 0x3fffffff;
-      if (i < 2) continue;
-      let rows = postings.get(code);
-      if (!rows) postings.set(code, (rows = []));
-      // A trigram repeated within the label is posted once (rows of one label are appended together).
-      if (rows[rows.length - 1] === rowid) continue;
-      rows.push(rowid);
-      this.entries++;
+  /**
+   * Posting lists sized exactly, in two passes (count, then fill): lists grown one push at a
+   * time left half their memory as slack and garbage (100 MB of resident memory at 100k assets).
+   */
+  private index(labels: Iterable<readonly [number, string]>): Map<number, PostingList> {
+    const rowids: number[] = [];
+    const ends: number[] = [];
+    let codes = new Int32Array(1 << 16);
+    let used = 0;
+    const counts = new Map<number, number>();
+    for (const [rowid, label] of labels) {
+      const start = used;
+      for (const code of codesOf(label)) {
+        if (used === codes.length) {
+          const grown = new Int32Array(codes.length * 2);
+          grown.set(codes);
+          codes = grown;
+        }
+        codes[used++] = code;
+        counts.set(code, (counts.get(code) ?? 0) + 1);
+      }
+      if (used > start) {
+        rowids.push(rowid);
+        ends.push(used);
+      }
     }
+    const postings = new Map<number, PostingList>();
+    for (const [code, count] of counts) postings.set(code, new PostingList(count));
+    for (let k = 0, start = 0; k < rowids.length; start = ends[k]!, k++) {
+      for (let j = start; j < ends[k]!; j++) postings.get(codes[j]!)!.fill(rowids[k]!);
+    }
+    this.entries = used;
+    return postings;
+  }
+}
+
+/** Rowids of one trigram: an exact-size array from the last build, then what was added since. */
+class PostingList {
+  private readonly base: Int32Array;
+  private filled = 0;
+  private added: number[] | undefined;
+
+  constructor(size: number) {
+    this.base = new Int32Array(size);
+  }
+
+  get length(): number {
+    return this.filled + (this.added?.length ?? 0);
+  }
+
+  fill(rowid: number): void {
+    this.base[this.filled++] = rowid;
+  }
+
+  add(rowid: number): void {
+    (this.added ??= []).push(rowid);
+  }
+
+  *[Symbol.iterator](): Iterator<number> {
+    for (let i = 0; i < this.filled; i++) yield this.base[i]!;
+    if (this.added) yield* this.added;
   }
 }
 
