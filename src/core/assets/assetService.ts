@@ -487,7 +487,7 @@ export class AssetService implements Disposable {
     if (query === '' && tags.length === 0) {
       throw new SearchUnspecifiedError('Give a query or searchable_tags to search assets');
     }
-    let hits = query ? this.runQuery(query, options.pseudo) : this.everything(options.pseudo, 'TAGS', true);
+    let hits = query ? this.runQuery(query, options.pseudo) : this.tagged(tags, options.pseudo);
     if (tags.length > 0) {
       const wanted = tags.map((t) => t.toLowerCase());
       hits = hits.filter((hit) => {
@@ -595,8 +595,10 @@ export class AssetService implements Disposable {
     if (!this.context.records.has(kind, id)) throw new NotFoundError(kind, id);
   }
 
-  /** Writes the document and keeps the search index and indexers in step (same transaction). */
-  /** `previous`, the document before this write, lets the index skip what did not change. */
+  /**
+   * Writes the document and keeps the search index and indexers in step (same transaction).
+   * `previous`, the document before this write, lets the index skip what did not change.
+   */
   private save(rowid: number, doc: StoredAsset, reindex = true, previous?: StoredAsset): void {
     this.context.database
       .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ? WHERE rowid = ?')
@@ -658,6 +660,23 @@ export class AssetService implements Disposable {
 
   private everything(includePseudo: boolean, match: SearchedAsset['match'], exact: boolean): Hit[] {
     return this.docs({ pseudo: includePseudo }).map((doc) => ({ doc, score: 1, match, exact }));
+  }
+
+  /** Assets carrying every tag, newest first: from the tags' links, not a scan of every asset. */
+  private tagged(tags: readonly string[], includePseudo: boolean): Hit[] {
+    let ids: string[] | undefined;
+    for (const tag of tags) {
+      const carrying = new Set(this.labels.assetsTagged(tag));
+      ids = ids ? ids.filter((id) => carrying.has(id)) : [...carrying];
+      if (ids.length === 0) return [];
+    }
+    const rows = this.context.database
+      .prepare(
+        `SELECT a.data AS data FROM json_each(?) j CROSS JOIN assets a ON a.id = j.value
+         WHERE a.suggested = 0 AND (a.pseudo = 0 OR ?) ORDER BY a.created DESC, a.rowid DESC`,
+      )
+      .all(JSON.stringify(ids ?? []), includePseudo ? 1 : 0) as unknown as Array<{ data: string }>;
+    return rows.map((row) => ({ doc: JSON.parse(row.data) as StoredAsset, score: 1, match: 'TAGS', exact: true }));
   }
 
   private docsByRowid(rowids: readonly number[]): Map<number, StoredAsset> {

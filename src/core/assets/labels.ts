@@ -42,6 +42,12 @@ export class Labels {
     });
   }
 
+  /** Ids of the assets carrying the tag whose text is `text` (compared as tags are: ignoring case). */
+  assetsTagged(text: string): string[] {
+    const tag = this.context.records.find<StoredTag>('tag', lookupKey('tag', text.trim()));
+    return tag ? this.context.links.partners({ kind: 'tag', id: tag.id }, 'asset') : [];
+  }
+
   /** Creates the tag (or returns the one with the same text). Must run inside a transaction when part of a larger write. */
   createTag(seed: SeededTag): StoredTag {
     const text = seed.text.trim();
