@@ -30,7 +30,7 @@ import { InvalidInputError, NotFoundError, SearchUnspecifiedError } from '../err
 import { newId, stamp } from '../time.ts';
 import { SearchIndex, type SearchHit } from '../search/searchIndex.ts';
 import { containsPhrase, parseQuery } from '../search/query.ts';
-import { TfIdf } from '../search/related.ts';
+import { TfIdf, similarByIndex, type RelatedDocument, type Similar, type TermIndex } from '../search/related.ts';
 import { imageTypeOf, isKnownSpecific } from './languages.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
@@ -80,6 +80,10 @@ export const LOCAL_CREATOR = 'local-user';
 
 const SEARCH_LIMIT = 100;
 const LIST_LIMIT = 50;
+/** Up to this many ordinary assets, similarity is an exact TF-IDF over all of them. */
+const EXACT_SIMILARITY_MAX = 2000;
+/** In larger stores, recommendations rank the assets pointed at plus this many of the newest. */
+const RECOMMENDED_RECENT = 500;
 const TOMBSTONES = 256;
 
 interface Row {
@@ -514,13 +518,56 @@ export class AssetService implements Disposable {
   related(input: Assets | undefined): Assets {
     const given = input?.iterable ?? [];
     if (given.length === 0) return { iterable: [] };
-    const corpus = this.docs();
-    const tfidf = new TfIdf(corpus.map((doc) => ({ id: doc.id, text: textOf(doc) })));
     const exclude = new Set(given.map((a) => a.id).filter(Boolean));
     const text = given.map((asset) => this.textOfInput(asset)).join('\n');
-    const byId = new Map(corpus.map((doc) => [doc.id, doc]));
-    const similar = tfidf.similar(text, { exclude, limit: LIST_LIMIT });
-    return this.collection(similar.map((s) => byId.get(s.id)).filter((doc) => doc !== undefined));
+    const similar = this.similarity().similar(text, { exclude, limit: LIST_LIMIT });
+    return this.collection(this.docsById(similar.map((s) => s.id)));
+  }
+
+  /**
+   * Content similarity over the ordinary assets: an exact TF-IDF of every asset's text in small
+   * stores; in large ones (weighing 10k assets took 4.8 s) the word index's frequencies and
+   * postings pick candidates and only those are scored.
+   */
+  private similarity(): {
+    readonly exact: boolean;
+    similar(text: string, options?: { exclude?: ReadonlySet<string>; limit?: number }): Similar[];
+  } {
+    const size = this.context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number };
+    if (size.n <= EXACT_SIMILARITY_MAX) {
+      const tfidf = new TfIdf(this.docs().map((doc) => ({ id: doc.id, text: textOf(doc) })));
+      return { exact: true, similar: (text, options) => tfidf.similar(text, options) };
+    }
+    const index: TermIndex = {
+      size: size.n,
+      frequencies: (terms) => this.index.termFrequencies(terms),
+      holders: (term, limit) => this.index.termHolders(term, limit),
+      texts: (rowids) => {
+        const out = new Map<number, RelatedDocument>();
+        for (const [rowid, doc] of this.docsByRowid(rowids)) {
+          if (!doc.pseudo && this.isOrdinary(doc.id)) out.set(rowid, { id: doc.id, text: textOf(doc) });
+        }
+        return out;
+      },
+    };
+    return { exact: false, similar: (text, options) => similarByIndex(text, index, options) };
+  }
+
+  /** The newest ordinary assets (by creation: the listing index has that order). */
+  private newest(limit: number): string[] {
+    const rows = this.context.database
+      .prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC LIMIT ?')
+      .all(limit) as Array<{ id: string }>;
+    return rows.map((row) => row.id);
+  }
+
+  /** Documents of `ids` in that order (missing ones left out). */
+  private docsById(ids: readonly string[]): StoredAsset[] {
+    const statement = this.context.database.prepare('SELECT data FROM assets WHERE id = ?');
+    return ids.flatMap((id) => {
+      const row = statement.get(id) as { data: string } | undefined;
+      return row ? [JSON.parse(row.data) as StoredAsset] : [];
+    });
   }
 
   /** Assets ordered for a UI from index-paired interactions and assets (none → by use and recency). */
@@ -530,16 +577,22 @@ export class AssetService implements Disposable {
     if (assets.length !== interactions.length) {
       throw new InvalidInputError(`assets (${assets.length}) and interactions (${interactions.length}) must be index-paired`);
     }
-    const corpus = this.docs();
-    const tfidf = new TfIdf(corpus.map((doc) => ({ id: doc.id, text: textOf(doc) })));
+    const similarity = this.similarity();
     const affinity = new Map<string, number>();
     assets.forEach((asset, i) => {
       const interaction = interactions[i]?.interactions;
       const weight = 1 + (interaction?.touched ? 2 : 0) + (interaction?.scrolled ? 1 : 0);
-      const similar = tfidf.similar(this.textOfInput(asset));
+      const similar = similarity.similar(this.textOfInput(asset));
       for (const s of similar) affinity.set(s.id, (affinity.get(s.id) ?? 0) + weight * s.score);
       if (asset.id) affinity.set(asset.id, (affinity.get(asset.id) ?? 0) + weight);
     });
+    // A large store ranks what the interactions point at and its newest assets, rather than
+    // reading every asset.
+    const corpus = similarity.exact
+      ? this.docs()
+      : this.docsById([...new Set([...affinity.keys(), ...this.newest(RECOMMENDED_RECENT)])]).filter(
+          (doc) => !doc.pseudo && this.isOrdinary(doc.id),
+        );
     const newest = Math.max(0, ...corpus.map((doc) => Date.parse(doc.updated.value)));
     const oldest = Math.min(newest, ...corpus.map((doc) => Date.parse(doc.updated.value)));
     const rank = (doc: StoredAsset): number => {

@@ -33,7 +33,7 @@ const KEYWORDS = new Set(
   ).split(' '),
 );
 
-function termCounts(text: string): Map<string, number> {
+export function termCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
   const bump = (term: string) => counts.set(term, (counts.get(term) ?? 0) + 1);
   for (const identifier of identifiers(text)) {
@@ -101,4 +101,76 @@ export class TfIdf {
     for (const [term, w] of va) dot += w * (vb.get(term) ?? 0);
     return dot;
   }
+}
+
+/** What the store's word index can say about terms, for corpora too large to weigh in memory. */
+export interface TermIndex {
+  /** Documents in the corpus. */
+  readonly size: number;
+  /** How many documents hold each term (missing: none). */
+  frequencies(terms: readonly string[]): Map<string, number>;
+  /** Up to `limit` of the newest documents holding `term`. */
+  holders(term: string, limit: number): number[];
+  /** The texts of some documents (those not found, or not shown, are left out). */
+  texts(documents: readonly number[]): Map<number, RelatedDocument>;
+}
+
+/** Query terms whose frequency is looked up; the strongest QUERY_TERMS of them are kept. */
+const LOOKED_UP_TERMS = 256;
+const HOLDERS_PER_TERM = 2000;
+const SCORED_CANDIDATES = 500;
+
+/**
+ * Documents similar to `text` without weighing the whole corpus: the query's terms are weighed
+ * with the index's frequencies (log tf × idf, as TfIdf does), candidates are the documents holding
+ * its strongest terms, and the best of those are scored exactly on their text, documents weighted
+ * by log tf alone (SMART lnc.ltc, so no frequency is needed for their other terms).
+ */
+export function similarByIndex(
+  text: string,
+  index: TermIndex,
+  options: { exclude?: ReadonlySet<string>; limit?: number } = {},
+): Similar[] {
+  const counts = [...termCounts(text)].sort((a, b) => b[1] - a[1]).slice(0, LOOKED_UP_TERMS);
+  const n = index.size;
+  const frequencies = index.frequencies(counts.map(([term]) => term));
+  let weighted: Array<[string, number]> = [];
+  for (const [term, tf] of counts) {
+    const df = frequencies.get(term) ?? 0;
+    if (df === 0 || (n >= MIN_CORPUS_FOR_DF_CUT && df / n > MAX_DF_SHARE)) continue;
+    weighted.push([term, (1 + Math.log(tf)) * Math.log(1 + n / df)]);
+  }
+  weighted = weighted.sort((a, b) => b[1] - a[1]).slice(0, QUERY_TERMS);
+  const norm = Math.sqrt(weighted.reduce((sum, [, w]) => sum + w * w, 0)) || 1;
+  const query = new Map(weighted.map(([term, w]) => [term, w / norm]));
+  if (query.size === 0) return [];
+  const rough = new Map<number, number>();
+  for (const [term, w] of query) for (const doc of index.holders(term, HOLDERS_PER_TERM)) rough.set(doc, (rough.get(doc) ?? 0) + w);
+  const shortlisted = [...rough].sort((a, b) => b[1] - a[1]).slice(0, SCORED_CANDIDATES).map(([doc]) => doc);
+  const docs = [...index.texts(shortlisted).values()].filter((doc) => !options.exclude?.has(doc.id));
+  const owns = docs.map((doc) => termCounts(doc.text));
+  const unknown = new Set<string>();
+  for (const own of owns) for (const term of own.keys()) if (!frequencies.has(term)) unknown.add(term);
+  const more = index.frequencies([...unknown]);
+  const idfOf = (term: string): number => {
+    const df = frequencies.get(term) ?? more.get(term) ?? 0;
+    if (df === 0 || (n >= MIN_CORPUS_FOR_DF_CUT && df / n > MAX_DF_SHARE)) return 0;
+    return Math.log(1 + n / df);
+  };
+  const out: Similar[] = [];
+  docs.forEach((doc, i) => {
+    const own = owns[i]!;
+    let length = 0;
+    const weights = new Map<string, number>();
+    for (const [term, tf] of own) {
+      const w = (1 + Math.log(tf)) * idfOf(term);
+      if (w > 0) weights.set(term, w);
+      length += w * w;
+    }
+    let dot = 0;
+    for (const [term, w] of query) dot += w * (weights.get(term) ?? 0);
+    if (dot > 0) out.push({ id: doc.id, score: dot / Math.sqrt(length) });
+  });
+  out.sort((a, b) => b.score - a.score);
+  return options.limit === undefined ? out : out.slice(0, options.limit);
 }

@@ -2,7 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { subTokens, distinctIdentifiers, wordIndexText, trigrams } from '../../../src/core/search/tokens.ts';
 import { parseQuery, containsPhrase } from '../../../src/core/search/query.ts';
-import { TfIdf } from '../../../src/core/search/related.ts';
+import { TfIdf, similarByIndex, termCounts, type TermIndex } from '../../../src/core/search/related.ts';
+import { SearchIndex } from '../../../src/core/search/searchIndex.ts';
+import { Database } from '../../../src/core/store/database.ts';
+import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
+import { assetMigrations } from '../../../src/core/assets/schema.ts';
+import { tempDir } from '../../helpers.ts';
 
 test('identifiers split into camelCase and snake_case sub-tokens', () => {
   assert.deepEqual(subTokens('getUserById'), ['get', 'user', 'by', 'id']);
@@ -33,4 +38,56 @@ test('TF-IDF ranks documents sharing identifier sub-tokens first and ignores key
   assert.ok(!similar.some((s) => s.id === 'draw'));
   assert.ok(tfidf.between('csv', 'csv2') > tfidf.between('csv', 'draw'));
   assert.deepEqual(tfidf.similar('function return'), []);
+});
+
+test('similarity through the word index agrees with the exact TF-IDF on who comes first', () => {
+  const words = 'amber basil cedar delta ember fjord garnet harbor indigo juniper kelp lotus maple nectar onyx pepper quartz raven sage tulip umber violet willow yarrow'.split(' ');
+  const cap = (w: string) => w[0]!.toUpperCase() + w.slice(1);
+  // 24 topics of 10 documents each: every topic word is in about 4% of the corpus.
+  const docs = Array.from({ length: 240 }, (_, i) => {
+    const t = i % words.length;
+    const [a, b, c] = [words[t]!, words[(t + 7) % words.length]!, words[(t + 13) % words.length]!];
+    return { id: `d${i}`, text: `function ${a}${cap(b)}(x) { const y = ${b}${cap(c)}(x); return ${c}${cap(a)}(y) + step${i}(y); }` };
+  });
+  const exact = new TfIdf(docs);
+  const counts = docs.map((doc) => termCounts(doc.text));
+  const index: TermIndex = {
+    size: docs.length,
+    frequencies: (terms) => new Map(terms.map((t) => [t, counts.filter((c) => c.has(t)).length] as [string, number]).filter(([, df]) => df > 0)),
+    holders: (term, limit) => counts.flatMap((c, i) => (c.has(term) ? [i] : [])).reverse().slice(0, limit),
+    texts: (rows) => new Map(rows.map((i) => [i, docs[i]!])),
+  };
+  const topicOf = (id: string) => Number(id.slice(1)) % words.length;
+  for (const t of [0, 5, 17]) {
+    const [a, b] = [words[t]!, words[(t + 7) % words.length]!];
+    const query = `const z = ${a}${cap(b)}(input); log(z);`;
+    const fromIndex = similarByIndex(query, index, { limit: 5 });
+    const fromAll = exact.similar(query, { limit: 5 });
+    assert.equal(fromIndex.length, 5, query);
+    assert.ok(fromIndex.every((s) => topicOf(s.id) === t), `all five on topic for ${query}`);
+    assert.ok(fromAll.every((s) => topicOf(s.id) === t), 'the exact TF-IDF agrees');
+  }
+  assert.deepEqual(similarByIndex('function return', index), [], 'keywords alone relate to nothing');
+  const excluded = similarByIndex(docs[0]!.text, index, { exclude: new Set(['d0']), limit: 3 });
+  assert.equal(excluded.length, 3);
+  assert.ok(excluded.every((s) => s.id !== 'd0' && topicOf(s.id) === 0));
+});
+
+test('the word index answers term frequencies and newest holders (what large-store similarity reads)', () => {
+  const database = Database.open({ dataDir: tempDir(), migrations: [...baseMigrations, ...assetMigrations] });
+  try {
+    const index = new SearchIndex(database);
+    database.transaction(() => {
+      index.insert(1, { name: 'a', tags: '', code: 'getUserById(id)' });
+      index.insert(2, { name: 'b', tags: '', code: 'const user = loadUser()' });
+      index.insert(3, { name: 'c', tags: '', code: 'drawCircle()' });
+    });
+    assert.deepEqual(index.termFrequencies(['user', 'drawcircle', 'absent']), new Map([['user', 2], ['drawcircle', 1]]));
+    assert.deepEqual(index.termHolders('user', 10), [2, 1], 'newest first');
+    assert.deepEqual(index.termHolders('user', 1), [2]);
+    database.transaction(() => index.remove(2));
+    assert.deepEqual(index.termHolders('user', 10), [1]);
+  } finally {
+    database.close();
+  }
 });
