@@ -179,7 +179,7 @@ export class AssetService implements Disposable {
 
   list(options: ListOptions = {}): Asset[] {
     const docs = this.docs({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false });
-    return docs.map((doc) => this.render(doc, options.transferables ?? true));
+    return this.renderAll(docs, options.transferables ?? true);
   }
 
   /** Ids of ordinary assets (and pseudo ones when asked), newest first. */
@@ -670,22 +670,44 @@ export class AssetService implements Disposable {
     for (const indexer of this.indexers) indexer.upsert(doc.id, text);
   }
 
-  private render(doc: StoredAsset, transferables: boolean): Asset {
+  private render(doc: StoredAsset, transferables: boolean, linked = this.linkedOf([doc.id]).get(doc.id)): Asset {
     const asset: Asset = { ...doc, formats: renderFormats(doc, transferables) };
-    asset.tags = { iterable: this.labels.tagsOfAsset(doc.id) };
-    asset.websites = { iterable: this.labels.websitesOfAsset(doc.id) };
-    const summaries = this.context.links
-      .partners({ kind: 'asset', id: doc.id }, 'workstream_summary')
-      .flatMap((id) => {
-        const summary = this.context.records.get<NonNullable<Asset['summaries']>['iterable'][number]>('workstream_summary', id);
-        return summary ? [summary] : [];
-      });
-    if (summaries.length > 0) asset.summaries = { iterable: summaries };
+    asset.tags = { iterable: linked?.tags ?? [] };
+    asset.websites = { iterable: linked?.websites ?? [] };
+    if (linked && linked.summaries.length > 0) asset.summaries = { iterable: linked.summaries };
     return asset;
   }
 
+  /** Many assets at once: their tags, websites and summaries come from one query, not three per asset. */
+  private renderAll(docs: readonly StoredAsset[], transferables: boolean): Asset[] {
+    const linked = this.linkedOf(docs.map((doc) => doc.id));
+    return docs.map((doc) => this.render(doc, transferables, linked.get(doc.id)));
+  }
+
+  /** The tag, website and summary records linked to each asset, oldest link first. */
+  private linkedOf(ids: readonly string[]): Map<string, Linked> {
+    const out = new Map<string, Linked>(ids.map((id) => [id, { tags: [], websites: [], summaries: [] }]));
+    const rows = this.context.database
+      .prepare(
+        `SELECT l.a_id AS asset, l.b_kind AS kind, r.data AS data FROM json_each(?) j
+         CROSS JOIN links l ON l.a_kind = 'asset' AND l.a_id = j.value
+         CROSS JOIN records r ON r.kind = l.b_kind AND r.id = l.b_id
+         WHERE l.b_kind IN ('tag', 'website', 'workstream_summary')
+         ORDER BY l.rowid`,
+      )
+      .all(JSON.stringify(ids)) as Array<{ asset: string; kind: 'tag' | 'website' | 'workstream_summary'; data: string }>;
+    for (const row of rows) {
+      const entry = out.get(row.asset);
+      if (!entry) continue;
+      if (row.kind === 'tag') entry.tags.push(JSON.parse(row.data) as Tag);
+      else if (row.kind === 'website') entry.websites.push(JSON.parse(row.data) as Website);
+      else entry.summaries.push(JSON.parse(row.data) as Summary);
+    }
+    return out;
+  }
+
   private collection(docs: StoredAsset[]): Assets {
-    const iterable = docs.map((doc) => this.render(doc, true));
+    const iterable = this.renderAll(docs, true);
     return { iterable, indices: Object.fromEntries(iterable.map((asset, i) => [asset.id, i])) };
   }
 
@@ -775,13 +797,14 @@ export class AssetService implements Disposable {
   }
 
   private searched(hits: Hit[], transferables: boolean): SearchedAssets {
-    const iterable: SearchedAsset[] = hits.map((hit) => {
+    const assets = this.renderAll(hits.map((hit) => hit.doc), transferables);
+    const iterable: SearchedAsset[] = hits.map((hit, i) => {
       const entry: SearchedAsset = {
         exact: hit.exact,
         score: Math.round(hit.score * 1000) / 1000,
         match: hit.match,
         identifier: hit.doc.id,
-        asset: this.render(hit.doc, transferables),
+        asset: assets[i]!,
       };
       if (hit.doc.pseudo) entry.pseudo = true;
       return entry;
@@ -836,6 +859,15 @@ export class AssetService implements Disposable {
     const name = seeded.metadata?.name?.trim() || fileName || suggestName(content.text);
     return { classification: { generic, specific }, name, content, image: generic === 'IMAGE' };
   }
+}
+
+type Summary = NonNullable<Asset['summaries']>['iterable'][number];
+
+/** What an asset's reply carries of the records linked to it. */
+interface Linked {
+  readonly tags: Tag[];
+  readonly websites: Website[];
+  readonly summaries: Summary[];
 }
 
 interface Hit {

@@ -203,6 +203,12 @@ test('tags, websites and summaries link both ways; unknown ids are NotFound; rep
   s.assets.associate(asset.id, 'workstream_summary', 'ws-1');
   assert.deepEqual(s.assets.get(asset.id).summaries?.iterable.map((w) => w.id), ['ws-1']);
   assert.throws(() => s.assets.associate(asset.id, 'workstream_summary', 'ws-2'), NotFoundError);
+  const other = s.assets.createTag({ text: 'green' });
+  s.assets.associate(asset.id, 'tag', other.id);
+  s.assets.associate(asset.id, 'tag', tag.id);
+  const listed = s.assets.list({ transferables: true }).find((a) => a.id === asset.id);
+  assert.deepEqual(listed, s.assets.get(asset.id), 'a listed asset is rendered as it is alone (tags in link order)');
+  assert.deepEqual(listed?.tags?.iterable.map((t) => t.text), ['green', 'fruit']);
 
   s.assets.delete(asset.id);
   assert.deepEqual(s.assets.labels.website(site.id).assets?.iterable, [], 'no dangling links after delete');
