@@ -57,6 +57,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
       open: () => connection.client.assetIdentifiers(),
       key: (entry) => entry.asset?.id,
       fetch: (id) => connection.client.assets.get(id),
+      fetchAll: async () => new Map((await connection.client.assets.list()).iterable.map((asset) => [asset.id, asset])),
     };
   }
 
