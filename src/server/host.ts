@@ -6,7 +6,8 @@ import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel, type CoreOptions } from '../core/satchel.ts';
 import { serve, type SatchelServer, type ServeOptions } from './server.ts';
 
-const WARM_UP_DELAY_MS = 2000;
+/** After the start-up requests (health, the views' first frames). */
+const WARM_UP_DELAY_MS = 250;
 
 export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'writePortFile' | 'logger'> {
   readonly logger: NonNullable<CoreOptions['logger']>;
@@ -37,8 +38,10 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
     core = Satchel.open(options);
     const server = await serve(core, { ...options, writePortFile: true });
     const opened = core;
-    // Once start-up requests are answered, not before: the first typo search then finds it ready.
-    const warmUp = setTimeout(() => opened.assets.warmUp(), WARM_UP_DELAY_MS);
+    // Read in slices between requests; closing the store mid-way only ends the reading early.
+    const warmUp = setTimeout(() => {
+      opened.assets.warmUp().catch((error: unknown) => options.logger.warn(`Search warm-up stopped: ${(error as Error).message}`));
+    }, WARM_UP_DELAY_MS);
     warmUp.unref();
     let closing: Promise<void> | undefined;
     return {

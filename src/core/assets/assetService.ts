@@ -233,9 +233,9 @@ export class AssetService implements Disposable {
     return exported;
   }
 
-  /** Loads what search keeps in memory, so the first search after start does not pay for it. */
-  warmUp(): void {
-    this.index.warm();
+  /** Loads what search keeps in memory, between other work, so the first search after start does not pay for it. */
+  warmUp(): Promise<void> {
+    return this.index.warm();
   }
 
   // ---------------------------------------------------------------- writes
@@ -606,6 +606,7 @@ export class AssetService implements Disposable {
   }
 
   dispose(): void {
+    this.index.dispose();
     this.deletions.dispose();
     this.tombstones.clear();
   }

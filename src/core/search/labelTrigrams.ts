@@ -18,6 +18,7 @@ export class LabelTrigrams {
   private postings: Map<number, PostingList> | undefined;
   private entries = 0;
   private stale = 0;
+  private reading: Reading | undefined;
 
   constructor(source: LabelSource) {
     this.source = source;
@@ -28,8 +29,32 @@ export class LabelTrigrams {
     this.build();
   }
 
+  /**
+   * Reads the labels a slice at a time between other work (a search arriving meanwhile finishes
+   * the rest at once), so a large store's first requests after start are not held up by it.
+   */
+  async warmGradually(slice = 2000): Promise<void> {
+    const reading = this.startReading();
+    while (!this.postings && this.reading === reading) {
+      if (reading.step(slice)) {
+        this.finishReading(reading);
+        return;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Ends a gradual reading (the store is closing); the next search reads again. */
+  dispose(): void {
+    this.reading = undefined;
+  }
+
   set(rowid: number, label: string): void {
-    if (!this.postings) return;
+    if (!this.postings) {
+      // Read while this write happened: replayed once the reading is done.
+      this.reading?.queued.push([rowid, label]);
+      return;
+    }
     this.delete(rowid);
     const lower = label.toLowerCase();
     this.labels.set(rowid, lower);
@@ -42,7 +67,10 @@ export class LabelTrigrams {
   }
 
   delete(rowid: number): void {
-    if (!this.postings) return;
+    if (!this.postings) {
+      this.reading?.queued.push([rowid, undefined]);
+      return;
+    }
     const old = this.labels.get(rowid);
     if (old === undefined) return;
     this.labels.delete(rowid);
@@ -119,56 +147,103 @@ export class LabelTrigrams {
 
   private build(): Map<number, PostingList> {
     if (this.postings) return this.postings;
-    this.postings = this.index(
-      (function* (labels: Map<number, string>, source: LabelSource) {
+    const reading = this.startReading();
+    reading.step(Number.POSITIVE_INFINITY);
+    return this.finishReading(reading);
+  }
+
+  private startReading(): Reading {
+    if (this.reading) return this.reading;
+    const labels = this.labels;
+    const source = this.source;
+    this.reading = new Reading(
+      (function* () {
         for (const { rowid, label } of source.labels()) {
           const lower = label.toLowerCase();
           labels.set(rowid, lower);
           yield [rowid, lower] as const;
         }
-      })(this.labels, this.source),
+      })(),
     );
-    return this.postings;
+    return this.reading;
+  }
+
+  private finishReading(reading: Reading): Map<number, PostingList> {
+    const { postings, entries } = reading.builder.finish();
+    this.postings = postings;
+    this.entries = entries;
+    this.reading = undefined;
+    for (const [rowid, label] of reading.queued) {
+      if (label === undefined) this.delete(rowid);
+      else this.set(rowid, label);
+    }
+    return postings;
   }
 
   private compact(): void {
-    this.postings = this.index(this.labels);
+    const builder = new IndexBuilder();
+    for (const [rowid, label] of this.labels) builder.add(rowid, label);
+    ({ postings: this.postings, entries: this.entries } = builder.finish());
     this.stale = 0;
   }
+}
 
-  /**
-   * Posting lists sized exactly, in two passes (count, then fill): lists grown one push at a
-   * time left half their memory as slack and garbage (100 MB of resident memory at 100k assets).
-   */
-  private index(labels: Iterable<readonly [number, string]>): Map<number, PostingList> {
-    const rowids: number[] = [];
-    const ends: number[] = [];
-    let codes = new Int32Array(1 << 16);
-    let used = 0;
-    const counts = new Map<number, number>();
-    for (const [rowid, label] of labels) {
-      const start = used;
-      for (const code of codesOf(label)) {
-        if (used === codes.length) {
-          const grown = new Int32Array(codes.length * 2);
-          grown.set(codes);
-          codes = grown;
-        }
-        codes[used++] = code;
-        counts.set(code, (counts.get(code) ?? 0) + 1);
-      }
-      if (used > start) {
-        rowids.push(rowid);
-        ends.push(used);
-      }
+/** A reading of the store's labels in progress, and the writes that happened during it. */
+class Reading {
+  readonly builder = new IndexBuilder();
+  readonly queued: Array<[rowid: number, label: string | undefined]> = [];
+  private readonly labels: Iterator<readonly [number, string]>;
+
+  constructor(labels: Iterator<readonly [number, string]>) {
+    this.labels = labels;
+  }
+
+  /** Reads up to `count` labels; true once all are read. */
+  step(count: number): boolean {
+    for (let i = 0; i < count; i++) {
+      const next = this.labels.next();
+      if (next.done) return true;
+      this.builder.add(next.value[0], next.value[1]);
     }
+    return false;
+  }
+}
+
+/**
+ * Posting lists sized exactly, in two passes (count, then fill): lists grown one push at a
+ * time left half their memory as slack and garbage (100 MB of resident memory at 100k assets).
+ */
+class IndexBuilder {
+  private readonly rowids: number[] = [];
+  private readonly ends: number[] = [];
+  private codes = new Int32Array(1 << 16);
+  private used = 0;
+  private readonly counts = new Map<number, number>();
+
+  add(rowid: number, label: string): void {
+    const start = this.used;
+    for (const code of codesOf(label)) {
+      if (this.used === this.codes.length) {
+        const grown = new Int32Array(this.codes.length * 2);
+        grown.set(this.codes);
+        this.codes = grown;
+      }
+      this.codes[this.used++] = code;
+      this.counts.set(code, (this.counts.get(code) ?? 0) + 1);
+    }
+    if (this.used > start) {
+      this.rowids.push(rowid);
+      this.ends.push(this.used);
+    }
+  }
+
+  finish(): { postings: Map<number, PostingList>; entries: number } {
     const postings = new Map<number, PostingList>();
-    for (const [code, count] of counts) postings.set(code, new PostingList(count));
-    for (let k = 0, start = 0; k < rowids.length; start = ends[k]!, k++) {
-      for (let j = start; j < ends[k]!; j++) postings.get(codes[j]!)!.fill(rowids[k]!);
+    for (const [code, count] of this.counts) postings.set(code, new PostingList(count));
+    for (let k = 0, start = 0; k < this.rowids.length; start = this.ends[k]!, k++) {
+      for (let j = start; j < this.ends[k]!; j++) postings.get(this.codes[j]!)!.fill(this.rowids[k]!);
     }
-    this.entries = used;
-    return postings;
+    return { postings, entries: this.used };
   }
 }
 

@@ -70,3 +70,37 @@ test('before the first query, writes are left to the first read of the store', (
   assert.equal(reads(), 0);
   assert.deepEqual(labels.containing(['store'], 10), [1], 'the store is the source of truth at build time');
 });
+
+test('a gradual reading yields between slices, and writes made meanwhile are applied after it', async () => {
+  let pulled = 0;
+  const labels = new LabelTrigrams({
+    *labels() {
+      for (let i = 1; i <= 50; i++) {
+        pulled++;
+        yield { rowid: i, label: `label ${i}` };
+      }
+    },
+  });
+  const reading = labels.warmGradually(10);
+  assert.equal(pulled, 10, 'one slice before yielding');
+  labels.set(7, 'renamed seven');
+  labels.delete(8);
+  labels.set(99, 'brand new');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.ok(pulled > 10 && pulled < 50, `${pulled} read after one turn`);
+  await reading;
+  assert.deepEqual(labels.containing(['renamed'], 10), [7]);
+  assert.deepEqual(labels.containing(['label 8'], 10), [], 'deleted during the reading');
+  assert.deepEqual(labels.containing(['label 7'], 10), [], 'replaced during the reading');
+  assert.deepEqual(labels.containing(['brand'], 10), [99]);
+  assert.deepEqual(labels.containing(['label 49'], 10), [49]);
+});
+
+test('a search during a gradual reading finishes it at once', async () => {
+  const { index: labels } = index(Array.from({ length: 50 }, (_, i) => [i + 1, `item ${i + 1}`] as [number, string]));
+  const reading = labels.warmGradually(5);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(labels.containing(['item 50'], 10), [50]);
+  await reading;
+  assert.deepEqual(labels.containing(['item 1'], 100).length, 11, 'item 1, 10–19');
+});
