@@ -9,6 +9,8 @@ export interface Reply {
   readonly ms: number;
 }
 
+const STALE_SOCKET = new Set(['UND_ERR_SOCKET', 'EPIPE', 'ECONNRESET']);
+
 export class BenchClient {
   readonly url: string;
   private readonly pool: Pool;
@@ -32,7 +34,8 @@ export class BenchClient {
     } catch (error) {
       // The in-process baselines block this event loop for seconds, long enough for the server to
       // close an idle keep-alive connection unnoticed; such a request never reached the server.
-      if ((error as { code?: string }).code !== 'UND_ERR_SOCKET') throw error;
+      // The write to such a socket fails as UND_ERR_SOCKET, EPIPE or ECONNRESET depending on timing.
+      if (!STALE_SOCKET.has((error as { code?: string }).code ?? '')) throw error;
       started = performance.now();
       response = await this.pool.request(options);
     }
