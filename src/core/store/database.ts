@@ -41,7 +41,7 @@ export class Database {
   private readonly afterCommit: Array<() => void> = [];
   private readonly grouped: Array<{ fn: () => unknown; resolve(value: unknown): void; reject(error: unknown): void }> = [];
   private groupScheduled = false;
-  private pendingSyncs = 0;
+  private readonly flushes = new Set<Promise<void>>();
   private syncing: Promise<void> | undefined;
   private syncAgain: Promise<void> | undefined;
 
@@ -222,20 +222,31 @@ export class Database {
    */
   unsyncedTransaction<T>(fn: () => T): T {
     if (this.depth > 0) return this.transaction(fn);
+    const { result, callbacks } = this.commitUnsynced(() => this.commitOuter(fn));
+    void this.flushed().catch(() => {
+      // Nobody waits on this write; a failed flush shows again at the next durable commit.
+    });
+    for (const callback of callbacks) callback();
+    return result;
+  }
+
+  /** Runs `commit` with synchronous=NORMAL: the WAL is written but not synced (see `flushed`). */
+  private commitUnsynced<T>(commit: () => T): T {
     this.db.exec('PRAGMA synchronous = NORMAL');
-    let outcome: { result: T; callbacks: Array<() => void> };
     try {
-      outcome = this.commitOuter(fn);
+      return commit();
     } finally {
       this.db.exec('PRAGMA synchronous = FULL');
     }
-    this.pendingSyncs++;
-    this.syncWal().then(
-      () => this.pendingSyncs--,
-      () => this.pendingSyncs--,
-    );
-    for (const callback of outcome.callbacks) callback();
-    return outcome.result;
+  }
+
+  /** Resolves once every commit made so far is on disk; `settled` waits for it too. */
+  private flushed(): Promise<void> {
+    const flush = this.syncWal();
+    this.flushes.add(flush);
+    const forget = () => void this.flushes.delete(flush);
+    flush.then(forget, forget);
+    return flush;
   }
 
   /** The outermost transaction: BEGIN, `fn`, COMMIT; hands back the `onCommit` callbacks it queued. */
@@ -262,8 +273,8 @@ export class Database {
 
   /**
    * Runs `fn` in one transaction with the other writes queued in the same turn of the event loop:
-   * one COMMIT, so one fsync, for all of them. Each runs in its own savepoint, so a failing write
-   * undoes only itself. The group's COMMIT does not wait for the disk; the WAL is flushed by an
+   * one COMMIT, so one fsync, for all of them. A failing write undoes only itself (the group is
+   * then redone with a savepoint per write). The group's COMMIT does not wait for the disk; the WAL is flushed by an
    * fdatasync on libuv's thread pool while the next group is prepared, and every promise settles
    * (and every change event fires) only after that flush, so nothing is acknowledged or announced
    * before it is durable.
@@ -285,40 +296,34 @@ export class Database {
       for (const item of batch) item.reject(new StoreUnusableError(`The database ${this.path} is closed.`));
       return;
     }
-    let outcomes: Outcome[];
-    let callbacks: Array<() => void>;
-    // NORMAL writes the WAL without syncing it; `syncWal` below makes the COMMIT durable.
-    this.db.exec('PRAGMA synchronous = NORMAL');
+    let committed: { result: Outcome[]; callbacks: Array<() => void> };
     try {
-      try {
-        ({ result: outcomes, callbacks } = this.commitOuter(() => batch.map((item): Outcome => ({ ok: true, value: item.fn() }))));
-      } catch (error) {
-        // One write failed and took the group's transaction with it. Writes rarely fail once their
-        // input is validated, so only then does each get its own savepoint (a savepoint per write
-        // would also make FTS5 flush its pending terms once per write instead of once per group).
-        if (batch.length === 1) throw error;
-        ({ result: outcomes, callbacks } = this.commitOuter(() => batch.map((item) => this.inSavepoint(item.fn))));
-      }
+      committed = this.commitUnsynced(() => {
+        try {
+          return this.commitOuter(() => batch.map((item): Outcome => ({ ok: true, value: item.fn() })));
+        } catch (error) {
+          // One write failed and took the group's transaction with it. Writes rarely fail once their
+          // input is validated, so only then does each get its own savepoint (a savepoint per write
+          // would also make FTS5 flush its pending terms once per write instead of once per group).
+          if (batch.length === 1) throw error;
+          return this.commitOuter(() => batch.map((item) => this.inSavepoint(item.fn)));
+        }
+      });
     } catch (error) {
       // The shared COMMIT failed (or SQLite dropped the transaction): nothing of the group is saved.
       for (const item of batch) item.reject(error);
       return;
-    } finally {
-      this.db.exec('PRAGMA synchronous = FULL');
     }
-    this.pendingSyncs++;
-    this.syncWal().then(
+    this.flushed().then(
       () => {
-        this.pendingSyncs--;
-        for (const callback of callbacks) callback();
+        for (const callback of committed.callbacks) callback();
         batch.forEach((item, i) => {
-          const outcome = outcomes[i]!;
+          const outcome = committed.result[i]!;
           if (outcome.ok) item.resolve(outcome.value);
           else item.reject(outcome.error);
         });
       },
       (error: unknown) => {
-        this.pendingSyncs--;
         const failure = new StoreUnusableError(
           `The database ${this.path} could not be flushed to disk (${(error as Error).message}); the write may not survive a crash.`,
         );
@@ -368,9 +373,12 @@ export class Database {
     return this.syncAgain;
   }
 
-  /** Resolves once every grouped write committed so far is on disk (or failed). */
+  /** Resolves once every grouped or unsynced write committed so far is on disk (or failed). */
   async settled(): Promise<void> {
-    while (this.groupScheduled || this.pendingSyncs > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    while (this.groupScheduled || this.flushes.size > 0) {
+      if (this.groupScheduled) await new Promise((resolve) => setImmediate(resolve));
+      else await Promise.allSettled([...this.flushes]);
+    }
   }
 
   /** Defers `callback` until the current transaction commits (or runs it now outside one). */
