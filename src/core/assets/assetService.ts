@@ -30,7 +30,7 @@ import { InvalidInputError, NotFoundError, SearchUnspecifiedError } from '../err
 import { newId, stamp } from '../time.ts';
 import { SearchIndex, type SearchHit } from '../search/searchIndex.ts';
 import { containsPhrase, parseQuery } from '../search/query.ts';
-import { TfIdf, similarByIndex, type RelatedDocument, type Similar, type TermIndex } from '../search/related.ts';
+import { TfIdf, similarByIndex, type Similar, type TermIndex } from '../search/related.ts';
 import { imageTypeOf, isKnownSpecific } from './languages.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
@@ -521,7 +521,7 @@ export class AssetService implements Disposable {
     const exclude = new Set(given.map((a) => a.id).filter(Boolean));
     const text = given.map((asset) => this.textOfInput(asset)).join('\n');
     const similar = this.similarity().similar(text, { exclude, limit: LIST_LIMIT });
-    return this.collection(this.docsById(similar.map((s) => s.id)));
+    return this.collection(this.ordinaryDocs('id', similar.map((s) => s.id)));
   }
 
   /**
@@ -542,13 +542,7 @@ export class AssetService implements Disposable {
       size: size.n,
       frequencies: (terms) => this.index.termFrequencies(terms),
       holders: (term, limit) => this.index.termHolders(term, limit),
-      texts: (rowids) => {
-        const out = new Map<number, RelatedDocument>();
-        for (const [rowid, doc] of this.docsByRowid(rowids)) {
-          if (!doc.pseudo && this.isOrdinary(doc.id)) out.set(rowid, { id: doc.id, text: textOf(doc) });
-        }
-        return out;
-      },
+      texts: (rowids) => this.ordinaryDocs('rowid', rowids).map((doc) => ({ id: doc.id, text: textOf(doc) })),
     };
     return { exact: false, similar: (text, options) => similarByIndex(text, index, options) };
   }
@@ -561,13 +555,15 @@ export class AssetService implements Disposable {
     return rows.map((row) => row.id);
   }
 
-  /** Documents of `ids` in that order (missing ones left out). */
-  private docsById(ids: readonly string[]): StoredAsset[] {
-    const statement = this.context.database.prepare('SELECT data FROM assets WHERE id = ?');
-    return ids.flatMap((id) => {
-      const row = statement.get(id) as { data: string } | undefined;
-      return row ? [JSON.parse(row.data) as StoredAsset] : [];
-    });
+  /** The ordinary (neither suggested nor pseudo) assets among `keys`, in that order. */
+  private ordinaryDocs(column: 'id' | 'rowid', keys: readonly (string | number)[]): StoredAsset[] {
+    const rows = this.context.database
+      .prepare(
+        `SELECT a.data AS data FROM json_each(?) j CROSS JOIN assets a ON a.${column} = j.value
+         WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY j.key`,
+      )
+      .all(JSON.stringify(keys)) as unknown as Array<{ data: string }>;
+    return rows.map((row) => JSON.parse(row.data) as StoredAsset);
   }
 
   /** Assets ordered for a UI from index-paired interactions and assets (none → by use and recency). */
@@ -590,9 +586,7 @@ export class AssetService implements Disposable {
     // reading every asset.
     const corpus = similarity.exact
       ? this.docs()
-      : this.docsById([...new Set([...affinity.keys(), ...this.newest(RECOMMENDED_RECENT)])]).filter(
-          (doc) => !doc.pseudo && this.isOrdinary(doc.id),
-        );
+      : this.ordinaryDocs('id', [...new Set([...affinity.keys(), ...this.newest(RECOMMENDED_RECENT)])]);
     const newest = Math.max(0, ...corpus.map((doc) => Date.parse(doc.updated.value)));
     const oldest = Math.min(newest, ...corpus.map((doc) => Date.parse(doc.updated.value)));
     const rank = (doc: StoredAsset): number => {

@@ -46,6 +46,30 @@ export function termCounts(text: string): Map<string, number> {
 
 type Vector = Map<string, number>;
 
+/** A term's weight across a corpus of `n` documents, `df` of which hold it; undefined for boilerplate or unknown terms. */
+function inverseFrequency(df: number, n: number): number | undefined {
+  if (df === 0 || (n >= MIN_CORPUS_FOR_DF_CUT && df / n > MAX_DF_SHARE)) return undefined;
+  return Math.log(1 + n / df);
+}
+
+/** log tf × idf over the terms with a weight, the `limit` strongest if given, as a unit vector. */
+function weigh(counts: ReadonlyMap<string, number>, idfOf: (term: string) => number | undefined, limit?: number): Vector {
+  let entries: Array<[string, number]> = [];
+  for (const [term, tf] of counts) {
+    const idf = idfOf(term);
+    if (idf !== undefined) entries.push([term, (1 + Math.log(tf)) * idf]);
+  }
+  if (limit !== undefined) entries = entries.sort((a, b) => b[1] - a[1]).slice(0, limit);
+  const norm = Math.sqrt(entries.reduce((sum, [, w]) => sum + w * w, 0)) || 1;
+  return new Map(entries.map(([term, w]) => [term, w / norm]));
+}
+
+function dot(a: Vector, b: Vector): number {
+  let sum = 0;
+  for (const [term, w] of a) sum += w * (b.get(term) ?? 0);
+  return sum;
+}
+
 export class TfIdf {
   private readonly vectors = new Map<string, Vector>();
   private readonly idf = new Map<string, number>();
@@ -58,23 +82,15 @@ export class TfIdf {
       counts.set(doc.id, c);
       for (const term of c.keys()) df.set(term, (df.get(term) ?? 0) + 1);
     }
-    const n = counts.size;
     for (const [term, frequency] of df) {
-      if (n >= MIN_CORPUS_FOR_DF_CUT && frequency / n > MAX_DF_SHARE) continue;
-      this.idf.set(term, Math.log(1 + n / frequency));
+      const idf = inverseFrequency(frequency, counts.size);
+      if (idf !== undefined) this.idf.set(term, idf);
     }
     for (const [id, c] of counts) this.vectors.set(id, this.weigh(c));
   }
 
   private weigh(counts: Map<string, number>, limit?: number): Vector {
-    let entries: Array<[string, number]> = [];
-    for (const [term, tf] of counts) {
-      const idf = this.idf.get(term);
-      if (idf !== undefined) entries.push([term, (1 + Math.log(tf)) * idf]);
-    }
-    if (limit !== undefined) entries = entries.sort((a, b) => b[1] - a[1]).slice(0, limit);
-    const norm = Math.sqrt(entries.reduce((sum, [, w]) => sum + w * w, 0)) || 1;
-    return new Map(entries.map(([term, w]) => [term, w / norm]));
+    return weigh(counts, (term) => this.idf.get(term), limit);
   }
 
   /** Corpus documents most similar to `text`, best first, excluding `exclude` and zero scores. */
@@ -84,9 +100,8 @@ export class TfIdf {
     const out: Similar[] = [];
     for (const [id, vector] of this.vectors) {
       if (options.exclude?.has(id)) continue;
-      let dot = 0;
-      for (const [term, w] of query) dot += w * (vector.get(term) ?? 0);
-      if (dot > 0) out.push({ id, score: dot });
+      const score = dot(query, vector);
+      if (score > 0) out.push({ id, score });
     }
     out.sort((a, b) => b.score - a.score);
     return options.limit === undefined ? out : out.slice(0, options.limit);
@@ -96,10 +111,7 @@ export class TfIdf {
   between(a: string, b: string): number {
     const va = this.vectors.get(a);
     const vb = this.vectors.get(b);
-    if (!va || !vb) return 0;
-    let dot = 0;
-    for (const [term, w] of va) dot += w * (vb.get(term) ?? 0);
-    return dot;
+    return va && vb ? dot(va, vb) : 0;
   }
 }
 
@@ -112,7 +124,7 @@ export interface TermIndex {
   /** Up to `limit` of the newest documents holding `term`. */
   holders(term: string, limit: number): number[];
   /** The texts of some documents (those not found, or not shown, are left out). */
-  texts(documents: readonly number[]): Map<number, RelatedDocument>;
+  texts(documents: readonly number[]): RelatedDocument[];
 }
 
 /** Query terms whose frequency is looked up; the strongest QUERY_TERMS of them are kept. */
@@ -121,55 +133,34 @@ const HOLDERS_PER_TERM = 2000;
 const SCORED_CANDIDATES = 500;
 
 /**
- * Documents similar to `text` without weighing the whole corpus: the query's terms are weighed
- * with the index's frequencies (log tf × idf, as TfIdf does), candidates are the documents holding
- * its strongest terms, and the best of those are scored exactly on their text, documents weighted
- * by log tf alone (SMART lnc.ltc, so no frequency is needed for their other terms).
+ * Documents similar to `text` without weighing the whole corpus: candidates are the documents
+ * holding the query's strongest terms (ranked roughly by the weight of the terms they hold), and
+ * the best SCORED_CANDIDATES of those are weighed exactly as TfIdf weighs, with the frequencies of
+ * their terms looked up in the index.
  */
 export function similarByIndex(
   text: string,
   index: TermIndex,
   options: { exclude?: ReadonlySet<string>; limit?: number } = {},
 ): Similar[] {
-  const counts = [...termCounts(text)].sort((a, b) => b[1] - a[1]).slice(0, LOOKED_UP_TERMS);
   const n = index.size;
-  const frequencies = index.frequencies(counts.map(([term]) => term));
-  let weighted: Array<[string, number]> = [];
-  for (const [term, tf] of counts) {
-    const df = frequencies.get(term) ?? 0;
-    if (df === 0 || (n >= MIN_CORPUS_FOR_DF_CUT && df / n > MAX_DF_SHARE)) continue;
-    weighted.push([term, (1 + Math.log(tf)) * Math.log(1 + n / df)]);
-  }
-  weighted = weighted.sort((a, b) => b[1] - a[1]).slice(0, QUERY_TERMS);
-  const norm = Math.sqrt(weighted.reduce((sum, [, w]) => sum + w * w, 0)) || 1;
-  const query = new Map(weighted.map(([term, w]) => [term, w / norm]));
+  const counts = new Map([...termCounts(text)].sort((a, b) => b[1] - a[1]).slice(0, LOOKED_UP_TERMS));
+  const frequencies = index.frequencies([...counts.keys()]);
+  const idfOf = (term: string) => inverseFrequency(frequencies.get(term) ?? 0, n);
+  const query = weigh(counts, idfOf, QUERY_TERMS);
   if (query.size === 0) return [];
   const rough = new Map<number, number>();
   for (const [term, w] of query) for (const doc of index.holders(term, HOLDERS_PER_TERM)) rough.set(doc, (rough.get(doc) ?? 0) + w);
   const shortlisted = [...rough].sort((a, b) => b[1] - a[1]).slice(0, SCORED_CANDIDATES).map(([doc]) => doc);
-  const docs = [...index.texts(shortlisted).values()].filter((doc) => !options.exclude?.has(doc.id));
+  const docs = index.texts(shortlisted).filter((doc) => !options.exclude?.has(doc.id));
   const owns = docs.map((doc) => termCounts(doc.text));
   const unknown = new Set<string>();
   for (const own of owns) for (const term of own.keys()) if (!frequencies.has(term)) unknown.add(term);
-  const more = index.frequencies([...unknown]);
-  const idfOf = (term: string): number => {
-    const df = frequencies.get(term) ?? more.get(term) ?? 0;
-    if (df === 0 || (n >= MIN_CORPUS_FOR_DF_CUT && df / n > MAX_DF_SHARE)) return 0;
-    return Math.log(1 + n / df);
-  };
+  for (const [term, df] of index.frequencies([...unknown])) frequencies.set(term, df);
   const out: Similar[] = [];
   docs.forEach((doc, i) => {
-    const own = owns[i]!;
-    let length = 0;
-    const weights = new Map<string, number>();
-    for (const [term, tf] of own) {
-      const w = (1 + Math.log(tf)) * idfOf(term);
-      if (w > 0) weights.set(term, w);
-      length += w * w;
-    }
-    let dot = 0;
-    for (const [term, w] of query) dot += w * (weights.get(term) ?? 0);
-    if (dot > 0) out.push({ id: doc.id, score: dot / Math.sqrt(length) });
+    const score = dot(query, weigh(owns[i]!, idfOf));
+    if (score > 0) out.push({ id: doc.id, score });
   });
   out.sort((a, b) => b.score - a.score);
   return options.limit === undefined ? out : out.slice(0, options.limit);

@@ -55,7 +55,7 @@ test('similarity through the word index agrees with the exact TF-IDF on who come
     size: docs.length,
     frequencies: (terms) => new Map(terms.map((t) => [t, counts.filter((c) => c.has(t)).length] as [string, number]).filter(([, df]) => df > 0)),
     holders: (term, limit) => counts.flatMap((c, i) => (c.has(term) ? [i] : [])).reverse().slice(0, limit),
-    texts: (rows) => new Map(rows.map((i) => [i, docs[i]!])),
+    texts: (rows) => rows.map((i) => docs[i]!),
   };
   const topicOf = (id: string) => Number(id.slice(1)) % words.length;
   for (const t of [0, 5, 17]) {
