@@ -43,7 +43,6 @@ const CANDIDATE_SEEDS = 48;
  * no near-duplicate that the rarer seeds missed.
  */
 const CANDIDATE_BUDGET = 384;
-const MAX_KNOWN_STOPS = 100_000;
 export const SAMPLE_MODULUS = 8;
 export const BOTTOM_K = 8;
 
@@ -55,11 +54,15 @@ export function postedSample(hashes: Int32Array): Int32Array {
   return Int32Array.from(posted);
 }
 
+interface StoredDoc {
+  readonly doc: number;
+  readonly hashes: Uint8Array;
+  readonly text_hash: string;
+}
+
 export class FingerprintIndex implements AssetIndexer {
   private readonly database: Database;
   private readonly options: FingerprintOptions;
-  private readonly stops = new Set<number>();
-  private stopsAtSize = 0;
 
   constructor(database: Database, options: FingerprintOptions = defaultFingerprintOptions) {
     this.database = database;
@@ -68,18 +71,17 @@ export class FingerprintIndex implements AssetIndexer {
 
   upsert(assetId: string, text: string): void {
     this.database.transaction(() => {
-      const known = this.database.prepare('SELECT text_hash FROM connector_fp_docs WHERE asset_id = ?').get(assetId) as
-        | { text_hash: string }
-        | undefined;
+      const identity = textHash(text);
+      const known = this.docOf(assetId);
       // Renames, tags and flags leave the text alone: nothing to fingerprint again.
-      if (known?.text_hash === textHash(text)) return;
-      this.remove(assetId);
+      if (known?.text_hash === identity) return;
+      if (known) this.removeDoc(known);
       const hashes = fingerprints(text, this.options);
       // Snippets too small to fingerprint are still recorded, so a rebuild knows they are up to date.
       const doc = Number(
         this.database
           .prepare('INSERT INTO connector_fp_docs (asset_id, text_hash, hashes, count) VALUES (?, ?, ?, ?)')
-          .run(assetId, textHash(text), blobOf(hashes), hashes.length)
+          .run(assetId, identity, blobOf(hashes), hashes.length)
           .lastInsertRowid,
       );
       if (hashes.length === 0) return;
@@ -92,15 +94,20 @@ export class FingerprintIndex implements AssetIndexer {
 
   remove(assetId: string): void {
     this.database.transaction(() => {
-      const row = this.database.prepare('SELECT doc, hashes FROM connector_fp_docs WHERE asset_id = ?').get(assetId) as
-        | { doc: number; hashes: Uint8Array }
-        | undefined;
-      if (!row) return;
-      this.database
-        .prepare('DELETE FROM connector_fp_postings WHERE doc = ? AND hash IN (SELECT value FROM json_each(?))')
-        .run(row.doc, JSON.stringify(Array.from(postedSample(decode(row.hashes)))));
-      this.database.prepare('DELETE FROM connector_fp_docs WHERE doc = ?').run(row.doc);
+      const known = this.docOf(assetId);
+      if (known) this.removeDoc(known);
     });
+  }
+
+  private docOf(assetId: string): StoredDoc | undefined {
+    return this.database.prepare('SELECT doc, hashes, text_hash FROM connector_fp_docs WHERE asset_id = ?').get(assetId) as StoredDoc | undefined;
+  }
+
+  private removeDoc(row: StoredDoc): void {
+    this.database
+      .prepare('DELETE FROM connector_fp_postings WHERE doc = ? AND hash IN (SELECT value FROM json_each(?))')
+      .run(row.doc, JSON.stringify(Array.from(postedSample(decode(row.hashes)))));
+    this.database.prepare('DELETE FROM connector_fp_docs WHERE doc = ?').run(row.doc);
   }
 
   /**
@@ -134,19 +141,6 @@ export class FingerprintIndex implements AssetIndexer {
     return (this.database.prepare('SELECT MAX(doc) AS n FROM connector_fp_docs').get() as { n: number | null }).n ?? 0;
   }
 
-  /**
-   * Stop words met by earlier queries, so boilerplate is counted once rather than on every copy
-   * (counting one costs as many steps as the threshold). Frequencies only drift as the store
-   * grows or shrinks, so the set is forgotten when its size moves by a tenth, or when it is full.
-   */
-  private knownStops(size: number): Set<number> {
-    if (this.stops.size > MAX_KNOWN_STOPS || Math.abs(size - this.stopsAtSize) > this.stopsAtSize / 10) {
-      this.stops.clear();
-      this.stopsAtSize = size;
-    }
-    return this.stops;
-  }
-
   has(assetId: string): boolean {
     return this.database.prepare('SELECT 1 FROM connector_fp_docs WHERE asset_id = ?').get(assetId) !== undefined;
   }
@@ -161,9 +155,7 @@ export class FingerprintIndex implements AssetIndexer {
     if (query.length === 0) return [];
     const size = this.approximateSize;
     const stopDf = Math.min(MAX_STOP_DF, Math.max(MIN_STOP_DF, Math.floor(size * STOP_SHARE)));
-    const known = this.knownStops(size);
     const distinct = [...new Set(query)];
-    const unknown = known.size > 0 ? distinct.filter((hash) => !known.has(hash)) : distinct;
     // Frequencies are counted only up to the stop threshold, so a boilerplate fingerprint costs no more than that.
     const frequencies = this.database
       .prepare(
@@ -172,10 +164,8 @@ export class FingerprintIndex implements AssetIndexer {
            FROM json_each(?) q)
          WHERE df > 0`,
       )
-      .all(stopDf + 1, JSON.stringify(unknown)) as Array<{ hash: number; df: number }>;
+      .all(stopDf + 1, JSON.stringify(distinct)) as Array<{ hash: number; df: number }>;
     const stop = new Set(frequencies.filter((row) => row.df > stopDf).map((row) => row.hash));
-    for (const hash of stop) known.add(hash);
-    for (const hash of distinct) if (known.has(hash)) stop.add(hash);
     const kept = stop.size > 0 ? distinct.filter((hash) => !stop.has(hash)) : distinct;
     if (kept.length === 0) return [];
     const rarest: number[] = [];

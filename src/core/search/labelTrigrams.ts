@@ -24,11 +24,6 @@ export class LabelTrigrams {
     this.source = source;
   }
 
-  /** Reads the labels now rather than at the first search that needs them. */
-  warm(): void {
-    this.build();
-  }
-
   /**
    * Reads the labels a slice at a time between other work (a search arriving meanwhile finishes
    * the rest at once), so a large store's first requests after start are not held up by it.
@@ -276,19 +271,21 @@ class PostingList {
 }
 
 /**
- * A trigram as a small integer (10 bits per character, exact below U+0400, so for Latin, Greek
- * and Cyrillic labels): cheap map keys and no string per posting. Other scripts may share codes;
- * every candidate is checked against its real label.
+ * The trigram of `text` at `at` as a small integer (10 bits per character, exact below U+0400,
+ * so for Latin, Greek and Cyrillic labels): cheap map keys and no string per posting. Other
+ * scripts may share codes; labels are checked on their text (containing) or re-ranked on it.
  */
+function codeAt(text: string, at: number): number {
+  return ((text.charCodeAt(at) & 0x3ff) << 20) | ((text.charCodeAt(at + 1) & 0x3ff) << 10) | (text.charCodeAt(at + 2) & 0x3ff);
+}
+
 function codeOf(gram: string): number {
-  return ((gram.charCodeAt(0) & 0x3ff) << 20) | ((gram.charCodeAt(1) & 0x3ff) << 10) | (gram.charCodeAt(2) & 0x3ff);
+  return codeAt(gram, 0);
 }
 
 function codesOf(label: string): Set<number> {
   const codes = new Set<number>();
-  for (let i = 0; i + 3 <= label.length; i++) {
-    codes.add(((label.charCodeAt(i) & 0x3ff) << 20) | ((label.charCodeAt(i + 1) & 0x3ff) << 10) | (label.charCodeAt(i + 2) & 0x3ff));
-  }
+  for (let i = 0; i + 3 <= label.length; i++) codes.add(codeAt(label, i));
   return codes;
 }
 

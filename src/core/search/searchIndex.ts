@@ -141,41 +141,42 @@ export class SearchIndex {
    * text writes a tombstone and a new segment for nothing.
    */
   upsert(rowid: number, document: IndexedDocument, previousCode?: string): void {
-    if (previousCode !== document.code) {
-      this.removeText(rowid);
-      this.insert(rowid, document);
-      return;
-    }
-    const label = `${document.name} ${document.tags}`;
-    this.database.prepare('UPDATE asset_labels SET label = ? WHERE rowid = ?').run(label, rowid);
-    this.database.prepare('DELETE FROM asset_nt WHERE rowid = ?').run(rowid);
-    this.database
-      .prepare('INSERT INTO asset_nt (rowid, name, tags, idents) VALUES (?, ?, ?, ?)')
-      .run(rowid, document.name, document.tags, distinctIdentifiers(document.code).join(' '));
-    this.labels.set(rowid, label);
+    this.removeNameTags(rowid);
+    this.insertNameTags(rowid, document);
+    if (previousCode === document.code) return;
+    this.database.prepare('DELETE FROM asset_cd WHERE rowid = ?').run(rowid);
+    this.insertCode(rowid, document);
   }
 
   /** For a rowid not in the index (a new asset): a contentless delete of an absent row still writes a tombstone. */
   insert(rowid: number, document: IndexedDocument): void {
+    this.insertNameTags(rowid, document);
+    this.insertCode(rowid, document);
+  }
+
+  remove(rowid: number): void {
+    this.removeNameTags(rowid);
+    this.database.prepare('DELETE FROM asset_cd WHERE rowid = ?').run(rowid);
+    // After the commit: a rolled-back delete must not lose the label of an asset that stays.
+    this.database.onCommit(() => this.labels.delete(rowid));
+  }
+
+  private insertNameTags(rowid: number, document: IndexedDocument): void {
     const label = `${document.name} ${document.tags}`;
     this.database.prepare('INSERT INTO asset_labels (rowid, label) VALUES (?, ?)').run(rowid, label);
     this.database
       .prepare('INSERT INTO asset_nt (rowid, name, tags, idents) VALUES (?, ?, ?, ?)')
       .run(rowid, document.name, document.tags, distinctIdentifiers(document.code).join(' '));
-    this.database.prepare('INSERT INTO asset_cd (rowid, code) VALUES (?, ?)').run(rowid, wordIndexText(document.code));
     this.labels.set(rowid, label);
   }
 
-  remove(rowid: number): void {
-    this.removeText(rowid);
-    // After the commit: a rolled-back delete must not lose the label of an asset that stays.
-    this.database.onCommit(() => this.labels.delete(rowid));
+  private removeNameTags(rowid: number): void {
+    this.database.prepare('DELETE FROM asset_labels WHERE rowid = ?').run(rowid);
+    this.database.prepare('DELETE FROM asset_nt WHERE rowid = ?').run(rowid);
   }
 
-  private removeText(rowid: number): void {
-    this.database.prepare('DELETE FROM asset_nt WHERE rowid = ?').run(rowid);
-    this.database.prepare('DELETE FROM asset_cd WHERE rowid = ?').run(rowid);
-    this.database.prepare('DELETE FROM asset_labels WHERE rowid = ?').run(rowid);
+  private insertCode(rowid: number, document: IndexedDocument): void {
+    this.database.prepare('INSERT INTO asset_cd (rowid, code) VALUES (?, ?)').run(rowid, wordIndexText(document.code));
   }
 
   /** Ranked hits for loose terms (already lower-cased), best first. */
@@ -221,16 +222,15 @@ export class SearchIndex {
           // Equal shares: the shorter name is the closer match ("fetchJson" before "fetchJsonp").
           .sort((a, b) => b.overlap - a.overlap || a.row.name.length - b.row.name.length);
       // Names and tags first; the identifiers of the code only when no name or tag comes close.
-      let ranked = rerank(this.fuzzyLabels(long, candidateScope));
+      let ranked = rerank(this.fuzzyLabels(grams, candidateScope));
       if (ranked.length === 0) ranked = rerank(this.fuzzyCandidates(long, candidateScope));
       for (const { row, overlap: share } of ranked.slice(0, FUZZY_RESULTS)) add({ rowid: row.rowid, stage: 'fuzzy', score: 0.5 * share });
     }
     return [...out.values()];
   }
 
-  /** Rows whose name or tags hold enough of the terms' trigrams, most shared first. */
-  private fuzzyLabels(terms: readonly string[], scope: SearchScope): Row[] {
-    const grams = [...new Set(terms.flatMap((t) => trigrams(t)))];
+  /** Rows whose name or tags hold enough of the query's trigrams, most shared first. */
+  private fuzzyLabels(grams: readonly string[], scope: SearchScope): Row[] {
     const rowids = this.labels.candidates(grams, MIN_FUZZY_OVERLAP, scope.limit);
     if (rowids.length === 0) return [];
     return this.database

@@ -45,9 +45,9 @@ test('typo candidates share enough trigrams; more shared first, then the shorter
   assert.deepEqual(labels.candidates(grams, 0.4, 1), [3]);
 });
 
-test('set, replace and delete keep answers exact through stale entries and compaction', () => {
+test('set, replace and delete keep answers exact through stale entries and compaction', async () => {
   const { index: labels } = index([[1, 'alpha'], [2, 'beta']]);
-  labels.warm();
+  await labels.warmGradually();
   labels.set(3, 'gamma ray');
   assert.deepEqual(labels.containing(['gamma'], 10), [3]);
   labels.set(3, 'delta ray');
