@@ -9,6 +9,7 @@ import { Satchel, type CoreOptions } from '../src/core/satchel.ts';
 import { serve, type SatchelServer } from '../src/server/server.ts';
 import { silentLogger, type Logger } from '../src/core/context.ts';
 import { Configuration } from '@pieces.app/pieces-os-client';
+import { SatchelClient } from '../src/client/satchelClient.ts';
 
 export function tempDir(prefix = 'satchel-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -88,4 +89,25 @@ export function errorCode(reply: Reply): string {
     throw new Error(`Expected a JSON error body, got ${reply.status} ${reply.text.slice(0, 200)}`);
   }
   return code;
+}
+
+/** Polls `condition` until it holds; fails after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Runs `body` with a client of a fresh test server; both are closed afterwards, even on failure. */
+export async function withClient(body: (client: SatchelClient, server: TestServer) => Promise<void>): Promise<void> {
+  const server = await startTestServer();
+  const client = new SatchelClient(server.url);
+  try {
+    await body(client, server);
+  } finally {
+    client.dispose();
+    await server.close();
+  }
 }

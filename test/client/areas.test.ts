@@ -1,24 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer } from '../helpers.ts';
-import { SatchelClient, ClientError, assetText } from '../../src/client/satchelClient.ts';
+import { waitFor, withClient } from '../helpers.ts';
+import { ClientError, assetText } from '../../src/client/satchelClient.ts';
 import type { StreamedIdentifiers } from '../../src/core/wire.ts';
 
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 test('assets: create, get, rename, tag, link, search, export, stream, delete', async () => {
-  const t = await startTestServer();
-  const client = new SatchelClient(t.url);
-  const frames: StreamedIdentifiers[] = [];
-  const stream = client.assetIdentifiers();
-  stream.onFrame((frame) => frames.push(frame));
-  try {
+  await withClient(async (client) => {
+    const frames: StreamedIdentifiers[] = [];
+    client.assetIdentifiers().onFrame((frame) => frames.push(frame));
     const { application } = await client.connector.connect({ name: 'VS_CODE', version: '1.0.0', platform: 'LINUX' });
     const created = await client.assets.createFromText({ text: 'const answer = 42;\nconsole.log(answer);\n', application, language: 'ts', name: 'Answer' });
     assert.match(assetText(await client.assets.get(created.id)), /answer = 42/);
@@ -36,16 +26,11 @@ test('assets: create, get, rename, tag, link, search, export, stream, delete', a
     assert.equal(await client.assets.delete(created.id), created.id);
     await waitFor(() => frames.some((f) => f.iterable.some((e) => e.asset?.id === created.id && e.deleted)));
     await assert.rejects(client.assets.get(created.id), (e: unknown) => e instanceof ClientError && e.notFound);
-  } finally {
-    client.dispose();
-    await t.close();
-  }
+  });
 });
 
 test('connector: a copy of a saved snippet suggests reuse; a save reaction creates an asset', async () => {
-  const t = await startTestServer();
-  const client = new SatchelClient(t.url);
-  try {
+  await withClient(async (client) => {
     const { application } = await client.connector.connect({ name: 'VS_CODE', version: '1.0.0', platform: 'LINUX' });
     const code = 'export function clamp(value: number, min: number, max: number): number {\n  return Math.min(max, Math.max(min, value));\n}\n';
     const saved = await client.assets.createFromText({ text: code, application, language: 'ts' });
@@ -58,16 +43,11 @@ test('connector: a copy of a saved snippet suggests reuse; a save reaction creat
     const id = await client.connector.react(application.id, { save: true, seed: { asset: { format: { fragment: { string: { raw: fresh } } } } } } as never);
     assert.match(assetText(await client.assets.get(id)), /slugify/);
     assert.equal(typeof (await client.connector.track(application.id, saved.id, 'inserted')), 'string');
-  } finally {
-    client.dispose();
-    await t.close();
-  }
+  });
 });
 
 test('conversations: create, add messages, associate an asset, summarize, delete', async () => {
-  const t = await startTestServer();
-  const client = new SatchelClient(t.url);
-  try {
+  await withClient(async (client) => {
     const { application } = await client.connector.connect({ name: 'VS_CODE', version: '1.0.0', platform: 'LINUX' });
     const asset = await client.assets.createFromText({ text: 'SELECT id FROM users WHERE id > 10 ORDER BY id LIMIT 20;', application, language: 'sql' });
     const conversation = await client.conversations.create({ name: 'Pagination' });
@@ -81,23 +61,15 @@ test('conversations: create, add messages, associate an asset, summarize, delete
     assert.ok((await client.conversations.rename(conversation.id)).name);
     await client.conversations.delete(conversation.id);
     await assert.rejects(client.conversations.get(conversation.id), (e: unknown) => e instanceof ClientError && e.notFound);
-  } finally {
-    client.dispose();
-    await t.close();
-  }
+  });
 });
 
 test('models: the catalog lists, and an unknown model is a 404 ClientError', async () => {
-  const t = await startTestServer();
-  const client = new SatchelClient(t.url);
-  try {
+  await withClient(async (client) => {
     const models = await client.models.list();
     assert.ok(models.iterable.length > 0);
     const first = models.iterable[0]!;
     assert.equal((await client.models.get(first.id)).id, first.id);
     await assert.rejects(client.models.download('nope'), (e: unknown) => e instanceof ClientError && e.status === 404);
-  } finally {
-    client.dispose();
-    await t.close();
-  }
+  });
 });

@@ -2,28 +2,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
-import { startTestServer } from '../helpers.ts';
+import { startTestServer, waitFor, withClient } from '../helpers.ts';
 import { SatchelClient, ClientError } from '../../src/client/satchelClient.ts';
 import { Satchel } from '../../src/core/satchel.ts';
 import { serve } from '../../src/server/server.ts';
 import { silentLogger } from '../../src/core/context.ts';
 
 test('health and version come back as plain strings', async () => {
-  const t = await startTestServer();
-  const client = new SatchelClient(t.url);
-  try {
+  await withClient(async (client) => {
     assert.equal(await client.health(), 'ok');
     assert.match(await client.version(), /^\d+\.\d+\.\d+/);
-  } finally {
-    client.dispose();
-    await t.close();
-  }
+  });
 });
 
 test('an error reply becomes a ClientError with the server status, code and message', async () => {
-  const t = await startTestServer();
-  const client = new SatchelClient(t.url);
-  try {
+  await withClient(async (client) => {
     const error = await client.models.get('no-such-model').then(
       () => assert.fail('expected an error'),
       (e: unknown) => e,
@@ -32,10 +25,7 @@ test('an error reply becomes a ClientError with the server status, code and mess
     assert.equal(error.status, 404);
     assert.equal(typeof error.code, 'string');
     assert.ok(error.message.length > 0);
-  } finally {
-    client.dispose();
-    await t.close();
-  }
+  });
 });
 
 test('a closed port gives an unreachable ClientError, not a raw socket error', async () => {
@@ -81,10 +71,3 @@ test('a stream reconnects after the server restarts on the same port and gets a 
   assert.equal(stream.isConnected, true, 'dispose does not fire events after the fact');
 });
 
-export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { tempDir } from '../helpers.ts';
+import { tempDir, waitFor as waitUntil } from '../helpers.ts';
 import { HostElection, type Role } from '../../src/extension/hostElection.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
@@ -26,13 +26,8 @@ function openWindow(dataDir: string): Window {
   return { child, roles };
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Elections across processes take seconds, not the helper's default five. */
+const waitFor = (condition: () => boolean): Promise<void> => waitUntil(condition, 15_000);
 
 const last = (window: Window) => window.roles.at(-1)?.kind;
 
