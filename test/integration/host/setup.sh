@@ -2,12 +2,36 @@
 # Installs the VS Code host the integration suite runs in (code-server on Node 24, playwright-core, Debian
 # chromium) into a cache directory outside the repository. Idempotent: a warm run only checks a marker file.
 # Prints the env file path on its last line.
+#
+# The default directory is keyed by this script's own hash, so a change to the recipe never reuses a
+# host an older recipe built. VSCODE_HOST_DIR overrides it (CI points it at a fresh directory so
+# every run proves the cold install).
 set -euo pipefail
+
+# When run from an npm script (npm test), the outer npm exports its configuration as npm_config_*
+# (user agent "node/v20…", nodedir, …) and npm_* variables, and puts its node_modules/.bin (with the
+# project's Node 22) first on PATH. The nested installs below would read all of it as their own
+# configuration: code-server's postinstall then sees Node 20 and refuses. Start from a clean slate.
+for var in $(compgen -e); do
+  case "$var" in
+    npm_*|NPM_*|INIT_CWD|NODE|NODE_OPTIONS|NODE_PATH|NODE_ENV) unset "$var" ;;
+  esac
+done
+clean_path=""
+IFS=':' read -r -a path_entries <<< "$PATH"
+for entry in "${path_entries[@]}"; do
+  case "$entry" in
+    */node_modules/.bin|*/node-gyp-bin|"") ;;
+    *) clean_path="${clean_path:+$clean_path:}$entry" ;;
+  esac
+done
+export PATH="$clean_path"
 
 CS_VERSION="${CS_VERSION:-4.139.1}"
 NODE_MAJOR="${NODE_MAJOR:-24}"
 PW_VERSION="${PW_VERSION:-1.65.1}"
-DIR="${VSCODE_HOST_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vscode-host/cs-${CS_VERSION}-node${NODE_MAJOR}}"
+RECIPE_HASH="$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-12)"
+DIR="${VSCODE_HOST_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vscode-host/cs-${CS_VERSION}-node${NODE_MAJOR}-${RECIPE_HASH}}"
 
 log() { echo "[vscode-host] $*" >&2; }
 
