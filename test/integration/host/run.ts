@@ -1,6 +1,6 @@
 /**
  * Runs the integration suite inside a real VS Code (code-server + headless Chromium): packages the
- * .vsix and installs it once, serves a tiny model for the download tests, bundles the mocha suite,
+ * linux-x64 .vsix (or takes --vsix) and installs it once, serves a tiny model for the download tests, bundles the mocha suite,
  * loads it through the smoke-test driver, takes the screenshots the tests ask for, and exits with
  * the suite's result. Prints "N passed, N failed".
  *
@@ -24,9 +24,10 @@ const started = Date.now();
 function packageVsix(): string {
   const given = args.get('vsix') ?? process.env.SATCHEL_VSIX;
   if (given) return resolve(given);
-  const result = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('npm run package failed');
-  return join(repoRoot, 'dist/satchel.vsix');
+  // The linux-x64 platform package, built the way `npm run package` builds every target.
+  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/package.mjs'), '--target=linux-x64'], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('packaging linux-x64 failed');
+  return join(repoRoot, 'dist/satchel-linux-x64.vsix');
 }
 
 async function bundleSuite(): Promise<string> {

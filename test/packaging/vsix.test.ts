@@ -1,0 +1,92 @@
+/**
+ * The platform packages `npm run package` built (dist/satchel-<target>.vsix): each one's manifest
+ * names its VS Code target, every native binary in it is for that operating system and CPU (read from
+ * the file headers, not the names), it carries exactly one node-llama-cpp binary package, and nothing
+ * a user never runs (sources, maps, type declarations, tests, llama.cpp's sources). Needs the archives:
+ * npm test runs `npm run package` first. Offline.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { readZip, type ZipEntry } from '../support/zip.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+type Format = 'elf' | 'mach-o' | 'pe';
+interface Expected {
+  readonly binaryPackage: string;
+  readonly format: Format;
+  /** ELF e_machine, Mach-O cputype or PE machine. */
+  readonly machine: number;
+}
+
+const EXPECTED: Record<string, Expected> = {
+  'linux-x64': { binaryPackage: '@node-llama-cpp/linux-x64', format: 'elf', machine: 0x3e },
+  'linux-arm64': { binaryPackage: '@node-llama-cpp/linux-arm64', format: 'elf', machine: 0xb7 },
+  'darwin-x64': { binaryPackage: '@node-llama-cpp/mac-x64', format: 'mach-o', machine: 0x01000007 },
+  'darwin-arm64': { binaryPackage: '@node-llama-cpp/mac-arm64-metal', format: 'mach-o', machine: 0x0100000c },
+  'win32-x64': { binaryPackage: '@node-llama-cpp/win-x64', format: 'pe', machine: 0x8664 },
+};
+
+/** The executable format and machines of a file, or undefined when it is not a native binary. */
+function nativeHeader(bytes: Buffer): { format: Format; machines: number[] } | undefined {
+  if (bytes.length >= 20 && bytes.readUInt32BE(0) === 0x7f454c46) {
+    const littleEndian = bytes[5] === 1;
+    return { format: 'elf', machines: [littleEndian ? bytes.readUInt16LE(18) : bytes.readUInt16BE(18)] };
+  }
+  if (bytes.length >= 8 && (bytes.readUInt32LE(0) === 0xfeedfacf || bytes.readUInt32LE(0) === 0xfeedface)) {
+    return { format: 'mach-o', machines: [bytes.readUInt32LE(4)] };
+  }
+  if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0xcafebabe && bytes.readUInt32BE(4) < 32) {
+    const count = bytes.readUInt32BE(4);
+    return { format: 'mach-o', machines: Array.from({ length: count }, (_, i) => bytes.readUInt32BE(8 + 20 * i)) };
+  }
+  if (bytes.length >= 0x40 && bytes.toString('latin1', 0, 2) === 'MZ') {
+    const pe = bytes.readUInt32LE(0x3c);
+    if (pe + 6 <= bytes.length && bytes.readUInt32BE(pe) === 0x50450000) return { format: 'pe', machines: [bytes.readUInt16LE(pe + 4)] };
+  }
+  return undefined;
+}
+
+const NOT_SHIPPED: [RegExp, string][] = [
+  [/\.map$/, 'source map'],
+  [/\.d\.[cm]?ts$/, 'type declarations'],
+  [/(?<!\.d)\.[cm]?tsx?$/, 'TypeScript source'],
+  [/^extension\/(src|test|scripts|out)\//, 'project sources or tests'],
+  [/\/(test|tests|__tests__)\//, 'a test directory'],
+  [/\.(c|cc|cpp|h|hpp|cmake)$|CMakeLists\.txt$|gitRelease\.bundle$/, "llama.cpp's sources"],
+  [/node-llama-cpp\/dist\/cli\/commands\//, "node-llama-cpp's CLI"],
+];
+
+for (const [target, expected] of Object.entries(EXPECTED)) {
+  test(`dist/satchel-${target}.vsix is for ${target} only and ships only what runs`, () => {
+    const file = join(root, 'dist', `satchel-${target}.vsix`);
+    assert.ok(existsSync(file), `${file} is missing: run npm run package`);
+    const entries = readZip(file);
+
+    const vsixManifest = entries.get('extension.vsixmanifest')!.read().toString('utf8');
+    assert.match(vsixManifest, new RegExp(`<Identity [^>]*TargetPlatform="${target}"`));
+    const packageJson = JSON.parse(entries.get('extension/package.json')!.read().toString('utf8'));
+    assert.equal(packageJson.main, './dist/extension.cjs');
+    for (const bundle of ['extension.cjs', 'llamaHost.cjs', 'classifyWorker.cjs']) assert.ok(entries.has(`extension/dist/${bundle}`), bundle);
+
+    const binaryPackages = new Set([...entries.keys()].map((name) => /^extension\/node_modules\/(@node-llama-cpp\/[^/]+)\//.exec(name)?.[1]).filter(Boolean));
+    assert.deepEqual([...binaryPackages], [expected.binaryPackage]);
+    assert.ok(entries.has('extension/node_modules/node-llama-cpp/package.json'));
+
+    const natives: ZipEntry[] = [];
+    for (const entry of entries.values()) {
+      for (const [pattern, what] of NOT_SHIPPED) assert.doesNotMatch(entry.name, pattern, `${entry.name} is ${what}`);
+      const header = nativeHeader(entry.read());
+      if (!header) continue;
+      natives.push(entry);
+      assert.equal(header.format, expected.format, `${entry.name} is ${header.format}, not ${expected.format}`);
+      assert.deepEqual(header.machines, [expected.machine], `${entry.name} is for machine ${header.machines.map((m) => m.toString(16))}`);
+    }
+    const addon = natives.find((entry) => entry.name.endsWith('/llama-addon.node'));
+    assert.ok(addon, 'no llama-addon.node in the package');
+    assert.ok(addon.name.startsWith(`extension/node_modules/${expected.binaryPackage}/bins/`), addon.name);
+  });
+}
