@@ -77,3 +77,6 @@ export class SearchUnspecifiedError extends DomainError {
 export class StoreUnusableError extends DomainError {
   readonly code = 'store_unusable';
 }
+
+/** This Node.js runtime has no node:sqlite (too old, or an Electron build without it), so no store can open here. */
+export class SqliteUnavailableError extends StoreUnusableError {}

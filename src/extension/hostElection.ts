@@ -2,7 +2,10 @@
  * Which process serves the data directory. Every window runs one election: the first to take the
  * directory's host lock serves it; the others become clients of the URL in the port file, and keep
  * waiting on the lock, so when the host goes away (window closed, crashed) one of them takes over
- * within the lock's poll interval. Knows nothing of VS Code, so plain tests drive it.
+ * within the lock's poll interval. When this process cannot host at all (no node:sqlite in this
+ * runtime, a store it cannot open), it stays `failed` with that error but keeps looking for another
+ * Satchel serving the directory (the CLI, another window) and is its client while one answers.
+ * Knows nothing of VS Code, so plain tests drive it.
  */
 import { Emitter, type Event } from '../core/events.ts';
 import type { Logger } from '../core/context.ts';
@@ -13,7 +16,8 @@ import { SatchelClient } from '../client/satchelClient.ts';
 export type Role =
   | { readonly kind: 'starting' }
   | { readonly kind: 'host'; readonly url: string; readonly port: number }
-  | { readonly kind: 'client'; readonly url: string; readonly port: number }
+  /** `cannotHost`: why this process could not take over if that server went away. */
+  | { readonly kind: 'client'; readonly url: string; readonly port: number; readonly cannotHost?: Error }
   /** Another process holds the lock but its server does not answer yet. */
   | { readonly kind: 'waiting' }
   | { readonly kind: 'failed'; readonly error: Error };
@@ -33,6 +37,8 @@ export class HostElection {
   private readonly standby = new AbortController();
   private probeTimer: NodeJS.Timeout | undefined;
   private disposed = false;
+  /** Why this process cannot host; set, it no longer stands by for the lock (it would only fail again). */
+  private hostingError: Error | undefined;
 
   constructor(options: ElectionOptions) {
     this.options = options;
@@ -57,11 +63,12 @@ export class HostElection {
         return this.current;
       }
     } catch (error) {
-      this.set({ kind: 'failed', error: error instanceof Error ? error : new Error(String(error)) });
-      return this.current;
+      // Not announced yet: with another Satchel serving the directory this window is its client.
+      this.hostingError = error instanceof Error ? error : new Error(String(error));
+      this.logger.error('This process cannot host the data directory', error);
     }
     await this.findHost();
-    this.waitForTakeover();
+    if (!this.hostingError) this.waitForTakeover();
     this.probeTimer = setInterval(() => void this.findHost(), this.options.probeIntervalMs ?? 2_000);
     this.probeTimer.unref?.();
     return this.current;
@@ -86,7 +93,8 @@ export class HostElection {
       (error: unknown) => {
         if (this.standby.signal.aborted) return;
         this.logger.error('Taking over as host failed', error);
-        this.set({ kind: 'failed', error: error instanceof Error ? error : new Error(String(error)) });
+        this.hostingFailed(error);
+        void this.findHost();
       },
     );
   }
@@ -101,7 +109,9 @@ export class HostElection {
       try {
         if ((await probe.health()) === 'ok' && !this.host && !this.disposed) {
           const role = this.current;
-          if (role.kind !== 'client' || role.port !== file.port) this.set({ kind: 'client', url, port: file.port });
+          if (role.kind !== 'client' || role.port !== file.port) {
+            this.set({ kind: 'client', url, port: file.port, ...(this.hostingError ? { cannotHost: this.hostingError } : {}) });
+          }
           return;
         }
       } catch {
@@ -110,7 +120,15 @@ export class HostElection {
         probe.dispose();
       }
     }
-    if (!this.host && !this.disposed && this.current.kind !== 'waiting') this.set({ kind: 'waiting' });
+    if (this.host || this.disposed) return;
+    if (this.hostingError) {
+      if (this.current.kind !== 'failed') this.set({ kind: 'failed', error: this.hostingError });
+    } else if (this.current.kind !== 'waiting') this.set({ kind: 'waiting' });
+  }
+
+  private hostingFailed(error: unknown): void {
+    this.hostingError = error instanceof Error ? error : new Error(String(error));
+    this.set({ kind: 'failed', error: this.hostingError });
   }
 
   private set(role: Role): void {

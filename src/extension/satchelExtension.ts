@@ -15,6 +15,7 @@ import { ConversationsView } from './views/conversationsView.ts';
 import { ModelsView } from './views/modelsView.ts';
 import { Commands } from './commands/index.ts';
 import type { Role } from './hostElection.ts';
+import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 
 export class SatchelExtension extends Disposable {
   readonly log = this._register(new Log());
@@ -27,6 +28,7 @@ export class SatchelExtension extends Disposable {
   readonly models: ModelsView;
   readonly commands: Commands;
   private settings: Settings;
+  private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
   started: Promise<Role> = Promise.resolve({ kind: 'starting' });
 
@@ -67,13 +69,22 @@ export class SatchelExtension extends Disposable {
   }
 
   private onRole(role: Role): void {
-    if (role.kind !== 'failed') return;
-    void vscode.window
-      .showErrorMessage(`Satchel could not start its server: ${role.error.message}`, 'Show Log', 'Retry')
-      .then((choice) => {
-        if (choice === 'Show Log') this.log.show();
-        else if (choice === 'Retry') void this.start();
-      });
+    void vscode.commands.executeCommand('setContext', 'satchel.failed', role.kind === 'failed');
+    // Once per error: a client that loses its server goes back to the same `failed` role.
+    if (role.kind === 'failed' && !this.explained.has(role.error)) {
+      this.explained.add(role.error);
+      const { message, actions } = explainHostingFailure(role.error, this.settings.dataDir);
+      void vscode.window.showErrorMessage(message, ...actions).then((choice) => this.act(choice));
+    } else if (role.kind === 'client' && role.cannotHost && !this.explained.has(role.cannotHost)) {
+      this.explained.add(role.cannotHost);
+      void vscode.window.showWarningMessage(explainClientOnly(role.cannotHost, role.url), 'Show Log').then((choice) => this.act(choice));
+    }
+  }
+
+  private act(choice: HostingAction | undefined): void {
+    if (choice === 'Show Log') this.log.show();
+    else if (choice === 'Retry') void this.start();
+    else if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.dataDirectory`);
   }
 
   /** Closes the server cleanly (the lock goes to another window). */

@@ -45,7 +45,9 @@ export class StatusBar extends Disposable {
         break;
       case 'client':
         this.item.text = `$(plug) Satchel :${role.port}`;
-        this.item.tooltip = `Satchel uses the server of another window at ${role.url} (client). Click for options.`;
+        this.item.tooltip = role.cannotHost
+          ? `Satchel uses the server at ${role.url} (client); this window cannot host one itself: ${role.cannotHost.message}`
+          : `Satchel uses the server of another window at ${role.url} (client). Click for options.`;
         break;
       case 'waiting':
         this.item.text = '$(sync~spin) Satchel';

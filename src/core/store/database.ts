@@ -4,7 +4,8 @@
  * power cut. Opening a corrupt database, or one written by a newer Satchel, fails with a clear
  * message and changes nothing on disk.
  */
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { sqlite } from './sqlite.ts';
 import { existsSync, mkdirSync, accessSync, constants, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -72,6 +73,7 @@ export class Database {
         throw new StoreUnusableError(`The database ${path} is not readable and writable by this user.`);
       }
     }
+    const { DatabaseSync } = sqlite();
     let db: DatabaseSync;
     try {
       db = new DatabaseSync(path);

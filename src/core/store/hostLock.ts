@@ -3,10 +3,11 @@
  * side file, held for the life of the connection: the operating system drops it when the holder
  * exits or is killed, so a dead host never blocks a successor and no stale lock needs cleaning.
  */
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Disposable } from '../events.ts';
+import { sqlite } from './sqlite.ts';
 
 export const LOCK_FILE = 'host.lock';
 
@@ -20,6 +21,7 @@ export class HostLock implements Disposable {
   /** The lock, or undefined when another process (or another holder here) has it. */
   static tryAcquire(dataDir: string): HostLock | undefined {
     mkdirSync(dataDir, { recursive: true });
+    const { DatabaseSync } = sqlite();
     const db = new DatabaseSync(join(dataDir, LOCK_FILE), { timeout: 0 });
     try {
       db.exec('PRAGMA locking_mode = EXCLUSIVE');

@@ -1,0 +1,36 @@
+/**
+ * The built extension bundle loads in a runtime without node:sqlite (some Electron releases that
+ * desktop VS Code runs extensions on), so activation can explain the problem instead of VS Code
+ * reporting a bare load failure. Runs dist/extension.cjs in a child Node whose node:sqlite is gone
+ * and whose `vscode` module is a stub. Needs the bundles: npm test runs `npm run package` first.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+const child = `
+const Module = require('node:module');
+const getBuiltin = process.getBuiltinModule;
+process.getBuiltinModule = (id) => (/^(node:)?sqlite$/.test(id) ? undefined : getBuiltin(id));
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (/^(node:)?sqlite$/.test(request)) throw new Error('No such built-in module: node:sqlite');
+  if (request === 'vscode') return new Proxy({}, { get: () => new Proxy(function () {}, { get: () => undefined }) });
+  return load.call(this, request, ...rest);
+};
+const extension = require(process.argv[1]);
+console.log(JSON.stringify({ activate: typeof extension.activate, deactivate: typeof extension.deactivate }));
+`;
+
+test('dist/extension.cjs loads where node:sqlite is missing', () => {
+  const bundle = join(root, 'dist', 'extension.cjs');
+  assert.ok(existsSync(bundle), `${bundle} is missing: run npm run package`);
+  const result = spawnSync(process.execPath, ['-e', child, bundle], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout.trim().split('\n').at(-1)!), { activate: 'function', deactivate: 'function' });
+});
