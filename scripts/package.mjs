@@ -15,6 +15,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, r
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveLocked } from './lockfile.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,18 +36,6 @@ const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'
 const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
 const locked = lock.packages;
 
-/** Node's resolution of `name` from the locked package at `from`, walking up node_modules. */
-function resolveLocked(from, name) {
-  let dir = from;
-  for (;;) {
-    const candidate = dir === '' ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
-    if (locked[candidate]) return candidate;
-    if (dir === '') return undefined;
-    const at = dir.lastIndexOf('/node_modules/');
-    dir = at === -1 ? '' : dir.slice(0, at);
-  }
-}
-
 /** node-llama-cpp and everything it depends on (its optional platform packages excluded). */
 function runtimeClosure() {
   const seen = new Set();
@@ -56,7 +45,7 @@ function runtimeClosure() {
     if (seen.has(at)) continue;
     seen.add(at);
     for (const name of Object.keys(locked[at].dependencies ?? {})) {
-      const found = resolveLocked(at, name);
+      const found = resolveLocked(locked, at, name);
       if (!found) throw new Error(`${name} (needed by ${at}) is not in package-lock.json`);
       queue.push(found);
     }
@@ -147,8 +136,11 @@ function main() {
     const dir = stage(target, closure);
     const out = vsixPath(target);
     rmSync(out, { force: true });
-    vsce(['package', '--target', target, '--out', out], dir);
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      vsce(['package', '--target', target, '--out', out], dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     console.log(`${path.relative(root, out)}: ${(statSync(out).size / 1024 / 1024).toFixed(1)} MiB`);
   }
   if (readdirSync(path.join(root, 'dist', 'stage')).length === 0) rmSync(path.join(root, 'dist', 'stage'), { recursive: true });

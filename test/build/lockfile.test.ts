@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { resolveLocked } from '../../scripts/lockfile.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -23,18 +24,6 @@ interface LockedPackage {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 const packages = lock.packages as Record<string, LockedPackage>;
-
-/** Where Node's resolution finds `name` from the package at `from` (walks up the node_modules chain). */
-function resolveLocked(from: string, name: string): string | undefined {
-  let dir = from;
-  for (;;) {
-    const candidate = dir === '' ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
-    if (packages[candidate]) return candidate;
-    if (dir === '') return undefined;
-    const at = dir.lastIndexOf('/node_modules/');
-    dir = at === -1 ? '' : dir.slice(0, at);
-  }
-}
 
 test('the lock root matches package.json (name, version, dependencies, bin, engines)', () => {
   const locked = packages['']!;
@@ -58,7 +47,7 @@ test('every dependency a locked package declares has a locked entry (npm ci: "Mi
       if (!entry.peerDependenciesMeta?.[name]?.optional) wanted[name] ??= peerRange;
     }
     for (const name of Object.keys(wanted)) {
-      if (!resolveLocked(path, name)) missing.push(`${name} (wanted by ${path || 'package.json'})`);
+      if (!resolveLocked(packages, path, name)) missing.push(`${name} (wanted by ${path || 'package.json'})`);
     }
   }
   assert.deepEqual(missing, []);
