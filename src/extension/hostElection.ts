@@ -64,7 +64,7 @@ export class HostElection {
       }
     } catch (error) {
       // Not announced yet: with another Satchel serving the directory this window is its client.
-      this.hostingError = error instanceof Error ? error : new Error(String(error));
+      this.hostingError = asError(error);
       this.logger.error('This process cannot host the data directory', error);
     }
     await this.findHost();
@@ -127,7 +127,7 @@ export class HostElection {
   }
 
   private hostingFailed(error: unknown): void {
-    this.hostingError = error instanceof Error ? error : new Error(String(error));
+    this.hostingError = asError(error);
     this.set({ kind: 'failed', error: this.hostingError });
   }
 
@@ -146,4 +146,8 @@ export class HostElection {
     await host?.close();
     this.changes.dispose();
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
