@@ -81,8 +81,9 @@ function binaryPackage(name) {
   const tarball = path.join(cache, `${name.slice(1).replace('/', '-')}-${entry.version}.tgz`);
   if (!existsSync(tarball) || sri(tarball) !== entry.integrity) {
     console.log(`fetching ${name}@${entry.version} from the npm registry`);
-    // npm is npm.cmd on Windows, which only runs through a shell.
-    execFileSync('npm', ['pack', `${name}@${entry.version}`, '--pack-destination', cache, '--silent'], {
+    // npm is npm.cmd on Windows, which only runs through a shell (so the path is quoted there).
+    const destination = process.platform === 'win32' ? `"${cache}"` : cache;
+    execFileSync('npm', ['pack', `${name}@${entry.version}`, '--pack-destination', destination, '--silent'], {
       stdio: ['ignore', 'ignore', 'inherit'],
       shell: process.platform === 'win32',
     });
