@@ -68,15 +68,17 @@ const DECLARATION =
 const BINDING = /\b(?:const|let|var|val)\s+([A-Za-z_$][\w$]*)\s*[:=]/;
 
 /**
- * How far into a text a name is looked for: a declaration or a first line of prose sits at the
- * start, and scanning a 64 MiB paste for one would cost its whole length.
+ * How far into a text (from its first non-blank character) a name is looked for: a declaration or
+ * a first line of prose sits at the start, and scanning a 64 MiB paste for one would cost its
+ * whole length.
  */
 const NAME_SCAN_CHARS = 16_384;
 const COMMENT_OPENER = /^\s*(?:\/\/+|#+|--|\/\*+|\*+|<!--|;+)\s*/;
 
 /** A readable name for content that came without one. */
 export function suggestName(text: string, fallback = 'Untitled snippet'): string {
-  const head = text.length > NAME_SCAN_CHARS ? text.slice(0, NAME_SCAN_CHARS) : text;
+  const start = Math.max(0, text.search(/\S/));
+  const head = text.length - start > NAME_SCAN_CHARS ? text.slice(start, start + NAME_SCAN_CHARS) : text.slice(start);
   const declared = DECLARATION.exec(head) ?? BINDING.exec(head);
   if (declared?.[1]) return declared[1];
   for (const rawLine of head.split(/\r?\n/)) {
