@@ -3,7 +3,7 @@
  * sent to a host process of the shipped CLI: the host answers within a bounded time, keeps
  * serving, and the answer is right (a capped title, an intact export block, a clear refusal).
  */
-import { test, before, after } from 'node:test';
+import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { tempDir } from '../helpers.ts';
@@ -18,13 +18,14 @@ let host: HostProcess;
 let dataDir: string;
 let port: number;
 
-before(async () => {
+// A host per row: a row the host cannot answer must not make the next rows fail too.
+beforeEach(async () => {
   dataDir = tempDir('satchel-rel-text-');
   host = new HostProcess(dataDir);
   await host.waitFor('serving');
   port = host.port!;
 });
-after(async () => {
+afterEach(async () => {
   await host.kill();
   rmSync(dataDir, { recursive: true, force: true });
 });
