@@ -59,7 +59,10 @@ async function conversationWith(messages: ReadonlyArray<{ role: string; text: st
 
 test('row 1: summarize of a 1 MB assistant message of short sentences answers in seconds, and again', async () => {
   const sentences: string[] = [];
-  for (let i = 0; sentences.join(' ').length < 1024 * 1024; i++) sentences.push(`Add retry ${i} to loader module ${i % 97} and cache entry ${i % 13}.`);
+  for (let i = 0, length = 0; length < 1024 * 1024; i++) {
+    sentences.push(`Add retry ${i} to loader module ${i % 97} and cache entry ${i % 13}.`);
+    length += sentences[i]!.length + 1;
+  }
   const id = await conversationWith([
     { role: 'USER', text: 'How do I make the loader reliable?' },
     { role: 'ASSISTANT', text: sentences.join(' ') },
