@@ -11,6 +11,8 @@ import { InvalidInputError } from '../errors.ts';
  * checked against every hit, so ten thousand of them made one search cost tens of seconds.
  */
 export const MAX_FILTERS = 64;
+/** A phrase is lower-cased and looked for in every hit's text, once per filter. */
+export const MAX_PHRASE_CHARS = 4_096;
 
 /** What a filter can see of an asset. */
 export interface FilterSubject {
@@ -26,13 +28,16 @@ export interface FilterSubject {
   readonly updated: string;
 }
 
-/** Refuses more than MAX_FILTERS filters (counting nested ones), before any is evaluated. */
+/** Refuses more than MAX_FILTERS filters (counting nested ones) or a longer phrase than MAX_PHRASE_CHARS, before any is evaluated. */
 export function checkFilters(filters: AssetFilters | undefined): void {
   let count = 0;
   const pending: AssetFilters[] = filters ? [filters] : [];
   for (let list = pending.pop(); list !== undefined; list = pending.pop()) {
     for (const filter of list.iterable) {
       if (++count > MAX_FILTERS) throw new InvalidInputError(`A search takes at most ${MAX_FILTERS} filters (nested ones included)`);
+      if ((filter.phrase?.value?.length ?? 0) > MAX_PHRASE_CHARS) {
+        throw new InvalidInputError(`A filter phrase is at most ${MAX_PHRASE_CHARS} characters`);
+      }
       if (filter.operations) pending.push(filter.operations);
     }
   }

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { suggestName } from '../../../src/core/assets/content.ts';
 import { escapeMarkdownText, exportAsset, fenceFor } from '../../../src/core/assets/exporter.ts';
-import { checkFilters, matchesFilters, MAX_FILTERS, type FilterSubject } from '../../../src/core/assets/filters.ts';
+import { checkFilters, matchesFilters, MAX_FILTERS, MAX_PHRASE_CHARS, type FilterSubject } from '../../../src/core/assets/filters.ts';
 import { MAX_TITLE_CHARS, ruleTitle } from '../../../src/core/conversations/titles.ts';
 import { extractiveSummary } from '../../../src/core/conversations/summaries.ts';
 import { InvalidInputError } from '../../../src/core/errors.ts';
@@ -63,6 +63,7 @@ test('filters: more than MAX_FILTERS are refused (nested ones counted); phrases 
   const nested = { iterable: [{ operations: { iterable: Array.from({ length: MAX_FILTERS }, () => phrase('x')) } }] };
   assert.throws(() => checkFilters(nested), InvalidInputError);
   checkFilters({ iterable: Array.from({ length: MAX_FILTERS }, () => phrase('x')) });
+  assert.throws(() => checkFilters({ iterable: [phrase('x'.repeat(MAX_PHRASE_CHARS + 1))] }), InvalidInputError);
   const subject: FilterSubject = { name: 'Loader', text: 'Retry The Request', languages: [], tags: [], websites: [], annotations: ['Note'], created: '', updated: '' };
   assert.ok(matchesFilters(subject, { iterable: [phrase('the request'), phrase('LOADER'), phrase('note')] }));
   assert.ok(!matchesFilters(subject, { iterable: [phrase('the request')] }, true), 'case-sensitive');
