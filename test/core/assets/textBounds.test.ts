@@ -11,6 +11,8 @@ import { MAX_TITLE_CHARS, ruleTitle } from '../../../src/core/conversations/titl
 import { extractiveSummary } from '../../../src/core/conversations/summaries.ts';
 import { InvalidInputError } from '../../../src/core/errors.ts';
 import type { Asset } from '../../../src/core/wire.ts';
+import { specificFromFileName } from '../../../src/core/classify/languages.ts';
+import { CLASSIFICATION_SPECIFIC_VALUES } from '../../../src/core/assets/classificationValues.ts';
 
 /** Milliseconds `fn` takes on inputs of 16 and 256 KiB made by `make`; asserts about linear growth. */
 function assertLinear(name: string, make: (size: number) => string, fn: (text: string) => unknown): void {
@@ -86,4 +88,13 @@ test('Markdown export: the fence outlasts any run of backticks inside, and the n
   const markdown = exportAsset(asset, 'MD').raw.string!.raw!;
   assert.equal(markdown, '# &lt;script&gt;alert\\(1\\)&lt;/script&gt;\n\n````md\n```\n~~~~\n<img onerror=x>\n````\n');
   assertLinear('fence', (n) => '`'.repeat(n), fenceFor);
+});
+
+test('a file name of many dots is classified in linear time, and every known extension still is', () => {
+  assertLinear('file name', (n) => `${'a.'.repeat(n / 2)}ts`, specificFromFileName);
+  assert.equal(specificFromFileName(`${'a.'.repeat(100_000)}tar.ts`), 'ts');
+  for (const value of CLASSIFICATION_SPECIFIC_VALUES) {
+    if (value === 'UNKNOWN' || value.startsWith('hljs-') || /^[a-z]+(_[a-z]+)+$/.test(value)) continue;
+    assert.equal(specificFromFileName(`${'x.'.repeat(40)}${value}`), value, value);
+  }
 });
