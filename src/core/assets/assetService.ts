@@ -28,7 +28,7 @@ import type {
 } from '../wire.ts';
 import { InvalidInputError, NotFoundError, SearchUnspecifiedError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
-import { SearchIndex, type SearchHit } from '../search/searchIndex.ts';
+import { SearchIndex, type IndexedDocument, type SearchHit } from '../search/searchIndex.ts';
 import { parseQuery } from '../search/query.ts';
 import { SIMILARITY_CHARS } from '../search/related.ts';
 import { AssetSimilarity } from './similarity.ts';
@@ -289,22 +289,22 @@ export class AssetService implements Disposable {
       };
       if (seeded.discovered !== undefined) doc.discovered = seeded.discovered;
       if (seeded.demo !== undefined) doc.demo = seeded.demo;
+      const tags = (seeded.metadata?.tags ?? []).map((tag) => this.labels.createTag({ text: tag.text, ...(tag.category ? { category: tag.category } : {}) }));
+      // The keywords go into the INSERT: a second UPDATE would write the whole row (all of a large text) again.
+      const keywords = SearchIndex.keywords({ name: prepared.name, tags: [...new Map(tags.map((t) => [t.id, t.text])).values()].join(' '), code: textOf(doc) });
       const result = this.context.database
         .prepare(
-          `INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, data)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, data, keywords)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(doc.id, now.value, now.value, doc.pseudo ? 1 : 0, options.suggested ? 1 : 0, prepared.name, format.classification.specific, JSON.stringify(doc));
+        .run(doc.id, now.value, now.value, doc.pseudo ? 1 : 0, options.suggested ? 1 : 0, prepared.name, format.classification.specific, JSON.stringify(doc), keywords);
       this.context.database.prepare('INSERT INTO asset_formats (id, asset_id) VALUES (?, ?)').run(formatId, doc.id);
-      for (const tag of seeded.metadata?.tags ?? []) {
-        const stored = this.labels.createTag({ text: tag.text, ...(tag.category ? { category: tag.category } : {}) });
-        this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'tag', id: stored.id });
-      }
+      for (const stored of tags) this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'tag', id: stored.id });
       for (const website of seeded.metadata?.websites ?? []) {
         const stored = this.labels.createWebsite({ url: website.url, name: website.name });
         this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'website', id: stored.id });
       }
-      this.reindex(Number(result.lastInsertRowid), doc, { created: true });
+      this.reindex(Number(result.lastInsertRowid), doc, { created: true, written: keywords });
       this.addActivity(doc.id, 'asset_created', application);
       this.context.publish({ kind: 'asset', id: doc.id });
       this.context.publish({ kind: 'format', id: formatId });
@@ -673,21 +673,34 @@ export class AssetService implements Disposable {
    * `previous`, the document before this write, lets the index skip what did not change.
    */
   private save(rowid: number, doc: StoredAsset, reindex = true, previous?: StoredAsset): void {
+    const document = reindex ? this.indexedDocument(doc) : undefined;
+    const keywords = document ? SearchIndex.keywords(document) : null;
     this.context.database
-      .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ? WHERE rowid = ?')
-      .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), rowid);
-    if (reindex) this.reindex(rowid, doc, previous ? { previous } : {});
+      .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ?, keywords = COALESCE(?, keywords) WHERE rowid = ?')
+      .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), keywords, rowid);
+    if (document && keywords !== null) this.reindex(rowid, doc, { document, written: keywords, ...(previous ? { previous } : {}) });
     this.context.publish({ kind: 'asset', id: doc.id });
   }
 
-  private reindex(rowid: number, doc: StoredAsset, options: { created?: boolean; previous?: StoredAsset } = {}): void {
-    const text = textOf(doc);
-    const tags = this.labels.tagsOfAsset(doc.id).map((t) => t.text).join(' ');
-    const document = { name: doc.name ?? '', tags, code: text };
-    this.context.database.prepare('UPDATE assets SET keywords = ? WHERE rowid = ?').run(SearchIndex.keywords(document), rowid);
+  private indexedDocument(doc: StoredAsset): IndexedDocument {
+    return { name: doc.name ?? '', tags: this.labels.tagsOfAsset(doc.id).map((t) => t.text).join(' '), code: textOf(doc) };
+  }
+
+  /**
+   * Brings the search index and the indexers in step with `doc`. `written` is the keywords value
+   * the row already holds: an UPDATE of one column rewrites the whole row, a large text included.
+   */
+  private reindex(
+    rowid: number,
+    doc: StoredAsset,
+    options: { created?: boolean; previous?: StoredAsset; document?: IndexedDocument; written?: string } = {},
+  ): void {
+    const document = options.document ?? this.indexedDocument(doc);
+    const keywords = SearchIndex.keywords(document);
+    if (keywords !== options.written) this.context.database.prepare('UPDATE assets SET keywords = ? WHERE rowid = ?').run(keywords, rowid);
     if (options.created) this.index.insert(rowid, document);
     else this.index.upsert(rowid, document, options.previous ? textOf(options.previous) : undefined);
-    for (const indexer of this.indexers) indexer.upsert(doc.id, text);
+    for (const indexer of this.indexers) indexer.upsert(doc.id, document.code);
   }
 
   private render(doc: StoredAsset, transferables: boolean, linked = this.linkedOf([doc.id]).get(doc.id)): Asset {
