@@ -28,14 +28,16 @@ import type {
 } from '../wire.ts';
 import { InvalidInputError, NotFoundError, SearchUnspecifiedError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
-import { SearchIndex, type SearchHit } from '../search/searchIndex.ts';
-import { containsPhrase, parseQuery } from '../search/query.ts';
-import { TfIdf, similarByIndex, type Similar, type TermIndex } from '../search/related.ts';
+import { SearchIndex, type IndexedDocument, type SearchHit } from '../search/searchIndex.ts';
+import { parseQuery } from '../search/query.ts';
+import { SIMILARITY_CHARS } from '../search/related.ts';
+import { AssetSimilarity } from './similarity.ts';
+import { indexedPrefix } from '../search/tokens.ts';
 import { imageTypeOf, isKnownSpecific } from './languages.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
 import { bytesOf, flattened, renderFormat, renderFormats, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
-import { matchesFilters, type FilterSubject } from './filters.ts';
+import { checkFilters, matchesFilters, type FilterSubject } from './filters.ts';
 import { exportAsset, type ExportType } from './exporter.ts';
 import { Labels } from './labels.ts';
 
@@ -80,11 +82,16 @@ export const LOCAL_CREATOR = 'local-user';
 
 const SEARCH_LIMIT = 100;
 const LIST_LIMIT = 50;
-/** Up to this many ordinary assets, similarity is an exact TF-IDF over all of them. */
-const EXACT_SIMILARITY_MAX = 2000;
 /** In larger stores, recommendations rank the assets pointed at plus this many of the newest. */
 const RECOMMENDED_RECENT = 500;
 const TOMBSTONES = 256;
+/**
+ * Distinct assets a related or recommended request compares against: each costs a pass over the
+ * corpus, and a UI shows a few. Repeats of one asset count once (with their weights summed).
+ */
+const MAX_REFERENCES = 64;
+/** Text of a related request compared in all (each reference's share is cut to SIMILARITY_CHARS). */
+const RELATED_QUERY_CHARS = 4 * SIMILARITY_CHARS;
 
 interface Row {
   rowid: number;
@@ -134,6 +141,7 @@ export class AssetService implements Disposable {
   private readonly classifier: LanguageClassifier;
   private readonly indexers: AssetIndexer[] = [];
   private readonly index: SearchIndex;
+  private readonly similarity: AssetSimilarity;
   private readonly tombstones = new Map<string, Asset>();
   private readonly deletions = new Emitter<Asset>();
   readonly labels: Labels;
@@ -145,6 +153,11 @@ export class AssetService implements Disposable {
     this.classifier = classifier;
     this.index = new SearchIndex(context.database);
     this.labels = new Labels(context);
+    this.similarity = new AssetSimilarity(context, this.index, {
+      ordinaryIds: () =>
+        (this.context.database.prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0').all() as Array<{ id: string }>).map((row) => row.id),
+      texts: (column, keys) => this.ordinaryDocs(column, keys).map((doc) => ({ id: doc.id, text: textOf(doc) })),
+    });
   }
 
   /** Registers a derived index; its upsert/remove run inside every asset write transaction. */
@@ -276,22 +289,22 @@ export class AssetService implements Disposable {
       };
       if (seeded.discovered !== undefined) doc.discovered = seeded.discovered;
       if (seeded.demo !== undefined) doc.demo = seeded.demo;
+      const tags = (seeded.metadata?.tags ?? []).map((tag) => this.labels.createTag({ text: tag.text, ...(tag.category ? { category: tag.category } : {}) }));
+      // The keywords go into the INSERT: a second UPDATE would write the whole row (all of a large text) again.
+      const keywords = SearchIndex.keywords({ name: prepared.name, tags: [...new Map(tags.map((t) => [t.id, t.text])).values()].join(' '), code: textOf(doc) });
       const result = this.context.database
         .prepare(
-          `INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, data)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, data, keywords)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(doc.id, now.value, now.value, doc.pseudo ? 1 : 0, options.suggested ? 1 : 0, prepared.name, format.classification.specific, JSON.stringify(doc));
+        .run(doc.id, now.value, now.value, doc.pseudo ? 1 : 0, options.suggested ? 1 : 0, prepared.name, format.classification.specific, JSON.stringify(doc), keywords);
       this.context.database.prepare('INSERT INTO asset_formats (id, asset_id) VALUES (?, ?)').run(formatId, doc.id);
-      for (const tag of seeded.metadata?.tags ?? []) {
-        const stored = this.labels.createTag({ text: tag.text, ...(tag.category ? { category: tag.category } : {}) });
-        this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'tag', id: stored.id });
-      }
+      for (const stored of tags) this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'tag', id: stored.id });
       for (const website of seeded.metadata?.websites ?? []) {
         const stored = this.labels.createWebsite({ url: website.url, name: website.name });
         this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'website', id: stored.id });
       }
-      this.reindex(Number(result.lastInsertRowid), doc, { created: true });
+      this.reindex(Number(result.lastInsertRowid), doc, { created: true, written: keywords });
       this.addActivity(doc.id, 'asset_created', application);
       this.context.publish({ kind: 'asset', id: doc.id });
       this.context.publish({ kind: 'format', id: formatId });
@@ -504,6 +517,7 @@ export class AssetService implements Disposable {
 
   /** POST /assets/search: query, search space and filters, combined with AND. */
   searchWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
+    checkFilters(input.filters);
     const query = input.query?.trim() ?? '';
     const spaceIds = spaceOf(input);
     let hits = query ? this.runQuery(query, options.pseudo, input.casing === true) : this.everything(options.pseudo, 'UNKNOWN', false);
@@ -516,35 +530,16 @@ export class AssetService implements Disposable {
 
   /** Assets similar in content to the given ones (TF-IDF over identifier sub-tokens). */
   related(input: Assets | undefined): Assets {
-    const given = input?.iterable ?? [];
+    const given = distinctReferences(input?.iterable ?? []);
     if (given.length === 0) return { iterable: [] };
-    const exclude = new Set(given.map((a) => a.id).filter(Boolean));
-    const text = given.map((asset) => this.textOfInput(asset)).join('\n');
-    const similar = this.similarity().similar(text, { exclude, limit: LIST_LIMIT });
-    return this.collection(this.ordinaryDocs('id', similar.map((s) => s.id)));
-  }
-
-  /**
-   * Content similarity over the ordinary assets: an exact TF-IDF of every asset's text in small
-   * stores; in large ones (weighing 10k assets took 4.8 s) the word index's frequencies and
-   * postings pick candidates and only those are scored.
-   */
-  private similarity(): {
-    readonly exact: boolean;
-    similar(text: string, options?: { exclude?: ReadonlySet<string>; limit?: number }): Similar[];
-  } {
-    const size = this.context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number };
-    if (size.n <= EXACT_SIMILARITY_MAX) {
-      const tfidf = new TfIdf(this.docs().map((doc) => ({ id: doc.id, text: textOf(doc) })));
-      return { exact: true, similar: (text, options) => tfidf.similar(text, options) };
+    const exclude = new Set(given.flatMap((a) => (a.id ? [a.id] : [])));
+    let text = '';
+    for (const asset of given) {
+      if (text.length >= RELATED_QUERY_CHARS) break;
+      text += `${indexedPrefix(this.textOfInput(asset), SIMILARITY_CHARS)}\n`;
     }
-    const index: TermIndex = {
-      size: size.n,
-      frequencies: (terms) => this.index.termFrequencies(terms),
-      holders: (term, limit) => this.index.termHolders(term, limit),
-      texts: (rowids) => this.ordinaryDocs('rowid', rowids).map((doc) => ({ id: doc.id, text: textOf(doc) })),
-    };
-    return { exact: false, similar: (text, options) => similarByIndex(text, index, options) };
+    const similar = this.similarity.current().similar(text, { exclude, limit: LIST_LIMIT });
+    return this.collection(this.ordinaryDocs('id', similar.map((s) => s.id)));
   }
 
   /** The newest ordinary assets (by creation: the listing index has that order). */
@@ -573,33 +568,63 @@ export class AssetService implements Disposable {
     if (assets.length !== interactions.length) {
       throw new InvalidInputError(`assets (${assets.length}) and interactions (${interactions.length}) must be index-paired`);
     }
-    const similarity = this.similarity();
-    const affinity = new Map<string, number>();
+    // Repeated references to one asset are compared once, with their weights summed.
+    const weights = new Map<Partial<Asset>, number>();
+    const byId = new Map<string, Partial<Asset>>();
     assets.forEach((asset, i) => {
       const interaction = interactions[i]?.interactions;
       const weight = 1 + (interaction?.touched ? 2 : 0) + (interaction?.scrolled ? 1 : 0);
-      const similar = similarity.similar(this.textOfInput(asset));
-      for (const s of similar) affinity.set(s.id, (affinity.get(s.id) ?? 0) + weight * s.score);
-      if (asset.id) affinity.set(asset.id, (affinity.get(asset.id) ?? 0) + weight);
+      const key = asset.id ? (byId.get(asset.id) ?? byId.set(asset.id, asset).get(asset.id)!) : asset;
+      weights.set(key, (weights.get(key) ?? 0) + weight);
     });
+    const affinity = new Map<string, number>();
+    const similarity = this.similarity.current();
+    // The most weighted references are compared by content; every one counts for itself.
+    const compared = [...weights].sort((a, b) => b[1] - a[1]).slice(0, MAX_REFERENCES);
+    for (const [asset, weight] of compared) {
+      for (const s of similarity.similar(indexedPrefix(this.textOfInput(asset), SIMILARITY_CHARS))) {
+        affinity.set(s.id, (affinity.get(s.id) ?? 0) + weight * s.score);
+      }
+    }
+    for (const [asset, weight] of weights) if (asset.id) affinity.set(asset.id, (affinity.get(asset.id) ?? 0) + weight);
     // A large store ranks what the interactions point at and its newest assets, rather than
-    // reading every asset.
-    const corpus = similarity.exact
-      ? this.docs()
-      : this.ordinaryDocs('id', [...new Set([...affinity.keys(), ...this.newest(RECOMMENDED_RECENT)])]);
-    const newest = Math.max(0, ...corpus.map((doc) => Date.parse(doc.updated.value)));
-    const oldest = Math.min(newest, ...corpus.map((doc) => Date.parse(doc.updated.value)));
-    const rank = (doc: StoredAsset): number => {
-      const s = doc.score;
-      const use = (s?.reuse ?? 0) + (s?.update ?? 0) + (s?.reference ?? 0) + (s?.searched ?? 0) + (s?.priority ?? 0);
-      const recency = newest > oldest ? (Date.parse(doc.updated.value) - oldest) / (newest - oldest) : 0;
-      return (affinity.get(doc.id) ?? 0) + 0.1 * Math.log1p(use) + (doc.favorited ? 0.1 : 0) + 0.05 * recency;
+    // reading every asset. Ranking reads a few fields of each, not its content.
+    const corpus = this.rankingFacts(similarity.exact ? undefined : [...new Set([...affinity.keys(), ...this.newest(RECOMMENDED_RECENT)])]);
+    const newest = Math.max(0, ...corpus.map((facts) => facts.updated));
+    const oldest = Math.min(newest, ...corpus.map((facts) => facts.updated));
+    const rank = (facts: RankingFacts): number => {
+      const recency = newest > oldest ? (facts.updated - oldest) / (newest - oldest) : 0;
+      return (affinity.get(facts.id) ?? 0) + 0.1 * Math.log1p(facts.use) + (facts.favorited ? 0.1 : 0) + 0.05 * recency;
     };
-    const ordered = corpus.map((doc) => ({ doc, rank: rank(doc) })).sort((a, b) => b.rank - a.rank);
-    return this.collection(ordered.slice(0, LIST_LIMIT).map((entry) => entry.doc));
+    const ordered = corpus.map((facts) => ({ id: facts.id, rank: rank(facts) })).sort((a, b) => b.rank - a.rank);
+    return this.collection(this.ordinaryDocs('id', ordered.slice(0, LIST_LIMIT).map((entry) => entry.id)));
+  }
+
+  /** What recommendations rank ordinary assets by (all of them, or those among `ids`), newest first. */
+  private rankingFacts(ids: readonly string[] | undefined): RankingFacts[] {
+    const facts = `a.id AS id, a.updated AS updated, json_extract(a.data, '$.favorited') AS favorited,
+      json_extract(a.data, '$.score.reuse') AS reuse, json_extract(a.data, '$.score.update') AS "update",
+      json_extract(a.data, '$.score.reference') AS reference, json_extract(a.data, '$.score.searched') AS searched,
+      json_extract(a.data, '$.score.priority') AS priority`;
+    const rows = (
+      ids === undefined
+        ? this.context.database
+            .prepare(`SELECT ${facts} FROM assets a WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY a.created DESC, a.rowid DESC`)
+            .all()
+        : this.context.database
+            .prepare(`SELECT ${facts} FROM json_each(?) j CROSS JOIN assets a ON a.id = j.value WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY j.key`)
+            .all(JSON.stringify(ids))
+    ) as Array<{ id: string; updated: string; favorited: number | null } & Record<'reuse' | 'update' | 'reference' | 'searched' | 'priority', number | null>>;
+    return rows.map((row) => ({
+      id: row.id,
+      updated: Date.parse(row.updated),
+      favorited: row.favorited === 1,
+      use: (row.reuse ?? 0) + (row.update ?? 0) + (row.reference ?? 0) + (row.searched ?? 0) + (row.priority ?? 0),
+    }));
   }
 
   dispose(): void {
+    this.similarity.dispose();
     this.index.dispose();
     this.deletions.dispose();
     this.tombstones.clear();
@@ -648,21 +673,34 @@ export class AssetService implements Disposable {
    * `previous`, the document before this write, lets the index skip what did not change.
    */
   private save(rowid: number, doc: StoredAsset, reindex = true, previous?: StoredAsset): void {
+    const document = reindex ? this.indexedDocument(doc) : undefined;
+    const keywords = document ? SearchIndex.keywords(document) : null;
     this.context.database
-      .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ? WHERE rowid = ?')
-      .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), rowid);
-    if (reindex) this.reindex(rowid, doc, previous ? { previous } : {});
+      .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ?, keywords = COALESCE(?, keywords) WHERE rowid = ?')
+      .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), keywords, rowid);
+    if (document && keywords !== null) this.reindex(rowid, doc, { document, written: keywords, ...(previous ? { previous } : {}) });
     this.context.publish({ kind: 'asset', id: doc.id });
   }
 
-  private reindex(rowid: number, doc: StoredAsset, options: { created?: boolean; previous?: StoredAsset } = {}): void {
-    const text = textOf(doc);
-    const tags = this.labels.tagsOfAsset(doc.id).map((t) => t.text).join(' ');
-    const document = { name: doc.name ?? '', tags, code: text };
-    this.context.database.prepare('UPDATE assets SET keywords = ? WHERE rowid = ?').run(SearchIndex.keywords(document), rowid);
+  private indexedDocument(doc: StoredAsset): IndexedDocument {
+    return { name: doc.name ?? '', tags: this.labels.tagsOfAsset(doc.id).map((t) => t.text).join(' '), code: textOf(doc) };
+  }
+
+  /**
+   * Brings the search index and the indexers in step with `doc`. `written` is the keywords value
+   * the row already holds: an UPDATE of one column rewrites the whole row, a large text included.
+   */
+  private reindex(
+    rowid: number,
+    doc: StoredAsset,
+    options: { created?: boolean; previous?: StoredAsset; document?: IndexedDocument; written?: string } = {},
+  ): void {
+    const document = options.document ?? this.indexedDocument(doc);
+    const keywords = SearchIndex.keywords(document);
+    if (keywords !== options.written) this.context.database.prepare('UPDATE assets SET keywords = ? WHERE rowid = ?').run(keywords, rowid);
     if (options.created) this.index.insert(rowid, document);
     else this.index.upsert(rowid, document, options.previous ? textOf(options.previous) : undefined);
-    for (const indexer of this.indexers) indexer.upsert(doc.id, text);
+    for (const indexer of this.indexers) indexer.upsert(doc.id, document.code);
   }
 
   private render(doc: StoredAsset, transferables: boolean, linked = this.linkedOf([doc.id]).get(doc.id)): Asset {
@@ -766,12 +804,12 @@ export class AssetService implements Disposable {
     if (phrases.length > 0) {
       let candidates: number[] | undefined;
       for (const phrase of phrases) {
-        const found = this.index.phraseCandidates(phrase, { limit: 10 * SEARCH_LIMIT, includePseudo });
-        candidates = candidates ? candidates.filter((rowid) => found.includes(rowid)) : found;
+        const found = new Set(this.index.phraseCandidates(phrase, { limit: 10 * SEARCH_LIMIT, includePseudo }));
+        candidates = candidates ? candidates.filter((rowid) => found.has(rowid)) : [...found];
       }
       const docs = this.docsByRowid(candidates ?? []);
       const verified = new Set(
-        [...docs].filter(([, doc]) => phrases.every((p) => this.containsExactly(doc, p, caseSensitive))).map(([rowid]) => rowid),
+        [...docs].filter(([, doc]) => this.containsAll(doc, phrases, caseSensitive)).map(([rowid]) => rowid),
       );
       hits =
         terms.length > 0
@@ -786,9 +824,14 @@ export class AssetService implements Disposable {
     });
   }
 
-  private containsExactly(doc: StoredAsset, phrase: string, caseSensitive: boolean): boolean {
-    const tags = this.labels.tagsOfAsset(doc.id).map((t) => t.text);
-    return [doc.name ?? '', textOf(doc), ...tags].some((place) => containsPhrase(place, phrase, caseSensitive));
+  /** Whether every phrase occurs in the asset's name, text or tags (each lower-cased once, not once per phrase). */
+  private containsAll(doc: StoredAsset, phrases: readonly string[], caseSensitive: boolean): boolean {
+    const fold = (text: string): string => (caseSensitive ? text : text.toLowerCase());
+    const places = [doc.name ?? '', textOf(doc), ...this.labels.tagsOfAsset(doc.id).map((t) => t.text)].map(fold);
+    return phrases.every((phrase) => {
+      const wanted = fold(phrase);
+      return places.some((place) => place.includes(wanted));
+    });
   }
 
   private searched(hits: Hit[], transferables: boolean): SearchedAssets {
@@ -863,6 +906,31 @@ interface Linked {
   readonly tags: Tag[];
   readonly websites: Website[];
   readonly summaries: Summary[];
+}
+
+/** What recommendations rank an asset by. */
+interface RankingFacts {
+  readonly id: string;
+  /** ms since the epoch */
+  readonly updated: number;
+  readonly favorited: boolean;
+  /** Reuses, updates, references, searches and priority bumps. */
+  readonly use: number;
+}
+
+/** `assets` with repeats of one id left out, at most MAX_REFERENCES of them. */
+function distinctReferences<T extends { readonly id?: string }>(assets: readonly T[]): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const asset of assets) {
+    if (out.length === MAX_REFERENCES) break;
+    if (asset.id) {
+      if (seen.has(asset.id)) continue;
+      seen.add(asset.id);
+    }
+    out.push(asset);
+  }
+  return out;
 }
 
 interface Hit {

@@ -67,16 +67,34 @@ const DECLARATION =
   /\b(?:function\*?|class|def|fn|func|interface|struct|enum|trait|type|module|object|procedure|sub)\s+([A-Za-z_$][\w$]*)/;
 const BINDING = /\b(?:const|let|var|val)\s+([A-Za-z_$][\w$]*)\s*[:=]/;
 
+/**
+ * How far into a text (from its first non-blank character) a name is looked for: a declaration or
+ * a first line of prose sits at the start, and scanning a 64 MiB paste for one would cost its
+ * whole length.
+ */
+const NAME_SCAN_CHARS = 16_384;
+const COMMENT_OPENER = /^\s*(?:\/\/+|#+|--|\/\*+|\*+|<!--|;+)\s*/;
+
 /** A readable name for content that came without one. */
 export function suggestName(text: string, fallback = 'Untitled snippet'): string {
-  const declared = DECLARATION.exec(text) ?? BINDING.exec(text);
+  const start = Math.max(0, text.search(/\S/));
+  const head = text.length - start > NAME_SCAN_CHARS ? text.slice(start, start + NAME_SCAN_CHARS) : text.slice(start);
+  const declared = DECLARATION.exec(head) ?? BINDING.exec(head);
   if (declared?.[1]) return declared[1];
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine
-      .replace(/^\s*(?:\/\/+|#+|--|\/\*+|\*+|<!--|;+)\s*/, '')
-      .replace(/\s*(?:\*\/|-->)\s*$/, '')
-      .trim();
+  for (const rawLine of head.split(/\r?\n/)) {
+    const line = withoutCommentCloser(rawLine.replace(COMMENT_OPENER, '')).trim();
     if (/[\p{L}\p{N}]/u.test(line)) return line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line;
   }
   return fallback;
+}
+
+/**
+ * `line` without a trailing `*\/` or `-->`. A regex such as `\s*(?:\*\/|-->)\s*$` retries its
+ * `\s*` from every position of a long run of spaces (quadratic); trimming first is one pass.
+ */
+function withoutCommentCloser(line: string): string {
+  const trimmed = line.trimEnd();
+  if (trimmed.endsWith('*/')) return trimmed.slice(0, -2);
+  if (trimmed.endsWith('-->')) return trimmed.slice(0, -3);
+  return line;
 }

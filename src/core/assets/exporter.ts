@@ -12,7 +12,35 @@ export function parseExportType(value: string | undefined): ExportType {
 }
 
 const escapeHtml = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/**
+ * A name as Markdown text: on one line, with every character that could open markup (a link, an
+ * image, emphasis, code, raw HTML, an autolink) escaped, so `[x](javascript:…)` or `<script>` in
+ * a name stays visible text.
+ */
+export function escapeMarkdownText(s: string): string {
+  return s
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
+    .replace(/[\\`*_{}[\]()<>#!|~&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
+}
+
+/**
+ * A code fence for `text`: backticks, one more than the longest run of backticks in it (at least
+ * three), so nothing inside can close it early. A fence of backticks is closed only by backticks,
+ * so runs of tildes inside do not matter.
+ */
+export function fenceFor(text: string): string {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) === 96) {
+      run++;
+      if (run > longest) longest = run;
+    } else run = 0;
+  }
+  return '`'.repeat(Math.max(3, longest + 1));
+}
 
 export function exportAsset(asset: Asset, type: ExportType): ExportedAsset {
   const format = asset.formats.iterable.find((f) => f.id === asset.original.id) ?? asset.formats.iterable[0];
@@ -23,11 +51,12 @@ export function exportAsset(asset: Asset, type: ExportType): ExportedAsset {
   const dataUrl = image ? `data:image/${language === 'jpg' ? 'jpeg' : language};base64,${Buffer.from(content.bytes ?? []).toString('base64')}` : '';
   let raw: string;
   if (type === 'MD') {
-    if (image) raw = `# ${name}\n\n![${name}](${dataUrl})\n`;
+    const title = escapeMarkdownText(name);
+    if (image) raw = `# ${title}\n\n![${title}](${dataUrl})\n`;
     else {
       const text = content?.text ?? '';
-      const fence = text.includes('```') ? '~~~~' : '```';
-      raw = `# ${name}\n\n${fence}${language}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}\n`;
+      const fence = fenceFor(text);
+      raw = `# ${title}\n\n${fence}${language}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}\n`;
     }
   } else {
     const body = image

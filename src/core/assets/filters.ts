@@ -4,7 +4,15 @@
  * AND; `operations` nests another list.
  */
 import type { AssetFilter, AssetFilters } from '../wire.ts';
-import { containsPhrase } from '../search/query.ts';
+import { InvalidInputError } from '../errors.ts';
+
+/**
+ * Filters in one search, nested ones included: a search form makes a handful, and each one is
+ * checked against every hit, so ten thousand of them made one search cost tens of seconds.
+ */
+export const MAX_FILTERS = 64;
+/** A phrase is lower-cased and looked for in every hit's text, once per filter. */
+export const MAX_PHRASE_CHARS = 4_096;
 
 /** What a filter can see of an asset. */
 export interface FilterSubject {
@@ -20,9 +28,55 @@ export interface FilterSubject {
   readonly updated: string;
 }
 
+/** Refuses more than MAX_FILTERS filters (counting nested ones) or a longer phrase than MAX_PHRASE_CHARS, before any is evaluated. */
+export function checkFilters(filters: AssetFilters | undefined): void {
+  let count = 0;
+  const pending: AssetFilters[] = filters ? [filters] : [];
+  for (let list = pending.pop(); list !== undefined; list = pending.pop()) {
+    for (const filter of list.iterable) {
+      if (++count > MAX_FILTERS) throw new InvalidInputError(`A search takes at most ${MAX_FILTERS} filters (nested ones included)`);
+      if ((filter.phrase?.value?.length ?? 0) > MAX_PHRASE_CHARS) {
+        throw new InvalidInputError(`A filter phrase is at most ${MAX_PHRASE_CHARS} characters`);
+      }
+      if (filter.operations) pending.push(filter.operations);
+    }
+  }
+}
+
 export function matchesFilters(subject: FilterSubject, filters: AssetFilters | undefined, caseSensitive = false): boolean {
   if (!filters || filters.iterable.length === 0) return true;
-  const results = filters.iterable.map((filter) => matchesFilter(subject, filter, caseSensitive));
+  return matchesList(new Places(subject, caseSensitive), filters);
+}
+
+/**
+ * The texts phrases are looked for in, lower-cased once per asset (when the search ignores case)
+ * rather than once per filter.
+ */
+class Places {
+  readonly subject: FilterSubject;
+  readonly caseSensitive: boolean;
+  private folded: { name: string; text: string; annotations: readonly string[] } | undefined;
+
+  constructor(subject: FilterSubject, caseSensitive: boolean) {
+    this.subject = subject;
+    this.caseSensitive = caseSensitive;
+  }
+
+  get texts(): { name: string; text: string; annotations: readonly string[] } {
+    const { name, text, annotations } = this.subject;
+    this.folded ??= this.caseSensitive
+      ? { name, text, annotations }
+      : { name: name.toLowerCase(), text: text.toLowerCase(), annotations: annotations.map((a) => a.toLowerCase()) };
+    return this.folded;
+  }
+
+  fold(phrase: string): string {
+    return this.caseSensitive ? phrase : phrase.toLowerCase();
+  }
+}
+
+function matchesList(places: Places, filters: AssetFilters): boolean {
+  const results = filters.iterable.map((filter) => matchesFilter(places, filter));
   return filters.type === 'OR' ? results.some(Boolean) : results.every(Boolean);
 }
 
@@ -43,7 +97,8 @@ function inRange(value: string, range: AssetFilter['created']): boolean {
   return true;
 }
 
-function matchesFilter(subject: FilterSubject, filter: AssetFilter, caseSensitive: boolean): boolean {
+function matchesFilter(places: Places, filter: AssetFilter): boolean {
+  const subject = places.subject;
   if (filter.classification && !subject.languages.includes(filter.classification)) return false;
   if (!hasAll(subject.tags, filter.tags)) return false;
   if (!hasAll(subject.websites, filter.websites)) return false;
@@ -52,14 +107,16 @@ function matchesFilter(subject: FilterSubject, filter: AssetFilter, caseSensitiv
   const phrase = filter.phrase;
   if (phrase?.value) {
     const explicit = phrase.title === true || phrase.content === true || phrase.annotation === true;
-    const places: string[] = [];
-    if (!explicit || phrase.title) places.push(subject.name);
-    if (!explicit || phrase.content) places.push(subject.text);
-    if (!explicit || phrase.annotation) places.push(...subject.annotations);
-    if (!places.some((place) => containsPhrase(place, phrase.value as string, caseSensitive))) return false;
+    const { name, text, annotations } = places.texts;
+    const wanted = places.fold(phrase.value);
+    const found =
+      ((!explicit || phrase.title === true) && name.includes(wanted)) ||
+      ((!explicit || phrase.content === true) && text.includes(wanted)) ||
+      ((!explicit || phrase.annotation === true) && annotations.some((annotation) => annotation.includes(wanted)));
+    if (!found) return false;
   }
   if (!inRange(subject.created, filter.created)) return false;
   if (!inRange(subject.updated, filter.updated)) return false;
-  if (filter.operations && !matchesFilters(subject, filter.operations, caseSensitive)) return false;
+  if (filter.operations && filter.operations.iterable.length > 0 && !matchesList(places, filter.operations)) return false;
   return true;
 }

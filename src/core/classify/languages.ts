@@ -185,13 +185,17 @@ export function specificFromFileName(fileName: string): ClassificationSpecific |
   const whole = byFileName.get(base);
   if (whole !== undefined) return whole;
   if (base.startsWith('dockerfile.') || base.endsWith('.dockerfile')) return 'dockerfile';
-  const parts = base.split('.');
-  for (let i = 1; i < parts.length; i++) {
-    const found = byFileName.get(parts.slice(i).join('.'));
+  // Only the name's last LONGEST_EXTENSION characters can hold a known extension: looking up
+  // every suffix of a name like `a.a.a.…` would cost the square of its length.
+  for (let dot = base.indexOf('.', Math.max(0, base.length - LONGEST_EXTENSION - 1)); dot !== -1; dot = base.indexOf('.', dot + 1)) {
+    const found = byFileName.get(base.slice(dot + 1));
     if (found !== undefined) return found;
   }
   return undefined;
 }
+
+/** Longer than any extension (or run of them, `pyx.in`) that byFileName knows. */
+const LONGEST_EXTENSION = 32;
 
 const infoBySpecific = new Map<string, LanguageInfo>(supportedLanguages.map((info) => [info.specific, info]));
 for (const info of supportedLanguages) {

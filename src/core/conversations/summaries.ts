@@ -8,6 +8,16 @@ import type { TitleMessage } from './titles.ts';
 
 export const MAX_KEY_POINTS = 2;
 const PROBLEM_CHARS = 240;
+/**
+ * TextRank compares every pair of sentences (n² weights, 30 passes over them): past a few hundred
+ * it costs seconds and gigabytes, so the candidates are an even sample of this many, spread over
+ * the whole conversation.
+ */
+export const MAX_RANKED_SENTENCES = 150;
+/** A candidate is ranked on its start: a key point is shown cut to 220 characters anyway. */
+const RANKED_SENTENCE_CHARS = 400;
+/** The problem and outcome are read from the opening of their message. */
+const OPENING_CHARS = 4_096;
 
 const actionVerb =
   /^(add|use|create|run|set|change|install|check|make|replace|move|update|remove|enable|disable|configure|initiali[sz]e|deploy|wrap|call|pass|mock|await|increase|decrease|split|rename|store|keep|put|define|declare|write|drop|index|cache|retry|pin|upgrade|downgrade|restart|export|import|return|avoid|start|switch|point|give|reset|clear|delete|try|verify|ensure|model|normali[sz]e)\b/i;
@@ -20,14 +30,14 @@ export function extractiveSummary(messages: readonly TitleMessage[]): string {
   const lines: string[] = [];
 
   const opening = users[0] ?? messages.find((message) => prose(message.text));
-  if (opening) lines.push(`Problem: ${problem(prose(opening.text))}`);
+  if (opening) lines.push(`Problem: ${problem(prose(opening.text.slice(0, OPENING_CHARS)))}`);
 
   const points = keyPoints(assistants.flatMap((message) => sentences(prose(message.text))));
   if (points.length > 0) lines.push(`Key points: ${points.join(' ')}`);
 
   const last = users.length > 1 ? users[users.length - 1] : undefined;
   if (last && resolution.test(last.text)) {
-    const statements = sentences(prose(last.text)).filter((sentence) => !sentence.endsWith('?'));
+    const statements = sentences(prose(last.text.slice(0, OPENING_CHARS))).filter((sentence) => !sentence.endsWith('?'));
     if (statements.length > 0) lines.push(`Outcome: ${truncate(statements.join(' '), PROBLEM_CHARS)}`);
   }
   return lines.join('\n');
@@ -44,9 +54,12 @@ function problem(text: string): string {
 
 /** TextRank over the candidate sentences, weighted toward actions and code; original order kept. */
 function keyPoints(all: readonly string[]): string[] {
-  const candidates = all.filter((sentence) => !sentence.trim().endsWith('?') && contentWords(sentence).length >= 3);
-  if (candidates.length <= MAX_KEY_POINTS) return candidates.map((sentence) => ensureStop(sentence));
-  const bags = candidates.map((sentence) => new Set(contentWords(sentence)));
+  const candidates = evenSample(
+    all.filter((sentence) => !sentence.trim().endsWith('?') && contentWords(sentence.slice(0, RANKED_SENTENCE_CHARS)).length >= 3),
+    MAX_RANKED_SENTENCES,
+  );
+  if (candidates.length <= MAX_KEY_POINTS) return candidates.map((sentence) => ensureStop(truncate(sentence, 220)));
+  const bags = candidates.map((sentence) => new Set(contentWords(sentence.slice(0, RANKED_SENTENCE_CHARS))));
   const n = candidates.length;
   const weights: number[][] = bags.map((a, i) =>
     bags.map((b, j) => {
@@ -67,8 +80,9 @@ function keyPoints(all: readonly string[]): string[] {
   }
   const scored = candidates.map((sentence, index) => {
     let score = rank[index]!;
-    if (actionVerb.test(sentence.replace(/^(you should|you can|i'd|i would|first,?|then,?|also,?|finally,?)\s+/i, ''))) score *= 1.6;
-    if (codeIdentifier.test(sentence)) score *= 1.3;
+    const start = sentence.slice(0, RANKED_SENTENCE_CHARS);
+    if (actionVerb.test(start.replace(/^(you should|you can|i'd|i would|first,?|then,?|also,?|finally,?)\s+/i, ''))) score *= 1.6;
+    if (codeIdentifier.test(start)) score *= 1.3;
     return { sentence, index, score };
   });
   return scored
@@ -76,6 +90,12 @@ function keyPoints(all: readonly string[]): string[] {
     .slice(0, MAX_KEY_POINTS)
     .sort((a, b) => a.index - b.index)
     .map((entry) => ensureStop(truncate(entry.sentence, 220)));
+}
+
+/** At most `limit` of `items`, evenly spaced, in their order (all of them when there are few enough). */
+function evenSample<T>(items: readonly T[], limit: number): T[] {
+  if (items.length <= limit) return [...items];
+  return Array.from({ length: limit }, (_, i) => items[Math.floor((i * items.length) / limit)]!);
 }
 
 function ensureStop(sentence: string): string {

@@ -1,4 +1,9 @@
-/** Plain-text helpers shared by the offline title and summary methods (no model, no network). */
+/**
+ * Plain-text helpers shared by the offline title and summary methods (no model, no network).
+ * Trimming a set of characters from an end is a loop here, not a regex such as `/[?!.]+$/`: a
+ * regex retries its run from every position of a long run that does not reach the end, which is
+ * quadratic in the run's length.
+ */
 
 /** The prose of a message: fenced code blocks are dropped, since they are not sentences. */
 export function prose(raw: string): string {
@@ -48,5 +53,19 @@ export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');
-  return (space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '') + '…';
+  return trimEnd(space > max / 2 ? cut.slice(0, space) : cut, (c) => /[\s,;:.-]/.test(c)) + '…';
+}
+
+/** `text` without the characters at its end that `strip` accepts. */
+export function trimEnd(text: string, strip: (char: string) => boolean): string {
+  let end = text.length;
+  while (end > 0 && strip(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
+/** `text` without the characters at its start that `strip` accepts. */
+export function trimStart(text: string, strip: (char: string) => boolean): string {
+  let start = 0;
+  while (start < text.length && strip(text[start]!)) start++;
+  return text.slice(start);
 }

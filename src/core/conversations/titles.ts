@@ -3,7 +3,7 @@
  * <identifier>" when it names both, otherwise its first sentence that states an intent, cut at the
  * first clause boundary and stripped of filler, possessives and articles, at most ten words.
  */
-import { codeIdentifier, prose, sentences, stopWords } from './text.ts';
+import { codeIdentifier, prose, sentences, stopWords, trimEnd, trimStart, truncate } from './text.ts';
 
 export interface TitleMessage {
   readonly role: string;
@@ -11,6 +11,13 @@ export interface TitleMessage {
 }
 
 export const MAX_TITLE_WORDS = 10;
+/** A title is a line in a list: one long "word" (a hash, a path) is cut to this. */
+export const MAX_TITLE_CHARS = 80;
+/**
+ * A title comes from the opening of the first message: past this many characters of it there is
+ * no sentence a title would be made of, and reading further would only cost time.
+ */
+const TITLE_SCAN_CHARS = 8_192;
 export const UNTITLED = 'New conversation';
 
 const errorName = /\b([A-Z][A-Za-z0-9]*(?:Error|Exception|Fault))\b|\b(E[A-Z]{3,}|SIG[A-Z]{3,})\b/;
@@ -35,12 +42,12 @@ const dropped = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'their', 'this',
 export function ruleTitle(messages: readonly TitleMessage[]): string {
   const first = messages.find((message) => message.role === 'USER' && prose(message.text)) ?? messages.find((m) => prose(m.text));
   if (!first) return UNTITLED;
-  const text = prose(first.text);
+  const text = prose(first.text.slice(0, TITLE_SCAN_CHARS));
 
   const error = text.match(errorName);
   const identifier = text.replace(errorName, ' ').match(codeIdentifier);
   if (error && identifier) {
-    return `${error[1] ?? error[2]} in ${identifier[0].replace(/`/g, '')}`;
+    return truncate(`${error[1] ?? error[2]} in ${identifier[0].replace(/`/g, '')}`, MAX_TITLE_CHARS);
   }
 
   const candidates = sentences(text);
@@ -49,7 +56,7 @@ export function ruleTitle(messages: readonly TitleMessage[]): string {
 }
 
 function clauseTitle(sentence: string): string {
-  let clause = sentence.replace(/[?!.]+$/, '');
+  let clause = trimEnd(sentence, (c) => c === '?' || c === '!' || c === '.');
   for (const filler of fillers) clause = clause.replace(filler, '');
   for (let again = true; again; ) {
     const before = clause;
@@ -61,10 +68,10 @@ function clauseTitle(sentence: string): string {
   if (boundary > 0 && clause.slice(0, boundary + 1).trim().split(/\s+/).length >= 2) clause = clause.slice(0, boundary + 1);
   const kept = clause
     .split(/\s+/)
-    .map((word) => word.replace(/^['"(]+|['"),.;:!?]+$/g, ''))
+    .map((word) => trimEnd(trimStart(word, (c) => `'"(`.includes(c)), (c) => `'"),.;:!?`.includes(c)))
     .filter((word) => word && !dropped.has(word.toLowerCase()));
   const limited = kept.slice(0, MAX_TITLE_WORDS);
   while (limited.length > 1 && stopWords.has(limited[limited.length - 1]!.toLowerCase())) limited.pop();
   const title = limited.join(' ');
-  return title ? title[0]!.toUpperCase() + title.slice(1) : '';
+  return title ? truncate(title[0]!.toUpperCase() + title.slice(1), MAX_TITLE_CHARS) : '';
 }

@@ -6,9 +6,9 @@
 import type { TextGenerator } from '../models/textGenerator.ts';
 import type { Logger } from '../context.ts';
 import { silentLogger } from '../context.ts';
-import { ruleTitle, type TitleMessage } from './titles.ts';
+import { MAX_TITLE_CHARS, ruleTitle, type TitleMessage } from './titles.ts';
 import { extractiveSummary } from './summaries.ts';
-import { contentWords, prose, truncate } from './text.ts';
+import { contentWords, prose, trimEnd, trimStart, truncate } from './text.ts';
 
 export interface WriterOptions {
   readonly titleTimeoutMs: number;
@@ -25,7 +25,6 @@ export interface Written {
 }
 
 const TRANSCRIPT_CHARS = 6_000;
-export const MAX_TITLE_CHARS = 80;
 
 const titleSchema = {
   type: 'object',
@@ -143,7 +142,8 @@ function grounded(text: string, messages: readonly TitleMessage[], minimum: numb
 }
 
 export function acceptableTitle(value: unknown, messages: readonly TitleMessage[]): string | undefined {
-  const title = field(value, 'title')?.replace(/^["'`]+|["'`.]+$/g, '');
+  const given = field(value, 'title');
+  const title = given && trimEnd(trimStart(given, (c) => `"'\``.includes(c)), (c) => `"'\`.`.includes(c));
   if (!title || title.length < 3 || title.length > MAX_TITLE_CHARS || !/[A-Za-z]/.test(title)) return undefined;
   if (/[{}<>|]/.test(title) || title.split(' ').length > 14) return undefined;
   return grounded(title, messages, 1) ? title : undefined;

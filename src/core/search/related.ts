@@ -4,7 +4,7 @@
  * terms in more than a few percent of a large corpus dropped, and each query reduced to its 16
  * highest-weighted terms.
  */
-import { identifiers, subTokens } from './tokens.ts';
+import { identifiers, indexedPrefix, subTokens } from './tokens.ts';
 
 export interface RelatedDocument {
   readonly id: string;
@@ -18,6 +18,12 @@ export interface Similar {
 }
 
 const QUERY_TERMS = 16;
+/**
+ * How much of a text its terms are counted from, for a stored document and for what a request
+ * compares against: the opening of a large text says what it is about, and counting a 64 MiB one
+ * per request would cost seconds.
+ */
+export const SIMILARITY_CHARS = 64 * 1024;
 /** Document-frequency cut-off: only applied on corpora large enough for it to mean "boilerplate". */
 const MAX_DF_SHARE = 0.05;
 const MIN_CORPUS_FOR_DF_CUT = 200;
@@ -33,10 +39,11 @@ const KEYWORDS = new Set(
   ).split(' '),
 );
 
+/** Term counts of the first SIMILARITY_CHARS of `text`. */
 export function termCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
   const bump = (term: string) => counts.set(term, (counts.get(term) ?? 0) + 1);
-  for (const identifier of identifiers(text)) {
+  for (const identifier of identifiers(indexedPrefix(text, SIMILARITY_CHARS))) {
     const parts = subTokens(identifier).filter((p) => p.length >= 2 && !/^\d+$/.test(p) && !KEYWORDS.has(p));
     for (const part of parts) bump(part);
     if (parts.length > 1) bump(identifier.toLowerCase());
@@ -45,6 +52,10 @@ export function termCounts(text: string): Map<string, number> {
 }
 
 type Vector = Map<string, number>;
+
+function countsOf(corpus: Iterable<RelatedDocument>): Map<string, Map<string, number>> {
+  return new Map([...corpus].map((doc) => [doc.id, termCounts(doc.text)]));
+}
 
 /** A term's weight across a corpus of `n` documents, `df` of which hold it; undefined for boilerplate or unknown terms. */
 function inverseFrequency(df: number, n: number): number | undefined {
@@ -74,14 +85,11 @@ export class TfIdf {
   private readonly vectors = new Map<string, Vector>();
   private readonly idf = new Map<string, number>();
 
-  constructor(corpus: Iterable<RelatedDocument>) {
-    const counts = new Map<string, Map<string, number>>();
+  /** A corpus of texts, or of their term counts keyed by document id (a cache of `termCounts`). */
+  constructor(corpus: Iterable<RelatedDocument> | ReadonlyMap<string, ReadonlyMap<string, number>>) {
+    const counts = corpus instanceof Map ? (corpus as ReadonlyMap<string, ReadonlyMap<string, number>>) : countsOf(corpus as Iterable<RelatedDocument>);
     const df = new Map<string, number>();
-    for (const doc of corpus) {
-      const c = termCounts(doc.text);
-      counts.set(doc.id, c);
-      for (const term of c.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-    }
+    for (const c of counts.values()) for (const term of c.keys()) df.set(term, (df.get(term) ?? 0) + 1);
     for (const [term, frequency] of df) {
       const idf = inverseFrequency(frequency, counts.size);
       if (idf !== undefined) this.idf.set(term, idf);
@@ -89,7 +97,7 @@ export class TfIdf {
     for (const [id, c] of counts) this.vectors.set(id, this.weigh(c));
   }
 
-  private weigh(counts: Map<string, number>, limit?: number): Vector {
+  private weigh(counts: ReadonlyMap<string, number>, limit?: number): Vector {
     return weigh(counts, (term) => this.idf.get(term), limit);
   }
 
@@ -125,6 +133,8 @@ export interface TermIndex {
   holders(term: string, limit: number): number[];
   /** The texts of some documents (those not found, or not shown, are left out). */
   texts(documents: readonly number[]): RelatedDocument[];
+  /** `termCounts(document.text)`, from a cache when the index keeps one. */
+  counts?(document: RelatedDocument): ReadonlyMap<string, number>;
 }
 
 /** Query terms whose frequency is looked up; the strongest QUERY_TERMS of them are kept. */
@@ -153,7 +163,7 @@ export function similarByIndex(
   for (const [term, w] of query) for (const doc of index.holders(term, HOLDERS_PER_TERM)) rough.set(doc, (rough.get(doc) ?? 0) + w);
   const shortlisted = [...rough].sort((a, b) => b[1] - a[1]).slice(0, SCORED_CANDIDATES).map(([doc]) => doc);
   const docs = index.texts(shortlisted).filter((doc) => !options.exclude?.has(doc.id));
-  const owns = docs.map((doc) => termCounts(doc.text));
+  const owns = docs.map((doc) => index.counts?.(doc) ?? termCounts(doc.text));
   const unknown = new Set<string>();
   for (const own of owns) for (const term of own.keys()) if (!frequencies.has(term)) unknown.add(term);
   for (const [term, df] of index.frequencies([...unknown])) frequencies.set(term, df);

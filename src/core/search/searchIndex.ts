@@ -45,6 +45,11 @@ const MAX_REMEMBERED_FREQUENCIES = 200_000;
 const LABEL_PAGE = 5000;
 /** Near misses worth showing: past the first few, typo matches are noise that costs time to send. */
 const FUZZY_RESULTS = 20;
+/** Trigrams of a query weighed for typos: each is looked for in every candidate's name and keywords. */
+const MAX_FUZZY_GRAMS = 64;
+/** Of a name, and of the tags, this much is indexed (a label is something a person reads). */
+const INDEXED_NAME_CHARS = 1_024;
+const INDEXED_TAGS_CHARS = 4_096;
 
 const quote = (s: string): string => '"' + s.replace(/"/g, '""') + '"';
 
@@ -132,7 +137,7 @@ export class SearchIndex {
 
   /** The `keywords` column value for a document (tags and identifiers, kept for re-ranking). */
   static keywords(document: IndexedDocument): string {
-    return `${document.tags}\n${distinctIdentifiers(document.code).join(' ')}`;
+    return `${document.tags.slice(0, INDEXED_TAGS_CHARS)}\n${distinctIdentifiers(document.code).join(' ')}`;
   }
 
   /**
@@ -162,11 +167,13 @@ export class SearchIndex {
   }
 
   private insertNameTags(rowid: number, document: IndexedDocument): void {
-    const label = `${document.name} ${document.tags}`;
+    const name = document.name.slice(0, INDEXED_NAME_CHARS);
+    const tags = document.tags.slice(0, INDEXED_TAGS_CHARS);
+    const label = `${name} ${tags}`;
     this.database.prepare('INSERT INTO asset_labels (rowid, label) VALUES (?, ?)').run(rowid, label);
     this.database
       .prepare('INSERT INTO asset_nt (rowid, name, tags, idents) VALUES (?, ?, ?, ?)')
-      .run(rowid, document.name, document.tags, distinctIdentifiers(document.code).join(' '));
+      .run(rowid, name, tags, distinctIdentifiers(document.code).join(' '));
     this.labels.set(rowid, label);
   }
 
@@ -210,14 +217,14 @@ export class SearchIndex {
       const rows = this.matchNt(long.map(quote).join(' AND '), scope);
       rows.forEach((row, i) => add({ rowid: row.rowid, stage: 'substring', score: 0.75 - (0.1 * i) / Math.max(rows.length, 1) }));
     }
-    const grams = [...new Set(long.flatMap((t) => trigrams(t)))];
+    const grams = [...new Set(long.flatMap((t) => trigrams(t)))].slice(0, MAX_FUZZY_GRAMS);
     // Typo tolerance is for queries the exact stages could not answer, over a bounded candidate
     // set re-ranked by the share of the query's trigrams each candidate really contains.
     if (out.size < FUZZY_BELOW && grams.length > 0) {
       const candidateScope = { ...scope, limit: FUZZY_CANDIDATES };
       const rerank = (rows: Row[]) =>
         rows
-          .map((row) => ({ row, overlap: overlap(grams, `${row.name}\n${row.keywords}`) }))
+          .map((row) => ({ row, overlap: overlap(grams, `${row.name.slice(0, INDEXED_NAME_CHARS)}\n${row.keywords}`) }))
           .filter((entry) => entry.overlap >= MIN_FUZZY_OVERLAP)
           // Equal shares: the shorter name is the closer match ("fetchJson" before "fetchJsonp").
           .sort((a, b) => b.overlap - a.overlap || a.row.name.length - b.row.name.length);
