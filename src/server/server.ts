@@ -4,13 +4,14 @@
  * the data directory, so other windows and tools find the host; it is removed on a clean close.
  */
 import { createServer, type Server } from 'node:http';
-import { writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { writeFileSync, rmSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
 import { createApp, type AppOptions, type SatchelApp } from './app.ts';
 import { errorBody } from './errors.ts';
+import { PRIVATE_FILE_MODE } from '../core/store/privateFiles.ts';
 
 export const DEFAULT_PORT = 39300;
 export const LAST_PORT = 39333;
@@ -114,7 +115,10 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
   const portFile = join(core.dataDir, PORT_FILE);
   if (options.writePortFile) {
     const content: PortFile = { port, pid: process.pid, started: new Date().toISOString() };
-    writeFileSync(portFile, JSON.stringify(content));
+    // Written whole then renamed (readers never see half a file), private like the rest of the directory.
+    const partial = `${portFile}.${process.pid}.tmp`;
+    writeFileSync(partial, JSON.stringify(content), { mode: PRIVATE_FILE_MODE });
+    renameSync(partial, portFile);
   }
 
   let closing: Promise<void> | undefined;

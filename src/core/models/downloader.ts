@@ -14,6 +14,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { dirname, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/privateFiles.ts';
 
 export const PAUSE = 'pause';
 
@@ -112,7 +113,7 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
   const retries = options.retries ?? 5;
   const backoff = options.backoffMs ?? 250;
   const maxBackoff = options.maxBackoffMs ?? 8000;
-  await mkdir(dirname(dest), { recursive: true });
+  await mkdir(dirname(dest), { recursive: true, mode: PRIVATE_DIR_MODE });
   let attempts = 0;
   let failures = 0;
   let restarts = 0;
@@ -139,10 +140,10 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
           hash = createHash('sha256');
         }
         const total = opened.total;
-        await writeFile(metaPath(dest), JSON.stringify({ source: options.source, sha256: options.sha256, validator: opened.validator, total } satisfies PartMeta));
+        await writeFile(metaPath(dest), JSON.stringify({ source: options.source, sha256: options.sha256, validator: opened.validator, total } satisfies PartMeta), { mode: PRIVATE_FILE_MODE });
         if (total !== undefined) await options.onTotal?.(total, received);
         options.onProgress?.({ received, ...(total !== undefined ? { total } : {}) });
-        const file = await open(partPath(dest), received === 0 ? 'w' : 'a');
+        const file = await open(partPath(dest), received === 0 ? 'w' : 'a', PRIVATE_FILE_MODE);
         try {
           // Network chunks are small (16-64 KiB): writing them in 1 MiB batches saves most of the
           // per-write cost; on a slow link a batch is also written every 100 ms so progress moves.

@@ -19,6 +19,7 @@ import {
 import { stamp, newId } from '../time.ts';
 import { byteDescriptor, catalogModel, classifierModel, CLASSIFIER_ID, roleOf, shippedCatalog, withBaseUrl, type CatalogEntry } from './catalog.ts';
 import { ModelStore, type ModelRow } from './modelStore.ts';
+import { PRIVATE_DIR_MODE } from '../store/privateFiles.ts';
 import { discardPartial, downloadFile, partialBytes, PAUSE } from './downloader.ts';
 import { LoadedModels, type Role } from './loadedModels.ts';
 import { ProgressFeed, type ModelDownloadEvent } from './progressFeed.ts';
@@ -530,7 +531,7 @@ export class ModelService {
   private async ensureDisk(bytes: number): Promise<void> {
     if (bytes <= 0) return;
     const dir = join(this.dataDir, 'models');
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const info = await statfs(dir);
     const free = Number(info.bavail) * Number(info.bsize);
     if (bytes + DISK_MARGIN > free) {

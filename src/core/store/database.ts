@@ -5,10 +5,11 @@
  * message and changes nothing on disk.
  */
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { existsSync, mkdirSync, accessSync, constants, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, accessSync, constants, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InsufficientResourcesError, StoreUnusableError } from '../errors.ts';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
 
 export interface Migration {
   /** Strictly increasing across all migrations; never reuse or renumber a released one. */
@@ -53,7 +54,7 @@ export class Database {
   static open(options: OpenOptions): Database {
     const { dataDir, migrations } = options;
     try {
-      mkdirSync(dataDir, { recursive: true });
+      ensurePrivateDir(dataDir, DATABASE_FILE);
     } catch (error) {
       throw new StoreUnusableError(`Cannot create the data directory ${dataDir}: ${(error as Error).message}`);
     }
@@ -72,6 +73,10 @@ export class Database {
         throw new StoreUnusableError(`The database ${path} is not readable and writable by this user.`);
       }
     }
+    // SQLite gives the WAL and shared-memory files the database file's mode: a 0600 database
+    // makes all three private (files from an older Satchel are tightened here too).
+    ensurePrivateFile(path);
+    for (const side of ['-wal', '-shm', '-journal']) tightenIfPresent(`${path}${side}`);
     let db: DatabaseSync;
     try {
       db = new DatabaseSync(path);

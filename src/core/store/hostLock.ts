@@ -4,9 +4,9 @@
  * exits or is killed, so a dead host never blocks a successor and no stale lock needs cleaning.
  */
 import { DatabaseSync } from 'node:sqlite';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Disposable } from '../events.ts';
+import { ensurePrivateDir, ensurePrivateFile } from './privateFiles.ts';
 
 export const LOCK_FILE = 'host.lock';
 
@@ -19,8 +19,11 @@ export class HostLock implements Disposable {
 
   /** The lock, or undefined when another process (or another holder here) has it. */
   static tryAcquire(dataDir: string): HostLock | undefined {
-    mkdirSync(dataDir, { recursive: true });
-    const db = new DatabaseSync(join(dataDir, LOCK_FILE), { timeout: 0 });
+    // The database names a data directory; the lock file alone may be a probe's.
+    ensurePrivateDir(dataDir, 'satchel.db');
+    const path = join(dataDir, LOCK_FILE);
+    ensurePrivateFile(path);
+    const db = new DatabaseSync(path, { timeout: 0 });
     try {
       db.exec('PRAGMA locking_mode = EXCLUSIVE');
       db.exec('BEGIN EXCLUSIVE');
