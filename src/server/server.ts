@@ -74,9 +74,12 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
             ? [408, 'Request Timeout', 'request_timeout', 'The request was not received in time.']
             : [400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP.'];
       const body = JSON.stringify(errorBody(code, message));
+      // end() only half-closes: a client that keeps the connection open (a stalled upload) would
+      // keep it, and whatever its request holds, forever. The socket goes once the answer is out.
       socket.end(
         `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        () => socket.destroy(),
       );
     });
     return server;
@@ -129,6 +132,7 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
         if (current?.pid === process.pid && current.port === port) rmSync(portFile, { force: true });
       }
       app.streams.dispose();
+      app.dispose();
       await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
