@@ -3,7 +3,7 @@
  * a range, with HTTP and WebSocket on the same port. The chosen port is written to a port file in
  * the data directory, so other windows and tools find the host; it is removed on a clean close.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { writeFileSync, rmSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
@@ -16,6 +16,8 @@ import { PRIVATE_FILE_MODE } from '../core/store/privateFiles.ts';
 export const DEFAULT_PORT = 39300;
 export const LAST_PORT = 39333;
 export const PORT_FILE = 'port.json';
+/** Requests being handled get this long to finish when the server closes (a SIGTERM must end within 2 s). */
+export const CLOSE_GRACE_MS = 1000;
 
 export interface ServeOptions extends Omit<AppOptions, 'logger'> {
   readonly logger: Logger;
@@ -54,8 +56,21 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
   const app = createApp(core, options);
   const callback = app.koa.callback();
   const sockets = new Set<Socket>();
+  /** Requests whose body is still arriving: nothing of theirs is acknowledged, so a close ends them at once. */
+  const receiving = new Set<IncomingMessage>();
+  const track = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.complete) return;
+    receiving.add(req);
+    const done = (): void => void receiving.delete(req);
+    req.once('end', done);
+    req.once('close', done);
+    res.once('close', done);
+  };
   const makeServer = (): Server => {
-    const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, callback);
+    const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, (req, res) => {
+      track(req, res);
+      void callback(req, res);
+    });
     server.on('upgrade', (req, socket, head) => app.streams.handleUpgrade(req, socket, head));
     server.on('connection', (socket) => {
       sockets.add(socket);
@@ -133,10 +148,11 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
       }
       app.streams.dispose();
       app.dispose();
+      for (const req of receiving) req.socket.destroy();
       await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      })).concat(destroyAfter(sockets, 2000)));
+      })).concat(destroyAfter(sockets, CLOSE_GRACE_MS)));
     })();
     return closing;
   };

@@ -195,3 +195,25 @@ test('stalled uploads are cut off, and all bodies in flight together hold a boun
     await host.kill();
   }
 });
+
+test('SIGTERM ends the host within 2 s while large bodies are being received and parsed', async () => {
+  const host = new HostProcess(tempDir('satchel-rel-cost-'));
+  const { port } = await host.waitFor('serving');
+  const stalled = stalledUpload(port!, 62 * 1024 * 1024, 30 * 1024 * 1024, 30_000);
+  const parsing = raw(port!, {
+    method: 'POST',
+    path: '/assets/search?transferables=false',
+    headers: { 'content-type': 'application/json' },
+    body: `{"query":"compute","padding":[${Array.from({ length: 15_000_000 }, (_, i) => i % 256).join(',')}]}`,
+    timeoutMs: 30_000,
+  }).catch(() => undefined);
+  await sleep(400);
+  const started = performance.now();
+  host.child.kill('SIGTERM');
+  const exit = await host.exited;
+  const ms = Math.round(performance.now() - started);
+  await Promise.all([stalled, parsing]);
+  figures('sigterm-under-load', { ms, code: String(exit.code), signal: String(exit.signal) });
+  assert.equal(exit.code, 0, `exit ${exit.code} ${exit.signal} ${host.stderr}`);
+  assert.ok(ms < 2000, `the host took ${ms} ms to stop`);
+});
