@@ -135,8 +135,15 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
     const content: PortFile = { port, pid: process.pid, started: new Date().toISOString() };
     // Written whole then renamed (readers never see half a file), private like the rest of the directory.
     const partial = `${portFile}.${process.pid}.tmp`;
-    writeFileSync(partial, JSON.stringify(content), { mode: PRIVATE_FILE_MODE });
-    renameSync(partial, portFile);
+    try {
+      writeFileSync(partial, JSON.stringify(content), { mode: PRIVATE_FILE_MODE });
+      renameSync(partial, portFile);
+    } catch (error) {
+      // A full disk must not keep the host from serving: tools that cannot find the port file
+      // still find the host on its first port, and the log names it.
+      rmSync(partial, { force: true });
+      options.logger.warn(`Could not write ${portFile}: ${(error as Error).message}`);
+    }
   }
 
   let closing: Promise<void> | undefined;
