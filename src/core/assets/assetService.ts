@@ -227,10 +227,9 @@ export class AssetService implements Disposable {
     return { iterable };
   }
 
+  /** A read: it records no activity (a GET never writes). */
   exportAs(id: string, type: ExportType): ExportedAsset {
-    const exported = exportAsset(this.get(id), type);
-    this.context.transaction(() => this.addActivity(id, 'asset_format_downloaded'));
-    return exported;
+    return exportAsset(this.get(id), type);
   }
 
   /** Loads what search keeps in memory, between other work, so the first search after start does not pay for it. */
