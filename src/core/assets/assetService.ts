@@ -128,6 +128,17 @@ const EVENT_DESCRIPTIONS: Record<AssetEvent, string> = {
   asset_referenced: 'an_asset_was_referenced_by_the_user',
 };
 
+/**
+ * The stored document without the content of its first eight formats (assets have one to three),
+ * removed by SQLite in one json_remove. It only saves work: rendering with transferables=false
+ * strips every format again (`withoutContent`), so a ninth format's content never leaks.
+ */
+const CONTENT_FREE_DATA = `json_remove(data, ${Array.from({ length: 8 }, (_, i) =>
+  ['fragment.string', 'fragment.bytes', 'file.string', 'file.bytes'].map((path) => `'$.formats.iterable[${i}].${path}'`),
+)
+  .flat()
+  .join(', ')})`;
+
 /** Assets and the records hanging off them (formats, tags, websites, activities). */
 export class AssetService implements Disposable {
   private readonly context: StoreContext;
@@ -178,8 +189,9 @@ export class AssetService implements Disposable {
   }
 
   list(options: ListOptions = {}): Asset[] {
-    const docs = this.docs({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false });
-    return this.renderAll(docs, options.transferables ?? true);
+    const transferables = options.transferables ?? true;
+    const docs = this.docs({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false, transferables });
+    return this.renderAll(docs, transferables);
   }
 
   /** Ids of ordinary assets (and pseudo ones when asked), newest first. */
@@ -630,10 +642,15 @@ export class AssetService implements Disposable {
     return this.doc(row.asset_id);
   }
 
-  /** Stored documents of ordinary assets (or suggested ones; pseudo ones only when asked), newest first. */
-  private docs(options: { suggested?: boolean; pseudo?: boolean } = {}): StoredAsset[] {
+  /**
+   * Stored documents of ordinary assets (or suggested ones; pseudo ones only when asked), newest
+   * first. Without `transferables` SQLite leaves the content out, so it never reaches JavaScript:
+   * listing 9 assets of 60 MB parsed all 540 MB only to drop it (5.8 s, 1.1 GB more resident).
+   */
+  private docs(options: { suggested?: boolean; pseudo?: boolean; transferables?: boolean } = {}): StoredAsset[] {
+    const column = options.transferables === false ? CONTENT_FREE_DATA : 'data';
     const rows = this.context.database
-      .prepare('SELECT data FROM assets WHERE suggested = ? AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC')
+      .prepare(`SELECT ${column} AS data FROM assets WHERE suggested = ? AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC`)
       .all(options.suggested ? 1 : 0, options.pseudo ? 1 : 0) as unknown as Array<{ data: string }>;
     return rows.map((row) => JSON.parse(row.data) as StoredAsset);
   }
