@@ -10,6 +10,7 @@ import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InsufficientResourcesError, StoreUnusableError } from '../errors.ts';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
+import { freeBytes, keepReserve, releaseReserveIfFull, RESERVE_BYTES } from './diskReserve.ts';
 
 export interface Migration {
   /** Strictly increasing across all migrations; never reuse or renumber a released one. */
@@ -73,6 +74,7 @@ export class Database {
         throw new StoreUnusableError(`The database ${path} is not readable and writable by this user.`);
       }
     }
+    const released = releaseReserveIfFull(dataDir);
     // SQLite gives the WAL and shared-memory files the database file's mode: a 0600 database
     // makes all three private (files from an older Satchel are tightened here too).
     ensurePrivateFile(path);
@@ -95,9 +97,16 @@ export class Database {
       database.migrate(migrations);
     } catch (error) {
       db.close();
+      if (freeBytes(dataDir) < RESERVE_BYTES) {
+        throw new StoreUnusableError(
+          `The disk holding ${path} is full${released ? ' (its reserve was already given back)' : ''}; ` +
+            'the database cannot be opened until some space is freed. Nothing was changed.',
+        );
+      }
       if (error instanceof StoreUnusableError) throw error;
       throw new StoreUnusableError(`Cannot use the database ${path}: ${(error as Error).message}`);
     }
+    keepReserve(dataDir);
     return database;
   }
 
