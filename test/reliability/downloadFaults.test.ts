@@ -8,11 +8,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers.ts';
 import { HostProcess, figures, raw, sleep } from './support.ts';
-import { mountTmpfs, unmount, canMount } from './disk.ts';
+import { canMount } from './disk.ts';
+import { withTmpfsHost } from './tmpfsHost.ts';
 
 let origin: Server;
 let originPort = 0;
@@ -108,113 +109,57 @@ test('a declared size is enforced on a body without Content-Length, and the part
 });
 
 test('a download of unknown size stops while the disk has room, deletes its partial file, and the host restarts', { skip: !canMount() && 'needs root to mount a tmpfs' }, async () => {
-  const mount = tempDir('satchel-rel-dl-tmpfs-');
-  assert.ok(mountTmpfs(mount, 112 * 1024), 'mount a 112 MB tmpfs');
-  const dataDir = join(mount, 'data');
-  let host = new HostProcess(dataDir);
-  try {
-    const { port } = await host.waitFor('serving');
-    const id = await createModel(port!, 'unknown');
-    const result = await downloadToEnd(port!, id);
-    const health = await raw(port!, { path: '/.well-known/health' });
-    figures('download-unknown-size', { status: result.status, ms: result.ms, leftovers: leftovers(dataDir, id).length, alive: String(host.alive) });
-    assert.ok(host.alive, `the host exited: ${host.stderr}`);
+  await withTmpfsHost('satchel-rel-dl-tmpfs-', 112 * 1024, async (disk) => {
+    const id = await createModel(disk.port, 'unknown');
+    const result = await downloadToEnd(disk.port, id);
+    const health = await raw(disk.port, { path: '/.well-known/health' });
+    figures('download-unknown-size', { status: result.status, ms: result.ms, leftovers: leftovers(disk.dataDir, id).length, alive: String(disk.host.alive) });
+    assert.ok(disk.host.alive, `the host exited: ${disk.host.stderr}`);
     assert.equal(health.status, 200);
     assert.equal(result.status, 'FAILED');
-    assert.deepEqual(leftovers(dataDir, id), []);
-    await host.kill('SIGKILL');
-    host = new HostProcess(dataDir);
-    await host.waitFor('serving');
-  } finally {
-    await host.kill();
-    unmount(mount);
-  }
+    assert.deepEqual(leftovers(disk.dataDir, id), []);
+    await disk.restart('SIGKILL');
+  });
 });
 
 test('a disk filled by another program mid-download fails the download, not the host, and the host restarts on the full disk', { skip: !canMount() && 'needs root to mount a tmpfs' }, async () => {
-  const mount = tempDir('satchel-rel-dl-full-');
-  assert.ok(mountTmpfs(mount, 112 * 1024), 'mount a 112 MB tmpfs');
-  const dataDir = join(mount, 'data');
-  mkdirSync(dataDir);
-  let host = new HostProcess(dataDir);
-  try {
-    const { port } = await host.waitFor('serving');
-    const id = await createModel(port!, 'slow');
-    const started = await raw(port!, { method: 'POST', path: `/model/${id}/download` });
+  await withTmpfsHost('satchel-rel-dl-full-', 112 * 1024, async (disk) => {
+    const id = await createModel(disk.port, 'slow');
+    const started = await raw(disk.port, { method: 'POST', path: `/model/${id}/download` });
     assert.equal(started.status, 200, started.text);
     await sleep(500);
-    // Another program takes every byte left.
-    const fd = openSync(join(mount, 'filler'), 'w');
-    try {
-      for (const size of [1 << 20, 4096, 512]) {
-        try {
-          for (;;) writeSync(fd, Buffer.alloc(size));
-        } catch {
-          // full at this granularity
-        }
-      }
-    } finally {
-      closeSync(fd);
-    }
+    disk.fill();
     const deadline = Date.now() + 60_000;
-    while (host.alive && Date.now() < deadline) {
-      const model = await raw(port!, { path: `/model/${id}` }).catch(() => undefined);
+    while (disk.host.alive && Date.now() < deadline) {
+      const model = await raw(disk.port, { path: `/model/${id}` }).catch(() => undefined);
       if ((model?.json as { downloading?: boolean } | undefined)?.downloading === false) break;
       await sleep(100);
     }
-    const alive = host.alive;
-    const status = alive ? await progress(port!, id) : 'host exited';
-    figures('download-disk-filled', { status, alive: String(alive), leftovers: leftovers(dataDir, id).length });
-    assert.ok(alive, `the host exited when the disk filled: ${host.stderr.slice(-500)}`);
+    const alive = disk.host.alive;
+    const status = alive ? await progress(disk.port, id) : 'host exited';
+    figures('download-disk-filled', { status, alive: String(alive), leftovers: leftovers(disk.dataDir, id).length });
+    assert.ok(alive, `the host exited when the disk filled: ${disk.host.stderr.slice(-500)}`);
     assert.equal(status, 'FAILED');
-    assert.deepEqual(leftovers(dataDir, id), []);
+    assert.deepEqual(leftovers(disk.dataDir, id), []);
     // A crash now, with the disk still full: the host must come back.
-    await host.kill('SIGKILL');
-    host = new HostProcess(dataDir);
-    const restarted = await host.waitFor('serving');
-    const health = await raw(restarted.port!, { path: '/.well-known/health' });
-    assert.equal(health.status, 200);
-  } finally {
-    await host.kill();
-    rmSync(join(mount, 'filler'), { force: true });
-    unmount(mount);
-  }
+    await disk.restart('SIGKILL');
+    assert.equal((await raw(disk.port, { path: '/.well-known/health' })).status, 200);
+  });
 });
 
 test('a crash mid-download on a disk that then fills up never keeps the host from starting', { skip: !canMount() && 'needs root to mount a tmpfs' }, async () => {
-  const mount = tempDir('satchel-rel-dl-crash-');
-  assert.ok(mountTmpfs(mount, 112 * 1024), 'mount a 112 MB tmpfs');
-  const dataDir = join(mount, 'data');
-  let host = new HostProcess(dataDir);
-  try {
-    const { port } = await host.waitFor('serving');
-    const id = await createModel(port!, 'slow');
-    const started = await raw(port!, { method: 'POST', path: `/model/${id}/download` });
+  await withTmpfsHost('satchel-rel-dl-crash-', 112 * 1024, async (disk) => {
+    const id = await createModel(disk.port, 'slow');
+    const started = await raw(disk.port, { method: 'POST', path: `/model/${id}/download` });
     assert.equal(started.status, 200, started.text);
     await sleep(700);
-    await host.kill('SIGKILL');
-    const fd = openSync(join(mount, 'filler'), 'w');
-    try {
-      for (const size of [1 << 20, 4096, 512]) {
-        try {
-          for (;;) writeSync(fd, Buffer.alloc(size));
-        } catch {
-          // full at this granularity
-        }
-      }
-    } finally {
-      closeSync(fd);
-    }
-    host = new HostProcess(dataDir);
-    const restarted = await host.waitFor('serving');
-    figures('download-crash-full-restart', { served: 'yes', partial: leftovers(dataDir, id).join('+') || 'none' });
+    await disk.host.kill('SIGKILL');
+    disk.fill();
+    await disk.restart('SIGKILL');
+    figures('download-crash-full-restart', { served: 'yes', partial: leftovers(disk.dataDir, id).join('+') || 'none' });
     // The cut-off download can be dropped, which frees its partial file.
-    const cancel = await raw(restarted.port!, { method: 'POST', path: `/model/${id}/download/cancel` });
+    const cancel = await raw(disk.port, { method: 'POST', path: `/model/${id}/download/cancel` });
     assert.equal(cancel.status, 200, cancel.text);
-    assert.deepEqual(leftovers(dataDir, id), []);
-  } finally {
-    await host.kill();
-    rmSync(join(mount, 'filler'), { force: true });
-    unmount(mount);
-  }
+    assert.deepEqual(leftovers(disk.dataDir, id), []);
+  });
 });
