@@ -6,7 +6,7 @@
  */
 import { closeSync, existsSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { PRIVATE_FILE_MODE } from './privateFiles.ts';
+import { PRIVATE_FILE_MODE, tightenIfPresent } from './privateFiles.ts';
 
 export const RESERVE_FILE = 'space.reserve';
 export const RESERVE_BYTES = 2 * 1024 * 1024;
@@ -32,7 +32,11 @@ export function releaseReserveIfFull(dir: string): boolean {
 /** Makes the reserve when it is missing and the disk has ample room; never fails. */
 export function keepReserve(dir: string): void {
   const path = join(dir, RESERVE_FILE);
-  if (existsSync(path) || freeBytes(dir) < RESERVE_BYTES * 4) return;
+  if (existsSync(path)) {
+    tightenIfPresent(path);
+    return;
+  }
+  if (freeBytes(dir) < RESERVE_BYTES * 4) return;
   let fd: number | undefined;
   try {
     // Written, not truncated to size: a sparse file would reserve nothing.
