@@ -79,6 +79,16 @@ export function json(ctx: Context, value: unknown, status = 200): void {
   ctx.body = parts.length === 1 ? parts[0] : Readable.from(parts);
 }
 
+/** Replies with JSON produced while it is sent (see jsonArrayReply). */
+export function jsonStream(ctx: Context, chunks: AsyncIterable<Buffer>): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  const stream = Readable.from(chunks);
+  // A client that goes away stops the reading of further pages.
+  ctx.res.once('close', () => stream.destroy());
+  ctx.body = stream;
+}
+
 /** Replies with JSON already encoded (a stream's shared connect frame). */
 export function jsonBytes(ctx: Context, bytes: Buffer): void {
   ctx.status = 200;

@@ -53,3 +53,34 @@ function encodeInto(value: unknown, parts: Buffer[]): void {
   // A single string over the limit cannot come from a store whose bodies are capped at 64 MiB.
   parts.push(Buffer.from(JSON.stringify(value) ?? 'null'));
 }
+
+/** Bytes encoded between two yields to the event loop while a streamed reply is produced. */
+const SLICE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * `{"<key>":[…]}` produced page by page: each page is read and encoded only when the response has
+ * room for it, and the event loop gets a turn every few MB, so health keeps answering while a
+ * store of any size is listed and only a page of it is in memory at a time.
+ */
+export async function* jsonArrayReply(key: string, pages: Iterable<readonly unknown[]>): AsyncGenerator<Buffer> {
+  yield Buffer.from(`{${JSON.stringify(key)}:[`);
+  let first = true;
+  let sinceYield = 0;
+  for (const page of pages) {
+    for (const item of page) {
+      const parts = encodeJson(item);
+      if (!first) parts.unshift(Buffer.from(','));
+      first = false;
+      for (const part of parts) {
+        sinceYield += part.length;
+        yield part;
+      }
+      if (sinceYield >= SLICE_BYTES) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  yield Buffer.from(']}');
+}

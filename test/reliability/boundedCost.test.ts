@@ -10,36 +10,8 @@ import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tempDir } from '../helpers.ts';
 import { HostProcess, figures, raw, sleep } from './support.ts';
+import { probeHealth } from './healthProbe.ts';
 import { seed } from './writes.ts';
-
-/** Polls health every 100 ms on fresh connections; `stop()` resolves with the slowest answer in ms. */
-function probeHealth(port: number): { stop(): Promise<{ slowest: number; probes: number; failures: number }> } {
-  let running = true;
-  let slowest = 0;
-  let probes = 0;
-  let failures = 0;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const reply = await raw(port, { path: '/.well-known/health', timeoutMs: 20_000 });
-        if (reply.status !== 200) failures++;
-      } catch {
-        failures++;
-      }
-      slowest = Math.max(slowest, performance.now() - started);
-      probes++;
-      await sleep(100);
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return { slowest: Math.round(slowest), probes, failures };
-    },
-  };
-}
 
 /** Resident memory of a process in MiB (Linux). */
 function rssMiB(pid: number): number {
