@@ -10,6 +10,8 @@ import { HostLock } from './core/store/hostLock.ts';
 import type { Logger } from './core/context.ts';
 import { defaultDataDir } from './core/dataDir.ts';
 
+const SHUTDOWN_DEADLINE_MS = 1800;
+
 const logger: Logger = {
   info: (message) => console.log(`[satchel] ${message}`),
   warn: (message) => console.warn(`[satchel] ${message}`),
@@ -48,6 +50,12 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal}: shutting down`);
+    // Acknowledged writes are already durable: if closing hangs (a model runtime that will not
+    // end, a stuck disk), the process still ends within the 2 s a service manager expects.
+    setTimeout(() => {
+      logger.warn(`${signal}: closing took longer than ${SHUTDOWN_DEADLINE_MS} ms; exiting anyway.`);
+      process.exit(0);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     stop.abort();
     await host?.close();
     process.exit(0);

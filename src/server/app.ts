@@ -8,7 +8,7 @@ import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
 import { errorMiddleware } from './errors.ts';
 import { guard } from './guard.ts';
-import { bodyParser, DEFAULT_BODY_LIMIT } from './body.ts';
+import { bodyParser, type BodyOptions } from './body.ts';
 import { checkBooleanQueries } from './http.ts';
 import { StreamRegistry, type StreamOptions } from './streams.ts';
 import type { RouteModule } from './routes/deps.ts';
@@ -22,12 +22,16 @@ import { connectorRoutes } from './routes/connector.ts';
 export interface AppOptions {
   readonly logger: Logger;
   readonly bodyLimit?: number;
+  /** Total bytes all request bodies may hold at once, and the longest pause inside one body. */
+  readonly body?: Omit<BodyOptions, 'limit'>;
   readonly streams?: StreamOptions;
 }
 
 export interface SatchelApp {
   readonly koa: Koa;
   readonly streams: StreamRegistry;
+  /** Stops the app's own workers (the JSON parser); the server calls it on close. */
+  dispose(): void;
 }
 
 // Order matters: the connector's `/:application/<verb>` routes would capture other two-segment
@@ -56,9 +60,10 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
     if (ctx.path.includes('//')) ctx.path = ctx.path.replace(/\/{2,}/g, '/');
     await next();
   });
-  koa.use(bodyParser(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
+  const bodies = bodyParser({ ...options.body, ...(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {}) });
+  koa.use(bodies.middleware);
   koa.use(checkBooleanQueries);
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));
-  return { koa, streams };
+  return { koa, streams, dispose: () => bodies.dispose() };
 }

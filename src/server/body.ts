@@ -2,9 +2,19 @@
  * Reads and parses request bodies. The client sends bare JSON scalars (`true`, `"<uuid>"`), large
  * TransferableBytes arrays, and JSON content types with empty bodies (GET with a body), so this
  * accepts all of those; anything that is not JSON is refused before a route sees it.
+ *
+ * Cost is bounded per request and in total: a body larger than the limit is refused (413) as soon
+ * as its length is known; all bodies being read or handled at once may hold at most `inFlight`
+ * bytes (beyond that 503 with Retry-After, so thirty stalled 60 MB uploads cannot take 2 GB); a
+ * body that stops arriving for `idleMs` is answered 408 and its connection closed; and large
+ * bodies are parsed on a worker thread so the event loop keeps answering.
  */
 import type { Context, Next } from 'koa';
 import { HttpError } from './errors.ts';
+import { jsonShape } from './jsonDepth.ts';
+import { JsonWorker, type ParseLimits, type ParseOutcome } from './jsonWorker.ts';
+import type { Disposable } from '../core/events.ts';
+
 
 declare module 'koa' {
   interface Request {
@@ -14,65 +24,121 @@ declare module 'koa' {
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
+/** Four bodies at the limit; what the host holds for bodies at once. */
+export const DEFAULT_IN_FLIGHT_LIMIT = 256 * 1024 * 1024;
+/** A loopback client never pauses this long mid-body; a stalled one is cut off. */
+export const DEFAULT_BODY_IDLE_MS = 10_000;
+/** Bodies from this size are parsed off the event loop (a 1 MiB parse takes ~10 ms on the loop). */
+export const WORKER_PARSE_FROM = 1024 * 1024;
 
 /** No wire model nests anywhere near this deep. */
 export const MAX_DEPTH = 256;
+/**
+ * Strings, objects and arrays in one body. A wire document has a few thousand; a million short
+ * strings take the event loop ~0.4 s to receive from the parser, so beyond this a body is refused.
+ */
+export const MAX_NODES = 1_000_000;
+const LIMITS: ParseLimits = { maxDepth: MAX_DEPTH, maxNodes: MAX_NODES };
 
-/** The deepest bracket nesting of a JSON text, ignoring brackets inside strings. */
-export function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > deepest) deepest = depth;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return deepest;
+export interface BodyOptions {
+  readonly limit?: number;
+  readonly inFlight?: number;
+  readonly idleMs?: number;
 }
 
-export function bodyParser(limit: number = DEFAULT_BODY_LIMIT) {
-  return async function parseBody(ctx: Context, next: Next): Promise<void> {
-    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'POST' || ctx.method === 'PUT') {
-      const declared = Number(ctx.get('content-length') || 0);
-      if (declared > limit) throw tooLarge(limit);
-      const type = ctx.get('content-type');
-      if (type && !isJsonType(type) && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-        // text/plain, form and multipart are what a foreign page can POST without a preflight:
-        // refused even with an empty body, whatever the Origin says.
-        throw new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
-      }
-      const raw = await readAll(ctx, limit);
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** The bytes every request body holds right now, against one total. */
+class ByteBudget {
+  private used = 0;
+  private readonly total: number;
+  constructor(total: number) {
+    this.total = total;
+  }
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.total) return false;
+    this.used += bytes;
+    return true;
+  }
+  release(bytes: number): void {
+    this.used -= bytes;
+  }
+}
+
+export interface BodyParser extends Disposable {
+  readonly middleware: (ctx: Context, next: Next) => Promise<void>;
+}
+
+export function bodyParser(options: BodyOptions = {}): BodyParser {
+  const limit = options.limit ?? DEFAULT_BODY_LIMIT;
+  const budget = new ByteBudget(Math.max(options.inFlight ?? DEFAULT_IN_FLIGHT_LIMIT, limit));
+  const idleMs = options.idleMs ?? DEFAULT_BODY_IDLE_MS;
+  const worker = new JsonWorker();
+
+  async function parseBody(ctx: Context, next: Next): Promise<void> {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'POST' && ctx.method !== 'PUT') return next();
+    const declared = Number(ctx.get('content-length') || 0);
+    if (declared > limit) throw refuse(ctx, tooLarge(limit));
+    const type = ctx.get('content-type');
+    if (type && !isJsonType(type) && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      // text/plain, form and multipart are what a foreign page can POST without a preflight:
+      // refused even with an empty body, whatever the Origin says.
+      throw refuse(ctx, new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).'));
+    }
+    let held = 0;
+    const hold = (bytes: number): void => {
+      if (bytes <= held) return;
+      if (!budget.take(bytes - held)) throw refuse(ctx, busy());
+      held = bytes;
+    };
+    try {
+      if (declared > 0) hold(declared);
+      const raw = await readAll(ctx, limit, idleMs, declared, hold);
       if (raw.length > 0 && raw.some((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09)) {
         if (!isJsonType(ctx.get('content-type'))) {
           throw new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
         }
-        let text: string;
-        try {
-          text = decoder.decode(raw);
-        } catch {
-          throw new HttpError(400, 'invalid_encoding', 'The request body is not valid UTF-8.');
-        }
-        if (nestingDepth(text) > MAX_DEPTH) {
-          // Deep documents overflow the stack of validators and renderers further in.
-          throw new HttpError(400, 'too_deep', `The request body nests deeper than ${MAX_DEPTH} levels.`);
-        }
-        try {
-          ctx.request.body = JSON.parse(text) as unknown;
-        } catch (error) {
-          throw new HttpError(400, 'malformed_json', `The request body is not valid JSON: ${(error as Error).message}`);
-        }
+        ctx.request.body = raw.length >= WORKER_PARSE_FROM ? unwrap(await worker.parse(raw, LIMITS)) : unwrap(parseHere(raw));
       }
+      await next();
+    } finally {
+      budget.release(held);
     }
-    await next();
-  };
+  }
+
+  return { middleware: parseBody, dispose: () => worker.dispose() };
+}
+
+function parseHere(raw: Buffer): ParseOutcome {
+  let text: string;
+  try {
+    text = decoder.decode(raw);
+  } catch {
+    return { ok: false, code: 'invalid_encoding', message: '' };
+  }
+  const shape = jsonShape(text);
+  if (shape.depth > MAX_DEPTH) return { ok: false, code: 'too_deep', message: '' };
+  if (shape.nodes > MAX_NODES) return { ok: false, code: 'too_complex', message: '' };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, code: 'malformed_json', message: (error as Error).message };
+  }
+}
+
+function unwrap(outcome: ParseOutcome): unknown {
+  if (outcome.ok) return outcome.value;
+  switch (outcome.code) {
+    case 'invalid_encoding':
+      throw new HttpError(400, 'invalid_encoding', 'The request body is not valid UTF-8.');
+    case 'too_deep':
+      // Deep documents overflow the stack of validators and renderers further in.
+      throw new HttpError(400, 'too_deep', `The request body nests deeper than ${MAX_DEPTH} levels.`);
+    case 'too_complex':
+      throw new HttpError(413, 'too_complex', `The request body holds more than ${MAX_NODES} strings, objects and arrays.`);
+    default:
+      throw new HttpError(400, 'malformed_json', `The request body is not valid JSON: ${outcome.message}`);
+  }
 }
 
 function isJsonType(contentType: string): boolean {
@@ -84,17 +150,81 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(413, 'too_large', `The request body is larger than the limit of ${limit} bytes.`);
 }
 
-async function readAll(ctx: Context, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      // Stop reading; the connection is closed after the 413 so the rest is never buffered.
-      ctx.set('Connection', 'close');
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
+function busy(): HttpError {
+  return new HttpError(503, 'busy', 'Too many large request bodies are being received at once; retry shortly.');
+}
+
+/**
+ * Marks a refusal sent before the body was read: the connection closes after the answer, so the
+ * unread rest is never received (Node would otherwise read and discard it to reuse the connection).
+ */
+function refuse(ctx: Context, error: HttpError): HttpError {
+  ctx.set('Connection', 'close');
+  if (error.status === 503) ctx.set('Retry-After', '1');
+  ctx.res.once('finish', () => ctx.req.socket.destroySoon());
+  return error;
+}
+
+/**
+ * The whole body, into one buffer of the declared size when there is one (no second copy). Each
+ * chunk is counted against the budget through `hold`; a pause longer than `idleMs` ends it.
+ */
+function readAll(ctx: Context, limit: number, idleMs: number, declared: number, hold: (bytes: number) => void): Promise<Buffer> {
+  const req = ctx.req;
+  return new Promise<Buffer>((resolve, reject) => {
+    let buffer = declared > 0 ? Buffer.allocUnsafeSlow(declared) : undefined;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        finish(refuse(ctx, new HttpError(408, 'body_timeout', `No part of the request body arrived for ${idleMs / 1000} s.`)));
+      }, idleMs);
+    };
+    const finish = (error?: unknown): void => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (error) {
+        // What was received is dropped at once; the request stops reading.
+        buffer = undefined;
+        chunks.length = 0;
+        req.pause();
+        reject(error);
+        return;
+      }
+      if (buffer) resolve(size === buffer.length ? buffer : buffer.subarray(0, size));
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer): void => {
+      arm();
+      const next = size + chunk.length;
+      if (next > limit || (declared > 0 && next > declared)) {
+        finish(refuse(ctx, tooLarge(limit)));
+        return;
+      }
+      try {
+        hold(next);
+      } catch (error) {
+        finish(error);
+        return;
+      }
+      if (buffer) chunk.copy(buffer, size);
+      else chunks.push(chunk);
+      size = next;
+    };
+    const onEnd = (): void => finish();
+    const onError = (error: Error): void => finish(error);
+    const onClose = (): void => {
+      if (!req.complete) finish(Object.assign(new Error('aborted'), { code: 'ECONNABORTED' }));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+    arm();
+  });
 }

@@ -4,7 +4,9 @@
  * bodies, text replies for string operations and empty replies for void ones.
  */
 import type { Context } from 'koa';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
+import { encodeJson } from './jsonEncode.ts';
 import { InvalidInputError } from '../core/errors.ts';
 
 /** Validates `value` with `schema`; a failure is a 400 that names the offending field. */
@@ -69,11 +71,22 @@ export function pseudo(ctx: Context): boolean {
   return queryBoolean(ctx, 'pseudo', false);
 }
 
-/** Replies with a JSON document. */
+/** Replies with a JSON document (of any size: see encodeJson). */
 export function json(ctx: Context, value: unknown, status = 200): void {
   ctx.status = status;
   ctx.type = 'application/json';
-  ctx.body = JSON.stringify(value);
+  const parts = encodeJson(value);
+  ctx.body = parts.length === 1 ? parts[0] : Readable.from(parts);
+}
+
+/** Replies with JSON produced while it is sent (see jsonArrayReply). */
+export function jsonStream(ctx: Context, chunks: AsyncIterable<Buffer>): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  const stream = Readable.from(chunks);
+  // A client that goes away stops the reading of further pages.
+  ctx.res.once('close', () => stream.destroy());
+  ctx.body = stream;
 }
 
 /** Replies with JSON already encoded (a stream's shared connect frame). */

@@ -3,18 +3,21 @@
  * a range, with HTTP and WebSocket on the same port. The chosen port is written to a port file in
  * the data directory, so other windows and tools find the host; it is removed on a clean close.
  */
-import { createServer, type Server } from 'node:http';
-import { writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { writeFileSync, rmSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
 import { createApp, type AppOptions, type SatchelApp } from './app.ts';
 import { errorBody } from './errors.ts';
+import { PRIVATE_FILE_MODE } from '../core/store/privateFiles.ts';
 
 export const DEFAULT_PORT = 39300;
 export const LAST_PORT = 39333;
 export const PORT_FILE = 'port.json';
+/** Requests being handled get this long to finish when the server closes (a SIGTERM must end within 2 s). */
+export const CLOSE_GRACE_MS = 1000;
 
 export interface ServeOptions extends Omit<AppOptions, 'logger'> {
   readonly logger: Logger;
@@ -53,8 +56,21 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
   const app = createApp(core, options);
   const callback = app.koa.callback();
   const sockets = new Set<Socket>();
+  /** Requests whose body is still arriving: nothing of theirs is acknowledged, so a close ends them at once. */
+  const receiving = new Set<IncomingMessage>();
+  const track = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.complete) return;
+    receiving.add(req);
+    const done = (): void => void receiving.delete(req);
+    req.once('end', done);
+    req.once('close', done);
+    res.once('close', done);
+  };
   const makeServer = (): Server => {
-    const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, callback);
+    const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000 }, (req, res) => {
+      track(req, res);
+      void callback(req, res);
+    });
     server.on('upgrade', (req, socket, head) => app.streams.handleUpgrade(req, socket, head));
     server.on('connection', (socket) => {
       sockets.add(socket);
@@ -73,9 +89,12 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
             ? [408, 'Request Timeout', 'request_timeout', 'The request was not received in time.']
             : [400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP.'];
       const body = JSON.stringify(errorBody(code, message));
+      // end() only half-closes: a client that keeps the connection open (a stalled upload) would
+      // keep it, and whatever its request holds, forever. The socket goes once the answer is out.
       socket.end(
         `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        () => socket.destroy(),
       );
     });
     return server;
@@ -114,7 +133,17 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
   const portFile = join(core.dataDir, PORT_FILE);
   if (options.writePortFile) {
     const content: PortFile = { port, pid: process.pid, started: new Date().toISOString() };
-    writeFileSync(portFile, JSON.stringify(content));
+    // Written whole then renamed (readers never see half a file), private like the rest of the directory.
+    const partial = `${portFile}.${process.pid}.tmp`;
+    try {
+      writeFileSync(partial, JSON.stringify(content), { mode: PRIVATE_FILE_MODE });
+      renameSync(partial, portFile);
+    } catch (error) {
+      // A full disk must not keep the host from serving: tools that cannot find the port file
+      // still find the host on its first port, and the log names it.
+      rmSync(partial, { force: true });
+      options.logger.warn(`Could not write ${portFile}: ${(error as Error).message}`);
+    }
   }
 
   let closing: Promise<void> | undefined;
@@ -125,10 +154,12 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
         if (current?.pid === process.pid && current.port === port) rmSync(portFile, { force: true });
       }
       app.streams.dispose();
+      app.dispose();
+      for (const req of receiving) req.socket.destroy();
       await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      })).concat(destroyAfter(sockets, 2000)));
+      })).concat(destroyAfter(sockets, CLOSE_GRACE_MS)));
     })();
     return closing;
   };

@@ -6,6 +6,7 @@
  */
 import type { Disposable, Event } from '../core/events.ts';
 import type { StreamRegistry } from './streams.ts';
+import { encodeJsonBuffer } from './jsonEncode.ts';
 
 export interface FrameSource<Change extends object> {
   /** The full frame a subscriber gets on connect (and a plain GET on the path). */
@@ -46,7 +47,7 @@ export class SharedFrames<Change extends object> implements Disposable {
 }
 
 function encode(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value));
+  return encodeJsonBuffer(value);
 }
 
 /** Registers `path` as a stream whose frames all subscribers share; returns them for the plain GET. */

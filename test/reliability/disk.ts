@@ -3,7 +3,7 @@
  * Mounting needs root with CAP_SYS_ADMIN; without it, callers use the fallbacks each test names.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, readdirSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function canMount(): boolean {
@@ -57,4 +57,20 @@ export function snapshotFiles(dir: string, names?: readonly string[]): Map<strin
   const files = new Map<string, Buffer>();
   for (const name of names ?? readdirSync(dir)) files.set(name, readFileSync(join(dir, name)));
   return files;
+}
+
+/** Writes `path` until its disk has no byte left (another program filling the disk). */
+export function fillDisk(path: string): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (const size of [1 << 20, 4096, 512, 1]) {
+      try {
+        for (;;) writeSync(fd, Buffer.alloc(size));
+      } catch {
+        // Full at this granularity; try a smaller one.
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -14,6 +14,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { dirname, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/privateFiles.ts';
 
 export const PAUSE = 'pause';
 
@@ -32,6 +33,13 @@ export interface DownloadOptions {
   readonly onProgress?: (progress: DownloadProgress) => void;
   /** Told the total size before any byte is written (a free-disk check throws here). */
   readonly onTotal?: (total: number, received: number) => Promise<void> | void;
+  /**
+   * The most bytes the file may have (a declared size): a larger announced size is refused before
+   * anything is written, and a body that runs past it (no Content-Length, or a lying one) is cut off.
+   */
+  readonly maxBytes?: number;
+  /** Called after every SPACE_CHECK_BYTES written, with the bytes on disk; throw to stop (a full disk). */
+  readonly onSpaceCheck?: (received: number) => Promise<void> | void;
   /** Checks the complete file before it is renamed into place; throw to refuse it. */
   readonly verify?: (path: string) => Promise<void>;
   readonly retries?: number;
@@ -49,7 +57,7 @@ export interface DownloadResult {
   readonly resumedFrom: number;
 }
 
-export type DownloadFailure = 'checksum' | 'http' | 'source' | 'network' | 'refused';
+export type DownloadFailure = 'checksum' | 'http' | 'source' | 'network' | 'refused' | 'size';
 
 export class DownloadError extends Error {
   readonly reason: DownloadFailure;
@@ -76,6 +84,8 @@ interface Opened {
   readonly total?: number;
   readonly validator?: string;
   readonly body?: AsyncIterable<Uint8Array>;
+  /** Releases the body unread (a refused size). */
+  readonly cancel?: () => Promise<void>;
 }
 
 export const partPath = (dest: string): string => `${dest}.part`;
@@ -103,6 +113,9 @@ export async function discardPartial(dest: string): Promise<void> {
   await rm(metaPath(dest), { force: true });
 }
 
+/** Free space is checked again after this many bytes are written (a body of unknown length fills disks). */
+export const SPACE_CHECK_BYTES = 16 * 1024 * 1024;
+
 /** Bytes gathered before one write to the .part file. */
 const WRITE_BATCH = 1024 * 1024;
 const WRITE_INTERVAL_MS = 100;
@@ -112,7 +125,7 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
   const retries = options.retries ?? 5;
   const backoff = options.backoffMs ?? 250;
   const maxBackoff = options.maxBackoffMs ?? 8000;
-  await mkdir(dirname(dest), { recursive: true });
+  await mkdir(dirname(dest), { recursive: true, mode: PRIVATE_DIR_MODE });
   let attempts = 0;
   let failures = 0;
   let restarts = 0;
@@ -139,10 +152,15 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
           hash = createHash('sha256');
         }
         const total = opened.total;
-        await writeFile(metaPath(dest), JSON.stringify({ source: options.source, sha256: options.sha256, validator: opened.validator, total } satisfies PartMeta));
+        if (options.maxBytes !== undefined && total !== undefined && total > options.maxBytes) {
+          await opened.cancel?.();
+          throw tooLarge(options.maxBytes, `the source announces ${total} bytes`);
+        }
+        // Refusals (no room for the announced size) come before anything is written, so they leave nothing behind.
         if (total !== undefined) await options.onTotal?.(total, received);
+        await writeFile(metaPath(dest), JSON.stringify({ source: options.source, sha256: options.sha256, validator: opened.validator, total } satisfies PartMeta), { mode: PRIVATE_FILE_MODE });
         options.onProgress?.({ received, ...(total !== undefined ? { total } : {}) });
-        const file = await open(partPath(dest), received === 0 ? 'w' : 'a');
+        const file = await open(partPath(dest), received === 0 ? 'w' : 'a', PRIVATE_FILE_MODE);
         try {
           // Network chunks are small (16-64 KiB): writing them in 1 MiB batches saves most of the
           // per-write cost; on a slow link a batch is also written every 100 ms so progress moves.
@@ -152,6 +170,7 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
           let pendingBytes = 0;
           let flushedAt = Date.now();
           let writing: Promise<void> = Promise.resolve();
+          let checkedAt = received;
           const flush = async (): Promise<void> => {
             if (pendingBytes === 0) return;
             const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
@@ -164,19 +183,35 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
               received += bytes;
               options.onProgress?.({ received, ...(total !== undefined ? { total } : {}) });
             });
+            // A failed write (ENOSPC) is seen at the next await of `writing`; until then it must not
+            // count as an unhandled rejection, which ends the process.
+            writing.catch(() => {});
+            if (options.onSpaceCheck && received + bytes - checkedAt >= SPACE_CHECK_BYTES) {
+              await writing;
+              checkedAt = received;
+              await options.onSpaceCheck(received);
+            }
           };
+          let arrived = received;
           try {
             for await (const chunk of opened.body!) {
+              arrived += chunk.length;
+              if (options.maxBytes !== undefined && arrived > options.maxBytes) throw tooLarge(options.maxBytes, 'the source sent more');
               hash.update(chunk);
               pending.push(chunk);
               pendingBytes += chunk.length;
               if (pendingBytes >= WRITE_BATCH || Date.now() - flushedAt >= WRITE_INTERVAL_MS) await flush();
             }
+          } catch (error) {
+            // What arrived before a dropped connection or a pause is kept, so the next attempt
+            // resumes after it; bytes past a declared size are not.
+            if (!(error instanceof DownloadError)) await flush();
+            throw error;
           } finally {
-            // What arrived before a dropped connection is kept, so the next attempt resumes after it.
-            await flush();
             await writing;
           }
+          await flush();
+          await writing;
           if (total !== undefined && received !== total) {
             throw new Retryable(`the connection ended at byte ${received} of ${total}`);
           }
@@ -280,11 +315,11 @@ async function openHttp(url: string, from: number, validator: string | undefined
       throw new Retryable(`the server answered an unexpected range (${response.headers.get('content-range')})`);
     }
     const total = range[3] !== '*' ? Number(range[3]) : undefined;
-    return { kind: 'partial', ...(total !== undefined ? { total } : {}), ...(nextValidator ? { validator: nextValidator } : {}), body: bodyOf(response) };
+    return { kind: 'partial', ...(total !== undefined ? { total } : {}), ...(nextValidator ? { validator: nextValidator } : {}), body: bodyOf(response), cancel: () => cancelBody(response) };
   }
   if (response.status === 200) {
     const total = length !== null ? Number(length) : undefined;
-    return { kind: 'full', ...(total !== undefined ? { total } : {}), ...(nextValidator ? { validator: nextValidator } : {}), body: bodyOf(response) };
+    return { kind: 'full', ...(total !== undefined ? { total } : {}), ...(nextValidator ? { validator: nextValidator } : {}), body: bodyOf(response), cancel: () => cancelBody(response) };
   }
   await response.body?.cancel();
   if (response.status === 416 && from > 0) return { kind: 'complete' };
@@ -292,6 +327,14 @@ async function openHttp(url: string, from: number, validator: string | undefined
     throw new Retryable(`the server answered ${response.status}`);
   }
   throw new DownloadError('http', `The server answered ${response.status} ${response.statusText} for ${url}`);
+}
+
+async function cancelBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => {});
+}
+
+function tooLarge(maxBytes: number, why: string): DownloadError {
+  return new DownloadError('size', `The download is larger than its declared ${maxBytes} bytes (${why}); it was stopped and its partial file deleted.`);
 }
 
 function bodyOf(response: Response): AsyncIterable<Uint8Array> {

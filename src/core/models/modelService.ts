@@ -19,7 +19,8 @@ import {
 import { stamp, newId } from '../time.ts';
 import { byteDescriptor, catalogModel, classifierModel, CLASSIFIER_ID, roleOf, shippedCatalog, withBaseUrl, type CatalogEntry } from './catalog.ts';
 import { ModelStore, type ModelRow } from './modelStore.ts';
-import { discardPartial, downloadFile, partialBytes, PAUSE } from './downloader.ts';
+import { PRIVATE_DIR_MODE } from '../store/privateFiles.ts';
+import { discardPartial, downloadFile, DownloadError, partialBytes, PAUSE } from './downloader.ts';
 import { LoadedModels, type Role } from './loadedModels.ts';
 import { ProgressFeed, type ModelDownloadEvent } from './progressFeed.ts';
 import type { Event } from '../events.ts';
@@ -124,7 +125,13 @@ export class ModelService {
     this.progress = new ProgressFeed(this.settings.progressIntervalMs);
     this.onDidChangeDownload = this.progress.event;
     this.loaded = new LoadedModels(this.settings, (id) => this.context.publish({ kind: 'model', id }));
-    this.store.interruptDownloads();
+    try {
+      this.store.interruptDownloads();
+    } catch (error) {
+      // A full disk must not keep the host from starting: a row left 'downloading' with no download
+      // running is read as interrupted (see `stateOf`).
+      this.context.logger.warn(`Could not mark cut-off downloads as interrupted: ${(error as Error).message}`);
+    }
   }
 
   list(): Models {
@@ -245,7 +252,7 @@ export class ModelService {
   async cancelDownload(id: string): Promise<Model> {
     const known = this.known(id);
     if (this.downloads.has(id)) await this.stopDownload(id, 'cancel');
-    else if (known.kind === 'llm' && known.row?.state === 'interrupted') {
+    else if (known.kind === 'llm' && this.stateOf(known) === 'interrupted') {
       await discardPartial(this.filePath(known));
       this.updateRow(known, { state: 'canceled' });
       this.progress.report(id, { status: 'CANCELED', percentage: 0 }, true);
@@ -260,10 +267,10 @@ export class ModelService {
     const running = this.downloads.get(id);
     if (running) return runningProgress(running);
     if (this.isDownloaded(known)) return { status: 'COMPLETED', percentage: 100 };
-    switch (known.row?.state) {
+    switch (this.stateOf(known)) {
       case 'interrupted': {
         // What survives of an interrupted download: how far a resume starts.
-        const total = known.row.bytes ?? known.declaredBytes;
+        const total = known.row?.bytes ?? known.declaredBytes;
         let kept = 0;
         try {
           kept = statSync(`${this.filePath(known)}.part`).size;
@@ -458,6 +465,12 @@ export class ModelService {
     return join(this.folder(known.base.id), known.file);
   }
 
+  /** The recorded state, except that a download no longer running was interrupted, whatever the row says. */
+  private stateOf(known: LanguageModel): ModelRow['state'] | undefined {
+    const state = known.row?.state;
+    return state === 'downloading' && !this.downloads.has(known.base.id) ? 'interrupted' : state;
+  }
+
   private updateRow(known: LanguageModel, patch: Partial<ModelRow>): void {
     const row = this.store.get(known.base.id) ?? { id: known.base.id, custom: known.custom, state: 'none' as const };
     this.store.put({ ...row, ...patch });
@@ -469,8 +482,9 @@ export class ModelService {
     const id = known.base.id;
     const dest = this.filePath(known);
     const download: Download = { controller: new AbortController(), done: Promise.resolve(), received: 0, ...(known.declaredBytes ? { total: known.declaredBytes } : {}) };
-    this.downloads.set(id, download);
+    // Recorded first: when even that write fails (a full disk), no download is left registered.
     this.updateRow(known, { state: 'downloading', file: known.file, error: undefined });
+    this.downloads.set(id, download);
     this.progress.report(id, { status: 'INITIALIZED', percentage: 0 }, true);
     this.context.publish({ kind: 'model', id });
     const { signal } = download.controller;
@@ -480,11 +494,14 @@ export class ModelService {
       ...(known.sha256 ? { sha256: known.sha256 } : {}),
       signal,
       backoffMs: this.settings.retryBackoffMs,
+      ...(known.declaredBytes !== undefined ? { maxBytes: known.declaredBytes } : {}),
       onTotal: async (total, received) => {
+        await this.ensureDisk(total - received);
         download.total = total;
         this.updateRow(known, { bytes: total });
-        await this.ensureDisk(total - received);
       },
+      // A body of unknown length (or a disk others are filling) stops while there is room left.
+      onSpaceCheck: () => this.ensureDisk(0, DISK_MARGIN / 2),
       onProgress: (progress) => {
         download.received = progress.received;
         if (progress.total !== undefined) download.total = progress.total;
@@ -495,20 +512,22 @@ export class ModelService {
       .then(
         (result) => {
           // Trust on first use: with no published digest, the first complete download's is kept.
-          this.updateRow(known, { state: 'downloaded', bytes: result.bytes, sha256: known.sha256 ?? result.sha256, error: undefined });
+          this.record(known, { state: 'downloaded', bytes: result.bytes, sha256: known.sha256 ?? result.sha256, error: undefined });
           this.progress.report(id, { status: 'COMPLETED', percentage: 100 }, true);
         },
         async (error: unknown) => {
           if (signal.aborted && signal.reason === PAUSE) {
-            this.updateRow(known, { state: 'interrupted' });
+            this.record(known, { state: 'interrupted' });
             this.progress.report(id, { status: 'RESET', percentage: download.total ? percentOf(download.received, download.total) : 0 }, true);
           } else if (signal.aborted) {
-            await discardPartial(dest);
-            this.updateRow(known, { state: 'canceled', error: undefined });
+            await discardPartial(dest).catch(() => {});
+            this.record(known, { state: 'canceled', error: undefined });
             this.progress.report(id, { status: 'CANCELED', percentage: 0 }, true);
           } else {
             this.context.logger.warn(`download of model ${id} failed: ${(error as Error)?.message ?? error}`);
-            this.updateRow(known, { state: 'failed', error: (error as Error)?.message ?? String(error) });
+            // A partial file that filled the disk or outgrew its declared size is of no use to a resume.
+            if (isSpaceOrSize(error)) await discardPartial(dest).catch(() => {});
+            this.record(known, { state: 'failed', error: (error as Error)?.message ?? String(error) });
             this.progress.report(id, { status: 'FAILED', percentage: 0 }, true);
           }
         },
@@ -527,16 +546,41 @@ export class ModelService {
     await download.done;
   }
 
-  private async ensureDisk(bytes: number): Promise<void> {
-    if (bytes <= 0) return;
-    const dir = join(this.dataDir, 'models');
-    await mkdir(dir, { recursive: true });
-    const info = await statfs(dir);
-    const free = Number(info.bavail) * Number(info.bsize);
-    if (bytes + DISK_MARGIN > free) {
-      throw new InsufficientResourcesError(`Not enough free disk space: the model needs ${byteDescriptor(bytes).readable}, ${byteDescriptor(free).readable} is free.`);
+  /**
+   * The bookkeeping of a download that has ended: a failed write (the disk is full) is logged, never
+   * thrown, because nobody awaits it and an unhandled rejection ends the process.
+   */
+  private record(known: LanguageModel, patch: Partial<ModelRow>): void {
+    try {
+      this.updateRow(known, patch);
+    } catch (error) {
+      this.context.logger.warn(`Could not record the download state of model ${known.base.id}: ${(error as Error).message}`);
     }
   }
+
+  /** Throws unless `bytes` more fit on the models' disk with `margin` to spare. */
+  private async ensureDisk(bytes: number, margin = DISK_MARGIN): Promise<void> {
+    if (bytes <= 0 && margin === DISK_MARGIN) return;
+    const dir = join(this.dataDir, 'models');
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const info = await statfs(dir);
+    const free = Number(info.bavail) * Number(info.bsize);
+    if (bytes + margin > free) {
+      throw new InsufficientResourcesError(
+        bytes > 0
+          ? `Not enough free disk space: the model needs ${byteDescriptor(bytes).readable}, ${byteDescriptor(free).readable} is free.`
+          : `The disk is nearly full (${byteDescriptor(free).readable} free); the download was stopped and its partial file deleted.`,
+      );
+    }
+  }
+}
+
+function isSpaceOrSize(error: unknown): boolean {
+  return (
+    error instanceof InsufficientResourcesError ||
+    (error instanceof DownloadError && error.reason === 'size') ||
+    (error as NodeJS.ErrnoException | undefined)?.code === 'ENOSPC'
+  );
 }
 
 function editableFields(seed: Partial<Model>): Partial<Model> {
@@ -564,13 +608,19 @@ function fileNameFor(source: string): string {
 }
 
 async function expectGguf(path: string): Promise<void> {
-  const handle = await open(path, 'r');
+  let head: { buffer: Buffer; bytesRead: number };
   try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4), 0, 4, 0);
-    if (bytesRead < 4 || buffer.toString('latin1') !== 'GGUF') throw new UnsupportedError('The file is not a GGUF model.');
-  } finally {
-    await handle.close();
+    const handle = await open(path, 'r');
+    try {
+      head = await handle.read(Buffer.alloc(4), 0, 4, 0);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    // Special files (/proc/self/mem, devices) stat as files and fail on read: the caller's input is wrong.
+    throw new InvalidInputError(`Cannot read a model file at ${path}: ${(error as Error).message}`);
   }
+  if (head.bytesRead < 4 || head.buffer.toString('latin1') !== 'GGUF') throw new UnsupportedError('The file is not a GGUF model.');
 }
 
 function percentOf(received: number, total: number): number {

@@ -1,6 +1,9 @@
 import type { Migration } from './database.ts';
 
-/** Tables every area shares: generic records, symmetric links and key/value settings. */
+/**
+ * Tables every area shares: generic records, symmetric links and key/value settings. Its versions
+ * are 1, then 101, 201… (so areas never collide).
+ */
 export const baseMigrations: readonly Migration[] = [
   {
     version: 1,
@@ -47,6 +50,15 @@ export const baseMigrations: readonly Migration[] = [
         const key = row.kind === 'tag' ? data.text : data.url;
         if (typeof key === 'string') update.run(lookupKey(row.kind, key), row.rowid);
       }
+    },
+  },
+  {
+    version: 201,
+    name: 'links findable from their second end',
+    up(db) {
+      // Deleting a record removes the links naming it on either side; without this index the
+      // b-side DELETE scanned every link (85 s for a conversation of 1,000 messages at 1M links).
+      db.exec('CREATE INDEX IF NOT EXISTS links_b ON links (b_kind, b_id)');
     },
   },
 ];

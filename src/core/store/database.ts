@@ -6,10 +6,12 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { sqlite } from './sqlite.ts';
-import { existsSync, mkdirSync, accessSync, constants, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, accessSync, constants, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InsufficientResourcesError, StoreUnusableError } from '../errors.ts';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
+import { freeBytes, keepReserve, releaseReserveIfFull, RESERVE_BYTES } from './diskReserve.ts';
 
 export interface Migration {
   /** Strictly increasing across all migrations; never reuse or renumber a released one. */
@@ -54,7 +56,7 @@ export class Database {
   static open(options: OpenOptions): Database {
     const { dataDir, migrations } = options;
     try {
-      mkdirSync(dataDir, { recursive: true });
+      ensurePrivateDir(dataDir, DATABASE_FILE);
     } catch (error) {
       throw new StoreUnusableError(`Cannot create the data directory ${dataDir}: ${(error as Error).message}`);
     }
@@ -74,6 +76,11 @@ export class Database {
       }
     }
     const { DatabaseSync } = sqlite();
+    const released = releaseReserveIfFull(dataDir);
+    // SQLite gives the WAL and shared-memory files the database file's mode: a 0600 database
+    // makes all three private (files from an older Satchel are tightened here too).
+    ensurePrivateFile(path);
+    for (const side of ['-wal', '-shm', '-journal']) tightenIfPresent(`${path}${side}`);
     let db: DatabaseSync;
     try {
       db = new DatabaseSync(path);
@@ -92,9 +99,16 @@ export class Database {
       database.migrate(migrations);
     } catch (error) {
       db.close();
+      if (freeBytes(dataDir) < RESERVE_BYTES) {
+        throw new StoreUnusableError(
+          `The disk holding ${path} is full${released ? ' (its reserve was already given back)' : ''}; ` +
+            'the database cannot be opened until some space is freed. Nothing was changed.',
+        );
+      }
       if (error instanceof StoreUnusableError) throw error;
       throw new StoreUnusableError(`Cannot use the database ${path}: ${(error as Error).message}`);
     }
+    keepReserve(dataDir);
     return database;
   }
 

@@ -4,12 +4,16 @@
  * exits or is killed, so a dead host never blocks a successor and no stale lock needs cleaning.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Disposable } from '../events.ts';
+import { StoreUnusableError } from '../errors.ts';
+import { ensurePrivateDir, ensurePrivateFile } from './privateFiles.ts';
 import { sqlite } from './sqlite.ts';
 
 export const LOCK_FILE = 'host.lock';
+
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
 
 export class HostLock implements Disposable {
   private readonly db: DatabaseSync;
@@ -20,21 +24,41 @@ export class HostLock implements Disposable {
 
   /** The lock, or undefined when another process (or another holder here) has it. */
   static tryAcquire(dataDir: string): HostLock | undefined {
-    mkdirSync(dataDir, { recursive: true });
+    // The database names a data directory; the lock file alone may be a probe's.
+    ensurePrivateDir(dataDir, 'satchel.db');
+    const path = join(dataDir, LOCK_FILE);
+    ensurePrivateFile(path);
     const { DatabaseSync } = sqlite();
-    const db = new DatabaseSync(join(dataDir, LOCK_FILE), { timeout: 0 });
+    const db = new DatabaseSync(path, { timeout: 0 });
     try {
       db.exec('PRAGMA locking_mode = EXCLUSIVE');
       db.exec('BEGIN EXCLUSIVE');
+    } catch (error) {
+      db.close();
+      const code = ((error as { errcode?: number }).errcode ?? 0) & 0xff;
+      if (code === SQLITE_BUSY || code === SQLITE_LOCKED) return undefined;
+      // Anything else (a full disk before the lock file ever existed) is not another host: waiting
+      // for one would wait forever.
+      throw new StoreUnusableError(`Cannot take the host lock in ${dataDir}: ${(error as Error).message}`);
+    }
+    try {
+      // Who holds it, for a person reading the file. Best effort: on a full disk this write fails,
+      // and a host that could not take its lock would wait for itself forever.
       db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since TEXT NOT NULL)');
       db.exec('DELETE FROM holder');
       db.prepare('INSERT INTO holder (pid, since) VALUES (?, ?)').run(process.pid, new Date().toISOString());
       db.exec('COMMIT');
-      return new HostLock(db);
     } catch {
-      db.close();
-      return undefined;
+      try {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        // An open transaction keeps the exclusive lock whatever the locking mode does after a rollback.
+        db.exec('BEGIN EXCLUSIVE');
+      } catch {
+        db.close();
+        return undefined;
+      }
     }
+    return new HostLock(db);
   }
 
   /** Polls until the lock is free (or `signal` aborts); a standby host waits here. */

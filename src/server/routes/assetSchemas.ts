@@ -4,24 +4,14 @@
  * as the client may send fields Satchel ignores.
  */
 import { z } from 'zod';
+import { transferableBytesFields, transferableStringFields } from './transferableSchemas.ts';
 
 const GENERIC = ['UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE'] as const;
 const MECHANISM = ['UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT'] as const;
 const TAG_CATEGORY = ['UNKNOWN', 'HANDLE', 'EMAIL'] as const;
 
-const transferableString = z.looseObject({
-  raw: z.string().optional(),
-  base64: z.string().optional(),
-  base64_url: z.string().optional(),
-  data_url: z.string().optional(),
-});
-const byteArray = z.array(z.number().int().min(0).max(255));
-const transferableBytes = z.looseObject({
-  raw: byteArray.optional(),
-  base64: byteArray.optional(),
-  base64_url: byteArray.optional(),
-  data_url: byteArray.optional(),
-});
+const transferableString = z.looseObject(transferableStringFields);
+const transferableBytes = z.looseObject(transferableBytesFields);
 const fragment = z.looseObject({
   string: transferableString.optional(),
   bytes: transferableBytes.optional(),

@@ -8,7 +8,8 @@ import type { Satchel } from '../../core/satchel.ts';
 import type { RouteModule } from './deps.ts';
 import type { Asset, Assets, StreamedIdentifiers } from '../../core/wire.ts';
 import type { ChangeEvent } from '../../core/events.ts';
-import { jsonBytes } from '../http.ts';
+import { jsonBytes, jsonStream } from '../http.ts';
+import { jsonArrayReply } from '../jsonEncode.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 
 function identifiersFrame(core: Satchel): StreamedIdentifiers {
@@ -43,11 +44,15 @@ function assetChange(core: Satchel, change: ChangeEvent, transferables: boolean)
 export const registerAssetStreams: RouteModule = (router, { core, streams }) => {
   const kinds = [
     { path: '/assets/stream/identifiers', initial: () => identifiersFrame(core), change: (c: ChangeEvent) => identifierChange(core, c) },
-    { path: '/assets/stream/transferables', initial: () => assetsFrame(core, true), change: (c: ChangeEvent) => assetChange(core, c, true) },
-    { path: '/assets/stream', initial: () => assetsFrame(core, false), change: (c: ChangeEvent) => assetChange(core, c, false) },
+    { path: '/assets/stream/transferables', transferables: true, initial: () => assetsFrame(core, true), change: (c: ChangeEvent) => assetChange(core, c, true) },
+    { path: '/assets/stream', transferables: false, initial: () => assetsFrame(core, false), change: (c: ChangeEvent) => assetChange(core, c, false) },
   ];
   for (const stream of kinds) {
     const frames = registerSharedStream(streams, stream.path, stream, core.context.onDidChange);
-    router.get(stream.path, (ctx) => jsonBytes(ctx, frames.initial()));
+    const { transferables } = stream;
+    // The plain GET of an Assets stream is the same document as GET /assets, streamed the same
+    // way; the WebSocket's connect frame is one message, built once and shared.
+    if (transferables === undefined) router.get(stream.path, (ctx) => jsonBytes(ctx, frames.initial()));
+    else router.get(stream.path, (ctx) => jsonStream(ctx, jsonArrayReply('iterable', core.assets.pages({ transferables }))));
   }
 };

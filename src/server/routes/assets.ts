@@ -5,7 +5,8 @@
  */
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
-import { body, json, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
+import { body, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
+import { jsonArrayReply } from '../jsonEncode.ts';
 import type { Assets, AssetsSearchWithFiltersInput, Seed, SeededAssetsRecommendation } from '../../core/wire.ts';
 import { recommendationSchema, relatedSchema, searchWithFiltersSchema, seedSchema } from './assetSchemas.ts';
 import { assetRoutes } from './asset.ts';
@@ -19,8 +20,9 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   const assets = core.assets;
 
   router.get('/assets', (ctx) => {
-    const list = assets.list({ transferables: transferables(ctx), pseudo: pseudo(ctx), suggested: queryBoolean(ctx, 'suggested', false) });
-    json(ctx, { iterable: list } satisfies Assets);
+    const options = { transferables: transferables(ctx), pseudo: pseudo(ctx), suggested: queryBoolean(ctx, 'suggested', false) };
+    // Streamed a page at a time (an Assets document): the store may hold more than fits in memory twice.
+    jsonStream(ctx, jsonArrayReply('iterable', assets.pages(options)));
   });
 
   router.post('/assets/create', async (ctx) => {

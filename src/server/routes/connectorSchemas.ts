@@ -4,6 +4,7 @@
  * whole; the fields Satchel acts on are checked strictly.
  */
 import { z } from 'zod';
+import { transferableBytesFields, transferableStringFields } from './transferableSchemas.ts';
 
 const text = z.string().min(1, 'must not be empty');
 
@@ -20,18 +21,8 @@ export const trackedApplication = z.looseObject({
 
 export const connectorConnection = z.looseObject({ application: trackedApplication });
 
-const transferableString = z.looseObject({
-  raw: z.string().optional(),
-  base64: z.string().optional(),
-  base64_url: z.string().optional(),
-  data_url: z.string().optional(),
-});
-const transferableBytes = z.looseObject({
-  raw: z.array(z.number()).optional(),
-  base64: z.array(z.number()).optional(),
-  base64_url: z.array(z.number()).optional(),
-  data_url: z.array(z.number()).optional(),
-});
+const transferableString = z.looseObject(transferableStringFields);
+const transferableBytes = z.looseObject(transferableBytesFields);
 const contentPart = z.looseObject({ string: transferableString.optional(), bytes: transferableBytes.optional() });
 
 export const connectorAsset = z.looseObject({

@@ -3,6 +3,7 @@
  * checked (and kept); unknown keys from newer clients are ignored, never an error.
  */
 import { z } from 'zod';
+import { transferableBytesFields, transferableStringFields } from './transferableSchemas.ts';
 
 const id = z.string().min(1, 'must be a non-empty id');
 
@@ -15,20 +16,8 @@ const reference = z.object({ id });
 
 export const idList = z.object({ iterable: z.array(reference) });
 
-const transferableString = z.object({
-  raw: z.string().optional(),
-  base64: z.string().optional(),
-  base64_url: z.string().optional(),
-  data_url: z.string().optional(),
-});
-
-const numbers = z.array(z.number().int().min(0).max(255));
-const transferableBytes = z.object({
-  raw: numbers.optional(),
-  base64: numbers.optional(),
-  base64_url: numbers.optional(),
-  data_url: numbers.optional(),
-});
+const transferableString = z.object(transferableStringFields);
+const transferableBytes = z.object(transferableBytesFields);
 
 const fragment = z.object({ string: transferableString.optional(), bytes: transferableBytes.optional() });
 

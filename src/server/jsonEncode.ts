@@ -1,0 +1,86 @@
+/**
+ * JSON encoding of replies that never needs one string holding the whole reply. V8 strings stop
+ * at about 512 MB, so JSON.stringify of a store with more content than that throws "Invalid string
+ * length" and the reply was a 500. Replies under that size are one JSON.stringify, as before;
+ * larger ones are encoded member by member into buffers (which have no such limit).
+ */
+
+/** The JSON text of `value` as buffers (one for ordinary replies). */
+export function encodeJson(value: unknown): Buffer[] {
+  try {
+    return [Buffer.from(JSON.stringify(value) ?? 'null')];
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  const parts: Buffer[] = [];
+  encodeInto(value, parts);
+  return parts;
+}
+
+/** One buffer (for a WebSocket frame). */
+export function encodeJsonBuffer(value: unknown): Buffer {
+  const parts = encodeJson(value);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+function encodeInto(value: unknown, parts: Buffer[]): void {
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+    if (Array.isArray(value)) {
+      parts.push(Buffer.from('['));
+      value.forEach((item, i) => {
+        if (i > 0) parts.push(Buffer.from(','));
+        // JSON.stringify writes null for members it cannot represent (undefined, functions).
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') parts.push(Buffer.from('null'));
+        else parts.push(...encodeJson(item));
+      });
+      parts.push(Buffer.from(']'));
+      return;
+    }
+    parts.push(Buffer.from('{'));
+    let first = true;
+    for (const [key, member] of Object.entries(value)) {
+      if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+      parts.push(Buffer.from(`${first ? '' : ','}${JSON.stringify(key)}:`));
+      // The member holding the bulk (an `iterable`) is split at once: stringifying it whole would
+      // fail again after doing the same work.
+      if (member !== null && typeof member === 'object') encodeInto(member, parts);
+      else parts.push(Buffer.from(JSON.stringify(member)));
+      first = false;
+    }
+    parts.push(Buffer.from('}'));
+    return;
+  }
+  // A single string over the limit cannot come from a store whose bodies are capped at 64 MiB.
+  parts.push(Buffer.from(JSON.stringify(value) ?? 'null'));
+}
+
+/** Bytes encoded between two yields to the event loop while a streamed reply is produced. */
+const SLICE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * `{"<key>":[…]}` produced page by page: each page is read and encoded only when the response has
+ * room for it, and the event loop gets a turn every few MB, so health keeps answering while a
+ * store of any size is listed and only a page of it is in memory at a time.
+ */
+export async function* jsonArrayReply(key: string, pages: Iterable<readonly unknown[]>): AsyncGenerator<Buffer> {
+  yield Buffer.from(`{${JSON.stringify(key)}:[`);
+  let first = true;
+  let sinceYield = 0;
+  for (const page of pages) {
+    for (const item of page) {
+      const parts = encodeJson(item);
+      if (!first) parts.unshift(Buffer.from(','));
+      first = false;
+      for (const part of parts) {
+        sinceYield += part.length;
+        yield part;
+      }
+      if (sinceYield >= SLICE_BYTES) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  yield Buffer.from(']}');
+}
