@@ -89,13 +89,6 @@ export function jsonStream(ctx: Context, chunks: AsyncIterable<Buffer>): void {
   ctx.body = stream;
 }
 
-/** Replies with JSON already encoded (a stream's shared connect frame). */
-export function jsonBytes(ctx: Context, bytes: Buffer): void {
-  ctx.status = 200;
-  ctx.type = 'application/json';
-  ctx.body = bytes;
-}
-
 /** Replies to a string operation as text/plain (the client then returns the raw text). */
 export function text(ctx: Context, value: string): void {
   ctx.status = 200;

@@ -62,8 +62,17 @@ const SLICE_BYTES = 4 * 1024 * 1024;
  * room for it, and the event loop gets a turn every few MB, so health keeps answering while a
  * store of any size is listed and only a page of it is in memory at a time.
  */
-export async function* jsonArrayReply(key: string, pages: Iterable<readonly unknown[]>): AsyncGenerator<Buffer> {
-  yield Buffer.from(`{${JSON.stringify(key)}:[`);
+export function jsonArrayReply(key: string, pages: Iterable<readonly unknown[]>): AsyncGenerator<Buffer> {
+  return jsonPagedReply(`{${JSON.stringify(key)}:[`, pages, () => ']}');
+}
+
+/**
+ * A document whose one large array is produced page by page (see jsonArrayReply): `open` is its
+ * text up to the array's `[`, `close()` its text from the `]` on, asked for once every page was
+ * encoded (so it can hold counts of what the pages held).
+ */
+export async function* jsonPagedReply(open: string, pages: Iterable<readonly unknown[]>, close: () => string): AsyncGenerator<Buffer> {
+  yield Buffer.from(open);
   let first = true;
   let sinceYield = 0;
   for (const page of pages) {
@@ -77,10 +86,15 @@ export async function* jsonArrayReply(key: string, pages: Iterable<readonly unkn
       }
       if (sinceYield >= SLICE_BYTES) {
         sinceYield = 0;
-        await new Promise((resolve) => setImmediate(resolve));
+        await turn();
       }
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
   }
-  yield Buffer.from(']}');
+  yield Buffer.from(close());
+}
+
+/** Lets the event loop run (health, other requests) before going on. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -13,6 +13,12 @@ import { refusal } from './guard.ts';
 export interface StreamSubscriber {
   /** Sends one JSON frame (a value, or its encoded bytes); drops the subscriber instead if it is too far behind. */
   send(frame: unknown): void;
+  /**
+   * Sends one JSON message given in parts (encoded bytes) as they come, as fragments of one
+   * WebSocket message, each sent once the previous one is written; frames given to `send`
+   * meanwhile wait for the message's end. A failure of the parts closes the connection (1011).
+   */
+  sendParts(parts: AsyncIterable<Buffer>): void;
   close(): void;
   readonly closed: boolean;
 }
@@ -36,6 +42,8 @@ interface Route {
 class Subscriber implements StreamSubscriber {
   private readonly socket: WebSocket;
   private readonly maxBuffered: number;
+  /** Frames waiting for a message in parts to end (a frame cannot go between its fragments). */
+  private held: { frames: unknown[]; bytes: number } | undefined;
   alive = true;
 
   constructor(socket: WebSocket, maxBuffered: number) {
@@ -49,6 +57,13 @@ class Subscriber implements StreamSubscriber {
 
   send(frame: unknown): void {
     if (this.closed) return;
+    if (this.held) {
+      this.held.frames.push(frame);
+      this.held.bytes += Buffer.isBuffer(frame) ? frame.length : 0;
+      // Held frames count as unsent: a subscriber that cannot take the message is dropped the same way.
+      if (this.held.bytes > this.maxBuffered) this.socket.terminate();
+      return;
+    }
     if (this.socket.bufferedAmount > this.maxBuffered) {
       // A slow consumer loses its connection rather than making the server buffer without bound.
       this.socket.terminate();
@@ -56,6 +71,35 @@ class Subscriber implements StreamSubscriber {
     }
     if (Buffer.isBuffer(frame)) this.socket.send(frame, { binary: false });
     else this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  sendParts(parts: AsyncIterable<Buffer>): void {
+    const held = (this.held ??= { frames: [], bytes: 0 });
+    void this.sendFragments(parts).then(
+      () => {
+        if (this.held === held) this.held = undefined;
+        for (const frame of held.frames) this.send(frame);
+      },
+      () => {
+        if (!this.closed) this.socket.close(1011);
+      },
+    );
+  }
+
+  private async sendFragments(parts: AsyncIterable<Buffer>): Promise<void> {
+    // One part is held back so the last one can be sent with `fin`.
+    let previous: Buffer | undefined;
+    for await (const part of parts) {
+      if (this.closed) return;
+      if (previous) await this.fragment(previous, false);
+      previous = part;
+    }
+    if (!this.closed) await this.fragment(previous ?? Buffer.alloc(0), true);
+  }
+
+  /** Resolves once the fragment is written to the socket, so unsent bytes stay about one fragment. */
+  private fragment(part: Buffer, fin: boolean): Promise<void> {
+    return new Promise((resolve) => this.socket.send(part, { binary: false, fin }, () => resolve()));
   }
 
   close(): void {

@@ -7,7 +7,13 @@ interface Change {
   readonly id: string;
 }
 
-test('connect and change frames are built once and shared; a change makes the next connect frame fresh', () => {
+async function connectFrame(frames: SharedFrames<Change>): Promise<Buffer[]> {
+  const parts: Buffer[] = [];
+  for await (const part of frames.connect()) parts.push(part);
+  return parts;
+}
+
+test('connect and change frames are built once and shared; a change makes the next connect frame fresh', async () => {
   const changes = new Emitter<Change>();
   let state = ['a'];
   let builds = 0;
@@ -18,9 +24,10 @@ test('connect and change frames are built once and shared; a change makes the ne
     },
     changes.event,
   );
-  const first = frames.initial();
-  assert.equal(frames.initial(), first, 'the same bytes for every subscriber');
-  assert.deepEqual(JSON.parse(first.toString()), { iterable: ['a'] });
+  const [first, again] = await Promise.all([connectFrame(frames), connectFrame(frames)]);
+  assert.equal(first.length, 1);
+  assert.equal(again[0], first[0], 'the same bytes for every subscriber');
+  assert.deepEqual(JSON.parse(first[0]!.toString()), { iterable: ['a'] });
   assert.equal(builds, 1);
 
   const seen: Buffer[] = [];
@@ -31,10 +38,46 @@ test('connect and change frames are built once and shared; a change makes the ne
   assert.equal(seen.length, 2);
   assert.equal(seen[0], seen[1], 'one encoded change frame for all');
   assert.deepEqual(JSON.parse(seen[0]!.toString()), { iterable: ['b'] });
-  assert.deepEqual(JSON.parse(frames.initial().toString()), { iterable: ['a', 'b'] }, 'connect frame rebuilt after the change');
+  assert.deepEqual(JSON.parse(Buffer.concat(await connectFrame(frames)).toString()), { iterable: ['a', 'b'] }, 'connect frame rebuilt after the change');
   assert.equal(builds, 2);
   assert.equal(frames.change({ id: 'quiet' }), undefined);
   frames.dispose();
   changes.fire({ id: 'c' });
-  assert.equal(frames.initial().toString(), JSON.stringify({ iterable: ['a', 'b'] }), 'disposed: no longer follows changes');
+  assert.equal(Buffer.concat(await connectFrame(frames)).toString(), JSON.stringify({ iterable: ['a', 'b'] }), 'disposed: no longer follows changes');
+});
+
+test('a connect frame given in parts is built once for subscribers joining while it is built, and not kept when large', async () => {
+  const changes = new Emitter<Change>();
+  let builds = 0;
+  const big = Buffer.alloc(17 * 1024 * 1024, 0x61);
+  async function* initial(): AsyncGenerator<Buffer> {
+    builds++;
+    yield Buffer.from('{"iterable":["');
+    await new Promise((resolve) => setImmediate(resolve));
+    yield big;
+    for (let i = 0; i < 1000; i++) yield Buffer.from('x');
+    yield Buffer.from('"]}');
+  }
+  const frames = new SharedFrames<Change>({ initial, change: () => undefined }, changes.event);
+  const first = frames.connect()[Symbol.asyncIterator]();
+  const head = await first.next();
+  const [rest, other] = await Promise.all([
+    (async () => {
+      const parts = [head.value as Buffer];
+      for (let part = await first.next(); !part.done; part = await first.next()) parts.push(part.value);
+      return parts;
+    })(),
+    connectFrame(frames),
+  ]);
+  assert.equal(builds, 1, 'a subscriber joining mid-build shares the build');
+  assert.equal(rest.length, other.length);
+  rest.forEach((part, i) => assert.equal(part, other[i], 'the same buffers, not copies'));
+  assert.ok(rest.includes(big), 'a large part is sent as it is');
+  assert.ok(rest.length <= 4, `small parts are joined into fragments (${rest.length} parts)`);
+  const text = Buffer.concat(rest).toString();
+  assert.equal(text.length, big.length + 1000 + 17);
+  assert.ok(text.startsWith('{"iterable":["aaa') && text.endsWith('xxx"]}'));
+  await connectFrame(frames);
+  assert.equal(builds, 2, 'a frame over the kept size is built again for a later subscriber');
+  frames.dispose();
 });

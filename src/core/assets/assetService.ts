@@ -62,6 +62,21 @@ export interface ListOptions {
   readonly suggested?: boolean;
 }
 
+/** Stored documents a page may hold (one larger document makes a page alone). */
+const PAGE_BYTES = 4 * 1024 * 1024;
+
+/** A listed asset: where it is stored and how many bytes its document takes. */
+interface StoredRow {
+  readonly rowid: number;
+  readonly size: number;
+}
+
+/** Search results a page at a time, and their counts (complete once every page was read). */
+export interface SearchedPages {
+  readonly pages: Iterable<SearchedAsset[]>;
+  counts(): { suggested: number; exact: number };
+}
+
 export interface SearchOptions {
   readonly transferables: boolean;
   readonly pseudo: boolean;
@@ -202,41 +217,22 @@ export class AssetService implements Disposable {
   }
 
   list(options: ListOptions = {}): Asset[] {
-    const transferables = options.transferables ?? true;
-    const docs = this.docs({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false, transferables });
-    return this.renderAll(docs, transferables);
+    return [...this.pages(options)].flat();
   }
 
   /**
-   * The same assets as `list`, in pages (at most `pageSize` assets or about `pageBytes` of stored
-   * documents) read when asked for: a reply can be
-   * sent page by page instead of holding every asset (540 MB at 9 × 60 MB) at once. The set is
+   * The same assets as `list`, in pages read when asked for: a reply can be sent page by page
+   * instead of holding every asset (540 MB at 9 × 60 MB) at once. A page holds at most `pageSize`
+   * assets and `pageBytes` of stored documents, or one larger asset (see `storedPages`). The set is
    * fixed when the first page is read; an asset deleted meanwhile is left out, a changed one is
    * shown as it is when its page is read.
    */
-  *pages(options: ListOptions = {}, pageSize = 64, pageBytes = 4 * 1024 * 1024): Generator<Asset[]> {
+  *pages(options: ListOptions = {}, pageSize = 64, pageBytes = PAGE_BYTES): Generator<Asset[]> {
     const transferables = options.transferables ?? true;
-    const rowids = (
-      this.context.database
-        .prepare('SELECT rowid FROM assets WHERE suggested = ? AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC')
-        .all(options.suggested ? 1 : 0, options.pseudo ? 1 : 0) as unknown as Array<{ rowid: number }>
-    ).map((row) => row.rowid);
-    const read = this.context.database.prepare(`SELECT ${transferables ? 'data' : CONTENT_FREE_DATA} AS data FROM assets WHERE rowid = ?`);
-    let docs: StoredAsset[] = [];
-    let bytes = 0;
-    for (const rowid of rowids) {
-      const row = read.get(rowid) as { data: string } | undefined;
-      if (!row) continue;
-      docs.push(JSON.parse(row.data) as StoredAsset);
-      bytes += row.data.length;
-      // A page ends at `pageSize` assets or `pageBytes` of documents, whichever comes first.
-      if (docs.length >= pageSize || bytes >= pageBytes) {
-        yield this.renderAll(docs, transferables);
-        docs = [];
-        bytes = 0;
-      }
+    const rows = this.listed({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false });
+    for (const docs of this.storedPages(rows, transferables ? 'data' : CONTENT_FREE_DATA, pageSize, pageBytes)) {
+      yield this.renderAll(docs, transferables);
     }
-    if (docs.length > 0) yield this.renderAll(docs, transferables);
   }
 
   /** Ids of ordinary assets (and pseudo ones when asked), newest first. */
@@ -560,15 +556,44 @@ export class AssetService implements Disposable {
 
   /** POST /assets/search: query, search space and filters, combined with AND. */
   searchWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
+    const { pages, counts } = this.searchPagesWithFilters(input, options);
+    const iterable = [...pages].flat();
+    return { results: { iterable, ...counts() } };
+  }
+
+  /**
+   * POST /assets/search with its results produced a page at a time (see `pages`): without a
+   * query every asset is a result, so the reply may hold the whole store. The input is checked
+   * and a query run before this returns; `counts` is complete once every page was read.
+   */
+  searchPagesWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): SearchedPages {
     checkFilters(input.filters);
     const query = input.query?.trim() ?? '';
+    const casing = input.casing === true;
     const spaceIds = spaceOf(input);
-    let hits = query ? this.runQuery(query, options.pseudo, input.casing === true) : this.everything(options.pseudo, 'UNKNOWN', false);
-    if (spaceIds) hits = hits.filter((hit) => spaceIds.has(hit.doc.id));
-    if (input.filters && input.filters.iterable.length > 0) {
-      hits = hits.filter((hit) => matchesFilters(this.subject(hit.doc), input.filters, input.casing === true));
+    const filters = input.filters && input.filters.iterable.length > 0 ? input.filters : undefined;
+    const kept = (hit: Hit): boolean =>
+      (!spaceIds || spaceIds.has(hit.doc.id)) && (!filters || matchesFilters(this.subject(hit.doc), filters, casing));
+    // A query's hits are at most SEARCH_LIMIT and already read; without one, every asset is read
+    // a page at a time, and without its content when neither the reply nor a filter needs it.
+    const hitPages: Iterable<Hit[]> = query
+      ? [this.runQuery(query, options.pseudo, casing)]
+      : mapPages(this.storedPages(this.listed({ pseudo: options.pseudo }), options.transferables || filters ? 'data' : CONTENT_FREE_DATA), (doc) => ({
+          doc,
+          score: 1,
+          match: 'UNKNOWN' as const,
+          exact: false,
+        }));
+    const counts = { suggested: 0, exact: 0 };
+    const service = this;
+    function* pages(): Generator<SearchedAsset[]> {
+      for (const hits of hitPages) {
+        const page = service.searchedEntries(hits.filter(kept), options.transferables);
+        for (const entry of page) counts[entry.exact ? 'exact' : 'suggested']++;
+        if (page.length > 0) yield page;
+      }
     }
-    return { results: this.searched(hits, options.transferables) };
+    return { pages: pages(), counts: () => ({ ...counts }) };
   }
 
   /** Assets similar in content to the given ones (TF-IDF over identifier sub-tokens). */
@@ -699,17 +724,45 @@ export class AssetService implements Disposable {
     return this.doc(row.asset_id);
   }
 
+  /** Rowids and stored sizes of ordinary assets (or suggested ones; pseudo ones only when asked), newest first. */
+  private listed(options: { suggested?: boolean; pseudo?: boolean } = {}): StoredRow[] {
+    // octet_length reads the size from the record header, not the document's overflow pages.
+    return this.context.database
+      .prepare('SELECT rowid, octet_length(data) AS size FROM assets WHERE suggested = ? AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC')
+      .all(options.suggested ? 1 : 0, options.pseudo ? 1 : 0) as unknown as StoredRow[];
+  }
+
   /**
-   * Stored documents of ordinary assets (or suggested ones; pseudo ones only when asked), newest
-   * first. Without `transferables` SQLite leaves the content out, so it never reaches JavaScript:
-   * listing 9 assets of 60 MB parsed all 540 MB only to drop it (5.8 s, 1.1 GB more resident).
+   * The documents of `rows` in pages of at most `pageSize` documents and `pageBytes` of stored
+   * bytes, or one larger document alone, read one row per statement. Each step a caller takes
+   * between two pages is thus bounded by what it reads, whatever `column` makes of the document:
+   * without content SQLite still reads every page of it (1.2 s in one statement at 9 × 60 MB).
+   * A row deleted since `rows` were listed is left out.
    */
-  private docs(options: { suggested?: boolean; pseudo?: boolean; transferables?: boolean } = {}): StoredAsset[] {
-    const column = options.transferables === false ? CONTENT_FREE_DATA : 'data';
-    const rows = this.context.database
-      .prepare(`SELECT ${column} AS data FROM assets WHERE suggested = ? AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC`)
-      .all(options.suggested ? 1 : 0, options.pseudo ? 1 : 0) as unknown as Array<{ data: string }>;
-    return rows.map((row) => JSON.parse(row.data) as StoredAsset);
+  private *storedPages(rows: readonly StoredRow[], column: string, pageSize = 64, pageBytes = PAGE_BYTES): Generator<StoredAsset[]> {
+    const read = this.context.database.prepare(`SELECT ${column} AS data FROM assets WHERE rowid = ?`);
+    let page: number[] = [];
+    let bytes = 0;
+    const take = (): StoredAsset[] =>
+      page.flatMap((rowid) => {
+        const row = read.get(rowid) as { data: string } | undefined;
+        return row ? [JSON.parse(row.data) as StoredAsset] : [];
+      });
+    for (const row of rows) {
+      if (page.length > 0 && (page.length >= pageSize || bytes + row.size > pageBytes)) {
+        yield take();
+        page = [];
+        bytes = 0;
+      }
+      page.push(row.rowid);
+      bytes += row.size;
+    }
+    if (page.length > 0) yield take();
+  }
+
+  /** Stored documents of ordinary assets (or suggested ones; pseudo ones only when asked), newest first, read as in `storedPages`. */
+  private docs(options: { suggested?: boolean; pseudo?: boolean } = {}): StoredAsset[] {
+    return [...this.storedPages(this.listed(options), 'data')].flat();
   }
 
   private requireTarget(kind: 'tag' | 'website' | 'workstream_summary', id: string): void {
@@ -814,9 +867,6 @@ export class AssetService implements Disposable {
     };
   }
 
-  private everything(includePseudo: boolean, match: SearchedAsset['match'], exact: boolean): Hit[] {
-    return this.docs({ pseudo: includePseudo }).map((doc) => ({ doc, score: 1, match, exact }));
-  }
 
   /** Assets carrying every tag, newest first: from the tags' links, not a scan of every asset. */
   private tagged(tags: readonly string[], includePseudo: boolean): Hit[] {
@@ -883,8 +933,17 @@ export class AssetService implements Disposable {
   }
 
   private searched(hits: Hit[], transferables: boolean): SearchedAssets {
+    const iterable = this.searchedEntries(hits, transferables);
+    return {
+      iterable,
+      suggested: iterable.filter((entry) => !entry.exact).length,
+      exact: iterable.filter((entry) => entry.exact).length,
+    };
+  }
+
+  private searchedEntries(hits: readonly Hit[], transferables: boolean): SearchedAsset[] {
     const assets = this.renderAll(hits.map((hit) => hit.doc), transferables);
-    const iterable: SearchedAsset[] = hits.map((hit, i) => {
+    return hits.map((hit, i) => {
       const entry: SearchedAsset = {
         exact: hit.exact,
         score: Math.round(hit.score * 1000) / 1000,
@@ -895,11 +954,6 @@ export class AssetService implements Disposable {
       if (hit.doc.pseudo) entry.pseudo = true;
       return entry;
     });
-    return {
-      iterable,
-      suggested: iterable.filter((entry) => !entry.exact).length,
-      exact: iterable.filter((entry) => entry.exact).length,
-    };
   }
 
   private addActivity(assetId: string, event: AssetEvent, application?: Application): void {
@@ -1042,4 +1096,9 @@ function updatedFormat(format: StoredFormat, incoming: Partial<Format>, now: Sto
   }
   if (changed) next.updated = now;
   return next;
+}
+
+/** Each page of `pages` mapped member by member, a page at a time. */
+function* mapPages<T, U>(pages: Iterable<readonly T[]>, map: (item: T) => U): Generator<U[]> {
+  for (const page of pages) yield page.map(map);
 }

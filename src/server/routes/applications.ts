@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
-import { body, empty, json, jsonBytes, param } from '../http.ts';
+import { body, empty, json, jsonStream, param } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import type { Application } from '../../core/wire.ts';
@@ -30,7 +30,7 @@ export const applicationsRoutes: RouteModule = (router, { core, streams }) => {
     },
     core.context.onDidChange,
   );
-  router.get('/applications/stream/identifiers', (ctx) => jsonBytes(ctx, identifierFrames.initial()));
+  router.get('/applications/stream/identifiers', (ctx) => jsonStream(ctx, identifierFrames.connect()));
 
   router.post('/applications/register', (ctx) => {
     const input = body(ctx, schema.application, 'Application') as Partial<Application> & SeededTrackedApplication;

@@ -8,7 +8,7 @@ import type { Satchel } from '../../core/satchel.ts';
 import type { RouteModule } from './deps.ts';
 import type { Asset, Assets, StreamedIdentifiers } from '../../core/wire.ts';
 import type { ChangeEvent } from '../../core/events.ts';
-import { jsonBytes, jsonStream } from '../http.ts';
+import { jsonStream } from '../http.ts';
 import { jsonArrayReply } from '../jsonEncode.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 
@@ -16,8 +16,9 @@ function identifiersFrame(core: Satchel): StreamedIdentifiers {
   return { iterable: core.assets.identifiers().map((id) => ({ asset: { id } })) };
 }
 
-function assetsFrame(core: Satchel, transferables: boolean): Assets {
-  return { iterable: core.assets.list({ transferables }) };
+/** The Assets document of every asset, encoded a page at a time (the store may hold more than a string can). */
+function assetsFrame(core: Satchel, transferables: boolean): AsyncGenerator<Buffer> {
+  return jsonArrayReply('iterable', core.assets.pages({ transferables }));
 }
 
 /** The frame announcing one change, or undefined when subscribers should not hear of it. */
@@ -52,7 +53,7 @@ export const registerAssetStreams: RouteModule = (router, { core, streams }) => 
     const { transferables } = stream;
     // The plain GET of an Assets stream is the same document as GET /assets, streamed the same
     // way; the WebSocket's connect frame is one message, built once and shared.
-    if (transferables === undefined) router.get(stream.path, (ctx) => jsonBytes(ctx, frames.initial()));
-    else router.get(stream.path, (ctx) => jsonStream(ctx, jsonArrayReply('iterable', core.assets.pages({ transferables }))));
+    if (transferables === undefined) router.get(stream.path, (ctx) => jsonStream(ctx, frames.connect()));
+    else router.get(stream.path, (ctx) => jsonStream(ctx, assetsFrame(core, transferables)));
   }
 };

@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
 import { body, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
-import { jsonArrayReply } from '../jsonEncode.ts';
+import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
 import type { Assets, AssetsSearchWithFiltersInput, Seed, SeededAssetsRecommendation } from '../../core/wire.ts';
 import { recommendationSchema, relatedSchema, searchWithFiltersSchema, seedSchema } from './assetSchemas.ts';
 import { assetRoutes } from './asset.ts';
@@ -69,7 +69,13 @@ export const assetsRoutes: RouteModule = (router, deps) => {
 
   router.post('/assets/search', (ctx) => {
     const input = (body(ctx, searchWithFiltersSchema, 'AssetsSearchWithFiltersInput') ?? {}) as AssetsSearchWithFiltersInput;
-    json(ctx, assets.searchWithFilters(input, { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
+    // Without a query every asset is a result: the reply is streamed a page at a time like GET /assets.
+    const { pages, counts } = assets.searchPagesWithFilters(input, { transferables: transferables(ctx), pseudo: pseudo(ctx) });
+    const close = () => {
+      const { suggested, exact } = counts();
+      return `],"suggested":${suggested},"exact":${exact}}}`;
+    };
+    jsonStream(ctx, jsonPagedReply('{"results":{"iterable":[', pages, close));
   });
 
   registerAssetStreams(router, deps);

@@ -1,4 +1,4 @@
-import { body, empty, json, jsonBytes, param, transferables } from '../http.ts';
+import { body, empty, json, jsonStream, param, transferables } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import type { RouteModule } from './deps.ts';
@@ -28,7 +28,7 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
     },
     core.context.onDidChange,
   );
-  router.get('/conversations/stream/identifiers', (ctx) => jsonBytes(ctx, identifierFrames.initial()));
+  router.get('/conversations/stream/identifiers', (ctx) => jsonStream(ctx, identifierFrames.connect()));
   router.post('/conversations/:conversation/delete', (ctx) => {
     conversations.delete(param(ctx, 'conversation'));
     empty(ctx);
