@@ -61,3 +61,35 @@ test('a subscriber that stops reading is dropped instead of buffered without bou
   assert.ok(sent < 2000, `dropped after ${sent} frames`);
   await h.close();
 });
+
+test('a message sent in parts arrives as one message, and frames sent meanwhile follow it', async () => {
+  const h = await harness(1 << 20);
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  h.streams.register('/parts', (subscriber) => {
+    subscriber.sendParts(
+      (async function* () {
+        yield Buffer.from('{"iterable":["');
+        yield Buffer.alloc(300 * 1024, 0x61);
+        await released;
+        yield Buffer.from('"]}');
+      })(),
+    );
+    // A change while the message is under way: it may not go between the message's fragments.
+    subscriber.send({ change: 1 });
+    setTimeout(release, 50);
+  });
+  const ws = new WebSocket(`${h.url}/parts`);
+  const messages: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    ws.on('message', (data) => {
+      messages.push(String(data));
+      if (messages.length === 2) resolve();
+    });
+    ws.once('error', reject);
+  });
+  assert.equal(messages[0], `{"iterable":["${'a'.repeat(300 * 1024)}"]}`);
+  assert.deepEqual(JSON.parse(messages[1]!), { change: 1 });
+  ws.close();
+  await h.close();
+});
