@@ -45,8 +45,8 @@ export class SharedFrames<Change extends object> implements Disposable {
   /** The connect frame's JSON in parts (read while it is still being built). */
   connect(): AsyncIterable<Buffer> {
     if (!this.connectFrame) {
-      const replay = new Replay(parts(this.source.initial()), (bytes) => {
-        if (bytes > KEEP_BYTES && this.connectFrame === replay) this.connectFrame = undefined;
+      const replay = new Replay(parts(this.source.initial()), (bytes, complete) => {
+        if ((!complete || bytes > KEEP_BYTES) && this.connectFrame === replay) this.connectFrame = undefined;
       });
       this.connectFrame = replay;
     }
@@ -98,31 +98,41 @@ async function* parts(value: unknown): AsyncGenerator<Buffer> {
   if (small.length > 0) yield Buffer.concat(small);
 }
 
-/** Parts produced once and read by any number of readers, each from the first part, while they are produced. */
+/**
+ * Parts produced once and read by any number of readers, each from the first part, while they are
+ * produced. Once no reader is left the production stops (a frame nobody waits for is not built
+ * to the end), and `finished` is told it is incomplete so no later reader joins it.
+ */
 class Replay {
   private readonly parts: Buffer[] = [];
   private done = false;
   private failure: { error: unknown } | undefined;
   private waiting: Array<() => void> = [];
+  private readers = 0;
 
-  constructor(source: AsyncIterable<Buffer>, finished: (bytes: number) => void) {
+  constructor(source: AsyncIterable<Buffer>, finished: (bytes: number, complete: boolean) => void) {
     void this.fill(source, finished);
   }
 
-  private async fill(source: AsyncIterable<Buffer>, finished: (bytes: number) => void): Promise<void> {
+  private async fill(source: AsyncIterable<Buffer>, finished: (bytes: number, complete: boolean) => void): Promise<void> {
     let bytes = 0;
+    let complete = true;
     try {
       for await (const part of source) {
         this.parts.push(part);
         bytes += part.length;
         this.wake();
+        if (this.readers === 0) {
+          complete = false;
+          break;
+        }
       }
     } catch (error) {
       this.failure = { error };
     }
     this.done = true;
     this.wake();
-    finished(bytes);
+    finished(bytes, complete && !this.failure);
   }
 
   private wake(): void {
@@ -131,12 +141,22 @@ class Replay {
     for (const resume of waiting) resume();
   }
 
-  async *read(): AsyncGenerator<Buffer> {
-    for (let next = 0; ; ) {
-      if (next < this.parts.length) yield this.parts[next++]!;
-      else if (this.failure) throw this.failure.error;
-      else if (this.done) return;
-      else await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** A reader, counted from now until it is finished or returned. */
+  read(): AsyncGenerator<Buffer> {
+    this.readers++;
+    return this.readFromStart();
+  }
+
+  private async *readFromStart(): AsyncGenerator<Buffer> {
+    try {
+      for (let next = 0; ; ) {
+        if (next < this.parts.length) yield this.parts[next++]!;
+        else if (this.failure) throw this.failure.error;
+        else if (this.done) return;
+        else await new Promise<void>((resolve) => this.waiting.push(resolve));
+      }
+    } finally {
+      this.readers--;
     }
   }
 }

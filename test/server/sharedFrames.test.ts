@@ -81,3 +81,35 @@ test('a connect frame given in parts is built once for subscribers joining while
   assert.equal(builds, 2, 'a frame over the kept size is built again for a later subscriber');
   frames.dispose();
 });
+
+test('a connect frame in parts stops being built when its last reader leaves, and the next connect builds it again', async () => {
+  const changes = new Emitter<Change>();
+  let builds = 0;
+  let produced = 0;
+  let stopped = 0;
+  async function* initial(): AsyncGenerator<Buffer> {
+    builds++;
+    try {
+      yield Buffer.from('[');
+      for (let i = 0; i < 100; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        produced++;
+        yield Buffer.alloc(300 * 1024, 0x30);
+      }
+      yield Buffer.from(']');
+    } finally {
+      stopped++;
+    }
+  }
+  const frames = new SharedFrames<Change>({ initial, change: () => undefined }, changes.event);
+  const reader = frames.connect()[Symbol.asyncIterator]();
+  await reader.next();
+  await reader.return!(undefined);
+  for (let i = 0; i < 50 && stopped === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(stopped, 1, 'the build stopped');
+  assert.ok(produced < 100, `${produced} of 100 parts were built for nobody`);
+  const whole = Buffer.concat(await connectFrame(frames));
+  assert.equal(builds, 2, 'an incomplete frame is not shared with a later subscriber');
+  assert.equal(whole.length, 2 + 100 * 300 * 1024);
+  frames.dispose();
+});
