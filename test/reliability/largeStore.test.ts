@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Satchel } from '../../src/core/satchel.ts';
@@ -193,6 +193,18 @@ function firstMessageScanned(path: string, scan: ReplyScan | undefined): Promise
   });
 }
 
+/** The host's resident memory now and at its peak so far, in MiB (Linux; 0 elsewhere). */
+function hostMemory(): { rss_mib: number; rss_peak_mib: number } {
+  let status = '';
+  try {
+    status = readFileSync(`/proc/${host.child.pid}/status`, 'utf8');
+  } catch {
+    return { rss_mib: 0, rss_peak_mib: 0 };
+  }
+  const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rss_mib: Math.round(kib('VmRSS') / 1024), rss_peak_mib: Math.round(kib('VmHWM') / 1024) };
+}
+
 /** Runs `work` while health is probed; returns its result and health's slowest answer. */
 async function withHealth<T>(work: () => Promise<T>): Promise<{ result: T; slowest: number }> {
   const probe = probeHealth(port);
@@ -266,7 +278,14 @@ test('GET /assets, the transferables snapshot and an empty search answer with al
   for (const [method, path, body] of cases) {
     const { result, slowest } = await withHealth(() => fetchScanned(method, path, body));
     const { scan } = result;
-    figures('large-store-reply', { path: `${method} ${path}`, status: result.status, mib: Math.round(scan.bytes / 1024 / 1024), ms: result.ms, health_slowest_ms: slowest });
+    figures('large-store-reply', {
+      path: `${method} ${path}`,
+      status: result.status,
+      mib: Math.round(scan.bytes / 1024 / 1024),
+      ms: result.ms,
+      health_slowest_ms: slowest,
+      ...hostMemory(),
+    });
     assert.equal(result.status, 200, `${method} ${path}: ${scan.tail}`);
     assert.ok(scan.bytes > ASSETS * CONTENT, `${method} ${path} answered ${scan.bytes} bytes`);
     scan.assertAllContent(`${method} ${path}`);
@@ -289,6 +308,7 @@ test('a WebSocket subscriber of the transferables stream gets all 540 MB in its 
     frames: result.frames,
     ms: result.ms,
     health_slowest_ms: slowest,
+    ...hostMemory(),
   });
   scan.assertAllContent('WS /assets/stream/transferables');
   assert.match(scan.tail, /\]\}$/);
