@@ -585,15 +585,21 @@ export class AssetService implements Disposable {
           exact: false,
         }));
     const counts = { suggested: 0, exact: 0 };
-    const service = this;
-    function* pages(): Generator<SearchedAsset[]> {
-      for (const hits of hitPages) {
-        const page = service.searchedEntries(hits.filter(kept), options.transferables);
-        for (const entry of page) counts[entry.exact ? 'exact' : 'suggested']++;
-        if (page.length > 0) yield page;
-      }
+    return { pages: this.searchedPages(hitPages, kept, options.transferables, counts), counts: () => ({ ...counts }) };
+  }
+
+  /** The kept hits of each page as search results, counted into `counts`; empty pages are skipped. */
+  private *searchedPages(
+    hitPages: Iterable<Hit[]>,
+    kept: (hit: Hit) => boolean,
+    transferables: boolean,
+    counts: { suggested: number; exact: number },
+  ): Generator<SearchedAsset[]> {
+    for (const hits of hitPages) {
+      const page = this.searchedEntries(hits.filter(kept), transferables);
+      for (const entry of page) counts[entry.exact ? 'exact' : 'suggested']++;
+      if (page.length > 0) yield page;
     }
-    return { pages: pages(), counts: () => ({ ...counts }) };
   }
 
   /** Assets similar in content to the given ones (TF-IDF over identifier sub-tokens). */
@@ -866,7 +872,6 @@ export class AssetService implements Disposable {
       updated: doc.updated.value,
     };
   }
-
 
   /** Assets carrying every tag, newest first: from the tags' links, not a scan of every asset. */
   private tagged(tags: readonly string[], includePseudo: boolean): Hit[] {
