@@ -49,6 +49,7 @@ export class Satchel implements Disposable {
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
     this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
+    this.assets.conversationOf = (id, transferables) => this.conversations.get(id, transferables);
     this.connector = new ConnectorService(context, this.assets, this.applications, options.connector ?? {});
   }
 

@@ -2,6 +2,7 @@ import type { StoreContext } from '../context.ts';
 import { Emitter, type Disposable, type Event } from '../events.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type {
+  Conversation,
   Activities,
   Activity,
   Application,
@@ -137,6 +138,11 @@ export class AssetService implements Disposable {
   private readonly tombstones = new Map<string, Asset>();
   private readonly deletions = new Emitter<Asset>();
   readonly labels: Labels;
+  /**
+   * Renders a conversation linked to an asset (set by the composition root: conversations live in
+   * another area, which depends on this one).
+   */
+  conversationOf: ((id: string, transferables: boolean) => Conversation) | undefined;
   /** Fires after commit with the last state of a deleted asset (content-free). */
   readonly onDidDelete: Event<Asset> = this.deletions.event;
 
@@ -670,6 +676,9 @@ export class AssetService implements Disposable {
     asset.tags = { iterable: linked?.tags ?? [] };
     asset.websites = { iterable: linked?.websites ?? [] };
     if (linked && linked.summaries.length > 0) asset.summaries = { iterable: linked.summaries };
+    // The client reads Asset.conversations as full Conversations: rendered by their own area.
+    const conversations = (linked?.conversations ?? []).flatMap((id) => this.conversationOf?.(id, transferables) ?? []);
+    asset.conversations = { iterable: conversations, indices: Object.fromEntries(conversations.map((c, i) => [c.id, i])) };
     return asset;
   }
 
@@ -679,23 +688,24 @@ export class AssetService implements Disposable {
     return docs.map((doc) => this.render(doc, transferables, linked.get(doc.id)));
   }
 
-  /** The tag, website and summary records linked to each asset, oldest link first. */
+  /** The tag, website, summary and conversation records linked to each asset, oldest link first. */
   private linkedOf(ids: readonly string[]): Map<string, Linked> {
-    const out = new Map<string, Linked>(ids.map((id) => [id, { tags: [], websites: [], summaries: [] }]));
+    const out = new Map<string, Linked>(ids.map((id) => [id, { tags: [], websites: [], summaries: [], conversations: [] }]));
     const rows = this.context.database
       .prepare(
         `SELECT l.a_id AS asset, l.b_kind AS kind, r.data AS data FROM json_each(?) j
          CROSS JOIN links l ON l.a_kind = 'asset' AND l.a_id = j.value
          CROSS JOIN records r ON r.kind = l.b_kind AND r.id = l.b_id
-         WHERE l.b_kind IN ('tag', 'website', 'workstream_summary')
+         WHERE l.b_kind IN ('tag', 'website', 'workstream_summary', 'conversation')
          ORDER BY l.rowid`,
       )
-      .all(JSON.stringify(ids)) as Array<{ asset: string; kind: 'tag' | 'website' | 'workstream_summary'; data: string }>;
+      .all(JSON.stringify(ids)) as Array<{ asset: string; kind: 'tag' | 'website' | 'workstream_summary' | 'conversation'; data: string }>;
     for (const row of rows) {
       const entry = out.get(row.asset);
       if (!entry) continue;
       if (row.kind === 'tag') entry.tags.push(JSON.parse(row.data) as Tag);
       else if (row.kind === 'website') entry.websites.push(JSON.parse(row.data) as Website);
+      else if (row.kind === 'conversation') entry.conversations.push((JSON.parse(row.data) as { id: string }).id);
       else entry.summaries.push(JSON.parse(row.data) as Summary);
     }
     return out;
@@ -863,6 +873,8 @@ interface Linked {
   readonly tags: Tag[];
   readonly websites: Website[];
   readonly summaries: Summary[];
+  /** Ids: each is rendered whole by the conversations area. */
+  readonly conversations: string[];
 }
 
 interface Hit {
