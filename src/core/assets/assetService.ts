@@ -35,7 +35,7 @@ import { TfIdf, similarByIndex, type Similar, type TermIndex } from '../search/r
 import { imageTypeOf, isKnownSpecific } from './languages.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
-import { bytesOf, flattened, renderFormat, renderFormats, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
+import { bytesOf, flattened, referencedFormat, renderFormat, renderFormats, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
 import { matchesFilters, type FilterSubject } from './filters.ts';
 import { exportAsset, type ExportType } from './exporter.ts';
 import { Labels } from './labels.ts';
@@ -672,7 +672,16 @@ export class AssetService implements Disposable {
   }
 
   private render(doc: StoredAsset, transferables: boolean, linked = this.linkedOf([doc.id]).get(doc.id)): Asset {
-    const asset: Asset = { ...doc, formats: renderFormats(doc, transferables) };
+    const asset: Asset = {
+      ...doc,
+      formats: renderFormats(doc, transferables),
+      original: referencedFormat(doc, doc.original.id, transferables),
+      preview: {
+        ...doc.preview,
+        base: referencedFormat(doc, doc.preview.base.id, transferables),
+        ...(doc.preview.overlay ? { overlay: referencedFormat(doc, doc.preview.overlay.id, transferables) } : {}),
+      },
+    };
     asset.tags = { iterable: linked?.tags ?? [] };
     asset.websites = { iterable: linked?.websites ?? [] };
     if (linked && linked.summaries.length > 0) asset.summaries = { iterable: linked.summaries };
