@@ -15,6 +15,7 @@ import { ConversationService } from './conversations/conversationService.ts';
 import { ModelService, type ModelSettings } from './models/modelService.ts';
 import type { Disposable } from './events.ts';
 import { LanguageClassifier } from './classify/languageClassifier.ts';
+import { LocalUser } from './user/localUser.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -40,11 +41,13 @@ export class Satchel implements Disposable {
   readonly conversations: ConversationService;
   readonly models: ModelService;
   readonly classifier: LanguageClassifier;
+  readonly user: LocalUser;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
     this.context = context;
     this.classifier = new LanguageClassifier();
+    this.user = new LocalUser(context);
     this.assets = new AssetService(context, this.classifier);
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});

@@ -18,6 +18,7 @@ import { applicationsRoutes } from './routes/applications.ts';
 import { conversationsRoutes } from './routes/conversations.ts';
 import { modelsRoutes } from './routes/models.ts';
 import { connectorRoutes } from './routes/connector.ts';
+import { userRoutes } from './routes/user.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -38,6 +39,7 @@ const routeModules: readonly RouteModule[] = [
   applicationsRoutes,
   conversationsRoutes,
   modelsRoutes,
+  userRoutes,
   connectorRoutes,
 ];
 

@@ -6,7 +6,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { WellKnownApi } from '@pieces.app/pieces-os-client';
+import { AnchorsApi, OSApi, RangesApi, UserApi, WellKnownApi } from '@pieces.app/pieces-os-client';
+import { openFrames } from '../support/frames.ts';
+import { assertWire } from './assetsWireCheck.ts';
 import { startTestServer, request, type TestServer } from '../helpers.ts';
 import { SATCHEL_VERSION } from '../../src/server/version.ts';
 
@@ -35,4 +37,42 @@ test("the version is one the Pieces CLI accepts; Satchel's own rides in a header
   assert.equal(context.json.health.os.version, version);
   // Discovery: HEAD /.well-known/health answers 200, as the clients' port scan expects.
   assert.equal((await fetch(`${t.url}/.well-known/health`, { method: 'HEAD' })).status, 200);
+});
+
+test('GET /user answers the local user, the same every time and after a restart of the store', async () => {
+  const first = await new UserApi(t.sdk).userSnapshotRaw();
+  const json = (await first.raw.clone().json()) as Record<string, unknown>;
+  assertWire('ReturnedUserProfile', json);
+  const user = (await first.value()).user;
+  assert.ok(user?.id, 'a user the clients accept as signed in');
+  assert.equal(typeof user.name, 'string');
+  assert.equal((await new UserApi(t.sdk).userSnapshot()).user?.id, user.id);
+  assert.equal(t.core.context.records.count('user'), 1);
+  // Cloud sign-in is refused clearly, not with a 404.
+  const signIn = await request(t.url, 'POST', '/os/sign_in');
+  assert.equal(signIn.status, 422);
+  assert.match(signIn.json.error.message, /local only/);
+  await assert.rejects(new OSApi(t.sdk).signIntoOS(), (error: { response?: Response }) => error.response?.status === 422);
+});
+
+test('the streams the Python SDK opens at start-up answer: user, anchors, ranges, vision status', async () => {
+  const user = await openFrames<Record<string, any>>(`${t.url}/user/stream`);
+  const anchors = await openFrames<Record<string, any>>(`${t.url}/anchors/stream/identifiers`);
+  const ranges = await openFrames<Record<string, any>>(`${t.url}/ranges/stream/identifiers`);
+  const vision = await openFrames<Record<string, any>>(`${t.url}/workstream_pattern_engine/processors/vision/status/stream`);
+  try {
+    assertWire('UserProfile', await user.until(() => true));
+    assert.ok(Array.isArray((await anchors.until(() => true))['iterable']));
+    assert.ok(Array.isArray((await ranges.until(() => true))['iterable']));
+    assertWire('WorkstreamPatternEngineStatus', await vision.until(() => true));
+    const anchor = await new AnchorsApi(t.sdk).anchorsCreateNewAnchor({ seededAnchor: { type: 'FILE', fullpath: '/src/main.py' } });
+    await anchors.until((frame) => frame['iterable'].some((item: any) => item.anchor?.id === anchor.id));
+    const range = await new RangesApi(t.sdk).rangesCreateNewRange({ seededRange: { between: false } });
+    await ranges.until((frame) => frame['iterable'].some((item: any) => item.range?.id === range.id));
+  } finally {
+    for (const stream of [user, anchors, ranges, vision]) stream.close();
+  }
+  const status = await request(t.url, 'GET', '/workstream_pattern_engine/processors/vision/status');
+  assert.equal(status.status, 200);
+  assert.equal(status.json.vision.activation, undefined, 'long-term memory is not active here');
 });
