@@ -6,7 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnchorsApi, OSApi, RangesApi, UserApi, WellKnownApi } from '@pieces.app/pieces-os-client';
+import { AnchorsApi, ModelApi, ModelsApi, OSApi, RangesApi, UserApi, WellKnownApi } from '@pieces.app/pieces-os-client';
 import { openFrames } from '../support/frames.ts';
 import { assertWire } from './assetsWireCheck.ts';
 import { startTestServer, request, type TestServer } from '../helpers.ts';
@@ -75,4 +75,22 @@ test('the streams the Python SDK opens at start-up answer: user, anchors, ranges
   const status = await request(t.url, 'GET', '/workstream_pattern_engine/processors/vision/status');
   assert.equal(status.status, 200);
   assert.equal(status.json.vision.activation, undefined, 'long-term memory is not active here');
+});
+
+test('the models the clients hard-code are listed as they expect, and cannot be downloaded or loaded', async () => {
+  const list = await new ModelsApi(t.sdk).modelsSnapshot();
+  // The Python SDK keeps {name: id} of the models that are cloud or downloaded, then picks its default by name.
+  const usable = new Map(list.iterable.filter((m) => m.cloud || m.downloaded).map((m) => [m.name, m.id]));
+  const sdkDefault = usable.get('GPT-3.5-turbo Chat Model');
+  assert.ok(sdkDefault, 'the Python SDK finds its default chat model');
+  // The Pieces CLI's default model is found by unique, then selected by its name.
+  const cliDefault = list.iterable.find((m) => m.unique === 'gemini-2.0-flash-lite-001');
+  assert.ok(cliDefault && usable.has(cliDefault.name), "the CLI finds its default model");
+  for (const id of [sdkDefault, cliDefault.id]) {
+    await assert.rejects(new ModelApi(t.sdk).modelSpecificModelDownload({ model: id }), (e: { response?: Response }) => e.response?.status === 422);
+    await assert.rejects(new ModelApi(t.sdk).modelSpecificModelLoad({ model: id }), (e: { response?: Response }) => e.response?.status === 422);
+    const one = await new ModelApi(t.sdk).modelsSpecificModelSnapshotRaw({ model: id });
+    assertWire('Model', await one.raw.clone().json());
+    assert.match((await one.value()).description ?? '', /local text model/);
+  }
 });
