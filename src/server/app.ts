@@ -19,6 +19,7 @@ import { conversationsRoutes } from './routes/conversations.ts';
 import { modelsRoutes } from './routes/models.ts';
 import { connectorRoutes } from './routes/connector.ts';
 import { userRoutes } from './routes/user.ts';
+import { qgptRoutes } from './routes/qgpt.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -40,6 +41,7 @@ const routeModules: readonly RouteModule[] = [
   conversationsRoutes,
   modelsRoutes,
   userRoutes,
+  qgptRoutes,
   connectorRoutes,
 ];
 

@@ -11,6 +11,9 @@ import { openFrames } from '../support/frames.ts';
 import { assertWire } from './assetsWireCheck.ts';
 import { startTestServer, request, type TestServer } from '../helpers.ts';
 import { SATCHEL_VERSION } from '../../src/server/version.ts';
+import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';
+import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
+import { WebSocket } from 'ws';
 
 let t: TestServer;
 before(async () => {
@@ -92,5 +95,94 @@ test('the models the clients hard-code are listed as they expect, and cannot be 
     const one = await new ModelApi(t.sdk).modelsSpecificModelSnapshotRaw({ model: id });
     assertWire('Model', await one.raw.clone().json());
     assert.match((await one.value()).description ?? '', /local text model/);
+  }
+});
+
+/** One /qgpt/stream connection: send QGPTStreamInput frames, collect QGPTStreamOutput frames. */
+async function qgpt(): Promise<{ ask(input: object): Promise<Array<Record<string, any>>>; close(): void }> {
+  const socket = new WebSocket(`${t.url.replace(/^http/, 'ws')}/qgpt/stream`);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  return {
+    ask(input) {
+      const frames: Array<Record<string, any>> = [];
+      return new Promise((resolve) => {
+        const onMessage = (data: unknown) => {
+          const frame = JSON.parse(String(data)) as Record<string, any>;
+          frames.push(frame);
+          if (frame['status'] !== 'IN-PROGRESS') {
+            socket.off('message', onMessage);
+            resolve(frames);
+          }
+        };
+        socket.on('message', onMessage);
+        socket.send(JSON.stringify(input));
+      });
+    },
+    close: () => socket.close(),
+  };
+}
+
+/** What the Pieces CLI's `ask` shows: the text of every frame's answers, appended. */
+function shown(frames: ReadonlyArray<Record<string, any>>): string {
+  return frames.map((f) => (f['question']?.answers?.iterable ?? []).map((a: { text: string }) => a.text).join('')).join('');
+}
+
+test('/qgpt/stream answers with the loaded local model and stores question and answer in a conversation', async () => {
+  const prompts: string[] = [];
+  const fake: TextGenerator = {
+    async generate(prompt) {
+      prompts.push(prompt);
+      return prompts.length === 1 ? 'Use `git rebase -i HEAD~3` and mark commits with squash.' : 'Then force-push with --force-with-lease.';
+    },
+  };
+  const original = t.core.models.textGenerator;
+  t.core.models.textGenerator = () => fake;
+  const stream = await qgpt();
+  try {
+    // What the Python SDK's copilot.stream_question sends (the CLI sends the same).
+    const first = await stream.ask({ relevance: { query: 'How do I squash my last three commits?', model: 'any', options: { question: true } } });
+    assert.deepEqual(first.map((f) => f['status']), ['IN-PROGRESS', 'COMPLETED']);
+    for (const frame of first) assertWire('QGPTStreamOutput', frame);
+    assert.equal(shown(first), 'Use `git rebase -i HEAD~3` and mark commits with squash.');
+    const conversation = first[1]!['conversation'] as string;
+    const followUp = await stream.ask({ conversation, relevance: { query: 'And then?', options: { question: true } } });
+    assert.equal(shown(followUp), 'Then force-push with --force-with-lease.');
+    assert.equal(followUp[1]!['conversation'], conversation);
+    assert.match(prompts[1]!, /squash my last three commits/, 'the follow-up is asked with the conversation so far');
+    const messages = (await request(t.url, 'GET', `/conversation/${conversation}/messages`)).json.iterable as Array<Record<string, any>>;
+    assert.deepEqual(
+      messages.map((m) => [m['role'], m['fragment']['string']['raw']]),
+      [
+        ['USER', 'How do I squash my last three commits?'],
+        ['ASSISTANT', 'Use `git rebase -i HEAD~3` and mark commits with squash.'],
+        ['USER', 'And then?'],
+        ['ASSISTANT', 'Then force-push with --force-with-lease.'],
+      ],
+    );
+    // An unknown conversation is a FAILED frame with the reason.
+    const failed = await stream.ask({ conversation: '00000000-0000-4000-8000-000000000000', relevance: { query: 'hi' } });
+    assert.equal(failed[0]!['status'], 'FAILED');
+    assert.equal(failed[0]!['statusCode'], 404);
+    assert.match(failed[0]!['errorMessage'], /conversation/);
+  } finally {
+    stream.close();
+    t.core.models.textGenerator = original;
+  }
+});
+
+test('/qgpt/stream with no model loaded says so in the reply and keeps the question', async () => {
+  const stream = await qgpt();
+  try {
+    const frames = await stream.ask({ relevance: { query: 'What does this regex match?' } });
+    assert.deepEqual(frames.map((f) => f['status']), ['IN-PROGRESS', 'COMPLETED']);
+    assert.equal(shown(frames), NO_MODEL_NOTICE);
+    assert.match(shown(frames), /No local model is loaded/);
+    const messages = (await request(t.url, 'GET', `/conversation/${frames[1]!['conversation']}/messages`)).json.iterable;
+    assert.deepEqual(messages.map((m: Record<string, any>) => m['role']), ['USER']);
+    const bad = await stream.ask({ relevance: { query: 42 } });
+    assert.equal(bad[0]!['status'], 'FAILED');
+    assert.equal(bad[0]!['statusCode'], 400);
+  } finally {
+    stream.close();
   }
 });
