@@ -6,7 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnchorsApi, ModelApi, ModelsApi, OSApi, RangesApi, UserApi, WellKnownApi } from '@pieces.app/pieces-os-client';
+import { AnchorsApi, AssetsApi, SearchApi, type Seed, ModelApi, ModelsApi, OSApi, RangesApi, UserApi, WellKnownApi } from '@pieces.app/pieces-os-client';
 import { openFrames } from '../support/frames.ts';
 import { assertWire } from './assetsWireCheck.ts';
 import { startTestServer, request, type TestServer } from '../helpers.ts';
@@ -14,6 +14,7 @@ import { SATCHEL_VERSION } from '../../src/server/version.ts';
 import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { WebSocket } from 'ws';
+import { codeSeed } from '../core/assets/assetFixtures.ts';
 
 let t: TestServer;
 before(async () => {
@@ -184,5 +185,32 @@ test('/qgpt/stream with no model loaded says so in the reply and keeps the quest
     assert.equal(bad[0]!['statusCode'], 400);
   } finally {
     stream.close();
+  }
+});
+
+test('search --mode fts and --mode ncs: GET /search/full_text and /search/neural_code answer from the store', async () => {
+  const create = (text: string, name: string) => new AssetsApi(t.sdk).assetsCreateNewAsset({ seed: codeSeed(text, name) as unknown as Seed });
+  const parser = await create('export function parseJsonConfig(path: string) { return JSON.parse(readFileSync(path, "utf8")); }', 'Config loader');
+  const retry = await create('async function retryWithBackoff(task, attempts) { for (let i = 0; i < attempts; i++) { try { return await task(); } catch {} } }', 'Retry');
+  const search = new SearchApi(t.sdk);
+
+  const fts = await search.fullTextSearchRaw({ query: 'readFileSync' });
+  assertWire('SearchedAssets', await fts.raw.clone().json());
+  assert.deepEqual((await fts.value()).iterable.map((hit) => hit.identifier), [parser.id]);
+  // Full text has no typo tolerance: the fuzzy search finds a misspelling, full text does not.
+  assert.deepEqual((await search.fullTextSearch({ query: 'readFileSynk' })).iterable, []);
+
+  // Code search matches identifiers by their words: "retry backoff" finds retryWithBackoff.
+  const ncs = await search.neuralCodeSearchRaw({ query: 'retry with backoff' });
+  assertWire('SearchedAssets', await ncs.raw.clone().json());
+  const found = (await ncs.value()).iterable;
+  assert.equal(found[0]?.identifier, retry.id);
+  assert.equal(found[0]?.asset?.original.reference?.fragment?.string?.raw?.includes('retryWithBackoff'), true);
+  assert.equal(found.some((hit) => hit.identifier === parser.id), false);
+
+  for (const path of ['/search/full_text', '/search/neural_code', '/search/full_text?query=%20']) {
+    const reply = await request(t.url, 'GET', path);
+    assert.equal(reply.status, 400, path);
+    assert.equal(reply.json.error.code, 'invalid_input');
   }
 });

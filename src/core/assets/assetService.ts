@@ -508,6 +508,34 @@ export class AssetService implements Disposable {
     return this.searched(hits, options.transferables);
   }
 
+  /** GET /search/full_text: the word and phrase stages of search only; no fuzzy (typo-tolerant) matches. */
+  fullTextSearch(query: string, options: SearchOptions): SearchedAssets {
+    const trimmed = query.trim();
+    if (trimmed === '') throw new InvalidInputError('Give a query to search the full text of assets');
+    return this.searched(
+      this.runQuery(trimmed, options.pseudo).filter((hit) => hit.match !== 'FUZZY'),
+      options.transferables,
+    );
+  }
+
+  /**
+   * GET /search/neural_code: assets whose code is closest to the query, ranked by the content
+   * similarity `related` uses (TF-IDF over identifier sub-tokens, so `parseJson` meets "parse json").
+   * Satchel has no neural code model; this is its code-similarity ranking, and says so in the README.
+   */
+  codeSearch(query: string, options: SearchOptions): SearchedAssets {
+    if (query.trim() === '') throw new InvalidInputError('Give a query to search code');
+    const similar = this.similarity().similar(query, { limit: SEARCH_LIMIT });
+    const scores = new Map(similar.map((hit) => [hit.id, hit.score]));
+    const hits: Hit[] = this.ordinaryDocs('id', similar.map((hit) => hit.id)).map((doc) => ({
+      doc,
+      score: scores.get(doc.id) ?? 0,
+      match: 'CONTENT',
+      exact: false,
+    }));
+    return this.searched(hits, options.transferables);
+  }
+
   /** POST /assets/search: query, search space and filters, combined with AND. */
   searchWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
     const query = input.query?.trim() ?? '';
