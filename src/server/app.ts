@@ -34,7 +34,7 @@ export interface SatchelApp {
 
 // Order matters: the connector's `/:application/<verb>` routes would capture other two-segment
 // POST paths, so they come last.
-const routeModules: readonly RouteModule[] = [
+export const routeModules: readonly RouteModule[] = [
   wellKnownRoutes,
   assetsRoutes,
   applicationsRoutes,
