@@ -21,6 +21,19 @@ const streamInput = z.looseObject({
   question: z.looseObject({ query: z.string().nullish() }).nullish(),
 });
 
+/**
+ * A new conversation is announced on the conversations stream, and the Python SDK names the chat
+ * of a reply from the cache that stream fills (it fails with "Conversation not found" until its
+ * worker has fetched it). A model takes longer than that; an instant reply (no model loaded, a
+ * very short answer) waits this long after the question so the client's cache has caught up.
+ */
+const NEW_CONVERSATION_SETTLE_MS = 750;
+
+function settle(started: number): Promise<void> {
+  const wait = NEW_CONVERSATION_SETTLE_MS - (Date.now() - started);
+  return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+}
+
 export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
   const logger = core.context.logger;
   streams.register('/qgpt/stream', (subscriber) => {
@@ -43,6 +56,7 @@ export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
         }
         const abort = new AbortController();
         running.add(abort);
+        const started = Date.now();
         const query = input.relevance?.query ?? input.question?.query ?? '';
         core.copilot
           .ask({
@@ -50,6 +64,10 @@ export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
             ...(input.conversation ? { conversation: input.conversation } : {}),
             assets: (input.relevance?.assets?.iterable ?? []).map((asset) => asset.id),
             signal: abort.signal,
+          })
+          .then(async (answer) => {
+            if (answer.conversation !== input.conversation) await settle(started);
+            return answer;
           })
           .then(
             (answer) => {
