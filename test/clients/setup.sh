@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Finds a Python 3 for the real-client tests and installs what it lacks from Debian. The SDK's
 # models need pydantic 2 (compiled pydantic-core: not in Debian bookworm, whose python3-pydantic is
-# 1.10); the machine's Python 3.11 carries it. Its other dependency missing there, websocket-client,
-# is pure Python and comes from Debian (python3-websocket). Idempotent; apt is serialised with flock.
+# 1.10); the machine's Python 3.11 carries it. The pure-Python dependencies it lacks come from
+# Debian packages. Idempotent; apt is serialised with flock.
 # Prints the interpreter's path on its last line, or exits non-zero saying what is missing.
 set -euo pipefail
 
@@ -24,12 +24,24 @@ if [ -z "$python" ]; then
   exit 3
 fi
 
-# websocket-client: the interpreter's own, or Debian's (pure Python, found on /usr/lib/python3/dist-packages).
-if ! "$python" -c 'import websocket' >/dev/null 2>&1 && ! PYTHONPATH=/usr/lib/python3/dist-packages "$python" -c 'import websocket' >/dev/null 2>&1; then
+# Pure-Python dependencies: the interpreter's own, or Debian's (found on /usr/lib/python3/dist-packages).
+# module:package pairs; the SDK needs websocket-client, the CLI the others too.
+missing=()
+for pair in websocket:python3-websocket rich:python3-rich platformdirs:python3-platformdirs sentry_sdk:python3-sentry-sdk \
+  pyperclip:python3-pyperclip httpx:python3-httpx prompt_toolkit:python3-prompt-toolkit yaml:python3-yaml \
+  dateutil:python3-dateutil urllib3:python3-urllib3 typing_extensions:python3-typing-extensions; do
+  module="${pair%%:*}"
+  package="${pair##*:}"
+  if ! "$python" -c "import $module" >/dev/null 2>&1 && ! PYTHONPATH=/usr/lib/python3/dist-packages "$python" -c "import $module" >/dev/null 2>&1; then
+    missing+=("$package")
+  fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
   sudo_prefix=""
   if [ "$(id -u)" != "0" ]; then sudo_prefix="sudo"; fi
-  log "apt: installing python3-websocket"
-  $sudo_prefix flock /tmp/satchel-clients-apt.lock sh -c "dpkg -s python3-websocket >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-websocket; }" >&2
+  log "apt: installing ${missing[*]}"
+  # apt is shared by every process on the machine; serialise our use of it.
+  $sudo_prefix flock /tmp/satchel-clients-apt.lock sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${missing[*]}" >&2
 fi
 
 echo "$python"

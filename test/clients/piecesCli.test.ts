@@ -1,0 +1,104 @@
+/**
+ * The Pieces CLI (pinned copy in test/clients/vendor/cli-agent, see PINNED.md there) runs its
+ * snippet search, conversation, model and `ask` commands unchanged against a real Satchel host; the
+ * assertions are on what the CLI prints. The CLI's interactive pickers (`list`, `search`) draw a
+ * menu and return when stdin ends: what they print of the results is checked.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, request, type TestServer } from '../helpers.ts';
+import { codeSeed } from '../core/assets/assetFixtures.ts';
+import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';
+import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const CLI_SRC = here('./vendor/cli-agent/src');
+const RUNNER = here('./python/cli_run.py');
+
+let t: TestServer;
+let python: string;
+let home: string;
+before(async () => {
+  python = execFileSync('bash', [here('./setup.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
+  t = await startTestServer();
+  home = mkdtempSync(join(tmpdir(), 'satchel-cli-home-'));
+});
+after(async () => {
+  await t?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** Runs `pieces <args>` as a user would, answering "skip" to any first-run question; returns what it printed. */
+function pieces(...args: string[]): Promise<{ out: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(python, [RUNNER, CLI_SRC, '--ignore-onboarding', ...args], {
+      env: { ...process.env, SATCHEL_PORT: new URL(t.url).port, HOME: home, PYTHONDONTWRITEBYTECODE: '1', COLUMNS: '120', TERM: 'dumb' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (data: Buffer) => (out += data.toString()));
+    child.stderr.on('data', (data: Buffer) => (out += data.toString()));
+    child.stdin.end('skip\n');
+    // Generous: seconds here, minutes were seen on a 2-core machine shared with other builds.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      // What a user reads: escape sequences of the terminal UI removed.
+      resolve({ out: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b\][^\x07]*\x07/g, ''), code });
+    });
+  });
+}
+
+function withModel(answer: string): () => void {
+  const model: TextGenerator = { generate: async () => answer };
+  const original = t.core.models.textGenerator;
+  t.core.models.textGenerator = () => model;
+  return () => (t.core.models.textGenerator = original);
+}
+
+test('pieces search --mode fts and --mode ncs find the saved snippet', async () => {
+  await t.core.assets.create(codeSeed('def greet(name: str) -> str:\n    return f"Hello, {name}!"\n', 'Greeter') as never);
+  const fts = await pieces('search', '--mode', 'fts', 'greet');
+  assert.match(fts.out, /Full Text Search\| Results Found: 1/, fts.out);
+  const ncs = await pieces('search', '--mode', 'ncs', 'greet name');
+  assert.match(ncs.out, /Neural Code Search\| Results Found: 1/, ncs.out);
+  const none = await pieces('search', '--mode', 'fts', 'kubernetes');
+  assert.match(none.out, /No matches found/, none.out);
+});
+
+test('pieces ask answers with the loaded model; pieces chats lists the conversation', async () => {
+  const restore = withModel('Run `git rebase -i HEAD~3` and mark the commits to squash.');
+  let asked;
+  try {
+    asked = await pieces('ask', 'How do I squash my last three commits?');
+  } finally {
+    restore();
+  }
+  assert.match(asked.out, /git rebase -i HEAD~3/, asked.out);
+  assert.equal(asked.code, 0, asked.out);
+  const conversations = (await request(t.url, 'GET', '/conversations')).json.iterable as Array<Record<string, any>>;
+  const asked3 = conversations.find((c) => c['name'] === 'How do I squash my last three commits?');
+  assert.ok(asked3, 'the question opened a conversation named after it');
+  assert.equal(asked3['messages'].iterable.length, 2);
+  const chats = await pieces('chats');
+  assert.match(chats.out, /How do I squash my last three commits\?/, chats.out);
+});
+
+test('pieces ask with no model loaded says so', async () => {
+  const asked = await pieces('ask', 'What does this regex match?');
+  assert.match(asked.out.replace(/\s+/g, ' '), /No local model is loaded in Satchel/, asked.out);
+  assert.ok(NO_MODEL_NOTICE.startsWith('No local model is loaded in Satchel'));
+});
+
+test('pieces list models shows the models the CLI can pick, its default included', async () => {
+  const listed = await pieces('list', 'models');
+  assert.match(listed.out, /GPT-3\.5-turbo Chat Model/, listed.out);
+  assert.match(listed.out, /Gemini 2\.0 Flash Lite Chat Model/, listed.out);
+  assert.doesNotMatch(listed.out, /Traceback/, listed.out);
+});
