@@ -102,3 +102,77 @@ test('pieces list models shows the models the CLI can pick, its default included
   assert.match(listed.out, /Gemini 2\.0 Flash Lite Chat Model/, listed.out);
   assert.doesNotMatch(listed.out, /Traceback/, listed.out);
 });
+
+/** `pieces run`: the CLI's interactive loop, typed into line by line as a user would. */
+function session(): { until(pattern: RegExp): Promise<void>; type(text: string): void; done: Promise<{ out: string; code: number | null }> } {
+  const child = spawn(python, [RUNNER, CLI_SRC, '--ignore-onboarding', 'run'], {
+    env: { ...process.env, SATCHEL_PORT: new URL(t.url).port, HOME: home, PYTHONDONTWRITEBYTECODE: '1', COLUMNS: '120', TERM: 'dumb' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let raw = '';
+  let mark = 0;
+  const shown = () => raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+  const waiters = new Set<() => void>();
+  const onData = (data: Buffer) => {
+    raw += data.toString();
+    for (const wake of [...waiters]) wake();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+  const done = new Promise<{ out: string; code: number | null }>((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      for (const wake of [...waiters]) wake();
+      resolve({ out: shown(), code });
+    }),
+  );
+  return {
+    /** Resolves once `pattern` shows in what was printed since the last input. */
+    until(pattern) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(shown().slice(mark))) {
+            waiters.delete(check);
+            resolve();
+          } else if (child.exitCode !== null) {
+            waiters.delete(check);
+            reject(new Error(`the CLI ended before printing ${pattern}:\n${shown().slice(-3000)}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    type(text) {
+      mark = shown().length;
+      child.stdin.write(text);
+    },
+    done,
+  };
+}
+
+test('pieces run: list, open a snippet (its code), rename it, delete it', async () => {
+  const asset = await t.core.assets.create(codeSeed('SELECT id, email FROM users WHERE active = true;\n', 'Active users', { ext: 'sql' }) as never);
+  const cli = session();
+  await cli.until(/User:/);
+  cli.type('list\r');
+  await cli.until(/1: Active users/);
+  // The picker fills in from a thread; the first entry is the newest snippet.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  cli.type('\r');
+  await cli.until(/Code content:\s+SELECT id, email FROM users WHERE active = true;/);
+  await cli.until(/User:/);
+  cli.type('edit -n "Active user emails"\r');
+  await cli.until(/Language: sql[\s\S]*User:/);
+  assert.equal(t.core.assets.get(asset.id).name, 'Active user emails');
+  cli.type('delete\r');
+  await cli.until(/Are you sure/);
+  cli.type('y\n');
+  await cli.until(/Material Deleted/);
+  assert.equal(t.core.assets.exists(asset.id), false);
+  cli.type('exit\r');
+  const { out, code } = await cli.done;
+  assert.equal(code, 0, out);
+  assert.doesNotMatch(out, /Traceback|Error/, out);
+});
