@@ -27,6 +27,7 @@ import {
 import { startTestServer, type TestServer } from '../helpers.ts';
 import { codeSeed } from '../core/assets/assetFixtures.ts';
 import { assertWire } from './assetsWireCheck.ts';
+import { openFrames } from '../support/frames.ts';
 
 let t: TestServer;
 before(async () => {
@@ -221,4 +222,25 @@ test('an asset linked to a conversation lists it in the assets snapshot too, str
   assertWire('Assets', json);
   const mine = (await listed.value()).iterable.find((item) => item.id === asset);
   assert.deepEqual(ids(mine?.conversations), [conversation]);
+});
+
+test('a linked conversation that changes is sent again inside its asset on the assets stream', async () => {
+  const asset = await newAsset('fn main() { println!("hello"); }');
+  const conversation = (await new ConversationsApi(t.sdk).conversationsCreateSpecificConversation({ seededConversation: { type: 'COPILOT', name: 'Before' } })).id;
+  await new ConversationApi(t.sdk).conversationAssociateAsset({ conversation, asset });
+  const frames = await openFrames<{ iterable?: Array<{ id: string; conversations?: { iterable: Array<{ id: string; name?: string }> } }> }>(`${t.url}/assets/stream`);
+  try {
+    await frames.until((frame) => (frame.iterable ?? []).some((a) => a.id === asset));
+    const from = frames.frames.length;
+    const renamed = await fetch(`${t.url}/conversation/update`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: conversation, name: 'After' }),
+    });
+    assert.equal(renamed.status, 200);
+    const frame = await frames.until((f) => (f.iterable ?? []).some((a) => a.id === asset && a.conversations?.iterable[0]?.name === 'After'), from);
+    assert.ok(frame);
+  } finally {
+    frames.close();
+  }
 });
