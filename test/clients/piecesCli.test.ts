@@ -1,8 +1,8 @@
 /**
- * The Pieces CLI (pinned copy in test/clients/vendor/cli-agent, see PINNED.md there) runs its
- * snippet search, conversation, model and `ask` commands unchanged against a real Satchel host; the
- * assertions are on what the CLI prints. The CLI's interactive pickers (`list`, `search`) draw a
- * menu and return when stdin ends: what they print of the results is checked.
+ * The Pieces CLI (pinned in pinned.ts; its source comes from a local snapshot, see snapshot.ts,
+ * and the tests skip saying how to provide one when there is none) runs its snippet search,
+ * conversation, model and `ask` commands unchanged against a real Satchel host; the assertions
+ * are on what the CLI prints. The CLI's interactive pickers (`list`, `search`) draw a menu and return when stdin ends: what they print of the results is checked.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,28 +15,32 @@ import { startTestServer, request, type TestServer } from '../helpers.ts';
 import { codeSeed } from '../core/assets/assetFixtures.ts';
 import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
+import { PIECES_CLI } from './pinned.ts';
+import { clientSource } from './snapshot.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const CLI_SRC = here('./vendor/cli-agent/src');
+const source = clientSource(PIECES_CLI);
+const skip = source.skip;
 const RUNNER = here('./python/cli_run.py');
 
 let t: TestServer;
 let python: string;
 let home: string;
 before(async () => {
+  if (skip) return;
   python = execFileSync('bash', [here('./setup.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
   t = await startTestServer();
   home = mkdtempSync(join(tmpdir(), 'satchel-cli-home-'));
 });
 after(async () => {
   await t?.close();
-  rmSync(home, { recursive: true, force: true });
+  if (home) rmSync(home, { recursive: true, force: true });
 });
 
 /** Runs `pieces <args>` as a user would, answering "skip" to any first-run question; returns what it printed. */
 function pieces(...args: string[]): Promise<{ out: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(python, [RUNNER, CLI_SRC, '--ignore-onboarding', ...args], {
+    const child = spawn(python, [RUNNER, source.src!, '--ignore-onboarding', ...args], {
       env: { ...process.env, SATCHEL_PORT: new URL(t.url).port, HOME: home, PYTHONDONTWRITEBYTECODE: '1', COLUMNS: '120', TERM: 'dumb' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -62,7 +66,8 @@ function withModel(answer: string): () => void {
   return () => (t.core.models.textGenerator = original);
 }
 
-test('pieces search --mode fts and --mode ncs find the saved snippet', async () => {
+test('pieces search --mode fts and --mode ncs find the saved snippet', { skip }, async (ctx) => {
+  ctx.diagnostic(`Pieces CLI ${PIECES_CLI.version} from ${source.from}`);
   await t.core.assets.create(codeSeed('def greet(name: str) -> str:\n    return f"Hello, {name}!"\n', 'Greeter') as never);
   const fts = await pieces('search', '--mode', 'fts', 'greet');
   assert.match(fts.out, /Full Text Search\| Results Found: 1/, fts.out);
@@ -72,7 +77,7 @@ test('pieces search --mode fts and --mode ncs find the saved snippet', async () 
   assert.match(none.out, /No matches found/, none.out);
 });
 
-test('pieces ask answers with the loaded model; pieces chats lists the conversation', async () => {
+test('pieces ask answers with the loaded model; pieces chats lists the conversation', { skip }, async () => {
   const restore = withModel('Run `git rebase -i HEAD~3` and mark the commits to squash.');
   let asked;
   try {
@@ -90,13 +95,13 @@ test('pieces ask answers with the loaded model; pieces chats lists the conversat
   assert.match(chats.out, /How do I squash my last three commits\?/, chats.out);
 });
 
-test('pieces ask with no model loaded says so', async () => {
+test('pieces ask with no model loaded says so', { skip }, async () => {
   const asked = await pieces('ask', 'What does this regex match?');
   assert.match(asked.out.replace(/\s+/g, ' '), /No local model is loaded in Satchel/, asked.out);
   assert.ok(NO_MODEL_NOTICE.startsWith('No local model is loaded in Satchel'));
 });
 
-test('pieces list models shows the models the CLI can pick, its default included', async () => {
+test('pieces list models shows the models the CLI can pick, its default included', { skip }, async () => {
   const listed = await pieces('list', 'models');
   assert.match(listed.out, /GPT-3\.5-turbo Chat Model/, listed.out);
   assert.match(listed.out, /Gemini 2\.0 Flash Lite Chat Model/, listed.out);
@@ -105,7 +110,7 @@ test('pieces list models shows the models the CLI can pick, its default included
 
 /** `pieces run`: the CLI's interactive loop, typed into line by line as a user would. */
 function session(): { until(pattern: RegExp): Promise<void>; type(text: string): void; done: Promise<{ out: string; code: number | null }> } {
-  const child = spawn(python, [RUNNER, CLI_SRC, '--ignore-onboarding', 'run'], {
+  const child = spawn(python, [RUNNER, source.src!, '--ignore-onboarding', 'run'], {
     env: { ...process.env, SATCHEL_PORT: new URL(t.url).port, HOME: home, PYTHONDONTWRITEBYTECODE: '1', COLUMNS: '120', TERM: 'dumb' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -152,7 +157,7 @@ function session(): { until(pattern: RegExp): Promise<void>; type(text: string):
   };
 }
 
-test('pieces run: list, open a snippet (its code), rename it, delete it', async () => {
+test('pieces run: list, open a snippet (its code), rename it, delete it', { skip }, async () => {
   const asset = await t.core.assets.create(codeSeed('SELECT id, email FROM users WHERE active = true;\n', 'Active users', { ext: 'sql' }) as never);
   const cli = session();
   await cli.until(/User:/);

@@ -1,5 +1,6 @@
 /**
- * The Pieces Python SDK (pinned copy in test/clients/vendor/, see PINNED.md there) runs its README
+ * The Pieces Python SDK (pinned in pinned.ts; its source comes from a local snapshot, see
+ * snapshot.ts, and the test skips saying how to provide one when there is none) runs its README
  * examples unchanged against a real Satchel host: start-up (discovery, version, user, default
  * model, its WebSocket streams), create, list, rename, edit and delete a snippet, ask the copilot,
  * search in its three modes, and the plain API client's health check. The assertions are on what
@@ -11,15 +12,18 @@ import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, request, type TestServer } from '../helpers.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
+import { PIECES_SDK } from './pinned.ts';
+import { clientSource } from './snapshot.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const SDK_SRC = here('./vendor/pieces-os-client-sdk-for-python/src');
+const source = clientSource(PIECES_SDK);
 const SCRIPT = here('./python/sdk_readme.py');
 const ANSWER = 'Object-oriented programming organises code as objects that bundle state with the behaviour that acts on it.';
 
 let t: TestServer;
 let python: string;
 before(async () => {
+  if (source.skip) return;
   python = execFileSync('bash', [here('./setup.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
   t = await startTestServer();
 });
@@ -29,7 +33,7 @@ type Step = Record<string, any> & { step: string };
 
 function runSdk(port: string): Promise<{ steps: Step[]; stderr: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(python, [SCRIPT, SDK_SRC], {
+    const child = spawn(python, [SCRIPT, source.src!], {
       env: { ...process.env, SATCHEL_PORT: port, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -51,7 +55,8 @@ function runSdk(port: string): Promise<{ steps: Step[]; stderr: string; code: nu
   });
 }
 
-test('the Python SDK README examples work unchanged against Satchel', async () => {
+test('the Python SDK README examples work unchanged against Satchel', { skip: source.skip }, async (ctx) => {
+  ctx.diagnostic(`Pieces Python SDK ${PIECES_SDK.version} from ${source.from}`);
   const prompts: string[] = [];
   const model: TextGenerator = {
     async generate(prompt) {
