@@ -80,6 +80,7 @@ test('the Python SDK README examples work unchanged against Satchel', { skip: so
 
   // Start-up: the SDK accepted the version, found a user and its default chat model.
   const started = step('started');
+  ctx.diagnostic(`PiecesClient started on attempt ${started['attempts']}`);
   assert.match(started['version'], /^12\./);
   assert.equal(typeof started['user'], 'string');
   assert.equal(started['model'], 'GPT-3.5-turbo Chat Model');

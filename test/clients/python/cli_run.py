@@ -1,5 +1,6 @@
 """
-Runs the Pieces CLI (pinned copy, unchanged) against a Satchel host: python3 cli_run.py <cli src dir> <cli args...>
+Runs the Pieces CLI (unchanged; its src/ at the commit in pinned.ts, extracted from a local snapshot by
+snapshot.ts) against a Satchel host: python3 cli_run.py <cli src dir> <cli args...>
 (env SATCHEL_PORT: the host's port; HOME: a fresh directory for the CLI's own settings).
 
 The CLI's code is not changed. Three things around it are, each because of what this machine can
@@ -54,16 +55,6 @@ for name in (
 from pieces._vendor.pieces_os_client.wrapper.client import PiecesClient  # noqa: E402
 
 PiecesClient._port_scanning = staticmethod(lambda: os.environ["SATCHEL_PORT"])
-
-if os.environ.get("SATCHEL_CLI_MODULES"):
-    import atexit
-
-    def _list_modules():
-        # The CLI files this run imported: what the pinned copy has to keep.
-        with open(os.environ["SATCHEL_CLI_MODULES"], "a") as out:
-            out.write("\n".join(m.__file__ for n, m in list(sys.modules.items()) if n.startswith("pieces") and getattr(m, "__file__", None)) + "\n")
-
-    atexit.register(_list_modules)
 
 sys.argv = ["pieces"] + sys.argv[2:]
 from pieces.app import main  # noqa: E402

@@ -4,7 +4,8 @@ The Pieces Python SDK's README examples, run unchanged against a Satchel host.
 Usage: python3 sdk_readme.py <sdk src dir>   (env SATCHEL_PORT: the host's port)
 
 Prints one JSON object per line, {"step": ..., ...}, for the Node test to assert on. The SDK is
-imported from the pinned copy given on the command line; its only change of behaviour here is
+imported from the src/ directory given on the command line (the commit in pinned.ts, extracted from a
+local snapshot by snapshot.ts); its only change of behaviour here is
 discovery: the SDK scans ports 39300-39333 for HEAD /.well-known/health, and the test host listens
 on a free port instead (the Node test checks that discovery request on that port), so the scan is
 pointed at it.
@@ -13,6 +14,7 @@ import json
 import os
 import sys
 import time
+import traceback
 
 sys.path.insert(0, sys.argv[1])
 try:
@@ -33,6 +35,18 @@ from pieces_os_client.wrapper import PiecesClient  # noqa: E402
 
 PiecesClient._port_scanning = staticmethod(lambda: PORT)
 
+
+def _fail(kind, value, tb):
+    # An uncaught error ends the run at once: the SDK's WebSocket threads (Debian's websocket-client
+    # never ends them) would otherwise keep the process alive until the Node test's time limit.
+    traceback.print_exception(kind, value, tb)
+    sys.stderr.flush()
+    sys.stdout.flush()
+    os._exit(1)
+
+
+sys.excepthook = _fail
+
 def settled(read, want, seconds=10.0):
     # The SDK's asset cache follows the assets stream: what a user sees a moment after an edit.
     deadline = time.monotonic() + seconds
@@ -46,7 +60,15 @@ from pieces_os_client.models.classification_specific_enum import ClassificationS
 from pieces_os_client.models.fragment_metadata import FragmentMetadata  # noqa: E402
 
 pieces_client = PiecesClient()
-emit("started", version=pieces_client.version, user=pieces_client.user.name, model=pieces_client.model_name)
+# PiecesClient() checks health with a 100 ms timeout and, when the answer comes later, stays
+# unstarted without a word (model_name is then missing). On a machine busy with other builds that can
+# happen to a host that is up; a user would construct it again, this run starts it again, up to 10 s.
+attempts = 1
+while not pieces_client._is_started_runned and attempts < 40:
+    time.sleep(0.25)
+    attempts += 1
+    pieces_client._startup()
+emit("started", version=pieces_client.version, user=pieces_client.user.name, model=pieces_client.model_name, attempts=attempts)
 
 content = "print('Hello, World!')"
 metadata = FragmentMetadata(ext=ClassificationSpecificEnum.PY)
@@ -118,9 +140,5 @@ closing = threading.Thread(target=pieces_client.close, daemon=True)
 closing.start()
 closing.join(5)
 emit("closed", clean=not closing.is_alive())
-if os.environ.get("SATCHEL_SDK_MODULES"):
-    # Lists the SDK modules this run imported: the files the pinned copy has to keep.
-    with open(os.environ["SATCHEL_SDK_MODULES"], "w") as out:
-        out.write("\n".join(sorted(m.__file__ for n, m in list(sys.modules.items()) if n.startswith("pieces_os_client") and getattr(m, "__file__", None))))
 sys.stdout.flush()
 os._exit(0)
