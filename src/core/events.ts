@@ -47,7 +47,8 @@ export type RecordKind =
   | 'range'
   | 'workstream_summary'
   | 'model'
-  | 'session';
+  | 'session'
+  | 'user';
 
 /** One committed change: published only after the transaction that made it has committed. */
 export interface ChangeEvent {

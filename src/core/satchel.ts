@@ -15,6 +15,8 @@ import { ConversationService } from './conversations/conversationService.ts';
 import { ModelService, type ModelSettings } from './models/modelService.ts';
 import type { Disposable } from './events.ts';
 import { LanguageClassifier } from './classify/languageClassifier.ts';
+import { LocalUser } from './user/localUser.ts';
+import { Copilot } from './conversations/copilot.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -40,15 +42,27 @@ export class Satchel implements Disposable {
   readonly conversations: ConversationService;
   readonly models: ModelService;
   readonly classifier: LanguageClassifier;
+  readonly user: LocalUser;
+  /** Questions asked through /qgpt/stream, answered by the loaded local model. */
+  readonly copilot: Copilot;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
     this.context = context;
     this.classifier = new LanguageClassifier();
+    this.user = new LocalUser(context);
     this.assets = new AssetService(context, this.classifier);
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
     this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
+    this.assets.conversationOf = (id, transferables) => this.conversations.get(id, transferables);
+    this.copilot = new Copilot(
+      this.conversations,
+      () => this.models.textGenerator(),
+      (id) => (this.assets.exists(id) ? this.assets.get(id).original.reference?.fragment?.string?.raw : undefined),
+      {},
+      context.logger,
+    );
     this.connector = new ConnectorService(context, this.assets, this.applications, options.connector ?? {});
   }
 

@@ -118,3 +118,6 @@ export type SeededRange = Jsonify<P.SeededRange>;
 export type WorkstreamSummary = Jsonify<P.WorkstreamSummary>;
 export type WorkstreamSummaries = Jsonify<P.WorkstreamSummaries>;
 export type SeededWorkstreamSummary = Jsonify<P.SeededWorkstreamSummary>;
+
+export type UserProfile = Jsonify<P.UserProfile>;
+export type ReturnedUserProfile = Jsonify<P.ReturnedUserProfile>;

@@ -18,6 +18,8 @@ import { applicationsRoutes } from './routes/applications.ts';
 import { conversationsRoutes } from './routes/conversations.ts';
 import { modelsRoutes } from './routes/models.ts';
 import { connectorRoutes } from './routes/connector.ts';
+import { userRoutes } from './routes/user.ts';
+import { qgptRoutes } from './routes/qgpt.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -36,12 +38,14 @@ export interface SatchelApp {
 
 // Order matters: the connector's `/:application/<verb>` routes would capture other two-segment
 // POST paths, so they come last.
-const routeModules: readonly RouteModule[] = [
+export const routeModules: readonly RouteModule[] = [
   wellKnownRoutes,
   assetsRoutes,
   applicationsRoutes,
   conversationsRoutes,
   modelsRoutes,
+  userRoutes,
+  qgptRoutes,
   connectorRoutes,
 ];
 

@@ -35,6 +35,13 @@ export interface ErrorBody {
   readonly error: { readonly code: string; readonly message: string };
 }
 
+/** Status and message of a domain or edge error (streams report errors in frames, not replies); undefined for anything else. */
+export function describeError(error: unknown): { status: number; code: string; message: string } | undefined {
+  if (error instanceof DomainError) return { status: statusOf[error.code], code: error.code, message: error.message };
+  if (error instanceof HttpError) return { status: error.status, code: error.code, message: error.message };
+  return undefined;
+}
+
 export function errorBody(code: string, message: string): ErrorBody {
   return { error: { code, message } };
 }

@@ -23,10 +23,15 @@ export interface StreamSubscriber {
   readonly closed: boolean;
 }
 
+/** What a handler may return: its clean-up, and for the few two-way streams, what to do with a client frame. */
+export interface StreamRegistration extends Disposable {
+  receive?(frame: string): void;
+}
+
 export type StreamHandler = (
   subscriber: StreamSubscriber,
   params: Readonly<Record<string, string>>,
-) => Disposable | undefined | void;
+) => StreamRegistration | undefined | void;
 
 export interface StreamOptions {
   /** Unsent bytes above which a subscriber is dropped. */
@@ -155,9 +160,9 @@ export class StreamRegistry implements Disposable {
     this.subscribers.set(ws, subscriber);
     ws.on('pong', () => (subscriber.alive = true));
     ws.on('error', () => ws.terminate());
-    // Streams are server → client only; client frames are read and ignored.
-    ws.on('message', () => {});
-    let registration: Disposable | undefined | void;
+    // Most streams are server → client only: client frames are read and ignored unless the handler takes them.
+    let registration: StreamRegistration | undefined | void;
+    ws.on('message', (data) => registration?.receive?.(String(data)));
     ws.on('close', () => {
       this.subscribers.delete(ws);
       registration?.dispose();

@@ -237,3 +237,33 @@ test('deprecated installation and update tracking are persisted and move the app
   assert.equal(t.core.applications.usage('installation').length, 1);
   assert.equal(t.core.applications.usage('update').length, 1);
 });
+
+test('deprecated tracking accepts whatever object an old client sends, and records it', async () => {
+  const before = {
+    interaction: t.core.applications.usage('interaction').length,
+    keyboard: t.core.applications.usage('keyboard').length,
+    installation: t.core.applications.usage('installation').length,
+    update: t.core.applications.usage('update').length,
+  };
+  const versionsOnly = { previous: { version: '0.0.0' }, current: { version: '1' } };
+  const cases: Array<[string, unknown, number]> = [
+    ['/applications/usage/updated', versionsOnly, 204],
+    ['/applications/usage/updated', {}, 204],
+    ['/applications/usage/installation', { application: { name: 'VS_CODE' } }, 204],
+    ['/applications/usage/installation', { os: 'linux' }, 204],
+    ['/applications/usage/engagement/interaction', { element: 'x' }, 200],
+    ['/applications/usage/engagement/keyboard', { shortcut: [17] }, 200],
+  ];
+  for (const [path, body, status] of cases) {
+    const reply = await request(t.url, 'POST', path, { body });
+    assert.equal(reply.status, status, `${path} ${JSON.stringify(body)} → ${reply.status} ${reply.text}`);
+  }
+  assert.equal(t.core.applications.usage('update').length, before.update + 2);
+  assert.equal(t.core.applications.usage('installation').length, before.installation + 2);
+  assert.equal(t.core.applications.usage('interaction').length, before.interaction + 1);
+  assert.equal(t.core.applications.usage('keyboard').length, before.keyboard + 1);
+  assert.deepEqual(t.core.applications.usage('update').at(-2)?.['current'], { version: '1' });
+  // A body that is not an object is still refused clearly.
+  const refused = await request(t.url, 'POST', '/applications/usage/updated', { body: '[]' });
+  assert.equal(refused.status, 400);
+});

@@ -8,6 +8,13 @@ import { detectInstalled, knownIntegrations, systemProbe, type Probe } from './e
 
 export type SeededTrackedApplication = SeededConnectorConnection['application'];
 
+/** What a deprecated tracking event may say of an application; old clients leave any of it out. */
+export interface TrackedIdentity {
+  readonly name?: string;
+  readonly version?: string;
+  readonly platform?: string;
+}
+
 /** Counters kept per application; the connector's operations and the tracking calls move them. */
 export const ENGAGEMENT_METRICS = [
   'connections',
@@ -262,21 +269,29 @@ export class ApplicationService {
     return rows.map((row) => JSON.parse(row.data) as StoredUsageEvent);
   }
 
-  /** An installation of a known application (by name, version, platform) counts on it. */
-  recordInstallation(event: { application: SeededTrackedApplication } & Record<string, unknown>): void {
-    const found = this.findByIdentity(event.application.name, event.application.version, event.application.platform);
-    this.recordUsage('installation', event, found?.id);
+  /**
+   * An installation of a known application (by name, version, platform) counts on it. Old clients
+   * send partial events: any object is recorded, and counts on an application only when it names one.
+   */
+  recordInstallation(event: { application?: TrackedIdentity } & Record<string, unknown>): void {
+    this.recordUsage('installation', event, this.identified(event.application)?.id);
   }
 
   /** An update moves a known application from its previous version to the current one. */
-  recordUpdate(event: { previous: SeededTrackedApplication; current: SeededTrackedApplication } & Record<string, unknown>): void {
+  recordUpdate(event: { previous?: TrackedIdentity; current?: TrackedIdentity } & Record<string, unknown>): void {
     this.context.transaction(() => {
-      const found = this.findByIdentity(event.previous.name, event.previous.version, event.previous.platform);
-      if (found && event.current.name === found.name && event.current.platform === found.platform) {
-        this.update({ ...found, version: event.current.version });
+      const found = this.identified(event.previous);
+      const current = event.current;
+      if (found && current?.version && current.name === found.name && current.platform === found.platform) {
+        this.update({ ...found, version: current.version });
       }
       this.recordUsage('update', event, found?.id);
     });
+  }
+
+  private identified(application: TrackedIdentity | undefined): Application | undefined {
+    const { name, version, platform } = application ?? {};
+    return name && version && platform ? this.findByIdentity(name, version, platform) : undefined;
   }
 
   // ------------------------------------------------------------ external applications

@@ -2,6 +2,7 @@ import type { StoreContext } from '../context.ts';
 import { Emitter, type Disposable, type Event } from '../events.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type {
+  Conversation,
   Activities,
   Activity,
   Application,
@@ -36,7 +37,7 @@ import { indexedPrefix } from '../search/tokens.ts';
 import { imageTypeOf, isKnownSpecific } from './languages.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
-import { bytesOf, flattened, renderFormat, renderFormats, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
+import { bytesOf, flattened, referencedFormat, renderFormat, renderFormats, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
 import { checkFilters, matchesFilters, type FilterSubject } from './filters.ts';
 import { exportAsset, type ExportType } from './exporter.ts';
 import { Labels } from './labels.ts';
@@ -171,6 +172,11 @@ export class AssetService implements Disposable {
   private readonly tombstones = new Map<string, Asset>();
   private readonly deletions = new Emitter<Asset>();
   readonly labels: Labels;
+  /**
+   * Renders a conversation linked to an asset (set by the composition root: conversations live in
+   * another area, which depends on this one).
+   */
+  conversationOf: ((id: string, transferables: boolean) => Conversation) | undefined;
   /** Fires after commit with the last state of a deleted asset (content-free). */
   readonly onDidDelete: Event<Asset> = this.deletions.event;
 
@@ -554,6 +560,34 @@ export class AssetService implements Disposable {
     return this.searched(hits, options.transferables);
   }
 
+  /** GET /search/full_text: the word and phrase stages of search only; no fuzzy (typo-tolerant) matches. */
+  fullTextSearch(query: string, options: SearchOptions): SearchedAssets {
+    const trimmed = query.trim();
+    if (trimmed === '') throw new InvalidInputError('Give a query to search the full text of assets');
+    return this.searched(
+      this.runQuery(trimmed, options.pseudo).filter((hit) => hit.match !== 'FUZZY'),
+      options.transferables,
+    );
+  }
+
+  /**
+   * GET /search/neural_code: assets whose code is closest to the query, ranked by the content
+   * similarity `related` uses (TF-IDF over identifier sub-tokens, so `parseJson` meets "parse json").
+   * Satchel has no neural code model; this is its code-similarity ranking, and says so in the README.
+   */
+  codeSearch(query: string, options: SearchOptions): SearchedAssets {
+    if (query.trim() === '') throw new InvalidInputError('Give a query to search code');
+    const similar = this.similarity.current().similar(indexedPrefix(query, SIMILARITY_CHARS), { limit: SEARCH_LIMIT });
+    const scores = new Map(similar.map((hit) => [hit.id, hit.score]));
+    const hits: Hit[] = this.ordinaryDocs('id', similar.map((hit) => hit.id)).map((doc) => ({
+      doc,
+      score: scores.get(doc.id) ?? 0,
+      match: 'CONTENT',
+      exact: false,
+    }));
+    return this.searched(hits, options.transferables);
+  }
+
   /** POST /assets/search: query, search space and filters, combined with AND. */
   searchWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
     const { pages, counts } = this.searchPagesWithFilters(input, options);
@@ -811,10 +845,22 @@ export class AssetService implements Disposable {
   }
 
   private render(doc: StoredAsset, transferables: boolean, linked = this.linkedOf([doc.id]).get(doc.id)): Asset {
-    const asset: Asset = { ...doc, formats: renderFormats(doc, transferables) };
+    const asset: Asset = {
+      ...doc,
+      formats: renderFormats(doc, transferables),
+      original: referencedFormat(doc, doc.original.id, transferables),
+      preview: {
+        ...doc.preview,
+        base: referencedFormat(doc, doc.preview.base.id, transferables),
+        ...(doc.preview.overlay ? { overlay: referencedFormat(doc, doc.preview.overlay.id, transferables) } : {}),
+      },
+    };
     asset.tags = { iterable: linked?.tags ?? [] };
     asset.websites = { iterable: linked?.websites ?? [] };
     if (linked && linked.summaries.length > 0) asset.summaries = { iterable: linked.summaries };
+    // The client reads Asset.conversations as full Conversations: rendered by their own area.
+    const conversations = (linked?.conversations ?? []).flatMap((id) => this.conversationOf?.(id, transferables) ?? []);
+    asset.conversations = { iterable: conversations, indices: Object.fromEntries(conversations.map((c, i) => [c.id, i])) };
     return asset;
   }
 
@@ -824,23 +870,24 @@ export class AssetService implements Disposable {
     return docs.map((doc) => this.render(doc, transferables, linked.get(doc.id)));
   }
 
-  /** The tag, website and summary records linked to each asset, oldest link first. */
+  /** The tag, website, summary and conversation records linked to each asset, oldest link first. */
   private linkedOf(ids: readonly string[]): Map<string, Linked> {
-    const out = new Map<string, Linked>(ids.map((id) => [id, { tags: [], websites: [], summaries: [] }]));
+    const out = new Map<string, Linked>(ids.map((id) => [id, { tags: [], websites: [], summaries: [], conversations: [] }]));
     const rows = this.context.database
       .prepare(
         `SELECT l.a_id AS asset, l.b_kind AS kind, r.data AS data FROM json_each(?) j
          CROSS JOIN links l ON l.a_kind = 'asset' AND l.a_id = j.value
          CROSS JOIN records r ON r.kind = l.b_kind AND r.id = l.b_id
-         WHERE l.b_kind IN ('tag', 'website', 'workstream_summary')
+         WHERE l.b_kind IN ('tag', 'website', 'workstream_summary', 'conversation')
          ORDER BY l.rowid`,
       )
-      .all(JSON.stringify(ids)) as Array<{ asset: string; kind: 'tag' | 'website' | 'workstream_summary'; data: string }>;
+      .all(JSON.stringify(ids)) as Array<{ asset: string; kind: 'tag' | 'website' | 'workstream_summary' | 'conversation'; data: string }>;
     for (const row of rows) {
       const entry = out.get(row.asset);
       if (!entry) continue;
       if (row.kind === 'tag') entry.tags.push(JSON.parse(row.data) as Tag);
       else if (row.kind === 'website') entry.websites.push(JSON.parse(row.data) as Website);
+      else if (row.kind === 'conversation') entry.conversations.push((JSON.parse(row.data) as { id: string }).id);
       else entry.summaries.push(JSON.parse(row.data) as Summary);
     }
     return out;
@@ -1013,6 +1060,8 @@ interface Linked {
   readonly tags: Tag[];
   readonly websites: Website[];
   readonly summaries: Summary[];
+  /** Ids: each is rendered whole by the conversations area. */
+  readonly conversations: string[];
 }
 
 /** What recommendations rank an asset by. */

@@ -10,7 +10,7 @@ import { newId, stamp } from '../time.ts';
 import { lookupKey } from '../store/baseSchema.ts';
 
 type StoredTag = Omit<Tag, 'assets'>;
-type StoredWebsite = Omit<Website, 'assets'>;
+type StoredWebsite = Omit<Website, 'assets' | 'conversations'>;
 
 export class Labels {
   private readonly context: StoreContext;
@@ -67,11 +67,17 @@ export class Labels {
   website(id: string): Website {
     const stored = this.context.records.get<StoredWebsite>('website', id);
     if (!stored) throw new NotFoundError('website', id);
-    return { ...stored, assets: this.assetsOf('website', id) };
+    return this.renderWebsite(stored);
   }
 
   websites(): Website[] {
-    return this.context.records.list<StoredWebsite>('website').map((r) => ({ ...r.data, assets: this.assetsOf('website', r.id) }));
+    return this.context.records.list<StoredWebsite>('website').map((r) => this.renderWebsite(r.data));
+  }
+
+  /** A website with both sides of its links: the assets and the conversations associated with it. */
+  private renderWebsite(stored: StoredWebsite): Website {
+    const conversations = this.context.links.partners({ kind: 'website', id: stored.id }, 'conversation');
+    return { ...stored, assets: this.assetsOf('website', stored.id), conversations: { iterable: conversations.map((id) => ({ id })) } };
   }
 
   websitesOfAsset(assetId: string): Website[] {

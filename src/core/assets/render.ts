@@ -3,7 +3,7 @@
  * asset without the required `asset` back-reference (a FlattenedAsset), which is derived on read so
  * it never goes stale; `transferables=false` strips content on read too.
  */
-import type { Asset, FlattenedAsset, Format, Formats } from '../wire.ts';
+import type { Asset, FlattenedAsset, FlattenedFormat, Format, Formats } from '../wire.ts';
 
 export type StoredFormat = Omit<Format, 'asset'>;
 
@@ -49,6 +49,18 @@ export function withoutContent<T extends Transferables>(format: T): T {
 export function renderFormat(format: StoredFormat, asset: StoredAsset, transferables: boolean): Format {
   const shown = transferables ? format : withoutContent(format);
   return { ...shown, asset: flattened(asset) };
+}
+
+/**
+ * `original` and `preview.base` as real clients read them: the id and the referenced format itself
+ * (a FlattenedFormat, whose `asset` is the asset's id). The Pieces CLI and Python SDK read a
+ * snippet's text and language from `original.reference` with no fallback.
+ */
+export function referencedFormat(asset: StoredAsset, id: string, transferables: boolean): { id: string; reference?: FlattenedFormat } {
+  const format = asset.formats.iterable.find((candidate) => candidate.id === id);
+  if (!format) return { id };
+  const shown = transferables ? format : withoutContent(format);
+  return { id, reference: { ...shown, asset: asset.id } };
 }
 
 export function renderFormats(asset: StoredAsset, transferables: boolean): Formats {

@@ -332,10 +332,16 @@ export class ConversationService {
     return stored;
   }
 
-  /** Writes the conversation with a fresh `updated` and announces it. */
+  /**
+   * Writes the conversation with a fresh `updated` and announces it, and the assets linked to it:
+   * an asset's reply embeds its conversations whole, so their frames would go stale otherwise.
+   */
   private save(conversation: StoredConversation): void {
     this.context.records.put('conversation', conversation.id, { ...conversation, updated: stamp() });
     this.context.publish({ kind: 'conversation', id: conversation.id });
+    for (const asset of this.context.links.partners({ kind: 'conversation', id: conversation.id }, 'asset')) {
+      this.context.publish({ kind: 'asset', id: asset });
+    }
   }
 }
 

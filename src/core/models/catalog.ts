@@ -112,3 +112,34 @@ export function classifierModel(): Model {
     custom: false,
   };
 }
+
+/**
+ * The cloud models real Pieces clients look up by a hard-coded name and refuse to start without:
+ * the Python SDK sets 'GPT-3.5-turbo Chat Model' as its chat model, and the Pieces CLI's default
+ * model is the one whose unique is 'gemini-2.0-flash-lite-001'. Satchel has no cloud: each is a
+ * stand-in, listed as the clients expect (`cloud: true`, which their model pickers require), whose
+ * questions are answered by the local text model that is loaded. It cannot be downloaded or loaded.
+ */
+export function standInModels(): Model[] {
+  const stand = (id: string, name: string, unique: string, foundation: ModelFoundation): Model => ({
+    id,
+    version: '1',
+    created: { value: BUILT_IN_CREATED },
+    name,
+    description:
+      'Stand-in for a Pieces cloud model that clients ask for by name. Satchel has no cloud: questions to it are answered by the local text model you have loaded.',
+    cloud: true,
+    type: 'BALANCED',
+    usage: 'CODE_CONVERSATION',
+    foundation,
+    unique,
+    cpu: true,
+    custom: false,
+  });
+  return [
+    stand(STAND_IN_IDS[0], 'GPT-3.5-turbo Chat Model', 'gpt-3.5-turbo', 'GPT_3.5'),
+    stand(STAND_IN_IDS[1], 'Gemini 2.0 Flash Lite Chat Model', 'gemini-2.0-flash-lite-001', 'GEMINI_2'),
+  ];
+}
+
+export const STAND_IN_IDS = ['7d0e1d3c-2f5a-4d6b-9c1e-5a0f3b8e2c41', 'b3f6a2e9-8c47-4e1d-a5b0-6d2c9f7e1a38'] as const;

@@ -17,7 +17,7 @@ import {
   UnsupportedError,
 } from '../errors.ts';
 import { stamp, newId } from '../time.ts';
-import { byteDescriptor, catalogModel, classifierModel, CLASSIFIER_ID, roleOf, shippedCatalog, withBaseUrl, type CatalogEntry } from './catalog.ts';
+import { byteDescriptor, catalogModel, classifierModel, CLASSIFIER_ID, roleOf, shippedCatalog, standInModels, withBaseUrl, type CatalogEntry } from './catalog.ts';
 import { ModelStore, type ModelRow } from './modelStore.ts';
 import { PRIVATE_DIR_MODE } from '../store/privateFiles.ts';
 import { discardPartial, downloadFile, DownloadError, partialBytes, PAUSE } from './downloader.ts';
@@ -77,7 +77,7 @@ interface LanguageModel {
   readonly row?: ModelRow;
 }
 
-type Known = { readonly kind: 'classifier'; readonly base: Model } | LanguageModel;
+type Known = { readonly kind: 'classifier'; readonly base: Model } | { readonly kind: 'standIn'; readonly base: Model } | LanguageModel;
 
 interface Download {
   readonly controller: AbortController;
@@ -237,6 +237,7 @@ export class ModelService {
   /** Starts (or joins) the download of a model and returns it with `downloading: true`. */
   async download(id: string): Promise<Model> {
     const known = this.known(id);
+    if (known.kind === 'standIn') throw standInRefusal(known.base, 'downloaded');
     if (known.kind === 'classifier' || this.isDownloaded(known) || this.downloads.has(id)) return this.view(known);
     if (!known.source) {
       throw new UnsupportedError(`${known.base.name} has no download source; set its unique to a URL or an absolute path.`);
@@ -264,6 +265,7 @@ export class ModelService {
   downloadProgress(id: string): ModelDownloadProgress {
     const known = this.known(id);
     if (known.kind === 'classifier') return { status: 'COMPLETED', percentage: 100 };
+    if (known.kind === 'standIn') return { status: 'UNKNOWN', percentage: 0 };
     const running = this.downloads.get(id);
     if (running) return runningProgress(running);
     if (this.isDownloaded(known)) return { status: 'COMPLETED', percentage: 100 };
@@ -296,6 +298,7 @@ export class ModelService {
       this.context.publish({ kind: 'model', id });
       return this.view(known);
     }
+    if (known.kind === 'standIn') throw standInRefusal(known.base, 'loaded');
     if (!this.isDownloaded(known)) {
       throw new ConflictError(`${known.base.name} is not downloaded; download it before loading it.`);
     }
@@ -315,7 +318,7 @@ export class ModelService {
     if (known.kind === 'classifier') {
       await this.classifier.unload();
       this.context.publish({ kind: 'model', id });
-    } else await this.loaded.unload(id);
+    } else if (known.kind === 'llm') await this.loaded.unload(id);
     return this.get(id);
   }
 
@@ -333,6 +336,7 @@ export class ModelService {
     if (known.kind === 'classifier') {
       throw new UnsupportedError('Deleting the cache is only available for language models; the classifier ships with Satchel.');
     }
+    if (known.kind === 'standIn') throw standInRefusal(known.base, 'given a cache');
     await this.stopDownload(id, 'cancel');
     await this.loaded.unload(id);
     await rm(this.folder(id), { recursive: true, force: true });
@@ -368,12 +372,15 @@ export class ModelService {
   private all(): Known[] {
     const out: Known[] = [{ kind: 'classifier', base: classifierModel() }];
     for (const entry of this.catalog.values()) out.push(this.fromCatalog(entry, this.store.get(entry.id)));
+    for (const base of standInModels()) out.push({ kind: 'standIn', base });
     for (const row of this.store.customs()) out.push(this.fromCustom(row));
     return out;
   }
 
   private known(id: string): Known {
     if (id === CLASSIFIER_ID) return { kind: 'classifier', base: classifierModel() };
+    const standIn = standInModels().find((model) => model.id === id);
+    if (standIn) return { kind: 'standIn', base: standIn };
     const entry = this.catalog.get(id);
     const row = this.store.get(id);
     if (entry) return this.fromCatalog(entry, row);
@@ -421,6 +428,7 @@ export class ModelService {
 
   private view(known: Known): Model {
     if (known.kind === 'classifier') return { ...known.base, downloaded: true, downloading: false, loaded: this.classifier.loaded };
+    if (known.kind === 'standIn') return { ...known.base, downloaded: false, downloading: false, loaded: false };
     const downloaded = this.isDownloaded(known);
     const bytes = known.base.bytes ?? (downloaded && known.row?.bytes !== undefined ? byteDescriptor(known.row.bytes) : undefined);
     return {
@@ -630,4 +638,11 @@ function percentOf(received: number, total: number): number {
 function runningProgress(download: Download): ModelDownloadProgress {
   if (download.received === 0) return { status: 'INITIALIZED', percentage: 0 };
   return { status: 'IN-PROGRESS', percentage: download.total ? percentOf(download.received, download.total) : null };
+}
+
+function standInRefusal(model: Model, what: string): UnsupportedError {
+  return new UnsupportedError(
+    `${model.name} is a stand-in for a Pieces cloud model and cannot be ${what}: Satchel has no cloud. ` +
+      'Questions to it are answered by the local text model you load; download and load one of the local models.',
+  );
 }

@@ -56,7 +56,9 @@ export class ModelsView extends LiveTreeView<Model, ModelsNode> {
   getChildren(node?: ModelsNode): ModelsNode[] {
     if (node) return [];
     const order: Record<ModelState, number> = { loaded: 0, downloading: 1, downloaded: 2, available: 3 };
+    // Cloud entries are stand-ins real Pieces clients ask for by name; nothing to manage in the editor.
     return [...this.models]
+      .filter((model) => !model.cloud)
       .sort((a, b) => order[modelState(a)] - order[modelState(b)] || a.name.localeCompare(b.name))
       .map((model) => ({ type: 'model', model }));
   }

@@ -44,18 +44,17 @@ export const applicationsRoutes: RouteModule = (router, { core, streams }) => {
   router.get('/applications/sessions/:session', (ctx) => json(ctx, applications.session(param(ctx, 'session'))));
 
   router.post('/applications/usage/engagement/interaction', (ctx) => {
-    json(ctx, applications.recordUsage('interaction', body(ctx, schema.interactionEvent, 'SeededTrackedInteractionEvent'), caller(ctx)));
+    json(ctx, applications.recordUsage('interaction', body(ctx, schema.interactionEvent, 'SeededTrackedInteractionEvent') ?? {}, caller(ctx)));
   });
   router.post('/applications/usage/engagement/keyboard', (ctx) => {
-    json(ctx, applications.recordUsage('keyboard', body(ctx, schema.keyboardEvent, 'SeededTrackedKeyboardEvent'), caller(ctx)));
+    json(ctx, applications.recordUsage('keyboard', body(ctx, schema.keyboardEvent, 'SeededTrackedKeyboardEvent') ?? {}, caller(ctx)));
   });
   router.post('/applications/usage/installation', (ctx) => {
-    applications.recordInstallation(body(ctx, schema.installation, 'TrackedApplicationInstall') as { application: SeededTrackedApplication });
+    applications.recordInstallation(body(ctx, schema.installation, 'TrackedApplicationInstall') ?? {});
     empty(ctx);
   });
   router.post('/applications/usage/updated', (ctx) => {
-    const update = body(ctx, schema.updateEvent, 'TrackedApplicationUpdate');
-    applications.recordUpdate(update as { previous: SeededTrackedApplication; current: SeededTrackedApplication });
+    applications.recordUpdate(body(ctx, schema.updateEvent, 'TrackedApplicationUpdate') ?? {});
     empty(ctx);
   });
 

@@ -67,6 +67,14 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     json(ctx, result);
   });
 
+  // The search area's two other modes, as the Pieces CLI's `search --mode fts|ncs` calls them.
+  router.get('/search/full_text', (ctx) => {
+    json(ctx, assets.fullTextSearch(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
+  });
+  router.get('/search/neural_code', (ctx) => {
+    json(ctx, assets.codeSearch(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
+  });
+
   router.post('/assets/search', (ctx) => {
     const input = (body(ctx, searchWithFiltersSchema, 'AssetsSearchWithFiltersInput') ?? {}) as AssetsSearchWithFiltersInput;
     // Without a query every asset is a result: the reply is streamed a page at a time like GET /assets.

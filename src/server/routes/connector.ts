@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import type { RouteModule } from './deps.ts';
 import { body, json, param, text } from '../http.ts';
-import { SATCHEL_VERSION } from '../version.ts';
+import { PIECES_OS_VERSION } from '../version.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { Reaction, SeededConnectorAsset, SeededConnectorConnection, SeededConnectorCreation, SeededConnectorTracking } from '../../core/wire.ts';
 import * as schema from './connectorSchemas.ts';
@@ -36,7 +36,7 @@ export const connectorRoutes: RouteModule = (router, { core }) => {
 
   router.post('/connect', (ctx) => {
     const connection = body(ctx, schema.connectorConnection, 'SeededConnectorConnection') as unknown as SeededConnectorConnection;
-    json(ctx, connector.connect(connection, SATCHEL_VERSION));
+    json(ctx, connector.connect(connection, PIECES_OS_VERSION));
   });
 
   router.post('/:application/suggestion', applicationSegment, (ctx) => {

@@ -73,21 +73,19 @@ export const application = trackedApplication.extend({
 
 export const applicationUpdate = application.extend({ id: text });
 
-export const interactionEvent = z.looseObject({
-  description: z.string(),
-  element: z.string().optional(),
-  identifier_description_pair: pairs.optional(),
-});
+/*
+ * The deprecated tracking operations take any JSON object an old client sends (or none): they only
+ * record it. Fields Satchel reads are typed when present, so a wrong type is still a clear 400.
+ */
+const anyTrackedApplication = z.looseObject({ name: z.string().optional(), version: z.string().optional(), platform: z.string().optional() });
 
-export const keyboardEvent = z.looseObject({
-  description: z.string(),
-  shortcut: z.array(z.number()),
-  identifier_description_pair: pairs.optional(),
-});
+export const interactionEvent = z.looseObject({ description: z.string().optional(), element: z.string().optional() }).optional();
 
-export const installation = z.looseObject({ application: trackedApplication, user: z.looseObject({}).optional() });
+export const keyboardEvent = z.looseObject({ description: z.string().optional(), shortcut: z.array(z.number()).optional() }).optional();
 
-export const updateEvent = z.looseObject({ previous: trackedApplication, current: trackedApplication, user: z.looseObject({}).optional() });
+export const installation = z.looseObject({ application: anyTrackedApplication.optional() }).optional();
+
+export const updateEvent = z.looseObject({ previous: anyTrackedApplication.optional(), current: anyTrackedApplication.optional() }).optional();
 
 /** applicationsSessionClose sends a bare JSON string, or nothing. */
 export const sessionId = z.string().min(1).optional();

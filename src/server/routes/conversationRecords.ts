@@ -1,10 +1,28 @@
-import { body, empty, json, param, parse, queryString } from '../http.ts';
+import { body, empty, json, jsonStream, param, parse, queryString } from '../http.ts';
+import { registerSharedStream } from '../sharedFrames.ts';
+import type { ChangeEvent } from '../../core/events.ts';
 import type { RouteModule } from './deps.ts';
 import { annotationType, seededAnchor, seededRange, seededWorkstreamSummary } from './conversationSchemas.ts';
 
 /** Annotations, anchors, ranges and workstream summaries: the records conversations associate with. */
-export const conversationRecordRoutes: RouteModule = (router, { core }) => {
+export const conversationRecordRoutes: RouteModule = (router, { core, streams }) => {
   const records = core.conversations.records;
+
+  // Identifier streams of anchors and ranges (the Python SDK opens both at start-up).
+  for (const kind of ['anchor', 'range'] as const) {
+    const path = `/${kind}s/stream/identifiers`;
+    const frames = registerSharedStream(
+      streams,
+      path,
+      {
+        initial: () => ({ iterable: core.context.records.ids(kind).map((id) => ({ [kind]: { id } })) }),
+        change: (change: ChangeEvent) =>
+          change.kind === kind ? { iterable: [{ [kind]: { id: change.id }, ...(change.deleted ? { deleted: true } : {}) }] } : undefined,
+      },
+      core.context.onDidChange,
+    );
+    router.get(path, (ctx) => jsonStream(ctx, frames.connect()));
+  }
 
   router.get('/annotations', (ctx) => {
     const filter = queryString(ctx, 'annotation_type_filter', 'annotationTypeFilter');

@@ -1,0 +1,97 @@
+/**
+ * `/qgpt/stream`: the copilot WebSocket of the Pieces CLI (`pieces ask`) and the Python SDK. Each
+ * client frame is a QGPTStreamInput; the reply is an IN-PROGRESS frame carrying the answer, then a
+ * COMPLETED frame (the clients append the text of every frame, so it is sent once). A `stop` frame
+ * cancels the question being answered. Failures are FAILED frames with the reason.
+ */
+import { z } from 'zod';
+import type { RouteModule } from './deps.ts';
+import { parse } from '../http.ts';
+import { describeError } from '../errors.ts';
+import { newId } from '../../core/time.ts';
+
+const ids = z.looseObject({ iterable: z.array(z.looseObject({ id: z.string() })) });
+
+const streamInput = z.looseObject({
+  conversation: z.string().min(1).nullish(),
+  request: z.string().nullish(),
+  stop: z.boolean().nullish(),
+  reset: z.boolean().nullish(),
+  relevance: z.looseObject({ query: z.string().nullish(), assets: ids.nullish() }).nullish(),
+  question: z.looseObject({ query: z.string().nullish() }).nullish(),
+});
+
+/**
+ * A new conversation is announced on the conversations stream, and the Python SDK names the chat
+ * of a reply from the cache that stream fills (it fails with "Conversation not found" until its
+ * worker has fetched it). A model takes longer than that; an instant reply (no model loaded, a
+ * very short answer) waits this long after the question so the client's cache has caught up.
+ */
+const NEW_CONVERSATION_SETTLE_MS = 750;
+
+function settle(started: number): Promise<void> {
+  const wait = NEW_CONVERSATION_SETTLE_MS - (Date.now() - started);
+  return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+}
+
+export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
+  const logger = core.context.logger;
+  streams.register('/qgpt/stream', (subscriber) => {
+    const running = new Set<AbortController>();
+    return {
+      receive(frame) {
+        let input: z.output<typeof streamInput>;
+        try {
+          input = parse(streamInput, JSON.parse(frame) as unknown, 'QGPTStreamInput');
+        } catch (error) {
+          const message = describeError(error)?.message ?? 'The frame is not JSON.';
+          subscriber.send({ conversation: '', status: 'FAILED', statusCode: 400, errorMessage: message });
+          return;
+        }
+        const request = input.request ?? newId();
+        if (input.stop || input.reset) {
+          for (const abort of running) abort.abort();
+          subscriber.send({ request, conversation: input.conversation ?? '', status: input.reset ? 'RESET' : 'STOPPED', statusCode: 200 });
+          return;
+        }
+        const abort = new AbortController();
+        running.add(abort);
+        const started = Date.now();
+        const query = input.relevance?.query ?? input.question?.query ?? '';
+        core.copilot
+          .ask({
+            query,
+            ...(input.conversation ? { conversation: input.conversation } : {}),
+            assets: (input.relevance?.assets?.iterable ?? []).map((asset) => asset.id),
+            signal: abort.signal,
+          })
+          .then(async (answer) => {
+            if (answer.conversation !== input.conversation) await settle(started);
+            return answer;
+          })
+          .then(
+            (answer) => {
+              const base = { request, conversation: answer.conversation, statusCode: 200 };
+              subscriber.send({ ...base, status: 'IN-PROGRESS', question: { answers: { iterable: [{ score: 1, text: answer.text }] } } });
+              subscriber.send({ ...base, status: 'COMPLETED' });
+            },
+            (error: unknown) => {
+              const known = describeError(error);
+              if (!known && !abort.signal.aborted) logger.error('/qgpt/stream failed', error);
+              subscriber.send({
+                request,
+                conversation: input.conversation ?? '',
+                status: abort.signal.aborted ? 'STOPPED' : 'FAILED',
+                statusCode: known?.status ?? 500,
+                errorMessage: known?.message ?? `The local model could not answer: ${(error as Error).message}`,
+              });
+            },
+          )
+          .finally(() => running.delete(abort));
+      },
+      dispose() {
+        for (const abort of running) abort.abort();
+      },
+    };
+  });
+};

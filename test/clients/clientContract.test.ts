@@ -1,0 +1,471 @@
+/**
+ * What the two published Pieces clients need of a host, checked on every machine: the Pieces CLI
+ * (pieces-app/cli-agent) and the Pieces Python SDK (pieces-app/pieces-os-client-sdk-for-python), at
+ * the commits in pinned.ts. Their own runs (pythonSdk.test.ts, piecesCli.test.ts) need a local copy
+ * of their source and skip without one; this test needs neither Python nor their code.
+ *
+ * It replays, against a real host on port 0, the HTTP requests and WebSocket streams those clients
+ * make at start-up and for the commands the real-client tests run, in their order, and checks every
+ * field each client reads in each reply with the type it needs. The list was derived by reading the
+ * clients' source at the pinned commits and by logging the requests a host received while the real
+ * clients ran; it is our description of their contract, written as data below (the client function
+ * making each call is named in its comment). Two kinds of field are listed:
+ *   - fields the client's code reads (a snippet's text at original.reference.fragment.string.raw …);
+ *   - fields the SDK's generated models require to parse a reply at all (pydantic raises on a
+ *     missing one and the whole call fails), e.g. Asset.mechanism or SearchedAsset.score.
+ * When a pinned commit moves, re-derive what changed and extend the tables (see pinned.ts).
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { WebSocket } from 'ws';
+import { openFrames, type Frames } from '../support/frames.ts';
+import { startTestServer, type TestServer } from '../helpers.ts';
+import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';
+import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
+
+type Json = Record<string, any>;
+
+/**
+ * The type a client needs at a path: a JSON type, 'datetime' (a string Python's datetime parses),
+ * or the list of values an enum accepts.
+ */
+type Kind = 'string' | 'number' | 'boolean' | 'array' | 'datetime' | readonly string[];
+
+/**
+ * Fields read from one reply or frame. Paths are dotted; `[]` steps into every element of an array
+ * and `{}` into every value of an object used as a map; either must have at least one entry (the
+ * replay makes sure there is something to read).
+ */
+type Reads = Readonly<Record<string, Kind>>;
+
+// Building blocks the generated models require wherever these objects appear.
+const timestamp = (at: string): Reads => ({ [`${at}.value`]: 'datetime' });
+const application = (at: string): Reads => ({
+  [`${at}.id`]: 'string',
+  [`${at}.name`]: 'string',
+  [`${at}.version`]: 'string',
+  [`${at}.platform`]: 'string',
+  [`${at}.onboarded`]: 'boolean',
+  [`${at}.privacy`]: 'string',
+});
+const classification = (at: string): Reads => ({ [`${at}.generic`]: 'string', [`${at}.specific`]: 'string' });
+/** A Format (or the flattened one inside an asset's `original.reference`). */
+const format = (at: string): Reads => ({
+  [`${at}.id`]: 'string',
+  [`${at}.creator`]: 'string',
+  [`${at}.role`]: ['ORIGINAL', 'ADDITIONAL', 'BOTH', 'UNKNOWN'],
+  [`${at}.bytes.value`]: 'number',
+  [`${at}.bytes.readable`]: 'string',
+  ...classification(`${at}.classification`),
+  ...application(`${at}.application`),
+  ...timestamp(`${at}.created`),
+  ...timestamp(`${at}.updated`),
+});
+/** What the SDK's Asset model needs to parse a reply (with transferables=false, no content). */
+const assetParsed: Reads = {
+  id: 'string',
+  name: 'string',
+  creator: 'string',
+  mechanism: 'string',
+  ...timestamp('created'),
+  ...timestamp('updated'),
+  'formats.iterable': 'array',
+  'original.id': 'string', // BasicAsset.raw_content setter: the format it edits
+  'preview.base.id': 'string',
+};
+/** An Asset as both clients read a snippet: name, text and language from original.reference. */
+const asset: Reads = {
+  ...assetParsed,
+  'created.readable': 'string', // BasicAsset.created_at
+  'original.reference.asset': 'string',
+  'original.reference.fragment.string.raw': 'string', // BasicAsset.raw_content
+  ...format('original.reference'),
+  'original.reference.classification.specific': 'string', // BasicAsset.classification
+  'preview.base.reference.fragment.string.raw': 'string', // BasicAsset.raw_content's fallback
+};
+const searched: Reads = {
+  'iterable[].identifier': 'string',
+  'iterable[].exact': 'boolean', // BasicAsset.search: exact matches first, then suggested
+  'iterable[].score': 'number',
+  'iterable[].match': 'string',
+  exact: 'number',
+  suggested: 'number',
+};
+const user: Reads = { id: 'string', name: 'string', 'aesthetics.theme.dark': 'boolean', 'aesthetics.font.size': 'number' };
+const streamedIds = (key: string): Reads => ({ iterable: 'array', [`iterable[].${key}.id`]: 'string' });
+const qgptFrame: Reads = {
+  status: ['IN-PROGRESS', 'COMPLETED', 'FAILED', 'STOPPED', 'CANCELED', 'RESET', 'UNKNOWN'],
+  conversation: 'string', // Copilot._return_on_message / AskStream.on_message: the chat to keep
+};
+const qgptAnswer: Reads = { ...qgptFrame, 'question.answers.iterable[].text': 'string', 'question.answers.iterable[].score': 'number' };
+
+/** The contract: each call, who makes it, what it sends and what is read of the reply. */
+const CONTRACT = {
+  // Both: PiecesClient._port_scanning, a HEAD on each port of 39300-39333; 200 means "here".
+  discover: { method: 'HEAD', path: '/.well-known/health' },
+  // SDK: PiecesClient.is_pieces_running (and WellKnownApi.get_well_known_health, a string).
+  health: { method: 'GET', path: '/.well-known/health', text: true },
+  // Both: PiecesClient.version; the CLI's Settings.version_check accepts 12.0.0 <= v < 13.0.0.
+  version: { method: 'GET', path: '/.well-known/version', text: true },
+  // SDK: PiecesClient._startup, ConnectorApi.connect → the tracked application's id (a header on
+  // every later call); the CLI connects the same way before `ask`.
+  connect: { method: 'POST', path: '/connect', reads: { ...application('application'), os: 'string', 'health.os.id': 'string', 'health.os.version': 'string' } },
+  // Both: UserApi.user_snapshot, "logged in" when `user` is there (PiecesClient._startup, Settings.check_login).
+  user: { method: 'GET', path: '/user', reads: Object.fromEntries(Object.entries(user).map(([path, kind]) => [`user.${path}`, kind])) },
+  // Both: ModelsApi.models_snapshot: the SDK's PiecesClient.get_models keeps {name: id} of the
+  // cloud or downloaded ones; the CLI's get_default_model_info picks by `unique`.
+  models: {
+    method: 'GET',
+    path: '/models',
+    reads: {
+      'iterable[].id': 'string',
+      'iterable[].name': 'string',
+      'iterable[].cloud': 'boolean',
+      'iterable[].version': 'string',
+      'iterable[].type': 'string',
+      'iterable[].usage': 'string',
+      ...timestamp('iterable[].created'),
+    },
+  },
+  // CLI: Settings.get_os_id, looking for the OS_SERVER application.
+  applications: { method: 'GET', path: '/applications', reads: application('iterable[]') },
+  // SDK: BasicAsset.create (transferables=false) → `.id`.
+  create: { method: 'POST', path: '/assets/create?transferables=false', reads: { id: 'string' } },
+  // CLI: BasicAsset.get_identifiers (`list`, and after a search).
+  assetIds: { method: 'GET', path: '/assets/identifiers', reads: { 'iterable[].id': 'string' } },
+  // Both: AssetSnapshot._api_call (AssetApi.asset_snapshot) for each id the assets stream names.
+  asset: { method: 'GET', path: '/asset/{asset}', reads: asset },
+  // Both: BasicAsset.name setter → BasicAsset._edit_asset, the whole snapshot sent back; the reply
+  // is parsed (not read) and has no content (transferables=false).
+  rename: { method: 'POST', path: '/asset/update?transferables=false', reads: assetParsed },
+  // SDK: BasicAsset.raw_content setter: the original format (transferable), its raw replaced…
+  format: { method: 'GET', path: '/format/{format}?transferable=true', reads: { 'fragment.string.raw': 'string', ...format(''), 'asset.id': 'string' } },
+  // …and sent back with FormatApi.format_update_value.
+  editFormat: { method: 'POST', path: '/format/update/value?transferable=false', reads: { id: 'string' } },
+  // Both: BasicAsset.delete; the reply is a string (the id).
+  delete: { method: 'POST', path: '/assets/{asset}/delete', text: true },
+  // Both: BasicAsset.search, modes fts / ncs (the CLI's search --mode fts|ncs) and fuzzy (SDK).
+  fts: { method: 'GET', path: '/search/full_text?query={query}', reads: searched },
+  ncs: { method: 'GET', path: '/search/neural_code?query={query}', reads: searched },
+  fuzzy: { method: 'GET', path: '/assets/search?query={query}&transferables=false', reads: searched },
+  // Both: ConversationsSnapshot._api_call (a chat's name, messages; the CLI's `chats` its updated time).
+  conversation: {
+    method: 'GET',
+    path: '/conversation/{conversation}',
+    reads: {
+      id: 'string',
+      name: 'string', // BasicChat.name
+      type: 'string',
+      'messages.iterable[].id': 'string',
+      'messages.indices{}': 'number', // BasicChat.messages: index -1 is a deleted message
+      ...timestamp('created'),
+      ...timestamp('updated'),
+      'updated.readable': 'string', // BasicChat.updated_at (CLI `chats`)
+    },
+  },
+  // CLI: BasicChat.identifiers_snapshot (`chats`).
+  conversationIds: { method: 'GET', path: '/conversations/identifiers', reads: { 'iterable[].id': 'string' } },
+  // SDK: BasicMessage (role and text of each message of a chat).
+  message: {
+    method: 'GET',
+    path: '/message/{message}?transferables=true',
+    reads: {
+      id: 'string',
+      role: ['USER', 'SYSTEM', 'ASSISTANT'],
+      'fragment.string.raw': 'string',
+      'conversation.id': 'string',
+      ...timestamp('created'),
+      ...timestamp('updated'),
+    },
+  },
+  // SDK: LTMVisionWS.on_message fetches this on every frame of its stream; LongTermMemory reads
+  // `vision.activation` (absent: not active).
+  visionStatus: { method: 'GET', path: '/workstream_pattern_engine/processors/vision/status', reads: {} },
+} as const satisfies Record<string, { method: string; path: string; text?: boolean; reads?: Reads }>;
+
+/** The streams the clients open, and what they read of each frame. */
+const STREAMS = {
+  // SDK PiecesClient._startup opens all of these; the CLI's `run` loop the first two.
+  assets: { path: '/assets/stream/identifiers', reads: streamedIds('asset') }, // AssetsIdentifiersWS → AssetSnapshot
+  conversations: { path: '/conversations/stream/identifiers', reads: streamedIds('conversation') }, // ConversationWS
+  user: { path: '/user/stream', reads: user }, // AuthWS: UserProfile.from_json (not JSON = signed out)
+  health: { path: '/.well-known/stream/health', text: true }, // HealthWS: any frame
+  anchors: { path: '/anchors/stream/identifiers', reads: { iterable: 'array' } }, // AnchorsIdentifiersWS
+  ranges: { path: '/ranges/stream/identifiers', reads: { iterable: 'array' } }, // RangesIdentifiersWS
+  vision: { path: '/workstream_pattern_engine/processors/vision/status/stream' }, // LTMVisionWS: any frame, then visionStatus
+} as const satisfies Record<string, { path: string; text?: boolean; reads?: Reads }>;
+
+/** The SDK's default chat model (PiecesClient._startup) and the CLI's (config/schemas/model.py). */
+const SDK_DEFAULT_MODEL = 'GPT-3.5-turbo Chat Model';
+const CLI_DEFAULT_MODEL_UNIQUE = 'gemini-2.0-flash-lite-001';
+
+/**
+ * Every value `path` names in `value` (several through `[]` / `{}`); a missing step is reported.
+ * `empty` lets an array or map have no entries (a stream's first frame on an empty host).
+ */
+function valuesAt(value: unknown, path: string, empty = false): Array<{ at: string; value: unknown }> {
+  let found: Array<{ at: string; value: unknown }> = [{ at: '', value }];
+  for (const step of path.split('.').filter(Boolean)) {
+    const key = step.replace(/(\[\]|\{\})$/, '');
+    const into = step.endsWith('[]') ? 'array' : step.endsWith('{}') ? 'map' : undefined;
+    found = found.flatMap(({ at, value: current }) => {
+      const here = `${at}${at ? '.' : ''}${key}`;
+      const next = key ? (current as Json | undefined)?.[key] : current;
+      if (into === 'array') {
+        assert.ok(Array.isArray(next) && (empty || next.length > 0), `${here} is a non-empty array (got ${JSON.stringify(next)})`);
+        return next.map((item, i) => ({ at: `${here}[${i}]`, value: item }));
+      }
+      if (into === 'map') {
+        assert.ok(next && typeof next === 'object' && (empty || Object.keys(next).length > 0), `${here} is a non-empty map`);
+        return Object.entries(next as Json).map(([k, item]) => ({ at: `${here}.${k}`, value: item }));
+      }
+      return [{ at: here, value: next }];
+    });
+  }
+  return found;
+}
+
+function assertReads(body: unknown, reads: Reads, what: string, empty = false): void {
+  for (const [path, kind] of Object.entries(reads)) {
+    for (const { at, value } of valuesAt(body, path, empty)) {
+      const where = `${what}: ${at || path}`;
+      if (Array.isArray(kind)) assert.ok((kind as readonly string[]).includes(value as string), `${where} is one of ${kind.join('|')} (got ${JSON.stringify(value)})`);
+      else if (kind === 'datetime') assert.ok(typeof value === 'string' && !Number.isNaN(Date.parse(value)), `${where} is a date-time (got ${JSON.stringify(value)})`);
+      else if (kind === 'array') assert.ok(Array.isArray(value), `${where} is an array (got ${JSON.stringify(value)})`);
+      else assert.equal(typeof value, kind, `${where} is a ${kind} (got ${JSON.stringify(value)})`);
+    }
+  }
+}
+
+let t: TestServer;
+let base: string;
+before(async () => {
+  t = await startTestServer();
+  base = t.url;
+});
+after(() => t?.close());
+
+type CallName = keyof typeof CONTRACT;
+/** The tracked application's id from /connect, sent as the `application` header (as the SDK does). */
+let appId: string | undefined;
+
+/**
+ * Makes one contracted call as the clients do (JSON body, the `application` header once connected)
+ * and checks what they read of the reply. Returns the parsed body (or text).
+ */
+async function call(name: CallName, vars: Record<string, string> = {}, body?: unknown): Promise<any> {
+  const spec: { method: string; path: string; text?: boolean; reads?: Reads } = CONTRACT[name];
+  const path = spec.path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(vars[key] ?? assert.fail(`${name}: no ${key}`)));
+  const headers: Record<string, string> = { ...(appId ? { application: appId } : {}) };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const reply = await fetch(base + path, { method: spec.method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await reply.text();
+  assert.ok(reply.status >= 200 && reply.status < 300, `${name} (${spec.method} ${path}) answers 2xx, got ${reply.status}: ${text.slice(0, 300)}`);
+  if (spec.method === 'HEAD') return undefined;
+  if (spec.text) {
+    assert.ok(text.length > 0, `${name} answers a non-empty string`);
+    return text.replace(/^"|"$/g, '');
+  }
+  const json = text ? JSON.parse(text) : undefined;
+  assertReads(json, spec.reads ?? {}, name);
+  return json;
+}
+
+/** Opens a contracted JSON stream and checks its first frame (the SDK waits for it before it is "initialised"). */
+async function stream(name: keyof typeof STREAMS): Promise<Frames<Json>> {
+  const spec: { path: string; reads?: Reads } = STREAMS[name];
+  const frames = await openFrames<Json>(base + spec.path);
+  assertReads(await frames.until(() => true), spec.reads ?? {}, `${name} stream`, true);
+  return frames;
+}
+
+/** A stream whose frames the client takes as plain text (HealthWS): its first frame, then closed. */
+async function textStream(name: keyof typeof STREAMS): Promise<void> {
+  const socket = new WebSocket(base.replace(/^http/, 'ws') + STREAMS[name].path);
+  try {
+    const first = await new Promise<string>((resolve, reject) => socket.once('message', (data) => resolve(String(data))).once('error', reject));
+    assert.ok(first.length > 0, `${name} stream sends a frame`);
+  } finally {
+    socket.close();
+  }
+}
+
+/** Waits for a frame of a contracted stream naming `id` (deleted or not, as asked), checking what the client reads of it. */
+async function named(frames: Frames<Json>, name: 'assets' | 'conversations', id: string, from = 0, deleted = false): Promise<void> {
+  const key = name === 'assets' ? 'asset' : 'conversation';
+  const frame = await frames.until((f) => f['iterable'].some((item: Json) => item[key]?.id === id && Boolean(item['deleted']) === deleted), from);
+  assertReads(frame, STREAMS[name].reads, `${name} stream`);
+}
+
+/** A /qgpt/stream question as Copilot.stream_question (SDK) and AskStream (CLI) send it; frames until the last. */
+async function ask(socket: WebSocket, query: string, options: { model?: string; conversation?: string } = {}): Promise<Json[]> {
+  const frames: Json[] = [];
+  const done = new Promise<Json[]>((resolve) => {
+    const onMessage = (data: unknown) => {
+      const frame = JSON.parse(String(data)) as Json;
+      frames.push(frame);
+      if (frame['status'] !== 'IN-PROGRESS') {
+        socket.off('message', onMessage);
+        resolve(frames);
+      }
+    };
+    socket.on('message', onMessage);
+  });
+  socket.send(
+    JSON.stringify({
+      ...(options.conversation ? { conversation: options.conversation } : {}),
+      relevance: { application: appId, query, ...(options.model ? { model: options.model } : {}), options: { question: true } },
+    }),
+  );
+  return done;
+}
+
+function withModel(answer: string): () => void {
+  const model: TextGenerator = { generate: async () => answer };
+  const original = t.core.models.textGenerator;
+  t.core.models.textGenerator = () => model;
+  return () => (t.core.models.textGenerator = original);
+}
+
+// The tests share one host and run in order, as one client session would.
+let sdkModelId: string;
+let assetId: string;
+let conversationId: string;
+
+test('start-up (both clients): discovery, health, version in the CLI range, connect, user, default models, applications', async () => {
+  await call('discover');
+  assert.equal(await call('health'), 'ok');
+  const version = await call('version');
+  const [major] = String(version).split('.').map(Number);
+  assert.ok(/^\d+\.\d+\.\d+$/.test(version) && major === 12, `version ${version} is inside the CLI's 12.0.0 <= v < 13.0.0`);
+  const context = await call('connect', {}, { application: { name: 'OPEN_SOURCE', platform: 'LINUX', version: '4.2.0' } });
+  appId = context.application.id;
+  await call('user');
+  const models = (await call('models')).iterable as Json[];
+  const usable = models.filter((m) => m['cloud'] || m['downloaded']);
+  const sdkDefault = usable.find((m) => m['name'] === SDK_DEFAULT_MODEL);
+  assert.ok(sdkDefault, `the SDK's default "${SDK_DEFAULT_MODEL}" is listed as cloud or downloaded`);
+  sdkModelId = sdkDefault['id'];
+  const cliDefault = models.find((m) => m['unique'] === CLI_DEFAULT_MODEL_UNIQUE);
+  assert.ok(cliDefault && usable.includes(cliDefault), `the CLI's default (unique ${CLI_DEFAULT_MODEL_UNIQUE}) is listed and usable`);
+  await call('applications');
+});
+
+test('start-up streams (SDK: all seven; CLI run loop: assets and conversations) send what the clients parse', async () => {
+  const opened: Array<Frames<Json>> = [];
+  try {
+    for (const name of Object.keys(STREAMS) as Array<keyof typeof STREAMS>) {
+      if ('text' in STREAMS[name]) await textStream(name);
+      else opened.push(await stream(name));
+    }
+  } finally {
+    for (const frames of opened) frames.close();
+  }
+  await call('visionStatus');
+});
+
+test('a snippet: create, list, open (text and language), rename, edit, search, delete — with the assets stream following', async () => {
+  const assets = await stream('assets');
+  try {
+    // BasicAsset._get_seed: the tracked application and a fragment with its extension.
+    const app = (await call('connect', {}, { application: { name: 'OPEN_SOURCE', platform: 'LINUX', version: '4.2.0' } })).application;
+    const seed = { type: 'SEEDED_ASSET', asset: { application: app, format: { fragment: { string: { raw: "print('Hello, World!')" }, metadata: { ext: 'py' } } } } };
+    assetId = (await call('create', {}, seed)).id;
+    await named(assets, 'assets', assetId);
+
+    const ids = (await call('assetIds')).iterable.map((item: Json) => item['id']);
+    assert.ok(ids.includes(assetId), 'the list names the new snippet');
+    const opened = await call('asset', { asset: assetId });
+    assert.equal(opened.original.reference.fragment.string.raw, "print('Hello, World!')");
+    assert.equal(opened.original.reference.classification.specific, 'py');
+
+    // Rename: the whole snapshot sent back with its name changed (the CLI's `edit -n`, the SDK's name setter).
+    const from = assets.frames.length;
+    await call('rename', {}, { ...opened, name: 'Greeting' });
+    await named(assets, 'assets', assetId, from);
+    assert.equal((await call('asset', { asset: assetId })).name, 'Greeting');
+
+    // Edit content: the original format fetched, its raw replaced, sent back.
+    const original = await call('format', { format: opened.original.id });
+    await call('editFormat', {}, { ...original, fragment: { ...original.fragment, string: { raw: "print('Hello, Satchel!')" } } });
+    const edited = await call('asset', { asset: assetId });
+    assert.equal(edited.original.reference.fragment.string.raw, "print('Hello, Satchel!')");
+    assert.equal(edited.preview.base.reference.fragment.string.raw, "print('Hello, Satchel!')");
+
+    for (const mode of ['fts', 'ncs', 'fuzzy'] as const) {
+      const found = await call(mode, { query: 'Satchel' });
+      assert.deepEqual(found.iterable.map((s: Json) => s['identifier']), [assetId], `search ${mode}`);
+    }
+
+    const beforeDelete = assets.frames.length;
+    await call('delete', { asset: assetId });
+    // AssetSnapshot.streamed_identifiers_callback drops an id whose item says `deleted`.
+    await named(assets, 'assets', assetId, beforeDelete, true);
+    assert.ok(!(await fetch(`${base}/assets/identifiers`).then((r) => r.json()) as Json)['iterable'].some((i: Json) => i['id'] === assetId));
+  } finally {
+    assets.close();
+  }
+});
+
+test('/qgpt/stream: ask with the SDK default model, follow up without a model, then the chat as both clients read it', async () => {
+  const conversations = await stream('conversations');
+  const socket = new WebSocket(base.replace(/^http/, 'ws') + '/qgpt/stream');
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  const restore = withModel('Objects bundle state with behaviour.');
+  try {
+    const first = await ask(socket, 'What is Object-Oriented Programming?', { model: sdkModelId });
+    for (const frame of first) assertReads(frame, qgptFrame, 'qgpt frame');
+    assert.equal(first.at(-1)!['status'], 'COMPLETED');
+    const answered = first.filter((frame) => frame['question']);
+    assert.ok(answered.length > 0, 'the answer arrives in question.answers');
+    for (const frame of answered) assertReads(frame, qgptAnswer, 'qgpt answer frame');
+    assert.equal(answered.flatMap((f) => f['question'].answers.iterable.map((a: Json) => a['text'])).join(''), 'Objects bundle state with behaviour.');
+    conversationId = first.at(-1)!['conversation'];
+
+    // The CLI names no model when none is configured; the same conversation continues.
+    const second = await ask(socket, 'And encapsulation?', { conversation: conversationId });
+    assert.equal(second.at(-1)!['status'], 'COMPLETED');
+    assert.equal(second.at(-1)!['conversation'], conversationId);
+    await named(conversations, 'conversations', conversationId);
+  } finally {
+    restore();
+    socket.close();
+    conversations.close();
+  }
+
+  const ids = (await call('conversationIds')).iterable.map((item: Json) => item['id']);
+  assert.ok(ids.includes(conversationId));
+  const chat = await call('conversation', { conversation: conversationId });
+  assert.equal(chat.name, 'What is Object-Oriented Programming?');
+  const live = Object.entries(chat.messages.indices as Record<string, number>).filter(([, index]) => index !== -1);
+  assert.equal(live.length, 4, 'two questions and two answers');
+  const messages = [];
+  for (const [id] of live.sort(([, a], [, b]) => a - b)) messages.push(await call('message', { message: id }));
+  assert.deepEqual(
+    messages.map((m) => m.role),
+    ['USER', 'ASSISTANT', 'USER', 'ASSISTANT'],
+  );
+  assert.equal(messages[0].fragment.string.raw, 'What is Object-Oriented Programming?');
+});
+
+test('/qgpt/stream with no model loaded: a completed answer saying so, which the clients show as text', async () => {
+  const socket = new WebSocket(base.replace(/^http/, 'ws') + '/qgpt/stream');
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  try {
+    const frames = await ask(socket, 'What does this regex match?');
+    assert.equal(frames.at(-1)!['status'], 'COMPLETED');
+    const answered = frames.filter((frame) => frame['question']);
+    for (const frame of answered) assertReads(frame, qgptAnswer, 'qgpt answer frame');
+    assert.match(answered.flatMap((f) => f['question'].answers.iterable.map((a: Json) => a['text'])).join(''), new RegExp(NO_MODEL_NOTICE.slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  } finally {
+    socket.close();
+  }
+});
+
+test('the contract check itself fails on a missing or mistyped field', () => {
+  assert.throws(() => assertReads({ original: { reference: {} } }, { 'original.reference.fragment.string.raw': 'string' }, 'x'), /raw is a string/);
+  assert.throws(() => assertReads({ iterable: [] }, { 'iterable[].id': 'string' }, 'x'), /non-empty array/);
+  assert.throws(() => assertReads({ created: { value: 'soon' } }, timestamp('created'), 'x'), /date-time/);
+  assert.throws(() => assertReads({ status: 'DONE' }, qgptFrame, 'x'), /one of/);
+  assert.doesNotThrow(() => assertReads({ messages: { indices: { a: 0 } } }, { 'messages.indices{}': 'number' }, 'x'));
+});

@@ -1,0 +1,48 @@
+/**
+ * The two published Pieces clients the real-client tests run, each pinned to one commit.
+ *
+ * Their source is never part of this repository: the tests take it from a local snapshot of the
+ * client's git repository (see snapshot.ts for where they look), extract `src/` at the pinned
+ * commit into a cache under the OS temp directory, and skip with the reason when no snapshot holds
+ * that commit.
+ *
+ * Providing a snapshot:
+ *   - a git checkout (or clone) of the client anywhere, named by env PIECES_CLI_SRC / PIECES_SDK_SRC
+ *     (the commit below must be in its history; the checkout's own HEAD and work tree don't matter);
+ *   - or the session's fetch mirror (/work/.mirror/<owner>+<name>/repo), found by itself.
+ *
+ * Updating a client:
+ *   1. get a snapshot that holds the new commit (a clone, or fetch into the mirror);
+ *   2. change `commit` (and `version`, from the client's pyproject.toml at that commit) below;
+ *   3. run `npm run test:unit -- test/clients` — the real-client tests and test/clients/clientContract.test.ts;
+ *      if the client reads something new, add it to the contract's field list there.
+ */
+export interface PinnedClient {
+  /** GitHub owner/name. */
+  readonly repo: string;
+  readonly commit: string;
+  /** The client's own version at that commit (pyproject.toml), for messages and the README. */
+  readonly version: string;
+  /** Env variable naming a git checkout of the client to take the source from. */
+  readonly env: string;
+  /** The Python package directory under src/ the tests import. */
+  readonly pkg: string;
+}
+
+/** The Pieces CLI (`pieces`); its own copy of the SDK is under src/pieces/_vendor. */
+export const PIECES_CLI: PinnedClient = {
+  repo: 'pieces-app/cli-agent',
+  commit: 'd621f13d96d9b0a98abd3e0a09680c39cc24e74b',
+  version: '1.3.1',
+  env: 'PIECES_CLI_SRC',
+  pkg: 'pieces',
+};
+
+/** The Pieces OS client SDK for Python (`pieces_os_client`, with its `wrapper`). */
+export const PIECES_SDK: PinnedClient = {
+  repo: 'pieces-app/pieces-os-client-sdk-for-python',
+  commit: '19a291068b191fcd8fa960232bf40db554fbbef8',
+  version: '4.2.0',
+  env: 'PIECES_SDK_SRC',
+  pkg: 'pieces_os_client',
+};

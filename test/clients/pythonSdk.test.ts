@@ -1,0 +1,116 @@
+/**
+ * The Pieces Python SDK (pinned in pinned.ts; its source comes from a local snapshot, see
+ * snapshot.ts, and the test skips saying how to provide one when there is none) runs its README
+ * examples unchanged against a real Satchel host: start-up (discovery, version, user, default
+ * model, its WebSocket streams), create, list, rename, edit and delete a snippet, ask the copilot,
+ * search in its three modes, and the plain API client's health check. The assertions are on what
+ * the SDK hands its user.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, request, type TestServer } from '../helpers.ts';
+import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
+import { PIECES_SDK } from './pinned.ts';
+import { clientSource } from './snapshot.ts';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const source = clientSource(PIECES_SDK);
+const SCRIPT = here('./python/sdk_readme.py');
+const ANSWER = 'Object-oriented programming organises code as objects that bundle state with the behaviour that acts on it.';
+
+let t: TestServer;
+let python: string;
+before(async () => {
+  if (source.skip) return;
+  python = execFileSync('bash', [here('./setup.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
+  t = await startTestServer();
+});
+after(() => t?.close());
+
+type Step = Record<string, any> & { step: string };
+
+function runSdk(port: string): Promise<{ steps: Step[]; stderr: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(python, [SCRIPT, source.src!], {
+      env: { ...process.env, SATCHEL_PORT: port, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+    // Generous: about 20 s here, but minutes were seen on a 2-core machine shared with other builds.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const steps = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Step);
+      resolve({ steps, stderr, code });
+    });
+  });
+}
+
+test('the Python SDK README examples work unchanged against Satchel', { skip: source.skip }, async (ctx) => {
+  ctx.diagnostic(`Pieces Python SDK ${PIECES_SDK.version} from ${source.from}`);
+  const prompts: string[] = [];
+  const model: TextGenerator = {
+    async generate(prompt) {
+      prompts.push(prompt);
+      return ANSWER;
+    },
+  };
+  const original = t.core.models.textGenerator;
+  t.core.models.textGenerator = () => model;
+  let run: Awaited<ReturnType<typeof runSdk>>;
+  try {
+    run = await runSdk(new URL(t.url).port);
+  } finally {
+    t.core.models.textGenerator = original;
+  }
+  const step = (name: string): Step => {
+    const found = run.steps.find((s) => s.step === name);
+    assert.ok(found, `the SDK reached "${name}" (exit ${run.code}); stderr:\n${run.stderr.slice(-3000)}`);
+    return found;
+  };
+
+  // Start-up: the SDK accepted the version, found a user and its default chat model.
+  const started = step('started');
+  ctx.diagnostic(`PiecesClient started on attempt ${started['attempts']}`);
+  assert.match(started['version'], /^12\./);
+  assert.equal(typeof started['user'], 'string');
+  assert.equal(started['model'], 'GPT-3.5-turbo Chat Model');
+
+  // The snippet: created, listed with its text and language (read from original.reference).
+  const id = step('created')['id'] as string;
+  const listed = (step('assets')['items'] as Step[]).find((item) => item['id'] === id);
+  assert.deepEqual(listed, { id, name: listed?.['name'], raw: "print('Hello, World!')", language: 'py' });
+  assert.deepEqual(step('edited'), { step: 'edited', name: 'Greeting', raw: "print('Hello, Satchel!')" });
+  const stored = (await request(t.url, 'GET', `/asset/${id}`)).json;
+  assert.equal(stored?.error?.code, 'not_found', 'deleted by the SDK at the end');
+
+  // The copilot: the streamed answer, and the conversation it left with both messages.
+  const answer = step('answer');
+  assert.equal(answer['text'], ANSWER);
+  assert.match(prompts[0] ?? '', /What is Object-Oriented Programming\?/);
+  assert.deepEqual(step('chat')['messages'], [
+    ['USER', 'What is Object-Oriented Programming?'],
+    ['ASSISTANT', ANSWER],
+  ]);
+  const messages = (await request(t.url, 'GET', `/conversation/${answer['conversation']}/messages`)).json.iterable;
+  assert.equal(messages.length, 2);
+
+  // Search in the SDK's three modes finds the edited snippet; the delete empties the list.
+  for (const mode of ['fts', 'ncs', 'fuzzy']) {
+    const found = run.steps.find((s) => s.step === 'search' && s['mode'] === mode);
+    assert.deepEqual(found?.['ids'], [id], `search mode ${mode}`);
+  }
+  assert.deepEqual(step('deleted')['remaining'], []);
+  assert.equal(step('health')['health'], 'ok');
+  assert.ok(step('closed'));
+  assert.equal(run.code, 0, run.stderr.slice(-3000));
+});
