@@ -68,7 +68,9 @@ while not pieces_client._is_started_runned and attempts < 40:
     time.sleep(0.25)
     attempts += 1
     pieces_client._startup()
-emit("started", version=pieces_client.version, user=pieces_client.user.name, model=pieces_client.model_name, attempts=attempts)
+# The user arrives on the /user/stream WebSocket, read on the SDK's own thread: a moment after start-up.
+user_name = settled(lambda: pieces_client.user.name is not None, True) and pieces_client.user.name
+emit("started", version=pieces_client.version, user=user_name, model=pieces_client.model_name, attempts=attempts)
 
 content = "print('Hello, World!')"
 metadata = FragmentMetadata(ext=ClassificationSpecificEnum.PY)
