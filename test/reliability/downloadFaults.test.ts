@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers.ts';
-import { HostProcess, figures, raw, sleep } from './support.ts';
+import { HostProcess, createCustomModel, figures, raw, sleep } from './support.ts';
 import { canMount } from './disk.ts';
 import { withTmpfsHost } from './tmpfsHost.ts';
 
@@ -42,26 +42,13 @@ after(() => {
   origin.close();
 });
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
 
-async function createModel(port: number, path: string, declaredBytes?: number): Promise<string> {
-  const reply = await raw(port, {
-    method: 'POST',
-    path: '/models/create',
-    headers: JSON_HEADERS,
-    body: JSON.stringify({
-      version: '1',
-      created: { value: new Date().toISOString() },
-      name: `endless ${path}`,
-      cloud: false,
-      type: 'BALANCED',
-      usage: 'CODE_CONVERSATION',
-      unique: `http://127.0.0.1:${originPort}/${path}.gguf`,
-      ...(declaredBytes !== undefined ? { bytes: { value: declaredBytes } } : {}),
-    }),
+function createModel(port: number, path: string, declaredBytes?: number): Promise<string> {
+  return createCustomModel(port, {
+    name: `endless ${path}`,
+    unique: `http://127.0.0.1:${originPort}/${path}.gguf`,
+    ...(declaredBytes !== undefined ? { bytes: declaredBytes } : {}),
   });
-  assert.equal(reply.status, 200, reply.text);
-  return (reply.json as { id: string }).id;
 }
 
 async function progress(port: number, id: string): Promise<string> {

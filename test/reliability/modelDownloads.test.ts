@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, tempDir, type TestServer } from '../helpers.ts';
 import { downloadFile, DownloadError } from '../../src/core/models/downloader.ts';
-import { figures, raw, sleep } from './support.ts';
+import { createCustomModel, figures, raw, sleep } from './support.ts';
 
 const SIZE = 256 * 1024;
 /** Two versions of the same size, both with the GGUF magic the host checks. */
@@ -93,27 +93,9 @@ after(async () => {
   await new Promise<void>((resolve) => origin.close(() => resolve()));
 });
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
 
-async function customModel(name: string): Promise<string> {
-  const reply = await raw(t.server.port, {
-    method: 'POST',
-    path: '/models/create',
-    headers: JSON_HEADERS,
-    body: JSON.stringify({
-      version: '1',
-      created: { value: new Date().toISOString() },
-      name,
-      cloud: false,
-      type: 'BALANCED',
-      usage: 'CODE_CONVERSATION',
-      foundation: 'UNKNOWN',
-      unique: `http://127.0.0.1:${originPort}/${name}.gguf`,
-      cpu: true,
-    }),
-  });
-  assert.equal(reply.status, 200, reply.text.slice(0, 300));
-  return (reply.json as { id: string }).id;
+function customModel(name: string): Promise<string> {
+  return createCustomModel(t.server.port, { name, unique: `http://127.0.0.1:${originPort}/${name}.gguf` });
 }
 
 interface ModelState {

@@ -270,3 +270,26 @@ export function percentile(values: readonly number[], p: number): number {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Creates a custom model whose file is `unique` (a loopback URL) and answers its id. */
+export async function createCustomModel(port: number, model: { name: string; unique: string; bytes?: number }): Promise<string> {
+  const reply = await raw(port, {
+    method: 'POST',
+    path: '/models/create',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      version: '1',
+      created: { value: new Date().toISOString() },
+      name: model.name,
+      cloud: false,
+      type: 'BALANCED',
+      usage: 'CODE_CONVERSATION',
+      foundation: 'UNKNOWN',
+      unique: model.unique,
+      cpu: true,
+      ...(model.bytes !== undefined ? { bytes: { value: model.bytes } } : {}),
+    }),
+  });
+  if (reply.status !== 200) throw new Error(`model create answered ${reply.status}: ${reply.text.slice(0, 300)}`);
+  return (reply.json as { id: string }).id;
+}
