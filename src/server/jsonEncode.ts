@@ -5,6 +5,58 @@
  * larger ones are encoded member by member into buffers (which have no such limit).
  */
 
+/**
+ * A string from this length on is encoded on its own: an asset's content appears in its formats
+ * and again in the hydrated `original.reference` and `preview.base.reference` (real clients read
+ * it there), so one 60 MB asset is 180 MB of JSON, too much for one turn of the event loop.
+ */
+const LARGE_STRING = 1024 * 1024;
+
+/** Whether `value` holds a string of LARGE_STRING characters or more (a walk, no encoding). */
+function holdsLargeString(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.length >= LARGE_STRING;
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  if (Array.isArray(value)) return value.some((item) => holdsLargeString(item, depth + 1));
+  for (const member of Object.values(value)) if (holdsLargeString(member, depth + 1)) return true;
+  return false;
+}
+
+/**
+ * The JSON text of one reply item in parts: one part for an ordinary item; an item holding large
+ * strings is walked so that each large string is a part of its own, and whoever sends the parts
+ * can give the event loop a turn between them.
+ */
+function* encodeItem(value: unknown): Generator<Buffer> {
+  if (!holdsLargeString(value)) {
+    yield* encodeJson(value);
+    return;
+  }
+  if (typeof value === 'string') {
+    yield Buffer.from(JSON.stringify(value));
+    return;
+  }
+  if (Array.isArray(value)) {
+    yield Buffer.from('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) yield Buffer.from(',');
+      const item: unknown = value[i];
+      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') yield Buffer.from('null');
+      else yield* encodeItem(item);
+    }
+    yield Buffer.from(']');
+    return;
+  }
+  yield Buffer.from('{');
+  let first = true;
+  for (const [key, member] of Object.entries(value as object)) {
+    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+    yield Buffer.from(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    yield* encodeItem(member);
+    first = false;
+  }
+  yield Buffer.from('}');
+}
+
 /** The JSON text of `value` as buffers (one for ordinary replies). */
 export function encodeJson(value: unknown): Buffer[] {
   try {
@@ -79,16 +131,15 @@ export async function* jsonPagedReply(open: string, pages: Iterable<readonly unk
     // Reading a page and encoding it are two steps: with a 60 MB asset each takes 0.2 s or more.
     await turn();
     for (const item of page) {
-      const parts = encodeJson(item);
-      if (!first) parts.unshift(Buffer.from(','));
+      if (!first) yield Buffer.from(',');
       first = false;
-      for (const part of parts) {
+      for (const part of encodeItem(item)) {
         sinceYield += part.length;
         yield part;
-      }
-      if (sinceYield >= SLICE_BYTES) {
-        sinceYield = 0;
-        await turn();
+        if (sinceYield >= SLICE_BYTES) {
+          sinceYield = 0;
+          await turn();
+        }
       }
     }
     await turn();
