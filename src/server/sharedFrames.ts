@@ -26,6 +26,8 @@ export interface FrameSource<Change extends object> {
 
 /** A connect frame above this size is not kept once sent. */
 const KEEP_BYTES = 16 * 1024 * 1024;
+/** A large frame's production waits while its slowest reader is this far behind. */
+const AHEAD_BYTES = 64 * 1024 * 1024;
 /** Small parts are joined into fragments of about this size (a frame header per ',' is waste). */
 const FRAGMENT_BYTES = 256 * 1024;
 
@@ -45,8 +47,14 @@ export class SharedFrames<Change extends object> implements Disposable {
   /** The connect frame's JSON in parts (read while it is still being built). */
   connect(): AsyncIterable<Buffer> {
     if (!this.connectFrame) {
-      const replay = new Replay(parts(this.source.initial()), (bytes, complete) => {
-        if ((!complete || bytes > KEEP_BYTES) && this.connectFrame === replay) this.connectFrame = undefined;
+      const replay: Replay = new Replay(parts(this.source.initial()), {
+        // A large frame takes no more readers, so what its readers have sent can be let go.
+        oversize: () => {
+          if (this.connectFrame === replay) this.connectFrame = undefined;
+        },
+        finished: (complete) => {
+          if (!complete && this.connectFrame === replay) this.connectFrame = undefined;
+        },
       });
       this.connectFrame = replay;
     }
@@ -101,28 +109,44 @@ async function* parts(value: unknown): AsyncGenerator<Buffer> {
 /**
  * Parts produced once and read by any number of readers, each from the first part, while they are
  * produced. Once no reader is left the production stops (a frame nobody waits for is not built
- * to the end), and `finished` is told it is incomplete so no later reader joins it.
+ * to the end), and `finished` is told it is incomplete so no later reader joins it. Past
+ * KEEP_BYTES the frame is `oversize`: it takes no new reader, parts every reader has passed are
+ * let go, and production waits while the slowest reader is AHEAD_BYTES behind, so a snapshot of
+ * any size holds about that much memory instead of all of itself.
  */
 class Replay {
-  private readonly parts: Buffer[] = [];
+  /** parts[0] is part number `base`; readers count parts from 0. */
+  private parts: Buffer[] = [];
+  private base = 0;
+  private held = 0;
   private done = false;
+  private oversize = false;
   private failure: { error: unknown } | undefined;
   private waiting: Array<() => void> = [];
-  private readers = 0;
+  private room: Array<() => void> = [];
+  private readonly positions = new Set<{ next: number }>();
 
-  constructor(source: AsyncIterable<Buffer>, finished: (bytes: number, complete: boolean) => void) {
-    void this.fill(source, finished);
+  constructor(source: AsyncIterable<Buffer>, events: { oversize(): void; finished(complete: boolean): void }) {
+    void this.fill(source, events);
   }
 
-  private async fill(source: AsyncIterable<Buffer>, finished: (bytes: number, complete: boolean) => void): Promise<void> {
+  private async fill(source: AsyncIterable<Buffer>, events: { oversize(): void; finished(complete: boolean): void }): Promise<void> {
     let bytes = 0;
     let complete = true;
     try {
       for await (const part of source) {
         this.parts.push(part);
+        this.held += part.length;
         bytes += part.length;
         this.wake();
-        if (this.readers === 0) {
+        if (!this.oversize && bytes > KEEP_BYTES) {
+          this.oversize = true;
+          events.oversize();
+        }
+        while (this.oversize && this.held > AHEAD_BYTES && this.positions.size > 0) {
+          await new Promise<void>((resolve) => this.room.push(resolve));
+        }
+        if (this.positions.size === 0) {
           complete = false;
           break;
         }
@@ -132,7 +156,7 @@ class Replay {
     }
     this.done = true;
     this.wake();
-    finished(bytes, complete && !this.failure);
+    events.finished(complete && !this.failure);
   }
 
   private wake(): void {
@@ -141,22 +165,44 @@ class Replay {
     for (const resume of waiting) resume();
   }
 
-  /** A reader, counted from now until it is finished or returned. */
-  read(): AsyncGenerator<Buffer> {
-    this.readers++;
-    return this.readFromStart();
+  /** Lets go of the parts every reader has passed (an oversize frame only) and resumes production. */
+  private release(): void {
+    if (this.oversize) {
+      let slowest = Infinity;
+      for (const position of this.positions) slowest = Math.min(slowest, position.next);
+      if (slowest === Infinity) slowest = this.base + this.parts.length;
+      while (this.base < slowest && this.parts.length > 0) {
+        this.held -= this.parts.shift()!.length;
+        this.base++;
+      }
+    }
+    const room = this.room;
+    this.room = [];
+    for (const resume of room) resume();
   }
 
-  private async *readFromStart(): AsyncGenerator<Buffer> {
+  /** A reader, counted from now until it is finished or returned. */
+  read(): AsyncGenerator<Buffer> {
+    const position = { next: 0 };
+    this.positions.add(position);
+    return this.readFromStart(position);
+  }
+
+  private async *readFromStart(position: { next: number }): AsyncGenerator<Buffer> {
     try {
-      for (let next = 0; ; ) {
-        if (next < this.parts.length) yield this.parts[next++]!;
-        else if (this.failure) throw this.failure.error;
+      for (;;) {
+        if (position.next < this.base + this.parts.length) {
+          const part = this.parts[position.next - this.base]!;
+          position.next++;
+          yield part;
+          this.release();
+        } else if (this.failure) throw this.failure.error;
         else if (this.done) return;
         else await new Promise<void>((resolve) => this.waiting.push(resolve));
       }
     } finally {
-      this.readers--;
+      this.positions.delete(position);
+      this.release();
     }
   }
 }

@@ -46,39 +46,55 @@ test('connect and change frames are built once and shared; a change makes the ne
   assert.equal(Buffer.concat(await connectFrame(frames)).toString(), JSON.stringify({ iterable: ['a', 'b'] }), 'disposed: no longer follows changes');
 });
 
-test('a connect frame given in parts is built once for subscribers joining while it is built, and not kept when large', async () => {
+test('a connect frame given in parts is shared by subscribers joining while it is small; once large it takes no one new and is not kept', async () => {
   const changes = new Emitter<Change>();
   let builds = 0;
-  const big = Buffer.alloc(17 * 1024 * 1024, 0x61);
+  const head = Buffer.alloc(300 * 1024, 0x61);
+  const big = Buffer.alloc(17 * 1024 * 1024, 0x62);
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
   async function* initial(): AsyncGenerator<Buffer> {
-    builds++;
+    const build = ++builds;
     yield Buffer.from('{"iterable":["');
-    await new Promise((resolve) => setImmediate(resolve));
+    yield head;
+    // Only the first build waits for the test; later ones run through.
+    if (build === 1) await gate;
     yield big;
     for (let i = 0; i < 1000; i++) yield Buffer.from('x');
     yield Buffer.from('"]}');
   }
   const frames = new SharedFrames<Change>({ initial, change: () => undefined }, changes.event);
   const first = frames.connect()[Symbol.asyncIterator]();
-  const head = await first.next();
-  const [rest, other] = await Promise.all([
-    (async () => {
-      const parts = [head.value as Buffer];
-      for (let part = await first.next(); !part.done; part = await first.next()) parts.push(part.value);
-      return parts;
-    })(),
-    connectFrame(frames),
-  ]);
-  assert.equal(builds, 1, 'a subscriber joining mid-build shares the build');
+  const opening = await first.next();
+  // The frame is still small: a subscriber joining now shares the build.
+  const sharing = connectFrame(frames);
+  open();
+  const rest = [opening.value as Buffer];
+  for (let part = await first.next(); !part.done; part = await first.next()) rest.push(part.value);
+  const other = await sharing;
+  assert.equal(builds, 1, 'a subscriber joining while the frame is small shares the build');
   assert.equal(rest.length, other.length);
   rest.forEach((part, i) => assert.equal(part, other[i], 'the same buffers, not copies'));
   assert.ok(rest.includes(big), 'a large part is sent as it is');
-  assert.ok(rest.length <= 4, `small parts are joined into fragments (${rest.length} parts)`);
+  assert.ok(rest.length <= 5, `small parts are joined into fragments (${rest.length} parts)`);
   const text = Buffer.concat(rest).toString();
-  assert.equal(text.length, big.length + 1000 + 17);
+  assert.equal(text.length, head.length + big.length + 1000 + 17);
   assert.ok(text.startsWith('{"iterable":["aaa') && text.endsWith('xxx"]}'));
   await connectFrame(frames);
   assert.equal(builds, 2, 'a frame over the kept size is built again for a later subscriber');
+
+  // Once a build is large, a subscriber joining it gets a build of its own (the first one's
+  // parts are let go as its readers pass them, so it cannot start a newcomer from the beginning).
+  const reader = frames.connect()[Symbol.asyncIterator]();
+  const parts: Buffer[] = [];
+  for (let part = await reader.next(); !part.done; part = await reader.next()) {
+    parts.push(part.value);
+    if (part.value === big) break;
+  }
+  const late = await connectFrame(frames);
+  assert.equal(builds, 4, 'a subscriber joining a large build mid-way has its own');
+  assert.equal(Buffer.concat(late).toString(), text);
+  await reader.return?.(undefined);
   frames.dispose();
 });
 

@@ -544,20 +544,29 @@ export class AssetService implements Disposable {
 
   /** GET /assets/search: fuzzy on `query`, tag search on `tags`; both given → AND. */
   search(input: { query?: string; tags?: readonly string[] }, options: SearchOptions): SearchedAssets {
+    const { pages, counts } = this.searchPages(input, options);
+    const iterable = [...pages].flat();
+    return { iterable, ...counts() };
+  }
+
+  /** GET /assets/search with its results a page at a time (see `searchPagesWithFilters`). */
+  searchPages(input: { query?: string; tags?: readonly string[] }, options: SearchOptions): SearchedPages {
     const query = input.query?.trim() ?? '';
     const tags = (input.tags ?? []).map((t) => t.trim()).filter(Boolean);
     if (query === '' && tags.length === 0) {
       throw new SearchUnspecifiedError('Give a query or searchable_tags to search assets');
     }
-    let hits = query ? this.runQuery(query, options.pseudo) : this.tagged(tags, options.pseudo);
-    if (tags.length > 0) {
-      const wanted = tags.map((t) => t.toLowerCase());
-      hits = hits.filter((hit) => {
-        const own = new Set(this.labels.tagsOfAsset(hit.doc.id).map((t) => t.text.toLowerCase()));
-        return wanted.every((t) => own.has(t));
-      });
-    }
-    return this.searched(hits, options.transferables);
+    const hitPages: Iterable<Hit[]> = query
+      ? this.queryPages(query, options.pseudo, false, options.transferables ? 'data' : CONTENT_FREE_DATA)
+      : [this.tagged(tags, options.pseudo)];
+    const wanted = tags.map((t) => t.toLowerCase());
+    const kept = (hit: Hit): boolean => {
+      if (wanted.length === 0) return true;
+      const own = new Set(this.labels.tagsOfAsset(hit.doc.id).map((t) => t.text.toLowerCase()));
+      return wanted.every((t) => own.has(t));
+    };
+    const counts = { suggested: 0, exact: 0 };
+    return { pages: this.searchedPages(hitPages, kept, options.transferables, counts), counts: () => ({ ...counts }) };
   }
 
   /** GET /search/full_text: the word and phrase stages of search only; no fuzzy (typo-tolerant) matches. */
@@ -608,11 +617,12 @@ export class AssetService implements Disposable {
     const filters = input.filters && input.filters.iterable.length > 0 ? input.filters : undefined;
     const kept = (hit: Hit): boolean =>
       (!spaceIds || spaceIds.has(hit.doc.id)) && (!filters || matchesFilters(this.subject(hit.doc), filters, casing));
-    // A query's hits are at most SEARCH_LIMIT and already read; without one, every asset is read
-    // a page at a time, and without its content when neither the reply nor a filter needs it.
+    // A query's hits (at most SEARCH_LIMIT), or without one every asset, are read a page at a
+    // time, and without their content when neither the reply nor a filter needs it.
+    const column = options.transferables || filters ? 'data' : CONTENT_FREE_DATA;
     const hitPages: Iterable<Hit[]> = query
-      ? [this.runQuery(query, options.pseudo, casing)]
-      : mapPages(this.storedPages(this.listed({ pseudo: options.pseudo }), options.transferables || filters ? 'data' : CONTENT_FREE_DATA), (doc) => ({
+      ? this.queryPages(query, options.pseudo, casing, column)
+      : mapPages(this.storedPages(this.listed({ pseudo: options.pseudo }), column), (doc) => ({
           doc,
           score: 1,
           match: 'UNKNOWN' as const,
@@ -779,15 +789,25 @@ export class AssetService implements Disposable {
    * without content SQLite still reads every page of it (1.2 s in one statement at 9 × 60 MB).
    * A row deleted since `rows` were listed is left out.
    */
-  private *storedPages(rows: readonly StoredRow[], column: string, pageSize = 64, pageBytes = PAGE_BYTES): Generator<StoredAsset[]> {
+  private storedPages(rows: readonly StoredRow[], column: string, pageSize?: number, pageBytes?: number): Generator<StoredAsset[]>;
+  private storedPages(rows: readonly StoredRow[], column: string, pageSize: number, pageBytes: number, withRowids: true): Generator<Array<{ rowid: number; doc: StoredAsset }>>;
+  private *storedPages(
+    rows: readonly StoredRow[],
+    column: string,
+    pageSize = 64,
+    pageBytes = PAGE_BYTES,
+    withRowids = false,
+  ): Generator<StoredAsset[] | Array<{ rowid: number; doc: StoredAsset }>> {
     const read = this.context.database.prepare(`SELECT ${column} AS data FROM assets WHERE rowid = ?`);
     let page: number[] = [];
     let bytes = 0;
-    const take = (): StoredAsset[] =>
-      page.flatMap((rowid) => {
+    const take = (): StoredAsset[] | Array<{ rowid: number; doc: StoredAsset }> => {
+      const docs = page.flatMap((rowid) => {
         const row = read.get(rowid) as { data: string } | undefined;
-        return row ? [JSON.parse(row.data) as StoredAsset] : [];
+        return row ? [{ rowid, doc: JSON.parse(row.data) as StoredAsset }] : [];
       });
+      return withRowids ? docs : docs.map((entry) => entry.doc);
+    };
     for (const row of rows) {
       if (page.length > 0 && (page.length >= pageSize || bytes + row.size > pageBytes)) {
         yield take();
@@ -948,6 +968,15 @@ export class AssetService implements Disposable {
   }
 
   private runQuery(query: string, includePseudo: boolean, caseSensitive = false): Hit[] {
+    return [...this.queryPages(query, includePseudo, caseSensitive, 'data')].flat();
+  }
+
+  /**
+   * A query's hits in index order a page at a time, their documents read as `storedPages` reads
+   * them (`column` may leave the content out): a query matching several very large assets reads
+   * one of them per page instead of all at once, so whoever sends the pages can let health in.
+   */
+  private queryPages(query: string, includePseudo: boolean, caseSensitive: boolean, column: string): Iterable<Hit[]> {
     const { phrases, terms } = parseQuery(query);
     const scope = { limit: SEARCH_LIMIT, includePseudo };
     let hits: SearchHit[] = terms.length > 0 ? this.index.search(terms, scope) : [];
@@ -966,11 +995,18 @@ export class AssetService implements Disposable {
           ? hits.filter((hit) => verified.has(hit.rowid))
           : [...verified].slice(0, SEARCH_LIMIT).map((rowid) => ({ rowid, stage: 'phrase' as const, score: 1 }));
     }
-    const docs = this.docsByRowid(hits.map((hit) => hit.rowid));
-    return hits.flatMap((hit) => {
-      const doc = docs.get(hit.rowid);
-      if (!doc) return [];
-      return [{ doc, score: hit.score, match: matchOf(hit, doc, terms, phrases), exact: hit.stage !== 'fuzzy' }];
+    // Sizes come from the record header (no document read); a hit deleted meanwhile has no row.
+    const sizeOf = this.context.database.prepare('SELECT octet_length(data) AS size FROM assets WHERE rowid = ?');
+    const rows: StoredRow[] = [];
+    for (const hit of hits) {
+      const row = sizeOf.get(hit.rowid) as { size: number } | undefined;
+      if (row) rows.push({ rowid: hit.rowid, size: row.size });
+    }
+    // The query ran above, before any reply is started; only reading the documents is deferred.
+    const byRowid = new Map(hits.map((hit) => [hit.rowid, hit]));
+    return mapPages(this.storedPages(rows, column, 64, PAGE_BYTES, true), ({ rowid, doc }) => {
+      const hit = byRowid.get(rowid)!;
+      return { doc, score: hit.score, match: matchOf(hit, doc, terms, phrases), exact: hit.stage !== 'fuzzy' };
     });
   }
 

@@ -60,11 +60,16 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   router.get('/assets/search', (ctx) => {
     const tags = queryString(ctx, 'searchable_tags', 'searchableTags');
     const query = queryString(ctx, 'query');
-    const result = assets.search(
+    // Sent a page at a time like POST /assets/search: a query may match very large assets.
+    const { pages, counts } = assets.searchPages(
       { ...(query !== undefined ? { query } : {}), ...(tags !== undefined ? { tags: tags.split(',') } : {}) },
       { transferables: transferables(ctx), pseudo: pseudo(ctx) },
     );
-    json(ctx, result);
+    const close = () => {
+      const { suggested, exact } = counts();
+      return `],"suggested":${suggested},"exact":${exact}}`;
+    };
+    jsonStream(ctx, jsonPagedReply('{"iterable":[', pages, close));
   });
 
   // The search area's two other modes, as the Pieces CLI's `search --mode fts|ncs` calls them.
