@@ -544,9 +544,7 @@ export class AssetService implements Disposable {
 
   /** GET /assets/search: fuzzy on `query`, tag search on `tags`; both given → AND. */
   search(input: { query?: string; tags?: readonly string[] }, options: SearchOptions): SearchedAssets {
-    const { pages, counts } = this.searchPages(input, options);
-    const iterable = [...pages].flat();
-    return { iterable, ...counts() };
+    return collected(this.searchPages(input, options));
   }
 
   /** GET /assets/search with its results a page at a time (see `searchPagesWithFilters`). */
@@ -565,8 +563,7 @@ export class AssetService implements Disposable {
       const own = new Set(this.labels.tagsOfAsset(hit.doc.id).map((t) => t.text.toLowerCase()));
       return wanted.every((t) => own.has(t));
     };
-    const counts = { suggested: 0, exact: 0 };
-    return { pages: this.searchedPages(hitPages, kept, options.transferables, counts), counts: () => ({ ...counts }) };
+    return this.searchedResults(hitPages, kept, options.transferables);
   }
 
   /** GET /search/full_text: the word and phrase stages of search only; no fuzzy (typo-tolerant) matches. */
@@ -599,9 +596,7 @@ export class AssetService implements Disposable {
 
   /** POST /assets/search: query, search space and filters, combined with AND. */
   searchWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
-    const { pages, counts } = this.searchPagesWithFilters(input, options);
-    const iterable = [...pages].flat();
-    return { results: { iterable, ...counts() } };
+    return { results: collected(this.searchPagesWithFilters(input, options)) };
   }
 
   /**
@@ -628,8 +623,13 @@ export class AssetService implements Disposable {
           match: 'UNKNOWN' as const,
           exact: false,
         }));
+    return this.searchedResults(hitPages, kept, options.transferables);
+  }
+
+  /** The kept hits of each page as search results, counted as they are produced. */
+  private searchedResults(hitPages: Iterable<Hit[]>, kept: (hit: Hit) => boolean, transferables: boolean): SearchedPages {
     const counts = { suggested: 0, exact: 0 };
-    return { pages: this.searchedPages(hitPages, kept, options.transferables, counts), counts: () => ({ ...counts }) };
+    return { pages: this.searchedPages(hitPages, kept, transferables, counts), counts: () => ({ ...counts }) };
   }
 
   /** The kept hits of each page as search results, counted into `counts`; empty pages are skipped. */
@@ -1021,12 +1021,7 @@ export class AssetService implements Disposable {
   }
 
   private searched(hits: Hit[], transferables: boolean): SearchedAssets {
-    const iterable = this.searchedEntries(hits, transferables);
-    return {
-      iterable,
-      suggested: iterable.filter((entry) => !entry.exact).length,
-      exact: iterable.filter((entry) => entry.exact).length,
-    };
+    return collected(this.searchedResults([hits], () => true, transferables));
   }
 
   private searchedEntries(hits: readonly Hit[], transferables: boolean): SearchedAsset[] {
@@ -1189,6 +1184,12 @@ function updatedFormat(format: StoredFormat, incoming: Partial<Format>, now: Sto
 }
 
 /** Each page of `pages` mapped member by member, a page at a time. */
+/** Search results read whole: every page, then the counts. */
+function collected(results: SearchedPages): SearchedAssets {
+  const iterable = [...results.pages].flat();
+  return { iterable, ...results.counts() };
+}
+
 function* mapPages<T, U>(pages: Iterable<readonly T[]>, map: (item: T) => U): Generator<U[]> {
   for (const page of pages) yield page.map(map);
 }

@@ -13,6 +13,7 @@ import { assetRoutes } from './asset.ts';
 import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';
 import { registerAssetStreams } from './assetStreams.ts';
+import type { SearchedPages } from '../../core/assets/assetService.ts';
 
 
 export const assetsRoutes: RouteModule = (router, deps) => {
@@ -65,11 +66,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
       { ...(query !== undefined ? { query } : {}), ...(tags !== undefined ? { tags: tags.split(',') } : {}) },
       { transferables: transferables(ctx), pseudo: pseudo(ctx) },
     );
-    const close = () => {
-      const { suggested, exact } = counts();
-      return `],"suggested":${suggested},"exact":${exact}}`;
-    };
-    jsonStream(ctx, jsonPagedReply('{"iterable":[', pages, close));
+    jsonStream(ctx, searchedReply(pages, counts, false));
   });
 
   // The search area's two other modes, as the Pieces CLI's `search --mode fts|ncs` calls them.
@@ -84,11 +81,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     const input = (body(ctx, searchWithFiltersSchema, 'AssetsSearchWithFiltersInput') ?? {}) as AssetsSearchWithFiltersInput;
     // Without a query every asset is a result: the reply is streamed a page at a time like GET /assets.
     const { pages, counts } = assets.searchPagesWithFilters(input, { transferables: transferables(ctx), pseudo: pseudo(ctx) });
-    const close = () => {
-      const { suggested, exact } = counts();
-      return `],"suggested":${suggested},"exact":${exact}}}`;
-    };
-    jsonStream(ctx, jsonPagedReply('{"results":{"iterable":[', pages, close));
+    jsonStream(ctx, searchedReply(pages, counts, true));
   });
 
   registerAssetStreams(router, deps);
@@ -109,3 +102,15 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   formatRoutes(router, deps);
   labelRoutes(router, deps);
 };
+
+/**
+ * SearchedAssets (`{iterable, suggested, exact}`), inside `{results: …}` for POST's
+ * AssetsSearchWithFiltersOutput, produced a page at a time; the counts close it.
+ */
+function searchedReply(pages: SearchedPages['pages'], counts: SearchedPages['counts'], inResults: boolean): AsyncGenerator<Buffer> {
+  const open = inResults ? '{"results":{"iterable":[' : '{"iterable":[';
+  return jsonPagedReply(open, pages, () => {
+    const { suggested, exact } = counts();
+    return `],"suggested":${suggested},"exact":${exact}}${inResults ? '}' : ''}`;
+  });
+}
