@@ -6,17 +6,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tempDir } from '../helpers.ts';
-import { HostProcess, figures, raw, sleep } from './support.ts';
+import { HostProcess, figures, processMemory, raw, sleep } from './support.ts';
 import { probeHealth } from './healthProbe.ts';
 import { seed } from './writes.ts';
 
-/** Resident memory of a process in MiB (Linux). */
+/** Resident memory of a process in MiB. */
 function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  return processMemory(pid).rss_mib;
 }
 
 /** A large asset seed of about `bytes` bytes of code. */

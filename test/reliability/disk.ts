@@ -66,8 +66,9 @@ export function fillDisk(path: string): void {
     for (const size of [1 << 20, 4096, 512, 1]) {
       try {
         for (;;) writeSync(fd, Buffer.alloc(size));
-      } catch {
-        // Full at this granularity; try a smaller one.
+      } catch (error) {
+        // Full at this granularity (try a smaller one); any other failure is the test's own.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
       }
     }
   } finally {

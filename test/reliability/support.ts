@@ -4,7 +4,7 @@
  * 127.0.0.1 only.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -292,4 +292,15 @@ export async function createCustomModel(port: number, model: { name: string; uni
   });
   if (reply.status !== 200) throw new Error(`model create answered ${reply.status}: ${reply.text.slice(0, 300)}`);
   return (reply.json as { id: string }).id;
+}
+
+/** A process's resident memory now and at its peak so far, in MiB (Linux's /proc; throws elsewhere). */
+export function processMemory(pid: number): { rss_mib: number; rss_peak_mib: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mib = (name: string): number => {
+    const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status);
+    if (!match) throw new Error(`no ${name} in /proc/${pid}/status`);
+    return Math.round(Number(match[1]) / 1024);
+  };
+  return { rss_mib: mib('VmRSS'), rss_peak_mib: mib('VmHWM') };
 }
