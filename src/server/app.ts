@@ -8,7 +8,7 @@ import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
 import { errorMiddleware } from './errors.ts';
 import { guard } from './guard.ts';
-import { bodyParser, type BodyOptions } from './body.ts';
+import { bodyParser } from './body.ts';
 import { checkBooleanQueries } from './http.ts';
 import { StreamRegistry, type StreamOptions } from './streams.ts';
 import type { RouteModule } from './routes/deps.ts';
@@ -24,8 +24,6 @@ import { qgptRoutes } from './routes/qgpt.ts';
 export interface AppOptions {
   readonly logger: Logger;
   readonly bodyLimit?: number;
-  /** Total bytes all request bodies may hold at once, and the longest pause inside one body. */
-  readonly body?: Omit<BodyOptions, 'limit'>;
   readonly streams?: StreamOptions;
 }
 
@@ -64,7 +62,7 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
     if (ctx.path.includes('//')) ctx.path = ctx.path.replace(/\/{2,}/g, '/');
     await next();
   });
-  const bodies = bodyParser({ ...options.body, ...(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {}) });
+  const bodies = bodyParser(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {});
   koa.use(bodies.middleware);
   koa.use(checkBooleanQueries);
   koa.use(router.routes());

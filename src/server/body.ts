@@ -23,21 +23,21 @@ declare module 'koa' {
   }
 }
 
-export const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
+const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
 /** Four bodies at the limit; what the host holds for bodies at once. */
-export const DEFAULT_IN_FLIGHT_LIMIT = 256 * 1024 * 1024;
+const DEFAULT_IN_FLIGHT_LIMIT = 256 * 1024 * 1024;
 /** A loopback client never pauses this long mid-body; a stalled one is cut off. */
-export const DEFAULT_BODY_IDLE_MS = 10_000;
+const DEFAULT_BODY_IDLE_MS = 10_000;
 /** Bodies from this size are parsed off the event loop (a 1 MiB parse takes ~10 ms on the loop). */
-export const WORKER_PARSE_FROM = 1024 * 1024;
+const WORKER_PARSE_FROM = 1024 * 1024;
 
 /** No wire model nests anywhere near this deep. */
-export const MAX_DEPTH = 256;
+const MAX_DEPTH = 256;
 /**
  * Strings, objects and arrays in one body. A wire document has a few thousand; a million short
  * strings take the event loop ~0.4 s to receive from the parser, so beyond this a body is refused.
  */
-export const MAX_NODES = 1_000_000;
+const MAX_NODES = 1_000_000;
 const LIMITS: ParseLimits = { maxDepth: MAX_DEPTH, maxNodes: MAX_NODES };
 
 export interface BodyOptions {

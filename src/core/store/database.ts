@@ -11,7 +11,7 @@ import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InsufficientResourcesError, StoreUnusableError } from '../errors.ts';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
-import { freeBytes, keepReserve, releaseReserveIfFull, RESERVE_BYTES } from './diskReserve.ts';
+import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 
 export interface Migration {
   /** Strictly increasing across all migrations; never reuse or renumber a released one. */
@@ -99,7 +99,7 @@ export class Database {
       database.migrate(migrations);
     } catch (error) {
       db.close();
-      if (freeBytes(dataDir) < RESERVE_BYTES) {
+      if (diskFull(dataDir)) {
         throw new StoreUnusableError(
           `The disk holding ${path} is full${released ? ' (its reserve was already given back)' : ''}; ` +
             'the database cannot be opened until some space is freed. Nothing was changed.',

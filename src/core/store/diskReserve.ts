@@ -8,11 +8,11 @@ import { closeSync, existsSync, openSync, rmSync, statfsSync, writeSync } from '
 import { join } from 'node:path';
 import { PRIVATE_FILE_MODE, tightenIfPresent } from './privateFiles.ts';
 
-export const RESERVE_FILE = 'space.reserve';
-export const RESERVE_BYTES = 2 * 1024 * 1024;
+const RESERVE_FILE = 'space.reserve';
+const RESERVE_BYTES = 2 * 1024 * 1024;
 
 /** Free bytes on the disk holding `dir` (Infinity when the platform cannot tell). */
-export function freeBytes(dir: string): number {
+function freeBytes(dir: string): number {
   try {
     const info = statfsSync(dir);
     return Number(info.bavail) * Number(info.bsize);
@@ -21,10 +21,15 @@ export function freeBytes(dir: string): number {
   }
 }
 
+/** Whether the disk holding `dir` has less room left than the reserve holds. */
+export function diskFull(dir: string): boolean {
+  return freeBytes(dir) < RESERVE_BYTES;
+}
+
 /** Deletes the reserve when the disk has less than it left; returns whether it did. */
 export function releaseReserveIfFull(dir: string): boolean {
   const path = join(dir, RESERVE_FILE);
-  if (!existsSync(path) || freeBytes(dir) >= RESERVE_BYTES) return false;
+  if (!existsSync(path) || !diskFull(dir)) return false;
   rmSync(path, { force: true });
   return true;
 }

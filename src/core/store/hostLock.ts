@@ -9,6 +9,7 @@ import type { Disposable } from '../events.ts';
 import { StoreUnusableError } from '../errors.ts';
 import { ensurePrivateDir, ensurePrivateFile } from './privateFiles.ts';
 import { sqlite } from './sqlite.ts';
+import { DATABASE_FILE } from './database.ts';
 
 export const LOCK_FILE = 'host.lock';
 
@@ -25,7 +26,7 @@ export class HostLock implements Disposable {
   /** The lock, or undefined when another process (or another holder here) has it. */
   static tryAcquire(dataDir: string): HostLock | undefined {
     // The database names a data directory; the lock file alone may be a probe's.
-    ensurePrivateDir(dataDir, 'satchel.db');
+    ensurePrivateDir(dataDir, DATABASE_FILE);
     const path = join(dataDir, LOCK_FILE);
     ensurePrivateFile(path);
     const { DatabaseSync } = sqlite();
