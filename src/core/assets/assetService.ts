@@ -130,7 +130,6 @@ type AssetEvent =
   | 'asset_deleted'
   | 'asset_format_specific_classification_updated'
   | 'asset_format_value_edited'
-  | 'asset_format_downloaded'
   | 'asset_tag_added'
   | 'asset_tag_deleted'
   | 'asset_link_added'
@@ -143,7 +142,6 @@ const EVENT_DESCRIPTIONS: Record<AssetEvent, string> = {
   asset_deleted: 'an_asset_was_deleted',
   asset_format_specific_classification_updated: 'a_specific_classification_was_changed_on_a_format_within_an_asset',
   asset_format_value_edited: 'a_specific_format_value_was_edited_on_an_asset',
-  asset_format_downloaded: 'an_asset_format_was_downloaded',
   asset_tag_added: 'a_tag_was_added_by_the_user',
   asset_tag_deleted: 'a_tag_was_deleted_by_the_user',
   asset_link_added: 'a_link_was_added_by_the_user',
@@ -216,6 +214,12 @@ export class AssetService implements Disposable {
 
   exists(id: string): boolean {
     return this.row(id) !== undefined;
+  }
+
+  /** The text of an asset's original format (fragment or file), or undefined when there is no such asset. */
+  text(id: string): string | undefined {
+    const row = this.row(id);
+    return row ? textOf(JSON.parse(row.data) as StoredAsset) : undefined;
   }
 
   get(id: string, options: { transferables?: boolean } = {}): Asset {
@@ -1183,13 +1187,13 @@ function updatedFormat(format: StoredFormat, incoming: Partial<Format>, now: Sto
   return next;
 }
 
-/** Each page of `pages` mapped member by member, a page at a time. */
 /** Search results read whole: every page, then the counts. */
 function collected(results: SearchedPages): SearchedAssets {
   const iterable = [...results.pages].flat();
   return { iterable, ...results.counts() };
 }
 
+/** Each page of `pages` mapped member by member, a page at a time. */
 function* mapPages<T, U>(pages: Iterable<readonly T[]>, map: (item: T) => U): Generator<U[]> {
   for (const page of pages) yield page.map(map);
 }

@@ -173,6 +173,8 @@ byFileName.set('makefile', 'hljs-makefile');
 byFileName.set('gnumakefile', 'hljs-makefile');
 byFileName.set('cmakelists.txt', 'hljs-cmake');
 byFileName.set('jenkinsfile', 'groovy');
+/** The longest name or extension (or run of them, `pyx.in`) that byFileName knows. */
+const LONGEST_EXTENSION = Math.max(...[...byFileName.keys()].map((key) => key.length));
 
 /**
  * The specific value a file name implies: the whole name first (`Dockerfile`, `Gemfile`,
@@ -194,8 +196,6 @@ export function specificFromFileName(fileName: string): ClassificationSpecific |
   return undefined;
 }
 
-/** Longer than any extension (or run of them, `pyx.in`) that byFileName knows. */
-const LONGEST_EXTENSION = 32;
 
 const infoBySpecific = new Map<string, LanguageInfo>(supportedLanguages.map((info) => [info.specific, info]));
 for (const info of supportedLanguages) {

@@ -34,8 +34,3 @@ export function parseQuery(query: string): ParsedQuery {
   }
   return { phrases: [...phrases], terms: [...terms] };
 }
-
-/** Whether `haystack` contains `phrase` exactly, optionally ignoring case. */
-export function containsPhrase(haystack: string, phrase: string, caseSensitive = false): boolean {
-  return caseSensitive ? haystack.includes(phrase) : haystack.toLowerCase().includes(phrase.toLowerCase());
-}
