@@ -59,7 +59,7 @@ export class Satchel implements Disposable {
     this.copilot = new Copilot(
       this.conversations,
       () => this.models.textGenerator(),
-      (id) => (this.assets.exists(id) ? this.assets.get(id).original.reference?.fragment?.string?.raw : undefined),
+      (id) => this.assets.text(id),
       {},
       context.logger,
     );

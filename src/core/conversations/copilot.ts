@@ -34,7 +34,7 @@ export const NO_MODEL_NOTICE =
 export interface CopilotOptions {
   readonly maxTokens: number;
   readonly timeoutMs: number;
-  /** Characters of earlier messages and attached assets given to the model, newest kept. */
+  /** Characters of attached assets and earlier messages given to the model: the assets first, then the newest messages. */
   readonly contextChars: number;
 }
 
@@ -95,22 +95,23 @@ export class Copilot {
   }
 
   private prompt(query: string, history: ReadonlyArray<{ role: string; text: string }>, assets: readonly string[]): string {
-    const budget = this.options.contextChars;
-    const attached = assets.flatMap((id) => {
+    // The snippets the asker attached come first (each cut to what is left of the budget), then
+    // the conversation from its newest message back, as far as the budget goes.
+    let left = this.options.contextChars;
+    const snippets: string[] = [];
+    for (const id of assets) {
       const text = this.assetText(id);
-      return text ? [`Snippet:\n${text}`] : [];
-    });
-    const earlier = history.filter((m) => m.text.trim() !== '').map((m) => `${m.role.toLowerCase()}: ${m.text.trim()}`);
-    // Newest context first in priority: the budget cuts the oldest messages, then the snippets.
-    const kept: string[] = [];
-    let used = 0;
-    for (const part of [...earlier.reverse(), ...attached]) {
-      if (used + part.length > budget) break;
-      kept.push(part);
-      used += part.length;
+      if (!text || left <= 0) continue;
+      const part = `Snippet:\n${text.slice(0, left)}`;
+      snippets.push(part);
+      left -= part.length;
     }
-    const snippets = kept.filter((part) => part.startsWith('Snippet:\n'));
-    const messages = kept.filter((part) => !part.startsWith('Snippet:\n')).reverse();
+    const messages: string[] = [];
+    const earlier = history.filter((m) => m.text.trim() !== '').map((m) => `${m.role.toLowerCase()}: ${m.text.trim()}`);
+    for (let i = earlier.length - 1; i >= 0 && earlier[i]!.length <= left; i--) {
+      messages.unshift(earlier[i]!);
+      left -= earlier[i]!.length;
+    }
     return [
       'You are a helpful assistant for a software developer. Answer the question clearly and concisely; use Markdown code blocks for code.',
       ...(snippets.length ? ['', ...snippets] : []),
