@@ -155,7 +155,8 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
       }
       app.streams.dispose();
       app.dispose();
-      for (const req of receiving) req.socket.destroy();
+      // `complete` is set once the whole message arrived, read or not (a GET or DELETE no parser read).
+      for (const req of receiving) if (!req.complete) req.socket.destroy();
       await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
