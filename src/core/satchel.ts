@@ -17,6 +17,8 @@ import type { Disposable } from './events.ts';
 import { LanguageClassifier } from './classify/languageClassifier.ts';
 import { LocalUser } from './user/localUser.ts';
 import { Copilot } from './conversations/copilot.ts';
+import { BulkWriter } from './assets/bulkWriter.ts';
+import { SnippetImporter } from './import/importer.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -45,6 +47,8 @@ export class Satchel implements Disposable {
   readonly user: LocalUser;
   /** Questions asked through /qgpt/stream, answered by the loaded local model. */
   readonly copilot: Copilot;
+  /** Snippet files from other tools, written a batch per transaction. */
+  readonly imports: SnippetImporter;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -64,6 +68,12 @@ export class Satchel implements Disposable {
       context.logger,
     );
     this.connector = new ConnectorService(context, this.assets, this.applications, options.connector ?? {});
+    this.imports = new SnippetImporter({
+      writer: new BulkWriter(context, this.assets.bulkTargets()),
+      // Exact duplicates: the connector's index finds the candidates, whole texts decide.
+      isSaved: (text) => this.connector.index.sameText(text).some((id) => this.assets.text(id) === text),
+      classify: async (text) => (await this.classifier.classify(text)).specific,
+    });
   }
 
   /** Opens (and migrates) the store of `dataDir`; throws StoreUnusableError and touches nothing if it cannot. */

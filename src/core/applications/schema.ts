@@ -89,4 +89,11 @@ export const applicationMigrations: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 104,
+    name: 'connector fingerprint docs found by text hash (exact duplicates on import)',
+    up(db) {
+      db.exec('CREATE INDEX IF NOT EXISTS connector_fp_docs_text ON connector_fp_docs (text_hash)');
+    },
+  },
 ];

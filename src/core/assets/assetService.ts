@@ -41,6 +41,7 @@ import { bytesOf, flattened, referencedFormat, renderFormat, renderFormats, with
 import { checkFilters, matchesFilters, type FilterSubject } from './filters.ts';
 import { exportAsset, type ExportType } from './exporter.ts';
 import { Labels } from './labels.ts';
+import type { BulkTargets } from './bulkWriter.ts';
 
 /**
  * A derived index kept in step with assets inside the same write transaction (the connector's
@@ -195,6 +196,11 @@ export class AssetService implements Disposable {
     this.indexers.push(indexer);
     indexer.rebuild?.(this.allTexts(), this.count());
     return { dispose: () => void this.indexers.splice(this.indexers.indexOf(indexer) >>> 0, 1) };
+  }
+
+  /** What the import path (bulkWriter.ts) keeps in step with the assets it writes. */
+  bulkTargets(): BulkTargets {
+    return { index: this.index, indexers: this.indexers, labels: this.labels, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR };
   }
 
   /** Every stored asset, suggested and pseudo ones included (what indexers see). */

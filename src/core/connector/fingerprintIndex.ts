@@ -142,6 +142,15 @@ export class FingerprintIndex implements AssetIndexer {
     return (this.database.prepare('SELECT MAX(doc) AS n FROM connector_fp_docs').get() as { n: number | null }).n ?? 0;
   }
 
+  /**
+   * Assets whose fingerprinted text is the same as `text`'s (its first FINGERPRINT_CHARS): an
+   * indexed lookup. Exact duplicates are among them; the caller compares whole texts.
+   */
+  sameText(text: string): string[] {
+    const rows = this.database.prepare('SELECT asset_id FROM connector_fp_docs WHERE text_hash = ?').all(textHash(text)) as Array<{ asset_id: string }>;
+    return rows.map((row) => row.asset_id);
+  }
+
   has(assetId: string): boolean {
     return this.database.prepare('SELECT 1 FROM connector_fp_docs WHERE asset_id = ?').get(assetId) !== undefined;
   }

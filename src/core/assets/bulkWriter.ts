@@ -1,0 +1,135 @@
+/**
+ * The write path of imports: many new assets in one transaction. A batch is all or nothing and is
+ * on disk when `write` returns (the commit runs with synchronous=FULL), so a crash mid-import
+ * leaves whole batches. Everything derived from an asset is written in the same transaction: the
+ * search index (FTS5 keeps a batch's terms in memory and writes them as one segment at commit),
+ * the label records and links, and every registered indexer (the connector's fingerprints, and
+ * any other, given the whole batch at once when it can take one). Change events are published per
+ * asset, as single creates do, and fire together after the commit, so stream subscribers see every
+ * imported asset.
+ */
+import type { StoreContext } from '../context.ts';
+import type { ClassificationSpecific } from '../wire.ts';
+import { newId, stamp } from '../time.ts';
+import { SearchIndex } from '../search/searchIndex.ts';
+import { classificationOf } from '../classify/languages.ts';
+import { bytesOf, type StoredAsset, type StoredFormat } from './render.ts';
+import type { Labels } from './labels.ts';
+import type { AssetIndexer } from './assetService.ts';
+
+/** One asset of a batch, ready to store: its language is already decided. */
+export interface BulkAsset {
+  readonly name: string;
+  readonly text: string;
+  readonly language: ClassificationSpecific;
+  readonly tags: readonly string[];
+  readonly description?: string | undefined;
+}
+
+/** An indexer that would rather see a batch at once (an embedding model runs faster on many texts). */
+export interface BatchAssetIndexer extends AssetIndexer {
+  upsertBatch(items: ReadonlyArray<{ readonly id: string; readonly text: string }>): void;
+}
+
+/** What the bulk path keeps in step besides the assets table (AssetService.bulkTargets). */
+export interface BulkTargets {
+  readonly index: SearchIndex;
+  /** The live list: indexers registered after the writer was made are called too. */
+  readonly indexers: readonly AssetIndexer[];
+  readonly labels: Labels;
+  /** Who made imported assets (Format.application is required on the wire). */
+  readonly application: StoredFormat['application'];
+  readonly creator: string;
+}
+
+export class BulkWriter {
+  private readonly context: StoreContext;
+  private readonly targets: BulkTargets;
+
+  constructor(context: StoreContext, targets: BulkTargets) {
+    this.context = context;
+    this.targets = targets;
+  }
+
+  /** Stores `assets` in one durable transaction; returns their ids in order. Throws and stores nothing on failure. */
+  write(assets: readonly BulkAsset[]): string[] {
+    if (assets.length === 0) return [];
+    const database = this.context.database;
+    return this.context.transaction(() => {
+      const now = stamp();
+      // Tags repeat across an import (a folder, a prefix): each text is looked up once per batch.
+      const tagIds = new Map<string, string>();
+      const tagOf = (text: string): string => {
+        const key = text.toLowerCase();
+        let id = tagIds.get(key);
+        if (id === undefined) {
+          id = this.targets.labels.createTag({ text }).id;
+          tagIds.set(key, id);
+        }
+        return id;
+      };
+      const insertAsset = database.prepare(
+        `INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, data, keywords)
+         VALUES (?, ?, ?, 0, 0, ?, ?, ?, ?)`,
+      );
+      const insertFormat = database.prepare('INSERT INTO asset_formats (id, asset_id) VALUES (?, ?)');
+      const written: Array<{ id: string; text: string }> = [];
+      for (const asset of assets) {
+        const formatId = newId();
+        const format: StoredFormat = {
+          id: formatId,
+          creator: this.targets.creator,
+          classification: classificationOf(asset.language),
+          role: 'BOTH',
+          application: this.targets.application,
+          bytes: bytesOf(Buffer.byteLength(asset.text)),
+          created: now,
+          updated: now,
+          fragment: { string: { raw: asset.text }, metadata: { ext: asset.language } },
+        };
+        const doc: StoredAsset = {
+          id: newId(),
+          creator: this.targets.creator,
+          created: now,
+          updated: now,
+          name: asset.name,
+          formats: { iterable: [format] },
+          preview: { base: { id: formatId } },
+          original: { id: formatId },
+          mechanism: 'MANUAL',
+          score: { manual: 0, automatic: 0 },
+          pseudo: false,
+        };
+        const tags = [...new Set(asset.tags.map(tagOf))];
+        const document = { name: asset.name, tags: asset.tags.join(' '), code: asset.text };
+        const rowid = Number(
+          insertAsset.run(doc.id, now.value, now.value, asset.name, asset.language, JSON.stringify(doc), SearchIndex.keywords(document)).lastInsertRowid,
+        );
+        insertFormat.run(formatId, doc.id);
+        for (const tag of tags) this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'tag', id: tag });
+        if (asset.description) this.describe(doc.id, asset.description, now);
+        this.targets.index.insert(rowid, document);
+        written.push({ id: doc.id, text: asset.text });
+        this.context.publish({ kind: 'asset', id: doc.id });
+        this.context.publish({ kind: 'format', id: formatId });
+      }
+      for (const indexer of this.targets.indexers) {
+        if (isBatchIndexer(indexer)) indexer.upsertBatch(written);
+        else for (const { id, text } of written) indexer.upsert(id, text);
+      }
+      return written.map((entry) => entry.id);
+    });
+  }
+
+  /** A DESCRIPTION annotation linked to the asset: where Pieces keeps a snippet's description. */
+  private describe(assetId: string, text: string, now: ReturnType<typeof stamp>): void {
+    const id = newId();
+    this.context.records.put('annotation', id, { id, type: 'DESCRIPTION', text, created: now, updated: now, mechanism: 'MANUAL' });
+    this.context.links.link({ kind: 'annotation', id }, { kind: 'asset', id: assetId });
+    this.context.publish({ kind: 'annotation', id });
+  }
+}
+
+function isBatchIndexer(indexer: AssetIndexer): indexer is BatchAssetIndexer {
+  return typeof (indexer as Partial<BatchAssetIndexer>).upsertBatch === 'function';
+}
