@@ -20,6 +20,7 @@ import { modelsRoutes } from './routes/models.ts';
 import { connectorRoutes } from './routes/connector.ts';
 import { userRoutes } from './routes/user.ts';
 import { qgptRoutes } from './routes/qgpt.ts';
+import { importRoutes } from './routes/imports.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -44,6 +45,7 @@ export const routeModules: readonly RouteModule[] = [
   modelsRoutes,
   userRoutes,
   qgptRoutes,
+  importRoutes,
   connectorRoutes,
 ];
 

@@ -68,12 +68,20 @@ const MAX_REPORTED_FAILURES = 1000;
 
 export class SnippetImporter {
   private readonly deps: ImporterDeps;
+  /** Imports run one after another: two at once could each find a snippet unsaved and both write it. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(deps: ImporterDeps) {
     this.deps = deps;
   }
 
-  async import(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions = {}): Promise<ImportSummary> {
+  import(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions = {}): Promise<ImportSummary> {
+    const run = this.queue.then(() => this.run(sources, options));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions): Promise<ImportSummary> {
     const started = performance.now();
     const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
     const counts = { filesDone: 0, files: options.files, found: 0, imported: 0, duplicates: 0, failed: 0 };
