@@ -1,0 +1,91 @@
+/** POST /satchel/import through a real host: fixtures, duplicates on re-run, stream subscribers, cancellation, bad input. */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { WebSocket } from 'ws';
+import { startTestServer, request, type TestServer } from '../helpers.ts';
+import { SatchelClient } from '../../src/client/satchelClient.ts';
+import type { ImportFile } from '../../src/client/imports.ts';
+
+const NAMES = ['web.code-snippets', 'python.json', 'massCode-db.json', 'pieces-assets.json', 'gist.json', 'unknown.json'];
+const fixtures = (names: readonly string[] = NAMES): ImportFile[] =>
+  names.map((name) => ({ name, read: async () => readFileSync(new URL(`../fixtures/import/${name}`, import.meta.url), 'utf8') }));
+
+let h: TestServer;
+let client: SatchelClient;
+before(async () => {
+  h = await startTestServer();
+  client = new SatchelClient(h.url);
+});
+after(async () => {
+  client.dispose();
+  await h.close();
+});
+
+test('every format imports through the host, stream subscribers hear of each asset, a re-run skips all', async () => {
+  const ws = new WebSocket(`${h.url.replace('http', 'ws')}/assets/stream/identifiers`);
+  const heard = new Set<string>();
+  let frames = 0;
+  ws.on('message', (data) => {
+    frames++;
+    for (const entry of (JSON.parse(String(data)) as { iterable: Array<{ asset: { id: string } }> }).iterable) heard.add(entry.asset.id);
+  });
+  await new Promise((resolve) => ws.once('message', resolve));
+
+  const progress: number[] = [];
+  const summary = await client.imports.importFiles(fixtures(), { onProgress: (p) => progress.push(p.filesDone) });
+  assert.equal(summary.imported, 10);
+  assert.equal(summary.files, NAMES.length);
+  assert.equal(summary.filesDone, NAMES.length);
+  assert.ok(summary.failures.some((f) => f.source === 'unknown.json'));
+  assert.deepEqual(summary.formats, { vscode: 2, masscode: 1, pieces: 1, gist: 1 });
+  assert.equal(progress.at(-1), NAMES.length);
+
+  const assets = await client.assets.list();
+  assert.equal(assets.iterable.length, 10);
+  const deadline = Date.now() + 5000;
+  while (heard.size < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  ws.close();
+  assert.deepEqual([...heard].sort(), assets.iterable.map((a) => a.id).sort(), 'the identifiers stream announced every imported asset');
+  assert.ok(frames > 1);
+
+  const again = await client.imports.importFiles(fixtures());
+  assert.equal(again.imported, 0);
+  assert.equal(again.duplicates, 10);
+  assert.equal((await client.assets.list()).iterable.length, 10);
+});
+
+test('aborting the request cancels the import between batches; the batches written stay', async () => {
+  const snippets = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`Cancel ${i}`, { prefix: `c${i}`, body: `const cancelled${i} = ${i} * 7;` }]));
+  const stop = new AbortController();
+  const before = (await client.assets.list()).iterable.length;
+  const summary = await client.imports.importFiles([{ name: 'javascript.json', read: async () => JSON.stringify(snippets) }], {
+    batchSize: 20,
+    signal: stop.signal,
+    onProgress: (p) => {
+      if (p.imported >= 40) stop.abort();
+    },
+  });
+  assert.equal(summary.cancelled, true);
+  // The host stops at its next batch boundary after it sees the connection close.
+  await h.core.context.database.settled();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const written = (await client.assets.list()).iterable.length - before;
+  assert.ok(written >= 40 && written < 2000, `${written} written`);
+  assert.equal(written % 20, 0, 'whole batches only');
+});
+
+test('bad requests answer 400 JSON and import nothing', async () => {
+  const count = (await client.assets.list()).iterable.length;
+  for (const body of [{}, { files: [] }, { files: [{ name: 'x.json' }] }, { files: [{ name: 'x.json', content: '{}' }], format: 'zip' }]) {
+    const reply = await request(h.url, 'POST', '/satchel/import', { body });
+    assert.equal(reply.status, 400, JSON.stringify(body));
+    assert.equal(reply.json.error.code, 'invalid_input');
+  }
+  const foreign = await request(h.url, 'POST', '/satchel/import', {
+    body: { files: [{ name: 'python.json', content: '{"A": {"prefix": "a", "body": "a = 1"}}' }] },
+    headers: { origin: 'https://example.com' },
+  });
+  assert.equal(foreign.status, 403);
+  assert.equal((await client.assets.list()).iterable.length, count);
+});
