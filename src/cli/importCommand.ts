@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel } from '../core/satchel.ts';
 import { defaultDataDir } from '../core/dataDir.ts';
-import { listImportFiles } from '../core/import/files.ts';
+import { listImportFiles, readImportFile } from '../core/import/files.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../core/import/types.ts';
 import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
 import { readPortFile } from '../server/server.ts';
@@ -93,7 +93,7 @@ async function importInto(dataDir: string, files: readonly string[], options: Im
   const client = new SatchelClient(url);
   try {
     return await client.imports.importFiles(
-      files.map((path) => ({ name: path, read: () => readFile(path, 'utf8') })),
+      files.map((path) => ({ name: path, read: () => readImportFile(path, options.format) })),
       options,
     );
   } finally {

@@ -6,10 +6,11 @@ import { WebSocket } from 'ws';
 import { startTestServer, request, type TestServer } from '../helpers.ts';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
 import type { ImportFile } from '../../src/client/imports.ts';
+import { parseImportFile } from '../../src/core/import/detect.ts';
 
 const NAMES = ['web.code-snippets', 'python.json', 'massCode-db.json', 'pieces-assets.json', 'gist.json', 'unknown.json'];
 const fixtures = (names: readonly string[] = NAMES): ImportFile[] =>
-  names.map((name) => ({ name, read: async () => readFileSync(new URL(`../fixtures/import/${name}`, import.meta.url), 'utf8') }));
+  names.map((name) => ({ name, read: async () => ({ name, content: readFileSync(new URL(`../fixtures/import/${name}`, import.meta.url), 'utf8') }) }));
 
 let h: TestServer;
 let client: SatchelClient;
@@ -59,7 +60,7 @@ test('aborting the request cancels the import between batches; the batches writt
   const snippets = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`Cancel ${i}`, { prefix: `c${i}`, body: `const cancelled${i} = ${i} * 7;` }]));
   const stop = new AbortController();
   const before = (await client.assets.list()).iterable.length;
-  const summary = await client.imports.importFiles([{ name: 'javascript.json', read: async () => JSON.stringify(snippets) }], {
+  const summary = await client.imports.importFiles([{ name: 'javascript.json', read: async () => ({ name: 'javascript.json', content: JSON.stringify(snippets) }) }], {
     batchSize: 20,
     signal: stop.signal,
     onProgress: (p) => {
@@ -75,9 +76,31 @@ test('aborting the request cancels the import between batches; the batches writt
   assert.equal(written % 20, 0, 'whole batches only');
 });
 
+test('a file read on the caller side goes as parts of snippets; unreadable files count as failed', async () => {
+  const snippets = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`Part ${i}`, { prefix: ['part', `p${i}`], body: `fn part_${i}() -> u32 { ${i} }` }]));
+  snippets['Bad'] = { prefix: 'bad', body: 7 } as never;
+  const parsed = parseImportFile('rust.json', JSON.stringify(snippets));
+  const progress: number[] = [];
+  const summary = await client.imports.importFiles(
+    [
+      { name: 'rust.json', read: async () => ({ name: 'rust.json', parsed }) },
+      { name: 'gone.json', read: async () => ({ name: 'gone.json', error: 'ENOENT: no such file' }) },
+    ],
+    { batchSize: 7, onProgress: (p) => progress.push(p.imported) },
+  );
+  assert.deepEqual([summary.imported, summary.duplicates, summary.failed, summary.found, summary.filesDone], [30, 0, 2, 30, 2]);
+  assert.deepEqual(summary.formats, { vscode: 1 });
+  assert.ok(summary.failures.some((f) => f.source === 'gone.json'));
+  assert.ok(summary.failures.some((f) => /Bad/.test(f.source)));
+  assert.deepEqual(progress.slice(0, 4), [7, 14, 21, 28]);
+  const stored = (await client.assets.list()).iterable.find((a) => a.name === 'Part 3')!;
+  assert.equal(stored.formats.iterable[0]?.classification.specific, 'rs');
+  assert.deepEqual(stored.tags?.iterable.map((t) => t.text).sort(), ['p3', 'part']);
+});
+
 test('bad requests answer 400 JSON and import nothing', async () => {
   const count = (await client.assets.list()).iterable.length;
-  for (const body of [{}, { files: [] }, { files: [{ name: 'x.json' }] }, { files: [{ name: 'x.json', content: '{}' }], format: 'zip' }]) {
+  for (const body of [{}, { files: [] }, { files: [{ name: 'x.json' }] }, { files: [{ name: 'x.json', content: '{}' }], format: 'zip' }, { parts: [{ name: 'p', format: 'gist', snippets: [{ name: 'x' }] }] }]) {
     const reply = await request(h.url, 'POST', '/satchel/import', { body });
     assert.equal(reply.status, 400, JSON.stringify(body));
     assert.equal(reply.json.error.code, 'invalid_input');

@@ -10,14 +10,17 @@ import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
 import { DomainError } from '../errors.ts';
 import { parseImportFile } from './detect.ts';
 import { suggestName } from '../assets/content.ts';
-import type { ImportedSnippet, ImportFormat, ItemFailure } from './types.ts';
+import type { ImportedSnippet, ImportFormat, ItemFailure, ParsedFile } from './types.ts';
 
-export interface ImportSource {
-  /** What the summary calls the file (a path or a picked file's name). */
-  readonly name: string;
-  /** The file's text; read when the importer gets to it, so a folder is never held at once. */
-  text(): Promise<string> | string;
-}
+/** A file to import: its text, or what a client already read of it (a file too large for one request, sent in parts). */
+export type ImportSource =
+  | {
+      /** What the summary calls the file (a path or a picked file's name). */
+      readonly name: string;
+      /** The file's text; read when the importer gets to it, so a folder is never held at once. */
+      text(): Promise<string> | string;
+    }
+  | { readonly name: string; readonly parsed: ParsedFile };
 
 export interface ImportCounts {
   /** Files read so far, and the number given (undefined while a folder is still being listed). */
@@ -127,7 +130,7 @@ export class SnippetImporter {
       if (options.signal?.aborted) return summary(true);
       let parsed;
       try {
-        parsed = parseImportFile(source.name, await source.text(), options.format);
+        parsed = 'parsed' in source ? source.parsed : parseImportFile(source.name, await source.text(), options.format);
       } catch (error) {
         if (!(error instanceof DomainError) && !isFileError(error)) throw error;
         fail({ source: source.name, reason: (error as Error).message });

@@ -4,8 +4,7 @@
  * for failed items go to the log, one click away.
  */
 import * as vscode from 'vscode';
-import { readFile } from 'node:fs/promises';
-import { listImportFiles } from '../../core/import/files.ts';
+import { listImportFiles, readImportFile } from '../../core/import/files.ts';
 import type { ImportSummary } from '../../client/imports.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
 
@@ -47,7 +46,7 @@ export function importCommands(s: Services): CommandMap {
           let shown = 0;
           try {
             return await client.imports.importFiles(
-              paths.map((path) => ({ name: path, read: () => readFile(path, 'utf8') })),
+              paths.map((path) => ({ name: path, read: () => readImportFile(path) })),
               {
                 signal: stop.signal,
                 onProgress: (p) => {

@@ -8,26 +8,49 @@
  * not share the caller's file system (a remote or containerised VS Code, another user's host on
  * the same machine), and a loopback port any local process can reach must not read files on its
  * behalf (a path names whatever the host's user can read; the body names only what the caller
- * could read itself). The body limit bounds one request; callers send a file per request.
+ * could read itself). The body limit bounds one request: callers group small files into a request
+ * and send a file too large for one as `parts`, its snippets read on their side (readImportFile).
  */
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import { body } from '../http.ts';
 import { describeError } from '../errors.ts';
 import type { RouteModule } from './deps.ts';
-import { IMPORT_FORMATS } from '../../core/import/types.ts';
-import type { ImportProgress, ImportSummary } from '../../core/import/importer.ts';
+import { IMPORT_FORMATS, SnippetCollector, type ImportFormat } from '../../core/import/types.ts';
+import type { ImportProgress, ImportSource, ImportSummary } from '../../core/import/importer.ts';
+import { isKnownSpecific } from '../../core/assets/languages.ts';
 
 export const IMPORT_PATH = '/satchel/import';
 
-const importRequest = z.object({
-  files: z
-    .array(z.object({ name: z.string().min(1).max(4096), content: z.string() }))
-    .min(1)
-    .max(10_000),
-  format: z.enum(IMPORT_FORMATS as [string, ...string[]]).optional(),
-  batchSize: z.number().int().min(1).max(10_000).optional(),
+const formatSchema = z.enum(IMPORT_FORMATS as [ImportFormat, ...ImportFormat[]]);
+
+/** A snippet a caller already read from a file too large to send whole (bounds are checked again on import). */
+const snippetSchema = z.object({
+  name: z.string().max(4096),
+  text: z.string(),
+  language: z.string().max(64).optional(),
+  tags: z.array(z.string().max(4096)).max(256).default([]),
+  description: z.string().optional(),
 });
+
+const importRequest = z
+  .object({
+    files: z.array(z.object({ name: z.string().min(1).max(4096), content: z.string() })).max(10_000).default([]),
+    parts: z.array(z.object({ name: z.string().min(1).max(4096), format: formatSchema, snippets: z.array(snippetSchema).max(50_000) })).max(100).default([]),
+    format: formatSchema.optional(),
+    batchSize: z.number().int().min(1).max(10_000).optional(),
+  })
+  .refine((request) => request.files.length + request.parts.length > 0, { message: 'give files (name and content) or parts', path: ['files'] });
+
+/** A part's snippets as the importer takes them: each checked against the bounds every format shares. */
+function partSource(part: z.output<typeof importRequest>['parts'][number]): ImportSource {
+  const collector = new SnippetCollector(part.name);
+  part.snippets.forEach((snippet, index) => {
+    const language = snippet.language !== undefined && isKnownSpecific(snippet.language) ? snippet.language : undefined;
+    collector.add(snippet.name || `snippet ${index + 1}`, { ...snippet, language });
+  });
+  return { name: part.name, parsed: collector.result(part.format) };
+}
 
 /** One line of the reply. */
 export type ImportLine =
@@ -49,12 +72,12 @@ export const importRoutes: RouteModule = (router, { core }) => {
     ctx.status = 200;
     ctx.type = 'application/x-ndjson';
     ctx.body = reply;
-    const files = request.files.map((file) => ({ name: file.name, text: () => file.content }));
+    const files: ImportSource[] = [...request.files.map((file) => ({ name: file.name, text: () => file.content })), ...request.parts.map(partSource)];
     void core.imports
       .import(files, {
         signal: stop.signal,
         files: files.length,
-        format: request.format as (typeof IMPORT_FORMATS)[number] | undefined,
+        format: request.format,
         batchSize: request.batchSize,
         onProgress: (progress) => send({ progress }),
       })
