@@ -3,7 +3,7 @@
  * on disk when `write` returns (the commit runs with synchronous=FULL), so a crash mid-import
  * leaves whole batches. Everything derived from an asset is written in the same transaction: the
  * search index (FTS5 keeps a batch's terms in memory and writes them as one segment at commit),
- * the label records and links, and every registered indexer (the connector's fingerprints, and
+ * the label records and the batch's links (in key order), and every registered indexer (the connector's fingerprints, and
  * any other, given the whole batch at once when it can take one). Change events are published per
  * asset, as single creates do, and fire together after the commit, so stream subscribers see every
  * imported asset.
@@ -15,6 +15,7 @@ import { SearchIndex } from '../search/searchIndex.ts';
 import { classificationOf } from '../classify/languages.ts';
 import { bytesOf, type StoredAsset, type StoredFormat } from './render.ts';
 import type { Labels } from './labels.ts';
+import type { LinkEnd } from '../store/links.ts';
 import type { AssetIndexer } from './assetService.ts';
 
 /** One asset of a batch, ready to store: its language is already decided. */
@@ -74,6 +75,7 @@ export class BulkWriter {
       );
       const insertFormat = database.prepare('INSERT INTO asset_formats (id, asset_id) VALUES (?, ?)');
       const written: Array<{ id: string; text: string }> = [];
+      const links: Array<[LinkEnd, LinkEnd]> = [];
       for (const asset of assets) {
         const formatId = newId();
         const format: StoredFormat = {
@@ -101,18 +103,19 @@ export class BulkWriter {
           pseudo: false,
         };
         const tags = [...new Set(asset.tags.map(tagOf))];
-        const document = { name: asset.name, tags: asset.tags.join(' '), code: asset.text };
+        const document = { name: asset.name, tags: asset.tags.join(' '), code: asset.text, idents: SearchIndex.identifiersOf(asset.text) };
         const rowid = Number(
           insertAsset.run(doc.id, now.value, now.value, asset.name, asset.language, JSON.stringify(doc), SearchIndex.keywords(document)).lastInsertRowid,
         );
         insertFormat.run(formatId, doc.id);
-        for (const tag of tags) this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'tag', id: tag });
-        if (asset.description) this.describe(doc.id, asset.description, now);
+        for (const tag of tags) links.push([{ kind: 'asset', id: doc.id }, { kind: 'tag', id: tag }]);
+        if (asset.description) links.push([{ kind: 'annotation', id: this.describe(asset.description, now) }, { kind: 'asset', id: doc.id }]);
         this.targets.index.insert(rowid, document);
         written.push({ id: doc.id, text: asset.text });
         this.context.publish({ kind: 'asset', id: doc.id });
         this.context.publish({ kind: 'format', id: formatId });
       }
+      this.context.links.linkMany(links);
       for (const indexer of this.targets.indexers) {
         if (isBatchIndexer(indexer)) indexer.upsertBatch(written);
         else for (const { id, text } of written) indexer.upsert(id, text);
@@ -121,12 +124,12 @@ export class BulkWriter {
     });
   }
 
-  /** A DESCRIPTION annotation linked to the asset: where Pieces keeps a snippet's description. */
-  private describe(assetId: string, text: string, now: ReturnType<typeof stamp>): void {
+  /** A DESCRIPTION annotation (where Pieces keeps a snippet's description), to be linked to its asset. */
+  private describe(text: string, now: ReturnType<typeof stamp>): string {
     const id = newId();
     this.context.records.put('annotation', id, { id, type: 'DESCRIPTION', text, created: now, updated: now, mechanism: 'MANUAL' });
-    this.context.links.link({ kind: 'annotation', id }, { kind: 'asset', id: assetId });
     this.context.publish({ kind: 'annotation', id });
+    return id;
   }
 }
 

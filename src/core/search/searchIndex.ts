@@ -18,6 +18,8 @@ export interface IndexedDocument {
   readonly tags: string;
   /** The asset's searchable text content ('' for binary content). */
   readonly code: string;
+  /** `identifiersOf(code)`, when the caller has it already (imports compute it once for two uses). */
+  readonly idents?: string;
 }
 
 export type SearchStage = 'substring' | 'word' | 'fuzzy' | 'phrase';
@@ -137,7 +139,12 @@ export class SearchIndex {
 
   /** The `keywords` column value for a document (tags and identifiers, kept for re-ranking). */
   static keywords(document: IndexedDocument): string {
-    return `${document.tags.slice(0, INDEXED_TAGS_CHARS)}\n${distinctIdentifiers(document.code).join(' ')}`;
+    return `${document.tags.slice(0, INDEXED_TAGS_CHARS)}\n${document.idents ?? SearchIndex.identifiersOf(document.code)}`;
+  }
+
+  /** The identifiers of some code as the keywords and the trigram table hold them. */
+  static identifiersOf(code: string): string {
+    return distinctIdentifiers(code).join(' ');
   }
 
   /**
@@ -173,7 +180,7 @@ export class SearchIndex {
     this.database.prepare('INSERT INTO asset_labels (rowid, label) VALUES (?, ?)').run(rowid, label);
     this.database
       .prepare('INSERT INTO asset_nt (rowid, name, tags, idents) VALUES (?, ?, ?, ?)')
-      .run(rowid, name, tags, distinctIdentifiers(document.code).join(' '));
+      .run(rowid, name, tags, document.idents ?? SearchIndex.identifiersOf(document.code));
     this.labels.set(rowid, label);
   }
 
