@@ -9,6 +9,7 @@
  * imported asset.
  */
 import type { StoreContext } from '../context.ts';
+import type { Disposable } from '../events.ts';
 import type { ClassificationSpecific } from '../wire.ts';
 import { newId, stamp } from '../time.ts';
 import { SearchIndex } from '../search/searchIndex.ts';
@@ -19,6 +20,9 @@ import type { LinkEnd } from '../store/links.ts';
 import type { AssetIndexer } from './assetService.ts';
 
 /** One asset of a batch, ready to store: its language is already decided. */
+const IMPORT_CACHE_KIB = 32 * 1024;
+const IMPORT_CHECKPOINT_PAGES = 8192;
+
 export interface BulkAsset {
   readonly name: string;
   readonly text: string;
@@ -50,6 +54,35 @@ export class BulkWriter {
   constructor(context: StoreContext, targets: BulkTargets) {
     this.context = context;
     this.targets = targets;
+  }
+
+  /**
+   * Settings for the length of an import (undone by disposing): a larger page cache, so a batch's
+   * index pages are read once and written to the WAL once at commit instead of spilled and
+   * re-read (at 100k assets the default 2 MB cache made each asset cost ~90 page reads), and
+   * checkpoints every 32 MB of WAL instead of every 4 MB, so pages a later batch touches again
+   * are copied into the database once.
+   */
+  begin(): Disposable {
+    const db = this.context.database.db;
+    const read = (pragma: string): number => Number(Object.values(db.prepare(`PRAGMA ${pragma}`).get() ?? {})[0]);
+    const cache = read('cache_size');
+    const checkpoint = read('wal_autocheckpoint');
+    db.exec(`PRAGMA cache_size = -${IMPORT_CACHE_KIB}`);
+    db.exec(`PRAGMA wal_autocheckpoint = ${IMPORT_CHECKPOINT_PAGES}`);
+    return {
+      dispose: () => {
+        if (!db.isOpen) return;
+        // Shrinking the cache frees its pages; the checkpoint leaves the WAL at its usual bound.
+        db.exec(`PRAGMA cache_size = ${cache}`);
+        db.exec(`PRAGMA wal_autocheckpoint = ${checkpoint}`);
+        try {
+          db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+        } catch {
+          // Best effort: the next commit checkpoints anyway.
+        }
+      },
+    };
   }
 
   /** Stores `assets` in one durable transaction; returns their ids in order. Throws and stores nothing on failure. */

@@ -102,6 +102,9 @@ test('cancellation between batches keeps the batches written and reports cancell
     assert.equal(summary.cancelled, true);
     assert.equal(summary.imported, 20);
     assert.equal(core.assets.identifiers().length, 20);
+    // The import's larger page cache and checkpoint interval are given back when it ends.
+    const pragma = (name: string) => Object.values(core.context.database.db.prepare(`PRAGMA ${name}`).get()!)[0];
+    assert.deepEqual([pragma('cache_size'), pragma('wal_autocheckpoint')], [-2000, 1000]);
   });
 });
 
