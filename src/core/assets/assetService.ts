@@ -664,10 +664,10 @@ export class AssetService implements Disposable {
     return this.collection(this.ordinaryDocs('id', similar.map((s) => s.id)));
   }
 
-  /** The newest ordinary assets (by creation: the listing index has that order). */
-  private newest(limit: number): string[] {
+  /** Ids of the newest ordinary assets (by creation: the listing index has that order). */
+  newest(limit: number): string[] {
     const rows = this.context.database
-      .prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC LIMIT ?')
+      .prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC, rowid DESC LIMIT ?')
       .all(limit) as Array<{ id: string }>;
     return rows.map((row) => row.id);
   }

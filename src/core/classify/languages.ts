@@ -208,3 +208,21 @@ for (const info of supportedLanguages) {
 export function languageOf(specific: ClassificationSpecific): LanguageInfo | undefined {
   return infoBySpecific.get(specific);
 }
+
+const bySpokenName = new Map<string, ClassificationSpecific>();
+for (const info of supportedLanguages) {
+  for (const key of [info.name, info.vscodeId, ...info.extensions]) {
+    if (!bySpokenName.has(key.toLowerCase())) bySpokenName.set(key.toLowerCase(), info.specific);
+  }
+}
+
+/**
+ * The specific value a language as a person or an agent writes it means (`TypeScript`, `python`,
+ * `c++`, `ts`, `.py`), or undefined when Satchel knows no such language.
+ */
+export function specificFromLanguageName(name: string): ClassificationSpecific | undefined {
+  const key = name.trim().toLowerCase().replace(/^\./, '');
+  if (key === '') return undefined;
+  if (CLASSIFICATION_SPECIFIC_VALUES.includes(key)) return key as ClassificationSpecific;
+  return bySpokenName.get(key) ?? specificFromHighlightJs(key);
+}
