@@ -8,7 +8,7 @@
  * serving many agents would hold one server per client that never said goodbye, and SIGTERM would
  * have streams to close. Here nothing outlives its request; shutdown treats /mcp like any other
  * route. The cost is the absence of a GET notification stream (answered 405, which clients expect
- * of stateless servers); registering the tools per request takes microseconds.
+ * of stateless servers); building and closing the server per request costs about 1.5 ms.
  */
 import type { Context, Next } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -42,7 +42,9 @@ export async function mcpBodyErrors(ctx: Context, next: Next): Promise<void> {
     if (!(error instanceof HttpError)) throw error;
     ctx.status = error.status;
     ctx.type = 'application/json';
-    ctx.body = { jsonrpc: '2.0', error: { code: UNPARSABLE.has(error.code) ? PARSE_ERROR : TRANSPORT_ERROR, message: error.message }, id: null };
+    // `data.code` keeps the host's own name for the refusal (too_large, malformed_json…).
+    const code = UNPARSABLE.has(error.code) ? PARSE_ERROR : TRANSPORT_ERROR;
+    ctx.body = { jsonrpc: '2.0', error: { code, message: error.message, data: { code: error.code } }, id: null };
   }
 }
 
