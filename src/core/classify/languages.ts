@@ -211,7 +211,7 @@ export function languageOf(specific: ClassificationSpecific): LanguageInfo | und
 
 const bySpokenName = new Map<string, ClassificationSpecific>();
 for (const info of supportedLanguages) {
-  for (const key of [info.name, info.vscodeId, ...info.extensions]) {
+  for (const key of [info.specific, info.name, info.vscodeId, ...info.extensions]) {
     if (!bySpokenName.has(key.toLowerCase())) bySpokenName.set(key.toLowerCase(), info.specific);
   }
 }
@@ -223,6 +223,9 @@ for (const info of supportedLanguages) {
 export function specificFromLanguageName(name: string): ClassificationSpecific | undefined {
   const key = name.trim().toLowerCase().replace(/^\./, '');
   if (key === '') return undefined;
+  // Satchel's own languages first: `bash` means the `sh` the classifier stores, though the enum has both.
+  const spoken = bySpokenName.get(key);
+  if (spoken !== undefined) return spoken;
   if (CLASSIFICATION_SPECIFIC_VALUES.includes(key)) return key as ClassificationSpecific;
-  return bySpokenName.get(key) ?? specificFromHighlightJs(key);
+  return specificFromHighlightJs(key);
 }
