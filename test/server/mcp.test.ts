@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestServer, request, type TestServer } from '../helpers.ts';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
+import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
 
 let t: TestServer;
 let client: Client;
@@ -192,6 +193,23 @@ test('get_snippet returns the full content, tags, websites and linked conversati
   assert.deepEqual(detail.conversations, [{ id: conversation.id, name: 'About retries' }]);
   assert.equal(detail.languageName, 'TypeScript');
   assert.ok(text(result).includes('```ts\nexport async function retryWithBackoff'), 'the code in a fence');
+});
+
+test('a snippet larger than an agent can use is cut in get_snippet and whole as a resource', async () => {
+  const big = `const table = [\n${'  "0123456789abcdef",\n'.repeat(20_000)}];\n`;
+  const id = structured<Saved>(await call('save_snippet', { content: big, name: 'Big table', language: 'js' })).id;
+  try {
+    const result = await call('get_snippet', { id });
+    const detail = structured<{ content: string; truncated: boolean; length: number }>(result);
+    assert.equal(detail.truncated, true);
+    assert.equal(detail.length, big.length);
+    assert.equal(detail.content, big.slice(0, MAX_CONTENT_CHARS));
+    assert.match(text(result), new RegExp(`read satchel://assets/${id} for all of it`));
+    const read = await client.readResource({ uri: `satchel://assets/${id}` });
+    assert.equal((read.contents[0] as { text: string }).text, big);
+  } finally {
+    t.core.assets.delete(id);
+  }
 });
 
 test('list_recent_snippets lists the newest first', async () => {

@@ -27,7 +27,8 @@ export function registerSnippetResources(server: McpServer, core: Satchel): void
   const template = new ResourceTemplate(`${ASSET_URI_PREFIX}{id}`, {
     list: () => ({
       resources: core.assets.newest(LISTED).map((id) => {
-        const snippet = summaryOf(core.assets.get(id, { transferables: true }));
+        // Names and languages only: the listing reads no content.
+        const snippet = summaryOf(core.assets.get(id, { transferables: false }));
         return { uri: assetUri(id), name: snippet.name, description: `${languageName(snippet.language)} snippet`, mimeType: 'text/plain' };
       }),
     }),

@@ -10,7 +10,7 @@ import type { AssetFilter, AssetsSearchWithFiltersInput, ClassificationSpecific,
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
 import { SATCHEL_APPLICATION } from '../../core/assets/assetService.ts';
-import { detailOf, detailText, languageName, listingText, summaryOf, type SnippetSummary } from './snippetViews.ts';
+import { MAX_CONTENT_CHARS, detailOf, detailText, languageName, listingText, summaryOf, type SnippetSummary } from './snippetViews.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
 
 const DEFAULT_LIMIT = 10;
@@ -116,7 +116,7 @@ export function registerSnippetTools(server: McpServer, core: Satchel): void {
       title: 'Get a saved snippet',
       description:
         'The full content of one saved snippet by id (from search_snippets or list_recent_snippets), with its language, tags, ' +
-        'related websites and the conversations it is linked to.',
+        `related websites and the conversations it is linked to. Content beyond ${MAX_CONTENT_CHARS} characters is cut (truncated: true).`,
       inputSchema: { id: z.string().min(1).max(200).describe('The snippet id.') },
       outputSchema: {
         id: z.string(),
@@ -125,6 +125,8 @@ export function registerSnippetTools(server: McpServer, core: Satchel): void {
         languageName: z.string(),
         tags: z.array(z.string()),
         content: z.string(),
+        truncated: z.boolean(),
+        length: z.number(),
         binary: z.boolean(),
         created: z.string(),
         updated: z.string(),

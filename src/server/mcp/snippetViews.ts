@@ -10,6 +10,11 @@ import { languageOf } from '../../core/classify/languages.ts';
 /** Lines and characters of a snippet shown in a listing. */
 const PREVIEW_LINES = 4;
 const PREVIEW_CHARS = 240;
+/**
+ * Characters of a snippet a tool returns whole. A store accepts 60 MB pastes; no agent's context
+ * holds one, and the reply would carry it twice (text and structured). The resource has it all.
+ */
+export const MAX_CONTENT_CHARS = 256 * 1024;
 
 export interface SnippetSummary {
   readonly id: string;
@@ -24,6 +29,10 @@ export interface SnippetSummary {
 export interface SnippetDetail extends Omit<SnippetSummary, 'preview'> {
   readonly languageName: string;
   readonly content: string;
+  /** True when `content` holds only the first MAX_CONTENT_CHARS characters. */
+  readonly truncated: boolean;
+  /** Characters of the whole content. */
+  readonly length: number;
   /** True when the snippet is binary (an image): `content` is then empty. */
   readonly binary: boolean;
   readonly updated: string;
@@ -80,7 +89,9 @@ export function detailOf(asset: Asset): SnippetDetail {
     language: specific,
     languageName: languageName(specific),
     tags: (asset.tags?.iterable ?? []).map((tag) => tag.text),
-    content: text,
+    content: text.length > MAX_CONTENT_CHARS ? text.slice(0, MAX_CONTENT_CHARS) : text,
+    truncated: text.length > MAX_CONTENT_CHARS,
+    length: text.length,
     binary,
     created: asset.created.value,
     updated: asset.updated.value,
@@ -109,6 +120,9 @@ export function detailText(detail: SnippetDetail): string {
   lines.push(`created: ${detail.created}`, `updated: ${detail.updated}`, '');
   if (detail.binary) lines.push('(binary content, not shown)');
   else lines.push(fenced(detail.content, detail.language));
+  if (detail.truncated) {
+    lines.push(`(The first ${detail.content.length} of ${detail.length} characters; read satchel://assets/${detail.id} for all of it.)`);
+  }
   return lines.join('\n');
 }
 
