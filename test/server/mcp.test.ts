@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { WebSocket } from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestServer, request, type TestServer } from '../helpers.ts';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
+import { CLOSE_GRACE_MS } from '../../src/server/server.ts';
 import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
 
 let t: TestServer;
@@ -330,6 +332,21 @@ test('many clients at once, each with its own stateless exchange', async () => {
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }
+});
+
+test('nothing outlives its request: a host with clients still connected closes at once', async () => {
+  const host = await startTestServer();
+  const clients = await Promise.all(Array.from({ length: 4 }, () => connect(host.url)));
+  await Promise.all(clients.map((c) => c.callTool({ name: 'list_recent_snippets', arguments: {} })));
+  // The clients are left open, as agents that never say goodbye. A session or a notification
+  // stream would hold the close for its grace period.
+  const started = performance.now();
+  await host.server.close();
+  const took = performance.now() - started;
+  await host.core.close();
+  rmSync(host.dataDir, { recursive: true, force: true });
+  assert.ok(took < CLOSE_GRACE_MS / 2, `close took ${took.toFixed(0)} ms`);
+  await Promise.all(clients.map((c) => c.close()));
 });
 
 const INITIALIZE = {
