@@ -394,6 +394,10 @@ test('malformed and refused bodies are JSON-RPC errors; the host keeps serving',
   const unacceptable = await request(t.url, 'POST', '/mcp', { body: INITIALIZE, headers: { accept: 'text/html' } });
   assert.equal(unacceptable.status, 406);
 
+  const badQuery = await request(t.url, 'POST', '/mcp?transferables=maybe', { body: INITIALIZE, headers: MCP_HEADERS });
+  assert.equal(badQuery.status, 400);
+  assert.equal(badQuery.json?.error?.data?.code, 'invalid_input');
+
   const get = await request(t.url, 'GET', '/mcp', { headers: { accept: 'text/event-stream' } });
   assert.equal(get.status, 405);
 

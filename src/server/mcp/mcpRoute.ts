@@ -13,7 +13,7 @@
 import type { Context, Next } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RouteModule } from '../routes/deps.ts';
-import { HttpError } from '../errors.ts';
+import { describeError } from '../errors.ts';
 import { createMcpServer } from './mcpServer.ts';
 
 export const MCP_PATH = '/mcp';
@@ -31,20 +31,22 @@ function isMcpPath(ctx: Context): boolean {
 }
 
 /**
- * Placed before the body parser: a body it refuses on /mcp (malformed, too large, not JSON) is
- * answered as a JSON-RPC error, the shape an MCP client reads, with the parser's HTTP status.
+ * Placed before the body parser: a request the host refuses on /mcp (a body malformed, too large or
+ * not JSON; a malformed query) is answered as a JSON-RPC error, the shape an MCP client reads, with
+ * the host's HTTP status.
  */
 export async function mcpBodyErrors(ctx: Context, next: Next): Promise<void> {
   if (!isMcpPath(ctx)) return next();
   try {
     await next();
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    ctx.status = error.status;
+    const refused = describeError(error);
+    if (!refused) throw error;
+    ctx.status = refused.status;
     ctx.type = 'application/json';
     // `data.code` keeps the host's own name for the refusal (too_large, malformed_json…).
-    const code = UNPARSABLE.has(error.code) ? PARSE_ERROR : TRANSPORT_ERROR;
-    ctx.body = { jsonrpc: '2.0', error: { code, message: error.message, data: { code: error.code } }, id: null };
+    const code = UNPARSABLE.has(refused.code) ? PARSE_ERROR : TRANSPORT_ERROR;
+    ctx.body = { jsonrpc: '2.0', error: { code, message: refused.message, data: { code: refused.code } }, id: null };
   }
 }
 
