@@ -20,7 +20,7 @@ import { modelsRoutes } from './routes/models.ts';
 import { connectorRoutes } from './routes/connector.ts';
 import { userRoutes } from './routes/user.ts';
 import { qgptRoutes } from './routes/qgpt.ts';
-import { mcpBodyErrors, mcpRoutes } from './mcp/mcpRoute.ts';
+import { mcpRefusals, mcpRoutes } from './mcp/mcpRoute.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -65,7 +65,7 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
     await next();
   });
   const bodies = bodyParser(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {});
-  koa.use(mcpBodyErrors);
+  koa.use(mcpRefusals);
   koa.use(bodies.middleware);
   koa.use(checkBooleanQueries);
   koa.use(router.routes());

@@ -35,7 +35,7 @@ function isMcpPath(ctx: Context): boolean {
  * not JSON; a malformed query) is answered as a JSON-RPC error, the shape an MCP client reads, with
  * the host's HTTP status.
  */
-export async function mcpBodyErrors(ctx: Context, next: Next): Promise<void> {
+export async function mcpRefusals(ctx: Context, next: Next): Promise<void> {
   if (!isMcpPath(ctx)) return next();
   try {
     await next();
