@@ -181,6 +181,19 @@ test('search_snippets finds by query, tags and language, and honours the limit',
   assert.equal(limited.snippets.length, 1);
 });
 
+test('a language search follows a snippet whose language was changed afterwards', async () => {
+  const id = structured<Saved>(await call('save_snippet', { content: 'package main\n\nfunc main() { println("hi") }\n', language: 'ts' })).id;
+  try {
+    t.core.assets.reclassify(id, 'go');
+    const go = structured<{ snippets: Array<{ id: string; language: string }> }>(await call('search_snippets', { language: 'Go' }));
+    assert.deepEqual(go.snippets.map((s) => [s.id, s.language]), [[id, 'go']]);
+    const ts = structured<{ snippets: Array<{ id: string }> }>(await call('search_snippets', { language: 'ts' }));
+    assert.ok(!ts.snippets.some((s) => s.id === id));
+  } finally {
+    t.core.assets.delete(id);
+  }
+});
+
 test('get_snippet returns the full content, tags, websites and linked conversations', async () => {
   const id = t.core.assets.list().find((asset) => asset.name === 'Retry with backoff')!.id;
   const conversation = t.core.conversations.create(

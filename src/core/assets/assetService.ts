@@ -448,7 +448,6 @@ export class AssetService implements Disposable {
           }),
         },
       };
-      this.context.database.prepare('UPDATE assets SET language = ? WHERE rowid = ?').run(ext, rowid);
       this.save(rowid, next, true, doc);
       this.addActivity(id, 'asset_format_specific_classification_updated');
       return this.render(next, true);
@@ -664,11 +663,18 @@ export class AssetService implements Disposable {
     return this.collection(this.ordinaryDocs('id', similar.map((s) => s.id)));
   }
 
-  /** Ids of the newest ordinary assets (by creation: the listing index has that order). */
-  newest(limit: number): string[] {
-    const rows = this.context.database
-      .prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC, rowid DESC LIMIT ?')
-      .all(limit) as Array<{ id: string }>;
+  /**
+   * Ids of the newest ordinary assets, of one language when given (by creation: the listing index
+   * has that order; the language column is read without the documents).
+   */
+  newest(limit: number, language?: ClassificationSpecific): string[] {
+    const rows = (
+      language === undefined
+        ? this.context.database.prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC, rowid DESC LIMIT ?').all(limit)
+        : this.context.database
+            .prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 AND language = ? ORDER BY created DESC, rowid DESC LIMIT ?')
+            .all(language, limit)
+    ) as Array<{ id: string }>;
     return rows.map((row) => row.id);
   }
 
@@ -840,9 +846,11 @@ export class AssetService implements Disposable {
   private save(rowid: number, doc: StoredAsset, reindex = true, previous?: StoredAsset): void {
     const document = reindex ? this.indexedDocument(doc) : undefined;
     const keywords = document ? SearchIndex.keywords(document) : null;
+    // The language column follows the original format, whichever write changed its classification.
+    const language = (doc.formats.iterable.find((f) => f.id === doc.original.id) ?? doc.formats.iterable[0])?.classification.specific ?? null;
     this.context.database
-      .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ?, keywords = COALESCE(?, keywords) WHERE rowid = ?')
-      .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), keywords, rowid);
+      .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ?, keywords = COALESCE(?, keywords), language = COALESCE(?, language) WHERE rowid = ?')
+      .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), keywords, language, rowid);
     if (document && keywords !== null) this.reindex(rowid, doc, { document, written: keywords, ...(previous ? { previous } : {}) });
     this.context.publish({ kind: 'asset', id: doc.id });
   }

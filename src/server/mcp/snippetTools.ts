@@ -6,7 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
-import type { AssetFilter, AssetsSearchWithFiltersInput, ClassificationSpecific, Seed } from '../../core/wire.ts';
+import type { AssetFilter, AssetsSearchWithFiltersInput, ClassificationSpecific, SearchedAsset, Seed } from '../../core/wire.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
 import { SATCHEL_APPLICATION } from '../../core/assets/assetService.ts';
@@ -65,6 +65,35 @@ function listed(snippets: readonly SnippetSummary[], empty: string, heading: str
   return toolResult(text, { snippets });
 }
 
+/**
+ * Up to `limit` hits, each way of searching through the index that serves it: a query through the
+ * search index (at most 100 hits, tags and language filtering them), tags alone through their links,
+ * a language alone through the listing index. None of them reads every snippet.
+ */
+function search(core: Satchel, query: string, tags: readonly string[], language: ClassificationSpecific | undefined, limit: number): SnippetSummary[] {
+  if (query === '' && tags.length === 0 && language) {
+    return core.assets.newest(limit, language).map((id) => summaryOf(core.assets.get(id)));
+  }
+  let pages: Iterable<SearchedAsset[]>;
+  if (query !== '') {
+    const filter: AssetFilter = { ...(tags.length > 0 ? { tags: [...tags] } : {}), ...(language ? { classification: language } : {}) };
+    const input: AssetsSearchWithFiltersInput = { query, ...(Object.keys(filter).length > 0 ? { filters: { iterable: [filter] } } : {}) };
+    pages = core.assets.searchPagesWithFilters(input, { transferables: true, pseudo: false }).pages;
+  } else {
+    pages = core.assets.searchPages({ tags }, { transferables: true, pseudo: false }).pages;
+  }
+  const found: SnippetSummary[] = [];
+  for (const page of pages) {
+    for (const { asset } of page) {
+      if (!asset || found.length >= limit) continue;
+      if (language && !asset.formats.iterable.some((format) => format.classification.specific === language)) continue;
+      found.push(summaryOf(asset));
+    }
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
 export function registerSnippetTools(server: McpServer, core: Satchel): void {
   const logger = core.context.logger;
 
@@ -89,23 +118,7 @@ export function registerSnippetTools(server: McpServer, core: Satchel): void {
         if (query === '' && wantedTags.length === 0 && !lang.specific) {
           return toolError('Give a query, tags or a language to search. To see the newest snippets, call list_recent_snippets.');
         }
-        const filter: AssetFilter = {
-          ...(wantedTags.length > 0 ? { tags: wantedTags } : {}),
-          ...(lang.specific ? { classification: lang.specific } : {}),
-        };
-        const input: AssetsSearchWithFiltersInput = {
-          ...(query ? { query } : {}),
-          ...(Object.keys(filter).length > 0 ? { filters: { iterable: [filter] } } : {}),
-        };
-        const wanted = args.limit ?? DEFAULT_LIMIT;
-        const found: SnippetSummary[] = [];
-        // Pages are read only until the limit is reached: without a query every snippet is a candidate.
-        for (const page of core.assets.searchPagesWithFilters(input, { transferables: true, pseudo: false }).pages) {
-          for (const entry of page) {
-            if (entry.asset && found.length < wanted) found.push(summaryOf(entry.asset));
-          }
-          if (found.length >= wanted) break;
-        }
+        const found = search(core, query, wantedTags, lang.specific, args.limit ?? DEFAULT_LIMIT);
         return listed(found, 'No saved snippet matches.', `${found.length} snippet${found.length === 1 ? '' : 's'} found:`);
       }),
   );
