@@ -7,7 +7,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer } from '../helpers.ts';
-import { SATCHEL_APPLICATION } from '../../src/core/assets/assetService.ts';
+import { SATCHEL_APPLICATION } from '../../src/core/assets/origin.ts';
 import type { Seed } from '../../src/core/wire.ts';
 
 const size = Number(process.argv[2] ?? 10_000);

@@ -9,7 +9,7 @@ import type { Satchel } from '../../core/satchel.ts';
 import type { AssetFilter, AssetsSearchWithFiltersInput, ClassificationSpecific, SearchedAsset, Seed } from '../../core/wire.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
-import { SATCHEL_APPLICATION } from '../../core/assets/assetService.ts';
+import { SATCHEL_APPLICATION } from '../../core/assets/origin.ts';
 import { MAX_CONTENT_CHARS, detailOf, detailText, languageName, listingText, summaryOf, type SnippetSummary } from './snippetViews.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
 

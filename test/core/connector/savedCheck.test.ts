@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { checkSaved } from '../../../src/core/connector/savedCheck.ts';
-import { SATCHEL_APPLICATION } from '../../../src/core/assets/assetService.ts';
+import { SATCHEL_APPLICATION } from '../../../src/core/assets/origin.ts';
 import { savedSnippets, unrelatedSnippets, reformatted } from './snippetFixture.ts';
 
 let core: Satchel;
