@@ -6,11 +6,13 @@ import { StoreContext, silentLogger, type Logger } from './context.ts';
 import { baseMigrations } from './store/baseSchema.ts';
 import { assetMigrations } from './assets/schema.ts';
 import { applicationMigrations } from './applications/schema.ts';
+import { connectorMigrations } from './connector/schema.ts';
 import { conversationMigrations } from './conversations/schema.ts';
 import { modelMigrations } from './models/schema.ts';
 import { AssetService } from './assets/assetService.ts';
 import { ApplicationService } from './applications/applicationService.ts';
 import { ConnectorService, type ConnectorSettings } from './connector/connectorService.ts';
+import { FingerprintIndex } from './connector/fingerprintIndex.ts';
 import { ConversationService } from './conversations/conversationService.ts';
 import { ModelService, type ModelSettings } from './models/modelService.ts';
 import type { Disposable } from './events.ts';
@@ -24,6 +26,7 @@ export const allMigrations = [
   ...baseMigrations,
   ...assetMigrations,
   ...applicationMigrations,
+  ...connectorMigrations,
   ...conversationMigrations,
   ...modelMigrations,
 ];
@@ -55,7 +58,9 @@ export class Satchel implements Disposable {
     this.context = context;
     this.classifier = new LanguageClassifier();
     this.user = new LocalUser(context);
-    this.assets = new AssetService(context, this.classifier);
+    // Every index written inside an asset's write transaction, listed here where assets are composed.
+    const fingerprints = new FingerprintIndex(context.database);
+    this.assets = new AssetService(context, this.classifier, [fingerprints]);
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
     this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
@@ -67,11 +72,11 @@ export class Satchel implements Disposable {
       {},
       context.logger,
     );
-    this.connector = new ConnectorService(context, this.assets, this.applications, options.connector ?? {});
+    this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
     this.imports = new SnippetImporter({
       writer: new BulkWriter(context, this.assets.bulkTargets()),
       // Exact duplicates: the connector's index finds the candidates, whole texts decide.
-      isSaved: (text) => this.connector.index.sameText(text).some((id) => this.assets.text(id) === text),
+      isSaved: (text) => fingerprints.sameText(text).some((id) => this.assets.text(id) === text),
       classify: async (text) => (await this.classifier.classify(text)).specific,
     });
   }
@@ -87,7 +92,6 @@ export class Satchel implements Disposable {
     await this.context.database.settled();
     await this.models.close();
     await this.classifier.unload();
-    this.connector.dispose();
     this.assets.dispose();
     this.context.dispose();
   }

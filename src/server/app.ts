@@ -20,6 +20,7 @@ import { modelsRoutes } from './routes/models.ts';
 import { connectorRoutes } from './routes/connector.ts';
 import { userRoutes } from './routes/user.ts';
 import { qgptRoutes } from './routes/qgpt.ts';
+import { mcpRefusals, mcpRoutes } from './mcp/mcpRoute.ts';
 import { importRoutes } from './routes/imports.ts';
 
 export interface AppOptions {
@@ -45,6 +46,7 @@ export const routeModules: readonly RouteModule[] = [
   modelsRoutes,
   userRoutes,
   qgptRoutes,
+  mcpRoutes,
   importRoutes,
   connectorRoutes,
 ];
@@ -65,6 +67,7 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
     await next();
   });
   const bodies = bodyParser(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {});
+  koa.use(mcpRefusals);
   koa.use(bodies.middleware);
   koa.use(checkBooleanQueries);
   koa.use(router.routes());

@@ -17,7 +17,8 @@ import { classificationOf } from '../classify/languages.ts';
 import { bytesOf, type StoredAsset, type StoredFormat } from './render.ts';
 import type { Labels } from './labels.ts';
 import type { LinkEnd } from '../store/links.ts';
-import type { AssetIndexer } from './assetService.ts';
+import type { AssetIndexing } from './assetIndexers.ts';
+import type { AssetStore } from './assetStore.ts';
 
 /** One asset of a batch, ready to store: its language is already decided. */
 const IMPORT_CACHE_KIB = 32 * 1024;
@@ -31,16 +32,11 @@ export interface BulkAsset {
   readonly description?: string | undefined;
 }
 
-/** An indexer that would rather see a batch at once (an embedding model runs faster on many texts). */
-export interface BatchAssetIndexer extends AssetIndexer {
-  upsertBatch(items: ReadonlyArray<{ readonly id: string; readonly text: string }>): void;
-}
-
-/** What the bulk path keeps in step besides the assets table (AssetService.bulkTargets). */
+/** What the bulk path writes through and keeps in step (AssetService.bulkTargets). */
 export interface BulkTargets {
-  readonly index: SearchIndex;
-  /** The live list: indexers registered after the writer was made are called too. */
-  readonly indexers: readonly AssetIndexer[];
+  readonly store: AssetStore;
+  /** The search index, and the derived indexers given a batch at once. */
+  readonly indexing: AssetIndexing;
   readonly labels: Labels;
   /** Who made imported assets (Format.application is required on the wire). */
   readonly application: StoredFormat['application'];
@@ -88,7 +84,6 @@ export class BulkWriter {
   /** Stores `assets` in one durable transaction; returns their ids in order. Throws and stores nothing on failure. */
   write(assets: readonly BulkAsset[]): string[] {
     if (assets.length === 0) return [];
-    const database = this.context.database;
     return this.context.transaction(() => {
       const now = stamp();
       // Tags repeat across an import (a folder, a prefix): each text is looked up once per batch.
@@ -102,11 +97,6 @@ export class BulkWriter {
         }
         return id;
       };
-      const insertAsset = database.prepare(
-        `INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, data, keywords)
-         VALUES (?, ?, ?, 0, 0, ?, ?, ?, ?)`,
-      );
-      const insertFormat = database.prepare('INSERT INTO asset_formats (id, asset_id) VALUES (?, ?)');
       const written: Array<{ id: string; text: string }> = [];
       const links: Array<[LinkEnd, LinkEnd]> = [];
       for (const asset of assets) {
@@ -137,22 +127,16 @@ export class BulkWriter {
         };
         const tags = [...new Set(asset.tags.map(tagOf))];
         const document = { name: asset.name, tags: asset.tags.join(' '), code: asset.text, idents: SearchIndex.identifiersOf(asset.text) };
-        const rowid = Number(
-          insertAsset.run(doc.id, now.value, now.value, asset.name, asset.language, JSON.stringify(doc), SearchIndex.keywords(document)).lastInsertRowid,
-        );
-        insertFormat.run(formatId, doc.id);
+        const rowid = this.targets.store.insert({ doc, suggested: false, language: asset.language, keywords: SearchIndex.keywords(document), formatId });
         for (const tag of tags) links.push([{ kind: 'asset', id: doc.id }, { kind: 'tag', id: tag }]);
         if (asset.description) links.push([{ kind: 'annotation', id: this.describe(asset.description, now) }, { kind: 'asset', id: doc.id }]);
-        this.targets.index.insert(rowid, document);
+        this.targets.indexing.search.insert(rowid, document);
         written.push({ id: doc.id, text: asset.text });
         this.context.publish({ kind: 'asset', id: doc.id });
         this.context.publish({ kind: 'format', id: formatId });
       }
       this.context.links.linkMany(links);
-      for (const indexer of this.targets.indexers) {
-        if (isBatchIndexer(indexer)) indexer.upsertBatch(written);
-        else for (const { id, text } of written) indexer.upsert(id, text);
-      }
+      this.targets.indexing.upsertBatch(written);
       return written.map((entry) => entry.id);
     });
   }
@@ -164,8 +148,4 @@ export class BulkWriter {
     this.context.publish({ kind: 'annotation', id });
     return id;
   }
-}
-
-function isBatchIndexer(indexer: AssetIndexer): indexer is BatchAssetIndexer {
-  return typeof (indexer as Partial<BatchAssetIndexer>).upsertBatch === 'function';
 }

@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../../../src/core/store/database.ts';
 import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
-import { applicationMigrations } from '../../../src/core/applications/schema.ts';
+import { connectorMigrations } from '../../../src/core/connector/schema.ts';
 import { FingerprintIndex } from '../../../src/core/connector/fingerprintIndex.ts';
 import { Links } from '../../../src/core/store/links.ts';
 import { savedSnippets } from './snippetFixture.ts';
 
 function open(): { db: Database; close(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'satchel-fp-batch-'));
-  const db = Database.open({ dataDir: dir, migrations: [...baseMigrations, ...applicationMigrations] });
+  const db = Database.open({ dataDir: dir, migrations: [...baseMigrations, ...connectorMigrations] });
   return { db, close: () => (db.close(), rmSync(dir, { recursive: true, force: true })) };
 }
 
