@@ -70,14 +70,16 @@ export interface ImporterDeps {
  * at 500), and the event loop waits for the whole of one.
  */
 const BATCH_TARGET_MS = 250;
-const FIRST_BATCH = 1_000;
+const FIRST_BATCH = 500;
 /**
  * A commit costs about the index pages the batch touched (UUID- and hash-keyed B-trees take
- * inserts on random pages), whatever its size: in a large store smaller batches would cost more
- * per asset (at 100k assets, batches of 50 wrote ~85 pages to the WAL per asset and made ~140
- * checkpoints for 5,000 assets), so there the pause grows instead.
+ * inserts on random pages), whatever its size, so in a large store smaller batches cost more per
+ * asset. Measured into a 100k-asset store (5,000 assets, import settings of BulkWriter.begin):
+ * batches of 250 took 9.2 s, of 500 5.8 s (0.4–0.9 s each), of 1,000 6.4 s (1.2–1.4 s each);
+ * batches of 50 had made ~140 checkpoints. So batches stay at 500 or more, and there the pause
+ * grows instead.
  */
-const MIN_BATCH = 1_000;
+const MIN_BATCH = 500;
 const MAX_BATCH = 5_000;
 /** Text per transaction: a batch of large snippets commits sooner (bounds memory and the event loop's pause). */
 const BATCH_CHARS = 8 * 1024 * 1024;
