@@ -14,6 +14,7 @@ import { AssetsView } from './views/assetsView.ts';
 import { ConversationsView } from './views/conversationsView.ts';
 import { ModelsView } from './views/modelsView.ts';
 import { Commands } from './commands/index.ts';
+import { SatchelAgents } from './agents/satchelAgents.ts';
 import type { Role } from './hostElection.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 
@@ -27,12 +28,13 @@ export class SatchelExtension extends Disposable {
   readonly conversations: ConversationsView;
   readonly models: ModelsView;
   readonly commands: Commands;
+  readonly agents: SatchelAgents;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
   started: Promise<Role> = Promise.resolve({ kind: 'starting' });
 
-  constructor(version: string) {
+  constructor(version: string, extensionUri?: vscode.Uri) {
     super();
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.server = this._register(new ServerController(this.log, () => this.settings, version));
@@ -53,6 +55,7 @@ export class SatchelExtension extends Disposable {
         log: this.log,
       }),
     );
+    this.agents = this._register(new SatchelAgents(this.server, version, extensionUri));
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration(SECTION)) return;
