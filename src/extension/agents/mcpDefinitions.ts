@@ -41,6 +41,11 @@ export class McpDefinitions extends Disposable implements vscode.McpServerDefini
     this._onDidChange.fire();
   }
 
+  /** Asks VS Code to read the definitions again (after a server restart). */
+  refresh(): void {
+    this._onDidChange.fire();
+  }
+
   provideMcpServerDefinitions(): vscode.McpHttpServerDefinition[] {
     const url = this.server.connection?.url ?? this.offered;
     if (!url) return [];

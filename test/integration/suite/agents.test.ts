@@ -1,0 +1,217 @@
+/**
+ * Satchel for AI agents in a real VS Code: the MCP server definition VS Code reads, the
+ * language-model tools run through `vscode.lm.invokeTool` against the host (checked through the
+ * client), and @satchel answering `/search` in the chat view with no chat model (code-server has
+ * no Copilot), with a screenshot of the answer.
+ */
+import * as vscode from 'vscode';
+import assert from 'node:assert/strict';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
+import type { ChatAnswer } from '../../../src/extension/agents/chatParticipant.ts';
+import { SatchelClient } from '../../../src/client/satchelClient.ts';
+import { assetText } from '../../../src/client/assets.ts';
+import { STUB_ANSWER, STUB_EXTENSION_ID, STUB_VENDOR } from '../host/stubModel.ts';
+
+const EXTENSION_ID = 'satchel-dev.satchel';
+
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function screenshot(name: string): Promise<void> {
+  const dir = process.env.SATCHEL_SCREENSHOT_DIR;
+  if (!dir) return;
+  const path = join(dir, `${name}.png`);
+  rmSync(path, { force: true });
+  console.log(`[[screenshot:${path}]]`);
+  await until(`screenshot ${name}`, () => existsSync(path), 15_000);
+}
+
+function resultText(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+async function invoke<T>(name: string, input: object): Promise<T> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  return JSON.parse(resultText(result)) as T;
+}
+
+interface Summary {
+  id: string;
+  name: string;
+  language?: string;
+  tags: string[];
+  preview: string;
+}
+
+const BACKOFF = [
+  'export async function fetchWithBackoff(url: string, tries = 5): Promise<Response> {',
+  '  for (let attempt = 0; ; attempt++) {',
+  '    const response = await fetch(url);',
+  '    if (response.ok || attempt >= tries - 1) return response;',
+  '    await new Promise((r) => setTimeout(r, 2 ** attempt * 250));',
+  '  }',
+  '}',
+].join('\n');
+
+let api: SatchelExtension;
+let client: SatchelClient;
+
+describe('Satchel for agents in VS Code', function () {
+  before(async function () {
+    api = (await vscode.extensions.getExtension<SatchelExtension>(EXTENSION_ID)!.activate())!;
+    await until('the server role', () => api.server.connection, 30_000);
+    client = new SatchelClient(api.server.connection!.url);
+  });
+
+  after(() => client?.dispose());
+
+  it('offers the MCP server of the current host to VS Code, and VS Code reads it', async function () {
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { mcpServerDefinitionProviders: { id: string }[] } };
+    assert.deepEqual(manifest.contributes.mcpServerDefinitionProviders.map((p) => p.id), ['satchel.mcp']);
+    const provider = api.agents.mcp;
+    const definitions = provider.provideMcpServerDefinitions();
+    assert.equal(definitions.length, 1);
+    const [definition] = definitions;
+    assert.ok(definition instanceof vscode.McpHttpServerDefinition, 'a streamable HTTP definition');
+    assert.equal(definition.label, 'Satchel');
+    assert.equal(definition.uri.toString(), `${api.server.connection!.url}/mcp`);
+    const health = await fetch(new URL('/.well-known/health', definition.uri.toString()));
+    assert.equal(await health.text(), 'ok', 'the definition points at the live host');
+
+    // VS Code reads the provider itself: record its calls, then say the list changed.
+    const calls: string[] = [];
+    const original = provider.provideMcpServerDefinitions.bind(provider);
+    provider.provideMcpServerDefinitions = () => {
+      const result = original();
+      calls.push(result[0]?.uri.toString() ?? '');
+      return result;
+    };
+    try {
+      provider.refresh();
+      await until('VS Code to read the MCP definitions', () => calls.length > 0, 15_000);
+      assert.equal(calls[0], `${api.server.connection!.url}/mcp`);
+    } finally {
+      delete (provider as { provideMcpServerDefinitions?: unknown }).provideMcpServerDefinitions;
+    }
+  });
+
+  it('registers the language-model tools the manifest declares', async function () {
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { languageModelTools: { name: string }[] } };
+    const declared = manifest.contributes.languageModelTools.map((t) => t.name).sort();
+    const registered = await until('the tools in vscode.lm.tools', () => {
+      const names = vscode.lm.tools.map((t) => t.name).filter((n) => n.startsWith('satchel_'));
+      return names.length === declared.length ? names.sort() : undefined;
+    });
+    assert.deepEqual(registered, declared);
+    const search = vscode.lm.tools.find((t) => t.name === 'satchel_search_snippets')!;
+    assert.ok(search.tags.includes('snippets'));
+    assert.deepEqual((search.inputSchema as { required?: string[] }).required, ['query']);
+  });
+
+  it('saves and finds a snippet through vscode.lm.invokeTool, stored in the host', async function () {
+    const saved = await invoke<{ saved: boolean; id: string; name: string; language?: string; tags: string[] }>('satchel_save_snippet', {
+      content: BACKOFF,
+      name: 'Fetch with exponential backoff',
+      tags: ['http', 'retry'],
+      language: 'typescript',
+    });
+    assert.equal(saved.saved, true);
+    assert.equal(saved.language, 'ts');
+    const stored = await client.assets.get(saved.id);
+    assert.equal(assetText(stored), BACKOFF, 'the host stored the exact code');
+    assert.equal(stored.name, 'Fetch with exponential backoff');
+    assert.deepEqual((stored.tags?.iterable ?? []).map((t) => t.text).sort(), ['http', 'retry']);
+    await until('the saved snippet in the Assets view (stream)', () => api.assets.asset(saved.id));
+
+    const found = await invoke<Summary[]>('satchel_search_snippets', { query: 'backoff fetch', limit: 5 });
+    assert.equal(found[0]?.id, saved.id);
+    assert.match(found[0]!.preview, /fetchWithBackoff/);
+    const byTag = await invoke<Summary[]>('satchel_search_snippets', { query: '', tags: ['retry'] });
+    assert.ok(byTag.some((s) => s.id === saved.id), 'found by tag alone');
+
+    const full = await invoke<{ content: string; tags: string[] }>('satchel_get_snippet', { id: saved.id });
+    assert.equal(full.content, BACKOFF);
+    const recent = await invoke<Summary[]>('satchel_list_recent_snippets', { limit: 3 });
+    assert.equal(recent[0]?.id, saved.id, 'newest first');
+    const check = await invoke<{ saved: boolean; match?: Summary }>('satchel_is_snippet_saved', { content: BACKOFF, language: 'ts' });
+    assert.equal(check.saved, true);
+    assert.equal(check.match?.id, saved.id);
+  });
+
+  it('answers bad tool input with a clear error, and stores nothing', async function () {
+    const before = (await client.assets.list({ transferables: false })).iterable.length;
+    await assert.rejects(Promise.resolve(vscode.lm.invokeTool('satchel_save_snippet', { input: { content: '   ' }, toolInvocationToken: undefined })), /content/);
+    await assert.rejects(Promise.resolve(vscode.lm.invokeTool('satchel_search_snippets', { input: { query: '' }, toolInvocationToken: undefined })), /query/);
+    assert.equal((await client.assets.list({ transferables: false })).iterable.length, before);
+  });
+
+  describe('@satchel in the chat view', function () {
+    let stub: { requests: string[] };
+    const answers: ChatAnswer[] = [];
+    let listener: vscode.Disposable;
+
+    before(async function () {
+      stub = (await vscode.extensions.getExtension<{ requests: string[] }>(STUB_EXTENSION_ID)!.activate())!;
+      listener = api.agents.participant.onDidAnswer((answer) => answers.push(answer));
+      // The host starts with AI features off; the chat view needs them on.
+      await vscode.workspace.getConfiguration('chat').update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
+      await until('the stub chat model', async () => (await vscode.lm.selectChatModels({ vendor: STUB_VENDOR })).length > 0);
+    });
+
+    after(async function () {
+      listener?.dispose();
+      await vscode.workspace.getConfiguration('chat').update('disableAIFeatures', true, vscode.ConfigurationTarget.Global);
+    });
+
+    async function ask(query: string): Promise<ChatAnswer> {
+      const count = answers.length;
+      await vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: false, mode: 'ask', modelSelector: { vendor: STUB_VENDOR } });
+      return until(`@satchel to answer "${query}" in the chat view`, () => answers[count], 45_000);
+    }
+
+    it('answers /search with the found snippets, sending nothing to the chat model', async function () {
+      this.timeout(90_000);
+      const answer = await ask('@satchel /search backoff');
+      assert.equal(answer.command, 'search');
+      assert.equal(answer.writer, 'no model');
+      assert.match(answer.markdown, /Fetch with exponential backoff/);
+      assert.match(answer.markdown, /fetchWithBackoff/);
+      assert.equal(answer.snippets.length, 1);
+      assert.deepEqual(stub.requests, [], '/search never reaches a model');
+      await new Promise((r) => setTimeout(r, 1500));
+      await screenshot('chat-search');
+    });
+
+    it('answers a question in prose from the picked chat model, grounded in the found snippets', async function () {
+      this.timeout(90_000);
+      const answer = await ask('@satchel how do I retry a fetch with backoff?');
+      assert.equal(answer.command, undefined);
+      assert.match(answer.writer, /Stub model/);
+      assert.ok(answer.markdown.includes(STUB_ANSWER), 'the model\'s words are the answer');
+      assert.match(answer.markdown, /\[1\] Fetch with exponential backoff/);
+      assert.equal(stub.requests.length, 1);
+      assert.match(stub.requests[0]!, /fetchWithBackoff/, 'the model was sent the found snippet');
+      await new Promise((r) => setTimeout(r, 1500));
+      await screenshot('chat-answer');
+    });
+  });
+
+  it('with no model at all, @satchel answers a question with the list of found snippets', async function () {
+    let shown = '';
+    const stream = { markdown: (v: string) => (shown += v), progress: () => {}, reference: () => {} } as unknown as vscode.ChatResponseStream;
+    const request = { prompt: 'fetch backoff', command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined } as unknown as vscode.ChatRequest;
+    const result = await api.agents.participant.handle(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+    assert.equal(result.errorDetails, undefined);
+    assert.match(shown, /saved snippet.* match/);
+    assert.match(shown, /Fetch with exponential backoff/);
+  });
+});
