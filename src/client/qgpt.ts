@@ -30,6 +30,7 @@ interface Frame {
 
 export function askCopilot(baseUrl: string, question: CopilotQuestion): Promise<CopilotAnswer> {
   const url = `${baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws')}/qgpt/stream`;
+  if (question.signal?.aborted) return Promise.reject(new ClientError(0, 'aborted', 'The question was cancelled'));
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: 5_000 });
     let text = '';
@@ -39,7 +40,9 @@ export function askCopilot(baseUrl: string, question: CopilotQuestion): Promise<
       settled = true;
       clearTimeout(timer);
       question.signal?.removeEventListener('abort', onAbort);
-      socket.close();
+      // A socket still connecting cannot close cleanly; its late error is swallowed by the listener below.
+      if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
+      else socket.close();
       if (error) reject(error);
       else resolve(answer!);
     };
@@ -49,7 +52,6 @@ export function askCopilot(baseUrl: string, question: CopilotQuestion): Promise<
       finish(new ClientError(0, 'aborted', 'The question was cancelled'));
     };
     const timer = setTimeout(() => finish(new ClientError(0, 'timeout', 'The local model did not answer in time')), question.timeoutMs ?? 300_000);
-    if (question.signal?.aborted) return onAbort();
     question.signal?.addEventListener('abort', onAbort, { once: true });
     socket.on('open', () => {
       socket.send(

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle.ts';
 import { fence, inline, preview } from './snippetText.ts';
-import type { SaveInput, SearchInput, SnippetOperations } from './snippetOperations.ts';
+import type { SaveInput, SnippetOperations } from './snippetOperations.ts';
+import { integer, parseSave, parseSearch, record, text } from './toolInput.ts';
 
 export const TOOL_NAMES = {
   search: 'satchel_search_snippets',
@@ -15,65 +16,6 @@ export const TOOL_NAMES = {
   recent: 'satchel_list_recent_snippets',
   isSaved: 'satchel_is_snippet_saved',
 } as const;
-
-/** Bad tool input, said the way the model can fix it. */
-export class ToolInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ToolInputError';
-  }
-}
-
-function record(input: unknown): Record<string, unknown> {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw new ToolInputError('The input must be a JSON object.');
-  return input as Record<string, unknown>;
-}
-
-function text(input: Record<string, unknown>, key: string, required: true): string;
-function text(input: Record<string, unknown>, key: string, required?: false): string | undefined;
-function text(input: Record<string, unknown>, key: string, required = false): string | undefined {
-  const value = input[key];
-  if (value === undefined || value === null) {
-    if (required) throw new ToolInputError(`"${key}" is required.`);
-    return undefined;
-  }
-  if (typeof value !== 'string') throw new ToolInputError(`"${key}" must be a string.`);
-  if (required && !value.trim()) throw new ToolInputError(`"${key}" must not be empty.`);
-  return value;
-}
-
-function strings(input: Record<string, unknown>, key: string): string[] | undefined {
-  const value = input[key];
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new ToolInputError(`"${key}" must be an array of strings.`);
-  return value as string[];
-}
-
-function integer(input: Record<string, unknown>, key: string): number | undefined {
-  const value = input[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ToolInputError(`"${key}" must be a number.`);
-  return value;
-}
-
-export function parseSearch(input: unknown): SearchInput {
-  const o = record(input);
-  const query = text(o, 'query') ?? '';
-  const tags = strings(o, 'tags');
-  if (!query.trim() && !tags?.length) throw new ToolInputError('Give a "query", "tags", or both.');
-  const language = text(o, 'language');
-  const limit = integer(o, 'limit');
-  return { query, ...(tags ? { tags } : {}), ...(language ? { language } : {}), ...(limit !== undefined ? { limit } : {}) };
-}
-
-export function parseSave(input: unknown): SaveInput {
-  const o = record(input);
-  const content = text(o, 'content', true);
-  const name = text(o, 'name');
-  const tags = strings(o, 'tags');
-  const language = text(o, 'language');
-  return { content, ...(name ? { name } : {}), ...(tags ? { tags } : {}), ...(language ? { language } : {}) };
-}
 
 function json(value: unknown): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(value, null, 1))]);

@@ -81,8 +81,7 @@ export function inline(text: string): string {
 }
 
 function meta(snippet: SnippetSummary): string {
-  const parts = [snippet.language ?? 'unclassified', ...snippet.tags.map((tag) => `#${tag}`)];
-  return parts.map(inline).join(' · ');
+  return [inline(snippet.language ?? 'unclassified'), ...snippet.tags.map((tag) => `#${inline(tag)}`)].join(' · ');
 }
 
 /** The answer with no model: one entry per snippet, name, language and tags, then the preview. */
