@@ -14,7 +14,7 @@ export const TOOL_NAMES = {
   get: 'satchel_get_snippet',
   save: 'satchel_save_snippet',
   recent: 'satchel_list_recent_snippets',
-  isSaved: 'satchel_is_snippet_saved',
+  isSaved: 'satchel_check_snippet_saved',
 } as const;
 
 function json(value: unknown): vscode.LanguageModelToolResult {

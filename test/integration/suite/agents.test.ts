@@ -1,8 +1,11 @@
 /**
  * Satchel for AI agents in a real VS Code: the MCP server definition VS Code reads, the
  * language-model tools run through `vscode.lm.invokeTool` against the host (checked through the
- * client), and @satchel answering `/search` in the chat view with no chat model (code-server has
- * no Copilot), with a screenshot of the answer.
+ * client), and @satchel in the real chat view. VS Code sends no chat request to any participant
+ * while no language model exists, and code-server has no Copilot, so the development extension
+ * is a stub model (host/stubModel.ts): `/search` is answered without it (asserted: it is sent
+ * nothing), a question is answered in its words from the found snippets. The no-model answer to a
+ * question is checked by calling the participant's handler. Screenshots of both chat answers.
  */
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
@@ -142,7 +145,7 @@ describe('Satchel for agents in VS Code', function () {
     assert.equal(full.content, BACKOFF);
     const recent = await invoke<Summary[]>('satchel_list_recent_snippets', { limit: 3 });
     assert.equal(recent[0]?.id, saved.id, 'newest first');
-    const check = await invoke<{ saved: boolean; match?: Summary }>('satchel_is_snippet_saved', { content: BACKOFF, language: 'ts' });
+    const check = await invoke<{ saved: boolean; match?: Summary }>('satchel_check_snippet_saved', { content: BACKOFF, language: 'ts' });
     assert.equal(check.saved, true);
     assert.equal(check.match?.id, saved.id);
   });
@@ -162,6 +165,10 @@ describe('Satchel for agents in VS Code', function () {
     before(async function () {
       stub = (await vscode.extensions.getExtension<{ requests: string[] }>(STUB_EXTENSION_ID)!.activate())!;
       listener = api.agents.participant.onDidAnswer((answer) => answers.push(answer));
+      // Earlier tests leave editors open (an untitled summary); the chat would attach them as context.
+      for (let i = 0; i < 10 && vscode.window.visibleTextEditors.length > 0; i++) {
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
       // The host starts with AI features off; the chat view needs them on.
       await vscode.workspace.getConfiguration('chat').update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
       await until('the stub chat model', async () => (await vscode.lm.selectChatModels({ vendor: STUB_VENDOR })).length > 0);
@@ -169,6 +176,7 @@ describe('Satchel for agents in VS Code', function () {
 
     after(async function () {
       listener?.dispose();
+      await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
       await vscode.workspace.getConfiguration('chat').update('disableAIFeatures', true, vscode.ConfigurationTarget.Global);
     });
 
@@ -187,6 +195,8 @@ describe('Satchel for agents in VS Code', function () {
       assert.match(answer.markdown, /fetchWithBackoff/);
       assert.equal(answer.snippets.length, 1);
       assert.deepEqual(stub.requests, [], '/search never reaches a model');
+      // The chat gets the whole window for the screenshot.
+      await vscode.commands.executeCommand('workbench.action.maximizeAuxiliaryBar');
       await new Promise((r) => setTimeout(r, 1500));
       await screenshot('chat-search');
     });
