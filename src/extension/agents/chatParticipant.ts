@@ -16,6 +16,7 @@ import { chooseWriter, describeWriter, writeAnswer, type AnswerStream } from './
 import type { SnippetOperations } from './snippetOperations.ts';
 import { inline, resultsMarkdown, snippetMarkdown, type CodeBlock, type SnippetSummary } from './snippetText.ts';
 import { pickCodeToSave } from './codeToSave.ts';
+import { abortSignalOf } from './cancellation.ts';
 
 export const PARTICIPANT_ID = 'satchel.chat';
 
@@ -70,7 +71,7 @@ export class ChatParticipant extends Disposable {
       return [];
     }
     stream.progress('Searching your snippets…');
-    const found = await this.operations.search({ query }, abortOn(token));
+    const found = await this.operations.search({ query }, abortSignalOf(token));
     stream.markdown(resultsMarkdown(query, found));
     this.cite(found, stream);
     return found.map((s) => s.id);
@@ -101,7 +102,7 @@ export class ChatParticipant extends Disposable {
     }
     // An id (from /search or a tool answer) names the snippet exactly; words are searched.
     const byId = /^[\w-]{8,}$/.test(query) ? await this.operations.get(query).catch(() => undefined) : undefined;
-    const snippet = byId ?? (await this.operations.searchDetails({ query, limit: 1 }, abortOn(token)))[0];
+    const snippet = byId ?? (await this.operations.searchDetails({ query, limit: 1 }, abortSignalOf(token)))[0];
     if (!snippet) {
       stream.markdown(`No saved snippet matches **${inline(query)}**.`);
       return { snippets: [], writer: 'no model' };
@@ -124,7 +125,7 @@ export class ChatParticipant extends Disposable {
       return { snippets: [], writer: 'no model' };
     }
     stream.progress('Searching your snippets…');
-    const found = await this.operations.searchDetails({ query: question, limit: ANSWER_LIMIT }, abortOn(token));
+    const found = await this.operations.searchDetails({ query: question, limit: ANSWER_LIMIT }, abortSignalOf(token));
     const writer = found.length ? await chooseWriter(this.operations, request) : ({ kind: 'none' } as const);
     if (writer.kind === 'none') {
       stream.markdown(resultsMarkdown(question, found));
@@ -153,13 +154,6 @@ function historyTexts(context: vscode.ChatContext): string[] {
       ? turn.prompt
       : turn.response.map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : '')).join(''),
   );
-}
-
-function abortOn(token: vscode.CancellationToken): AbortSignal {
-  const abort = new AbortController();
-  if (token.isCancellationRequested) abort.abort();
-  else token.onCancellationRequested(() => abort.abort());
-  return abort.signal;
 }
 
 function messageOf(error: unknown): string {

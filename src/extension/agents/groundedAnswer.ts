@@ -5,8 +5,9 @@
  */
 import * as vscode from 'vscode';
 import { askCopilot } from '../../client/qgpt.ts';
+import { abortSignalOf } from './cancellation.ts';
 import type { ServerController } from '../serverController.ts';
-import type { SnippetOperations } from './snippetOperations.ts';
+import { NotConnectedError, type SnippetOperations } from './snippetOperations.ts';
 import { groundingPrompt, type SnippetDetail } from './snippetText.ts';
 
 export type Writer =
@@ -52,19 +53,13 @@ export async function writeAnswer(
     return;
   }
   const connection = server.connection;
-  if (!connection) throw new Error('Satchel is not connected to its server.');
-  const abort = new AbortController();
-  const listener = token.onCancellationRequested(() => abort.abort());
-  try {
-    stream.progress('Asking your local model…');
-    // The host puts the attached snippets' text in the prompt; the question carries the citation rule.
-    const answer = await askCopilot(connection.url, {
-      query: `${question}\n\n(Answer from the attached snippets; cite them by name.)`,
-      assets: snippets.map((s) => s.id),
-      signal: abort.signal,
-    });
-    stream.markdown(answer.text);
-  } finally {
-    listener.dispose();
-  }
+  if (!connection) throw new NotConnectedError();
+  stream.progress('Asking your local model…');
+  // The host puts the attached snippets' text in the prompt; the question carries the citation rule.
+  const answer = await askCopilot(connection.url, {
+    query: `${question}\n\n(Answer from the attached snippets; cite them by name.)`,
+    assets: snippets.map((s) => s.id),
+    signal: abortSignalOf(token),
+  });
+  stream.markdown(answer.text);
 }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle.ts';
 import { fence, inline, preview } from './snippetText.ts';
 import type { SaveInput, SnippetOperations } from './snippetOperations.ts';
+import { abortSignalOf } from './cancellation.ts';
 import { integer, parseSave, parseSearch, record, text } from './toolInput.ts';
 
 export const TOOL_NAMES = {
@@ -28,13 +29,6 @@ function tool<T>(invoke: (input: T, token: vscode.CancellationToken) => Promise<
   };
 }
 
-function signalOf(token: vscode.CancellationToken): AbortSignal {
-  const abort = new AbortController();
-  if (token.isCancellationRequested) abort.abort();
-  else token.onCancellationRequested(() => abort.abort());
-  return abort.signal;
-}
-
 export class LanguageModelTools extends Disposable {
   constructor(operations: SnippetOperations) {
     super();
@@ -44,7 +38,7 @@ export class LanguageModelTools extends Disposable {
     register<unknown>(
       TOOL_NAMES.search,
       tool(
-        async (input, token) => json(await operations.search(parseSearch(input), signalOf(token))),
+        async (input, token) => json(await operations.search(parseSearch(input), abortSignalOf(token))),
         (input) => ({ invocationMessage: `Searching saved snippets for ${describeQuery(input)}` }),
       ),
     );

@@ -9,34 +9,12 @@
  */
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { EXTENSION_ID, screenshot, until } from './support.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { ChatAnswer } from '../../../src/extension/agents/chatParticipant.ts';
 import { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { assetText } from '../../../src/client/assets.ts';
 import { STUB_ANSWER, STUB_EXTENSION_ID, STUB_VENDOR } from '../host/stubModel.ts';
-
-const EXTENSION_ID = 'satchel-dev.satchel';
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function screenshot(name: string): Promise<void> {
-  const dir = process.env.SATCHEL_SCREENSHOT_DIR;
-  if (!dir) return;
-  const path = join(dir, `${name}.png`);
-  rmSync(path, { force: true });
-  console.log(`[[screenshot:${path}]]`);
-  await until(`screenshot ${name}`, () => existsSync(path), 15_000);
-}
 
 function resultText(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
@@ -212,6 +190,28 @@ describe('Satchel for agents in VS Code', function () {
       assert.match(stub.requests[0]!, /fetchWithBackoff/, 'the model was sent the found snippet');
       await new Promise((r) => setTimeout(r, 1500));
       await screenshot('chat-answer');
+    });
+
+    it('with a local model loaded, the local model answers and the picked chat model is sent nothing', async function () {
+      this.timeout(180_000);
+      const model = await until('a text model in the catalog', () =>
+        api.models.models.find((m) => m.downloaded && String(m.usage) === 'CODE_CONVERSATION') ??
+        api.models.models.find((m) => /smol/i.test(m.name) && String(m.usage) === 'CODE_CONVERSATION'),
+      );
+      if (!model.downloaded) assert.equal(await vscode.commands.executeCommand<string>('satchel.model.download', model.id), 'COMPLETED');
+      assert.equal((await vscode.commands.executeCommand<{ loaded?: boolean }>('satchel.model.load', model.id))?.loaded, true);
+      const sent = stub.requests.length;
+      try {
+        const answer = await ask('@satchel what does fetchWithBackoff do?');
+        assert.match(answer.writer, /local model/);
+        assert.equal(stub.requests.length, sent, 'nothing went to the chat model');
+        assert.ok(answer.markdown.trim().length > 0, 'the local model wrote an answer');
+        assert.ok(!answer.markdown.includes(STUB_ANSWER));
+        const conversations = (await client.conversations.list()).iterable;
+        assert.ok(conversations.some((c) => c.name?.includes('fetchWithBackoff')), 'the question is kept as a Satchel conversation');
+      } finally {
+        await vscode.commands.executeCommand('satchel.model.unload', model.id);
+      }
     });
   });
 
