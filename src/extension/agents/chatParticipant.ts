@@ -73,6 +73,13 @@ export class ChatParticipant extends Disposable {
     stream.progress('Searching your snippets…');
     const found = await this.operations.search({ query }, abortSignalOf(token));
     stream.markdown(resultsMarkdown(query, found));
+    if (found.length) {
+      stream.markdown('\n\nOpen:');
+      for (const snippet of found) {
+        stream.markdown(' ');
+        stream.anchor(assetUri(snippet.id, snippet.name, snippet.language), snippet.name);
+      }
+    }
     this.cite(found, stream);
     return found.map((s) => s.id);
   }
@@ -131,7 +138,11 @@ export class ChatParticipant extends Disposable {
       stream.markdown(resultsMarkdown(question, found));
     } else {
       await writeAnswer(writer, this.server, question, found, stream, token);
-      stream.markdown('\n\n' + found.map((s, i) => `[${i + 1}] ${inline(s.name)}`).join(' · '));
+      stream.markdown('\n\nSources:');
+      for (const [i, snippet] of found.entries()) {
+        stream.markdown(` [${i + 1}] `);
+        stream.anchor(assetUri(snippet.id, snippet.name, snippet.language), snippet.name);
+      }
     }
     this.cite(found, stream);
     return { snippets: found.map((s) => s.id), writer: describeWriter(writer) };
@@ -181,5 +192,11 @@ class Recorder implements AnswerStream {
 
   reference(uri: vscode.Uri): void {
     this.stream.reference(uri);
+  }
+
+  /** A link that opens the snippet; recorded as its title. */
+  anchor(uri: vscode.Uri, title: string): void {
+    this.text += title;
+    this.stream.anchor(uri, title);
   }
 }

@@ -185,11 +185,42 @@ describe('Satchel for agents in VS Code', function () {
       assert.equal(answer.command, undefined);
       assert.match(answer.writer, /Stub model/);
       assert.ok(answer.markdown.includes(STUB_ANSWER), 'the model\'s words are the answer');
-      assert.match(answer.markdown, /\[1\] Fetch with exponential backoff/);
+      assert.match(answer.markdown, /Sources: \[1\] Fetch with exponential backoff/);
       assert.equal(stub.requests.length, 1);
       assert.match(stub.requests[0]!, /fetchWithBackoff/, 'the model was sent the found snippet');
       await new Promise((r) => setTimeout(r, 1500));
       await screenshot('chat-answer');
+    });
+
+    it('/explain shows the snippet and the picked model explains it', async function () {
+      this.timeout(90_000);
+      const sent = stub.requests.length;
+      const answer = await ask('@satchel /explain backoff');
+      assert.equal(answer.command, 'explain');
+      assert.match(answer.markdown, /fetchWithBackoff/, 'the snippet is shown');
+      assert.ok(answer.markdown.includes(STUB_ANSWER));
+      assert.equal(stub.requests.length, sent + 1);
+      assert.match(stub.requests.at(-1)!, /Explain what the snippet "Fetch with exponential backoff" does/);
+    });
+
+    it('/save stores the editor selection under the words given, and a code block in the message first', async function () {
+      this.timeout(90_000);
+      const file = vscode.workspace.workspaceFolders![0]!.uri.fsPath + '/retry.ts';
+      const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+      editor.selection = new vscode.Selection(0, 0, 2, 0);
+      const fromSelection = await ask('@satchel /save retry loop head');
+      assert.equal(fromSelection.command, 'save');
+      assert.match(fromSelection.markdown, /from the editor selection/);
+      const selected = await client.assets.get(fromSelection.snippets[0]!);
+      assert.equal(selected.name, 'retry loop head');
+      assert.equal(assetText(selected), editor.document.getText(editor.selection));
+
+      const fromMessage = await ask('@satchel /save chunk helper\n```python\ndef chunks(xs, n):\n    return [xs[i:i + n] for i in range(0, len(xs), n)]\n```');
+      assert.match(fromMessage.markdown, /from your message/);
+      const chunk = await client.assets.get(fromMessage.snippets[0]!);
+      assert.match(assetText(chunk), /^def chunks\(xs, n\):/);
+      assert.equal(chunk.original?.reference?.classification?.specific ?? chunk.formats?.iterable?.[0]?.classification?.specific, 'py');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
     it('with a local model loaded, the local model answers and the picked chat model is sent nothing', async function () {
@@ -217,7 +248,7 @@ describe('Satchel for agents in VS Code', function () {
 
   it('with no model at all, @satchel answers a question with the list of found snippets', async function () {
     let shown = '';
-    const stream = { markdown: (v: string) => (shown += v), progress: () => {}, reference: () => {} } as unknown as vscode.ChatResponseStream;
+    const stream = { markdown: (v: string) => (shown += v), progress: () => {}, reference: () => {}, anchor: () => {} } as unknown as vscode.ChatResponseStream;
     const request = { prompt: 'fetch backoff', command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined } as unknown as vscode.ChatRequest;
     const result = await api.agents.participant.handle(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
     assert.equal(result.errorDetails, undefined);
