@@ -150,7 +150,7 @@ async function main(): Promise<number> {
     console.log(`\n${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
     await browser.close().catch(() => {});
     mirror.server.close();
-    workbench.stop();
+    await workbench.stop();
     console.log(`[runner] finished after ${((Date.now() - started) / 1000).toFixed(1)}s`);
   }
 }

@@ -246,6 +246,38 @@ describe('Satchel for agents in VS Code', function () {
     });
   });
 
+  it('follows the host to a new port: the MCP definition changes and VS Code reads it again', async function () {
+    this.timeout(60_000);
+    const provider = api.agents.mcp;
+    const before = api.server.connection!.url;
+    let changes = 0;
+    const listener = provider.onDidChangeMcpServerDefinitions(() => changes++);
+    const calls: string[] = [];
+    const original = provider.provideMcpServerDefinitions.bind(provider);
+    provider.provideMcpServerDefinitions = () => {
+      const result = original();
+      calls.push(result[0]?.uri.toString() ?? '');
+      return result;
+    };
+    const settings = vscode.workspace.getConfiguration('satchel');
+    const port = api.server.connection!.port + 7;
+    try {
+      await settings.update('port', port, vscode.ConfigurationTarget.Global);
+      const moved = await until('the host on the new port', () => api.server.connection?.port === port && api.server.connection, 30_000);
+      assert.notEqual(moved.url, before);
+      assert.ok(changes >= 1, 'the change event fired');
+      assert.equal(provider.provideMcpServerDefinitions()[0]?.uri.toString(), `${moved.url}/mcp`);
+      await until('VS Code to read the moved definition', () => calls.includes(`${moved.url}/mcp`), 15_000);
+    } finally {
+      listener.dispose();
+      delete (provider as { provideMcpServerDefinitions?: unknown }).provideMcpServerDefinitions;
+      await settings.update('port', undefined, vscode.ConfigurationTarget.Global);
+      await until('the host back on its first port', () => api.server.connection?.url === before && api.server.connection, 30_000);
+      client.dispose();
+      client = new SatchelClient(api.server.connection!.url);
+    }
+  });
+
   it('with no model at all, @satchel answers a question with the list of found snippets', async function () {
     let shown = '';
     const stream = { markdown: (v: string) => (shown += v), progress: () => {}, reference: () => {}, anchor: () => {} } as unknown as vscode.ChatResponseStream;
