@@ -1,5 +1,6 @@
 /**
- * Satchel for AI agents in a real VS Code: the MCP server definition VS Code reads, the
+ * Satchel for AI agents in a real VS Code: the MCP server definition VS Code reads (and its own
+ * MCP client starts and calls, as agent mode does), the
  * language-model tools run through `vscode.lm.invokeTool` against the host (checked through the
  * client), and @satchel in the real chat view. VS Code sends no chat request to any participant
  * while no language model exists, and code-server has no Copilot, so the development extension
@@ -221,6 +222,20 @@ describe('Satchel for agents in VS Code', function () {
       assert.match(assetText(chunk), /^def chunks\(xs, n\):/);
       assert.equal(chunk.original?.reference?.classification?.specific ?? chunk.formats?.iterable?.[0]?.classification?.specific, 'py');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    it('agent mode\'s MCP client starts the offered server and runs its tools against the host', async function () {
+      this.timeout(60_000);
+      // What agent mode does on first use, without the "Start it now?" click.
+      await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true, waitForLiveTools: true });
+      const mcpSearch = await until('the MCP server\'s tools in vscode.lm.tools', () =>
+        vscode.lm.tools.find((t) => /search_snippets$/.test(t.name) && !t.name.startsWith('satchel_')),
+      30_000);
+      assert.equal(mcpSearch.name, 'mcp_satchel_search_snippets');
+      const mcpTools = vscode.lm.tools.filter((t) => t.name.startsWith('mcp_satchel_')).map((t) => t.name);
+      for (const tool of ['get_snippet', 'save_snippet', 'list_recent_snippets', 'check_snippet_saved']) assert.ok(mcpTools.includes(`mcp_satchel_${tool}`), tool);
+      const result = await vscode.lm.invokeTool(mcpSearch.name, { input: { query: 'backoff' }, toolInvocationToken: undefined });
+      assert.match(resultText(result), /Fetch with exponential backoff/);
     });
 
     it('with a local model loaded, the local model answers and the picked chat model is sent nothing', async function () {
