@@ -7,7 +7,6 @@
  * that open the read-only asset documents.
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle.ts';
 import { assetUri } from '../assetDocuments.ts';
 import { fromVscodeLanguage } from '../languages.ts';
 import type { ServerController } from '../serverController.ts';
@@ -31,19 +30,25 @@ export interface ChatAnswer {
 
 const ANSWER_LIMIT = 5;
 
-export class ChatParticipant extends Disposable {
+export class ChatParticipant implements vscode.Disposable {
   private readonly server: ServerController;
   private readonly operations: SnippetOperations;
-  private readonly _onDidAnswer = this._register(new vscode.EventEmitter<ChatAnswer>());
+  private readonly _onDidAnswer = new vscode.EventEmitter<ChatAnswer>();
+  private participant: vscode.ChatParticipant | undefined;
   readonly onDidAnswer = this._onDidAnswer.event;
 
   constructor(server: ServerController, operations: SnippetOperations, extensionUri: vscode.Uri | undefined) {
-    super();
     this.server = server;
     this.operations = operations;
     if (typeof vscode.chat?.createChatParticipant !== 'function') return;
-    const participant = this._register(vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => this.handle(request, context, stream, token)));
-    if (extensionUri) participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
+    this.participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => this.handle(request, context, stream, token));
+    if (extensionUri) this.participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
+  }
+
+  dispose(): void {
+    this.participant?.dispose();
+    this.participant = undefined;
+    this._onDidAnswer.dispose();
   }
 
   async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {

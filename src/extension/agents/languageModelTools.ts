@@ -4,7 +4,6 @@
  * asks the user first. The names and schemas are declared in package.json `languageModelTools`.
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle.ts';
 import { fence, inline, preview } from './snippetText.ts';
 import type { SaveInput, SnippetOperations } from './snippetOperations.ts';
 import { abortSignalOf } from './cancellation.ts';
@@ -29,11 +28,12 @@ function tool<T>(invoke: (input: T, token: vscode.CancellationToken) => Promise<
   };
 }
 
-export class LanguageModelTools extends Disposable {
+export class LanguageModelTools implements vscode.Disposable {
+  private readonly registrations: vscode.Disposable[] = [];
+
   constructor(operations: SnippetOperations) {
-    super();
     if (typeof vscode.lm?.registerTool !== 'function') return;
-    const register = <T>(name: string, value: vscode.LanguageModelTool<T>) => this._register(vscode.lm.registerTool(name, value));
+    const register = <T>(name: string, value: vscode.LanguageModelTool<T>) => this.registrations.push(vscode.lm.registerTool(name, value));
 
     register<unknown>(
       TOOL_NAMES.search,
@@ -76,6 +76,10 @@ export class LanguageModelTools extends Disposable {
         () => ({ invocationMessage: 'Checking whether this code is already saved' }),
       ),
     );
+  }
+
+  dispose(): void {
+    for (const registration of this.registrations.splice(0)) registration.dispose();
   }
 }
 

@@ -4,7 +4,6 @@
  * directory, and a takeover (new port) fires the change event so VS Code reconnects.
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle.ts';
 import type { Connection, ServerController } from '../serverController.ts';
 
 /** The id in `contributes.mcpServerDefinitionProviders`. */
@@ -15,23 +14,28 @@ export function mcpUrl(hostUrl: string): string {
   return `${hostUrl.replace(/\/+$/, '')}/mcp`;
 }
 
-export class McpDefinitions extends Disposable implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition> {
+export class McpDefinitions implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
   private readonly server: ServerController;
   private readonly version: string;
   private offered: string | undefined;
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  private readonly registrations: vscode.Disposable;
   readonly onDidChangeMcpServerDefinitions = this._onDidChange.event;
 
   constructor(server: ServerController, version: string) {
-    super();
     this.server = server;
     this.version = version;
     this.offered = server.connection?.url;
-    this._register(server.onDidChangeConnection((connection) => this.onConnection(connection)));
-    // Older hosts (or ones with the MCP API turned off) lack the function; the rest of Satchel still works.
-    if (typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function') {
-      this._register(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, this));
-    }
+    this.registrations = vscode.Disposable.from(
+      this._onDidChange,
+      server.onDidChangeConnection((connection) => this.onConnection(connection)),
+      // Older hosts (or ones with the MCP API turned off) lack the function; the rest of Satchel still works.
+      ...(typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function' ? [vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, this)] : []),
+    );
+  }
+
+  dispose(): void {
+    this.registrations.dispose();
   }
 
   private onConnection(connection: Connection | undefined): void {
