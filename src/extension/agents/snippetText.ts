@@ -5,6 +5,7 @@
  */
 import type { Asset } from '../../core/wire.ts';
 import { assetLanguage, assetText } from '../../client/assets.ts';
+import { fenced } from '../../core/markdown.ts';
 
 export interface SnippetSummary {
   readonly id: string;
@@ -63,16 +64,9 @@ export function detail(asset: Asset): SnippetDetail {
   };
 }
 
-/** A fence longer than any backtick run inside the code, so the code cannot close it. Linear in the text. */
+/** The code in a fence the code cannot close, with the language as its info string. */
 export function fence(code: string, language: string | undefined): string {
-  let longest = 0;
-  let run = 0;
-  for (let i = 0; i < code.length; i++) {
-    run = code.charCodeAt(i) === 96 ? run + 1 : 0;
-    if (run > longest) longest = run;
-  }
-  const ticks = '`'.repeat(Math.max(3, longest + 1));
-  return `${ticks}${language ?? ''}\n${code.replace(/\n$/, '')}\n${ticks}`;
+  return fenced(code, language ?? '');
 }
 
 /** Markdown-escapes a name shown inline (names are user text). */

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { EXTENSION_ID, screenshot, until } from './support.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { ChatAnswer } from '../../../src/extension/agents/chatParticipant.ts';
+import type { McpDefinitions } from '../../../src/extension/agents/mcpDefinitions.ts';
 import { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { assetText } from '../../../src/client/assets.ts';
 import { STUB_ANSWER, STUB_EXTENSION_ID, STUB_VENDOR } from '../host/stubModel.ts';
@@ -24,6 +25,18 @@ function resultText(result: vscode.LanguageModelToolResult): string {
 async function invoke<T>(name: string, input: object): Promise<T> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
   return JSON.parse(resultText(result)) as T;
+}
+
+/** Records the URL each time VS Code (or anyone) reads the MCP definitions. */
+function recordReads(provider: McpDefinitions): { calls: string[]; restore: () => void } {
+  const calls: string[] = [];
+  const original = provider.provideMcpServerDefinitions.bind(provider);
+  provider.provideMcpServerDefinitions = () => {
+    const result = original();
+    calls.push(result[0]?.uri.toString() ?? '');
+    return result;
+  };
+  return { calls, restore: () => delete (provider as { provideMcpServerDefinitions?: unknown }).provideMcpServerDefinitions };
 }
 
 interface Summary {
@@ -70,19 +83,13 @@ describe('Satchel for agents in VS Code', function () {
     assert.equal(await health.text(), 'ok', 'the definition points at the live host');
 
     // VS Code reads the provider itself: record its calls, then say the list changed.
-    const calls: string[] = [];
-    const original = provider.provideMcpServerDefinitions.bind(provider);
-    provider.provideMcpServerDefinitions = () => {
-      const result = original();
-      calls.push(result[0]?.uri.toString() ?? '');
-      return result;
-    };
+    const { calls, restore } = recordReads(provider);
     try {
       provider.refresh();
       await until('VS Code to read the MCP definitions', () => calls.length > 0, 15_000);
       assert.equal(calls[0], `${api.server.connection!.url}/mcp`);
     } finally {
-      delete (provider as { provideMcpServerDefinitions?: unknown }).provideMcpServerDefinitions;
+      restore();
     }
   });
 
@@ -267,13 +274,7 @@ describe('Satchel for agents in VS Code', function () {
     const before = api.server.connection!.url;
     let changes = 0;
     const listener = provider.onDidChangeMcpServerDefinitions(() => changes++);
-    const calls: string[] = [];
-    const original = provider.provideMcpServerDefinitions.bind(provider);
-    provider.provideMcpServerDefinitions = () => {
-      const result = original();
-      calls.push(result[0]?.uri.toString() ?? '');
-      return result;
-    };
+    const { calls, restore } = recordReads(provider);
     const settings = vscode.workspace.getConfiguration('satchel');
     const port = api.server.connection!.port + 7;
     try {
@@ -285,7 +286,7 @@ describe('Satchel for agents in VS Code', function () {
       await until('VS Code to read the moved definition', () => calls.includes(`${moved.url}/mcp`), 15_000);
     } finally {
       listener.dispose();
-      delete (provider as { provideMcpServerDefinitions?: unknown }).provideMcpServerDefinitions;
+      restore();
       await settings.update('port', undefined, vscode.ConfigurationTarget.Global);
       await until('the host back on its first port', () => api.server.connection?.url === before && api.server.connection, 30_000);
       client.dispose();
