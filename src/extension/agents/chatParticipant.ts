@@ -141,6 +141,7 @@ export class ChatParticipant implements vscode.Disposable {
     const writer = found.length ? await chooseWriter(this.operations, request) : ({ kind: 'none' } as const);
     if (writer.kind === 'none') {
       stream.markdown(resultsMarkdown(question, found));
+      if (found.length) stream.markdown('\n\n_For a written answer, load a local model in Satchel\'s Models view (nothing leaves this machine) or pick a chat model._');
     } else {
       await writeAnswer(writer, this.server, question, found, stream, token);
       stream.markdown('\n\nSources:');

@@ -302,5 +302,6 @@ describe('Satchel for agents in VS Code', function () {
     assert.equal(result.errorDetails, undefined);
     assert.match(shown, /saved snippet.* match/);
     assert.match(shown, /Fetch with exponential backoff/);
+    assert.match(shown, /load a local model/, 'says how to get a written answer');
   });
 });
