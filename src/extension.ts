@@ -9,7 +9,7 @@ let extension: SatchelExtension | undefined;
 
 export function activate(context: vscode.ExtensionContext): SatchelExtension | undefined {
   try {
-    extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'), context.extensionUri);
+    extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'));
   } catch (error) {
     void reportActivationFailure(context, error);
     return undefined;

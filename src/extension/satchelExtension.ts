@@ -8,13 +8,13 @@ import { Log } from './log.ts';
 import { readSettings, SECTION, SERVER_KEYS, type Settings } from './settings.ts';
 import { ServerController } from './serverController.ts';
 import { StatusBar } from './statusBar.ts';
+import { SatchelAgents } from './agents/satchelAgents.ts';
 import { CopyConnector } from './copyConnector.ts';
 import { AssetDocuments } from './assetDocuments.ts';
 import { AssetsView } from './views/assetsView.ts';
 import { ConversationsView } from './views/conversationsView.ts';
 import { ModelsView } from './views/modelsView.ts';
 import { Commands } from './commands/index.ts';
-import { SatchelAgents } from './agents/satchelAgents.ts';
 import type { Role } from './hostElection.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 
@@ -34,7 +34,7 @@ export class SatchelExtension extends Disposable {
   /** Resolves with the first role of the current start. */
   started: Promise<Role> = Promise.resolve({ kind: 'starting' });
 
-  constructor(version: string, extensionUri?: vscode.Uri) {
+  constructor(version: string) {
     super();
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.server = this._register(new ServerController(this.log, () => this.settings, version));
@@ -55,7 +55,7 @@ export class SatchelExtension extends Disposable {
         log: this.log,
       }),
     );
-    this.agents = this._register(new SatchelAgents(this.server, version, extensionUri));
+    this.agents = this._register(new SatchelAgents(this.server, version));
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration(SECTION)) return;

@@ -18,6 +18,7 @@ import { pickCodeToSave } from './codeToSave.ts';
 import { abortSignalOf } from './cancellation.ts';
 
 export const PARTICIPANT_ID = 'satchel.chat';
+const EXTENSION_ID = 'satchel-dev.satchel';
 
 /** What one request answered (the integration tests and the log read it). */
 export interface ChatAnswer {
@@ -37,12 +38,13 @@ export class ChatParticipant implements vscode.Disposable {
   private participant: vscode.ChatParticipant | undefined;
   readonly onDidAnswer = this._onDidAnswer.event;
 
-  constructor(server: ServerController, operations: SnippetOperations, extensionUri: vscode.Uri | undefined) {
+  constructor(server: ServerController, operations: SnippetOperations) {
     this.server = server;
     this.operations = operations;
     if (typeof vscode.chat?.createChatParticipant !== 'function') return;
     this.participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => this.handle(request, context, stream, token));
-    if (extensionUri) this.participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
+    const home = vscode.extensions.getExtension(EXTENSION_ID)?.extensionUri;
+    if (home) this.participant.iconPath = vscode.Uri.joinPath(home, 'media', 'icon.png');
   }
 
   dispose(): void {

@@ -17,11 +17,11 @@ export class SatchelAgents implements vscode.Disposable {
   readonly tools: LanguageModelTools;
   readonly participant: ChatParticipant;
 
-  constructor(server: ServerController, version: string, extensionUri: vscode.Uri | undefined) {
+  constructor(server: ServerController, version: string) {
     this.operations = new SnippetOperations(server);
     this.mcp = new McpDefinitions(server, version);
     this.tools = new LanguageModelTools(this.operations);
-    this.participant = new ChatParticipant(server, this.operations, extensionUri);
+    this.participant = new ChatParticipant(server, this.operations);
   }
 
   dispose(): void {
