@@ -98,6 +98,26 @@ test('a file read on the caller side goes as parts of snippets; unreadable files
   assert.deepEqual(stored.tags?.iterable.map((t) => t.text).sort(), ['p3', 'part']);
 });
 
+test('health answers between batches while an import runs', async () => {
+  const snippets = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`Health ${i}`, { prefix: ['h', `h${i}`], body: `export function health${i}(value: number): number {\n  return value * ${i} + ${i % 7};\n}` }]));
+  const importing = client.imports.importFiles([{ name: 'typescript.json', read: async () => ({ name: 'typescript.json', content: JSON.stringify(snippets) }) }]);
+  let done = false;
+  void importing.finally(() => (done = true));
+  let slowest = 0;
+  let answered = 0;
+  while (!done) {
+    const started = performance.now();
+    assert.equal((await request(h.url, 'GET', '/.well-known/health')).status, 200);
+    slowest = Math.max(slowest, performance.now() - started);
+    answered++;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal((await importing).imported, 4000);
+  assert.ok(answered >= 2, `${answered} health answers during the import`);
+  // Generous for a shared machine: a batch takes about 250 ms, health waits for at most one.
+  assert.ok(slowest < 3000, `slowest health answer ${slowest.toFixed(0)} ms`);
+});
+
 test('bad requests answer 400 JSON and import nothing', async () => {
   const count = (await client.assets.list()).iterable.length;
   for (const body of [{}, { files: [] }, { files: [{ name: 'x.json' }] }, { files: [{ name: 'x.json', content: '{}' }], format: 'zip' }, { parts: [{ name: 'p', format: 'gist', snippets: [{ name: 'x' }] }] }]) {
