@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Satchel } from '../../src/core/satchel.ts';
 import { tryStartHost } from '../../src/server/host.ts';
@@ -61,6 +62,41 @@ test('with a host serving the data directory: the import goes through the host',
     assert.equal(host.core.assets.identifiers().length, 2);
   } finally {
     await host.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('Ctrl-C cancels after the current batch: exit 130, a summary, whole batches kept', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-cli-cancel-');
+  try {
+    const file = join(dataDir, 'go.json');
+    const snippets = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`Cancel ${i}`, { prefix: `c${i}`, body: `func cancel${i}() int { return ${i} }` }]));
+    writeFileSync(file, JSON.stringify(snippets));
+    const child = spawn(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', cli, 'import', '--data-dir', dataDir, '--batch-size', '500', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let interrupted = false;
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      // The progress line after the first batch (output is not a terminal: a line per update).
+      if (!interrupted && / 500 new /.test(stderr)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 130, stderr);
+    assert.match(stdout, /^Cancelled: imported \d+/m);
+    const imported = Number(/imported ([\d,]+)/.exec(stdout)![1]!.replace(/,/g, ''));
+    assert.ok(imported >= 500 && imported < 20_000 && imported % 500 === 0, `${imported} imported`);
+    const core = Satchel.open({ dataDir });
+    try {
+      assert.equal(core.assets.identifiers().length, imported);
+    } finally {
+      await core.close();
+    }
+  } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
