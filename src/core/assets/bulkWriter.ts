@@ -72,8 +72,6 @@ export class BulkWriter {
         // Shrinking the cache frees its pages; the checkpoint leaves the WAL at its usual bound.
         db.exec(`PRAGMA cache_size = ${cache}`);
         db.exec(`PRAGMA wal_autocheckpoint = ${checkpoint}`);
-        // The labels an import added one by one take a quarter of the memory once packed.
-        this.targets.indexing.search.repackLabels();
         try {
           db.exec('PRAGMA wal_checkpoint(PASSIVE)');
         } catch {

@@ -18,8 +18,6 @@ export class LabelTrigrams {
   private postings: Map<number, PostingList> | undefined;
   private entries = 0;
   private stale = 0;
-  /** Entries added one by one since the lists were last built (kept in growable JS arrays). */
-  private appended = 0;
   private reading: Reading | undefined;
 
   constructor(source: LabelSource) {
@@ -60,19 +58,7 @@ export class LabelTrigrams {
       if (!rows) this.postings.set(code, (rows = new PostingList(0)));
       rows.add(rowid);
       this.entries++;
-      this.appended++;
     }
-  }
-
-  /**
-   * Rebuilds the lists at their exact size when many entries were added one by one since they were
-   * built (an import): added entries live in JS arrays at 8–16 bytes each, built ones in
-   * Int32Arrays at 4. Returns whether it rebuilt.
-   */
-  repack(): boolean {
-    if (!this.postings || this.appended <= this.entries / 4) return false;
-    this.compact();
-    return true;
   }
 
   delete(rowid: number): void {
@@ -181,7 +167,6 @@ export class LabelTrigrams {
     const { postings, entries } = reading.builder.finish();
     this.postings = postings;
     this.entries = entries;
-    this.appended = 0;
     this.reading = undefined;
     for (const [rowid, label] of reading.queued) {
       if (label === undefined) this.delete(rowid);
@@ -195,7 +180,6 @@ export class LabelTrigrams {
     for (const [rowid, label] of this.labels) builder.add(rowid, label);
     ({ postings: this.postings, entries: this.entries } = builder.finish());
     this.stale = 0;
-    this.appended = 0;
   }
 }
 

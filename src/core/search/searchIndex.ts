@@ -132,11 +132,6 @@ export class SearchIndex {
     this.labels.dispose();
   }
 
-  /** Packs the in-memory label index again after many additions (an import); see LabelTrigrams.repack. */
-  repackLabels(): boolean {
-    return this.labels.repack();
-  }
-
   /** Builds the in-memory label index ahead of the first search (~0.8 s at 100k assets), a slice at a time. */
   warm(): Promise<void> {
     return this.labels.warmGradually();

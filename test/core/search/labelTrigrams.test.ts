@@ -104,18 +104,3 @@ test('a search during a gradual reading finishes it at once', async () => {
   await reading;
   assert.deepEqual(labels.containing(['item 1'], 100).length, 11, 'item 1, 10–19');
 });
-
-test('repack: after many labels added one by one (an import) the lists are rebuilt, with the same answers', () => {
-  const { index: labels } = index([[1, 'parse json']]);
-  assert.equal(labels.repack(), false, 'nothing is built yet');
-  assert.deepEqual(labels.containing(['json'], 10), [1]);
-  for (let rowid = 2; rowid <= 40; rowid++) labels.set(rowid, `imported snippet ${rowid} json`);
-  const before = { containing: labels.containing(['snippet', 'json'], 100), candidates: labels.candidates(trigrams('imported snipet'), 0.4, 5) };
-  assert.equal(labels.repack(), true);
-  assert.deepEqual(labels.containing(['snippet', 'json'], 100), before.containing);
-  assert.deepEqual(labels.candidates(trigrams('imported snipet'), 0.4, 5), before.candidates);
-  assert.deepEqual(labels.containing(['json'], 100).length, 40);
-  assert.equal(labels.repack(), false, 'nothing was added since');
-  labels.set(41, 'one more json');
-  assert.equal(labels.repack(), false, 'a few additions are not worth a rebuild');
-});
