@@ -83,11 +83,11 @@ export class AssetService implements Disposable {
     this.store = new AssetStore(context);
     this.labels = new Labels(context);
     const index = new SearchIndex(context.database);
-    this.indexing = new AssetIndexing(index, this.store, this.labels, indexers);
     this.similarity = new AssetSimilarity(context, index, {
       ordinaryIds: () => this.store.ordinaryIds(),
       texts: (column, keys) => this.store.ordinaryDocs(column, keys).map((doc) => ({ id: doc.id, text: textOf(doc) })),
     });
+    this.indexing = new AssetIndexing(index, this.store, this.labels, [...indexers, this.similarity]);
     this.renderer = new AssetRenderer(context);
     this.activityRecords = new AssetActivities(context);
     const { store, labels, indexing, renderer, tombstones } = this;
