@@ -54,13 +54,14 @@ export class Satchel implements Disposable {
     this.context = context;
     this.classifier = new LanguageClassifier();
     this.user = new LocalUser(context);
-    // Every index written inside an asset's write transaction, listed here where assets are composed.
-    const fingerprints = new FingerprintIndex(context.database);
-    this.assets = new AssetService(context, this.classifier, [fingerprints]);
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
+    // Conversations link to assets (asked only when a link is made) and an asset's reply embeds its
+    // conversations: the conversations area is built first and handed to the assets area.
     this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
-    this.assets.conversationOf = (id, transferables) => this.conversations.get(id, transferables);
+    // Every index written inside an asset's write transaction, listed here where assets are composed.
+    const fingerprints = new FingerprintIndex(context.database);
+    this.assets = new AssetService(context, this.classifier, [fingerprints], this.conversations);
     this.copilot = new Copilot(
       this.conversations,
       () => this.models.textGenerator(),
