@@ -31,6 +31,7 @@ import { InvalidInputError, NotFoundError, SearchUnspecifiedError } from '../err
 import { newId, stamp } from '../time.ts';
 import { SearchIndex, type IndexedDocument, type SearchHit } from '../search/searchIndex.ts';
 import { parseQuery } from '../search/query.ts';
+import type { SemanticQuery } from '../search/hybridSearch.ts';
 import { SIMILARITY_CHARS } from '../search/related.ts';
 import { AssetSimilarity } from './similarity.ts';
 import { indexedPrefix } from '../search/tokens.ts';
@@ -81,6 +82,8 @@ export interface SearchedPages {
 export interface SearchOptions {
   readonly transferables: boolean;
   readonly pseudo: boolean;
+  /** Present while an embedding model is loaded: a query's search is then hybrid (semanticRecall.ts). */
+  readonly semantic?: SemanticQuery | undefined;
 }
 
 /** Who made an asset when the seed does not say (Format.application is required on the wire). */
@@ -559,7 +562,7 @@ export class AssetService implements Disposable {
       throw new SearchUnspecifiedError('Give a query or searchable_tags to search assets');
     }
     const hitPages: Iterable<Hit[]> = query
-      ? this.queryPages(query, options.pseudo, false, options.transferables ? 'data' : CONTENT_FREE_DATA)
+      ? this.queryPages(query, options.pseudo, false, options.transferables ? 'data' : CONTENT_FREE_DATA, options.semantic)
       : [this.tagged(tags, options.pseudo)];
     const wanted = tags.map((t) => t.toLowerCase());
     const kept = (hit: Hit): boolean => {
@@ -620,7 +623,7 @@ export class AssetService implements Disposable {
     // time, and without their content when neither the reply nor a filter needs it.
     const column = options.transferables || filters ? 'data' : CONTENT_FREE_DATA;
     const hitPages: Iterable<Hit[]> = query
-      ? this.queryPages(query, options.pseudo, casing, column)
+      ? this.queryPages(query, options.pseudo, casing, column, options.semantic)
       : mapPages(this.storedPages(this.listed({ pseudo: options.pseudo }), column), (doc) => ({
           doc,
           score: 1,
@@ -980,7 +983,7 @@ export class AssetService implements Disposable {
    * them (`column` may leave the content out): a query matching several very large assets reads
    * one of them per page instead of all at once, so whoever sends the pages can let health in.
    */
-  private queryPages(query: string, includePseudo: boolean, caseSensitive: boolean, column: string): Iterable<Hit[]> {
+  private queryPages(query: string, includePseudo: boolean, caseSensitive: boolean, column: string, semantic?: SemanticQuery): Iterable<Hit[]> {
     const { phrases, terms } = parseQuery(query);
     const scope = { limit: SEARCH_LIMIT, includePseudo };
     let hits: SearchHit[] = terms.length > 0 ? this.index.search(terms, scope) : [];
@@ -999,6 +1002,8 @@ export class AssetService implements Disposable {
           ? hits.filter((hit) => verified.has(hit.rowid))
           : [...verified].slice(0, SEARCH_LIMIT).map((rowid) => ({ rowid, stage: 'phrase' as const, score: 1 }));
     }
+    // Phrases are exact constraints a vector cannot check: only plain terms are searched by meaning too.
+    if (semantic && phrases.length === 0 && terms.length > 0) hits = semantic.fuse(hits, scope);
     // Sizes come from the record header (no document read); a hit deleted meanwhile has no row.
     const sizeOf = this.context.database.prepare('SELECT octet_length(data) AS size FROM assets WHERE rowid = ?');
     const rows: StoredRow[] = [];
@@ -1010,7 +1015,7 @@ export class AssetService implements Disposable {
     const byRowid = new Map(hits.map((hit) => [hit.rowid, hit]));
     return mapPages(this.storedPages(rows, column, 64, PAGE_BYTES, true), ({ rowid, doc }) => {
       const hit = byRowid.get(rowid)!;
-      return { doc, score: hit.score, match: matchOf(hit, doc, terms, phrases), exact: hit.stage !== 'fuzzy' };
+      return { doc, score: hit.score, match: matchOf(hit, doc, terms, phrases), exact: hit.stage !== 'fuzzy' && hit.stage !== 'semantic' };
     });
   }
 
@@ -1146,7 +1151,7 @@ function spaceOf(input: AssetsSearchWithFiltersInput): Set<string> | undefined {
 function matchOf(hit: SearchHit, doc: StoredAsset, terms: readonly string[], phrases: readonly string[]): SearchedAsset['match'] {
   const name = (doc.name ?? '').toLowerCase();
   if (hit.stage === 'fuzzy') return 'FUZZY';
-  if (hit.stage === 'word') return 'CONTENT';
+  if (hit.stage === 'word' || hit.stage === 'semantic') return 'CONTENT';
   if (hit.stage === 'phrase') return phrases.every((p) => name.includes(p.toLowerCase())) ? 'TITLE' : 'CONTENT';
   return terms.every((t) => name.includes(t)) ? 'TITLE' : 'MULTIPLE';
 }

@@ -9,6 +9,7 @@ import { InsufficientResourcesError, UnavailableError } from '../errors.ts';
 import { byteDescriptor } from './catalog.ts';
 import { LlamaProcess } from './llamaProcess.ts';
 import type { TextGenerator } from './textGenerator.ts';
+import type { Embedder } from './embedder.ts';
 
 export type Role = 'text' | 'embedding';
 const ROLES: readonly Role[] = ['text', 'embedding'];
@@ -111,6 +112,24 @@ export class LoadedModels {
         } finally {
           loaded.busy--;
           if (this.runtimes.get('text') === loaded) this.touch('text');
+        }
+      },
+    };
+  }
+
+  /** An embedder over the loaded embedding model, or undefined when none is loaded. */
+  embedder(): Embedder | undefined {
+    const loaded = this.runtimes.get('embedding');
+    if (!loaded?.process.running) return undefined;
+    return {
+      modelId: loaded.id,
+      embed: async (text) => {
+        loaded.busy++;
+        try {
+          return Float32Array.from(await loaded.process.embed(text));
+        } finally {
+          loaded.busy--;
+          if (this.runtimes.get('embedding') === loaded) this.touch('embedding');
         }
       },
     };

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { StoreContext } from '../context.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type { TextGenerator } from './textGenerator.ts';
+import type { Embedder } from './embedder.ts';
 import type { Model, ModelDeleteCacheOutput, ModelDownloadProgress, Models, SeededModel } from '../wire.ts';
 import {
   ConflictError,
@@ -351,6 +352,11 @@ export class ModelService {
   /** The loaded text model, if any; conversations fall back to offline methods without one. */
   textGenerator(): TextGenerator | undefined {
     return this.loaded.textGenerator();
+  }
+
+  /** The loaded embedding model, if any; search is lexical only without one. */
+  embedder(): Embedder | undefined {
+    return this.loaded.embedder();
   }
 
   /** The OS process id of the loaded model's runtime (for diagnostics and tests). */
