@@ -104,7 +104,7 @@ export class SemanticRecall implements Disposable {
   }
 
   status(): RecallStatus {
-    return this.current;
+    return { ...this.current, vectors: this.session?.index?.size ?? 0 };
   }
 
   /** Resolves once the background work has nothing left to do (or was cancelled). For tests and benchmarks. */
