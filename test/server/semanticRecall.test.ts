@@ -64,7 +64,7 @@ async function create(raw: string, name: string): Promise<string> {
 }
 
 test('the real embedding runtime: back-fill, writes, hybrid search over HTTP, unload and model change', async () => {
-  const ids = [];
+  const ids: string[] = [];
   for (let i = 0; i < 12; i++) ids.push(await create(`export function step${i}(value) {\n  return value + ${i};\n}\n`, `step ${i}`));
   await create('export const shout = (s) => s.toUpperCase();', 'shout');
   assert.equal(vectors().length, 0, 'no model, no vectors');
@@ -89,6 +89,9 @@ test('the real embedding runtime: back-fill, writes, hybrid search over HTTP, un
   assert.equal(rows.length, 13);
   assert.ok(rows.every((row) => row.model === 'embed-64' && row.dimension === 64 && row.stale === 0), JSON.stringify(rows[0]));
   assert.equal(t.core.recall.status().vectors, 13);
+  const status = (await request(t.url, 'GET', '/search/semantic')).json;
+  assert.deepEqual({ model: status.model, state: status.state, vectors: status.vectors }, { model: 'embed-64', state: 'ready', vectors: 13 });
+  assert.equal(status.done, status.total);
 
   // Writes: a new asset gets a vector, a deleted one loses it.
   const fresh = await create('export const whisper = (s) => s.toLowerCase();', 'whisper');
@@ -121,6 +124,7 @@ test('the real embedding runtime: back-fill, writes, hybrid search over HTTP, un
   // Unloaded: exactly the lexical search again.
   assert.equal((await request(t.url, 'POST', '/model/embed-32/unload')).status, 200);
   assert.equal(t.core.recall.status().state, 'off');
+  assert.equal((await request(t.url, 'GET', '/search/semantic')).json.state, 'off');
   const after = (await request(t.url, 'GET', '/assets/search?query=shout')).json;
   assert.deepEqual(
     after.iterable.map((hit: { identifier: string }) => hit.identifier),

@@ -45,8 +45,11 @@ export const defaultRecallSettings: RecallSettings = { batchSize: 16, candidates
 export interface RecallStatus {
   /** The embedding model in use; undefined: none is loaded, search is lexical. */
   readonly model: string | undefined;
-  /** `indexing`: vectors are being made for assets that have none of this model. */
-  readonly state: 'off' | 'indexing' | 'ready' | 'failed';
+  /**
+   * `indexing`: vectors are being made for assets that have none of this model; `cancelled`: that
+   * back-fill was stopped (search uses the vectors made so far; new writes still get theirs).
+   */
+  readonly state: 'off' | 'indexing' | 'ready' | 'cancelled' | 'failed';
   /** Assets with a vector of this model in memory. */
   readonly vectors: number;
   /** Of this back-fill: assets done and assets it started with. */
@@ -67,6 +70,8 @@ interface Session {
   wake?: () => void;
   /** A batch is being embedded (its ids are no longer in `dirty`). */
   busy: boolean;
+  /** The back-fill was cancelled; the next load of a model starts another. */
+  backfillCancelled: boolean;
   readonly queries: Map<string, Float32Array>;
 }
 
@@ -156,6 +161,15 @@ export class SemanticRecall implements Disposable {
     };
   }
 
+  /** Stops the back-fill (unloading the model stops everything); false when none is running. */
+  cancelBackfill(): boolean {
+    const session = this.session;
+    if (!session || this.current.state !== 'indexing') return false;
+    session.backfillCancelled = true;
+    session.wake?.();
+    return true;
+  }
+
   dispose(): void {
     this.stop();
     for (const subscription of this.subscriptions) subscription.dispose();
@@ -168,7 +182,7 @@ export class SemanticRecall implements Disposable {
     if (model === this.session?.model && !this.session?.abort.signal.aborted) return;
     this.stop();
     if (model === undefined) return;
-    const session: Session = { model, abort: new AbortController(), busy: false, queries: new Map() };
+    const session: Session = { model, abort: new AbortController(), busy: false, backfillCancelled: false, queries: new Map() };
     this.session = session;
     this.report({ model, state: 'indexing', vectors: 0, done: 0, total: 0 });
     const previous = this.worker;
@@ -233,6 +247,11 @@ export class SemanticRecall implements Disposable {
           // Fresh writes first: a snippet just saved should be found by meaning soon.
           ids = [...this.dirty].slice(0, this.settings.batchSize);
           for (const id of ids) this.dirty.delete(id);
+        } else if (backfilling && session.backfillCancelled) {
+          backfilling = false;
+          this.context.logger.info(`Semantic recall with ${session.model}: back-fill cancelled at ${done} of ${total}.`);
+          this.report({ model: session.model, state: 'cancelled', vectors: index.size, done, total });
+          continue;
         } else if (backfilling) {
           const batch = this.store.pending(session.model, dimension, cursor, this.settings.batchSize);
           if (batch.ids.length === 0) {
@@ -258,7 +277,9 @@ export class SemanticRecall implements Disposable {
           session.busy = false;
         }
         if (signal.aborted) return;
-        this.report({ model: session.model, state: backfilling ? 'indexing' : 'ready', vectors: index.size, done, total });
+        if (backfilling || this.current.state === 'indexing') {
+          this.report({ model: session.model, state: backfilling ? 'indexing' : 'ready', vectors: index.size, done, total });
+        }
         await turn();
       }
     } catch (error) {

@@ -79,6 +79,10 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     json(ctx, assets.codeSearch(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
   });
 
+  // Semantic recall (not in the Pieces interface): whether search is hybrid, and the back-fill's progress.
+  router.get('/search/semantic', (ctx) => json(ctx, core.recall.status()));
+  router.post('/search/semantic/cancel', (ctx) => json(ctx, { cancelled: core.recall.cancelBackfill(), status: core.recall.status() }));
+
   router.post('/assets/search', async (ctx) => {
     const input = (body(ctx, searchWithFiltersSchema, 'AssetsSearchWithFiltersInput') ?? {}) as AssetsSearchWithFiltersInput;
     const semantic = input.query ? await core.recall.prepare(input.query) : undefined;

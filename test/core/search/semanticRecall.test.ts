@@ -252,3 +252,22 @@ test('unloading during a back-fill cancels it', async () => {
   assert.equal(recall.status().state, 'off');
   assert.ok(vectorRows().length < 40);
 });
+
+test('cancelling the back-fill keeps the model: search uses what was made, new writes still get vectors', async () => {
+  for (let i = 0; i < 40; i++) await s.assets.create(codeSeed(`export const value${i} = ${i};`, `value${i}`));
+  const slow = new FakeEmbedder('embed-slow', { delayMs: 5 });
+  loadModel(slow);
+  const deadline = Date.now() + 5000;
+  while (slow.texts.length < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.equal(recall.cancelBackfill(), true);
+  await recall.idle();
+  const status = recall.status();
+  assert.equal(status.state, 'cancelled');
+  assert.ok(status.done < status.total, `${status.done} of ${status.total}`);
+  assert.ok(vectorRows().length < 40);
+  assert.equal(recall.cancelBackfill(), false, 'nothing left to cancel');
+  const created = await s.assets.create(codeSeed('export const fetchPage = (url) => fetch(url);', 'fetchPage'));
+  await recall.idle();
+  assert.ok(vectorRows().some((row) => row.asset_id === created.id));
+  assert.equal((await names('download the web page'))[0], 'fetchPage');
+});
