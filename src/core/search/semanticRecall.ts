@@ -57,8 +57,12 @@ export interface RecallStatus {
   readonly total: number;
 }
 
-/** Text embedded per asset: a model reads a few hundred tokens, so the head stands for the rest. */
-const EMBEDDED_CHARS = 8192;
+/**
+ * Code embedded per asset, after its name and tags: sentence-embedding models read 256–512 tokens
+ * (longer input is cut anyway), and the cost grows faster than the length (a 64-d test model took
+ * 13 ms for 1,000 characters and 250 ms for 4,000 on this machine), so the head stands for the rest.
+ */
+const EMBEDDED_CHARS = 2000;
 const QUERY_CHARS = 1024;
 const LOAD_CHUNK = 2000;
 const QUERY_CACHE = 64;
@@ -145,12 +149,11 @@ export class SemanticRecall implements Disposable {
       session.queries.set(text, vector);
       if (session.queries.size > QUERY_CACHE) session.queries.delete(session.queries.keys().next().value as string);
     }
-    const index = session.index;
-    const found = vector;
+    // Scanned here, between turns of the event loop, not in the synchronous search. Extra
+    // neighbours cover suggested (and, out of scope, pseudo) assets, which the search drops.
+    const near = await session.index.nearestSliced(vector, 2 * this.settings.candidates, this.settings.minSimilarity);
     return {
       fuse: (lexical, scope) => {
-        // Extra neighbours cover suggested (and, out of scope, pseudo) assets, which are dropped.
-        const near = index.nearest(found, 2 * this.settings.candidates, this.settings.minSimilarity);
         const similarity = new Map(near.map((n) => [n.id, n.similarity]));
         const semantic = this.store
           .eligible(near.map((n) => n.id), scope.includePseudo)

@@ -65,18 +65,41 @@ export class VectorIndex {
    * similarities are ordered by id, so the answer does not depend on the order of writes.
    */
   nearest(query: Float32Array, k: number, minSimilarity = -1): Neighbour[] {
+    const best = this.best(query, k, minSimilarity);
+    if (best) this.scan(best, 0, this.ids.length);
+    return best ? best.result() : [];
+  }
+
+  /**
+   * `nearest` in slices of `sliceRows` vectors with a turn of the event loop between them: at
+   * 100k × 384 a whole scan takes 40–80 ms, which the host would otherwise spend deaf to health
+   * and other requests. A vector written or deleted meanwhile may be missed; one moved by a
+   * delete may be seen twice, and is counted once.
+   */
+  async nearestSliced(query: Float32Array, k: number, minSimilarity = -1, sliceRows = 16_384): Promise<Neighbour[]> {
+    const best = this.best(query, k, minSimilarity);
+    if (!best) return [];
+    for (let from = 0; from < this.ids.length; from += sliceRows) {
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      this.scan(best, from, Math.min(from + sliceRows, this.ids.length));
+    }
+    return best.result();
+  }
+
+  private best(query: Float32Array, k: number, minSimilarity: number): TopK | undefined {
     if (query.length !== this.dimension) throw new RangeError(`Query of ${query.length} values, expected ${this.dimension}`);
-    if (k <= 0 || this.ids.length === 0) return [];
+    if (k <= 0 || this.ids.length === 0) return undefined;
     const q = new Float32Array(this.dimension);
     normalizeInto(query, q, 0);
-    // The best k so far, kept sorted (k is small: a sorted insert beats a heap here).
-    const bestScores: number[] = [];
-    const bestSlots: number[] = [];
-    let floor = minSimilarity;
+    return new TopK(q, k, minSimilarity);
+  }
+
+  /** Offers the vectors of slots [from, to) to `best`. */
+  private scan(best: TopK, from: number, to: number): void {
     const dim = this.dimension;
     const m = this.matrix;
-    const count = this.ids.length;
-    for (let slot = 0; slot < count; slot++) {
+    const q = best.query;
+    for (let slot = from; slot < to; slot++) {
       const base = slot * dim;
       let s0 = 0;
       let s1 = 0;
@@ -92,20 +115,8 @@ export class VectorIndex {
       }
       for (; i < dim; i++) s0 += m[base + i]! * q[i]!;
       const score = s0 + s1 + s2 + s3;
-      if (score < floor) continue;
-      if (bestScores.length === k && score === floor && this.ids[slot]! > this.ids[bestSlots[k - 1]!]!) continue;
-      let at = bestScores.length;
-      while (at > 0 && precedes(score, this.ids[slot]!, bestScores[at - 1]!, this.ids[bestSlots[at - 1]!]!)) at--;
-      if (at >= k) continue;
-      bestScores.splice(at, 0, score);
-      bestSlots.splice(at, 0, slot);
-      if (bestScores.length > k) {
-        bestScores.pop();
-        bestSlots.pop();
-      }
-      if (bestScores.length === k) floor = Math.max(minSimilarity, bestScores[k - 1]!);
+      if (score >= best.floor) best.offer(score, this.ids[slot]!);
     }
-    return bestSlots.map((slot, i) => ({ id: this.ids[slot]!, similarity: bestScores[i]! }));
   }
 
   clear(): void {
@@ -118,6 +129,42 @@ export class VectorIndex {
     const next = new Float32Array(this.matrix.length * 2);
     next.set(this.matrix);
     this.matrix = next;
+  }
+}
+
+/** The best k (score, id) pairs offered so far, kept sorted (k is small: a sorted insert beats a heap). */
+class TopK {
+  readonly query: Float32Array;
+  private readonly k: number;
+  private readonly minSimilarity: number;
+  private readonly scores: number[] = [];
+  private readonly ids: string[] = [];
+  /** Below this a score cannot enter. */
+  floor: number;
+
+  constructor(query: Float32Array, k: number, minSimilarity: number) {
+    this.query = query;
+    this.k = k;
+    this.minSimilarity = minSimilarity;
+    this.floor = minSimilarity;
+  }
+
+  offer(score: number, id: string): void {
+    if (this.ids.includes(id)) return;
+    let at = this.scores.length;
+    while (at > 0 && precedes(score, id, this.scores[at - 1]!, this.ids[at - 1]!)) at--;
+    if (at >= this.k) return;
+    this.scores.splice(at, 0, score);
+    this.ids.splice(at, 0, id);
+    if (this.scores.length > this.k) {
+      this.scores.pop();
+      this.ids.pop();
+    }
+    if (this.scores.length === this.k) this.floor = Math.max(this.minSimilarity, this.scores[this.k - 1]!);
+  }
+
+  result(): Neighbour[] {
+    return this.ids.map((id, i) => ({ id, similarity: this.scores[i]! }));
   }
 }
 

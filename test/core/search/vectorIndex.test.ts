@@ -66,3 +66,11 @@ test('rank fusion: found by both first, ties keep lexical order, semantic-only h
   assert.deepEqual(fuseRankings(lexical, semantic, 2).map((hit) => hit.rowid), [3, 1]);
   assert.deepEqual(fuseRankings(lexical, [], 10), lexical.map((hit, i) => ({ ...hit, score: (1 / (61 + i)) / (2 / 61) })));
 });
+
+test('the sliced scan answers as the whole scan does', async () => {
+  const index = new VectorIndex(4);
+  for (let i = 0; i < 1000; i++) index.set(`n${String(i).padStart(4, '0')}`, v(Math.cos(i), Math.sin(i), (i % 7) / 7, 1));
+  const query = v(0.3, -0.2, 0.5, 1);
+  assert.deepEqual(await index.nearestSliced(query, 25, 0.1, 64), index.nearest(query, 25, 0.1));
+  assert.deepEqual(await new VectorIndex(4).nearestSliced(query, 5), []);
+});
