@@ -7,6 +7,7 @@ import type { StoreContext } from '../context.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type { TextGenerator } from './textGenerator.ts';
 import type { Embedder } from './embedder.ts';
+import { detectUsage } from './ggufUsage.ts';
 import type { Model, ModelDeleteCacheOutput, ModelDownloadProgress, Models, SeededModel } from '../wire.ts';
 import {
   ConflictError,
@@ -181,7 +182,8 @@ export class ModelService {
       ...(input.description ? { description: input.description } : {}),
       cloud: false,
       type: 'BALANCED',
-      usage: input.usage ?? 'CODE_CONVERSATION',
+      // A file imported without a usage says itself whether it is an embedding model.
+      usage: input.usage ?? (await detectUsage(input.path)) ?? 'CODE_CONVERSATION',
       foundation: input.foundation ?? 'UNKNOWN',
       bytes: byteDescriptor(size),
       unique: input.path,
