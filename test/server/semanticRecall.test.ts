@@ -10,23 +10,13 @@ import assert from 'node:assert/strict';
 import { startTestServer, request, type TestServer } from '../helpers.ts';
 import { FileServer } from '../support/fileServer.ts';
 import { tinyGguf } from '../support/gguf.ts';
+import { servedEntry } from '../support/catalogEntry.ts';
 import type { CatalogEntry } from '../../src/core/models/catalog.ts';
 
 let files: FileServer;
 let t: TestServer;
 
-const entry = (id: string, file: string): CatalogEntry => ({
-  id,
-  unique: file,
-  name: file,
-  version: '1',
-  foundation: 'UNKNOWN',
-  usage: 'TEXT_EMBEDDING',
-  type: 'SPEED',
-  url: files.url(file),
-  file,
-  license: 'MIT',
-});
+const entry = (id: string, file: string): CatalogEntry => servedEntry(files, id, file, 'TEXT_EMBEDDING');
 
 before(async () => {
   files = await FileServer.start();

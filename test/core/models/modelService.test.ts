@@ -12,24 +12,14 @@ import { ModelService } from '../../../src/core/models/modelService.ts';
 import { InsufficientResourcesError, UnavailableError } from '../../../src/core/errors.ts';
 import { FileServer } from '../../support/fileServer.ts';
 import { tinyGguf } from '../../support/gguf.ts';
+import { servedEntry } from '../../support/catalogEntry.ts';
 import { tempDir } from '../../helpers.ts';
 import { isAlive as alive } from '../../support/processes.ts';
 
 let files: FileServer;
 const opened: Array<{ core: Satchel; dir: string }> = [];
 
-const entry = (id: string, file: string, usage: CatalogEntry['usage']): CatalogEntry => ({
-  id,
-  unique: file,
-  name: file,
-  version: '1',
-  foundation: 'UNKNOWN',
-  usage,
-  type: 'SPEED',
-  url: files.url(file),
-  file,
-  license: 'MIT',
-});
+const entry = (id: string, file: string, usage: CatalogEntry['usage']): CatalogEntry => servedEntry(files, id, file, usage);
 
 before(async () => {
   files = await FileServer.start();

@@ -103,6 +103,16 @@ async function seedCorpus(): Promise<Record<string, string>> {
   return ids;
 }
 
+/** 40 assets, and a slow model's back-fill that has made a few of their vectors. */
+async function backfillUnderWay(): Promise<FakeEmbedder> {
+  for (let i = 0; i < 40; i++) await s.assets.create(codeSeed(`export const value${i} = ${i};`, `value${i}`));
+  const slow = new FakeEmbedder('embed-slow', { delayMs: 5 });
+  loadModel(slow);
+  const deadline = Date.now() + 5000;
+  while (slow.texts.length < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  return slow;
+}
+
 test('without an embedding model search is lexical, and writes store no vectors', async () => {
   await seedCorpus();
   assert.equal(await recall.prepare('sortByName'), undefined);
@@ -238,11 +248,7 @@ test('a model change ignores the old vectors and makes new ones; writes while un
 });
 
 test('unloading during a back-fill cancels it', async () => {
-  for (let i = 0; i < 40; i++) await s.assets.create(codeSeed(`export const value${i} = ${i};`, `value${i}`));
-  const slow = new FakeEmbedder('embed-slow', { delayMs: 5 });
-  loadModel(slow);
-  const deadline = Date.now() + 5000;
-  while (slow.texts.length < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  const slow = await backfillUnderWay();
   loadModel(undefined);
   await recall.idle();
   const made = slow.texts.length;
@@ -254,11 +260,7 @@ test('unloading during a back-fill cancels it', async () => {
 });
 
 test('cancelling the back-fill keeps the model: search uses what was made, new writes still get vectors', async () => {
-  for (let i = 0; i < 40; i++) await s.assets.create(codeSeed(`export const value${i} = ${i};`, `value${i}`));
-  const slow = new FakeEmbedder('embed-slow', { delayMs: 5 });
-  loadModel(slow);
-  const deadline = Date.now() + 5000;
-  while (slow.texts.length < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  const slow = await backfillUnderWay();
   assert.equal(recall.cancelBackfill(), true);
   await recall.idle();
   const status = recall.status();
