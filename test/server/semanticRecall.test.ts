@@ -12,6 +12,7 @@ import { FileServer } from '../support/fileServer.ts';
 import { tinyGguf } from '../support/gguf.ts';
 import { servedEntry } from '../support/catalogEntry.ts';
 import type { CatalogEntry } from '../../src/core/models/catalog.ts';
+import { SatchelClient } from '../../src/client/satchelClient.ts';
 
 let files: FileServer;
 let t: TestServer;
@@ -82,6 +83,13 @@ test('the real embedding runtime: back-fill, writes, hybrid search over HTTP, un
   const status = (await request(t.url, 'GET', '/search/semantic')).json;
   assert.deepEqual({ model: status.model, state: status.state, vectors: status.vectors }, { model: 'embed-64', state: 'ready', vectors: 13 });
   assert.equal(status.done, status.total);
+  const client = new SatchelClient(t.url);
+  try {
+    assert.deepEqual(await client.models.semanticStatus(), status, 'the typed client reads the same status');
+    assert.equal((await client.models.cancelSemanticBackfill()).cancelled, false, 'nothing to cancel once ready');
+  } finally {
+    client.dispose();
+  }
 
   // Writes: a new asset gets a vector, a deleted one loses it.
   const fresh = await create('export const whisper = (s) => s.toLowerCase();', 'whisper');
