@@ -6,6 +6,7 @@ import { StoreContext, silentLogger, type Logger } from './context.ts';
 import { baseMigrations } from './store/baseSchema.ts';
 import { assetMigrations } from './assets/schema.ts';
 import { applicationMigrations } from './applications/schema.ts';
+import { connectorMigrations } from './connector/schema.ts';
 import { conversationMigrations } from './conversations/schema.ts';
 import { modelMigrations } from './models/schema.ts';
 import { vectorMigrations } from './search/vectorSchema.ts';
@@ -13,6 +14,7 @@ import { SemanticRecall, type RecallSettings } from './search/semanticRecall.ts'
 import { AssetService } from './assets/assetService.ts';
 import { ApplicationService } from './applications/applicationService.ts';
 import { ConnectorService, type ConnectorSettings } from './connector/connectorService.ts';
+import { FingerprintIndex } from './connector/fingerprintIndex.ts';
 import { ConversationService } from './conversations/conversationService.ts';
 import { ModelService, type ModelSettings } from './models/modelService.ts';
 import type { Disposable } from './events.ts';
@@ -24,6 +26,7 @@ export const allMigrations = [
   ...baseMigrations,
   ...assetMigrations,
   ...applicationMigrations,
+  ...connectorMigrations,
   ...conversationMigrations,
   ...modelMigrations,
   ...vectorMigrations,
@@ -57,7 +60,9 @@ export class Satchel implements Disposable {
     this.context = context;
     this.classifier = new LanguageClassifier();
     this.user = new LocalUser(context);
-    this.assets = new AssetService(context, this.classifier);
+    // Every index written inside an asset's write transaction, listed here where assets are composed.
+    const fingerprints = new FingerprintIndex(context.database);
+    this.assets = new AssetService(context, this.classifier, [fingerprints]);
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
     this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
@@ -69,7 +74,7 @@ export class Satchel implements Disposable {
       {},
       context.logger,
     );
-    this.connector = new ConnectorService(context, this.assets, this.applications, options.connector ?? {});
+    this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
     this.recall = new SemanticRecall(
       context,
       {
@@ -94,7 +99,6 @@ export class Satchel implements Disposable {
     this.recall.dispose();
     await this.models.close();
     await this.classifier.unload();
-    this.connector.dispose();
     this.assets.dispose();
     this.context.dispose();
   }

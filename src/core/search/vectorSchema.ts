@@ -1,7 +1,7 @@
 import type { Migration } from '../store/database.ts';
 
 /**
- * Schema of semantic recall. Its versions are 6, then 106, 206… (so areas never collide).
+ * Schema of semantic recall. Its versions are 7, then 107, 207… (so areas never collide).
  *
  * One vector per asset, made by the embedding model `model` (its id) of `dimension` Float32 values
  * (little-endian, as Float32Array lays them out on every platform Node runs on). `source` is a
@@ -12,7 +12,7 @@ import type { Migration } from '../store/database.ts';
  */
 export const vectorMigrations: readonly Migration[] = [
   {
-    version: 6,
+    version: 7,
     name: 'asset vectors for semantic recall',
     up(db) {
       db.exec(`
