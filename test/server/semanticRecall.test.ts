@@ -1,7 +1,7 @@
 /**
  * Semantic recall through the real model runtime (node-llama-cpp in its own process, a generated
  * tiny GGUF served from 127.0.0.1) and over HTTP: loading an embedding model back-fills vectors of
- * its dimension, writes keep them in step, GET and POST /assets/search become hybrid, the host
+ * its dimension, writes keep them in step, GET and POST /assets/search and the MCP search_snippets tool become hybrid, the host
  * answers health meanwhile, unloading returns to lexical and another model re-embeds. The random
  * weights say nothing about quality; semanticRecall.test.ts in test/core asserts that.
  */
@@ -13,6 +13,9 @@ import { tinyGguf } from '../support/gguf.ts';
 import { servedEntry } from '../support/catalogEntry.ts';
 import type { CatalogEntry } from '../../src/core/models/catalog.ts';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 let files: FileServer;
 let t: TestServer;
@@ -110,6 +113,20 @@ test('the real embedding runtime: back-fill, writes, hybrid search over HTTP, un
     posted.json.results.iterable.map((hit: { identifier: string }) => hit.identifier),
     hybrid.iterable.map((hit: { identifier: string }) => hit.identifier),
   );
+
+  // The MCP server's search_snippets goes through the same hybrid search.
+  const mcp = new Client({ name: 'satchel-semantic-test', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+  try {
+    const result = (await mcp.callTool({ name: 'search_snippets', arguments: { query: 'shout', limit: 50 } })) as CallToolResult;
+    const snippets = (result.structuredContent as { snippets: Array<{ id: string }> }).snippets;
+    assert.deepEqual(
+      snippets.map((snippet) => snippet.id),
+      hybrid.iterable.map((hit: { identifier: string }) => hit.identifier),
+    );
+  } finally {
+    await mcp.close();
+  }
 
   // Another model: its vectors replace the first model's (another dimension, too).
   assert.equal((await request(t.url, 'POST', '/model/embed-32/load')).status, 200);
