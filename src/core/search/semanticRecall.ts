@@ -64,7 +64,7 @@ export interface RecallStatus {
  */
 const EMBEDDED_CHARS = 2000;
 const QUERY_CHARS = 1024;
-const LOAD_CHUNK = 2000;
+const LOAD_CHUNK = 500;
 const QUERY_CACHE = 64;
 
 interface Session {
