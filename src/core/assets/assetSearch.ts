@@ -91,11 +91,12 @@ export class AssetSearch {
   /**
    * GET /search/neural_code: assets whose code is closest to the query, ranked by the content
    * similarity `related` uses (TF-IDF over identifier sub-tokens, so `parseJson` meets "parse json").
-   * Satchel has no neural code model; this is its code-similarity ranking, and says so in the README.
+   * With an embedding model loaded it is fused with vector similarity, as hybrid search is.
    */
   codeSearch(query: string, options: SearchOptions): SearchedAssets {
     if (query.trim() === '') throw new InvalidInputError('Give a query to search code');
-    const similar = this.similarity.current().similar(indexedPrefix(query, SIMILARITY_CHARS), { limit: SEARCH_LIMIT });
+    let similar = this.similarity.current().similar(indexedPrefix(query, SIMILARITY_CHARS), { limit: SEARCH_LIMIT });
+    if (options.semantic) similar = options.semantic.fuseIds(similar.map((hit) => hit.id), SEARCH_LIMIT);
     const scores = new Map(similar.map((hit) => [hit.id, hit.score]));
     const hits: Hit[] = this.store.ordinaryDocs('id', similar.map((hit) => hit.id)).map((doc) => ({
       doc,

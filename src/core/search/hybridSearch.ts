@@ -19,6 +19,8 @@ export interface SemanticHit {
 export interface SemanticQuery {
   /** The lexical hits fused with this query's nearest assets in `scope`, best first. */
   fuse(lexical: readonly SearchHit[], scope: SearchScope): SearchHit[];
+  /** Ordinary assets ranked by another similarity (code search's), fused the same way, best first. */
+  fuseIds(ranked: readonly string[], limit: number): Array<{ id: string; score: number }>;
 }
 
 const K = 60;
@@ -46,4 +48,16 @@ export function fuseRankings(lexical: readonly SearchHit[], semantic: readonly S
     .sort(([, a], [, b]) => b.score - a.score || a.lexical - b.lexical || a.semantic - b.semantic)
     .slice(0, limit)
     .map(([rowid, entry]) => ({ rowid, stage: entry.stage, score: entry.score / best }));
+}
+
+/** `fuseRankings` over asset ids: each distinct id stands in for a rowid while fusing. */
+export function fuseIdRankings(ranked: readonly string[], semantic: readonly string[], limit: number): Array<{ id: string; score: number }> {
+  const ids = [...new Set([...ranked, ...semantic])];
+  const key = new Map(ids.map((id, i) => [id, i]));
+  const fused = fuseRankings(
+    ranked.map((id) => ({ rowid: key.get(id)!, stage: 'word' as const, score: 0 })),
+    semantic.map((id) => ({ rowid: key.get(id)!, similarity: 0 })),
+    limit,
+  );
+  return fused.map((hit) => ({ id: ids[hit.rowid]!, score: hit.score }));
 }

@@ -16,7 +16,7 @@ import { Emitter, type Disposable, type Event } from '../events.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { AssetIndexer } from '../assets/assetService.ts';
 import { embeddingIndexer } from '../assets/embeddingIndexer.ts';
-import { fuseRankings, type SemanticQuery } from './hybridSearch.ts';
+import { fuseIdRankings, fuseRankings, type SemanticQuery } from './hybridSearch.ts';
 import { VectorIndex } from './vectorIndex.ts';
 import { VectorStore } from './vectorStore.ts';
 
@@ -160,6 +160,10 @@ export class SemanticRecall implements Disposable {
           .slice(0, this.settings.candidates)
           .map((row) => ({ rowid: row.rowid, similarity: similarity.get(row.id)! }));
         return fuseRankings(lexical, semantic, scope.limit);
+      },
+      fuseIds: (ranked, limit) => {
+        const semantic = this.store.eligible(near.map((n) => n.id), false).slice(0, this.settings.candidates);
+        return fuseIdRankings(ranked, semantic.map((row) => row.id), limit);
       },
     };
   }

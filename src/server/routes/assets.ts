@@ -75,8 +75,10 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   router.get('/search/full_text', (ctx) => {
     json(ctx, assets.fullTextSearch(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
   });
-  router.get('/search/neural_code', (ctx) => {
-    json(ctx, assets.codeSearch(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
+  router.get('/search/neural_code', async (ctx) => {
+    const query = queryString(ctx, 'query') ?? '';
+    const semantic = query.trim() ? await core.recall.prepare(query) : undefined;
+    json(ctx, assets.codeSearch(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic }));
   });
 
   // Semantic recall (not in the Pieces interface): whether search is hybrid, and the back-fill's progress.

@@ -273,3 +273,14 @@ test('cancelling the back-fill keeps the model: search uses what was made, new w
   assert.ok(vectorRows().some((row) => row.asset_id === created.id));
   assert.equal((await names('download the web page'))[0], 'fetchPage');
 });
+
+test('code search (GET /search/neural_code) is fused with vector similarity while a model is loaded', async () => {
+  await seedCorpus();
+  const query = 'download the web page again';
+  const codeNames = async () =>
+    s.assets.codeSearch(query, { ...OPTIONS, semantic: await recall.prepare(query) }).iterable.map((hit) => hit.asset?.name);
+  assert.notEqual((await codeNames())[0], 'fetchWithRetry', 'TF-IDF over identifiers alone does not find it first');
+  loadModel(new FakeEmbedder('embed-a'));
+  await recall.idle();
+  assert.equal((await codeNames())[0], 'fetchWithRetry');
+});

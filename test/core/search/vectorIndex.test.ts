@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VectorIndex } from '../../../src/core/search/vectorIndex.ts';
-import { fuseRankings } from '../../../src/core/search/hybridSearch.ts';
+import { fuseIdRankings, fuseRankings } from '../../../src/core/search/hybridSearch.ts';
 
 const v = (...values: number[]) => Float32Array.from(values);
 
@@ -73,4 +73,10 @@ test('the sliced scan answers as the whole scan does', async () => {
   const query = v(0.3, -0.2, 0.5, 1);
   assert.deepEqual(await index.nearestSliced(query, 25, 0.1, 64), index.nearest(query, 25, 0.1));
   assert.deepEqual(await new VectorIndex(4).nearestSliced(query, 5), []);
+});
+
+test('rank fusion over ids: shared ids first, each id once, ties to the first ranking', () => {
+  const fused = fuseIdRankings(['a', 'b', 'c'], ['c', 'x'], 10);
+  assert.deepEqual(fused.map((hit) => hit.id), ['c', 'a', 'b', 'x']);
+  assert.ok(fused.every((hit, i) => i === 0 || hit.score <= fused[i - 1]!.score));
 });
