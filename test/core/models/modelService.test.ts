@@ -104,14 +104,17 @@ test('one text and one embedding model at a time; a crashed runtime only unloads
   await eventually(() => !alive(pidE), 'the embedding runtime to end');
 });
 
-test('an idle model unloads by itself after idleUnloadMs', async () => {
+test('an idle text model unloads by itself after idleUnloadMs; an embedding model (search uses it) stays', async () => {
   const { models } = open({ idleUnloadMs: 400 });
   await downloaded(models, 'text-a');
-  await models.load('text-a');
+  await downloaded(models, 'embed-e');
+  await Promise.all([models.load('text-a'), models.load('embed-e')]);
   const pid = models.runtimePid('text-a');
   assert.ok(alive(pid));
   await eventually(() => !models.get('text-a').loaded, 'the idle unload');
   await eventually(() => !alive(pid), 'the runtime to end');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(models.get('embed-e').loaded, true);
 });
 
 test('a model needing more memory than is free is refused before any process starts', async () => {
