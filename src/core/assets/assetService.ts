@@ -143,6 +143,11 @@ export class AssetService implements Disposable {
     }
   }
 
+  /** Ids of the newest ordinary assets, of one language when given. */
+  newest(limit: number, language?: ClassificationSpecific): string[] {
+    return this.store.newest(limit, language);
+  }
+
   /** Ids of ordinary assets (and pseudo ones when asked), newest first. */
   identifiers(options: { pseudo?: boolean; onlyPseudo?: boolean } = {}): string[] {
     return this.store.identifiers(options);

@@ -144,11 +144,18 @@ export class AssetStore {
     return (this.context.database.prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0').all() as Array<{ id: string }>).map((row) => row.id);
   }
 
-  /** The newest ordinary assets (by creation: the listing index has that order). */
-  newest(limit: number): string[] {
-    const rows = this.context.database
-      .prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC LIMIT ?')
-      .all(limit) as Array<{ id: string }>;
+  /**
+   * Ids of the newest ordinary assets, of one language when given (by creation: the listing index
+   * has that order; the language column is read without the documents).
+   */
+  newest(limit: number, language?: string): string[] {
+    const rows = (
+      language === undefined
+        ? this.context.database.prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC, rowid DESC LIMIT ?').all(limit)
+        : this.context.database
+            .prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 AND language = ? ORDER BY created DESC, rowid DESC LIMIT ?')
+            .all(language, limit)
+    ) as Array<{ id: string }>;
     return rows.map((row) => row.id);
   }
 
@@ -284,19 +291,19 @@ export class AssetStore {
     return Number(result.lastInsertRowid);
   }
 
-  /** Writes the document; `keywords` null keeps the stored ones. */
+  /**
+   * Writes the document; `keywords` null keeps the stored ones. The language column follows the
+   * original format, whichever write changed its classification.
+   */
   write(rowid: number, doc: StoredAsset, keywords: string | null): void {
+    const language = (doc.formats.iterable.find((f) => f.id === doc.original.id) ?? doc.formats.iterable[0])?.classification.specific ?? null;
     this.context.database
-      .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ?, keywords = COALESCE(?, keywords) WHERE rowid = ?')
-      .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), keywords, rowid);
+      .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ?, keywords = COALESCE(?, keywords), language = COALESCE(?, language) WHERE rowid = ?')
+      .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), keywords, language, rowid);
   }
 
   setKeywords(rowid: number, keywords: string): void {
     this.context.database.prepare('UPDATE assets SET keywords = ? WHERE rowid = ?').run(keywords, rowid);
-  }
-
-  setLanguage(rowid: number, language: string): void {
-    this.context.database.prepare('UPDATE assets SET language = ? WHERE rowid = ?').run(language, rowid);
   }
 
   remove(rowid: number, id: string): void {

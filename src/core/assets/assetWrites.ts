@@ -166,7 +166,6 @@ export class AssetWrites {
           }),
         },
       };
-      this.parts.store.setLanguage(rowid, ext);
       this.save(rowid, next, true, doc);
       this.parts.activities.add(id, 'asset_format_specific_classification_updated');
       return this.parts.renderer.render(next, true);

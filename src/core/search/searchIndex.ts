@@ -27,7 +27,8 @@ export function indexedDocument(name: string, tags: string, code: string): Index
   return { name, tags, code, identifiers: distinctIdentifiers(code).join(' ') };
 }
 
-export type SearchStage = 'substring' | 'word' | 'fuzzy' | 'phrase';
+/** `semantic`: found by vector similarity alone (hybridSearch.ts), not by any lexical stage. */
+export type SearchStage = 'substring' | 'word' | 'fuzzy' | 'phrase' | 'semantic';
 
 export interface SearchHit {
   readonly rowid: number;
