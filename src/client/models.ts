@@ -1,5 +1,6 @@
 /** The model catalog: downloads, loading into memory, custom imports. */
 import type { Model, ModelDeleteCacheOutput, Models, SeededModel } from '../core/wire.ts';
+import type { RecallStatus } from '../core/search/semanticRecall.ts';
 import { seg, type HttpTransport } from './http.ts';
 
 export class ModelsClient {
@@ -48,6 +49,15 @@ export class ModelsClient {
   /** Registers a model file already on this machine (copied into the data directory and verified). */
   importFile(file: { path: string; name?: string }): Promise<Model> {
     return this.http.json('POST', '/models/import', { body: file, timeoutMs: 600_000 });
+  }
+
+  /** Whether search is hybrid (an embedding model is loaded) and the progress of its back-fill. */
+  semanticStatus(): Promise<RecallStatus> {
+    return this.http.json('GET', '/search/semantic');
+  }
+
+  cancelSemanticBackfill(): Promise<{ cancelled: boolean; status: RecallStatus }> {
+    return this.http.json('POST', '/search/semantic/cancel');
   }
 
   create(seed: SeededModel): Promise<Model> {

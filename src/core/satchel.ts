@@ -9,6 +9,8 @@ import { applicationMigrations } from './applications/schema.ts';
 import { connectorMigrations } from './connector/schema.ts';
 import { conversationMigrations } from './conversations/schema.ts';
 import { modelMigrations } from './models/schema.ts';
+import { vectorMigrations } from './search/vectorSchema.ts';
+import { SemanticRecall, type RecallSettings } from './search/semanticRecall.ts';
 import { AssetService } from './assets/assetService.ts';
 import { ApplicationService } from './applications/applicationService.ts';
 import { ConnectorService, type ConnectorSettings } from './connector/connectorService.ts';
@@ -29,6 +31,7 @@ export const allMigrations = [
   ...connectorMigrations,
   ...conversationMigrations,
   ...modelMigrations,
+  ...vectorMigrations,
 ];
 
 export interface CoreOptions {
@@ -36,6 +39,7 @@ export interface CoreOptions {
   readonly logger?: Logger;
   readonly connector?: Partial<ConnectorSettings>;
   readonly models?: Partial<ModelSettings>;
+  readonly recall?: Partial<RecallSettings>;
 }
 
 export class Satchel implements Disposable {
@@ -46,6 +50,8 @@ export class Satchel implements Disposable {
   readonly connector: ConnectorService;
   readonly conversations: ConversationService;
   readonly models: ModelService;
+  /** Hybrid search while an embedding model is loaded: `recall.prepare(query)` before a search. */
+  readonly recall: SemanticRecall;
   readonly classifier: LanguageClassifier;
   readonly user: LocalUser;
   /** Questions asked through /qgpt/stream, answered by the loaded local model. */
@@ -58,13 +64,14 @@ export class Satchel implements Disposable {
     this.context = context;
     this.classifier = new LanguageClassifier();
     this.user = new LocalUser(context);
-    // Every index written inside an asset's write transaction, listed here where assets are composed.
-    const fingerprints = new FingerprintIndex(context.database);
-    this.assets = new AssetService(context, this.classifier, [fingerprints]);
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
+    // Conversations link to assets (asked only when a link is made) and an asset's reply embeds its
+    // conversations: the conversations area is built first and handed to the assets area.
     this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
-    this.assets.conversationOf = (id, transferables) => this.conversations.get(id, transferables);
+    // Every index written inside an asset's write transaction, listed here where assets are composed.
+    const fingerprints = new FingerprintIndex(context.database);
+    this.assets = new AssetService(context, this.classifier, [fingerprints], this.conversations);
     this.copilot = new Copilot(
       this.conversations,
       () => this.models.textGenerator(),
@@ -73,6 +80,16 @@ export class Satchel implements Disposable {
       context.logger,
     );
     this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
+    this.recall = new SemanticRecall(
+      context,
+      {
+        embedder: () => this.models.embedder(),
+        textOf: (id) => this.assets.text(id),
+        tagsOf: (id) => this.assets.labels.tagsOfAsset(id).map((tag) => tag.text),
+        registerIndexer: (indexer) => this.assets.registerIndexer(indexer),
+      },
+      options.recall ?? {},
+    );
     this.imports = new SnippetImporter({
       writer: new BulkWriter(context, this.assets.bulkTargets()),
       // Exact duplicates: the connector's index finds the candidates, whole texts decide.
@@ -90,6 +107,7 @@ export class Satchel implements Disposable {
   async close(): Promise<void> {
     // Writes already answered are durable; the ones still flushing are answered before the store closes.
     await this.context.database.settled();
+    this.recall.dispose();
     await this.models.close();
     await this.classifier.unload();
     this.assets.dispose();

@@ -12,7 +12,7 @@ import type { StoreContext } from '../context.ts';
 import type { Disposable } from '../events.ts';
 import type { ClassificationSpecific } from '../wire.ts';
 import { newId, stamp } from '../time.ts';
-import { SearchIndex } from '../search/searchIndex.ts';
+import { SearchIndex, indexedDocument } from '../search/searchIndex.ts';
 import { classificationOf } from '../classify/languages.ts';
 import { bytesOf, type StoredAsset, type StoredFormat } from './render.ts';
 import type { Labels } from './labels.ts';
@@ -126,7 +126,7 @@ export class BulkWriter {
           pseudo: false,
         };
         const tags = [...new Set(asset.tags.map(tagOf))];
-        const document = { name: asset.name, tags: asset.tags.join(' '), code: asset.text, idents: SearchIndex.identifiersOf(asset.text) };
+        const document = indexedDocument(asset.name, asset.tags.join(' '), asset.text);
         const rowid = this.targets.store.insert({ doc, suggested: false, language: asset.language, keywords: SearchIndex.keywords(document), formatId });
         for (const tag of tags) links.push([{ kind: 'asset', id: doc.id }, { kind: 'tag', id: tag }]);
         if (asset.description) links.push([{ kind: 'annotation', id: this.describe(asset.description, now) }, { kind: 'asset', id: doc.id }]);

@@ -18,11 +18,17 @@ export interface IndexedDocument {
   readonly tags: string;
   /** The asset's searchable text content ('' for binary content). */
   readonly code: string;
-  /** `identifiersOf(code)`, when the caller has it already (imports compute it once for two uses). */
-  readonly idents?: string;
+  /** The code's distinct identifiers, space separated: scanned once per write, held twice (keywords, asset_nt). */
+  readonly identifiers: string;
 }
 
-export type SearchStage = 'substring' | 'word' | 'fuzzy' | 'phrase';
+/** What the index holds of a name, tags and code (the code's identifiers found here, once). */
+export function indexedDocument(name: string, tags: string, code: string): IndexedDocument {
+  return { name, tags, code, identifiers: distinctIdentifiers(code).join(' ') };
+}
+
+/** `semantic`: found by vector similarity alone (hybridSearch.ts), not by any lexical stage. */
+export type SearchStage = 'substring' | 'word' | 'fuzzy' | 'phrase' | 'semantic';
 
 export interface SearchHit {
   readonly rowid: number;
@@ -139,12 +145,7 @@ export class SearchIndex {
 
   /** The `keywords` column value for a document (tags and identifiers, kept for re-ranking). */
   static keywords(document: IndexedDocument): string {
-    return `${document.tags.slice(0, INDEXED_TAGS_CHARS)}\n${document.idents ?? SearchIndex.identifiersOf(document.code)}`;
-  }
-
-  /** The identifiers of some code as the keywords and the trigram table hold them. */
-  static identifiersOf(code: string): string {
-    return distinctIdentifiers(code).join(' ');
+    return `${document.tags.slice(0, INDEXED_TAGS_CHARS)}\n${document.identifiers}`;
   }
 
   /**
@@ -180,7 +181,7 @@ export class SearchIndex {
     this.database.prepare('INSERT INTO asset_labels (rowid, label) VALUES (?, ?)').run(rowid, label);
     this.database
       .prepare('INSERT INTO asset_nt (rowid, name, tags, idents) VALUES (?, ?, ?, ?)')
-      .run(rowid, name, tags, document.idents ?? SearchIndex.identifiersOf(document.code));
+      .run(rowid, name, tags, document.identifiers);
     this.labels.set(rowid, label);
   }
 

@@ -73,6 +73,27 @@ export class Links {
     return rows.map((row) => row.b_id);
   }
 
+  /**
+   * The partners of each record of `kind` named in `ids`, by the partners' kind, oldest link first:
+   * one query for a page of records instead of one per record and partner kind.
+   */
+  partnersOfEach(kind: RecordKind, ids: readonly string[]): Map<string, Map<RecordKind, string[]>> {
+    const out = new Map<string, Map<RecordKind, string[]>>(ids.map((id) => [id, new Map()]));
+    const rows = this.database
+      .prepare(
+        `SELECT l.a_id AS id, l.b_kind AS kind, l.b_id AS partner FROM json_each(?) j
+         CROSS JOIN links l ON l.a_kind = ? AND l.a_id = j.value ORDER BY l.rowid`,
+      )
+      .all(JSON.stringify(ids), kind) as Array<{ id: string; kind: RecordKind; partner: string }>;
+    for (const row of rows) {
+      const byKind = out.get(row.id)!;
+      const partners = byKind.get(row.kind);
+      if (partners) partners.push(row.partner);
+      else byKind.set(row.kind, [row.partner]);
+    }
+    return out;
+  }
+
   /** Removes every link of a record; returns the partners it had, so their views can be refreshed. */
   removeAll(end: LinkEnd): LinkEnd[] {
     return this.database.transaction(() => {
