@@ -74,14 +74,23 @@ test('batches: progress after each, one commit per batch, change events for ever
     const snippets = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`S${i}`, { prefix: `p${i}`, body: `const value${i} = ${i};` }]));
     const changes: ChangeEvent[] = [];
     const listening = core.context.onDidChange((change) => changes.push(change));
+    // Every registered indexer is kept in step (semantic recall registers one the same way).
+    const indexed: string[] = [];
+    const batched: number[] = [];
+    const perAsset = core.assets.registerIndexer({ upsert: (id) => void indexed.push(id), remove: () => {} });
+    const perBatch = core.assets.registerIndexer({ upsert: () => assert.fail('a batch indexer gets batches'), remove: () => {}, upsertBatch: (items) => void batched.push(items.length) });
     const progress: number[] = [];
     const summary = await core.imports.import([{ name: 'typescript.json', text: () => JSON.stringify(snippets) }], {
       batchSize: 10,
       onProgress: (p) => progress.push(p.imported),
     });
     listening.dispose();
+    perAsset.dispose();
+    perBatch.dispose();
     assert.equal(summary.imported, 25);
     assert.deepEqual(progress, [10, 20, 25, 25]);
+    assert.deepEqual(indexed.sort(), core.assets.identifiers().sort());
+    assert.deepEqual(batched, [10, 10, 5]);
     const created = new Set(changes.filter((c) => c.kind === 'asset').map((c) => c.id));
     assert.equal(created.size, 25);
     assert.deepEqual([...created].sort(), core.assets.identifiers().sort());
