@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomFillSync, randomUUID } from 'node:crypto';
 import type { GroupedTimestamp } from './wire.ts';
 
 /** A wire timestamp for now (or for `date`), ISO-8601 UTC as the client sends and parses it. */
@@ -15,4 +15,32 @@ function readable(date: Date): string {
 
 export function newId(): string {
   return randomUUID();
+}
+
+let lastMs = 0;
+let sequence = 0;
+const entropy = new Uint8Array(8);
+
+/**
+ * A time-ordered UUID (version 7, RFC 9562): 48 bits of milliseconds, a 12-bit sequence within
+ * the millisecond, then 62 random bits. Ids made one after another sort one after another, so a
+ * bulk write appends to the id-keyed B-trees (asset, format and link indexes) instead of landing
+ * on random pages all over them, which is what a random UUID costs in a large store.
+ */
+export function newOrderedId(): string {
+  let ms = Date.now();
+  if (ms > lastMs) {
+    lastMs = ms;
+    sequence = 0;
+  } else if (++sequence > 0xfff) {
+    // More than 4,096 ids in one millisecond: borrow the next one (ids stay ordered and unique).
+    lastMs++;
+    sequence = 0;
+  }
+  ms = lastMs;
+  randomFillSync(entropy);
+  const hex = (value: number, digits: number): string => value.toString(16).padStart(digits, '0');
+  const random = Array.from(entropy, (byte) => hex(byte, 2)).join('');
+  const variant = hex(0x8 | (entropy[0]! & 0x3), 1);
+  return `${hex(Math.floor(ms / 0x10000), 8)}-${hex(ms % 0x10000, 4)}-7${hex(sequence, 3)}-${variant}${random.slice(1, 4)}-${random.slice(4, 16)}`;
 }

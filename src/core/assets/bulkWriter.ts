@@ -11,7 +11,7 @@
 import type { StoreContext } from '../context.ts';
 import type { Disposable } from '../events.ts';
 import type { ClassificationSpecific } from '../wire.ts';
-import { newId, stamp } from '../time.ts';
+import { newOrderedId, stamp } from '../time.ts';
 import { SearchIndex, indexedDocument } from '../search/searchIndex.ts';
 import { classificationOf } from '../classify/languages.ts';
 import { bytesOf, type StoredAsset, type StoredFormat } from './render.ts';
@@ -100,7 +100,7 @@ export class BulkWriter {
       const written: Array<{ id: string; text: string }> = [];
       const links: Array<[LinkEnd, LinkEnd]> = [];
       for (const asset of assets) {
-        const formatId = newId();
+        const formatId = newOrderedId();
         const format: StoredFormat = {
           id: formatId,
           creator: this.targets.creator,
@@ -113,7 +113,7 @@ export class BulkWriter {
           fragment: { string: { raw: asset.text }, metadata: { ext: asset.language } },
         };
         const doc: StoredAsset = {
-          id: newId(),
+          id: newOrderedId(),
           creator: this.targets.creator,
           created: now,
           updated: now,
@@ -143,7 +143,7 @@ export class BulkWriter {
 
   /** A DESCRIPTION annotation (where Pieces keeps a snippet's description), to be linked to its asset. */
   private describe(text: string, now: ReturnType<typeof stamp>): string {
-    const id = newId();
+    const id = newOrderedId();
     this.context.records.put('annotation', id, { id, type: 'DESCRIPTION', text, created: now, updated: now, mechanism: 'MANUAL' });
     this.context.publish({ kind: 'annotation', id });
     return id;

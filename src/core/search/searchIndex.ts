@@ -9,7 +9,7 @@
  * Writes happen inside the caller's transaction.
  */
 import type { Database } from '../store/database.ts';
-import { distinctIdentifiers, trigrams, wordIndexText } from './tokens.ts';
+import { WORD_INDEX_IDENTIFIERS, distinctIdentifiers, trigrams, wordIndexText } from './tokens.ts';
 import { LabelTrigrams } from './labelTrigrams.ts';
 
 export interface IndexedDocument {
@@ -20,11 +20,20 @@ export interface IndexedDocument {
   readonly code: string;
   /** The code's distinct identifiers, space separated: scanned once per write, held twice (keywords, asset_nt). */
   readonly identifiers: string;
+  /** The longer list of them the word index splits into sub-tokens (from the same scan). */
+  readonly wordIdentifiers?: readonly string[];
 }
 
-/** What the index holds of a name, tags and code (the code's identifiers found here, once). */
+/** Of the code's identifiers, the first this many are indexed by substring (asset_nt) and kept as keywords. */
+const INDEXED_IDENTIFIERS = 400;
+
+/**
+ * What the index holds of a name, tags and code. The code is scanned for identifiers once: the
+ * first INDEXED_IDENTIFIERS go to the substring index, all of them to the word index's sub-tokens.
+ */
 export function indexedDocument(name: string, tags: string, code: string): IndexedDocument {
-  return { name, tags, code, identifiers: distinctIdentifiers(code).join(' ') };
+  const found = distinctIdentifiers(code, WORD_INDEX_IDENTIFIERS);
+  return { name, tags, code, identifiers: found.slice(0, INDEXED_IDENTIFIERS).join(' '), wordIdentifiers: found };
 }
 
 /** `semantic`: found by vector similarity alone (hybridSearch.ts), not by any lexical stage. */
@@ -191,7 +200,7 @@ export class SearchIndex {
   }
 
   private insertCode(rowid: number, document: IndexedDocument): void {
-    this.database.prepare('INSERT INTO asset_cd (rowid, code) VALUES (?, ?)').run(rowid, wordIndexText(document.code));
+    this.database.prepare('INSERT INTO asset_cd (rowid, code) VALUES (?, ?)').run(rowid, wordIndexText(document.code, document.wordIdentifiers));
   }
 
   /** Ranked hits for loose terms (already lower-cased), best first. */

@@ -107,14 +107,18 @@ export function distinctIdentifiers(text: string, limit = 400): string[] {
   return [...seen];
 }
 
+/** Identifiers whose sub-tokens the word index holds (`wordIndexText`). */
+export const WORD_INDEX_IDENTIFIERS = 2000;
+
 /**
  * The text the word index holds for some content: its indexed prefix plus the sub-tokens of its
- * compound identifiers, so a search for `user` finds `getUserById`.
+ * compound identifiers, so a search for `user` finds `getUserById`. `identifiers` are the text's
+ * `distinctIdentifiers(text, WORD_INDEX_IDENTIFIERS)` when the caller has scanned for them already.
  */
-export function wordIndexText(text: string): string {
+export function wordIndexText(text: string, identifiers: readonly string[] = distinctIdentifiers(text, WORD_INDEX_IDENTIFIERS)): string {
   const indexed = indexedPrefix(text);
   const parts = new Set<string>();
-  for (const identifier of distinctIdentifiers(indexed, 2000)) {
+  for (const identifier of identifiers) {
     const subs = subTokens(identifier);
     if (subs.length > 1) for (const sub of subs) parts.add(sub);
   }

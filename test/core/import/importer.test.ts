@@ -125,3 +125,15 @@ test('a snippet whose file names no language is classified', async () => {
     assert.ok(asset!.formats.iterable[0]!.classification.specific, 'some language was decided');
   });
 });
+
+test('an import gives its assets time-ordered ids, in the order they were written (appends to the id indexes)', async () => {
+  await withCore(async (core) => {
+    const text = JSON.stringify(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`snippet ${i}`, { prefix: 'p', body: `const value${i} = ${i};` }])));
+    const summary = await core.imports.import([{ name: 'many.code-snippets', text: () => text }]);
+    assert.equal(summary.imported, 50);
+    const ids = core.context.database.db.prepare('SELECT id FROM assets ORDER BY rowid').all().map((row) => String(row.id));
+    assert.equal(ids.length, 50);
+    assert.ok(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab]/.test(id)), ids[0]);
+    assert.deepEqual([...ids].sort(), ids);
+  });
+});

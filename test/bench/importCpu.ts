@@ -1,0 +1,67 @@
+/**
+ * In-process import cost, for a shared machine where wall time is noisy: imports the benchmark
+ * corpus (as VS Code snippet files, like the import figure) straight into core and prints CPU
+ * time (process.cpuUsage) and wall time, for the whole import or for the last `--measure` assets
+ * after the rest went in unmeasured (the cost into a large store).
+ *   node --experimental-strip-types test/bench/importCpu.ts --size 20000 --measure 10000
+ */
+import { parseArgs } from 'node:util';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { Satchel } from '../../src/core/satchel.ts';
+import { generateCorpus } from './corpus.ts';
+import type { ImportSource } from '../../src/core/import/importer.ts';
+
+const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, measure: { type: 'string' }, tables: { type: 'boolean', default: false } } });
+const size = Number(values.size);
+const measure = Number(values.measure ?? size);
+const corpus = generateCorpus(size);
+
+function files(from: number, to: number): ImportSource[] {
+  const out: ImportSource[] = [];
+  for (let start = from; start < to; start += 5_000) {
+    const entries = corpus.assets.slice(start, Math.min(to, start + 5_000)).map((a) => [`${a.name} · ${a.key}`, { scope: a.language, prefix: [...a.tags], body: a.code }]);
+    const text = JSON.stringify(Object.fromEntries(entries));
+    out.push({ name: `bench-${start}.code-snippets`, text: () => text });
+  }
+  return out;
+}
+
+/** Bytes this process has written to storage so far (Linux), or 0 where /proc is absent. */
+function writtenBytes(): number {
+  try {
+    return Number(/write_bytes: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'satchel-importcpu-'));
+const core = Satchel.open({ dataDir });
+try {
+  if (size > measure) await core.imports.import(files(0, size - measure));
+  const sources = files(size - measure, size);
+  const written = writtenBytes();
+  const cpu = process.cpuUsage();
+  const wall = performance.now();
+  const summary = await core.imports.import(sources);
+  const used = process.cpuUsage(cpu);
+  const ms = performance.now() - wall;
+  const pagesPerAsset = (writtenBytes() - written) / 4096 / Math.max(1, summary.imported);
+  const cpuMs = (used.user + used.system) / 1000;
+  console.log(JSON.stringify({
+    store: size - measure, imported: summary.imported, wallMs: Math.round(ms), cpuMs: Math.round(cpuMs),
+    userMs: Math.round(used.user / 1000), sysMs: Math.round(used.system / 1000),
+    cpuMsPerAsset: +(cpuMs / summary.imported).toFixed(3), perSecondWall: Math.round(summary.imported / (ms / 1000)),
+    perSecondCpu: Math.round(summary.imported / (cpuMs / 1000)), pagesWrittenPerAsset: +pagesPerAsset.toFixed(1), load: loadavg().map((l) => +l.toFixed(2)),
+  }));
+  if (values.tables) {
+    // Pages per table and index: what a batch's random-key inserts are spread over.
+    const rows = core.context.database.db.prepare('SELECT name, count(*) AS pages FROM dbstat GROUP BY name ORDER BY pages DESC LIMIT 15').all();
+    console.log(rows.map((r) => `${String(r.name)} ${String(r.pages)}`).join('\n'));
+  }
+} finally {
+  await core.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
