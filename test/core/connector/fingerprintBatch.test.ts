@@ -23,7 +23,7 @@ test('upsertBatch writes the same documents and postings as upsert one by one, a
   const one = open();
   const many = open();
   try {
-    const items = savedSnippets.slice(0, 12).map((snippet, i) => ({ id: `asset-${i}`, text: snippet.code }));
+    const items = savedSnippets.map((snippet, i) => ({ id: `asset-${i}`, text: snippet.code }));
     const single = new FingerprintIndex(one.db);
     for (const item of items) single.upsert(item.id, item.text);
     const batch = new FingerprintIndex(many.db);
@@ -32,6 +32,9 @@ test('upsertBatch writes the same documents and postings as upsert one by one, a
     for (const sql of ['SELECT asset_id, text_hash, hashes, count FROM connector_fp_docs ORDER BY asset_id', 'SELECT hash, doc FROM connector_fp_postings ORDER BY hash, doc']) {
       assert.deepEqual(rows(many.db, sql), rows(one.db, sql), sql);
     }
+    // Enough postings for several full multi-row statements of the batch path and a remainder.
+    const postings = (rows(many.db, 'SELECT count(*) AS n FROM connector_fp_postings')[0] as { n: number }).n;
+    assert.ok(postings > 300 && postings % 100 !== 0, `${postings} postings`);
     assert.deepEqual(batch.sameText(items[4]!.text), ['asset-4']);
     assert.deepEqual(batch.sameText('not saved anywhere'), []);
   } finally {
