@@ -9,6 +9,9 @@ import { tempDir } from '../../helpers.ts';
 const migrations: Migration[] = [{ version: 1, name: 'rows', up: (db) => db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)') }];
 const body = 'x'.repeat(3000);
 
+const rowCount = (database: Database): number => (database.db.prepare('SELECT COUNT(*) AS n FROM rows').get() as { n: number }).n;
+const walOf = (dataDir: string): string => join(dataDir, `${DATABASE_FILE}-wal`);
+
 function writeRows(database: Database, count: number): void {
   const insert = database.prepare('INSERT INTO rows (body) VALUES (?)');
   for (let i = 0; i < count; i++) database.transaction(() => insert.run(body));
@@ -21,7 +24,7 @@ test('commits never checkpoint on the event loop: the WAL passes SQLite’s 1,00
     assert.equal(Object.values(database.db.prepare('PRAGMA wal_autocheckpoint').get()!)[0], 0);
     // About 1,500 pages: SQLite's own checkpoint would have run inside one of these commits.
     writeRows(database, 1500);
-    const wal = statSync(join(dataDir, `${DATABASE_FILE}-wal`)).size;
+    const wal = statSync(walOf(dataDir)).size;
     assert.ok(wal > 1000 * 4096, `WAL of ${wal} bytes`);
     const result = await database.checkpointed();
     assert.ok(result, 'the worker checkpointed');
@@ -29,8 +32,8 @@ test('commits never checkpoint on the event loop: the WAL passes SQLite’s 1,00
     assert.equal(result.checkpointed, result.log, 'every page copied (nothing else reads the WAL)');
     // Later writes start the WAL over instead of growing it.
     writeRows(database, 10);
-    assert.ok(statSync(join(dataDir, `${DATABASE_FILE}-wal`)).size <= wal);
-    assert.equal((database.db.prepare('SELECT COUNT(*) AS n FROM rows').get() as { n: number }).n, 1510);
+    assert.ok(statSync(walOf(dataDir)).size <= wal);
+    assert.equal(rowCount(database), 1510);
   } finally {
     database.close();
   }
@@ -43,10 +46,10 @@ test('closing waits for the worker, so the store’s connection is the last one 
   assert.ok(await database.checkpointed(), 'the worker is running');
   writeRows(database, 50);
   database.close();
-  assert.equal(existsSync(join(dataDir, `${DATABASE_FILE}-wal`)), false);
+  assert.equal(existsSync(walOf(dataDir)), false);
   const reopened = Database.open({ dataDir, migrations });
   try {
-    assert.equal((reopened.db.prepare('SELECT COUNT(*) AS n FROM rows').get() as { n: number }).n, 100);
+    assert.equal(rowCount(reopened), 100);
   } finally {
     reopened.close();
   }
@@ -56,7 +59,7 @@ test('a checkpoint is scheduled by writes alone, and a closed store answers with
   const dataDir = tempDir();
   const database = Database.open({ dataDir, migrations });
   writeRows(database, 1200);
-  const walPath = join(dataDir, `${DATABASE_FILE}-wal`);
+  const walPath = walOf(dataDir);
   const wal = statSync(walPath).size;
   // No explicit request: the commits scheduled one within a quarter second (a generous wait here).
   await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -86,5 +89,5 @@ test('an idle worker is let go, and the next write starts another', async () => 
     checkpointer.dispose();
     database.close();
   }
-  assert.equal(existsSync(join(dataDir, `${DATABASE_FILE}-wal`)), false);
+  assert.equal(existsSync(walOf(dataDir)), false);
 });
