@@ -4,8 +4,8 @@
  * over when that host exits.
  */
 import { parseArgs } from 'node:util';
-import { startHostWhenFree, type RunningHost } from './server/host.ts';
-import { readPortFile } from './server/server.ts';
+import { startHostWhenFree, type RunningHost } from './hosting/host.ts';
+import { readPortFile } from './hosting/portFile.ts';
 import { HostLock } from './core/store/hostLock.ts';
 import type { Logger } from './core/context.ts';
 import { defaultDataDir } from './core/dataDir.ts';

@@ -14,7 +14,7 @@ import { AssetsView } from './views/assetsView.ts';
 import { ConversationsView } from './views/conversationsView.ts';
 import { ModelsView } from './views/modelsView.ts';
 import { Commands } from './commands/index.ts';
-import type { Role } from './hostElection.ts';
+import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 
 export class SatchelExtension extends Disposable {
@@ -32,10 +32,10 @@ export class SatchelExtension extends Disposable {
   /** Resolves with the first role of the current start. */
   started: Promise<Role> = Promise.resolve({ kind: 'starting' });
 
-  constructor(version: string) {
+  constructor(version: string, startHosting: StartHosting) {
     super();
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
-    this.server = this._register(new ServerController(this.log, () => this.settings, version));
+    this.server = this._register(new ServerController(this.log, () => this.settings, version, startHosting));
     this.statusBar = this._register(new StatusBar(this.server));
     this.connector = this._register(new CopyConnector(this.server, this.statusBar, this.log, () => this.settings.connectorMode));
     this.documents = this._register(new AssetDocuments(this.server));

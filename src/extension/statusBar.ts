@@ -1,6 +1,6 @@
 /** The status bar item: port and role; click for the server menu; flashes when a suggestion arrives. */
 import * as vscode from 'vscode';
-import type { Role } from './hostElection.ts';
+import type { Role } from '../hosting/hosting.ts';
 import { Disposable } from './lifecycle.ts';
 import type { ServerController } from './serverController.ts';
 

@@ -4,12 +4,13 @@
  */
 import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel, type CoreOptions } from '../core/satchel.ts';
-import { serve, type SatchelServer, type ServeOptions } from './server.ts';
+import { serve, type SatchelServer, type ServeOptions } from '../server/server.ts';
+import { removePortFile, writePortFile } from './portFile.ts';
 
 /** After the start-up requests (health, the views' first frames). */
 const WARM_UP_DELAY_MS = 250;
 
-export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'writePortFile' | 'logger'> {
+export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'logger'> {
   readonly logger: NonNullable<CoreOptions['logger']>;
 }
 
@@ -36,7 +37,8 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
   let core: Satchel | undefined;
   try {
     core = Satchel.open(options);
-    const server = await serve(core, { ...options, writePortFile: true });
+    const server = await serve(core, options);
+    writePortFile(core.dataDir, server.port, options.logger);
     const opened = core;
     // Read in slices between requests; closing the store mid-way only ends the reading early.
     const warmUp = setTimeout(() => {
@@ -50,6 +52,7 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
       close: () =>
         (closing ??= (async () => {
           clearTimeout(warmUp);
+          removePortFile(opened.dataDir, server.port);
           await server.close();
           await opened.close();
           lock.dispose();
