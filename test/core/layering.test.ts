@@ -2,7 +2,7 @@
  * The dependency direction, enforced for every folder of src/ (a new folder fails until it has a rule):
  *
  *   core       domain; imports no other folder and no vscode, koa, ws, undici or zod
- *   wire       the operations' declarations (zod); over core's types only
+ *   wire       the operations' declarations (zod); over core's types and its pure value tables
  *   server     HTTP + WebSocket over core and wire
  *   client     typed client of the interface over wire; from core only types and the event helpers
  *   hosting    who serves a data directory (lock, port file, election) over core, server and client
@@ -30,7 +30,11 @@ interface Rule {
 
 const RULES: Record<string, Rule> = {
   core: { uses: [], forbiddenPackages: /^(vscode|koa|@koa\/|ws$|undici|zod)/ },
-  wire: { uses: [], typesFrom: ['core'], forbiddenPackages: /^(vscode|koa|@koa\/|ws$|undici)/ },
+  wire: {
+    uses: [],
+    typesFrom: ['core'],
+    runtimeFiles: ['src/core/models/enums.ts', 'src/core/models/catalog.ts'],
+    forbiddenPackages: /^(vscode|koa|@koa\/|ws$|undici)/ },
   server: { uses: ['core', 'wire'], forbiddenPackages: /^(vscode|undici)/ },
   client: { uses: ['wire'], typesFrom: ['core'], runtimeFiles: ['src/core/events.ts'], forbiddenPackages: /^(vscode|koa|@koa\/)/ },
   hosting: { uses: ['core', 'server', 'client'], forbiddenPackages: /^(vscode|koa|@koa\/)/ },

@@ -5,7 +5,7 @@ import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import type { Application } from '../../core/wire.ts';
 import type { SeededTrackedApplication } from '../../core/applications/applicationService.ts';
-import * as schema from './connectorSchemas.ts';
+import * as schema from '../../wire/connector.ts';
 
 /** The application a deprecated tracking call comes from, when the client configured its id. */
 function caller(ctx: Context): string | undefined {

@@ -4,7 +4,7 @@ import type { RouteModule } from './deps.ts';
 import { body, empty, json, param, queryString, transferables } from '../http.ts';
 import type { Asset, ClassificationSpecific, SeededScoreIncrement } from '../../core/wire.ts';
 import { parseExportType } from '../../core/assets/exporter.ts';
-import { accessorSchema, assetSchema, reclassificationSchema, scoreIncrementSchema } from './assetSchemas.ts';
+import { accessorSchema, assetSchema, reclassificationSchema, scoreIncrementSchema } from '../../wire/assets.ts';
 
 
 /** Path segment of each associable kind → the record kind it names. */

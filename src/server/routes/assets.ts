@@ -8,7 +8,7 @@ import type { RouteModule } from './deps.ts';
 import { body, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
 import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
 import type { Assets, AssetsSearchWithFiltersInput, Seed, SeededAssetsRecommendation } from '../../core/wire.ts';
-import { recommendationSchema, relatedSchema, searchWithFiltersSchema, seedSchema } from './assetSchemas.ts';
+import { recommendationSchema, relatedSchema, searchWithFiltersSchema, seedSchema } from '../../wire/assets.ts';
 import { assetRoutes } from './asset.ts';
 import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';

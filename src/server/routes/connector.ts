@@ -5,7 +5,7 @@ import { body, json, param, text } from '../http.ts';
 import { PIECES_OS_VERSION } from '../version.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { Reaction, SeededConnectorAsset, SeededConnectorConnection, SeededConnectorCreation, SeededConnectorTracking } from '../../core/wire.ts';
-import * as schema from './connectorSchemas.ts';
+import * as schema from '../../wire/connector.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,6 +1,6 @@
 import { body, empty, json, param, transferables } from '../http.ts';
 import type { RouteModule } from './deps.ts';
-import { seededMessage } from './conversationSchemas.ts';
+import { seededMessage } from '../../wire/conversations.ts';
 
 /** Conversation messages: create, snapshot (all, or one) and delete. */
 export const conversationMessageRoutes: RouteModule = (router, { core }) => {

@@ -2,7 +2,7 @@ import { body, empty, json, jsonStream, param, parse, queryString } from '../htt
 import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import type { RouteModule } from './deps.ts';
-import { annotationType, seededAnchor, seededRange, seededWorkstreamSummary } from './conversationSchemas.ts';
+import { annotationType, seededAnchor, seededRange, seededWorkstreamSummary } from '../../wire/conversations.ts';
 
 /** Annotations, anchors, ranges and workstream summaries: the records conversations associate with. */
 export const conversationRecordRoutes: RouteModule = (router, { core, streams }) => {

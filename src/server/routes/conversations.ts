@@ -2,7 +2,7 @@ import { body, empty, json, jsonStream, param, transferables } from '../http.ts'
 import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import type { RouteModule } from './deps.ts';
-import { conversationUpdate, scoreIncrement, seededConversation, summarizeInput } from './conversationSchemas.ts';
+import { conversationUpdate, scoreIncrement, seededConversation, summarizeInput } from '../../wire/conversations.ts';
 import { conversationAssociationRoutes } from './conversationAssociations.ts';
 import { conversationMessageRoutes } from './conversationMessages.ts';
 import { conversationRecordRoutes } from './conversationRecords.ts';

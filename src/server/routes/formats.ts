@@ -5,7 +5,7 @@
 import type { RouteModule } from './deps.ts';
 import { body, json, param, queryBoolean, transferables } from '../http.ts';
 import type { Format } from '../../core/wire.ts';
-import { formatSchema } from './assetSchemas.ts';
+import { formatSchema } from '../../wire/assets.ts';
 
 export const formatRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;

@@ -6,7 +6,7 @@
 import type { RouteModule } from './deps.ts';
 import { body, empty, json, param } from '../http.ts';
 import type { SeededTag, SeededWebsite } from '../../core/wire.ts';
-import { seededTagSchema, seededWebsiteSchema } from './assetSchemas.ts';
+import { seededTagSchema, seededWebsiteSchema } from '../../wire/assets.ts';
 
 export const labelRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;

@@ -1,6 +1,6 @@
 import { body, empty, json, param } from '../http.ts';
 import type { RouteModule } from './deps.ts';
-import { deleteCacheSchema, modelImportSchema, modelSchema, seededModelSchema } from './modelSchemas.ts';
+import { deleteCacheSchema, modelImportSchema, modelSchema, seededModelSchema } from '../../wire/models.ts';
 import { registerModelStreams } from './modelStreams.ts';
 import type { Model, SeededModel } from '../../core/wire.ts';
 

@@ -3,7 +3,7 @@
  * checked (and kept); unknown keys from newer clients are ignored, never an error.
  */
 import { z } from 'zod';
-import { transferableBytesFields, transferableStringFields } from './transferableSchemas.ts';
+import { transferableBytesFields, transferableStringFields } from './transferable.ts';
 
 const id = z.string().min(1, 'must be a non-empty id');
 

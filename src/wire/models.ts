@@ -9,8 +9,8 @@ import {
   MODEL_PROVIDER_VALUES,
   MODEL_TYPE_VALUES,
   MODEL_USAGE_VALUES,
-} from '../../core/models/enums.ts';
-import { byteDescriptor } from '../../core/models/catalog.ts';
+} from '../core/models/enums.ts';
+import { byteDescriptor } from '../core/models/catalog.ts';
 
 const timestamp = z.object({
   value: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO-8601 date'),

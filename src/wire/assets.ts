@@ -4,7 +4,7 @@
  * as the client may send fields Satchel ignores.
  */
 import { z } from 'zod';
-import { transferableBytesFields, transferableStringFields } from './transferableSchemas.ts';
+import { transferableBytesFields, transferableStringFields } from './transferable.ts';
 
 const GENERIC = ['UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE'] as const;
 const MECHANISM = ['UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT'] as const;

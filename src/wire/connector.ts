@@ -4,7 +4,7 @@
  * whole; the fields Satchel acts on are checked strictly.
  */
 import { z } from 'zod';
-import { transferableBytesFields, transferableStringFields } from './transferableSchemas.ts';
+import { transferableBytesFields, transferableStringFields } from './transferable.ts';
 
 const text = z.string().min(1, 'must not be empty');
 
