@@ -6,7 +6,8 @@
  * sent back with `react`, so the server learns which suggestions are unwelcome.
  */
 import * as vscode from 'vscode';
-import type { Asset, Reaction, SeededConnectorCreation } from '../core/wire.ts';
+import type { Asset } from '../core/wire.ts';
+import { snippetSeed, type ConnectorReaction, type ConnectorSeed } from '../client/connector.ts';
 import { Disposable } from './lifecycle.ts';
 import type { ServerController } from './serverController.ts';
 import type { StatusBar } from './statusBar.ts';
@@ -19,7 +20,7 @@ export interface PendingSuggestion {
   readonly kind: 'reuse' | 'save';
   readonly text: string;
   readonly language: string | undefined;
-  readonly seed: SeededConnectorCreation;
+  readonly seed: ConnectorSeed;
   /** For reuse: the saved asset that matches best. */
   readonly asset?: Asset;
   readonly created: number;
@@ -78,9 +79,7 @@ export class CopyConnector extends Disposable implements vscode.DocumentPasteEdi
     try {
       const application = await this.server.application();
       const suggestion = await connection.client.connector.suggest(application.id, text, language);
-      const seed = {
-        asset: { format: { fragment: { string: { raw: text } }, ...(language ? { classification: { specific: language } } : {}) } },
-      } as SeededConnectorCreation;
+      const seed = snippetSeed(text, language);
       const match = suggestion.reuse?.suggested ? (suggestion.reuse.assets?.iterable?.[0] ?? suggestion.assets?.iterable?.[0]) : undefined;
       let pending: PendingSuggestion | undefined;
       if (match) pending = { id: this.nextId++, kind: 'reuse', text, language, seed, asset: match, created: Date.now() };
@@ -138,7 +137,7 @@ export class CopyConnector extends Disposable implements vscode.DocumentPasteEdi
     this.remove(pending);
   }
 
-  private async react(pending: PendingSuggestion, reaction: Reaction): Promise<string> {
+  private async react(pending: PendingSuggestion, reaction: ConnectorReaction): Promise<string> {
     const connection = this.server.connection;
     if (!connection) throw new Error('Satchel is not connected to a server.');
     const application = await this.server.application();

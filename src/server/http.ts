@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { encodeJson } from './jsonEncode.ts';
 import { InvalidInputError } from '../core/errors.ts';
+import type { BodyOut, Operation } from '../wire/operation.ts';
 
 /** Validates `value` with `schema`; a failure is a 400 that names the offending field. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
@@ -16,6 +17,11 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, what: stri
   const issue = result.error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
   throw new InvalidInputError(`Invalid ${what}${where}: ${issue?.message ?? 'not acceptable'}`);
+}
+
+/** The request body of a declared operation, validated by its schema. */
+export function input<O extends Operation>(ctx: Context, op: O): BodyOut<O> {
+  return parse<O['body']>(op.body, ctx.request.body, op.what);
 }
 
 /** The parsed JSON body validated by `schema` (undefined bodies are validated too). */

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { transferableBytesFields, transferableStringFields } from './transferable.ts';
+import { operation } from './operation.ts';
+import type * as W from '../core/wire.ts';
 
 const text = z.string().min(1, 'must not be empty');
 
@@ -89,3 +91,29 @@ export const updateEvent = z.looseObject({ previous: anyTrackedApplication.optio
 
 /** applicationsSessionClose sends a bare JSON string, or nothing. */
 export const sessionId = z.string().min(1).optional();
+
+const onboardedFlag = z.boolean({ error: 'the body must be a bare JSON boolean (true or false)' });
+
+/** The connector area (interface.md §4.4): route and client both use these. */
+export const connectorOperations = {
+  connect: operation('POST', '/connect', 'SeededConnectorConnection', connectorConnection),
+  suggestion: operation('POST', '/:application/suggestion', 'SeededConnectorCreation', connectorCreation),
+  reaction: operation('POST', '/:application/reaction', 'Reaction', reaction),
+  intention: operation('POST', '/:application/intention', 'SeededConnectorAsset', connectorAsset),
+  track: operation('POST', '/:application/track', 'SeededConnectorTracking', tracking),
+  onboarded: operation('POST', '/:application/onboarded', 'onboarded flag', onboardedFlag),
+} as const;
+
+/**
+ * The published models stay the reference: every body they allow, the schema must accept (a schema
+ * that starts requiring or retyping a field the published client sends stops compiling here).
+ */
+type Accepts<Schema extends z.ZodType, Published extends z.input<Schema>> = Published;
+export type PublishedConnectorBodies = [
+  Accepts<typeof connectorConnection, W.SeededConnectorConnection>,
+  Accepts<typeof connectorCreation, W.SeededConnectorCreation>,
+  Accepts<typeof reaction, W.Reaction>,
+  Accepts<typeof connectorAsset, W.SeededConnectorAsset>,
+  Accepts<typeof tracking, W.SeededConnectorTracking>,
+  Accepts<typeof applicationUpdate, W.Application>,
+];

@@ -1,11 +1,10 @@
 import type { Context, Next } from 'koa';
-import { z } from 'zod';
 import type { RouteModule } from './deps.ts';
-import { body, json, param, text } from '../http.ts';
+import { input, json, param, text } from '../http.ts';
 import { PIECES_OS_VERSION } from '../version.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import type { Reaction, SeededConnectorAsset, SeededConnectorConnection, SeededConnectorCreation, SeededConnectorTracking } from '../../core/wire.ts';
-import * as schema from '../../wire/connector.ts';
+import type { SeededConnectorConnection, SeededConnectorTracking } from '../../core/wire.ts';
+import { connectorOperations as op } from '../../wire/connector.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,33 +33,32 @@ export const connectorRoutes: RouteModule = (router, { core }) => {
     throw new NotFoundError('application', id);
   }
 
-  router.post('/connect', (ctx) => {
-    const connection = body(ctx, schema.connectorConnection, 'SeededConnectorConnection') as unknown as SeededConnectorConnection;
+  router.post(op.connect.path, (ctx) => {
+    // Core takes the published type, whose application name and platform are closed enums; the
+    // route accepts any name an editor gives (see PublishedConnectorBodies for the other direction).
+    const connection = input(ctx, op.connect) as unknown as SeededConnectorConnection;
     json(ctx, connector.connect(connection, PIECES_OS_VERSION));
   });
 
-  router.post('/:application/suggestion', applicationSegment, (ctx) => {
-    const creation = body(ctx, schema.connectorCreation, 'SeededConnectorCreation') as unknown as SeededConnectorCreation;
-    json(ctx, connector.suggest(param(ctx, 'application'), creation));
+  router.post(op.suggestion.path, applicationSegment, (ctx) => {
+    json(ctx, connector.suggest(param(ctx, 'application'), input(ctx, op.suggestion)));
   });
 
-  router.post('/:application/reaction', applicationSegment, async (ctx) => {
-    const reaction = body(ctx, schema.reaction, 'Reaction') as unknown as Reaction;
-    text(ctx, await connector.react(param(ctx, 'application'), reaction));
+  router.post(op.reaction.path, applicationSegment, async (ctx) => {
+    text(ctx, await connector.react(param(ctx, 'application'), input(ctx, op.reaction)));
   });
 
-  router.post('/:application/intention', applicationSegment, async (ctx) => {
-    const seeded = body(ctx, schema.connectorAsset, 'SeededConnectorAsset') as unknown as SeededConnectorAsset;
-    text(ctx, await connector.intention(param(ctx, 'application'), seeded));
+  router.post(op.intention.path, applicationSegment, async (ctx) => {
+    text(ctx, await connector.intention(param(ctx, 'application'), input(ctx, op.intention)));
   });
 
-  router.post('/:application/track', applicationSegment, (ctx) => {
-    const tracking = body(ctx, schema.tracking, 'SeededConnectorTracking') as unknown as SeededConnectorTracking;
+  router.post(op.track.path, applicationSegment, (ctx) => {
+    // The published model spells identifier-description pairs camelCase; they travel snake_case.
+    const tracking = input(ctx, op.track) as unknown as SeededConnectorTracking;
     text(ctx, connector.track(param(ctx, 'application'), tracking));
   });
 
-  router.post('/:application/onboarded', applicationSegment, (ctx) => {
-    const onboarded = body(ctx, z.boolean({ error: 'the body must be a bare JSON boolean (true or false)' }), 'onboarded flag');
-    text(ctx, connector.onboarded(param(ctx, 'application'), onboarded));
+  router.post(op.onboarded.path, applicationSegment, (ctx) => {
+    text(ctx, connector.onboarded(param(ctx, 'application'), input(ctx, op.onboarded)));
   });
 };
