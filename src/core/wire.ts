@@ -25,12 +25,45 @@ interface SnakeKeys {
 
 type WireKey<K> = K extends keyof SnakeKeys ? SnakeKeys[K] : K;
 
-export type Jsonify<T> = T extends Date
+/** Known values first, any other string allowed. */
+export type Open<E extends string> = E | (string & {});
+
+/** A tracked event's identifier-description pairs, as they travel. */
+export type IdentifierDescriptionPairs = { readonly [snakeCaseIdentifier: string]: unknown };
+
+/**
+ * Identifier-description pairs travel snake_case (`asset_format_copied`) where the published models
+ * spell them camelCase; Satchel keeps pairs it does not know, and a tracked event may leave them out.
+ */
+type JsonObject<T> = 'identifierDescriptionPair' extends keyof T
+  ? { [K in keyof T as K extends 'identifierDescriptionPair' ? never : WireKey<K>]: Jsonify<T[K]> } & {
+      identifier_description_pair?: IdentifierDescriptionPairs;
+    }
+  : { [K in keyof T as WireKey<K>]: Jsonify<T[K]> };
+
+/** `E` itself (not a union that merely shares a value with it, like another enum's UNKNOWN) opened to any string. */
+type Opened<T, Enums> = Enums extends [infer E extends string, ...infer Rest]
+  ? [Exclude<T, undefined>] extends [E]
+    ? [E] extends [Exclude<T, undefined>]
+      ? Open<E> | Extract<T, undefined>
+      : Opened<T, Rest>
+    : Opened<T, Rest>
+  : never;
+
+/*
+ * Applications describe themselves: Satchel records the name, platform, privacy and capabilities an
+ * editor gives, also values the published enums do not list yet, so those are open wherever they occur.
+ */
+type SelfDescribed = [P.ApplicationNameEnum, P.PlatformEnum, P.PrivacyEnum, P.CapabilitiesEnum];
+
+export type Jsonify<T> = [Opened<T, SelfDescribed>] extends [never] ? JsonValue<T> : Opened<T, SelfDescribed>;
+
+type JsonValue<T> = T extends Date
   ? string
   : T extends ReadonlyArray<infer U>
     ? Jsonify<U>[]
     : T extends object
-      ? { [K in keyof T as WireKey<K>]: Jsonify<T[K]> }
+      ? JsonObject<T>
       : T;
 
 export type GroupedTimestamp = Jsonify<P.GroupedTimestamp>;
@@ -64,8 +97,9 @@ export type PseudoAssets = Jsonify<P.PseudoAssets>;
 export type SeededAssetsRecommendation = Jsonify<P.SeededAssetsRecommendation>;
 export type AssetReclassification = Jsonify<P.AssetReclassification>;
 export type ExportedAsset = Jsonify<P.ExportedAsset>;
-export type Activity = Jsonify<P.Activity>;
-export type Activities = Jsonify<P.Activities>;
+/** An activity holds the tracked event as it was received. */
+export type Activity = Omit<Jsonify<P.Activity>, 'event'> & { event: SeededConnectorTracking };
+export type Activities = Omit<Jsonify<P.Activities>, 'iterable'> & { iterable: Activity[] };
 export type Tag = Jsonify<P.Tag>;
 export type Tags = Jsonify<P.Tags>;
 export type SeededTag = Jsonify<P.SeededTag>;
@@ -83,10 +117,30 @@ export type Context = Jsonify<P.Context>;
 export type SeededConnectorConnection = Jsonify<P.SeededConnectorConnection>;
 export type SeededConnectorAsset = Jsonify<P.SeededConnectorAsset>;
 export type SeededConnectorCreation = Jsonify<P.SeededConnectorCreation>;
-/** `conversation_message` is snake_case here only (it is camelCase in SeededScoreIncrement). */
-export type SeededConnectorTracking = Omit<Jsonify<P.SeededConnectorTracking>, 'conversationMessage'> & {
-  conversation_message?: Jsonify<P.SeededTrackedConversationMessageEvent>;
-};
+type JsonRecord = { readonly [key: string]: unknown };
+/**
+ * A tracked event as Satchel takes it: the events it acts on (an asset or format used, an
+ * interaction, a keystroke) typed as far as it reads them, the others recorded whole. Every body
+ * the published SeededConnectorTracking allows fits (checked where the operation is declared).
+ * `conversation_message` is snake_case here only (it is camelCase in SeededScoreIncrement).
+ */
+export interface SeededConnectorTracking {
+  readonly asset?: { readonly asset: { readonly id: string }; readonly identifier_description_pair?: IdentifierDescriptionPairs };
+  readonly format?: {
+    /** A format names its asset by `reference.asset`; clients send only the part of the format they know. */
+    readonly format: { readonly id: string; readonly reference?: { readonly asset?: string } };
+    readonly identifier_description_pair?: IdentifierDescriptionPairs;
+  };
+  readonly interaction?: { readonly description: string };
+  readonly keyboard?: { readonly description: string; readonly shortcut: readonly number[] };
+  readonly session?: JsonRecord;
+  readonly assets?: JsonRecord;
+  readonly ml?: JsonRecord;
+  readonly adoption?: JsonRecord;
+  readonly conversation?: JsonRecord;
+  readonly conversation_message?: JsonRecord;
+  readonly workstream_summary?: JsonRecord;
+}
 export type Suggestion = Jsonify<P.Suggestion>;
 export type Reaction = Jsonify<P.Reaction>;
 export type Conversation = Jsonify<P.Conversation>;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { transferableBytesFields, transferableStringFields } from './transferable.ts';
 import { operation } from './operation.ts';
+import type * as P from '@pieces.app/pieces-os-client';
 import type * as W from '../core/wire.ts';
 
 const text = z.string().min(1, 'must not be empty');
@@ -114,6 +115,6 @@ export type PublishedConnectorBodies = [
   Accepts<typeof connectorCreation, W.SeededConnectorCreation>,
   Accepts<typeof reaction, W.Reaction>,
   Accepts<typeof connectorAsset, W.SeededConnectorAsset>,
-  Accepts<typeof tracking, W.SeededConnectorTracking>,
+  Accepts<typeof tracking, W.Jsonify<P.SeededConnectorTracking>>,
   Accepts<typeof applicationUpdate, W.Application>,
 ];

@@ -3,7 +3,6 @@ import type { RouteModule } from './deps.ts';
 import { input, json, param, text } from '../http.ts';
 import { PIECES_OS_VERSION } from '../version.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import type { SeededConnectorConnection, SeededConnectorTracking } from '../../core/wire.ts';
 import { connectorOperations as op } from '../../wire/connector.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,12 +32,7 @@ export const connectorRoutes: RouteModule = (router, { core }) => {
     throw new NotFoundError('application', id);
   }
 
-  router.post(op.connect.path, (ctx) => {
-    // Core takes the published type, whose application name and platform are closed enums; the
-    // route accepts any name an editor gives (see PublishedConnectorBodies for the other direction).
-    const connection = input(ctx, op.connect) as unknown as SeededConnectorConnection;
-    json(ctx, connector.connect(connection, PIECES_OS_VERSION));
-  });
+  router.post(op.connect.path, (ctx) => json(ctx, connector.connect(input(ctx, op.connect), PIECES_OS_VERSION)));
 
   router.post(op.suggestion.path, applicationSegment, (ctx) => {
     json(ctx, connector.suggest(param(ctx, 'application'), input(ctx, op.suggestion)));
@@ -53,9 +47,7 @@ export const connectorRoutes: RouteModule = (router, { core }) => {
   });
 
   router.post(op.track.path, applicationSegment, (ctx) => {
-    // The published model spells identifier-description pairs camelCase; they travel snake_case.
-    const tracking = input(ctx, op.track) as unknown as SeededConnectorTracking;
-    text(ctx, connector.track(param(ctx, 'application'), tracking));
+    text(ctx, connector.track(param(ctx, 'application'), input(ctx, op.track)));
   });
 
   router.post(op.onboarded.path, applicationSegment, (ctx) => {
