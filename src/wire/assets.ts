@@ -4,10 +4,9 @@
  * as the client may send fields Satchel ignores.
  */
 import { z } from 'zod';
-import { transferableBytesFields, transferableStringFields } from './transferable.ts';
+import { mechanism, transferableBytesFields, transferableStringFields } from './transferable.ts';
 
 const GENERIC = ['UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE'] as const;
-const MECHANISM = ['UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT'] as const;
 const TAG_CATEGORY = ['UNKNOWN', 'HANDLE', 'EMAIL'] as const;
 
 const transferableString = z.looseObject(transferableStringFields);
@@ -35,7 +34,7 @@ export const seedSchema = z.looseObject({
       metadata: z
         .looseObject({
           name: z.string().optional(),
-          mechanism: z.enum(MECHANISM).optional(),
+          mechanism: mechanism.optional(),
           tags: z.array(z.looseObject({ text: z.string().min(1), category: z.enum(TAG_CATEGORY).optional() })).optional(),
           websites: z.array(z.looseObject({ url: z.string().min(1), name: z.string() })).optional(),
         })
@@ -67,7 +66,7 @@ const score = z.looseObject({
 export const assetSchema = z.looseObject({
   id: z.string().min(1),
   name: z.string().optional(),
-  mechanism: z.enum(MECHANISM).optional(),
+  mechanism: mechanism.optional(),
   formats: z.looseObject({ iterable: z.array(formatInput) }).optional(),
   score: score.optional(),
   favorited: z.boolean().optional(),
@@ -155,12 +154,12 @@ export const seededTagSchema = z.looseObject({
   text: z.string().min(1),
   asset: z.string().min(1).optional(),
   category: z.enum(TAG_CATEGORY).optional(),
-  mechanism: z.enum(MECHANISM).optional(),
+  mechanism: mechanism.optional(),
 });
 
 export const seededWebsiteSchema = z.looseObject({
   url: z.string().min(1),
   name: z.string(),
   asset: z.string().min(1).optional(),
-  mechanism: z.enum(MECHANISM).optional(),
+  mechanism: mechanism.optional(),
 });

@@ -4,7 +4,7 @@
  * whole; the fields Satchel acts on are checked strictly.
  */
 import { z } from 'zod';
-import { transferableBytesFields, transferableStringFields } from './transferable.ts';
+import { mechanism, transferableBytesFields, transferableStringFields } from './transferable.ts';
 import { operation } from './operation.ts';
 import type * as P from '@pieces.app/pieces-os-client';
 import type * as W from '../core/wire.ts';
@@ -71,7 +71,7 @@ export const tracking = z.looseObject({
 export const application = trackedApplication.extend({
   id: text.optional(),
   onboarded: z.boolean().optional(),
-  mechanism: z.string().optional(),
+  mechanism: mechanism.optional(),
 });
 
 export const applicationUpdate = application.extend({ id: text });
@@ -118,3 +118,14 @@ export type PublishedConnectorBodies = [
   Accepts<typeof tracking, W.Jsonify<P.SeededConnectorTracking>>,
   Accepts<typeof applicationUpdate, W.Application>,
 ];
+
+/** The applications area's bodies (interface.md §4.3), deprecated tracking operations included. */
+export const applicationOperations = {
+  register: operation('POST', '/applications/register', 'Application', application),
+  update: operation('POST', '/application/update', 'Application', applicationUpdate),
+  closeSession: operation('POST', '/applications/session/close', 'session id (a bare JSON string)', sessionId),
+  interaction: operation('POST', '/applications/usage/engagement/interaction', 'SeededTrackedInteractionEvent', interactionEvent),
+  keyboard: operation('POST', '/applications/usage/engagement/keyboard', 'SeededTrackedKeyboardEvent', keyboardEvent),
+  installation: operation('POST', '/applications/usage/installation', 'TrackedApplicationInstall', installation),
+  updated: operation('POST', '/applications/usage/updated', 'TrackedApplicationUpdate', updateEvent),
+} as const;

@@ -3,7 +3,7 @@
  * checked (and kept); unknown keys from newer clients are ignored, never an error.
  */
 import { z } from 'zod';
-import { transferableBytesFields, transferableStringFields } from './transferable.ts';
+import { mechanism, transferableBytesFields, transferableStringFields } from './transferable.ts';
 
 const id = z.string().min(1, 'must be a non-empty id');
 
@@ -25,7 +25,6 @@ const role = z.enum(['UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT']);
 const conversationType = z.enum(['UNKNOWN', 'COPILOT']);
 export const annotationType = z.enum(['UNKNOWN', 'DESCRIPTION', 'COMMENT', 'DOCUMENTATION', 'SUMMARY', 'EXPLANATION', 'GIT_COMMIT']);
 const anchorType = z.enum(['UNKNOWN', 'FILE', 'DIRECTORY']);
-const mechanism = z.enum(['UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT']);
 const sentiment = z.enum(['UNKNOWN', 'LIKE', 'DISLIKE', 'REPORT']);
 
 const messageFields = {

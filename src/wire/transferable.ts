@@ -8,6 +8,9 @@ import { z } from 'zod';
 /** Bytes as the client sends them: integers 0–255 (not 1e300, -5 or 3.7). */
 export const byteArray = z.array(z.number().int().min(0).max(255));
 
+/** MechanismEnum: how a record came to be (assets, conversations, applications). */
+export const mechanism = z.enum(['UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT']);
+
 export const transferableStringFields = {
   raw: z.string().optional(),
   base64: z.string().optional(),
