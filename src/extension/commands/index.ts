@@ -27,20 +27,23 @@ export class Commands extends Disposable {
     const map = allCommands(services);
     this.ids = Object.keys(map);
     for (const [id, handler] of Object.entries(map)) {
-      this._register(
-        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-          try {
-            return await handler(...args);
-          } catch (error) {
-            const message = error instanceof Error ? error.message : String(error);
-            services.log.error(`${id} failed`, error);
-            void vscode.window.showErrorMessage(`Satchel: ${message}`, 'Show Log').then((choice) => {
-              if (choice) services.log.show();
-            });
-            throw error;
-          }
-        }),
-      );
+      this._register(vscode.commands.registerCommand(id, reported(id, handler, services)));
     }
   }
+}
+
+/** The handler, with its failure shown to the user (the log one click away) and rethrown. */
+function reported<Args extends never[]>(id: string, handler: (...args: Args) => unknown, services: Services): (...args: Args) => Promise<unknown> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      services.log.error(`${id} failed`, error);
+      void vscode.window.showErrorMessage(`Satchel: ${message}`, 'Show Log').then((choice) => {
+        if (choice) services.log.show();
+      });
+      throw error;
+    }
+  };
 }
