@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { Asset } from '../core/wire.ts';
 import { snippetSeed, type ConnectorReaction, type ConnectorSeed } from '../client/connector.ts';
-import { Disposable } from './lifecycle.ts';
+import { Owner } from '../core/lifecycle.ts';
 import type { ServerController } from './serverController.ts';
 import type { StatusBar } from './statusBar.ts';
 import type { Log } from './log.ts';
@@ -28,7 +28,7 @@ export interface PendingSuggestion {
 
 const MAX_PENDING = 20;
 
-export class CopyConnector extends Disposable implements vscode.DocumentPasteEditProvider {
+export class CopyConnector extends Owner implements vscode.DocumentPasteEditProvider {
   private readonly server: ServerController;
   private readonly statusBar: StatusBar;
   private readonly log: Log;

@@ -3,7 +3,7 @@
  * the commands, each owned here. The server starts after activation has returned.
  */
 import * as vscode from 'vscode';
-import { Disposable } from './lifecycle.ts';
+import { Owner } from '../core/lifecycle.ts';
 import { Log } from './log.ts';
 import { readSettings, SECTION, SERVER_KEYS, type Settings } from './settings.ts';
 import { ServerController } from './serverController.ts';
@@ -17,7 +17,7 @@ import { Commands } from './commands/index.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 
-export class SatchelExtension extends Disposable {
+export class SatchelExtension extends Owner {
   readonly log = this._register(new Log());
   readonly server: ServerController;
   readonly statusBar: StatusBar;

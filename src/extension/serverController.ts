@@ -9,7 +9,7 @@ import { SatchelClient } from '../client/satchelClient.ts';
 import type { Hosting, Role, StartHosting } from '../hosting/hosting.ts';
 import type { Settings } from './settings.ts';
 import type { Log } from './log.ts';
-import { Disposable } from './lifecycle.ts';
+import { Owner } from '../core/lifecycle.ts';
 
 export interface Connection {
   readonly client: SatchelClient;
@@ -18,7 +18,7 @@ export interface Connection {
   readonly port: number;
 }
 
-export class ServerController extends Disposable {
+export class ServerController extends Owner {
   private readonly log: Log;
   private readonly readSettings: () => Settings;
   private readonly version: string;

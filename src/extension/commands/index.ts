@@ -3,7 +3,7 @@
  * the log one click away) and rethrown, so callers of executeCommand see them too.
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle.ts';
+import { Owner } from '../../core/lifecycle.ts';
 import { assetCommands } from './assetCommands.ts';
 import { conversationCommands } from './conversationCommands.ts';
 import { modelCommands } from './modelCommands.ts';
@@ -19,7 +19,7 @@ export function allCommands(services: Services): CommandMap {
   };
 }
 
-export class Commands extends Disposable {
+export class Commands extends Owner {
   readonly ids: readonly string[];
 
   constructor(services: Services) {
