@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
 import { createApp, type AppOptions, type SatchelApp } from './app.ts';
-import { errorBody } from './errors.ts';
+import { rawErrorReply } from './errors.ts';
 
 export const DEFAULT_PORT = 39300;
 export const LAST_PORT = 39333;
@@ -59,20 +59,15 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
         socket.destroy();
         return;
       }
-      const [status, reason, code, message] =
+      const [status, code, message] =
         error.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'Request Header Fields Too Large', 'header_too_large', 'The request line or headers are too large.']
+          ? [431, 'header_too_large', 'The request line or headers are too large.']
           : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? [408, 'Request Timeout', 'request_timeout', 'The request was not received in time.']
-            : [400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP.'];
-      const body = JSON.stringify(errorBody(code, message));
+            ? [408, 'request_timeout', 'The request was not received in time.']
+            : [400, 'malformed_request', 'The request is not valid HTTP.'];
       // end() only half-closes: a client that keeps the connection open (a stalled upload) would
       // keep it, and whatever its request holds, forever. The socket goes once the answer is out.
-      socket.end(
-        `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-        () => socket.destroy(),
-      );
+      socket.end(rawErrorReply(status, code, message), () => socket.destroy());
     });
     return server;
   };
