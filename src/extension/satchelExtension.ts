@@ -37,7 +37,7 @@ export class SatchelExtension extends Owner {
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.server = this._register(new ServerController(this.log, () => this.settings, version, startHosting));
     this.statusBar = this._register(new StatusBar(this.server));
-    this.connector = this._register(new CopyConnector(this.server, this.statusBar, this.log, () => this.settings.connectorMode));
+    this.connector = this._register(new CopyConnector(this.server, this.statusBar, this.log, () => this.settings));
     this.documents = this._register(new AssetDocuments(this.server));
     this.assets = this._register(new AssetsView(this.server, this.connector, this.log));
     this.conversations = this._register(new ConversationsView(this.server, this.log));
