@@ -35,28 +35,25 @@ export type IdentifierDescriptionPairs = { readonly [snakeCaseIdentifier: string
  * Identifier-description pairs travel snake_case (`asset_format_copied`) where the published models
  * spell them camelCase; Satchel keeps pairs it does not know, and a tracked event may leave them out.
  */
-type JsonObject<T> = 'identifierDescriptionPair' extends keyof T
+type JsonObject<T> = T extends { name: P.ApplicationNameEnum } ? SelfDescribedApplication<JsonFields<T>> : JsonFields<T>;
+
+type JsonFields<T> = 'identifierDescriptionPair' extends keyof T
   ? { [K in keyof T as K extends 'identifierDescriptionPair' ? never : WireKey<K>]: Jsonify<T[K]> } & {
       identifier_description_pair?: IdentifierDescriptionPairs;
     }
   : { [K in keyof T as WireKey<K>]: Jsonify<T[K]> };
 
-/** `E` itself (not a union that merely shares a value with it, like another enum's UNKNOWN) opened to any string. */
-type Opened<T, Enums> = Enums extends [infer E extends string, ...infer Rest]
-  ? [Exclude<T, undefined>] extends [E]
-    ? [E] extends [Exclude<T, undefined>]
-      ? Open<E> | Extract<T, undefined>
-      : Opened<T, Rest>
-    : Opened<T, Rest>
-  : never;
-
 /*
  * Applications describe themselves: Satchel records the name, platform, privacy and capabilities an
- * editor gives, also values the published enums do not list yet, so those are open wherever they occur.
+ * editor gives, also values the published enums do not list yet, so those are open in every
+ * application (and only there: an anchor's platform, say, is still checked).
  */
-type SelfDescribed = [P.ApplicationNameEnum, P.PlatformEnum, P.PrivacyEnum, P.CapabilitiesEnum];
+type SelfDescribedApplication<T> = {
+  [K in keyof T]: K extends 'name' | 'platform' | 'privacy' | 'capabilities' ? Widen<T[K]> : T[K];
+};
+type Widen<V> = V extends string ? Open<V> : V;
 
-export type Jsonify<T> = [Opened<T, SelfDescribed>] extends [never] ? JsonValue<T> : Opened<T, SelfDescribed>;
+export type Jsonify<T> = JsonValue<T>;
 
 type JsonValue<T> = T extends Date
   ? string

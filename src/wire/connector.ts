@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { mechanism, transferableBytesFields, transferableStringFields } from './transferable.ts';
-import { operation } from './operation.ts';
+import { operation, type Accepts } from './operation.ts';
 import type * as P from '@pieces.app/pieces-os-client';
 import type * as W from '../core/wire.ts';
 
@@ -105,11 +105,7 @@ export const connectorOperations = {
   onboarded: operation('POST', '/:application/onboarded', 'onboarded flag', onboardedFlag),
 } as const;
 
-/**
- * The published models stay the reference: every body they allow, the schema must accept (a schema
- * that starts requiring or retyping a field the published client sends stops compiling here).
- */
-type Accepts<Schema extends z.ZodType, Published extends z.input<Schema>> = Published;
+/** Every body the published models allow is accepted (see Accepts). */
 export type PublishedConnectorBodies = [
   Accepts<typeof connectorConnection, W.SeededConnectorConnection>,
   Accepts<typeof connectorCreation, W.SeededConnectorCreation>,

@@ -16,6 +16,16 @@ export interface Operation<Body extends z.ZodType = z.ZodType> {
   readonly what: string;
 }
 
+/**
+ * The published models stay the reference: `Accepts<Schema, Published>` compiles only when every
+ * body the published type allows is one the schema takes, so a schema that starts requiring or
+ * retyping a field the published client sends stops compiling.
+ */
+export type Accepts<Schema extends z.ZodType, Published extends z.input<Schema>> = Published;
+
+/** `T` with `K` required: where Satchel needs a field the published model leaves optional. */
+export type Requiring<T, K extends keyof T> = T & { [P in K]-?: NonNullable<T[P]> };
+
 /** What a client sends (before defaults and transforms). */
 export type BodyIn<O extends Operation> = z.input<O['body']>;
 /** What a route hands to core (after parsing). */
