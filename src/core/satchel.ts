@@ -6,11 +6,13 @@ import { StoreContext, silentLogger, type Logger } from './context.ts';
 import { baseMigrations } from './store/baseSchema.ts';
 import { assetMigrations } from './assets/schema.ts';
 import { applicationMigrations } from './applications/schema.ts';
+import { connectorMigrations } from './connector/schema.ts';
 import { conversationMigrations } from './conversations/schema.ts';
 import { modelMigrations } from './models/schema.ts';
 import { AssetService } from './assets/assetService.ts';
 import { ApplicationService } from './applications/applicationService.ts';
 import { ConnectorService, type ConnectorSettings } from './connector/connectorService.ts';
+import { FingerprintIndex } from './connector/fingerprintIndex.ts';
 import { ConversationService } from './conversations/conversationService.ts';
 import { ModelService, type ModelSettings } from './models/modelService.ts';
 import type { Disposable } from './events.ts';
@@ -22,6 +24,7 @@ export const allMigrations = [
   ...baseMigrations,
   ...assetMigrations,
   ...applicationMigrations,
+  ...connectorMigrations,
   ...conversationMigrations,
   ...modelMigrations,
 ];
@@ -51,7 +54,9 @@ export class Satchel implements Disposable {
     this.context = context;
     this.classifier = new LanguageClassifier();
     this.user = new LocalUser(context);
-    this.assets = new AssetService(context, this.classifier);
+    // Every index written inside an asset's write transaction, listed here where assets are composed.
+    const fingerprints = new FingerprintIndex(context.database);
+    this.assets = new AssetService(context, this.classifier, [fingerprints]);
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
     this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
@@ -63,7 +68,7 @@ export class Satchel implements Disposable {
       {},
       context.logger,
     );
-    this.connector = new ConnectorService(context, this.assets, this.applications, options.connector ?? {});
+    this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
   }
 
   /** Opens (and migrates) the store of `dataDir`; throws StoreUnusableError and touches nothing if it cannot. */
@@ -77,7 +82,6 @@ export class Satchel implements Disposable {
     await this.context.database.settled();
     await this.models.close();
     await this.classifier.unload();
-    this.connector.dispose();
     this.assets.dispose();
     this.context.dispose();
   }

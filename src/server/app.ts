@@ -20,6 +20,7 @@ import { modelsRoutes } from './routes/models.ts';
 import { connectorRoutes } from './routes/connector.ts';
 import { userRoutes } from './routes/user.ts';
 import { qgptRoutes } from './routes/qgpt.ts';
+import { mcpRefusals, mcpRoutes } from './mcp/mcpRoute.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -44,6 +45,7 @@ export const routeModules: readonly RouteModule[] = [
   modelsRoutes,
   userRoutes,
   qgptRoutes,
+  mcpRoutes,
   connectorRoutes,
 ];
 
@@ -63,6 +65,7 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
     await next();
   });
   const bodies = bodyParser(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {});
+  koa.use(mcpRefusals);
   koa.use(bodies.middleware);
   koa.use(checkBooleanQueries);
   koa.use(router.routes());

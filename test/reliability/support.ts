@@ -225,8 +225,14 @@ export function rawBytes(port: number, bytes: Buffer, timeoutMs = 15_000): Promi
 
 /** The `{ error: { code, message } }` code of a reply, or undefined when it is not that shape. */
 export function jsonErrorCode(reply: { json: unknown }): string | undefined {
-  const error = (reply.json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  return typeof error?.code === 'string' && typeof error.message === 'string' ? error.code : undefined;
+  const body = reply.json as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown; data?: { code?: unknown } } } | undefined;
+  const error = body?.error;
+  if (typeof error?.message !== 'string') return undefined;
+  if (typeof error.code === 'string') return error.code;
+  // The JSON-RPC endpoint (/mcp) answers in JSON-RPC's shape: a numeric code, with the host's own
+  // code in `data` when the host refused the body before the MCP transport saw it.
+  if (body?.jsonrpc === '2.0' && typeof error.code === 'number') return typeof error.data?.code === 'string' ? error.data.code : `jsonrpc ${error.code}`;
+  return undefined;
 }
 
 /**

@@ -1,14 +1,13 @@
 import type { Migration } from '../store/database.ts';
-import { decode, postedSample } from '../connector/fingerprintIndex.ts';
 
 /**
- * Schema of the applications area and of the connector (which owns no area number of its own).
- * Its versions are 3, then 103, 203… (so areas never collide).
+ * Schema of the applications area. Its versions are 3, then 203, 303… (so areas never collide);
+ * 103 went to the connector's schema with the tables it changes (see connector/schema.ts).
  */
 export const applicationMigrations: readonly Migration[] = [
   {
     version: 3,
-    name: 'applications, engagement, sessions, usage events; connector fingerprints, copies and reactions',
+    name: 'applications, engagement, sessions, usage events',
     up(db) {
       db.exec(`
         CREATE TABLE applications (
@@ -42,51 +41,7 @@ export const applicationMigrations: readonly Migration[] = [
           created TEXT NOT NULL
         );
         CREATE INDEX application_usage_events_created ON application_usage_events (created);
-
-        CREATE TABLE connector_fp_docs (
-          doc INTEGER PRIMARY KEY,
-          asset_id TEXT NOT NULL UNIQUE,
-          text_hash TEXT NOT NULL,
-          hashes BLOB NOT NULL,
-          count INTEGER NOT NULL
-        );
-        CREATE TABLE connector_fp_postings (
-          hash INTEGER NOT NULL,
-          doc INTEGER NOT NULL,
-          PRIMARY KEY (hash, doc)
-        ) WITHOUT ROWID;
-        CREATE TABLE connector_fp_df (hash INTEGER PRIMARY KEY, df INTEGER NOT NULL);
-        CREATE TABLE connector_copies (
-          id INTEGER PRIMARY KEY,
-          application_id TEXT NOT NULL,
-          key TEXT NOT NULL,
-          kind TEXT NOT NULL,
-          reason TEXT NOT NULL,
-          score REAL NOT NULL,
-          created INTEGER NOT NULL
-        );
-        CREATE INDEX connector_copies_application ON connector_copies (application_id, id);
-        CREATE TABLE connector_reactions (
-          id INTEGER PRIMARY KEY,
-          application_id TEXT NOT NULL,
-          kind TEXT NOT NULL,
-          outcome TEXT NOT NULL,
-          asset_id TEXT,
-          created INTEGER NOT NULL
-        );
-        CREATE INDEX connector_reactions_application ON connector_reactions (application_id, kind, id);
       `);
-    },
-  },
-  {
-    version: 103,
-    name: 'connector postings: a content-defined sample of each fingerprint set, no frequency table',
-    up(db) {
-      db.exec('DROP TABLE connector_fp_df; DELETE FROM connector_fp_postings;');
-      const insert = db.prepare('INSERT OR IGNORE INTO connector_fp_postings (hash, doc) VALUES (?, ?)');
-      for (const row of db.prepare('SELECT doc, hashes FROM connector_fp_docs').iterate() as Iterable<{ doc: number; hashes: Uint8Array }>) {
-        for (const hash of postedSample(decode(row.hashes))) insert.run(hash, row.doc);
-      }
     },
   },
 ];

@@ -208,3 +208,24 @@ for (const info of supportedLanguages) {
 export function languageOf(specific: ClassificationSpecific): LanguageInfo | undefined {
   return infoBySpecific.get(specific);
 }
+
+const bySpokenName = new Map<string, ClassificationSpecific>();
+for (const info of supportedLanguages) {
+  for (const key of [info.specific, info.name, info.vscodeId, ...info.extensions]) {
+    if (!bySpokenName.has(key.toLowerCase())) bySpokenName.set(key.toLowerCase(), info.specific);
+  }
+}
+
+/**
+ * The specific value a language as a person or an agent writes it means (`TypeScript`, `python`,
+ * `c++`, `ts`, `.py`), or undefined when Satchel knows no such language.
+ */
+export function specificFromLanguageName(name: string): ClassificationSpecific | undefined {
+  const key = name.trim().toLowerCase().replace(/^\./, '');
+  if (key === '') return undefined;
+  // Satchel's own languages first: `bash` means the `sh` the classifier stores, though the enum has both.
+  const spoken = bySpokenName.get(key);
+  if (spoken !== undefined) return spoken;
+  if (CLASSIFICATION_SPECIFIC_VALUES.includes(key)) return key as ClassificationSpecific;
+  return specificFromHighlightJs(key);
+}

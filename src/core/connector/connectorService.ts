@@ -14,10 +14,9 @@ import type {
   IdentifierDescriptionPairs,
   Suggestion,
 } from '../wire.ts';
-import type { Disposable } from '../events.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { contentOf } from '../assets/content.ts';
-import { FingerprintIndex, type IndexMatch } from './fingerprintIndex.ts';
+import type { FingerprintIndex, IndexMatch } from './fingerprintIndex.ts';
 import { fingerprints, normalizedKey } from './fingerprint.ts';
 import { decide, type Decision, type DecisionSettings, type QuietReason } from './decision.ts';
 import { defaultQuietingSettings, quietingFor, type Quieting, type ReactionRecord, type SuggestionKind } from './quieting.ts';
@@ -44,21 +43,26 @@ export const ACKNOWLEDGED = 'OK';
 const COPIES_KEPT = 200;
 
 /** connect, suggest, react, intention, track, onboarded. */
-export class ConnectorService implements Disposable {
+export class ConnectorService {
   private readonly context: StoreContext;
   private readonly assets: AssetService;
   private readonly applications: ApplicationService;
   readonly settings: ConnectorSettings;
+  /** The near-duplicate index; the composition root hands it to the assets area, which keeps it in step with every write. */
   readonly index: FingerprintIndex;
-  private readonly registration: Disposable;
 
-  constructor(context: StoreContext, assets: AssetService, applications: ApplicationService, settings: Partial<ConnectorSettings>) {
+  constructor(
+    context: StoreContext,
+    assets: AssetService,
+    applications: ApplicationService,
+    index: FingerprintIndex,
+    settings: Partial<ConnectorSettings>,
+  ) {
     this.context = context;
     this.assets = assets;
     this.applications = applications;
     this.settings = { ...defaultConnectorSettings, ...settings };
-    this.index = new FingerprintIndex(context.database);
-    this.registration = assets.registerIndexer(this.index);
+    this.index = index;
   }
 
   /** Registers (or finds) the application and describes this Satchel to it. */
@@ -182,10 +186,6 @@ export class ConnectorService implements Disposable {
       now,
       this.settings,
     );
-  }
-
-  dispose(): void {
-    this.registration.dispose();
   }
 
   // ------------------------------------------------------------ internals

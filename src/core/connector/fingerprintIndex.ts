@@ -1,7 +1,7 @@
 /**
  * The connector's near-duplicate index: each asset's winnowed fingerprints (all of them, for exact
  * overlap scores) and an inverted index over a content-defined sample of them, in SQLite tables
- * written inside the asset's own write transaction (it is registered as an `AssetIndexer`), so the
+ * written inside the asset's own write transaction (an `AssetIndexer` listed in src/core/satchel.ts), so the
  * index never disagrees with the assets after a crash or a rollback.
  *
  * Only the sample is posted because postings land on random pages of a B-tree: posting every
@@ -12,7 +12,7 @@
  * few postings. Queries look up all their fingerprints, so they meet whichever ones were posted.
  */
 import type { Database } from '../store/database.ts';
-import type { AssetIndexer } from '../assets/assetService.ts';
+import type { AssetIndexer } from '../assets/assetIndexers.ts';
 import { FINGERPRINT_CHARS, fingerprints, sharedCount, similarity, type FingerprintOptions, defaultFingerprintOptions } from './fingerprint.ts';
 import { indexedPrefix } from '../search/tokens.ts';
 

@@ -5,6 +5,7 @@ import {
   classificationOf,
   languageOf,
   specificFromFileName,
+  specificFromLanguageName,
   specificFromGuesslang,
   specificFromHighlightJs,
   supportedLanguages,
@@ -132,4 +133,13 @@ test('the fallback heuristics tell prose, commands, SQL and markup apart', () =>
   assert.equal(markupKind('<dependency><artifactId>x</artifactId></dependency>'), 'xml');
   assert.equal(cFamilyKind('int main(void) { return 0; }'), 'c');
   assert.equal(cFamilyKind('std::vector<int> v;'), 'cpp');
+});
+
+test('a language as an agent names it maps to its specific value; unknown names to nothing', () => {
+  const cases: Array<[string, string | undefined]> = [
+    ['TypeScript', 'ts'], ['typescript', 'ts'], ['ts', 'ts'], ['.py', 'py'], ['Python', 'py'], ['c++', 'cpp'], ['C#', 'cs'],
+    ['csharp', 'cs'], ['shellscript', 'sh'], ['bash', 'sh'], ['yaml', 'yaml'], ['json', 'json'], [' Rust ', 'rs'],
+    ['klingon', undefined], ['', undefined], ['.', undefined],
+  ];
+  for (const [name, specific] of cases) assert.equal(specificFromLanguageName(name), specific, name);
 });

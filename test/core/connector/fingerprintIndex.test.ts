@@ -6,13 +6,15 @@ import { join } from 'node:path';
 import { Database } from '../../../src/core/store/database.ts';
 import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
 import { applicationMigrations } from '../../../src/core/applications/schema.ts';
+import { connectorMigrations } from '../../../src/core/connector/schema.ts';
+import type { Migration } from '../../../src/core/store/database.ts';
 import { FingerprintIndex, postedSample, BOTTOM_K, SAMPLE_MODULUS } from '../../../src/core/connector/fingerprintIndex.ts';
 import { fingerprints } from '../../../src/core/connector/fingerprint.ts';
 import { savedSnippets, unrelatedSnippets, partialOf } from './snippetFixture.ts';
 
 function open(): { db: Database; index: FingerprintIndex; close(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'satchel-fp-'));
-  const db = Database.open({ dataDir: dir, migrations: [...baseMigrations, ...applicationMigrations] });
+  const db = Database.open({ dataDir: dir, migrations: [...baseMigrations, ...connectorMigrations] });
   return { db, index: new FingerprintIndex(db), close: () => (db.close(), rmSync(dir, { recursive: true, force: true })) };
 }
 
@@ -151,11 +153,24 @@ test('only a content-defined sample is posted: every fingerprint ≡ 0 mod the m
   assert.deepEqual(Array.from(postedSample(short)), [-9, 3, 5], 'a short document posts all its fingerprints');
 });
 
+/** The fingerprint tables as the first release made them (in the applications area's version 3). */
+const firstLayout: Migration = {
+  version: 3,
+  name: 'first connector layout',
+  up(db) {
+    db.exec(`
+      CREATE TABLE connector_fp_docs (doc INTEGER PRIMARY KEY, asset_id TEXT NOT NULL UNIQUE, text_hash TEXT NOT NULL, hashes BLOB NOT NULL, count INTEGER NOT NULL);
+      CREATE TABLE connector_fp_postings (hash INTEGER NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (hash, doc)) WITHOUT ROWID;
+      CREATE TABLE connector_fp_df (hash INTEGER PRIMARY KEY, df INTEGER NOT NULL);
+    `);
+  },
+};
+
 test('upgrading a store that posted every fingerprint keeps the docs and re-posts the sample', () => {
   const dir = mkdtempSync(join(tmpdir(), 'satchel-fp-'));
   try {
     const hashes = fingerprints(savedSnippets[1]!.code);
-    const old = Database.open({ dataDir: dir, migrations: [...baseMigrations, applicationMigrations[0]!] });
+    const old = Database.open({ dataDir: dir, migrations: [...baseMigrations, firstLayout] });
     old.db.prepare("INSERT INTO connector_fp_docs (doc, asset_id, text_hash, hashes, count) VALUES (1, 'a', 'x', ?, ?)").run(
       new Uint8Array(hashes.buffer), hashes.length);
     for (const hash of hashes) {
@@ -163,7 +178,8 @@ test('upgrading a store that posted every fingerprint keeps the docs and re-post
       old.db.prepare('INSERT INTO connector_fp_df (hash, df) VALUES (?, 1)').run(hash);
     }
     old.close();
-    const db = Database.open({ dataDir: dir, migrations: [...baseMigrations, ...applicationMigrations] });
+    // The first layout was applied as version 3, which the applications area still knows.
+    const db = Database.open({ dataDir: dir, migrations: [...baseMigrations, ...applicationMigrations, ...connectorMigrations] });
     try {
       const rows = db.prepare('SELECT hash FROM connector_fp_postings ORDER BY hash').all() as Array<{ hash: number }>;
       assert.deepEqual(rows.map((r) => r.hash), Array.from(postedSample(hashes)));

@@ -1,0 +1,313 @@
+/**
+ * The SQL of the assets table (and of asset_formats, which maps a format to its asset): every
+ * statement the assets area runs on them lives here, so a reader sees the table's use in one place.
+ */
+import type { StoreContext } from '../context.ts';
+import { NotFoundError } from '../errors.ts';
+import { contentOf } from './content.ts';
+import type { StoredAsset } from './render.ts';
+
+/** Stored documents a page may hold (one larger document makes a page alone). */
+export const PAGE_BYTES = 4 * 1024 * 1024;
+
+/** A listed asset: where it is stored and how many bytes its document takes. */
+export interface StoredRow {
+  readonly rowid: number;
+  readonly size: number;
+}
+
+interface Row {
+  rowid: number;
+  id: string;
+  pseudo: number;
+  suggested: number;
+  data: string;
+}
+
+/** What recommendations rank an asset by. */
+export interface RankingFacts {
+  readonly id: string;
+  /** ms since the epoch */
+  readonly updated: number;
+  readonly favorited: boolean;
+  /** Reuses, updates, references, searches and priority bumps. */
+  readonly use: number;
+}
+
+/** What a new asset's row holds besides its document. */
+export interface NewRow {
+  readonly doc: StoredAsset;
+  readonly suggested: boolean;
+  readonly language: string;
+  readonly keywords: string;
+  readonly formatId: string;
+}
+
+/**
+ * The stored document without the content of its first eight formats (assets have one to three),
+ * removed by SQLite in one json_remove. It only saves work: rendering with transferables=false
+ * strips every format again (`withoutContent`), so a ninth format's content never leaks.
+ */
+export const CONTENT_FREE_DATA = `json_remove(data, ${Array.from({ length: 8 }, (_, i) =>
+  ['fragment.string', 'fragment.bytes', 'file.string', 'file.bytes'].map((path) => `'$.formats.iterable[${i}].${path}'`),
+)
+  .flat()
+  .join(', ')})`;
+
+/** The text of the asset's original format ('' for binary content). */
+export function textOf(doc: StoredAsset): string {
+  const original = doc.formats.iterable.find((f) => f.id === doc.original.id) ?? doc.formats.iterable[0];
+  return original ? contentOf(original)?.text ?? '' : '';
+}
+
+/** Each page of `pages` mapped member by member, a page at a time. */
+export function* mapPages<T, U>(pages: Iterable<readonly T[]>, map: (item: T) => U): Generator<U[]> {
+  for (const page of pages) yield page.map(map);
+}
+
+export class AssetStore {
+  private readonly context: StoreContext;
+
+  constructor(context: StoreContext) {
+    this.context = context;
+  }
+
+  // ---------------------------------------------------------------- single assets
+
+  private row(id: string): Row | undefined {
+    return this.context.database.prepare('SELECT rowid, id, pseudo, suggested, data FROM assets WHERE id = ?').get(id) as unknown as
+      | Row
+      | undefined;
+  }
+
+  exists(id: string): boolean {
+    return this.row(id) !== undefined;
+  }
+
+  /** Whether an asset appears in ordinary snapshots and streams (neither pseudo nor suggested). */
+  isOrdinary(id: string): boolean {
+    const row = this.row(id);
+    return row !== undefined && row.pseudo === 0 && row.suggested === 0;
+  }
+
+  /** The text of an asset's original format, or undefined when there is no such asset. */
+  text(id: string): string | undefined {
+    const row = this.row(id);
+    return row ? textOf(JSON.parse(row.data) as StoredAsset) : undefined;
+  }
+
+  load(id: string): { rowid: number; doc: StoredAsset } {
+    const row = this.row(id);
+    if (!row) throw new NotFoundError('asset', id);
+    return { rowid: row.rowid, doc: JSON.parse(row.data) as StoredAsset };
+  }
+
+  doc(id: string): StoredAsset {
+    return this.load(id).doc;
+  }
+
+  docOfFormat(formatId: string): StoredAsset {
+    const row = this.context.database.prepare('SELECT asset_id FROM asset_formats WHERE id = ?').get(formatId) as
+      | { asset_id: string }
+      | undefined;
+    if (!row) throw new NotFoundError('format', formatId);
+    return this.doc(row.asset_id);
+  }
+
+  // ---------------------------------------------------------------- many assets
+
+  /** Every stored asset, suggested and pseudo ones included (what indexers see). */
+  count(): number {
+    return (this.context.database.prepare('SELECT COUNT(*) AS n FROM assets').get() as { n: number }).n;
+  }
+
+  *allTexts(): Iterable<{ id: string; text: string }> {
+    const rows = this.context.database.prepare('SELECT data FROM assets ORDER BY rowid').all() as unknown as Array<{ data: string }>;
+    for (const row of rows) {
+      const doc = JSON.parse(row.data) as StoredAsset;
+      yield { id: doc.id, text: textOf(doc) };
+    }
+  }
+
+  /** Ids of ordinary assets (and pseudo ones when asked), newest first. */
+  identifiers(options: { pseudo?: boolean; onlyPseudo?: boolean } = {}): string[] {
+    const sql = options.onlyPseudo
+      ? 'SELECT id FROM assets WHERE suggested = 0 AND pseudo = 1 ORDER BY created DESC, rowid DESC'
+      : 'SELECT id FROM assets WHERE suggested = 0 AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC';
+    const statement = this.context.database.prepare(sql);
+    const rows = (options.onlyPseudo ? statement.all() : statement.all(options.pseudo ? 1 : 0)) as unknown as Array<{ id: string }>;
+    return rows.map((row) => row.id);
+  }
+
+  /** Ids of ordinary assets (neither suggested nor pseudo), in storage order. */
+  ordinaryIds(): string[] {
+    return (this.context.database.prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0').all() as Array<{ id: string }>).map((row) => row.id);
+  }
+
+  /**
+   * Ids of the newest ordinary assets, of one language when given (by creation: the listing index
+   * has that order; the language column is read without the documents).
+   */
+  newest(limit: number, language?: string): string[] {
+    const rows = (
+      language === undefined
+        ? this.context.database.prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 ORDER BY created DESC, rowid DESC LIMIT ?').all(limit)
+        : this.context.database
+            .prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0 AND language = ? ORDER BY created DESC, rowid DESC LIMIT ?')
+            .all(language, limit)
+    ) as Array<{ id: string }>;
+    return rows.map((row) => row.id);
+  }
+
+  /** The ordinary (neither suggested nor pseudo) assets among `keys`, in that order. */
+  ordinaryDocs(column: 'id' | 'rowid', keys: readonly (string | number)[]): StoredAsset[] {
+    const rows = this.context.database
+      .prepare(
+        `SELECT a.data AS data FROM json_each(?) j CROSS JOIN assets a ON a.${column} = j.value
+         WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY j.key`,
+      )
+      .all(JSON.stringify(keys)) as unknown as Array<{ data: string }>;
+    return rows.map((row) => JSON.parse(row.data) as StoredAsset);
+  }
+
+  /** The non-suggested assets among `ids` (pseudo ones when asked), newest first. */
+  docsAmong(ids: readonly string[], includePseudo: boolean): StoredAsset[] {
+    const rows = this.context.database
+      .prepare(
+        `SELECT a.data AS data FROM json_each(?) j CROSS JOIN assets a ON a.id = j.value
+         WHERE a.suggested = 0 AND (a.pseudo = 0 OR ?) ORDER BY a.created DESC, a.rowid DESC`,
+      )
+      .all(JSON.stringify(ids), includePseudo ? 1 : 0) as unknown as Array<{ data: string }>;
+    return rows.map((row) => JSON.parse(row.data) as StoredAsset);
+  }
+
+  docsByRowid(rowids: readonly number[]): Map<number, StoredAsset> {
+    const out = new Map<number, StoredAsset>();
+    const statement = this.context.database.prepare('SELECT data FROM assets WHERE rowid = ?');
+    for (const rowid of rowids) {
+      const row = statement.get(rowid) as { data: string } | undefined;
+      if (row) out.set(rowid, JSON.parse(row.data) as StoredAsset);
+    }
+    return out;
+  }
+
+  /** The rows among `rowids` that still exist, with their sizes from the record header (no document read). */
+  sizes(rowids: readonly number[]): StoredRow[] {
+    const sizeOf = this.context.database.prepare('SELECT octet_length(data) AS size FROM assets WHERE rowid = ?');
+    const rows: StoredRow[] = [];
+    for (const rowid of rowids) {
+      const row = sizeOf.get(rowid) as { size: number } | undefined;
+      if (row) rows.push({ rowid, size: row.size });
+    }
+    return rows;
+  }
+
+  /** Rowids and stored sizes of ordinary assets (or suggested ones; pseudo ones only when asked), newest first. */
+  listed(options: { suggested?: boolean; pseudo?: boolean } = {}): StoredRow[] {
+    // octet_length reads the size from the record header, not the document's overflow pages.
+    return this.context.database
+      .prepare('SELECT rowid, octet_length(data) AS size FROM assets WHERE suggested = ? AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC')
+      .all(options.suggested ? 1 : 0, options.pseudo ? 1 : 0) as unknown as StoredRow[];
+  }
+
+  /**
+   * The documents of `rows` in pages of at most `pageSize` documents and `pageBytes` of stored
+   * bytes, or one larger document alone, read one row per statement. Each step a caller takes
+   * between two pages is thus bounded by what it reads, whatever `column` makes of the document:
+   * without content SQLite still reads every page of it (1.2 s in one statement at 9 × 60 MB).
+   * A row deleted since `rows` were listed is left out.
+   */
+  storedPages(rows: readonly StoredRow[], column: string, pageSize?: number, pageBytes?: number): Generator<StoredAsset[]>;
+  storedPages(rows: readonly StoredRow[], column: string, pageSize: number, pageBytes: number, withRowids: true): Generator<Array<{ rowid: number; doc: StoredAsset }>>;
+  *storedPages(
+    rows: readonly StoredRow[],
+    column: string,
+    pageSize = 64,
+    pageBytes = PAGE_BYTES,
+    withRowids = false,
+  ): Generator<StoredAsset[] | Array<{ rowid: number; doc: StoredAsset }>> {
+    const read = this.context.database.prepare(`SELECT ${column} AS data FROM assets WHERE rowid = ?`);
+    let page: number[] = [];
+    let bytes = 0;
+    const take = (): StoredAsset[] | Array<{ rowid: number; doc: StoredAsset }> => {
+      const docs = page.flatMap((rowid) => {
+        const row = read.get(rowid) as { data: string } | undefined;
+        return row ? [{ rowid, doc: JSON.parse(row.data) as StoredAsset }] : [];
+      });
+      return withRowids ? docs : docs.map((entry) => entry.doc);
+    };
+    for (const row of rows) {
+      if (page.length > 0 && (page.length >= pageSize || bytes + row.size > pageBytes)) {
+        yield take();
+        page = [];
+        bytes = 0;
+      }
+      page.push(row.rowid);
+      bytes += row.size;
+    }
+    if (page.length > 0) yield take();
+  }
+
+  /** Stored documents of ordinary assets (or suggested ones; pseudo ones only when asked), newest first, read as in `storedPages`. */
+  docs(options: { suggested?: boolean; pseudo?: boolean } = {}): StoredAsset[] {
+    return [...this.storedPages(this.listed(options), 'data')].flat();
+  }
+
+  /** What recommendations rank ordinary assets by (all of them, or those among `ids`), newest first. */
+  rankingFacts(ids: readonly string[] | undefined): RankingFacts[] {
+    const facts = `a.id AS id, a.updated AS updated, json_extract(a.data, '$.favorited') AS favorited,
+      json_extract(a.data, '$.score.reuse') AS reuse, json_extract(a.data, '$.score.update') AS "update",
+      json_extract(a.data, '$.score.reference') AS reference, json_extract(a.data, '$.score.searched') AS searched,
+      json_extract(a.data, '$.score.priority') AS priority`;
+    const rows = (
+      ids === undefined
+        ? this.context.database
+            .prepare(`SELECT ${facts} FROM assets a WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY a.created DESC, a.rowid DESC`)
+            .all()
+        : this.context.database
+            .prepare(`SELECT ${facts} FROM json_each(?) j CROSS JOIN assets a ON a.id = j.value WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY j.key`)
+            .all(JSON.stringify(ids))
+    ) as Array<{ id: string; updated: string; favorited: number | null } & Record<'reuse' | 'update' | 'reference' | 'searched' | 'priority', number | null>>;
+    return rows.map((row) => ({
+      id: row.id,
+      updated: Date.parse(row.updated),
+      favorited: row.favorited === 1,
+      use: (row.reuse ?? 0) + (row.update ?? 0) + (row.reference ?? 0) + (row.searched ?? 0) + (row.priority ?? 0),
+    }));
+  }
+
+  // ---------------------------------------------------------------- writes (callers hold the transaction)
+
+  /** Inserts a new asset's row (its keywords in the INSERT: a second UPDATE would write all of a large text again); returns its rowid. */
+  insert(row: NewRow): number {
+    const { doc } = row;
+    const result = this.context.database
+      .prepare(
+        `INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, data, keywords)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(doc.id, doc.created.value, doc.updated.value, doc.pseudo ? 1 : 0, row.suggested ? 1 : 0, doc.name ?? '', row.language, JSON.stringify(doc), row.keywords);
+    this.context.database.prepare('INSERT INTO asset_formats (id, asset_id) VALUES (?, ?)').run(row.formatId, doc.id);
+    return Number(result.lastInsertRowid);
+  }
+
+  /**
+   * Writes the document; `keywords` null keeps the stored ones. The language column follows the
+   * original format, whichever write changed its classification.
+   */
+  write(rowid: number, doc: StoredAsset, keywords: string | null): void {
+    const language = (doc.formats.iterable.find((f) => f.id === doc.original.id) ?? doc.formats.iterable[0])?.classification.specific ?? null;
+    this.context.database
+      .prepare('UPDATE assets SET updated = ?, pseudo = ?, name = ?, data = ?, keywords = COALESCE(?, keywords), language = COALESCE(?, language) WHERE rowid = ?')
+      .run(doc.updated.value, doc.pseudo ? 1 : 0, doc.name ?? '', JSON.stringify(doc), keywords, language, rowid);
+  }
+
+  setKeywords(rowid: number, keywords: string): void {
+    this.context.database.prepare('UPDATE assets SET keywords = ? WHERE rowid = ?').run(keywords, rowid);
+  }
+
+  remove(rowid: number, id: string): void {
+    this.context.database.prepare('DELETE FROM asset_formats WHERE asset_id = ?').run(id);
+    this.context.database.prepare('DELETE FROM assets WHERE rowid = ?').run(rowid);
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * Every change to assets and the records linked to them, each in one transaction that also keeps
+ * the indexes, the activities and the change feed in step.
+ */
+import type { StoreContext } from '../context.ts';
+import type { LanguageClassifier } from '../classify/languageClassifier.ts';
+import type {
+  Application,
+  Asset,
+  ClassificationSpecific,
+  Format,
+  Seed,
+  SeededConnectorTracking,
+  SeededScoreIncrement,
+  SeededTag,
+  SeededWebsite,
+  Tag,
+  Website,
+} from '../wire.ts';
+import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { newId, stamp } from '../time.ts';
+import { SearchIndex } from '../search/searchIndex.ts';
+import { isKnownSpecific } from './languages.ts';
+import { classificationOf } from '../classify/languages.ts';
+import { contentOf } from './content.ts';
+import { bytesOf, renderFormat, type StoredAsset, type StoredFormat } from './render.ts';
+import { textOf, type AssetStore } from './assetStore.ts';
+import type { AssetIndexing } from './assetIndexers.ts';
+import type { AssetRenderer } from './assetRendering.ts';
+import type { AssetActivities } from './assetActivities.ts';
+import type { Tombstones } from './tombstones.ts';
+import type { Labels } from './labels.ts';
+import { LOCAL_CREATOR, SATCHEL_APPLICATION } from './origin.ts';
+import { prepareSeed, setContent, updatedFormat } from './seeds.ts';
+
+type LinkKind = 'tag' | 'website' | 'workstream_summary';
+
+/** What asset writes work with; the assets area builds one of each. */
+export interface AssetWriteParts {
+  readonly context: StoreContext;
+  readonly classifier: LanguageClassifier;
+  readonly store: AssetStore;
+  readonly labels: Labels;
+  readonly indexing: AssetIndexing;
+  readonly renderer: AssetRenderer;
+  readonly activities: AssetActivities;
+  readonly tombstones: Tombstones;
+}
+
+export class AssetWrites {
+  private readonly context: StoreContext;
+  private readonly parts: AssetWriteParts;
+
+  constructor(parts: AssetWriteParts) {
+    this.context = parts.context;
+    this.parts = parts;
+  }
+
+  /** Creates an asset from a Seed. `suggested` keeps it out of ordinary snapshots and searches. */
+  async create(seed: Seed, options: { suggested?: boolean } = {}): Promise<Asset> {
+    const { store, labels, indexing, activities, renderer } = this.parts;
+    const prepared = await prepareSeed(seed, this.parts.classifier);
+    const seeded = seed.asset;
+    if (!seeded) throw new InvalidInputError('A Seed needs an asset to create one');
+    // Creates arrive in bursts (imports, other tools): they share a commit, each still acknowledged only once durable.
+    return this.context.groupTransaction(() => {
+      const now = stamp();
+      const formatId = newId();
+      const application = { ...SATCHEL_APPLICATION, ...seeded.application };
+      const format: StoredFormat = {
+        id: formatId,
+        creator: LOCAL_CREATOR,
+        classification: prepared.classification,
+        role: 'BOTH',
+        application,
+        bytes: bytesOf(prepared.content.size),
+        created: now,
+        updated: now,
+      };
+      setContent(format, seeded.format, prepared);
+      const doc: StoredAsset = {
+        id: newId(),
+        creator: LOCAL_CREATOR,
+        created: now,
+        updated: now,
+        name: prepared.name,
+        formats: { iterable: [format] },
+        preview: { base: { id: formatId } },
+        original: { id: formatId },
+        mechanism: seeded.metadata?.mechanism ?? 'MANUAL',
+        score: { manual: 0, automatic: 0 },
+        pseudo: seeded.pseudo === true,
+      };
+      if (seeded.discovered !== undefined) doc.discovered = seeded.discovered;
+      if (seeded.demo !== undefined) doc.demo = seeded.demo;
+      const tags = (seeded.metadata?.tags ?? []).map((tag) => labels.createTag({ text: tag.text, ...(tag.category ? { category: tag.category } : {}) }));
+      const keywords = SearchIndex.keywords({ name: prepared.name, tags: [...new Map(tags.map((t) => [t.id, t.text])).values()].join(' '), code: textOf(doc) });
+      const rowid = store.insert({ doc, suggested: options.suggested === true, language: format.classification.specific, keywords, formatId });
+      for (const stored of tags) this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'tag', id: stored.id });
+      for (const website of seeded.metadata?.websites ?? []) {
+        const stored = labels.createWebsite({ url: website.url, name: website.name });
+        this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'website', id: stored.id });
+      }
+      indexing.reindex(rowid, doc, { created: true, written: keywords });
+      activities.add(doc.id, 'asset_created', application);
+      this.context.publish({ kind: 'asset', id: doc.id });
+      this.context.publish({ kind: 'format', id: formatId });
+      return renderer.render(doc, true);
+    });
+  }
+
+  /** Applies a full asset: name, flags, score and format contents/classifications it carries. */
+  update(input: Asset): Asset {
+    return this.context.transaction(() => {
+      const { rowid, doc } = this.parts.store.load(input.id);
+      const now = stamp();
+      const next: StoredAsset = { ...doc, updated: now };
+      if (typeof input.name === 'string') next.name = input.name;
+      if (input.mechanism) next.mechanism = input.mechanism;
+      if (input.score) next.score = { ...doc.score, ...input.score };
+      for (const flag of ['favorited', 'curated', 'discovered', 'demo', 'pseudo'] as const) {
+        if (typeof input[flag] === 'boolean') next[flag] = input[flag];
+      }
+      if (input.interacted) next.interacted = input.interacted;
+      next.formats = {
+        iterable: doc.formats.iterable.map((format) => {
+          const incoming = input.formats?.iterable?.find((f) => f?.id === format.id);
+          return incoming ? updatedFormat(format, incoming, now) : format;
+        }),
+      };
+      this.save(rowid, next, true, doc);
+      this.parts.activities.add(doc.id, 'asset_updated');
+      return this.parts.renderer.render(next, true);
+    });
+  }
+
+  delete(id: string): string {
+    return this.context.transaction(() => {
+      const { rowid, doc } = this.parts.store.load(id);
+      const last: Asset = { ...this.parts.renderer.render(doc, false), deleted: stamp() };
+      this.parts.activities.removeAll(id);
+      this.context.links.removeAll({ kind: 'asset', id });
+      this.parts.indexing.remove(rowid, id);
+      this.parts.store.remove(rowid, id);
+      this.context.database.onCommit(() => this.parts.tombstones.remember(id, last));
+      this.context.publish({ kind: 'asset', id, deleted: true });
+      for (const format of doc.formats.iterable) this.context.publish({ kind: 'format', id: format.id, deleted: true });
+      return id;
+    });
+  }
+
+  /** Every format of the asset takes the target language. */
+  reclassify(id: string, ext: ClassificationSpecific): Asset {
+    if (!isKnownSpecific(ext)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(ext)}`);
+    return this.context.transaction(() => {
+      const { rowid, doc } = this.parts.store.load(id);
+      const now = stamp();
+      const next: StoredAsset = {
+        ...doc,
+        updated: now,
+        formats: {
+          iterable: doc.formats.iterable.map((format) => {
+            const changed: StoredFormat = { ...format, classification: { ...format.classification, ...classificationOf(ext) }, updated: now };
+            if (changed.fragment) changed.fragment = { ...changed.fragment, metadata: { ...changed.fragment.metadata, ext } };
+            return changed;
+          }),
+        },
+      };
+      this.save(rowid, next, true, doc);
+      this.parts.activities.add(id, 'asset_format_specific_classification_updated');
+      return this.parts.renderer.render(next, true);
+    });
+  }
+
+  /** POST /format/update/value: a format's content (and classification) from a Format. */
+  updateFormatValue(input: Format, transferable: boolean): Format {
+    return this.context.transaction(() => {
+      const owner = this.parts.store.docOfFormat(input.id);
+      const { rowid, doc } = this.parts.store.load(owner.id);
+      const now = stamp();
+      const current = doc.formats.iterable.find((f) => f.id === input.id);
+      if (!current) throw new NotFoundError('format', input.id);
+      if (!contentOf(input)) throw new InvalidInputError('The format carries no value (fragment or file content)');
+      const changed = updatedFormat(current, input, now);
+      const next: StoredAsset = {
+        ...doc,
+        updated: now,
+        formats: { iterable: doc.formats.iterable.map((f) => (f.id === input.id ? changed : f)) },
+      };
+      this.save(rowid, next, true, doc);
+      this.parts.activities.add(doc.id, 'asset_format_value_edited');
+      this.context.publish({ kind: 'format', id: input.id });
+      return renderFormat(changed, next, transferable);
+    });
+  }
+
+  incrementScores(id: string, increment: SeededScoreIncrement): void {
+    this.context.transaction(() => {
+      const { rowid, doc } = this.parts.store.load(id);
+      const seeded = increment.asset ?? increment.assets;
+      if (!seeded) return;
+      const score = { manual: 0, automatic: 0, ...doc.score };
+      for (const key of ['reuse', 'update', 'reference', 'priority', 'searched'] as const) {
+        if (seeded[key] === true) score[key] = (score[key] ?? 0) + 1;
+      }
+      this.save(rowid, { ...doc, score }, false);
+    });
+  }
+
+  /** Records an activity event (the connector's react/track) on an asset. */
+  recordActivity(id: string, event: SeededConnectorTracking, application?: Application): void {
+    this.context.transaction(() => {
+      this.parts.store.load(id);
+      this.parts.activities.store(id, event, application);
+    });
+  }
+
+  associate(assetId: string, kind: LinkKind, targetId: string): void {
+    this.relink(assetId, kind, targetId, true);
+  }
+
+  disassociate(assetId: string, kind: LinkKind, targetId: string): void {
+    this.relink(assetId, kind, targetId, false);
+  }
+
+  /** POST /tags/create: the tag (existing one with the same text reused), linked to `seed.asset` if given. */
+  createTag(seed: SeededTag): Tag {
+    return this.context.transaction(() => {
+      if (seed.asset) this.parts.store.load(seed.asset);
+      const tag = this.parts.labels.createTag(seed);
+      if (seed.asset) this.associate(seed.asset, 'tag', tag.id);
+      return this.parts.labels.tag(tag.id);
+    });
+  }
+
+  /** POST /websites/create: the website (existing one with the same url reused), linked to `seed.asset` if given. */
+  createWebsite(seed: SeededWebsite): Website {
+    return this.context.transaction(() => {
+      if (seed.asset) this.parts.store.load(seed.asset);
+      const website = this.parts.labels.createWebsite(seed);
+      if (seed.asset) this.associate(seed.asset, 'website', website.id);
+      return this.parts.labels.website(website.id);
+    });
+  }
+
+  /** Links (or unlinks) a tag, website or summary; a tag change reindexes the asset. */
+  private relink(assetId: string, kind: LinkKind, targetId: string, link: boolean): void {
+    this.context.transaction(() => {
+      const { rowid, doc } = this.parts.store.load(assetId);
+      if (!this.context.records.has(kind, targetId)) throw new NotFoundError(kind, targetId);
+      const from = { kind: 'asset', id: assetId } as const;
+      const changed = link ? this.context.links.link(from, { kind, id: targetId }) : this.context.links.unlink(from, { kind, id: targetId });
+      if (!changed) return;
+      if (kind === 'tag') this.parts.indexing.reindex(rowid, doc, { previous: doc });
+      if (kind !== 'workstream_summary') {
+        const event = kind === 'tag' ? (link ? 'asset_tag_added' : 'asset_tag_deleted') : link ? 'asset_link_added' : 'asset_link_deleted';
+        this.parts.activities.add(assetId, event);
+      }
+      this.context.publish({ kind: 'asset', id: assetId });
+      this.context.publish({ kind, id: targetId });
+    });
+  }
+
+  /**
+   * Writes the document and keeps the search index and indexers in step (same transaction).
+   * `previous`, the document before this write, lets the index skip what did not change.
+   */
+  private save(rowid: number, doc: StoredAsset, reindex = true, previous?: StoredAsset): void {
+    const document = reindex ? this.parts.indexing.document(doc) : undefined;
+    const keywords = document ? SearchIndex.keywords(document) : null;
+    this.parts.store.write(rowid, doc, keywords);
+    if (document && keywords !== null) this.parts.indexing.reindex(rowid, doc, { document, written: keywords, ...(previous ? { previous } : {}) });
+    this.context.publish({ kind: 'asset', id: doc.id });
+  }
+}

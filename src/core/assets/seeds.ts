@@ -1,0 +1,99 @@
+/**
+ * What a Seed becomes before it is stored: its language (given, from the file name, sniffed from
+ * image bytes or asked of the classifier), its name and content; and formats updated from input.
+ */
+import type { LanguageClassifier } from '../classify/languageClassifier.ts';
+import type { Classification, ClassificationSpecific, Format, Seed, SeededFormat } from '../wire.ts';
+import { InvalidInputError } from '../errors.ts';
+import { imageTypeOf, isKnownSpecific } from './languages.ts';
+import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
+import { contentOf, suggestName, type Content } from './content.ts';
+import { bytesOf, withoutContent, type StoredFormat } from './render.ts';
+import { SATCHEL_APPLICATION } from './origin.ts';
+
+export interface Prepared {
+  readonly classification: Classification;
+  readonly name: string;
+  readonly content: Content;
+  readonly image: boolean;
+}
+
+export async function prepareSeed(seed: Seed, classifier: LanguageClassifier): Promise<Prepared> {
+  const seeded = seed.asset;
+  if (!seeded) throw new InvalidInputError('A Seed needs an asset (Seed.asset with a format)');
+  const format = seeded.format;
+  const content = format ? contentOf(format) : undefined;
+  if (!format || !content) {
+    throw new InvalidInputError('The seed has no content: give asset.format.fragment.string.raw or asset.format.file.bytes.raw');
+  }
+  const given = format.classification?.specific ?? format.fragment?.metadata?.ext ?? format.file?.metadata?.ext;
+  if (given !== undefined && !isKnownSpecific(given)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(given)}`);
+  const image = content.bytes ? imageTypeOf(Uint8Array.from(content.bytes.slice(0, 16))) : undefined;
+  let specific = given ?? (format.file?.metadata?.name ? specificFromFileName(format.file.metadata.name) : undefined) ?? image;
+  if (!specific) {
+    if (content.text.trim() !== '') specific = (await classifier.classify(content.text)).specific;
+    else specific = (content.bytes ? 'bin' : 'txt') as ClassificationSpecific;
+  }
+  const generic = format.classification?.generic ?? genericOf(specific);
+  const fileName = format.file?.metadata?.name;
+  const name = seeded.metadata?.name?.trim() || fileName || suggestName(content.text);
+  return { classification: { generic, specific }, name, content, image: generic === 'IMAGE' };
+}
+
+/** A preprocessed Seed (language, name); persists nothing. Images come back as given. */
+export async function draftSeed(seed: Seed, classifier: LanguageClassifier, transferables: boolean): Promise<Seed> {
+  const seeded = seed.asset;
+  if (!seeded) return seed;
+  const prepared = await prepareSeed(seed, classifier);
+  if (prepared.image) return seed;
+  const format: SeededFormat = { ...seeded.format, classification: prepared.classification };
+  const ext = prepared.classification.specific;
+  if (format.fragment) format.fragment = { ...format.fragment, metadata: { ...format.fragment.metadata, ext } };
+  if (format.file) format.file = { ...format.file, metadata: { ...format.file.metadata, ext } };
+  return {
+    ...seed,
+    type: seed.type ?? 'SEEDED_ASSET',
+    asset: {
+      ...seeded,
+      application: { ...SATCHEL_APPLICATION, ...seeded.application },
+      metadata: { ...seeded.metadata, name: prepared.name },
+      format: transferables ? format : withoutContent(format),
+    },
+  };
+}
+
+/** Stores the seeded content in the format the seed used (fragment or file), normalised to raw. */
+export function setContent(format: StoredFormat, seeded: SeededFormat, prepared: Prepared): void {
+  const ext = prepared.classification.specific;
+  if (seeded.fragment && contentOf({ fragment: seeded.fragment })) {
+    format.fragment = prepared.content.bytes
+      ? { bytes: { raw: prepared.content.bytes }, metadata: { ext } }
+      : { string: { raw: prepared.content.text }, metadata: { ext } };
+    return;
+  }
+  // FileFormat has no metadata on the wire: the classification carries the language.
+  format.file = prepared.content.bytes ? { bytes: { raw: prepared.content.bytes } } : { string: { raw: prepared.content.text } };
+}
+
+/** A stored format with the content and classification an incoming (Seeded)Format carries. */
+export function updatedFormat(format: StoredFormat, incoming: Partial<Format>, now: StoredFormat['updated']): StoredFormat {
+  const next: StoredFormat = { ...format };
+  const content = contentOf(incoming);
+  let changed = false;
+  if (content) {
+    const part = content.bytes ? { bytes: { raw: content.bytes } } : { string: { raw: content.text } };
+    if (format.file && !format.fragment) next.file = part;
+    else next.fragment = { ...part, ...(format.fragment?.metadata ? { metadata: format.fragment.metadata } : {}) };
+    next.bytes = bytesOf(content.size);
+    changed = true;
+  }
+  const specific = incoming.classification?.specific;
+  if (specific && specific !== format.classification.specific) {
+    if (!isKnownSpecific(specific)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(specific)}`);
+    next.classification = classificationOf(specific);
+    if (next.fragment?.metadata) next.fragment = { ...next.fragment, metadata: { ...next.fragment.metadata, ext: specific } };
+    changed = true;
+  }
+  if (changed) next.updated = now;
+  return next;
+}

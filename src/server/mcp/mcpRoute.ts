@@ -1,0 +1,83 @@
+/**
+ * POST /mcp: the MCP streamable HTTP transport, on the host's own port behind its guards and body
+ * limits.
+ *
+ * Stateless: each POST gets a fresh server and transport, answered with one JSON reply and closed
+ * before the request ends. Every tool is a single request and answer and the server never calls
+ * the client, so sessions would buy nothing but state to evict: with them, a long-running host
+ * serving many agents would hold one server per client that never said goodbye, and SIGTERM would
+ * have streams to close. Here nothing outlives its request; shutdown treats /mcp like any other
+ * route. The cost is the absence of a GET notification stream (answered 405, which clients expect
+ * of stateless servers); building and closing the server per request costs about 1.5 ms.
+ */
+import type { Context, Next } from 'koa';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { RouteModule } from '../routes/deps.ts';
+import { describeError } from '../errors.ts';
+import { createMcpServer } from './mcpServer.ts';
+
+export const MCP_PATH = '/mcp';
+
+/** JSON-RPC's code for a body that is not JSON; -32000 is the transport's code for its other refusals. */
+const PARSE_ERROR = -32700;
+const TRANSPORT_ERROR = -32000;
+const UNPARSABLE = new Set(['malformed_json', 'invalid_encoding', 'too_deep']);
+
+/** Headers that describe this connection, not the message: they have no place on a Request object. */
+const CONNECTION_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
+
+function isMcpPath(ctx: Context): boolean {
+  return ctx.path === MCP_PATH || ctx.path === `${MCP_PATH}/`;
+}
+
+/**
+ * Placed before the body parser: a request the host refuses on /mcp (a body malformed, too large or
+ * not JSON; a malformed query) is answered as a JSON-RPC error, the shape an MCP client reads, with
+ * the host's HTTP status.
+ */
+export async function mcpRefusals(ctx: Context, next: Next): Promise<void> {
+  if (!isMcpPath(ctx)) return next();
+  try {
+    await next();
+  } catch (error) {
+    const refused = describeError(error);
+    if (!refused) throw error;
+    ctx.status = refused.status;
+    ctx.type = 'application/json';
+    // `data.code` keeps the host's own name for the refusal (too_large, malformed_json…).
+    const code = UNPARSABLE.has(refused.code) ? PARSE_ERROR : TRANSPORT_ERROR;
+    ctx.body = { jsonrpc: '2.0', error: { code, message: refused.message, data: { code: refused.code } }, id: null };
+  }
+}
+
+/** The request as the web-standard transport reads it; the body was parsed already. */
+function webRequest(ctx: Context): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (value === undefined || CONNECTION_HEADERS.has(name)) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(`http://127.0.0.1${ctx.url}`, { method: ctx.method, headers });
+}
+
+async function reply(ctx: Context, response: Response): Promise<void> {
+  ctx.status = response.status;
+  response.headers.forEach((value, name) => ctx.set(name, value));
+  // JSON replies only (enableJsonResponse): a bounded body, never a stream. An empty one (202 for
+  // a notification) stays empty rather than becoming Koa's 204.
+  ctx.body = await response.text();
+}
+
+export const mcpRoutes: RouteModule = (router, { core }) => {
+  router.post(MCP_PATH, async (ctx) => {
+    const server = createMcpServer(core);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      await reply(ctx, await transport.handleRequest(webRequest(ctx), { parsedBody: ctx.request.body }));
+    } finally {
+      // Closes the transport too: nothing of this request's server outlives it.
+      await server.close();
+    }
+  });
+};

@@ -1,0 +1,21 @@
+/** The MCP server Satchel offers agents: its tools and resources over one core. */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Satchel } from '../../core/satchel.ts';
+import { SATCHEL_VERSION } from '../version.ts';
+import { registerSnippetTools } from './snippetTools.ts';
+import { registerConversationTools } from './conversationTools.ts';
+import { registerSnippetResources } from './resources.ts';
+
+const INSTRUCTIONS =
+  "Satchel is the user's local snippet store, shared by their editor and every agent on this machine; nothing leaves the machine. " +
+  'Search it (search_snippets) before writing code the user may already have, read a hit in full with get_snippet, and save ' +
+  'reusable code the user wants to keep with save_snippet (check_snippet_saved first avoids duplicates).';
+
+/** A server with every tool and resource registered; cheap to build (registration only stores handlers). */
+export function createMcpServer(core: Satchel): McpServer {
+  const server = new McpServer({ name: 'satchel', title: 'Satchel', version: SATCHEL_VERSION }, { instructions: INSTRUCTIONS });
+  registerSnippetTools(server, core);
+  registerConversationTools(server, core);
+  registerSnippetResources(server, core);
+  return server;
+}

@@ -1,0 +1,63 @@
+/**
+ * Snippets as MCP resources, `satchel://assets/{id}`: a client can attach a saved snippet to a
+ * prompt by URI. The listing offers the newest ones (a store may hold a hundred thousand; search
+ * finds the rest and its ids resolve here).
+ */
+import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Satchel } from '../../core/satchel.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { contentOf } from '../../core/assets/content.ts';
+import { imageTypeOf } from '../../core/assets/languages.ts';
+import { languageName, originalOf, summaryOf } from './snippetViews.ts';
+
+export const ASSET_URI_PREFIX = 'satchel://assets/';
+/** Snippets a resource listing offers. */
+const LISTED = 100;
+/** The MCP specification's code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp', webp: 'image/webp' };
+
+export function assetUri(id: string): string {
+  return `${ASSET_URI_PREFIX}${encodeURIComponent(id)}`;
+}
+
+export function registerSnippetResources(server: McpServer, core: Satchel): void {
+  const template = new ResourceTemplate(`${ASSET_URI_PREFIX}{id}`, {
+    list: () => ({
+      resources: core.assets.newest(LISTED).map((id) => {
+        // Names and languages only: the listing reads no content.
+        const snippet = summaryOf(core.assets.get(id, { transferables: false }));
+        return { uri: assetUri(id), name: snippet.name, description: `${languageName(snippet.language)} snippet`, mimeType: 'text/plain' };
+      }),
+    }),
+  });
+
+  server.registerResource(
+    'snippet',
+    template,
+    { title: 'Saved snippet', description: 'A snippet saved in Satchel, by id: its content as stored.', mimeType: 'text/plain' },
+    (uri, variables): ReadResourceResult => {
+      const raw = variables.id;
+      let content: ReturnType<typeof contentOf>;
+      try {
+        const id = decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? '') : (raw ?? ''));
+        const original = originalOf(core.assets.get(id, { transferables: true }));
+        content = original ? contentOf(original) : undefined;
+      } catch (error) {
+        // A malformed escape (URIError) names no snippet either.
+        if (error instanceof NotFoundError || error instanceof URIError) {
+          throw new McpError(RESOURCE_NOT_FOUND, `No snippet at ${uri.href}`, { uri: uri.href });
+        }
+        throw error;
+      }
+      if (content?.bytes && content.text === '') {
+        const image = imageTypeOf(Uint8Array.from(content.bytes.slice(0, 16)));
+        const mimeType = (image && IMAGE_TYPES[image]) ?? 'application/octet-stream';
+        return { contents: [{ uri: uri.href, mimeType, blob: Buffer.from(content.bytes).toString('base64') }] };
+      }
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: content?.text ?? '' }] };
+    },
+  );
+}

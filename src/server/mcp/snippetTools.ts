@@ -1,0 +1,252 @@
+/**
+ * The snippet tools of the MCP server: search, get, save, list recent, and ask whether code is
+ * already saved. Each is a thin call into core; writes go through AssetService.create like every
+ * other write, so they are durable before the answer and appear on the asset streams.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { Satchel } from '../../core/satchel.ts';
+import type { AssetFilter, AssetsSearchWithFiltersInput, ClassificationSpecific, SearchedAsset, Seed } from '../../core/wire.ts';
+import { specificFromLanguageName } from '../../core/classify/languages.ts';
+import { checkSaved } from '../../core/connector/savedCheck.ts';
+import { SATCHEL_APPLICATION } from '../../core/assets/origin.ts';
+import { MAX_CONTENT_CHARS, detailOf, detailText, languageName, listingText, summaryOf, type SnippetSummary } from './snippetViews.ts';
+import { guarded, toolError, toolResult } from './toolResults.ts';
+
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 50;
+
+const limit = z.number().int().min(1).max(MAX_LIMIT).optional().describe(`How many snippets at most (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}).`);
+const language = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe('A language name or file extension: "TypeScript", "python", "ts", "rs", "c++"…');
+const tags = z.array(z.string().min(1).max(200)).max(32);
+
+const summary = z.object({
+  id: z.string(),
+  name: z.string(),
+  language: z.string().describe('Stored classification, e.g. ts, py.'),
+  tags: z.array(z.string()),
+  preview: z.string(),
+  created: z.string(),
+});
+const snippetList = { snippets: z.array(summary) };
+
+const searchInput = {
+  query: z.string().max(1000).optional().describe('Words, identifiers or a phrase to look for in names, tags and code (typo-tolerant).'),
+  tags: tags.optional().describe('Only snippets carrying every one of these tags.'),
+  language: language.optional().describe('Only snippets in this language ("TypeScript", "python", "ts"…).'),
+  limit,
+};
+
+const saveInput = {
+  content: z
+    .string()
+    .min(1)
+    .refine((text) => text.trim() !== '', 'content is only whitespace')
+    .describe('The code or text to save, exactly as it should be stored.'),
+  name: z.string().max(300).optional().describe('A short descriptive title. Default: derived from the code (its first declaration or line).'),
+  tags: tags.optional().describe('Tags to file it under, e.g. ["http", "retry"].'),
+  language: language.optional().describe('Its language; detected from the content when omitted.'),
+  websites: z.array(z.url().max(2048)).max(16).optional().describe('Related URLs (documentation, the source it came from).'),
+};
+
+/** The specific value of a language the agent named, or an error result naming what it can say. */
+function resolveLanguage(name: string | undefined): { specific?: ClassificationSpecific; error?: string } {
+  if (name === undefined) return {};
+  const specific = specificFromLanguageName(name);
+  return specific ? { specific } : { error: `Unknown language ${JSON.stringify(name)}. Give a name such as "TypeScript" or "Python", or an extension such as "ts" or "py".` };
+}
+
+function listed(snippets: readonly SnippetSummary[], empty: string, heading: string) {
+  const text = snippets.length === 0 ? empty : `${heading}\n${listingText(snippets)}`;
+  return toolResult(text, { snippets });
+}
+
+/**
+ * Up to `limit` hits, each way of searching through the index that serves it: a query through the
+ * search index (at most 100 hits, tags and language filtering them), tags alone through their links,
+ * a language alone through the listing index. None of them reads every snippet.
+ */
+function search(core: Satchel, query: string, tags: readonly string[], language: ClassificationSpecific | undefined, limit: number): SnippetSummary[] {
+  if (query === '' && tags.length === 0 && language) {
+    return core.assets.newest(limit, language).map((id) => summaryOf(core.assets.get(id)));
+  }
+  let pages: Iterable<SearchedAsset[]>;
+  if (query !== '') {
+    const filter: AssetFilter = { ...(tags.length > 0 ? { tags: [...tags] } : {}), ...(language ? { classification: language } : {}) };
+    const input: AssetsSearchWithFiltersInput = { query, ...(Object.keys(filter).length > 0 ? { filters: { iterable: [filter] } } : {}) };
+    pages = core.assets.searchPagesWithFilters(input, { transferables: true, pseudo: false }).pages;
+  } else {
+    pages = core.assets.searchPages({ tags }, { transferables: true, pseudo: false }).pages;
+  }
+  const found: SnippetSummary[] = [];
+  for (const page of pages) {
+    for (const { asset } of page) {
+      if (!asset || found.length >= limit) continue;
+      if (language && !asset.formats.iterable.some((format) => format.classification.specific === language)) continue;
+      found.push(summaryOf(asset));
+    }
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
+export function registerSnippetTools(server: McpServer, core: Satchel): void {
+  const logger = core.context.logger;
+
+  server.registerTool(
+    'search_snippets',
+    {
+      title: 'Search saved snippets',
+      description:
+        "Search the user's saved code snippets in Satchel (offline, on this machine) by words, tags and language. " +
+        'Returns the best matches with id, name, language, tags and a short preview; call get_snippet with an id for the full code. ' +
+        'Give at least one of query, tags or language. Search before writing code the user may already have.',
+      inputSchema: searchInput,
+      outputSchema: snippetList,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(logger, 'search_snippets', () => {
+        const query = args.query?.trim() ?? '';
+        const wantedTags = (args.tags ?? []).map((tag) => tag.trim()).filter(Boolean);
+        const lang = resolveLanguage(args.language);
+        if (lang.error) return toolError(lang.error);
+        if (query === '' && wantedTags.length === 0 && !lang.specific) {
+          return toolError('Give a query, tags or a language to search. To see the newest snippets, call list_recent_snippets.');
+        }
+        const found = search(core, query, wantedTags, lang.specific, args.limit ?? DEFAULT_LIMIT);
+        return listed(found, 'No saved snippet matches.', `${found.length} snippet${found.length === 1 ? '' : 's'} found:`);
+      }),
+  );
+
+  server.registerTool(
+    'get_snippet',
+    {
+      title: 'Get a saved snippet',
+      description:
+        'The full content of one saved snippet by id (from search_snippets or list_recent_snippets), with its language, tags, ' +
+        `related websites and the conversations it is linked to. Content beyond ${MAX_CONTENT_CHARS} characters is cut (truncated: true).`,
+      inputSchema: { id: z.string().min(1).max(200).describe('The snippet id.') },
+      outputSchema: {
+        id: z.string(),
+        name: z.string(),
+        language: z.string(),
+        languageName: z.string(),
+        tags: z.array(z.string()),
+        content: z.string(),
+        truncated: z.boolean(),
+        length: z.number(),
+        binary: z.boolean(),
+        created: z.string(),
+        updated: z.string(),
+        websites: z.array(z.object({ url: z.string(), name: z.string() })),
+        conversations: z.array(z.object({ id: z.string(), name: z.string() })),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(logger, 'get_snippet', () => {
+        const detail = detailOf(core.assets.get(args.id, { transferables: true }));
+        return toolResult(detailText(detail), { ...detail });
+      }),
+  );
+
+  server.registerTool(
+    'save_snippet',
+    {
+      title: 'Save a snippet',
+      description:
+        "Save code to the user's Satchel snippet store, where it shows in their editor and every agent on the machine can find it. " +
+        'Save reusable code the user asked to keep; call check_snippet_saved first to avoid duplicates. The language is detected when not given.',
+      inputSchema: saveInput,
+      outputSchema: { id: z.string(), name: z.string(), language: z.string(), tags: z.array(z.string()) },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) =>
+      guarded(logger, 'save_snippet', async () => {
+        const lang = resolveLanguage(args.language);
+        if (lang.error) return toolError(lang.error);
+        const name = args.name?.trim();
+        const seed: Seed = {
+          type: 'SEEDED_ASSET',
+          asset: {
+            application: SATCHEL_APPLICATION,
+            format: { fragment: { string: { raw: args.content }, ...(lang.specific ? { metadata: { ext: lang.specific } } : {}) } },
+            metadata: {
+              ...(name ? { name } : {}),
+              mechanism: 'MANUAL',
+              tags: (args.tags ?? []).map((text) => ({ text })),
+              websites: (args.websites ?? []).map((url) => ({ url, name: new URL(url).host || url })),
+            },
+          },
+        };
+        const saved = summaryOf(await core.assets.create(seed));
+        const { preview: _, created: __, ...facts } = saved;
+        return toolResult(`Saved "${saved.name}" (id ${saved.id}, ${languageName(saved.language)}).`, facts);
+      }),
+  );
+
+  server.registerTool(
+    'list_recent_snippets',
+    {
+      title: 'List recent snippets',
+      description: 'The most recently saved snippets, newest first, with id, name, language, tags and a short preview.',
+      inputSchema: { limit },
+      outputSchema: snippetList,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(logger, 'list_recent_snippets', () => {
+        const snippets = core.assets.newest(args.limit ?? DEFAULT_LIMIT).map((id) => summaryOf(core.assets.get(id)));
+        return listed(snippets, 'No snippets are saved yet.', `The ${snippets.length} newest snippet${snippets.length === 1 ? '' : 's'}:`);
+      }),
+  );
+
+  server.registerTool(
+    'check_snippet_saved',
+    {
+      title: 'Is this code already saved?',
+      description:
+        "Ask whether a piece of code is already in the user's snippets (near-duplicates count: renamed variables, changed whitespace). " +
+        'Answers with the matching snippets and their similarity, or whether the code is worth saving.',
+      inputSchema: { content: z.string().min(1).describe('The code to look for.') },
+      outputSchema: {
+        saved: z.boolean(),
+        worthSaving: z.boolean(),
+        reason: z.string().optional(),
+        matches: z.array(z.object({ id: z.string(), name: z.string(), similarity: z.number() })),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(logger, 'check_snippet_saved', () => {
+        const check = checkSaved(core.connector, core.assets, args.content);
+        if (check.kind === 'saved') {
+          const matches = check.matches.map((match) => ({
+            id: match.assetId,
+            name: core.assets.get(match.assetId, { transferables: false }).name ?? '',
+            similarity: match.score,
+          }));
+          const lines = matches.map((m) => `- ${m.name} (id ${m.id}, ${Math.round(m.similarity * 100)}% similar)`);
+          return toolResult(`Already saved:\n${lines.join('\n')}`, { saved: true, worthSaving: false, matches });
+        }
+        if (check.kind === 'too_trivial') {
+          const why = check.reason === 'no_code' ? 'has no code in it' : 'is too short';
+          return toolResult(`Cannot tell: the text ${why} to compare with saved snippets reliably.`, {
+            saved: false,
+            worthSaving: false,
+            reason: check.reason,
+            matches: [],
+          });
+        }
+        const text = check.worthSaving
+          ? 'Not saved yet. It is substantial enough to be worth saving (save_snippet).'
+          : 'Not saved yet. It is small; saving it is probably not worth it.';
+        return toolResult(text, { saved: false, worthSaving: check.worthSaving, matches: [] });
+      }),
+  );
+}

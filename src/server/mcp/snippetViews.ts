@@ -1,0 +1,139 @@
+/**
+ * Assets as an agent reads them: a few plain fields (id, name, language, tags, a short preview)
+ * instead of the wire document, whose formats, scores and indices cost an agent tokens and help it
+ * with nothing.
+ */
+import type { Asset, ClassificationSpecific, Format } from '../../core/wire.ts';
+import { contentOf } from '../../core/assets/content.ts';
+import { languageOf } from '../../core/classify/languages.ts';
+
+/** Lines and characters of a snippet shown in a listing. */
+const PREVIEW_LINES = 4;
+const PREVIEW_CHARS = 240;
+/**
+ * Characters of a snippet a tool returns whole. A store accepts 60 MB pastes; no agent's context
+ * holds one, and the reply would carry it twice (text and structured). The resource has it all.
+ */
+export const MAX_CONTENT_CHARS = 256 * 1024;
+
+export interface SnippetSummary {
+  readonly id: string;
+  readonly name: string;
+  /** The stored classification (`ts`, `py`…). */
+  readonly language: string;
+  readonly tags: string[];
+  readonly preview: string;
+  readonly created: string;
+}
+
+export interface SnippetDetail extends Omit<SnippetSummary, 'preview'> {
+  readonly languageName: string;
+  readonly content: string;
+  /** True when `content` holds only the first MAX_CONTENT_CHARS characters. */
+  readonly truncated: boolean;
+  /** Characters of the whole content. */
+  readonly length: number;
+  /** True when the snippet is binary (an image): `content` is then empty. */
+  readonly binary: boolean;
+  readonly updated: string;
+  readonly websites: Array<{ url: string; name: string }>;
+  readonly conversations: Array<{ id: string; name: string }>;
+}
+
+/** The format the asset was saved as (the one its content and language are read from). */
+export function originalOf(asset: Asset): Pick<Format, 'classification' | 'fragment' | 'file'> | undefined {
+  return asset.original.reference ?? asset.formats.iterable.find((format) => format.id === asset.original.id) ?? asset.formats.iterable[0];
+}
+
+function specificOf(asset: Asset): string {
+  return originalOf(asset)?.classification.specific ?? 'txt';
+}
+
+/** `ts` → `TypeScript`; values Satchel has no name for are shown as stored. */
+export function languageName(specific: string): string {
+  return languageOf(specific as ClassificationSpecific)?.name ?? specific;
+}
+
+function textOf(asset: Asset): { text: string; binary: boolean } {
+  const original = originalOf(asset);
+  const content = original ? contentOf(original) : undefined;
+  return { text: content?.text ?? '', binary: content?.bytes !== undefined && content.text === '' };
+}
+
+/** The first lines of `text`, cut to PREVIEW_CHARS; the scan stops there whatever the text's size. */
+export function previewOf(text: string): string {
+  const head = text.slice(0, PREVIEW_CHARS + 1);
+  const lines = head.split('\n').slice(0, PREVIEW_LINES).join('\n').trimEnd();
+  const cut = lines.length > PREVIEW_CHARS ? lines.slice(0, PREVIEW_CHARS) : lines;
+  return cut.length < text.trimEnd().length ? `${cut}…` : cut;
+}
+
+export function summaryOf(asset: Asset): SnippetSummary {
+  const { text, binary } = textOf(asset);
+  return {
+    id: asset.id,
+    name: asset.name ?? '',
+    language: specificOf(asset),
+    tags: (asset.tags?.iterable ?? []).map((tag) => tag.text),
+    preview: binary ? '(binary content)' : previewOf(text),
+    created: asset.created.value,
+  };
+}
+
+export function detailOf(asset: Asset): SnippetDetail {
+  const { text, binary } = textOf(asset);
+  const specific = specificOf(asset);
+  return {
+    id: asset.id,
+    name: asset.name ?? '',
+    language: specific,
+    languageName: languageName(specific),
+    tags: (asset.tags?.iterable ?? []).map((tag) => tag.text),
+    content: text.length > MAX_CONTENT_CHARS ? text.slice(0, MAX_CONTENT_CHARS) : text,
+    truncated: text.length > MAX_CONTENT_CHARS,
+    length: text.length,
+    binary,
+    created: asset.created.value,
+    updated: asset.updated.value,
+    websites: (asset.websites?.iterable ?? []).map((site) => ({ url: site.url, name: site.name })),
+    conversations: (asset.conversations?.iterable ?? []).map((conversation) => ({ id: conversation.id, name: conversation.name ?? '' })),
+  };
+}
+
+/** One listing line per snippet, then its indented preview: what an agent reads first. */
+export function listingText(snippets: readonly SnippetSummary[]): string {
+  return snippets
+    .map((s) => {
+      const tags = s.tags.length > 0 ? ` [${s.tags.join(', ')}]` : '';
+      const preview = s.preview.split('\n').map((line) => `    ${line}`).join('\n');
+      return `- ${s.name} (id ${s.id}, ${languageName(s.language)})${tags}\n${preview}`;
+    })
+    .join('\n');
+}
+
+/** A whole snippet as text: a header of its facts, then its content in a fenced block. */
+export function detailText(detail: SnippetDetail): string {
+  const lines = [`# ${detail.name}`, `id: ${detail.id}`, `language: ${detail.languageName} (${detail.language})`];
+  if (detail.tags.length > 0) lines.push(`tags: ${detail.tags.join(', ')}`);
+  for (const site of detail.websites) lines.push(`website: ${site.url}${site.name && site.name !== site.url ? ` (${site.name})` : ''}`);
+  for (const conversation of detail.conversations) lines.push(`conversation: ${conversation.name || '(untitled)'} (id ${conversation.id})`);
+  lines.push(`created: ${detail.created}`, `updated: ${detail.updated}`, '');
+  if (detail.binary) lines.push('(binary content, not shown)');
+  else lines.push(fenced(detail.content, detail.language));
+  if (detail.truncated) {
+    lines.push(`(The first ${detail.content.length} of ${detail.length} characters; read satchel://assets/${detail.id} for all of it.)`);
+  }
+  return lines.join('\n');
+}
+
+/** `text` in a Markdown code fence longer than any run of backticks inside it. */
+export function fenced(text: string, info = ''): string {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = text.charCodeAt(i) === 0x60 ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${info}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
+}
