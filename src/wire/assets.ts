@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { mechanism, transferableBytesFields, transferableStringFields } from './transferable.ts';
+import type * as W from '../core/wire.ts';
+import { operation, type Accepts } from './operation.ts';
 
 const GENERIC = ['UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE'] as const;
 const TAG_CATEGORY = ['UNKNOWN', 'HANDLE', 'EMAIL'] as const;
@@ -163,3 +165,35 @@ export const seededWebsiteSchema = z.looseObject({
   asset: z.string().min(1).optional(),
   mechanism: mechanism.optional(),
 });
+
+/** The assets, asset, format, tag and website areas (interface.md §4.1–4.2): route and client both use these. */
+export const assetOperations = {
+  create: operation('POST', '/assets/create', 'Seed', seedSchema),
+  draft: operation('POST', '/assets/draft', 'Seed', seedSchema),
+  recommended: operation('POST', '/assets/recommended', 'SeededAssetsRecommendation', recommendationSchema),
+  related: operation('POST', '/assets/related', 'Assets', relatedSchema),
+  search: operation('POST', '/assets/search', 'AssetsSearchWithFiltersInput', searchWithFiltersSchema),
+  update: operation('POST', '/asset/update', 'Asset', assetSchema),
+  reclassify: operation('POST', '/asset/reclassify', 'AssetReclassification', reclassificationSchema),
+  snapshotPost: operation('POST', '/asset/:asset', 'SeededAccessor', accessorSchema),
+  incrementScores: operation('POST', '/asset/:asset/scores/increment', 'SeededScoreIncrement', scoreIncrementSchema),
+  updateFormatValue: operation('POST', '/format/update/value', 'Format', formatSchema),
+  createTag: operation('POST', '/tags/create', 'SeededTag', seededTagSchema),
+  createWebsite: operation('POST', '/websites/create', 'SeededWebsite', seededWebsiteSchema),
+} as const;
+
+/**
+ * Every body the published models allow is accepted (see Accepts). Not AssetsSearchWithFiltersInput:
+ * a search space that names identifiers must list them (`space.identifers.iterable`).
+ */
+export type PublishedAssetBodies = [
+  Accepts<typeof seedSchema, W.Seed>,
+  Accepts<typeof assetSchema, W.Asset>,
+  Accepts<typeof formatSchema, W.Format>,
+  Accepts<typeof reclassificationSchema, W.AssetReclassification>,
+  Accepts<typeof scoreIncrementSchema, W.SeededScoreIncrement>,
+  Accepts<typeof relatedSchema, W.Assets>,
+  Accepts<typeof recommendationSchema, W.SeededAssetsRecommendation>,
+  Accepts<typeof seededTagSchema, W.SeededTag>,
+  Accepts<typeof seededWebsiteSchema, W.SeededWebsite>,
+];

@@ -5,10 +5,10 @@
  */
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
-import { body, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
+import { input, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
 import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
 import type { Assets, AssetsSearchWithFiltersInput, Seed, SeededAssetsRecommendation } from '../../core/wire.ts';
-import { recommendationSchema, relatedSchema, searchWithFiltersSchema, seedSchema } from '../../wire/assets.ts';
+import { assetOperations as op } from '../../wire/assets.ts';
 import { assetRoutes } from './asset.ts';
 import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';
@@ -26,29 +26,30 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     jsonStream(ctx, jsonArrayReply('iterable', assets.pages(options)));
   });
 
-  router.post('/assets/create', async (ctx) => {
-    const seed = body(ctx, seedSchema, 'Seed') as Seed;
+  // Core still takes the published types whole where these bodies may be partial (an asset's
+  // application, a search space, a listed asset without its formats): the casts below say so.
+  router.post(op.create.path, async (ctx) => {
+    const seed = input(ctx, op.create) as Seed;
     const created = await assets.create(seed);
     json(ctx, transferables(ctx) ? created : assets.get(created.id, { transferables: false }));
   });
 
-  router.post('/assets/draft', async (ctx) => {
-    const seed = body(ctx, seedSchema, 'Seed') as Seed;
+  router.post(op.draft.path, async (ctx) => {
+    const seed = input(ctx, op.draft) as Seed;
     json(ctx, await assets.draft(seed, transferables(ctx)));
   });
 
   const recommended = (ctx: Context) => {
-    const input = body(ctx, recommendationSchema, 'SeededAssetsRecommendation') as SeededAssetsRecommendation | undefined;
-    json(ctx, assets.recommended(input));
+    json(ctx, assets.recommended(input(ctx, op.recommended) as SeededAssetsRecommendation | undefined));
   };
   router.get('/assets/recommended', recommended);
-  router.post('/assets/recommended', recommended);
+  router.post(op.recommended.path, recommended);
 
   const related = (ctx: Context) => {
-    json(ctx, assets.related(body(ctx, relatedSchema, 'Assets') as Assets | undefined));
+    json(ctx, assets.related(input(ctx, op.related) as Assets | undefined));
   };
   router.get('/assets/related', related);
-  router.post('/assets/related', related);
+  router.post(op.related.path, related);
 
   router.get('/assets/identifiers', (ctx) => {
     json(ctx, { iterable: assets.identifiers({ pseudo: pseudo(ctx) }).map((id) => ({ id })) });
@@ -77,10 +78,10 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     json(ctx, assets.codeSearch(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
   });
 
-  router.post('/assets/search', (ctx) => {
-    const input = (body(ctx, searchWithFiltersSchema, 'AssetsSearchWithFiltersInput') ?? {}) as AssetsSearchWithFiltersInput;
+  router.post(op.search.path, (ctx) => {
+    const filters = (input(ctx, op.search) ?? {}) as AssetsSearchWithFiltersInput;
     // Without a query every asset is a result: the reply is streamed a page at a time like GET /assets.
-    const { pages, counts } = assets.searchPagesWithFilters(input, { transferables: transferables(ctx), pseudo: pseudo(ctx) });
+    const { pages, counts } = assets.searchPagesWithFilters(filters, { transferables: transferables(ctx), pseudo: pseudo(ctx) });
     jsonStream(ctx, searchedReply(pages, counts, true));
   });
 
