@@ -19,15 +19,11 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, what: stri
   throw new InvalidInputError(`Invalid ${what}${where}: ${issue?.message ?? 'not acceptable'}`);
 }
 
-/** The request body of a declared operation, validated by its schema. */
+/** The request body of a declared operation, validated by its schema (an absent body is validated too). */
 export function input<O extends Operation>(ctx: Context, op: O): BodyOut<O> {
   return parse<O['body']>(op.body, ctx.request.body, op.what);
 }
 
-/** The parsed JSON body validated by `schema` (undefined bodies are validated too). */
-export function body<S extends z.ZodType>(ctx: Context, schema: S, what: string): z.output<S> {
-  return parse(schema, ctx.request.body, what);
-}
 
 /** The first present query parameter among `names` (e.g. `searchable_tags`, `searchableTags`). */
 export function queryString(ctx: Context, ...names: string[]): string | undefined {

@@ -2,7 +2,7 @@
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
 import { empty, input, json, param, queryString, transferables } from '../http.ts';
-import type { Asset, ClassificationSpecific, SeededScoreIncrement } from '../../core/wire.ts';
+import type { Asset, ClassificationSpecific } from '../../core/wire.ts';
 import { parseExportType } from '../../core/assets/exporter.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 
@@ -58,7 +58,7 @@ export const assetRoutes: RouteModule = (router, { core }) => {
   });
 
   router.post(op.incrementScores.path, (ctx) => {
-    const increment = (input(ctx, op.incrementScores) ?? {}) as SeededScoreIncrement;
+    const increment = input(ctx, op.incrementScores) ?? {};
     assets.incrementScores(param(ctx, 'asset'), increment);
     empty(ctx);
   });

@@ -5,16 +5,14 @@
  */
 import type { RouteModule } from './deps.ts';
 import { empty, input, json, param } from '../http.ts';
-import type { SeededTag, SeededWebsite } from '../../core/wire.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 
 export const labelRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
   router.get('/tags', (ctx) => json(ctx, { iterable: assets.labels.tags() }));
-  // Core takes the published seeds whole; their category and mechanism may be left out here.
   router.post(op.createTag.path, (ctx) => {
-    json(ctx, assets.createTag(input(ctx, op.createTag) as SeededTag));
+    json(ctx, assets.createTag(input(ctx, op.createTag)));
   });
   router.get('/tag/:tag', (ctx) => json(ctx, assets.labels.tag(param(ctx, 'tag'))));
   router.post('/tag/:tag/assets/associate/:asset', (ctx) => {
@@ -28,7 +26,7 @@ export const labelRoutes: RouteModule = (router, { core }) => {
 
   router.get('/websites', (ctx) => json(ctx, { iterable: assets.labels.websites() }));
   router.post(op.createWebsite.path, (ctx) => {
-    json(ctx, assets.createWebsite(input(ctx, op.createWebsite) as SeededWebsite));
+    json(ctx, assets.createWebsite(input(ctx, op.createWebsite)));
   });
   router.get('/website/:website', (ctx) => json(ctx, assets.labels.website(param(ctx, 'website'))));
   router.post('/website/:website/assets/associate/:asset', (ctx) => {

@@ -2,7 +2,6 @@ import { empty, input, json, param } from '../http.ts';
 import type { RouteModule } from './deps.ts';
 import { modelOperations as op } from '../../wire/models.ts';
 import { registerModelStreams } from './modelStreams.ts';
-import type { Model, SeededModel } from '../../core/wire.ts';
 
 /**
  * Routes of the models area (interface.md 4.6 and 4.7), plus POST /models/import for a model file
@@ -13,7 +12,7 @@ export const modelsRoutes: RouteModule = (router, deps) => {
   registerModelStreams(router, deps);
 
   router.get('/models', (ctx) => json(ctx, models.list()));
-  router.post(op.create.path, (ctx) => json(ctx, models.create(input(ctx, op.create) as SeededModel)));
+  router.post(op.create.path, (ctx) => json(ctx, models.create(input(ctx, op.create))));
   router.post(op.import.path, async (ctx) => json(ctx, await models.importFile(input(ctx, op.import))));
   router.post('/models/unload', async (ctx) => {
     await models.unloadAll();
@@ -28,7 +27,7 @@ export const modelsRoutes: RouteModule = (router, deps) => {
     json(ctx, await models.deleteCache(param(ctx, 'model')));
   });
 
-  router.post(op.update.path, async (ctx) => json(ctx, await models.update(input(ctx, op.update) as Model)));
+  router.post(op.update.path, async (ctx) => json(ctx, await models.update(input(ctx, op.update))));
   router.get('/model/:model', (ctx) => json(ctx, models.get(param(ctx, 'model'))));
   router.post('/model/:model/download', async (ctx) => json(ctx, await models.download(param(ctx, 'model'))));
   router.post('/model/:model/download/cancel', async (ctx) => json(ctx, await models.cancelDownload(param(ctx, 'model'))));
