@@ -8,6 +8,7 @@ import { Log } from './log.ts';
 import { readSettings, SECTION, SERVER_KEYS, type Settings } from './settings.ts';
 import { ServerController } from './serverController.ts';
 import { StatusBar } from './statusBar.ts';
+import { SatchelAgents } from './agents/satchelAgents.ts';
 import { CopyConnector } from './copyConnector.ts';
 import { AssetDocuments } from './assetDocuments.ts';
 import { AssetsView } from './views/assetsView.ts';
@@ -27,6 +28,7 @@ export class SatchelExtension extends Owner {
   readonly conversations: ConversationsView;
   readonly models: ModelsView;
   readonly commands: Commands;
+  readonly agents: SatchelAgents;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
@@ -53,6 +55,7 @@ export class SatchelExtension extends Owner {
         log: this.log,
       }),
     );
+    this.agents = this._register(new SatchelAgents(this.server, version));
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration(SECTION)) return;

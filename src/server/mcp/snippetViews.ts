@@ -6,6 +6,7 @@
 import type { Asset, ClassificationSpecific, Format } from '../../core/wire.ts';
 import { contentOf } from '../../core/assets/content.ts';
 import { languageOf } from '../../core/classify/languages.ts';
+import { fenced } from '../../core/markdown.ts';
 
 /** Lines and characters of a snippet shown in a listing. */
 const PREVIEW_LINES = 4;
@@ -124,16 +125,4 @@ export function detailText(detail: SnippetDetail): string {
     lines.push(`(The first ${detail.content.length} of ${detail.length} characters; read satchel://assets/${detail.id} for all of it.)`);
   }
   return lines.join('\n');
-}
-
-/** `text` in a Markdown code fence longer than any run of backticks inside it. */
-export function fenced(text: string, info = ''): string {
-  let longest = 0;
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    run = text.charCodeAt(i) === 0x60 ? run + 1 : 0;
-    if (run > longest) longest = run;
-  }
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${info}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
 }

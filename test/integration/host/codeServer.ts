@@ -53,7 +53,7 @@ export interface Workbench {
   readonly env: NodeJS.ProcessEnv;
   readonly log: () => string;
   url(options: { folder: string; devPath?: string; testsPath?: string }): string;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 const BASE_SETTINGS = {
@@ -130,20 +130,25 @@ export async function startCodeServer(tools: HostTools, options: { settings?: Re
       if (payload.length) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
       return url;
     },
-    stop() {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-      setTimeout(() => {
+    async stop() {
+      const signal = (name: NodeJS.Signals) => {
         try {
-          process.kill(-child.pid!, 'SIGKILL');
+          process.kill(-child.pid!, name);
         } catch {
-          // Gone.
+          // Already gone.
         }
-      }, 2000).unref();
-      rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+      };
+      signal('SIGTERM');
+      // Processes of the group (the agent host when chat is on) still write into tmp while they exit.
+      const exited = child.exitCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r()));
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+      signal('SIGKILL');
+      await new Promise((r) => setTimeout(r, 200));
+      try {
+        rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      } catch (error) {
+        process.stderr.write(`[runner] could not remove ${tmp}: ${(error as Error).message}\n`);
+      }
     },
   };
 }

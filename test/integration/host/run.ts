@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { format } from 'node:util';
 import * as esbuild from 'esbuild';
 import { ensureHost, launchChromium, repoRoot, startCodeServer } from './codeServer.ts';
+import { writeStubModelExtension } from './stubModel.ts';
 import { tinyGguf } from '../../support/gguf.ts';
 import { shippedCatalog } from '../../../src/core/models/catalog.ts';
 
@@ -93,9 +94,10 @@ async function main(): Promise<number> {
   // Each run gets its own data directory (settings can't know the temp path in advance).
   const dataDir = join(workbench.tmp, 'satchel-data');
   const workspace = join(workbench.tmp, 'workspace');
-  const noDevPath = join(workbench.tmp, 'no-dev-extension');
+  // The development extension is only the stub chat model; Satchel itself is the installed .vsix.
+  const devPath = join(workbench.tmp, 'stub-model-extension');
   mkdirSync(workspace, { recursive: true });
-  mkdirSync(noDevPath, { recursive: true });
+  writeStubModelExtension(devPath);
   const settingsFile = join(workbench.tmp, 'udd', 'User', 'settings.json');
   const settings = JSON.parse((await import('node:fs')).readFileSync(settingsFile, 'utf8'));
   writeFileSync(settingsFile, JSON.stringify({ ...settings, 'satchel.dataDirectory': dataDir }, null, 1));
@@ -137,7 +139,7 @@ async function main(): Promise<number> {
     });
     page.on('pageerror', (error: unknown) => verbose && console.error('[pageerror]', String(error)));
     if (verbose) page.on('console', (message: { text(): string }) => console.log('[browser]', message.text()));
-    await page.goto(workbench.url({ folder: workspace, devPath: noDevPath, testsPath: suite }));
+    await page.goto(workbench.url({ folder: workspace, devPath: devPath, testsPath: suite }));
     const code = await result.catch((error: unknown) => {
       console.error(String(error));
       return 1;
@@ -148,7 +150,7 @@ async function main(): Promise<number> {
     console.log(`\n${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
     await browser.close().catch(() => {});
     mirror.server.close();
-    workbench.stop();
+    await workbench.stop();
     console.log(`[runner] finished after ${((Date.now() - started) / 1000).toFixed(1)}s`);
   }
 }

@@ -2,9 +2,12 @@
 import Mocha from 'mocha';
 
 export async function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
+  // SATCHEL_TEST_GREP narrows a run to matching tests while working on them.
+  const grep = process.env.SATCHEL_TEST_GREP;
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec', ...(grep ? { grep } : {}) });
   mocha.suite.emit('pre-require', globalThis, 'satchel.test.ts', mocha);
   await import('./satchel.test.ts');
+  await import('./agents.test.ts');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} tests failed.`);
 }

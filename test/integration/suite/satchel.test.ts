@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { EXTENSION_ID, screenshot, until } from './support.ts';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
@@ -14,27 +15,6 @@ import { assetText } from '../../../src/client/assets.ts';
 import { HostElection } from '../../../src/hosting/hostElection.ts';
 import { silentLogger } from '../../../src/core/context.ts';
 import type { Asset } from '../../../src/core/wire.ts';
-
-const EXTENSION_ID = 'satchel-dev.satchel';
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function screenshot(name: string): Promise<void> {
-  const dir = process.env.SATCHEL_SCREENSHOT_DIR;
-  if (!dir) return;
-  const path = join(dir, `${name}.png`);
-  rmSync(path, { force: true });
-  console.log(`[[screenshot:${path}]]`);
-  await until(`screenshot ${name}`, () => existsSync(path), 15_000);
-}
 
 /** Shows a view of the Satchel container with the others collapsed, so it gets the room. */
 async function showView(view: 'assets' | 'conversations' | 'models'): Promise<void> {

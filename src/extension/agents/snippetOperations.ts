@@ -1,0 +1,135 @@
+/**
+ * The snippet operations the language-model tools and @satchel share, over the current host
+ * connection (whichever window or CLI hosts). Writes go through the same client calls as the
+ * views' commands, so they are durable before they answer and appear on the streams.
+ */
+import type { Asset } from '../../core/wire.ts';
+import type { ServerController } from '../serverController.ts';
+import { fromVscodeLanguage, knownLanguages } from '../languages.ts';
+import { detail, summarize, type SnippetDetail, type SnippetSummary } from './snippetText.ts';
+
+/** No host answers (starting, waiting for another window, failed). */
+export class NotConnectedError extends Error {
+  constructor() {
+    super('Satchel is not connected to its server yet (it is starting, or another window is taking over). Try again in a moment.');
+    this.name = 'NotConnectedError';
+  }
+}
+
+export interface SearchInput {
+  readonly query: string;
+  readonly tags?: readonly string[];
+  readonly language?: string;
+  readonly limit?: number;
+}
+
+export interface SaveInput {
+  readonly content: string;
+  readonly name?: string;
+  readonly tags?: readonly string[];
+  /** A ClassificationSpecific such as `ts`; detected by the server when absent. */
+  readonly language?: string;
+}
+
+export type SavedCheck =
+  | { readonly saved: true; readonly match: SnippetSummary }
+  | { readonly saved: false; readonly worthSaving: boolean };
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 50;
+
+export class SnippetOperations {
+  private readonly server: ServerController;
+
+  constructor(server: ServerController) {
+    this.server = server;
+  }
+
+  private get client() {
+    const connection = this.server.connection;
+    if (!connection) throw new NotConnectedError();
+    return connection.client;
+  }
+
+  async search(input: SearchInput, signal?: AbortSignal): Promise<SnippetSummary[]> {
+    const found = await this.client.assets.search(input.query, { ...(input.tags?.length ? { tags: input.tags } : {}), ...(signal ? { signal } : {}) });
+    const assets = (found.iterable ?? []).map((hit) => hit.asset).filter((asset): asset is Asset => Boolean(asset));
+    const language = input.language ? (toSpecific(input.language) ?? input.language.toLowerCase()) : undefined;
+    return assets
+      .map(summarize)
+      .filter((snippet) => !language || snippet.language === language)
+      .slice(0, clampLimit(input.limit));
+  }
+
+  /** Full snippets for grounding a model: the top hits, each with its whole code. */
+  async searchDetails(input: SearchInput, signal?: AbortSignal): Promise<SnippetDetail[]> {
+    const found = await this.client.assets.search(input.query, { ...(input.tags?.length ? { tags: input.tags } : {}), ...(signal ? { signal } : {}) });
+    return (found.iterable ?? [])
+      .map((hit) => hit.asset)
+      .filter((asset): asset is Asset => Boolean(asset))
+      .map(detail)
+      .slice(0, clampLimit(input.limit));
+  }
+
+  async get(id: string): Promise<SnippetDetail> {
+    return detail(await this.client.assets.get(id));
+  }
+
+  async save(input: SaveInput): Promise<SnippetDetail> {
+    const client = this.client;
+    const application = await this.server.application();
+    const language = input.language ? toSpecific(input.language) : undefined;
+    const created = await client.assets.createFromText({
+      text: input.content,
+      application,
+      ...(language ? { language } : {}),
+      ...(input.name?.trim() ? { name: input.name.trim() } : {}),
+    });
+    for (const tag of new Set((input.tags ?? []).map((t) => t.trim()).filter(Boolean))) await client.assets.addTag(created.id, tag);
+    return detail(input.tags?.length ? await client.assets.get(created.id) : created);
+  }
+
+  /** The most recently changed snippets, newest first. */
+  async recent(limit?: number): Promise<SnippetSummary[]> {
+    const assets = (await this.client.assets.list()).iterable ?? [];
+    return assets
+      .map(summarize)
+      .sort((a, b) => (b.updated ?? '').localeCompare(a.updated ?? ''))
+      .slice(0, clampLimit(limit));
+  }
+
+  /** The connector's suggest decision: is this code already saved (reuse), or worth saving? */
+  async isSaved(content: string, language?: string): Promise<SavedCheck> {
+    const client = this.client;
+    const application = await this.server.application();
+    const suggestion = await client.connector.suggest(application.id, content, language ? toSpecific(language) : undefined);
+    const match = suggestion.reuse?.suggested ? (suggestion.reuse.assets?.iterable?.[0] ?? suggestion.assets?.iterable?.[0]) : undefined;
+    if (match) return { saved: true, match: summarize(match) };
+    return { saved: false, worthSaving: Boolean(suggestion.save?.suggested) };
+  }
+
+  /** Whether the host has a local text model in memory (the /qgpt copilot answers with it). */
+  async localModelLoaded(): Promise<boolean> {
+    const models = (await this.client.models.list()).iterable ?? [];
+    return models.some((model) => model.loaded && String(model.usage) !== 'TEXT_EMBEDDING' && String(model.usage) !== 'CODE_CLASSIFICATION');
+  }
+}
+
+export function clampLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_LIMIT;
+  return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
+}
+
+/**
+ * A language as agents and fences spell it (`ts`, `typescript`, `Python`) as the server's
+ * ClassificationSpecific; unknown names give undefined, so the server detects the language.
+ */
+export function toSpecific(language: string): string | undefined {
+  const lower = language.trim().toLowerCase();
+  const known = knownLanguages();
+  return (
+    fromVscodeLanguage(lower) ??
+    known.find(([specific]) => specific === lower)?.[0] ??
+    known.find(([, name]) => name.toLowerCase() === lower)?.[0]
+  );
+}

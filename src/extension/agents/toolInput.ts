@@ -1,0 +1,64 @@
+/**
+ * Tool input, checked the way a model can act on: each problem names the field and what it must
+ * be. VS Code validates against the declared schema too, but other callers of lm.invokeTool may not.
+ */
+import type { SaveInput, SearchInput } from './snippetOperations.ts';
+
+/** Bad tool input, said the way the model can fix it. */
+export class ToolInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolInputError';
+  }
+}
+
+export function record(input: unknown): Record<string, unknown> {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) throw new ToolInputError('The input must be a JSON object.');
+  return input as Record<string, unknown>;
+}
+
+export function text(input: Record<string, unknown>, key: string, required: true): string;
+export function text(input: Record<string, unknown>, key: string, required?: false): string | undefined;
+export function text(input: Record<string, unknown>, key: string, required = false): string | undefined {
+  const value = input[key];
+  if (value === undefined || value === null) {
+    if (required) throw new ToolInputError(`"${key}" is required.`);
+    return undefined;
+  }
+  if (typeof value !== 'string') throw new ToolInputError(`"${key}" must be a string.`);
+  if (required && !value.trim()) throw new ToolInputError(`"${key}" must not be empty.`);
+  return value;
+}
+
+export function strings(input: Record<string, unknown>, key: string): string[] | undefined {
+  const value = input[key];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new ToolInputError(`"${key}" must be an array of strings.`);
+  return value as string[];
+}
+
+export function integer(input: Record<string, unknown>, key: string): number | undefined {
+  const value = input[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ToolInputError(`"${key}" must be a number.`);
+  return value;
+}
+
+export function parseSearch(input: unknown): SearchInput {
+  const o = record(input);
+  const query = text(o, 'query') ?? '';
+  const tags = strings(o, 'tags');
+  if (!query.trim() && !tags?.length) throw new ToolInputError('Give a "query", "tags", or both.');
+  const language = text(o, 'language');
+  const limit = integer(o, 'limit');
+  return { query, ...(tags ? { tags } : {}), ...(language ? { language } : {}), ...(limit !== undefined ? { limit } : {}) };
+}
+
+export function parseSave(input: unknown): SaveInput {
+  const o = record(input);
+  const content = text(o, 'content', true);
+  const name = text(o, 'name');
+  const tags = strings(o, 'tags');
+  const language = text(o, 'language');
+  return { content, ...(name ? { name } : {}), ...(tags ? { tags } : {}), ...(language ? { language } : {}) };
+}

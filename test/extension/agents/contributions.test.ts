@@ -1,0 +1,48 @@
+/**
+ * package.json ↔ the agents' code: the tool, participant and MCP provider ids the code registers
+ * are the ones contributed, and every tool's schema is one a model can fill in.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const source = (file: string) => readFileSync(join(root, 'src/extension/agents', file), 'utf8');
+
+interface ToolContribution {
+  name: string;
+  toolReferenceName?: string;
+  modelDescription: string;
+  inputSchema: { type: string; properties: Record<string, { type: string }>; required?: string[] };
+}
+
+test('the tools registered in code are exactly the contributed ones', () => {
+  const registered = [...source('languageModelTools.ts').matchAll(/^\s+\w+: '(satchel_\w+)',$/gm)].map((m) => m[1]).sort();
+  const contributed = (manifest.contributes.languageModelTools as ToolContribution[]).map((t) => t.name).sort();
+  assert.equal(registered.length, 5);
+  assert.deepEqual(registered, contributed);
+});
+
+test('every tool has a model description, an object schema whose required fields exist, and a unique # name', () => {
+  const tools = manifest.contributes.languageModelTools as ToolContribution[];
+  for (const tool of tools) {
+    assert.ok(tool.modelDescription.length > 80, `${tool.name} explains itself to the model`);
+    assert.equal(tool.inputSchema.type, 'object');
+    for (const field of tool.inputSchema.required ?? []) assert.ok(tool.inputSchema.properties[field], `${tool.name}.${field}`);
+  }
+  const references = tools.map((t) => t.toolReferenceName);
+  assert.equal(new Set(references).size, tools.length);
+});
+
+test('the participant and the MCP provider ids match the code', () => {
+  const participant = /PARTICIPANT_ID = '([\w.]+)'/.exec(source('chatParticipant.ts'))?.[1];
+  assert.deepEqual(manifest.contributes.chatParticipants.map((p: { id: string }) => p.id), [participant]);
+  const commands = manifest.contributes.chatParticipants[0].commands.map((c: { name: string }) => c.name);
+  assert.deepEqual(commands, ['search', 'save', 'explain']);
+  for (const command of commands) assert.match(source('chatParticipant.ts'), new RegExp(`request.command === '${command}'`));
+  const provider = /MCP_PROVIDER_ID = '([\w.]+)'/.exec(source('mcpDefinitions.ts'))?.[1];
+  assert.deepEqual(manifest.contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), [provider]);
+});
