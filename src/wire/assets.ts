@@ -4,7 +4,7 @@
  * as the client may send fields Satchel ignores.
  */
 import { z } from 'zod';
-import { mechanism, transferableBytesFields, transferableStringFields } from './transferable.ts';
+import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
 import type * as W from '../core/wire.ts';
 import { operation, type Accepts } from './operation.ts';
 
@@ -83,13 +83,7 @@ export const formatSchema = formatInput;
 
 export const reclassificationSchema = z.looseObject({ ext: z.string().min(1), asset: reference });
 
-const seededScore = z.looseObject({
-  reuse: z.boolean().optional(),
-  update: z.boolean().optional(),
-  reference: z.boolean().optional(),
-  priority: z.boolean().optional(),
-  searched: z.boolean().optional(),
-});
+const seededScore = z.looseObject(seededScoreFields);
 export const scoreIncrementSchema = z.looseObject({ asset: seededScore.optional(), assets: seededScore.optional() }).optional();
 
 export const accessorSchema = z.looseObject({ os: z.string().optional(), share: z.string().optional() }).optional();

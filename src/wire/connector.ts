@@ -4,7 +4,7 @@
  * whole; the fields Satchel acts on are checked strictly.
  */
 import { z } from 'zod';
-import { mechanism, transferableBytesFields, transferableStringFields } from './transferable.ts';
+import { mechanism, transferableBytesFields, transferableStringFields } from './shared.ts';
 import { operation, type Accepts } from './operation.ts';
 import type * as P from '@pieces.app/pieces-os-client';
 import type * as W from '../core/wire.ts';

@@ -3,7 +3,7 @@
  * checked (and kept); unknown keys from newer clients are ignored, never an error.
  */
 import { z } from 'zod';
-import { mechanism, transferableBytesFields, transferableStringFields } from './transferable.ts';
+import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
 import type * as W from '../core/wire.ts';
 import { operation, type Accepts, type Requiring } from './operation.ts';
 
@@ -82,13 +82,7 @@ export const conversationUpdate = z.object({
   demo: z.boolean().optional(),
 });
 
-const seededScore = z.object({
-  reuse: z.boolean().optional(),
-  update: z.boolean().optional(),
-  reference: z.boolean().optional(),
-  priority: z.boolean().optional(),
-  searched: z.boolean().optional(),
-});
+const seededScore = z.object(seededScoreFields);
 
 export const scoreIncrement = z.object({ conversation: seededScore.optional(), conversations: seededScore.optional() }).optional();
 

@@ -1,7 +1,8 @@
 /**
- * The fields of TransferableString and TransferableBytes, one definition for every operation that
- * takes content (asset create and update, connector intention and reaction, messages), so a value
- * one of them refuses is refused by all. Each area wraps them in its own object strictness.
+ * Fields several areas share: TransferableString and TransferableBytes (asset create and update,
+ * connector intention and reaction, messages), MechanismEnum and the score counters. One definition
+ * each, so a value one operation refuses is refused by all; each area wraps them in its own object
+ * strictness.
  */
 import { z } from 'zod';
 
@@ -10,6 +11,15 @@ export const byteArray = z.array(z.number().int().min(0).max(255));
 
 /** MechanismEnum: how a record came to be (assets, conversations, applications). */
 export const mechanism = z.enum(['UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT']);
+
+/** SeededScoreIncrement's counters (assets and conversations): which to count once. */
+export const seededScoreFields = {
+  reuse: z.boolean().optional(),
+  update: z.boolean().optional(),
+  reference: z.boolean().optional(),
+  priority: z.boolean().optional(),
+  searched: z.boolean().optional(),
+};
 
 export const transferableStringFields = {
   raw: z.string().optional(),
