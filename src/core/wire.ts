@@ -69,8 +69,9 @@ export type Assets = Jsonify<P.Assets>;
 export type FlattenedAsset = Jsonify<P.FlattenedAsset>;
 export type FlattenedAssets = Jsonify<P.FlattenedAssets>;
 export type ReferencedAsset = Jsonify<P.ReferencedAsset>;
-export type Seed = Jsonify<P.Seed>;
-export type SeededAsset = Jsonify<P.SeededAsset>;
+/** A seeded asset as clients send it: its application may be left out or name only itself (Satchel fills in the rest from its own). */
+export type SeededAsset = Omit<Jsonify<P.SeededAsset>, 'application'> & { application?: Partial<Application> };
+export type Seed = Omit<Jsonify<P.Seed>, 'asset'> & { asset?: SeededAsset };
 export type SeededFormat = Jsonify<P.SeededFormat>;
 export type Format = Jsonify<P.Format>;
 export type Formats = Jsonify<P.Formats>;

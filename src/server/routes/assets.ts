@@ -26,8 +26,8 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     jsonStream(ctx, jsonArrayReply('iterable', assets.pages(options)));
   });
 
-  // Core still takes the published types whole where these bodies may be partial (an asset's
-  // application, a search space, a listed asset without its formats): the casts below say so.
+  // Core takes published types where these bodies may carry more (a file extension or language
+  // Satchel normalizes, a search space, a listed asset without its formats): the casts say so.
   router.post(op.create.path, async (ctx) => {
     const seed = input(ctx, op.create) as Seed;
     const created = await assets.create(seed);
