@@ -1,5 +1,6 @@
 /** The model catalog: downloads, loading into memory, custom imports. */
 import type { Model, ModelDeleteCacheOutput, Models } from '../core/wire.ts';
+import type { RecallStatus } from '../core/search/semanticRecall.ts';
 import { pathOf, type BodyIn } from '../wire/operation.ts';
 import { modelOperations as op } from '../wire/models.ts';
 import { seg, type HttpTransport } from './http.ts';
@@ -51,6 +52,15 @@ export class ModelsClient {
   /** Registers a model file already on this machine (copied into the data directory and verified). */
   importFile(file: BodyIn<typeof op.import>): Promise<Model> {
     return this.http.json(op.import.method, pathOf(op.import), { body: file, timeoutMs: 600_000 });
+  }
+
+  /** Whether search is hybrid (an embedding model is loaded) and the progress of its back-fill. */
+  semanticStatus(): Promise<RecallStatus> {
+    return this.http.json('GET', '/search/semantic');
+  }
+
+  cancelSemanticBackfill(): Promise<{ cancelled: boolean; status: RecallStatus }> {
+    return this.http.json('POST', '/search/semantic/cancel');
   }
 
   create(seed: BodyIn<typeof op.create>): Promise<Model> {

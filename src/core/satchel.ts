@@ -9,6 +9,8 @@ import { applicationMigrations } from './applications/schema.ts';
 import { connectorMigrations } from './connector/schema.ts';
 import { conversationMigrations } from './conversations/schema.ts';
 import { modelMigrations } from './models/schema.ts';
+import { vectorMigrations } from './search/vectorSchema.ts';
+import { SemanticRecall, type RecallSettings } from './search/semanticRecall.ts';
 import { AssetService } from './assets/assetService.ts';
 import { ApplicationService } from './applications/applicationService.ts';
 import { ConnectorService, type ConnectorSettings } from './connector/connectorService.ts';
@@ -27,6 +29,7 @@ export const allMigrations = [
   ...connectorMigrations,
   ...conversationMigrations,
   ...modelMigrations,
+  ...vectorMigrations,
 ];
 
 export interface CoreOptions {
@@ -34,6 +37,7 @@ export interface CoreOptions {
   readonly logger?: Logger;
   readonly connector?: Partial<ConnectorSettings>;
   readonly models?: Partial<ModelSettings>;
+  readonly recall?: Partial<RecallSettings>;
 }
 
 export class Satchel implements Disposable {
@@ -44,6 +48,8 @@ export class Satchel implements Disposable {
   readonly connector: ConnectorService;
   readonly conversations: ConversationService;
   readonly models: ModelService;
+  /** Hybrid search while an embedding model is loaded: `recall.prepare(query)` before a search. */
+  readonly recall: SemanticRecall;
   readonly classifier: LanguageClassifier;
   readonly user: LocalUser;
   /** Questions asked through /qgpt/stream, answered by the loaded local model. */
@@ -69,6 +75,16 @@ export class Satchel implements Disposable {
       context.logger,
     );
     this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
+    this.recall = new SemanticRecall(
+      context,
+      {
+        embedder: () => this.models.embedder(),
+        textOf: (id) => this.assets.text(id),
+        tagsOf: (id) => this.assets.labels.tagsOfAsset(id).map((tag) => tag.text),
+        registerIndexer: (indexer) => this.assets.registerIndexer(indexer),
+      },
+      options.recall ?? {},
+    );
   }
 
   /** Opens (and migrates) the store of `dataDir`; throws StoreUnusableError and touches nothing if it cannot. */
@@ -80,6 +96,7 @@ export class Satchel implements Disposable {
   async close(): Promise<void> {
     // Writes already answered are durable; the ones still flushing are answered before the store closes.
     await this.context.database.settled();
+    this.recall.dispose();
     await this.models.close();
     await this.classifier.unload();
     this.assets.dispose();

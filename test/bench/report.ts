@@ -91,11 +91,40 @@ export function printReport(results: Results): string {
         `Peak RSS ${mb(m.peakBytes)}.`);
     } else unavailable('memory', size, s.memory);
 
+    semanticRows(s, size);
+
     if (s.fanout.ok) {
       const f = s.fanout.value;
       miss({ figure: `change fan-out to ${f.subscribers} WebSocket subscribers p50 / p95`, size, satchel: `${ms(f.p50)} / ${ms(f.p95)}`, baseline: `update ack ${ms(f.updateAckMs)}`, ratio: '', target: j ? `p95 ≤ 20 ms${scaleNote}` : '', met: j ? f.p95 <= 20 && f.missed === 0 : undefined },
         `The update request alone takes ${ms(f.updateAckMs)} (median); ${f.missed} frames missed; first frames of ${mb(f.firstFrameBytes)} took ${ms(f.connectMs)} to reach all subscribers.`);
     } else unavailable('fan-out', size, s.fanout);
+  }
+
+  function semanticRows(s: SizeResult, size: string): void {
+    if (s.quality) {
+      if (s.quality.ok) {
+        const { lexical, hybrid } = s.quality.value;
+        const score = (q: { recallAt5: number; mrr: number; queries: number }) => `recall@5 ${pct(q.recallAt5)}, MRR ${q.mrr.toFixed(2)} (${q.queries} queries)`;
+        rows.push({
+          figure: 'semantic recall quality: paraphrased queries',
+          size,
+          satchel: hybrid.ok ? `hybrid with ${hybrid.value.model}: ${score(hybrid.value)}` : 'hybrid: not measured',
+          baseline: `lexical only: ${score(lexical)}`,
+          ratio: '',
+          target: '',
+          met: undefined,
+        });
+        if (hybrid.ok) notes.push(`semantic recall quality at ${size}: back-fill with ${hybrid.value.model} took ${(hybrid.value.backfillMs / 1000).toFixed(1)} s.`);
+        else notes.push(`semantic recall quality at ${size}: hybrid ${hybrid.reason}`);
+      } else unavailable('semantic recall quality', size, s.quality);
+    }
+    if (s.semantic.ok) {
+      const f = s.semantic.value;
+      rows.push({ figure: `hybrid search p50 / p95 over HTTP, new queries (${f.dimension}-d test model, synthetic vectors)`, size, satchel: `${ms(f.hybrid.p50)} / ${ms(f.hybrid.p95)}`, baseline: `lexical ${ms(f.lexical.p50)} / ${ms(f.lexical.p95)}`, ratio: `+${ms(f.hybrid.p50 - f.lexical.p50)} p50`, target: '', met: undefined });
+      rows.push({ figure: '  hybrid search p50 / p95, repeated queries (vector reused)', size, satchel: `${ms(f.hybridRepeated.p50)} / ${ms(f.hybridRepeated.p95)}`, baseline: '', ratio: '', target: '', met: undefined });
+      rows.push({ figure: `  brute-force cosine scan alone (${f.vectors} × ${f.dimension}, in-process)`, size, satchel: `p50 ${ms(f.scan.p50)}, p95 ${ms(f.scan.p95)}`, baseline: '', ratio: '', target: '', met: undefined });
+      rows.push({ figure: '  embedding model load with stored vectors', size, satchel: `${ms(f.loadMs)}, host RSS +${mb(Math.max(0, f.rssDeltaBytes))}`, baseline: `health max ${ms(f.healthMaxMs)} meanwhile`, ratio: '', target: '', met: undefined });
+    } else unavailable('hybrid search', size, s.semantic);
   }
 
   function globalRows(): void {

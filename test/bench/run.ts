@@ -18,6 +18,7 @@ import { measureSuggest, type SuggestFigure } from './figures/suggest.ts';
 import { measureFanout, type FanoutFigure } from './figures/fanout.ts';
 import { measureStart, measureThroughput, type StartTimes, type Throughput } from './figures/processFigures.ts';
 import { measureDownload, type DownloadFigure } from './figures/download.ts';
+import { measureQuality, measureSemanticLatency, type QualityFigure, type SemanticLatencyFigure } from './figures/semantic.ts';
 import { printReport } from './report.ts';
 
 export interface Plan {
@@ -38,6 +39,8 @@ export interface Plan {
   readonly updates: number;
   readonly createRequests: number;
   readonly downloadBytes: number;
+  /** How long loading an embedding model may take (its back-fill, or loading stored vectors). */
+  readonly semanticBudgetMs: number;
 }
 
 const fullPlan: Plan = {
@@ -57,6 +60,7 @@ const fullPlan: Plan = {
   updates: 20,
   createRequests: 2_000,
   downloadBytes: 256 * 1024 * 1024,
+  semanticBudgetMs: 10 * 60_000,
 };
 
 const quickPlan: Plan = {
@@ -99,6 +103,9 @@ export interface SizeResult {
   readonly memory: Outcome<MemoryFigure>;
   readonly coldStart: Outcome<StartTimes>;
   readonly bareStart: Outcome<StartTimes>;
+  readonly semantic: Outcome<SemanticLatencyFigure>;
+  /** Measured at the smallest size only (a real model's back-fill of the larger ones takes too long). */
+  readonly quality?: Outcome<QualityFigure>;
 }
 
 export interface Results {
@@ -149,13 +156,20 @@ async function measureSize(size: number, plan: Plan, built: Built): Promise<Size
     const memory: Outcome<MemoryFigure> = loaded
       ? { ok: true, value: { ...toMemoryFigure(memoryOf(host.pid)), corpusJsonBytes: corpus.jsonBytes } }
       : notLoaded;
+    const semanticPlan = { runs: plan.runs, backfillBudgetMs: plan.semanticBudgetMs };
+    const quality = loaded && size === Math.min(...plan.sizes)
+      ? await attempt('semantic recall quality (paraphrased queries)', () => measureQuality(client, corpus, idOf, semanticPlan))
+      : undefined;
+    const semantic = loaded
+      ? await attempt('semantic recall latency (384-d test model, synthetic vectors)', () => measureSemanticLatency(client, host.pid, dataDir, queries, semanticPlan))
+      : notLoaded;
     await client.close();
     await host.stop();
     const coldStart = loaded
       ? await attempt(`cold start with ${size} assets ×${plan.startRuns}`, () => measureStart(built.host, () => hostArgs(dataDir), plan.startRuns, `/assets/search?query=${encodeURIComponent(corpus.queries[0]!.query)}&transferables=false`))
       : notLoaded;
     const bareStart = await attempt(`bare Koa start ×${plan.startRuns}`, () => measureStart(built.bareKoa, () => [], plan.startRuns));
-    return { size, corpusJsonBytes: corpus.jsonBytes, load, search: searchFigure, suggest: suggestFigure, fanout, memory, coldStart, bareStart };
+    return { size, corpusJsonBytes: corpus.jsonBytes, load, search: searchFigure, suggest: suggestFigure, fanout, memory, coldStart, bareStart, semantic, ...(quality ? { quality } : {}) };
   } finally {
     await client.close().catch(() => {});
     await host.stop();

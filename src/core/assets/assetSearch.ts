@@ -6,6 +6,7 @@ import type { AssetsSearchWithFiltersInput, AssetsSearchWithFiltersOutput, Searc
 import { InvalidInputError, SearchUnspecifiedError } from '../errors.ts';
 import type { SearchIndex, SearchHit } from '../search/searchIndex.ts';
 import { parseQuery } from '../search/query.ts';
+import type { SemanticQuery } from '../search/hybridSearch.ts';
 import { SIMILARITY_CHARS } from '../search/related.ts';
 import { indexedPrefix } from '../search/tokens.ts';
 import { checkFilters, matchesFilters, type FilterSubject } from './filters.ts';
@@ -24,6 +25,8 @@ export interface SearchedPages {
 export interface SearchOptions {
   readonly transferables: boolean;
   readonly pseudo: boolean;
+  /** Present while an embedding model is loaded: a query's search is then hybrid (semanticRecall.ts). */
+  readonly semantic?: SemanticQuery | undefined;
 }
 
 export const SEARCH_LIMIT = 100;
@@ -63,7 +66,7 @@ export class AssetSearch {
       throw new SearchUnspecifiedError('Give a query or searchable_tags to search assets');
     }
     const hitPages: Iterable<Hit[]> = query
-      ? this.queryPages(query, options.pseudo, false, options.transferables ? 'data' : CONTENT_FREE_DATA)
+      ? this.queryPages(query, options.pseudo, false, options.transferables ? 'data' : CONTENT_FREE_DATA, options.semantic)
       : [this.tagged(tags, options.pseudo)];
     const wanted = tags.map((t) => t.toLowerCase());
     const kept = (hit: Hit): boolean => {
@@ -88,11 +91,12 @@ export class AssetSearch {
   /**
    * GET /search/neural_code: assets whose code is closest to the query, ranked by the content
    * similarity `related` uses (TF-IDF over identifier sub-tokens, so `parseJson` meets "parse json").
-   * Satchel has no neural code model; this is its code-similarity ranking, and says so in the README.
+   * With an embedding model loaded it is fused with vector similarity, as hybrid search is.
    */
   codeSearch(query: string, options: SearchOptions): SearchedAssets {
     if (query.trim() === '') throw new InvalidInputError('Give a query to search code');
-    const similar = this.similarity.current().similar(indexedPrefix(query, SIMILARITY_CHARS), { limit: SEARCH_LIMIT });
+    let similar = this.similarity.current().similar(indexedPrefix(query, SIMILARITY_CHARS), { limit: SEARCH_LIMIT });
+    if (options.semantic) similar = options.semantic.fuseIds(similar.map((hit) => hit.id), SEARCH_LIMIT);
     const scores = new Map(similar.map((hit) => [hit.id, hit.score]));
     const hits: Hit[] = this.store.ordinaryDocs('id', similar.map((hit) => hit.id)).map((doc) => ({
       doc,
@@ -125,7 +129,7 @@ export class AssetSearch {
     // time, and without their content when neither the reply nor a filter needs it.
     const column = options.transferables || filters ? 'data' : CONTENT_FREE_DATA;
     const hitPages: Iterable<Hit[]> = query
-      ? this.queryPages(query, options.pseudo, casing, column)
+      ? this.queryPages(query, options.pseudo, casing, column, options.semantic)
       : mapPages(this.store.storedPages(this.store.listed({ pseudo: options.pseudo }), column), (doc) => ({
           doc,
           score: 1,
@@ -190,7 +194,7 @@ export class AssetSearch {
    * them (`column` may leave the content out): a query matching several very large assets reads
    * one of them per page instead of all at once, so whoever sends the pages can let health in.
    */
-  private queryPages(query: string, includePseudo: boolean, caseSensitive: boolean, column: string): Iterable<Hit[]> {
+  private queryPages(query: string, includePseudo: boolean, caseSensitive: boolean, column: string, semantic?: SemanticQuery): Iterable<Hit[]> {
     const { phrases, terms } = parseQuery(query);
     const scope = { limit: SEARCH_LIMIT, includePseudo };
     let hits: SearchHit[] = terms.length > 0 ? this.index.search(terms, scope) : [];
@@ -209,13 +213,15 @@ export class AssetSearch {
           ? hits.filter((hit) => verified.has(hit.rowid))
           : [...verified].slice(0, SEARCH_LIMIT).map((rowid) => ({ rowid, stage: 'phrase' as const, score: 1 }));
     }
+    // Phrases are exact constraints a vector cannot check: only plain terms are searched by meaning too.
+    if (semantic && phrases.length === 0 && terms.length > 0) hits = semantic.fuse(hits, scope);
     // A hit deleted meanwhile has no row.
     const rows = this.store.sizes(hits.map((hit) => hit.rowid));
     // The query ran above, before any reply is started; only reading the documents is deferred.
     const byRowid = new Map(hits.map((hit) => [hit.rowid, hit]));
     return mapPages(this.store.storedPages(rows, column, 64, PAGE_BYTES, true), ({ rowid, doc }) => {
       const hit = byRowid.get(rowid)!;
-      return { doc, score: hit.score, match: matchOf(hit, doc, terms, phrases), exact: hit.stage !== 'fuzzy' };
+      return { doc, score: hit.score, match: matchOf(hit, doc, terms, phrases), exact: hit.stage !== 'fuzzy' && hit.stage !== 'semantic' };
     });
   }
 
@@ -254,7 +260,7 @@ function spaceOf(input: AssetsSearchWithFiltersInput): Set<string> | undefined {
 function matchOf(hit: SearchHit, doc: StoredAsset, terms: readonly string[], phrases: readonly string[]): SearchedAsset['match'] {
   const name = (doc.name ?? '').toLowerCase();
   if (hit.stage === 'fuzzy') return 'FUZZY';
-  if (hit.stage === 'word') return 'CONTENT';
+  if (hit.stage === 'word' || hit.stage === 'semantic') return 'CONTENT';
   if (hit.stage === 'phrase') return phrases.every((p) => name.includes(p.toLowerCase())) ? 'TITLE' : 'CONTENT';
   return terms.every((t) => name.includes(t)) ? 'TITLE' : 'MULTIPLE';
 }

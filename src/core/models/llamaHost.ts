@@ -9,7 +9,7 @@ import type { HostReply, HostRequest } from './llamaProtocol.ts';
 
 type Loaded =
   | { readonly role: 'text'; readonly model: LlamaModel; readonly context: LlamaContext }
-  | { readonly role: 'embedding'; readonly model: LlamaModel; readonly context: LlamaEmbeddingContext };
+  | { readonly role: 'embedding'; readonly model: LlamaModel; readonly context: LlamaEmbeddingContext; readonly contextSize: number };
 
 let llama: Llama | undefined;
 let loaded: Loaded | undefined;
@@ -35,7 +35,7 @@ async function handle(request: HostRequest): Promise<unknown> {
       const contextSize = Math.min(request.contextSize, model.trainContextSize);
       loaded =
         request.role === 'embedding'
-          ? { role: 'embedding', model, context: await model.createEmbeddingContext({ contextSize, threads: request.threads }) }
+          ? { role: 'embedding', model, contextSize, context: await model.createEmbeddingContext({ contextSize, threads: request.threads }) }
           : { role: 'text', model, context: await model.createContext({ contextSize, threads: request.threads }) };
       return { rss: process.memoryUsage().rss };
     }
@@ -71,7 +71,10 @@ async function handle(request: HostRequest): Promise<unknown> {
     case 'embed': {
       const current = loaded;
       if (current?.role !== 'embedding') throw new Error('No embedding model is loaded in this process.');
-      const embedding = await current.context.getEmbeddingFor(request.text);
+      // Longer input fails in llama.cpp; a snippet's head (its name and first lines) stands for it.
+      // Room is left for the begin and end tokens the context adds.
+      const tokens = current.model.tokenize(request.text).slice(0, Math.max(1, current.contextSize - 4));
+      const embedding = await current.context.getEmbeddingFor(tokens);
       return [...embedding.vector];
     }
     case 'abort':

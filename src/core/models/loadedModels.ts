@@ -1,7 +1,8 @@
 /**
  * The language models in memory: at most one per role (text, embedding), each in its own
- * llama.cpp child process. Loads and unloads of a role run one at a time; a model idle for
- * `idleUnloadMs` is unloaded; a crashed process simply leaves its model unloaded.
+ * llama.cpp child process. Loads and unloads of a role run one at a time; a text model idle for
+ * `idleUnloadMs` is unloaded (an embedding model stays until unloaded); a crashed process simply
+ * leaves its model unloaded.
  */
 import { stat } from 'node:fs/promises';
 import { freemem } from 'node:os';
@@ -9,6 +10,7 @@ import { InsufficientResourcesError, UnavailableError } from '../errors.ts';
 import { byteDescriptor } from './catalog.ts';
 import { LlamaProcess } from './llamaProcess.ts';
 import type { TextGenerator } from './textGenerator.ts';
+import type { Embedder } from './embedder.ts';
 
 export type Role = 'text' | 'embedding';
 const ROLES: readonly Role[] = ['text', 'embedding'];
@@ -116,6 +118,24 @@ export class LoadedModels {
     };
   }
 
+  /** An embedder over the loaded embedding model, or undefined when none is loaded. */
+  embedder(): Embedder | undefined {
+    const loaded = this.runtimes.get('embedding');
+    if (!loaded?.process.running) return undefined;
+    return {
+      modelId: loaded.id,
+      embed: async (text) => {
+        loaded.busy++;
+        try {
+          return Float32Array.from(await loaded.process.embed(text));
+        } finally {
+          loaded.busy--;
+          if (this.runtimes.get('embedding') === loaded) this.touch('embedding');
+        }
+      },
+    };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.unloadAll();
@@ -147,7 +167,9 @@ export class LoadedModels {
     const loaded = this.runtimes.get(role);
     if (!loaded) return;
     clearTimeout(loaded.idleTimer);
-    if (this.settings.idleUnloadMs <= 0) return;
+    // An embedding model serves every search (semantic recall) and is small beside a text model:
+    // unloading it when nobody searched for a while would quietly make search lexical again.
+    if (this.settings.idleUnloadMs <= 0 || role === 'embedding') return;
     loaded.idleTimer = setTimeout(() => {
       if (loaded.busy > 0) return this.touch(role);
       void this.exclusive(role, () => (this.runtimes.get(role) === loaded ? this.stop(role) : undefined));

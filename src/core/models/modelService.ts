@@ -3,6 +3,8 @@ import { basename, isAbsolute } from 'node:path';
 import type { StoreContext } from '../context.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type { TextGenerator } from './textGenerator.ts';
+import type { Embedder } from './embedder.ts';
+import { detectUsage } from './ggufUsage.ts';
 import type { Model, ModelDeleteCacheOutput, ModelDownloadProgress, Models, SeededModel } from '../wire.ts';
 import { ConflictError, ForbiddenError, InvalidInputError, UnavailableError, UnsupportedError } from '../errors.ts';
 import { stamp, newId } from '../time.ts';
@@ -118,7 +120,8 @@ export class ModelService {
       ...(input.description ? { description: input.description } : {}),
       cloud: false,
       type: 'BALANCED',
-      usage: input.usage ?? 'CODE_CONVERSATION',
+      // A file imported without a usage says itself whether it is an embedding model.
+      usage: input.usage ?? (await detectUsage(input.path)) ?? 'CODE_CONVERSATION',
       foundation: input.foundation ?? 'UNKNOWN',
       bytes: byteDescriptor(size),
       unique: input.path,
@@ -262,6 +265,11 @@ export class ModelService {
   /** The loaded text model, if any; conversations fall back to offline methods without one. */
   textGenerator(): TextGenerator | undefined {
     return this.loaded.textGenerator();
+  }
+
+  /** The loaded embedding model, if any; search is lexical only without one. */
+  embedder(): Embedder | undefined {
+    return this.loaded.embedder();
   }
 
   /** The OS process id of the loaded model's runtime (for diagnostics and tests). */

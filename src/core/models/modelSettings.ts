@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { CatalogEntry } from './catalog.ts';
 
 export interface ModelSettings {
-  /** Unload a loaded model after this many idle milliseconds (0 = never). */
+  /** Unload a loaded text model after this many idle milliseconds (0 = never); embedding models stay. */
   readonly idleUnloadMs: number;
   /** Downloads the catalog's files from this base URL instead of their own (a mirror; tests use 127.0.0.1). */
   readonly catalogBaseUrl?: string;

@@ -20,7 +20,8 @@ export interface IndexedDocument {
   readonly code: string;
 }
 
-export type SearchStage = 'substring' | 'word' | 'fuzzy' | 'phrase';
+/** `semantic`: found by vector similarity alone (hybridSearch.ts), not by any lexical stage. */
+export type SearchStage = 'substring' | 'word' | 'fuzzy' | 'phrase' | 'semantic';
 
 export interface SearchHit {
   readonly rowid: number;

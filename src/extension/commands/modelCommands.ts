@@ -67,6 +67,38 @@ export function modelCommands(s: Services): CommandMap {
     );
   };
 
+  /**
+   * After an embedding model loads, Satchel makes a vector for every snippet in the background: a
+   * cancellable notification shows how far it is, until it is done (search is hybrid from the start).
+   */
+  const followBackfill = async (): Promise<void> => {
+    const { client } = connected(server);
+    const first = await client.models.semanticStatus().catch(() => undefined);
+    if (first?.state !== 'indexing') return;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Semantic search: indexing snippets', cancellable: true },
+      async (progress, token) => {
+        const cancel = token.onCancellationRequested(() => {
+          void client.models.cancelSemanticBackfill().catch((error: unknown) => s.log.warn(`Cancel failed: ${(error as Error).message}`));
+        });
+        try {
+          let reported = 0;
+          for (let status = first; status.state === 'indexing' && !token.isCancellationRequested; ) {
+            const percentage = status.total > 0 ? (100 * status.done) / status.total : 0;
+            progress.report({ increment: Math.max(0, percentage - reported), message: `${status.done} of ${status.total}` });
+            reported = Math.max(reported, percentage);
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+            status = await client.models.semanticStatus();
+          }
+        } catch (error) {
+          s.log.warn(`Semantic search progress: ${(error as Error).message}`);
+        } finally {
+          cancel.dispose();
+        }
+      },
+    );
+  };
+
   return {
     'satchel.models.refresh': () => models.refresh(),
     'satchel.model.download': download,
@@ -82,6 +114,7 @@ export function modelCommands(s: Services): CommandMap {
         () => connected(server).client.models.load(id),
       );
       await models.reload(id);
+      if (model.usage === 'TEXT_EMBEDDING') void followBackfill();
       return model;
     },
     'satchel.model.unload': async (arg: ModelArg) => {

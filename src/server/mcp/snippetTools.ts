@@ -70,7 +70,7 @@ function listed(snippets: readonly SnippetSummary[], empty: string, heading: str
  * search index (at most 100 hits, tags and language filtering them), tags alone through their links,
  * a language alone through the listing index. None of them reads every snippet.
  */
-function search(core: Satchel, query: string, tags: readonly string[], language: ClassificationSpecific | undefined, limit: number): SnippetSummary[] {
+async function search(core: Satchel, query: string, tags: readonly string[], language: ClassificationSpecific | undefined, limit: number): Promise<SnippetSummary[]> {
   if (query === '' && tags.length === 0 && language) {
     return core.assets.newest(limit, language).map((id) => summaryOf(core.assets.get(id)));
   }
@@ -78,7 +78,9 @@ function search(core: Satchel, query: string, tags: readonly string[], language:
   if (query !== '') {
     const filter: AssetFilter = { ...(tags.length > 0 ? { tags: [...tags] } : {}), ...(language ? { classification: language } : {}) };
     const input: AssetsSearchWithFiltersInput = { query, ...(Object.keys(filter).length > 0 ? { filters: { iterable: [filter] } } : {}) };
-    pages = core.assets.searchPagesWithFilters(input, { transferables: true, pseudo: false }).pages;
+    // With an embedding model loaded, the search is hybrid: snippets are found by meaning too.
+    const semantic = await core.recall.prepare(query);
+    pages = core.assets.searchPagesWithFilters(input, { transferables: true, pseudo: false, semantic }).pages;
   } else {
     pages = core.assets.searchPages({ tags }, { transferables: true, pseudo: false }).pages;
   }
@@ -110,7 +112,7 @@ export function registerSnippetTools(server: McpServer, core: Satchel): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(logger, 'search_snippets', () => {
+      guarded(logger, 'search_snippets', async () => {
         const query = args.query?.trim() ?? '';
         const wantedTags = (args.tags ?? []).map((tag) => tag.trim()).filter(Boolean);
         const lang = resolveLanguage(args.language);
@@ -118,7 +120,7 @@ export function registerSnippetTools(server: McpServer, core: Satchel): void {
         if (query === '' && wantedTags.length === 0 && !lang.specific) {
           return toolError('Give a query, tags or a language to search. To see the newest snippets, call list_recent_snippets.');
         }
-        const found = search(core, query, wantedTags, lang.specific, args.limit ?? DEFAULT_LIMIT);
+        const found = await search(core, query, wantedTags, lang.specific, args.limit ?? DEFAULT_LIMIT);
         return listed(found, 'No saved snippet matches.', `${found.length} snippet${found.length === 1 ? '' : 's'} found:`);
       }),
   );

@@ -59,13 +59,15 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     json(ctx, { identifiers: { iterable: assets.identifiers({ onlyPseudo: true }).map((id) => ({ id })) } });
   });
 
-  router.get('/assets/search', (ctx) => {
+  router.get('/assets/search', async (ctx) => {
     const tags = queryString(ctx, 'searchable_tags', 'searchableTags');
     const query = queryString(ctx, 'query');
+    // With an embedding model loaded the query's vector is made first; the search itself is synchronous.
+    const semantic = query ? await core.recall.prepare(query) : undefined;
     // Sent a page at a time like POST /assets/search: a query may match very large assets.
     const { pages, counts } = assets.searchPages(
       { ...(query !== undefined ? { query } : {}), ...(tags !== undefined ? { tags: tags.split(',') } : {}) },
-      { transferables: transferables(ctx), pseudo: pseudo(ctx) },
+      { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic },
     );
     jsonStream(ctx, searchedReply(pages, counts, false));
   });
@@ -74,14 +76,21 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   router.get('/search/full_text', (ctx) => {
     json(ctx, assets.fullTextSearch(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
   });
-  router.get('/search/neural_code', (ctx) => {
-    json(ctx, assets.codeSearch(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
+  router.get('/search/neural_code', async (ctx) => {
+    const query = queryString(ctx, 'query') ?? '';
+    const semantic = query.trim() ? await core.recall.prepare(query) : undefined;
+    json(ctx, assets.codeSearch(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic }));
   });
 
-  router.post(op.search.path, (ctx) => {
+  // Semantic recall (not in the Pieces interface): whether search is hybrid, and the back-fill's progress.
+  router.get('/search/semantic', (ctx) => json(ctx, core.recall.status()));
+  router.post('/search/semantic/cancel', (ctx) => json(ctx, { cancelled: core.recall.cancelBackfill(), status: core.recall.status() }));
+
+  router.post(op.search.path, async (ctx) => {
     const filters = (input(ctx, op.search) ?? {}) as AssetsSearchWithFiltersInput;
+    const semantic = filters.query ? await core.recall.prepare(filters.query) : undefined;
     // Without a query every asset is a result: the reply is streamed a page at a time like GET /assets.
-    const { pages, counts } = assets.searchPagesWithFilters(filters, { transferables: transferables(ctx), pseudo: pseudo(ctx) });
+    const { pages, counts } = assets.searchPagesWithFilters(filters, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic });
     jsonStream(ctx, searchedReply(pages, counts, true));
   });
 

@@ -12,24 +12,14 @@ import { ModelService } from '../../../src/core/models/modelService.ts';
 import { InsufficientResourcesError, UnavailableError } from '../../../src/core/errors.ts';
 import { FileServer } from '../../support/fileServer.ts';
 import { tinyGguf } from '../../support/gguf.ts';
+import { servedEntry } from '../../support/catalogEntry.ts';
 import { tempDir } from '../../helpers.ts';
 import { isAlive as alive } from '../../support/processes.ts';
 
 let files: FileServer;
 const opened: Array<{ core: Satchel; dir: string }> = [];
 
-const entry = (id: string, file: string, usage: CatalogEntry['usage']): CatalogEntry => ({
-  id,
-  unique: file,
-  name: file,
-  version: '1',
-  foundation: 'UNKNOWN',
-  usage,
-  type: 'SPEED',
-  url: files.url(file),
-  file,
-  license: 'MIT',
-});
+const entry = (id: string, file: string, usage: CatalogEntry['usage']): CatalogEntry => servedEntry(files, id, file, usage);
 
 before(async () => {
   files = await FileServer.start();
@@ -114,14 +104,17 @@ test('one text and one embedding model at a time; a crashed runtime only unloads
   await eventually(() => !alive(pidE), 'the embedding runtime to end');
 });
 
-test('an idle model unloads by itself after idleUnloadMs', async () => {
+test('an idle text model unloads by itself after idleUnloadMs; an embedding model (search uses it) stays', async () => {
   const { models } = open({ idleUnloadMs: 400 });
   await downloaded(models, 'text-a');
-  await models.load('text-a');
+  await downloaded(models, 'embed-e');
+  await Promise.all([models.load('text-a'), models.load('embed-e')]);
   const pid = models.runtimePid('text-a');
   assert.ok(alive(pid));
   await eventually(() => !models.get('text-a').loaded, 'the idle unload');
   await eventually(() => !alive(pid), 'the runtime to end');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(models.get('embed-e').loaded, true);
 });
 
 test('a model needing more memory than is free is refused before any process starts', async () => {
