@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitFor, withClient } from '../helpers.ts';
+import { waitFor, withClient } from '../support/helpers.ts';
 import { ClientError, assetText } from '../../src/client/satchelClient.ts';
 import type { StreamedIdentifiers } from '../../src/core/wire.ts';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempDir, waitFor } from '../helpers.ts';
+import { tempDir, waitFor } from '../support/helpers.ts';
 import { HostElection, type Role } from '../../src/hosting/hostElection.ts';
 import { explainClientOnly, explainHostingFailure } from '../../src/extension/hostingFailure.ts';
 import { setSqliteLoaderForTests } from '../../src/core/store/sqlite.ts';

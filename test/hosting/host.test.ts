@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { tryStartHost } from '../../src/hosting/host.ts';
 import { readPortFile, PORT_FILE } from '../../src/hosting/portFile.ts';
 import { silentLogger } from '../../src/core/context.ts';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 
 test('the host writes the port file, refuses a second host on the same data directory, and cleans up', async () => {
   const dataDir = tempDir();

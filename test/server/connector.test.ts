@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, request, errorCode, type TestServer } from '../helpers.ts';
-import { savedSnippets } from '../core/connector/snippetFixture.ts';
+import { startTestServer, request, errorCode, type TestServer } from '../support/helpers.ts';
+import { savedSnippets } from '../support/snippetFixture.ts';
 
 let t: TestServer;
 let appId: string;

@@ -6,7 +6,7 @@ import { Satchel } from '../../src/core/satchel.ts';
 import { serve } from '../../src/server/server.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { SATCHEL_VERSION } from '../../src/server/version.ts';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 
 function occupy(): Promise<Server> {
   return new Promise((resolve) => {
