@@ -5,7 +5,7 @@
 import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel, type CoreOptions } from '../core/satchel.ts';
 import { serve, type SatchelServer, type ServeOptions } from '../server/server.ts';
-import { removePortFile, writePortFile } from './portFile.ts';
+import { readPortFile, removePortFile, writePortFile } from './portFile.ts';
 
 /** After the start-up requests (health, the views' first frames). */
 const WARM_UP_DELAY_MS = 250;
@@ -18,6 +18,17 @@ export interface RunningHost {
   readonly core: Satchel;
   readonly server: SatchelServer;
   close(): Promise<void>;
+}
+
+/** Whether another process hosts `dataDir` now, and on which port when its port file says. */
+export function currentHost(dataDir: string): { readonly hosted: false } | { readonly hosted: true; readonly port?: number } {
+  const probe = HostLock.tryAcquire(dataDir);
+  if (probe) {
+    probe.dispose();
+    return { hosted: false };
+  }
+  const file = readPortFile(dataDir);
+  return file ? { hosted: true, port: file.port } : { hosted: true };
 }
 
 /** Starts hosting `dataDir`, or returns undefined at once when another process hosts it. */
