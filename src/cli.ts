@@ -1,12 +1,13 @@
 /**
  * Headless entry: `satchel [--data-dir DIR] [--port N]` serves the interface on loopback on
  * embedded defaults. If another process already hosts the data directory, it waits and takes
- * over when that host exits.
+ * over when that host exits. `satchel import <file-or-folder>` imports snippet files (cli/importCommand.ts).
  */
 import { parseArgs } from 'node:util';
 import { currentHost, startHostWhenFree, type RunningHost } from './hosting/host.ts';
 import type { Logger } from './core/context.ts';
 import { defaultDataDir } from './core/dataDir.ts';
+import { runImportCommand } from './cli/importCommand.ts';
 
 const SHUTDOWN_DEADLINE_MS = 1800;
 
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    console.log('Usage: satchel [--data-dir DIR] [--port N]\n  SATCHEL_DATA_DIR and SATCHEL_PORT are read too.');
+    console.log('Usage: satchel [--data-dir DIR] [--port N]\n       satchel import [--data-dir DIR] <file-or-folder>…\n  SATCHEL_DATA_DIR and SATCHEL_PORT are read too.');
     return;
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
@@ -66,7 +67,9 @@ async function main(): Promise<void> {
   logger.info(`serving ${dataDir} on ${host.server.url}`);
 }
 
-main().catch((error: unknown) => {
+const run = process.argv[2] === 'import' ? runImportCommand(process.argv.slice(3)).then((code) => void (process.exitCode = code)) : main();
+
+run.catch((error: unknown) => {
   console.error(`[satchel] ${(error as Error).message ?? error}`);
   process.exit(1);
 });

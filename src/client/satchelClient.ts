@@ -10,6 +10,7 @@ import { AssetsClient } from './assets.ts';
 import { ConnectorClient } from './connector.ts';
 import { ConversationsClient } from './conversations.ts';
 import { ModelsClient } from './models.ts';
+import { ImportsClient } from './imports.ts';
 import { seg } from './http.ts';
 
 export interface SatchelClientOptions {
@@ -23,6 +24,8 @@ export class SatchelClient implements Disposable {
   readonly connector: ConnectorClient;
   readonly conversations: ConversationsClient;
   readonly models: ModelsClient;
+  /** Snippet files from other tools (Satchel's own operation). */
+  readonly imports: ImportsClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
@@ -35,6 +38,7 @@ export class SatchelClient implements Disposable {
     this.connector = new ConnectorClient(this.http);
     this.conversations = new ConversationsClient(this.http);
     this.models = new ModelsClient(this.http);
+    this.imports = new ImportsClient(this.baseUrl);
   }
 
   health(timeoutMs?: number): Promise<string> {

@@ -6,6 +6,7 @@ export type DomainErrorCode =
   | 'invalid_input'
   | 'not_found'
   | 'conflict'
+  | 'too_large'
   | 'forbidden'
   | 'unsupported'
   | 'insufficient_resources'
@@ -41,6 +42,11 @@ export class NotFoundError extends DomainError {
 /** The request conflicts with the current state (e.g. a second import of the same file). */
 export class ConflictError extends DomainError {
   readonly code = 'conflict';
+}
+
+/** An input is larger than the operation takes (an import file, say). */
+export class TooLargeError extends DomainError {
+  readonly code = 'too_large';
 }
 
 /** The operation is not allowed on this record (e.g. deleting a built-in model). */

@@ -21,6 +21,8 @@ import type { Disposable } from './events.ts';
 import { LanguageClassifier } from './classify/languageClassifier.ts';
 import { LocalUser } from './user/localUser.ts';
 import { Copilot } from './conversations/copilot.ts';
+import { BulkWriter } from './assets/bulkWriter.ts';
+import { SnippetImporter } from './import/importer.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -54,19 +56,22 @@ export class Satchel implements Disposable {
   readonly user: LocalUser;
   /** Questions asked through /qgpt/stream, answered by the loaded local model. */
   readonly copilot: Copilot;
+  /** Snippet files from other tools, written a batch per transaction. */
+  readonly imports: SnippetImporter;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
     this.context = context;
     this.classifier = new LanguageClassifier();
     this.user = new LocalUser(context);
-    // Every index written inside an asset's write transaction, listed here where assets are composed.
-    const fingerprints = new FingerprintIndex(context.database);
-    this.assets = new AssetService(context, this.classifier, [fingerprints]);
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
+    // Conversations link to assets (asked only when a link is made) and an asset's reply embeds its
+    // conversations: the conversations area is built first and handed to the assets area.
     this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
-    this.assets.conversationOf = (id, transferables) => this.conversations.get(id, transferables);
+    // Every index written inside an asset's write transaction, listed here where assets are composed.
+    const fingerprints = new FingerprintIndex(context.database);
+    this.assets = new AssetService(context, this.classifier, [fingerprints], this.conversations);
     this.copilot = new Copilot(
       this.conversations,
       () => this.models.textGenerator(),
@@ -85,6 +90,12 @@ export class Satchel implements Disposable {
       },
       options.recall ?? {},
     );
+    this.imports = new SnippetImporter({
+      writer: new BulkWriter(context, this.assets.bulkTargets()),
+      // Exact duplicates: the connector's index finds the candidates, whole texts decide.
+      isSaved: (text) => fingerprints.sameText(text).some((id) => this.assets.text(id) === text),
+      classify: async (text) => (await this.classifier.classify(text)).specific,
+    });
   }
 
   /** Opens (and migrates) the store of `dataDir`; throws StoreUnusableError and touches nothing if it cannot. */

@@ -21,6 +21,7 @@ import { connectorRoutes } from './routes/connector.ts';
 import { userRoutes } from './routes/user.ts';
 import { qgptRoutes } from './routes/qgpt.ts';
 import { mcpRefusals, mcpRoutes } from './mcp/mcpRoute.ts';
+import { importRoutes } from './routes/imports.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -46,6 +47,7 @@ export const routeModules: readonly RouteModule[] = [
   userRoutes,
   qgptRoutes,
   mcpRoutes,
+  importRoutes,
   connectorRoutes,
 ];
 

@@ -22,6 +22,7 @@ const statusOf: Record<DomainErrorCode, number> = {
   invalid_input: 400,
   not_found: 404,
   conflict: 409,
+  too_large: 413,
   forbidden: 403,
   unsupported: 422,
   insufficient_resources: 507,

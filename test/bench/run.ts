@@ -2,7 +2,8 @@
  * `npm run bench [-- --quick]`: measures Satchel against its baselines in one run, prints a table
  * and writes the same figures to bench/results.json. Full: 1k, 10k and 100k assets; quick: 1k and
  * 10k with fewer repetitions. Every figure with a baseline is measured in the same run as it.
- * Options: --quick, --sizes 1k,10k (any list), --patient (no load-time budget).
+ * Options: --quick, --sizes 1k,10k (any list), --patient (no load-time budget), --only-import (per size
+ * only the import figure, plus the create throughput it is compared with).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, platform, arch } from 'node:os';
@@ -20,6 +21,7 @@ import { measureStart, measureThroughput, type StartTimes, type Throughput } fro
 import { measureDownload, type DownloadFigure } from './figures/download.ts';
 import { measureQuality, measureSemanticLatency, type QualityFigure, type SemanticLatencyFigure } from './figures/semantic.ts';
 import { printReport } from './report.ts';
+import { measureImport, type ImportFigure } from './figures/importFigure.ts';
 
 export interface Plan {
   readonly quick: boolean;
@@ -41,6 +43,8 @@ export interface Plan {
   readonly downloadBytes: number;
   /** How long loading an embedding model may take (its back-fill, or loading stored vectors). */
   readonly semanticBudgetMs: number;
+  /** Only the import figure per size (and the create throughput baseline). */
+  readonly onlyImport?: boolean;
 }
 
 const fullPlan: Plan = {
@@ -97,6 +101,7 @@ export interface SizeResult {
   readonly size: number;
   readonly corpusJsonBytes: number;
   readonly load: Outcome<LoadFigure>;
+  readonly import: Outcome<ImportFigure>;
   readonly search: Outcome<SearchFigure>;
   readonly suggest: Outcome<SuggestFigure>;
   readonly fanout: Outcome<FanoutFigure>;
@@ -132,6 +137,11 @@ const hostArgs = (dataDir: string): string[] => ['--data-dir', dataDir, '--port'
 async function measureSize(size: number, plan: Plan, built: Built): Promise<SizeResult> {
   console.log(`\n== ${size.toLocaleString('en')} assets`);
   const corpus = generateCorpus(size);
+  const imported = await attempt(`import ${size} snippets through POST /satchel/import, then again (all duplicates)`, () => measureImport(built, corpus, hostArgs));
+  if (plan.onlyImport) {
+    const skipped = { ok: false, reason: 'not measured (--only-import)' } as const;
+    return { size, corpusJsonBytes: corpus.jsonBytes, load: skipped, import: imported, search: skipped, suggest: skipped, fanout: skipped, memory: skipped, coldStart: skipped, bareStart: skipped, semantic: skipped };
+  }
   const dataDir = tempDataDir();
   const host = await startChild(built.host, hostArgs(dataDir));
   const client = new BenchClient(host.url, Math.max(plan.loadConcurrency, 4));
@@ -169,7 +179,7 @@ async function measureSize(size: number, plan: Plan, built: Built): Promise<Size
       ? await attempt(`cold start with ${size} assets ×${plan.startRuns}`, () => measureStart(built.host, () => hostArgs(dataDir), plan.startRuns, `/assets/search?query=${encodeURIComponent(corpus.queries[0]!.query)}&transferables=false`))
       : notLoaded;
     const bareStart = await attempt(`bare Koa start ×${plan.startRuns}`, () => measureStart(built.bareKoa, () => [], plan.startRuns));
-    return { size, corpusJsonBytes: corpus.jsonBytes, load, search: searchFigure, suggest: suggestFigure, fanout, memory, coldStart, bareStart, semantic, ...(quality ? { quality } : {}) };
+    return { size, corpusJsonBytes: corpus.jsonBytes, load, import: imported, search: searchFigure, suggest: suggestFigure, fanout, memory, coldStart, bareStart, semantic, ...(quality ? { quality } : {}) };
   } finally {
     await client.close().catch(() => {});
     await host.stop();
@@ -214,10 +224,16 @@ async function measureCreate(plan: Plan, built: Built): Promise<{ satchel: Throu
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { quick: { type: 'boolean', default: false }, sizes: { type: 'string' }, patient: { type: 'boolean', default: false } },
+    options: {
+      quick: { type: 'boolean', default: false },
+      sizes: { type: 'string' },
+      patient: { type: 'boolean', default: false },
+      'only-import': { type: 'boolean', default: false },
+    },
   });
   let plan = values.quick ? quickPlan : fullPlan;
   if (values.patient) plan = { ...plan, loadBudgetMs: Number.POSITIVE_INFINITY };
+  if (values['only-import']) plan = { ...plan, onlyImport: true };
   if (values.sizes) plan = { ...plan, sizes: values.sizes.split(',').map((s) => Number(s.replace(/k$/i, '000'))) };
   const began = performance.now();
   const loadAverageBefore = loadavg();
@@ -229,7 +245,7 @@ async function main(): Promise<void> {
   for (const size of plan.sizes) sizes.push(await measureSize(size, plan, built));
   console.log('\n== process figures');
   const create = await attempt(`create throughput (${plan.createRequests} requests ×${plan.runs}, Satchel and bare Koa)`, () => measureCreate(plan, built));
-  const download = await attempt(`model download of ${plan.downloadBytes / 2 ** 20} MiB (Satchel and plain undici)`, () => measureDownload(built, plan.downloadBytes, plan.runs));
+  const download: Outcome<DownloadFigure> = plan.onlyImport ? { ok: false, reason: 'not measured (--only-import)' } : await attempt(`model download of ${plan.downloadBytes / 2 ** 20} MiB (Satchel and plain undici)`, () => measureDownload(built, plan.downloadBytes, plan.runs));
 
   const cpu = cpus();
   const results: Results = {

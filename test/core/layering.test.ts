@@ -7,6 +7,7 @@
  *   client     typed client of the interface over wire; from core only types and the event helpers
  *   hosting    who serves a data directory (lock, port file, election) over core, server and client
  *   extension  the vscode adapter over client, wire and core; sees hosting through its types only
+ *   cli        the headless entry's subcommands (cli.ts's part of the composition root); no vscode
  *   extension.ts, cli.ts  composition roots: may import anything
  */
 import { test } from 'node:test';
@@ -39,6 +40,7 @@ const RULES: Record<string, Rule> = {
   client: { uses: ['wire'], typesFrom: ['core'], runtimeFiles: ['src/core/events.ts'], forbiddenPackages: /^(vscode|koa|@koa\/)/ },
   hosting: { uses: ['core', 'server', 'client'], forbiddenPackages: /^(vscode|koa|@koa\/)/ },
   extension: { uses: ['client', 'wire', 'core'], typesFrom: ['hosting'], forbiddenPackages: /^(koa|@koa\/|ws$|undici)/ },
+  cli: { uses: ['core', 'wire', 'client', 'hosting'], forbiddenPackages: /^(vscode|koa|@koa\/)/ },
 };
 
 function sources(dir: string): string[] {

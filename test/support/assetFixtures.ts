@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import { StoreContext } from '../../src/core/context.ts';
 import { allMigrations } from '../../src/core/satchel.ts';
-import { AssetService } from '../../src/core/assets/assetService.ts';
+import { AssetService, type LinkedConversations } from '../../src/core/assets/assetService.ts';
 import type { LanguageClassifier } from '../../src/core/classify/languageClassifier.ts';
 import type { ClassificationSpecific, Seed } from '../../src/core/wire.ts';
 import { tempDir } from './helpers.ts';
@@ -16,8 +16,8 @@ export interface AssetStore {
   close(): void;
 }
 
-/** A store with an asset service whose classifier always answers `language`. */
-export function openAssetStore(language = 'ts'): AssetStore {
+/** A store with an asset service whose classifier always answers `language` (and `conversations` rendering its linked conversations). */
+export function openAssetStore(language = 'ts', conversations?: LinkedConversations): AssetStore {
   const dataDir = tempDir('satchel-assets-');
   const context = StoreContext.open(dataDir, allMigrations);
   const store: AssetStore = {
@@ -37,7 +37,7 @@ export function openAssetStore(language = 'ts'): AssetStore {
       return { specific: language as ClassificationSpecific, confidence: 1, source: 'model' as const };
     },
   } as unknown as LanguageClassifier;
-  (store as { assets: AssetService }).assets = new AssetService(context, classifier);
+  (store as { assets: AssetService }).assets = new AssetService(context, classifier, [], conversations);
   return store;
 }
 

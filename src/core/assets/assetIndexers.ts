@@ -4,7 +4,7 @@
  * fingerprint index; see src/core/satchel.ts).
  */
 import type { Disposable } from '../events.ts';
-import { SearchIndex, type IndexedDocument } from '../search/searchIndex.ts';
+import { SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
 import { textOf, type AssetStore } from './assetStore.ts';
 import type { Labels } from './labels.ts';
 import type { StoredAsset } from './render.ts';
@@ -22,6 +22,14 @@ export interface AssetIndexer {
    * cannot have drifted) can skip reading every asset.
    */
   rebuild?(all: Iterable<{ readonly id: string; readonly text: string }>, count: number): void;
+  /** Many new assets at once (an import's batch), inside its transaction; an indexer may batch its own writes. */
+  upsertBatch?(items: ReadonlyArray<{ readonly id: string; readonly text: string }>): void;
+}
+
+/** An asset as the search index holds it, with the keywords column value made from it. */
+export interface IndexedAsset {
+  readonly document: IndexedDocument;
+  readonly keywords: string;
 }
 
 export class AssetIndexing implements Disposable {
@@ -44,26 +52,46 @@ export class AssetIndexing implements Disposable {
     return { dispose: () => void this.indexers.splice(this.indexers.indexOf(indexer) >>> 0, 1) };
   }
 
-  /** What the search index holds of an asset. */
-  document(doc: StoredAsset): IndexedDocument {
-    return { name: doc.name ?? '', tags: this.labels.tagsOfAsset(doc.id).map((t) => t.text).join(' '), code: textOf(doc) };
+  /**
+   * What the search index holds of an asset and the row's keywords value, made once per write (the
+   * code's identifiers are a scan of up to 1 MiB). `tags` are the asset's tag texts when the caller
+   * has them (a create), read from its links otherwise.
+   */
+  indexed(doc: StoredAsset, tags = this.tagTexts(doc.id)): IndexedAsset {
+    const document = indexedDocument(doc.name ?? '', tags, textOf(doc));
+    return { document, keywords: SearchIndex.keywords(document) };
+  }
+
+  private tagTexts(assetId: string): string {
+    return this.labels.tagsOfAsset(assetId).map((t) => t.text).join(' ');
   }
 
   /**
-   * Brings the search index and the indexers in step with `doc`. `written` is the keywords value
-   * the row already holds: an UPDATE of one column rewrites the whole row, a large text included.
+   * Brings the search index and the indexers in step with `doc`. `indexed` is what the caller has
+   * made of it already; `keywordsWritten` says the row holds its keywords (written with the
+   * document: an UPDATE of one column rewrites the whole row, a large text included).
    */
   reindex(
     rowid: number,
     doc: StoredAsset,
-    options: { created?: boolean; previous?: StoredAsset; document?: IndexedDocument; written?: string } = {},
+    options: { created?: boolean; previous?: StoredAsset; indexed?: IndexedAsset; keywordsWritten?: boolean } = {},
   ): void {
-    const document = options.document ?? this.document(doc);
-    const keywords = SearchIndex.keywords(document);
-    if (keywords !== options.written) this.store.setKeywords(rowid, keywords);
+    const { document, keywords } = options.indexed ?? this.indexed(doc);
+    if (!options.keywordsWritten) this.store.setKeywords(rowid, keywords);
     if (options.created) this.search.insert(rowid, document);
     else this.search.upsert(rowid, document, options.previous ? textOf(options.previous) : undefined);
     for (const indexer of this.indexers) indexer.upsert(doc.id, document.code);
+  }
+
+  /**
+   * The derived indexers' part of a batch of new assets (an import): each indexer gets the whole
+   * batch when it can take one (`upsertBatch`), else each asset in turn.
+   */
+  upsertBatch(items: ReadonlyArray<{ readonly id: string; readonly text: string }>): void {
+    for (const indexer of this.indexers) {
+      if (indexer.upsertBatch) indexer.upsertBatch(items);
+      else for (const { id, text } of items) indexer.upsert(id, text);
+    }
   }
 
   remove(rowid: number, id: string): void {

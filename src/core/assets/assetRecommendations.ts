@@ -1,8 +1,7 @@
 /** Related and recommended assets: ranked by content similarity (TF-IDF over identifier sub-tokens), use and recency. */
 import type { Asset, Assets, SeededAssetsRecommendation } from '../wire.ts';
 import { InvalidInputError } from '../errors.ts';
-import { SIMILARITY_CHARS } from '../search/related.ts';
-import { indexedPrefix } from '../search/tokens.ts';
+import { SIMILARITY_CHARS, combinedTermCounts, termCounts } from '../search/related.ts';
 import { contentOf } from './content.ts';
 import type { AssetStore, RankingFacts } from './assetStore.ts';
 import type { AssetRenderer } from './assetRendering.ts';
@@ -35,12 +34,8 @@ export class AssetRecommendations {
     const given = distinctReferences(input?.iterable ?? []);
     if (given.length === 0) return { iterable: [] };
     const exclude = new Set(given.flatMap((a) => (a.id ? [a.id] : [])));
-    let text = '';
-    for (const asset of given) {
-      if (text.length >= RELATED_QUERY_CHARS) break;
-      text += `${indexedPrefix(this.textOfInput(asset), SIMILARITY_CHARS)}\n`;
-    }
-    const similar = this.similarity.current().similar(text, { exclude, limit: LIST_LIMIT });
+    const query = combinedTermCounts(this.textsOfInputs(given), RELATED_QUERY_CHARS);
+    const similar = this.similarity.current().similar(query, { exclude, limit: LIST_LIMIT });
     return this.renderer.collection(this.store.ordinaryDocs('id', similar.map((s) => s.id)));
   }
 
@@ -65,7 +60,7 @@ export class AssetRecommendations {
     // The most weighted references are compared by content; every one counts for itself.
     const compared = [...weights].sort((a, b) => b[1] - a[1]).slice(0, MAX_REFERENCES);
     for (const [asset, weight] of compared) {
-      for (const s of similarity.similar(indexedPrefix(this.textOfInput(asset), SIMILARITY_CHARS))) {
+      for (const s of similarity.similar(termCounts(this.textOfInput(asset)))) {
         affinity.set(s.id, (affinity.get(s.id) ?? 0) + weight * s.score);
       }
     }
@@ -81,6 +76,11 @@ export class AssetRecommendations {
     };
     const ordered = corpus.map((facts) => ({ id: facts.id, rank: rank(facts) })).sort((a, b) => b.rank - a.rank);
     return this.renderer.collection(this.store.ordinaryDocs('id', ordered.slice(0, LIST_LIMIT).map((entry) => entry.id)));
+  }
+
+  /** The texts of `assets`, each read when asked for (a query's budget stops the reading of stored ones too). */
+  private *textsOfInputs(assets: readonly Partial<Asset>[]): Generator<string> {
+    for (const asset of assets) yield this.textOfInput(asset);
   }
 
   /** The text a reference carries, or else the stored text of the asset it names. */

@@ -14,19 +14,45 @@ interface Linked {
   readonly conversations: string[];
 }
 
+/**
+ * Renders the conversations linked to assets, many at once (the conversations area: it depends on
+ * this one, so the composition root hands it in).
+ */
+export interface LinkedConversations {
+  /** Those that exist among `ids`, by id. */
+  getMany(ids: readonly string[], transferables: boolean): ReadonlyMap<string, Conversation>;
+}
+
 export class AssetRenderer {
   private readonly context: StoreContext;
-  /**
-   * Renders a conversation linked to an asset (set by the composition root: conversations live in
-   * another area, which depends on this one).
-   */
-  conversationOf: ((id: string, transferables: boolean) => Conversation) | undefined;
+  private readonly conversations: LinkedConversations | undefined;
 
-  constructor(context: StoreContext) {
+  constructor(context: StoreContext, conversations?: LinkedConversations) {
     this.context = context;
+    this.conversations = conversations;
   }
 
-  render(doc: StoredAsset, transferables: boolean, linked = this.linkedOf([doc.id]).get(doc.id)): Asset {
+  render(doc: StoredAsset, transferables: boolean): Asset {
+    return this.renderAll([doc], transferables)[0]!;
+  }
+
+  /**
+   * Many assets at once: their tags, websites and summaries come from one query, and the
+   * conversations linked to any of them are read once each, not per asset.
+   */
+  renderAll(docs: readonly StoredAsset[], transferables: boolean): Asset[] {
+    const linked = this.linkedOf(docs.map((doc) => doc.id));
+    const conversationIds = [...new Set([...linked.values()].flatMap((entry) => entry.conversations))];
+    const conversations = conversationIds.length > 0 ? this.conversations?.getMany(conversationIds, transferables) : undefined;
+    return docs.map((doc) => this.renderOne(doc, transferables, linked.get(doc.id), conversations));
+  }
+
+  private renderOne(
+    doc: StoredAsset,
+    transferables: boolean,
+    linked: Linked | undefined,
+    conversations: ReadonlyMap<string, Conversation> | undefined,
+  ): Asset {
     const asset: Asset = {
       ...doc,
       formats: renderFormats(doc, transferables),
@@ -41,15 +67,9 @@ export class AssetRenderer {
     asset.websites = { iterable: linked?.websites ?? [] };
     if (linked && linked.summaries.length > 0) asset.summaries = { iterable: linked.summaries };
     // The client reads Asset.conversations as full Conversations: rendered by their own area.
-    const conversations = (linked?.conversations ?? []).flatMap((id) => this.conversationOf?.(id, transferables) ?? []);
-    asset.conversations = { iterable: conversations, indices: Object.fromEntries(conversations.map((c, i) => [c.id, i])) };
+    const own = (linked?.conversations ?? []).flatMap((id) => conversations?.get(id) ?? []);
+    asset.conversations = { iterable: own, indices: Object.fromEntries(own.map((c, i) => [c.id, i])) };
     return asset;
-  }
-
-  /** Many assets at once: their tags, websites and summaries come from one query, not three per asset. */
-  renderAll(docs: readonly StoredAsset[], transferables: boolean): Asset[] {
-    const linked = this.linkedOf(docs.map((doc) => doc.id));
-    return docs.map((doc) => this.render(doc, transferables, linked.get(doc.id)));
   }
 
   /** Assets with their contents, indexed by id. */

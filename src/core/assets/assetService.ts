@@ -22,7 +22,6 @@ import type {
   AssetsSearchWithFiltersInput,
   AssetsSearchWithFiltersOutput,
   ClassificationSpecific,
-  Conversation,
   ExportedAsset,
   Format,
   Formats,
@@ -44,15 +43,18 @@ import { exportAsset, type ExportType } from './exporter.ts';
 import { Labels } from './labels.ts';
 import { AssetStore, CONTENT_FREE_DATA, PAGE_BYTES, textOf } from './assetStore.ts';
 import { AssetIndexing, type AssetIndexer } from './assetIndexers.ts';
-import { AssetRenderer } from './assetRendering.ts';
+import { AssetRenderer, type LinkedConversations } from './assetRendering.ts';
 import { AssetActivities } from './assetActivities.ts';
 import { Tombstones } from './tombstones.ts';
 import { AssetWrites } from './assetWrites.ts';
 import { AssetSearch, type SearchedPages, type SearchOptions } from './assetSearch.ts';
 import { AssetRecommendations } from './assetRecommendations.ts';
 import { draftSeed } from './seeds.ts';
+import { SATCHEL_APPLICATION, LOCAL_CREATOR } from './origin.ts';
+import type { BulkTargets } from './bulkWriter.ts';
 
 export type { AssetIndexer } from './assetIndexers.ts';
+export type { LinkedConversations } from './assetRendering.ts';
 export type { SearchedPages, SearchOptions } from './assetSearch.ts';
 
 export interface ListOptions {
@@ -77,18 +79,26 @@ export class AssetService implements Disposable {
   /** Fires after commit with the last state of a deleted asset (content-free). */
   readonly onDidDelete: Event<Asset> = this.tombstones.onDidDelete;
 
-  /** `indexers` are kept in step with every asset write (the composition root lists them). */
-  constructor(context: StoreContext, classifier: LanguageClassifier, indexers: readonly AssetIndexer[] = []) {
+  /**
+   * `indexers` are kept in step with every asset write and `conversations` renders the
+   * conversations an asset's reply embeds (the composition root hands both in).
+   */
+  constructor(
+    context: StoreContext,
+    classifier: LanguageClassifier,
+    indexers: readonly AssetIndexer[] = [],
+    conversations?: LinkedConversations,
+  ) {
     this.classifier = classifier;
     this.store = new AssetStore(context);
     this.labels = new Labels(context);
     const index = new SearchIndex(context.database);
-    this.indexing = new AssetIndexing(index, this.store, this.labels, indexers);
     this.similarity = new AssetSimilarity(context, index, {
       ordinaryIds: () => this.store.ordinaryIds(),
       texts: (column, keys) => this.store.ordinaryDocs(column, keys).map((doc) => ({ id: doc.id, text: textOf(doc) })),
     });
-    this.renderer = new AssetRenderer(context);
+    this.indexing = new AssetIndexing(index, this.store, this.labels, [...indexers, this.similarity]);
+    this.renderer = new AssetRenderer(context, conversations);
     this.activityRecords = new AssetActivities(context);
     const { store, labels, indexing, renderer, tombstones } = this;
     this.writes = new AssetWrites({ context, classifier, store, labels, indexing, renderer, activities: this.activityRecords, tombstones });
@@ -96,16 +106,9 @@ export class AssetService implements Disposable {
     this.recommendations = new AssetRecommendations(store, this.similarity, renderer);
   }
 
-  /**
-   * Renders a conversation linked to an asset (set by the composition root: conversations live in
-   * another area, which depends on this one).
-   */
-  get conversationOf(): ((id: string, transferables: boolean) => Conversation) | undefined {
-    return this.renderer.conversationOf;
-  }
-
-  set conversationOf(render: ((id: string, transferables: boolean) => Conversation) | undefined) {
-    this.renderer.conversationOf = render;
+  /** What the import path (bulkWriter.ts) writes through and keeps in step. */
+  bulkTargets(): BulkTargets {
+    return { store: this.store, indexing: this.indexing, labels: this.labels, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR };
   }
 
   /** Adds a derived index after composition (tests); its upsert/remove run inside every asset write transaction. */

@@ -19,12 +19,11 @@ import type {
 } from '../wire.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
-import { SearchIndex } from '../search/searchIndex.ts';
 import { isKnownSpecific } from './languages.ts';
 import { classificationOf } from '../classify/languages.ts';
 import { contentOf } from './content.ts';
 import { bytesOf, renderFormat, type StoredAsset, type StoredFormat } from './render.ts';
-import { textOf, type AssetStore } from './assetStore.ts';
+import type { AssetStore } from './assetStore.ts';
 import type { AssetIndexing } from './assetIndexers.ts';
 import type { AssetRenderer } from './assetRendering.ts';
 import type { AssetActivities } from './assetActivities.ts';
@@ -94,14 +93,15 @@ export class AssetWrites {
       if (seeded.discovered !== undefined) doc.discovered = seeded.discovered;
       if (seeded.demo !== undefined) doc.demo = seeded.demo;
       const tags = (seeded.metadata?.tags ?? []).map((tag) => labels.createTag({ text: tag.text, ...(tag.category ? { category: tag.category } : {}) }));
-      const keywords = SearchIndex.keywords({ name: prepared.name, tags: [...new Map(tags.map((t) => [t.id, t.text])).values()].join(' '), code: textOf(doc) });
-      const rowid = store.insert({ doc, suggested: options.suggested === true, language: format.classification.specific, keywords, formatId });
+      // Made once: the row holds its keywords from the INSERT, and the indexes take the same document.
+      const indexed = indexing.indexed(doc, [...new Map(tags.map((t) => [t.id, t.text])).values()].join(' '));
+      const rowid = store.insert({ doc, suggested: options.suggested === true, language: format.classification.specific, keywords: indexed.keywords, formatId });
       for (const stored of tags) this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'tag', id: stored.id });
       for (const website of seeded.metadata?.websites ?? []) {
         const stored = labels.createWebsite({ url: website.url, name: website.name });
         this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'website', id: stored.id });
       }
-      indexing.reindex(rowid, doc, { created: true, written: keywords });
+      indexing.reindex(rowid, doc, { created: true, indexed, keywordsWritten: true });
       activities.add(doc.id, 'asset_created', application);
       this.context.publish({ kind: 'asset', id: doc.id });
       this.context.publish({ kind: 'format', id: formatId });
@@ -266,10 +266,9 @@ export class AssetWrites {
    * `previous`, the document before this write, lets the index skip what did not change.
    */
   private save(rowid: number, doc: StoredAsset, reindex = true, previous?: StoredAsset): void {
-    const document = reindex ? this.parts.indexing.document(doc) : undefined;
-    const keywords = document ? SearchIndex.keywords(document) : null;
-    this.parts.store.write(rowid, doc, keywords);
-    if (document && keywords !== null) this.parts.indexing.reindex(rowid, doc, { document, written: keywords, ...(previous ? { previous } : {}) });
+    const indexed = reindex ? this.parts.indexing.indexed(doc) : undefined;
+    this.parts.store.write(rowid, doc, indexed?.keywords ?? null);
+    if (indexed) this.parts.indexing.reindex(rowid, doc, { indexed, keywordsWritten: true, ...(previous ? { previous } : {}) });
     this.context.publish({ kind: 'asset', id: doc.id });
   }
 }

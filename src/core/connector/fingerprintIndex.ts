@@ -93,6 +93,29 @@ export class FingerprintIndex implements AssetIndexer {
     });
   }
 
+  /**
+   * A batch of assets (an import): each document as `upsert` writes it, and all their postings
+   * inserted in hash order, so the postings B-tree is walked once instead of hit at random pages.
+   */
+  upsertBatch(items: ReadonlyArray<{ readonly id: string; readonly text: string }>): void {
+    this.database.transaction(() => {
+      const postings: Array<[number, number]> = [];
+      const insertDoc = this.database.prepare('INSERT INTO connector_fp_docs (asset_id, text_hash, hashes, count) VALUES (?, ?, ?, ?)');
+      for (const { id, text } of items) {
+        const identity = textHash(text);
+        const known = this.docOf(id);
+        if (known?.text_hash === identity) continue;
+        if (known) this.removeDoc(known);
+        const hashes = fingerprints(text, this.options);
+        const doc = Number(insertDoc.run(id, identity, blobOf(hashes), hashes.length).lastInsertRowid);
+        for (const hash of postedSample(hashes)) postings.push([hash, doc]);
+      }
+      postings.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      const insert = this.database.prepare('INSERT OR IGNORE INTO connector_fp_postings (hash, doc) VALUES (?, ?)');
+      for (const [hash, doc] of postings) insert.run(hash, doc);
+    });
+  }
+
   remove(assetId: string): void {
     this.database.transaction(() => {
       const known = this.docOf(assetId);
@@ -140,6 +163,15 @@ export class FingerprintIndex implements AssetIndexer {
   /** The highest document number: the size, give or take deletions, in O(log n) rather than a count. */
   private get approximateSize(): number {
     return (this.database.prepare('SELECT MAX(doc) AS n FROM connector_fp_docs').get() as { n: number | null }).n ?? 0;
+  }
+
+  /**
+   * Assets whose fingerprinted text is the same as `text`'s (its first FINGERPRINT_CHARS): an
+   * indexed lookup. Exact duplicates are among them; the caller compares whole texts.
+   */
+  sameText(text: string): string[] {
+    const rows = this.database.prepare('SELECT asset_id FROM connector_fp_docs WHERE text_hash = ?').all(textHash(text)) as Array<{ asset_id: string }>;
+    return rows.map((row) => row.asset_id);
   }
 
   has(assetId: string): boolean {

@@ -61,4 +61,11 @@ export const connectorMigrations: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 106,
+    name: 'connector fingerprint docs found by text hash (exact duplicates on import)',
+    up(db) {
+      db.exec('CREATE INDEX IF NOT EXISTS connector_fp_docs_text ON connector_fp_docs (text_hash)');
+    },
+  },
 ];

@@ -121,7 +121,26 @@ export class ConversationService {
 
   get(id: string, transferables: boolean): W.Conversation {
     const stored = this.stored(id);
-    return renderConversation(this.context.links, stored, this.messageStore.listFor(id), transferables);
+    const end = { kind: 'conversation', id } as const;
+    return renderConversation((kind) => this.context.links.partners(end, kind), stored, this.messageStore.listFor(id), transferables);
+  }
+
+  /**
+   * Several conversations (those that exist among `ids`), each read once with one query for their
+   * records, one for their messages and one for their links: what a page of assets embeds.
+   */
+  getMany(ids: readonly string[], transferables: boolean): Map<string, W.Conversation> {
+    const distinct = [...new Set(ids)];
+    const stored = this.context.records.getMany<StoredConversation>('conversation', distinct);
+    const present = distinct.filter((id) => stored.has(id));
+    const messages = this.messageStore.listForEach(present);
+    const partners = this.context.links.partnersOfEach('conversation', present);
+    return new Map(
+      present.map((id) => [
+        id,
+        renderConversation((kind) => partners.get(id)?.get(kind) ?? [], stored.get(id)!, messages.get(id) ?? [], transferables),
+      ]),
+    );
   }
 
   create(seed: ConversationSeed, transferables: boolean): W.Conversation {

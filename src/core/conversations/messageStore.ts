@@ -50,6 +50,19 @@ export class MessageStore {
     return rows.map((row) => JSON.parse(row.data) as StoredMessage);
   }
 
+  /** The messages of each of `conversations`, in conversation order, read with one query. */
+  listForEach(conversations: readonly string[]): Map<string, StoredMessage[]> {
+    const out = new Map<string, StoredMessage[]>(conversations.map((id) => [id, []]));
+    const rows = this.database
+      .prepare(
+        `SELECT m.conversation AS conversation, m.data AS data FROM json_each(?) j
+         CROSS JOIN conversation_messages m ON m.conversation = j.value ORDER BY m.created, m.rowid`,
+      )
+      .all(JSON.stringify(conversations)) as Array<{ conversation: string; data: string }>;
+    for (const row of rows) out.get(row.conversation)!.push(JSON.parse(row.data) as StoredMessage);
+    return out;
+  }
+
   idsFor(conversation: string): string[] {
     const rows = this.database
       .prepare('SELECT id FROM conversation_messages WHERE conversation = ? ORDER BY created, rowid')

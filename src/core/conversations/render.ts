@@ -1,6 +1,7 @@
 /** Stored conversation records → wire shapes, with associations read from links. */
 import type { Links } from '../store/links.ts';
 import type * as W from '../wire.ts';
+import type { RecordKind } from '../events.ts';
 import type { StoredMessage } from './messageStore.ts';
 import { flattened, type StoredConversation } from './records.ts';
 
@@ -19,13 +20,15 @@ export function renderMessage(links: Links, message: StoredMessage, transferable
   };
 }
 
+/** The ids of the records of a kind linked to the record being rendered, oldest link first. */
+export type Partners = (kind: RecordKind) => readonly string[];
+
 export function renderConversation(
-  links: Links,
+  partnersOf: Partners,
   conversation: StoredConversation,
   messages: readonly StoredMessage[],
   transferables: boolean,
 ): W.Conversation {
-  const end = { kind: 'conversation', id: conversation.id } as const;
   const messageIds = messages.map((message) => message.id);
   return {
     id: conversation.id,
@@ -41,14 +44,14 @@ export function renderConversation(
       iterable: messages.map((message) => ({ id: message.id, reference: flattenedMessage(message, transferables) })),
       indices: Object.fromEntries(messageIds.map((id, index) => [id, index])),
     },
-    annotations: flattened(links.partners(end, 'annotation')),
-    assets: flattened(links.partners(end, 'asset')),
-    websites: flattened(links.partners(end, 'website')),
-    anchors: flattened(links.partners(end, 'anchor')),
-    summaries: flattened(links.partners(end, 'workstream_summary')),
+    annotations: flattened(partnersOf('annotation')),
+    assets: flattened(partnersOf('asset')),
+    websites: flattened(partnersOf('website')),
+    anchors: flattened(partnersOf('anchor')),
+    summaries: flattened(partnersOf('workstream_summary')),
     grounding: {
-      messages: flattened(links.partners(end, 'message')),
-      temporal: { workstreams: flattened(links.partners(end, 'range')) },
+      messages: flattened(partnersOf('message')),
+      temporal: { workstreams: flattened(partnersOf('range')) },
     },
   };
 }

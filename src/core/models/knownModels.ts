@@ -39,6 +39,8 @@ export function editableFields(seed: Partial<Model>): Partial<Model> {
 export class KnownModels {
   private readonly catalog: ReadonlyMap<string, CatalogEntry>;
   private readonly store: ModelStore;
+  /** Fixed for the process: built once, not on every listing and lookup. */
+  private readonly standIns: ReadonlyMap<string, Model> = new Map(standInModels().map((model) => [model.id, model]));
 
   constructor(catalog: readonly CatalogEntry[], store: ModelStore) {
     this.catalog = new Map(catalog.map((entry) => [entry.id, entry]));
@@ -48,14 +50,14 @@ export class KnownModels {
   all(): Known[] {
     const out: Known[] = [{ kind: 'classifier', base: classifierModel() }];
     for (const entry of this.catalog.values()) out.push(fromCatalog(entry, this.store.get(entry.id)));
-    for (const base of standInModels()) out.push({ kind: 'standIn', base });
+    for (const base of this.standIns.values()) out.push({ kind: 'standIn', base });
     for (const row of this.store.customs()) out.push(fromCustom(row));
     return out;
   }
 
   get(id: string): Known {
     if (id === CLASSIFIER_ID) return { kind: 'classifier', base: classifierModel() };
-    const standIn = standInModels().find((model) => model.id === id);
+    const standIn = this.standIns.get(id);
     if (standIn) return { kind: 'standIn', base: standIn };
     const entry = this.catalog.get(id);
     const row = this.store.get(id);

@@ -39,6 +39,9 @@ const KEYWORDS = new Set(
   ).split(' '),
 );
 
+/** Term counts: what a text is compared by. */
+export type TermCounts = ReadonlyMap<string, number>;
+
 /** Term counts of the first SIMILARITY_CHARS of `text`. */
 export function termCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
@@ -49,6 +52,26 @@ export function termCounts(text: string): Map<string, number> {
     if (parts.length > 1) bump(identifier.toLowerCase());
   }
   return counts;
+}
+
+/**
+ * The summed term counts of several texts, each cut to SIMILARITY_CHARS on its own (cutting their
+ * concatenation would let a large first text hide the others), until `budget` characters are counted.
+ */
+export function combinedTermCounts(texts: Iterable<string>, budget: number): Map<string, number> {
+  const counts = new Map<string, number>();
+  let counted = 0;
+  for (const text of texts) {
+    if (counted >= budget) break;
+    for (const [term, n] of termCounts(text)) counts.set(term, (counts.get(term) ?? 0) + n);
+    counted += Math.min(text.length, SIMILARITY_CHARS);
+  }
+  return counts;
+}
+
+/** The counts of a query given as text or as counts already made. */
+function countsOfQuery(query: string | TermCounts): TermCounts {
+  return typeof query === 'string' ? termCounts(query) : query;
 }
 
 type Vector = Map<string, number>;
@@ -101,14 +124,14 @@ export class TfIdf {
     return weigh(counts, (term) => this.idf.get(term), limit);
   }
 
-  /** Corpus documents most similar to `text`, best first, excluding `exclude` and zero scores. */
-  similar(text: string, options: { exclude?: ReadonlySet<string>; limit?: number } = {}): Similar[] {
-    const query = this.weigh(termCounts(text), QUERY_TERMS);
-    if (query.size === 0) return [];
+  /** Corpus documents most similar to `query` (a text or its term counts), best first, excluding `exclude` and zero scores. */
+  similar(query: string | TermCounts, options: { exclude?: ReadonlySet<string>; limit?: number } = {}): Similar[] {
+    const weighed = this.weigh(countsOfQuery(query), QUERY_TERMS);
+    if (weighed.size === 0) return [];
     const out: Similar[] = [];
     for (const [id, vector] of this.vectors) {
       if (options.exclude?.has(id)) continue;
-      const score = dot(query, vector);
+      const score = dot(weighed, vector);
       if (score > 0) out.push({ id, score });
     }
     out.sort((a, b) => b.score - a.score);
@@ -134,7 +157,7 @@ export interface TermIndex {
   /** The texts of some documents (those not found, or not shown, are left out). */
   texts(documents: readonly number[]): RelatedDocument[];
   /** `termCounts(document.text)`, from a cache when the index keeps one. */
-  counts?(document: RelatedDocument): ReadonlyMap<string, number>;
+  counts?(document: RelatedDocument): TermCounts;
 }
 
 /** Query terms whose frequency is looked up; the strongest QUERY_TERMS of them are kept. */
@@ -143,24 +166,24 @@ const HOLDERS_PER_TERM = 2000;
 const SCORED_CANDIDATES = 500;
 
 /**
- * Documents similar to `text` without weighing the whole corpus: candidates are the documents
- * holding the query's strongest terms (ranked roughly by the weight of the terms they hold), and
+ * Documents similar to `query` (a text or its term counts) without weighing the whole corpus:
+ * candidates are the documents holding the query's strongest terms (ranked roughly by the weight of the terms they hold), and
  * the best SCORED_CANDIDATES of those are weighed exactly as TfIdf weighs, with the frequencies of
  * their terms looked up in the index.
  */
 export function similarByIndex(
-  text: string,
+  query: string | TermCounts,
   index: TermIndex,
   options: { exclude?: ReadonlySet<string>; limit?: number } = {},
 ): Similar[] {
   const n = index.size;
-  const counts = new Map([...termCounts(text)].sort((a, b) => b[1] - a[1]).slice(0, LOOKED_UP_TERMS));
+  const counts = new Map([...countsOfQuery(query)].sort((a, b) => b[1] - a[1]).slice(0, LOOKED_UP_TERMS));
   const frequencies = index.frequencies([...counts.keys()]);
   const idfOf = (term: string) => inverseFrequency(frequencies.get(term) ?? 0, n);
-  const query = weigh(counts, idfOf, QUERY_TERMS);
-  if (query.size === 0) return [];
+  const weighed = weigh(counts, idfOf, QUERY_TERMS);
+  if (weighed.size === 0) return [];
   const rough = new Map<number, number>();
-  for (const [term, w] of query) for (const doc of index.holders(term, HOLDERS_PER_TERM)) rough.set(doc, (rough.get(doc) ?? 0) + w);
+  for (const [term, w] of weighed) for (const doc of index.holders(term, HOLDERS_PER_TERM)) rough.set(doc, (rough.get(doc) ?? 0) + w);
   const shortlisted = [...rough].sort((a, b) => b[1] - a[1]).slice(0, SCORED_CANDIDATES).map(([doc]) => doc);
   const docs = index.texts(shortlisted).filter((doc) => !options.exclude?.has(doc.id));
   const owns = docs.map((doc) => index.counts?.(doc) ?? termCounts(doc.text));
@@ -169,7 +192,7 @@ export function similarByIndex(
   for (const [term, df] of index.frequencies([...unknown])) frequencies.set(term, df);
   const out: Similar[] = [];
   docs.forEach((doc, i) => {
-    const score = dot(query, weigh(owns[i]!, idfOf));
+    const score = dot(weighed, weigh(owns[i]!, idfOf));
     if (score > 0) out.push({ id: doc.id, score });
   });
   out.sort((a, b) => b.score - a.score);

@@ -18,6 +18,13 @@ export interface IndexedDocument {
   readonly tags: string;
   /** The asset's searchable text content ('' for binary content). */
   readonly code: string;
+  /** The code's distinct identifiers, space separated: scanned once per write, held twice (keywords, asset_nt). */
+  readonly identifiers: string;
+}
+
+/** What the index holds of a name, tags and code (the code's identifiers found here, once). */
+export function indexedDocument(name: string, tags: string, code: string): IndexedDocument {
+  return { name, tags, code, identifiers: distinctIdentifiers(code).join(' ') };
 }
 
 /** `semantic`: found by vector similarity alone (hybridSearch.ts), not by any lexical stage. */
@@ -138,7 +145,7 @@ export class SearchIndex {
 
   /** The `keywords` column value for a document (tags and identifiers, kept for re-ranking). */
   static keywords(document: IndexedDocument): string {
-    return `${document.tags.slice(0, INDEXED_TAGS_CHARS)}\n${distinctIdentifiers(document.code).join(' ')}`;
+    return `${document.tags.slice(0, INDEXED_TAGS_CHARS)}\n${document.identifiers}`;
   }
 
   /**
@@ -174,7 +181,7 @@ export class SearchIndex {
     this.database.prepare('INSERT INTO asset_labels (rowid, label) VALUES (?, ?)').run(rowid, label);
     this.database
       .prepare('INSERT INTO asset_nt (rowid, name, tags, idents) VALUES (?, ?, ?, ?)')
-      .run(rowid, name, tags, distinctIdentifiers(document.code).join(' '));
+      .run(rowid, name, tags, document.identifiers);
     this.labels.set(rowid, label);
   }
 

@@ -25,6 +25,14 @@ export class Records {
     return row ? (JSON.parse(row.data) as T) : undefined;
   }
 
+  /** The records of `kind` among `ids` (those missing left out), read with one query. */
+  getMany<T>(kind: RecordKind, ids: readonly string[]): Map<string, T> {
+    const rows = this.database
+      .prepare('SELECT r.id AS id, r.data AS data FROM json_each(?) j CROSS JOIN records r ON r.kind = ? AND r.id = j.value')
+      .all(JSON.stringify(ids), kind) as Array<{ id: string; data: string }>;
+    return new Map(rows.map((row) => [row.id, JSON.parse(row.data) as T]));
+  }
+
   has(kind: RecordKind, id: string): boolean {
     return this.database.prepare('SELECT 1 FROM records WHERE kind = ? AND id = ?').get(kind, id) !== undefined;
   }

@@ -8,6 +8,7 @@ import { assetCommands } from './assetCommands.ts';
 import { conversationCommands } from './conversationCommands.ts';
 import { modelCommands } from './modelCommands.ts';
 import { serverCommands } from './serverCommands.ts';
+import { importCommands } from './importCommands.ts';
 import type { CommandMap, Services } from './services.ts';
 
 export function allCommands(services: Services): CommandMap {
@@ -16,6 +17,7 @@ export function allCommands(services: Services): CommandMap {
     ...conversationCommands(services),
     ...modelCommands(services),
     ...serverCommands(services),
+    ...importCommands(services),
   };
 }
 

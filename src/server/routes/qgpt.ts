@@ -16,6 +16,10 @@ import { newId } from '../../core/time.ts';
  * of a reply from the cache that stream fills (it fails with "Conversation not found" until its
  * worker has fetched it). A model takes longer than that; an instant reply (no model loaded, a
  * very short answer) waits this long after the question so the client's cache has caught up.
+ * The announcement already goes out before the answer (when the conversation is stored), and
+ * waiting for the client's GET of it is not enough either: the reply overtook the SDK's parsing
+ * of that GET ("Conversation not found" 11 ms after it was served). Nothing the SDK sends says its
+ * cache holds the conversation, so the hold stays a bound in time.
  */
 const NEW_CONVERSATION_SETTLE_MS = 750;
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { subTokens, distinctIdentifiers, wordIndexText, trigrams } from '../../../src/core/search/tokens.ts';
 import { parseQuery } from '../../../src/core/search/query.ts';
 import { TfIdf, similarByIndex, termCounts, type TermIndex } from '../../../src/core/search/related.ts';
-import { SearchIndex } from '../../../src/core/search/searchIndex.ts';
+import { SearchIndex, indexedDocument } from '../../../src/core/search/searchIndex.ts';
 import { Database } from '../../../src/core/store/database.ts';
 import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
 import { assetMigrations } from '../../../src/core/assets/schema.ts';
@@ -76,9 +76,9 @@ test('the word index answers term frequencies and newest holders (what large-sto
   try {
     const index = new SearchIndex(database);
     database.transaction(() => {
-      index.insert(1, { name: 'a', tags: '', code: 'getUserById(id)' });
-      index.insert(2, { name: 'b', tags: '', code: 'const user = loadUser()' });
-      index.insert(3, { name: 'c', tags: '', code: 'drawCircle()' });
+      index.insert(1, indexedDocument('a', '', 'getUserById(id)'));
+      index.insert(2, indexedDocument('b', '', 'const user = loadUser()'));
+      index.insert(3, indexedDocument('c', '', 'drawCircle()'));
     });
     assert.deepEqual(index.termFrequencies(['user', 'drawcircle', 'absent']), new Map([['user', 2], ['drawcircle', 1]]));
     assert.deepEqual(index.termHolders('user', 10), [2, 1], 'newest first');

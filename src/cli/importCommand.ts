@@ -1,0 +1,124 @@
+/**
+ * `satchel import <file-or-folder>…`: imports snippet files with a progress bar. When a host serves
+ * the data directory the files go to it (POST /satchel/import), so its views and streams see the
+ * new assets; otherwise the command takes the host lock itself, so no host can open the store
+ * meanwhile (one starting now waits as standby), and writes through core. Ctrl-C cancels between
+ * batches; what was written stays and the summary says so.
+ */
+import { parseArgs } from 'node:util';
+import { readFile } from 'node:fs/promises';
+import { HostLock } from '../core/store/hostLock.ts';
+import { Satchel } from '../core/satchel.ts';
+import { defaultDataDir } from '../core/dataDir.ts';
+import { listImportFiles, readImportFile } from '../core/import/files.ts';
+import { IMPORT_FORMATS, type ImportFormat } from '../core/import/types.ts';
+import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
+import { readPortFile } from '../hosting/portFile.ts';
+import { SatchelClient } from '../client/satchelClient.ts';
+import { ProgressBar } from './progressBar.ts';
+
+const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS.join('|')}] [--batch-size N] <file-or-folder>…
+  Imports VS Code snippet files (*.code-snippets, <language>.json), a massCode db.json,
+  a Pieces export (the JSON of GET /assets) and GitHub Gist JSON (GET /gists/{id}).
+  Folders are searched for *.json and *.code-snippets files.`;
+
+/** Failures listed in the summary (all are counted). */
+const LISTED_FAILURES = 20;
+/** How long to wait for a host that holds the lock to write its port file. */
+const PORT_WAIT_MS = 10_000;
+
+export async function runImportCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      format: { type: 'string' },
+      'batch-size': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const format = values.format as ImportFormat | undefined;
+  if (format !== undefined && !IMPORT_FORMATS.includes(format)) throw new Error(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
+  const batchSize = values['batch-size'] !== undefined ? Number(values['batch-size']) : undefined;
+  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new Error('--batch-size must be a positive integer');
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const files = positionals.flatMap((path) => listImportFiles(path));
+  if (files.length === 0) throw new Error(`No *.json or *.code-snippets files in ${positionals.join(', ')}`);
+
+  const stop = new AbortController();
+  const onInterrupt = (): void => {
+    if (stop.signal.aborted) process.exit(130);
+    process.stderr.write('\nCancelling after the current batch (Ctrl-C again to quit at once)…\n');
+    stop.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  const bar = new ProgressBar();
+  const options: ImportOptions = { signal: stop.signal, onProgress: (p) => bar.update(p), format, batchSize, files: files.length };
+  try {
+    const summary = await importInto(dataDir, files, options);
+    bar.done();
+    printSummary(summary);
+    return summary.cancelled ? 130 : 0;
+  } finally {
+    bar.done();
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+async function importInto(dataDir: string, files: readonly string[], options: ImportOptions): Promise<ImportSummary> {
+  const lock = HostLock.tryAcquire(dataDir);
+  if (lock) {
+    process.stderr.write(`No Satchel host serves ${dataDir}; importing into it directly.\n`);
+    try {
+      const core = Satchel.open({ dataDir });
+      try {
+        return await core.imports.import(
+          files.map((path) => ({ name: path, text: () => readFile(path, 'utf8') })),
+          options,
+        );
+      } finally {
+        await core.close();
+      }
+    } finally {
+      lock.dispose();
+    }
+  }
+  const url = await hostUrl(dataDir);
+  process.stderr.write(`Importing through the Satchel host at ${url}.\n`);
+  const client = new SatchelClient(url);
+  try {
+    return await client.imports.importFiles(
+      files.map((path) => ({ name: path, read: () => readImportFile(path, options.format) })),
+      options,
+    );
+  } finally {
+    client.dispose();
+  }
+}
+
+/** The running host's address; a host that holds the lock but is still starting gets a few seconds. */
+async function hostUrl(dataDir: string): Promise<string> {
+  const deadline = Date.now() + PORT_WAIT_MS;
+  for (;;) {
+    const found = readPortFile(dataDir);
+    if (found) return `http://127.0.0.1:${found.port}`;
+    if (Date.now() > deadline) throw new Error(`Another process holds ${dataDir} but announces no port; is a Satchel host starting?`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function printSummary(summary: ImportSummary): void {
+  const seconds = (summary.elapsedMs / 1000).toFixed(1);
+  console.log(
+    `${summary.cancelled ? 'Cancelled: ' : ''}imported ${summary.imported.toLocaleString('en-US')}, ` +
+      `skipped ${summary.duplicates.toLocaleString('en-US')} duplicates, ${summary.failed} failed ` +
+      `(${summary.filesDone}/${summary.files ?? summary.filesDone} files, ${seconds} s).`,
+  );
+  for (const failure of summary.failures.slice(0, LISTED_FAILURES)) console.log(`  ✗ ${failure.source}: ${failure.reason}`);
+  if (summary.failed > LISTED_FAILURES) console.log(`  … and ${summary.failed - LISTED_FAILURES} more.`);
+}

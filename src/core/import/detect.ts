@@ -1,0 +1,55 @@
+/**
+ * Which import format a file is, from its content (and its name for VS Code's files), and the file
+ * read into snippets. Every reader is one pass over the parsed JSON; the JSON itself is parsed
+ * once (JSONC only when strict JSON fails).
+ */
+import { ImportFormatError, ImportTooLargeError, MAX_IMPORT_FILE_BYTES, type ImportFormat, type ParsedFile } from './types.ts';
+import { parseJsonc } from './jsonc.ts';
+import { isVscodeSnippets, parseVscodeSnippets } from './vscodeSnippets.ts';
+import { isMassCodeDatabase, parseMassCode } from './massCode.ts';
+import { isGistJson, parseGists } from './gist.ts';
+import { isPiecesExport, parsePieces } from './pieces.ts';
+
+/** The format of an already parsed file, or undefined when it is none of them. */
+export function detectFormat(value: unknown): ImportFormat | undefined {
+  if (isMassCodeDatabase(value)) return 'masscode';
+  if (isGistJson(value)) return 'gist';
+  if (isPiecesExport(value)) return 'pieces';
+  if (isVscodeSnippets(value)) return 'vscode';
+  return undefined;
+}
+
+/** Reads one file's text into snippets; throws ImportFormatError or ImportTooLargeError for the whole file. */
+export function parseImportFile(file: string, text: string, format?: ImportFormat): ParsedFile {
+  // Characters, not bytes: a bound either way, and checked before any parsing.
+  if (text.length > MAX_IMPORT_FILE_BYTES) {
+    throw new ImportTooLargeError(`${file}: ${text.length} characters; an import reads files up to ${MAX_IMPORT_FILE_BYTES} bytes`);
+  }
+  let value: unknown;
+  try {
+    value = parseJsonc(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    throw new ImportFormatError(file, `not JSON (${(error as Error).message})`);
+  }
+  const detected = format ?? detectFormat(value);
+  switch (detected) {
+    case 'masscode':
+      if (!isMassCodeDatabase(value)) break;
+      return parseMassCode(file, value);
+    case 'gist':
+      return parseGists(file, value);
+    case 'pieces':
+      return parsePieces(file, value);
+    case 'vscode':
+      if (!isVscodeSnippets(value)) break;
+      return parseVscodeSnippets(file, value);
+    default:
+      break;
+  }
+  throw new ImportFormatError(
+    file,
+    format
+      ? `not a ${format} file`
+      : 'not a file Satchel imports (VS Code snippets, a massCode db.json, a Pieces /assets export or GitHub Gist JSON)',
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * Satchel: Import Snippets… — files or folders picked (or passed as URIs by a menu or a test) are
+ * imported through the host with a cancellable progress notification and a summary; the reasons
+ * for failed items go to the log, one click away.
+ */
+import * as vscode from 'vscode';
+import { listImportFiles, readImportFile } from '../../core/import/files.ts';
+import type { ImportSummary } from '../../client/imports.ts';
+import { connected, type CommandMap, type Services } from './services.ts';
+
+type ImportArg = vscode.Uri | readonly vscode.Uri[] | undefined;
+
+async function pick(arg: ImportArg, second?: readonly vscode.Uri[]): Promise<readonly vscode.Uri[] | undefined> {
+  // From the explorer's context menu VS Code passes the clicked URI and then every selected one.
+  if (second && second.length > 0) return second;
+  if (arg) return arg instanceof vscode.Uri ? [arg] : arg;
+  return vscode.window.showOpenDialog({
+    title: 'Import snippets: VS Code snippet files, a massCode db.json, a Pieces export or Gist JSON',
+    openLabel: 'Import',
+    canSelectFiles: true,
+    canSelectFolders: true,
+    canSelectMany: true,
+    filters: { 'Snippet files': ['json', 'code-snippets'], 'All files': ['*'] },
+  });
+}
+
+function describe(summary: ImportSummary): string {
+  const parts = [`${summary.imported.toLocaleString()} imported`, `${summary.duplicates.toLocaleString()} skipped as duplicates`];
+  if (summary.failed > 0) parts.push(`${summary.failed.toLocaleString()} failed`);
+  return `${summary.cancelled ? 'Import cancelled: ' : 'Import finished: '}${parts.join(', ')}.`;
+}
+
+export function importCommands(s: Services): CommandMap {
+  return {
+    'satchel.importSnippets': async (arg?: ImportArg, selected?: readonly vscode.Uri[]): Promise<ImportSummary | undefined> => {
+      const uris = await pick(arg, selected);
+      if (!uris || uris.length === 0) return undefined;
+      const paths = uris.flatMap((uri) => listImportFiles(uri.fsPath));
+      if (paths.length === 0) throw new Error('No .json or .code-snippets files were found there.');
+      const { client } = connected(s.server);
+      const summary = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Importing snippets', cancellable: true },
+        async (progress, token) => {
+          const stop = new AbortController();
+          const cancel = token.onCancellationRequested(() => stop.abort());
+          let shown = 0;
+          try {
+            return await client.imports.importFiles(
+              paths.map((path) => ({ name: path, read: () => readImportFile(path) })),
+              {
+                signal: stop.signal,
+                onProgress: (p) => {
+                  const share = p.found > 0 ? (100 * (p.imported + p.duplicates)) / p.found : 0;
+                  // Across files the share restarts with each file's snippets; the bar only moves forward.
+                  const files = paths.length > 1 ? ` (file ${Math.min(p.filesDone + 1, paths.length)} of ${paths.length})` : '';
+                  progress.report({ increment: Math.max(0, share - shown), message: `${p.imported.toLocaleString()} imported, ${p.duplicates.toLocaleString()} duplicates${files}` });
+                  shown = Math.max(shown, share);
+                },
+              },
+            );
+          } finally {
+            cancel.dispose();
+          }
+        },
+      );
+      s.log.info(describe(summary));
+      for (const failure of summary.failures) s.log.warn(`import: ${failure.source}: ${failure.reason}`);
+      const show = summary.failed > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+      void show(`Satchel: ${describe(summary)}`, ...(summary.failed > 0 ? ['Show Failures'] : [])).then((choice) => {
+        if (choice) s.log.show();
+      });
+      return summary;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * POST /satchel/import (Satchel's own operation, not part of the Pieces interface): snippet files
+ * given in the body, imported in batches, answered as NDJSON: a `{ "progress": … }` line after each
+ * batch and file, then `{ "summary": … }` (or `{ "error": … }` if the store failed part-way: the
+ * batches before it are kept). A client that disconnects cancels the import between batches.
+ *
+ * The files' content travels in the body rather than a path for the host to read: the host may
+ * not share the caller's file system (a remote or containerised VS Code, another user's host on
+ * the same machine), and a loopback port any local process can reach must not read files on its
+ * behalf (a path names whatever the host's user can read; the body names only what the caller
+ * could read itself). The body limit bounds one request: callers group small files into a request
+ * and send a file too large for one as `parts`, its snippets read on their side (readImportFile).
+ */
+import { PassThrough } from 'node:stream';
+import type { z } from 'zod';
+import { input } from '../http.ts';
+import { describeError } from '../errors.ts';
+import type { RouteModule } from './deps.ts';
+import { SnippetCollector } from '../../core/import/types.ts';
+import type { ImportSource } from '../../core/import/importer.ts';
+import { isKnownSpecific } from '../../core/assets/languages.ts';
+import { importOperations as op, type ImportLine } from '../../wire/imports.ts';
+
+/** A part's snippets as the importer takes them: each checked against the bounds every format shares. */
+function partSource(part: z.output<typeof op.import.body>['parts'][number]): ImportSource {
+  const collector = new SnippetCollector(part.name);
+  part.snippets.forEach((snippet, index) => {
+    const language = snippet.language !== undefined && isKnownSpecific(snippet.language) ? snippet.language : undefined;
+    collector.add(snippet.name || `snippet ${index + 1}`, { ...snippet, language });
+  });
+  return { name: part.name, parsed: collector.result(part.format) };
+}
+
+export const importRoutes: RouteModule = (router, { core }) => {
+  router.post(op.import.path, (ctx) => {
+    const request = input(ctx, op.import);
+    const stop = new AbortController();
+    const reply = new PassThrough();
+    const send = (line: ImportLine): void => {
+      if (!reply.destroyed) reply.write(`${JSON.stringify(line)}\n`);
+    };
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) stop.abort();
+    });
+    ctx.status = 200;
+    ctx.type = 'application/x-ndjson';
+    ctx.body = reply;
+    const files: ImportSource[] = [...request.files.map((file) => ({ name: file.name, text: () => file.content })), ...request.parts.map(partSource)];
+    void core.imports
+      .import(files, {
+        signal: stop.signal,
+        files: files.length,
+        format: request.format,
+        batchSize: request.batchSize,
+        onProgress: (progress) => send({ progress }),
+      })
+      .then(
+        (summary) => send({ summary }),
+        (error: unknown) => {
+          const known = describeError(error);
+          if (!known) core.context.logger.error(`${op.import.path} failed`, error);
+          send({ error: known ? { code: known.code, message: known.message } : { code: 'internal', message: 'Internal error; see the Satchel log for details.' } });
+        },
+      )
+      .finally(() => reply.end());
+  });
+};

@@ -1,0 +1,127 @@
+/** The import path in core: fixtures into a real store, duplicates on re-run, cancellation, labels and search. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import { Satchel } from '../../../src/core/satchel.ts';
+import { tempDir } from '../../support/helpers.ts';
+import type { ImportSource } from '../../../src/core/import/importer.ts';
+import type { ChangeEvent } from '../../../src/core/events.ts';
+
+const FIXTURES = ['web.code-snippets', 'python.json', 'massCode-db.json', 'pieces-assets.json', 'gist.json', 'gists-list.json', 'unknown.json', 'truncated.json'];
+
+function fixtures(names: readonly string[] = FIXTURES): ImportSource[] {
+  return names.map((name) => ({ name, text: () => readFileSync(new URL(`../../fixtures/import/${name}`, import.meta.url), 'utf8') }));
+}
+
+async function withCore(fn: (core: Satchel) => Promise<void>): Promise<void> {
+  const dataDir = tempDir();
+  const core = Satchel.open({ dataDir });
+  try {
+    await fn(core);
+  } finally {
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+test('every fixture imports: assets with their language, tags and description; bad files fail alone with reasons', async () => {
+  await withCore(async (core) => {
+    const summary = await core.imports.import(fixtures());
+    assert.equal(summary.imported, 10);
+    assert.equal(summary.duplicates, 0);
+    // Broken entry, empty massCode snippet, binary Pieces asset, truncated gist file, content-less listed file, two bad files.
+    assert.equal(summary.failed, 7);
+    assert.ok(summary.failures.some((f) => f.source === 'unknown.json' && /not a file Satchel imports/.test(f.reason)));
+    assert.ok(summary.failures.some((f) => f.source === 'truncated.json' && /not JSON/.test(f.reason)));
+    assert.deepEqual(summary.formats, { vscode: 2, masscode: 1, pieces: 1, gist: 2 });
+    assert.equal(summary.cancelled, false);
+    assert.equal(summary.filesDone, FIXTURES.length);
+
+    const assets = core.assets.list();
+    assert.equal(assets.length, 10);
+    const byName = new Map(assets.map((a) => [a.name, a]));
+    const active = byName.get('Active users')!;
+    assert.deepEqual(active.tags?.iterable.map((t) => t.text).sort(), ['Backend', 'SQL', 'reporting']);
+    assert.equal(active.formats.iterable[0]?.classification.specific, 'sql');
+    assert.equal(byName.get('Fetch JSON')!.formats.iterable[0]?.classification.specific, 'js');
+    // Imported assets are found by search, by name, by tag and through the connector's index.
+    assert.ok(core.assets.search({ query: 'debounce' }, { transferables: false, pseudo: false }).iterable.some((hit) => hit.asset?.name === 'Debounce'));
+    assert.deepEqual(core.assets.labels.assetsTagged('fj'), [byName.get('Fetch JSON')!.id]);
+    assert.equal(core.connector.index.size, 10);
+    const description = core.context.links.partners({ kind: 'asset', id: byName.get('Debounce')!.id }, 'annotation');
+    assert.equal(description.length, 1);
+    assert.equal(core.context.records.get<{ text: string }>('annotation', description[0]!)?.text, 'Delays calls until the input settles');
+  });
+});
+
+test('re-running an import skips every snippet it already wrote, and repeats inside one import', async () => {
+  await withCore(async (core) => {
+    await core.imports.import(fixtures(['python.json', 'gist.json']));
+    const again = await core.imports.import(fixtures(['python.json', 'python.json', 'gist.json']));
+    assert.equal(again.imported, 0);
+    assert.equal(again.duplicates, 6);
+    assert.equal(core.assets.list().length, 4);
+    // A snippet saved by hand is a duplicate too (the connector's index knows every asset).
+    await core.assets.create({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'print("by hand")' } } } } } as never);
+    const repeated = { 'By hand': { prefix: 'h', body: 'print("by hand")' }, 'Twice A': { prefix: 'a', body: 'x = 1' }, 'Twice B': { prefix: 'b', body: 'x = 1' } };
+    const summary = await core.imports.import([{ name: 'py.json', text: () => JSON.stringify(repeated) }]);
+    assert.deepEqual([summary.imported, summary.duplicates], [1, 2]);
+  });
+});
+
+test('batches: progress after each, one commit per batch, change events for every new asset', async () => {
+  await withCore(async (core) => {
+    const snippets = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`S${i}`, { prefix: `p${i}`, body: `const value${i} = ${i};` }]));
+    const changes: ChangeEvent[] = [];
+    const listening = core.context.onDidChange((change) => changes.push(change));
+    // Every registered indexer is kept in step (semantic recall registers one the same way).
+    const indexed: string[] = [];
+    const batched: number[] = [];
+    const perAsset = core.assets.registerIndexer({ upsert: (id) => void indexed.push(id), remove: () => {} });
+    const perBatch = core.assets.registerIndexer({ upsert: () => assert.fail('a batch indexer gets batches'), remove: () => {}, upsertBatch: (items) => void batched.push(items.length) });
+    const progress: number[] = [];
+    const summary = await core.imports.import([{ name: 'typescript.json', text: () => JSON.stringify(snippets) }], {
+      batchSize: 10,
+      onProgress: (p) => progress.push(p.imported),
+    });
+    listening.dispose();
+    perAsset.dispose();
+    perBatch.dispose();
+    assert.equal(summary.imported, 25);
+    assert.deepEqual(progress, [10, 20, 25, 25]);
+    assert.deepEqual(indexed.sort(), core.assets.identifiers().sort());
+    assert.deepEqual(batched, [10, 10, 5]);
+    const created = new Set(changes.filter((c) => c.kind === 'asset').map((c) => c.id));
+    assert.equal(created.size, 25);
+    assert.deepEqual([...created].sort(), core.assets.identifiers().sort());
+  });
+});
+
+test('cancellation between batches keeps the batches written and reports cancelled', async () => {
+  await withCore(async (core) => {
+    const snippets = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`S${i}`, { prefix: `p${i}`, body: `let n${i} = ${i};` }]));
+    const stop = new AbortController();
+    const summary = await core.imports.import([{ name: 'javascript.json', text: () => JSON.stringify(snippets) }], {
+      batchSize: 10,
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.imported >= 20) stop.abort();
+      },
+    });
+    assert.equal(summary.cancelled, true);
+    assert.equal(summary.imported, 20);
+    assert.equal(core.assets.identifiers().length, 20);
+    // The import's larger page cache and checkpoint interval are given back when it ends.
+    const pragma = (name: string) => Object.values(core.context.database.db.prepare(`PRAGMA ${name}`).get()!)[0];
+    assert.deepEqual([pragma('cache_size'), pragma('wal_autocheckpoint')], [-2000, 1000]);
+  });
+});
+
+test('a snippet whose file names no language is classified', async () => {
+  await withCore(async (core) => {
+    const summary = await core.imports.import([{ name: 'mixed.code-snippets', text: () => JSON.stringify({ Go: { prefix: 'g', body: 'package main\n\nfunc main() {\n\tfmt.Println("hi")\n}\n' } }) }]);
+    assert.equal(summary.imported, 1);
+    const [asset] = core.assets.list();
+    assert.ok(asset!.formats.iterable[0]!.classification.specific, 'some language was decided');
+  });
+});

@@ -1,0 +1,89 @@
+/** Each import format's fixture read into snippets, and files that are not one of them refused. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseImportFile } from '../../../src/core/import/detect.ts';
+import { ImportFormatError, ImportTooLargeError, MAX_IMPORT_FILE_BYTES } from '../../../src/core/import/types.ts';
+import { parseJsonc } from '../../../src/core/import/jsonc.ts';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/import/${name}`, import.meta.url), 'utf8');
+const parse = (name: string) => parseImportFile(name, fixture(name));
+
+test('a .code-snippets file: JSONC read, scope gives the language, prefixes become tags, array bodies joined', () => {
+  const parsed = parse('web.code-snippets');
+  assert.equal(parsed.format, 'vscode');
+  assert.equal(parsed.snippets.length, 2);
+  const fetchJson = parsed.snippets[0]!;
+  assert.equal(fetchJson.name, 'Fetch JSON');
+  assert.equal(fetchJson.language, 'js');
+  assert.deepEqual(fetchJson.tags, ['fetchjson', 'fj']);
+  assert.equal(fetchJson.description, 'Fetch a URL and parse its JSON body');
+  assert.equal(fetchJson.text, 'const response = await fetch(${1:url});\nconst data = await response.json();');
+  assert.equal(parsed.snippets[1]!.language, undefined, 'no scope in a .code-snippets file: classified on import');
+  assert.equal(parsed.failures.length, 1);
+  assert.match(parsed.failures[0]!.source, /Broken/);
+  assert.match(parsed.failures[0]!.reason, /body/);
+});
+
+test('a per-language snippet file takes its language from the file name', () => {
+  const parsed = parse('python.json');
+  assert.equal(parsed.format, 'vscode');
+  assert.deepEqual(parsed.snippets.map((s) => s.language), ['py', 'py']);
+  assert.deepEqual(parsed.snippets[1]!.tags, ['dc', 'dataclass']);
+});
+
+test('massCode db.json: folders (with their parents) and tags become tags, fragments become assets, trash is left out', () => {
+  const parsed = parse('massCode-db.json');
+  assert.equal(parsed.format, 'masscode');
+  assert.deepEqual(parsed.snippets.map((s) => s.name), ['Active users', 'Retry helper › retry.py', 'Retry helper › usage']);
+  assert.deepEqual(parsed.snippets[0]!.tags, ['SQL', 'Backend', 'reporting']);
+  assert.equal(parsed.snippets[0]!.language, 'sql');
+  assert.equal(parsed.snippets[0]!.description, 'Users seen this month');
+  assert.deepEqual(parsed.snippets.map((s) => s.language), ['sql', 'py', 'sh']);
+  assert.equal(parsed.failures.length, 1, 'the empty snippet fails with a reason');
+  assert.match(parsed.failures[0]!.reason, /empty/);
+});
+
+test('a Pieces /assets export: original text, language, tags and description; binary assets fail with a reason', () => {
+  const parsed = parse('pieces-assets.json');
+  assert.equal(parsed.format, 'pieces');
+  assert.equal(parsed.snippets.length, 1);
+  const debounce = parsed.snippets[0]!;
+  assert.equal(debounce.name, 'Debounce');
+  assert.equal(debounce.language, 'ts');
+  assert.deepEqual(debounce.tags, ['timing', 'utils']);
+  assert.equal(debounce.description, 'Delays calls until the input settles');
+  assert.match(debounce.text, /^export function debounce/);
+  assert.equal(parsed.failures.length, 1);
+  assert.match(parsed.failures[0]!.source, /Logo/);
+});
+
+test('Gist JSON: one asset per file with the gist description; truncated and content-less files fail', () => {
+  const single = parse('gist.json');
+  assert.equal(single.format, 'gist');
+  assert.deepEqual(single.snippets.map((s) => [s.name, s.language]), [['hello_world.rb', 'rb'], ['hello_world.py', 'py']]);
+  assert.equal(single.snippets[0]!.description, 'Hello world examples');
+  assert.equal(single.failures.length, 1);
+  assert.match(single.failures[0]!.reason, /truncated/);
+  const list = parse('gists-list.json');
+  assert.equal(list.format, 'gist');
+  assert.equal(list.snippets.length, 0);
+  assert.match(list.failures[0]!.reason, /GET \/gists\/\{id\}/);
+});
+
+test('files that are not JSON, or no import format, are refused with typed errors', () => {
+  assert.throws(() => parse('truncated.json'), (error) => error instanceof ImportFormatError && /not JSON/.test(error.message));
+  assert.throws(() => parse('unknown.json'), (error) => error instanceof ImportFormatError && /not a file Satchel imports/.test(error.message));
+  assert.throws(() => parseImportFile('huge.json', ' '.repeat(MAX_IMPORT_FILE_BYTES + 1)), ImportTooLargeError);
+  assert.throws(() => parseImportFile('web.code-snippets', fixture('web.code-snippets'), 'masscode'), /not a masscode file/);
+});
+
+test('JSONC: comments and trailing commas outside strings only, and linear on hostile runs', () => {
+  assert.deepEqual(parseJsonc('{"a": "// not a comment, }", /* c */ "b": [1, 2,],}'), { a: '// not a comment, }', b: [1, 2] });
+  const hostile = '{"x": [' + ','.repeat(2_000_000) + ']}';
+  const started = performance.now();
+  assert.throws(() => parseJsonc(hostile), SyntaxError);
+  const slashes = '{"x": "' + '\\\\'.repeat(1_000_000) + '"';
+  assert.throws(() => parseJsonc(slashes), SyntaxError);
+  assert.ok(performance.now() - started < 2000, 'bounded time on runs of commas and backslashes');
+});

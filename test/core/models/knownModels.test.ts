@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KnownModels } from '../../../src/core/models/knownModels.ts';
+import { STAND_IN_IDS } from '../../../src/core/models/catalog.ts';
+import type { ModelStore } from '../../../src/core/models/modelStore.ts';
+import { NotFoundError } from '../../../src/core/errors.ts';
+
+const noRows = { get: () => undefined, customs: () => [] } as unknown as ModelStore;
+
+test('the stand-ins for cloud models are built once and found by id', () => {
+  const models = new KnownModels([], noRows);
+  const standIns = () => models.all().filter((known) => known.kind === 'standIn').map((known) => known.base);
+  const first = standIns();
+  assert.deepEqual(first.map((model) => model.id), [...STAND_IN_IDS]);
+  assert.equal(first[0]!.name, 'GPT-3.5-turbo Chat Model');
+  const again = standIns();
+  assert.ok(first.every((model, i) => model === again[i]), 'the same stand-ins on every listing');
+  assert.equal(models.get(STAND_IN_IDS[1]).base, first[1]);
+  assert.equal(models.get(STAND_IN_IDS[1]).kind, 'standIn');
+  assert.throws(() => models.get('no-such-model'), NotFoundError);
+});

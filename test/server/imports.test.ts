@@ -1,0 +1,134 @@
+/** POST /satchel/import through a real host: fixtures, duplicates on re-run, stream subscribers, cancellation, bad input. */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { WebSocket } from 'ws';
+import { startTestServer, request, type TestServer } from '../support/helpers.ts';
+import { SatchelClient } from '../../src/client/satchelClient.ts';
+import type { ImportFile } from '../../src/client/imports.ts';
+import { parseImportFile } from '../../src/core/import/detect.ts';
+
+const NAMES = ['web.code-snippets', 'python.json', 'massCode-db.json', 'pieces-assets.json', 'gist.json', 'unknown.json'];
+const fixtures = (names: readonly string[] = NAMES): ImportFile[] =>
+  names.map((name) => ({ name, read: async () => ({ name, content: readFileSync(new URL(`../fixtures/import/${name}`, import.meta.url), 'utf8') }) }));
+
+let h: TestServer;
+let client: SatchelClient;
+before(async () => {
+  h = await startTestServer();
+  client = new SatchelClient(h.url);
+});
+after(async () => {
+  client.dispose();
+  await h.close();
+});
+
+test('every format imports through the host, stream subscribers hear of each asset, a re-run skips all', async () => {
+  const ws = new WebSocket(`${h.url.replace('http', 'ws')}/assets/stream/identifiers`);
+  const heard = new Set<string>();
+  let frames = 0;
+  ws.on('message', (data) => {
+    frames++;
+    for (const entry of (JSON.parse(String(data)) as { iterable: Array<{ asset: { id: string } }> }).iterable) heard.add(entry.asset.id);
+  });
+  await new Promise((resolve) => ws.once('message', resolve));
+
+  const progress: number[] = [];
+  const summary = await client.imports.importFiles(fixtures(), { onProgress: (p) => progress.push(p.filesDone) });
+  assert.equal(summary.imported, 10);
+  assert.equal(summary.files, NAMES.length);
+  assert.equal(summary.filesDone, NAMES.length);
+  assert.ok(summary.failures.some((f) => f.source === 'unknown.json'));
+  assert.deepEqual(summary.formats, { vscode: 2, masscode: 1, pieces: 1, gist: 1 });
+  assert.equal(progress.at(-1), NAMES.length);
+
+  const assets = await client.assets.list();
+  assert.equal(assets.iterable.length, 10);
+  const deadline = Date.now() + 5000;
+  while (heard.size < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  ws.close();
+  assert.deepEqual([...heard].sort(), assets.iterable.map((a) => a.id).sort(), 'the identifiers stream announced every imported asset');
+  assert.ok(frames > 1);
+
+  const again = await client.imports.importFiles(fixtures());
+  assert.equal(again.imported, 0);
+  assert.equal(again.duplicates, 10);
+  assert.equal((await client.assets.list()).iterable.length, 10);
+});
+
+test('aborting the request cancels the import between batches; the batches written stay', async () => {
+  const snippets = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`Cancel ${i}`, { prefix: `c${i}`, body: `const cancelled${i} = ${i} * 7;` }]));
+  const stop = new AbortController();
+  const before = (await client.assets.list()).iterable.length;
+  const summary = await client.imports.importFiles([{ name: 'javascript.json', read: async () => ({ name: 'javascript.json', content: JSON.stringify(snippets) }) }], {
+    batchSize: 20,
+    signal: stop.signal,
+    onProgress: (p) => {
+      if (p.imported >= 40) stop.abort();
+    },
+  });
+  assert.equal(summary.cancelled, true);
+  // The host stops at its next batch boundary after it sees the connection close.
+  await h.core.context.database.settled();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const written = (await client.assets.list()).iterable.length - before;
+  assert.ok(written >= 40 && written < 2000, `${written} written`);
+  assert.equal(written % 20, 0, 'whole batches only');
+});
+
+test('a file read on the caller side goes as parts of snippets; unreadable files count as failed', async () => {
+  const snippets = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`Part ${i}`, { prefix: ['part', `p${i}`], body: `fn part_${i}() -> u32 { ${i} }` }]));
+  snippets['Bad'] = { prefix: 'bad', body: 7 } as never;
+  const parsed = parseImportFile('rust.json', JSON.stringify(snippets));
+  const progress: number[] = [];
+  const summary = await client.imports.importFiles(
+    [
+      { name: 'rust.json', read: async () => ({ name: 'rust.json', parsed }) },
+      { name: 'gone.json', read: async () => ({ name: 'gone.json', error: 'ENOENT: no such file' }) },
+    ],
+    { batchSize: 7, onProgress: (p) => progress.push(p.imported) },
+  );
+  assert.deepEqual([summary.imported, summary.duplicates, summary.failed, summary.found, summary.filesDone], [30, 0, 2, 30, 2]);
+  assert.deepEqual(summary.formats, { vscode: 1 });
+  assert.ok(summary.failures.some((f) => f.source === 'gone.json'));
+  assert.ok(summary.failures.some((f) => /Bad/.test(f.source)));
+  assert.deepEqual(progress.slice(0, 4), [7, 14, 21, 28]);
+  const stored = (await client.assets.list()).iterable.find((a) => a.name === 'Part 3')!;
+  assert.equal(stored.formats.iterable[0]?.classification.specific, 'rs');
+  assert.deepEqual(stored.tags?.iterable.map((t) => t.text).sort(), ['p3', 'part']);
+});
+
+test('health answers between batches while an import runs', async () => {
+  const snippets = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`Health ${i}`, { prefix: ['h', `h${i}`], body: `export function health${i}(value: number): number {\n  return value * ${i} + ${i % 7};\n}` }]));
+  const importing = client.imports.importFiles([{ name: 'typescript.json', read: async () => ({ name: 'typescript.json', content: JSON.stringify(snippets) }) }]);
+  let done = false;
+  void importing.finally(() => (done = true));
+  let slowest = 0;
+  let answered = 0;
+  while (!done) {
+    const started = performance.now();
+    assert.equal((await request(h.url, 'GET', '/.well-known/health')).status, 200);
+    slowest = Math.max(slowest, performance.now() - started);
+    answered++;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal((await importing).imported, 4000);
+  assert.ok(answered >= 2, `${answered} health answers during the import`);
+  // Generous for a shared machine: a batch takes about 250 ms, health waits for at most one.
+  assert.ok(slowest < 3000, `slowest health answer ${slowest.toFixed(0)} ms`);
+});
+
+test('bad requests answer 400 JSON and import nothing', async () => {
+  const count = (await client.assets.list()).iterable.length;
+  for (const body of [{}, { files: [] }, { files: [{ name: 'x.json' }] }, { files: [{ name: 'x.json', content: '{}' }], format: 'zip' }, { parts: [{ name: 'p', format: 'gist', snippets: [{ name: 'x' }] }] }]) {
+    const reply = await request(h.url, 'POST', '/satchel/import', { body });
+    assert.equal(reply.status, 400, JSON.stringify(body));
+    assert.equal(reply.json.error.code, 'invalid_input');
+  }
+  const foreign = await request(h.url, 'POST', '/satchel/import', {
+    body: { files: [{ name: 'python.json', content: '{"A": {"prefix": "a", "body": "a = 1"}}' }] },
+    headers: { origin: 'https://example.com' },
+  });
+  assert.equal(foreign.status, 403);
+  assert.equal((await client.assets.list()).iterable.length, count);
+});
