@@ -167,8 +167,10 @@ export type SeededAnchor = Jsonify<P.SeededAnchor>;
 export type Range = Jsonify<P.Range>;
 export type Ranges = Jsonify<P.Ranges>;
 export type SeededRange = Jsonify<P.SeededRange>;
-export type WorkstreamSummary = Jsonify<P.WorkstreamSummary>;
-export type WorkstreamSummaries = Jsonify<P.WorkstreamSummaries>;
+/** The model a summary names, kept as the client sent it (only its id is required). */
+export type SummaryModel = { readonly id: string } & { readonly [field: string]: unknown };
+export type WorkstreamSummary = Omit<Jsonify<P.WorkstreamSummary>, 'model'> & { model: SummaryModel };
+export type WorkstreamSummaries = Omit<Jsonify<P.WorkstreamSummaries>, 'iterable'> & { iterable: WorkstreamSummary[] };
 export type SeededWorkstreamSummary = Jsonify<P.SeededWorkstreamSummary>;
 
 export type UserProfile = Jsonify<P.UserProfile>;
