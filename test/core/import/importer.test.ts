@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { Satchel } from '../../../src/core/satchel.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 import type { ImportSource } from '../../../src/core/import/importer.ts';
 import type { ChangeEvent } from '../../../src/core/events.ts';
 
