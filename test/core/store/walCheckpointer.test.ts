@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database, DATABASE_FILE, type Migration } from '../../../src/core/store/database.ts';
 import { WalCheckpointer } from '../../../src/core/store/walCheckpointer.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 
 const migrations: Migration[] = [{ version: 1, name: 'rows', up: (db) => db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)') }];
 const body = 'x'.repeat(3000);
