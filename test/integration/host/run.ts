@@ -141,7 +141,11 @@ async function main(): Promise<number> {
           const button = page.locator('.notifications-toasts .notification-list-item-buttons-container .monaco-button', { hasText: click[1]! }).first();
           await button.click({ timeout: 10_000 }).then(
             () => console.log(`[runner] clicked ${click[1]}`),
-            (error: unknown) => console.log(`[runner] could not click ${click[1]}: ${String(error).split('\n')[0]}`),
+            async (error: unknown) => {
+              const shot = join(workbench.tmp, 'click-failed.png');
+              await page.screenshot({ path: shot });
+              console.log(`[runner] could not click ${click[1]} (see ${shot}): ${String(error).split('\n')[0]}`);
+            },
           );
         }
       });

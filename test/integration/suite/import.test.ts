@@ -73,7 +73,9 @@ describe('Import snippets in VS Code', function () {
     assert.equal(language(one('hello_world.py')), 'py');
     await until('the imported assets in the Assets tree', () => IMPORTED.every((name) => api.assets.assets.some((a) => a.name === name)));
 
+    // The Assets view alone, so every imported group shows.
     await vscode.commands.executeCommand('workbench.view.extension.satchel');
+    for (const view of ['satchel.conversations', 'satchel.models']) await vscode.commands.executeCommand(`${view}.removeView`).then(undefined, () => undefined);
     await vscode.commands.executeCommand('satchel.assets.focus');
     await new Promise((r) => setTimeout(r, 1200));
     await screenshot('import');
