@@ -4,9 +4,7 @@
  * over when that host exits. `satchel import <file-or-folder>` imports snippet files (cli/importCommand.ts).
  */
 import { parseArgs } from 'node:util';
-import { startHostWhenFree, type RunningHost } from './server/host.ts';
-import { readPortFile } from './server/server.ts';
-import { HostLock } from './core/store/hostLock.ts';
+import { currentHost, startHostWhenFree, type RunningHost } from './hosting/host.ts';
 import type { Logger } from './core/context.ts';
 import { defaultDataDir } from './core/dataDir.ts';
 import { runImportCommand } from './cli/importCommand.ts';
@@ -38,12 +36,8 @@ async function main(): Promise<void> {
     throw new Error(`--port must be a port number, not ${portText}`);
   }
 
-  const probe = HostLock.tryAcquire(dataDir);
-  if (probe) probe.dispose();
-  else {
-    const existing = readPortFile(dataDir);
-    logger.info(`${dataDir} is already served${existing ? ` on port ${existing.port}` : ''}; waiting to take over.`);
-  }
+  const existing = currentHost(dataDir);
+  if (existing.hosted) logger.info(`${dataDir} is already served${existing.port !== undefined ? ` on port ${existing.port}` : ''}; waiting to take over.`);
   const stop = new AbortController();
   let host: RunningHost | undefined;
   let stopping = false;

@@ -4,12 +4,13 @@
  */
 import * as vscode from 'vscode';
 import { SatchelExtension } from './extension/satchelExtension.ts';
+import { HostElection } from './hosting/hostElection.ts';
 
 let extension: SatchelExtension | undefined;
 
 export function activate(context: vscode.ExtensionContext): SatchelExtension | undefined {
   try {
-    extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'));
+    extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'), (options) => new HostElection(options));
   } catch (error) {
     void reportActivationFailure(context, error);
     return undefined;

@@ -13,7 +13,7 @@ import { defaultDataDir } from '../core/dataDir.ts';
 import { listImportFiles, readImportFile } from '../core/import/files.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../core/import/types.ts';
 import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
-import { readPortFile } from '../server/server.ts';
+import { readPortFile } from '../hosting/portFile.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import { ProgressBar } from './progressBar.ts';
 

@@ -11,6 +11,8 @@ import type {
   Tag,
   Website,
 } from '../core/wire.ts';
+import { pathOf, type BodyIn } from '../wire/operation.ts';
+import { assetOperations as op } from '../wire/assets.ts';
 import { seg, type HttpTransport } from './http.ts';
 
 export type ExportType = 'MD' | 'HTML';
@@ -39,7 +41,8 @@ export class AssetsClient {
   }
 
   create(seed: Seed): Promise<Asset> {
-    return this.http.json('POST', '/assets/create', { body: seed });
+    const body: BodyIn<typeof op.create> = seed;
+    return this.http.json(op.create.method, pathOf(op.create), { body });
   }
 
   createFromText(seed: TextSeed): Promise<Asset> {
@@ -52,7 +55,8 @@ export class AssetsClient {
   }
 
   update(asset: Asset): Promise<Asset> {
-    return this.http.json('POST', '/asset/update', { body: asset });
+    const body: BodyIn<typeof op.update> = asset;
+    return this.http.json(op.update.method, pathOf(op.update), { body });
   }
 
   async rename(id: string, name: string): Promise<Asset> {
@@ -73,7 +77,8 @@ export class AssetsClient {
   }
 
   reclassify(asset: Asset, ext: ClassificationSpecific | string): Promise<Asset> {
-    return this.http.json('POST', '/asset/reclassify', { query: { transferables: true }, body: { ext, asset } });
+    const body: BodyIn<typeof op.reclassify> = { ext, asset };
+    return this.http.json(op.reclassify.method, pathOf(op.reclassify), { query: { transferables: true }, body });
   }
 
   export(id: string, type: ExportType): Promise<ExportedAsset> {
@@ -86,7 +91,8 @@ export class AssetsClient {
 
   /** Tags the asset with `text` (the tag is created, or the existing one with that text reused). */
   addTag(id: string, text: string): Promise<Tag> {
-    return this.http.json('POST', '/tags/create', { body: { text, asset: id } });
+    const body: BodyIn<typeof op.createTag> = { text, asset: id };
+    return this.http.json(op.createTag.method, pathOf(op.createTag), { body });
   }
 
   /** Removes a tag (by tag id) from the asset. */
@@ -96,7 +102,8 @@ export class AssetsClient {
 
   /** Links a website to the asset (the website record is created or reused). */
   linkWebsite(id: string, url: string, name?: string): Promise<Website> {
-    return this.http.json('POST', '/websites/create', { body: { url, name: name ?? url, asset: id } });
+    const body: BodyIn<typeof op.createWebsite> = { url, name: name ?? url, asset: id };
+    return this.http.json(op.createWebsite.method, pathOf(op.createWebsite), { body });
   }
 
   unlinkWebsite(id: string, website: string): Promise<void> {

@@ -1,9 +1,19 @@
 /** The connector: how an editor registers itself and reports copies, reactions and uses of assets. */
-import type { Context, Reaction, SeededConnectorCreation, Suggestion } from '../core/wire.ts';
-import { seg, type HttpTransport } from './http.ts';
+import type { Context, Suggestion } from '../core/wire.ts';
+import { pathOf, type BodyIn } from '../wire/operation.ts';
+import { connectorOperations as op } from '../wire/connector.ts';
+import type { HttpTransport } from './http.ts';
 
 /** What was done with a saved asset, in the wire's snake_case identifier-description pairs. */
 export type TrackedUse = 'copied' | 'inserted' | 'referenced';
+
+export type ConnectorSeed = BodyIn<typeof op.suggestion>;
+export type ConnectorReaction = BodyIn<typeof op.reaction>;
+
+/** The seed of a copied snippet, as `suggest` sends it and a later `react` repeats it. */
+export function snippetSeed(text: string, language?: string): ConnectorSeed {
+  return { asset: { format: { fragment: { string: { raw: text } }, ...(language ? { classification: { specific: language } } : {}) } } };
+}
 
 export class ConnectorClient {
   private readonly http: HttpTransport;
@@ -13,25 +23,22 @@ export class ConnectorClient {
   }
 
   connect(application: { name: string; version: string; platform: string }): Promise<Context> {
-    return this.http.json('POST', '/connect', { body: { application } });
+    const body: BodyIn<typeof op.connect> = { application };
+    return this.http.json(op.connect.method, pathOf(op.connect), { body });
   }
 
   suggest(application: string, text: string, language?: string): Promise<Suggestion> {
-    const body = {
-      asset: { format: { fragment: { string: { raw: text } }, ...(language ? { classification: { specific: language } } : {}) } },
-    } as SeededConnectorCreation;
-    return this.http.json('POST', `/${seg(application)}/suggestion`, { body });
+    return this.http.json(op.suggestion.method, pathOf(op.suggestion, { application }), { body: snippetSeed(text, language) });
   }
 
   /** Returns the new asset's id after a save, else the server's acknowledgement. */
-  react(application: string, reaction: Reaction): Promise<string> {
-    return this.http.text('POST', `/${seg(application)}/reaction`, { body: reaction });
+  react(application: string, reaction: ConnectorReaction): Promise<string> {
+    return this.http.text(op.reaction.method, pathOf(op.reaction, { application }), { body: reaction });
   }
 
   intention(application: string, text: string): Promise<string> {
-    return this.http.text('POST', `/${seg(application)}/intention`, {
-      body: { format: { fragment: { string: { raw: text } } } },
-    });
+    const body: BodyIn<typeof op.intention> = { format: { fragment: { string: { raw: text } } } };
+    return this.http.text(op.intention.method, pathOf(op.intention, { application }), { body });
   }
 
   track(application: string, asset: string, use: TrackedUse): Promise<string> {
@@ -41,8 +48,7 @@ export class ConnectorClient {
         : use === 'inserted'
           ? { asset_referenced: 'an_asset_was_referenced_by_the_user' }
           : { suggested_asset_referenced: 'a_suggested_asset_was_referenced_by_the_user' };
-    return this.http.text('POST', `/${seg(application)}/track`, {
-      body: { asset: { asset: { id: asset }, identifier_description_pair: pair } },
-    });
+    const body: BodyIn<typeof op.track> = { asset: { asset: { id: asset }, identifier_description_pair: pair } };
+    return this.http.text(op.track.method, pathOf(op.track, { application }), { body });
   }
 }

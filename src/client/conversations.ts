@@ -6,8 +6,9 @@ import type {
   ConversationMessages,
   Conversations,
   ConversationSummarizeOutput,
-  SeededConversation,
 } from '../core/wire.ts';
+import { pathOf, type BodyIn } from '../wire/operation.ts';
+import { conversationOperations as op } from '../wire/conversations.ts';
 import { seg, type HttpTransport } from './http.ts';
 
 export class ConversationsClient {
@@ -29,15 +30,14 @@ export class ConversationsClient {
     return this.http.json('GET', `/conversation/${seg(id)}/messages`, { query: { transferables: true } });
   }
 
-  create(seed: Partial<SeededConversation> = {}): Promise<Conversation> {
-    return this.http.json('POST', '/conversations/create', { body: { type: 'COPILOT', ...seed } });
+  create(seed: Partial<BodyIn<typeof op.create>> = {}): Promise<Conversation> {
+    const body: BodyIn<typeof op.create> = { type: 'COPILOT', ...seed };
+    return this.http.json(op.create.method, pathOf(op.create), { body });
   }
 
   addMessage(conversation: string, role: 'USER' | 'ASSISTANT' | 'SYSTEM', text: string): Promise<ConversationMessage> {
-    return this.http.json('POST', '/messages/create', {
-      query: { transferables: true },
-      body: { role, conversation: { id: conversation }, fragment: { string: { raw: text } } },
-    });
+    const body: BodyIn<typeof op.createMessage> = { role, conversation: { id: conversation }, fragment: { string: { raw: text } } };
+    return this.http.json(op.createMessage.method, pathOf(op.createMessage), { query: { transferables: true }, body });
   }
 
   /** The server picks a title from the messages (a model when one is loaded, else an offline method). */
@@ -46,7 +46,8 @@ export class ConversationsClient {
   }
 
   summarize(id: string): Promise<ConversationSummarizeOutput> {
-    return this.http.json('POST', `/conversation/${seg(id)}/summarize`, { body: {} });
+    const body: BodyIn<typeof op.summarize> = {};
+    return this.http.json(op.summarize.method, pathOf(op.summarize, { conversation: id }), { body });
   }
 
   annotation(id: string): Promise<Annotation> {

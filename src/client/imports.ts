@@ -10,10 +10,12 @@ import { ClientError } from './errors.ts';
 import type { ImportedSnippet, ImportFormat, ItemFailure, ParsedFile } from '../core/import/types.ts';
 import type { ReadImportFile } from '../core/import/files.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
+import type { BodyIn } from '../wire/operation.ts';
+import { importOperations as op, type ImportLine as Line } from '../wire/imports.ts';
 
 export type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 
-const IMPORT_PATH = '/satchel/import';
+const IMPORT_PATH = op.import.path;
 /** Content per request: files (or a large file's snippets) are grouped up to about this. */
 const REQUEST_CHARS = 16 * 1024 * 1024;
 const PART_SNIPPETS = 20_000;
@@ -31,12 +33,7 @@ export interface ClientImportOptions {
   readonly batchSize?: number | undefined;
 }
 
-interface RequestBody {
-  files?: Array<{ name: string; content: string }>;
-  parts?: Array<{ name: string; format: ImportFormat; snippets: readonly ImportedSnippet[] }>;
-}
-
-type Line = { progress: ImportProgress } | { summary: ImportSummary } | { error: { code: string; message: string } };
+type RequestBody = Pick<BodyIn<typeof op.import>, 'files' | 'parts'>;
 
 export class ImportsClient {
   private readonly baseUrl: string;
@@ -91,7 +88,11 @@ export class ImportsClient {
   }
 
   private async send(body: RequestBody, options: ClientImportOptions, onProgress: (progress: ImportProgress) => void): Promise<ImportSummary> {
-    const payload = { ...body, ...(options.format ? { format: options.format } : {}), ...(options.batchSize ? { batchSize: options.batchSize } : {}) };
+    const payload: BodyIn<typeof op.import> = {
+      ...body,
+      ...(options.format ? { format: options.format } : {}),
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+    };
     // What the host reported before a cancel: its last batches are written, and the summary says so.
     let last: ImportProgress | undefined;
     let reply;

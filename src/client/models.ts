@@ -1,6 +1,8 @@
 /** The model catalog: downloads, loading into memory, custom imports. */
-import type { Model, ModelDeleteCacheOutput, Models, SeededModel } from '../core/wire.ts';
+import type { Model, ModelDeleteCacheOutput, Models } from '../core/wire.ts';
 import type { RecallStatus } from '../core/search/semanticRecall.ts';
+import { pathOf, type BodyIn } from '../wire/operation.ts';
+import { modelOperations as op } from '../wire/models.ts';
 import { seg, type HttpTransport } from './http.ts';
 
 export class ModelsClient {
@@ -39,7 +41,8 @@ export class ModelsClient {
   }
 
   deleteCache(id: string): Promise<ModelDeleteCacheOutput> {
-    return this.http.json('POST', `/models/${seg(id)}/delete/cache`, { body: {} });
+    const body: BodyIn<typeof op.deleteCache> = {};
+    return this.http.json(op.deleteCache.method, pathOf(op.deleteCache, { model: id }), { body });
   }
 
   delete(id: string): Promise<void> {
@@ -47,8 +50,8 @@ export class ModelsClient {
   }
 
   /** Registers a model file already on this machine (copied into the data directory and verified). */
-  importFile(file: { path: string; name?: string }): Promise<Model> {
-    return this.http.json('POST', '/models/import', { body: file, timeoutMs: 600_000 });
+  importFile(file: BodyIn<typeof op.import>): Promise<Model> {
+    return this.http.json(op.import.method, pathOf(op.import), { body: file, timeoutMs: 600_000 });
   }
 
   /** Whether search is hybrid (an embedding model is loaded) and the progress of its back-fill. */
@@ -60,7 +63,7 @@ export class ModelsClient {
     return this.http.json('POST', '/search/semantic/cancel');
   }
 
-  create(seed: SeededModel): Promise<Model> {
-    return this.http.json('POST', '/models/create', { body: seed });
+  create(seed: BodyIn<typeof op.create>): Promise<Model> {
+    return this.http.json(op.create.method, pathOf(op.create), { body: seed });
   }
 }

@@ -44,6 +44,7 @@ export class ConflictError extends DomainError {
   readonly code = 'conflict';
 }
 
+/** An input is larger than the operation takes (an import file, say). */
 export class TooLargeError extends DomainError {
   readonly code = 'too_large';
 }

@@ -1,7 +1,7 @@
 /** A minimal typed event emitter in the VS Code style, with no dependency on vscode. */
-export interface Disposable {
-  dispose(): void;
-}
+import type { Disposable } from './lifecycle.ts';
+
+export type { Disposable } from './lifecycle.ts';
 
 export type Event<T> = (listener: (e: T) => void) => Disposable;
 

@@ -25,12 +25,42 @@ interface SnakeKeys {
 
 type WireKey<K> = K extends keyof SnakeKeys ? SnakeKeys[K] : K;
 
-export type Jsonify<T> = T extends Date
+/** Known values first, any other string allowed. */
+export type Open<E extends string> = E | (string & {});
+
+/** A tracked event's identifier-description pairs, as they travel. */
+export type IdentifierDescriptionPairs = { readonly [snakeCaseIdentifier: string]: unknown };
+
+/**
+ * Identifier-description pairs travel snake_case (`asset_format_copied`) where the published models
+ * spell them camelCase; Satchel keeps pairs it does not know, and a tracked event may leave them out.
+ */
+type JsonObject<T> = T extends { name: P.ApplicationNameEnum } ? SelfDescribedApplication<JsonFields<T>> : JsonFields<T>;
+
+type JsonFields<T> = 'identifierDescriptionPair' extends keyof T
+  ? { [K in keyof T as K extends 'identifierDescriptionPair' ? never : WireKey<K>]: Jsonify<T[K]> } & {
+      identifier_description_pair?: IdentifierDescriptionPairs;
+    }
+  : { [K in keyof T as WireKey<K>]: Jsonify<T[K]> };
+
+/*
+ * Applications describe themselves: Satchel records the name, platform, privacy and capabilities an
+ * editor gives, also values the published enums do not list yet, so those are open in every
+ * application (and only there: an anchor's platform, say, is still checked).
+ */
+type SelfDescribedApplication<T> = {
+  [K in keyof T]: K extends 'name' | 'platform' | 'privacy' | 'capabilities' ? Widen<T[K]> : T[K];
+};
+type Widen<V> = V extends string ? Open<V> : V;
+
+export type Jsonify<T> = JsonValue<T>;
+
+type JsonValue<T> = T extends Date
   ? string
   : T extends ReadonlyArray<infer U>
     ? Jsonify<U>[]
     : T extends object
-      ? { [K in keyof T as WireKey<K>]: Jsonify<T[K]> }
+      ? JsonObject<T>
       : T;
 
 export type GroupedTimestamp = Jsonify<P.GroupedTimestamp>;
@@ -39,8 +69,9 @@ export type Assets = Jsonify<P.Assets>;
 export type FlattenedAsset = Jsonify<P.FlattenedAsset>;
 export type FlattenedAssets = Jsonify<P.FlattenedAssets>;
 export type ReferencedAsset = Jsonify<P.ReferencedAsset>;
-export type Seed = Jsonify<P.Seed>;
-export type SeededAsset = Jsonify<P.SeededAsset>;
+/** A seeded asset as clients send it: its application may be left out or name only itself (Satchel fills in the rest from its own). */
+export type SeededAsset = Omit<Jsonify<P.SeededAsset>, 'application'> & { application?: Partial<Application> };
+export type Seed = Omit<Jsonify<P.Seed>, 'asset'> & { asset?: SeededAsset };
 export type SeededFormat = Jsonify<P.SeededFormat>;
 export type Format = Jsonify<P.Format>;
 export type Formats = Jsonify<P.Formats>;
@@ -64,8 +95,9 @@ export type PseudoAssets = Jsonify<P.PseudoAssets>;
 export type SeededAssetsRecommendation = Jsonify<P.SeededAssetsRecommendation>;
 export type AssetReclassification = Jsonify<P.AssetReclassification>;
 export type ExportedAsset = Jsonify<P.ExportedAsset>;
-export type Activity = Jsonify<P.Activity>;
-export type Activities = Jsonify<P.Activities>;
+/** An activity holds the tracked event as it was received. */
+export type Activity = Omit<Jsonify<P.Activity>, 'event'> & { event: SeededConnectorTracking };
+export type Activities = Omit<Jsonify<P.Activities>, 'iterable'> & { iterable: Activity[] };
 export type Tag = Jsonify<P.Tag>;
 export type Tags = Jsonify<P.Tags>;
 export type SeededTag = Jsonify<P.SeededTag>;
@@ -83,10 +115,30 @@ export type Context = Jsonify<P.Context>;
 export type SeededConnectorConnection = Jsonify<P.SeededConnectorConnection>;
 export type SeededConnectorAsset = Jsonify<P.SeededConnectorAsset>;
 export type SeededConnectorCreation = Jsonify<P.SeededConnectorCreation>;
-/** `conversation_message` is snake_case here only (it is camelCase in SeededScoreIncrement). */
-export type SeededConnectorTracking = Omit<Jsonify<P.SeededConnectorTracking>, 'conversationMessage'> & {
-  conversation_message?: Jsonify<P.SeededTrackedConversationMessageEvent>;
-};
+type JsonRecord = { readonly [key: string]: unknown };
+/**
+ * A tracked event as Satchel takes it: the events it acts on (an asset or format used, an
+ * interaction, a keystroke) typed as far as it reads them, the others recorded whole. Every body
+ * the published SeededConnectorTracking allows fits (checked where the operation is declared).
+ * `conversation_message` is snake_case here only (it is camelCase in SeededScoreIncrement).
+ */
+export interface SeededConnectorTracking {
+  readonly asset?: { readonly asset: { readonly id: string }; readonly identifier_description_pair?: IdentifierDescriptionPairs };
+  readonly format?: {
+    /** A format names its asset by `reference.asset`; clients send only the part of the format they know. */
+    readonly format: { readonly id: string; readonly reference?: { readonly asset?: string } };
+    readonly identifier_description_pair?: IdentifierDescriptionPairs;
+  };
+  readonly interaction?: { readonly description: string };
+  readonly keyboard?: { readonly description: string; readonly shortcut: readonly number[] };
+  readonly session?: JsonRecord;
+  readonly assets?: JsonRecord;
+  readonly ml?: JsonRecord;
+  readonly adoption?: JsonRecord;
+  readonly conversation?: JsonRecord;
+  readonly conversation_message?: JsonRecord;
+  readonly workstream_summary?: JsonRecord;
+}
 export type Suggestion = Jsonify<P.Suggestion>;
 export type Reaction = Jsonify<P.Reaction>;
 export type Conversation = Jsonify<P.Conversation>;
@@ -115,8 +167,10 @@ export type SeededAnchor = Jsonify<P.SeededAnchor>;
 export type Range = Jsonify<P.Range>;
 export type Ranges = Jsonify<P.Ranges>;
 export type SeededRange = Jsonify<P.SeededRange>;
-export type WorkstreamSummary = Jsonify<P.WorkstreamSummary>;
-export type WorkstreamSummaries = Jsonify<P.WorkstreamSummaries>;
+/** The model a summary names, kept as the client sent it (only its id is required). */
+export type SummaryModel = { readonly id: string } & { readonly [field: string]: unknown };
+export type WorkstreamSummary = Omit<Jsonify<P.WorkstreamSummary>, 'model'> & { model: SummaryModel };
+export type WorkstreamSummaries = Omit<Jsonify<P.WorkstreamSummaries>, 'iterable'> & { iterable: WorkstreamSummary[] };
 export type SeededWorkstreamSummary = Jsonify<P.SeededWorkstreamSummary>;
 
 export type UserProfile = Jsonify<P.UserProfile>;

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { assetText } from '../client/assets.ts';
 import { fileNameFor } from './languages.ts';
-import { Disposable } from './lifecycle.ts';
+import { Owner } from '../core/lifecycle.ts';
 import type { ServerController } from './serverController.ts';
 
 export const ASSET_SCHEME = 'satchel-asset';
@@ -19,7 +19,7 @@ export function assetIdOf(uri: vscode.Uri): string | undefined {
   return segment ? decodeURIComponent(segment) : undefined;
 }
 
-export class AssetDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+export class AssetDocuments extends Owner implements vscode.TextDocumentContentProvider {
   private readonly server: ServerController;
   private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;

@@ -6,12 +6,14 @@
  * sent back with `react`, so the server learns which suggestions are unwelcome.
  */
 import * as vscode from 'vscode';
-import type { Asset, Reaction, SeededConnectorCreation } from '../core/wire.ts';
-import { Disposable } from './lifecycle.ts';
+import type { Asset } from '../core/wire.ts';
+import { snippetSeed, type ConnectorReaction, type ConnectorSeed } from '../client/connector.ts';
+import { Owner } from '../core/lifecycle.ts';
 import type { ServerController } from './serverController.ts';
 import type { StatusBar } from './statusBar.ts';
 import type { Log } from './log.ts';
-import type { ConnectorMode } from './settings.ts';
+import type { Settings } from './settings.ts';
+import { reuseMatch, worthAsking } from './copyPolicy.ts';
 import { fromVscodeLanguage } from './languages.ts';
 
 export interface PendingSuggestion {
@@ -19,7 +21,7 @@ export interface PendingSuggestion {
   readonly kind: 'reuse' | 'save';
   readonly text: string;
   readonly language: string | undefined;
-  readonly seed: SeededConnectorCreation;
+  readonly seed: ConnectorSeed;
   /** For reuse: the saved asset that matches best. */
   readonly asset?: Asset;
   readonly created: number;
@@ -27,11 +29,11 @@ export interface PendingSuggestion {
 
 const MAX_PENDING = 20;
 
-export class CopyConnector extends Disposable implements vscode.DocumentPasteEditProvider {
+export class CopyConnector extends Owner implements vscode.DocumentPasteEditProvider {
   private readonly server: ServerController;
   private readonly statusBar: StatusBar;
   private readonly log: Log;
-  private readonly mode: () => ConnectorMode;
+  private readonly settings: () => Settings;
   private readonly pending: PendingSuggestion[] = [];
   private nextId = 1;
   private readonly _onDidChangeSuggestions = this._register(new vscode.EventEmitter<void>());
@@ -39,12 +41,12 @@ export class CopyConnector extends Disposable implements vscode.DocumentPasteEdi
   /** Opens a saved asset (set by the extension: the preview document). */
   openAsset: (asset: Asset) => Promise<void> = async () => {};
 
-  constructor(server: ServerController, statusBar: StatusBar, log: Log, mode: () => ConnectorMode) {
+  constructor(server: ServerController, statusBar: StatusBar, log: Log, settings: () => Settings) {
     super();
     this.server = server;
     this.statusBar = statusBar;
     this.log = log;
-    this.mode = mode;
+    this.settings = settings;
     this._register(
       vscode.languages.registerDocumentPasteEditProvider({ scheme: 'file' }, this, {
         providedPasteEditKinds: [],
@@ -64,7 +66,7 @@ export class CopyConnector extends Disposable implements vscode.DocumentPasteEdi
   }
 
   prepareDocumentPaste(document: vscode.TextDocument, ranges: readonly vscode.Range[]): void {
-    if (this.mode() === 'off') return;
+    if (this.settings().connectorMode === 'off') return;
     const text = ranges.map((range) => document.getText(range)).join('\n');
     // The copy must not wait for the server.
     void this.handleCopy(text, document.languageId);
@@ -73,21 +75,21 @@ export class CopyConnector extends Disposable implements vscode.DocumentPasteEdi
   /** Asks the server about a copied snippet; returns the suggestion it produced, if any. */
   async handleCopy(text: string, languageId: string): Promise<PendingSuggestion | undefined> {
     const connection = this.server.connection;
-    if (!connection || this.mode() === 'off' || !text.trim()) return undefined;
+    const settings = this.settings();
+    const thresholds = { minLength: settings.connectorMinLength, reuseThreshold: settings.connectorReuseThreshold };
+    if (!connection || settings.connectorMode === 'off' || !worthAsking(text, thresholds)) return undefined;
     const language = fromVscodeLanguage(languageId);
     try {
       const application = await this.server.application();
       const suggestion = await connection.client.connector.suggest(application.id, text, language);
-      const seed = {
-        asset: { format: { fragment: { string: { raw: text } }, ...(language ? { classification: { specific: language } } : {}) } },
-      } as SeededConnectorCreation;
-      const match = suggestion.reuse?.suggested ? (suggestion.reuse.assets?.iterable?.[0] ?? suggestion.assets?.iterable?.[0]) : undefined;
+      const seed = snippetSeed(text, language);
+      const match = reuseMatch(suggestion, thresholds);
       let pending: PendingSuggestion | undefined;
       if (match) pending = { id: this.nextId++, kind: 'reuse', text, language, seed, asset: match, created: Date.now() };
       else if (suggestion.save?.suggested) pending = { id: this.nextId++, kind: 'save', text, language, seed, created: Date.now() };
       if (!pending) return undefined;
       this.log.info(`Copy suggestion: ${pending.kind}${pending.asset ? ` (${pending.asset.name ?? pending.asset.id})` : ''}`);
-      if (this.mode() === 'notify') void this.notify(pending);
+      if (settings.connectorMode === 'notify') void this.notify(pending);
       else {
         this.add(pending);
         this.statusBar.flash(pending.kind === 'reuse' ? 'you have this snippet saved' : 'save this snippet?');
@@ -138,7 +140,7 @@ export class CopyConnector extends Disposable implements vscode.DocumentPasteEdi
     this.remove(pending);
   }
 
-  private async react(pending: PendingSuggestion, reaction: Reaction): Promise<string> {
+  private async react(pending: PendingSuggestion, reaction: ConnectorReaction): Promise<string> {
     const connection = this.server.connection;
     if (!connection) throw new Error('Satchel is not connected to a server.');
     const application = await this.server.application();

@@ -3,7 +3,7 @@
  * the commands, each owned here. The server starts after activation has returned.
  */
 import * as vscode from 'vscode';
-import { Disposable } from './lifecycle.ts';
+import { Owner } from '../core/lifecycle.ts';
 import { Log } from './log.ts';
 import { readSettings, SECTION, SERVER_KEYS, type Settings } from './settings.ts';
 import { ServerController } from './serverController.ts';
@@ -15,10 +15,10 @@ import { AssetsView } from './views/assetsView.ts';
 import { ConversationsView } from './views/conversationsView.ts';
 import { ModelsView } from './views/modelsView.ts';
 import { Commands } from './commands/index.ts';
-import type { Role } from './hostElection.ts';
+import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 
-export class SatchelExtension extends Disposable {
+export class SatchelExtension extends Owner {
   readonly log = this._register(new Log());
   readonly server: ServerController;
   readonly statusBar: StatusBar;
@@ -34,12 +34,12 @@ export class SatchelExtension extends Disposable {
   /** Resolves with the first role of the current start. */
   started: Promise<Role> = Promise.resolve({ kind: 'starting' });
 
-  constructor(version: string) {
+  constructor(version: string, startHosting: StartHosting) {
     super();
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
-    this.server = this._register(new ServerController(this.log, () => this.settings, version));
+    this.server = this._register(new ServerController(this.log, () => this.settings, version, startHosting));
     this.statusBar = this._register(new StatusBar(this.server));
-    this.connector = this._register(new CopyConnector(this.server, this.statusBar, this.log, () => this.settings.connectorMode));
+    this.connector = this._register(new CopyConnector(this.server, this.statusBar, this.log, () => this.settings));
     this.documents = this._register(new AssetDocuments(this.server));
     this.assets = this._register(new AssetsView(this.server, this.connector, this.log));
     this.conversations = this._register(new ConversationsView(this.server, this.log));

@@ -6,10 +6,10 @@
 import * as vscode from 'vscode';
 import type { Application } from '../core/wire.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
-import { HostElection, type Role } from './hostElection.ts';
+import type { Hosting, Role, StartHosting } from '../hosting/hosting.ts';
 import type { Settings } from './settings.ts';
 import type { Log } from './log.ts';
-import { Disposable } from './lifecycle.ts';
+import { Owner } from '../core/lifecycle.ts';
 
 export interface Connection {
   readonly client: SatchelClient;
@@ -18,11 +18,12 @@ export interface Connection {
   readonly port: number;
 }
 
-export class ServerController extends Disposable {
+export class ServerController extends Owner {
   private readonly log: Log;
   private readonly readSettings: () => Settings;
   private readonly version: string;
-  private election: HostElection | undefined;
+  private readonly startHosting: StartHosting;
+  private election: Hosting | undefined;
   private current: Connection | undefined;
   private applicationPromise: Promise<Application> | undefined;
   private readonly _onDidChangeConnection = this._register(new vscode.EventEmitter<Connection | undefined>());
@@ -32,9 +33,10 @@ export class ServerController extends Disposable {
   readonly onDidChangeRole = this._onDidChangeRole.event;
   role: Role = { kind: 'starting' };
 
-  constructor(log: Log, readSettings: () => Settings, version: string) {
+  constructor(log: Log, readSettings: () => Settings, version: string, startHosting: StartHosting) {
     super();
     this.log = log;
+    this.startHosting = startHosting;
     this.readSettings = readSettings;
     this.version = version;
   }
@@ -52,7 +54,7 @@ export class ServerController extends Disposable {
     await this.stop();
     const settings = this.readSettings();
     this.log.info(`Data directory ${settings.dataDir}; port ${settings.port ?? '39300–39333'}`);
-    const election = new HostElection({
+    const election = this.startHosting({
       dataDir: settings.dataDir,
       logger: this.log,
       ...(settings.port !== undefined ? { port: settings.port } : {}),

@@ -1,10 +1,10 @@
 /** The status bar item: port and role; click for the server menu; flashes when a suggestion arrives. */
 import * as vscode from 'vscode';
-import type { Role } from './hostElection.ts';
-import { Disposable } from './lifecycle.ts';
+import type { Role } from '../hosting/hosting.ts';
+import { Owner } from '../core/lifecycle.ts';
 import type { ServerController } from './serverController.ts';
 
-export class StatusBar extends Disposable {
+export class StatusBar extends Owner {
   private readonly item: vscode.StatusBarItem;
   private flashTimer: NodeJS.Timeout | undefined;
   private role: Role = { kind: 'starting' };

@@ -2,6 +2,7 @@
  * The one error path of the HTTP edge: domain errors from core and edge errors become one JSON
  * shape, `{ "error": { "code", "message" } }`; anything unexpected is logged and masked as 500.
  */
+import { STATUS_CODES } from 'node:http';
 import type { Context, Next } from 'koa';
 import { DomainError, type DomainErrorCode } from '../core/errors.ts';
 import type { Logger } from '../core/context.ts';
@@ -44,6 +45,18 @@ export function describeError(error: unknown): { status: number; code: string; m
 
 export function errorBody(code: string, message: string): ErrorBody {
   return { error: { code, message } };
+}
+
+/**
+ * The same error, for a socket no Koa context owns (a request Node's parser refused, a refused
+ * WebSocket upgrade): one whole HTTP/1.1 reply, after which the connection closes.
+ */
+export function rawErrorReply(status: number, code: string, message: string): string {
+  const body = JSON.stringify(errorBody(code, message));
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
 }
 
 export function errorMiddleware(logger: Logger) {

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { encodeJson } from './jsonEncode.ts';
 import { InvalidInputError } from '../core/errors.ts';
+import type { BodyOut, Operation } from '../wire/operation.ts';
 
 /** Validates `value` with `schema`; a failure is a 400 that names the offending field. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
@@ -18,10 +19,11 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, what: stri
   throw new InvalidInputError(`Invalid ${what}${where}: ${issue?.message ?? 'not acceptable'}`);
 }
 
-/** The parsed JSON body validated by `schema` (undefined bodies are validated too). */
-export function body<S extends z.ZodType>(ctx: Context, schema: S, what: string): z.output<S> {
-  return parse(schema, ctx.request.body, what);
+/** The request body of a declared operation, validated by its schema (an absent body is validated too). */
+export function input<O extends Operation>(ctx: Context, op: O): BodyOut<O> {
+  return parse<O['body']>(op.body, ctx.request.body, op.what);
 }
+
 
 /** The first present query parameter among `names` (e.g. `searchable_tags`, `searchableTags`). */
 export function queryString(ctx: Context, ...names: string[]): string | undefined {

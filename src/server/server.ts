@@ -1,21 +1,16 @@
 /**
  * Listens on loopback only (127.0.0.1, and ::1 where the machine has it), on the first free port of
- * a range, with HTTP and WebSocket on the same port. The chosen port is written to a port file in
- * the data directory, so other windows and tools find the host; it is removed on a clean close.
+ * a range, with HTTP and WebSocket on the same port. Which port it chose is the caller's to publish.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { writeFileSync, rmSync, readFileSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
 import { createApp, type AppOptions, type SatchelApp } from './app.ts';
-import { errorBody } from './errors.ts';
-import { PRIVATE_FILE_MODE } from '../core/store/privateFiles.ts';
+import { rawErrorReply } from './errors.ts';
 
 export const DEFAULT_PORT = 39300;
 export const LAST_PORT = 39333;
-export const PORT_FILE = 'port.json';
 /** Requests being handled get this long to finish when the server closes (a SIGTERM must end within 2 s). */
 export const CLOSE_GRACE_MS = 1000;
 
@@ -25,14 +20,6 @@ export interface ServeOptions extends Omit<AppOptions, 'logger'> {
   readonly port?: number;
   /** Inclusive range tried in order when `port` is absent; default 39300–39333. */
   readonly portRange?: { readonly first: number; readonly last: number };
-  /** Write the port file into the core's data directory (the host does; tests usually don't). */
-  readonly writePortFile?: boolean;
-}
-
-export interface PortFile {
-  readonly port: number;
-  readonly pid: number;
-  readonly started: string;
 }
 
 export interface SatchelServer {
@@ -40,16 +27,6 @@ export interface SatchelServer {
   readonly url: string;
   readonly app: SatchelApp;
   close(): Promise<void>;
-}
-
-export function readPortFile(dataDir: string): PortFile | undefined {
-  try {
-    const parsed = JSON.parse(readFileSync(join(dataDir, PORT_FILE), 'utf8')) as Partial<PortFile>;
-    if (typeof parsed.port === 'number' && typeof parsed.pid === 'number') return parsed as PortFile;
-  } catch {
-    // Missing or half-written: treated as no host.
-  }
-  return undefined;
 }
 
 export async function serve(core: Satchel, options: ServeOptions): Promise<SatchelServer> {
@@ -82,20 +59,15 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
         socket.destroy();
         return;
       }
-      const [status, reason, code, message] =
+      const [status, code, message] =
         error.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'Request Header Fields Too Large', 'header_too_large', 'The request line or headers are too large.']
+          ? [431, 'header_too_large', 'The request line or headers are too large.']
           : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? [408, 'Request Timeout', 'request_timeout', 'The request was not received in time.']
-            : [400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP.'];
-      const body = JSON.stringify(errorBody(code, message));
+            ? [408, 'request_timeout', 'The request was not received in time.']
+            : [400, 'malformed_request', 'The request is not valid HTTP.'];
       // end() only half-closes: a client that keeps the connection open (a stalled upload) would
       // keep it, and whatever its request holds, forever. The socket goes once the answer is out.
-      socket.end(
-        `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-        () => socket.destroy(),
-      );
+      socket.end(rawErrorReply(status, code, message), () => socket.destroy());
     });
     return server;
   };
@@ -130,29 +102,9 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
     secondary.close();
   }
 
-  const portFile = join(core.dataDir, PORT_FILE);
-  if (options.writePortFile) {
-    const content: PortFile = { port, pid: process.pid, started: new Date().toISOString() };
-    // Written whole then renamed (readers never see half a file), private like the rest of the directory.
-    const partial = `${portFile}.${process.pid}.tmp`;
-    try {
-      writeFileSync(partial, JSON.stringify(content), { mode: PRIVATE_FILE_MODE });
-      renameSync(partial, portFile);
-    } catch (error) {
-      // A full disk must not keep the host from serving: tools that cannot find the port file
-      // still find the host on its first port, and the log names it.
-      rmSync(partial, { force: true });
-      options.logger.warn(`Could not write ${portFile}: ${(error as Error).message}`);
-    }
-  }
-
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      if (options.writePortFile) {
-        const current = readPortFile(core.dataDir);
-        if (current?.pid === process.pid && current.port === port) rmSync(portFile, { force: true });
-      }
       app.streams.dispose();
       app.dispose();
       // `complete` is set once the whole message arrived, read or not (a GET or DELETE no parser read).

@@ -214,7 +214,7 @@ export function registerSharedStream<Change extends object>(
   source: FrameSource<Change>,
   changes: Event<Change>,
 ): SharedFrames<Change> {
-  const frames = new SharedFrames(source, changes);
+  const frames = streams.own(new SharedFrames(source, changes));
   streams.register(path, (subscriber) => {
     // Change frames wait in the subscriber until the whole connect frame is sent.
     subscriber.sendParts(frames.connect());

@@ -6,9 +6,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Disposable } from '../core/events.ts';
+import { disposeAll, type Disposable } from '../core/lifecycle.ts';
 import type { Logger } from '../core/context.ts';
 import { refusal } from './guard.ts';
+import { rawErrorReply } from './errors.ts';
 
 export interface StreamSubscriber {
   /** Sends one JSON frame (a value, or its encoded bytes); drops the subscriber instead if it is too far behind. */
@@ -119,6 +120,8 @@ export class StreamRegistry implements Disposable {
   private readonly pingTimer: NodeJS.Timeout;
   private readonly subscribers = new Map<WebSocket, Subscriber>();
   private readonly logger: Logger;
+  /** What the registered streams hold open (their shared frames' change listeners), closed with the registry. */
+  private readonly owned: Disposable[] = [];
 
   constructor(logger: Logger, options: StreamOptions = {}) {
     this.logger = logger;
@@ -130,6 +133,12 @@ export class StreamRegistry implements Disposable {
   /** `pattern` is a path with `:name` segments, e.g. `/model/:model/download/progress`. */
   register(pattern: string, handler: StreamHandler): void {
     this.routes.push({ segments: pattern.split('/').filter(Boolean), handler });
+  }
+
+  /** Disposes `value` with the registry. */
+  own<T extends Disposable>(value: T): T {
+    this.owned.push(value);
+    return value;
   }
 
   /** Whether a plain GET on `path` names a stream (streams also answer plain GETs with a snapshot). */
@@ -147,9 +156,11 @@ export class StreamRegistry implements Disposable {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const found = refused ? undefined : this.match(path);
     if (refused || !found) {
-      const status = refused ? refused.status : 404;
-      const message = refused ? refused.message : `No stream at ${path}`;
-      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${message}`);
+      // The same JSON error as the HTTP routes give (guard's refusals, the route-not-found 404).
+      const reply = refused
+        ? rawErrorReply(refused.status, refused.code, refused.message)
+        : rawErrorReply(404, 'route_not_found', `No stream at ${path}`);
+      socket.end(reply, () => socket.destroy());
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, found.route, found.params));
@@ -213,5 +224,6 @@ export class StreamRegistry implements Disposable {
     for (const ws of this.subscribers.keys()) ws.terminate();
     this.subscribers.clear();
     this.wss.close();
+    disposeAll(this.owned.splice(0));
   }
 }

@@ -6,7 +6,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startTestServer } from '../helpers.ts';
+import { startTestServer } from '../support/helpers.ts';
 import { SATCHEL_APPLICATION } from '../../src/core/assets/origin.ts';
 import type { Seed } from '../../src/core/wire.ts';
 

@@ -9,9 +9,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Satchel } from '../../src/core/satchel.ts';
-import { tryStartHost } from '../../src/server/host.ts';
+import { tryStartHost } from '../../src/hosting/host.ts';
 import { silentLogger } from '../../src/core/context.ts';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 
 const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const fixtures = fileURLToPath(new URL('../fixtures/import/', import.meta.url));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { waitFor, withClient } from '../helpers.ts';
+import { waitFor, withClient } from '../support/helpers.ts';
 import { ClientError, assetText } from '../../src/client/satchelClient.ts';
 import type { StreamedIdentifiers } from '../../src/core/wire.ts';
 
@@ -40,7 +40,7 @@ test('connector: a copy of a saved snippet suggests reuse; a save reaction creat
     const fresh = 'def slugify(text, separator="-"):\n    words = [w for w in text.lower().split() if w.isalnum()]\n    return separator.join(words)\n';
     const save = await client.connector.suggest(application.id, fresh, 'py');
     assert.equal(save.save.suggested, true);
-    const id = await client.connector.react(application.id, { save: true, seed: { asset: { format: { fragment: { string: { raw: fresh } } } } } } as never);
+    const id = await client.connector.react(application.id, { save: true, seed: { asset: { format: { fragment: { string: { raw: fresh } } } } } });
     assert.match(assetText(await client.assets.get(id)), /slugify/);
     assert.equal(typeof (await client.connector.track(application.id, saved.id, 'inserted')), 'string');
   });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withClient } from '../helpers.ts';
+import { withClient } from '../support/helpers.ts';
 import { askCopilot } from '../../src/client/qgpt.ts';
 import { ClientError } from '../../src/client/errors.ts';
 import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
-import { startTestServer, waitFor, withClient } from '../helpers.ts';
+import { startTestServer, waitFor, withClient } from '../support/helpers.ts';
 import { SatchelClient, ClientError } from '../../src/client/satchelClient.ts';
 import { Satchel } from '../../src/core/satchel.ts';
 import { serve } from '../../src/server/server.ts';

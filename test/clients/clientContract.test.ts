@@ -19,7 +19,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { WebSocket } from 'ws';
 import { openFrames, type Frames } from '../support/frames.ts';
-import { startTestServer, type TestServer } from '../helpers.ts';
+import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 

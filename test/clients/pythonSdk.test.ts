@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, request, type TestServer } from '../helpers.ts';
+import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { PIECES_SDK } from './pinned.ts';
 import { clientSource } from './snapshot.ts';

@@ -18,9 +18,9 @@ import {
   type ApiResponse,
   type Seed,
 } from '@pieces.app/pieces-os-client';
-import { startTestServer, type TestServer } from '../helpers.ts';
+import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { assertWire } from './assetsWireCheck.ts';
-import { codeSeed } from '../core/assets/assetFixtures.ts';
+import { codeSeed } from '../support/assetFixtures.ts';
 
 let t: TestServer;
 let assetsApi: AssetsApi;

@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { WebSocket } from 'ws';
 import { AssetsApi, type Seed } from '@pieces.app/pieces-os-client';
-import { startTestServer, type TestServer } from '../helpers.ts';
+import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { assertWire } from './assetsWireCheck.ts';
 
 let t: TestServer;

@@ -24,8 +24,8 @@ import {
   WorkstreamSummaryApi,
   type Seed,
 } from '@pieces.app/pieces-os-client';
-import { startTestServer, type TestServer } from '../helpers.ts';
-import { codeSeed } from '../core/assets/assetFixtures.ts';
+import { startTestServer, type TestServer } from '../support/helpers.ts';
+import { codeSeed } from '../support/assetFixtures.ts';
 import { assertWire } from './assetsWireCheck.ts';
 import { openFrames } from '../support/frames.ts';
 

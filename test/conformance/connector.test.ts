@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from '@pieces.app/pieces-os-client';
-import { startTestServer, request, type TestServer } from '../helpers.ts';
+import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { assertWire } from './assetsWireCheck.ts';
 
 let t: TestServer;

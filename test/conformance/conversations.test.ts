@@ -25,9 +25,9 @@ import {
   type Conversation,
   type Seed,
 } from '@pieces.app/pieces-os-client';
-import { startTestServer, type TestServer } from '../helpers.ts';
-import { deployment, fixtures, failingTest } from '../core/conversations/fixtures.ts';
-import { codeSeed } from '../core/assets/assetFixtures.ts';
+import { startTestServer, type TestServer } from '../support/helpers.ts';
+import { deployment, fixtures, failingTest } from '../support/conversationFixtures.ts';
+import { codeSeed } from '../support/assetFixtures.ts';
 
 let t: TestServer;
 let conversations: ConversationsApi;

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ModelApi, ModelsApi, type ApiResponse } from '@pieces.app/pieces-os-client';
-import { startTestServer, request, type TestServer } from '../helpers.ts';
+import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { assertWire } from './assetsWireCheck.ts';
 import { FileServer } from '../support/fileServer.ts';
 import { tinyGguf } from '../support/gguf.ts';

@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import { AnchorsApi, AssetsApi, SearchApi, type Seed, ModelApi, ModelsApi, OSApi, RangesApi, UserApi, WellKnownApi } from '@pieces.app/pieces-os-client';
 import { openFrames } from '../support/frames.ts';
 import { assertWire } from './assetsWireCheck.ts';
-import { startTestServer, request, type TestServer } from '../helpers.ts';
+import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { SATCHEL_VERSION } from '../../src/server/version.ts';
 import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { WebSocket } from 'ws';
-import { codeSeed } from '../core/assets/assetFixtures.ts';
+import { codeSeed } from '../support/assetFixtures.ts';
 
 let t: TestServer;
 before(async () => {

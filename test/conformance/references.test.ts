@@ -7,8 +7,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { AssetApi, AssetsApi, type Asset, type Seed } from '@pieces.app/pieces-os-client';
-import { startTestServer, request, type TestServer } from '../helpers.ts';
-import { codeSeed } from '../core/assets/assetFixtures.ts';
+import { startTestServer, request, type TestServer } from '../support/helpers.ts';
+import { codeSeed } from '../support/assetFixtures.ts';
 import { openFrames } from '../support/frames.ts';
 import { assertWire } from './assetsWireCheck.ts';
 

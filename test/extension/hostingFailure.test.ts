@@ -8,14 +8,14 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempDir, waitFor } from '../helpers.ts';
-import { HostElection, type Role } from '../../src/extension/hostElection.ts';
+import { tempDir, waitFor } from '../support/helpers.ts';
+import { HostElection, type Role } from '../../src/hosting/hostElection.ts';
 import { explainClientOnly, explainHostingFailure } from '../../src/extension/hostingFailure.ts';
 import { setSqliteLoaderForTests } from '../../src/core/store/sqlite.ts';
 import { SqliteUnavailableError, StoreUnusableError } from '../../src/core/errors.ts';
 import { HostLock } from '../../src/core/store/hostLock.ts';
 import { Satchel } from '../../src/core/satchel.ts';
-import { tryStartHost } from '../../src/server/host.ts';
+import { tryStartHost } from '../../src/hosting/host.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
 

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { startTestServer, type TestServer } from '../helpers.ts';
+import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { allRoutes, fillPath, type Route } from './routes.ts';
 import { figures, jsonErrorCode, raw, rawBytes, storeDigest, type RawReply } from './support.ts';
 import { APPLICATION, seed } from './writes.ts';

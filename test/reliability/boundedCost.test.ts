@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, processMemory, raw, sleep } from './support.ts';
 import { probeHealth } from './healthProbe.ts';
 import { seed } from './writes.ts';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, raw, sleep } from './support.ts';
 import { createAsset } from './writes.ts';
 

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { Satchel } from '../../src/core/satchel.ts';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
 import { StoreUnusableError, InsufficientResourcesError, DomainError } from '../../src/core/errors.ts';
-import { startTestServer, tempDir } from '../helpers.ts';
+import { startTestServer, tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, jsonErrorCode, raw } from './support.ts';
 import { seed } from './writes.ts';
 import { makeReadOnly, mountTmpfs, snapshotFiles, unmount } from './disk.ts';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 import { HostProcess, createCustomModel, figures, raw, sleep } from './support.ts';
 import { canMount } from './disk.ts';
 import { withTmpfsHost } from './tmpfsHost.ts';

@@ -10,7 +10,7 @@ import { networkInterfaces } from 'node:os';
 import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
-import { startTestServer, tempDir, type TestServer } from '../helpers.ts';
+import { startTestServer, tempDir, type TestServer } from '../support/helpers.ts';
 import { allRoutes, fillPath, type Route } from './routes.ts';
 import { HostProcess, figures, jsonErrorCode, raw, storeDigest } from './support.ts';
 

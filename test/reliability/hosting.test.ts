@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { readPortFile } from '../../src/server/server.ts';
-import { tempDir } from '../helpers.ts';
+import { readPortFile } from '../../src/hosting/portFile.ts';
+import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, percentile, raw, sleep } from './support.ts';
 import { storeWriter } from './writes.ts';
 

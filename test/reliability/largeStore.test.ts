@@ -14,7 +14,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Satchel } from '../../src/core/satchel.ts';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, processMemory, raw } from './support.ts';
 import { probeHealth } from './healthProbe.ts';
 import { seed } from './writes.ts';

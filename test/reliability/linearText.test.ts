@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import fc from 'fast-check';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, jsonErrorCode, raw, type RawReply } from './support.ts';
 import { APPLICATION } from './writes.ts';
 

@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { WebSocket } from 'ws';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 import { Satchel } from '../../src/core/satchel.ts';
 import { serve } from '../../src/server/server.ts';
 import { silentLogger } from '../../src/core/context.ts';

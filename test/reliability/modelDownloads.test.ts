@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse, type Server } 
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, tempDir, type TestServer } from '../helpers.ts';
+import { startTestServer, tempDir, type TestServer } from '../support/helpers.ts';
 import { downloadFile, DownloadError } from '../../src/core/models/downloader.ts';
 import { createCustomModel, figures, raw, sleep } from './support.ts';
 

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { request, startTestServer, waitFor, type TestServer } from '../helpers.ts';
+import { request, startTestServer, waitFor, type TestServer } from '../support/helpers.ts';
 import { storeDigest, figures } from './support.ts';
 import { APPLICATION, seed } from './writes.ts';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { downloadFile } from '../../src/core/models/downloader.ts';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures } from './support.ts';
 import { createAsset } from './writes.ts';
 

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Database } from '../../src/core/store/database.ts';
-import { request, startTestServer } from '../helpers.ts';
+import { request, startTestServer } from '../support/helpers.ts';
 import { APPLICATION, seed } from './writes.ts';
 import { figures } from './support.ts';
 

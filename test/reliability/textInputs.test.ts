@@ -6,7 +6,7 @@
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, jsonErrorCode, raw, type RawReply } from './support.ts';
 import { APPLICATION, createAsset } from './writes.ts';
 

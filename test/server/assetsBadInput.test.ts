@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { startTestServer, request, errorCode, type Reply, type TestServer } from '../helpers.ts';
+import { startTestServer, request, errorCode, type Reply, type TestServer } from '../support/helpers.ts';
 
 const LIMIT = 64 * 1024;
 let t: TestServer;

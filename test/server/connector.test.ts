@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, request, errorCode, type TestServer } from '../helpers.ts';
-import { savedSnippets } from '../core/connector/snippetFixture.ts';
+import { startTestServer, request, errorCode, type TestServer } from '../support/helpers.ts';
+import { savedSnippets } from '../support/snippetFixture.ts';
 
 let t: TestServer;
 let appId: string;
@@ -63,6 +63,7 @@ test('bad input on every route is a 4xx JSON error and changes nothing', async (
     ['GET', `/applications/${UNKNOWN}`, undefined, 404],
     ['POST', '/applications/register', '{', 400],
     ['POST', '/applications/register', { name: 'VS_CODE' }, 400],
+    ['POST', '/applications/register', { name: 'VS_CODE', version: '1', platform: 'LINUX', mechanism: 'SOMETIMES' }, 400],
     ['POST', '/applications/session/close', '{"id":1}', 400],
     ['POST', '/applications/session/close', `"${UNKNOWN}"`, 404],
     ['GET', `/applications/sessions/${UNKNOWN}`, undefined, 404],

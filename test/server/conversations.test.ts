@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { WebSocket } from 'ws';
-import { startTestServer, request, errorCode, type TestServer } from '../helpers.ts';
+import { startTestServer, request, errorCode, type TestServer } from '../support/helpers.ts';
 
 let t: TestServer;
 let conversation = '';

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Satchel } from '../../src/core/satchel.ts';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 
 const host = fileURLToPath(new URL('./durabilityHost.ts', import.meta.url));
 

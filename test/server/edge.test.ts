@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { WebSocket } from 'ws';
-import { startTestServer, request, errorCode, type TestServer } from '../helpers.ts';
-import { codeSeed } from '../core/assets/assetFixtures.ts';
+import { startTestServer, request, errorCode, type TestServer } from '../support/helpers.ts';
+import { codeSeed } from '../support/assetFixtures.ts';
 
 let t: TestServer;
 before(async () => {

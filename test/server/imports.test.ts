@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { WebSocket } from 'ws';
-import { startTestServer, request, type TestServer } from '../helpers.ts';
+import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
 import type { ImportFile } from '../../src/client/imports.ts';
 import { parseImportFile } from '../../src/core/import/detect.ts';

@@ -11,7 +11,7 @@ import { WebSocket } from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startTestServer, request, waitFor, type TestServer } from '../helpers.ts';
+import { startTestServer, request, waitFor, type TestServer } from '../support/helpers.ts';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
 import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
 

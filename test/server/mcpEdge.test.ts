@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { rmSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startTestServer, request, type TestServer } from '../helpers.ts';
+import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { CLOSE_GRACE_MS } from '../../src/server/server.ts';
 
 let t: TestServer;

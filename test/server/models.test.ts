@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelApi, ModelsApi, type ModelDownloadProgress } from '@pieces.app/pieces-os-client';
-import { startTestServer, tempDir, request, errorCode, type TestServer } from '../helpers.ts';
+import { startTestServer, tempDir, request, errorCode, type TestServer } from '../support/helpers.ts';
 import { FileServer } from '../support/fileServer.ts';
 import { tinyGguf } from '../support/gguf.ts';
 import { openFrames } from '../support/frames.ts';

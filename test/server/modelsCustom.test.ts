@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelApi, ModelsApi, ResponseError, type SeededModel, type StreamedIdentifiers } from '@pieces.app/pieces-os-client';
-import { startTestServer, tempDir, request, errorCode, type TestServer } from '../helpers.ts';
+import { startTestServer, tempDir, request, errorCode, type TestServer } from '../support/helpers.ts';
 import { tinyGguf } from '../support/gguf.ts';
 import { openFrames } from '../support/frames.ts';
 import { shippedCatalog, CLASSIFIER_ID } from '../../src/core/models/catalog.ts';

@@ -7,7 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, request, type TestServer } from '../helpers.ts';
+import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { FileServer } from '../support/fileServer.ts';
 import { tinyGguf } from '../support/gguf.ts';
 import { servedEntry } from '../support/catalogEntry.ts';

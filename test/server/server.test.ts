@@ -1,14 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Satchel } from '../../src/core/satchel.ts';
-import { serve, readPortFile, PORT_FILE } from '../../src/server/server.ts';
-import { tryStartHost } from '../../src/server/host.ts';
+import { serve } from '../../src/server/server.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { SATCHEL_VERSION } from '../../src/server/version.ts';
-import { tempDir } from '../helpers.ts';
+import { tempDir } from '../support/helpers.ts';
 
 function occupy(): Promise<Server> {
   return new Promise((resolve) => {
@@ -43,21 +41,6 @@ test('a fully taken range fails with a message naming it', async () => {
     blocker.close();
     await core.close();
   }
-});
-
-test('the host writes the port file, refuses a second host on the same data directory, and cleans up', async () => {
-  const dataDir = tempDir();
-  const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0 });
-  assert.ok(host);
-  const portFile = readPortFile(dataDir);
-  assert.equal(portFile?.port, host.server.port);
-  assert.equal(portFile?.pid, process.pid);
-  assert.equal(await tryStartHost({ dataDir, logger: silentLogger, port: 0 }), undefined);
-  await host.close();
-  assert.equal(existsSync(join(dataDir, PORT_FILE)), false);
-  const next = await tryStartHost({ dataDir, logger: silentLogger, port: 0 });
-  assert.ok(next, 'the lock is free again after close');
-  await next.close();
 });
 
 test('the reported version is the package version', () => {

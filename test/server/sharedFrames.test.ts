@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Emitter } from '../../src/core/events.ts';
-import { SharedFrames } from '../../src/server/sharedFrames.ts';
+import { SharedFrames, registerSharedStream } from '../../src/server/sharedFrames.ts';
+import { StreamRegistry } from '../../src/server/streams.ts';
+import { silentLogger } from '../../src/core/context.ts';
 
 interface Change {
   readonly id: string;
@@ -128,4 +130,13 @@ test('a connect frame in parts stops being built when its last reader leaves, an
   assert.equal(builds, 2, 'an incomplete frame is not shared with a later subscriber');
   assert.equal(whole.length, 2 + 100 * 300 * 1024);
   frames.dispose();
+});
+
+test('a registered shared stream stops listening to changes when its registry is disposed', () => {
+  const changes = new Emitter<Change>();
+  const streams = new StreamRegistry(silentLogger, { pingIntervalMs: 60_000 });
+  registerSharedStream(streams, '/things/stream', { initial: () => ({ iterable: [] }), change: (c: Change) => ({ id: c.id }) }, changes.event);
+  assert.equal(changes.size, 1, 'the shared frames listen for changes');
+  streams.dispose();
+  assert.equal(changes.size, 0, 'nothing listens after the registry is gone');
 });

@@ -93,3 +93,27 @@ test('a message sent in parts arrives as one message, and frames sent meanwhile 
   ws.close();
   await h.close();
 });
+
+test('a refused or unknown stream answers with the JSON error shape of the HTTP routes', async () => {
+  const h = await harness(1 << 20);
+  h.streams.register('/known', () => undefined);
+  const refusedWith = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; type: string | undefined; body: unknown }>((resolve, reject) => {
+      const ws = new WebSocket(`${h.url}${path}`, { headers });
+      ws.on('unexpected-response', (_req, res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: JSON.parse(text) }));
+      });
+      ws.on('open', () => reject(new Error(`${path} was accepted`)));
+      ws.on('error', () => undefined);
+    });
+  const missing = await refusedWith('/nowhere');
+  assert.equal(missing.status, 404);
+  assert.equal(missing.type, 'application/json');
+  assert.deepEqual(missing.body, { error: { code: 'route_not_found', message: 'No stream at /nowhere' } });
+  const foreign = await refusedWith('/known', { origin: 'https://evil.example' });
+  assert.equal(foreign.status, 403);
+  assert.equal((foreign.body as { error: { code: string } }).error.code, 'foreign_origin');
+  await h.close();
+});

@@ -155,8 +155,8 @@ export class ApplicationService {
     });
   }
 
-  /** Replaces the mutable fields of a known application. */
-  update(input: Application): Application {
+  /** Replaces the fields `input` gives of a known application. */
+  update(input: Partial<Application> & Pick<Application, 'id'>): Application {
     return this.context.transaction(() => {
       const current = this.get(input.id);
       const next: Application = { ...current, ...withoutUndefined(input) };

@@ -48,9 +48,9 @@ export class AssetActivities {
 
   /** Records one of Satchel's own events on an asset (inside the caller's transaction). */
   add(assetId: string, event: AssetEvent, application?: Application): void {
-    const tracking = {
+    const tracking: SeededConnectorTracking = {
       asset: { asset: { id: assetId }, identifier_description_pair: { [event]: EVENT_DESCRIPTIONS[event] } },
-    } as unknown as SeededConnectorTracking;
+    };
     this.store(assetId, tracking, application);
   }
 

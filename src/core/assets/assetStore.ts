@@ -11,18 +11,18 @@ import type { StoredAsset } from './render.ts';
 export const PAGE_BYTES = 4 * 1024 * 1024;
 
 /** A listed asset: where it is stored and how many bytes its document takes. */
-export interface StoredRow {
+export type StoredRow = {
   readonly rowid: number;
   readonly size: number;
-}
+};
 
-interface Row {
+type Row = {
   rowid: number;
   id: string;
   pseudo: number;
   suggested: number;
   data: string;
-}
+};
 
 /** What recommendations rank an asset by. */
 export interface RankingFacts {
@@ -75,9 +75,7 @@ export class AssetStore {
   // ---------------------------------------------------------------- single assets
 
   private row(id: string): Row | undefined {
-    return this.context.database.prepare('SELECT rowid, id, pseudo, suggested, data FROM assets WHERE id = ?').get(id) as unknown as
-      | Row
-      | undefined;
+    return this.context.database.prepare('SELECT rowid, id, pseudo, suggested, data FROM assets WHERE id = ?').get(id) as Row | undefined;
   }
 
   exists(id: string): boolean {
@@ -122,7 +120,7 @@ export class AssetStore {
   }
 
   *allTexts(): Iterable<{ id: string; text: string }> {
-    const rows = this.context.database.prepare('SELECT data FROM assets ORDER BY rowid').all() as unknown as Array<{ data: string }>;
+    const rows = this.context.database.prepare('SELECT data FROM assets ORDER BY rowid').all() as Array<{ data: string }>;
     for (const row of rows) {
       const doc = JSON.parse(row.data) as StoredAsset;
       yield { id: doc.id, text: textOf(doc) };
@@ -135,7 +133,7 @@ export class AssetStore {
       ? 'SELECT id FROM assets WHERE suggested = 0 AND pseudo = 1 ORDER BY created DESC, rowid DESC'
       : 'SELECT id FROM assets WHERE suggested = 0 AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC';
     const statement = this.context.database.prepare(sql);
-    const rows = (options.onlyPseudo ? statement.all() : statement.all(options.pseudo ? 1 : 0)) as unknown as Array<{ id: string }>;
+    const rows = (options.onlyPseudo ? statement.all() : statement.all(options.pseudo ? 1 : 0)) as Array<{ id: string }>;
     return rows.map((row) => row.id);
   }
 
@@ -166,7 +164,7 @@ export class AssetStore {
         `SELECT a.data AS data FROM json_each(?) j CROSS JOIN assets a ON a.${column} = j.value
          WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY j.key`,
       )
-      .all(JSON.stringify(keys)) as unknown as Array<{ data: string }>;
+      .all(JSON.stringify(keys)) as Array<{ data: string }>;
     return rows.map((row) => JSON.parse(row.data) as StoredAsset);
   }
 
@@ -177,7 +175,7 @@ export class AssetStore {
         `SELECT a.data AS data FROM json_each(?) j CROSS JOIN assets a ON a.id = j.value
          WHERE a.suggested = 0 AND (a.pseudo = 0 OR ?) ORDER BY a.created DESC, a.rowid DESC`,
       )
-      .all(JSON.stringify(ids), includePseudo ? 1 : 0) as unknown as Array<{ data: string }>;
+      .all(JSON.stringify(ids), includePseudo ? 1 : 0) as Array<{ data: string }>;
     return rows.map((row) => JSON.parse(row.data) as StoredAsset);
   }
 
@@ -207,7 +205,7 @@ export class AssetStore {
     // octet_length reads the size from the record header, not the document's overflow pages.
     return this.context.database
       .prepare('SELECT rowid, octet_length(data) AS size FROM assets WHERE suggested = ? AND (pseudo = 0 OR ?) ORDER BY created DESC, rowid DESC')
-      .all(options.suggested ? 1 : 0, options.pseudo ? 1 : 0) as unknown as StoredRow[];
+      .all(options.suggested ? 1 : 0, options.pseudo ? 1 : 0) as StoredRow[];
   }
 
   /**

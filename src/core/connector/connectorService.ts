@@ -11,6 +11,7 @@ import type {
   SeededConnectorConnection,
   SeededConnectorCreation,
   SeededConnectorTracking,
+  IdentifierDescriptionPairs,
   Suggestion,
 } from '../wire.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
@@ -124,7 +125,7 @@ export class ConnectorService {
         this.assets.incrementScores(assetId, { asset: { reuse: true } });
         this.assets.recordActivity(
           assetId,
-          { asset: { asset: { id: assetId }, identifier_description_pair: { suggested_asset_referenced: 'a_suggested_asset_was_referenced' } } } as unknown as SeededConnectorTracking,
+          { asset: { asset: { id: assetId }, identifier_description_pair: { suggested_asset_referenced: 'a_suggested_asset_was_referenced' } } },
           application,
         );
         this.rememberReaction(application.id, 'reuse', 'accepted', assetId, now);
@@ -287,12 +288,8 @@ interface TrackedAssetEvent {
 /** Which records a tracking body names and what each event counts as. */
 export function trackedEvents(tracking: SeededConnectorTracking): { assets: TrackedAssetEvent[] } {
   const assets: TrackedAssetEvent[] = [];
-  const loose = tracking as unknown as {
-    asset?: { asset?: { id?: string }; identifier_description_pair?: Record<string, unknown> };
-    format?: { format?: { id?: string; reference?: { asset?: string } }; identifier_description_pair?: Record<string, unknown> };
-  };
-  if (loose.asset?.asset?.id !== undefined) {
-    const pairs = loose.asset.identifier_description_pair ?? {};
+  if (tracking.asset?.asset?.id !== undefined) {
+    const pairs = tracking.asset.identifier_description_pair ?? {};
     const metrics: Array<'copies' | 'inserts' | 'references' | 'views'> = [];
     let score: TrackedAssetEvent['score'];
     if (set(pairs, 'asset_format_copied')) {
@@ -307,10 +304,10 @@ export function trackedEvents(tracking: SeededConnectorTracking): { assets: Trac
     if (['asset_updated', 'asset_format_value_edited', 'asset_format_updated', 'asset_name_updated', 'asset_description_updated'].some((k) => set(pairs, k))) {
       score ??= 'update';
     }
-    assets.push({ id: loose.asset.asset.id, ...(score ? { score } : {}), metrics });
+    assets.push({ id: tracking.asset.asset.id, ...(score ? { score } : {}), metrics });
   }
-  if (loose.format?.format?.id !== undefined) {
-    const pairs = loose.format.identifier_description_pair ?? {};
+  if (tracking.format?.format?.id !== undefined) {
+    const pairs = tracking.format.identifier_description_pair ?? {};
     const metrics: Array<'copies' | 'inserts' | 'references' | 'views'> = [];
     let score: TrackedAssetEvent['score'];
     if (set(pairs, 'format_copied') || set(pairs, 'format_partially_copied')) {
@@ -322,9 +319,9 @@ export function trackedEvents(tracking: SeededConnectorTracking): { assets: Trac
       score = 'reuse';
     }
     if (set(pairs, 'format_updated') || set(pairs, 'format_value_edited')) score ??= 'update';
-    const fromReference = loose.format.format.reference?.asset;
+    const fromReference = tracking.format.format.reference?.asset;
     assets.push({
-      ...(fromReference !== undefined ? { id: fromReference } : { formatId: loose.format.format.id }),
+      ...(fromReference !== undefined ? { id: fromReference } : { formatId: tracking.format.format.id }),
       ...(score ? { score } : {}),
       metrics,
     });
@@ -332,7 +329,7 @@ export function trackedEvents(tracking: SeededConnectorTracking): { assets: Trac
   return { assets };
 }
 
-function set(pairs: Record<string, unknown>, key: string): boolean {
+function set(pairs: IdentifierDescriptionPairs, key: string): boolean {
   const value = pairs[key];
   return typeof value === 'string' && value !== 'UNKNOWN';
 }

@@ -40,6 +40,11 @@ export interface DecisionInput {
   readonly now: number;
 }
 
+/** The length `minLength` is compared with: non-whitespace characters. */
+export function significantLength(text: string): number {
+  return text.replace(/\s+/gu, '').length;
+}
+
 /** Whether a copy is too trivial to talk about at all (before any index lookup). */
 export function trivialReason(
   text: string,
@@ -48,7 +53,7 @@ export function trivialReason(
   now: number,
   settings: DecisionSettings,
 ): QuietReason | undefined {
-  if (text.replace(/\s+/gu, '').length < settings.minLength) return 'too_short';
+  if (significantLength(text) < settings.minLength) return 'too_short';
   if (!/[\p{L}\p{N}]/u.test(text)) return 'no_code';
   if (lastCopy && lastCopy.key === key && now - lastCopy.at <= settings.repeatWindowMs) return 'repeat';
   return undefined;

@@ -64,7 +64,7 @@ export interface StoredRange {
 export interface StoredWorkstreamSummary {
   readonly id: string;
   readonly name: string;
-  readonly model: W.Model;
+  readonly model: W.SummaryModel;
   readonly created: GroupedTimestamp;
   readonly updated: GroupedTimestamp;
   readonly favorited?: boolean;

@@ -237,7 +237,7 @@ export class RelatedRecords {
       const stored: StoredWorkstreamSummary = {
         id: newId(),
         name: seed.name,
-        model: seed.model as unknown as W.Model,
+        model: seed.model,
         created: now,
         updated: now,
         ...(seed.favorited !== undefined ? { favorited: seed.favorited } : {}),

@@ -337,9 +337,21 @@ function tooLarge(maxBytes: number, why: string): DownloadError {
   return new DownloadError('size', `The download is larger than its declared ${maxBytes} bytes (${why}); it was stopped and its partial file deleted.`);
 }
 
-function bodyOf(response: Response): AsyncIterable<Uint8Array> {
-  if (!response.body) return (async function* () {})();
-  return response.body as unknown as AsyncIterable<Uint8Array>;
+async function* bodyOf(response: Response): AsyncGenerator<Uint8Array> {
+  const reader = response.body?.getReader();
+  if (!reader) return;
+  let done = false;
+  try {
+    while (!done) {
+      const next = await reader.read();
+      done = next.done;
+      if (next.value) yield next.value;
+    }
+  } finally {
+    // As iterating the stream itself would: a reader that stops early cancels the rest of the body.
+    if (!done) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
 }
 
 async function syncDirectory(path: string): Promise<void> {

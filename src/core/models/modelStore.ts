@@ -24,7 +24,7 @@ export interface ModelRow {
   readonly error?: string;
 }
 
-interface Row {
+type Row = {
   id: string;
   custom: number;
   data: string | null;
@@ -34,7 +34,7 @@ interface Row {
   file: string | null;
   bytes: number | null;
   error: string | null;
-}
+};
 
 function fromRow(row: Row): ModelRow {
   return {
@@ -63,7 +63,7 @@ export class ModelStore {
   }
 
   customs(): ModelRow[] {
-    const rows = this.database.prepare('SELECT * FROM models WHERE custom = 1 ORDER BY rowid').all() as unknown as Row[];
+    const rows = this.database.prepare('SELECT * FROM models WHERE custom = 1 ORDER BY rowid').all() as Row[];
     return rows.map(fromRow);
   }
 

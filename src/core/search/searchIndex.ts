@@ -61,11 +61,11 @@ const INDEXED_TAGS_CHARS = 4_096;
 
 const quote = (s: string): string => '"' + s.replace(/"/g, '""') + '"';
 
-interface Row {
+type Row = {
   rowid: number;
   name: string;
   keywords: string;
-}
+};
 
 export class SearchIndex {
   private readonly database: Database;
@@ -254,7 +254,7 @@ export class SearchIndex {
          CROSS JOIN assets a ON a.rowid = j.value
          WHERE a.suggested = 0 AND (a.pseudo = 0 OR ?)`,
       )
-      .all(JSON.stringify(rowids), scope.includePseudo ? 1 : 0) as unknown as Row[];
+      .all(JSON.stringify(rowids), scope.includePseudo ? 1 : 0) as Row[];
   }
 
   /**
@@ -290,7 +290,7 @@ export class SearchIndex {
          WHERE asset_nt MATCH ? AND a.suggested = 0 AND (a.pseudo = 0 OR ?)
          ORDER BY asset_nt.rowid DESC LIMIT ?`,
       )
-      .all(match, scope.includePseudo ? 1 : 0, scope.limit) as unknown as Row[];
+      .all(match, scope.includePseudo ? 1 : 0, scope.limit) as Row[];
   }
 
   private matchCd(match: string, scope: SearchScope): Array<{ rowid: number }> {
@@ -300,7 +300,7 @@ export class SearchIndex {
          WHERE asset_cd MATCH ? AND a.suggested = 0 AND (a.pseudo = 0 OR ?)
          ORDER BY asset_cd.rowid DESC LIMIT ?`,
       )
-      .all(match, scope.includePseudo ? 1 : 0, scope.limit) as unknown as Array<{ rowid: number }>;
+      .all(match, scope.includePseudo ? 1 : 0, scope.limit) as Array<{ rowid: number }>;
   }
 
   /** `rowids` in order, without suggested assets (and pseudo ones unless the scope includes them). */

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { InsufficientResourcesError, StoreUnusableError } from '../errors.ts';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
 import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
+import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 
 export interface Migration {
   /** Strictly increasing across all migrations; never reuse or renumber a released one. */
@@ -47,6 +48,7 @@ export class Database {
   private readonly flushes = new Set<Promise<void>>();
   private syncing: Promise<void> | undefined;
   private syncAgain: Promise<void> | undefined;
+  private checkpoints: WalCheckpointer | undefined;
 
   private constructor(path: string, db: DatabaseSync) {
     this.path = path;
@@ -97,6 +99,7 @@ export class Database {
       db.exec('PRAGMA journal_size_limit = 4194304');
       db.exec('PRAGMA foreign_keys = ON');
       database.migrate(migrations);
+      database.checkpointOffTheEventLoop();
     } catch (error) {
       db.close();
       if (diskFull(dataDir)) {
@@ -110,6 +113,20 @@ export class Database {
     }
     keepReserve(dataDir);
     return database;
+  }
+
+  /** Hands WAL checkpoints to a worker thread (see walCheckpointer.ts); SQLite's own are turned off. */
+  private checkpointOffTheEventLoop(): void {
+    this.db.exec('PRAGMA wal_autocheckpoint = 0');
+    this.checkpoints = new WalCheckpointer(this.path, () => {
+      // Without the worker, SQLite checkpoints inside commits again, as it does by default.
+      if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
+    });
+  }
+
+  /** Resolves after the next checkpoint of the WAL (undefined if none can run). */
+  checkpointed(): Promise<CheckpointResult | undefined> {
+    return this.checkpoints?.next() ?? Promise.resolve(undefined);
   }
 
   /** Refuses a file that is not a healthy SQLite database before anything writes to it. */
@@ -273,6 +290,7 @@ export class Database {
     try {
       result = fn();
       this.db.exec('COMMIT');
+      this.checkpoints?.written();
     } catch (error) {
       this.depth = 0;
       this.afterCommit.length = 0;
@@ -410,6 +428,8 @@ export class Database {
 
   close(): void {
     if (!this.db.isOpen) return;
+    // Its connection closes first, so this one is the last and its close empties the WAL.
+    this.checkpoints?.dispose();
     this.statements.clear();
     try {
       this.db.exec('PRAGMA optimize');

@@ -3,7 +3,7 @@
  * the log one click away) and rethrown, so callers of executeCommand see them too.
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle.ts';
+import { Owner } from '../../core/lifecycle.ts';
 import { assetCommands } from './assetCommands.ts';
 import { conversationCommands } from './conversationCommands.ts';
 import { modelCommands } from './modelCommands.ts';
@@ -21,7 +21,7 @@ export function allCommands(services: Services): CommandMap {
   };
 }
 
-export class Commands extends Disposable {
+export class Commands extends Owner {
   readonly ids: readonly string[];
 
   constructor(services: Services) {
@@ -29,20 +29,23 @@ export class Commands extends Disposable {
     const map = allCommands(services);
     this.ids = Object.keys(map);
     for (const [id, handler] of Object.entries(map)) {
-      this._register(
-        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-          try {
-            return await handler(...args);
-          } catch (error) {
-            const message = error instanceof Error ? error.message : String(error);
-            services.log.error(`${id} failed`, error);
-            void vscode.window.showErrorMessage(`Satchel: ${message}`, 'Show Log').then((choice) => {
-              if (choice) services.log.show();
-            });
-            throw error;
-          }
-        }),
-      );
+      this._register(vscode.commands.registerCommand(id, reported(id, handler, services)));
     }
   }
+}
+
+/** The handler, with its failure shown to the user (the log one click away) and rethrown. */
+function reported<Args extends never[]>(id: string, handler: (...args: Args) => unknown, services: Services): (...args: Args) => Promise<unknown> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      services.log.error(`${id} failed`, error);
+      void vscode.window.showErrorMessage(`Satchel: ${message}`, 'Show Log').then((choice) => {
+        if (choice) services.log.show();
+      });
+      throw error;
+    }
+  };
 }

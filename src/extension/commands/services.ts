@@ -18,8 +18,11 @@ export interface Services {
   readonly log: Log;
 }
 
-// Handlers take the arguments VS Code passes (tree nodes, or values from tests and keybindings).
-export type CommandHandler = (...args: any[]) => unknown;
+/**
+ * A handler declares the arguments it takes (a tree node of its view, or values from tests and
+ * keybindings). `never[]` makes every such handler fit one map without losing its own types.
+ */
+export type CommandHandler = (...args: never[]) => unknown;
 export type CommandMap = Record<string, CommandHandler>;
 
 /** The connection, or a clear error the command wrapper shows. */

@@ -5,11 +5,11 @@
  */
 import * as vscode from 'vscode';
 import { LiveCollection, type LiveCollectionSource } from '../liveCollection.ts';
-import { Disposable, MutableDisposable } from '../lifecycle.ts';
+import { Owner, MutableDisposable } from '../../core/lifecycle.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { Log } from '../log.ts';
 
-export abstract class LiveTreeView<T, N> extends Disposable implements vscode.TreeDataProvider<N> {
+export abstract class LiveTreeView<T, N> extends Owner implements vscode.TreeDataProvider<N> {
   readonly treeView: vscode.TreeView<N>;
   protected readonly log: Log;
   private readonly collection = this._register(new MutableDisposable<LiveCollection<T>>());

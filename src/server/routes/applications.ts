@@ -1,11 +1,9 @@
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
-import { body, empty, json, jsonStream, param } from '../http.ts';
+import { empty, input, json, jsonStream, param } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
-import type { Application } from '../../core/wire.ts';
-import type { SeededTrackedApplication } from '../../core/applications/applicationService.ts';
-import * as schema from './connectorSchemas.ts';
+import { applicationOperations as op } from '../../wire/connector.ts';
 
 /** The application a deprecated tracking call comes from, when the client configured its id. */
 function caller(ctx: Context): string | undefined {
@@ -32,35 +30,30 @@ export const applicationsRoutes: RouteModule = (router, { core, streams }) => {
   );
   router.get('/applications/stream/identifiers', (ctx) => jsonStream(ctx, identifierFrames.connect()));
 
-  router.post('/applications/register', (ctx) => {
-    const input = body(ctx, schema.application, 'Application') as Partial<Application> & SeededTrackedApplication;
-    json(ctx, applications.register(input));
-  });
+  router.post(op.register.path, (ctx) => json(ctx, applications.register(input(ctx, op.register))));
 
   router.post('/applications/session/open', (ctx) => json(ctx, applications.openSession(caller(ctx))));
-  router.post('/applications/session/close', (ctx) => {
-    json(ctx, applications.closeSession(body(ctx, schema.sessionId, 'session id (a bare JSON string)')));
+  router.post(op.closeSession.path, (ctx) => {
+    json(ctx, applications.closeSession(input(ctx, op.closeSession)));
   });
   router.get('/applications/sessions/:session', (ctx) => json(ctx, applications.session(param(ctx, 'session'))));
 
-  router.post('/applications/usage/engagement/interaction', (ctx) => {
-    json(ctx, applications.recordUsage('interaction', body(ctx, schema.interactionEvent, 'SeededTrackedInteractionEvent') ?? {}, caller(ctx)));
+  router.post(op.interaction.path, (ctx) => {
+    json(ctx, applications.recordUsage('interaction', input(ctx, op.interaction) ?? {}, caller(ctx)));
   });
-  router.post('/applications/usage/engagement/keyboard', (ctx) => {
-    json(ctx, applications.recordUsage('keyboard', body(ctx, schema.keyboardEvent, 'SeededTrackedKeyboardEvent') ?? {}, caller(ctx)));
+  router.post(op.keyboard.path, (ctx) => {
+    json(ctx, applications.recordUsage('keyboard', input(ctx, op.keyboard) ?? {}, caller(ctx)));
   });
-  router.post('/applications/usage/installation', (ctx) => {
-    applications.recordInstallation(body(ctx, schema.installation, 'TrackedApplicationInstall') ?? {});
+  router.post(op.installation.path, (ctx) => {
+    applications.recordInstallation(input(ctx, op.installation) ?? {});
     empty(ctx);
   });
-  router.post('/applications/usage/updated', (ctx) => {
-    applications.recordUpdate(body(ctx, schema.updateEvent, 'TrackedApplicationUpdate') ?? {});
+  router.post(op.updated.path, (ctx) => {
+    applications.recordUpdate(input(ctx, op.updated) ?? {});
     empty(ctx);
   });
 
   router.get('/applications/:application', (ctx) => json(ctx, applications.specific(param(ctx, 'application'))));
 
-  router.post('/application/update', (ctx) => {
-    json(ctx, applications.update(body(ctx, schema.applicationUpdate, 'Application') as unknown as Application));
-  });
+  router.post(op.update.path, (ctx) => json(ctx, applications.update(input(ctx, op.update))));
 };

@@ -1,10 +1,9 @@
 /** Routes of the Asset area (interface.md 4.2): one asset's snapshot, update, scores, exports and links. */
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
-import { body, empty, json, param, queryString, transferables } from '../http.ts';
-import type { Asset, ClassificationSpecific, SeededScoreIncrement } from '../../core/wire.ts';
+import { empty, input, json, param, queryString, transferables } from '../http.ts';
 import { parseExportType } from '../../core/assets/exporter.ts';
-import { accessorSchema, assetSchema, reclassificationSchema, scoreIncrementSchema } from './assetSchemas.ts';
+import { assetOperations as op } from '../../wire/assets.ts';
 
 
 /** Path segment of each associable kind → the record kind it names. */
@@ -17,15 +16,14 @@ const LINKABLE = [
 export const assetRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
-  router.post('/asset/update', (ctx) => {
-    const input = body(ctx, assetSchema, 'Asset') as Asset;
-    const updated = assets.update(input);
+  router.post(op.update.path, (ctx) => {
+    const updated = assets.update(input(ctx, op.update));
     json(ctx, transferables(ctx) ? updated : assets.get(updated.id, { transferables: false }));
   });
 
-  router.post('/asset/reclassify', (ctx) => {
-    const input = body(ctx, reclassificationSchema, 'AssetReclassification');
-    const reclassified = assets.reclassify(input.asset.id, input.ext as ClassificationSpecific);
+  router.post(op.reclassify.path, (ctx) => {
+    const { asset, ext } = input(ctx, op.reclassify);
+    const reclassified = assets.reclassify(asset.id, ext);
     json(ctx, transferables(ctx) ? reclassified : assets.get(reclassified.id, { transferables: false }));
   });
 
@@ -33,8 +31,8 @@ export const assetRoutes: RouteModule = (router, { core }) => {
     json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
   });
 
-  router.post('/asset/:asset', (ctx) => {
-    body(ctx, accessorSchema, 'SeededAccessor');
+  router.post(op.snapshotPost.path, (ctx) => {
+    input(ctx, op.snapshotPost);
     json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
   });
 
@@ -57,8 +55,8 @@ export const assetRoutes: RouteModule = (router, { core }) => {
     json(ctx, assets.exportAs(param(ctx, 'asset'), type));
   });
 
-  router.post('/asset/:asset/scores/increment', (ctx) => {
-    const increment = (body(ctx, scoreIncrementSchema, 'SeededScoreIncrement') ?? {}) as SeededScoreIncrement;
+  router.post(op.incrementScores.path, (ctx) => {
+    const increment = input(ctx, op.incrementScores) ?? {};
     assets.incrementScores(param(ctx, 'asset'), increment);
     empty(ctx);
   });

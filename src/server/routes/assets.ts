@@ -5,10 +5,9 @@
  */
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
-import { body, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
+import { input, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
 import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
-import type { Assets, AssetsSearchWithFiltersInput, Seed, SeededAssetsRecommendation } from '../../core/wire.ts';
-import { recommendationSchema, relatedSchema, searchWithFiltersSchema, seedSchema } from './assetSchemas.ts';
+import { assetOperations as op } from '../../wire/assets.ts';
 import { assetRoutes } from './asset.ts';
 import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';
@@ -26,29 +25,28 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     jsonStream(ctx, jsonArrayReply('iterable', assets.pages(options)));
   });
 
-  router.post('/assets/create', async (ctx) => {
-    const seed = body(ctx, seedSchema, 'Seed') as Seed;
+  router.post(op.create.path, async (ctx) => {
+    const seed = input(ctx, op.create);
     const created = await assets.create(seed);
     json(ctx, transferables(ctx) ? created : assets.get(created.id, { transferables: false }));
   });
 
-  router.post('/assets/draft', async (ctx) => {
-    const seed = body(ctx, seedSchema, 'Seed') as Seed;
+  router.post(op.draft.path, async (ctx) => {
+    const seed = input(ctx, op.draft);
     json(ctx, await assets.draft(seed, transferables(ctx)));
   });
 
   const recommended = (ctx: Context) => {
-    const input = body(ctx, recommendationSchema, 'SeededAssetsRecommendation') as SeededAssetsRecommendation | undefined;
-    json(ctx, assets.recommended(input));
+    json(ctx, assets.recommended(input(ctx, op.recommended)));
   };
   router.get('/assets/recommended', recommended);
-  router.post('/assets/recommended', recommended);
+  router.post(op.recommended.path, recommended);
 
   const related = (ctx: Context) => {
-    json(ctx, assets.related(body(ctx, relatedSchema, 'Assets') as Assets | undefined));
+    json(ctx, assets.related(input(ctx, op.related)));
   };
   router.get('/assets/related', related);
-  router.post('/assets/related', related);
+  router.post(op.related.path, related);
 
   router.get('/assets/identifiers', (ctx) => {
     json(ctx, { iterable: assets.identifiers({ pseudo: pseudo(ctx) }).map((id) => ({ id })) });
@@ -85,11 +83,11 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   router.get('/search/semantic', (ctx) => json(ctx, core.recall.status()));
   router.post('/search/semantic/cancel', (ctx) => json(ctx, { cancelled: core.recall.cancelBackfill(), status: core.recall.status() }));
 
-  router.post('/assets/search', async (ctx) => {
-    const input = (body(ctx, searchWithFiltersSchema, 'AssetsSearchWithFiltersInput') ?? {}) as AssetsSearchWithFiltersInput;
-    const semantic = input.query ? await core.recall.prepare(input.query) : undefined;
+  router.post(op.search.path, async (ctx) => {
+    const filters = input(ctx, op.search) ?? {};
+    const semantic = filters.query ? await core.recall.prepare(filters.query) : undefined;
     // Without a query every asset is a result: the reply is streamed a page at a time like GET /assets.
-    const { pages, counts } = assets.searchPagesWithFilters(input, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic });
+    const { pages, counts } = assets.searchPagesWithFilters(filters, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic });
     jsonStream(ctx, searchedReply(pages, counts, true));
   });
 

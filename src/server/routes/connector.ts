@@ -1,11 +1,9 @@
 import type { Context, Next } from 'koa';
-import { z } from 'zod';
 import type { RouteModule } from './deps.ts';
-import { body, json, param, text } from '../http.ts';
+import { input, json, param, text } from '../http.ts';
 import { PIECES_OS_VERSION } from '../version.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import type { Reaction, SeededConnectorAsset, SeededConnectorConnection, SeededConnectorCreation, SeededConnectorTracking } from '../../core/wire.ts';
-import * as schema from './connectorSchemas.ts';
+import { connectorOperations as op } from '../../wire/connector.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,33 +32,25 @@ export const connectorRoutes: RouteModule = (router, { core }) => {
     throw new NotFoundError('application', id);
   }
 
-  router.post('/connect', (ctx) => {
-    const connection = body(ctx, schema.connectorConnection, 'SeededConnectorConnection') as unknown as SeededConnectorConnection;
-    json(ctx, connector.connect(connection, PIECES_OS_VERSION));
+  router.post(op.connect.path, (ctx) => json(ctx, connector.connect(input(ctx, op.connect), PIECES_OS_VERSION)));
+
+  router.post(op.suggestion.path, applicationSegment, (ctx) => {
+    json(ctx, connector.suggest(param(ctx, 'application'), input(ctx, op.suggestion)));
   });
 
-  router.post('/:application/suggestion', applicationSegment, (ctx) => {
-    const creation = body(ctx, schema.connectorCreation, 'SeededConnectorCreation') as unknown as SeededConnectorCreation;
-    json(ctx, connector.suggest(param(ctx, 'application'), creation));
+  router.post(op.reaction.path, applicationSegment, async (ctx) => {
+    text(ctx, await connector.react(param(ctx, 'application'), input(ctx, op.reaction)));
   });
 
-  router.post('/:application/reaction', applicationSegment, async (ctx) => {
-    const reaction = body(ctx, schema.reaction, 'Reaction') as unknown as Reaction;
-    text(ctx, await connector.react(param(ctx, 'application'), reaction));
+  router.post(op.intention.path, applicationSegment, async (ctx) => {
+    text(ctx, await connector.intention(param(ctx, 'application'), input(ctx, op.intention)));
   });
 
-  router.post('/:application/intention', applicationSegment, async (ctx) => {
-    const seeded = body(ctx, schema.connectorAsset, 'SeededConnectorAsset') as unknown as SeededConnectorAsset;
-    text(ctx, await connector.intention(param(ctx, 'application'), seeded));
+  router.post(op.track.path, applicationSegment, (ctx) => {
+    text(ctx, connector.track(param(ctx, 'application'), input(ctx, op.track)));
   });
 
-  router.post('/:application/track', applicationSegment, (ctx) => {
-    const tracking = body(ctx, schema.tracking, 'SeededConnectorTracking') as unknown as SeededConnectorTracking;
-    text(ctx, connector.track(param(ctx, 'application'), tracking));
-  });
-
-  router.post('/:application/onboarded', applicationSegment, (ctx) => {
-    const onboarded = body(ctx, z.boolean({ error: 'the body must be a bare JSON boolean (true or false)' }), 'onboarded flag');
-    text(ctx, connector.onboarded(param(ctx, 'application'), onboarded));
+  router.post(op.onboarded.path, applicationSegment, (ctx) => {
+    text(ctx, connector.onboarded(param(ctx, 'application'), input(ctx, op.onboarded)));
   });
 };

@@ -1,13 +1,13 @@
-import { body, empty, json, param, transferables } from '../http.ts';
+import { empty, input, json, param, transferables } from '../http.ts';
 import type { RouteModule } from './deps.ts';
-import { seededMessage } from './conversationSchemas.ts';
+import { conversationOperations as op } from '../../wire/conversations.ts';
 
 /** Conversation messages: create, snapshot (all, or one) and delete. */
 export const conversationMessageRoutes: RouteModule = (router, { core }) => {
   const conversations = core.conversations;
   router.get('/messages', (ctx) => json(ctx, conversations.allMessages(transferables(ctx))));
-  router.post('/messages/create', (ctx) => {
-    const { conversation, ...seed } = body(ctx, seededMessage, 'SeededConversationMessage');
+  router.post(op.createMessage.path, (ctx) => {
+    const { conversation, ...seed } = input(ctx, op.createMessage);
     json(ctx, conversations.createMessage(conversation.id, seed, transferables(ctx)));
   });
   router.post('/messages/:message/delete', (ctx) => {

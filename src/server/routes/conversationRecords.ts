@@ -1,8 +1,8 @@
-import { body, empty, json, jsonStream, param, parse, queryString } from '../http.ts';
+import { empty, input, json, jsonStream, param, parse, queryString } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import type { RouteModule } from './deps.ts';
-import { annotationType, seededAnchor, seededRange, seededWorkstreamSummary } from './conversationSchemas.ts';
+import { annotationType, conversationOperations as op } from '../../wire/conversations.ts';
 
 /** Annotations, anchors, ranges and workstream summaries: the records conversations associate with. */
 export const conversationRecordRoutes: RouteModule = (router, { core, streams }) => {
@@ -35,7 +35,7 @@ export const conversationRecordRoutes: RouteModule = (router, { core, streams })
   });
 
   router.get('/anchors', (ctx) => json(ctx, records.anchors()));
-  router.post('/anchors/create', (ctx) => json(ctx, records.createAnchor(body(ctx, seededAnchor, 'SeededAnchor'))));
+  router.post(op.createAnchor.path, (ctx) => json(ctx, records.createAnchor(input(ctx, op.createAnchor))));
   router.get('/anchor/:anchor', (ctx) => json(ctx, records.anchor(param(ctx, 'anchor'))));
   router.post('/anchors/:anchor/delete', (ctx) => {
     records.delete('anchor', param(ctx, 'anchor'));
@@ -43,7 +43,7 @@ export const conversationRecordRoutes: RouteModule = (router, { core, streams })
   });
 
   router.get('/ranges', (ctx) => json(ctx, records.ranges()));
-  router.post('/ranges/create', (ctx) => json(ctx, records.createRange(body(ctx, seededRange, 'SeededRange'))));
+  router.post(op.createRange.path, (ctx) => json(ctx, records.createRange(input(ctx, op.createRange))));
   router.get('/range/:range', (ctx) => json(ctx, records.range(param(ctx, 'range'))));
   router.post('/ranges/:range/delete', (ctx) => {
     records.delete('range', param(ctx, 'range'));
@@ -51,8 +51,8 @@ export const conversationRecordRoutes: RouteModule = (router, { core, streams })
   });
 
   router.get('/workstream_summaries', (ctx) => json(ctx, records.workstreamSummaries()));
-  router.post('/workstream_summaries/create', (ctx) =>
-    json(ctx, records.createWorkstreamSummary(body(ctx, seededWorkstreamSummary, 'SeededWorkstreamSummary'))),
+  router.post(op.createWorkstreamSummary.path, (ctx) =>
+    json(ctx, records.createWorkstreamSummary(input(ctx, op.createWorkstreamSummary))),
   );
   router.get('/workstream_summary/:workstream_summary', (ctx) =>
     json(ctx, records.workstreamSummary(param(ctx, 'workstream_summary'))),

@@ -1,8 +1,8 @@
-import { body, empty, json, jsonStream, param, transferables } from '../http.ts';
+import { empty, input, json, jsonStream, param, transferables } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import type { RouteModule } from './deps.ts';
-import { conversationUpdate, scoreIncrement, seededConversation, summarizeInput } from './conversationSchemas.ts';
+import { conversationOperations as op } from '../../wire/conversations.ts';
 import { conversationAssociationRoutes } from './conversationAssociations.ts';
 import { conversationMessageRoutes } from './conversationMessages.ts';
 import { conversationRecordRoutes } from './conversationRecords.ts';
@@ -13,9 +13,8 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   const conversations = core.conversations;
 
   router.get('/conversations', (ctx) => json(ctx, conversations.snapshot(transferables(ctx))));
-  router.post('/conversations/create', (ctx) => {
-    const seed = body(ctx, seededConversation, 'SeededConversation');
-    json(ctx, conversations.create(seed, transferables(ctx)));
+  router.post(op.create.path, (ctx) => {
+    json(ctx, conversations.create(input(ctx, op.create), transferables(ctx)));
   });
   router.get('/conversations/identifiers', (ctx) => json(ctx, conversations.identifiers()));
   const identifierFrames = registerSharedStream(
@@ -34,9 +33,8 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
     empty(ctx);
   });
 
-  router.post('/conversation/update', (ctx) => {
-    const update = body(ctx, conversationUpdate, 'Conversation');
-    json(ctx, conversations.update(update, transferables(ctx)));
+  router.post(op.update.path, (ctx) => {
+    json(ctx, conversations.update(input(ctx, op.update), transferables(ctx)));
   });
   router.get('/conversation/:conversation', (ctx) => json(ctx, conversations.get(param(ctx, 'conversation'), transferables(ctx))));
   router.get('/conversation/:conversation/messages', (ctx) =>
@@ -45,13 +43,12 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   router.post('/conversation/:conversation/rename', async (ctx) => {
     json(ctx, await conversations.rename(param(ctx, 'conversation'), transferables(ctx)));
   });
-  router.post('/conversation/:conversation/summarize', async (ctx) => {
-    const input = body(ctx, summarizeInput, 'ConversationSummarizeInput');
-    const ids = input?.messages?.iterable.map((message) => message.id);
+  router.post(op.summarize.path, async (ctx) => {
+    const ids = input(ctx, op.summarize)?.messages?.iterable.map((message) => message.id);
     json(ctx, await conversations.summarize(param(ctx, 'conversation'), ids));
   });
-  router.post('/conversation/:conversation/scores/increment', (ctx) => {
-    const increment = body(ctx, scoreIncrement, 'SeededScoreIncrement');
+  router.post(op.incrementScores.path, (ctx) => {
+    const increment = input(ctx, op.incrementScores);
     conversations.incrementScores(param(ctx, 'conversation'), increment?.conversation ?? increment?.conversations);
     empty(ctx);
   });

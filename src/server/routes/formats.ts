@@ -3,9 +3,8 @@
  * `transferable` query of these two APIs, except on the formats snapshot.
  */
 import type { RouteModule } from './deps.ts';
-import { body, json, param, queryBoolean, transferables } from '../http.ts';
-import type { Format } from '../../core/wire.ts';
-import { formatSchema } from './assetSchemas.ts';
+import { input, json, param, queryBoolean, transferables } from '../http.ts';
+import { assetOperations as op } from '../../wire/assets.ts';
 
 export const formatRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
@@ -14,9 +13,8 @@ export const formatRoutes: RouteModule = (router, { core }) => {
     json(ctx, assets.allFormats(transferables(ctx)));
   });
 
-  router.post('/format/update/value', (ctx) => {
-    const input = body(ctx, formatSchema, 'Format') as Format;
-    json(ctx, assets.updateFormatValue(input, queryBoolean(ctx, 'transferable', true)));
+  router.post(op.updateFormatValue.path, (ctx) => {
+    json(ctx, assets.updateFormatValue(input(ctx, op.updateFormatValue), queryBoolean(ctx, 'transferable', true)));
   });
 
   router.get('/format/:format', (ctx) => {

@@ -12,38 +12,17 @@
  * and send a file too large for one as `parts`, its snippets read on their side (readImportFile).
  */
 import { PassThrough } from 'node:stream';
-import { z } from 'zod';
-import { body } from '../http.ts';
+import type { z } from 'zod';
+import { input } from '../http.ts';
 import { describeError } from '../errors.ts';
 import type { RouteModule } from './deps.ts';
-import { IMPORT_FORMATS, SnippetCollector, type ImportFormat } from '../../core/import/types.ts';
-import type { ImportProgress, ImportSource, ImportSummary } from '../../core/import/importer.ts';
+import { SnippetCollector } from '../../core/import/types.ts';
+import type { ImportSource } from '../../core/import/importer.ts';
 import { isKnownSpecific } from '../../core/assets/languages.ts';
-
-export const IMPORT_PATH = '/satchel/import';
-
-const formatSchema = z.enum(IMPORT_FORMATS as [ImportFormat, ...ImportFormat[]]);
-
-/** A snippet a caller already read from a file too large to send whole (bounds are checked again on import). */
-const snippetSchema = z.object({
-  name: z.string().max(4096),
-  text: z.string(),
-  language: z.string().max(64).optional(),
-  tags: z.array(z.string().max(4096)).max(256).default([]),
-  description: z.string().optional(),
-});
-
-const importRequest = z
-  .object({
-    files: z.array(z.object({ name: z.string().min(1).max(4096), content: z.string() })).max(10_000).default([]),
-    parts: z.array(z.object({ name: z.string().min(1).max(4096), format: formatSchema, snippets: z.array(snippetSchema).max(50_000) })).max(100).default([]),
-    format: formatSchema.optional(),
-    batchSize: z.number().int().min(1).max(10_000).optional(),
-  })
-  .refine((request) => request.files.length + request.parts.length > 0, { message: 'give files (name and content) or parts', path: ['files'] });
+import { importOperations as op, type ImportLine } from '../../wire/imports.ts';
 
 /** A part's snippets as the importer takes them: each checked against the bounds every format shares. */
-function partSource(part: z.output<typeof importRequest>['parts'][number]): ImportSource {
+function partSource(part: z.output<typeof op.import.body>['parts'][number]): ImportSource {
   const collector = new SnippetCollector(part.name);
   part.snippets.forEach((snippet, index) => {
     const language = snippet.language !== undefined && isKnownSpecific(snippet.language) ? snippet.language : undefined;
@@ -52,15 +31,9 @@ function partSource(part: z.output<typeof importRequest>['parts'][number]): Impo
   return { name: part.name, parsed: collector.result(part.format) };
 }
 
-/** One line of the reply. */
-export type ImportLine =
-  | { readonly progress: ImportProgress }
-  | { readonly summary: ImportSummary }
-  | { readonly error: { readonly code: string; readonly message: string } };
-
 export const importRoutes: RouteModule = (router, { core }) => {
-  router.post(IMPORT_PATH, (ctx) => {
-    const request = body(ctx, importRequest, 'import request');
+  router.post(op.import.path, (ctx) => {
+    const request = input(ctx, op.import);
     const stop = new AbortController();
     const reply = new PassThrough();
     const send = (line: ImportLine): void => {
@@ -85,7 +58,7 @@ export const importRoutes: RouteModule = (router, { core }) => {
         (summary) => send({ summary }),
         (error: unknown) => {
           const known = describeError(error);
-          if (!known) core.context.logger.error(`${IMPORT_PATH} failed`, error);
+          if (!known) core.context.logger.error(`${op.import.path} failed`, error);
           send({ error: known ? { code: known.code, message: known.message } : { code: 'internal', message: 'Internal error; see the Satchel log for details.' } });
         },
       )

@@ -4,16 +4,15 @@
  * the tag or website side.
  */
 import type { RouteModule } from './deps.ts';
-import { body, empty, json, param } from '../http.ts';
-import type { SeededTag, SeededWebsite } from '../../core/wire.ts';
-import { seededTagSchema, seededWebsiteSchema } from './assetSchemas.ts';
+import { empty, input, json, param } from '../http.ts';
+import { assetOperations as op } from '../../wire/assets.ts';
 
 export const labelRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
   router.get('/tags', (ctx) => json(ctx, { iterable: assets.labels.tags() }));
-  router.post('/tags/create', (ctx) => {
-    json(ctx, assets.createTag(body(ctx, seededTagSchema, 'SeededTag') as SeededTag));
+  router.post(op.createTag.path, (ctx) => {
+    json(ctx, assets.createTag(input(ctx, op.createTag)));
   });
   router.get('/tag/:tag', (ctx) => json(ctx, assets.labels.tag(param(ctx, 'tag'))));
   router.post('/tag/:tag/assets/associate/:asset', (ctx) => {
@@ -26,8 +25,8 @@ export const labelRoutes: RouteModule = (router, { core }) => {
   });
 
   router.get('/websites', (ctx) => json(ctx, { iterable: assets.labels.websites() }));
-  router.post('/websites/create', (ctx) => {
-    json(ctx, assets.createWebsite(body(ctx, seededWebsiteSchema, 'SeededWebsite') as SeededWebsite));
+  router.post(op.createWebsite.path, (ctx) => {
+    json(ctx, assets.createWebsite(input(ctx, op.createWebsite)));
   });
   router.get('/website/:website', (ctx) => json(ctx, assets.labels.website(param(ctx, 'website'))));
   router.post('/website/:website/assets/associate/:asset', (ctx) => {

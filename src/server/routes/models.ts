@@ -1,8 +1,7 @@
-import { body, empty, json, param } from '../http.ts';
+import { empty, input, json, param } from '../http.ts';
 import type { RouteModule } from './deps.ts';
-import { deleteCacheSchema, modelImportSchema, modelSchema, seededModelSchema } from './modelSchemas.ts';
+import { modelOperations as op } from '../../wire/models.ts';
 import { registerModelStreams } from './modelStreams.ts';
-import type { Model, SeededModel } from '../../core/wire.ts';
 
 /**
  * Routes of the models area (interface.md 4.6 and 4.7), plus POST /models/import for a model file
@@ -13,8 +12,8 @@ export const modelsRoutes: RouteModule = (router, deps) => {
   registerModelStreams(router, deps);
 
   router.get('/models', (ctx) => json(ctx, models.list()));
-  router.post('/models/create', (ctx) => json(ctx, models.create(body(ctx, seededModelSchema, 'SeededModel') as SeededModel)));
-  router.post('/models/import', async (ctx) => json(ctx, await models.importFile(body(ctx, modelImportSchema, 'model import'))));
+  router.post(op.create.path, (ctx) => json(ctx, models.create(input(ctx, op.create))));
+  router.post(op.import.path, async (ctx) => json(ctx, await models.importFile(input(ctx, op.import))));
   router.post('/models/unload', async (ctx) => {
     await models.unloadAll();
     empty(ctx);
@@ -23,12 +22,12 @@ export const modelsRoutes: RouteModule = (router, deps) => {
     await models.delete(param(ctx, 'model'));
     empty(ctx);
   });
-  router.post('/models/:model/delete/cache', async (ctx) => {
-    body(ctx, deleteCacheSchema, 'ModelDeleteCacheInput');
+  router.post(op.deleteCache.path, async (ctx) => {
+    input(ctx, op.deleteCache);
     json(ctx, await models.deleteCache(param(ctx, 'model')));
   });
 
-  router.post('/model/update', async (ctx) => json(ctx, await models.update(body(ctx, modelSchema, 'Model') as Model)));
+  router.post(op.update.path, async (ctx) => json(ctx, await models.update(input(ctx, op.update))));
   router.get('/model/:model', (ctx) => json(ctx, models.get(param(ctx, 'model'))));
   router.post('/model/:model/download', async (ctx) => json(ctx, await models.download(param(ctx, 'model'))));
   router.post('/model/:model/download/cancel', async (ctx) => json(ctx, await models.cancelDownload(param(ctx, 'model'))));

@@ -4,22 +4,12 @@
  * COMPLETED frame (the clients append the text of every frame, so it is sent once). A `stop` frame
  * cancels the question being answered. Failures are FAILED frames with the reason.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { RouteModule } from './deps.ts';
+import { qgptStreamInput as streamInput } from '../../wire/qgpt.ts';
 import { parse } from '../http.ts';
 import { describeError } from '../errors.ts';
 import { newId } from '../../core/time.ts';
-
-const ids = z.looseObject({ iterable: z.array(z.looseObject({ id: z.string() })) });
-
-const streamInput = z.looseObject({
-  conversation: z.string().min(1).nullish(),
-  request: z.string().nullish(),
-  stop: z.boolean().nullish(),
-  reset: z.boolean().nullish(),
-  relevance: z.looseObject({ query: z.string().nullish(), assets: ids.nullish() }).nullish(),
-  question: z.looseObject({ query: z.string().nullish() }).nullish(),
-});
 
 /**
  * A new conversation is announced on the conversations stream, and the Python SDK names the chat

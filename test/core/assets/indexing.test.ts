@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAssetStore, codeSeed, type AssetStore } from './assetFixtures.ts';
+import { openAssetStore, codeSeed, type AssetStore } from '../../support/assetFixtures.ts';
 import { distinctIdentifiers } from '../../../src/core/search/tokens.ts';
 import type { Asset } from '../../../src/core/wire.ts';
 

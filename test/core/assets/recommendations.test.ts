@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAssetStore, codeSeed, type AssetStore } from './assetFixtures.ts';
+import { openAssetStore, codeSeed, type AssetStore } from '../../support/assetFixtures.ts';
 import { AssetSimilarity } from '../../../src/core/assets/similarity.ts';
 import { SearchIndex } from '../../../src/core/search/searchIndex.ts';
 import { SIMILARITY_CHARS } from '../../../src/core/search/related.ts';

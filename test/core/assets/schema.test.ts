@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Database } from '../../../src/core/store/database.ts';
 import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
 import { assetMigrations } from '../../../src/core/assets/schema.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 
 test('upgrading a store gives every asset its label row (name and tags) for the in-memory label index', () => {
   const dataDir = tempDir();

@@ -9,7 +9,7 @@ import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
 import { connectorMigrations } from '../../../src/core/connector/schema.ts';
 import { FingerprintIndex } from '../../../src/core/connector/fingerprintIndex.ts';
 import { Links } from '../../../src/core/store/links.ts';
-import { savedSnippets } from './snippetFixture.ts';
+import { savedSnippets } from '../../support/snippetFixture.ts';
 
 function open(): { db: Database; close(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'satchel-fp-batch-'));

@@ -10,7 +10,7 @@ import { connectorMigrations } from '../../../src/core/connector/schema.ts';
 import type { Migration } from '../../../src/core/store/database.ts';
 import { FingerprintIndex, postedSample, BOTTOM_K, SAMPLE_MODULUS } from '../../../src/core/connector/fingerprintIndex.ts';
 import { fingerprints } from '../../../src/core/connector/fingerprint.ts';
-import { savedSnippets, unrelatedSnippets, partialOf } from './snippetFixture.ts';
+import { savedSnippets, unrelatedSnippets, partialOf } from '../../support/snippetFixture.ts';
 
 function open(): { db: Database; index: FingerprintIndex; close(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'satchel-fp-'));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { checkSaved } from '../../../src/core/connector/savedCheck.ts';
 import { SATCHEL_APPLICATION } from '../../../src/core/assets/origin.ts';
-import { savedSnippets, unrelatedSnippets, reformatted } from './snippetFixture.ts';
+import { savedSnippets, unrelatedSnippets, reformatted } from '../../support/snippetFixture.ts';
 
 let core: Satchel;
 let dataDir: string;

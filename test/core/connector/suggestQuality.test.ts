@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
 import type { Application } from '../../../src/core/wire.ts';
-import { savedSnippets, unrelatedSnippets, partialOf, reformatted, commented, superset, type CopyKind } from './snippetFixture.ts';
+import { savedSnippets, unrelatedSnippets, partialOf, reformatted, commented, superset, type CopyKind } from '../../support/snippetFixture.ts';
 
 let core: Satchel;
 let dataDir: string;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { Copilot } from '../../../src/core/conversations/copilot.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 
 test('the copilot prompt keeps attached snippets (file or fragment) first, then the newest messages the budget allows', async () => {
   const core = Satchel.open({ dataDir: tempDir('satchel-copilot-') });

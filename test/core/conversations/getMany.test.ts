@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { Satchel } from '../../../src/core/satchel.ts';
 import type { Seed } from '../../../src/core/wire.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 
 const seed = (raw: string): Seed => ({
   type: 'SEEDED_ASSET',

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ruleTitle, MAX_TITLE_WORDS, UNTITLED } from '../../../src/core/conversations/titles.ts';
 import { extractiveSummary } from '../../../src/core/conversations/summaries.ts';
-import { deployment, failingTest, fixtures, schemaDesign } from './fixtures.ts';
+import { deployment, failingTest, fixtures, schemaDesign } from '../../support/conversationFixtures.ts';
 
 function assertTitleShape(title: string): void {
   assert.ok(title.length >= 8 && title.length <= 80, `title length ${title.length}: ${title}`);

@@ -7,9 +7,9 @@ import type { GenerateOptions, TextGenerator } from '../../../src/core/models/te
 import { ModelService } from '../../../src/core/models/modelService.ts';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { ConversationService } from '../../../src/core/conversations/conversationService.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 import { rmSync } from 'node:fs';
-import { deployment, schemaDesign } from './fixtures.ts';
+import { deployment, schemaDesign } from '../../support/conversationFixtures.ts';
 
 /** A stand-in for a loaded model: answers with `reply` (or a function of the prompt) after `delayMs`. */
 class FakeGenerator implements TextGenerator {

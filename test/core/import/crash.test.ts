@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Satchel } from '../../../src/core/satchel.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 
 const child = fileURLToPath(new URL('./crashImporter.ts', import.meta.url));
 const TOTAL = 3000;

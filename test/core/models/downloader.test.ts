@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DownloadError, downloadFile, partialBytes, PAUSE } from '../../../src/core/models/downloader.ts';
 import { FileServer } from '../../support/fileServer.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 
 let files: FileServer;
 let dir: string;

@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { detectUsage } from '../../../src/core/models/ggufUsage.ts';
 import { tinyGguf } from '../../support/gguf.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 
 const dir = tempDir('satchel-gguf-');
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -13,7 +13,7 @@ import { InsufficientResourcesError, UnavailableError } from '../../../src/core/
 import { FileServer } from '../../support/fileServer.ts';
 import { tinyGguf } from '../../support/gguf.ts';
 import { servedEntry } from '../../support/catalogEntry.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 import { isAlive as alive } from '../../support/processes.ts';
 
 let files: FileServer;

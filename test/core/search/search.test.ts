@@ -7,7 +7,7 @@ import { SearchIndex, indexedDocument } from '../../../src/core/search/searchInd
 import { Database } from '../../../src/core/store/database.ts';
 import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
 import { assetMigrations } from '../../../src/core/assets/schema.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 
 test('identifiers split into camelCase and snake_case sub-tokens', () => {
   assert.deepEqual(subTokens('getUserById'), ['get', 'user', 'by', 'id']);

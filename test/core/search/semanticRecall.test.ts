@@ -6,7 +6,7 @@
  */
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAssetStore, codeSeed, type AssetStore } from '../assets/assetFixtures.ts';
+import { openAssetStore, codeSeed, type AssetStore } from '../../support/assetFixtures.ts';
 import { SemanticRecall, type RecallStatus } from '../../../src/core/search/semanticRecall.ts';
 import type { Embedder } from '../../../src/core/models/embedder.ts';
 import type { SearchOptions } from '../../../src/core/assets/assetService.ts';

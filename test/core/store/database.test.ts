@@ -8,7 +8,7 @@ import { Links } from '../../../src/core/store/links.ts';
 import { HostLock } from '../../../src/core/store/hostLock.ts';
 import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
 import { StoreUnusableError } from '../../../src/core/errors.ts';
-import { tempDir } from '../../helpers.ts';
+import { tempDir } from '../../support/helpers.ts';
 
 test('migrations run once, in order, and record the schema version', () => {
   const dataDir = tempDir();

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { assetText } from '../../../src/client/assets.ts';
-import { HostElection } from '../../../src/extension/hostElection.ts';
+import { HostElection } from '../../../src/hosting/hostElection.ts';
 import { silentLogger } from '../../../src/core/context.ts';
 import type { Asset } from '../../../src/core/wire.ts';
 

@@ -3,7 +3,9 @@
  * checked (and kept); unknown keys from newer clients are ignored, never an error.
  */
 import { z } from 'zod';
-import { transferableBytesFields, transferableStringFields } from './transferableSchemas.ts';
+import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
+import type * as W from '../core/wire.ts';
+import { operation, type Accepts, type Requiring } from './operation.ts';
 
 const id = z.string().min(1, 'must be a non-empty id');
 
@@ -25,7 +27,6 @@ const role = z.enum(['UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT']);
 const conversationType = z.enum(['UNKNOWN', 'COPILOT']);
 export const annotationType = z.enum(['UNKNOWN', 'DESCRIPTION', 'COMMENT', 'DOCUMENTATION', 'SUMMARY', 'EXPLANATION', 'GIT_COMMIT']);
 const anchorType = z.enum(['UNKNOWN', 'FILE', 'DIRECTORY']);
-const mechanism = z.enum(['UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT']);
 const sentiment = z.enum(['UNKNOWN', 'LIKE', 'DISLIKE', 'REPORT']);
 
 const messageFields = {
@@ -81,13 +82,7 @@ export const conversationUpdate = z.object({
   demo: z.boolean().optional(),
 });
 
-const seededScore = z.object({
-  reuse: z.boolean().optional(),
-  update: z.boolean().optional(),
-  reference: z.boolean().optional(),
-  priority: z.boolean().optional(),
-  searched: z.boolean().optional(),
-});
+const seededScore = z.object(seededScoreFields);
 
 export const scoreIncrement = z.object({ conversation: seededScore.optional(), conversations: seededScore.optional() }).optional();
 
@@ -111,3 +106,35 @@ export const seededWorkstreamSummary = z.object({
   ranges: idList.optional(),
   websites: idList.optional(),
 });
+
+/** The conversations area (interface.md §4.5): route and client both use these. */
+export const conversationOperations = {
+  create: operation('POST', '/conversations/create', 'SeededConversation', seededConversation),
+  update: operation('POST', '/conversation/update', 'Conversation', conversationUpdate),
+  summarize: operation('POST', '/conversation/:conversation/summarize', 'ConversationSummarizeInput', summarizeInput),
+  incrementScores: operation('POST', '/conversation/:conversation/scores/increment', 'SeededScoreIncrement', scoreIncrement),
+  createMessage: operation('POST', '/messages/create', 'SeededConversationMessage', seededMessage),
+  createAnchor: operation('POST', '/anchors/create', 'SeededAnchor', seededAnchor),
+  createRange: operation('POST', '/ranges/create', 'SeededRange', seededRange),
+  createWorkstreamSummary: operation('POST', '/workstream_summaries/create', 'SeededWorkstreamSummary', seededWorkstreamSummary),
+} as const;
+
+/** An asset list, when given, lists its assets (the published model marks `iterable` optional). */
+type WithAssetList<T extends { assets?: { iterable?: unknown } }> = Omit<T, 'assets'> & {
+  assets?: Requiring<NonNullable<T['assets']>, 'iterable'>;
+};
+
+/**
+ * Every body the published models allow is accepted (see Accepts), except where Satchel needs more:
+ * a message names its conversation, and an asset list lists its assets.
+ */
+export type PublishedConversationBodies = [
+  Accepts<typeof seededConversation, WithAssetList<W.SeededConversation>>,
+  Accepts<typeof conversationUpdate, W.Conversation>,
+  Accepts<typeof summarizeInput, W.ConversationSummarizeInput>,
+  Accepts<typeof scoreIncrement, W.SeededScoreIncrement>,
+  Accepts<typeof seededMessage, Requiring<W.SeededConversationMessage, 'conversation'>>,
+  Accepts<typeof seededAnchor, W.SeededAnchor>,
+  Accepts<typeof seededRange, W.SeededRange>,
+  Accepts<typeof seededWorkstreamSummary, WithAssetList<W.SeededWorkstreamSummary>>,
+];

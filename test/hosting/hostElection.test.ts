@@ -4,11 +4,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { tempDir, waitFor as waitUntil } from '../helpers.ts';
-import { HostElection, type Role } from '../../src/extension/hostElection.ts';
+import { tempDir, waitFor as waitUntil } from '../support/helpers.ts';
+import { HostElection, type Role } from '../../src/hosting/hostElection.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
-import { readPortFile } from '../../src/server/server.ts';
+import { readPortFile } from '../../src/hosting/portFile.ts';
 
 const fixture = fileURLToPath(new URL('./fixtures/electionProcess.ts', import.meta.url));
 

@@ -9,8 +9,10 @@ import {
   MODEL_PROVIDER_VALUES,
   MODEL_TYPE_VALUES,
   MODEL_USAGE_VALUES,
-} from '../../core/models/enums.ts';
-import { byteDescriptor } from '../../core/models/catalog.ts';
+} from '../core/models/enums.ts';
+import { byteDescriptor } from '../core/models/catalog.ts';
+import type * as W from '../core/wire.ts';
+import { operation, type Accepts } from './operation.ts';
 
 const timestamp = z.object({
   value: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO-8601 date'),
@@ -77,3 +79,18 @@ export const modelImportSchema = z.object({
 
 /** ModelDeleteCacheInput carries nothing Satchel reads; it may be absent. */
 export const deleteCacheSchema = z.union([z.undefined(), z.null(), z.looseObject({})]);
+
+/** The models area (interface.md §4.6–4.7, and the file import): route and client both use these. */
+export const modelOperations = {
+  create: operation('POST', '/models/create', 'SeededModel', seededModelSchema),
+  import: operation('POST', '/models/import', 'model import', modelImportSchema),
+  deleteCache: operation('POST', '/models/:model/delete/cache', 'ModelDeleteCacheInput', deleteCacheSchema),
+  update: operation('POST', '/model/update', 'Model', modelSchema),
+} as const;
+
+/** Every body the published models allow is accepted (see Accepts). */
+export type PublishedModelBodies = [
+  Accepts<typeof seededModelSchema, W.SeededModel>,
+  Accepts<typeof modelSchema, W.Model>,
+  Accepts<typeof deleteCacheSchema, W.ModelDeleteCacheInput>,
+];

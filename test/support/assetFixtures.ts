@@ -1,11 +1,11 @@
 /** Shared scaffolding for the assets core tests: a store with the asset service and no server. */
 import { rmSync } from 'node:fs';
-import { StoreContext } from '../../../src/core/context.ts';
-import { allMigrations } from '../../../src/core/satchel.ts';
-import { AssetService, type LinkedConversations } from '../../../src/core/assets/assetService.ts';
-import type { LanguageClassifier } from '../../../src/core/classify/languageClassifier.ts';
-import type { ClassificationSpecific, Seed } from '../../../src/core/wire.ts';
-import { tempDir } from '../../helpers.ts';
+import { StoreContext } from '../../src/core/context.ts';
+import { allMigrations } from '../../src/core/satchel.ts';
+import { AssetService, type LinkedConversations } from '../../src/core/assets/assetService.ts';
+import type { LanguageClassifier } from '../../src/core/classify/languageClassifier.ts';
+import type { ClassificationSpecific, Seed } from '../../src/core/wire.ts';
+import { tempDir } from './helpers.ts';
 
 export interface AssetStore {
   readonly context: StoreContext;

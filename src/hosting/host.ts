@@ -4,12 +4,13 @@
  */
 import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel, type CoreOptions } from '../core/satchel.ts';
-import { serve, type SatchelServer, type ServeOptions } from './server.ts';
+import { serve, type SatchelServer, type ServeOptions } from '../server/server.ts';
+import { readPortFile, removePortFile, writePortFile } from './portFile.ts';
 
 /** After the start-up requests (health, the views' first frames). */
 const WARM_UP_DELAY_MS = 250;
 
-export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'writePortFile' | 'logger'> {
+export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'logger'> {
   readonly logger: NonNullable<CoreOptions['logger']>;
 }
 
@@ -17,6 +18,17 @@ export interface RunningHost {
   readonly core: Satchel;
   readonly server: SatchelServer;
   close(): Promise<void>;
+}
+
+/** Whether another process hosts `dataDir` now, and on which port when its port file says. */
+export function currentHost(dataDir: string): { readonly hosted: false } | { readonly hosted: true; readonly port?: number } {
+  const probe = HostLock.tryAcquire(dataDir);
+  if (probe) {
+    probe.dispose();
+    return { hosted: false };
+  }
+  const file = readPortFile(dataDir);
+  return file ? { hosted: true, port: file.port } : { hosted: true };
 }
 
 /** Starts hosting `dataDir`, or returns undefined at once when another process hosts it. */
@@ -36,7 +48,8 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
   let core: Satchel | undefined;
   try {
     core = Satchel.open(options);
-    const server = await serve(core, { ...options, writePortFile: true });
+    const server = await serve(core, options);
+    writePortFile(core.dataDir, server.port, options.logger);
     const opened = core;
     // Read in slices between requests; closing the store mid-way only ends the reading early.
     const warmUp = setTimeout(() => {
@@ -50,6 +63,7 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
       close: () =>
         (closing ??= (async () => {
           clearTimeout(warmUp);
+          removePortFile(opened.dataDir, server.port);
           await server.close();
           await opened.close();
           lock.dispose();

@@ -4,10 +4,12 @@
  * as the client may send fields Satchel ignores.
  */
 import { z } from 'zod';
-import { transferableBytesFields, transferableStringFields } from './transferableSchemas.ts';
+import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
+import type * as W from '../core/wire.ts';
+import type * as In from '../core/assets/inputs.ts';
+import { operation, type Accepts, type Feeds } from './operation.ts';
 
 const GENERIC = ['UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE'] as const;
-const MECHANISM = ['UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT'] as const;
 const TAG_CATEGORY = ['UNKNOWN', 'HANDLE', 'EMAIL'] as const;
 
 const transferableString = z.looseObject(transferableStringFields);
@@ -35,7 +37,7 @@ export const seedSchema = z.looseObject({
       metadata: z
         .looseObject({
           name: z.string().optional(),
-          mechanism: z.enum(MECHANISM).optional(),
+          mechanism: mechanism.optional(),
           tags: z.array(z.looseObject({ text: z.string().min(1), category: z.enum(TAG_CATEGORY).optional() })).optional(),
           websites: z.array(z.looseObject({ url: z.string().min(1), name: z.string() })).optional(),
         })
@@ -67,7 +69,7 @@ const score = z.looseObject({
 export const assetSchema = z.looseObject({
   id: z.string().min(1),
   name: z.string().optional(),
-  mechanism: z.enum(MECHANISM).optional(),
+  mechanism: mechanism.optional(),
   formats: z.looseObject({ iterable: z.array(formatInput) }).optional(),
   score: score.optional(),
   favorited: z.boolean().optional(),
@@ -82,13 +84,7 @@ export const formatSchema = formatInput;
 
 export const reclassificationSchema = z.looseObject({ ext: z.string().min(1), asset: reference });
 
-const seededScore = z.looseObject({
-  reuse: z.boolean().optional(),
-  update: z.boolean().optional(),
-  reference: z.boolean().optional(),
-  priority: z.boolean().optional(),
-  searched: z.boolean().optional(),
-});
+const seededScore = z.looseObject(seededScoreFields);
 export const scoreIncrementSchema = z.looseObject({ asset: seededScore.optional(), assets: seededScore.optional() }).optional();
 
 export const accessorSchema = z.looseObject({ os: z.string().optional(), share: z.string().optional() }).optional();
@@ -115,7 +111,8 @@ const assetFilter = z.looseObject({
     return assetFilters.optional();
   },
 });
-const assetFilters: z.ZodType<{ iterable: unknown[]; type?: 'UNKNOWN' | 'AND' | 'OR' }> = z.looseObject({
+// Annotated (it is recursive) with the core's filter type, so the two cannot drift apart.
+const assetFilters: z.ZodType<In.AssetFiltersInput, In.AssetFiltersInput> = z.looseObject({
   iterable: z.array(assetFilter),
   type: z.enum(['UNKNOWN', 'AND', 'OR']).optional(),
 });
@@ -155,12 +152,54 @@ export const seededTagSchema = z.looseObject({
   text: z.string().min(1),
   asset: z.string().min(1).optional(),
   category: z.enum(TAG_CATEGORY).optional(),
-  mechanism: z.enum(MECHANISM).optional(),
+  mechanism: mechanism.optional(),
 });
 
 export const seededWebsiteSchema = z.looseObject({
   url: z.string().min(1),
   name: z.string(),
   asset: z.string().min(1).optional(),
-  mechanism: z.enum(MECHANISM).optional(),
+  mechanism: mechanism.optional(),
 });
+
+/** The assets, asset, format, tag and website areas (interface.md §4.1–4.2): route and client both use these. */
+export const assetOperations = {
+  create: operation('POST', '/assets/create', 'Seed', seedSchema),
+  draft: operation('POST', '/assets/draft', 'Seed', seedSchema),
+  recommended: operation('POST', '/assets/recommended', 'SeededAssetsRecommendation', recommendationSchema),
+  related: operation('POST', '/assets/related', 'Assets', relatedSchema),
+  search: operation('POST', '/assets/search', 'AssetsSearchWithFiltersInput', searchWithFiltersSchema),
+  update: operation('POST', '/asset/update', 'Asset', assetSchema),
+  reclassify: operation('POST', '/asset/reclassify', 'AssetReclassification', reclassificationSchema),
+  snapshotPost: operation('POST', '/asset/:asset', 'SeededAccessor', accessorSchema),
+  incrementScores: operation('POST', '/asset/:asset/scores/increment', 'SeededScoreIncrement', scoreIncrementSchema),
+  updateFormatValue: operation('POST', '/format/update/value', 'Format', formatSchema),
+  createTag: operation('POST', '/tags/create', 'SeededTag', seededTagSchema),
+  createWebsite: operation('POST', '/websites/create', 'SeededWebsite', seededWebsiteSchema),
+} as const;
+
+/**
+ * Every body the published models allow is accepted (see Accepts). Not AssetsSearchWithFiltersInput:
+ * a search space that names identifiers must list them (`space.identifers.iterable`).
+ */
+export type PublishedAssetBodies = [
+  Accepts<typeof seedSchema, W.Seed>,
+  Accepts<typeof assetSchema, W.Asset>,
+  Accepts<typeof formatSchema, W.Format>,
+  Accepts<typeof reclassificationSchema, W.AssetReclassification>,
+  Accepts<typeof scoreIncrementSchema, W.SeededScoreIncrement>,
+  Accepts<typeof relatedSchema, W.Assets>,
+  Accepts<typeof recommendationSchema, W.SeededAssetsRecommendation>,
+  Accepts<typeof seededTagSchema, W.SeededTag>,
+  Accepts<typeof seededWebsiteSchema, W.SeededWebsite>,
+];
+
+/** Every parsed body is one the assets core takes as it is (see Feeds). */
+export type CoreAssetBodies = [
+  Feeds<z.output<typeof seedSchema>, In.SeedInput>,
+  Feeds<z.output<typeof assetSchema>, In.AssetUpdateInput>,
+  Feeds<z.output<typeof formatSchema>, In.FormatUpdateInput>,
+  Feeds<z.output<typeof relatedSchema>, In.RelatedInput | undefined>,
+  Feeds<z.output<typeof recommendationSchema>, In.RecommendationInput | undefined>,
+  Feeds<z.output<typeof searchWithFiltersSchema>, In.SearchWithFiltersInput | undefined>,
+];

@@ -1,9 +1,12 @@
-/** Hierarchical disposal: each component owns its children through `_register`. */
-export interface IDisposable {
-  dispose(): unknown;
+/**
+ * The one disposable type of every layer, and hierarchical disposal: each component owns its
+ * children through `_register` and disposes them, last first, with itself.
+ */
+export interface Disposable {
+  dispose(): void;
 }
 
-export function disposeAll(disposables: Iterable<IDisposable>): void {
+export function disposeAll(disposables: Iterable<Disposable>): void {
   for (const disposable of [...disposables].reverse()) {
     try {
       disposable.dispose();
@@ -13,9 +16,10 @@ export function disposeAll(disposables: Iterable<IDisposable>): void {
   }
 }
 
-export abstract class Disposable implements IDisposable {
+/** Base of every object that owns others. */
+export abstract class Owner implements Disposable {
   protected _isDisposed = false;
-  private readonly _disposables: IDisposable[] = [];
+  private readonly _disposables: Disposable[] = [];
 
   dispose(): void {
     if (this._isDisposed) return;
@@ -24,7 +28,7 @@ export abstract class Disposable implements IDisposable {
     this._disposables.length = 0;
   }
 
-  protected _register<T extends IDisposable>(value: T): T {
+  protected _register<T extends Disposable>(value: T): T {
     if (this._isDisposed) value.dispose();
     else this._disposables.push(value);
     return value;
@@ -32,7 +36,7 @@ export abstract class Disposable implements IDisposable {
 }
 
 /** Holds at most one disposable; replacing it disposes the previous one. */
-export class MutableDisposable<T extends IDisposable> implements IDisposable {
+export class MutableDisposable<T extends Disposable> implements Disposable {
   private current: T | undefined;
 
   get value(): T | undefined {

@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Satchel, type CoreOptions } from '../src/core/satchel.ts';
-import { serve, type SatchelServer } from '../src/server/server.ts';
-import { silentLogger, type Logger } from '../src/core/context.ts';
+import { Satchel, type CoreOptions } from '../../src/core/satchel.ts';
+import { serve, type SatchelServer } from '../../src/server/server.ts';
+import { silentLogger, type Logger } from '../../src/core/context.ts';
 import { Configuration } from '@pieces.app/pieces-os-client';
-import { SatchelClient } from '../src/client/satchelClient.ts';
+import { SatchelClient } from '../../src/client/satchelClient.ts';
 
 export function tempDir(prefix = 'satchel-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

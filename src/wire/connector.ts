@@ -4,7 +4,10 @@
  * whole; the fields Satchel acts on are checked strictly.
  */
 import { z } from 'zod';
-import { transferableBytesFields, transferableStringFields } from './transferableSchemas.ts';
+import { mechanism, transferableBytesFields, transferableStringFields } from './shared.ts';
+import { operation, type Accepts } from './operation.ts';
+import type * as P from '@pieces.app/pieces-os-client';
+import type * as W from '../core/wire.ts';
 
 const text = z.string().min(1, 'must not be empty');
 
@@ -68,7 +71,7 @@ export const tracking = z.looseObject({
 export const application = trackedApplication.extend({
   id: text.optional(),
   onboarded: z.boolean().optional(),
-  mechanism: z.string().optional(),
+  mechanism: mechanism.optional(),
 });
 
 export const applicationUpdate = application.extend({ id: text });
@@ -89,3 +92,36 @@ export const updateEvent = z.looseObject({ previous: anyTrackedApplication.optio
 
 /** applicationsSessionClose sends a bare JSON string, or nothing. */
 export const sessionId = z.string().min(1).optional();
+
+const onboardedFlag = z.boolean({ error: 'the body must be a bare JSON boolean (true or false)' });
+
+/** The connector area (interface.md §4.4): route and client both use these. */
+export const connectorOperations = {
+  connect: operation('POST', '/connect', 'SeededConnectorConnection', connectorConnection),
+  suggestion: operation('POST', '/:application/suggestion', 'SeededConnectorCreation', connectorCreation),
+  reaction: operation('POST', '/:application/reaction', 'Reaction', reaction),
+  intention: operation('POST', '/:application/intention', 'SeededConnectorAsset', connectorAsset),
+  track: operation('POST', '/:application/track', 'SeededConnectorTracking', tracking),
+  onboarded: operation('POST', '/:application/onboarded', 'onboarded flag', onboardedFlag),
+} as const;
+
+/** Every body the published models allow is accepted (see Accepts). */
+export type PublishedConnectorBodies = [
+  Accepts<typeof connectorConnection, W.SeededConnectorConnection>,
+  Accepts<typeof connectorCreation, W.SeededConnectorCreation>,
+  Accepts<typeof reaction, W.Reaction>,
+  Accepts<typeof connectorAsset, W.SeededConnectorAsset>,
+  Accepts<typeof tracking, W.Jsonify<P.SeededConnectorTracking>>,
+  Accepts<typeof applicationUpdate, W.Application>,
+];
+
+/** The applications area's bodies (interface.md §4.3), deprecated tracking operations included. */
+export const applicationOperations = {
+  register: operation('POST', '/applications/register', 'Application', application),
+  update: operation('POST', '/application/update', 'Application', applicationUpdate),
+  closeSession: operation('POST', '/applications/session/close', 'session id (a bare JSON string)', sessionId),
+  interaction: operation('POST', '/applications/usage/engagement/interaction', 'SeededTrackedInteractionEvent', interactionEvent),
+  keyboard: operation('POST', '/applications/usage/engagement/keyboard', 'SeededTrackedKeyboardEvent', keyboardEvent),
+  installation: operation('POST', '/applications/usage/installation', 'TrackedApplicationInstall', installation),
+  updated: operation('POST', '/applications/usage/updated', 'TrackedApplicationUpdate', updateEvent),
+} as const;

@@ -9,25 +9,19 @@
  */
 import { Emitter, type Event } from '../core/events.ts';
 import type { Logger } from '../core/context.ts';
-import { tryStartHost, startHostWhenFree, type HostOptions, type RunningHost } from '../server/host.ts';
-import { readPortFile } from '../server/server.ts';
+import { tryStartHost, startHostWhenFree, type HostOptions, type RunningHost } from './host.ts';
+import { readPortFile } from './portFile.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
+import type { Hosting, Role } from './hosting.ts';
 
-export type Role =
-  | { readonly kind: 'starting' }
-  | { readonly kind: 'host'; readonly url: string; readonly port: number }
-  /** `cannotHost`: why this process could not take over if that server went away. */
-  | { readonly kind: 'client'; readonly url: string; readonly port: number; readonly cannotHost?: Error }
-  /** Another process holds the lock but its server does not answer yet. */
-  | { readonly kind: 'waiting' }
-  | { readonly kind: 'failed'; readonly error: Error };
+export type { Role } from './hosting.ts';
 
 export interface ElectionOptions extends HostOptions {
   /** How often a client checks that its host still answers (and re-reads the port file). */
   readonly probeIntervalMs?: number;
 }
 
-export class HostElection {
+export class HostElection implements Hosting {
   private readonly options: ElectionOptions;
   private readonly logger: Logger;
   private readonly changes = new Emitter<Role>();

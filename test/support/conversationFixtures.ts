@@ -1,5 +1,5 @@
 /** Three realistic developer conversations used by the title and summary tests. */
-import type { TitleMessage } from '../../../src/core/conversations/titles.ts';
+import type { TitleMessage } from '../../src/core/conversations/titles.ts';
 
 export interface Fixture {
   readonly name: string;

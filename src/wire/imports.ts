@@ -1,0 +1,43 @@
+/**
+ * POST /satchel/import (Satchel's own operation, not part of the Pieces interface): the request the
+ * CLI and the extension send and the route parses, and the NDJSON lines it answers with.
+ */
+import { z } from 'zod';
+import type { ImportFormat } from '../core/import/types.ts';
+import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
+import { operation } from './operation.ts';
+
+const FORMATS = ['vscode', 'masscode', 'pieces', 'gist'] as const satisfies readonly ImportFormat[];
+type Holds<T extends true> = T;
+/** Compiles only while FORMATS lists every import format core knows. */
+export type EveryImportFormat = Holds<[ImportFormat] extends [(typeof FORMATS)[number]] ? true : false>;
+
+const formatSchema = z.enum(FORMATS);
+
+/** A snippet a caller already read from a file too large to send whole (bounds are checked again on import). */
+const snippetSchema = z.object({
+  name: z.string().max(4096),
+  text: z.string(),
+  language: z.string().max(64).optional(),
+  tags: z.array(z.string().max(4096)).max(256).readonly().default([]),
+  description: z.string().optional(),
+});
+
+const importRequest = z
+  .object({
+    files: z.array(z.object({ name: z.string().min(1).max(4096), content: z.string() })).max(10_000).default([]),
+    parts: z.array(z.object({ name: z.string().min(1).max(4096), format: formatSchema, snippets: z.array(snippetSchema).max(50_000) })).max(100).default([]),
+    format: formatSchema.optional(),
+    batchSize: z.number().int().min(1).max(10_000).optional(),
+  })
+  .refine((request) => request.files.length + request.parts.length > 0, { message: 'give files (name and content) or parts', path: ['files'] });
+
+export const importOperations = {
+  import: operation('POST', '/satchel/import', 'import request', importRequest),
+} as const;
+
+/** One line of the reply. */
+export type ImportLine =
+  | { readonly progress: ImportProgress }
+  | { readonly summary: ImportSummary }
+  | { readonly error: { readonly code: string; readonly message: string } };

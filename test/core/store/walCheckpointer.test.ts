@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Database, DATABASE_FILE, type Migration } from '../../../src/core/store/database.ts';
+import { WalCheckpointer } from '../../../src/core/store/walCheckpointer.ts';
+import { tempDir } from '../../support/helpers.ts';
+
+const migrations: Migration[] = [{ version: 1, name: 'rows', up: (db) => db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)') }];
+const body = 'x'.repeat(3000);
+
+const rowCount = (database: Database): number => (database.db.prepare('SELECT COUNT(*) AS n FROM rows').get() as { n: number }).n;
+const walOf = (dataDir: string): string => join(dataDir, `${DATABASE_FILE}-wal`);
+
+function writeRows(database: Database, count: number): void {
+  const insert = database.prepare('INSERT INTO rows (body) VALUES (?)');
+  for (let i = 0; i < count; i++) database.transaction(() => insert.run(body));
+}
+
+test('commits never checkpoint on the event loop: the WAL passes SQLite’s 1,000-page mark until the worker copies it', async () => {
+  const dataDir = tempDir();
+  const database = Database.open({ dataDir, migrations });
+  try {
+    assert.equal(Object.values(database.db.prepare('PRAGMA wal_autocheckpoint').get()!)[0], 0);
+    // About 1,500 pages: SQLite's own checkpoint would have run inside one of these commits.
+    writeRows(database, 1500);
+    const wal = statSync(walOf(dataDir)).size;
+    assert.ok(wal > 1000 * 4096, `WAL of ${wal} bytes`);
+    const result = await database.checkpointed();
+    assert.ok(result, 'the worker checkpointed');
+    assert.ok(result.log >= 1000, `WAL pages: ${result.log}`);
+    assert.equal(result.checkpointed, result.log, 'every page copied (nothing else reads the WAL)');
+    // Later writes start the WAL over instead of growing it.
+    writeRows(database, 10);
+    assert.ok(statSync(walOf(dataDir)).size <= wal);
+    assert.equal(rowCount(database), 1510);
+  } finally {
+    database.close();
+  }
+});
+
+test('closing waits for the worker, so the store’s connection is the last one and removes the WAL', async () => {
+  const dataDir = tempDir();
+  const database = Database.open({ dataDir, migrations });
+  writeRows(database, 50);
+  assert.ok(await database.checkpointed(), 'the worker is running');
+  writeRows(database, 50);
+  database.close();
+  assert.equal(existsSync(walOf(dataDir)), false);
+  const reopened = Database.open({ dataDir, migrations });
+  try {
+    assert.equal(rowCount(reopened), 100);
+  } finally {
+    reopened.close();
+  }
+});
+
+test('a checkpoint is scheduled by writes alone, and a closed store answers without one', async () => {
+  const dataDir = tempDir();
+  const database = Database.open({ dataDir, migrations });
+  writeRows(database, 1200);
+  const walPath = walOf(dataDir);
+  const wal = statSync(walPath).size;
+  // No explicit request: the commits scheduled one within a quarter second (a generous wait here).
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  // Checkpointed, the WAL starts over; otherwise these rows would be appended past its end.
+  writeRows(database, 10);
+  assert.ok(statSync(walPath).size <= wal, `WAL grew from ${wal} to ${statSync(walPath).size}`);
+  database.close();
+  assert.equal(await database.checkpointed(), undefined);
+});
+
+test('an idle worker is let go, and the next write starts another', async () => {
+  const dataDir = tempDir();
+  const database = Database.open({ dataDir, migrations });
+  const fellBack: string[] = [];
+  const checkpointer = new WalCheckpointer(join(dataDir, DATABASE_FILE), (reason) => fellBack.push(reason), { idleMs: 50 });
+  try {
+    writeRows(database, 20);
+    assert.ok(await checkpointer.next());
+    assert.equal(checkpointer.active, true);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(checkpointer.active, false, 'retired after 50 ms without work');
+    writeRows(database, 20);
+    const again = await checkpointer.next();
+    assert.ok(again && again.log > 0 && again.checkpointed === again.log);
+    assert.deepEqual(fellBack, []);
+  } finally {
+    checkpointer.dispose();
+    database.close();
+  }
+  assert.equal(existsSync(walOf(dataDir)), false);
+});

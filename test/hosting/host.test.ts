@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { currentHost, tryStartHost } from '../../src/hosting/host.ts';
+import { readPortFile, PORT_FILE } from '../../src/hosting/portFile.ts';
+import { silentLogger } from '../../src/core/context.ts';
+import { tempDir } from '../support/helpers.ts';
+
+test('the host writes the port file, refuses a second host on the same data directory, and cleans up', async () => {
+  const dataDir = tempDir();
+  const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0 });
+  assert.ok(host);
+  const portFile = readPortFile(dataDir);
+  assert.equal(portFile?.port, host.server.port);
+  assert.equal(portFile?.pid, process.pid);
+  assert.equal(await tryStartHost({ dataDir, logger: silentLogger, port: 0 }), undefined);
+  await host.close();
+  assert.equal(existsSync(join(dataDir, PORT_FILE)), false);
+  const next = await tryStartHost({ dataDir, logger: silentLogger, port: 0 });
+  assert.ok(next, 'the lock is free again after close');
+  await next.close();
+});
+
+test('currentHost says whether another process serves the directory, and on which port', async () => {
+  const dataDir = tempDir();
+  assert.deepEqual(currentHost(dataDir), { hosted: false });
+  const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0 });
+  assert.ok(host);
+  try {
+    assert.deepEqual(currentHost(dataDir), { hosted: true, port: host.server.port });
+  } finally {
+    await host.close();
+  }
+  assert.deepEqual(currentHost(dataDir), { hosted: false }, 'free again after close');
+});
