@@ -142,7 +142,7 @@ async function main(): Promise<number> {
           await button.click({ timeout: 10_000 }).then(
             () => console.log(`[runner] clicked ${click[1]}`),
             async (error: unknown) => {
-              const shot = join(screenshotDir, '..', '..', 'out', 'click-failed.png');
+              const shot = join(repoRoot, 'out', 'click-failed.png');
               await page.screenshot({ path: shot });
               console.log(`[runner] could not click ${click[1]} (see ${shot}): ${String(error).split('\n')[0]}`);
             },
