@@ -93,6 +93,8 @@ export class ImportsClient {
       ...(options.format ? { format: options.format } : {}),
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
     };
+    // What the host reported before a cancel: its last batches are written, and the summary says so.
+    let last: ImportProgress | undefined;
     let reply;
     try {
       reply = await request(this.baseUrl + IMPORT_PATH, {
@@ -102,7 +104,7 @@ export class ImportsClient {
         ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (cause) {
-      if (options.signal?.aborted) return cancelledSummary();
+      if (options.signal?.aborted) return cancelledSummary(last);
       throw ClientError.unreachableAt(this.baseUrl, cause);
     }
     if (reply.statusCode < 200 || reply.statusCode >= 300) throw ClientError.fromReply(reply.statusCode, await reply.body.text());
@@ -114,22 +116,27 @@ export class ImportsClient {
         while ((newline = rest.indexOf('\n')) !== -1) {
           const line = JSON.parse(rest.slice(0, newline)) as Line;
           rest = rest.slice(newline + 1);
-          if ('progress' in line) onProgress(line.progress);
+          if ('progress' in line) {
+            last = line.progress;
+            onProgress(line.progress);
+          }
           else if ('summary' in line) return line.summary;
           else throw new ClientError(500, line.error.code, line.error.message);
         }
       }
     } catch (cause) {
       if (cause instanceof ClientError) throw cause;
-      if (options.signal?.aborted) return cancelledSummary();
+      if (options.signal?.aborted) return cancelledSummary(last);
       throw ClientError.unreachableAt(this.baseUrl, cause);
     }
     throw new ClientError(502, 'bad_reply', `${IMPORT_PATH} ended without a summary`);
   }
 }
 
-function cancelledSummary(): ImportSummary {
-  return { filesDone: 0, files: 0, found: 0, imported: 0, duplicates: 0, failed: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
+/** A request cancelled on this side counts what its last progress line reported (the host may finish one more batch). */
+function cancelledSummary(last?: ImportProgress): ImportSummary {
+  const counts = { filesDone: last?.filesDone ?? 0, found: last?.found ?? 0, imported: last?.imported ?? 0, duplicates: last?.duplicates ?? 0, failed: last?.failed ?? 0 };
+  return { ...counts, files: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
 }
 
 /** The whole import's counts, from the requests' summaries and what was counted on this side. */

@@ -18,13 +18,14 @@ export interface LiveCollectionSource<T> {
   key(entry: StreamedIdentifier): string | undefined;
   fetch(id: string): Promise<T>;
   /**
-   * Every record in one request, by id. Used for a full frame naming more than a few records: a
-   * request per record meant 10,000 requests for the first frame of a 10k-asset store.
+   * Every record in one request, by id. Used when a frame (or the frames that queued up while one
+   * was applied) names more than a few records: a request per record meant 10,000 requests for the
+   * first frame of a 10k-asset store, and one per imported snippet during a bulk import.
    */
   fetchAll?(): Promise<ReadonlyMap<string, T>>;
 }
 
-/** A full frame naming more records than this is loaded with `fetchAll`, when the source has it. */
+/** Changes naming more records than this are loaded with `fetchAll`, when the source has it. */
 const BULK_FETCH_FROM = 32;
 
 export class LiveCollection<T> implements Disposable {
@@ -38,7 +39,9 @@ export class LiveCollection<T> implements Disposable {
   /** Resolves after the first full frame has been applied. */
   private loadedResolve: (() => void) | undefined;
   loaded: Promise<void>;
-  private chain: Promise<void> = Promise.resolve();
+  /** Frames not applied yet, merged: while one apply waits for the host, later frames queue here. */
+  private pending: { full: boolean; present: Set<string>; deleted: Set<string> } | undefined;
+  private draining = false;
 
   constructor(source: LiveCollectionSource<T>, logger: Logger) {
     this.source = source;
@@ -87,13 +90,40 @@ export class LiveCollection<T> implements Disposable {
         if (!id) continue;
         (entry.deleted ? deleted : present).push(id);
       }
-      // Frames are applied in order, so a delete never races an older fetch of the same id.
-      this.chain = this.chain.then(() => this.apply(present, deleted, full));
+      this.queue(present, deleted, full);
     });
   }
 
+  private queue(present: readonly string[], deleted: readonly string[], full: boolean): void {
+    // A full frame replaces whatever was queued before it.
+    if (full || !this.pending) this.pending = { full, present: new Set(), deleted: new Set() };
+    for (const id of deleted) {
+      this.pending.present.delete(id);
+      this.pending.deleted.add(id);
+    }
+    for (const id of present) {
+      this.pending.deleted.delete(id);
+      this.pending.present.add(id);
+    }
+    if (!this.draining) void this.drain();
+  }
+
+  /** One apply at a time, in frame order, so a delete never races an older fetch of the same id. */
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.pending && this.stream) {
+        const { present, deleted, full } = this.pending;
+        this.pending = undefined;
+        await this.apply([...present], [...deleted], full);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
   private async apply(present: readonly string[], deleted: readonly string[], full: boolean): Promise<void> {
-    const bulk = full && present.length > BULK_FETCH_FROM ? await this.fetchAll() : undefined;
+    const bulk = present.length > BULK_FETCH_FROM ? await this.fetchAll() : undefined;
     // The frame names the records; the snapshot only saves asking for them one by one.
     const fromBulk = bulk ? present.flatMap((id) => (bulk.has(id) ? [[id, bulk.get(id)] as const] : [])) : [];
     const remaining = bulk ? present.filter((id) => !bulk.has(id)) : present;

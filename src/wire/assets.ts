@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
 import type * as W from '../core/wire.ts';
-import { operation, type Accepts } from './operation.ts';
+import type * as In from '../core/assets/inputs.ts';
+import { operation, type Accepts, type Feeds } from './operation.ts';
 
 const GENERIC = ['UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE'] as const;
 const TAG_CATEGORY = ['UNKNOWN', 'HANDLE', 'EMAIL'] as const;
@@ -110,7 +111,8 @@ const assetFilter = z.looseObject({
     return assetFilters.optional();
   },
 });
-const assetFilters: z.ZodType<{ iterable: unknown[]; type?: 'UNKNOWN' | 'AND' | 'OR' }> = z.looseObject({
+// Annotated (it is recursive) with the core's filter type, so the two cannot drift apart.
+const assetFilters: z.ZodType<In.AssetFiltersInput, In.AssetFiltersInput> = z.looseObject({
   iterable: z.array(assetFilter),
   type: z.enum(['UNKNOWN', 'AND', 'OR']).optional(),
 });
@@ -190,4 +192,14 @@ export type PublishedAssetBodies = [
   Accepts<typeof recommendationSchema, W.SeededAssetsRecommendation>,
   Accepts<typeof seededTagSchema, W.SeededTag>,
   Accepts<typeof seededWebsiteSchema, W.SeededWebsite>,
+];
+
+/** Every parsed body is one the assets core takes as it is (see Feeds). */
+export type CoreAssetBodies = [
+  Feeds<z.output<typeof seedSchema>, In.SeedInput>,
+  Feeds<z.output<typeof assetSchema>, In.AssetUpdateInput>,
+  Feeds<z.output<typeof formatSchema>, In.FormatUpdateInput>,
+  Feeds<z.output<typeof relatedSchema>, In.RelatedInput | undefined>,
+  Feeds<z.output<typeof recommendationSchema>, In.RecommendationInput | undefined>,
+  Feeds<z.output<typeof searchWithFiltersSchema>, In.SearchWithFiltersInput | undefined>,
 ];

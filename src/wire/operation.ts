@@ -23,6 +23,12 @@ export interface Operation<Body extends z.ZodType = z.ZodType> {
  */
 export type Accepts<Schema extends z.ZodType, Published extends z.input<Schema>> = Published;
 
+/**
+ * The other direction: `Feeds<Parsed, Core>` compiles only when what a schema parses is what core
+ * takes, so the route hands the body over without a cast and a field that drifts stops compiling.
+ */
+export type Feeds<Parsed extends Core, Core> = Parsed;
+
 /** `T` with `K` required: where Satchel needs a field the published model leaves optional. */
 export type Requiring<T, K extends keyof T> = T & { [P in K]-?: NonNullable<T[P]> };
 

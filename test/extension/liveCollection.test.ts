@@ -63,3 +63,30 @@ test('without a snapshot, or for a small frame, records are fetched one by one',
   assert.deepEqual(calls, { fetch: 40, fetchAll: 0 });
   collection.dispose();
 });
+
+test('frames arriving during a bulk import are merged and loaded with a snapshot, not a fetch per record', async () => {
+  const records = new Map(Array.from({ length: 10 }, (_, i) => [`a${i}`, `asset ${i}`] as [string, string]));
+  const { stream, calls, src } = source(records, true);
+  let changes = 0;
+  const collection = new LiveCollection(src, silent);
+  collection.onDidChange(() => changes++);
+  stream.send([...records.keys()]);
+  await collection.loaded;
+  assert.deepEqual(calls, { fetch: 10, fetchAll: 0 });
+  // An import's batches: each frame names a batch of new records; one deletes a record meanwhile.
+  for (let batch = 0; batch < 50; batch++) {
+    const ids = Array.from({ length: 20 }, (_, i) => `b${batch * 20 + i}`);
+    for (const id of ids) records.set(id, `imported ${id}`);
+    stream.send(ids);
+  }
+  records.delete('a3');
+  stream.send(['a3'], true);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(collection.size, 10 - 1 + 1000);
+  assert.equal(collection.get('b999'), 'imported b999');
+  assert.equal(collection.get('a3'), undefined);
+  assert.ok(calls.fetchAll <= 2, `${calls.fetchAll} snapshots`);
+  assert.ok(calls.fetch <= 10 + 20, `${calls.fetch - 10} records fetched one by one after the first frame`);
+  assert.ok(changes <= 3, `${changes} change events for 51 frames`);
+  collection.dispose();
+});

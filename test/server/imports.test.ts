@@ -74,6 +74,7 @@ test('aborting the request cancels the import between batches; the batches writt
   const written = (await client.assets.list()).iterable.length - before;
   assert.ok(written >= 40 && written < 2000, `${written} written`);
   assert.equal(written % 20, 0, 'whole batches only');
+  assert.ok(summary.imported >= 40 && summary.imported <= written, `the summary counts the batches reported before the cancel (${summary.imported} of ${written})`);
 });
 
 test('a file read on the caller side goes as parts of snippets; unreadable files count as failed', async () => {

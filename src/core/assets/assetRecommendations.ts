@@ -1,5 +1,6 @@
 /** Related and recommended assets: ranked by content similarity (TF-IDF over identifier sub-tokens), use and recency. */
-import type { Asset, Assets, SeededAssetsRecommendation } from '../wire.ts';
+import type { Assets } from '../wire.ts';
+import type { AssetReferenceInput, RecommendationInput, RelatedInput } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
 import { SIMILARITY_CHARS, combinedTermCounts, termCounts } from '../search/related.ts';
 import { contentOf } from './content.ts';
@@ -30,7 +31,7 @@ export class AssetRecommendations {
   }
 
   /** Assets similar in content to the given ones (TF-IDF over identifier sub-tokens). */
-  related(input: Assets | undefined): Assets {
+  related(input: RelatedInput | undefined): Assets {
     const given = distinctReferences(input?.iterable ?? []);
     if (given.length === 0) return { iterable: [] };
     const exclude = new Set(given.flatMap((a) => (a.id ? [a.id] : [])));
@@ -40,15 +41,15 @@ export class AssetRecommendations {
   }
 
   /** Assets ordered for a UI from index-paired interactions and assets (none → by use and recency). */
-  recommended(input: SeededAssetsRecommendation | undefined): Assets {
+  recommended(input: RecommendationInput | undefined): Assets {
     const assets = input?.assets?.iterable ?? [];
     const interactions = input?.interactions?.iterable ?? [];
     if (assets.length !== interactions.length) {
       throw new InvalidInputError(`assets (${assets.length}) and interactions (${interactions.length}) must be index-paired`);
     }
     // Repeated references to one asset are compared once, with their weights summed.
-    const weights = new Map<Partial<Asset>, number>();
-    const byId = new Map<string, Partial<Asset>>();
+    const weights = new Map<AssetReferenceInput, number>();
+    const byId = new Map<string, AssetReferenceInput>();
     assets.forEach((asset, i) => {
       const interaction = interactions[i]?.interactions;
       const weight = 1 + (interaction?.touched ? 2 : 0) + (interaction?.scrolled ? 1 : 0);
@@ -79,12 +80,12 @@ export class AssetRecommendations {
   }
 
   /** The texts of `assets`, each read when asked for (a query's budget stops the reading of stored ones too). */
-  private *textsOfInputs(assets: readonly Partial<Asset>[]): Generator<string> {
+  private *textsOfInputs(assets: readonly AssetReferenceInput[]): Generator<string> {
     for (const asset of assets) yield this.textOfInput(asset);
   }
 
   /** The text a reference carries, or else the stored text of the asset it names. */
-  private textOfInput(asset: Partial<Asset>): string {
+  private textOfInput(asset: AssetReferenceInput): string {
     const given = (asset.formats?.iterable ?? []).map((f) => (f ? contentOf(f)?.text ?? '' : '')).join('\n');
     if (given.trim() !== '') return given;
     return (asset.id ? this.store.text(asset.id) : undefined) ?? '';

@@ -2,7 +2,8 @@
  * Asset search: by query (word, phrase and fuzzy stages of the search index), by tags, by code
  * similarity, and with the search space and filters of POST /assets/search; results a page at a time.
  */
-import type { AssetsSearchWithFiltersInput, AssetsSearchWithFiltersOutput, SearchedAsset, SearchedAssets } from '../wire.ts';
+import type { SearchWithFiltersInput } from './inputs.ts';
+import type { AssetsSearchWithFiltersOutput, SearchedAsset, SearchedAssets } from '../wire.ts';
 import { InvalidInputError, SearchUnspecifiedError } from '../errors.ts';
 import type { SearchIndex, SearchHit } from '../search/searchIndex.ts';
 import { parseQuery } from '../search/query.ts';
@@ -108,7 +109,7 @@ export class AssetSearch {
   }
 
   /** POST /assets/search: query, search space and filters, combined with AND. */
-  searchWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
+  searchWithFilters(input: SearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
     return { results: collected(this.searchPagesWithFilters(input, options)) };
   }
 
@@ -117,7 +118,7 @@ export class AssetSearch {
    * without a query every asset is a result, so the reply may hold the whole store. The input is
    * checked and a query run before this returns; `counts` is complete once every page was read.
    */
-  searchPagesWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): SearchedPages {
+  searchPagesWithFilters(input: SearchWithFiltersInput, options: SearchOptions): SearchedPages {
     checkFilters(input.filters);
     const query = input.query?.trim() ?? '';
     const casing = input.casing === true;
@@ -251,8 +252,8 @@ export class AssetSearch {
   }
 }
 
-function spaceOf(input: AssetsSearchWithFiltersInput): Set<string> | undefined {
-  const space = input.space as { identifers?: { iterable?: Array<{ id: string }> }; identifiers?: { iterable?: Array<{ id: string }> } } | undefined;
+function spaceOf(input: SearchWithFiltersInput): Set<string> | undefined {
+  const space = input.space;
   const list = space?.identifers?.iterable ?? space?.identifiers?.iterable;
   return list ? new Set(list.map((ref) => ref.id)) : undefined;
 }

@@ -50,6 +50,7 @@ import { AssetWrites } from './assetWrites.ts';
 import { AssetSearch, type SearchedPages, type SearchOptions } from './assetSearch.ts';
 import { AssetRecommendations } from './assetRecommendations.ts';
 import { draftSeed } from './seeds.ts';
+import type { AssetUpdateInput, FormatUpdateInput, RecommendationInput, RelatedInput, SearchWithFiltersInput, SeedInput } from './inputs.ts';
 import { SATCHEL_APPLICATION, LOCAL_CREATOR } from './origin.ts';
 import type { BulkTargets } from './bulkWriter.ts';
 
@@ -201,16 +202,16 @@ export class AssetService implements Disposable {
 
   // ---------------------------------------------------------------- writes (see assetWrites.ts)
 
-  create(seed: Seed, options: { suggested?: boolean } = {}): Promise<Asset> {
+  create(seed: SeedInput, options: { suggested?: boolean } = {}): Promise<Asset> {
     return this.writes.create(seed, options);
   }
 
   /** A preprocessed Seed (language, name); persists nothing. Images come back as given. */
-  draft(seed: Seed, transferables: boolean): Promise<Seed> {
+  draft(seed: SeedInput, transferables: boolean): Promise<Seed | SeedInput> {
     return draftSeed(seed, this.classifier, transferables);
   }
 
-  update(input: Asset): Asset {
+  update(input: AssetUpdateInput): Asset {
     return this.writes.update(input);
   }
 
@@ -218,11 +219,11 @@ export class AssetService implements Disposable {
     return this.writes.delete(id);
   }
 
-  reclassify(id: string, ext: ClassificationSpecific): Asset {
+  reclassify(id: string, ext: string): Asset {
     return this.writes.reclassify(id, ext);
   }
 
-  updateFormatValue(input: Format, transferable: boolean): Format {
+  updateFormatValue(input: FormatUpdateInput, transferable: boolean): Format {
     return this.writes.updateFormatValue(input, transferable);
   }
 
@@ -268,19 +269,19 @@ export class AssetService implements Disposable {
     return this.searches.codeSearch(query, options);
   }
 
-  searchWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
+  searchWithFilters(input: SearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
     return this.searches.searchWithFilters(input, options);
   }
 
-  searchPagesWithFilters(input: AssetsSearchWithFiltersInput, options: SearchOptions): SearchedPages {
+  searchPagesWithFilters(input: SearchWithFiltersInput, options: SearchOptions): SearchedPages {
     return this.searches.searchPagesWithFilters(input, options);
   }
 
-  related(input: Assets | undefined): Assets {
+  related(input: RelatedInput | undefined): Assets {
     return this.recommendations.related(input);
   }
 
-  recommended(input: SeededAssetsRecommendation | undefined): Assets {
+  recommended(input: RecommendationInput | undefined): Assets {
     return this.recommendations.recommended(input);
   }
 

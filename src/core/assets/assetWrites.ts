@@ -31,6 +31,7 @@ import type { Tombstones } from './tombstones.ts';
 import type { Labels } from './labels.ts';
 import { LOCAL_CREATOR, SATCHEL_APPLICATION } from './origin.ts';
 import { prepareSeed, setContent, updatedFormat } from './seeds.ts';
+import type { AssetUpdateInput, FormatUpdateInput, SeedInput } from './inputs.ts';
 
 type LinkKind = 'tag' | 'website' | 'workstream_summary';
 
@@ -56,7 +57,7 @@ export class AssetWrites {
   }
 
   /** Creates an asset from a Seed. `suggested` keeps it out of ordinary snapshots and searches. */
-  async create(seed: Seed, options: { suggested?: boolean } = {}): Promise<Asset> {
+  async create(seed: SeedInput, options: { suggested?: boolean } = {}): Promise<Asset> {
     const { store, labels, indexing, activities, renderer } = this.parts;
     const prepared = await prepareSeed(seed, this.parts.classifier);
     const seeded = seed.asset;
@@ -110,14 +111,15 @@ export class AssetWrites {
   }
 
   /** Applies a full asset: name, flags, score and format contents/classifications it carries. */
-  update(input: Asset): Asset {
+  update(input: AssetUpdateInput): Asset {
     return this.context.transaction(() => {
       const { rowid, doc } = this.parts.store.load(input.id);
       const now = stamp();
       const next: StoredAsset = { ...doc, updated: now };
       if (typeof input.name === 'string') next.name = input.name;
       if (input.mechanism) next.mechanism = input.mechanism;
-      if (input.score) next.score = { ...doc.score, ...input.score };
+      // Every stored asset has its two required counters; the defaults only make that visible to the type.
+      if (input.score) next.score = { manual: 0, automatic: 0, ...doc.score, ...input.score };
       for (const flag of ['favorited', 'curated', 'discovered', 'demo', 'pseudo'] as const) {
         if (typeof input[flag] === 'boolean') next[flag] = input[flag];
       }
@@ -150,7 +152,7 @@ export class AssetWrites {
   }
 
   /** Every format of the asset takes the target language. */
-  reclassify(id: string, ext: ClassificationSpecific): Asset {
+  reclassify(id: string, ext: string): Asset {
     if (!isKnownSpecific(ext)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(ext)}`);
     return this.context.transaction(() => {
       const { rowid, doc } = this.parts.store.load(id);
@@ -173,7 +175,7 @@ export class AssetWrites {
   }
 
   /** POST /format/update/value: a format's content (and classification) from a Format. */
-  updateFormatValue(input: Format, transferable: boolean): Format {
+  updateFormatValue(input: FormatUpdateInput, transferable: boolean): Format {
     return this.context.transaction(() => {
       const owner = this.parts.store.docOfFormat(input.id);
       const { rowid, doc } = this.parts.store.load(owner.id);

@@ -2,7 +2,8 @@
  * Reading content out of a SeededFormat or Format (text in any TransferableString variant, bytes as
  * number arrays) and the pure rules applied to it: suggested names and byte sizes.
  */
-import type { Format, SeededFormat, TransferableBytes, TransferableString } from '../wire.ts';
+import type { TransferableBytes, TransferableString } from '../wire.ts';
+import type { FormatContentInput } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
 
 export interface Content {
@@ -52,7 +53,7 @@ export function textOfBytes(bytes: readonly number[]): string {
 }
 
 /** The content of a seeded or stored format; fragment first, then file. */
-export function contentOf(format: Pick<SeededFormat, 'fragment' | 'file'> | Pick<Format, 'fragment' | 'file'>): Content | undefined {
+export function contentOf(format: FormatContentInput): Content | undefined {
   for (const part of [format.fragment, format.file]) {
     if (!part) continue;
     const text = textOfString(part.string);

@@ -3,7 +3,7 @@
  * combine with AND unless the list says `type: "OR"`; the fields of one filter always combine with
  * AND; `operations` nests another list.
  */
-import type { AssetFilter, AssetFilters } from '../wire.ts';
+import type { AssetFilterInput as AssetFilter, AssetFiltersInput as AssetFilters } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
 
 /**

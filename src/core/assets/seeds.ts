@@ -3,7 +3,8 @@
  * image bytes or asked of the classifier), its name and content; and formats updated from input.
  */
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
-import type { Classification, ClassificationSpecific, Format, Seed, SeededFormat } from '../wire.ts';
+import type { Classification, ClassificationSpecific, Seed, SeededFormat } from '../wire.ts';
+import type { FormatInput, SeedInput } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
 import { imageTypeOf, isKnownSpecific } from './languages.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
@@ -18,7 +19,7 @@ export interface Prepared {
   readonly image: boolean;
 }
 
-export async function prepareSeed(seed: Seed, classifier: LanguageClassifier): Promise<Prepared> {
+export async function prepareSeed(seed: SeedInput, classifier: LanguageClassifier): Promise<Prepared> {
   const seeded = seed.asset;
   if (!seeded) throw new InvalidInputError('A Seed needs an asset (Seed.asset with a format)');
   const format = seeded.format;
@@ -40,16 +41,21 @@ export async function prepareSeed(seed: Seed, classifier: LanguageClassifier): P
   return { classification: { generic, specific }, name, content, image: generic === 'IMAGE' };
 }
 
-/** A preprocessed Seed (language, name); persists nothing. Images come back as given. */
-export async function draftSeed(seed: Seed, classifier: LanguageClassifier, transferables: boolean): Promise<Seed> {
+/** A preprocessed Seed (language, name); persists nothing. Images (and seeds without an asset) come back as given. */
+export async function draftSeed(seed: SeedInput, classifier: LanguageClassifier, transferables: boolean): Promise<Seed | SeedInput> {
   const seeded = seed.asset;
   if (!seeded) return seed;
   const prepared = await prepareSeed(seed, classifier);
   if (prepared.image) return seed;
-  const format: SeededFormat = { ...seeded.format, classification: prepared.classification };
   const ext = prepared.classification.specific;
-  if (format.fragment) format.fragment = { ...format.fragment, metadata: { ...format.fragment.metadata, ext } };
-  if (format.file) format.file = { ...format.file, metadata: { ...format.file.metadata, ext } };
+  // The fragment's and file's languages are replaced by the checked one, so none given as text remains.
+  const { fragment, file, ...rest } = seeded.format;
+  const format: SeededFormat = {
+    ...rest,
+    classification: prepared.classification,
+    ...(fragment ? { fragment: { ...fragment, metadata: { ...fragment.metadata, ext } } } : {}),
+    ...(file ? { file: { ...file, metadata: { ...file.metadata, ext } } } : {}),
+  };
   return {
     ...seed,
     type: seed.type ?? 'SEEDED_ASSET',
@@ -63,7 +69,7 @@ export async function draftSeed(seed: Seed, classifier: LanguageClassifier, tran
 }
 
 /** Stores the seeded content in the format the seed used (fragment or file), normalised to raw. */
-export function setContent(format: StoredFormat, seeded: SeededFormat, prepared: Prepared): void {
+export function setContent(format: StoredFormat, seeded: FormatInput, prepared: Prepared): void {
   const ext = prepared.classification.specific;
   if (seeded.fragment && contentOf({ fragment: seeded.fragment })) {
     format.fragment = prepared.content.bytes
@@ -76,7 +82,7 @@ export function setContent(format: StoredFormat, seeded: SeededFormat, prepared:
 }
 
 /** A stored format with the content and classification an incoming (Seeded)Format carries. */
-export function updatedFormat(format: StoredFormat, incoming: Partial<Format>, now: StoredFormat['updated']): StoredFormat {
+export function updatedFormat(format: StoredFormat, incoming: FormatInput, now: StoredFormat['updated']): StoredFormat {
   const next: StoredFormat = { ...format };
   const content = contentOf(incoming);
   let changed = false;

@@ -2,7 +2,6 @@
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
 import { empty, input, json, param, queryString, transferables } from '../http.ts';
-import type { Asset, ClassificationSpecific } from '../../core/wire.ts';
 import { parseExportType } from '../../core/assets/exporter.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 
@@ -18,14 +17,13 @@ export const assetRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
   router.post(op.update.path, (ctx) => {
-    // Core takes the published Asset whole; an update may send only what it changes.
-    const updated = assets.update(input(ctx, op.update) as Asset);
+    const updated = assets.update(input(ctx, op.update));
     json(ctx, transferables(ctx) ? updated : assets.get(updated.id, { transferables: false }));
   });
 
   router.post(op.reclassify.path, (ctx) => {
     const { asset, ext } = input(ctx, op.reclassify);
-    const reclassified = assets.reclassify(asset.id, ext as ClassificationSpecific);
+    const reclassified = assets.reclassify(asset.id, ext);
     json(ctx, transferables(ctx) ? reclassified : assets.get(reclassified.id, { transferables: false }));
   });
 

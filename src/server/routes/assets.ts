@@ -7,7 +7,6 @@ import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
 import { input, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
 import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
-import type { Assets, AssetsSearchWithFiltersInput, Seed, SeededAssetsRecommendation } from '../../core/wire.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 import { assetRoutes } from './asset.ts';
 import { formatRoutes } from './formats.ts';
@@ -26,27 +25,25 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     jsonStream(ctx, jsonArrayReply('iterable', assets.pages(options)));
   });
 
-  // Core takes published types where these bodies may carry more (a file extension or language
-  // Satchel normalizes, a search space, a listed asset without its formats): the casts say so.
   router.post(op.create.path, async (ctx) => {
-    const seed = input(ctx, op.create) as Seed;
+    const seed = input(ctx, op.create);
     const created = await assets.create(seed);
     json(ctx, transferables(ctx) ? created : assets.get(created.id, { transferables: false }));
   });
 
   router.post(op.draft.path, async (ctx) => {
-    const seed = input(ctx, op.draft) as Seed;
+    const seed = input(ctx, op.draft);
     json(ctx, await assets.draft(seed, transferables(ctx)));
   });
 
   const recommended = (ctx: Context) => {
-    json(ctx, assets.recommended(input(ctx, op.recommended) as SeededAssetsRecommendation | undefined));
+    json(ctx, assets.recommended(input(ctx, op.recommended)));
   };
   router.get('/assets/recommended', recommended);
   router.post(op.recommended.path, recommended);
 
   const related = (ctx: Context) => {
-    json(ctx, assets.related(input(ctx, op.related) as Assets | undefined));
+    json(ctx, assets.related(input(ctx, op.related)));
   };
   router.get('/assets/related', related);
   router.post(op.related.path, related);
@@ -87,7 +84,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   router.post('/search/semantic/cancel', (ctx) => json(ctx, { cancelled: core.recall.cancelBackfill(), status: core.recall.status() }));
 
   router.post(op.search.path, async (ctx) => {
-    const filters = (input(ctx, op.search) ?? {}) as AssetsSearchWithFiltersInput;
+    const filters = input(ctx, op.search) ?? {};
     const semantic = filters.query ? await core.recall.prepare(filters.query) : undefined;
     // Without a query every asset is a result: the reply is streamed a page at a time like GET /assets.
     const { pages, counts } = assets.searchPagesWithFilters(filters, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic });

@@ -4,7 +4,6 @@
  */
 import type { RouteModule } from './deps.ts';
 import { input, json, param, queryBoolean, transferables } from '../http.ts';
-import type { Format } from '../../core/wire.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 
 export const formatRoutes: RouteModule = (router, { core }) => {
@@ -15,8 +14,7 @@ export const formatRoutes: RouteModule = (router, { core }) => {
   });
 
   router.post(op.updateFormatValue.path, (ctx) => {
-    // Core takes the published Format whole; the update sends its id and new value.
-    json(ctx, assets.updateFormatValue(input(ctx, op.updateFormatValue) as Format, queryBoolean(ctx, 'transferable', true)));
+    json(ctx, assets.updateFormatValue(input(ctx, op.updateFormatValue), queryBoolean(ctx, 'transferable', true)));
   });
 
   router.get('/format/:format', (ctx) => {

@@ -161,6 +161,7 @@ export interface Page {
   exposeFunction(name: string, fn: (...args: any[]) => unknown): Promise<void>;
   on(event: string, fn: (...args: any[]) => void): void;
   mouse: { move(x: number, y: number): Promise<void> };
+  locator(selector: string, options?: { hasText?: string }): { first(): { click(options?: { timeout?: number }): Promise<void> } };
 }
 export interface Browser {
   newPage(options: Record<string, unknown>): Promise<Page>;

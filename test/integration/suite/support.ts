@@ -23,3 +23,8 @@ export async function screenshot(name: string): Promise<void> {
   console.log(`[[screenshot:${path}]]`);
   await until(`screenshot ${name}`, () => existsSync(path), 15_000);
 }
+
+/** Asks the runner to click a button of a visible notification toast, as a user would (e.g. a progress's Cancel). */
+export function clickNotificationButton(label: string): void {
+  console.log(`[[click-notification-button:${label}]]`);
+}
