@@ -23,6 +23,7 @@ import { LocalUser } from './user/localUser.ts';
 import { Copilot } from './conversations/copilot.ts';
 import { BulkWriter } from './assets/bulkWriter.ts';
 import { SnippetImporter } from './import/importer.ts';
+import { BatchPreparer } from './import/batchPreparer.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -40,6 +41,8 @@ export interface CoreOptions {
   readonly connector?: Partial<ConnectorSettings>;
   readonly models?: Partial<ModelSettings>;
   readonly recall?: Partial<RecallSettings>;
+  /** Whether imports prepare batches on a worker thread (default true; false computes in-thread, as the fallback does). */
+  readonly importWorker?: boolean;
 }
 
 export class Satchel implements Disposable {
@@ -95,6 +98,7 @@ export class Satchel implements Disposable {
       // Exact duplicates: the connector's index finds the candidates, whole texts decide.
       isSaved: (text) => fingerprints.sameText(text).some((id) => this.assets.text(id) === text),
       classify: async (text) => (await this.classifier.classify(text)).specific,
+      preparer: options.importWorker === false ? () => new BatchPreparer(false) : undefined,
     });
   }
 

@@ -8,6 +8,7 @@ import { SearchIndex, indexedDocument, type IndexedDocument } from '../search/se
 import { textOf, type AssetStore } from './assetStore.ts';
 import type { Labels } from './labels.ts';
 import type { StoredAsset } from './render.ts';
+import type { PreparedFingerprint } from '../import/preparedAsset.ts';
 
 /**
  * A derived index kept in step with assets inside the same write transaction (the connector's
@@ -23,7 +24,14 @@ export interface AssetIndexer {
    */
   rebuild?(all: Iterable<{ readonly id: string; readonly text: string }>, count: number): void;
   /** Many new assets at once (an import's batch), inside its transaction; an indexer may batch its own writes. */
-  upsertBatch?(items: ReadonlyArray<{ readonly id: string; readonly text: string }>): void;
+  upsertBatch?(items: ReadonlyArray<BatchItem>): void;
+}
+
+/** An asset of an import's batch; `fingerprint` when its fingerprints were made ahead (preparedAsset.ts). */
+export interface BatchItem {
+  readonly id: string;
+  readonly text: string;
+  readonly fingerprint?: PreparedFingerprint | undefined;
 }
 
 /** An asset as the search index holds it, with the keywords column value made from it. */
@@ -87,7 +95,7 @@ export class AssetIndexing implements Disposable {
    * The derived indexers' part of a batch of new assets (an import): each indexer gets the whole
    * batch when it can take one (`upsertBatch`), else each asset in turn.
    */
-  upsertBatch(items: ReadonlyArray<{ readonly id: string; readonly text: string }>): void {
+  upsertBatch(items: ReadonlyArray<BatchItem>): void {
     for (const indexer of this.indexers) {
       if (indexer.upsertBatch) indexer.upsertBatch(items);
       else for (const { id, text } of items) indexer.upsert(id, text);

@@ -12,12 +12,13 @@ import type { StoreContext } from '../context.ts';
 import type { Disposable } from '../events.ts';
 import type { ClassificationSpecific } from '../wire.ts';
 import { newOrderedId, stamp } from '../time.ts';
-import { SearchIndex, indexedDocument } from '../search/searchIndex.ts';
+import { SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
 import { classificationOf } from '../classify/languages.ts';
 import { bytesOf, type StoredAsset, type StoredFormat } from './render.ts';
 import type { Labels } from './labels.ts';
 import type { LinkEnd } from '../store/links.ts';
-import type { AssetIndexing } from './assetIndexers.ts';
+import type { AssetIndexing, BatchItem } from './assetIndexers.ts';
+import type { PreparedAsset } from '../import/preparedAsset.ts';
 import type { AssetStore } from './assetStore.ts';
 
 /** One asset of a batch, ready to store: its language is already decided. */
@@ -85,9 +86,14 @@ export class BulkWriter {
     };
   }
 
-  /** Stores `assets` in one durable transaction; returns their ids in order. Throws and stores nothing on failure. */
-  write(assets: readonly BulkAsset[]): string[] {
+  /**
+   * Stores `assets` in one durable transaction; returns their ids in order. Throws and stores
+   * nothing on failure. `prepared[i]`, when given, is `assets[i]`'s derived rows made ahead (an
+   * import's worker thread); what is stored is the same with or without it.
+   */
+  write(assets: readonly BulkAsset[], prepared?: readonly PreparedAsset[]): string[] {
     if (assets.length === 0) return [];
+    if (prepared !== undefined && prepared.length !== assets.length) throw new Error('BulkWriter.write: prepared rows do not match the batch');
     return this.context.transaction(() => {
       const now = stamp();
       // Tags repeat across an import (a folder, a prefix): each text is looked up once per batch.
@@ -101,9 +107,10 @@ export class BulkWriter {
         }
         return id;
       };
-      const written: Array<{ id: string; text: string }> = [];
+      const written: BatchItem[] = [];
       const links: Array<[LinkEnd, LinkEnd]> = [];
-      for (const asset of assets) {
+      for (const [index, asset] of assets.entries()) {
+        const ahead = prepared?.[index];
         const formatId = newOrderedId();
         const format: StoredFormat = {
           id: formatId,
@@ -130,12 +137,15 @@ export class BulkWriter {
           pseudo: false,
         };
         const tags = [...new Set(asset.tags.map(tagOf))];
-        const document = indexedDocument(asset.name, asset.tags.join(' '), asset.text);
+        const tagText = asset.tags.join(' ');
+        const document: IndexedDocument = ahead
+          ? { name: asset.name, tags: tagText, code: asset.text, identifiers: ahead.identifiers, wordText: ahead.wordText }
+          : indexedDocument(asset.name, tagText, asset.text);
         const rowid = this.targets.store.insert({ doc, suggested: false, language: asset.language, keywords: SearchIndex.keywords(document), formatId });
         for (const tag of tags) links.push([{ kind: 'asset', id: doc.id }, { kind: 'tag', id: tag }]);
         if (asset.description) links.push([{ kind: 'annotation', id: this.describe(asset.description, now) }, { kind: 'asset', id: doc.id }]);
         this.targets.indexing.search.insert(rowid, document);
-        written.push({ id: doc.id, text: asset.text });
+        written.push({ id: doc.id, text: asset.text, fingerprint: ahead?.fingerprint });
         this.context.publish({ kind: 'asset', id: doc.id });
         this.context.publish({ kind: 'format', id: formatId });
       }

@@ -12,7 +12,7 @@
  * few postings. Queries look up all their fingerprints, so they meet whichever ones were posted.
  */
 import type { Database } from '../store/database.ts';
-import type { AssetIndexer } from '../assets/assetIndexers.ts';
+import type { AssetIndexer, BatchItem } from '../assets/assetIndexers.ts';
 import { FINGERPRINT_CHARS, fingerprints, sharedCount, similarity, type FingerprintOptions, defaultFingerprintOptions } from './fingerprint.ts';
 import { indexedPrefix } from '../search/tokens.ts';
 
@@ -100,16 +100,19 @@ export class FingerprintIndex implements AssetIndexer {
    * A batch of assets (an import): each document as `upsert` writes it, and all their postings
    * inserted in hash order, so the postings B-tree is walked once instead of hit at random pages.
    */
-  upsertBatch(items: ReadonlyArray<{ readonly id: string; readonly text: string }>): void {
+  upsertBatch(items: ReadonlyArray<BatchItem>): void {
+    // Fingerprints made ahead (an import's worker) hold for the default options only.
+    const ahead = this.options === defaultFingerprintOptions;
     this.database.transaction(() => {
       const postings: Array<[number, number]> = [];
       const insertDoc = this.database.prepare('INSERT INTO connector_fp_docs (asset_id, text_hash, hashes, count) VALUES (?, ?, ?, ?)');
-      for (const { id, text } of items) {
-        const identity = textHash(text);
+      for (const { id, text, fingerprint } of items) {
+        const prepared = ahead ? fingerprint : undefined;
+        const identity = prepared?.identity ?? textHash(text);
         const known = this.docOf(id);
         if (known?.text_hash === identity) continue;
         if (known) this.removeDoc(known);
-        const hashes = fingerprints(text, this.options);
+        const hashes = prepared?.hashes ?? fingerprints(text, this.options);
         const doc = Number(insertDoc.run(id, identity, blobOf(hashes), hashes.length).lastInsertRowid);
         for (const hash of postedSample(hashes)) postings.push([hash, doc]);
       }
@@ -242,7 +245,7 @@ export class FingerprintIndex implements AssetIndexer {
  * first FINGERPRINT_CHARS), to notice changed assets on rebuild. Past the prefix a change cannot
  * change the fingerprints, and hashing all of a 64 MiB text cost 0.2 s.
  */
-function textHash(whole: string): string {
+export function textHash(whole: string): string {
   const text = indexedPrefix(whole, FINGERPRINT_CHARS);
   let a = 0x811c9dc5;
   let b = 0xcbf29ce4;

@@ -10,6 +10,8 @@ import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
 import { DomainError } from '../errors.ts';
 import { parseImportFile } from './detect.ts';
 import { suggestName } from '../assets/content.ts';
+import { BatchPreparer } from './batchPreparer.ts';
+import type { PreparedAsset } from './preparedAsset.ts';
 import type { ImportedSnippet, ImportFormat, ItemFailure, ParsedFile } from './types.ts';
 
 /** A file to import: its text, or what a client already read of it (a file too large for one request, sent in parts). */
@@ -62,6 +64,8 @@ export interface ImporterDeps {
   isSaved(text: string): boolean;
   /** The language of a snippet its file did not name one for. */
   classify(text: string): Promise<ClassificationSpecific>;
+  /** Makes the batches' derived rows for one import (default: on a worker thread, in-thread if it cannot start). */
+  readonly preparer?: (() => BatchPreparer) | undefined;
 }
 
 /**
@@ -97,9 +101,11 @@ export class SnippetImporter {
   import(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions = {}): Promise<ImportSummary> {
     const run = this.queue.then(async () => {
       const session = this.deps.writer.begin();
+      const preparer = this.deps.preparer?.() ?? new BatchPreparer();
       try {
-        return await this.run(sources, options);
+        return await this.run(sources, options, preparer);
       } finally {
+        preparer.dispose();
         session.dispose();
       }
     });
@@ -107,7 +113,7 @@ export class SnippetImporter {
     return run;
   }
 
-  private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions): Promise<ImportSummary> {
+  private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions, preparer: BatchPreparer): Promise<ImportSummary> {
     const started = performance.now();
     let batchSize = Math.max(1, options.batchSize ?? FIRST_BATCH);
     const counts = { filesDone: 0, files: options.files, found: 0, imported: 0, duplicates: 0, failed: 0 };
@@ -124,26 +130,22 @@ export class SnippetImporter {
       cancelled,
       elapsedMs: Math.round(performance.now() - started),
     });
-    // A repeat inside the batch being gathered is not in the store yet: it is caught here.
+    // A repeat inside the batch being gathered, or the one being prepared, is not in the store yet: it is caught here.
     let pending: ImportedSnippet[] = [];
     let pendingChars = 0;
-    const pendingTexts = new Set<string>();
+    let pendingTexts = new Set<string>();
+    // The batch whose derived rows the worker is making while the writer commits the one before.
+    let inFlight: { assets: BulkAsset[]; prepared: Promise<PreparedAsset[]>; file: string } | undefined;
+    let inFlightTexts = new Set<string>();
 
-    const flush = async (file: string): Promise<void> => {
-      if (pending.length === 0) return;
-      const batch = pending;
-      pending = [];
-      pendingChars = 0;
-      pendingTexts.clear();
-      const assets = await Promise.all(batch.map(async (snippet): Promise<BulkAsset> => ({
-        name: snippet.name || suggestName(snippet.text),
-        text: snippet.text,
-        language: snippet.language ?? (await this.deps.classify(snippet.text)),
-        tags: snippet.tags,
-        description: snippet.description,
-      })));
+    const writeInFlight = async (): Promise<void> => {
+      if (inFlight === undefined) return;
+      const { assets, prepared, file } = inFlight;
+      inFlight = undefined;
+      const rows = await prepared;
       const writing = performance.now();
-      this.deps.writer.write(assets);
+      this.deps.writer.write(assets, rows);
+      inFlightTexts = new Set();
       if (options.batchSize === undefined) {
         const perAsset = (performance.now() - writing) / assets.length;
         batchSize = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perAsset, 0.001))));
@@ -152,6 +154,27 @@ export class SnippetImporter {
       options.onProgress?.({ ...counts, file });
       // A turn for the event loop between transactions: health, SIGTERM and other requests.
       await new Promise((resolve) => setImmediate(resolve));
+    };
+
+    /** Sends the gathered batch to be prepared and writes the batch before it meanwhile. */
+    const flush = async (file: string): Promise<void> => {
+      if (pending.length === 0) return;
+      const batch = pending;
+      const texts = pendingTexts;
+      pending = [];
+      pendingChars = 0;
+      pendingTexts = new Set();
+      const assets = await Promise.all(batch.map(async (snippet): Promise<BulkAsset> => ({
+        name: snippet.name || suggestName(snippet.text),
+        text: snippet.text,
+        language: snippet.language ?? (await this.deps.classify(snippet.text)),
+        tags: snippet.tags,
+        description: snippet.description,
+      })));
+      const prepared = preparer.prepare(assets.map((asset) => asset.text));
+      await writeInFlight();
+      inFlight = { assets, prepared, file };
+      inFlightTexts = texts;
     };
 
     for await (const source of sources) {
@@ -170,7 +193,7 @@ export class SnippetImporter {
       counts.found += parsed.snippets.length;
       for (const failure of parsed.failures) fail(failure);
       for (const snippet of parsed.snippets) {
-        if (pendingTexts.has(snippet.text) || this.deps.isSaved(snippet.text)) {
+        if (pendingTexts.has(snippet.text) || inFlightTexts.has(snippet.text) || this.deps.isSaved(snippet.text)) {
           counts.duplicates++;
           continue;
         }
@@ -179,11 +202,16 @@ export class SnippetImporter {
         pendingChars += snippet.text.length;
         if (pending.length >= batchSize || pendingChars >= BATCH_CHARS) {
           await flush(source.name);
-          if (options.signal?.aborted) return summary(true);
+          if (options.signal?.aborted) {
+            // What was gathered before the cancel is written, as it was before batches were prepared ahead.
+            await writeInFlight();
+            return summary(true);
+          }
         }
       }
       // A file's last batch is written before the next file is read: a file is never half-pending.
       await flush(source.name);
+      await writeInFlight();
       counts.filesDone++;
       options.onProgress?.({ ...counts, file: source.name });
     }

@@ -22,10 +22,12 @@ export interface IndexedDocument {
   readonly identifiers: string;
   /** The longer list of them the word index splits into sub-tokens (from the same scan). */
   readonly wordIdentifiers?: readonly string[];
+  /** The word index's text when it was made ahead (an import's worker thread, preparedAsset.ts). */
+  readonly wordText?: string;
 }
 
 /** Of the code's identifiers, the first this many are indexed by substring (asset_nt) and kept as keywords. */
-const INDEXED_IDENTIFIERS = 400;
+export const INDEXED_IDENTIFIERS = 400;
 
 /**
  * What the index holds of a name, tags and code. The code is scanned for identifiers once: the
@@ -200,7 +202,7 @@ export class SearchIndex {
   }
 
   private insertCode(rowid: number, document: IndexedDocument): void {
-    this.database.prepare('INSERT INTO asset_cd (rowid, code) VALUES (?, ?)').run(rowid, wordIndexText(document.code, document.wordIdentifiers));
+    this.database.prepare('INSERT INTO asset_cd (rowid, code) VALUES (?, ?)').run(rowid, document.wordText ?? wordIndexText(document.code, document.wordIdentifiers));
   }
 
   /** Ranked hits for loose terms (already lower-cased), best first. */
