@@ -135,14 +135,17 @@ export class SnippetImporter {
     let pendingChars = 0;
     let pendingTexts = new Set<string>();
     // The batch whose derived rows the worker is making while the writer commits the one before.
-    let inFlight: { assets: BulkAsset[]; prepared: Promise<PreparedAsset[]>; file: string } | undefined;
+    // `endsFiles`: files whose last batch it is, counted done once it is written.
+    let inFlight: { assets: BulkAsset[]; prepared: Promise<PreparedAsset[]>; file: string; endsFiles: number } | undefined;
     let inFlightTexts = new Set<string>();
 
-    const writeInFlight = async (): Promise<void> => {
-      if (inFlight === undefined) return;
-      const { assets, prepared, file } = inFlight;
+    /** Writes the batch being prepared; false when the import was cancelled first (the batch is dropped, unwritten). */
+    const writeInFlight = async (): Promise<boolean> => {
+      if (inFlight === undefined) return true;
+      const { assets, prepared, file, endsFiles } = inFlight;
       inFlight = undefined;
       const rows = await prepared;
+      if (options.signal?.aborted) return false;
       const writing = performance.now();
       this.deps.writer.write(assets, rows);
       inFlightTexts = new Set();
@@ -151,9 +154,11 @@ export class SnippetImporter {
         batchSize = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perAsset, 0.001))));
       }
       counts.imported += assets.length;
+      counts.filesDone += endsFiles;
       options.onProgress?.({ ...counts, file });
       // A turn for the event loop between transactions: health, SIGTERM and other requests.
       await new Promise((resolve) => setImmediate(resolve));
+      return true;
     };
 
     /** Sends the gathered batch to be prepared and writes the batch before it meanwhile. */
@@ -173,11 +178,12 @@ export class SnippetImporter {
       })));
       const prepared = preparer.prepare(assets.map((asset) => asset.text));
       await writeInFlight();
-      inFlight = { assets, prepared, file };
+      inFlight = { assets, prepared, file, endsFiles: 0 };
       inFlightTexts = texts;
     };
 
     for await (const source of sources) {
+      // Cancelled: the batch being prepared is dropped; only written batches count.
       if (options.signal?.aborted) return summary(true);
       let parsed;
       try {
@@ -202,20 +208,19 @@ export class SnippetImporter {
         pendingChars += snippet.text.length;
         if (pending.length >= batchSize || pendingChars >= BATCH_CHARS) {
           await flush(source.name);
-          if (options.signal?.aborted) {
-            // What was gathered before the cancel is written, as it was before batches were prepared ahead.
-            await writeInFlight();
-            return summary(true);
-          }
+          if (options.signal?.aborted) return summary(true);
         }
       }
-      // A file's last batch is written before the next file is read: a file is never half-pending.
+      // A file's last batch is prepared while the next file is read; the file counts as done once it is written.
       await flush(source.name);
-      await writeInFlight();
-      counts.filesDone++;
-      options.onProgress?.({ ...counts, file: source.name });
+      if (inFlight !== undefined) {
+        inFlight.endsFiles++;
+      } else {
+        counts.filesDone++;
+        options.onProgress?.({ ...counts, file: source.name });
+      }
     }
-    return summary(false);
+    return summary(!(await writeInFlight()));
   }
 }
 

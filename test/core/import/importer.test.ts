@@ -80,15 +80,21 @@ test('batches: progress after each, one commit per batch, change events for ever
     const perAsset = core.assets.registerIndexer({ upsert: (id) => void indexed.push(id), remove: () => {} });
     const perBatch = core.assets.registerIndexer({ upsert: () => assert.fail('a batch indexer gets batches'), remove: () => {}, upsertBatch: (items) => void batched.push(items.length) });
     const progress: number[] = [];
+    const filesDone: number[] = [];
     const summary = await core.imports.import([{ name: 'typescript.json', text: () => JSON.stringify(snippets) }], {
       batchSize: 10,
-      onProgress: (p) => progress.push(p.imported),
+      onProgress: (p) => {
+        progress.push(p.imported);
+        filesDone.push(p.filesDone);
+      },
     });
     listening.dispose();
     perAsset.dispose();
     perBatch.dispose();
     assert.equal(summary.imported, 25);
-    assert.deepEqual(progress, [10, 20, 25, 25]);
+    // The file's last batch is written after the file is read (it was being prepared): the file is done with it.
+    assert.deepEqual(progress, [10, 20, 25]);
+    assert.deepEqual(filesDone, [0, 0, 1]);
     assert.deepEqual(indexed.sort(), core.assets.identifiers().sort());
     assert.deepEqual(batched, [10, 10, 5]);
     const created = new Set(changes.filter((c) => c.kind === 'asset').map((c) => c.id));

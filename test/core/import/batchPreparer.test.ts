@@ -1,0 +1,120 @@
+/**
+ * Imports prepare each batch's derived rows on a worker thread: the stores it makes are the same
+ * as the in-thread computation's, a worker that cannot start falls back, and a repeat of a snippet
+ * in the batch being prepared is still caught.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { Satchel } from '../../../src/core/satchel.ts';
+import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
+import { prepareAsset } from '../../../src/core/import/preparedAsset.ts';
+import { indexedDocument } from '../../../src/core/search/searchIndex.ts';
+import { wordIndexText } from '../../../src/core/search/tokens.ts';
+import { defaultFingerprintOptions, fingerprints } from '../../../src/core/connector/fingerprint.ts';
+import { textHash } from '../../../src/core/connector/fingerprintIndex.ts';
+import type { ImportSource } from '../../../src/core/import/importer.ts';
+import { tempDir } from '../../support/helpers.ts';
+
+const TEXTS = [
+  'export function parseHeaderLine(line: string) { return line.split(":").map((part) => part.trim()); }',
+  'def fetch_user_profile(user_id):\n    return session.get(f"/users/{user_id}").json()',
+  'x',
+  '',
+  `${'AAAA'.repeat(5000)} camelCaseIdentifier snake_case_identifier`,
+];
+
+function snippetFile(name: string, count: number, text: (i: number) => string): ImportSource {
+  const body = Object.fromEntries(Array.from({ length: count }, (_, i) => [`S${i}`, { prefix: [`tag${i % 3}`], body: text(i) }]));
+  return { name, text: () => JSON.stringify(body) };
+}
+
+function corpus(): ImportSource[] {
+  const text = (i: number) => `function handler${i}(request, response) {\n  const value_${i} = request.body.items[${i % 7}];\n  return response.send(${TEXTS[i % 2]!.length} + value_${i});\n}`;
+  return [snippetFile('a.code-snippets', 60, text), snippetFile('b.code-snippets', 45, (i) => `${text(i + 60)}\n// ${TEXTS[i % TEXTS.length]}`)];
+}
+
+async function withCore<T>(importWorker: boolean, fn: (core: Satchel) => Promise<T>): Promise<T> {
+  const dataDir = tempDir();
+  const core = Satchel.open({ dataDir, importWorker });
+  try {
+    return await fn(core);
+  } finally {
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Everything an import stores that is derived from the snippets, without ids and timestamps. */
+function storedRows(core: Satchel): unknown {
+  const db = core.context.database.db;
+  for (const table of ['asset_nt', 'asset_cd']) db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_inst USING fts5vocab(main, '${table}', 'instance')`);
+  const all = (sql: string) => db.prepare(sql).all().map((row) => ({ ...row }));
+  return {
+    assets: all('SELECT rowid, name, language, keywords, pseudo, suggested FROM assets ORDER BY rowid'),
+    texts: all("SELECT rowid, json_extract(data, '$.formats.iterable[0].fragment.string.raw') AS text FROM assets ORDER BY rowid"),
+    labels: all('SELECT rowid, label FROM asset_labels ORDER BY rowid'),
+    nameTags: all('SELECT term, doc, col, offset FROM temp.asset_nt_inst ORDER BY doc, col, offset, term'),
+    words: all('SELECT term, doc, offset FROM temp.asset_cd_inst ORDER BY doc, offset, term'),
+    fingerprintDocs: all('SELECT d.text_hash, d.hashes, d.count, a.rowid FROM connector_fp_docs d JOIN assets a ON a.id = d.asset_id ORDER BY a.rowid'),
+    postings: all('SELECT p.hash, a.rowid FROM connector_fp_postings p JOIN connector_fp_docs d ON d.doc = p.doc JOIN assets a ON a.id = d.asset_id ORDER BY p.hash, a.rowid'),
+  };
+}
+
+test('prepareAsset makes what the writer would make in-thread', () => {
+  for (const text of TEXTS) {
+    const document = indexedDocument('n', 't', text);
+    const prepared = prepareAsset(text);
+    assert.equal(prepared.identifiers, document.identifiers);
+    assert.equal(prepared.wordText, wordIndexText(text, document.wordIdentifiers));
+    assert.equal(prepared.fingerprint.identity, textHash(text));
+    assert.deepEqual(prepared.fingerprint.hashes, fingerprints(text, defaultFingerprintOptions));
+  }
+});
+
+test('the worker thread answers with the in-thread results, batches in order', async () => {
+  const preparer = new BatchPreparer();
+  try {
+    assert.equal(preparer.threaded, true);
+    const [first, second] = await Promise.all([preparer.prepare(TEXTS), preparer.prepare(TEXTS.slice(0, 2))]);
+    assert.equal(preparer.threaded, true, 'the worker answered');
+    assert.deepEqual(first, TEXTS.map(prepareAsset));
+    assert.deepEqual(second, TEXTS.slice(0, 2).map(prepareAsset));
+  } finally {
+    preparer.dispose();
+  }
+});
+
+test('a worker that cannot start falls back to in-thread computation', async () => {
+  const preparer = new BatchPreparer(new URL('./no-such-worker.cjs', import.meta.url));
+  try {
+    assert.deepEqual(await preparer.prepare(TEXTS), TEXTS.map(prepareAsset));
+    assert.equal(preparer.threaded, false);
+    assert.deepEqual(await preparer.prepare(TEXTS.slice(1)), TEXTS.slice(1).map(prepareAsset));
+  } finally {
+    preparer.dispose();
+  }
+});
+
+test('an import stores the same rows with and without the worker thread', async () => {
+  const run = (importWorker: boolean) =>
+    withCore(importWorker, async (core) => {
+      const summary = await core.imports.import(corpus(), { batchSize: 20 });
+      return { imported: summary.imported, duplicates: summary.duplicates, filesDone: summary.filesDone, rows: storedRows(core) };
+    });
+  const threaded = await run(true);
+  const inThread = await run(false);
+  assert.equal(threaded.imported, 105);
+  assert.equal(threaded.filesDone, 2);
+  assert.deepEqual(threaded, inThread);
+});
+
+test('a repeat of a snippet in the batch being prepared is a duplicate', async () => {
+  await withCore(true, async (core) => {
+    // Batches of 10: snippet i + 10 repeats snippet i while batch 1 is still being prepared.
+    const summary = await core.imports.import([snippetFile('r.code-snippets', 30, (i) => `const repeated${i % 15} = ${i % 15};`)], { batchSize: 10 });
+    assert.equal(summary.imported, 15);
+    assert.equal(summary.duplicates, 15);
+    assert.equal(core.assets.identifiers().length, 15);
+  });
+});
