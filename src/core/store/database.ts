@@ -6,10 +6,12 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { sqlite } from './sqlite.ts';
-import { existsSync, accessSync, constants, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, accessSync, constants } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InsufficientResourcesError, StoreUnusableError } from '../errors.ts';
+import { StoreUnusableError } from '../errors.ts';
+import { checkReadable } from './openChecks.ts';
+import { storageError } from './storageErrors.ts';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
 import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
@@ -91,7 +93,7 @@ export class Database {
     }
     const database = new Database(path, db);
     try {
-      database.checkReadable(existed, options.fullCheckMaxBytes ?? FULL_CHECK_MAX_BYTES);
+      if (existed) checkReadable(db, path, options.fullCheckMaxBytes ?? FULL_CHECK_MAX_BYTES);
       db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = FULL');
@@ -127,62 +129,6 @@ export class Database {
   /** Resolves after the next checkpoint of the WAL (undefined if none can run). */
   checkpointed(): Promise<CheckpointResult | undefined> {
     return this.checkpoints?.next() ?? Promise.resolve(undefined);
-  }
-
-  /** Refuses a file that is not a healthy SQLite database before anything writes to it. */
-  private checkReadable(existed: boolean, fullCheckMaxBytes: number): void {
-    if (!existed) return;
-    let result: string;
-    try {
-      result = statSync(this.path).size <= fullCheckMaxBytes ? this.quickCheck() : this.structuralCheck();
-    } catch (error) {
-      throw new StoreUnusableError(
-        `The database ${this.path} is damaged or is not a Satchel database (${(error as Error).message}). ` +
-          'It was left untouched; move it aside to start with an empty store, or restore a backup.',
-      );
-    }
-    if (result !== 'ok') {
-      throw new StoreUnusableError(
-        `The database ${this.path} failed its integrity check (${result}). It was left untouched; ` +
-          'move it aside to start with an empty store, or restore a backup.',
-      );
-    }
-    const tables = this.db
-      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-      .all() as Array<{ name: string }>;
-    if (tables.length > 0 && !tables.some((table) => table.name === 'schema_version')) {
-      // Another program's database: never migrate into it.
-      throw new StoreUnusableError(
-        `The file ${this.path} is a SQLite database but not a Satchel database. It was left untouched; ` +
-          'point Satchel at another data directory.',
-      );
-    }
-  }
-
-  private quickCheck(): string {
-    const row = this.db.prepare('PRAGMA quick_check').get() as { quick_check?: string } | undefined;
-    return row?.quick_check ?? 'no answer';
-  }
-
-  /**
-   * For large stores quick_check reads every page (seconds at 100k assets, on every start). This
-   * reads the schema and checks the file is as long as its header says, which catches garbage,
-   * foreign files and truncation, the damage a crash or a bad copy leaves.
-   */
-  private structuralCheck(): string {
-    this.db.prepare('SELECT COUNT(*) FROM sqlite_schema').get();
-    const header = Buffer.alloc(100);
-    const fd = openSync(this.path, 'r');
-    try {
-      readSync(fd, header, 0, 100, 0);
-    } finally {
-      closeSync(fd);
-    }
-    const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
-    const pages = header.readUInt32BE(28);
-    const sizeValid = header.readUInt32BE(24) === header.readUInt32BE(92);
-    if (sizeValid && statSync(this.path).size < pages * pageSize) return `the file is shorter than its ${pages} pages`;
-    return 'ok';
   }
 
   /**
@@ -453,26 +399,5 @@ async function flushFile(path: string): Promise<void> {
     await handle.datasync();
   } finally {
     await handle.close();
-  }
-}
-
-// SQLite result codes (primary code = extended code & 0xff).
-const SQLITE_READONLY = 8;
-const SQLITE_IOERR = 10;
-const SQLITE_FULL = 13;
-
-/** Turns storage failures into domain errors; anything else passes through unchanged. */
-function storageError(error: unknown, path: string): unknown {
-  const errcode = (error as { errcode?: unknown } | null)?.errcode;
-  if (typeof errcode !== 'number') return error;
-  switch (errcode & 0xff) {
-    case SQLITE_FULL:
-      return new InsufficientResourcesError(`The disk holding ${path} is full; the write was not saved. Free some space and retry.`);
-    case SQLITE_READONLY:
-      return new StoreUnusableError(`The database ${path} has become read-only; the write was not saved.`);
-    case SQLITE_IOERR:
-      return new StoreUnusableError(`The database ${path} could not be written (I/O error); the write was not saved.`);
-    default:
-      return error;
   }
 }
