@@ -1,9 +1,10 @@
 /**
  * In-process import cost, for a shared machine where wall time is noisy: imports the benchmark
  * corpus (as VS Code snippet files, like the import figure) straight into core and prints CPU
- * time (process.cpuUsage) and wall time, for the whole import or for the last `--measure` assets
+ * time (the writer's thread alone, and the whole process with the import's worker thread), wall
+ * time and assets per second, for the whole import or for the last `--measure` assets
  * after the rest went in unmeasured (the cost into a large store).
- *   node --experimental-strip-types test/bench/importCpu.ts --size 20000 --measure 10000
+ *   node --experimental-strip-types test/bench/importCpu.ts --size 20000 --measure 10000 [--no-worker]
  */
 import { parseArgs } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
