@@ -1,5 +1,6 @@
 /** The connector: how an editor registers itself and reports copies, reactions and uses of assets. */
 import type { Context, Suggestion } from '../core/wire.ts';
+import type { SavedCheck } from '../core/connector/savedCheck.ts';
 import { pathOf, type BodyIn } from '../wire/operation.ts';
 import { connectorOperations as op } from '../wire/connector.ts';
 import type { HttpTransport } from './http.ts';
@@ -29,6 +30,12 @@ export class ConnectorClient {
 
   suggest(application: string, text: string, language?: string): Promise<Suggestion> {
     return this.http.json(op.suggestion.method, pathOf(op.suggestion, { application }), { body: snippetSeed(text, language) });
+  }
+
+  /** Whether this code is already saved: a question, so no copy is recorded and asking twice answers the same. */
+  saved(text: string): Promise<SavedCheck> {
+    const body: BodyIn<typeof op.saved> = { text };
+    return this.http.json(op.saved.method, pathOf(op.saved), { body });
   }
 
   /** Returns the new asset's id after a save, else the server's acknowledgement. */

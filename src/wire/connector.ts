@@ -93,6 +93,9 @@ export const updateEvent = z.looseObject({ previous: anyTrackedApplication.optio
 /** applicationsSessionClose sends a bare JSON string, or nothing. */
 export const sessionId = z.string().min(1).optional();
 
+/** Satchel's own question (not in the published interface): is this code already saved? */
+export const savedQuestion = z.object({ text });
+
 const onboardedFlag = z.boolean({ error: 'the body must be a bare JSON boolean (true or false)' });
 
 /** The connector area (interface.md §4.4): route and client both use these. */
@@ -103,6 +106,8 @@ export const connectorOperations = {
   intention: operation('POST', '/:application/intention', 'SeededConnectorAsset', connectorAsset),
   track: operation('POST', '/:application/track', 'SeededConnectorTracking', tracking),
   onboarded: operation('POST', '/:application/onboarded', 'onboarded flag', onboardedFlag),
+  /** Asked, not reported: records no copy, counts no suggestion, ignores dismissals (core/connector/savedCheck.ts). */
+  saved: operation('POST', '/satchel/connector/saved', 'saved question', savedQuestion),
 } as const;
 
 /** Every body the published models allow is accepted (see Accepts). */

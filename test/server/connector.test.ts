@@ -1,7 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, request, errorCode, type TestServer } from '../support/helpers.ts';
-import { savedSnippets } from '../support/snippetFixture.ts';
+import { savedSnippets, reformatted } from '../support/snippetFixture.ts';
+import { SATCHEL_APPLICATION } from '../../src/core/assets/origin.ts';
 
 let t: TestServer;
 let appId: string;
@@ -134,4 +135,18 @@ test('trivial copies get no action', async () => {
     const reply = await request(t.url, 'POST', `/${appId}/suggestion`, { body: creation(raw) });
     assert.deepEqual([reply.json.reuse.suggested, reply.json.save.suggested, reply.json.reason], [false, false, reason]);
   }
+});
+
+test('the saved question answers the same twice and records no copy', async () => {
+  const code = savedSnippets[2]!.code;
+  const asset = await t.core.assets.create({ type: 'SEEDED_ASSET', asset: { application: SATCHEL_APPLICATION, format: { fragment: { string: { raw: code } } } } });
+  const before = state();
+  for (let i = 0; i < 2; i++) {
+    const answer = await request(t.url, 'POST', '/satchel/connector/saved', { body: { text: reformatted(code) } });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.json.kind, 'saved');
+    assert.ok(answer.json.matches.some((m: { assetId: string }) => m.assetId === asset.id));
+  }
+  assert.deepEqual(state(), before);
+  assert.equal((await request(t.url, 'POST', '/satchel/connector/saved', { body: {} })).status, 400);
 });

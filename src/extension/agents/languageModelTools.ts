@@ -71,7 +71,7 @@ export class LanguageModelTools implements vscode.Disposable {
       tool(
         async (input) => {
           const o = record(input);
-          return json(await operations.isSaved(text(o, 'content', true), text(o, 'language')));
+          return json(await operations.isSaved(text(o, 'content', true)));
         },
         () => ({ invocationMessage: 'Checking whether this code is already saved' }),
       ),

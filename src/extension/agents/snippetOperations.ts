@@ -98,14 +98,13 @@ export class SnippetOperations {
       .slice(0, clampLimit(limit));
   }
 
-  /** The connector's suggest decision: is this code already saved (reuse), or worth saving? */
-  async isSaved(content: string, language?: string): Promise<SavedCheck> {
+  /** The connector's saved check: asked as a question, so it records no copy and answers the same twice. */
+  async isSaved(content: string): Promise<SavedCheck> {
     const client = this.client;
-    const application = await this.server.application();
-    const suggestion = await client.connector.suggest(application.id, content, language ? toSpecific(language) : undefined);
-    const match = suggestion.reuse?.suggested ? (suggestion.reuse.assets?.iterable?.[0] ?? suggestion.assets?.iterable?.[0]) : undefined;
-    if (match) return { saved: true, match: summarize(match) };
-    return { saved: false, worthSaving: Boolean(suggestion.save?.suggested) };
+    const check = await client.connector.saved(content);
+    const best = check.kind === 'saved' ? check.matches[0] : undefined;
+    if (best) return { saved: true, match: summarize(await client.assets.get(best.assetId)) };
+    return { saved: false, worthSaving: check.kind === 'not_saved' && check.worthSaving };
   }
 
   /** Whether the host has a local text model in memory (the /qgpt copilot answers with it). */

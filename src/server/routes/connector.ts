@@ -3,6 +3,7 @@ import type { RouteModule } from './deps.ts';
 import { input, json, param, text } from '../http.ts';
 import { PIECES_OS_VERSION } from '../version.ts';
 import { NotFoundError } from '../../core/errors.ts';
+import { checkSaved } from '../../core/connector/savedCheck.ts';
 import { connectorOperations as op } from '../../wire/connector.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,6 +34,8 @@ export const connectorRoutes: RouteModule = (router, { core }) => {
   }
 
   router.post(op.connect.path, (ctx) => json(ctx, connector.connect(input(ctx, op.connect), PIECES_OS_VERSION)));
+
+  router.post(op.saved.path, (ctx) => json(ctx, checkSaved(connector, core.assets, input(ctx, op.saved).text)));
 
   router.post(op.suggestion.path, applicationSegment, (ctx) => {
     json(ctx, connector.suggest(param(ctx, 'application'), input(ctx, op.suggestion)));
