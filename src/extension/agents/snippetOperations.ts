@@ -5,7 +5,7 @@
  */
 import type { Asset } from '../../core/wire.ts';
 import type { ServerController } from '../serverController.ts';
-import { fromVscodeLanguage, knownLanguages } from '../languages.ts';
+import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { detail, summarize, type SnippetDetail, type SnippetSummary } from './snippetText.ts';
 
 /** No host answers (starting, waiting for another window, failed). */
@@ -54,7 +54,7 @@ export class SnippetOperations {
   async search(input: SearchInput, signal?: AbortSignal): Promise<SnippetSummary[]> {
     const found = await this.client.assets.search(input.query, { ...(input.tags?.length ? { tags: input.tags } : {}), ...(signal ? { signal } : {}) });
     const assets = (found.iterable ?? []).map((hit) => hit.asset).filter((asset): asset is Asset => Boolean(asset));
-    const language = input.language ? (toSpecific(input.language) ?? input.language.toLowerCase()) : undefined;
+    const language = input.language ? (specificFromLanguageName(input.language) ?? input.language.toLowerCase()) : undefined;
     return assets
       .map(summarize)
       .filter((snippet) => !language || snippet.language === language)
@@ -78,7 +78,7 @@ export class SnippetOperations {
   async save(input: SaveInput): Promise<SnippetDetail> {
     const client = this.client;
     const application = await this.server.application();
-    const language = input.language ? toSpecific(input.language) : undefined;
+    const language = input.language ? specificFromLanguageName(input.language) : undefined;
     const created = await client.assets.createFromText({
       text: input.content,
       application,
@@ -117,18 +117,4 @@ export class SnippetOperations {
 export function clampLimit(limit: number | undefined): number {
   if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_LIMIT;
   return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
-}
-
-/**
- * A language as agents and fences spell it (`ts`, `typescript`, `Python`) as the server's
- * ClassificationSpecific; unknown names give undefined, so the server detects the language.
- */
-export function toSpecific(language: string): string | undefined {
-  const lower = language.trim().toLowerCase();
-  const known = knownLanguages();
-  return (
-    fromVscodeLanguage(lower) ??
-    known.find(([specific]) => specific === lower)?.[0] ??
-    known.find(([, name]) => name.toLowerCase() === lower)?.[0]
-  );
 }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSave, parseSearch, ToolInputError } from '../../../src/extension/agents/toolInput.ts';
-import { clampLimit, toSpecific } from '../../../src/extension/agents/snippetOperations.ts';
+import { clampLimit } from '../../../src/extension/agents/snippetOperations.ts';
+import { specificFromLanguageName as toSpecific } from '../../../src/core/classify/languages.ts';
 
 test('search input: query and/or tags, optional language and limit', () => {
   assert.deepEqual(parseSearch({ query: 'retry', limit: 3 }), { query: 'retry', limit: 3 });
