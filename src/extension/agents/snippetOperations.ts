@@ -6,6 +6,7 @@
 import type { Asset } from '../../core/wire.ts';
 import type { ServerController } from '../serverController.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
+import { ClientError } from '../../client/errors.ts';
 import { detail, summarize, type SnippetDetail, type SnippetSummary } from './snippetText.ts';
 
 /** No host answers (starting, waiting for another window, failed). */
@@ -89,13 +90,18 @@ export class SnippetOperations {
     return detail(input.tags?.length ? await client.assets.get(created.id) : created);
   }
 
-  /** The most recently changed snippets, newest first. */
+  /**
+   * The most recently changed snippets, newest first: the library is listed without content, and
+   * only the newest few are fetched whole (a snippet deleted in between is left out).
+   */
   async recent(limit?: number): Promise<SnippetSummary[]> {
-    const assets = (await this.client.assets.list()).iterable ?? [];
-    return assets
-      .map(summarize)
-      .sort((a, b) => (b.updated ?? '').localeCompare(a.updated ?? ''))
+    const client = this.client;
+    const newest = ((await client.assets.list({ transferables: false })).iterable ?? [])
+      .map((asset) => ({ id: asset.id, updated: asset.updated?.value ? String(asset.updated.value) : '' }))
+      .sort((a, b) => b.updated.localeCompare(a.updated))
       .slice(0, clampLimit(limit));
+    const assets = await Promise.all(newest.map(({ id }) => client.assets.get(id).catch(goneIsUndefined)));
+    return assets.filter((asset): asset is Asset => Boolean(asset)).map(summarize);
   }
 
   /** The connector's saved check: asked as a question, so it records no copy and answers the same twice. */
@@ -117,4 +123,10 @@ export class SnippetOperations {
 export function clampLimit(limit: number | undefined): number {
   if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_LIMIT;
   return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
+}
+
+/** A snippet deleted between listing and fetching is simply absent; any other failure stands. */
+function goneIsUndefined(error: unknown): undefined {
+  if (error instanceof ClientError && error.status === 404) return undefined;
+  throw error;
 }
