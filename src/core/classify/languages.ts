@@ -216,16 +216,40 @@ for (const info of supportedLanguages) {
   }
 }
 
+/** Names other tools use (Ace/massCode modes, VS Code ids, linguist names) that no language's id, name or extensions reach. */
+const ALIASES: Readonly<Record<string, ClassificationSpecific>> = {
+  c_cpp: 'cpp',
+  golang: 'go',
+  plain_text: 'txt',
+  plaintext: 'txt',
+  text: 'txt',
+  shell: 'sh',
+  bash: 'sh',
+  zsh: 'sh',
+  console: 'sh',
+  objectivec: 'mm',
+  'objective-c': 'mm',
+  jsonc: 'json',
+  json5: 'json',
+  makefile: 'hljs-makefile',
+  docker: 'dockerfile',
+  vb: 'vba',
+  'c#': 'cs',
+  'f#': 'fs',
+};
+
 /**
  * The specific value a language as a person or an agent writes it means (`TypeScript`, `python`,
  * `c++`, `ts`, `.py`), or undefined when Satchel knows no such language.
  */
-export function specificFromLanguageName(name: string): ClassificationSpecific | undefined {
+export function specificFromLanguageName(name: string | undefined | null): ClassificationSpecific | undefined {
+  if (!name) return undefined;
   const key = name.trim().toLowerCase().replace(/^\./, '');
   if (key === '') return undefined;
   // Satchel's own languages first: `bash` means the `sh` the classifier stores, though the enum has both.
   const spoken = bySpokenName.get(key);
   if (spoken !== undefined) return spoken;
+  if (Object.hasOwn(ALIASES, key)) return ALIASES[key];
   if (CLASSIFICATION_SPECIFIC_VALUES.includes(key)) return key as ClassificationSpecific;
   return specificFromHighlightJs(key);
 }

@@ -5,7 +5,7 @@
  * such files fail with that reason rather than importing a partial text.
  */
 import { isRecord, SnippetCollector, stringOr, type ParsedFile } from './types.ts';
-import { specificFromName, specificFromFileName } from './languageNames.ts';
+import { specificFromLanguageName, specificFromFileName } from '../classify/languages.ts';
 
 function isGist(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && isRecord(value.files);
@@ -40,7 +40,7 @@ export function parseGists(file: string, value: unknown): ParsedFile {
       collector.add(item, {
         name: fileName,
         text: entry.content,
-        language: specificFromName(stringOr(entry.language)) ?? specificFromFileName(fileName),
+        language: specificFromLanguageName(stringOr(entry.language)) ?? specificFromFileName(fileName),
         tags: [],
         description,
       });

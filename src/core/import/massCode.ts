@@ -5,7 +5,7 @@
  * trash (`isDeleted`) are left out.
  */
 import { isRecord, SnippetCollector, stringOr, type ParsedFile } from './types.ts';
-import { specificFromName } from './languageNames.ts';
+import { specificFromLanguageName } from '../classify/languages.ts';
 
 export function isMassCodeDatabase(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && Array.isArray(value.snippets) && Array.isArray(value.folders);
@@ -60,7 +60,7 @@ export function parseMassCode(file: string, value: Record<string, unknown>): Par
       collector.add(item, {
         name: item,
         text: fragment.value,
-        language: specificFromName(stringOr(fragment.language)),
+        language: specificFromLanguageName(stringOr(fragment.language)),
         tags,
         description: stringOr(snippet.description),
       });

@@ -5,8 +5,8 @@
  * keeps its name, its original format's text and language, its tags and its description annotation.
  */
 import { isRecord, SnippetCollector, stringOr, type ParsedFile } from './types.ts';
+import { specificFromLanguageName } from '../classify/languages.ts';
 import { isKnownSpecific } from '../assets/languages.ts';
-import { specificFromName } from './languageNames.ts';
 
 function isAsset(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && isRecord(value.formats) && Array.isArray(value.formats.iterable);
@@ -32,7 +32,8 @@ export function parsePieces(file: string, value: unknown): ParsedFile {
     collector.add(item, {
       name: stringOr(asset.name),
       text,
-      language: isKnownSpecific(given) ? given : specificFromName(given),
+      // A value Pieces stored stays as it is (`hpp` stays `hpp`); other names are looked up.
+      language: isKnownSpecific(given) ? given : specificFromLanguageName(given),
       tags: labelTexts(asset.tags, 'text'),
       description: labelTexts(asset.annotations, 'text', (annotation) => annotation.type === 'DESCRIPTION')[0],
     });

@@ -5,7 +5,7 @@
  * tags, the description the asset's description, array bodies are joined with newlines.
  */
 import { isRecord, SnippetCollector, stringOr, type ParsedFile } from './types.ts';
-import { specificFromName } from './languageNames.ts';
+import { specificFromLanguageName } from '../classify/languages.ts';
 
 export function isVscodeSnippets(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value)) return false;
@@ -17,7 +17,7 @@ export function parseVscodeSnippets(file: string, value: Record<string, unknown>
   const collector = new SnippetCollector(file);
   const base = (file.split(/[\\/]/).pop() ?? file).replace(/\.(code-snippets|json)$/i, '');
   // Per-language files are named for the language id; a .code-snippets file is named by the user.
-  const fileLanguage = /\.code-snippets$/i.test(file) ? undefined : specificFromName(base);
+  const fileLanguage = /\.code-snippets$/i.test(file) ? undefined : specificFromLanguageName(base);
   for (const [name, entry] of Object.entries(value)) {
     if (!isRecord(entry)) {
       collector.fail(name, 'not a snippet (an object with a body)');
@@ -30,7 +30,7 @@ export function parseVscodeSnippets(file: string, value: Record<string, unknown>
     }
     const prefixes = Array.isArray(entry.prefix) ? entry.prefix.filter((p): p is string => typeof p === 'string') : [stringOr(entry.prefix)];
     const scopes = stringOr(entry.scope).split(',');
-    const language = scopes.map((scope) => specificFromName(scope)).find((found) => found !== undefined) ?? fileLanguage;
+    const language = scopes.map((scope) => specificFromLanguageName(scope)).find((found) => found !== undefined) ?? fileLanguage;
     collector.add(name, { name, text: body, language, tags: prefixes, description: stringOr(entry.description) });
   }
   return collector.result('vscode');
