@@ -11,7 +11,7 @@ import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel } from '../core/satchel.ts';
 import { defaultDataDir } from '../core/dataDir.ts';
 import { listImportFiles, readImportFile } from '../core/import/files.ts';
-import { IMPORT_FORMATS, type ImportFormat } from '../core/import/types.ts';
+import { IMPORT_FORMATS, isImportFormat } from '../core/import/types.ts';
 import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
 import { readPortFile } from '../hosting/portFile.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
@@ -42,8 +42,8 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const format = values.format as ImportFormat | undefined;
-  if (format !== undefined && !IMPORT_FORMATS.includes(format)) throw new Error(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
+  const format = values.format;
+  if (format !== undefined && !isImportFormat(format)) throw new Error(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
   const batchSize = values['batch-size'] !== undefined ? Number(values['batch-size']) : undefined;
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new Error('--batch-size must be a positive integer');
   const dataDir = values['data-dir'] ?? defaultDataDir();

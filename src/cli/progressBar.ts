@@ -3,6 +3,7 @@
  * update when the output is not a terminal (a log keeps every step).
  */
 import type { ImportProgress } from '../core/import/importer.ts';
+import { progressShare } from '../core/import/types.ts';
 
 const WIDTH = 30;
 const REDRAW_MS = 100;
@@ -22,7 +23,7 @@ export class ProgressBar {
     if (this.out.isTTY && now - this.drawn < REDRAW_MS) return;
     this.drawn = now;
     const done = progress.imported + progress.duplicates;
-    const share = progress.found > 0 ? Math.min(1, done / progress.found) : 0;
+    const share = progressShare(progress);
     const filled = Math.round(share * WIDTH);
     const rate = Math.round(progress.imported / Math.max((now - this.started) / 1000, 0.001));
     const files = progress.files !== undefined && progress.files > 1 ? ` · file ${Math.min(progress.filesDone + 1, progress.files)}/${progress.files}` : '';
@@ -38,5 +39,6 @@ export class ProgressBar {
   /** Ends the bar's line so what follows starts on its own. */
   done(): void {
     if (this.out.isTTY && this.lastLine !== '') this.out.write('\n');
+    this.lastLine = '';
   }
 }

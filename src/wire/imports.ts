@@ -3,16 +3,11 @@
  * CLI and the extension send and the route parses, and the NDJSON lines it answers with.
  */
 import { z } from 'zod';
-import type { ImportFormat } from '../core/import/types.ts';
+import { IMPORT_FORMATS } from '../core/import/types.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 import { operation } from './operation.ts';
 
-const FORMATS = ['vscode', 'masscode', 'pieces', 'gist'] as const satisfies readonly ImportFormat[];
-type Holds<T extends true> = T;
-/** Compiles only while FORMATS lists every import format core knows. */
-export type EveryImportFormat = Holds<[ImportFormat] extends [(typeof FORMATS)[number]] ? true : false>;
-
-const formatSchema = z.enum(FORMATS);
+const formatSchema = z.enum(IMPORT_FORMATS);
 
 /** A snippet a caller already read from a file too large to send whole (bounds are checked again on import). */
 const snippetSchema = z.object({

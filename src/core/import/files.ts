@@ -58,7 +58,12 @@ export async function readImportFile(path: string, format?: ImportFormat): Promi
     if (content.length <= INLINE_FILE_CHARS) return { name: path, content };
     return { name: path, parsed: parseImportFile(path, content, format) };
   } catch (error) {
-    if (error instanceof DomainError || typeof (error as NodeJS.ErrnoException).code === 'string') return { name: path, error: (error as Error).message };
+    if (error instanceof DomainError || isFileError(error)) return { name: path, error: (error as Error).message };
     throw error;
   }
+}
+
+/** An error of the file system (a missing file, no permission…), as opposed to a bug. */
+export function isFileError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException | null)?.code === 'string' && (error as NodeJS.ErrnoException).syscall !== undefined;
 }

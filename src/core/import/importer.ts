@@ -9,6 +9,7 @@ import type { ClassificationSpecific } from '../wire.ts';
 import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
 import { DomainError } from '../errors.ts';
 import { parseImportFile } from './detect.ts';
+import { isFileError } from './files.ts';
 import { suggestName } from '../assets/content.ts';
 import { BatchPreparer } from './batchPreparer.ts';
 import type { PreparedAsset } from './preparedAsset.ts';
@@ -225,7 +226,4 @@ export class SnippetImporter {
 }
 
 /** A file that cannot be read (gone, a directory, no permission) fails alone. */
-function isFileError(error: unknown): boolean {
-  return typeof (error as NodeJS.ErrnoException | null)?.code === 'string' && (error as NodeJS.ErrnoException).syscall !== undefined;
-}
 

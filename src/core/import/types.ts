@@ -5,9 +5,13 @@
 import type { ClassificationSpecific } from '../wire.ts';
 import { InvalidInputError, TooLargeError } from '../errors.ts';
 
-export type ImportFormat = 'vscode' | 'masscode' | 'pieces' | 'gist';
+export const IMPORT_FORMATS = ['vscode', 'masscode', 'pieces', 'gist'] as const;
 
-export const IMPORT_FORMATS: readonly ImportFormat[] = ['vscode', 'masscode', 'pieces', 'gist'];
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export function isImportFormat(name: string): name is ImportFormat {
+  return (IMPORT_FORMATS as readonly string[]).includes(name);
+}
 
 export interface ImportedSnippet {
   readonly name: string;
@@ -95,4 +99,9 @@ export class SnippetCollector {
   result(format: ImportFormat): ParsedFile {
     return { format, snippets: this.snippets, failures: this.failures };
   }
+}
+
+/** The share (0–1) of the snippets an import found so far that are written or skipped as duplicates. */
+export function progressShare(progress: { readonly found: number; readonly imported: number; readonly duplicates: number }): number {
+  return progress.found > 0 ? Math.min(1, (progress.imported + progress.duplicates) / progress.found) : 0;
 }

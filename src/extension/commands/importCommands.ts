@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { listImportFiles, readImportFile } from '../../core/import/files.ts';
+import { progressShare } from '../../core/import/types.ts';
 import type { ImportSummary } from '../../client/imports.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
 
@@ -50,7 +51,7 @@ export function importCommands(s: Services): CommandMap {
               {
                 signal: stop.signal,
                 onProgress: (p) => {
-                  const share = p.found > 0 ? (100 * (p.imported + p.duplicates)) / p.found : 0;
+                  const share = 100 * progressShare(p);
                   // Across files the share restarts with each file's snippets; the bar only moves forward.
                   const files = paths.length > 1 ? ` (file ${Math.min(p.filesDone + 1, paths.length)} of ${paths.length})` : '';
                   progress.report({ increment: Math.max(0, share - shown), message: `${p.imported.toLocaleString()} imported, ${p.duplicates.toLocaleString()} duplicates${files}` });
