@@ -21,10 +21,10 @@ import type { AssetIndexing, BatchItem } from './assetIndexers.ts';
 import type { PreparedAsset } from '../import/preparedAsset.ts';
 import type { AssetStore } from './assetStore.ts';
 
-/** One asset of a batch, ready to store: its language is already decided. */
 const IMPORT_CACHE_KIB = 32 * 1024;
 const IMPORT_CHECKPOINT_PAGES = 8192;
 
+/** One asset of a batch, ready to store: its language is already decided. */
 export interface BulkAsset {
   readonly name: string;
   readonly text: string;

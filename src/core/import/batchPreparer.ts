@@ -17,6 +17,7 @@ type Settle = (prepared: PreparedAsset[] | undefined) => void;
 export class BatchPreparer implements Disposable {
   private worker: Worker | undefined;
   private nextId = 0;
+  private fellBack = 0;
   private readonly pending = new Map<number, Settle>();
 
   /** `worker`: the script to run (default: the bundle's or the sources'); `false` computes in-thread. */
@@ -44,6 +45,11 @@ export class BatchPreparer implements Disposable {
     return this.worker !== undefined;
   }
 
+  /** Batches computed on this thread because the worker could not answer them (shown in tests and logs). */
+  get fallbacks(): number {
+    return this.fellBack;
+  }
+
   /** The derived rows of `texts`, in order: from the worker, or computed here if it cannot answer. */
   async prepare(texts: readonly string[]): Promise<PreparedAsset[]> {
     const worker = this.worker;
@@ -54,7 +60,9 @@ export class BatchPreparer implements Disposable {
       const request: PrepareRequest = { id, texts };
       worker.postMessage(request);
     });
-    return prepared ?? texts.map(prepareAsset);
+    if (prepared !== undefined) return prepared;
+    this.fellBack++;
+    return texts.map(prepareAsset);
   }
 
   /** Forgets a worker that crashed or exited; batches it held are computed in-thread. */

@@ -83,7 +83,8 @@ test('the worker thread answers with the in-thread results, batches in order', a
   try {
     assert.equal(preparer.threaded, true);
     const [first, second] = await Promise.all([preparer.prepare(TEXTS), preparer.prepare(TEXTS.slice(0, 2))]);
-    assert.equal(preparer.threaded, true, 'the worker answered');
+    assert.equal(preparer.threaded, true, 'the worker is still attached');
+    assert.equal(preparer.fallbacks, 0, 'no batch was computed in-thread');
     assertSamePrepared(first, TEXTS.map(prepareAsset), 'first batch');
     assertSamePrepared(second, TEXTS.slice(0, 2).map(prepareAsset), 'second batch');
   } finally {
