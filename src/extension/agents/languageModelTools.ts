@@ -4,7 +4,8 @@
  * asks the user first. The names and schemas are declared in package.json `languageModelTools`.
  */
 import * as vscode from 'vscode';
-import { fence, inline, preview } from './snippetText.ts';
+import { inline, preview } from './snippetText.ts';
+import { fenced } from '../../core/markdown.ts';
 import type { SaveInput, SnippetOperations } from './snippetOperations.ts';
 import { abortSignalOf } from './cancellation.ts';
 import { integer, parseSave, parseSearch, record, text } from './toolInput.ts';
@@ -103,7 +104,7 @@ export function confirmSave(input: unknown): vscode.PreparedToolInvocation {
   }
   const name = save.name?.trim();
   const tags = save.tags?.length ? ` with tags ${save.tags.map((t) => `\`${inline(t)}\``).join(', ')}` : '';
-  const message = new vscode.MarkdownString(`Save ${name ? `**${inline(name)}**` : 'this snippet'}${tags} to your Satchel snippets?\n\n${fence(preview(save.content, 12, 800), save.language)}`);
+  const message = new vscode.MarkdownString(`Save ${name ? `**${inline(name)}**` : 'this snippet'}${tags} to your Satchel snippets?\n\n${fenced(preview(save.content, 12, 800), save.language ?? '')}`);
   return {
     invocationMessage: `Saving ${name ?? 'a snippet'} to Satchel`,
     confirmationMessages: { title: 'Save snippet to Satchel', message },

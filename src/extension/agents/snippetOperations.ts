@@ -36,8 +36,8 @@ export type SavedCheck =
   | { readonly saved: true; readonly match: SnippetSummary }
   | { readonly saved: false; readonly worthSaving: boolean };
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 50;
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 50;
 
 export class SnippetOperations {
   private readonly server: ServerController;

@@ -23,8 +23,8 @@ export interface SnippetDetail extends SnippetSummary {
   readonly conversations: readonly string[];
 }
 
-export const PREVIEW_LINES = 6;
-export const PREVIEW_CHARS = 400;
+const PREVIEW_LINES = 6;
+const PREVIEW_CHARS = 400;
 
 /** The first lines of the code, bounded in lines and characters (a minified one-liner stays short). */
 export function preview(text: string, maxLines = PREVIEW_LINES, maxChars = PREVIEW_CHARS): string {
@@ -64,11 +64,6 @@ export function detail(asset: Asset): SnippetDetail {
   };
 }
 
-/** The code in a fence the code cannot close, with the language as its info string. */
-export function fence(code: string, language: string | undefined): string {
-  return fenced(code, language ?? '');
-}
-
 /** Markdown-escapes a name shown inline (names are user text). */
 export function inline(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
@@ -82,12 +77,12 @@ function meta(snippet: SnippetSummary): string {
 export function resultsMarkdown(query: string, snippets: readonly SnippetSummary[]): string {
   if (snippets.length === 0) return `No saved snippet matches **${inline(query)}**.`;
   const header = `${snippets.length === 1 ? 'One saved snippet matches' : `${snippets.length} saved snippets match`} **${inline(query)}**:`;
-  const items = snippets.map((s, i) => `${i + 1}. **${inline(s.name)}** — ${meta(s)}\n\n${indent(fence(s.preview, s.language))}`);
+  const items = snippets.map((s, i) => `${i + 1}. **${inline(s.name)}** — ${meta(s)}\n\n${indent(fenced(s.preview, s.language ?? ''))}`);
   return [header, ...items].join('\n\n');
 }
 
 export function snippetMarkdown(snippet: SnippetDetail): string {
-  const lines = [`**${inline(snippet.name)}** — ${meta(snippet)}`, '', fence(snippet.content, snippet.language)];
+  const lines = [`**${inline(snippet.name)}** — ${meta(snippet)}`, '', fenced(snippet.content, snippet.language ?? '')];
   if (snippet.websites.length) lines.push('', `Linked: ${snippet.websites.map((url) => `<${url}>`).join(', ')}`);
   return lines.join('\n');
 }
@@ -144,13 +139,6 @@ function splitFences(text: string): { blocks: CodeBlock[]; prose: string[] } {
   return { blocks, prose };
 }
 
-/** A name for a saved snippet: the first meaningful line of the code, shortened. */
-export function nameFromCode(code: string): string {
-  const line = code.split('\n').map((l) => l.trim()).find((l) => l && !/^[{}()[\];,]+$/.test(l)) ?? 'Snippet';
-  const clean = line.replace(/^(\/\/|#|--|\/\*+|\*)\s*/, '').replace(/\s*[{:]\s*$/, '');
-  return clean.length > 60 ? `${clean.slice(0, 59)}…` : clean || 'Snippet';
-}
-
 /**
  * The prompt grounding a model in saved snippets: the snippets first (each bounded, the whole
  * within `budget` characters), numbered so the answer can cite them.
@@ -161,7 +149,7 @@ export function groundingPrompt(question: string, snippets: readonly SnippetDeta
   for (const [i, snippet] of snippets.entries()) {
     if (left <= 200) break;
     const code = snippet.content.length > left - 200 ? `${snippet.content.slice(0, left - 200)}\n…` : snippet.content;
-    const part = `[${i + 1}] ${snippet.name} (${snippet.language ?? 'unclassified'})\n${fence(code, snippet.language)}`;
+    const part = `[${i + 1}] ${snippet.name} (${snippet.language ?? 'unclassified'})\n${fenced(code, snippet.language ?? '')}`;
     parts.push(part);
     left -= part.length;
   }

@@ -4,16 +4,15 @@ import type { Asset } from '../../../src/core/wire.ts';
 import {
   codeBlocks,
   detail,
-  fence,
   groundingPrompt,
   lastCodeBlock,
-  nameFromCode,
   preview,
   proseOf,
   resultsMarkdown,
   snippetMarkdown,
   summarize,
 } from '../../../src/extension/agents/snippetText.ts';
+import { fenced } from '../../../src/core/markdown.ts';
 
 function asset(id: string, name: string, code: string, language = 'ts', tags: string[] = []): Asset {
   return {
@@ -47,11 +46,11 @@ test('summarize and detail read name, language, tags, code, websites and convers
 });
 
 test('a fence is longer than any backtick run in the code', () => {
-  assert.equal(fence('a', 'ts'), '```ts\na\n```');
+  assert.equal(fenced('a', 'ts'), '```ts\na\n```');
   const tricky = 'const md = "````";';
-  const fenced = fence(tricky, undefined);
-  assert.ok(fenced.startsWith('`````\n') && fenced.endsWith('\n`````'));
-  assert.deepEqual(codeBlocks(fenced), [{ code: tricky, language: undefined }], 'the code survives a round trip');
+  const block = fenced(tricky);
+  assert.ok(block.startsWith('`````\n') && block.endsWith('\n`````'));
+  assert.deepEqual(codeBlocks(block), [{ code: tricky, language: undefined }], 'the code survives a round trip');
 });
 
 test('the list answer names each snippet with language and tags, and escapes user text', () => {
@@ -86,13 +85,6 @@ test('the last code block is taken from the newest text that has one', () => {
   assert.equal(lastCodeBlock(['no code']), undefined);
 });
 
-test('a name from code skips braces and comment markers and is bounded', () => {
-  assert.equal(nameFromCode('\n{\n// Retry with backoff\nfoo()'), 'Retry with backoff');
-  assert.equal(nameFromCode('export function retry() {\n}'), 'export function retry()');
-  assert.equal(nameFromCode('x'.repeat(100)).length, 60);
-  assert.equal(nameFromCode('   '), 'Snippet');
-});
-
 test('the grounding prompt numbers the snippets and stays within its budget', () => {
   const big = detail(asset('a', 'Big', 'y'.repeat(50_000)));
   const small = detail(asset('b', 'Small', 'small()'));
@@ -107,7 +99,7 @@ test('the grounding prompt numbers the snippets and stays within its budget', ()
 test('text helpers stay linear on long runs of one character', () => {
   const run = '`'.repeat(200_000);
   const started = performance.now();
-  fence(run, undefined);
+  fenced(run);
   codeBlocks(`${'```\n'.repeat(20_000)}`);
   proseOf('~'.repeat(200_000));
   preview('\n'.repeat(200_000));
