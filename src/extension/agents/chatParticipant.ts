@@ -18,6 +18,9 @@ import { pickCodeToSave } from './codeToSave.ts';
 import { abortSignalOf } from './cancellation.ts';
 
 export const PARTICIPANT_ID = 'satchel.chat';
+
+/** A snippet id (a UUID): only a query of that shape is tried as an id, so a plain word costs no lookup. */
+const SNIPPET_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EXTENSION_ID = 'satchel-dev.satchel';
 
 /** What one request answered (the integration tests and the log read it). */
@@ -115,7 +118,7 @@ export class ChatParticipant implements vscode.Disposable {
       return { snippets: [], writer: 'no model' };
     }
     // An id (from /search or a tool answer) names the snippet exactly; words are searched.
-    const byId = /^[\w-]{8,}$/.test(query) ? await this.operations.get(query).catch(() => undefined) : undefined;
+    const byId = SNIPPET_ID.test(query) ? await this.operations.get(query).catch(() => undefined) : undefined;
     const snippet = byId ?? (await this.operations.searchDetails({ query, limit: 1 }, abortSignalOf(token)))[0];
     if (!snippet) {
       stream.markdown(`No saved snippet matches **${inline(query)}**.`);
