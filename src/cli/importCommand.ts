@@ -11,7 +11,7 @@ import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel } from '../core/satchel.ts';
 import { defaultDataDir } from '../core/dataDir.ts';
 import { listImportFiles, readImportFile } from '../core/import/files.ts';
-import { IMPORT_FORMATS, isImportFormat } from '../core/import/types.ts';
+import { IMPORT_FORMATS, isImportFormat } from '../core/import/formats.ts';
 import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
 import { readPortFile } from '../hosting/portFile.ts';
 import { SatchelClient } from '../client/satchelClient.ts';

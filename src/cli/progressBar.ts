@@ -3,7 +3,7 @@
  * update when the output is not a terminal (a log keeps every step).
  */
 import type { ImportProgress } from '../core/import/importer.ts';
-import { progressShare } from '../core/import/types.ts';
+import { progressShare } from '../core/import/formats.ts';
 
 const WIDTH = 30;
 const REDRAW_MS = 100;

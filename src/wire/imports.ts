@@ -3,7 +3,7 @@
  * CLI and the extension send and the route parses, and the NDJSON lines it answers with.
  */
 import { z } from 'zod';
-import { IMPORT_FORMATS } from '../core/import/types.ts';
+import { IMPORT_FORMATS } from '../core/import/formats.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 import { operation } from './operation.ts';
 

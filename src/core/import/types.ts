@@ -4,14 +4,9 @@
  */
 import type { ClassificationSpecific } from '../wire.ts';
 import { InvalidInputError, TooLargeError } from '../errors.ts';
+import type { ImportFormat } from './formats.ts';
 
-export const IMPORT_FORMATS = ['vscode', 'masscode', 'pieces', 'gist'] as const;
-
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
-export function isImportFormat(name: string): name is ImportFormat {
-  return (IMPORT_FORMATS as readonly string[]).includes(name);
-}
+export type { ImportFormat } from './formats.ts';
 
 export interface ImportedSnippet {
   readonly name: string;
@@ -99,9 +94,4 @@ export class SnippetCollector {
   result(format: ImportFormat): ParsedFile {
     return { format, snippets: this.snippets, failures: this.failures };
   }
-}
-
-/** The share (0–1) of the snippets an import found so far that are written or skipped as duplicates. */
-export function progressShare(progress: { readonly found: number; readonly imported: number; readonly duplicates: number }): number {
-  return progress.found > 0 ? Math.min(1, (progress.imported + progress.duplicates) / progress.found) : 0;
 }

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { listImportFiles, readImportFile } from '../../core/import/files.ts';
-import { progressShare } from '../../core/import/types.ts';
+import { progressShare } from '../../core/import/formats.ts';
 import type { ImportSummary } from '../../client/imports.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
 
