@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { disposeAll, type Disposable } from '../core/lifecycle.ts';
+import { Owner, type Disposable } from '../core/lifecycle.ts';
 import type { Logger } from '../core/context.ts';
 import { refusal } from './guard.ts';
 import { rawErrorReply } from './errors.ts';
@@ -113,17 +113,16 @@ class Subscriber implements StreamSubscriber {
   }
 }
 
-export class StreamRegistry implements Disposable {
+export class StreamRegistry extends Owner {
   private readonly routes: Route[] = [];
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private readonly maxBuffered: number;
   private readonly pingTimer: NodeJS.Timeout;
   private readonly subscribers = new Map<WebSocket, Subscriber>();
   private readonly logger: Logger;
-  /** What the registered streams hold open (their shared frames' change listeners), closed with the registry. */
-  private readonly owned: Disposable[] = [];
 
   constructor(logger: Logger, options: StreamOptions = {}) {
+    super();
     this.logger = logger;
     this.maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
     this.pingTimer = setInterval(() => this.ping(), options.pingIntervalMs ?? 30_000);
@@ -135,10 +134,9 @@ export class StreamRegistry implements Disposable {
     this.routes.push({ segments: pattern.split('/').filter(Boolean), handler });
   }
 
-  /** Disposes `value` with the registry. */
+  /** Disposes `value` with the registry (what registered streams hold open: their shared frames). */
   own<T extends Disposable>(value: T): T {
-    this.owned.push(value);
-    return value;
+    return this._register(value);
   }
 
   /** Whether a plain GET on `path` names a stream (streams also answer plain GETs with a snapshot). */
@@ -219,11 +217,11 @@ export class StreamRegistry implements Disposable {
     }
   }
 
-  dispose(): void {
+  override dispose(): void {
     clearInterval(this.pingTimer);
     for (const ws of this.subscribers.keys()) ws.terminate();
     this.subscribers.clear();
     this.wss.close();
-    disposeAll(this.owned.splice(0));
+    super.dispose();
   }
 }
