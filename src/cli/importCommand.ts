@@ -77,10 +77,13 @@ async function importInto(dataDir: string, files: readonly string[], options: Im
     try {
       const core = Satchel.open({ dataDir });
       try {
-        return await core.imports.import(
+        const summary = await core.imports.import(
           files.map((path) => ({ name: path, text: () => readFile(path, 'utf8') })),
           options,
         );
+        // A host opening the store later would merge it anyway; meanwhile its searches would be slower.
+        if (summary.imported > 0 && !summary.cancelled) core.imports.mergeNow();
+        return summary;
       } finally {
         await core.close();
       }

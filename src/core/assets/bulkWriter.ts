@@ -60,9 +60,11 @@ export class BulkWriter {
    * SQLite checkpoints inside commits (no checkpoint worker), every 32 MB of WAL instead of 4 MB, so
    * pages a later batch touches again are copied once; the worker's checkpoints are left alone
    * (measured into a 25k store: the same CPU and pages written per asset as SQLite's at 32 MB).
+   * The search index's segments are merged once after the import (segmentMerger.ts).
    */
   begin(): Disposable {
     const db = this.context.database.db;
+    const merging = this.targets.indexing.search.deferMerging();
     const read = (pragma: string): number => Number(Object.values(db.prepare(`PRAGMA ${pragma}`).get() ?? {})[0]);
     const cache = read('cache_size');
     const checkpoint = read('wal_autocheckpoint');
@@ -72,6 +74,7 @@ export class BulkWriter {
     if (sqliteCheckpoints) db.exec(`PRAGMA wal_autocheckpoint = ${IMPORT_CHECKPOINT_PAGES}`);
     return {
       dispose: () => {
+        merging.dispose();
         if (!db.isOpen) return;
         // Shrinking the cache frees its pages; the checkpoint leaves the WAL at its usual bound.
         db.exec(`PRAGMA cache_size = ${cache}`);
@@ -84,6 +87,16 @@ export class BulkWriter {
         }
       },
     };
+  }
+
+  /** The search index's merge after imports (segmentMerger.ts): resolves once it is done. */
+  merged(): Promise<void> {
+    return this.targets.indexing.search.merging.merged();
+  }
+
+  /** Finishes that merge now, without yielding (a CLI before it exits). */
+  mergeNow(): void {
+    this.targets.indexing.search.merging.mergeNow();
   }
 
   /**

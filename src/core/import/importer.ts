@@ -114,6 +114,20 @@ export class SnippetImporter {
     return run;
   }
 
+  /**
+   * Resolves once the imports queued so far are done and the search index is merged after them
+   * (imports defer FTS5's merging: segmentMerger.ts). Searches are correct before; faster after.
+   */
+  async merged(): Promise<void> {
+    await this.queue;
+    await this.deps.writer.merged();
+  }
+
+  /** Merges the search index now, without yielding: a process about to exit (the CLI). */
+  mergeNow(): void {
+    this.deps.writer.mergeNow();
+  }
+
   private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions, preparer: BatchPreparer): Promise<ImportSummary> {
     const started = performance.now();
     let batchSize = Math.max(1, options.batchSize ?? FIRST_BATCH);

@@ -11,6 +11,8 @@
 import type { Database } from '../store/database.ts';
 import { WORD_INDEX_IDENTIFIERS, distinctIdentifiers, trigrams, wordIndexText } from './tokens.ts';
 import { LabelTrigrams } from './labelTrigrams.ts';
+import { SegmentMerger } from './segmentMerger.ts';
+import type { Disposable } from '../events.ts';
 
 export interface IndexedDocument {
   readonly name: string;
@@ -82,6 +84,8 @@ export class SearchIndex {
   private readonly database: Database;
 
   private readonly labels: LabelTrigrams;
+  /** When the two FTS5 tables' segments are merged (imports defer it). */
+  readonly merging: SegmentMerger;
   private vocabulary = false;
   private readonly frequencies = new Map<string, number>();
   private frequenciesAtSize = 0;
@@ -91,6 +95,12 @@ export class SearchIndex {
     this.labels = new LabelTrigrams({
       labels: () => this.allLabels(),
     });
+    this.merging = new SegmentMerger(database, ['asset_nt', 'asset_cd']);
+  }
+
+  /** For the length of an import: FTS5 segments are merged once afterwards, not as each batch is written. */
+  deferMerging(): Disposable {
+    return this.merging.defer();
   }
 
   /**
@@ -146,6 +156,7 @@ export class SearchIndex {
   }
 
   dispose(): void {
+    this.merging.dispose();
     this.labels.dispose();
   }
 

@@ -2,7 +2,7 @@
  * A crash mid-import leaves whole batches: a child importing in batches is killed with SIGKILL
  * after a few batches; on reopen the store holds a whole number of batches (at least every batch
  * it reported), search and the connector's index agree with the assets, the database is intact,
- * and importing again writes exactly the rest.
+ * the search index's deferred merge is finished, and importing again writes exactly the rest.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,6 +49,11 @@ test('SIGKILL mid-import leaves whole batches, consistent indexes, and a re-run 
       assert.equal(stored % BATCH, 0, `${stored} assets: whole batches only`);
       assert.equal(core.connector.index.size, stored, 'the connector index holds exactly the stored assets');
       assert.equal(core.context.database.integrityCheck(), 'ok');
+      // The killed import had turned FTS5's merging off; the reopened store owes the merge and does it.
+      const automerge = (): unknown[] => ['asset_nt', 'asset_cd'].map((table) => (core.context.database.db.prepare(`SELECT v FROM ${table}_config WHERE k = 'automerge'`).get() as { v: unknown } | undefined)?.v);
+      assert.deepEqual(automerge(), [0, 0]);
+      await core.imports.merged();
+      assert.deepEqual(automerge(), [4, 4]);
       const hits = core.assets.search({ query: 'crash0' }, { transferables: false, pseudo: false }).iterable;
       assert.ok(hits.some((hit) => hit.asset?.name === 'Crash 0'), 'search finds an asset of the first batch');
 

@@ -1,0 +1,106 @@
+/**
+ * Imports defer FTS5's merging and the index is merged afterwards, in the background; a merge owed
+ * by a process that stopped before it finished is resumed when the store is opened again.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { Satchel } from '../../../src/core/satchel.ts';
+import { tempDir } from '../../support/helpers.ts';
+import type { ImportSource } from '../../../src/core/import/importer.ts';
+
+const TABLES = ['asset_nt', 'asset_cd'] as const;
+
+function snippets(count: number, from = 0): ImportSource[] {
+  const entries = Array.from({ length: count }, (_, i) => [
+    `Merge ${from + i}`,
+    { scope: 'typescript', prefix: [`tag${(from + i) % 7}`], body: `export function mergeCase${from + i}(input${i % 13}: number) { return input${i % 13} * ${from + i}; }` },
+  ]);
+  return [{ name: `merge-${from}.code-snippets`, text: () => JSON.stringify(Object.fromEntries(entries)) }];
+}
+
+function automerge(core: Satchel): number[] {
+  return TABLES.map((table) => {
+    const row = core.context.database.db.prepare(`SELECT v FROM ${table}_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
+    return row === undefined ? 4 : Number(row.v);
+  });
+}
+
+function segments(core: Satchel): number[] {
+  return TABLES.map((table) => (core.context.database.db.prepare(`SELECT count(DISTINCT segid) AS n FROM ${table}_idx`).get() as { n: number }).n);
+}
+
+function found(core: Satchel, query: string): string[] {
+  return core.assets.search({ query }, { transferables: false, pseudo: false }).iterable.map((hit) => hit.asset!.name!).sort();
+}
+
+const QUERIES = ['mergeCase1', 'input3', 'tag2', 'Merge 12', 'mergcase'];
+
+test('an import writes with automerge off and the index is merged afterwards, finding the same assets', async () => {
+  const dataDir = tempDir();
+  const core = Satchel.open({ dataDir });
+  try {
+    const during: number[][] = [];
+    const summary = await core.imports.import(snippets(2000), { batchSize: 50, onProgress: () => during.push(automerge(core)) });
+    assert.equal(summary.imported, 2000);
+    assert.ok(during.length >= 40 && during.every((values) => values.every((v) => v === 0)), `automerge during the import: ${JSON.stringify(during.slice(0, 3))}`);
+    // Forty batches, one segment each per table, merged only when a level reached FTS5's crisis bound.
+    const before = segments(core);
+    assert.ok(before.every((n) => n >= 4), `segments after the import: ${before}`);
+    const hitsBefore = QUERIES.map((query) => found(core, query));
+    assert.ok(hitsBefore.every((hits) => hits.length > 0));
+
+    await core.imports.merged();
+    assert.deepEqual(automerge(core), [4, 4]);
+    const after = segments(core);
+    assert.ok(after.every((n, i) => n < before[i]! && n < 4), `segments: ${before} before the merge, ${after} after`);
+    assert.deepEqual(QUERIES.map((query) => found(core, query)), hitsBefore);
+    assert.equal(core.context.database.integrityCheck(), 'ok');
+  } finally {
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a merge owed when the store was closed is resumed when it is opened again', async () => {
+  const dataDir = tempDir();
+  try {
+    const first = Satchel.open({ dataDir });
+    // Closed while an import holds the deferral: the config still says a merge is owed.
+    first.assets.bulkTargets().indexing.search.deferMerging();
+    await first.imports.import(snippets(600), { batchSize: 30 });
+    assert.deepEqual(automerge(first), [0, 0]);
+    await first.close();
+
+    const second = Satchel.open({ dataDir });
+    try {
+      assert.deepEqual(automerge(second), [0, 0], 'nothing merged before the first turn');
+      const before = segments(second);
+      await second.imports.merged();
+      assert.deepEqual(automerge(second), [4, 4]);
+      assert.ok(segments(second).every((n, i) => n < before[i]!), `segments ${before} → ${segments(second)}`);
+      assert.ok(found(second, 'mergeCase12').includes('Merge 12'));
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('an import arriving during a merge pauses it; the merge finishes after that import', async () => {
+  const dataDir = tempDir();
+  const core = Satchel.open({ dataDir });
+  try {
+    await core.imports.import(snippets(1000), { batchSize: 25 });
+    const second = core.imports.import(snippets(500, 1000), { batchSize: 25, onProgress: () => assert.deepEqual(automerge(core), [0, 0]) });
+    assert.equal((await second).imported, 500);
+    await core.imports.merged();
+    assert.deepEqual(automerge(core), [4, 4]);
+    assert.ok(segments(core).every((n) => n < 4));
+    assert.ok(found(core, 'mergeCase1200').includes('Merge 1200'));
+  } finally {
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
