@@ -42,7 +42,9 @@ const entries = [
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs', banner: { js: `${nodeCheck}\n${importMetaUrl}` } },
   // The language model's worker thread, and the model it loads (a VSIX ships only dist/).
   { entryPoints: ['src/core/classify/classifyWorker.ts'], outfile: 'dist/classifyWorker.cjs', banner: { js: importMetaUrl } },
-  // An import's worker thread (src/core/import/batchPreparer.ts): batches' identifiers and fingerprints.
+  // The child process imports run in (src/core/import/importProcess.ts): reads and writes snippets on its own connection.
+  { entryPoints: ['src/core/import/importHost.ts'], outfile: 'dist/importHost.cjs', banner: { js: importMetaUrl } },
+  // Its helper (src/core/import/batchPreparer.ts): batches' identifiers and fingerprints.
   { entryPoints: ['src/core/import/prepareWorker.ts'], outfile: 'dist/prepareWorker.cjs', banner: { js: importMetaUrl } },
   // The child process that hosts node-llama-cpp for one loaded model (src/core/models/llamaProcess.ts).
   { entryPoints: ['src/core/models/llamaHost.ts'], outfile: 'dist/llamaHost.cjs' },

@@ -109,7 +109,7 @@ function stage(target, closure) {
   const dir = path.join(root, 'dist', 'stage', target);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'dist'), { recursive: true });
-  for (const file of ['extension.cjs', 'classifyWorker.cjs', 'prepareWorker.cjs', 'llamaHost.cjs']) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));
+  for (const file of ['extension.cjs', 'classifyWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs', 'llamaHost.cjs']) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));
   cpSync(path.join(root, 'dist', 'guesslang'), path.join(dir, 'dist', 'guesslang'), { recursive: true });
   for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'media/satchel.svg', 'media/icon.png']) {
     cpSync(path.join(root, file), path.join(dir, file));

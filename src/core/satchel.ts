@@ -24,6 +24,8 @@ import { Copilot } from './conversations/copilot.ts';
 import { BulkWriter } from './assets/bulkWriter.ts';
 import { SnippetImporter } from './import/importer.ts';
 import { BatchPreparer } from './import/batchPreparer.ts';
+import { ImportProcess } from './import/importProcess.ts';
+import type { ClassificationSpecific } from './wire.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -41,7 +43,7 @@ export interface CoreOptions {
   readonly connector?: Partial<ConnectorSettings>;
   readonly models?: Partial<ModelSettings>;
   readonly recall?: Partial<RecallSettings>;
-  /** Whether imports prepare batches on a worker thread (default true; false computes in-thread, as the fallback does). */
+  /** Whether imports run in a child process with a worker thread (default true; false imports on the store's thread, as the fallback does). */
   readonly importWorker?: boolean;
 }
 
@@ -59,8 +61,8 @@ export class Satchel implements Disposable {
   readonly user: LocalUser;
   /** Questions asked through /qgpt/stream, answered by the loaded local model. */
   readonly copilot: Copilot;
-  /** Snippet files from other tools, written a batch per transaction. */
-  readonly imports: SnippetImporter;
+  /** Snippet files from other tools, written a batch per transaction in a child process. */
+  readonly imports: ImportProcess;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -93,12 +95,24 @@ export class Satchel implements Disposable {
       },
       options.recall ?? {},
     );
-    this.imports = new SnippetImporter({
+    const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text)).specific;
+    const inProcess = new SnippetImporter({
       writer: new BulkWriter(context, this.assets.bulkTargets()),
       // Exact duplicates: the connector's index finds the candidates, whole texts decide.
       isSaved: (text) => fingerprints.sameText(text).some((id) => this.assets.text(id) === text),
-      classify: async (text) => (await this.classifier.classify(text)).specific,
-      preparer: options.importWorker === false ? () => new BatchPreparer(false) : undefined,
+      classify,
+      preparer: options.importWorker === false ? new BatchPreparer(false) : undefined,
+    });
+    this.imports = new ImportProcess({
+      child: { path: context.database.path, schemaVersion: context.database.schemaVersion, prepareWorker: true },
+      inProcess,
+      deferMerging: () => this.assets.bulkTargets().indexing.search.deferMerging(),
+      classify,
+      adopt: (changes) => {
+        this.assets.adoptWritten(changes.filter((change) => change.kind === 'asset').map((change) => change.id));
+        for (const change of changes) context.publish(change);
+      },
+      script: options.importWorker === false ? false : undefined,
     });
   }
 
@@ -109,6 +123,8 @@ export class Satchel implements Disposable {
   }
 
   async close(): Promise<void> {
+    // The import process's connection closes first (its batch under way finished or dropped).
+    await this.imports.close();
     // Writes already answered are durable; the ones still flushing are answered before the store closes.
     await this.context.database.settled();
     this.recall.dispose();

@@ -70,7 +70,7 @@ for (const [target, expected] of Object.entries(EXPECTED)) {
     assert.match(vsixManifest, new RegExp(`<Identity [^>]*TargetPlatform="${target}"`));
     const packageJson = JSON.parse(entries.get('extension/package.json')!.read().toString('utf8'));
     assert.equal(packageJson.main, './dist/extension.cjs');
-    for (const bundle of ['extension.cjs', 'llamaHost.cjs', 'classifyWorker.cjs', 'prepareWorker.cjs']) assert.ok(entries.has(`extension/dist/${bundle}`), bundle);
+    for (const bundle of ['extension.cjs', 'llamaHost.cjs', 'classifyWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs']) assert.ok(entries.has(`extension/dist/${bundle}`), bundle);
 
     const binaryPackages = new Set([...entries.keys()].map((name) => /^extension\/node_modules\/(@node-llama-cpp\/[^/]+)\//.exec(name)?.[1]).filter(Boolean));
     assert.deepEqual([...binaryPackages], [expected.binaryPackage]);

@@ -99,6 +99,42 @@ test('a file read on the caller side goes as parts of snippets; unreadable files
   assert.deepEqual(stored.tags?.iterable.map((t) => t.text).sort(), ['p3', 'part']);
 });
 
+test('files too large to share a request go two requests at a time; progress and the summary add them up', async () => {
+  // Three ~9 MB files: no two fit one request (16 MB), so each is a request, and two are under way at once.
+  const files: ImportFile[] = [0, 1, 2].map((file) => {
+    const name = `big-${file}.code-snippets`;
+    const entries = Array.from({ length: 60 }, (_, i) => [`Big ${file}-${i}`, { scope: 'javascript', prefix: [`big${file}`], body: `// big ${file}-${i}\n${'x'.repeat(150_000)}` }]);
+    return { name, read: async () => ({ name, content: JSON.stringify(Object.fromEntries(entries)) }) };
+  });
+  // The host's side: an import is asked for once a request's body is in; the importer runs them in turn.
+  const importer = h.core.imports;
+  const original = importer.import.bind(importer);
+  let asked = 0;
+  let most = 0;
+  let active = 0;
+  importer.import = (sources, options) => {
+    asked++;
+    most = Math.max(most, ++active);
+    return original(sources, options).finally(() => active--);
+  };
+  const progress: Array<{ imported: number; filesDone: number }> = [];
+  let summary;
+  try {
+    summary = await client.imports.importFiles(files, { onProgress: (p) => progress.push({ imported: p.imported, filesDone: p.filesDone }) });
+  } finally {
+    importer.import = original;
+  }
+  assert.deepEqual([summary.imported, summary.filesDone, summary.found, summary.failed], [180, 3, 180, 0]);
+  assert.deepEqual(summary.formats, { vscode: 3 });
+  assert.equal(asked, 3, 'one request per file');
+  assert.equal(most, 2, 'the next request was in while one was importing, and never more than two');
+  for (let i = 1; i < progress.length; i++) {
+    assert.ok(progress[i]!.imported >= progress[i - 1]!.imported && progress[i]!.filesDone >= progress[i - 1]!.filesDone, `progress went back: ${JSON.stringify(progress.slice(i - 1, i + 1))}`);
+  }
+  assert.deepEqual(progress.at(-1), { imported: 180, filesDone: 3 });
+  assert.equal(h.core.assets.list().filter((asset) => asset.name?.startsWith('Big ')).length, 180);
+});
+
 test('health answers between batches while an import runs', async () => {
   const snippets = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`Health ${i}`, { prefix: ['h', `h${i}`], body: `export function health${i}(value: number): number {\n  return value * ${i} + ${i % 7};\n}` }]));
   const importing = client.imports.importFiles([{ name: 'typescript.json', read: async () => ({ name: 'typescript.json', content: JSON.stringify(snippets) }) }]);

@@ -25,6 +25,12 @@ export interface AssetIndexer {
   rebuild?(all: Iterable<{ readonly id: string; readonly text: string }>, count: number): void;
   /** Many new assets at once (an import's batch), inside its transaction; an indexer may batch its own writes. */
   upsertBatch?(items: ReadonlyArray<BatchItem>): void;
+  /**
+   * New assets another connection wrote and committed (an import's worker thread, whose own
+   * indexers wrote the index rows with them): what this index keeps in memory is brought in step.
+   * Indexes with rows in the store must be among that connection's indexers (importStore.ts).
+   */
+  written?(assetIds: readonly string[]): void;
 }
 
 /** An asset of an import's batch; `fingerprint` when its fingerprints were made ahead (preparedAsset.ts). */
@@ -100,6 +106,12 @@ export class AssetIndexing implements Disposable {
       if (indexer.upsertBatch) indexer.upsertBatch(items);
       else for (const { id, text } of items) indexer.upsert(id, text);
     }
+  }
+
+  /** New assets another connection wrote and committed: the in-memory label index and indexers follow. */
+  written(assetIds: readonly string[]): void {
+    this.search.adoptLabels(assetIds);
+    for (const indexer of this.indexers) indexer.written?.(assetIds);
   }
 
   remove(rowid: number, id: string): void {

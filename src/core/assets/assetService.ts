@@ -112,6 +112,14 @@ export class AssetService implements Disposable {
     return { store: this.store, indexing: this.indexing, labels: this.labels, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR };
   }
 
+  /**
+   * Assets another connection wrote and committed (an import's worker thread, importStore.ts): the
+   * in-memory label index and the indexers that keep state in memory are brought in step.
+   */
+  adoptWritten(assetIds: readonly string[]): void {
+    this.indexing.written(assetIds);
+  }
+
   /** Adds a derived index after composition (tests); its upsert/remove run inside every asset write transaction. */
   registerIndexer(indexer: AssetIndexer): Disposable {
     return this.indexing.register(indexer);

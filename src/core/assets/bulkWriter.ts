@@ -91,12 +91,12 @@ export class BulkWriter {
 
   /** The search index's merge after imports (segmentMerger.ts): resolves once it is done. */
   merged(): Promise<void> {
-    return this.targets.indexing.search.merging.merged();
+    return this.targets.indexing.search.merging?.merged() ?? Promise.resolve();
   }
 
   /** Finishes that merge now, without yielding (a CLI before it exits). */
   mergeNow(): void {
-    this.targets.indexing.search.merging.mergeNow();
+    this.targets.indexing.search.merging?.mergeNow();
   }
 
   /**

@@ -21,6 +21,9 @@ export function embeddingIndexer(database: Database, store: VectorStore, listene
       store.markStale(assetId);
       database.onCommit(() => listener.changed(assetId));
     },
+    written(assetIds) {
+      for (const id of assetIds) listener.changed(id);
+    },
     remove(assetId) {
       store.delete(assetId);
       database.onCommit(() => listener.removed(assetId));

@@ -58,6 +58,10 @@ export class AssetSimilarity implements AssetIndexer, Disposable {
     this.forget(assetId);
   }
 
+  written(assetIds: readonly string[]): void {
+    for (const id of assetIds) this.forget(id);
+  }
+
   private forget(assetId: string): void {
     this.counts.delete(assetId);
     // A rewrite may also move the asset in or out of the ordinary ones (pseudo).

@@ -7,6 +7,7 @@
  */
 import type { ClassificationSpecific } from '../wire.ts';
 import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
+import type { Disposable } from '../events.ts';
 import { DomainError } from '../errors.ts';
 import { parseImportFile } from './detect.ts';
 import { isFileError } from './files.ts';
@@ -65,8 +66,11 @@ export interface ImporterDeps {
   isSaved(text: string): boolean;
   /** The language of a snippet its file did not name one for. */
   classify(text: string): Promise<ClassificationSpecific>;
-  /** Makes the batches' derived rows for one import (default: on a worker thread, in-thread if it cannot start). */
-  readonly preparer?: (() => BatchPreparer) | undefined;
+  /**
+   * Makes the batches' derived rows, owned (and disposed) by the caller. Default: one made while
+   * imports are queued (on a worker thread, in-thread if it cannot start), disposed after them.
+   */
+  readonly preparer?: BatchPreparer | undefined;
 }
 
 /**
@@ -94,22 +98,34 @@ export class SnippetImporter {
   private readonly deps: ImporterDeps;
   /** Imports run one after another: two at once could each find a snippet unsaved and both write it. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Imports queued or running, and what they share while there are any (the writer's settings, the preparer). */
+  private queued = 0;
+  private shared: { session: Disposable; preparer: BatchPreparer; owned: boolean } | undefined;
+  /**
+   * The batch size the last import arrived at: a large import comes as many requests, and each
+   * adapting again from FIRST_BATCH made twice the commits (and FTS5 segments) at 100k.
+   */
+  private learnedBatch = FIRST_BATCH;
 
   constructor(deps: ImporterDeps) {
     this.deps = deps;
   }
 
   import(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions = {}): Promise<ImportSummary> {
-    const run = this.queue.then(async () => {
-      const session = this.deps.writer.begin();
-      const preparer = this.deps.preparer?.() ?? new BatchPreparer();
-      try {
-        return await this.run(sources, options, preparer);
-      } finally {
-        preparer.dispose();
-        session.dispose();
-      }
-    });
+    this.queued++;
+    // A client sends a large import as several requests, the next one while this one runs: they
+    // share one worker thread and one set of import settings (and the index merge waits for the last).
+    const run = this.queue
+      .then(() => {
+        this.shared ??= { session: this.deps.writer.begin(), preparer: this.deps.preparer ?? new BatchPreparer(), owned: this.deps.preparer === undefined };
+        return this.run(sources, options, this.shared.preparer);
+      })
+      .finally(() => {
+        if (--this.queued > 0 || this.shared === undefined) return;
+        if (this.shared.owned) this.shared.preparer.dispose();
+        this.shared.session.dispose();
+        this.shared = undefined;
+      });
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -130,7 +146,9 @@ export class SnippetImporter {
 
   private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions, preparer: BatchPreparer): Promise<ImportSummary> {
     const started = performance.now();
-    let batchSize = Math.max(1, options.batchSize ?? FIRST_BATCH);
+    // The first batch is small whatever was learned: nothing is written until it is prepared.
+    let batchSize = Math.max(1, options.batchSize ?? Math.min(FIRST_BATCH, this.learnedBatch));
+    let firstBatch = true;
     const counts = { filesDone: 0, files: options.files, found: 0, imported: 0, duplicates: 0, failed: 0 };
     const failures: ItemFailure[] = [];
     const formats: Partial<Record<ImportFormat, number>> = {};
@@ -166,7 +184,7 @@ export class SnippetImporter {
       inFlightTexts = new Set();
       if (options.batchSize === undefined) {
         const perAsset = (performance.now() - writing) / assets.length;
-        batchSize = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perAsset, 0.001))));
+        this.learnedBatch = batchSize = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perAsset, 0.001))));
       }
       counts.imported += assets.length;
       counts.filesDone += endsFiles;
@@ -181,6 +199,9 @@ export class SnippetImporter {
       if (pending.length === 0) return;
       const batch = pending;
       const texts = pendingTexts;
+      // After the small first batch, the size an earlier import of this session arrived at.
+      if (firstBatch && options.batchSize === undefined) batchSize = this.learnedBatch;
+      firstBatch = false;
       pending = [];
       pendingChars = 0;
       pendingTexts = new Set();

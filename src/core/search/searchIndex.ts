@@ -84,23 +84,36 @@ export class SearchIndex {
   private readonly database: Database;
 
   private readonly labels: LabelTrigrams;
-  /** When the two FTS5 tables' segments are merged (imports defer it). */
-  readonly merging: SegmentMerger;
+  /** When the two FTS5 tables' segments are merged (imports defer it); only the store's own connection has one. */
+  readonly merging: SegmentMerger | undefined;
   private vocabulary = false;
   private readonly frequencies = new Map<string, number>();
   private frequenciesAtSize = 0;
 
-  constructor(database: Database) {
+  /** `merging`: false on a second connection (an import's worker), whose merges the first one schedules. */
+  constructor(database: Database, { merging = true } = {}) {
     this.database = database;
     this.labels = new LabelTrigrams({
       labels: () => this.allLabels(),
     });
-    this.merging = new SegmentMerger(database, ['asset_nt', 'asset_cd']);
+    this.merging = merging ? new SegmentMerger(database, ['asset_nt', 'asset_cd']) : undefined;
   }
 
   /** For the length of an import: FTS5 segments are merged once afterwards, not as each batch is written. */
   deferMerging(): Disposable {
-    return this.merging.defer();
+    return this.merging?.defer() ?? { dispose() {} };
+  }
+
+  /**
+   * Labels of assets another connection wrote (an import's worker thread), read from the store
+   * into the in-memory label index.
+   */
+  adoptLabels(assetIds: readonly string[]): void {
+    if (assetIds.length === 0) return;
+    const rows = this.database
+      .prepare('SELECT l.rowid, l.label FROM assets a JOIN asset_labels l ON l.rowid = a.rowid WHERE a.id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(assetIds)) as Array<{ rowid: number; label: string }>;
+    for (const { rowid, label } of rows) this.labels.set(rowid, label);
   }
 
   /**
@@ -156,7 +169,7 @@ export class SearchIndex {
   }
 
   dispose(): void {
-    this.merging.dispose();
+    this.merging?.dispose();
     this.labels.dispose();
   }
 

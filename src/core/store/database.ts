@@ -117,6 +117,35 @@ export class Database {
     return database;
   }
 
+  /**
+   * A second connection to the store another Database in this process opened, migrated and keeps
+   * (an import's worker thread writes through one). Writes are as durable as the first
+   * connection's; checkpoints are left to that connection, and a schema newer or older than
+   * `version` is refused (the two would disagree on every table).
+   */
+  static openShared(path: string, version: number, busyTimeoutMs = 10_000): Database {
+    const { DatabaseSync } = sqlite();
+    let db: DatabaseSync;
+    try {
+      db = new DatabaseSync(path);
+    } catch (error) {
+      throw new StoreUnusableError(`Cannot open the database ${path}: ${(error as Error).message}`);
+    }
+    const database = new Database(path, db);
+    try {
+      db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      db.exec('PRAGMA synchronous = FULL');
+      db.exec('PRAGMA foreign_keys = ON');
+      db.exec('PRAGMA wal_autocheckpoint = 0');
+      if (database.schemaVersion !== version) throw new StoreUnusableError(`The database ${path} is at schema ${database.schemaVersion}, not ${version}.`);
+    } catch (error) {
+      db.close();
+      if (error instanceof StoreUnusableError) throw error;
+      throw new StoreUnusableError(`Cannot use the database ${path}: ${(error as Error).message}`);
+    }
+    return database;
+  }
+
   /** Hands WAL checkpoints to a worker thread (see walCheckpointer.ts); SQLite's own are turned off. */
   private checkpointOffTheEventLoop(): void {
     this.db.exec('PRAGMA wal_autocheckpoint = 0');

@@ -1,6 +1,6 @@
 /**
  * A crash mid-import leaves whole batches: a child importing in batches is killed with SIGKILL
- * after a few batches; on reopen the store holds a whole number of batches (at least every batch
+ * after a few batches (its import process exits with it); on reopen the store holds a whole number of batches (at least every batch
  * it reported), search and the connector's index agree with the assets, the database is intact,
  * the search index's deferred merge is finished, and importing again writes exactly the rest.
  */
@@ -19,6 +19,7 @@ const BATCH = 100;
 test('SIGKILL mid-import leaves whole batches, consistent indexes, and a re-run completes it', { timeout: 120_000 }, async () => {
   const dataDir = tempDir('satchel-import-crash-');
   try {
+    let importPid = 0;
     const reported = await new Promise<number>((resolve, reject) => {
       const importer = spawn(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', child, dataDir, String(TOTAL), String(BATCH)], {
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -31,7 +32,9 @@ test('SIGKILL mid-import leaves whole batches, consistent indexes, and a re-run 
         out = lines.pop()!;
         for (const line of lines) {
           if (line === 'done') return reject(new Error('the import finished before it was killed'));
-          last = Number(line);
+          const [pid, imported] = line.split(' ').map(Number);
+          importPid = pid!;
+          last = imported!;
           // Killed while the next batches are being written.
           if (last >= 5 * BATCH) importer.kill('SIGKILL');
         }
@@ -40,6 +43,11 @@ test('SIGKILL mid-import leaves whole batches, consistent indexes, and a re-run 
       importer.once('error', reject);
     });
     assert.ok(reported >= 5 * BATCH);
+    // The import process outlives nothing: with its parent gone it stops writing and exits.
+    assert.ok(importPid > 0);
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline && isAlive(importPid)) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(isAlive(importPid), false, 'the import process exited with its parent');
 
     const core = Satchel.open({ dataDir });
     try {
@@ -71,3 +79,12 @@ test('SIGKILL mid-import leaves whole batches, consistent indexes, and a re-run 
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

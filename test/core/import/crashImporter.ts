@@ -1,6 +1,7 @@
 /**
  * Child process of crash.test.ts: imports argv[3] generated snippets into the data directory argv[2]
- * in batches of argv[4], printing the imported count after each batch. The test kills it mid-import.
+ * in batches of argv[4], printing the import process's pid and the imported count after each
+ * batch. The test kills it mid-import.
  */
 import { Satchel } from '../../../src/core/satchel.ts';
 
@@ -11,6 +12,6 @@ const snippets = Object.fromEntries(
 );
 await core.imports.import([{ name: 'typescript.json', text: () => JSON.stringify(snippets) }], {
   batchSize: batch,
-  onProgress: (progress) => process.stdout.write(`${progress.imported}\n`),
+  onProgress: (progress) => process.stdout.write(`${core.imports.pid ?? 0} ${progress.imported}\n`),
 });
 process.stdout.write('done\n');

@@ -1,0 +1,268 @@
+/**
+ * Imports, run in a child process with its own connection to the store (importHost.ts). Why not on
+ * this thread: in VS Code it is the extension host's, and a 100k import held it for up to 2 s at a
+ * time (a batch's commit, an FTS5 merge); why a process rather than a worker thread: the memory an
+ * import used (SQLite's page cache, the batches, the allocator's arenas) is given back when the
+ * process ends, where a thread's stayed with the host (+80 MB after a 10k import).
+ *
+ * This side hands the child the files one at a time, classifies for it, relays progress, and after
+ * each batch brings the store's in-memory parts in step and announces the batch's changes. Imports
+ * run one after another; while any are queued they share one child, and the search index's merging
+ * waits for the last (segmentMerger.ts). Where the child cannot start, the same import runs here
+ * (SnippetImporter).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChangeEvent, Disposable } from '../events.ts';
+import type { ClassificationSpecific } from '../wire.ts';
+import { isFileError } from './files.ts';
+import type { ImportOptions, ImportSource, ImportSummary, SnippetImporter } from './importer.ts';
+import { bundledImportHost, relayedError, type FromChild, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
+
+export interface ImportProcessDeps {
+  readonly child: ImportHostData;
+  /** The same import in this process: where the child cannot start, and for merging after imports. */
+  readonly inProcess: SnippetImporter;
+  /** Turns the search index's merging off while imports are queued (segmentMerger.ts). */
+  deferMerging(): Disposable;
+  classify(text: string): Promise<ClassificationSpecific>;
+  /** A batch the child committed: its assets are adopted and its changes announced. */
+  adopt(changes: readonly ChangeEvent[]): void;
+  /** The child's script (default: the bundle's or the sources'); false imports in this process. */
+  readonly script?: ChildScript | false | undefined;
+}
+
+export interface ChildScript {
+  readonly path: string;
+  readonly execArgv: readonly string[];
+}
+
+/** What the child says of one import (the rest, classification requests, are the child's own). */
+type ImportMessage = Extract<FromChild, { readonly id: number }>;
+
+/** How long a closing store waits for the child to finish its batch and close its connection. */
+const CLOSE_WAIT_MS = 10_000;
+
+interface Session {
+  readonly child: ChildProcess | undefined;
+  readonly deferral: Disposable;
+  /** Settles when the child has exited (at once without one). */
+  readonly exited: Promise<void>;
+  /** Handlers of the imports sent to the child, by id; a child that dies fails them. */
+  readonly listeners: Map<number, (message: ImportMessage) => void>;
+  failure?: Error;
+}
+
+export class ImportProcess {
+  private readonly deps: ImportProcessDeps;
+  private readonly script: ChildScript | false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+  private session: Session | undefined;
+  private nextId = 0;
+  private closing: Promise<void> | undefined;
+  /** Settles when every child started so far has exited. */
+  private ending: Promise<void> = Promise.resolve();
+
+  constructor(deps: ImportProcessDeps) {
+    this.deps = deps;
+    this.script = deps.script ?? importHostScript();
+  }
+
+  import(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions = {}): Promise<ImportSummary> {
+    this.queued++;
+    const run = this.queue
+      .then(() => this.run(sources, options))
+      .finally(() => {
+        if (--this.queued === 0) void this.endSession();
+      });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The process imports are running in, while there is one. */
+  get pid(): number | undefined {
+    return this.session?.child?.pid;
+  }
+
+  /** Resolves once the imports queued so far are done and the search index is merged after them. */
+  async merged(): Promise<void> {
+    await this.queue;
+    await this.deps.inProcess.merged();
+  }
+
+  /** Merges the search index now, without yielding: a process about to exit (the CLI). */
+  mergeNow(): void {
+    this.deps.inProcess.mergeNow();
+  }
+
+  /** Fails what is running (its child stops at its next batch) and waits for the child to close its connection and exit. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const listener of [...(this.session?.listeners.values() ?? [])]) listener({ type: 'failed', id: -1, error: { message: 'The store is closing.' } });
+      await this.endSession();
+    })();
+    return this.closing;
+  }
+
+  private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions): Promise<ImportSummary> {
+    if (this.closing) throw new Error('The store is closed.');
+    const session = (this.session ??= this.startSession());
+    const child = session.child;
+    if (child === undefined) return this.deps.inProcess.import(sources, options);
+    if (session.failure) throw session.failure;
+    const id = this.nextId++;
+    const send = (message: ToChild): void => void child.send(message);
+    const files = (async function* () {
+      yield* sources;
+    })();
+    return new Promise<ImportSummary>((resolve, reject) => {
+      let settled = false;
+      const cancel = (): void => send({ type: 'cancel', id });
+      const finish = (outcome: () => void): void => {
+        if (settled) return;
+        settled = true;
+        session.listeners.delete(id);
+        options.signal?.removeEventListener('abort', cancel);
+        outcome();
+      };
+      session.listeners.set(id, (message) => {
+        switch (message.type) {
+          case 'next':
+            void nextSource(files).then(
+              (source) => send({ type: 'source', id, source }),
+              (error: unknown) => {
+                cancel();
+                finish(() => reject(error));
+              },
+            );
+            return;
+          case 'written':
+            this.deps.adopt(message.changes);
+            return;
+          case 'progress':
+            options.onProgress?.(message.progress);
+            return;
+          case 'done':
+            finish(() => resolve(message.summary));
+            return;
+          case 'failed':
+            finish(() => reject(relayedError(message.error)));
+            return;
+        }
+      });
+      options.signal?.addEventListener('abort', cancel, { once: true });
+      send({ type: 'import', id, options: { batchSize: options.batchSize, format: options.format, files: options.files } });
+      if (options.signal?.aborted) cancel();
+    });
+  }
+
+  private startSession(): Session {
+    const deferral = this.deps.deferMerging();
+    const listeners = new Map<number, (message: ImportMessage) => void>();
+    let child: ChildProcess | undefined;
+    if (this.script !== false) {
+      try {
+        child = fork(this.script.path, [JSON.stringify(this.deps.child)], {
+          execArgv: [...this.script.execArgv],
+          // In VS Code, process.execPath is the editor's Electron: this makes it run as plain Node.
+          execPath: process.execPath,
+          env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+          stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+          // Structured clone: a parsed file's snippets cross as they are.
+          serialization: 'advanced',
+        });
+      } catch {
+        child = undefined;
+      }
+    }
+    if (child === undefined) return { child, deferral, listeners, exited: Promise.resolve() };
+    const started = child;
+    let stderr = '';
+    started.stderr?.setEncoding('utf8');
+    started.stderr?.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-2000);
+    });
+    const session: Session = {
+      child: started,
+      deferral,
+      listeners,
+      exited: new Promise<void>((resolve) => started.once('exit', () => resolve())),
+    };
+    started.on('message', (message: FromChild) => {
+      if ('id' in message) session.listeners.get(message.id)?.(message);
+      else if (message.type === 'classify') {
+        void this.deps.classify(message.text).then((language) => void started.send({ type: 'classified', request: message.request, language } satisfies ToChild));
+      }
+    });
+    started.on('error', () => {
+      // 'exit' follows (a child that never started exits too).
+    });
+    started.on('exit', (code, signal) => {
+      // A child gone by itself ends its session (the deferral is released once, whoever releases it).
+      if (this.session === session) {
+        this.session = undefined;
+        deferral.dispose();
+      }
+      if (session.listeners.size === 0) return;
+      // Batches the child committed stay; the imports it held fail, and the next one starts a new child.
+      const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const detail = stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : '';
+      session.failure = new Error(`The import process ${why}${detail}`);
+      for (const listener of [...session.listeners.values()]) listener({ type: 'failed', id: -1, error: { message: session.failure.message } });
+    });
+    return session;
+  }
+
+  /** Ends the current session; resolves when every session ended so far has (a store closing waits for them). */
+  private endSession(): Promise<void> {
+    const session = this.session;
+    if (session !== undefined) {
+      this.session = undefined;
+      const ended = this.ending;
+      this.ending = Promise.all([ended, this.finishSession(session)]).then(() => undefined);
+    }
+    return this.ending;
+  }
+
+  private async finishSession(session: Session): Promise<void> {
+    const child = session.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      if (child.connected) child.send({ type: 'close' } satisfies ToChild);
+      const timer = setTimeout(() => child.kill('SIGKILL'), CLOSE_WAIT_MS);
+      await session.exited;
+      clearTimeout(timer);
+    }
+    session.deferral.dispose();
+  }
+}
+
+/** The next file as it crosses to the child; a file that cannot be read goes as its error, which fails it alone. */
+async function nextSource(files: AsyncIterator<ImportSource>): Promise<SourceMessage | undefined> {
+  const next = await files.next();
+  if (next.done) return undefined;
+  const source = next.value;
+  if ('parsed' in source) return { name: source.name, parsed: source.parsed };
+  try {
+    return { name: source.name, text: await source.text() };
+  } catch (error) {
+    if (!isFileError(error)) throw error;
+    const { message, code, syscall } = error as NodeJS.ErrnoException;
+    return { name: source.name, error: { message, code: code ?? 'EIO', syscall: syscall ?? 'read' } };
+  }
+}
+
+/** The child's script where Satchel runs from: dist/ next to the bundle, or the TypeScript sources (tests). */
+function importHostScript(): ChildScript | false {
+  // A CommonJS bundle has __dirname and no import.meta; the ES module sources have the reverse.
+  if (typeof __dirname === 'string') {
+    const bundled = path.join(__dirname, bundledImportHost);
+    return existsSync(bundled) ? { path: bundled, execArgv: [] } : false;
+  }
+  return {
+    path: fileURLToPath(new URL('./importHost.ts', import.meta.url)),
+    execArgv: ['--experimental-strip-types', '--disable-warning=ExperimentalWarning'],
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * What an import's worker thread writes through: a second connection to the store and the parts of
+ * the assets area a bulk write needs, composed as satchel.ts composes them for the store's own
+ * connection: records and links, labels, the search index (without its in-memory label index or
+ * merge scheduling, which stay with the store's thread) and the connector's fingerprint index.
+ * Every index with rows in the store is written here, inside the batch's transaction; the store's
+ * thread brings what it keeps in memory in step after each batch (AssetService.adoptWritten).
+ */
+import { Database } from '../store/database.ts';
+import { StoreContext, silentLogger } from '../context.ts';
+import type { ChangeEvent, Disposable, Event } from '../events.ts';
+import type { ClassificationSpecific } from '../wire.ts';
+import { AssetStore } from '../assets/assetStore.ts';
+import { Labels } from '../assets/labels.ts';
+import { SearchIndex } from '../search/searchIndex.ts';
+import { FingerprintIndex } from '../connector/fingerprintIndex.ts';
+import { AssetIndexing } from '../assets/assetIndexers.ts';
+import { BulkWriter } from '../assets/bulkWriter.ts';
+import { SATCHEL_APPLICATION, LOCAL_CREATOR } from '../assets/origin.ts';
+import { SnippetImporter } from './importer.ts';
+import { BatchPreparer } from './batchPreparer.ts';
+
+export interface ImportStore extends Disposable {
+  readonly importer: SnippetImporter;
+  /** Changes committed through this connection (each batch's assets, formats, tags and descriptions). */
+  readonly onDidChange: Event<ChangeEvent>;
+}
+
+export interface ImportStoreOptions {
+  readonly classify: (text: string) => Promise<ClassificationSpecific>;
+  /** Whether batches are prepared on a worker thread of their own (else on this one). */
+  readonly prepareWorker: boolean;
+}
+
+export function openImportStore(path: string, schemaVersion: number, options: ImportStoreOptions): ImportStore {
+  const context = new StoreContext(Database.openShared(path, schemaVersion), silentLogger);
+  const store = new AssetStore(context);
+  const labels = new Labels(context);
+  const fingerprints = new FingerprintIndex(context.database);
+  const indexing = new AssetIndexing(new SearchIndex(context.database, { merging: false }), store, labels, [fingerprints]);
+  // One for the worker's life: imports reach it one request at a time.
+  const preparer = new BatchPreparer(options.prepareWorker ? undefined : false);
+  const importer = new SnippetImporter({
+    writer: new BulkWriter(context, { store, indexing, labels, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR }),
+    // Exact duplicates: the connector's index finds the candidates, whole texts decide (as satchel.ts).
+    isSaved: (text) => fingerprints.sameText(text).some((id) => store.text(id) === text),
+    classify: options.classify,
+    preparer,
+  });
+  return {
+    importer,
+    onDidChange: context.onDidChange,
+    dispose: () => {
+      preparer.dispose();
+      indexing.dispose();
+      context.dispose();
+    },
+  };
+}

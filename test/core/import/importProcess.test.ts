@@ -1,0 +1,136 @@
+/**
+ * Imports run in a child process with its own connection: the store's own connection commits none
+ * of the batches, the child is gone once the imports are done, a child that dies fails only the
+ * import it held, and a store closing during an import waits for the child and keeps whole batches.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { Satchel } from '../../../src/core/satchel.ts';
+import { tempDir } from '../../support/helpers.ts';
+import type { ImportSource } from '../../../src/core/import/importer.ts';
+
+function file(name: string, count: number, from = 0): ImportSource {
+  const entries = Array.from({ length: count }, (_, i) => [`Proc ${from + i}`, { scope: 'typescript', prefix: ['proc'], body: `export const proc${from + i} = ${from + i}; // ${'p'.repeat((from + i) % 300)}` }]);
+  const text = JSON.stringify(Object.fromEntries(entries));
+  return { name, text: () => text };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  return !alive(pid);
+}
+
+test('the batches are written by a child process: none commits on the store\'s own connection, and the child ends with the imports', async () => {
+  const dataDir = tempDir();
+  const core = Satchel.open({ dataDir });
+  try {
+    const database = core.context.database;
+    // Turns FTS5's automerge off up front: the import's own deferral then has nothing to write here.
+    const deferral = core.assets.bulkTargets().indexing.search.deferMerging();
+    const original = database.transaction.bind(database);
+    let ownTransactions = 0;
+    database.transaction = (fn) => {
+      ownTransactions++;
+      return original(fn);
+    };
+    const pids = new Set<number>();
+    const missing = Object.assign(new Error("ENOENT: no such file or directory, open 'gone.json'"), { code: 'ENOENT', syscall: 'open' });
+    let summary;
+    try {
+      summary = await core.imports.import([file('a.code-snippets', 1500), { name: 'gone.json', text: () => Promise.reject(missing) }, file('b.code-snippets', 500, 1500)], {
+        batchSize: 250,
+        onProgress: () => void pids.add(core.imports.pid ?? -1),
+      });
+    } finally {
+      database.transaction = original;
+      deferral.dispose();
+    }
+    assert.deepEqual([summary.imported, summary.failed, summary.filesDone], [2000, 1, 3]);
+    assert.ok(summary.failures.some((failure) => failure.source === 'gone.json' && /ENOENT/.test(failure.reason)), JSON.stringify(summary.failures));
+    assert.equal(ownTransactions, 0, 'the store\'s connection committed none of the batches');
+    assert.equal(pids.size, 1);
+    const [pid] = [...pids];
+    assert.ok(pid !== undefined && pid > 0 && pid !== process.pid);
+    assert.ok(await gone(pid), 'the import process ended after the import');
+    assert.equal(core.assets.identifiers().length, 2000);
+    assert.equal(core.connector.index.size, 2000);
+  } finally {
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a child that dies mid-import fails that import with the reason; its batches stay and the next import completes the rest', async () => {
+  const dataDir = tempDir();
+  const core = Satchel.open({ dataDir });
+  try {
+    let killed = false;
+    const failed = await core.imports
+      .import([file('a.code-snippets', 3000)], {
+        batchSize: 100,
+        onProgress: (progress) => {
+          if (progress.imported >= 300 && !killed) {
+            killed = true;
+            process.kill(core.imports.pid!, 'SIGKILL');
+          }
+        },
+      })
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    assert.match(String(failed?.message), /import process was killed by SIGKILL/);
+    const stored = core.assets.identifiers().length;
+    assert.ok(stored >= 300 && stored < 3000 && stored % 100 === 0, `${stored} stored`);
+    const rest = await core.imports.import([file('a.code-snippets', 3000)]);
+    assert.deepEqual([rest.imported, rest.duplicates], [3000 - stored, stored]);
+    assert.equal(core.assets.identifiers().length, 3000);
+  } finally {
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('closing the store during an import fails it, waits for the child, and leaves whole batches', async () => {
+  const dataDir = tempDir();
+  try {
+    const core = Satchel.open({ dataDir });
+    let pid: number | undefined;
+    let closing: Promise<void> | undefined;
+    const outcome = core.imports
+      .import([file('a.code-snippets', 3000)], {
+        batchSize: 100,
+        onProgress: (progress) => {
+          pid ??= core.imports.pid;
+          if (progress.imported >= 200) closing ??= core.close();
+        },
+      })
+      .then(
+        () => 'finished',
+        (error: Error) => error.message,
+      );
+    assert.equal(await outcome, 'The store is closing.');
+    await closing;
+    assert.ok(pid !== undefined && !alive(pid), 'the child had exited when close resolved');
+    const again = Satchel.open({ dataDir });
+    try {
+      const stored = again.assets.identifiers().length;
+      assert.ok(stored >= 200 && stored < 3000 && stored % 100 === 0, `${stored} stored`);
+      assert.equal(again.context.database.integrityCheck(), 'ok');
+    } finally {
+      await again.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
