@@ -82,7 +82,7 @@ async function importInto(dataDir: string, files: readonly string[], options: Im
           options,
         );
         // A host opening the store later would merge it anyway; meanwhile its searches would be slower.
-        if (summary.imported > 0 && !summary.cancelled) core.imports.mergeNow();
+        if (!summary.cancelled) await core.imports.merged();
         return summary;
       } finally {
         await core.close();

@@ -42,6 +42,8 @@ test('with no host: the folder is imported into the data directory directly, and
     const core = Satchel.open({ dataDir });
     try {
       assert.equal(core.assets.identifiers().length, 10);
+      // The command merged the search index before it exited: the store owes no merge.
+      assert.equal(core.assets.bulkTargets().indexing.search.merging?.pending(), false);
     } finally {
       await core.close();
     }

@@ -94,11 +94,6 @@ export class BulkWriter {
     return this.targets.indexing.search.merging?.merged() ?? Promise.resolve();
   }
 
-  /** Finishes that merge now, without yielding (a CLI before it exits). */
-  mergeNow(): void {
-    this.targets.indexing.search.merging?.mergeNow();
-  }
-
   /**
    * Stores `assets` in one durable transaction; returns their ids in order. Throws and stores
    * nothing on failure. `prepared[i]`, when given, is `assets[i]`'s derived rows made ahead (an

@@ -90,12 +90,9 @@ export class ImportProcess {
   /** Resolves once the imports queued so far are done and the search index is merged after them. */
   async merged(): Promise<void> {
     await this.queue;
+    // The merge starts once the last child has exited and released its deferral.
+    await this.ending;
     await this.deps.inProcess.merged();
-  }
-
-  /** Merges the search index now, without yielding: a process about to exit (the CLI). */
-  mergeNow(): void {
-    this.deps.inProcess.mergeNow();
   }
 
   /** Fails what is running (its child stops at its next batch) and waits for the child to close its connection and exit. */

@@ -139,11 +139,6 @@ export class SnippetImporter {
     await this.deps.writer.merged();
   }
 
-  /** Merges the search index now, without yielding: a process about to exit (the CLI). */
-  mergeNow(): void {
-    this.deps.writer.mergeNow();
-  }
-
   private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions, preparer: BatchPreparer): Promise<ImportSummary> {
     const started = performance.now();
     // The first batch is small whatever was learned: nothing is written until it is prepared.

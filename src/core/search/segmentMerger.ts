@@ -74,15 +74,6 @@ export class SegmentMerger implements Disposable {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  /** Merges now, step by step without yielding (the CLI before it exits). */
-  mergeNow(): void {
-    this.cancelTimer();
-    while (!this.disposed && this.deferrals === 0 && this.step()) {
-      // Each step is its own transaction.
-    }
-    this.settle();
-  }
-
   dispose(): void {
     this.disposed = true;
     this.cancelTimer();
