@@ -7,7 +7,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { sqlite } from './sqlite.ts';
 import { existsSync, accessSync, constants } from 'node:fs';
-import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoreUnusableError } from '../errors.ts';
 import { checkReadable } from './openChecks.ts';
@@ -15,6 +14,7 @@ import { storageError } from './storageErrors.ts';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
 import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
+import { WalFlusher } from './walFlusher.ts';
 
 export interface Migration {
   /** Strictly increasing across all migrations; never reuse or renumber a released one. */
@@ -26,6 +26,11 @@ export interface Migration {
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
 export const DATABASE_FILE = 'satchel.db';
+
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+/** How often grouped writes look again for a write lock another connection holds. */
+const LOCK_RETRY_MS = 5;
+const SQLITE_BUSY = 5;
 
 /** Up to this size a store is fully checked (PRAGMA quick_check) when opened. */
 export const FULL_CHECK_MAX_BYTES = 64 * 1024 * 1024;
@@ -47,14 +52,23 @@ export class Database {
   private readonly afterCommit: Array<() => void> = [];
   private readonly grouped: Array<{ fn: () => unknown; resolve(value: unknown): void; reject(error: unknown): void }> = [];
   private groupScheduled = false;
-  private readonly flushes = new Set<Promise<void>>();
-  private syncing: Promise<void> | undefined;
-  private syncAgain: Promise<void> | undefined;
   private checkpoints: WalCheckpointer | undefined;
+  /** How long a write waits for another connection's write lock (SQLite's busy_timeout). */
+  private busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS;
+  /** Since when grouped writes have been waiting, off the event loop, for another connection's write lock. */
+  private lockWaitSince: number | undefined;
+
+  private readonly wal: WalFlusher;
 
   private constructor(path: string, db: DatabaseSync) {
     this.path = path;
     this.db = db;
+    this.wal = new WalFlusher(path);
+  }
+
+  private setBusyTimeout(ms: number): void {
+    this.busyTimeoutMs = ms;
+    this.db.exec(`PRAGMA busy_timeout = ${ms}`);
   }
 
   static open(options: OpenOptions): Database {
@@ -94,7 +108,7 @@ export class Database {
     const database = new Database(path, db);
     try {
       if (existed) checkReadable(db, path, options.fullCheckMaxBytes ?? FULL_CHECK_MAX_BYTES);
-      db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+      database.setBusyTimeout(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = FULL');
       // Checkpoints shrink the WAL back to this, so space freed after a full disk is usable again.
@@ -133,7 +147,7 @@ export class Database {
     }
     const database = new Database(path, db);
     try {
-      db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      database.setBusyTimeout(busyTimeoutMs);
       db.exec('PRAGMA synchronous = FULL');
       db.exec('PRAGMA foreign_keys = ON');
       db.exec('PRAGMA wal_autocheckpoint = 0');
@@ -231,7 +245,7 @@ export class Database {
   unsyncedTransaction<T>(fn: () => T): T {
     if (this.depth > 0) return this.transaction(fn);
     const { result, callbacks } = this.commitUnsynced(() => this.commitOuter(fn));
-    void this.flushed().catch(() => {
+    void this.wal.flushed().catch(() => {
       // Nobody waits on this write; a failed flush shows again at the next durable commit.
     });
     for (const callback of callbacks) callback();
@@ -246,15 +260,6 @@ export class Database {
     } finally {
       this.db.exec('PRAGMA synchronous = FULL');
     }
-  }
-
-  /** Resolves once every commit made so far is on disk; `settled` waits for it too. */
-  private flushed(): Promise<void> {
-    const flush = this.syncWal();
-    this.flushes.add(flush);
-    const forget = () => void this.flushes.delete(flush);
-    flush.then(forget, forget);
-    return flush;
   }
 
   /** The outermost transaction: BEGIN, `fn`, COMMIT; hands back the `onCommit` callbacks it queued. */
@@ -299,6 +304,17 @@ export class Database {
   }
 
   private commitGroup(): void {
+    if (this.grouped.length > 0 && this.db.isOpen && !this.writeLockFree()) {
+      // Another connection is writing (an import process's batch, up to a second or two): the group
+      // waits for it here, between turns of the event loop, rather than in SQLite's busy handler,
+      // which would hold the loop. Past the busy timeout it is tried as any write is.
+      this.lockWaitSince ??= performance.now();
+      if (performance.now() - this.lockWaitSince < this.busyTimeoutMs) {
+        setTimeout(() => this.commitGroup(), LOCK_RETRY_MS);
+        return;
+      }
+    }
+    this.lockWaitSince = undefined;
     this.groupScheduled = false;
     const batch = this.grouped.splice(0);
     if (batch.length === 0 || !this.db.isOpen) {
@@ -323,7 +339,7 @@ export class Database {
       for (const item of batch) item.reject(error);
       return;
     }
-    this.flushed().then(
+    this.wal.flushed().then(
       () => {
         for (const callback of committed.callbacks) callback();
         batch.forEach((item, i) => {
@@ -362,31 +378,26 @@ export class Database {
     }
   }
 
-  /**
-   * One fdatasync of the WAL covering every COMMIT made before it starts. Calls that arrive while
-   * one is running share the next one, so a burst of groups costs two flushes, not one each.
-   */
-  private syncWal(): Promise<void> {
-    if (!this.syncing) {
-      this.syncing = flushFile(`${this.path}-wal`).finally(() => {
-        this.syncing = undefined;
-      });
-      return this.syncing;
+  /** Whether this connection can take the write lock now, without waiting (it is not kept). */
+  private writeLockFree(): boolean {
+    this.db.exec('PRAGMA busy_timeout = 0');
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      // SQLITE_BUSY: another connection holds it. Anything else is the real write's to report.
+      return (((error as { errcode?: number }).errcode ?? 0) & 0xff) !== SQLITE_BUSY;
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${this.busyTimeoutMs}`);
     }
-    this.syncAgain ??= this.syncing
-      .catch(() => {})
-      .then(() => {
-        this.syncAgain = undefined;
-        return this.syncWal();
-      });
-    return this.syncAgain;
+    this.db.exec('ROLLBACK');
+    return true;
   }
 
   /** Resolves once every grouped or unsynced write committed so far is on disk (or failed). */
   async settled(): Promise<void> {
-    while (this.groupScheduled || this.flushes.size > 0) {
+    while (this.groupScheduled || this.wal.busy) {
       if (this.groupScheduled) await new Promise((resolve) => setImmediate(resolve));
-      else await Promise.allSettled([...this.flushes]);
+      else await this.wal.idle();
     }
   }
 
@@ -412,21 +423,5 @@ export class Database {
       // Best effort only.
     }
     this.db.close();
-  }
-}
-
-async function flushFile(path: string): Promise<void> {
-  let handle;
-  try {
-    handle = await openFile(path, 'r');
-  } catch (error) {
-    // No WAL: the last connection checkpointed it into the database file, which SQLite synced.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
   }
 }

@@ -137,6 +137,30 @@ test('grouped writes share one commit; a failing one undoes only itself and anno
   database.close();
 });
 
+test('grouped writes wait for another connection\'s write lock between turns of the event loop, not in SQLite\'s busy handler', async () => {
+  const dataDir = tempDir();
+  const database = Database.open({ dataDir, migrations: baseMigrations });
+  // An import process's connection in the middle of a batch.
+  const other = Database.openShared(join(dataDir, DATABASE_FILE), database.schemaVersion);
+  other.db.exec('BEGIN IMMEDIATE');
+  new Records(other).put('tag', 'theirs', { text: 'theirs' });
+  const records = new Records(database);
+  let ticks = 0;
+  const ticker = setInterval(() => ticks++, 5);
+  const started = performance.now();
+  const written = database.groupTransaction(() => records.put('tag', 'ours', { text: 'ours' }));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const ticksWhileHeld = ticks;
+  other.db.exec('COMMIT');
+  await written;
+  clearInterval(ticker);
+  assert.ok(ticksWhileHeld >= 10, `the event loop ran ${ticksWhileHeld} times in the 300 ms the lock was held`);
+  assert.ok(performance.now() - started >= 300, 'the write waited for the lock');
+  assert.ok(records.get('tag', 'ours') && records.get('tag', 'theirs'));
+  other.close();
+  database.close();
+});
+
 test('records are found by their natural key, and an upgraded store gets keys for its tags and websites', () => {
   const dataDir = tempDir();
   const old = Database.open({ dataDir, migrations: [baseMigrations[0]!] });
