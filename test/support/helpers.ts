@@ -15,6 +15,18 @@ export function tempDir(prefix = 'satchel-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** A Satchel core (no server) on a fresh data directory, closed and removed after `fn`. */
+export async function withCore<T>(fn: (core: Satchel) => Promise<T>, options: Partial<Omit<CoreOptions, 'dataDir'>> = {}): Promise<T> {
+  const dataDir = tempDir();
+  const core = Satchel.open({ ...options, dataDir });
+  try {
+    return await fn(core);
+  } finally {
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 export interface TestServer {
   readonly core: Satchel;
   readonly server: SatchelServer;

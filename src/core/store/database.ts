@@ -66,6 +66,15 @@ export class Database {
     this.wal = new WalFlusher(path);
   }
 
+  private static connect(path: string): Database {
+    const { DatabaseSync } = sqlite();
+    try {
+      return new Database(path, new DatabaseSync(path));
+    } catch (error) {
+      throw new StoreUnusableError(`Cannot open the database ${path}: ${(error as Error).message}`);
+    }
+  }
+
   private setBusyTimeout(ms: number): void {
     this.busyTimeoutMs = ms;
     this.db.exec(`PRAGMA busy_timeout = ${ms}`);
@@ -93,19 +102,13 @@ export class Database {
         throw new StoreUnusableError(`The database ${path} is not readable and writable by this user.`);
       }
     }
-    const { DatabaseSync } = sqlite();
     const released = releaseReserveIfFull(dataDir);
     // SQLite gives the WAL and shared-memory files the database file's mode: a 0600 database
     // makes all three private (files from an older Satchel are tightened here too).
     ensurePrivateFile(path);
     for (const side of ['-wal', '-shm', '-journal']) tightenIfPresent(`${path}${side}`);
-    let db: DatabaseSync;
-    try {
-      db = new DatabaseSync(path);
-    } catch (error) {
-      throw new StoreUnusableError(`Cannot open the database ${path}: ${(error as Error).message}`);
-    }
-    const database = new Database(path, db);
+    const database = Database.connect(path);
+    const db = database.db;
     try {
       if (existed) checkReadable(db, path, options.fullCheckMaxBytes ?? FULL_CHECK_MAX_BYTES);
       database.setBusyTimeout(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
@@ -132,20 +135,14 @@ export class Database {
   }
 
   /**
-   * A second connection to the store another Database in this process opened, migrated and keeps
-   * (an import's worker thread writes through one). Writes are as durable as the first
-   * connection's; checkpoints are left to that connection, and a schema newer or older than
-   * `version` is refused (the two would disagree on every table).
+   * A second connection to a store that another connection opened, migrated and keeps (the import
+   * process writes through one). Writes are as durable as the first connection's; checkpoints are
+   * left to that connection, and a schema newer or older than `version` is refused (the two would
+   * disagree on every table).
    */
   static openShared(path: string, version: number, busyTimeoutMs = 10_000): Database {
-    const { DatabaseSync } = sqlite();
-    let db: DatabaseSync;
-    try {
-      db = new DatabaseSync(path);
-    } catch (error) {
-      throw new StoreUnusableError(`Cannot open the database ${path}: ${(error as Error).message}`);
-    }
-    const database = new Database(path, db);
+    const database = Database.connect(path);
+    const db = database.db;
     try {
       database.setBusyTimeout(busyTimeoutMs);
       db.exec('PRAGMA synchronous = FULL');

@@ -5,7 +5,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
 import { prepareAsset, type PreparedAsset } from '../../../src/core/import/preparedAsset.ts';
@@ -14,7 +13,7 @@ import { wordIndexText } from '../../../src/core/search/tokens.ts';
 import { defaultFingerprintOptions, fingerprints } from '../../../src/core/connector/fingerprint.ts';
 import { textHash } from '../../../src/core/connector/fingerprintIndex.ts';
 import type { ImportSource } from '../../../src/core/import/importer.ts';
-import { tempDir } from '../../support/helpers.ts';
+import { withCore } from '../../support/helpers.ts';
 
 const TEXTS = [
   'export function parseHeaderLine(line: string) { return line.split(":").map((part) => part.trim()); }',
@@ -34,16 +33,6 @@ function corpus(): ImportSource[] {
   return [snippetFile('a.code-snippets', 60, text), snippetFile('b.code-snippets', 45, (i) => `${text(i + 60)}\n// ${TEXTS[i % TEXTS.length]}`)];
 }
 
-async function withCore<T>(importWorker: boolean, fn: (core: Satchel) => Promise<T>): Promise<T> {
-  const dataDir = tempDir();
-  const core = Satchel.open({ dataDir, importWorker });
-  try {
-    return await fn(core);
-  } finally {
-    await core.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
 
 /** Everything an import stores that is derived from the snippets, without ids and timestamps. */
 function storedRows(core: Satchel): Record<string, unknown[]> {
@@ -105,10 +94,10 @@ test('a worker that cannot start falls back to in-thread computation', async () 
 
 test('an import stores the same rows with and without the worker thread', async () => {
   const run = (importWorker: boolean) =>
-    withCore(importWorker, async (core) => {
+    withCore(async (core) => {
       const summary = await core.imports.import(corpus(), { batchSize: 20 });
       return { imported: summary.imported, duplicates: summary.duplicates, filesDone: summary.filesDone, rows: storedRows(core) };
-    });
+    }, { importWorker });
   const threaded = await run(true);
   const inThread = await run(false);
   assert.equal(threaded.imported, 105);
@@ -122,7 +111,7 @@ test('an import stores the same rows with and without the worker thread', async 
 });
 
 test('a repeat of a snippet in the batch being prepared is a duplicate', async () => {
-  await withCore(true, async (core) => {
+  await withCore(async (core) => {
     // Batches of 10: snippet i + 10 repeats snippet i while batch 1 is still being prepared.
     const summary = await core.imports.import([snippetFile('r.code-snippets', 30, (i) => `const repeated${i % 15} = ${i % 15};`)], { batchSize: 10 });
     assert.equal(summary.imported, 15);

@@ -11,6 +11,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { tempDir } from '../../support/helpers.ts';
+import { isAlive } from '../../support/processes.ts';
 
 const child = fileURLToPath(new URL('./crashImporter.ts', import.meta.url));
 const TOTAL = 3000;
@@ -80,11 +81,3 @@ test('SIGKILL mid-import leaves whole batches, consistent indexes, and a re-run 
   }
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { Satchel } from '../../../src/core/satchel.ts';
-import { tempDir } from '../../support/helpers.ts';
+import { tempDir, withCore } from '../../support/helpers.ts';
+import { isAlive } from '../../support/processes.ts';
 import type { ImportSource } from '../../../src/core/import/importer.ts';
 
 function file(name: string, count: number, from = 0): ImportSource {
@@ -16,24 +17,14 @@ function file(name: string, count: number, from = 0): ImportSource {
   return { name, text: () => text };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  return !alive(pid);
+  for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  return !isAlive(pid);
 }
 
 test('the batches are written by a child process: none commits on the store\'s own connection, and the child ends with the imports', async () => {
-  const dataDir = tempDir();
-  const core = Satchel.open({ dataDir });
-  try {
+  await withCore(async (core) => {
     const database = core.context.database;
     // Turns FTS5's automerge off up front: the import's own deferral then has nothing to write here.
     const deferral = core.assets.bulkTargets().indexing.search.deferMerging();
@@ -64,16 +55,11 @@ test('the batches are written by a child process: none commits on the store\'s o
     assert.ok(await gone(pid), 'the import process ended after the import');
     assert.equal(core.assets.identifiers().length, 2000);
     assert.equal(core.connector.index.size, 2000);
-  } finally {
-    await core.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a child that dies mid-import fails that import with the reason; its batches stay and the next import completes the rest', async () => {
-  const dataDir = tempDir();
-  const core = Satchel.open({ dataDir });
-  try {
+  await withCore(async (core) => {
     let killed = false;
     const failed = await core.imports
       .import([file('a.code-snippets', 3000)], {
@@ -95,10 +81,7 @@ test('a child that dies mid-import fails that import with the reason; its batche
     const rest = await core.imports.import([file('a.code-snippets', 3000)]);
     assert.deepEqual([rest.imported, rest.duplicates], [3000 - stored, stored]);
     assert.equal(core.assets.identifiers().length, 3000);
-  } finally {
-    await core.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('closing the store during an import fails it, waits for the child, and leaves whole batches', async () => {
@@ -121,7 +104,7 @@ test('closing the store during an import fails it, waits for the child, and leav
       );
     assert.equal(await outcome, 'The store is closing.');
     await closing;
-    assert.ok(pid !== undefined && !alive(pid), 'the child had exited when close resolved');
+    assert.ok(pid !== undefined && !isAlive(pid), 'the child had exited when close resolved');
     const again = Satchel.open({ dataDir });
     try {
       const stored = again.assets.identifiers().length;

@@ -1,9 +1,8 @@
 /** The import path in core: fixtures into a real store, duplicates on re-run, cancellation, labels and search. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
-import { Satchel } from '../../../src/core/satchel.ts';
-import { tempDir } from '../../support/helpers.ts';
+import { readFileSync } from 'node:fs';
+import { withCore } from '../../support/helpers.ts';
 import type { ImportSource } from '../../../src/core/import/importer.ts';
 import type { ChangeEvent } from '../../../src/core/events.ts';
 
@@ -13,16 +12,6 @@ function fixtures(names: readonly string[] = FIXTURES): ImportSource[] {
   return names.map((name) => ({ name, text: () => readFileSync(new URL(`../../fixtures/import/${name}`, import.meta.url), 'utf8') }));
 }
 
-async function withCore(fn: (core: Satchel) => Promise<void>): Promise<void> {
-  const dataDir = tempDir();
-  const core = Satchel.open({ dataDir });
-  try {
-    await fn(core);
-  } finally {
-    await core.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
 
 test('every fixture imports: assets with their language, tags and description; bad files fail alone with reasons', async () => {
   await withCore(async (core) => {
@@ -105,9 +94,7 @@ test('batches: progress after each, change events for every new asset, in-memory
 });
 
 test('on the store\'s own thread (no worker), every registered indexer is written inside each batch\'s transaction', async () => {
-  const dataDir = tempDir();
-  const core = Satchel.open({ dataDir, importWorker: false });
-  try {
+  await withCore(async (core) => {
     const snippets = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`S${i}`, { prefix: `p${i}`, body: `const value${i} = ${i};` }]));
     const changes: ChangeEvent[] = [];
     const listening = core.context.onDidChange((change) => changes.push(change));
@@ -125,10 +112,7 @@ test('on the store\'s own thread (no worker), every registered indexer is writte
     assert.deepEqual(indexed.sort(), core.assets.identifiers().sort());
     assert.deepEqual(batched, [10, 10, 5]);
     assert.equal(new Set(changes.filter((c) => c.kind === 'asset').map((c) => c.id)).size, 25);
-  } finally {
-    await core.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  }, { importWorker: false });
 });
 
 test('cancellation between batches keeps the batches written and reports cancelled', async () => {

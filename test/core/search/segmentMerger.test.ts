@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { Satchel } from '../../../src/core/satchel.ts';
-import { tempDir } from '../../support/helpers.ts';
+import { tempDir, withCore } from '../../support/helpers.ts';
 import type { ImportSource } from '../../../src/core/import/importer.ts';
 
 const TABLES = ['asset_nt', 'asset_cd'] as const;
@@ -37,9 +37,7 @@ function found(core: Satchel, query: string): string[] {
 const QUERIES = ['mergeCase1', 'input3', 'tag2', 'Merge 12', 'mergcase'];
 
 test('an import writes with automerge off and the index is merged afterwards, finding the same assets', async () => {
-  const dataDir = tempDir();
-  const core = Satchel.open({ dataDir });
-  try {
+  await withCore(async (core) => {
     const during: number[][] = [];
     const summary = await core.imports.import(snippets(2000), { batchSize: 50, onProgress: () => during.push(automerge(core)) });
     assert.equal(summary.imported, 2000);
@@ -56,10 +54,7 @@ test('an import writes with automerge off and the index is merged afterwards, fi
     assert.ok(after.every((n, i) => n < before[i]! && n < 4), `segments: ${before} before the merge, ${after} after`);
     assert.deepEqual(QUERIES.map((query) => found(core, query)), hitsBefore);
     assert.equal(core.context.database.integrityCheck(), 'ok');
-  } finally {
-    await core.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a merge owed when the store was closed is resumed when it is opened again', async () => {
@@ -89,9 +84,7 @@ test('a merge owed when the store was closed is resumed when it is opened again'
 });
 
 test('an import arriving during a merge pauses it; the merge finishes after that import', async () => {
-  const dataDir = tempDir();
-  const core = Satchel.open({ dataDir });
-  try {
+  await withCore(async (core) => {
     await core.imports.import(snippets(1000), { batchSize: 25 });
     const second = core.imports.import(snippets(500, 1000), { batchSize: 25, onProgress: () => assert.deepEqual(automerge(core), [0, 0]) });
     assert.equal((await second).imported, 500);
@@ -99,8 +92,5 @@ test('an import arriving during a merge pauses it; the merge finishes after that
     assert.deepEqual(automerge(core), [4, 4]);
     assert.ok(segments(core).every((n) => n < 4));
     assert.ok(found(core, 'mergeCase1200').includes('Merge 1200'));
-  } finally {
-    await core.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 });
