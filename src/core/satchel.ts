@@ -43,7 +43,10 @@ export interface CoreOptions {
   readonly connector?: Partial<ConnectorSettings>;
   readonly models?: Partial<ModelSettings>;
   readonly recall?: Partial<RecallSettings>;
-  /** Whether imports run in a child process with a worker thread (default true; false imports on the store's thread, as the fallback does). */
+  /**
+   * Whether imports run in a child process, which prepares batches on a worker thread (default
+   * true; false imports in this process, on its thread, as where the child cannot start).
+   */
   readonly importWorker?: boolean;
 }
 
@@ -104,7 +107,7 @@ export class Satchel implements Disposable {
       preparer: options.importWorker === false ? new BatchPreparer(false) : undefined,
     });
     this.imports = new ImportProcess({
-      child: { path: context.database.path, schemaVersion: context.database.schemaVersion, prepareWorker: true },
+      child: { path: context.database.path, schemaVersion: context.database.schemaVersion },
       inProcess,
       deferMerging: () => this.assets.bulkTargets().indexing.search.deferMerging(),
       classify,

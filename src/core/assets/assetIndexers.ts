@@ -26,7 +26,7 @@ export interface AssetIndexer {
   /** Many new assets at once (an import's batch), inside its transaction; an indexer may batch its own writes. */
   upsertBatch?(items: ReadonlyArray<BatchItem>): void;
   /**
-   * New assets another connection wrote and committed (an import's worker thread, whose own
+   * New assets another connection wrote and committed (the import process, whose own
    * indexers wrote the index rows with them): what this index keeps in memory is brought in step.
    * Indexes with rows in the store must be among that connection's indexers (importStore.ts).
    */

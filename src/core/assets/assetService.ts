@@ -113,7 +113,7 @@ export class AssetService implements Disposable {
   }
 
   /**
-   * Assets another connection wrote and committed (an import's worker thread, importStore.ts): the
+   * Assets another connection wrote and committed (the import process, importStore.ts): the
    * in-memory label index and the indexers that keep state in memory are brought in step.
    */
   adoptWritten(assetIds: readonly string[]): void {

@@ -97,7 +97,7 @@ export class BulkWriter {
   /**
    * Stores `assets` in one durable transaction; returns their ids in order. Throws and stores
    * nothing on failure. `prepared[i]`, when given, is `assets[i]`'s derived rows made ahead (an
-   * import's worker thread); what is stored is the same with or without it.
+   * import's preparer, batchPreparer.ts); what is stored is the same with or without it.
    */
   write(assets: readonly BulkAsset[], prepared?: readonly PreparedAsset[]): string[] {
     if (assets.length === 0) return [];

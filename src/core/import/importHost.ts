@@ -23,7 +23,6 @@ process.on('disconnect', () => process.exit(0));
 let nextRequest = 0;
 const classifying = new Map<number, (language: ClassificationSpecific) => void>();
 const store = openImportStore(data.path, data.schemaVersion, {
-  prepareWorker: data.prepareWorker,
   classify: (text) =>
     new Promise((resolve) => {
       const request = nextRequest++;
@@ -36,7 +35,7 @@ const store = openImportStore(data.path, data.schemaVersion, {
 let changes: ChangeEvent[] = [];
 store.onDidChange((change) => changes.push(change));
 
-/** The import under way (imports arrive one at a time: the store's thread queues them). */
+/** The import under way (imports arrive one at a time: the store's process queues them). */
 let current: { id: number; stop: AbortController; source?: (source: SourceMessage | undefined) => void } | undefined;
 let running: Promise<void> = Promise.resolve();
 
@@ -49,7 +48,7 @@ async function* sources(id: number): AsyncIterable<ImportSource> {
     });
     if (message === undefined) return;
     if ('error' in message) {
-      // The read failed on the store's thread: it fails here as the file error it was (isFileError).
+      // The read failed in the store's process: it fails here as the file error it was (isFileError).
       const failure = Object.assign(new Error(message.error.message), { code: message.error.code, syscall: message.error.syscall });
       yield { name: message.name, text: () => Promise.reject(failure) };
     } else if ('parsed' in message) yield message;

@@ -131,7 +131,10 @@ export class ImportProcess {
             void nextSource(files).then(
               (source) => send({ type: 'source', id, source }),
               (error: unknown) => {
+                // Not a file error (those fail their file alone): the import stops, and the child's
+                // wait for the file ends.
                 cancel();
+                send({ type: 'source', id, source: undefined });
                 finish(() => reject(error));
               },
             );
@@ -191,7 +194,9 @@ export class ImportProcess {
     started.on('message', (message: FromChild) => {
       if ('id' in message) session.listeners.get(message.id)?.(message);
       else if (message.type === 'classify') {
-        void this.deps.classify(message.text).then((language) => void started.send({ type: 'classified', request: message.request, language } satisfies ToChild));
+        // The child waits for every answer: a classifier that fails answers plain text.
+        const answer = (language: ClassificationSpecific): void => void started.send({ type: 'classified', request: message.request, language } satisfies ToChild);
+        this.deps.classify(message.text).then(answer, () => answer('txt'));
       }
     });
     started.on('error', () => {

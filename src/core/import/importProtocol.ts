@@ -17,8 +17,6 @@ export interface ImportHostData {
   /** The database file and the schema version the store's own connection opened it at. */
   readonly path: string;
   readonly schemaVersion: number;
-  /** Whether the child prepares batches on a worker thread of its own (CoreOptions.importWorker). */
-  readonly prepareWorker: boolean;
 }
 
 /** A file as it crosses to the child: its text, what a client already read of it, or why reading it failed. */
@@ -41,7 +39,7 @@ export type ToChild =
   /** Finish (a running import is cancelled at its next batch), close the connection and end. */
   | { readonly type: 'close' };
 
-/** An error of the import, as the store's thread re-throws it. */
+/** An error of the import, as the store's process re-throws it. */
 export interface ErrorMessage {
   readonly message: string;
   /** Set for a DomainError: the same code is thrown on the other side. */

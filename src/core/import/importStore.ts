@@ -1,8 +1,8 @@
 /**
- * What an import's worker thread writes through: a second connection to the store and the parts of
+ * What the import process writes through: a second connection to the store and the parts of
  * the assets area a bulk write needs, composed as satchel.ts composes them for the store's own
  * connection: records and links, labels, the search index (without its in-memory label index or
- * merge scheduling, which stay with the store's thread) and the connector's fingerprint index.
+ * merge scheduling, which stay with the store's process) and the connector's fingerprint index.
  * Every index with rows in the store is written here, inside the batch's transaction; the store's
  * thread brings what it keeps in memory in step after each batch (AssetService.adoptWritten).
  */
@@ -28,8 +28,6 @@ export interface ImportStore extends Disposable {
 
 export interface ImportStoreOptions {
   readonly classify: (text: string) => Promise<ClassificationSpecific>;
-  /** Whether batches are prepared on a worker thread of their own (else on this one). */
-  readonly prepareWorker: boolean;
 }
 
 export function openImportStore(path: string, schemaVersion: number, options: ImportStoreOptions): ImportStore {
@@ -38,8 +36,8 @@ export function openImportStore(path: string, schemaVersion: number, options: Im
   const labels = new Labels(context);
   const fingerprints = new FingerprintIndex(context.database);
   const indexing = new AssetIndexing(new SearchIndex(context.database, { merging: false }), store, labels, [fingerprints]);
-  // One for the worker's life: imports reach it one request at a time.
-  const preparer = new BatchPreparer(options.prepareWorker ? undefined : false);
+  // One for the process's life (a worker thread of its own): imports reach it one request at a time.
+  const preparer = new BatchPreparer();
   const importer = new SnippetImporter({
     writer: new BulkWriter(context, { store, indexing, labels, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR }),
     // Exact duplicates: the connector's index finds the candidates, whole texts decide (as satchel.ts).

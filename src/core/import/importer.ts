@@ -114,7 +114,7 @@ export class SnippetImporter {
   import(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions = {}): Promise<ImportSummary> {
     this.queued++;
     // A client sends a large import as several requests, the next one while this one runs: they
-    // share one worker thread and one set of import settings (and the index merge waits for the last).
+    // share one preparer and one set of import settings (and the index merge waits for the last).
     const run = this.queue
       .then(() => {
         this.shared ??= { session: this.deps.writer.begin(), preparer: this.deps.preparer ?? new BatchPreparer(), owned: this.deps.preparer === undefined };

@@ -24,7 +24,7 @@ export interface IndexedDocument {
   readonly identifiers: string;
   /** The longer list of them the word index splits into sub-tokens (from the same scan). */
   readonly wordIdentifiers?: readonly string[];
-  /** The word index's text when it was made ahead (an import's worker thread, preparedAsset.ts). */
+  /** The word index's text when it was made ahead (an import's preparer, preparedAsset.ts). */
   readonly wordText?: string;
 }
 
@@ -90,7 +90,7 @@ export class SearchIndex {
   private readonly frequencies = new Map<string, number>();
   private frequenciesAtSize = 0;
 
-  /** `merging`: false on a second connection (an import's worker), whose merges the first one schedules. */
+  /** `merging`: false on a second connection (the import process's), whose merges the first one schedules. */
   constructor(database: Database, { merging = true } = {}) {
     this.database = database;
     this.labels = new LabelTrigrams({
@@ -105,7 +105,7 @@ export class SearchIndex {
   }
 
   /**
-   * Labels of assets another connection wrote (an import's worker thread), read from the store
+   * Labels of assets another connection wrote (the import process), read from the store
    * into the in-memory label index.
    */
   adoptLabels(assetIds: readonly string[]): void {
