@@ -116,6 +116,7 @@ export class Satchel implements Disposable {
         for (const change of changes) context.publish(change);
       },
       script: options.importWorker === false ? false : undefined,
+      logger: context.logger,
     });
   }
 

@@ -34,6 +34,7 @@ const store = openImportStore(data.path, data.schemaVersion, {
 // Changes since the last batch was reported: a batch's commit fires them, the progress after it sends them.
 let changes: ChangeEvent[] = [];
 store.onDidChange((change) => changes.push(change));
+post({ type: 'ready' });
 
 /** The import under way (imports arrive one at a time: the store's process queues them). */
 let current: { id: number; stop: AbortController; source?: (source: SourceMessage | undefined) => void } | undefined;

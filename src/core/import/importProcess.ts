@@ -15,6 +15,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Logger } from '../context.ts';
 import type { ChangeEvent, Disposable } from '../events.ts';
 import type { ClassificationSpecific } from '../wire.ts';
 import { isFileError } from './files.ts';
@@ -32,6 +33,7 @@ export interface ImportProcessDeps {
   adopt(changes: readonly ChangeEvent[]): void;
   /** The child's script (default: the bundle's or the sources'); false imports in this process. */
   readonly script?: ChildScript | false | undefined;
+  readonly logger: Logger;
 }
 
 export interface ChildScript {
@@ -47,6 +49,8 @@ const CLOSE_WAIT_MS = 10_000;
 
 interface Session {
   readonly child: ChildProcess | undefined;
+  /** Whether the child opened the store: false when it ended before it could (the import then runs here). */
+  readonly ready: Promise<boolean>;
   readonly deferral: Disposable;
   /** Settles when the child has exited (at once without one). */
   readonly exited: Promise<void>;
@@ -57,7 +61,7 @@ interface Session {
 
 export class ImportProcess {
   private readonly deps: ImportProcessDeps;
-  private readonly script: ChildScript | false;
+  private script: ChildScript | false;
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private session: Session | undefined;
@@ -108,7 +112,7 @@ export class ImportProcess {
     if (this.closing) throw new Error('The store is closed.');
     const session = (this.session ??= this.startSession());
     const child = session.child;
-    if (child === undefined) return this.deps.inProcess.import(sources, options);
+    if (child === undefined || !(await session.ready)) return this.deps.inProcess.import(sources, options);
     if (session.failure) throw session.failure;
     const id = this.nextId++;
     const send = (message: ToChild): void => void child.send(message);
@@ -178,8 +182,10 @@ export class ImportProcess {
         child = undefined;
       }
     }
-    if (child === undefined) return { child, deferral, listeners, exited: Promise.resolve() };
+    if (child === undefined) return { child, ready: Promise.resolve(false), deferral, listeners, exited: Promise.resolve() };
     const started = child;
+    let becameReady!: (ready: boolean) => void;
+    const ready = new Promise<boolean>((resolve) => (becameReady = resolve));
     let stderr = '';
     started.stderr?.setEncoding('utf8');
     started.stderr?.on('data', (chunk: string) => {
@@ -187,12 +193,14 @@ export class ImportProcess {
     });
     const session: Session = {
       child: started,
+      ready,
       deferral,
       listeners,
       exited: new Promise<void>((resolve) => started.once('exit', () => resolve())),
     };
     started.on('message', (message: FromChild) => {
       if ('id' in message) session.listeners.get(message.id)?.(message);
+      else if (message.type === 'ready') becameReady(true);
       else if (message.type === 'classify') {
         // The child waits for every answer: a classifier that fails answers plain text.
         const answer = (language: ClassificationSpecific): void => void started.send({ type: 'classified', request: message.request, language } satisfies ToChild);
@@ -208,10 +216,18 @@ export class ImportProcess {
         this.session = undefined;
         deferral.dispose();
       }
-      if (session.listeners.size === 0) return;
-      // Batches the child committed stay; the imports it held fail, and the next one starts a new child.
       const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       const detail = stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : '';
+      void ready.then((wasReady) => {
+        if (wasReady) return;
+        // It could not open the store (a runtime that cannot run it as Node, a broken install):
+        // imports run in this process from now on, as they do where no child can be started.
+        this.script = false;
+        this.deps.logger.warn(`The import process ${why} before it started${detail}; importing in this process instead.`);
+      });
+      becameReady(false);
+      if (session.listeners.size === 0) return;
+      // Batches the child committed stay; the imports it held fail, and the next one starts a new child.
       session.failure = new Error(`The import process ${why}${detail}`);
       for (const listener of [...session.listeners.values()]) listener({ type: 'failed', id: -1, error: { message: session.failure.message } });
     });

@@ -47,6 +47,8 @@ export interface ErrorMessage {
 }
 
 export type FromChild =
+  /** The child opened the store and takes imports. */
+  | { readonly type: 'ready' }
   | { readonly type: 'next'; readonly id: number }
   | { readonly type: 'classify'; readonly request: number; readonly text: string }
   | { readonly type: 'written'; readonly id: number; readonly changes: readonly ChangeEvent[] }

@@ -5,11 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { tempDir, withCore } from '../../support/helpers.ts';
 import { isAlive } from '../../support/processes.ts';
-import type { ImportSource } from '../../../src/core/import/importer.ts';
+import { SnippetImporter, type ImportSource } from '../../../src/core/import/importer.ts';
+import { ImportProcess } from '../../../src/core/import/importProcess.ts';
+import { BulkWriter } from '../../../src/core/assets/bulkWriter.ts';
+import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
 
 function file(name: string, count: number, from = 0): ImportSource {
   const entries = Array.from({ length: count }, (_, i) => [`Proc ${from + i}`, { scope: 'typescript', prefix: ['proc'], body: `export const proc${from + i} = ${from + i}; // ${'p'.repeat((from + i) % 300)}` }]);
@@ -116,4 +120,35 @@ test('closing the store during an import fails it, waits for the child, and leav
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test('a child that cannot open the store (ends before it is ready): the import runs in this process instead, and the next ones too', async () => {
+  await withCore(async (core) => {
+    const script = join(tempDir(), 'broken.cjs');
+    writeFileSync(script, "process.stderr.write('no SQLite here\\n'); process.exit(3);\n");
+    const warnings: string[] = [];
+    const imports = new ImportProcess({
+      child: { path: core.context.database.path, schemaVersion: core.context.database.schemaVersion },
+      inProcess: new SnippetImporter({
+        writer: new BulkWriter(core.context, core.assets.bulkTargets()),
+        isSaved: () => false,
+        classify: async () => 'ts',
+        preparer: new BatchPreparer(false),
+      }),
+      deferMerging: () => core.assets.bulkTargets().indexing.search.deferMerging(),
+      classify: async () => 'ts',
+      adopt: () => assert.fail('nothing is written elsewhere'),
+      script: { path: script, execArgv: [] },
+      logger: { info() {}, warn: (message) => void warnings.push(message), error() {} },
+    });
+    const first = await imports.import([file('a.code-snippets', 40)]);
+    assert.equal(first.imported, 40);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /exited with code 3 before it started: no SQLite here; importing in this process instead/);
+    const second = await imports.import([file('b.code-snippets', 10, 40)]);
+    assert.equal(second.imported, 10);
+    assert.equal(warnings.length, 1, 'no second attempt to start the child');
+    assert.equal(core.assets.identifiers().length, 50);
+    await imports.close();
+  });
 });
