@@ -15,6 +15,7 @@ import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './private
 import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 import { WalFlusher } from './walFlusher.ts';
+import { writeLockFree } from './writeLock.ts';
 
 export interface Migration {
   /** Strictly increasing across all migrations; never reuse or renumber a released one. */
@@ -30,7 +31,6 @@ export const DATABASE_FILE = 'satchel.db';
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** How often grouped writes look again for a write lock another connection holds. */
 const LOCK_RETRY_MS = 5;
-const SQLITE_BUSY = 5;
 
 /** Up to this size a store is fully checked (PRAGMA quick_check) when opened. */
 export const FULL_CHECK_MAX_BYTES = 64 * 1024 * 1024;
@@ -301,7 +301,7 @@ export class Database {
   }
 
   private commitGroup(): void {
-    if (this.grouped.length > 0 && this.db.isOpen && !this.writeLockFree()) {
+    if (this.grouped.length > 0 && this.db.isOpen && !writeLockFree(this.db, this.busyTimeoutMs)) {
       // Another connection is writing (an import process's batch, up to a second or two): the group
       // waits for it here, between turns of the event loop, rather than in SQLite's busy handler,
       // which would hold the loop. Past the busy timeout it is tried as any write is.
@@ -373,21 +373,6 @@ export class Database {
       }
       return { ok: false, error: storageError(error, this.path) };
     }
-  }
-
-  /** Whether this connection can take the write lock now, without waiting (it is not kept). */
-  private writeLockFree(): boolean {
-    this.db.exec('PRAGMA busy_timeout = 0');
-    try {
-      this.db.exec('BEGIN IMMEDIATE');
-    } catch (error) {
-      // SQLITE_BUSY: another connection holds it. Anything else is the real write's to report.
-      return (((error as { errcode?: number }).errcode ?? 0) & 0xff) !== SQLITE_BUSY;
-    } finally {
-      this.db.exec(`PRAGMA busy_timeout = ${this.busyTimeoutMs}`);
-    }
-    this.db.exec('ROLLBACK');
-    return true;
   }
 
   /** Resolves once every grouped or unsynced write committed so far is on disk (or failed). */

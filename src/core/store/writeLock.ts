@@ -1,0 +1,22 @@
+/**
+ * Whether a connection can take SQLite's write lock now, without waiting: another connection (the
+ * import process, mid-batch) may hold it, and a write that waited in SQLite's busy handler would
+ * hold the event loop meanwhile. The lock is not kept.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+
+const SQLITE_BUSY = 5;
+
+export function writeLockFree(db: DatabaseSync, busyTimeoutMs: number): boolean {
+  db.exec('PRAGMA busy_timeout = 0');
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (error) {
+    // SQLITE_BUSY (or an extended code of it): another connection holds it. Anything else is the real write's to report.
+    return (((error as { errcode?: number }).errcode ?? 0) & 0xff) !== SQLITE_BUSY;
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  }
+  db.exec('ROLLBACK');
+  return true;
+}
