@@ -23,6 +23,8 @@ export interface TextSeed {
   /** A language hint (a ClassificationSpecific such as `ts`); the server classifies when absent. */
   readonly language?: string;
   readonly name?: string;
+  /** Tags made (or found) and linked in the same write. */
+  readonly tags?: readonly string[];
 }
 
 export class AssetsClient {
@@ -120,7 +122,9 @@ export function textSeed(seed: TextSeed): Seed {
         fragment: { string: { raw: seed.text } },
         ...(seed.language ? { classification: { specific: seed.language as ClassificationSpecific } } : {}),
       },
-      ...(seed.name ? { metadata: { name: seed.name } } : {}),
+      ...(seed.name || seed.tags?.length
+        ? { metadata: { ...(seed.name ? { name: seed.name } : {}), ...(seed.tags?.length ? { tags: seed.tags.map((text) => ({ text })) } : {}) } }
+        : {}),
     },
   } as Seed;
 }

@@ -29,6 +29,16 @@ test('assets: create, get, rename, tag, link, search, export, stream, delete', a
   });
 });
 
+test('assets: a snippet created with tags carries them in the create reply and in the store', async () => {
+  await withClient(async (client) => {
+    const { application } = await client.connector.connect({ name: 'VS_CODE', version: '1.0.0', platform: 'LINUX' });
+    const created = await client.assets.createFromText({ text: 'SELECT 1;', application, language: 'sql', name: 'One', tags: ['sql', 'probe'] });
+    assert.deepEqual(created.tags?.iterable.map((tag) => tag.text).sort(), ['probe', 'sql']);
+    assert.deepEqual((await client.assets.get(created.id)).tags?.iterable.map((tag) => tag.text).sort(), ['probe', 'sql']);
+    assert.equal(created.name, 'One');
+  });
+});
+
 test('connector: a copy of a saved snippet suggests reuse; a save reaction creates an asset', async () => {
   await withClient(async (client) => {
     const { application } = await client.connector.connect({ name: 'VS_CODE', version: '1.0.0', platform: 'LINUX' });

@@ -80,14 +80,16 @@ export class SnippetOperations {
     const client = this.client;
     const application = await this.server.application();
     const language = input.language ? specificFromLanguageName(input.language) : undefined;
+    const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter(Boolean))];
+    // One write: the snippet with its tags (the reply carries them).
     const created = await client.assets.createFromText({
       text: input.content,
       application,
       ...(language ? { language } : {}),
       ...(input.name?.trim() ? { name: input.name.trim() } : {}),
+      ...(tags.length > 0 ? { tags } : {}),
     });
-    for (const tag of new Set((input.tags ?? []).map((t) => t.trim()).filter(Boolean))) await client.assets.addTag(created.id, tag);
-    return detail(input.tags?.length ? await client.assets.get(created.id) : created);
+    return detail(created);
   }
 
   /**
