@@ -30,7 +30,7 @@ import type { AssetActivities } from './assetActivities.ts';
 import type { Tombstones } from './tombstones.ts';
 import type { Labels } from './labels.ts';
 import { LOCAL_CREATOR, SATCHEL_APPLICATION } from './origin.ts';
-import { prepareSeed, setContent, updatedFormat } from './seeds.ts';
+import { newAssetRecords, prepareSeed, setContent, updatedFormat } from './seeds.ts';
 import type { AssetUpdateInput, FormatUpdateInput, SeedInput } from './inputs.ts';
 
 type LinkKind = 'tag' | 'website' | 'workstream_summary';
@@ -67,30 +67,19 @@ export class AssetWrites {
       const now = stamp();
       const formatId = newId();
       const application = { ...SATCHEL_APPLICATION, ...seeded.application };
-      const format: StoredFormat = {
-        id: formatId,
+      const { doc, format } = newAssetRecords({
+        assetId: newId(),
+        formatId,
+        now,
         creator: LOCAL_CREATOR,
-        classification: prepared.classification,
-        role: 'BOTH',
         application,
+        classification: prepared.classification,
         bytes: bytesOf(prepared.content.size),
-        created: now,
-        updated: now,
-      };
-      setContent(format, seeded.format, prepared);
-      const doc: StoredAsset = {
-        id: newId(),
-        creator: LOCAL_CREATOR,
-        created: now,
-        updated: now,
         name: prepared.name,
-        formats: { iterable: [format] },
-        preview: { base: { id: formatId } },
-        original: { id: formatId },
         mechanism: seeded.metadata?.mechanism ?? 'MANUAL',
-        score: { manual: 0, automatic: 0 },
         pseudo: seeded.pseudo === true,
-      };
+      });
+      setContent(format, seeded.format, prepared);
       if (seeded.discovered !== undefined) doc.discovered = seeded.discovered;
       if (seeded.demo !== undefined) doc.demo = seeded.demo;
       const tags = (seeded.metadata?.tags ?? []).map((tag) => labels.createTag({ text: tag.text, ...(tag.category ? { category: tag.category } : {}) }));

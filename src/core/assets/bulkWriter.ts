@@ -14,7 +14,8 @@ import type { ClassificationSpecific } from '../wire.ts';
 import { newOrderedId, stamp } from '../time.ts';
 import { SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
 import { classificationOf } from '../classify/languages.ts';
-import { bytesOf, type StoredAsset, type StoredFormat } from './render.ts';
+import { bytesOf, type StoredFormat } from './render.ts';
+import { newAssetRecords } from './seeds.ts';
 import type { Labels } from './labels.ts';
 import type { LinkEnd } from '../store/links.ts';
 import type { AssetIndexing, BatchItem } from './assetIndexers.ts';
@@ -120,30 +121,17 @@ export class BulkWriter {
       for (const [index, asset] of assets.entries()) {
         const ahead = prepared?.[index];
         const formatId = newOrderedId();
-        const format: StoredFormat = {
-          id: formatId,
+        const { doc, format } = newAssetRecords({
+          assetId: newOrderedId(),
+          formatId,
+          now,
           creator: this.targets.creator,
-          classification: classificationOf(asset.language),
-          role: 'BOTH',
           application: this.targets.application,
+          classification: classificationOf(asset.language),
           bytes: bytesOf(Buffer.byteLength(asset.text)),
-          created: now,
-          updated: now,
-          fragment: { string: { raw: asset.text }, metadata: { ext: asset.language } },
-        };
-        const doc: StoredAsset = {
-          id: newOrderedId(),
-          creator: this.targets.creator,
-          created: now,
-          updated: now,
           name: asset.name,
-          formats: { iterable: [format] },
-          preview: { base: { id: formatId } },
-          original: { id: formatId },
-          mechanism: 'MANUAL',
-          score: { manual: 0, automatic: 0 },
-          pseudo: false,
-        };
+        });
+        format.fragment = { string: { raw: asset.text }, metadata: { ext: asset.language } };
         const tags = [...new Set(asset.tags.map(tagOf))];
         const tagText = asset.tags.join(' ');
         const document: IndexedDocument = ahead

@@ -1,6 +1,7 @@
 /**
  * What a Seed becomes before it is stored: its language (given, from the file name, sniffed from
- * image bytes or asked of the classifier), its name and content; and formats updated from input.
+ * image bytes or asked of the classifier), its name and content; the records a new asset starts
+ * as; and formats updated from input.
  */
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type { Classification, ClassificationSpecific, Seed, SeededFormat } from '../wire.ts';
@@ -9,7 +10,7 @@ import { InvalidInputError } from '../errors.ts';
 import { imageTypeOf, isKnownSpecific } from './languages.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
-import { bytesOf, withoutContent, type StoredFormat } from './render.ts';
+import { bytesOf, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
 import { SATCHEL_APPLICATION } from './origin.ts';
 
 export interface Prepared {
@@ -102,4 +103,48 @@ export function updatedFormat(format: StoredFormat, incoming: FormatInput, now: 
   }
   if (changed) next.updated = now;
   return next;
+}
+
+export interface NewAsset {
+  readonly assetId: string;
+  readonly formatId: string;
+  readonly now: StoredFormat['created'];
+  readonly creator: string;
+  readonly application: StoredFormat['application'];
+  readonly classification: Classification;
+  readonly bytes: StoredFormat['bytes'];
+  readonly name: string;
+  readonly mechanism?: StoredAsset['mechanism'];
+  readonly pseudo?: boolean;
+}
+
+/**
+ * A new asset and its one format, the original and the preview, as a create and an import store
+ * them; the caller puts the content in `format` (it is the one in `doc.formats`).
+ */
+export function newAssetRecords(asset: NewAsset): { doc: StoredAsset; format: StoredFormat } {
+  const format: StoredFormat = {
+    id: asset.formatId,
+    creator: asset.creator,
+    classification: asset.classification,
+    role: 'BOTH',
+    application: asset.application,
+    bytes: asset.bytes,
+    created: asset.now,
+    updated: asset.now,
+  };
+  const doc: StoredAsset = {
+    id: asset.assetId,
+    creator: asset.creator,
+    created: asset.now,
+    updated: asset.now,
+    name: asset.name,
+    formats: { iterable: [format] },
+    preview: { base: { id: asset.formatId } },
+    original: { id: asset.formatId },
+    mechanism: asset.mechanism ?? 'MANUAL',
+    score: { manual: 0, automatic: 0 },
+    pseudo: asset.pseudo ?? false,
+  };
+  return { doc, format };
 }
