@@ -8,7 +8,7 @@
  */
 import { request } from 'undici';
 import { ClientError } from './errors.ts';
-import type { ImportedSnippet, ImportFormat, ItemFailure, ParsedFile } from '../core/import/types.ts';
+import type { ImportFormat, ItemFailure, ParsedFile } from '../core/import/types.ts';
 import type { ReadImportFile } from '../core/import/files.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 import type { BodyIn } from '../wire/operation.ts';
@@ -139,7 +139,7 @@ export class ImportsClient {
         signal,
       });
     } catch (cause) {
-      if (signal.aborted) return cancelledSummary(last);
+      if (signal.aborted) return cancelledSummary();
       throw ClientError.unreachableAt(this.baseUrl, cause);
     }
     if (reply.statusCode < 200 || reply.statusCode >= 300) throw ClientError.fromReply(reply.statusCode, await reply.body.text());

@@ -77,7 +77,8 @@ export class Satchel implements Disposable {
     // Conversations link to assets (asked only when a link is made) and an asset's reply embeds its
     // conversations: the conversations area is built first and handed to the assets area.
     this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
-    // Every index written inside an asset's write transaction, listed here where assets are composed.
+    // The indexes written inside every asset write transaction are listed here where assets are
+    // composed; semantic recall registers its own below.
     const fingerprints = new FingerprintIndex(context.database);
     this.assets = new AssetService(context, this.classifier, [fingerprints], this.conversations);
     this.copilot = new Copilot(
@@ -99,23 +100,33 @@ export class Satchel implements Disposable {
       options.recall ?? {},
     );
     const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text)).specific;
+    const importHere = options.importWorker === false;
     const inProcess = new SnippetImporter({
       writer: new BulkWriter(context, this.assets.bulkTargets()),
       // Exact duplicates: the connector's index finds the candidates, whole texts decide.
-      isSaved: (text) => fingerprints.sameText(text).some((id) => this.assets.text(id) === text),
+      isSaved: (text) => fingerprints.hasText(text, (id) => this.assets.text(id)),
       classify,
-      preparer: options.importWorker === false ? new BatchPreparer(false) : undefined,
+      preparer: importHere ? new BatchPreparer(false) : undefined,
     });
     this.imports = new ImportProcess({
       child: { path: context.database.path, schemaVersion: context.database.schemaVersion },
       inProcess,
-      deferMerging: () => this.assets.bulkTargets().indexing.search.deferMerging(),
+      session: () => {
+        const merging = this.assets.deferMerging();
+        const writer = context.database.expectWriter();
+        return {
+          dispose: () => {
+            writer.dispose();
+            merging.dispose();
+          },
+        };
+      },
       classify,
       adopt: (changes) => {
         this.assets.adoptWritten(changes.filter((change) => change.kind === 'asset').map((change) => change.id));
         for (const change of changes) context.publish(change);
       },
-      script: options.importWorker === false ? false : undefined,
+      script: importHere ? false : undefined,
       logger: context.logger,
     });
   }

@@ -120,7 +120,12 @@ export class AssetService implements Disposable {
     this.indexing.written(assetIds);
   }
 
-  /** Adds a derived index after composition (tests); its upsert/remove run inside every asset write transaction. */
+  /** The search index's merging is deferred until this is disposed (imports: segmentMerger.ts). */
+  deferMerging(): Disposable {
+    return this.indexing.search.deferMerging();
+  }
+
+  /** Adds a derived index after composition (semantic recall, tests); its upsert/remove run inside every asset write transaction. */
   registerIndexer(indexer: AssetIndexer): Disposable {
     return this.indexing.register(indexer);
   }

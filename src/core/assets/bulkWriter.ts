@@ -69,7 +69,7 @@ export class BulkWriter {
     const read = (pragma: string): number => Number(Object.values(db.prepare(`PRAGMA ${pragma}`).get() ?? {})[0]);
     const cache = read('cache_size');
     const checkpoint = read('wal_autocheckpoint');
-    // 0: a worker thread checkpoints (walCheckpointer.ts), off the event loop; it is left to it.
+    // 0: checkpoints are another connection's (walCheckpointer.ts, or the store's own for the import process's); left to it.
     const sqliteCheckpoints = checkpoint > 0;
     db.exec(`PRAGMA cache_size = -${IMPORT_CACHE_KIB}`);
     if (sqliteCheckpoints) db.exec(`PRAGMA wal_autocheckpoint = ${IMPORT_CHECKPOINT_PAGES}`);

@@ -178,12 +178,12 @@ export class FingerprintIndex implements AssetIndexer {
   }
 
   /**
-   * Assets whose fingerprinted text is the same as `text`'s (its first FINGERPRINT_CHARS): an
-   * indexed lookup. Exact duplicates are among them; the caller compares whole texts.
+   * Whether a saved asset holds exactly `text`: the assets whose fingerprinted text (the first
+   * FINGERPRINT_CHARS) hashes the same are found by index, and `textOf` (an asset's whole text) decides.
    */
-  sameText(text: string): string[] {
+  hasText(text: string, textOf: (assetId: string) => string | undefined): boolean {
     const rows = this.database.prepare('SELECT asset_id FROM connector_fp_docs WHERE text_hash = ?').all(textHash(text)) as Array<{ asset_id: string }>;
-    return rows.map((row) => row.asset_id);
+    return rows.some((row) => textOf(row.asset_id) === text);
   }
 
   has(assetId: string): boolean {

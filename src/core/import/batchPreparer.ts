@@ -45,7 +45,7 @@ export class BatchPreparer implements Disposable {
     return this.worker !== undefined;
   }
 
-  /** Batches computed on this thread because the worker could not answer them (shown in tests and logs). */
+  /** Batches computed on this thread because the worker could not answer them (for tests). */
   get fallbacks(): number {
     return this.fellBack;
   }

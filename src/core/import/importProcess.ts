@@ -26,8 +26,11 @@ export interface ImportProcessDeps {
   readonly child: ImportHostData;
   /** The same import in this process: where the child cannot start, and for merging after imports. */
   readonly inProcess: SnippetImporter;
-  /** Turns the search index's merging off while imports are queued (segmentMerger.ts). */
-  deferMerging(): Disposable;
+  /**
+   * What the store keeps while a child may write, undone by disposing: the search index's merging
+   * deferred (segmentMerger.ts), and grouped writes waiting for the child's lock off the event loop.
+   */
+  session(): Disposable;
   classify(text: string): Promise<ClassificationSpecific>;
   /** A batch the child committed: its assets are adopted and its changes announced. */
   adopt(changes: readonly ChangeEvent[]): void;
@@ -51,7 +54,8 @@ interface Session {
   readonly child: ChildProcess | undefined;
   /** Whether the child opened the store: false when it ended before it could (the import then runs here). */
   readonly ready: Promise<boolean>;
-  readonly deferral: Disposable;
+  /** What the store keeps for the session (ImportProcessDeps.session). */
+  readonly held: Disposable;
   /** Settles when the child has exited (at once without one). */
   readonly exited: Promise<void>;
   /** Handlers of the imports sent to the child, by id; a child that dies fails them. */
@@ -94,7 +98,7 @@ export class ImportProcess {
   /** Resolves once the imports queued so far are done and the search index is merged after them. */
   async merged(): Promise<void> {
     await this.queue;
-    // The merge starts once the last child has exited and released its deferral.
+    // The merge starts once the last child has exited and the session it held is released.
     await this.ending;
     await this.deps.inProcess.merged();
   }
@@ -164,7 +168,7 @@ export class ImportProcess {
   }
 
   private startSession(): Session {
-    const deferral = this.deps.deferMerging();
+    const held = this.deps.session();
     const listeners = new Map<number, (message: ImportMessage) => void>();
     let child: ChildProcess | undefined;
     if (this.script !== false) {
@@ -182,7 +186,7 @@ export class ImportProcess {
         child = undefined;
       }
     }
-    if (child === undefined) return { child, ready: Promise.resolve(false), deferral, listeners, exited: Promise.resolve() };
+    if (child === undefined) return { child, ready: Promise.resolve(false), held, listeners, exited: Promise.resolve() };
     const started = child;
     let becameReady!: (ready: boolean) => void;
     const ready = new Promise<boolean>((resolve) => (becameReady = resolve));
@@ -194,7 +198,7 @@ export class ImportProcess {
     const session: Session = {
       child: started,
       ready,
-      deferral,
+      held,
       listeners,
       exited: new Promise<void>((resolve) => started.once('exit', () => resolve())),
     };
@@ -211,10 +215,10 @@ export class ImportProcess {
       // 'exit' follows (a child that never started exits too).
     });
     started.on('exit', (code, signal) => {
-      // A child gone by itself ends its session (the deferral is released once, whoever releases it).
+      // A child gone by itself ends its session (releasing what it holds twice is harmless: the Disposables guard it).
       if (this.session === session) {
         this.session = undefined;
-        deferral.dispose();
+        held.dispose();
       }
       const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       const detail = stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : '';
@@ -253,7 +257,7 @@ export class ImportProcess {
       await session.exited;
       clearTimeout(timer);
     }
-    session.deferral.dispose();
+    session.held.dispose();
   }
 }
 

@@ -4,7 +4,7 @@
  * connection: records and links, labels, the search index (without its in-memory label index or
  * merge scheduling, which stay with the store's process) and the connector's fingerprint index.
  * Every index with rows in the store is written here, inside the batch's transaction; the store's
- * thread brings what it keeps in memory in step after each batch (AssetService.adoptWritten).
+ * process brings what it keeps in memory in step after each batch (AssetService.adoptWritten).
  */
 import { Database } from '../store/database.ts';
 import { StoreContext, silentLogger } from '../context.ts';
@@ -41,7 +41,7 @@ export function openImportStore(path: string, schemaVersion: number, options: Im
   const importer = new SnippetImporter({
     writer: new BulkWriter(context, { store, indexing, labels, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR }),
     // Exact duplicates: the connector's index finds the candidates, whole texts decide (as satchel.ts).
-    isSaved: (text) => fingerprints.sameText(text).some((id) => store.text(id) === text),
+    isSaved: (text) => fingerprints.hasText(text, (id) => store.text(id)),
     classify: options.classify,
     preparer,
   });

@@ -7,7 +7,6 @@
  */
 import type { ClassificationSpecific } from '../wire.ts';
 import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
-import type { Disposable } from '../events.ts';
 import { DomainError } from '../errors.ts';
 import { parseImportFile } from './detect.ts';
 import { isFileError } from './files.ts';
@@ -67,8 +66,8 @@ export interface ImporterDeps {
   /** The language of a snippet its file did not name one for. */
   classify(text: string): Promise<ClassificationSpecific>;
   /**
-   * Makes the batches' derived rows, owned (and disposed) by the caller. Default: one made while
-   * imports are queued (on a worker thread, in-thread if it cannot start), disposed after them.
+   * Makes the batches' derived rows, owned (and disposed) by the caller (the import process keeps
+   * one for its life). Default: one per import, on a worker thread (in-thread if it cannot start).
    */
   readonly preparer?: BatchPreparer | undefined;
 }
@@ -98,9 +97,6 @@ export class SnippetImporter {
   private readonly deps: ImporterDeps;
   /** Imports run one after another: two at once could each find a snippet unsaved and both write it. */
   private queue: Promise<unknown> = Promise.resolve();
-  /** Imports queued or running, and what they share while there are any (the writer's settings, the preparer). */
-  private queued = 0;
-  private shared: { session: Disposable; preparer: BatchPreparer; owned: boolean } | undefined;
   /**
    * The batch size the last import arrived at: a large import comes as many requests, and each
    * adapting again from FIRST_BATCH made twice the commits (and FTS5 segments) at 100k.
@@ -112,20 +108,16 @@ export class SnippetImporter {
   }
 
   import(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions = {}): Promise<ImportSummary> {
-    this.queued++;
-    // A client sends a large import as several requests, the next one while this one runs: they
-    // share one preparer and one set of import settings (and the index merge waits for the last).
-    const run = this.queue
-      .then(() => {
-        this.shared ??= { session: this.deps.writer.begin(), preparer: this.deps.preparer ?? new BatchPreparer(), owned: this.deps.preparer === undefined };
-        return this.run(sources, options, this.shared.preparer);
-      })
-      .finally(() => {
-        if (--this.queued > 0 || this.shared === undefined) return;
-        if (this.shared.owned) this.shared.preparer.dispose();
-        this.shared.session.dispose();
-        this.shared = undefined;
-      });
+    const run = this.queue.then(async () => {
+      const session = this.deps.writer.begin();
+      const preparer = this.deps.preparer ?? new BatchPreparer();
+      try {
+        return await this.run(sources, options, preparer);
+      } finally {
+        if (preparer !== this.deps.preparer) preparer.dispose();
+        session.dispose();
+      }
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -142,7 +134,7 @@ export class SnippetImporter {
   private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions, preparer: BatchPreparer): Promise<ImportSummary> {
     const started = performance.now();
     // The first batch is small whatever was learned: nothing is written until it is prepared.
-    let batchSize = Math.max(1, options.batchSize ?? Math.min(FIRST_BATCH, this.learnedBatch));
+    let batchSize = Math.max(1, options.batchSize ?? FIRST_BATCH);
     let firstBatch = true;
     const counts = { filesDone: 0, files: options.files, found: 0, imported: 0, duplicates: 0, failed: 0 };
     const failures: ItemFailure[] = [];
@@ -254,6 +246,3 @@ export class SnippetImporter {
     return summary(!(await writeInFlight()));
   }
 }
-
-/** A file that cannot be read (gone, a directory, no permission) fails alone. */
-

@@ -16,6 +16,7 @@ import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 import { WalFlusher } from './walFlusher.ts';
 import { writeLockFree } from './writeLock.ts';
+import type { Disposable } from '../events.ts';
 
 export interface Migration {
   /** Strictly increasing across all migrations; never reuse or renumber a released one. */
@@ -57,6 +58,8 @@ export class Database {
   private busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS;
   /** Since when grouped writes have been waiting, off the event loop, for another connection's write lock. */
   private lockWaitSince: number | undefined;
+  /** Other connections expected to write (an import process): grouped writes look for their lock first. */
+  private otherWriters = 0;
 
   private readonly wal: WalFlusher;
 
@@ -249,7 +252,7 @@ export class Database {
     return result;
   }
 
-  /** Runs `commit` with synchronous=NORMAL: the WAL is written but not synced (see `flushed`). */
+  /** Runs `commit` with synchronous=NORMAL: the WAL is written but not synced (WalFlusher.flushed syncs it). */
   private commitUnsynced<T>(commit: () => T): T {
     this.db.exec('PRAGMA synchronous = NORMAL');
     try {
@@ -300,8 +303,24 @@ export class Database {
     });
   }
 
+  /**
+   * Until disposed, another connection may hold the write lock for a while (an import process's
+   * batch): grouped writes then wait for it between turns of the event loop.
+   */
+  expectWriter(): Disposable {
+    this.otherWriters++;
+    let released = false;
+    return {
+      dispose: () => {
+        if (released) return;
+        released = true;
+        this.otherWriters--;
+      },
+    };
+  }
+
   private commitGroup(): void {
-    if (this.grouped.length > 0 && this.db.isOpen && !writeLockFree(this.db, this.busyTimeoutMs)) {
+    if (this.otherWriters > 0 && this.grouped.length > 0 && this.db.isOpen && !writeLockFree(this.db, this.busyTimeoutMs)) {
       // Another connection is writing (an import process's batch, up to a second or two): the group
       // waits for it here, between turns of the event loop, rather than in SQLite's busy handler,
       // which would hold the loop. Past the busy timeout it is tried as any write is.

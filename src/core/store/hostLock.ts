@@ -10,11 +10,9 @@ import { StoreUnusableError } from '../errors.ts';
 import { ensurePrivateDir, ensurePrivateFile } from './privateFiles.ts';
 import { sqlite } from './sqlite.ts';
 import { DATABASE_FILE } from './database.ts';
+import { SQLITE_BUSY, SQLITE_LOCKED, sqliteCode } from './storageErrors.ts';
 
 export const LOCK_FILE = 'host.lock';
-
-const SQLITE_BUSY = 5;
-const SQLITE_LOCKED = 6;
 
 export class HostLock implements Disposable {
   private readonly db: DatabaseSync;
@@ -36,7 +34,7 @@ export class HostLock implements Disposable {
       db.exec('BEGIN EXCLUSIVE');
     } catch (error) {
       db.close();
-      const code = ((error as { errcode?: number }).errcode ?? 0) & 0xff;
+      const code = sqliteCode(error);
       if (code === SQLITE_BUSY || code === SQLITE_LOCKED) return undefined;
       // Anything else (a full disk before the lock file ever existed) is not another host: waiting
       // for one would wait forever.

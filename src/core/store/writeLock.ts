@@ -4,8 +4,7 @@
  * hold the event loop meanwhile. The lock is not kept.
  */
 import type { DatabaseSync } from 'node:sqlite';
-
-const SQLITE_BUSY = 5;
+import { SQLITE_BUSY, sqliteCode } from './storageErrors.ts';
 
 export function writeLockFree(db: DatabaseSync, busyTimeoutMs: number): boolean {
   db.exec('PRAGMA busy_timeout = 0');
@@ -13,7 +12,7 @@ export function writeLockFree(db: DatabaseSync, busyTimeoutMs: number): boolean 
     db.exec('BEGIN IMMEDIATE');
   } catch (error) {
     // SQLITE_BUSY (or an extended code of it): another connection holds it. Anything else is the real write's to report.
-    return (((error as { errcode?: number }).errcode ?? 0) & 0xff) !== SQLITE_BUSY;
+    return sqliteCode(error) !== SQLITE_BUSY;
   } finally {
     db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   }

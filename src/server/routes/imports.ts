@@ -12,7 +12,6 @@
  * and send a file too large for one as `parts`, its snippets read on their side (readImportFile).
  */
 import { PassThrough } from 'node:stream';
-import type { z } from 'zod';
 import { input } from '../http.ts';
 import { describeError } from '../errors.ts';
 import type { RouteModule } from './deps.ts';
@@ -20,9 +19,10 @@ import { SnippetCollector } from '../../core/import/types.ts';
 import type { ImportSource } from '../../core/import/importer.ts';
 import { isKnownSpecific } from '../../core/assets/languages.ts';
 import { importOperations as op, type ImportLine } from '../../wire/imports.ts';
+import type { BodyOut } from '../../wire/operation.ts';
 
 /** A part's snippets as the importer takes them: each checked against the bounds every format shares. */
-function partSource(part: z.output<typeof op.import.body>['parts'][number]): ImportSource {
+function partSource(part: BodyOut<typeof op.import>['parts'][number]): ImportSource {
   const collector = new SnippetCollector(part.name);
   part.snippets.forEach((snippet, index) => {
     const language = snippet.language !== undefined && isKnownSpecific(snippet.language) ? snippet.language : undefined;

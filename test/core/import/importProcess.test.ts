@@ -31,7 +31,7 @@ test('the batches are written by a child process: none commits on the store\'s o
   await withCore(async (core) => {
     const database = core.context.database;
     // Turns FTS5's automerge off up front: the import's own deferral then has nothing to write here.
-    const deferral = core.assets.bulkTargets().indexing.search.deferMerging();
+    const deferral = core.assets.deferMerging();
     const original = database.transaction.bind(database);
     let ownTransactions = 0;
     database.transaction = (fn) => {
@@ -135,7 +135,7 @@ test('a child that cannot open the store (ends before it is ready): the import r
         classify: async () => 'ts',
         preparer: new BatchPreparer(false),
       }),
-      deferMerging: () => core.assets.bulkTargets().indexing.search.deferMerging(),
+      session: () => core.assets.deferMerging(),
       classify: async () => 'ts',
       adopt: () => assert.fail('nothing is written elsewhere'),
       script: { path: script, execArgv: [] },

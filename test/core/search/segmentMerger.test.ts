@@ -62,7 +62,7 @@ test('a merge owed when the store was closed is resumed when it is opened again'
   try {
     const first = Satchel.open({ dataDir });
     // Closed while an import holds the deferral: the config still says a merge is owed.
-    first.assets.bulkTargets().indexing.search.deferMerging();
+    first.assets.deferMerging();
     await first.imports.import(snippets(600), { batchSize: 30 });
     assert.deepEqual(automerge(first), [0, 0]);
     await first.close();

@@ -142,6 +142,7 @@ test('grouped writes wait for another connection\'s write lock between turns of 
   const database = Database.open({ dataDir, migrations: baseMigrations });
   // An import process's connection in the middle of a batch.
   const other = Database.openShared(join(dataDir, DATABASE_FILE), database.schemaVersion);
+  const expected = database.expectWriter();
   other.db.exec('BEGIN IMMEDIATE');
   new Records(other).put('tag', 'theirs', { text: 'theirs' });
   const records = new Records(database);
@@ -157,6 +158,7 @@ test('grouped writes wait for another connection\'s write lock between turns of 
   assert.ok(ticksWhileHeld >= 10, `the event loop ran ${ticksWhileHeld} times in the 300 ms the lock was held`);
   assert.ok(performance.now() - started >= 300, 'the write waited for the lock');
   assert.ok(records.get('tag', 'ours') && records.get('tag', 'theirs'));
+  expected.dispose();
   other.close();
   database.close();
 });
