@@ -16,6 +16,18 @@ export function disposeAll(disposables: Iterable<Disposable>): void {
   }
 }
 
+/** A Disposable that runs `release` the first time it is disposed, and never again. */
+export function toDisposable(release: () => void): Disposable {
+  let released = false;
+  return {
+    dispose: () => {
+      if (released) return;
+      released = true;
+      release();
+    },
+  };
+}
+
 /** Base of every object that owns others. */
 export abstract class Owner implements Disposable {
   protected _isDisposed = false;

@@ -17,7 +17,7 @@ import { ConnectorService, type ConnectorSettings } from './connector/connectorS
 import { FingerprintIndex } from './connector/fingerprintIndex.ts';
 import { ConversationService } from './conversations/conversationService.ts';
 import { ModelService, type ModelSettings } from './models/modelService.ts';
-import type { Disposable } from './events.ts';
+import { disposeAll, toDisposable, type Disposable } from './lifecycle.ts';
 import { LanguageClassifier } from './classify/languageClassifier.ts';
 import { LocalUser } from './user/localUser.ts';
 import { Copilot } from './conversations/copilot.ts';
@@ -112,14 +112,8 @@ export class Satchel implements Disposable {
       child: { path: context.database.path, schemaVersion: context.database.schemaVersion },
       inProcess,
       session: () => {
-        const merging = this.assets.deferMerging();
-        const writer = context.database.expectWriter();
-        return {
-          dispose: () => {
-            writer.dispose();
-            merging.dispose();
-          },
-        };
+        const held = [this.assets.deferMerging(), context.database.expectWriter()];
+        return toDisposable(() => disposeAll(held));
       },
       classify,
       adopt: (changes) => {

@@ -5,17 +5,21 @@
  * time and assets per second, for the whole import or for the last `--measure` assets
  * after the rest went in unmeasured (the cost into a large store).
  *   node --experimental-strip-types test/bench/importCpu.ts --size 20000 --measure 10000 [--no-worker]
+ * With --merge, then times the search index's merge after the import (segmentMerger.ts) and the
+ * benchmark's queries before and after it.
  */
 import { parseArgs } from 'node:util';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { Satchel } from '../../src/core/satchel.ts';
 import { generateCorpus } from './corpus.ts';
-import type { ImportSource } from '../../src/core/import/importer.ts';
+import { removeDir, tempDataDir } from './processes.ts';
+import { SnippetImporter, type ImportSource } from '../../src/core/import/importer.ts';
+import { BulkWriter } from '../../src/core/assets/bulkWriter.ts';
+import { BatchPreparer } from '../../src/core/import/batchPreparer.ts';
 
 const { values } = parseArgs({
-  options: { size: { type: 'string', default: '10000' }, measure: { type: 'string' }, tables: { type: 'boolean', default: false }, 'no-worker': { type: 'boolean', default: false } },
+  options: { size: { type: 'string', default: '10000' }, measure: { type: 'string' }, tables: { type: 'boolean', default: false }, merge: { type: 'boolean', default: false }, 'no-worker': { type: 'boolean', default: false } },
 });
 const size = Number(values.size);
 const measure = Number(values.measure ?? size);
@@ -40,16 +44,24 @@ function writtenBytes(): number {
   }
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'satchel-importcpu-'));
-const core = Satchel.open({ dataDir, importWorker: !values['no-worker'] });
+const dataDir = tempDataDir();
+const core = Satchel.open({ dataDir });
+// In this process, so its CPU is this process's (core.imports would run it in a child process):
+// the import process's own importer, composed the same way over the store's connection.
+const importer = new SnippetImporter({
+  writer: new BulkWriter(core.context, core.assets.bulkTargets()),
+  isSaved: (text) => core.connector.index.hasText(text, (id) => core.assets.text(id)),
+  classify: async (text) => (await core.classifier.classify(text)).specific,
+  preparer: values['no-worker'] ? new BatchPreparer(false) : undefined,
+});
 try {
-  if (size > measure) await core.imports.import(files(0, size - measure));
+  if (size > measure) await importer.import(files(0, size - measure));
   const sources = files(size - measure, size);
   const written = writtenBytes();
   const cpu = process.cpuUsage();
   const mainCpu = process.threadCpuUsage();
   const wall = performance.now();
-  const summary = await core.imports.import(sources);
+  const summary = await importer.import(sources);
   const used = process.cpuUsage(cpu);
   // The writer's thread is the bottleneck; process.cpuUsage also counts the import's worker thread.
   const main = process.threadCpuUsage(mainCpu);
@@ -64,6 +76,19 @@ try {
     cpuMsPerAsset: +(cpuMs / summary.imported).toFixed(3), perSecondWall: Math.round(summary.imported / (ms / 1000)),
     perSecondCpu: Math.round(summary.imported / (cpuMs / 1000)), pagesWrittenPerAsset: +pagesPerAsset.toFixed(1), load: loadavg().map((l) => +l.toFixed(2)),
   }));
+  if (values.merge) {
+    const queries = corpus.queries.slice(0, 50);
+    const searchMs = (): number => {
+      const started = performance.now();
+      for (const { query } of queries) core.assets.search({ query }, { transferables: false, pseudo: false });
+      return (performance.now() - started) / queries.length;
+    };
+    const before = searchMs();
+    const merging = performance.now();
+    await importer.merged();
+    const mergeMs = performance.now() - merging;
+    console.log(JSON.stringify({ searchMsPerQueryBeforeMerge: +before.toFixed(2), mergeMs: Math.round(mergeMs), searchMsPerQueryAfterMerge: +searchMs().toFixed(2) }));
+  }
   if (values.tables) {
     // Pages per table and index: what a batch's random-key inserts are spread over.
     const rows = core.context.database.db.prepare('SELECT name, count(*) AS pages FROM dbstat GROUP BY name ORDER BY pages DESC LIMIT 15').all();
@@ -71,5 +96,5 @@ try {
   }
 } finally {
   await core.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDir(dataDir);
 }

@@ -11,7 +11,7 @@
  * segments per level, so searches stay correct, only slower, until the merge is done.
  */
 import type { Database } from '../store/database.ts';
-import type { Disposable } from '../events.ts';
+import { toDisposable, type Disposable } from '../lifecycle.ts';
 
 /** FTS5's own default (sqlite3 fts5 FTS5_DEFAULT_AUTOMERGE). */
 const DEFAULT_AUTOMERGE = 4;
@@ -55,15 +55,10 @@ export class SegmentMerger implements Disposable {
     this.cancelTimer();
     const off = this.tables.filter((table) => this.automerge(table) !== 0);
     if (off.length > 0) this.database.transaction(() => off.forEach((table) => this.configure(table, 0)));
-    let released = false;
-    return {
-      dispose: () => {
-        if (released) return;
-        released = true;
-        this.deferrals--;
-        if (this.deferrals === 0 && !this.disposed) this.schedule(START_DELAY_MS);
-      },
-    };
+    return toDisposable(() => {
+      this.deferrals--;
+      if (this.deferrals === 0 && !this.disposed) this.schedule(START_DELAY_MS);
+    });
   }
 
   /** Resolves when no merge is owed or under way (or the merger was disposed): for tests and the CLI. */

@@ -16,7 +16,7 @@ import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 import { WalFlusher } from './walFlusher.ts';
 import { writeLockFree } from './writeLock.ts';
-import type { Disposable } from '../events.ts';
+import { toDisposable, type Disposable } from '../lifecycle.ts';
 
 export interface Migration {
   /** Strictly increasing across all migrations; never reuse or renumber a released one. */
@@ -309,14 +309,7 @@ export class Database {
    */
   expectWriter(): Disposable {
     this.otherWriters++;
-    let released = false;
-    return {
-      dispose: () => {
-        if (released) return;
-        released = true;
-        this.otherWriters--;
-      },
-    };
+    return toDisposable(() => void this.otherWriters--);
   }
 
   private commitGroup(): void {

@@ -26,7 +26,8 @@ const SETTLE_MS = 20_000;
 
 const SNIPPETS_PER_FILE = 5_000;
 
-function snippetFiles(corpus: Corpus): ImportFile[] {
+/** The corpus as VS Code snippet files, SNIPPETS_PER_FILE a file (tags as prefixes, the language as scope). */
+export function snippetFiles(corpus: Corpus): ImportFile[] {
   const files: ImportFile[] = [];
   for (let start = 0; start < corpus.assets.length; start += SNIPPETS_PER_FILE) {
     const name = `bench-${files.length + 1}.code-snippets`;

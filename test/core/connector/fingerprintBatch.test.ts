@@ -1,18 +1,17 @@
 /** The import path's batch writes of the fingerprint index and of links leave what single writes leave. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Database } from '../../../src/core/store/database.ts';
 import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
 import { connectorMigrations } from '../../../src/core/connector/schema.ts';
 import { FingerprintIndex } from '../../../src/core/connector/fingerprintIndex.ts';
 import { Links } from '../../../src/core/store/links.ts';
 import { savedSnippets } from '../../support/snippetFixture.ts';
+import { tempDir } from '../../support/helpers.ts';
 
 function open(): { db: Database; close(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'satchel-fp-batch-'));
+  const dir = tempDir('satchel-fp-batch-');
   const db = Database.open({ dataDir: dir, migrations: [...baseMigrations, ...connectorMigrations] });
   return { db, close: () => (db.close(), rmSync(dir, { recursive: true, force: true })) };
 }

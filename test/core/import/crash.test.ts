@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Satchel } from '../../../src/core/satchel.ts';
-import { tempDir } from '../../support/helpers.ts';
+import { tempDir, waitFor } from '../../support/helpers.ts';
 import { isAlive } from '../../support/processes.ts';
 
 const child = fileURLToPath(new URL('./crashImporter.ts', import.meta.url));
@@ -46,9 +46,7 @@ test('SIGKILL mid-import leaves whole batches, consistent indexes, and a re-run 
     assert.ok(reported >= 5 * BATCH);
     // The import process outlives nothing: with its parent gone it stops writing and exits.
     assert.ok(importPid > 0);
-    const deadline = Date.now() + 5000;
-    while (Date.now() < deadline && isAlive(importPid)) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(isAlive(importPid), false, 'the import process exited with its parent');
+    await waitFor(() => !isAlive(importPid), 5000); // the import process exited with its parent
 
     const core = Satchel.open({ dataDir });
     try {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
-import { tempDir, withCore } from '../../support/helpers.ts';
+import { tempDir, waitFor, withCore } from '../../support/helpers.ts';
 import { isAlive } from '../../support/processes.ts';
 import { SnippetImporter, type ImportSource } from '../../../src/core/import/importer.ts';
 import { ImportProcess } from '../../../src/core/import/importProcess.ts';
@@ -22,10 +22,6 @@ function file(name: string, count: number, from = 0): ImportSource {
 }
 
 
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  return !isAlive(pid);
-}
 
 test('the batches are written by a child process: none commits on the store\'s own connection, and the child ends with the imports', async () => {
   await withCore(async (core) => {
@@ -56,7 +52,7 @@ test('the batches are written by a child process: none commits on the store\'s o
     assert.equal(pids.size, 1);
     const [pid] = [...pids];
     assert.ok(pid !== undefined && pid > 0 && pid !== process.pid);
-    assert.ok(await gone(pid), 'the import process ended after the import');
+    await waitFor(() => !isAlive(pid), 5000); // the import process ended after the import
     assert.equal(core.assets.identifiers().length, 2000);
     assert.equal(core.connector.index.size, 2000);
   });

@@ -147,7 +147,9 @@ test('a snippet whose file names no language is classified', async () => {
     assert.equal(summary.imported, 1);
     const [asset] = core.assets.list();
     // The classifier's answer, not the `txt` an unknown file language would otherwise leave.
-    assert.equal(asset!.formats.iterable[0]!.classification.specific, (await core.classifier.classify(body)).specific);
+    const stored = asset!.formats.iterable[0]!.classification.specific;
+    assert.equal(stored, (await core.classifier.classify(body)).specific);
+    assert.equal(stored, 'go');
   });
 });
 

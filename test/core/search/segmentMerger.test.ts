@@ -85,12 +85,27 @@ test('a merge owed when the store was closed is resumed when it is opened again'
 
 test('an import arriving during a merge pauses it; the merge finishes after that import', async () => {
   await withCore(async (core) => {
-    await core.imports.import(snippets(1000), { batchSize: 25 });
-    const second = core.imports.import(snippets(500, 1000), { batchSize: 25, onProgress: () => assert.deepEqual(automerge(core), [0, 0]) });
+    await core.imports.import(snippets(2000), { batchSize: 25 });
+    const merging = core.assets.bulkTargets().indexing.search.merging!;
+    // Wait for the background merge to be under way: a step has merged segments, more are owed.
+    const before = segments(core);
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && segments(core).every((n, i) => n >= before[i]!)) await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(segments(core).some((n, i) => n < before[i]!), 'the merge began');
+    assert.equal(merging.pending(), true, 'and had not finished');
+    const paused = segments(core);
+    const second = core.imports.import(snippets(500, 2000), {
+      batchSize: 25,
+      onProgress: () => {
+        assert.deepEqual(automerge(core), [0, 0]);
+        // No merge step ran meanwhile: only the import's own batches add segments.
+        assert.ok(segments(core).every((n, i) => n >= paused[i]!), `segments ${paused} → ${segments(core)} during the import`);
+      },
+    });
     assert.equal((await second).imported, 500);
     await core.imports.merged();
     assert.deepEqual(automerge(core), [4, 4]);
     assert.ok(segments(core).every((n) => n < 4));
-    assert.ok(found(core, 'mergeCase1200').includes('Merge 1200'));
+    assert.ok(found(core, 'mergeCase2200').includes('Merge 2200'));
   });
 });

@@ -2,7 +2,7 @@
  * Semantic recall over a fake embedder at the core boundary (the Embedder interface), so quality
  * can be asserted: vectors follow writes, back-fill after a load, cancellation, hybrid ordering,
  * a match by meaning alone, unloading back to lexical search and a model change re-embedding.
- * The real model runtime is driven in semanticRecallModel.test.ts.
+ * The real model runtime is driven in test/server/semanticRecall.test.ts.
  */
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
