@@ -1,4 +1,4 @@
-/** Markdown shared by every place that shows code as text (MCP tool results, the chat participant). */
+/** Markdown shared by every place that shows code as text (MCP tool results, the chat participant, Markdown export). */
 
 /** `text` in a code fence longer than any run of backticks inside it, so the code cannot close it. Linear in the text. */
 export function fenced(text: string, info = ''): string {

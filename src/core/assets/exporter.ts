@@ -2,6 +2,7 @@
 import type { Asset, ExportedAsset } from '../wire.ts';
 import { InvalidInputError } from '../errors.ts';
 import { contentOf } from './content.ts';
+import { fenced } from '../markdown.ts';
 
 export type ExportType = 'HTML' | 'MD';
 
@@ -25,23 +26,6 @@ export function escapeMarkdownText(s: string): string {
     .replace(/[\\`*_{}[\]()<>#!|~&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
 }
 
-/**
- * A code fence for `text`: backticks, one more than the longest run of backticks in it (at least
- * three), so nothing inside can close it early. A fence of backticks is closed only by backticks,
- * so runs of tildes inside do not matter.
- */
-export function fenceFor(text: string): string {
-  let longest = 0;
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) === 96) {
-      run++;
-      if (run > longest) longest = run;
-    } else run = 0;
-  }
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
 export function exportAsset(asset: Asset, type: ExportType): ExportedAsset {
   const format = asset.formats.iterable.find((f) => f.id === asset.original.id) ?? asset.formats.iterable[0];
   const content = format ? contentOf(format) : undefined;
@@ -54,9 +38,7 @@ export function exportAsset(asset: Asset, type: ExportType): ExportedAsset {
     const title = escapeMarkdownText(name);
     if (image) raw = `# ${title}\n\n![${title}](${dataUrl})\n`;
     else {
-      const text = content?.text ?? '';
-      const fence = fenceFor(text);
-      raw = `# ${title}\n\n${fence}${language}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}\n`;
+      raw = `# ${title}\n\n${fenced(content?.text ?? '', language)}\n`;
     }
   } else {
     const body = image

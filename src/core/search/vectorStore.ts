@@ -93,10 +93,6 @@ export class VectorStore {
     };
   }
 
-  /** Stored vectors of `model` (current or stale). */
-  count(model: string): number {
-    return (this.database.prepare('SELECT COUNT(*) AS n FROM asset_vectors WHERE model = ?').get(model) as { n: number }).n;
-  }
 
   /** The ordinary assets among `ids` (in scope), with their rowids, in the order given. */
   eligible(ids: readonly string[], includePseudo: boolean): Array<{ id: string; rowid: number }> {

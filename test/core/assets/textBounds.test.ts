@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { suggestName } from '../../../src/core/assets/content.ts';
-import { escapeMarkdownText, exportAsset, fenceFor } from '../../../src/core/assets/exporter.ts';
+import { escapeMarkdownText, exportAsset } from '../../../src/core/assets/exporter.ts';
+import { fenced } from '../../../src/core/markdown.ts';
 import { checkFilters, matchesFilters, MAX_FILTERS, MAX_PHRASE_CHARS, type FilterSubject } from '../../../src/core/assets/filters.ts';
 import { MAX_TITLE_CHARS, ruleTitle } from '../../../src/core/conversations/titles.ts';
 import { extractiveSummary } from '../../../src/core/conversations/summaries.ts';
@@ -74,9 +75,10 @@ test('filters: more than MAX_FILTERS are refused (nested ones counted); phrases 
 });
 
 test('Markdown export: the fence outlasts any run of backticks inside, and the name is escaped text', () => {
-  assert.equal(fenceFor('no fences'), '```');
-  assert.equal(fenceFor('a ``` b ~~~~ c'), '````');
-  assert.equal(fenceFor('`'.repeat(9)), '`'.repeat(10));
+  const fenceOf = (text: string): string => fenced(text).split('\n', 1)[0]!;
+  assert.equal(fenceOf('no fences'), '```');
+  assert.equal(fenceOf('a ``` b ~~~~ c'), '````');
+  assert.equal(fenceOf('`'.repeat(9)), '`'.repeat(10));
   assert.equal(escapeMarkdownText('[x](javascript:y)\n<b>'), '\\[x\\]\\(javascript:y\\) &lt;b&gt;');
   const asset = {
     id: 'a',
@@ -87,7 +89,7 @@ test('Markdown export: the fence outlasts any run of backticks inside, and the n
   } as unknown as Asset;
   const markdown = exportAsset(asset, 'MD').raw.string!.raw!;
   assert.equal(markdown, '# &lt;script&gt;alert\\(1\\)&lt;/script&gt;\n\n````md\n```\n~~~~\n<img onerror=x>\n````\n');
-  assertLinear('fence', (n) => '`'.repeat(n), fenceFor);
+  assertLinear('fence', (n) => '`'.repeat(n), fenceOf);
 });
 
 test('a file name of many dots is classified in linear time, and every known extension still is', () => {
