@@ -144,17 +144,54 @@ export async function* jsonPagedReply(open: string, pages: Iterable<readonly unk
   yield Buffer.from(open);
   let first = true;
   const sent = { bytes: 0 };
+  // Small items are joined into one part: a part per item made a million ids take 30 s to send.
+  let batch: string[] = [];
+  let batchChars = 0;
+  const flush = (): Buffer => {
+    const part = Buffer.from(batch.join(''));
+    batch = [];
+    batchChars = 0;
+    sent.bytes += part.length;
+    return part;
+  };
   for (const page of pages) {
     // Reading a page and encoding it are two steps: with a 60 MB asset each takes 0.2 s or more.
     await turn();
     for (const item of page) {
-      if (!first) yield Buffer.from(',');
+      const separator = first ? '' : ',';
       first = false;
-      yield* withTurns(item, sent);
+      const text = holdsLargeString(item) ? undefined : stringified(item);
+      if (text !== undefined) {
+        batch.push(separator, text);
+        batchChars += text.length;
+        if (batchChars >= BATCH_CHARS) yield flush();
+      } else {
+        if (batch.length > 0) yield flush();
+        if (separator) yield Buffer.from(separator);
+        yield* withTurns(item, sent);
+      }
+      if (sent.bytes >= SLICE_BYTES) {
+        sent.bytes = 0;
+        await turn();
+      }
     }
+    if (batch.length > 0) yield flush();
     await turn();
   }
   yield Buffer.from(close());
+}
+
+/** Characters of small items joined into one part of a paged reply. */
+const BATCH_CHARS = 64 * 1024;
+
+/** JSON.stringify of `value`, or undefined when its text is too long for one string. */
+function stringified(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 /**
