@@ -4,8 +4,8 @@
  * punctuation (closing braces), imports, log or print calls, or a name set to a constant carry
  * no code of their own: a copy made of them is trivia however long it is, while a function of
  * two lines is what people save most. The fingerprint count used before depends on where the
- * winnowing windows fall (a three-line function got 5 to 12) and saw no difference between
- * three imports and a function.
+ * winnowing windows fall (functions of two to five lines got 1 to 12) and saw no difference
+ * between three imports and a function.
  */
 
 export interface CodeShape {
@@ -23,7 +23,7 @@ const IMPORT_WORDS = new Set(['import', 'use', 'using', 'package', 'include', 'r
 const LOG_OBJECTS = new Set(['console', 'logger', 'log', 'logging', 'Log', 'LOG', 'Logger', 'System', 'Console', 'Debug', 'Trace', 'fmt']);
 const PRINT_CALLS = new Set(['print', 'println', 'printf', 'puts', 'echo', 'eprint', 'eprintln', 'dbg', 'p', 'pp', 'alert', 'NSLog', 'say']);
 /** A line holding only one of these words closes a block. */
-const CLOSERS = new Set(['end', 'fi', 'done', 'esac', 'endif', 'endwhile', 'endfor', 'endfunction', 'wend', 'loop', 'next']);
+const CLOSERS = new Set(['end', 'fi', 'done', 'esac', 'endif', 'endwhile', 'endfor', 'endfunction']);
 /** Words that start a definition, in the languages people copy from. */
 const DEFINITIONS = new Set(['def', 'fn', 'func', 'function', 'fun', 'sub', 'class', 'struct', 'impl', 'trait', 'interface', 'enum', 'proc', 'macro', 'procedure']);
 /** Last words of a line that opens a block (Ruby, shell, SQL). */
