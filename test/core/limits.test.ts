@@ -11,6 +11,7 @@ import {
   LimitExceededError,
   checkContent,
   checkLimit,
+  checkRoom,
   checkSeededTags,
   checkSeededWebsites,
   limitMessage,
@@ -56,6 +57,15 @@ test('a record already over a limit may be written without growing: same or smal
   // 200k tags held: removing one passes, adding one is refused.
   checkLimit('tagsPerAsset', 199_999, 200_000);
   assert.throws(() => checkLimit('tagsPerAsset', 200_001, 200_000), /200,001 tags/);
+});
+
+test('room for one more: refused at the limit, counted only just past it', () => {
+  const asked: number[] = [];
+  const counter = (held: number) => (atMost: number) => (asked.push(atMost), Math.min(held, atMost));
+  checkRoom('tagsPerAsset', counter(LIMITS.tagsPerAsset - 1));
+  assert.throws(() => checkRoom('tagsPerAsset', counter(LIMITS.tagsPerAsset)), /A snippet has 129 tags; the limit is 128/);
+  assert.throws(() => checkRoom('websitesPerAsset', counter(200_000)), /A snippet has at least 66 websites; the limit is 64/);
+  assert.deepEqual(new Set(asked), new Set([LIMITS.tagsPerAsset + 1, LIMITS.websitesPerAsset + 1]), 'never counts past limit + 1');
 });
 
 test('content: text by characters however it came, binary by bytes', () => {

@@ -202,7 +202,9 @@ test('a store already holding larger records: read, listed, searched and exporte
   // With 200 tags: removing one passes, adding one is refused.
   assert.equal((await request(t.url, 'POST', `/tag/legacy-tag-0/assets/disassociate/${id}`)).status, 204);
   const extra = (await request(t.url, 'POST', '/tags/create', { body: { text: 'one more' } })).json.id as string;
-  assertTooLarge(await request(t.url, 'POST', `/tag/${extra}/assets/associate/${id}`), LIMITS.tagsPerAsset, TAGS, 'one more tag');
+  const refused = await request(t.url, 'POST', `/tag/${extra}/assets/associate/${id}`);
+  assertTooLarge(refused, LIMITS.tagsPerAsset, LIMITS.tagsPerAsset + 2, 'one more tag');
+  assert.match(refused.json.error.message, /A snippet has at least 130 tags; the limit is 128/, 'the count stops past the limit');
   assert.equal(t.core.assets.get(id, { transferables: false }).tags?.iterable.length, TAGS - 1);
   assert.equal((await request(t.url, 'POST', `/assets/${id}/delete`)).status, 200);
 });

@@ -18,7 +18,7 @@ import type {
   Website,
 } from '../wire.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
-import { checkLimit } from '../limits.ts';
+import { checkLimit, checkRoom } from '../limits.ts';
 import { newId, stamp } from '../time.ts';
 import { isKnownSpecific } from './languages.ts';
 import { classificationOf } from '../classify/languages.ts';
@@ -244,7 +244,9 @@ export class AssetWrites {
       const { rowid, doc } = this.parts.store.load(assetId);
       if (!this.context.records.has(kind, targetId)) throw new NotFoundError(kind, targetId);
       const from = { kind: 'asset', id: assetId } as const;
-      if (link && kind !== 'workstream_summary' && !this.context.links.has(from, { kind, id: targetId })) this.checkRoom(from, kind);
+      if (link && kind !== 'workstream_summary' && !this.context.links.has(from, { kind, id: targetId })) {
+        checkRoom(kind === 'tag' ? 'tagsPerAsset' : 'websitesPerAsset', (atMost) => this.context.links.count(from, kind, atMost));
+      }
       const changed = link ? this.context.links.link(from, { kind, id: targetId }) : this.context.links.unlink(from, { kind, id: targetId });
       if (!changed) return;
       if (kind === 'tag') this.parts.indexing.reindex(rowid, doc, { previous: doc });
@@ -255,13 +257,6 @@ export class AssetWrites {
       this.context.publish({ kind: 'asset', id: assetId });
       this.context.publish({ kind, id: targetId });
     });
-  }
-
-  /** Refuses one more tag or website on an asset that holds as many as it may (or more, from before the limit). */
-  private checkRoom(asset: { readonly kind: 'asset'; readonly id: string }, kind: 'tag' | 'website'): void {
-    const limit = kind === 'tag' ? 'tagsPerAsset' : 'websitesPerAsset';
-    const held = this.context.links.count(asset, kind);
-    checkLimit(limit, held + 1, held);
   }
 
   /**

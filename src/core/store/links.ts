@@ -73,11 +73,11 @@ export class Links {
     return rows.map((row) => row.b_id);
   }
 
-  /** How many records of `kind` are linked to `from` (an index range: no record is read). */
-  count(from: LinkEnd, kind: RecordKind): number {
+  /** How many records of `kind` are linked to `from`, counted up to `atMost` (a bound on the work). */
+  count(from: LinkEnd, kind: RecordKind, atMost: number): number {
     const row = this.database
-      .prepare('SELECT count(*) AS n FROM links WHERE a_kind = ? AND a_id = ? AND b_kind = ?')
-      .get(from.kind, from.id, kind) as { n: number };
+      .prepare('SELECT count(*) AS n FROM (SELECT 1 FROM links WHERE a_kind = ? AND a_id = ? AND b_kind = ? LIMIT ?)')
+      .get(from.kind, from.id, kind, atMost) as { n: number };
     return row.n;
   }
 
