@@ -4,7 +4,7 @@
  * only), the long-term-memory vision processor's status, and MCP on the same port.
  */
 import type * as W from '../core/wire.ts';
-import { get, json, post, text } from './operation.ts';
+import { get, json, post, socket, text } from './operation.ts';
 
 export const hostOperations = {
   health: get('/.well-known/health', text),
@@ -18,4 +18,14 @@ export const hostOperations = {
   visionStatus: get('/workstream_pattern_engine/processors/vision/status', json<{ vision: object }>()),
   /** The MCP streamable HTTP transport: a JSON-RPC message in, its JSON-RPC answer out (mcpRoute.ts). */
   mcp: post('/mcp', json<unknown>()),
+} as const;
+
+/** The host's WebSocket-only streams (the Pieces clients open all four at start-up). */
+export const hostSockets = {
+  /** Sends `ok` on connect. */
+  health: socket<string>()('/.well-known/stream/health'),
+  /** The local user's profile on connect and on each change. */
+  user: socket<W.UserProfile>()('/user/stream'),
+  /** The vision processor's status, once on connect. */
+  visionStatus: socket<{ vision: object }>()('/workstream_pattern_engine/processors/vision/status/stream'),
 } as const;

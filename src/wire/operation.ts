@@ -100,8 +100,21 @@ export function post(path: string, reply: Reply, what = '', body?: z.ZodType): O
   return declare('POST', path, reply, what, body);
 }
 
+/**
+ * A WebSocket stream that answers no plain GET (streams that do are declared as their GET
+ * operation, whose path the socket shares); `Frame` is what each server frame holds, as a type only.
+ */
+export interface Socket<P extends string = string, Frame = unknown> {
+  readonly path: P;
+  readonly frame?: Frame;
+}
+
+export function socket<Frame>(): <P extends string>(path: P) => Socket<P, Frame> {
+  return (path) => ({ path });
+}
+
 /** The operation's path with its `:name` segments filled in (each encoded as one segment). */
-export function pathOf(op: Operation, params: Readonly<Record<string, string>> = {}): string {
+export function pathOf(op: Operation | Socket, params: Readonly<Record<string, string>> = {}): string {
   return op.path.replace(/:(\w+)/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${op.path} needs :${name}`);

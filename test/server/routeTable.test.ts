@@ -1,12 +1,14 @@
 /**
  * Every route the app serves is a declared operation and every declared operation is served: the
- * router's table, walked after createApp, against src/wire's tables (method and path, order aside).
+ * router's table, walked after createApp, against src/wire's tables (method and path, order aside);
+ * and every WebSocket stream is a declared socket or shares the path of a declared GET.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Router } from '@koa/router';
 import { createApp } from '../../src/server/app.ts';
-import { allOperations } from '../../src/wire/operations.ts';
+import { allOperations, allSockets } from '../../src/wire/operations.ts';
+import { StreamRegistry } from '../../src/server/streams.ts';
 import { pathOf, type PathParams } from '../../src/wire/operation.ts';
 import { assetOperations } from '../../src/wire/assets.ts';
 import { silentLogger } from '../../src/core/context.ts';
@@ -42,6 +44,34 @@ test('the routes served are exactly the operations declared in src/wire', async 
       app.streams.dispose();
     }
   });
+});
+
+test('the WebSocket streams served are the sockets declared and the paths of declared GETs', async () => {
+  const registered: string[] = [];
+  const register = StreamRegistry.prototype.register;
+  StreamRegistry.prototype.register = function (this: StreamRegistry, pattern, handler) {
+    registered.push(pattern);
+    register.call(this, pattern, handler);
+  };
+  try {
+    await withCore(async (core) => {
+      const app = createApp(core, { logger: silentLogger });
+      app.dispose();
+      app.streams.dispose();
+    });
+  } finally {
+    StreamRegistry.prototype.register = register;
+  }
+  const sockets = allSockets.map(({ socket }) => socket.path);
+  const gets = allOperations.filter(({ op }) => op.method === 'GET').map(({ op }) => op.path);
+  assert.ok(registered.length >= 10, `${registered.length} streams`);
+  assert.deepEqual(
+    {
+      servedButNotDeclared: registered.filter((path) => !sockets.includes(path) && !gets.includes(path)),
+      declaredButNotServed: sockets.filter((path) => !registered.includes(path)),
+    },
+    { servedButNotDeclared: [], declaredButNotServed: [] },
+  );
 });
 
 test('each method and path is declared once', () => {

@@ -4,7 +4,7 @@
  */
 import { json } from '../http.ts';
 import { route, type RouteModule } from './deps.ts';
-import { hostOperations as op } from '../../wire/host.ts';
+import { hostOperations as op, hostSockets } from '../../wire/host.ts';
 import type { Operation } from '../../wire/operation.ts';
 import { LocalUser } from '../../core/user/localUser.ts';
 import type { ReturnedUserProfile } from '../../core/wire.ts';
@@ -19,7 +19,7 @@ const CLOUD_ONLY: ReadonlyArray<readonly [Operation, string]> = [
 
 export const userRoutes: RouteModule = (router, { core, streams }) => {
   route(router, op.user, (ctx) => json(ctx, { user: core.user.profile() } satisfies ReturnedUserProfile));
-  streams.register('/user/stream', (subscriber) => {
+  streams.register(hostSockets.user.path, (subscriber) => {
     subscriber.send(core.user.profile());
     return core.context.onDidChange((change) => {
       if (change.kind === 'user') subscriber.send(core.user.profile());
@@ -35,7 +35,7 @@ export const userRoutes: RouteModule = (router, { core, streams }) => {
   // status says it is not activated, and its stream only tells clients so when they connect.
   const visionStatus = () => ({ vision: {} });
   route(router, op.visionStatus, (ctx) => json(ctx, visionStatus()));
-  streams.register('/workstream_pattern_engine/processors/vision/status/stream', (subscriber) => {
+  streams.register(hostSockets.visionStatus.path, (subscriber) => {
     subscriber.send(visionStatus());
   });
 };

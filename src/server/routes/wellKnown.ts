@@ -1,6 +1,6 @@
 import { text } from '../http.ts';
 import { route, type RouteModule } from './deps.ts';
-import { hostOperations as op } from '../../wire/host.ts';
+import { hostOperations as op, hostSockets } from '../../wire/host.ts';
 import { PIECES_OS_VERSION, SATCHEL_VERSION } from '../version.ts';
 
 /** Health and version checks that clients make before anything else. */
@@ -10,7 +10,7 @@ export const wellKnownRoutes: RouteModule = (router, { streams }) => {
     ctx.set('x-satchel-version', SATCHEL_VERSION);
     text(ctx, PIECES_OS_VERSION);
   });
-  streams.register('/.well-known/stream/health', (subscriber) => {
+  streams.register(hostSockets.health.path, (subscriber) => {
     subscriber.send('ok');
   });
 };
