@@ -10,6 +10,8 @@ import { connectorMigrations } from './connector/schema.ts';
 import { conversationMigrations } from './conversations/schema.ts';
 import { modelMigrations } from './models/schema.ts';
 import { vectorMigrations } from './search/vectorSchema.ts';
+import { snippetMigrations } from './snippets/schema.ts';
+import { SnippetService } from './snippets/snippetService.ts';
 import { SemanticRecall, type RecallSettings } from './search/semanticRecall.ts';
 import { AssetService } from './assets/assetService.ts';
 import { ApplicationService } from './applications/applicationService.ts';
@@ -35,6 +37,7 @@ export const allMigrations = [
   ...conversationMigrations,
   ...modelMigrations,
   ...vectorMigrations,
+  ...snippetMigrations,
 ];
 
 export interface CoreOptions {
@@ -66,6 +69,8 @@ export class Satchel implements Disposable {
   readonly copilot: Copilot;
   /** Snippet files from other tools, written a batch per transaction in a child process. */
   readonly imports: ImportProcess;
+  /** Assets as editor snippets: snippet syntax and prefixes, completion, `.code-snippets` export. */
+  readonly snippets: SnippetService;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -88,6 +93,7 @@ export class Satchel implements Disposable {
       {},
       context.logger,
     );
+    this.snippets = new SnippetService(context, this.assets);
     this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
     this.recall = new SemanticRecall(
       context,
@@ -137,6 +143,7 @@ export class Satchel implements Disposable {
     // Writes already answered are durable; the ones still flushing are answered before the store closes.
     await this.context.database.settled();
     this.recall.dispose();
+    this.snippets.dispose();
     await this.models.close();
     await this.classifier.unload();
     this.assets.dispose();

@@ -15,6 +15,7 @@ import { AssetsView } from './views/assetsView.ts';
 import { ConversationsView } from './views/conversationsView.ts';
 import { ModelsView } from './views/modelsView.ts';
 import { Commands } from './commands/index.ts';
+import { SnippetCompletions } from './completion/snippetCompletions.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 
@@ -29,6 +30,8 @@ export class SatchelExtension extends Owner {
   readonly models: ModelsView;
   readonly commands: Commands;
   readonly agents: SatchelAgents;
+  /** Saved snippets in IntelliSense. */
+  readonly completions: SnippetCompletions;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
@@ -56,10 +59,12 @@ export class SatchelExtension extends Owner {
       }),
     );
     this.agents = this._register(new SatchelAgents(this.server, version));
+    this.completions = this._register(new SnippetCompletions(this.server, () => this.settings, this.log, (id) => void this.connector.track(id, 'inserted')));
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration(SECTION)) return;
         this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
+        this.completions.update();
         if (SERVER_KEYS.some((key) => event.affectsConfiguration(key))) void this.start();
       }),
     );

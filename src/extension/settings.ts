@@ -22,6 +22,10 @@ export interface Settings {
   readonly idleUnloadMs: number;
   /** A mirror the model catalog downloads from instead of its own URLs. */
   readonly catalogBaseUrl: string | undefined;
+  /** Saved snippets offered by IntelliSense. */
+  readonly completionEnabled: boolean;
+  /** '' completes the word being typed; otherwise only what is typed right after this prefix (`sat:`). */
+  readonly completionTriggerPrefix: string;
 }
 
 /** Keys whose change needs the server restarted (the others apply at once). */
@@ -39,6 +43,9 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
     connectorReuseThreshold: Math.min(1, Math.max(0.1, configuration.get<number>('connector.reuseThreshold', 0.5))),
     idleUnloadMs: Math.max(0, configuration.get<number>('models.idleUnloadMinutes', 15)) * 60_000,
     catalogBaseUrl: configuration.get<string>('models.catalogBaseUrl', '').trim() || undefined,
+    completionEnabled: configuration.get<boolean>('completion.enabled', true) !== false,
+    // A prefix cannot hold white space: the query after it is one word.
+    completionTriggerPrefix: String(configuration.get<string>('completion.triggerPrefix', '') ?? '').replace(/\s+/g, ''),
   };
 }
 

@@ -16,6 +16,8 @@ const snippetSchema = z.object({
   language: z.string().max(64).optional(),
   tags: z.array(z.string().max(4096)).max(256).readonly().default([]),
   description: z.string().optional(),
+  syntax: z.boolean().optional(),
+  prefixes: z.array(z.string().max(4096)).max(256).readonly().optional(),
 });
 
 const importRequest = z

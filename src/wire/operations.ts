@@ -8,6 +8,7 @@ import { importOperations } from './imports.ts';
 import { modelOperations } from './models.ts';
 import { qgptSockets } from './qgpt.ts';
 import { searchOperations } from './search.ts';
+import { snippetOperations } from './snippets.ts';
 
 const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   assetOperations,
@@ -18,6 +19,7 @@ const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   importOperations,
   modelOperations,
   searchOperations,
+  snippetOperations,
 };
 
 /** Each operation with the name it is declared under (`assetOperations.create`). */

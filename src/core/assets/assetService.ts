@@ -216,6 +216,14 @@ export class AssetService implements Disposable {
     return exportAsset(this.get(id), type);
   }
 
+  /**
+   * Rowids of assets whose name or tags an editor completes `typed` to, best first (the label
+   * index's `completions`; `weigh` refuses or weighs each by rowid).
+   */
+  labelCompletions(typed: string, weigh: (rowid: number) => number, limit: number): number[] {
+    return this.indexing.search.completions(typed, weigh, limit);
+  }
+
   /** Loads what search keeps in memory, between other work, so the first search after start does not pay for it. */
   warmUp(): Promise<void> {
     return this.indexing.search.warm();

@@ -21,6 +21,7 @@ import type { LinkEnd } from '../store/links.ts';
 import type { AssetIndexing, BatchItem } from './assetIndexers.ts';
 import type { PreparedAsset } from '../import/preparedAsset.ts';
 import type { AssetStore } from './assetStore.ts';
+import { SnippetFactsStore } from '../snippets/snippetFacts.ts';
 
 const IMPORT_CACHE_KIB = 32 * 1024;
 const IMPORT_CHECKPOINT_PAGES = 8192;
@@ -32,6 +33,9 @@ export interface BulkAsset {
   readonly language: ClassificationSpecific;
   readonly tags: readonly string[];
   readonly description?: string | undefined;
+  /** Snippet facts (snippets/snippetFacts.ts), written in the batch's transaction. */
+  readonly syntax?: boolean | undefined;
+  readonly prefixes?: readonly string[] | undefined;
 }
 
 /** What the bulk path writes through and keeps in step (AssetService.bulkTargets). */
@@ -48,10 +52,12 @@ export interface BulkTargets {
 export class BulkWriter {
   private readonly context: StoreContext;
   private readonly targets: BulkTargets;
+  private readonly snippetFacts: SnippetFactsStore;
 
   constructor(context: StoreContext, targets: BulkTargets) {
     this.context = context;
     this.targets = targets;
+    this.snippetFacts = new SnippetFactsStore(context.database);
   }
 
   /**
@@ -141,6 +147,7 @@ export class BulkWriter {
         for (const tag of tags) links.push([{ kind: 'asset', id: doc.id }, { kind: 'tag', id: tag }]);
         if (asset.description) links.push([{ kind: 'annotation', id: this.describe(asset.description, now) }, { kind: 'asset', id: doc.id }]);
         this.targets.indexing.search.insert(rowid, document);
+        if (asset.syntax || asset.prefixes?.length) this.snippetFacts.put(doc.id, { syntax: asset.syntax ?? false, prefixes: asset.prefixes ?? [] });
         written.push({ id: doc.id, text: asset.text, fingerprint: ahead?.fingerprint });
         this.context.publish({ kind: 'asset', id: doc.id });
         this.context.publish({ kind: 'format', id: formatId });

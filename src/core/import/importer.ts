@@ -198,6 +198,8 @@ export class SnippetImporter {
         language: snippet.language ?? (await this.deps.classify(snippet.text)),
         tags: snippet.tags,
         description: snippet.description,
+        syntax: snippet.syntax,
+        prefixes: snippet.prefixes,
       })));
       const prepared = preparer.prepare(assets.map((asset) => asset.text));
       await writeInFlight();

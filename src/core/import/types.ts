@@ -5,6 +5,7 @@
 import type { ClassificationSpecific } from '../wire.ts';
 import { InvalidInputError, TooLargeError } from '../errors.ts';
 import { LIMITS, overLimit } from '../limits.ts';
+import { boundedPrefixes } from '../snippets/snippetFacts.ts';
 import type { ImportFormat } from './formats.ts';
 
 export type { ImportFormat } from './formats.ts';
@@ -16,6 +17,10 @@ export interface ImportedSnippet {
   readonly language?: ClassificationSpecific | undefined;
   readonly tags: readonly string[];
   readonly description?: string | undefined;
+  /** The text is VS Code snippet syntax (a snippet file's body with tab stops, placeholders or variables). */
+  readonly syntax?: boolean | undefined;
+  /** What inserts it in an editor (a VS Code snippet's prefixes); each is among `tags` too. */
+  readonly prefixes?: readonly string[] | undefined;
   /** Where the snippet came from (file and item), for the summary. */
   readonly source: string;
 }
@@ -82,12 +87,15 @@ export class SnippetCollector {
     const refused =
       overLimit('contentChars', snippet.text.length) ?? overLimit('tagsPerAsset', tags.length) ?? overLimit('annotationChars', description?.length ?? 0);
     if (refused !== undefined) return this.fail(item, refused);
+    const prefixes = boundedPrefixes(snippet.prefixes ?? []);
     this.snippets.push({
       name: snippet.name.trim().slice(0, LIMITS.nameChars),
       text: snippet.text,
       language: snippet.language,
       tags,
       ...(description ? { description } : {}),
+      ...(snippet.syntax ? { syntax: true } : {}),
+      ...(prefixes.length > 0 ? { prefixes } : {}),
       source,
     });
   }

@@ -2,10 +2,13 @@
  * VS Code user snippets: `*.code-snippets` (languages in each snippet's `scope`) and per-language
  * files (`typescript.json`: the language is the file's name). Each entry is
  * `{ prefix: string | string[], body: string | string[], description?, scope? }`; prefixes become
- * tags, the description the asset's description, array bodies are joined with newlines.
+ * tags and are kept as the snippet's prefixes, the description the asset's description, array
+ * bodies are joined with newlines. A body with tab stops, placeholders, choices or variables is
+ * kept as snippet syntax; one without is plain code, its escapes (`\$`) undone.
  */
 import { isRecord, SnippetCollector, stringOr, type ParsedFile } from './types.ts';
 import { specificFromLanguageName } from '../classify/languages.ts';
+import { importedBody } from '../snippets/codeSnippets.ts';
 
 export function isVscodeSnippets(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value)) return false;
@@ -28,10 +31,11 @@ export function parseVscodeSnippets(file: string, value: Record<string, unknown>
       collector.fail(name, 'the body is neither a string nor an array of strings');
       continue;
     }
-    const prefixes = Array.isArray(entry.prefix) ? entry.prefix.filter((p): p is string => typeof p === 'string') : [stringOr(entry.prefix)];
+    const prefixes = (Array.isArray(entry.prefix) ? entry.prefix.filter((p): p is string => typeof p === 'string') : [stringOr(entry.prefix)]).filter((p) => p.trim() !== '');
     const scopes = stringOr(entry.scope).split(',');
     const language = scopes.map((scope) => specificFromLanguageName(scope)).find((found) => found !== undefined) ?? fileLanguage;
-    collector.add(name, { name, text: body, language, tags: prefixes, description: stringOr(entry.description) });
+    const { text, syntax } = importedBody(body);
+    collector.add(name, { name, text, language, tags: prefixes, description: stringOr(entry.description), syntax, prefixes });
   }
   return collector.result('vscode');
 }

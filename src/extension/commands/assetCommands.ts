@@ -9,8 +9,21 @@ import { fromVscodeLanguage, knownLanguages, languageName } from '../languages.t
 import type { AssetsNode, Grouping } from '../views/assetsView.ts';
 import type { PendingSuggestion } from '../copyConnector.ts';
 import { connected, withStatus, type CommandMap, type Services } from './services.ts';
+import { insertableAsset, insertSnippet } from '../snippetInsertion.ts';
 
-type AssetArg = AssetsNode | Asset | string | undefined;
+export type AssetArg = AssetsNode | Asset | string | undefined;
+
+/** An asset with its content, from a tree node, an asset, an id, or (with no argument) a search. */
+export async function resolveAsset(s: Services, arg: AssetArg): Promise<Asset | undefined> {
+  const { client } = connected(s.server);
+  let id: string | undefined;
+  if (typeof arg === 'string') id = arg;
+  else if (arg && 'type' in arg && arg.type === 'asset') id = arg.asset.id;
+  else if (arg && 'id' in arg) id = arg.id;
+  else if (arg && 'type' in arg && arg.type === 'suggestion') id = arg.suggestion.asset?.id;
+  if (!id) return pickAsset(s);
+  return s.assets.asset(id) ?? client.assets.get(id);
+}
 
 export function assetCommands(s: Services): CommandMap {
   const { server, assets, connector } = s;
@@ -27,28 +40,16 @@ export function assetCommands(s: Services): CommandMap {
     return asset;
   };
 
-  /** An asset with its content, from a tree node, an asset, an id, or (with no argument) a search. */
-  const resolve = async (arg: AssetArg): Promise<Asset | undefined> => {
-    const { client } = connected(server);
-    let id: string | undefined;
-    if (typeof arg === 'string') id = arg;
-    else if (arg && 'type' in arg && arg.type === 'asset') id = arg.asset.id;
-    else if (arg && 'id' in arg) id = arg.id;
-    else if (arg && 'type' in arg && arg.type === 'suggestion') id = arg.suggestion.asset?.id;
-    if (!id) return pickAsset(s);
-    return assets.asset(id) ?? client.assets.get(id);
-  };
+  const resolve = (arg: AssetArg): Promise<Asset | undefined> => resolveAsset(s, arg);
 
+  /** As completion and drag and drop insert: a snippet template's tab stops work, plain code goes in as written. */
   const insert = async (asset: Asset): Promise<boolean> => {
     const editor = vscode.window.activeTextEditor;
     if (!editor) {
       void vscode.window.showWarningMessage('Open an editor to insert the asset into.');
       return false;
     }
-    const text = assetText(asset);
-    const done = await editor.edit((edit) => {
-      for (const selection of editor.selections) edit.replace(selection, text);
-    });
+    const done = await insertSnippet(editor, await insertableAsset(connected(server).client, asset));
     if (done) void connector.track(asset.id, 'inserted');
     return done;
   };

@@ -9,6 +9,7 @@ import { conversationCommands } from './conversationCommands.ts';
 import { modelCommands } from './modelCommands.ts';
 import { serverCommands } from './serverCommands.ts';
 import { importCommands } from './importCommands.ts';
+import { snippetCommands } from './snippetCommands.ts';
 import type { CommandMap, Services } from './services.ts';
 
 export function allCommands(services: Services): CommandMap {
@@ -18,6 +19,7 @@ export function allCommands(services: Services): CommandMap {
     ...modelCommands(services),
     ...serverCommands(services),
     ...importCommands(services),
+    ...snippetCommands(services),
   };
 }
 

@@ -1,0 +1,32 @@
+/** Saved assets as editor snippets: completion candidates, snippet facts and `.code-snippets` export (Satchel's own operations). */
+import { snippetOperations as op, type CodeSnippetsExport, type CompletionReply, type SnippetInfo } from '../wire/snippets.ts';
+import type { HttpTransport } from './http.ts';
+
+export class SnippetsClient {
+  private readonly http: HttpTransport;
+
+  constructor(http: HttpTransport) {
+    this.http = http;
+  }
+
+  /** Candidates for what the user typed in a document of `language` (a VS Code language id). */
+  completions(query: string, options: { language?: string | undefined; limit?: number; signal?: AbortSignal } = {}): Promise<CompletionReply> {
+    return this.http.call(op.completions, {
+      query: { query, language: options.language, limit: options.limit },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  info(asset: string): Promise<SnippetInfo> {
+    return this.http.call(op.info, { params: { asset } });
+  }
+
+  setInfo(asset: string, change: { syntax?: boolean; prefixes?: readonly string[] }): Promise<SnippetInfo> {
+    return this.http.call(op.setInfo, { params: { asset }, body: change });
+  }
+
+  /** One snippet, or every snippet with the tag, as a `.code-snippets` file. */
+  exportCodeSnippets(selection: { asset: string } | { tag: string }): Promise<CodeSnippetsExport> {
+    return this.http.call(op.export, { query: selection });
+  }
+}

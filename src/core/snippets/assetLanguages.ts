@@ -1,0 +1,134 @@
+/**
+ * Each ordinary asset's language by rowid, in memory (one byte per rowid), so completion weighs the
+ * label index's matches by language without reading their rows. Read from the store when first
+ * needed and kept in step by the change feed: changed assets are read again before the next
+ * query, or, after more changes than that is worth (an import), the whole table.
+ */
+import type { StoreContext } from '../context.ts';
+import type { Disposable } from '../events.ts';
+
+/** Changed assets read one by one before a query; past this many, the table is read again. */
+const MAX_PENDING = 2_000;
+const PAGE = 5_000;
+
+/** Languages that share snippets: a TypeScript snippet is good in a TSX file and back. */
+const FAMILIES: readonly (readonly string[])[] = [
+  ['ts', 'tsx'],
+  ['js', 'jsx'],
+  ['c', 'h'],
+  ['cpp', 'hpp', 'cc', 'cxx'],
+  ['sh', 'bash', 'zsh'],
+  ['yaml', 'yml'],
+];
+/** Snippets of no particular language: offered in every document. */
+const NEUTRAL = new Set(['txt', 'text', 'UNKNOWN']);
+
+/** Weights of a document language: 3 the same language, 2 its family, 1 language-neutral (or any, in a plain-text document). */
+export type Weigher = (rowid: number) => number;
+
+export class AssetLanguages implements Disposable {
+  private readonly context: StoreContext;
+  /** rowid → language code (0: no ordinary asset known there). */
+  private codes = new Uint8Array(0);
+  private readonly names: string[] = [''];
+  private readonly byName = new Map<string, number>();
+  private built = false;
+  private readonly pending = new Set<string>();
+  private readonly subscription: Disposable;
+
+  constructor(context: StoreContext) {
+    this.context = context;
+    this.subscription = context.onDidChange((change) => {
+      if (change.kind !== 'asset' || !this.built) return;
+      if (this.pending.size >= MAX_PENDING) {
+        this.built = false;
+        this.pending.clear();
+      } else this.pending.add(change.id);
+    });
+  }
+
+  /** Brings the table in step with the store (the first call reads it whole). */
+  refresh(): void {
+    if (!this.built) {
+      this.readAll();
+      return;
+    }
+    if (this.pending.size === 0) return;
+    const ids = [...this.pending];
+    this.pending.clear();
+    const rows = this.context.database
+      .prepare('SELECT a.rowid AS rowid, a.language AS language, a.suggested AS suggested, a.pseudo AS pseudo FROM json_each(?) j CROSS JOIN assets a ON a.id = j.value')
+      .all(JSON.stringify(ids)) as Array<{ rowid: number; language: string; suggested: number; pseudo: number }>;
+    for (const row of rows) this.set(row.rowid, row.suggested === 0 && row.pseudo === 0 ? row.language : undefined);
+  }
+
+  /** How much a document of `language` (undefined: one Satchel does not know) wants each asset. */
+  weigher(language: string | undefined): Weigher {
+    const byCode = new Uint8Array(256);
+    const family = FAMILIES.find((members) => language !== undefined && members.includes(language)) ?? [];
+    const plainText = language !== undefined && NEUTRAL.has(language);
+    this.names.forEach((name, code) => {
+      if (code === 0) return;
+      if (name === language) byCode[code] = 3;
+      else if (family.includes(name)) byCode[code] = 2;
+      else if (NEUTRAL.has(name) || plainText) byCode[code] = 1;
+    });
+    const codes = this.codes;
+    return (rowid) => (rowid < codes.length ? byCode[codes[rowid]!]! : 0);
+  }
+
+  /** The newest assets `weigh` accepts (by rowid, the order they were stored in), at most `limit`. */
+  newest(weigh: Weigher, limit: number): number[] {
+    const found: number[] = [];
+    for (let rowid = this.codes.length - 1; rowid > 0 && found.length < limit; rowid--) if (weigh(rowid) > 0) found.push(rowid);
+    return found;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+
+  /**
+   * Reads every ordinary asset's rowid and language a page at a time as one string per page
+   * (stepping through 100k rows one by one costs more than the reading).
+   */
+  private readAll(): void {
+    this.codes = new Uint8Array(0);
+    this.pending.clear();
+    this.built = true;
+    const page = this.context.database.prepare(
+      `SELECT group_concat(rowid || ' ' || language, char(10)) AS rows, MAX(rowid) AS last
+       FROM (SELECT rowid, language FROM assets WHERE rowid > ? AND suggested = 0 AND pseudo = 0 ORDER BY rowid LIMIT ${PAGE})`,
+    );
+    for (let after = 0; ; ) {
+      const { rows, last } = page.get(after) as { rows: string | null; last: number | null };
+      if (last === null || rows === null) return;
+      for (const line of rows.split('\n')) {
+        const space = line.indexOf(' ');
+        this.set(Number(line.slice(0, space)), line.slice(space + 1));
+      }
+      after = last;
+    }
+  }
+
+  private set(rowid: number, language: string | undefined): void {
+    if (rowid >= this.codes.length) {
+      if (language === undefined) return;
+      const grown = new Uint8Array(Math.max(rowid + 1, this.codes.length * 2, 1024));
+      grown.set(this.codes);
+      this.codes = grown;
+    }
+    this.codes[rowid] = language === undefined ? 0 : this.codeOf(language);
+  }
+
+  /** A small number per language; past 255 distinct languages (not a real store) the rest share the last. */
+  private codeOf(language: string): number {
+    let code = this.byName.get(language);
+    if (code === undefined) {
+      code = Math.min(this.names.length, 255);
+      if (code === this.names.length) this.names.push(language);
+      this.byName.set(language, code);
+    }
+    return code;
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * The snippets area: what makes a saved asset a VS Code snippet (snippet syntax, prefixes), the
+ * completion candidates an editor offers as the user types, and export to a `.code-snippets` file.
+ * Completion answers from memory (the label index and the language table) and reads only the rows
+ * it returns, so it costs about the same at 100k assets as at 1k.
+ */
+import type { StoreContext } from '../context.ts';
+import type { Disposable } from '../events.ts';
+import type { AssetService } from '../assets/assetService.ts';
+import { textOf } from '../assets/assetStore.ts';
+import type { StoredAsset } from '../assets/render.ts';
+import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { specificFromLanguageName } from '../classify/languages.ts';
+import { AssetLanguages } from './assetLanguages.ts';
+import { normalizePrefixes, SnippetFactsStore, type SnippetFacts } from './snippetFacts.ts';
+import { codeSnippetsFile, type ExportableSnippet } from './codeSnippets.ts';
+
+/** A saved asset as a snippet: its facts and its description. */
+export interface SnippetInfo extends SnippetFacts {
+  readonly asset: string;
+  readonly description?: string;
+}
+
+export interface CompletionQuery {
+  /** What the user typed (the word before the cursor, or what follows the trigger prefix); '' for the newest. */
+  readonly query: string;
+  /** The document's language as VS Code or a person names it (`typescript`, `ts`); unknown or absent: language-neutral snippets only. */
+  readonly language?: string | undefined;
+  readonly limit?: number | undefined;
+}
+
+export interface CompletionCandidate {
+  readonly id: string;
+  readonly name: string;
+  readonly language: string;
+  readonly tags: readonly string[];
+  readonly prefixes: readonly string[];
+  readonly syntax: boolean;
+  readonly description?: string;
+  /** The text, when at most MAX_CANDIDATE_TEXT characters (a larger one is inserted by id). */
+  readonly text?: string;
+  /** Characters of the text (an estimate from the stored size when the text is left out). */
+  readonly length: number;
+  readonly updated: string;
+}
+
+export interface CompletionReply {
+  readonly candidates: readonly CompletionCandidate[];
+}
+
+export interface CodeSnippetsExport {
+  /** A file name for it (`<tag or name>.code-snippets`). */
+  readonly fileName: string;
+  /** The file's JSON text. */
+  readonly content: string;
+  readonly count: number;
+}
+
+export const DEFAULT_COMPLETIONS = 50;
+export const MAX_COMPLETIONS = 200;
+/** Longer typed words are no snippet's name or prefix. */
+export const MAX_QUERY_CHARS = 128;
+/** Larger texts stay out of a completion reply (every keystroke may ask for one): the editor inserts them by id. */
+export const MAX_CANDIDATE_TEXT = 16 * 1024;
+/** Stored documents above this hold a text above MAX_CANDIDATE_TEXT for sure, or nearly: they are not read. */
+const MAX_CANDIDATE_DATA = 4 * MAX_CANDIDATE_TEXT;
+
+type Row = { rowid: number; id: string; name: string; language: string; updated: string; size: number; data: string | null };
+
+export class SnippetService implements Disposable {
+  private readonly context: StoreContext;
+  private readonly assets: AssetService;
+  private readonly facts: SnippetFactsStore;
+  private readonly languages: AssetLanguages;
+
+  constructor(context: StoreContext, assets: AssetService) {
+    this.context = context;
+    this.assets = assets;
+    this.facts = new SnippetFactsStore(context.database);
+    this.languages = new AssetLanguages(context);
+  }
+
+  info(assetId: string): SnippetInfo {
+    if (!this.assets.exists(assetId)) throw new NotFoundError('asset', assetId);
+    const description = this.descriptions([assetId]).get(assetId);
+    return { asset: assetId, ...this.facts.get(assetId), ...(description !== undefined ? { description } : {}) };
+  }
+
+  /**
+   * Sets whether the asset is snippet syntax and/or its prefixes. A new prefix also becomes one of
+   * its tags (completion matches names and tags); a removed one leaves its tag.
+   */
+  setInfo(assetId: string, change: { readonly syntax?: boolean | undefined; readonly prefixes?: readonly string[] | undefined }): SnippetInfo {
+    const prefixes = change.prefixes === undefined ? undefined : normalizePrefixes(change.prefixes);
+    this.context.transaction(() => {
+      if (!this.assets.exists(assetId)) throw new NotFoundError('asset', assetId);
+      const current = this.facts.get(assetId);
+      const next: SnippetFacts = { syntax: change.syntax ?? current.syntax, prefixes: prefixes ?? current.prefixes };
+      this.facts.put(assetId, next);
+      const tagged = new Set(this.assets.labels.tagsOfAsset(assetId).map((tag) => tag.text.toLowerCase()));
+      for (const prefix of prefixes ?? []) {
+        if (tagged.has(prefix.toLowerCase())) continue;
+        this.assets.associate(assetId, 'tag', this.assets.labels.createTag({ text: prefix }).id);
+      }
+      this.context.publish({ kind: 'asset', id: assetId });
+    });
+    return this.info(assetId);
+  }
+
+  completions(input: CompletionQuery): CompletionReply {
+    const query = input.query.trim();
+    const limit = Math.min(MAX_COMPLETIONS, Math.max(1, input.limit ?? DEFAULT_COMPLETIONS));
+    if (query.length > MAX_QUERY_CHARS || /\s/.test(query)) return { candidates: [] };
+    this.languages.refresh();
+    const weigh = this.languages.weigher(input.language ? specificFromLanguageName(input.language) : undefined);
+    const rowids = query === '' ? this.languages.newest(weigh, limit) : this.assets.labelCompletions(query, weigh, limit);
+    return { candidates: this.candidates(rowids) };
+  }
+
+  /** One snippet (`asset`) or every snippet tagged `tag`, as a VS Code `.code-snippets` file. */
+  exportCodeSnippets(selection: { readonly asset?: string | undefined; readonly tag?: string | undefined }): CodeSnippetsExport {
+    if ((selection.asset === undefined) === (selection.tag === undefined)) throw new InvalidInputError('Give either an asset or a tag to export');
+    const ids = selection.asset !== undefined ? [selection.asset] : this.assets.labels.assetsTagged(selection.tag!);
+    if (selection.asset !== undefined && !this.assets.exists(selection.asset)) throw new NotFoundError('asset', selection.asset);
+    const rows = this.context.database
+      .prepare(
+        `SELECT a.id AS id, a.name AS name, a.language AS language, a.data AS data FROM json_each(?) j CROSS JOIN assets a ON a.id = j.value
+         WHERE a.suggested = 0 ORDER BY a.created, a.rowid`,
+      )
+      .all(JSON.stringify(ids)) as Array<{ id: string; name: string; language: string; data: string }>;
+    const facts = this.facts.getMany(ids);
+    const descriptions = this.descriptions(ids);
+    const snippets: ExportableSnippet[] = rows.map((row) => {
+      const description = descriptions.get(row.id);
+      return {
+        name: row.name,
+        text: textOf(JSON.parse(row.data) as StoredAsset),
+        language: row.language,
+        syntax: facts.get(row.id)?.syntax ?? false,
+        prefixes: facts.get(row.id)?.prefixes ?? [],
+        ...(description !== undefined ? { description } : {}),
+      };
+    });
+    const base = (selection.tag ?? snippets[0]?.name ?? 'snippets').replace(/[\\/:*?"<>|\n\r]+/g, ' ').trim().slice(0, 80) || 'snippets';
+    return { fileName: `${base}.code-snippets`, content: codeSnippetsFile(snippets), count: snippets.length };
+  }
+
+  dispose(): void {
+    this.languages.dispose();
+  }
+
+  /** The returned rows, in the order given: text only for small documents, with facts, tags and descriptions. */
+  private candidates(rowids: readonly number[]): CompletionCandidate[] {
+    if (rowids.length === 0) return [];
+    const rows = this.context.database
+      .prepare(
+        `SELECT a.rowid AS rowid, a.id AS id, a.name AS name, a.language AS language, a.updated AS updated, octet_length(a.data) AS size,
+                CASE WHEN octet_length(a.data) <= ? THEN a.data END AS data
+         FROM json_each(?) j CROSS JOIN assets a ON a.rowid = j.value
+         WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY j.key`,
+      )
+      .all(MAX_CANDIDATE_DATA, JSON.stringify(rowids)) as Row[];
+    const ids = rows.map((row) => row.id);
+    const facts = this.facts.getMany(ids);
+    const partners = this.context.links.partnersOfEach('asset', ids);
+    const tagIds = [...new Set([...partners.values()].flatMap((kinds) => kinds.get('tag') ?? []))];
+    const tags = this.context.records.getMany<{ text: string }>('tag', tagIds);
+    const descriptions = this.descriptionsOf(partners);
+    return rows.map((row) => {
+      const text = row.data === null ? undefined : textOf(JSON.parse(row.data) as StoredAsset);
+      const fitting = text !== undefined && text.length <= MAX_CANDIDATE_TEXT ? text : undefined;
+      const description = descriptions.get(row.id);
+      return {
+        id: row.id,
+        name: row.name,
+        language: row.language,
+        tags: (partners.get(row.id)?.get('tag') ?? []).flatMap((tag) => tags.get(tag)?.text ?? []),
+        prefixes: facts.get(row.id)?.prefixes ?? [],
+        syntax: facts.get(row.id)?.syntax ?? false,
+        ...(description !== undefined ? { description } : {}),
+        ...(fitting !== undefined ? { text: fitting } : {}),
+        length: text?.length ?? row.size,
+        updated: row.updated,
+      };
+    });
+  }
+
+  private descriptions(ids: readonly string[]): Map<string, string> {
+    return this.descriptionsOf(this.context.links.partnersOfEach('asset', ids));
+  }
+
+  /** Each asset's DESCRIPTION annotation (the first linked), where Pieces keeps a snippet's description. */
+  private descriptionsOf(partners: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>): Map<string, string> {
+    const annotationIds = [...new Set([...partners.values()].flatMap((kinds) => kinds.get('annotation') ?? []))];
+    if (annotationIds.length === 0) return new Map();
+    const annotations = this.context.records.getMany<{ type?: string; text?: string }>('annotation', annotationIds);
+    const out = new Map<string, string>();
+    for (const [asset, kinds] of partners) {
+      for (const id of kinds.get('annotation') ?? []) {
+        const annotation = annotations.get(id);
+        if (annotation?.type === 'DESCRIPTION' && typeof annotation.text === 'string') {
+          out.set(asset, annotation.text);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+}

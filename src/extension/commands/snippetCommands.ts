@@ -1,0 +1,205 @@
+/**
+ * Saved assets as VS Code snippets: a template made from the selection (placeholders proposed,
+ * shown for confirmation, saved as snippet syntax), whether an asset is snippet syntax, its
+ * prefixes, and export of one snippet or a tag to a `.code-snippets` file.
+ */
+import * as vscode from 'vscode';
+import type { Asset } from '../../core/wire.ts';
+import { templateFromSelection, type TemplateStop } from '../../core/snippets/template.ts';
+import { tabStopSpans } from '../../core/snippets/snippetSyntax.ts';
+import { suggestName } from '../../core/assets/content.ts';
+import { fromVscodeLanguage } from '../languages.ts';
+import type { AssetsNode } from '../views/assetsView.ts';
+import { connected, type CommandMap, type Services } from './services.ts';
+import { resolveAsset, type AssetArg } from './assetCommands.ts';
+
+/** Answers given ahead (tests, keybindings with arguments): each one skips its question. */
+export interface TemplateAnswers {
+  readonly name?: string;
+  readonly prefix?: string;
+}
+
+export function snippetCommands(s: Services): CommandMap {
+  const { server, assets } = s;
+  const resolve = (arg: AssetArg): Promise<Asset | undefined> => resolveAsset(s, arg);
+
+  const exportFile = async (fileName: string, content: string, count: number, target: vscode.Uri | undefined): Promise<vscode.Uri | undefined> => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const uri =
+      target ??
+      (await vscode.window.showSaveDialog({
+        ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, fileName) } : {}),
+        filters: { 'VS Code snippets': ['code-snippets'] },
+        saveLabel: 'Export',
+      }));
+    if (!uri) return undefined;
+    // Through the workspace file system: the file may be in a remote or virtual folder.
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(content, 'utf8'));
+    void vscode.window.setStatusBarMessage(`$(check) Exported ${count} snippet${count === 1 ? '' : 's'} to ${uri.path.split('/').pop()}`, 4_000);
+    return uri;
+  };
+
+  return {
+    'satchel.saveSelectionAsTemplate': async (answers: TemplateAnswers = {}) => saveSelectionAsTemplate(s, answers),
+    'satchel.asset.snippetSyntax': async (arg: AssetArg, syntax?: boolean) => {
+      const asset = await resolve(arg);
+      if (!asset) return undefined;
+      const { client } = connected(server);
+      const current = (await client.snippets.info(asset.id)).syntax;
+      const chosen =
+        syntax ??
+        (
+          await vscode.window.showQuickPick(
+            [
+              { label: '$(symbol-snippet) Snippet template', description: current ? 'current' : '', detail: 'VS Code snippet syntax: $1, ${1:name} and ${1|a,b|} become tab stops, placeholders and choices', value: true },
+              { label: '$(symbol-text) Plain code', description: current ? '' : 'current', detail: 'Inserted exactly as saved: a $ stays a $', value: false },
+            ],
+            { placeHolder: `How "${asset.name ?? 'the snippet'}" is inserted` },
+          )
+        )?.value;
+      if (chosen === undefined) return undefined;
+      return client.snippets.setInfo(asset.id, { syntax: chosen });
+    },
+    'satchel.asset.prefixes': async (arg: AssetArg, prefixes?: string) => {
+      const asset = await resolve(arg);
+      if (!asset) return undefined;
+      const { client } = connected(server);
+      const current = (await client.snippets.info(asset.id)).prefixes;
+      const input =
+        prefixes ??
+        (await vscode.window.showInputBox({
+          prompt: 'Prefixes, separated by commas: typing one offers this snippet in IntelliSense (each is also a tag)',
+          value: current.join(', '),
+        }));
+      if (input === undefined) return undefined;
+      const info = await client.snippets.setInfo(asset.id, { prefixes: input.split(',').map((prefix) => prefix.trim()).filter(Boolean) });
+      await assets.reload(asset.id);
+      return info;
+    },
+    'satchel.asset.exportSnippets': async (arg: AssetArg, target?: vscode.Uri) => {
+      const asset = await resolve(arg);
+      if (!asset) return undefined;
+      const exported = await connected(server).client.snippets.exportCodeSnippets({ asset: asset.id });
+      return exportFile(exported.fileName, exported.content, exported.count, target);
+    },
+    'satchel.exportTagSnippets': async (arg?: AssetsNode | string, target?: vscode.Uri) => {
+      const tag =
+        typeof arg === 'string'
+          ? arg
+          : arg?.type === 'group' && arg.key !== ''
+            ? arg.key
+            : await vscode.window.showQuickPick([...new Set(assets.assets.flatMap((asset) => asset.tags?.iterable?.map((t) => t.text) ?? []))].sort(), {
+                placeHolder: 'Export the snippets with this tag to a .code-snippets file',
+              });
+      if (!tag) return undefined;
+      const exported = await connected(server).client.snippets.exportCodeSnippets({ tag });
+      return exportFile(exported.fileName, exported.content, exported.count, target);
+    },
+  };
+}
+
+/**
+ * Proposes a template for the selection, opens it beside the code (placeholders highlighted,
+ * editable) and asks for a name and a prefix; Enter on both saves it as snippet syntax, Escape
+ * discards it. Returns the saved asset.
+ */
+async function saveSelectionAsTemplate(s: Services, answers: TemplateAnswers): Promise<Asset | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const selection = editor?.selections.find((candidate) => !candidate.isEmpty);
+  if (!editor || !selection) {
+    void vscode.window.showWarningMessage('Select the code to make a snippet template of first.');
+    return undefined;
+  }
+  const text = editor.document.getText(selection);
+  const languageId = editor.document.languageId;
+  const language = fromVscodeLanguage(languageId);
+  const template = templateFromSelection(text, language);
+  const preview = await vscode.workspace.openTextDocument({ language: languageId, content: template.body });
+  const previewEditor = await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
+  const highlight = vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor('editor.snippetTabstopHighlightBackground'),
+    border: '1px solid',
+    borderColor: new vscode.ThemeColor('editor.snippetTabstopHighlightBorder'),
+  });
+  const decorate = (): void => {
+    const body = preview.getText();
+    previewEditor.setDecorations(highlight, tabStopSpans(body).map(([start, end]) => new vscode.Range(preview.positionAt(start), preview.positionAt(end))));
+  };
+  decorate();
+  const edits = vscode.workspace.onDidChangeTextDocument((event) => {
+    if (event.document === preview) decorate();
+  });
+  try {
+    const name = answers.name ?? (await ask({ step: 1, value: suggestName(text), prompt: `Name it. ${describeStops(template.stops)} The template is open beside: edit it there if you like, then press Enter here.` }));
+    if (name === undefined) return undefined;
+    const prefix = answers.prefix ?? (await ask({ step: 2, value: prefixFor(name), prompt: 'Prefix: typing it offers the template in IntelliSense (leave empty for none).', allowEmpty: true }));
+    if (prefix === undefined) return undefined;
+    return await saveTemplate(s, { body: preview.getText(), name: name.trim() || suggestName(text), prefix: prefix.trim(), language });
+  } finally {
+    edits.dispose();
+    highlight.dispose();
+    await closeUntitled(preview);
+  }
+}
+
+async function saveTemplate(s: Services, template: { body: string; name: string; prefix: string; language: string | undefined }): Promise<Asset> {
+  const { client } = connected(s.server);
+  const application = await s.server.application();
+  const prefixes = template.prefix ? [template.prefix] : [];
+  const asset = await client.assets.createFromText({ text: template.body, application, name: template.name, tags: prefixes, ...(template.language ? { language: template.language } : {}) });
+  try {
+    await client.snippets.setInfo(asset.id, { syntax: true, prefixes });
+  } catch (error) {
+    // A template saved as plain code would insert its `${1:…}` as text: none is better than that.
+    await client.assets.delete(asset.id).catch(() => undefined);
+    throw error;
+  }
+  void s.assets.reload(asset.id);
+  void vscode.window.setStatusBarMessage(`$(check) Saved snippet template ${template.name}${template.prefix ? ` (prefix ${template.prefix})` : ''}`, 4_000);
+  return asset;
+}
+
+/** One step of the confirmation: an input box that stays open while the user edits the template beside it. */
+function ask(options: { step: number; value: string; prompt: string; allowEmpty?: boolean }): Promise<string | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = 'Save Selection as Snippet Template';
+  box.step = options.step;
+  box.totalSteps = 2;
+  box.value = options.value;
+  box.prompt = options.prompt;
+  box.ignoreFocusOut = true;
+  return new Promise((resolve) => {
+    box.onDidAccept(() => {
+      if (!options.allowEmpty && box.value.trim() === '') {
+        box.validationMessage = 'Give it a name.';
+        return;
+      }
+      resolve(box.value);
+      box.hide();
+    });
+    box.onDidHide(() => {
+      resolve(undefined);
+      box.dispose();
+    });
+    box.show();
+  });
+}
+
+function describeStops(stops: readonly TemplateStop[]): string {
+  if (stops.length === 0) return 'No placeholder proposed (nothing repeats and there is no string).';
+  const listed = stops.map((stop) => `$${stop.index} ${stop.kind === 'string' ? `"${stop.placeholder}"` : stop.placeholder}${stop.occurrences > 1 ? ` ×${stop.occurrences}` : ''}`);
+  return `${stops.length} placeholder${stops.length === 1 ? '' : 's'}: ${listed.join(', ')}.`;
+}
+
+/** A prefix proposed from the name: its words joined in camelCase, short enough to type. */
+export function prefixFor(name: string): string {
+  const words = name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).slice(0, 4);
+  return words.map((word, i) => (i === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join('').slice(0, 24);
+}
+
+/** Closes the preview without asking to save it (it is an untitled document), wherever it is now. */
+async function closeUntitled(document: vscode.TextDocument): Promise<void> {
+  if (document.isClosed) return;
+  await vscode.window.showTextDocument(document, { preserveFocus: false, preview: false });
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+}

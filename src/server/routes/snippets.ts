@@ -1,0 +1,29 @@
+/**
+ * Satchel's snippet routes (wire/snippets.ts): completion candidates, `.code-snippets` export and
+ * each asset's snippet facts. Thin over core's SnippetService.
+ */
+import { route, type RouteModule } from './deps.ts';
+import { input, json, param, queryString } from '../http.ts';
+import { InvalidInputError } from '../../core/errors.ts';
+import { snippetOperations as op } from '../../wire/snippets.ts';
+
+export const snippetRoutes: RouteModule = (router, { core }) => {
+  route(router, op.completions, (ctx) => {
+    const limit = queryString(ctx, 'limit');
+    const parsed = limit === undefined || limit === '' ? undefined : Number(limit);
+    if (parsed !== undefined && !(Number.isInteger(parsed) && parsed > 0)) throw new InvalidInputError(`Query parameter limit must be a positive integer, not ${JSON.stringify(limit)}`);
+    json(ctx, core.snippets.completions({ query: queryString(ctx, 'query', 'q') ?? '', language: queryString(ctx, 'language'), limit: parsed }));
+  });
+
+  route(router, op.export, (ctx) => {
+    json(ctx, core.snippets.exportCodeSnippets({ asset: queryString(ctx, 'asset'), tag: queryString(ctx, 'tag') }));
+  });
+
+  route(router, op.info, (ctx) => {
+    json(ctx, core.snippets.info(param(ctx, 'asset')));
+  });
+
+  route(router, op.setInfo, (ctx) => {
+    json(ctx, core.snippets.setInfo(param(ctx, 'asset'), input(ctx, op.setInfo)));
+  });
+};

@@ -1,0 +1,33 @@
+/**
+ * Satchel's snippet operations (not part of the Pieces interface): what makes an asset a VS Code
+ * snippet (snippet syntax, prefixes), the completion candidates an editor asks for as the user
+ * types, and export to a `.code-snippets` file.
+ *
+ *   GET  /satchel/snippets/completions?query=&language=&limit=   CompletionReply
+ *   GET  /satchel/snippets/export?asset=ID | ?tag=TEXT             CodeSnippetsExport
+ *   GET  /satchel/assets/{asset}/snippet                           SnippetInfo
+ *   POST /satchel/assets/{asset}/snippet  { syntax?, prefixes? }   SnippetInfo
+ */
+import { z } from 'zod';
+import type { CodeSnippetsExport, CompletionReply, SnippetInfo, SnippetService } from '../core/snippets/snippetService.ts';
+import { get, json, post, type Feeds } from './operation.ts';
+
+const snippetChange = z
+  .object({
+    syntax: z.boolean().optional(),
+    /** Replaces the prefixes; each new one also becomes a tag. */
+    prefixes: z.array(z.string().max(4096)).max(1024).readonly().optional(),
+  })
+  .refine((change) => change.syntax !== undefined || change.prefixes !== undefined, { message: 'give syntax or prefixes' });
+
+export const snippetOperations = {
+  completions: get('/satchel/snippets/completions', json<CompletionReply>()),
+  export: get('/satchel/snippets/export', json<CodeSnippetsExport>()),
+  info: get('/satchel/assets/:asset/snippet', json<SnippetInfo>()),
+  setInfo: post('/satchel/assets/:asset/snippet', json<SnippetInfo>(), 'snippet change', snippetChange),
+} as const;
+
+export type { CodeSnippetsExport, CompletionCandidate, CompletionReply, SnippetInfo } from '../core/snippets/snippetService.ts';
+
+/** The parsed change is what core takes. */
+export type CoreSnippetBodies = [Feeds<z.output<typeof snippetChange>, Parameters<SnippetService['setInfo']>[1]>];
