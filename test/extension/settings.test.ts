@@ -34,3 +34,12 @@ test('settings are validated and translated in one place', () => {
   assert.equal(settings.idleUnloadMs, 120_000);
   assert.equal(readSettings(configuration({ port: 70000 }), {}).port, undefined);
 });
+
+test('completion settings: on by default with no trigger prefix; a prefix loses its white space', () => {
+  const defaults = readSettings(configuration({}), {});
+  assert.equal(defaults.completionEnabled, true);
+  assert.equal(defaults.completionTriggerPrefix, '');
+  const set = readSettings(configuration({ 'completion.enabled': false, 'completion.triggerPrefix': ' sat: ' }), {});
+  assert.equal(set.completionEnabled, false);
+  assert.equal(set.completionTriggerPrefix, 'sat:');
+});

@@ -9,7 +9,7 @@ import { parseJsonc } from '../../../src/core/import/jsonc.ts';
 const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/import/${name}`, import.meta.url), 'utf8');
 const parse = (name: string) => parseImportFile(name, fixture(name));
 
-test('a .code-snippets file: JSONC read, scope gives the language, prefixes become tags, array bodies joined', () => {
+test('a .code-snippets file: JSONC read, scope gives the language, prefixes become tags and prefixes, array bodies joined, snippet syntax recorded', () => {
   const parsed = parse('web.code-snippets');
   assert.equal(parsed.format, 'vscode');
   assert.equal(parsed.snippets.length, 2);
@@ -19,6 +19,9 @@ test('a .code-snippets file: JSONC read, scope gives the language, prefixes beco
   assert.deepEqual(fetchJson.tags, ['fetchjson', 'fj']);
   assert.equal(fetchJson.description, 'Fetch a URL and parse its JSON body');
   assert.equal(fetchJson.text, 'const response = await fetch(${1:url});\nconst data = await response.json();');
+  assert.deepEqual(fetchJson.prefixes, ['fetchjson', 'fj']);
+  assert.equal(fetchJson.syntax, true, 'its body has a placeholder');
+  assert.equal(parsed.snippets[1]!.syntax, true);
   assert.equal(parsed.snippets[1]!.language, undefined, 'no scope in a .code-snippets file: classified on import');
   assert.equal(parsed.failures.length, 1);
   assert.match(parsed.failures[0]!.source, /Broken/);
@@ -30,6 +33,16 @@ test('a per-language snippet file takes its language from the file name', () => 
   assert.equal(parsed.format, 'vscode');
   assert.deepEqual(parsed.snippets.map((s) => s.language), ['py', 'py']);
   assert.deepEqual(parsed.snippets[1]!.tags, ['dc', 'dataclass']);
+});
+
+test('a VS Code snippet without tab stops or variables is plain code: its escapes undone, no prefix when it has none', () => {
+  const parsed = parseImportFile('shellscript.json', JSON.stringify({
+    Home: { prefix: ['home', ' ', 'HOME'], body: ['cd \\$HOME', 'echo \\} done'] },
+    Bare: { body: 'ls -la' },
+  }));
+  const [home, bare] = parsed.snippets;
+  assert.deepEqual([home!.text, home!.syntax, home!.prefixes, home!.tags], ['cd $HOME\necho } done', undefined, ['home'], ['home']], 'prefixes trimmed and one per text ignoring case, as tags');
+  assert.deepEqual([bare!.text, bare!.syntax, bare!.prefixes], ['ls -la', undefined, undefined]);
 });
 
 test('massCode db.json: folders (with their parents) and tags become tags, fragments become assets, trash is left out', () => {

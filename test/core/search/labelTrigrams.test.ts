@@ -104,3 +104,35 @@ test('a search during a gradual reading finishes it at once', async () => {
   await reading;
   assert.deepEqual(labels.containing(['item 1'], 100).length, 11, 'item 1, 10–19');
 });
+
+test('completions: a whole word first, then a word start, then (from three characters) inside a word; weight, then the shorter label, then the newer', () => {
+  const { index: labels } = index([
+    [1, 'Fetch JSON with retries http'],
+    [2, 'retry'],
+    [3, 'retry helper'],
+    [4, 'fetch with retry backoff'],
+    [5, 'Query retryable errors'],
+    [6, 'no match here'],
+    [7, 'preretry hook'],
+  ]);
+  const all = (): number => 1;
+  assert.deepEqual(labels.completions('retry', all, 10), [2, 3, 4, 5, 7], 'whole word "retry" (2, 3, 4: shortest first), then a word start (5), then inside a word (7); "retries" is not "retry"');
+  assert.deepEqual(labels.completions('re', all, 10), [2, 3, 5, 4, 1], 'two characters: word starts only (not 7), shortest label first');
+  assert.deepEqual(labels.completions('r', all, 3), [2, 3, 5], 'one character: word starts, best three');
+  assert.deepEqual(labels.completions('RETRY', all, 1), [2], 'case does not matter');
+  assert.deepEqual(labels.completions('retry', (rowid) => (rowid === 4 ? 3 : rowid === 3 ? 0 : 1), 10), [4, 2, 5, 7], 'a weight ranks within a match quality; 0 refuses');
+  assert.deepEqual(labels.completions('zz', all, 10), []);
+  assert.deepEqual(labels.completions('', all, 10), []);
+});
+
+test('completions follow set and delete (stale word-start postings are checked on the label)', async () => {
+  const { index: labels } = index([[1, 'alpha beta'], [2, 'beta gamma']]);
+  await labels.warmGradually();
+  assert.deepEqual(labels.completions('be', () => 1, 10), [2, 1], 'equal matches: the newer first');
+  labels.set(1, 'alpha delta');
+  assert.deepEqual(labels.completions('be', () => 1, 10), [2], 'the old word no longer completes');
+  assert.deepEqual(labels.completions('de', () => 1, 10), [1]);
+  labels.delete(2);
+  assert.deepEqual(labels.completions('be', () => 1, 10), []);
+  assert.deepEqual(labels.containing(['beta'], 10), [], 'containing is unchanged by the word-start codes');
+});
