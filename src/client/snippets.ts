@@ -17,8 +17,8 @@ export class SnippetsClient {
     });
   }
 
-  info(asset: string): Promise<SnippetInfo> {
-    return this.http.call(op.info, { params: { asset } });
+  info(asset: string, signal?: AbortSignal): Promise<SnippetInfo> {
+    return this.http.call(op.info, { params: { asset }, ...(signal ? { signal } : {}) });
   }
 
   setInfo(asset: string, change: { syntax?: boolean; prefixes?: readonly string[] }): Promise<SnippetInfo> {

@@ -53,7 +53,10 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
     const opened = core;
     // Read in slices between requests; closing the store mid-way only ends the reading early.
     const warmUp = setTimeout(() => {
-      opened.assets.warmUp().catch((error: unknown) => options.logger.warn(`Search warm-up stopped: ${(error as Error).message}`));
+      opened.assets
+        .warmUp()
+        .then(() => opened.snippets.warm())
+        .catch((error: unknown) => options.logger.warn(`Search warm-up stopped: ${(error as Error).message}`));
     }, WARM_UP_DELAY_MS);
     warmUp.unref();
     let closing: Promise<void> | undefined;

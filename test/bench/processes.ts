@@ -132,3 +132,18 @@ export function memoryOf(pid: number): Memory {
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * CPU time a process has used so far, in ms (user + system; Linux's /proc, 10 ms ticks; NaN
+ * elsewhere): unlike a latency, unaffected by other processes competing for the cores.
+ */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from the closing parenthesis on.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -65,6 +65,14 @@ export function printReport(results: Results): string {
       rows.push({ figure: '  host resident memory 20 s after the re-run', size, satchel: mb(f.settledRssBytes), baseline: '', ratio: '', target: '', met: undefined });
     } else unavailable('import', size, s.import);
 
+    if (s.completion.ok) {
+      const f = s.completion.value;
+      miss({ figure: 'completion provider → items p50 / p95 (typing, over HTTP)', size, satchel: `${ms(f.p50)} / ${ms(f.p95)}`, baseline: `${f.count} calls, ${f.meanItems.toFixed(0)} items each`, ratio: '', target: s.size >= 10_000 ? 'p95 ≤ 20 ms' : '', met: s.size >= 10_000 ? f.p95 <= 20 : undefined },
+        `Slowest: ${f.slowest.map((q) => `"${q.typed}" ${ms(q.ms)}`).join(', ')}.`);
+      rows.push({ figure: '  completion CPU per call: host / provider (unaffected by load)', size, satchel: `${ms(f.hostCpuMs)} / ${ms(f.providerCpuMs)}`, baseline: '', ratio: '', target: '', met: undefined });
+      rows.push({ figure: '  first completion after the import / after a restart', size, satchel: `${ms(f.firstMs)} / ${ms(f.restartFirstMs)}`, baseline: `${f.unasked} one-letter keystrokes answered without a request`, ratio: '', target: '', met: undefined });
+    } else unavailable('completion', size, s.completion);
+
     if (s.search.ok) {
       const f = s.search.value;
       const linear = f.baselines.find((b) => b.engine === 'linear scan');

@@ -3,7 +3,8 @@
  * and writes the same figures to bench/results.json. Full: 1k, 10k and 100k assets; quick: 1k and
  * 10k with fewer repetitions. Every figure with a baseline is measured in the same run as it.
  * Options: --quick, --sizes 1k,10k (any list), --patient (no load-time budget), --only-import (per size
- * only the import figure, plus the create throughput it is compared with).
+ * only the import figure, plus the create throughput it is compared with), --only-completion (per size
+ * only the completion provider's figure).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, platform, arch } from 'node:os';
@@ -22,6 +23,7 @@ import { measureDownload, type DownloadFigure } from './figures/download.ts';
 import { measureQuality, measureSemanticLatency, type QualityFigure, type SemanticLatencyFigure } from './figures/semantic.ts';
 import { printReport } from './report.ts';
 import { measureImport, type ImportFigure } from './figures/importFigure.ts';
+import { measureCompletion, type CompletionFigure } from './figures/completion.ts';
 
 export interface Plan {
   readonly quick: boolean;
@@ -45,6 +47,10 @@ export interface Plan {
   readonly semanticBudgetMs: number;
   /** Only the import figure per size (and the create throughput baseline). */
   readonly onlyImport?: boolean;
+  /** Only the completion figure per size. */
+  readonly onlyCompletion?: boolean;
+  /** Assets whose words the completion figure types, a character at a time. */
+  readonly completionSessions: number;
 }
 
 const fullPlan: Plan = {
@@ -65,6 +71,7 @@ const fullPlan: Plan = {
   createRequests: 2_000,
   downloadBytes: 256 * 1024 * 1024,
   semanticBudgetMs: 10 * 60_000,
+  completionSessions: 80,
 };
 
 const quickPlan: Plan = {
@@ -102,6 +109,7 @@ export interface SizeResult {
   readonly corpusJsonBytes: number;
   readonly load: Outcome<LoadFigure>;
   readonly import: Outcome<ImportFigure>;
+  readonly completion: Outcome<CompletionFigure>;
   readonly search: Outcome<SearchFigure>;
   readonly suggest: Outcome<SuggestFigure>;
   readonly fanout: Outcome<FanoutFigure>;
@@ -137,10 +145,16 @@ const hostArgs = (dataDir: string): string[] => ['--data-dir', dataDir, '--port'
 async function measureSize(size: number, plan: Plan, built: Built): Promise<SizeResult> {
   console.log(`\n== ${size.toLocaleString('en')} assets`);
   const corpus = generateCorpus(size);
-  const imported = await attempt(`import ${size} snippets through POST /satchel/import, then again (all duplicates)`, () => measureImport(built, corpus, hostArgs));
-  if (plan.onlyImport) {
-    const skipped = { ok: false, reason: 'not measured (--only-import)' } as const;
-    return { size, corpusJsonBytes: corpus.jsonBytes, load: skipped, import: imported, search: skipped, suggest: skipped, fanout: skipped, memory: skipped, coldStart: skipped, bareStart: skipped, semantic: skipped };
+  const notMeasured = (flag: string) => ({ ok: false, reason: `not measured (${flag})` }) as const;
+  const imported = plan.onlyCompletion
+    ? notMeasured('--only-completion')
+    : await attempt(`import ${size} snippets through POST /satchel/import, then again (all duplicates)`, () => measureImport(built, corpus, hostArgs));
+  const completion = plan.onlyImport
+    ? notMeasured('--only-import')
+    : await attempt(`completion provider over ${size} imported VS Code snippets`, () => measureCompletion(built, corpus, hostArgs, { runs: plan.runs, sessions: plan.completionSessions }));
+  if (plan.onlyImport || plan.onlyCompletion) {
+    const skipped = notMeasured(plan.onlyImport ? '--only-import' : '--only-completion');
+    return { size, corpusJsonBytes: corpus.jsonBytes, load: skipped, import: imported, completion, search: skipped, suggest: skipped, fanout: skipped, memory: skipped, coldStart: skipped, bareStart: skipped, semantic: skipped };
   }
   const dataDir = tempDataDir();
   const host = await startChild(built.host, hostArgs(dataDir));
@@ -179,7 +193,7 @@ async function measureSize(size: number, plan: Plan, built: Built): Promise<Size
       ? await attempt(`cold start with ${size} assets ×${plan.startRuns}`, () => measureStart(built.host, () => hostArgs(dataDir), plan.startRuns, `/assets/search?query=${encodeURIComponent(corpus.queries[0]!.query)}&transferables=false`))
       : notLoaded;
     const bareStart = await attempt(`bare Koa start ×${plan.startRuns}`, () => measureStart(built.bareKoa, () => [], plan.startRuns));
-    return { size, corpusJsonBytes: corpus.jsonBytes, load, import: imported, search: searchFigure, suggest: suggestFigure, fanout, memory, coldStart, bareStart, semantic, ...(quality ? { quality } : {}) };
+    return { size, corpusJsonBytes: corpus.jsonBytes, load, import: imported, completion, search: searchFigure, suggest: suggestFigure, fanout, memory, coldStart, bareStart, semantic, ...(quality ? { quality } : {}) };
   } finally {
     await client.close().catch(() => {});
     await host.stop();
@@ -229,11 +243,13 @@ async function main(): Promise<void> {
       sizes: { type: 'string' },
       patient: { type: 'boolean', default: false },
       'only-import': { type: 'boolean', default: false },
+      'only-completion': { type: 'boolean', default: false },
     },
   });
   let plan = values.quick ? quickPlan : fullPlan;
   if (values.patient) plan = { ...plan, loadBudgetMs: Number.POSITIVE_INFINITY };
   if (values['only-import']) plan = { ...plan, onlyImport: true };
+  if (values['only-completion']) plan = { ...plan, onlyCompletion: true };
   if (values.sizes) plan = { ...plan, sizes: values.sizes.split(',').map((s) => Number(s.replace(/k$/i, '000'))) };
   const began = performance.now();
   const loadAverageBefore = loadavg();
@@ -244,8 +260,10 @@ async function main(): Promise<void> {
   const sizes: SizeResult[] = [];
   for (const size of plan.sizes) sizes.push(await measureSize(size, plan, built));
   console.log('\n== process figures');
-  const create = await attempt(`create throughput (${plan.createRequests} requests ×${plan.runs}, Satchel and bare Koa)`, () => measureCreate(plan, built));
-  const download: Outcome<DownloadFigure> = plan.onlyImport ? { ok: false, reason: 'not measured (--only-import)' } : await attempt(`model download of ${plan.downloadBytes / 2 ** 20} MiB (Satchel and plain undici)`, () => measureDownload(built, plan.downloadBytes, plan.runs));
+  const create: Results['create'] = plan.onlyCompletion
+    ? { ok: false, reason: 'not measured (--only-completion)' }
+    : await attempt(`create throughput (${plan.createRequests} requests ×${plan.runs}, Satchel and bare Koa)`, () => measureCreate(plan, built));
+  const download: Outcome<DownloadFigure> = plan.onlyImport || plan.onlyCompletion ? { ok: false, reason: 'not measured (--only-import or --only-completion)' } : await attempt(`model download of ${plan.downloadBytes / 2 ** 20} MiB (Satchel and plain undici)`, () => measureDownload(built, plan.downloadBytes, plan.runs));
 
   const cpu = cpus();
   const results: Results = {

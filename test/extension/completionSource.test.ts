@@ -9,7 +9,7 @@ const on = { enabled: true, triggerPrefix: '' };
 const input = (lineBefore: string, wordBefore: string, extra: Partial<CompletionInput> = {}): CompletionInput => ({ lineBefore, wordBefore, languageId: 'typescript', invoked: false, ...extra });
 
 function candidate(fields: Partial<CompletionCandidate> = {}): CompletionCandidate {
-  return { id: 'a1', name: 'Fetch with retry', language: 'ts', tags: ['http'], prefixes: [], syntax: false, text: 'fetch(url)', length: 10, updated: '2025-01-01T00:00:00.000Z', ...fields };
+  return { id: 'a1', name: 'Fetch with retry', language: 'ts', prefixes: [], syntax: false, text: 'fetch(url)', length: 10, updated: '2025-01-01T00:00:00.000Z', ...fields };
 }
 
 test('without a trigger prefix: the word before the cursor, from its second character or when invoked', () => {
@@ -41,15 +41,15 @@ test('items: a matching prefix is the label; filter text starts with the matched
 
   const [byTag, byName, shell, large] = completionItems({ query: 're', typed: 'sat:re' }, {
     candidates: [
-      candidate({ tags: ['retry'], name: 'Backoff' }),
-      candidate({ tags: [] }),
-      candidate({ name: 'Read home', language: 'sh', text: 'echo "$HOME" ${x} \\n }', tags: [] }),
-      candidate({ name: 'Really large', text: undefined, length: 99_999, tags: [] }),
+      candidate({ match: 'retry', name: 'Backoff' }),
+      candidate({}),
+      candidate({ name: 'Read home', language: 'sh', text: 'echo "$HOME" ${x} \\n }', match: 'read' }),
+      candidate({ name: 'Really large', text: undefined, length: 99_999 }),
     ],
   }, 'sat:');
   assert.equal(byTag!.label, 'Backoff');
-  assert.equal(byTag!.filterText, 'sat:retry Backoff', 'the trigger prefix leads, then the matched tag');
-  assert.equal(byName!.filterText, 'sat:retry Fetch with retry', 'a word of the name');
+  assert.equal(byTag!.filterText, 'sat:retry Backoff', 'the trigger prefix leads, then the word the host matched (a tag)');
+  assert.equal(byName!.filterText, 'sat:retry Fetch with retry', 'without one from the host, a word of the name');
   assert.equal(shell!.body, 'echo "\\$HOME" \\${x\\} \\\\n \\}');
   assert.equal(renderSnippet(shell!.body!), 'echo "$HOME" ${x} \\n }', 'what VS Code inserts is the code as saved');
   assert.equal(large!.body, undefined, 'no text: inserted by id');
@@ -57,7 +57,7 @@ test('items: a matching prefix is the label; filter text starts with the matched
 });
 
 test('the preview: name, language, tags, description, and the code as inserted in a fence of its language', () => {
-  const markdown = previewMarkdown(candidate({ syntax: true, text: 'for (const ${1:item} of ${2:list}) {}\n```', description: 'Loop *fast*', tags: ['loops'] }));
+  const markdown = previewMarkdown(candidate({ syntax: true, text: 'for (const ${1:item} of ${2:list}) {}\n```' }), { description: 'Loop *fast*', tags: ['loops'] });
   assert.match(markdown, /^\*\*Fetch with retry\*\* · TypeScript · `loops`/);
   assert.match(markdown, /Loop \\\*fast\\\*/, 'the description is escaped');
   assert.match(markdown, /````typescript\nfor \(const item of list\) \{\}\n```\n````/, 'placeholders show their defaults; a fence longer than the code\'s backticks');

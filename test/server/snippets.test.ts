@@ -8,9 +8,9 @@ test('completions, facts and export through the client; errors are 4xx JSON', as
   await withClient(async (client, server) => {
     const application = { id: 'test', name: 'OPEN_SOURCE', version: '1', platform: 'LINUX', onboarded: false, privacy: 'OPEN' } as never;
     const asset = await client.assets.createFromText({ text: 'console.log(${1:value});', application, language: 'ts', name: 'Log a value' });
-    assert.deepEqual(await client.snippets.info(asset.id), { asset: asset.id, syntax: false, prefixes: [] });
+    assert.deepEqual(await client.snippets.info(asset.id), { asset: asset.id, syntax: false, prefixes: [], tags: [] });
     const set = await client.snippets.setInfo(asset.id, { syntax: true, prefixes: ['clog'] });
-    assert.deepEqual(set, { asset: asset.id, syntax: true, prefixes: ['clog'] });
+    assert.deepEqual(set, { asset: asset.id, syntax: true, prefixes: ['clog'], tags: ['clog'] });
     const tagged = await client.assets.get(asset.id);
     assert.deepEqual(tagged.tags?.iterable?.map((t) => t.text), ['clog'], 'the prefix became a tag');
 
@@ -41,7 +41,7 @@ test('completions, facts and export through the client; errors are 4xx JSON', as
       assert.equal(answer.status, status, `${method} ${path}`);
       assert.equal(errorCode(answer), code, `${method} ${path}`);
     }
-    assert.deepEqual(await client.snippets.info(asset.id), { asset: asset.id, syntax: true, prefixes: ['clog'] }, 'refused changes wrote nothing');
+    assert.deepEqual(await client.snippets.info(asset.id), { asset: asset.id, syntax: true, prefixes: ['clog'], tags: ['clog'] }, 'refused changes wrote nothing');
   });
 });
 

@@ -217,11 +217,16 @@ export class AssetService implements Disposable {
   }
 
   /**
-   * Rowids of assets whose name or tags an editor completes `typed` to, best first (the label
-   * index's `completions`; `weigh` refuses or weighs each by rowid).
+   * Assets whose name or tags an editor completes `typed` to, best first, by rowid with their
+   * lower-cased label (the label index's `completions`; `weigh` refuses or weighs each by rowid).
    */
-  labelCompletions(typed: string, weigh: (rowid: number) => number, limit: number): number[] {
+  labelCompletions(typed: string, weigh: (rowid: number) => number, limit: number): Array<{ readonly rowid: number; readonly label: string }> {
     return this.indexing.search.completions(typed, weigh, limit);
+  }
+
+  /** The lower-cased name and tags of the asset at `rowid`, as the label index holds them. */
+  labelOf(rowid: number): string | undefined {
+    return this.indexing.search.labelOf(rowid);
   }
 
   /** Loads what search keeps in memory, between other work, so the first search after start does not pay for it. */

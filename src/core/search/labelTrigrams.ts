@@ -145,15 +145,16 @@ export class LabelTrigrams {
   }
 
   /**
-   * Completion candidates for `typed`: labels with a word starting with it and, from three
-   * characters, labels containing it anywhere. `weigh` refuses a rowid (0) or weighs it (higher
-   * first among equal matches). Best first, at most `limit`: a word equal to `typed`, then a word
+   * Completion candidates for `typed` (two characters or more): labels with a word starting with
+   * it and, from three characters, labels containing it anywhere. `weigh` refuses a rowid (0) or weighs it (higher
+   * first among equal matches); it is asked for every candidate, so it must be cheap. Best first, at most `limit`: a word equal to `typed`, then a word
    * starting with it, then a match inside a word; then the weight; then the shorter label; then the
    * newer asset.
    */
   completions(typed: string, weigh: (rowid: number) => number, limit: number): number[] {
     const prefix = typed.toLowerCase();
-    if (prefix.length === 0 || limit <= 0) return [];
+    // One character starts a word in most labels: the caller looks through the newest instead.
+    if (prefix.length < 2 || limit <= 0) return [];
     const postings = this.build();
     const lists: PostingList[] = [];
     if (prefix.length >= 3) {
@@ -165,34 +166,38 @@ export class LabelTrigrams {
         if (!rarest || rows.length < rarest.length) rarest = rows;
       }
       if (rarest) lists.push(rarest);
-    } else if (prefix.length === 2) {
+    } else {
       const rows = postings.get(wordStartCode(prefix, 0));
       if (rows) lists.push(rows);
-    } else {
-      // One character: every word-start code beginning with it (a word of one letter included).
-      const base = WORD_START | ((prefix.charCodeAt(0) & 0x3ff) << 10);
-      for (let second = 0; second <= 0x3ff; second++) {
-        const rows = postings.get(base | second);
-        if (rows) lists.push(rows);
-      }
     }
     const best = new TopMatches(limit);
     const seen = lists.length > 1 || this.stale > 0 ? new Set<number>() : undefined;
-    for (const rows of lists) {
-      for (const rowid of rows) {
-        if (seen) {
-          if (seen.has(rowid)) continue;
-          seen.add(rowid);
-        }
-        const label = this.labels.get(rowid);
-        if (label === undefined) continue;
-        const quality = matchQuality(label, prefix);
-        if (quality < 0 || !best.mayTake(quality)) continue;
-        const weight = weigh(rowid);
-        if (weight > 0) best.add({ rowid, quality, weight, length: label.length });
+    const visit = (rowid: number): void => {
+      if (seen) {
+        if (seen.has(rowid)) return;
+        seen.add(rowid);
       }
-    }
+      // The weight first: it is an array read, and refuses most rows (other languages) before their label is looked at.
+      const weight = weigh(rowid);
+      if (weight <= 0) return;
+      const label = this.labels.get(rowid);
+      if (label === undefined) return;
+      const quality = matchQuality(label, prefix);
+      if (quality >= 0 && best.mayTake(quality)) best.add({ rowid, quality, weight, length: label.length });
+    };
+    for (const rows of lists) rows.forEach(visit);
     return best.rowids();
+  }
+
+  /** The label of `rowid` as the index holds it (lower-cased). */
+  labelOf(rowid: number): string | undefined {
+    this.build();
+    return this.labels.get(rowid);
+  }
+
+  /** Whether `label` (lower-cased) has a word starting with `prefix` (lower-cased). */
+  static hasWordStarting(label: string, prefix: string): boolean {
+    return matchQuality(label, prefix) >= 1;
   }
 
   private build(): Map<number, PostingList> {
@@ -319,6 +324,12 @@ class PostingList {
     (this.added ??= []).push(rowid);
   }
 
+  /** Each rowid, in a plain loop (a generator costs more than the visit for lists of 10k+). */
+  forEach(visit: (rowid: number) => void): void {
+    for (let i = 0; i < this.filled; i++) visit(this.base[i]!);
+    if (this.added) for (const rowid of this.added) visit(rowid);
+  }
+
   *[Symbol.iterator](): Iterator<number> {
     for (let i = 0; i < this.filled; i++) yield this.base[i]!;
     if (this.added) yield* this.added;
@@ -398,7 +409,7 @@ class TopMatches {
     this.limit = limit;
   }
 
-  /** Whether a match of this quality could make the list (its weight is asked for only then). */
+  /** Whether a match of this quality could make the list. */
   mayTake(quality: number): boolean {
     return this.kept.length < this.limit || quality >= this.kept[this.kept.length - 1]!.quality;
   }

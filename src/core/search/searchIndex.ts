@@ -173,9 +173,14 @@ export class SearchIndex {
     this.labels.dispose();
   }
 
-  /** Completion candidates from the in-memory label index (see LabelTrigrams.completions). */
-  completions(typed: string, weigh: (rowid: number) => number, limit: number): number[] {
-    return this.labels.completions(typed, weigh, limit);
+  /** The label of a rowid as the in-memory label index holds it (lower-cased name and tags). */
+  labelOf(rowid: number): string | undefined {
+    return this.labels.labelOf(rowid);
+  }
+
+  /** Completion candidates from the in-memory label index (see LabelTrigrams.completions), each with its label. */
+  completions(typed: string, weigh: (rowid: number) => number, limit: number): Array<{ readonly rowid: number; readonly label: string }> {
+    return this.labels.completions(typed, weigh, limit).map((rowid) => ({ rowid, label: this.labels.labelOf(rowid) ?? '' }));
   }
 
   /** Builds the in-memory label index ahead of the first search (~0.8 s at 100k assets), a slice at a time. */

@@ -1,8 +1,9 @@
 /**
  * Each ordinary asset's language by rowid, in memory (one byte per rowid), so completion weighs the
- * label index's matches by language without reading their rows. Read from the store when first
- * needed and kept in step by the change feed: changed assets are read again before the next
- * query, or, after more changes than that is worth (an import), the whole table.
+ * label index's matches by language without reading their rows. Read from the store at start a
+ * page at a time between other work (`warm`), or at once by the first query that comes sooner,
+ * and kept in step by the change feed: changed assets are read again before the next query, or,
+ * after more changes than that is worth (an import), the whole table.
  */
 import type { StoreContext } from '../context.ts';
 import type { Disposable } from '../events.ts';
@@ -32,26 +33,42 @@ export class AssetLanguages implements Disposable {
   private codes = new Uint8Array(0);
   private readonly names: string[] = [''];
   private readonly byName = new Map<string, number>();
-  private built = false;
+  /** cold: not read (or dropped after too many changes); reading: `warm` is under way; built: in step once `pending` is read. */
+  private state: 'cold' | 'reading' | 'built' = 'cold';
+  /** Assets changed since the table (or the part `warm` has read) was read. */
   private readonly pending = new Set<string>();
   private readonly subscription: Disposable;
 
   constructor(context: StoreContext) {
     this.context = context;
     this.subscription = context.onDidChange((change) => {
-      if (change.kind !== 'asset' || !this.built) return;
+      if (change.kind !== 'asset' || this.state === 'cold') return;
       if (this.pending.size >= MAX_PENDING) {
-        this.built = false;
+        this.state = 'cold';
         this.pending.clear();
       } else this.pending.add(change.id);
     });
   }
 
-  /** Brings the table in step with the store (the first call reads it whole). */
+  /** Reads the table a page at a time, giving the event loop a turn between pages (host start). */
+  async warm(): Promise<void> {
+    if (this.state !== 'cold') return;
+    this.start();
+    const reading = this.pages();
+    for (;;) {
+      // A query read the whole table meanwhile, or changes made it cold again: stop.
+      if (!this.isReading() || reading.next().done) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (this.isReading()) this.state = 'built';
+  }
+
+  /** Brings the table in step with the store (read whole when it was not read yet). */
   refresh(): void {
-    if (!this.built) {
-      this.readAll();
-      return;
+    if (this.state !== 'built') {
+      this.start();
+      for (const _page of this.pages());
+      this.state = 'built';
     }
     if (this.pending.size === 0) return;
     const ids = [...this.pending];
@@ -77,10 +94,15 @@ export class AssetLanguages implements Disposable {
     return (rowid) => (rowid < codes.length ? byCode[codes[rowid]!]! : 0);
   }
 
-  /** The newest assets `weigh` accepts (by rowid, the order they were stored in), at most `limit`. */
-  newest(weigh: Weigher, limit: number): number[] {
+  /**
+   * The newest assets `weigh` accepts and `also` (when given) lets through, by rowid (the order
+   * they were stored in), at most `limit`.
+   */
+  newest(weigh: Weigher, limit: number, also?: (rowid: number) => boolean): number[] {
     const found: number[] = [];
-    for (let rowid = this.codes.length - 1; rowid > 0 && found.length < limit; rowid--) if (weigh(rowid) > 0) found.push(rowid);
+    for (let rowid = this.codes.length - 1; rowid > 0 && found.length < limit; rowid--) {
+      if (weigh(rowid) > 0 && (also === undefined || also(rowid))) found.push(rowid);
+    }
     return found;
   }
 
@@ -88,14 +110,23 @@ export class AssetLanguages implements Disposable {
     this.subscription.dispose();
   }
 
-  /**
-   * Reads every ordinary asset's rowid and language a page at a time as one string per page
-   * (stepping through 100k rows one by one costs more than the reading).
-   */
-  private readAll(): void {
+  /** A method, not a field test: the state changes while `warm` awaits. */
+  private isReading(): boolean {
+    return this.state === 'reading';
+  }
+
+  /** A reading from the start; changes from now on are read again afterwards. */
+  private start(): void {
     this.codes = new Uint8Array(0);
     this.pending.clear();
-    this.built = true;
+    this.state = 'reading';
+  }
+
+  /**
+   * Reads every ordinary asset's rowid and language, a page per step, each page as one string
+   * (stepping through 100k rows one by one costs more than the reading).
+   */
+  private *pages(): Generator<void> {
     const page = this.context.database.prepare(
       `SELECT group_concat(rowid || ' ' || language, char(10)) AS rows, MAX(rowid) AS last
        FROM (SELECT rowid, language FROM assets WHERE rowid > ? AND suggested = 0 AND pseudo = 0 ORDER BY rowid LIMIT ${PAGE})`,
@@ -108,6 +139,7 @@ export class AssetLanguages implements Disposable {
         this.set(Number(line.slice(0, space)), line.slice(space + 1));
       }
       after = last;
+      yield;
     }
   }
 

@@ -70,6 +70,11 @@ export class SnippetFactsStore {
   }
 }
 
+/** The facts of a row read with the assets (a LEFT JOIN: nulls when the asset has none). */
+export function factsOfRow(row: { readonly syntax: number | null; readonly prefixes: string | null }): SnippetFacts {
+  return row.syntax === null || row.prefixes === null ? PLAIN_SNIPPET : factsOf({ asset_id: '', syntax: row.syntax, prefixes: row.prefixes });
+}
+
 function factsOf(row: Row): SnippetFacts {
   const prefixes: unknown = JSON.parse(row.prefixes);
   return { syntax: row.syntax === 1, prefixes: Array.isArray(prefixes) ? prefixes.filter((p): p is string => typeof p === 'string') : [] };

@@ -12,12 +12,14 @@ import type { StoredAsset } from '../assets/render.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { specificFromLanguageName } from '../classify/languages.ts';
 import { AssetLanguages } from './assetLanguages.ts';
-import { normalizePrefixes, SnippetFactsStore, type SnippetFacts } from './snippetFacts.ts';
+import { LabelTrigrams } from '../search/labelTrigrams.ts';
+import { factsOfRow, normalizePrefixes, SnippetFactsStore, type SnippetFacts } from './snippetFacts.ts';
 import { codeSnippetsFile, type ExportableSnippet } from './codeSnippets.ts';
 
-/** A saved asset as a snippet: its facts and its description. */
+/** A saved asset as a snippet: its facts, and what a preview shows besides its code (tags, description). */
 export interface SnippetInfo extends SnippetFacts {
   readonly asset: string;
+  readonly tags: readonly string[];
   readonly description?: string;
 }
 
@@ -33,10 +35,10 @@ export interface CompletionCandidate {
   readonly id: string;
   readonly name: string;
   readonly language: string;
-  readonly tags: readonly string[];
+  /** The word of the name or tags that holds what was typed, lower-cased (absent for the newest). */
+  readonly match?: string;
   readonly prefixes: readonly string[];
   readonly syntax: boolean;
-  readonly description?: string;
   /** The text, when at most MAX_CANDIDATE_TEXT characters (a larger one is inserted by id). */
   readonly text?: string;
   /** Characters of the text (an estimate from the stored size when the text is left out). */
@@ -65,7 +67,7 @@ export const MAX_CANDIDATE_TEXT = 16 * 1024;
 /** Stored documents above this hold a text above MAX_CANDIDATE_TEXT for sure, or nearly: they are not read. */
 const MAX_CANDIDATE_DATA = 4 * MAX_CANDIDATE_TEXT;
 
-type Row = { rowid: number; id: string; name: string; language: string; updated: string; size: number; data: string | null };
+type Row = { id: string; name: string; language: string; updated: string; size: number; data: string | null; syntax: number | null; prefixes: string | null };
 
 export class SnippetService implements Disposable {
   private readonly context: StoreContext;
@@ -83,7 +85,8 @@ export class SnippetService implements Disposable {
   info(assetId: string): SnippetInfo {
     if (!this.assets.exists(assetId)) throw new NotFoundError('asset', assetId);
     const description = this.descriptions([assetId]).get(assetId);
-    return { asset: assetId, ...this.facts.get(assetId), ...(description !== undefined ? { description } : {}) };
+    const tags = this.assets.labels.tagsOfAsset(assetId).map((tag) => tag.text);
+    return { asset: assetId, ...this.facts.get(assetId), tags, ...(description !== undefined ? { description } : {}) };
   }
 
   /**
@@ -113,8 +116,22 @@ export class SnippetService implements Disposable {
     if (query.length > MAX_QUERY_CHARS || /\s/.test(query)) return { candidates: [] };
     this.languages.refresh();
     const weigh = this.languages.weigher(input.language ? specificFromLanguageName(input.language) : undefined);
-    const rowids = query === '' ? this.languages.newest(weigh, limit) : this.assets.labelCompletions(query, weigh, limit);
-    return { candidates: this.candidates(rowids) };
+    const lower = query.toLowerCase();
+    let matches: ReadonlyArray<{ readonly rowid: number; readonly label: string }>;
+    if (query.length >= 2) matches = this.assets.labelCompletions(query, weigh, limit);
+    else {
+      // Nothing or one character typed: the newest snippets (with a word starting with it). One
+      // character starts a word in most labels; ranking them all cost 16–50 ms at 100k assets.
+      const labels = new Map<number, string>();
+      const starting = (rowid: number): boolean => {
+        const label = this.assets.labelOf(rowid);
+        if (label === undefined || !LabelTrigrams.hasWordStarting(label, lower)) return false;
+        labels.set(rowid, label);
+        return true;
+      };
+      matches = this.languages.newest(weigh, limit, lower === '' ? undefined : starting).map((rowid) => ({ rowid, label: labels.get(rowid) ?? '' }));
+    }
+    return { candidates: this.candidates(matches, lower) };
   }
 
   /** One snippet (`asset`) or every snippet tagged `tag`, as a VS Code `.code-snippets` file. */
@@ -145,39 +162,43 @@ export class SnippetService implements Disposable {
     return { fileName: `${base}.code-snippets`, content: codeSnippetsFile(snippets), count: snippets.length };
   }
 
+  /** Reads what completion keeps in memory (the language table) between other work, ahead of the first keystroke. */
+  warm(): Promise<void> {
+    return this.languages.warm();
+  }
+
   dispose(): void {
     this.languages.dispose();
   }
 
-  /** The returned rows, in the order given: text only for small documents, with facts, tags and descriptions. */
-  private candidates(rowids: readonly number[]): CompletionCandidate[] {
-    if (rowids.length === 0) return [];
+  /**
+   * The matched rows, in the order given, read with one statement: text only from small documents,
+   * with their snippet facts. What only a preview shows (tags, description) is left to `info`: a
+   * completion is asked for at every keystroke.
+   */
+  private candidates(matches: ReadonlyArray<{ readonly rowid: number; readonly label: string }>, query: string): CompletionCandidate[] {
+    if (matches.length === 0) return [];
     const rows = this.context.database
       .prepare(
-        `SELECT a.rowid AS rowid, a.id AS id, a.name AS name, a.language AS language, a.updated AS updated, octet_length(a.data) AS size,
-                CASE WHEN octet_length(a.data) <= ? THEN a.data END AS data
-         FROM json_each(?) j CROSS JOIN assets a ON a.rowid = j.value
+        `SELECT a.id AS id, a.name AS name, a.language AS language, a.updated AS updated, octet_length(a.data) AS size,
+                CASE WHEN octet_length(a.data) <= ? THEN a.data END AS data, f.syntax AS syntax, f.prefixes AS prefixes
+         FROM json_each(?) j CROSS JOIN assets a ON a.rowid = j.value LEFT JOIN snippet_facts f ON f.asset_id = a.id
          WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY j.key`,
       )
-      .all(MAX_CANDIDATE_DATA, JSON.stringify(rowids)) as Row[];
-    const ids = rows.map((row) => row.id);
-    const facts = this.facts.getMany(ids);
-    const partners = this.context.links.partnersOfEach('asset', ids);
-    const tagIds = [...new Set([...partners.values()].flatMap((kinds) => kinds.get('tag') ?? []))];
-    const tags = this.context.records.getMany<{ text: string }>('tag', tagIds);
-    const descriptions = this.descriptionsOf(partners);
+      .all(MAX_CANDIDATE_DATA, JSON.stringify(matches.map((match) => match.rowid))) as Row[];
+    const labels = new Map(rows.map((row, i) => [row.id, matches[i]?.label ?? '']));
     return rows.map((row) => {
       const text = row.data === null ? undefined : textOf(JSON.parse(row.data) as StoredAsset);
       const fitting = text !== undefined && text.length <= MAX_CANDIDATE_TEXT ? text : undefined;
-      const description = descriptions.get(row.id);
+      const facts = factsOfRow(row);
+      const match = query === '' ? undefined : matchedWord(labels.get(row.id) ?? '', query);
       return {
         id: row.id,
         name: row.name,
         language: row.language,
-        tags: (partners.get(row.id)?.get('tag') ?? []).flatMap((tag) => tags.get(tag)?.text ?? []),
-        prefixes: facts.get(row.id)?.prefixes ?? [],
-        syntax: facts.get(row.id)?.syntax ?? false,
-        ...(description !== undefined ? { description } : {}),
+        ...(match !== undefined ? { match } : {}),
+        prefixes: facts.prefixes,
+        syntax: facts.syntax,
         ...(fitting !== undefined ? { text: fitting } : {}),
         length: text?.length ?? row.size,
         updated: row.updated,
@@ -206,4 +227,10 @@ export class SnippetService implements Disposable {
     }
     return out;
   }
+}
+
+/** The word of `label` holding `query` (both lower-cased): the first one starting with it, else the first containing it. */
+export function matchedWord(label: string, query: string): string | undefined {
+  const words = label.split(/[^\p{L}\p{N}_$]+/u);
+  return words.find((word) => word.startsWith(query)) ?? words.find((word) => word.includes(query));
 }

@@ -34,6 +34,11 @@ export interface TypedQuery {
   readonly typed: string;
 }
 
+/**
+ * Candidates asked for per keystroke: the suggest widget shows 12 at a time and the list is asked
+ * for again at the next keystroke, so more would only make each reply larger.
+ */
+export const COMPLETION_LIMIT = 30;
 /** Typed words shorter than this ask nothing (unless completion is invoked): every word start would send a request. */
 export const MIN_TYPED = 2;
 /** Documents whose completions are not code (the source control commit box). */
@@ -79,7 +84,7 @@ export function completionItems(typed: TypedQuery, reply: CompletionReply, trigg
   const query = typed.query.toLowerCase();
   return reply.candidates.map((candidate, rank) => {
     const prefix = candidate.prefixes.find((p) => p.toLowerCase().startsWith(query)) ?? (query === '' ? candidate.prefixes[0] : undefined);
-    const word = prefix ?? candidate.tags.find((tag) => tag.toLowerCase().startsWith(query)) ?? nameWordStarting(candidate.name, query);
+    const word = prefix ?? candidate.match ?? nameWordStarting(candidate.name, query);
     const label = prefix ?? candidate.name;
     return {
       candidate,
@@ -93,7 +98,7 @@ export function completionItems(typed: TypedQuery, reply: CompletionReply, trigg
   });
 }
 
-/** A word of the name starting with `query` (lower-cased), so typing "retry" ranks "Fetch with retry" by "retry". */
+/** A word of the name starting with `query` (lower-cased), when the host did not say which word matched. */
 function nameWordStarting(name: string, query: string): string | undefined {
   if (query === '') return undefined;
   return name.split(/[^\p{L}\p{N}_$]+/u).find((word) => word.toLowerCase().startsWith(query));
@@ -107,14 +112,15 @@ function languageLabel(language: string): string {
 const PREVIEW_LINES = 40;
 
 /**
- * The item's documentation: name, language, tags and description, then the code as it will be
- * inserted (a template's placeholders show their defaults), highlighted as its language.
+ * The item's documentation: name, language, tags and description (`details`, asked for when the
+ * item is shown), then the code as it will be inserted (a template's placeholders show their
+ * defaults), highlighted as its language.
  */
-export function previewMarkdown(candidate: CompletionCandidate): string {
-  const tags = candidate.tags.map((tag) => `\`${tag.replace(/`/g, "'")}\``).join(' ');
+export function previewMarkdown(candidate: CompletionCandidate, details: { readonly tags?: readonly string[]; readonly description?: string } = {}): string {
+  const tags = (details.tags ?? []).map((tag) => `\`${tag.replace(/`/g, "'")}\``).join(' ');
   const head = [`**${escapeMarkdown(candidate.name || 'Untitled')}** · ${languageLabel(candidate.language)}`, tags].filter(Boolean).join(' · ');
   const parts = [head];
-  if (candidate.description) parts.push(escapeMarkdown(candidate.description));
+  if (details.description) parts.push(escapeMarkdown(details.description));
   if (candidate.text === undefined) {
     parts.push(`_${candidate.length.toLocaleString('en')} characters: inserted whole when accepted._`);
   } else {
@@ -132,7 +138,7 @@ function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
-/** Asks the host; the provider and the benchmark share it. */
+/** Asks the host for COMPLETION_LIMIT candidates; the provider and the benchmark share it. */
 export type CandidateSource = (query: string, languageId: string, signal: AbortSignal) => Promise<CompletionReply>;
 
 export interface CompletionAnswer {

@@ -12,7 +12,7 @@ import type { ServerController } from '../serverController.ts';
 import type { Settings } from '../settings.ts';
 import type { Log } from '../log.ts';
 import { snippetString } from '../snippetInsertion.ts';
-import { previewMarkdown, provideSnippets, type CandidateSource, type CompletionSettings, type SnippetCompletion } from './completionSource.ts';
+import { COMPLETION_LIMIT, previewMarkdown, provideSnippets, type CandidateSource, type CompletionSettings, type SnippetCompletion } from './completionSource.ts';
 
 class SnippetItem extends vscode.CompletionItem {
   readonly snippet: SnippetCompletion;
@@ -59,7 +59,7 @@ export class SnippetCompletions extends Owner {
       '*',
       {
         provideCompletionItems: (document, position, token, context) => this.provide(document, position, token, context),
-        resolveCompletionItem: (item) => this.resolve(item),
+        resolveCompletionItem: (item, token) => this.resolve(item, token),
       },
       ...triggers,
     );
@@ -79,7 +79,7 @@ export class SnippetCompletions extends Owner {
     };
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
-    const source: CandidateSource = (query, languageId, signal) => connection.client.snippets.completions(query, { language: languageId, signal });
+    const source: CandidateSource = (query, languageId, signal) => connection.client.snippets.completions(query, { language: languageId, limit: COMPLETION_LIMIT, signal });
     try {
       const answer = await provideSnippets(input, settings, source, controller.signal);
       if (!answer || token.isCancellationRequested) return undefined;
@@ -112,12 +112,21 @@ export class SnippetCompletions extends Owner {
     return item;
   }
 
-  private resolve(item: vscode.CompletionItem): vscode.CompletionItem {
-    if (item instanceof SnippetItem) {
-      const markdown = new vscode.MarkdownString(previewMarkdown(item.snippet.candidate));
-      markdown.supportThemeIcons = false;
-      item.documentation = markdown;
+  /** The preview, with the tags and description asked for now (the list itself leaves them out: it is asked for at every keystroke). */
+  private async resolve(item: vscode.CompletionItem, token: vscode.CancellationToken): Promise<vscode.CompletionItem> {
+    if (!(item instanceof SnippetItem)) return item;
+    const { candidate } = item.snippet;
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    let details = {};
+    try {
+      details = (await this.server.connection?.client.snippets.info(candidate.id, controller.signal)) ?? {};
+    } catch (error) {
+      if (!controller.signal.aborted) this.log.warn(`Snippet preview: ${(error as Error).message}`);
+    } finally {
+      cancel.dispose();
     }
+    item.documentation = new vscode.MarkdownString(previewMarkdown(candidate, details));
     return item;
   }
 }

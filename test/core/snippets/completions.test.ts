@@ -48,10 +48,11 @@ test('order: a whole word, then a word start, then inside a word; within each th
     assert.deepEqual(found.map((c) => `${c.name} (${c.language})`), ['log (ts)', 'log value to console (ts)', 'log (txt)', 'logger setup (ts)', 'blog post outline (ts)']);
     assert.equal(core.snippets.completions({ query: 'log', language: 'typescript', limit: 2 }).candidates.length, 2);
     assert.deepEqual(names(core, 'lo', 'typescript'), ['log', 'logger setup', 'log value to console', 'log'], 'two characters: word starts only (not "blog"), none a whole word');
+    assert.deepEqual(names(core, 'l', 'typescript'), ['log', 'log', 'logger setup', 'log value to console'], 'one character: the newest with a word starting with it');
   });
 });
 
-test('each candidate carries its text (bounded), facts, tags and description; empty query lists the newest', async () => {
+test('each candidate carries its text (bounded), facts and the word that matched; info gives tags and description; empty query lists the newest', async () => {
   await withCore(async (core) => {
     const small = await save(core, 'echo "$HOME"', 'Home directory', 'sh', ['shell']);
     const large = await save(core, 'x'.repeat(MAX_CANDIDATE_TEXT + 1), 'Huge fixture', 'sh');
@@ -64,14 +65,17 @@ test('each candidate carries its text (bounded), facts, tags and description; em
     assert.equal(second!.text, 'echo "$HOME"');
     assert.equal(second!.syntax, true);
     assert.deepEqual(second!.prefixes, ['home']);
-    assert.deepEqual([...second!.tags].sort(), ['home', 'shell'], 'a prefix is also a tag');
+    assert.equal(second!.match, undefined, 'nothing was typed');
     assert.ok(second!.updated);
+    assert.deepEqual([...core.snippets.info(small).tags].sort(), ['home', 'shell'], 'a prefix is also a tag');
+    assert.equal(core.snippets.completions({ query: 'she', language: 'shellscript' }).candidates[0]!.match, 'shell', 'the tag that matched');
+    assert.equal(core.snippets.completions({ query: 'direct', language: 'shellscript' }).candidates[0]!.match, 'directory', 'the name word that matched');
     // A description comes with the candidate (import writes one; so does the history area's edit).
     const imported = await core.imports.import([{ name: 'shellscript.json', text: () => JSON.stringify({ Greet: { prefix: 'greet', body: 'echo hi', description: 'Say hi' } }) }]);
     assert.equal(imported.imported, 1);
     const greet = core.snippets.completions({ query: 'greet', language: 'shellscript' }).candidates[0]!;
-    assert.equal(greet.description, 'Say hi');
     assert.deepEqual(greet.prefixes, ['greet']);
+    assert.deepEqual(core.snippets.info(greet.id), { asset: greet.id, syntax: false, prefixes: ['greet'], tags: ['greet'], description: 'Say hi' });
   }, { importWorker: false });
 });
 
@@ -106,9 +110,26 @@ test('queries that cannot be a name or prefix answer nothing; facts are refused 
     assert.throws(() => core.snippets.setInfo('missing', { syntax: true }), { code: 'not_found' });
     assert.throws(() => core.snippets.setInfo(id, { prefixes: ['p'.repeat(300)] }), { code: 'too_large' });
     assert.throws(() => core.snippets.setInfo(id, { prefixes: Array.from({ length: 200 }, (_, i) => `p${i}`) }), { code: 'too_large' });
-    assert.deepEqual(core.snippets.info(id), { asset: id, syntax: false, prefixes: [] }, 'nothing was written by the refused changes');
+    assert.deepEqual(core.snippets.info(id), { asset: id, syntax: false, prefixes: [], tags: [] }, 'nothing was written by the refused changes');
     const set = core.snippets.setInfo(id, { prefixes: [' a ', 'A', 'b', ''] });
     assert.deepEqual(set.prefixes, ['a', 'b'], 'trimmed, one per text ignoring case');
-    assert.deepEqual(core.snippets.setInfo(id, { syntax: true }), { asset: id, syntax: true, prefixes: ['a', 'b'] }, 'a change keeps what it does not name');
+    assert.deepEqual(core.snippets.setInfo(id, { syntax: true }), { asset: id, syntax: true, prefixes: ['a', 'b'], tags: ['a', 'b'] }, 'a change keeps what it does not name');
   });
+});
+
+test('the language table warmed at start takes in changes made while it reads, and an import larger than its change queue', async () => {
+  await withCore(async (core) => {
+    const ids = [];
+    for (let i = 0; i < 20; i++) ids.push(await save(core, `x${i}`, `Widget ${i}`, 'ts'));
+    const warming = core.snippets.warm();
+    core.assets.reclassify(ids[0]!, 'go');
+    await warming;
+    assert.deepEqual(names(core, 'widget', 'go'), ['Widget 0'], 'a change made during the warm-up is read');
+    assert.equal(names(core, 'widget', 'typescript').length, 19);
+    const many = Object.fromEntries(Array.from({ length: 2_500 }, (_, i) => [`Gadget ${i}`, { prefix: `gadget${i}`, body: `const gadget${i} = ${i};` }]));
+    const summary = await core.imports.import([{ name: 'typescript.json', text: () => JSON.stringify(many) }]);
+    assert.equal(summary.imported, 2_500);
+    assert.deepEqual(names(core, 'gadget2499', 'typescript'), ['Gadget 2499'], 'past the change queue, the table is read again');
+    assert.equal(names(core, 'widget', 'go').length, 1);
+  }, { importWorker: false });
 });
