@@ -183,7 +183,7 @@ export class LabelTrigrams {
       const label = this.labels.get(rowid);
       if (label === undefined) return;
       const quality = matchQuality(label, prefix);
-      if (quality >= 0 && best.mayTake(quality)) best.add({ rowid, quality, weight, length: label.length });
+      if (quality >= 0) best.offer(rowid, quality, weight, label.length);
     };
     for (const rows of lists) rows.forEach(visit);
     return best.rowids();
@@ -409,16 +409,13 @@ class TopMatches {
     this.limit = limit;
   }
 
-  /** Whether a match of this quality could make the list. */
-  mayTake(quality: number): boolean {
-    return this.kept.length < this.limit || quality >= this.kept[this.kept.length - 1]!.quality;
-  }
-
-  add(match: Match): void {
+  /** Keeps the match if it is among the best so far (most are not, and cost one comparison). */
+  offer(rowid: number, quality: number, weight: number, length: number): void {
+    const worst = this.kept[this.kept.length - 1];
+    if (this.kept.length >= this.limit && worst !== undefined && !better(quality, weight, length, rowid, worst)) return;
     let at = this.kept.length;
-    while (at > 0 && better(match, this.kept[at - 1]!)) at--;
-    if (at >= this.limit) return;
-    this.kept.splice(at, 0, match);
+    while (at > 0 && better(quality, weight, length, rowid, this.kept[at - 1]!)) at--;
+    this.kept.splice(at, 0, { rowid, quality, weight, length });
     if (this.kept.length > this.limit) this.kept.pop();
   }
 
@@ -427,11 +424,12 @@ class TopMatches {
   }
 }
 
-function better(a: Match, b: Match): boolean {
-  if (a.quality !== b.quality) return a.quality > b.quality;
-  if (a.weight !== b.weight) return a.weight > b.weight;
-  if (a.length !== b.length) return a.length < b.length;
-  return a.rowid > b.rowid;
+/** Whether a match with these facts ranks before `b`. */
+function better(quality: number, weight: number, length: number, rowid: number, b: Match): boolean {
+  if (quality !== b.quality) return quality > b.quality;
+  if (weight !== b.weight) return weight > b.weight;
+  if (length !== b.length) return length < b.length;
+  return rowid > b.rowid;
 }
 
 function sharedWith(codes: ReadonlySet<number>, label: string): number {

@@ -1,0 +1,218 @@
+/**
+ * Saved snippets in IntelliSense and as templates, in a real VS Code: completion items in a file,
+ * an untitled document and a document of a file system of another scheme (as SSH and WSL windows
+ * have); a template accepted through completion leaves the cursor in its first placeholder; a `$`
+ * in plain code survives completion and Insert at Cursor; the settings turn completion off or
+ * restrict it to a trigger prefix; Save Selection as Snippet Template proposes placeholders, shows
+ * them for confirmation and saves a template that inserts with tab stops. Screenshots: the
+ * completion list with its preview, the template confirmation.
+ */
+import * as vscode from 'vscode';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXTENSION_ID, screenshot, until } from './support.ts';
+import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
+import { SatchelClient } from '../../../src/client/satchelClient.ts';
+import type { Asset } from '../../../src/core/wire.ts';
+
+let api: SatchelExtension;
+let client: SatchelClient;
+
+const TEMPLATE = 'for (let ${1:attempt} = 0; $1 < ${2:3}; $1++) {\n\ttry {\n\t\treturn await fetch(${3:url});\n\t} catch (error) {\n\t\tconsole.warn(`attempt \\${$1} failed`, error);\n\t}\n}';
+const SHELL = 'echo "$HOME" && cd ${PROJECT_DIR:-.} # costs $5';
+
+/** A minimal in-memory file system of its own scheme: a document that is neither `file:` nor `untitled:`. */
+class MemoryFileSystem implements vscode.FileSystemProvider {
+  private readonly files = new Map<string, Uint8Array>();
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => {});
+  }
+  stat(uri: vscode.Uri): vscode.FileStat {
+    const file = this.files.get(uri.path);
+    if (file) return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: file.length };
+    if ([...this.files.keys()].some((path) => path.startsWith(`${uri.path.replace(/\/$/, '')}/`)) || uri.path === '/') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    throw vscode.FileSystemError.FileNotFound(uri);
+  }
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+  createDirectory(): void {}
+  readFile(uri: vscode.Uri): Uint8Array {
+    const file = this.files.get(uri.path);
+    if (!file) throw vscode.FileSystemError.FileNotFound(uri);
+    return file;
+  }
+  writeFile(uri: vscode.Uri, content: Uint8Array): void {
+    this.files.set(uri.path, content);
+  }
+  delete(uri: vscode.Uri): void {
+    this.files.delete(uri.path);
+  }
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only test file system');
+  }
+}
+
+const labelOf = (item: vscode.CompletionItem): string => (typeof item.label === 'string' ? item.label : item.label.label);
+
+/** Satchel's items for the position, as VS Code's completion asks every provider (with their previews resolved). */
+async function satchelItems(uri: vscode.Uri, position: vscode.Position): Promise<vscode.CompletionItem[]> {
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position, undefined, 50);
+  return list.items.filter((item) => item.detail?.startsWith('Satchel snippet'));
+}
+
+/** An editor on a new untitled document holding `text`, the cursor at its end. */
+async function editorWith(text: string, language: string): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument({ language, content: text });
+  const editor = await vscode.window.showTextDocument(document);
+  const end = document.positionAt(text.length);
+  editor.selection = new vscode.Selection(end, end);
+  return editor;
+}
+
+/** Opens the suggest widget where the cursor is and accepts its first item, as a user pressing Ctrl+Space then Enter. */
+async function acceptFirstSuggestion(editor: vscode.TextEditor, before: string): Promise<void> {
+  for (let attempt = 0; attempt < 3 && editor.document.getText() === before; attempt++) {
+    await vscode.commands.executeCommand('editor.action.triggerSuggest');
+    await new Promise((r) => setTimeout(r, 1500));
+    await vscode.commands.executeCommand('acceptSelectedSuggestion');
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+async function setting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('satchel').update(key, value, vscode.ConfigurationTarget.Global);
+  await new Promise((r) => setTimeout(r, 300));
+}
+
+describe('Snippets in IntelliSense and templates', function () {
+  let template: Asset;
+  let shell: Asset;
+
+  before(async function () {
+    const extension = vscode.extensions.getExtension<SatchelExtension>(EXTENSION_ID)!;
+    api = await extension.activate();
+    await until('the server role', () => (api.server.connection ? true : undefined), 30_000);
+    client = new SatchelClient(api.server.connection!.url);
+    const application = await api.server.application();
+    template = await client.assets.createFromText({ text: TEMPLATE, application, language: 'ts', name: 'Fetch with retry', tags: ['http'] });
+    await client.snippets.setInfo(template.id, { syntax: true, prefixes: ['fetchretry'] });
+    shell = await client.assets.createFromText({ text: SHELL, application, language: 'sh', name: 'Go to the project' });
+    await client.snippets.setInfo(shell.id, { prefixes: ['gohome'] });
+  });
+
+  after(async () => {
+    await setting('completion.triggerPrefix', undefined);
+    await setting('completion.enabled', undefined);
+    client?.dispose();
+  });
+
+  it('offers saved snippets in a file:, an untitled: and another scheme\'s document, with a Markdown preview', async function () {
+    const fileUri = vscode.Uri.file(join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'completion.ts'));
+    writeFileSync(fileUri.fsPath, 'const response = fetchretr');
+    const file = await vscode.workspace.openTextDocument(fileUri);
+    const untitled = await vscode.workspace.openTextDocument({ language: 'typescript', content: 'const response = fetchretr' });
+    const memory = new MemoryFileSystem();
+    const registration = vscode.workspace.registerFileSystemProvider('satchelmem', memory);
+    try {
+      const remoteUri = vscode.Uri.parse('satchelmem:/remote/app.ts');
+      await vscode.workspace.fs.writeFile(remoteUri, Buffer.from('const response = fetchretr'));
+      const remote = await vscode.workspace.openTextDocument(remoteUri);
+      for (const document of [file, untitled, remote]) {
+        assert.equal(document.languageId, 'typescript', document.uri.toString());
+        const items = await satchelItems(document.uri, document.positionAt(document.getText().length));
+        assert.deepEqual(items.map(labelOf), ['fetchretry'], `${document.uri.scheme}: the template by its prefix`);
+        const [item] = items;
+        assert.ok(item!.insertText instanceof vscode.SnippetString && item!.insertText.value === TEMPLATE, 'inserted as snippet syntax');
+        const preview = item!.documentation instanceof vscode.MarkdownString ? item!.documentation.value : '';
+        assert.match(preview, /\*\*Fetch with retry\*\* · TypeScript · `http` `fetchretry`/, `${document.uri.scheme}: the preview's head`);
+        assert.match(preview, /```typescript\nfor \(let attempt = 0; attempt < 3; attempt\+\+\)/, 'the code as inserted, highlighted');
+      }
+    } finally {
+      registration.dispose();
+    }
+  });
+
+  it('a template accepted through completion leaves the cursor in its first placeholder; Tab goes to the next', async function () {
+    const file = vscode.Uri.file(join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'completion.ts'));
+    const editor = await vscode.window.showTextDocument(file);
+    await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), 'async function load(url: string) {\n\tfetchretr\n}\n'));
+    const end = new vscode.Position(1, 10);
+    editor.selection = new vscode.Selection(end, end);
+    // The screenshot: the suggest widget with the preview beside it.
+    await vscode.commands.executeCommand('editor.action.triggerSuggest');
+    await new Promise((r) => setTimeout(r, 1500));
+    await vscode.commands.executeCommand('toggleSuggestionDetails');
+    await new Promise((r) => setTimeout(r, 800));
+    await screenshot('completion');
+    const before = editor.document.getText();
+    await vscode.commands.executeCommand('acceptSelectedSuggestion');
+    await new Promise((r) => setTimeout(r, 300));
+    if (editor.document.getText() === before) await acceptFirstSuggestion(editor, before);
+    const text = editor.document.getText();
+    assert.match(text, /\n(\s+)for \(let attempt = 0; attempt < 3; attempt\+\+\) \{\n\1\s+try \{\n\1\s+return await fetch\(url\);/, 'inserted with the line\'s indentation, placeholders showing their defaults');
+    assert.ok(text.includes('console.warn(`attempt ${attempt} failed`, error);'), 'an escaped $ inside the template stays a $');
+    assert.equal(editor.document.getText(editor.selection), 'attempt', 'the cursor selects the first placeholder');
+    assert.equal(editor.selections.length, 1);
+    await vscode.commands.executeCommand('jumpToNextSnippetPlaceholder');
+    assert.equal(editor.document.getText(editor.selection), '3', 'Tab goes to the second placeholder');
+  });
+
+  it('plain code keeps its $ through completion and Insert at Cursor', async function () {
+    const editor = await editorWith('gohom', 'shellscript');
+    await acceptFirstSuggestion(editor, 'gohom');
+    assert.equal(editor.document.getText(), SHELL, 'completion inserts the code as saved');
+
+    const inserted = await editorWith('', 'shellscript');
+    await vscode.commands.executeCommand('satchel.asset.insert', shell.id);
+    assert.equal(inserted.document.getText(), SHELL, 'Insert at Cursor inserts it the same way');
+    const templated = await editorWith('', 'typescript');
+    await vscode.commands.executeCommand('satchel.asset.insert', template.id);
+    assert.equal(templated.document.getText(templated.selection), 'attempt', 'Insert at Cursor gives a template its tab stops too');
+  });
+
+  it('the settings turn completion off, or restrict it to a trigger prefix that the snippet replaces', async function () {
+    const document = await vscode.workspace.openTextDocument({ language: 'typescript', content: 'fetchretr\nx = sat:fetchr' });
+    await setting('completion.enabled', false);
+    assert.equal((await satchelItems(document.uri, new vscode.Position(0, 9))).length, 0, 'off');
+    await setting('completion.enabled', true);
+    await setting('completion.triggerPrefix', 'sat:');
+    assert.equal((await satchelItems(document.uri, new vscode.Position(0, 9))).length, 0, 'no prefix typed');
+    const [item] = await satchelItems(document.uri, new vscode.Position(1, 14));
+    assert.equal(item && labelOf(item), 'fetchretry');
+    const range = item!.range instanceof vscode.Range ? item!.range : item!.range?.replacing;
+    assert.deepEqual([range?.start.character, range?.end.character], [4, 14], 'the prefix is replaced too');
+    await setting('completion.triggerPrefix', undefined);
+    assert.equal((await satchelItems(document.uri, new vscode.Position(0, 9))).length, 1, 'back to words as typed');
+  });
+
+  it('saves a selection as a template: placeholders proposed, shown for confirmation, saved as snippet syntax', async function () {
+    const source = await editorWith("const user = await api.get('/users/' + userId);\nif (!user) throw new Error('no user ' + userId);\nreturn user;\n", 'typescript');
+    source.selection = new vscode.Selection(0, 0, 3, 0);
+    const saving = vscode.commands.executeCommand<Asset>('satchel.saveSelectionAsTemplate');
+    const preview = await until('the template preview', () => vscode.window.visibleTextEditors.find((e) => e.document.isUntitled && e.document.getText().includes('${1:user}')));
+    assert.equal(
+      preview.document.getText(),
+      "const ${1:user} = await api.get('${2:/users/}' + ${3:userId});\nif (!$1) throw new Error('${4:no user }' + $3);\nreturn $1;\n",
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    await screenshot('template');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await new Promise((r) => setTimeout(r, 500));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const saved = await saving;
+    assert.ok(saved?.id, 'the command returns the saved template');
+    const info = await client.snippets.info(saved.id);
+    assert.equal(info.syntax, true);
+    assert.deepEqual(info.prefixes, ['user'], 'the prefix proposed from the name proposed (the declared name)');
+    assert.ok(vscode.window.visibleTextEditors.every((e) => e.document !== preview.document), 'the preview is closed without a save prompt');
+
+    const target = await editorWith('', 'typescript');
+    await vscode.commands.executeCommand('satchel.asset.insert', saved.id);
+    assert.equal(target.document.getText(), source.document.getText());
+    assert.equal(target.document.getText(target.selection), 'user', 'inserted with its tab stops');
+  });
+});
