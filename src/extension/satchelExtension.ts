@@ -16,6 +16,7 @@ import { ConversationsView } from './views/conversationsView.ts';
 import { ModelsView } from './views/modelsView.ts';
 import { Commands } from './commands/index.ts';
 import { SnippetCompletions } from './completion/snippetCompletions.ts';
+import { TemplatePreviews } from './templatePreview.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 
@@ -47,6 +48,7 @@ export class SatchelExtension extends Owner {
     this.assets = this._register(new AssetsView(this.server, this.connector, this.log));
     this.conversations = this._register(new ConversationsView(this.server, this.log));
     this.models = this._register(new ModelsView(this.server, this.log));
+    const templates = this._register(new TemplatePreviews());
     this.commands = this._register(
       new Commands({
         server: this.server,
@@ -55,6 +57,7 @@ export class SatchelExtension extends Owner {
         models: this.models,
         connector: this.connector,
         documents: this.documents,
+        templates,
         log: this.log,
       }),
     );

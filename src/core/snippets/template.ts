@@ -66,6 +66,14 @@ export function templateFromSelection(text: string, language?: ClassificationSpe
   return { body, stops };
 }
 
+/** A prefix proposed for a template named `name`: an identifier as it is, words joined in camelCase; short enough to type. */
+export function prefixFromName(name: string): string {
+  const trimmed = name.trim();
+  if (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(trimmed)) return trimmed.slice(0, 24);
+  const words = trimmed.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).slice(0, 4);
+  return words.map((word, i) => (i === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join('').slice(0, 24);
+}
+
 /** The first occurrence carries the default (`${1:name}`); the others mirror it (`$1`), as VS Code links them. */
 function stop(index: number, placeholder: string, seen: Set<number>): string {
   if (seen.has(index)) return `$${index}`;

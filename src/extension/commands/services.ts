@@ -7,6 +7,7 @@ import type { ModelsView } from '../views/modelsView.ts';
 import type { CopyConnector } from '../copyConnector.ts';
 import type { AssetDocuments } from '../assetDocuments.ts';
 import type { Log } from '../log.ts';
+import type { TemplatePreviews } from '../templatePreview.ts';
 
 export interface Services {
   readonly server: ServerController;
@@ -15,6 +16,8 @@ export interface Services {
   readonly models: ModelsView;
   readonly connector: CopyConnector;
   readonly documents: AssetDocuments;
+  /** Where a proposed snippet template is confirmed. */
+  readonly templates: TemplatePreviews;
   readonly log: Log;
 }
 

@@ -5,10 +5,9 @@
  */
 import * as vscode from 'vscode';
 import type { Asset } from '../../core/wire.ts';
-import { templateFromSelection, type TemplateStop } from '../../core/snippets/template.ts';
-import { tabStopSpans } from '../../core/snippets/snippetSyntax.ts';
+import { prefixFromName, templateFromSelection, type TemplateStop } from '../../core/snippets/template.ts';
 import { suggestName } from '../../core/assets/content.ts';
-import { fromVscodeLanguage } from '../languages.ts';
+import { fromVscodeLanguage, languageName } from '../languages.ts';
 import type { AssetsNode } from '../views/assetsView.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
 import { resolveAsset, type AssetArg } from './assetCommands.ts';
@@ -99,9 +98,9 @@ export function snippetCommands(s: Services): CommandMap {
 }
 
 /**
- * Proposes a template for the selection, opens it beside the code (placeholders highlighted,
- * editable) and asks for a name and a prefix; Enter on both saves it as snippet syntax, Escape
- * discards it. Returns the saved asset.
+ * Proposes a template for the selection and shows it beside the code (placeholders marked,
+ * editable) with Save and Discard above it; Save asks for a name and a prefix and saves it as
+ * snippet syntax. Returns the saved asset.
  */
 async function saveSelectionAsTemplate(s: Services, answers: TemplateAnswers): Promise<Asset | undefined> {
   const editor = vscode.window.activeTextEditor;
@@ -111,35 +110,17 @@ async function saveSelectionAsTemplate(s: Services, answers: TemplateAnswers): P
     return undefined;
   }
   const text = editor.document.getText(selection);
-  const languageId = editor.document.languageId;
-  const language = fromVscodeLanguage(languageId);
+  const language = fromVscodeLanguage(editor.document.languageId);
   const template = templateFromSelection(text, language);
-  const preview = await vscode.workspace.openTextDocument({ language: languageId, content: template.body });
-  const previewEditor = await vscode.window.showTextDocument(preview, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
-  const highlight = vscode.window.createTextEditorDecorationType({
-    backgroundColor: new vscode.ThemeColor('editor.snippetTabstopHighlightBackground'),
-    border: '1px solid',
-    borderColor: new vscode.ThemeColor('editor.snippetTabstopHighlightBorder'),
-  });
-  const decorate = (): void => {
-    const body = preview.getText();
-    previewEditor.setDecorations(highlight, tabStopSpans(body).map(([start, end]) => new vscode.Range(preview.positionAt(start), preview.positionAt(end))));
-  };
-  decorate();
-  const edits = vscode.workspace.onDidChangeTextDocument((event) => {
-    if (event.document === preview) decorate();
-  });
-  try {
-    const name = answers.name ?? (await ask({ step: 1, value: suggestName(text), prompt: `Name it. ${describeStops(template.stops)} The template is open beside: edit it there if you like, then press Enter here.` }));
-    if (name === undefined) return undefined;
-    const prefix = answers.prefix ?? (await ask({ step: 2, value: prefixFor(name), prompt: 'Prefix: typing it offers the template in IntelliSense (leave empty for none).', allowEmpty: true }));
-    if (prefix === undefined) return undefined;
-    return await saveTemplate(s, { body: preview.getText(), name: name.trim() || suggestName(text), prefix: prefix.trim(), language });
-  } finally {
-    edits.dispose();
-    highlight.dispose();
-    await closeUntitled(preview);
-  }
+  const count = template.stops.length;
+  const title = `${languageName(language)} template, ${count === 0 ? 'no placeholder' : `${count} placeholder${count === 1 ? '' : 's'}`}`;
+  const decision = await s.templates.show(template.body, title, describeStops(template.stops));
+  if (decision.action === 'discard') return undefined;
+  const name = answers.name ?? (await ask({ step: 1, value: suggestName(text), prompt: 'Name of the snippet template' }));
+  if (name === undefined) return undefined;
+  const prefix = answers.prefix ?? (await ask({ step: 2, value: prefixFromName(name), prompt: 'Prefix: typing it offers the template in IntelliSense (leave empty for none)', allowEmpty: true }));
+  if (prefix === undefined) return undefined;
+  return saveTemplate(s, { body: decision.body, name: name.trim() || suggestName(text), prefix: prefix.trim(), language });
 }
 
 async function saveTemplate(s: Services, template: { body: string; name: string; prefix: string; language: string | undefined }): Promise<Asset> {
@@ -159,7 +140,7 @@ async function saveTemplate(s: Services, template: { body: string; name: string;
   return asset;
 }
 
-/** One step of the confirmation: an input box that stays open while the user edits the template beside it. */
+/** One of the two questions after Save. */
 function ask(options: { step: number; value: string; prompt: string; allowEmpty?: boolean }): Promise<string | undefined> {
   const box = vscode.window.createInputBox();
   box.title = 'Save Selection as Snippet Template';
@@ -167,7 +148,6 @@ function ask(options: { step: number; value: string; prompt: string; allowEmpty?
   box.totalSteps = 2;
   box.value = options.value;
   box.prompt = options.prompt;
-  box.ignoreFocusOut = true;
   return new Promise((resolve) => {
     box.onDidAccept(() => {
       if (!options.allowEmpty && box.value.trim() === '') {
@@ -185,21 +165,9 @@ function ask(options: { step: number; value: string; prompt: string; allowEmpty?
   });
 }
 
+/** What the preview says of its placeholders (each `$n`, its default, how often it appears). */
 function describeStops(stops: readonly TemplateStop[]): string {
-  if (stops.length === 0) return 'No placeholder proposed (nothing repeats and there is no string).';
+  if (stops.length === 0) return 'No placeholder proposed: nothing repeats and there is no string';
   const listed = stops.map((stop) => `$${stop.index} ${stop.kind === 'string' ? `"${stop.placeholder}"` : stop.placeholder}${stop.occurrences > 1 ? ` ×${stop.occurrences}` : ''}`);
-  return `${stops.length} placeholder${stops.length === 1 ? '' : 's'}: ${listed.join(', ')}.`;
-}
-
-/** A prefix proposed from the name: its words joined in camelCase, short enough to type. */
-export function prefixFor(name: string): string {
-  const words = name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).slice(0, 4);
-  return words.map((word, i) => (i === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join('').slice(0, 24);
-}
-
-/** Closes the preview without asking to save it (it is an untitled document), wherever it is now. */
-async function closeUntitled(document: vscode.TextDocument): Promise<void> {
-  if (document.isClosed) return;
-  await vscode.window.showTextDocument(document, { preserveFocus: false, preview: false });
-  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  return `${stops.length} placeholder${stops.length === 1 ? '' : 's'}: ${listed.join(', ')}`;
 }

@@ -90,7 +90,7 @@ export function completionItems(typed: TypedQuery, reply: CompletionReply, trigg
       candidate,
       label,
       description: prefix !== undefined && candidate.name !== prefix ? candidate.name : '',
-      detail: `Satchel snippet · ${languageLabel(candidate.language)}${candidate.syntax ? ' · template' : ''}`,
+      detail: `Satchel · ${languageLabel(candidate.language)} ${candidate.syntax ? 'template' : 'snippet'}`,
       filterText: `${triggerPrefix}${word !== undefined ? `${word} ` : ''}${candidate.name}`,
       sortText: `${String(rank).padStart(4, '0')}`,
       body: candidate.text === undefined ? undefined : snippetBody({ text: candidate.text, syntax: candidate.syntax }),
@@ -118,7 +118,8 @@ const PREVIEW_LINES = 40;
  */
 export function previewMarkdown(candidate: CompletionCandidate, details: { readonly tags?: readonly string[]; readonly description?: string } = {}): string {
   const tags = (details.tags ?? []).map((tag) => `\`${tag.replace(/`/g, "'")}\``).join(' ');
-  const head = [`**${escapeMarkdown(candidate.name || 'Untitled')}** · ${languageLabel(candidate.language)}`, tags].filter(Boolean).join(' · ');
+  // The language is in the item's detail, shown above.
+  const head = [`**${escapeMarkdown(candidate.name || 'Untitled')}**`, tags].filter(Boolean).join(' · ');
   const parts = [head];
   if (details.description) parts.push(escapeMarkdown(details.description));
   if (candidate.text === undefined) {

@@ -56,7 +56,10 @@ export class SnippetCompletions extends Owner {
     const last = key.at(-1);
     const triggers = last !== undefined && !/[\p{L}\p{N}_]/u.test(last) ? [last] : [];
     this.registration.value = vscode.languages.registerCompletionItemProvider(
-      '*',
+      // Every document whatever its scheme. A glob that matches every path scores as high as a
+      // language's own provider: VS Code asks providers in groups of equal score and stops at the
+      // first group that answers, so `'*'` (a lower score) was never asked in a TypeScript file.
+      { pattern: '**' },
       {
         provideCompletionItems: (document, position, token, context) => this.provide(document, position, token, context),
         resolveCompletionItem: (item, token) => this.resolve(item, token),

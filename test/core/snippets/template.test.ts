@@ -1,7 +1,7 @@
 /** Templates made from a selection: what becomes a placeholder, what never does, and escaping. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_STOPS, templateFromSelection } from '../../../src/core/snippets/template.ts';
+import { MAX_STOPS, prefixFromName, templateFromSelection } from '../../../src/core/snippets/template.ts';
 import { hasSnippetFeatures, renderSnippet } from '../../../src/core/snippets/snippetSyntax.ts';
 
 test('repeated identifiers across lines are one linked placeholder; string literals become placeholders', () => {
@@ -79,4 +79,12 @@ test('unclosed quotes and odd input do not throw and insert the selection back',
     const { body } = templateFromSelection(code, 'ts');
     assert.equal(renderSnippet(body), code, JSON.stringify(code));
   }
+});
+
+test('a prefix proposed from the name: an identifier kept, words in camelCase, short', () => {
+  assert.equal(prefixFromName('loadUser'), 'loadUser');
+  assert.equal(prefixFromName(' Fetch JSON with retries and a timeout '), 'fetchJsonWithRetries');
+  assert.equal(prefixFromName('Überprüfe die Eingabe'), 'überprüfeDieEingabe');
+  assert.equal(prefixFromName('a'.repeat(40)).length, 24);
+  assert.equal(prefixFromName('!!!'), '');
 });

@@ -4,7 +4,8 @@
  * have); a template accepted through completion leaves the cursor in its first placeholder; a `$`
  * in plain code survives completion and Insert at Cursor; the settings turn completion off or
  * restrict it to a trigger prefix; Save Selection as Snippet Template proposes placeholders, shows
- * them for confirmation and saves a template that inserts with tab stops. Screenshots: the
+ * them for confirmation (Save / Discard above the preview) and saves a template that inserts with
+ * tab stops. Screenshots: the
  * completion list with its preview, the template confirmation.
  */
 import * as vscode from 'vscode';
@@ -19,7 +20,7 @@ import type { Asset } from '../../../src/core/wire.ts';
 let api: SatchelExtension;
 let client: SatchelClient;
 
-const TEMPLATE = 'for (let ${1:attempt} = 0; $1 < ${2:3}; $1++) {\n\ttry {\n\t\treturn await fetch(${3:url});\n\t} catch (error) {\n\t\tconsole.warn(`attempt \\${$1} failed`, error);\n\t}\n}';
+const TEMPLATE = 'for (let ${1:attempt} = 1; ; $1++) {\n\ttry {\n\t\treturn await fetch(${2:url});\n\t} catch (error) {\n\t\tif ($1 >= ${3:3}) throw error;\n\t\tconsole.warn(`retry \\${$1}`);\n\t}\n}';
 const SHELL = 'echo "$HOME" && cd ${PROJECT_DIR:-.} # costs $5';
 
 /** A minimal in-memory file system of its own scheme: a document that is neither `file:` nor `untitled:`. */
@@ -58,10 +59,18 @@ class MemoryFileSystem implements vscode.FileSystemProvider {
 
 const labelOf = (item: vscode.CompletionItem): string => (typeof item.label === 'string' ? item.label : item.label.label);
 
-/** Satchel's items for the position, as VS Code's completion asks every provider (with their previews resolved). */
-async function satchelItems(uri: vscode.Uri, position: vscode.Position): Promise<vscode.CompletionItem[]> {
-  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position, undefined, 50);
-  return list.items.filter((item) => item.detail?.startsWith('Satchel snippet'));
+const isSatchel = (item: vscode.CompletionItem): boolean => item.detail?.startsWith('Satchel · ') === true;
+
+/**
+ * Satchel's items for the position, as VS Code's completion asks every provider; with `resolved`,
+ * their previews filled (items are resolved in the list's order, so the language's own are too).
+ */
+async function satchelItems(uri: vscode.Uri, position: vscode.Position, resolved = false): Promise<vscode.CompletionItem[]> {
+  const complete = (resolve?: number) => vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position, undefined, resolve);
+  const items = (await complete()).items;
+  const last = items.findLastIndex(isSatchel);
+  if (!resolved || last === -1) return items.filter(isSatchel);
+  return (await complete(last + 1)).items.filter(isSatchel);
 }
 
 /** An editor on a new untitled document holding `text`, the cursor at its end. */
@@ -80,6 +89,13 @@ async function acceptFirstSuggestion(editor: vscode.TextEditor, before: string):
     await new Promise((r) => setTimeout(r, 1500));
     await vscode.commands.executeCommand('acceptSelectedSuggestion');
     await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/** Closes every editor, dropping the changes of untitled ones (closing them would ask to save). */
+async function discardEditors(): Promise<void> {
+  for (let i = 0; i < 50 && vscode.window.tabGroups.all.some((group) => group.tabs.length > 0); i++) {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   }
 }
 
@@ -123,13 +139,15 @@ describe('Snippets in IntelliSense and templates', function () {
       const remote = await vscode.workspace.openTextDocument(remoteUri);
       for (const document of [file, untitled, remote]) {
         assert.equal(document.languageId, 'typescript', document.uri.toString());
-        const items = await satchelItems(document.uri, document.positionAt(document.getText().length));
+        // The TypeScript server has no items for the other scheme: there Satchel's are resolved (in the others, after ~1,000 of its own).
+        const items = await satchelItems(document.uri, document.positionAt(document.getText().length), document === remote);
         assert.deepEqual(items.map(labelOf), ['fetchretry'], `${document.uri.scheme}: the template by its prefix`);
         const [item] = items;
         assert.ok(item!.insertText instanceof vscode.SnippetString && item!.insertText.value === TEMPLATE, 'inserted as snippet syntax');
+        if (document !== remote) continue;
         const preview = item!.documentation instanceof vscode.MarkdownString ? item!.documentation.value : '';
-        assert.match(preview, /\*\*Fetch with retry\*\* · TypeScript · `http` `fetchretry`/, `${document.uri.scheme}: the preview's head`);
-        assert.match(preview, /```typescript\nfor \(let attempt = 0; attempt < 3; attempt\+\+\)/, 'the code as inserted, highlighted');
+        assert.match(preview, /\*\*Fetch with retry\*\* · `http` `fetchretry`/, `${document.uri.scheme}: the preview's head in ${JSON.stringify(preview)}`);
+        assert.match(preview, /```typescript\nfor \(let attempt = 1; ; attempt\+\+\) \{\n\ttry \{\n\t\treturn await fetch\(url\);/, 'the code as inserted, highlighted');
       }
     } finally {
       registration.dispose();
@@ -137,10 +155,11 @@ describe('Snippets in IntelliSense and templates', function () {
   });
 
   it('a template accepted through completion leaves the cursor in its first placeholder; Tab goes to the next', async function () {
+    await discardEditors();
     const file = vscode.Uri.file(join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'completion.ts'));
     const editor = await vscode.window.showTextDocument(file);
-    await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), 'async function load(url: string) {\n\tfetchretr\n}\n'));
-    const end = new vscode.Position(1, 10);
+    await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), 'async function load(url: string) {\n    fetchretr\n}\n'));
+    const end = new vscode.Position(1, 13);
     editor.selection = new vscode.Selection(end, end);
     // The screenshot: the suggest widget with the preview beside it.
     await vscode.commands.executeCommand('editor.action.triggerSuggest');
@@ -153,12 +172,12 @@ describe('Snippets in IntelliSense and templates', function () {
     await new Promise((r) => setTimeout(r, 300));
     if (editor.document.getText() === before) await acceptFirstSuggestion(editor, before);
     const text = editor.document.getText();
-    assert.match(text, /\n(\s+)for \(let attempt = 0; attempt < 3; attempt\+\+\) \{\n\1\s+try \{\n\1\s+return await fetch\(url\);/, 'inserted with the line\'s indentation, placeholders showing their defaults');
-    assert.ok(text.includes('console.warn(`attempt ${attempt} failed`, error);'), 'an escaped $ inside the template stays a $');
+    assert.match(text, /\n(\s+)for \(let attempt = 1; ; attempt\+\+\) \{\n\1\s+try \{\n\1\s+return await fetch\(url\);/, `inserted with the line's indentation, placeholders showing their defaults: ${JSON.stringify(text)}`);
+    assert.ok(text.includes('console.warn(`retry ${attempt}`);'), 'an escaped $ inside the template stays a $');
     assert.equal(editor.document.getText(editor.selection), 'attempt', 'the cursor selects the first placeholder');
-    assert.equal(editor.selections.length, 1);
+    assert.deepEqual(editor.selections.map((selection) => editor.document.getText(selection)), ['attempt', 'attempt', 'attempt', 'attempt'], 'and its three mirrors, linked');
     await vscode.commands.executeCommand('jumpToNextSnippetPlaceholder');
-    assert.equal(editor.document.getText(editor.selection), '3', 'Tab goes to the second placeholder');
+    assert.equal(editor.document.getText(editor.selection), 'url', 'Tab goes to the second placeholder');
   });
 
   it('plain code keeps its $ through completion and Insert at Cursor', async function () {
@@ -175,7 +194,8 @@ describe('Snippets in IntelliSense and templates', function () {
   });
 
   it('the settings turn completion off, or restrict it to a trigger prefix that the snippet replaces', async function () {
-    const document = await vscode.workspace.openTextDocument({ language: 'typescript', content: 'fetchretr\nx = sat:fetchr' });
+    // Plain text offers every language's snippets, and has no language server to wait for.
+    const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'fetchretr\nx = sat:fetchr' });
     await setting('completion.enabled', false);
     assert.equal((await satchelItems(document.uri, new vscode.Position(0, 9))).length, 0, 'off');
     await setting('completion.enabled', true);
@@ -190,16 +210,30 @@ describe('Snippets in IntelliSense and templates', function () {
   });
 
   it('saves a selection as a template: placeholders proposed, shown for confirmation, saved as snippet syntax', async function () {
-    const source = await editorWith("const user = await api.get('/users/' + userId);\nif (!user) throw new Error('no user ' + userId);\nreturn user;\n", 'typescript');
-    source.selection = new vscode.Selection(0, 0, 3, 0);
+    await discardEditors();
+    const code = "export async function loadUser(api: Api, userId: string): Promise<User> {\n  const user = await api.get<User>('/users/' + userId);\n  if (!user) throw new Error('no user ' + userId);\n  return user;\n}\n";
+    const file = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'users.ts');
+    writeFileSync(file, `interface User {\n  readonly id: string;\n}\ninterface Api {\n  get<T>(path: string): Promise<T | undefined>;\n}\n\n${code}`);
+    const source = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    source.selection = new vscode.Selection(7, 0, 12, 0);
+    assert.equal(source.document.getText(source.selection), code);
     const saving = vscode.commands.executeCommand<Asset>('satchel.saveSelectionAsTemplate');
-    const preview = await until('the template preview', () => vscode.window.visibleTextEditors.find((e) => e.document.isUntitled && e.document.getText().includes('${1:user}')));
+    const preview = await until('the template preview', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'satchel-template'));
     assert.equal(
       preview.document.getText(),
-      "const ${1:user} = await api.get('${2:/users/}' + ${3:userId});\nif (!$1) throw new Error('${4:no user }' + $3);\nreturn $1;\n",
+      "export async function loadUser(${1:api}: Api, ${2:userId}: string): Promise<${3:User}> {\n  const ${4:user} = await $1.get<$3>('${5:/users/}' + $2);\n  if (!$4) throw new Error('${6:no user }' + $2);\n  return $4;\n}\n",
     );
-    await new Promise((r) => setTimeout(r, 1000));
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview.document.uri);
+    assert.deepEqual(lenses.map((lens) => lens.command?.title), ['$(check) Save as Snippet Template…', '$(close) Discard', 'TypeScript template, 6 placeholders']);
+    assert.equal(lenses[0]!.command?.tooltip, '6 placeholders: $1 api ×2, $2 userId ×3, $3 User ×2, $4 user ×3, $5 "/users/", $6 "no user "');
+    // Room for the code and the template side by side.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await new Promise((r) => setTimeout(r, 1500));
     await screenshot('template');
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    // As a click on the Save lens does; then the name and the prefix are confirmed as proposed.
+    await vscode.commands.executeCommand('satchel.template.save', preview.document.uri);
+    await new Promise((r) => setTimeout(r, 500));
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await new Promise((r) => setTimeout(r, 500));
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
@@ -207,12 +241,12 @@ describe('Snippets in IntelliSense and templates', function () {
     assert.ok(saved?.id, 'the command returns the saved template');
     const info = await client.snippets.info(saved.id);
     assert.equal(info.syntax, true);
-    assert.deepEqual(info.prefixes, ['user'], 'the prefix proposed from the name proposed (the declared name)');
-    assert.ok(vscode.window.visibleTextEditors.every((e) => e.document !== preview.document), 'the preview is closed without a save prompt');
+    assert.deepEqual(info.prefixes, ['loadUser'], 'the prefix proposed from the name proposed (the declared function)');
+    assert.ok(vscode.window.visibleTextEditors.every((e) => e.document.uri.scheme !== 'satchel-template'), 'the preview is closed without a save prompt');
 
     const target = await editorWith('', 'typescript');
     await vscode.commands.executeCommand('satchel.asset.insert', saved.id);
-    assert.equal(target.document.getText(), source.document.getText());
-    assert.equal(target.document.getText(target.selection), 'user', 'inserted with its tab stops');
+    assert.equal(target.document.getText(), code, 'before anything is typed, the template inserts the code it came from');
+    assert.equal(target.document.getText(target.selection), 'api', 'inserted with its tab stops');
   });
 });
