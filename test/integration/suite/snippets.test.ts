@@ -209,6 +209,25 @@ describe('Snippets in IntelliSense and templates', function () {
     assert.equal((await satchelItems(document.uri, new vscode.Position(0, 9))).length, 1, 'back to words as typed');
   });
 
+  it('a snippet can be made plain code or a template again; a tag exports to a .code-snippets file', async function () {
+    await vscode.commands.executeCommand('satchel.asset.snippetSyntax', template.id, false);
+    const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'fetchretr' });
+    const [plain] = await satchelItems(document.uri, new vscode.Position(0, 9));
+    assert.ok(plain?.insertText instanceof vscode.SnippetString);
+    assert.equal(plain.insertText.value, TEMPLATE.replace(/[$}\\]/g, '\\$&'), 'as plain code its ${1:…} would insert as written');
+    await vscode.commands.executeCommand('satchel.asset.snippetSyntax', template.id, true);
+    const [again] = await satchelItems(document.uri, new vscode.Position(0, 9));
+    assert.equal((again?.insertText as vscode.SnippetString).value, TEMPLATE);
+    await vscode.commands.executeCommand('satchel.asset.prefixes', template.id, 'fetchretry, fwr');
+    assert.deepEqual((await client.snippets.info(template.id)).prefixes, ['fetchretry', 'fwr']);
+
+    const target = vscode.Uri.file(join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'http.code-snippets'));
+    const written = await vscode.commands.executeCommand<vscode.Uri>('satchel.exportTagSnippets', 'http', target);
+    assert.equal(written?.toString(), target.toString());
+    const exported = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(target)).toString('utf8')) as Record<string, { prefix: unknown; body: string[]; scope: string }>;
+    assert.deepEqual(exported['Fetch with retry'], { prefix: ['fetchretry', 'fwr'], body: TEMPLATE.split('\n'), scope: 'typescript' });
+  });
+
   it('saves a selection as a template: placeholders proposed, shown for confirmation, saved as snippet syntax', async function () {
     await discardEditors();
     const code = "export async function loadUser(api: Api, userId: string): Promise<User> {\n  const user = await api.get<User>('/users/' + userId);\n  if (!user) throw new Error('no user ' + userId);\n  return user;\n}\n";
@@ -231,12 +250,15 @@ describe('Snippets in IntelliSense and templates', function () {
     await new Promise((r) => setTimeout(r, 1500));
     await screenshot('template');
     await vscode.commands.executeCommand('workbench.view.explorer');
-    // As a click on the Save lens does; then the name and the prefix are confirmed as proposed.
+    // As a click on the Save lens does; then the name and the prefix are confirmed as proposed
+    // (Enter, again until both questions are answered: each appears once the one before is gone).
+    let done = false;
+    void saving.then(() => (done = true), () => (done = true));
     await vscode.commands.executeCommand('satchel.template.save', preview.document.uri);
-    await new Promise((r) => setTimeout(r, 500));
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    await new Promise((r) => setTimeout(r, 500));
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    for (let i = 0; i < 40 && !done; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
     const saved = await saving;
     assert.ok(saved?.id, 'the command returns the saved template');
     const info = await client.snippets.info(saved.id);
