@@ -6,7 +6,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
-import { errorMiddleware } from './errors.ts';
+import { errorMiddleware, isClientGone } from './errors.ts';
 import { guard } from './guard.ts';
 import { bodyParser } from './body.ts';
 import { checkBooleanQueries } from './http.ts';
@@ -58,7 +58,10 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
   for (const register of routeModules) register(router, { core, streams });
 
   koa.silent = true;
-  koa.on('error', (error: unknown) => options.logger.error('unhandled koa error', error));
+  koa.on('error', (error: unknown) => {
+    // A client that left mid-reply (a cancelled import's NDJSON) is not the host's failure.
+    if (!isClientGone(error)) options.logger.error('unhandled koa error', error);
+  });
   koa.use(errorMiddleware(options.logger));
   koa.use(guard());
   koa.use(async (ctx, next) => {

@@ -7,7 +7,9 @@
  * as its length is known; all bodies being read or handled at once may hold at most `inFlight`
  * bytes (beyond that 503 with Retry-After, so thirty stalled 60 MB uploads cannot take 2 GB); a
  * body that stops arriving for `idleMs` is answered 408 and its connection closed; and large
- * bodies are parsed on a worker thread so the event loop keeps answering.
+ * bodies are parsed on a worker thread so the event loop keeps answering. A route whose work
+ * outlives its reply's start (an import queued behind another) keeps its body counted until that
+ * work ends (holdBodyUntil).
  */
 import type { Context, Next } from 'koa';
 import { HttpError } from './errors.ts';
@@ -65,6 +67,18 @@ class ByteBudget {
   }
 }
 
+/** Work that still holds a request's body after its route returned, by request. */
+const heldBy = new WeakMap<Context, Promise<unknown>>();
+
+/**
+ * Keeps the request's body counted against the in-flight budget until `work` settles, for a route
+ * that answers at once and keeps the parsed body for work queued behind it (POST /satchel/import):
+ * without this, eighty-five queued 64 MB imports held 4 GB that the budget never saw.
+ */
+export function holdBodyUntil(ctx: Context, work: Promise<unknown>): void {
+  heldBy.set(ctx, work);
+}
+
 export interface BodyParser extends Disposable {
   readonly middleware: (ctx: Context, next: Next) => Promise<void>;
 }
@@ -102,7 +116,10 @@ export function bodyParser(options: BodyOptions = {}): BodyParser {
       }
       await next();
     } finally {
-      budget.release(held);
+      const work = heldBy.get(ctx);
+      const release = (): void => budget.release(held);
+      if (work === undefined) release();
+      else void work.then(release, release);
     }
   }
 

@@ -97,3 +97,12 @@ function isClientAbort(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'ECONNRESET' || code === 'ECONNABORTED';
 }
+
+/**
+ * Whether a reply failed only because its client went away (a streamed reply cut off, a write to
+ * a closed socket): not the host's error, and no stack for the log.
+ */
+export function isClientGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return isClientAbort(error) || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE';
+}

@@ -2,7 +2,9 @@
  * POST /satchel/import (Satchel's own operation, not part of the Pieces interface): snippet files
  * given in the body, imported in batches, answered as NDJSON: a `{ "progress": … }` line after each
  * batch and file, then `{ "summary": … }` (or `{ "error": … }` if the store failed part-way: the
- * batches before it are kept). A client that disconnects cancels the import between batches.
+ * batches before it are kept). A client that disconnects cancels the import between batches, or
+ * before it begins if it is queued (its body is let go at once); until the import ends its body
+ * counts against the host's in-flight budget.
  *
  * The files' content travels in the body rather than a path for the host to read: the host may
  * not share the caller's file system (a remote or containerised VS Code, another user's host on
@@ -12,6 +14,8 @@
  * and send a file too large for one as `parts`, its snippets read on their side (readImportFile).
  */
 import { PassThrough } from 'node:stream';
+import type { Context } from 'koa';
+import { holdBodyUntil } from '../body.ts';
 import { input } from '../http.ts';
 import { describeError } from '../errors.ts';
 import type { RouteModule } from './deps.ts';
@@ -39,14 +43,12 @@ export const importRoutes: RouteModule = (router, { core }) => {
     const send = (line: ImportLine): void => {
       if (!reply.destroyed) reply.write(`${JSON.stringify(line)}\n`);
     };
-    ctx.res.once('close', () => {
-      if (!ctx.res.writableFinished) stop.abort();
-    });
+    whenClientLeaves(ctx, () => stop.abort());
     ctx.status = 200;
     ctx.type = 'application/x-ndjson';
     ctx.body = reply;
     const files: ImportSource[] = [...request.files.map((file) => ({ name: file.name, text: () => file.content })), ...request.parts.map(partSource)];
-    void core.imports
+    const importing = core.imports
       .import(files, {
         signal: stop.signal,
         files: files.length,
@@ -55,7 +57,11 @@ export const importRoutes: RouteModule = (router, { core }) => {
         onProgress: (progress) => send({ progress }),
       })
       .then(
-        (summary) => send({ summary }),
+        (summary) => {
+          // Not an error: one line, so a log shows where an import stopped.
+          if (summary.cancelled) core.context.logger.info(`Import cancelled by its client after ${summary.imported} of ${summary.found} snippets.`);
+          send({ summary });
+        },
         (error: unknown) => {
           const known = describeError(error);
           if (!known) core.context.logger.error(`${op.import.path} failed`, error);
@@ -63,5 +69,21 @@ export const importRoutes: RouteModule = (router, { core }) => {
         },
       )
       .finally(() => reply.end());
+    holdBodyUntil(ctx, importing);
   });
 };
+
+/**
+ * Runs `leave` once the client's connection closes before its reply is finished, at once if it
+ * already has: a client that left while its body was being parsed had its 'close' emitted before
+ * the route ran (an import cut off within ~30 ms of its upload wrote everything).
+ */
+function whenClientLeaves(ctx: Context, leave: () => void): void {
+  if (ctx.res.destroyed || ctx.req.socket.destroyed) {
+    leave();
+    return;
+  }
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) leave();
+  });
+}
