@@ -99,7 +99,8 @@ export class Satchel implements Disposable {
       },
       options.recall ?? {},
     );
-    const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text)).specific;
+    // An import's snippets wait behind creates and agents' saves for the classifier (bulk).
+    const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text, 'bulk')).specific;
     const importHere = options.importWorker === false;
     const inProcess = new SnippetImporter({
       writer: new BulkWriter(context, this.assets.bulkTargets()),
