@@ -66,7 +66,7 @@ export function errorMiddleware(logger: Logger) {
       if (ctx.status === 404 && ctx.body == null) {
         throw new HttpError(404, 'route_not_found', `No operation at ${ctx.method} ${ctx.path}`);
       }
-      if (ctx.status === 405) {
+      if (ctx.status === 405 && ctx.body == null) {
         throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
       }
     } catch (error) {
