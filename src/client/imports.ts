@@ -4,7 +4,8 @@
  * parts of its snippets. Two requests are under way at once (the host imports them in turn). The
  * NDJSON replies are read line by line for progress, and the requests' summaries are added up into
  * one. Aborting the signal closes the requests in flight, which the host takes as cancellation
- * between batches.
+ * between batches. A request the host refuses as busy (its bodies' budget is taken, by imports
+ * queued before it among others) is sent again after the Retry-After it names.
  */
 import { request } from 'undici';
 import { ClientError } from './errors.ts';
@@ -25,6 +26,8 @@ const PART_SNIPPETS = 20_000;
  * parses the next one, which would otherwise wait for the reply (about a tenth of a 10k import).
  */
 const MAX_IN_FLIGHT = 2;
+/** How long a request refused as busy (503: the host's budget for bodies is taken) is retried. */
+const MAX_BUSY_WAIT_MS = 5 * 60_000;
 
 export interface ImportFile {
   readonly name: string;
@@ -130,17 +133,22 @@ export class ImportsClient {
     };
     // What the host reported before a cancel: its last batches are written, and the summary says so.
     let last: ImportProgress | undefined;
+    const text = JSON.stringify(payload);
     let reply;
-    try {
-      reply = await request(this.baseUrl + IMPORT_PATH, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
-        signal,
-      });
-    } catch (cause) {
-      if (signal.aborted) return cancelledSummary();
-      throw ClientError.unreachableAt(this.baseUrl, cause);
+    for (let waited = 0; ; ) {
+      try {
+        reply = await request(this.baseUrl + IMPORT_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text, signal });
+      } catch (cause) {
+        if (signal.aborted) return cancelledSummary();
+        throw ClientError.unreachableAt(this.baseUrl, cause);
+      }
+      if (reply.statusCode !== 503 || waited >= MAX_BUSY_WAIT_MS) break;
+      // The host holds as many bodies as it can (imports queued before this one, other large
+      // requests): this one is sent again once some have ended.
+      await reply.body.dump();
+      const delay = Math.min(Math.max(Number(reply.headers['retry-after']) || 1, 1) * 1000, 10_000);
+      if (!(await pause(delay, signal))) return cancelledSummary();
+      waited += delay;
     }
     if (reply.statusCode < 200 || reply.statusCode >= 300) throw ClientError.fromReply(reply.statusCode, await reply.body.text());
     let rest = '';
@@ -166,6 +174,21 @@ export class ImportsClient {
     }
     throw new ClientError(502, 'bad_reply', `${IMPORT_PATH} ended without a summary`);
   }
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (result: boolean): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', aborted);
+      resolve(result);
+    };
+    const aborted = (): void => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal.addEventListener('abort', aborted, { once: true });
+  });
 }
 
 /** A request cancelled on this side counts what its last progress line reported (the host may finish one more batch). */

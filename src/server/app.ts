@@ -26,6 +26,8 @@ import { importRoutes } from './routes/imports.ts';
 export interface AppOptions {
   readonly logger: Logger;
   readonly bodyLimit?: number;
+  /** What all request bodies being read or handled may hold at once (default 256 MiB). */
+  readonly bodyInFlight?: number;
   readonly streams?: StreamOptions;
 }
 
@@ -69,7 +71,10 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
     if (ctx.path.includes('//')) ctx.path = ctx.path.replace(/\/{2,}/g, '/');
     await next();
   });
-  const bodies = bodyParser(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {});
+  const bodies = bodyParser({
+    ...(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {}),
+    ...(options.bodyInFlight !== undefined ? { inFlight: options.bodyInFlight } : {}),
+  });
   koa.use(mcpRefusals);
   koa.use(bodies.middleware);
   koa.use(checkBooleanQueries);

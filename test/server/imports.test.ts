@@ -235,3 +235,51 @@ test('a client that leaves mid-import cancels it with one info line: no error an
     await host.close();
   }
 });
+
+test('imports queued with their bodies hold the body budget: the next is refused 503, and the client sends it again once there is room', async () => {
+  const MIB = 1024 * 1024;
+  const host = await startTestServer({ bodyLimit: 4 * MIB, bodyInFlight: 4 * MIB });
+  const importsClient = new SatchelClient(host.url);
+  // Imports wait at a gate, as behind a long one, with their bodies.
+  const original = host.core.imports.import.bind(host.core.imports);
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let waiting = 0;
+  host.core.imports.import = async (sources, options) => {
+    waiting++;
+    await gate;
+    return original(sources, options);
+  };
+  const bigFile = (name: string): ImportFile => ({
+    name,
+    read: async () => ({ name, content: JSON.stringify({ [name]: { scope: 'javascript', prefix: 'big', body: `// ${name}\n${'x'.repeat(1.5 * MIB)}` } }) }),
+  });
+  try {
+    // Each import's two files go as one 3 MiB request.
+    const first = importsClient.imports.importFiles([bigFile('a1.code-snippets'), bigFile('a2.code-snippets')]);
+    await waitFor(() => waiting === 1);
+    // Its body held: another 1.5 MiB does not fit the 4 MiB.
+    const probe = await bigFile('probe.code-snippets').read();
+    // An import the host took would answer only after the gate: given up on after 5 s.
+    const refused = await fetch(`${host.url}/satchel/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ files: [probe] }),
+      signal: AbortSignal.timeout(5000),
+    }).then(
+      async (reply) => ({ status: reply.status, text: await reply.text() }),
+      () => ({ status: 0, text: 'taken: no answer within 5 s' }),
+    );
+    assert.equal(refused.status, 503, refused.text);
+    assert.match(refused.text, /"busy"/);
+    const second = importsClient.imports.importFiles([bigFile('b1.code-snippets'), bigFile('b2.code-snippets')]);
+    setTimeout(open, 1500);
+    const [a, b] = await Promise.all([first, second]);
+    assert.deepEqual([a.imported, b.imported, a.failed + b.failed], [2, 2, 0]);
+  } finally {
+    open();
+    host.core.imports.import = original;
+    importsClient.dispose();
+    await host.close();
+  }
+});
