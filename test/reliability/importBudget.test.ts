@@ -26,7 +26,6 @@ const BODY_MIB = 40;
 const LEAVING = 20;
 const STAYING = 9;
 
-
 let dataDir = '';
 let host: HostProcess;
 let port = 0;
