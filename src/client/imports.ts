@@ -5,10 +5,10 @@
  * NDJSON replies are read line by line for progress, and the requests' summaries are added up into
  * one. Aborting the signal closes the requests in flight, which the host takes as cancellation
  * between batches. A request the host refuses as busy (its bodies' budget is taken, by imports
- * queued before it among others) is sent again after the Retry-After it names.
+ * queued before it among others) is sent again a second later.
  */
-import { request } from 'undici';
 import { ClientError } from './errors.ts';
+import type { HttpTransport } from './http.ts';
 import type { ImportFormat, ItemFailure, ParsedFile } from '../core/import/types.ts';
 import type { ReadImportFile } from '../core/import/files.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
@@ -17,7 +17,6 @@ import { importOperations as op, type ImportLine as Line } from '../wire/imports
 
 export type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 
-const IMPORT_PATH = op.import.path;
 /** Content per request: files (or a large file's snippets) are grouped up to about this. */
 const REQUEST_CHARS = 16 * 1024 * 1024;
 const PART_SNIPPETS = 20_000;
@@ -26,7 +25,8 @@ const PART_SNIPPETS = 20_000;
  * parses the next one, which would otherwise wait for the reply (about a tenth of a 10k import).
  */
 const MAX_IN_FLIGHT = 2;
-/** How long a request refused as busy (503: the host's budget for bodies is taken) is retried. */
+/** A request refused as busy (503) is sent again after the host's Retry-After (1 s), for up to 5 minutes. */
+const BUSY_RETRY_MS = 1_000;
 const MAX_BUSY_WAIT_MS = 5 * 60_000;
 
 export interface ImportFile {
@@ -45,10 +45,10 @@ export interface ClientImportOptions {
 type RequestBody = Pick<BodyIn<typeof op.import>, 'files' | 'parts'>;
 
 export class ImportsClient {
-  private readonly baseUrl: string;
+  private readonly http: HttpTransport;
 
-  constructor(baseUrl: string) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+  constructor(http: HttpTransport) {
+    this.http = http;
   }
 
   async importFiles(files: readonly ImportFile[], options: ClientImportOptions = {}): Promise<ImportSummary> {
@@ -133,46 +133,40 @@ export class ImportsClient {
     };
     // What the host reported before a cancel: its last batches are written, and the summary says so.
     let last: ImportProgress | undefined;
-    const text = JSON.stringify(payload);
-    let reply;
-    for (let waited = 0; ; ) {
-      try {
-        reply = await request(this.baseUrl + IMPORT_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text, signal });
-      } catch (cause) {
-        if (signal.aborted) return cancelledSummary();
-        throw ClientError.unreachableAt(this.baseUrl, cause);
-      }
-      if (reply.statusCode !== 503 || waited >= MAX_BUSY_WAIT_MS) break;
-      // The host holds as many bodies as it can (imports queued before this one, other large
-      // requests): this one is sent again once some have ended.
-      await reply.body.dump();
-      const delay = Math.min(Math.max(Number(reply.headers['retry-after']) || 1, 1) * 1000, 10_000);
-      if (!(await pause(delay, signal))) return cancelledSummary();
-      waited += delay;
-    }
-    if (reply.statusCode < 200 || reply.statusCode >= 300) throw ClientError.fromReply(reply.statusCode, await reply.body.text());
-    let rest = '';
+    let failed: { readonly code: string; readonly message: string } | undefined;
     try {
-      for await (const chunk of reply.body) {
-        rest += (chunk as Buffer).toString('utf8');
-        let newline: number;
-        while ((newline = rest.indexOf('\n')) !== -1) {
-          const line = JSON.parse(rest.slice(0, newline)) as Line;
-          rest = rest.slice(newline + 1);
-          if ('progress' in line) {
-            last = line.progress;
-            onProgress(line.progress);
-          }
-          else if ('summary' in line) return line.summary;
-          else throw new ClientError(500, line.error.code, line.error.message);
+      for await (const line of await this.whenNotBusy(() => this.http.call(op.import, { body: payload, signal }), signal)) {
+        if ('progress' in line) {
+          last = line.progress;
+          onProgress(line.progress);
+        } else if ('summary' in line) return line.summary;
+        else {
+          failed = line.error;
+          break;
         }
       }
-    } catch (cause) {
-      if (cause instanceof ClientError) throw cause;
-      if (signal.aborted) return cancelledSummary(last);
-      throw ClientError.unreachableAt(this.baseUrl, cause);
+    } catch (error) {
+      // Cancelled on this side, before the reply or while reading it.
+      if (error instanceof ClientError && error.code === 'aborted') return cancelledSummary(last);
+      throw error;
     }
-    throw new ClientError(502, 'bad_reply', `${IMPORT_PATH} ended without a summary`);
+    if (failed) throw new ClientError(500, failed.code, failed.message);
+    throw new ClientError(502, 'bad_reply', `${op.import.path} ended without a summary`);
+  }
+
+  /**
+   * The request, sent again while the host refuses it as busy: its budget for bodies is taken (by
+   * imports queued before this one among others) until some of them end.
+   */
+  private async whenNotBusy<T>(send: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    for (let waited = 0; ; waited += BUSY_RETRY_MS) {
+      try {
+        return await send();
+      } catch (error) {
+        if (!(error instanceof ClientError && error.status === 503) || waited >= MAX_BUSY_WAIT_MS) throw error;
+      }
+      if (!(await pause(BUSY_RETRY_MS, signal))) throw new ClientError(0, 'aborted', `${op.import.path} was cancelled`);
+    }
   }
 }
 

@@ -13,12 +13,13 @@
  */
 import type { Context, Next } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { RouteModule } from '../routes/deps.ts';
+import { route, type RouteModule } from '../routes/deps.ts';
+import { hostOperations } from '../../wire/host.ts';
 import { describeError } from '../errors.ts';
 import { createMcpServer } from './mcpServer.ts';
 import { answerInTime, withoutCancelledRequests } from './exchangeBounds.ts';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = hostOperations.mcp.path;
 
 /** JSON-RPC's code for a body that is not JSON; -32000 is the transport's code for its other refusals. */
 const PARSE_ERROR = -32700;
@@ -32,10 +33,9 @@ const CONNECTION_HEADERS = new Set(['host', 'connection', 'content-length', 'tra
  * Every path the router sends to the MCP route: it matches without regard to case and with or
  * without a trailing slash (its `sensitive` and `strict` are off), so `/MCP` is this endpoint too.
  */
-const MCP_ROUTED = /^\/mcp\/?$/i;
-
 function isMcpPath(ctx: Context): boolean {
-  return MCP_ROUTED.test(ctx.path);
+  const path = ctx.path.toLowerCase();
+  return path === MCP_PATH || path === `${MCP_PATH}/`;
 }
 
 /**
@@ -81,7 +81,7 @@ async function reply(ctx: Context, response: Response): Promise<void> {
 }
 
 export const mcpRoutes: RouteModule = (router, { core }) => {
-  router.post(MCP_PATH, async (ctx) => {
+  route(router, hostOperations.mcp, async (ctx) => {
     const server = createMcpServer(core);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

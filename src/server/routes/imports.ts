@@ -18,7 +18,7 @@ import type { Context } from 'koa';
 import { holdBodyUntil } from '../body.ts';
 import { input } from '../http.ts';
 import { describeError } from '../errors.ts';
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import { SnippetCollector } from '../../core/import/types.ts';
 import type { ImportSource } from '../../core/import/importer.ts';
 import { isKnownSpecific } from '../../core/assets/languages.ts';
@@ -36,7 +36,7 @@ function partSource(part: BodyOut<typeof op.import>['parts'][number]): ImportSou
 }
 
 export const importRoutes: RouteModule = (router, { core }) => {
-  router.post(op.import.path, (ctx) => {
+  route(router, op.import, (ctx) => {
     const request = input(ctx, op.import);
     const stop = new AbortController();
     const reply = new PassThrough();
