@@ -113,9 +113,9 @@ test('creates and MCP saves without a language do not wait for an import\'s clas
     cancel_ms: Math.round(cancelMs),
     imported_before_cancel: imported,
   });
-  // Today's figures under the shared CPU are 80-250 ms; behind the import's batch they were 3-10 s.
-  assert.ok(Math.max(...creates) < 1500, `creates took ${creates.map(Math.round).join(', ')} ms`);
-  assert.ok(Math.max(...saves) < 1500, `MCP saves took ${saves.map(Math.round).join(', ')} ms`);
+  // 0.1-0.8 s under the shared CPU; behind the import's batch they waited out the 3 s time limit and more.
+  assert.ok(Math.max(...creates) < 2500, `creates took ${creates.map(Math.round).join(', ')} ms`);
+  assert.ok(Math.max(...saves) < 2500, `MCP saves took ${saves.map(Math.round).join(', ')} ms`);
   assert.match(host.stdout, /Import cancelled/, 'the import was cancelled when its client left');
   assert.ok(imported < IMPORTED, `${imported} imported`);
   assert.ok(cancelMs < 5000, `the import took ${Math.round(cancelMs)} ms to stop after its client left`);

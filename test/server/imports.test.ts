@@ -238,7 +238,7 @@ test('a client that leaves mid-import cancels it with one info line: no error an
 
 test('imports queued with their bodies hold the body budget: the next is refused 503, and the client sends it again once there is room', async () => {
   const MIB = 1024 * 1024;
-  const host = await startTestServer({ bodyLimit: 4 * MIB, bodyInFlight: 4 * MIB });
+  const host = await startTestServer({ bodyLimit: MIB, bodyInFlight: MIB });
   const importsClient = new SatchelClient(host.url);
   // Imports wait at a gate, as behind a long one, with their bodies.
   const original = host.core.imports.import.bind(host.core.imports);
@@ -252,19 +252,19 @@ test('imports queued with their bodies hold the body budget: the next is refused
   };
   const bigFile = (name: string): ImportFile => ({
     name,
-    read: async () => ({ name, content: JSON.stringify({ [name]: { scope: 'javascript', prefix: 'big', body: `// ${name}\n${'x'.repeat(1.5 * MIB)}` } }) }),
+    read: async () => ({ name, content: JSON.stringify({ [name]: { scope: 'javascript', prefix: 'big', body: `// ${name}\n${'x'.repeat(300 * 1024)}` } }) }),
   });
   try {
-    // Each import's two files go as one 3 MiB request.
+    // Each import's two files go as one 600 KiB request.
     const first = importsClient.imports.importFiles([bigFile('a1.code-snippets'), bigFile('a2.code-snippets')]);
     await waitFor(() => waiting === 1);
-    // Its body held: another 1.5 MiB does not fit the 4 MiB.
-    const probe = await bigFile('probe.code-snippets').read();
+    // Its body held: another 600 KiB does not fit the 1 MiB.
+    const probe = [await bigFile('p1.code-snippets').read(), await bigFile('p2.code-snippets').read()];
     // An import the host took would answer only after the gate: given up on after 5 s.
     const refused = await fetch(`${host.url}/satchel/import`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ files: [probe] }),
+      body: JSON.stringify({ files: probe }),
       signal: AbortSignal.timeout(5000),
     }).then(
       async (reply) => ({ status: reply.status, text: await reply.text() }),
