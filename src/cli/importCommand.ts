@@ -13,7 +13,7 @@ import { defaultDataDir } from '../core/dataDir.ts';
 import { listImportFiles, readImportFile } from '../core/import/files.ts';
 import { IMPORT_FORMATS, isImportFormat } from '../core/import/formats.ts';
 import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
-import { readPortFile } from '../hosting/portFile.ts';
+import { hostUrl } from './hostAddress.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import { ProgressBar } from './progressBar.ts';
 
@@ -24,8 +24,6 @@ const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS
 
 /** Failures listed in the summary (all are counted). */
 const LISTED_FAILURES = 20;
-/** How long to wait for a host that holds the lock to write its port file. */
-const PORT_WAIT_MS = 10_000;
 
 export async function runImportCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -101,17 +99,6 @@ async function importInto(dataDir: string, files: readonly string[], options: Im
     );
   } finally {
     client.dispose();
-  }
-}
-
-/** The running host's address; a host that holds the lock but is still starting gets a few seconds. */
-async function hostUrl(dataDir: string): Promise<string> {
-  const deadline = Date.now() + PORT_WAIT_MS;
-  for (;;) {
-    const found = readPortFile(dataDir);
-    if (found) return `http://127.0.0.1:${found.port}`;
-    if (Date.now() > deadline) throw new Error(`Another process holds ${dataDir} but announces no port; is a Satchel host starting?`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
