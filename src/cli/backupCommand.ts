@@ -17,6 +17,7 @@ import type { BackupReply } from '../wire/backups.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import { hostUrl } from './hostAddress.ts';
 import { bar, ProgressLine } from './progressBar.ts';
+import { cancelOnInterrupt } from './interrupt.ts';
 import { contents, keepOption, mib } from './backupText.ts';
 
 const USAGE = `Usage: satchel backup [--data-dir DIR] [--keep-backups N] [FILE]
@@ -39,20 +40,14 @@ export async function runBackupCommand(args: readonly string[]): Promise<number>
   const target = positionals[0] !== undefined ? resolve(positionals[0]) : undefined;
   if (target !== undefined && existsSync(target)) throw new Error(`${target} already exists; name a new file.`);
 
-  const stop = new AbortController();
-  const onInterrupt = (): void => {
-    if (stop.signal.aborted) process.exit(130);
-    process.stderr.write('\nCancelling the backup…\n');
-    stop.abort();
-  };
-  process.on('SIGINT', onInterrupt);
+  const interrupt = cancelOnInterrupt('Cancelling the backup');
   const line = new ProgressLine();
-  const options: BackupOptions = { signal: stop.signal, onProgress: (progress) => line.show(() => progressText(progress)) };
+  const options: BackupOptions = { signal: interrupt.signal, onProgress: (progress) => line.show(() => progressText(progress)) };
   let backup: BackupReply;
   try {
     backup = await backupOf(dataDir, keep, options);
   } catch (error) {
-    if (stop.signal.aborted) {
+    if (interrupt.signal.aborted) {
       line.done();
       console.log('Cancelled: no backup was written.');
       return 130;
@@ -60,7 +55,7 @@ export async function runBackupCommand(args: readonly string[]): Promise<number>
     throw error;
   } finally {
     line.done();
-    process.off('SIGINT', onInterrupt);
+    interrupt.dispose();
   }
   const kept = join(backupsDir(dataDir), backup.name);
   if (target !== undefined) copyFileSync(kept, target, constants.COPYFILE_EXCL);

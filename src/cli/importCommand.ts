@@ -16,6 +16,7 @@ import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
 import { hostUrl } from './hostAddress.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import { ProgressBar } from './progressBar.ts';
+import { cancelOnInterrupt } from './interrupt.ts';
 
 const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS.join('|')}] [--batch-size N] <file-or-folder>…
   Imports VS Code snippet files (*.code-snippets, <language>.json), a massCode db.json,
@@ -48,15 +49,9 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
   const files = positionals.flatMap((path) => listImportFiles(path));
   if (files.length === 0) throw new Error(`No *.json or *.code-snippets files in ${positionals.join(', ')}`);
 
-  const stop = new AbortController();
-  const onInterrupt = (): void => {
-    if (stop.signal.aborted) process.exit(130);
-    process.stderr.write('\nCancelling after the current batch (Ctrl-C again to quit at once)…\n');
-    stop.abort();
-  };
-  process.on('SIGINT', onInterrupt);
+  const interrupt = cancelOnInterrupt('Cancelling after the current batch');
   const bar = new ProgressBar();
-  const options: ImportOptions = { signal: stop.signal, onProgress: (p) => bar.update(p), format, batchSize, files: files.length };
+  const options: ImportOptions = { signal: interrupt.signal, onProgress: (p) => bar.update(p), format, batchSize, files: files.length };
   try {
     const summary = await importInto(dataDir, files, options);
     bar.done();
@@ -64,7 +59,7 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
     return summary.cancelled ? 130 : 0;
   } finally {
     bar.done();
-    process.off('SIGINT', onInterrupt);
+    interrupt.dispose();
   }
 }
 

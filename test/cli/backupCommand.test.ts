@@ -6,10 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { Satchel } from '../../src/core/satchel.ts';
 import { tryStartHost } from '../../src/hosting/host.ts';
@@ -17,20 +15,9 @@ import { silentLogger } from '../../src/core/context.ts';
 import { listBackups } from '../../src/core/backups/backupFiles.ts';
 import { codeSeed } from '../support/assetFixtures.ts';
 import { tempDir } from '../support/helpers.ts';
+import { runCli } from '../support/cli.ts';
 
-const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
-function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** A data directory whose store holds `count` assets (and no host). */
 async function dataDirWith(count: number): Promise<string> {

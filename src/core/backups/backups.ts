@@ -19,7 +19,7 @@ import { ConflictError, InsufficientResourcesError, NotFoundError } from '../err
 import { freeBytes } from '../store/diskReserve.ts';
 import { checkReason, listBackups, newBackupPath, publishCopy, pruneBackups, removePartials, type BackupFile, type BackupReason } from './backupFiles.ts';
 import { copyLiveStore, type CopyProgress } from './storeCopy.ts';
-import { summarize, summarizeFile, type StoreSummary } from './storeFile.ts';
+import { holdsData, type StoreSummary } from './storeFile.ts';
 
 /** A delete is a mass delete from this share of the library, and above this many assets. */
 export const MASS_DELETE = { share: 0.1, atLeast: 21 } as const;
@@ -142,8 +142,7 @@ export class Backups implements Disposable {
   /** Whether an automatic copy is due at all: turned on, and something to lose. */
   private automatic(): boolean {
     if (this.deps.keep === 0 || !this.deps.source.db.isOpen) return false;
-    const now = summarize(this.deps.source.db);
-    return now.assets > 0 || now.conversations > 0;
+    return holdsData(this.deps.source.db);
   }
 
   private async copy(reason: BackupReason, options: BackupOptions): Promise<BackupResult> {
@@ -162,8 +161,7 @@ export class Backups implements Disposable {
     const started = new Date();
     const clock = performance.now();
     const { final, partial, name } = newBackupPath(dataDir, reason, started);
-    await copyLiveStore(source.db, source.path, partial, { signal, onProgress: options.onProgress, vacuum: this.deps.vacuum });
-    const summary = summarizeFile(partial);
+    const summary = await copyLiveStore(source.db, source.path, partial, { signal, onProgress: options.onProgress, vacuum: this.deps.vacuum });
     publishCopy(partial, final);
     const removed = pruneBackups(dataDir, reason, this.deps.keep);
     const result: BackupResult = {

@@ -10,7 +10,7 @@ import { StoreUnusableError } from '../errors.ts';
 import type { Migration } from '../store/migrations.ts';
 import { newBackupPath, publishCopy, pruneBackups, removeBackupFile, removePartials } from './backupFiles.ts';
 import { vacuumInto } from './storeCopy.ts';
-import { summarize } from './storeFile.ts';
+import { holdsData } from './storeFile.ts';
 
 export interface MigrationBackupOptions {
   /** Copies kept; 0 upgrades without one. */
@@ -21,8 +21,7 @@ export interface MigrationBackupOptions {
 
 export function backupBeforeMigration(db: DatabaseSync, dataDir: string, pending: readonly Migration[], options: MigrationBackupOptions): void {
   if (options.keep === 0) return;
-  const now = summarize(db);
-  if (now.assets === 0 && now.conversations === 0) return;
+  if (!holdsData(db)) return;
   removePartials(dataDir);
   const { final, partial, name } = newBackupPath(dataDir, 'before-migration');
   try {

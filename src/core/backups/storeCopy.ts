@@ -8,21 +8,18 @@
  * 401 steps while 100 writes/s went on, the event loop never held longer than a write's own commit.
  * A write from another connection (an import's process) makes SQLite start the copy again, so a
  * copy that keeps restarting, or a runtime without `backup()` (older Electron builds of VS Code),
- * falls back to `VACUUM INTO` on a worker thread with a connection of its own: one read
- * transaction, so a snapshot as of its start, that never blocks writers (WAL). It took the same
- * 0.63 s; it cannot stop half-way or report pages, so progress is read from the copy's size.
+ * falls back to `VACUUM INTO` on a worker thread with a connection of its own (copyWorker.ts): one
+ * read transaction, so a snapshot as of its start, that never blocks writers (WAL). It took the
+ * same 0.63 s.
  */
-import { Worker } from 'node:worker_threads';
-import { statSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { sqlite, type SqliteModule } from '../store/sqlite.ts';
 import { ensurePrivateFile } from '../store/privateFiles.ts';
 import { removeBackupFile } from './backupFiles.ts';
+import { finishOffThread, type CopyProgress } from './copyWorker.ts';
+import type { StoreSummary } from './storeFile.ts';
 
-export interface CopyProgress {
-  readonly bytesDone: number;
-  readonly bytesTotal: number;
-}
+export type { CopyProgress } from './copyWorker.ts';
 
 export interface CopyOptions {
   readonly signal?: AbortSignal | undefined;
@@ -45,16 +42,15 @@ const MAX_RESTARTS = 3;
  * between every two steps.
  */
 const MAX_STALLED_STEPS = 20;
-const SIZE_POLL_MS = 200;
 
 class TooManyRestarts extends Error {}
 
 /**
  * Copies the store open on `source` (file `sourcePath`) to `target`, a new file made private
- * first. The copy is a rollback-journal database: one self-contained file. Rejects with the
- * signal's reason when cancelled, after removing what was written.
+ * first, and answers what the copy holds. The copy is a rollback-journal database: one
+ * self-contained file. Rejects with the signal's reason when cancelled, after removing what was written.
  */
-export async function copyLiveStore(source: DatabaseSync, sourcePath: string, target: string, options: CopyOptions = {}): Promise<void> {
+export async function copyLiveStore(source: DatabaseSync, sourcePath: string, target: string, options: CopyOptions = {}): Promise<StoreSummary> {
   options.signal?.throwIfAborted();
   // Typed as possibly missing: node:sqlite gained backup() in Node 22.16.
   const runtime: Partial<Pick<SqliteModule, 'backup'>> = sqlite();
@@ -69,8 +65,8 @@ export async function copyLiveStore(source: DatabaseSync, sourcePath: string, ta
         if (!(error instanceof TooManyRestarts)) throw error;
       }
     }
-    if (!copied) await vacuumOffThread(sourcePath, target, options);
-    toRollbackJournal(target);
+    if (!copied) fresh(target);
+    return await finishOffThread(target, copied ? undefined : sourcePath, options);
   } catch (error) {
     removeBackupFile(target);
     throw options.signal?.aborted ? options.signal.reason : error;
@@ -81,7 +77,7 @@ export async function copyLiveStore(source: DatabaseSync, sourcePath: string, ta
 export function vacuumInto(source: DatabaseSync, target: string): void {
   fresh(target);
   try {
-    source.exec(`VACUUM INTO ${quote(target)}`);
+    source.exec(`VACUUM INTO '${target.replaceAll("'", "''")}'`);
   } catch (error) {
     removeBackupFile(target);
     throw error;
@@ -111,83 +107,8 @@ async function onlineBackup(backup: SqliteModule['backup'], source: DatabaseSync
   options.onProgress?.({ bytesDone: total * pageSize, bytesTotal: total * pageSize });
 }
 
-// Self-contained CommonJS, like the checkpoint worker: an eval worker needs no file beside the bundle.
-const vacuumSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
-let db;
-try {
-  db = new DatabaseSync(workerData.source);
-  db.exec('PRAGMA busy_timeout = 10000');
-  db.exec("VACUUM INTO '" + workerData.target.replaceAll("'", "''") + "'");
-  parentPort.postMessage({ ok: true });
-} catch (error) {
-  parentPort.postMessage({ ok: false, message: String(error && error.message) });
-} finally {
-  if (db && db.isOpen) db.close();
-}
-`;
-
-/** VACUUM INTO on a worker thread; progress is the copy's size against the store's. */
-function vacuumOffThread(sourcePath: string, target: string, options: CopyOptions): Promise<void> {
-  fresh(target);
-  const bytesTotal = sizeOf(sourcePath);
-  return new Promise<void>((resolve, reject) => {
-    const worker = new Worker(vacuumSource, { eval: true, workerData: { source: sourcePath, target }, execArgv: ['--disable-warning=ExperimentalWarning'] });
-    let settled = false;
-    const poll = setInterval(() => options.onProgress?.({ bytesDone: Math.min(sizeOf(target), bytesTotal), bytesTotal }), SIZE_POLL_MS);
-    const finish = (outcome: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearInterval(poll);
-      options.signal?.removeEventListener('abort', cancel);
-      outcome();
-    };
-    // VACUUM cannot stop half-way: the caller is answered now, and the copy is removed once the worker ends.
-    const cancel = (): void => {
-      void worker.terminate().then(() => removeBackupFile(target));
-      finish(() => reject(options.signal?.reason));
-    };
-    options.signal?.addEventListener('abort', cancel, { once: true });
-    worker.once('message', (reply: { ok: true } | { ok: false; message: string }) => {
-      finish(() => {
-        if (reply.ok) {
-          const bytes = sizeOf(target);
-          options.onProgress?.({ bytesDone: bytes, bytesTotal: bytes });
-          resolve();
-        } else reject(new Error(reply.message));
-      });
-    });
-    worker.once('error', (error) => finish(() => reject(error)));
-    worker.once('exit', () => finish(() => reject(new Error('the backup worker stopped'))));
-  });
-}
-
-/** An online backup of a WAL store is itself marked WAL: this makes it one file that opens anywhere, read-only included. */
-function toRollbackJournal(path: string): void {
-  const { DatabaseSync } = sqlite();
-  const db = new DatabaseSync(path);
-  try {
-    db.exec('PRAGMA journal_mode = DELETE');
-  } finally {
-    db.close();
-  }
-}
-
 /** An empty private file at `path` (SQLite writes into it and keeps its mode, for the journal too). */
 function fresh(path: string): void {
   removeBackupFile(path);
   ensurePrivateFile(path);
-}
-
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
-
-function quote(path: string): string {
-  return `'${path.replaceAll("'", "''")}'`;
 }

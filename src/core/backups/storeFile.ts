@@ -18,38 +18,48 @@ export interface StoreSummary {
   readonly lastChange: string | undefined;
 }
 
-/** Counts read from an open store; tables an older schema lacks count as empty. */
-export function summarize(db: DatabaseSync): StoreSummary {
-  const count = (sql: string): number => {
-    try {
-      return Number((db.prepare(sql).get() as { n: number | null } | undefined)?.n ?? 0);
-    } catch {
-      return 0;
-    }
-  };
-  let lastChange: string | undefined;
-  try {
-    lastChange = (db.prepare('SELECT MAX(updated) AS v FROM assets').get() as { v: string | null }).v ?? undefined;
-  } catch {
-    lastChange = undefined;
-  }
+/** What a summary is read with: each query answers one value, `v` (copyWorker.ts runs them too). */
+export const SUMMARY_QUERIES = {
+  assets: 'SELECT COUNT(*) AS v FROM assets WHERE suggested = 0 AND pseudo = 0',
+  conversations: "SELECT COUNT(*) AS v FROM records WHERE kind = 'conversation'",
+  schemaVersion: 'SELECT MAX(version) AS v FROM schema_version',
+  lastChange: 'SELECT MAX(updated) AS v FROM assets',
+} as const;
+
+/** The summary from the queries' answers (null where a table an older schema lacks was missing). */
+export function summaryOf(values: Readonly<Record<string, unknown>>): StoreSummary {
+  const lastChange = values.lastChange;
   return {
-    assets: count('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0'),
-    conversations: count("SELECT COUNT(*) AS n FROM records WHERE kind = 'conversation'"),
-    schemaVersion: count('SELECT MAX(version) AS n FROM schema_version'),
-    lastChange,
+    assets: Number(values.assets ?? 0),
+    conversations: Number(values.conversations ?? 0),
+    schemaVersion: Number(values.schemaVersion ?? 0),
+    lastChange: typeof lastChange === 'string' ? lastChange : undefined,
   };
 }
 
-/** The summary of the store file at `path` (a copy just written). */
-export function summarizeFile(path: string): StoreSummary {
-  const { DatabaseSync } = sqlite();
-  const db = new DatabaseSync(path, { readOnly: true });
-  try {
-    return summarize(db);
-  } finally {
-    db.close();
+/** The summary of an open store, read on this thread (a store a restore checks, not a live one). */
+export function summarize(db: DatabaseSync): StoreSummary {
+  const values: Record<string, unknown> = {};
+  for (const [key, sql] of Object.entries(SUMMARY_QUERIES)) {
+    try {
+      values[key] = (db.prepare(sql).get() as { v: unknown } | undefined)?.v;
+    } catch {
+      values[key] = null;
+    }
   }
+  return summaryOf(values);
+}
+
+/** Whether a store holds anything a user would miss (cheap: the first row of each kind). */
+export function holdsData(db: DatabaseSync): boolean {
+  const exists = (sql: string): boolean => {
+    try {
+      return db.prepare(`SELECT EXISTS (${sql}) AS v`).get()?.v === 1;
+    } catch {
+      return false;
+    }
+  };
+  return exists('SELECT 1 FROM assets WHERE suggested = 0 AND pseudo = 0') || exists("SELECT 1 FROM records WHERE kind = 'conversation'");
 }
 
 /**
