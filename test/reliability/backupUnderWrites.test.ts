@@ -1,9 +1,9 @@
 /**
  * Issue 24: a backup taken during 100 writes/s opens and holds every write acknowledged before it
  * started, while health keeps answering. A host process (the shipped CLI) serves a store of about
- * 200 MB; this process creates an asset every 10 ms through the host's HTTP edge and notes each id
- * the host acknowledges; `satchel backup FILE` (another process, through the host) copies the store
- * meanwhile. The copy must pass its integrity check and hold every id acknowledged before the
+ * 600 MB; this process creates an asset every 10 ms through the host's HTTP edge and notes each id
+ * the host acknowledges; `satchel backup` (another process, through the host) copies the store into
+ * the backups folder meanwhile. The copy must pass its integrity check and hold every id acknowledged before the
  * command was started; health is probed throughout.
  */
 import { test, before, after } from 'node:test';
@@ -18,8 +18,12 @@ import { HostProcess, ensureCliBuilt, figures, sleep } from './support.ts';
 import { probeHealth } from './healthProbe.ts';
 import { createAsset, seed } from './writes.ts';
 
-/** Padding grown in SQL (1 MiB rows of random hex), so the copy takes long enough for writes to land during it. */
-const PADDING_MIB = 200;
+/**
+ * Padding grown in SQL (1 MiB rows of random hex): the copy takes seconds, so writes land during it,
+ * and a copy that held the event loop would show in health (VACUUM INTO on the loop held it 3.4 s
+ * here; the stepped copy's slowest health answer was 0.4-0.5 s under the same load).
+ */
+const PADDING_MIB = 600;
 const WRITE_INTERVAL_MS = 10;
 
 let dataDir = '';
@@ -49,10 +53,10 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Runs `satchel backup --data-dir D FILE` with the shipped CLI; resolves with its exit code and output. */
-function backupCommand(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `satchel backup --data-dir D` with the shipped CLI; resolves with its exit code and output. */
+function backupCommand(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ensureCliBuilt(), 'backup', '--data-dir', dataDir, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [ensureCliBuilt(), 'backup', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -85,8 +89,7 @@ test('a backup taken during 100 writes/s holds every write acknowledged before i
   const health = probeHealth(port);
   const started = performance.now();
   const ackedBefore = acknowledged.map((write) => write.id);
-  const file = join(dataDir, 'under-writes.db');
-  const result = await backupCommand(file);
+  const result = await backupCommand();
   const finished = performance.now();
   const probed = await health.stop();
   await sleep(500);
@@ -95,6 +98,8 @@ test('a backup taken during 100 writes/s holds every write acknowledged before i
 
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /through the Satchel host/);
+  const file = / to (\S+\.db)$/m.exec(result.stdout)?.[1];
+  assert.ok(file, result.stdout);
   const during = acknowledged.filter((write) => write.at > started && write.at < finished).length;
   const copy = new DatabaseSync(file, { readOnly: true });
   let missing: string[];
@@ -129,5 +134,5 @@ test('a backup taken during 100 writes/s holds every write acknowledged before i
   assert.ok(during >= 20, `writes were acknowledged while the backup ran (${during})`);
   assert.deepEqual(failures, []);
   assert.equal(probed.failures, 0);
-  assert.ok(probed.slowest < 1000, `health answered within a second throughout (slowest ${probed.slowest} ms)`);
+  assert.ok(probed.slowest < 1500, `health answered within 1.5 s throughout (slowest ${probed.slowest} ms)`);
 });
