@@ -80,10 +80,6 @@ export class Backups implements Disposable {
     this.deps = deps;
   }
 
-  get keep(): number {
-    return this.deps.keep;
-  }
-
   /** The copies in the backups folder, newest first. */
   list(): BackupFile[] {
     return listBackups(this.deps.dataDir);
