@@ -11,6 +11,7 @@ import { ConnectorClient } from './connector.ts';
 import { ConversationsClient } from './conversations.ts';
 import { ModelsClient } from './models.ts';
 import { ImportsClient } from './imports.ts';
+import { BackupsClient } from './backups.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
@@ -30,6 +31,8 @@ export class SatchelClient implements Disposable {
   readonly models: ModelsClient;
   /** Snippet files from other tools (Satchel's own operation). */
   readonly imports: ImportsClient;
+  /** Copies of the store in the host's backups folder (Satchel's own operation). */
+  readonly backups: BackupsClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
@@ -43,6 +46,7 @@ export class SatchelClient implements Disposable {
     this.conversations = new ConversationsClient(this.http);
     this.models = new ModelsClient(this.http);
     this.imports = new ImportsClient(this.http);
+    this.backups = new BackupsClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {

@@ -22,6 +22,7 @@ import { userRoutes } from './routes/user.ts';
 import { qgptRoutes } from './routes/qgpt.ts';
 import { mcpRefusals, mcpRoutes } from './mcp/mcpRoute.ts';
 import { importRoutes } from './routes/imports.ts';
+import { backupRoutes } from './routes/backups.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -50,6 +51,7 @@ export const routeModules: readonly RouteModule[] = [
   qgptRoutes,
   mcpRoutes,
   importRoutes,
+  backupRoutes,
   connectorRoutes,
 ];
 

@@ -32,6 +32,8 @@ export interface ImportProcessDeps {
    */
   session(): Disposable;
   classify(text: string): Promise<ClassificationSpecific>;
+  /** Runs before a session's first import writes anything (the copy of the store taken before imports). */
+  beforeSession?(signal: AbortSignal | undefined): Promise<unknown>;
   /** A batch the child committed: its assets are adopted and its changes announced. */
   adopt(changes: readonly ChangeEvent[]): void;
   /** The child's script (default: the bundle's or the sources'); false imports in this process. */
@@ -139,6 +141,14 @@ export class ImportProcess {
 
   private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions): Promise<ImportSummary> {
     if (this.closing) throw new Error('The store is closed.');
+    if (!this.session) {
+      try {
+        await this.deps.beforeSession?.(options.signal);
+      } catch (error) {
+        if (options.signal?.aborted) return cancelledBeforeStart(options);
+        throw error;
+      }
+    }
     const session = (this.session ??= this.startSession());
     const child = session.child;
     if (child === undefined || !(await session.ready)) return this.deps.inProcess.import(sources, options);
@@ -317,4 +327,9 @@ function importHostScript(): ChildScript | false {
     path: fileURLToPath(new URL('./importHost.ts', import.meta.url)),
     execArgv: ['--experimental-strip-types', '--disable-warning=ExperimentalWarning'],
   };
+}
+
+/** An import cancelled before it wrote anything (while the store was being backed up). */
+function cancelledBeforeStart(options: ImportOptions): ImportSummary {
+  return { files: options.files, filesDone: 0, found: 0, imported: 0, duplicates: 0, failed: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
 }

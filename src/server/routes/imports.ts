@@ -13,11 +13,9 @@
  * could read itself). The body limit bounds one request: callers group small files into a request
  * and send a file too large for one as `parts`, its snippets read on their side (readImportFile).
  */
-import { PassThrough } from 'node:stream';
-import type { Context } from 'koa';
 import { holdBodyUntil } from '../body.ts';
 import { input } from '../http.ts';
-import { describeError } from '../errors.ts';
+import { errorLine, ndjsonReply } from '../ndjson.ts';
 import { route, type RouteModule } from './deps.ts';
 import { SnippetCollector } from '../../core/import/types.ts';
 import type { ImportSource } from '../../core/import/importer.ts';
@@ -38,52 +36,26 @@ function partSource(part: BodyOut<typeof op.import>['parts'][number]): ImportSou
 export const importRoutes: RouteModule = (router, { core }) => {
   route(router, op.import, (ctx) => {
     const request = input(ctx, op.import);
-    const stop = new AbortController();
-    const reply = new PassThrough();
-    const send = (line: ImportLine): void => {
-      if (!reply.destroyed) reply.write(`${JSON.stringify(line)}\n`);
-    };
-    whenClientLeaves(ctx, () => stop.abort());
-    ctx.status = 200;
-    ctx.type = 'application/x-ndjson';
-    ctx.body = reply;
+    const reply = ndjsonReply<ImportLine>(ctx);
     const files: ImportSource[] = [...request.files.map((file) => ({ name: file.name, text: () => file.content })), ...request.parts.map(partSource)];
     const importing = core.imports
       .import(files, {
-        signal: stop.signal,
+        signal: reply.signal,
         files: files.length,
         format: request.format,
         batchSize: request.batchSize,
-        onProgress: (progress) => send({ progress }),
+        onProgress: (progress) => reply.send({ progress }),
       })
       .then(
         (summary) => {
           // Not an error: one line, so a log shows where an import stopped.
           if (summary.cancelled) core.context.logger.info(`Import cancelled by its client after ${summary.imported} of ${summary.found} snippets.`);
-          send({ summary });
+          reply.send({ summary });
         },
-        (error: unknown) => {
-          const known = describeError(error);
-          if (!known) core.context.logger.error(`${op.import.path} failed`, error);
-          send({ error: known ? { code: known.code, message: known.message } : { code: 'internal', message: 'Internal error; see the Satchel log for details.' } });
-        },
+        (error: unknown) => reply.send(errorLine(error, core.context.logger, op.import.path)),
       )
       .finally(() => reply.end());
     holdBodyUntil(ctx, importing);
   });
 };
 
-/**
- * Runs `leave` once the client's connection closes before its reply is finished, at once if it
- * already has: a client that left while its body was being parsed had its 'close' emitted before
- * the route ran (an import cut off within ~30 ms of its upload wrote everything).
- */
-function whenClientLeaves(ctx: Context, leave: () => void): void {
-  if (ctx.res.destroyed || ctx.req.socket.destroyed) {
-    leave();
-    return;
-  }
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) leave();
-  });
-}
