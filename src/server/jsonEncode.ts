@@ -1,3 +1,5 @@
+import { PagedCollection } from '../core/paged.ts';
+
 /**
  * JSON encoding of replies that never needs one string holding the whole reply. V8 strings stop
  * at about 512 MB, so JSON.stringify of a store with more content than that throws "Invalid string
@@ -12,23 +14,35 @@
  */
 const LARGE_STRING = 1024 * 1024;
 
-/** Whether `value` holds a string of LARGE_STRING characters or more (a walk, no encoding). */
-function holdsLargeString(value: unknown, depth = 0): boolean {
+/** Where the sender of the parts gives the event loop a turn: between two pages of a paged collection. */
+const TURN = Symbol('turn');
+type Part = Buffer | typeof TURN;
+
+/**
+ * Whether `value` must be encoded member by member: it holds a string of LARGE_STRING characters
+ * or more, or a paged collection (a walk, no encoding).
+ */
+function needsWalk(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.length >= LARGE_STRING;
   if (value === null || typeof value !== 'object' || depth > 64) return false;
-  if (Array.isArray(value)) return value.some((item) => holdsLargeString(item, depth + 1));
-  for (const member of Object.values(value)) if (holdsLargeString(member, depth + 1)) return true;
+  if (value instanceof PagedCollection) return value.held === undefined;
+  if (Array.isArray(value)) return value.some((item) => needsWalk(item, depth + 1));
+  for (const member of Object.values(value)) if (needsWalk(member, depth + 1)) return true;
   return false;
 }
 
 /**
  * The JSON text of one reply item in parts: one part for an ordinary item; an item holding large
- * strings is walked so that each large string is a part of its own, and whoever sends the parts
- * can give the event loop a turn between them.
+ * strings or paged collections is walked so that each large string is a part of its own and each
+ * page of a collection is read only when the parts before it were sent, with turns between.
  */
-function* encodeItem(value: unknown): Generator<Buffer> {
-  if (!holdsLargeString(value)) {
+function* encodeItem(value: unknown): Generator<Part> {
+  if (!needsWalk(value)) {
     yield* encodeJson(value);
+    return;
+  }
+  if (value instanceof PagedCollection) {
+    yield* collectionParts(value);
     return;
   }
   if (typeof value === 'string') {
@@ -106,6 +120,38 @@ function encodeInto(value: unknown, parts: Buffer[]): void {
   parts.push(Buffer.from(JSON.stringify(value) ?? 'null'));
 }
 
+/** Ids a part of a streamed collection's `indices` holds. */
+const INDICES_PER_PART = 8192;
+
+/** `{"iterable":[…],"indices":{…}}`, each page read when the one before it was sent. */
+function* collectionParts(collection: PagedCollection<{ readonly id: string }>): Generator<Part> {
+  yield Buffer.from('{"iterable":[');
+  const ids: string[] = [];
+  for (const page of collection.pages()) {
+    yield TURN;
+    for (const item of page) {
+      if (ids.length > 0) yield Buffer.from(',');
+      ids.push(item.id);
+      yield* encodeItem(item);
+    }
+    yield TURN;
+  }
+  yield Buffer.from('],"indices":{');
+  for (let at = 0; at < ids.length; at += INDICES_PER_PART) {
+    const entries = ids.slice(at, at + INDICES_PER_PART).map((id, i) => `${JSON.stringify(id)}:${at + i}`);
+    yield Buffer.from(`${at > 0 ? ',' : ''}${entries.join(',')}`);
+  }
+  yield Buffer.from('}}');
+}
+
+/**
+ * Any reply value, its paged collections (a store's conversations, a conversation's messages) read
+ * and sent a page at a time with turns for the event loop, like jsonPagedReply.
+ */
+export function streamedJson(value: unknown): AsyncGenerator<Buffer> {
+  return sent(encodeItem(value));
+}
+
 /** Bytes encoded between two yields to the event loop while a streamed reply is produced. */
 const SLICE_BYTES = 4 * 1024 * 1024;
 
@@ -123,28 +169,42 @@ export function jsonArrayReply(key: string, pages: Iterable<readonly unknown[]>)
  * text up to the array's `[`, `close()` its text from the `]` on, asked for once every page was
  * encoded (so it can hold counts of what the pages held).
  */
-export async function* jsonPagedReply(open: string, pages: Iterable<readonly unknown[]>, close: () => string): AsyncGenerator<Buffer> {
+export function jsonPagedReply(open: string, pages: Iterable<readonly unknown[]>, close: () => string): AsyncGenerator<Buffer> {
+  return sent(pagedParts(open, pages, close));
+}
+
+function* pagedParts(open: string, pages: Iterable<readonly unknown[]>, close: () => string): Generator<Part> {
   yield Buffer.from(open);
   let first = true;
-  let sinceYield = 0;
   for (const page of pages) {
     // Reading a page and encoding it are two steps: with a 60 MB asset each takes 0.2 s or more.
-    await turn();
+    yield TURN;
     for (const item of page) {
       if (!first) yield Buffer.from(',');
       first = false;
-      for (const part of encodeItem(item)) {
-        sinceYield += part.length;
-        yield part;
-        if (sinceYield >= SLICE_BYTES) {
-          sinceYield = 0;
-          await turn();
-        }
-      }
+      yield* encodeItem(item);
     }
-    await turn();
+    yield TURN;
   }
   yield Buffer.from(close());
+}
+
+/** The parts as buffers, with a turn for the event loop at each TURN and every SLICE_BYTES. */
+async function* sent(parts: Iterable<Part>): AsyncGenerator<Buffer> {
+  let sinceTurn = 0;
+  for (const part of parts) {
+    if (part === TURN) {
+      sinceTurn = 0;
+      await turn();
+      continue;
+    }
+    sinceTurn += part.length;
+    yield part;
+    if (sinceTurn >= SLICE_BYTES) {
+      sinceTurn = 0;
+      await turn();
+    }
+  }
 }
 
 /** Lets the event loop run (health, other requests) before going on. */

@@ -1,5 +1,6 @@
 import { empty, input, json, jsonStream, param, transferables } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
+import { streamedJson } from '../jsonEncode.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import type { RouteModule } from './deps.ts';
 import { conversationOperations as op } from '../../wire/conversations.ts';
@@ -12,9 +13,10 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   const { core, streams } = deps;
   const conversations = core.conversations;
 
-  router.get('/conversations', (ctx) => json(ctx, conversations.snapshot(transferables(ctx))));
+  // Conversations are sent a page of messages at a time: one may hold hundreds of megabytes.
+  router.get('/conversations', (ctx) => jsonStream(ctx, streamedJson(conversations.reads.snapshot(transferables(ctx)))));
   router.post(op.create.path, (ctx) => {
-    json(ctx, conversations.create(input(ctx, op.create), transferables(ctx)));
+    jsonStream(ctx, streamedJson(conversations.create(input(ctx, op.create), transferables(ctx))));
   });
   router.get('/conversations/identifiers', (ctx) => json(ctx, conversations.identifiers()));
   const identifierFrames = registerSharedStream(
@@ -34,14 +36,16 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   });
 
   router.post(op.update.path, (ctx) => {
-    json(ctx, conversations.update(input(ctx, op.update), transferables(ctx)));
+    jsonStream(ctx, streamedJson(conversations.update(input(ctx, op.update), transferables(ctx))));
   });
-  router.get('/conversation/:conversation', (ctx) => json(ctx, conversations.get(param(ctx, 'conversation'), transferables(ctx))));
+  router.get('/conversation/:conversation', (ctx) =>
+    jsonStream(ctx, streamedJson(conversations.reads.streamed(param(ctx, 'conversation'), transferables(ctx)))),
+  );
   router.get('/conversation/:conversation/messages', (ctx) =>
-    json(ctx, conversations.conversationMessages(param(ctx, 'conversation'), transferables(ctx))),
+    jsonStream(ctx, streamedJson(conversations.reads.messagesOf(param(ctx, 'conversation'), transferables(ctx)))),
   );
   router.post('/conversation/:conversation/rename', async (ctx) => {
-    json(ctx, await conversations.rename(param(ctx, 'conversation'), transferables(ctx)));
+    jsonStream(ctx, streamedJson(await conversations.rename(param(ctx, 'conversation'), transferables(ctx))));
   });
   router.post(op.summarize.path, async (ctx) => {
     const ids = input(ctx, op.summarize)?.messages?.iterable.map((message) => message.id);
