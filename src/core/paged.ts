@@ -39,7 +39,7 @@ export class PagedCollection<T extends { readonly id: string }> {
    */
   toJSON(): { iterable: T[]; indices: Record<string, number> } {
     if (this.held) return this.collect();
-    throw new Error('A paged collection is sent a page at a time (streamedJson), never stringified whole.');
+    throw new Error('A paged collection is sent a page at a time (jsonValueReply), never stringified whole.');
   }
 }
 

@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { tempDir } from '../support/helpers.ts';
-import { HostProcess, figures, processMemory, raw, sleep } from './support.ts';
+import { HostProcess, figures, jsonErrorCode, processMemory, raw, sleep } from './support.ts';
+import { LIMITS } from '../../src/core/limits.ts';
 import { probeHealth } from './healthProbe.ts';
 import { seed } from './writes.ts';
 
@@ -61,19 +62,33 @@ test('60 MB bodies costly to parse are parsed off the event loop or refused: hea
 });
 
 test(
-  'a 60 MB asset is stored in bounded time while health answers within 1 s',
-  // Parsing is off the loop (above); indexing reads a bounded prefix of the asset (search/bounds.ts).
+  'a 60 MB asset is refused at once (413 too_large, nothing stored) and one at the content limit is stored, while health answers within 1 s',
+  // Parsing is off the loop (above); the content limit (core/limits.ts) is checked before any other
+  // work, and indexing reads a bounded prefix of what is stored (search/bounds.ts).
   async () => {
     const host = new HostProcess(tempDir('satchel-rel-cost-'));
     try {
       const { port } = await host.waitFor('serving');
       const body = largeSeed(60 * 1024 * 1024);
-      const result = await whileProbing(port!, '/assets/create?transferables=false', body);
-      figures('large-asset', { bytes: body.length, status: result.status, ms: result.ms, health_slowest_ms: result.slowest });
-      assert.ok(result.status === 200 || result.status === 413, `answered ${result.status} ${result.text.slice(0, 200)}`);
-      assert.ok(result.ms < 60_000, `answered after ${result.ms} ms`);
-      assert.equal(result.failures, 0);
-      assert.ok(result.slowest < 1000, `health waited ${result.slowest} ms behind the large body`);
+      const refused = await whileProbing(port!, '/assets/create?transferables=false', body);
+      figures('large-asset-refused', { bytes: body.length, status: refused.status, ms: refused.ms, health_slowest_ms: refused.slowest });
+      assert.equal(refused.status, 413, refused.text.slice(0, 200));
+      assert.equal(jsonErrorCode({ json: JSON.parse(refused.text) as unknown }), 'too_large');
+      assert.match(refused.text, /the limit is 4,194,304/);
+      // The 64 MiB body limit still lets the body through to the check: it is parsed, then refused.
+      assert.ok(refused.ms < 30_000, `answered after ${refused.ms} ms`);
+      assert.equal(refused.failures, 0);
+      assert.ok(refused.slowest < 1000, `health waited ${refused.slowest} ms behind the refused body`);
+      const listed = await raw(port!, { path: '/assets/identifiers' });
+      assert.deepEqual((listed.json as { iterable: unknown[] }).iterable, [], 'nothing stored');
+
+      const atLimit = Buffer.from(JSON.stringify(seed('x'.repeat(LIMITS.contentChars))));
+      const stored = await whileProbing(port!, '/assets/create?transferables=false', atLimit);
+      figures('limit-asset', { bytes: atLimit.length, status: stored.status, ms: stored.ms, health_slowest_ms: stored.slowest });
+      assert.equal(stored.status, 200, stored.text.slice(0, 200));
+      assert.ok(stored.ms < 60_000, `answered after ${stored.ms} ms`);
+      assert.equal(stored.failures, 0);
+      assert.ok(stored.slowest < 1000, `health waited ${stored.slowest} ms behind the asset at the limit`);
     } finally {
       await host.kill();
     }

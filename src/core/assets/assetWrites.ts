@@ -18,6 +18,7 @@ import type {
   Website,
 } from '../wire.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { checkLimit, checkRoom } from '../limits.ts';
 import { newId, stamp } from '../time.ts';
 import { isKnownSpecific } from './languages.ts';
 import { classificationOf } from '../classify/languages.ts';
@@ -105,7 +106,10 @@ export class AssetWrites {
       const { rowid, doc } = this.parts.store.load(input.id);
       const now = stamp();
       const next: StoredAsset = { ...doc, updated: now };
-      if (typeof input.name === 'string') next.name = input.name;
+      if (typeof input.name === 'string') {
+        checkLimit('nameChars', input.name.length, doc.name?.length ?? 0);
+        next.name = input.name;
+      }
       if (input.mechanism) next.mechanism = input.mechanism;
       // Every stored asset has its two required counters; the defaults only make that visible to the type.
       if (input.score) next.score = { manual: 0, automatic: 0, ...doc.score, ...input.score };
@@ -240,6 +244,9 @@ export class AssetWrites {
       const { rowid, doc } = this.parts.store.load(assetId);
       if (!this.context.records.has(kind, targetId)) throw new NotFoundError(kind, targetId);
       const from = { kind: 'asset', id: assetId } as const;
+      if (link && kind !== 'workstream_summary' && !this.context.links.has(from, { kind, id: targetId })) {
+        checkRoom(kind === 'tag' ? 'tagsPerAsset' : 'websitesPerAsset', (atMost) => this.context.links.count(from, kind, atMost));
+      }
       const changed = link ? this.context.links.link(from, { kind, id: targetId }) : this.context.links.unlink(from, { kind, id: targetId });
       if (!changed) return;
       if (kind === 'tag') this.parts.indexing.reindex(rowid, doc, { previous: doc });

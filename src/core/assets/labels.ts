@@ -8,6 +8,7 @@ import type { SeededTag, SeededWebsite, Tag, Website, FlattenedAssets } from '..
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
 import { lookupKey } from '../store/baseSchema.ts';
+import { checkLimit } from '../limits.ts';
 
 type StoredTag = Omit<Tag, 'assets'>;
 type StoredWebsite = Omit<Website, 'assets' | 'conversations'>;
@@ -52,6 +53,7 @@ export class Labels {
   createTag(seed: SeededTag): StoredTag {
     const text = seed.text.trim();
     if (text.length === 0) throw new InvalidInputError('A tag needs a non-empty text');
+    checkLimit('tagChars', text.length);
     return this.context.transaction(() => {
       const key = lookupKey('tag', text);
       const existing = this.context.records.find<StoredTag>('tag', key)?.data;
@@ -90,6 +92,8 @@ export class Labels {
   createWebsite(seed: SeededWebsite): StoredWebsite {
     const url = seed.url.trim();
     if (url.length === 0) throw new InvalidInputError('A website needs a non-empty url');
+    checkLimit('urlChars', url.length);
+    checkLimit('nameChars', seed.name.trim().length);
     return this.context.transaction(() => {
       const key = lookupKey('website', url);
       const existing = this.context.records.find<StoredWebsite>('website', key)?.data;

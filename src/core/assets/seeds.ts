@@ -7,6 +7,7 @@ import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type { Classification, ClassificationSpecific, Seed, SeededFormat } from '../wire.ts';
 import type { FormatInput, SeedInput } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
+import { checkContent, checkLimit, checkSeededTags, checkSeededWebsites } from '../limits.ts';
 import { imageTypeOf, isKnownSpecific } from './languages.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
@@ -28,6 +29,13 @@ export async function prepareSeed(seed: SeedInput, classifier: LanguageClassifie
   if (!format || !content) {
     throw new InvalidInputError('The seed has no content: give asset.format.fragment.string.raw or asset.format.file.bytes.raw');
   }
+  // Refused before any work is spent on it (the classifier, a transaction).
+  checkContent(content);
+  checkSeededTags((seeded.metadata?.tags ?? []).map((tag) => tag.text));
+  checkSeededWebsites(seeded.metadata?.websites ?? []);
+  const fileName = format.file?.metadata?.name;
+  const givenName = seeded.metadata?.name?.trim() || fileName;
+  if (givenName !== undefined) checkLimit('nameChars', givenName.length);
   const given = format.classification?.specific ?? format.fragment?.metadata?.ext ?? format.file?.metadata?.ext;
   if (given !== undefined && !isKnownSpecific(given)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(given)}`);
   const image = content.bytes ? imageTypeOf(Uint8Array.from(content.bytes.slice(0, 16))) : undefined;
@@ -37,8 +45,7 @@ export async function prepareSeed(seed: SeedInput, classifier: LanguageClassifie
     else specific = (content.bytes ? 'bin' : 'txt') as ClassificationSpecific;
   }
   const generic = format.classification?.generic ?? genericOf(specific);
-  const fileName = format.file?.metadata?.name;
-  const name = seeded.metadata?.name?.trim() || fileName || suggestName(content.text);
+  const name = givenName || suggestName(content.text);
   return { classification: { generic, specific }, name, content, image: generic === 'IMAGE' };
 }
 
@@ -88,6 +95,7 @@ export function updatedFormat(format: StoredFormat, incoming: FormatInput, now: 
   const content = contentOf(incoming);
   let changed = false;
   if (content) {
+    checkContent(content, contentOf(format));
     const part = content.bytes ? { bytes: { raw: content.bytes } } : { string: { raw: content.text } };
     if (format.file && !format.fragment) next.file = part;
     else next.fragment = { ...part, ...(format.fragment?.metadata ? { metadata: format.fragment.metadata } : {}) };

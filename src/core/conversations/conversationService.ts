@@ -3,6 +3,7 @@ import type { ModelService } from '../models/modelService.ts';
 import type { RecordKind } from '../events.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
+import { checkLimit } from '../limits.ts';
 import type * as W from '../wire.ts';
 import { MessageStore, type StoredMessage } from './messageStore.ts';
 import { ConversationReads, type StreamedConversation } from './conversationReads.ts';
@@ -127,6 +128,8 @@ export class ConversationService {
   }
 
   create(seed: ConversationSeed, transferables: boolean): StreamedConversation {
+    if (seed.name !== undefined) checkLimit('nameChars', seed.name.length);
+    for (const message of seed.messages ?? []) checkMessage(message);
     const id = this.context.transaction(() => {
       const now = stamp();
       const stored: StoredConversation = {
@@ -156,6 +159,7 @@ export class ConversationService {
   update(input: ConversationUpdate, transferables: boolean): StreamedConversation {
     this.context.transaction(() => {
       const stored = this.stored(input.id);
+      if (input.name !== undefined) checkLimit('nameChars', input.name.length, stored.name?.length ?? 0);
       this.save({
         ...stored,
         ...(input.name !== undefined ? { name: input.name } : {}),
@@ -263,6 +267,7 @@ export class ConversationService {
   // ── messages ──
 
   createMessage(conversation: string, seed: MessageSeed, transferables: boolean): W.ConversationMessage {
+    checkMessage(seed);
     const id = this.context.transaction(() => {
       const stored = this.stored(conversation);
       const messageId = this.insertMessage(conversation, seed);
@@ -325,6 +330,19 @@ export class ConversationService {
       this.context.publish({ kind: 'asset', id: asset });
     }
   }
+}
+
+/**
+ * Refuses a message over the message limit, counting every text and byte its fragment carries
+ * (it is stored as sent, in each encoding given).
+ */
+export function checkMessage(message: Pick<MessageSeed, 'fragment'>): void {
+  const { string, bytes } = message.fragment;
+  let size = 0;
+  for (const value of [string?.raw, string?.base64, string?.base64_url, string?.data_url, bytes?.raw, bytes?.base64, bytes?.base64_url, bytes?.data_url]) {
+    size += value?.length ?? 0;
+  }
+  checkLimit('messageChars', size);
 }
 
 function isOrphan(relations: Record<string, Flattened>): boolean {

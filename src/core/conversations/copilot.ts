@@ -7,6 +7,7 @@
 import type { Logger } from '../context.ts';
 import { silentLogger } from '../context.ts';
 import { InvalidInputError } from '../errors.ts';
+import { checkLimit } from '../limits.ts';
 import type { TextGenerator } from '../models/textGenerator.ts';
 import type { ConversationService } from './conversationService.ts';
 
@@ -65,6 +66,8 @@ export class Copilot {
   async ask(question: Question): Promise<Answer> {
     const query = question.query.trim();
     if (query === '') throw new InvalidInputError('The question (relevance.query or question.query) is empty');
+    // Before a conversation is made for it: a question is stored as a message.
+    checkLimit('messageChars', query.length);
     const conversation = question.conversation ?? this.conversations.create({ type: 'COPILOT', name: titleOf(query) }, false).id;
     const generator = this.generator();
     // The prompt holds at most `contextChars` of the conversation: only that much of its newest

@@ -7,6 +7,7 @@ import type { StoreContext } from '../context.ts';
 import type { RecordKind } from '../events.ts';
 import { NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
+import { checkLimit } from '../limits.ts';
 import type * as W from '../wire.ts';
 import {
   relationsOf,
@@ -94,6 +95,7 @@ export class RelatedRecords {
   // ── annotations ──
 
   createAnnotation(seed: AnnotationSeed, generator?: string): W.Annotation {
+    checkLimit('annotationChars', seed.text.length);
     return this.context.transaction(() => {
       const now = stamp();
       const stored: StoredAnnotation = {
@@ -145,6 +147,7 @@ export class RelatedRecords {
   // ── anchors ──
 
   createAnchor(seed: AnchorSeed): W.Anchor {
+    if (seed.name !== undefined) checkLimit('nameChars', seed.name.length);
     return this.context.transaction(() => {
       const now = stamp();
       const stored: StoredAnchor = {
@@ -232,6 +235,7 @@ export class RelatedRecords {
   // ── workstream summaries ──
 
   createWorkstreamSummary(seed: WorkstreamSummarySeed): W.WorkstreamSummary {
+    checkLimit('nameChars', seed.name.length);
     return this.context.transaction(() => {
       const now = stamp();
       const stored: StoredWorkstreamSummary = {

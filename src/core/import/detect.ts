@@ -3,6 +3,7 @@
  * read into snippets. Every reader is one pass over the parsed JSON; the JSON itself is parsed
  * once (JSONC only when strict JSON fails).
  */
+import { limitMessage } from '../limits.ts';
 import { ImportFormatError, ImportTooLargeError, MAX_IMPORT_FILE_BYTES, type ImportFormat, type ParsedFile } from './types.ts';
 import { parseJsonc } from './jsonc.ts';
 import { isVscodeSnippets, parseVscodeSnippets } from './vscodeSnippets.ts';
@@ -23,7 +24,7 @@ export function detectFormat(value: unknown): ImportFormat | undefined {
 export function parseImportFile(file: string, text: string, format?: ImportFormat): ParsedFile {
   // Characters, not bytes: a bound either way, and checked before any parsing.
   if (text.length > MAX_IMPORT_FILE_BYTES) {
-    throw new ImportTooLargeError(`${file}: ${text.length} characters; an import reads files up to ${MAX_IMPORT_FILE_BYTES} bytes`);
+    throw new ImportTooLargeError(`${file}: ${limitMessage('importFileChars', text.length)}`);
   }
   let value: unknown;
   try {

@@ -4,6 +4,7 @@
  */
 import type { ClassificationSpecific } from '../wire.ts';
 import { InvalidInputError, TooLargeError } from '../errors.ts';
+import { LIMITS, overLimit } from '../limits.ts';
 import type { ImportFormat } from './formats.ts';
 
 export type { ImportFormat } from './formats.ts';
@@ -43,13 +44,8 @@ export class ImportFormatError extends InvalidInputError {
   }
 }
 
-/** Largest file an import reads (a 100k-snippet library is ~40 MB of JSON). */
-export const MAX_IMPORT_FILE_BYTES = 256 * 1024 * 1024;
-/** Largest snippet an import keeps; larger items fail with a reason and the rest go on. */
-export const MAX_SNIPPET_CHARS = 4 * 1024 * 1024;
-/** Longest name kept (longer ones are cut, not refused). */
-const MAX_NAME_CHARS = 512;
-const MAX_TAG_CHARS = 256;
+/** Largest file an import reads, in characters (a 100k-snippet library is ~40 MB of JSON). */
+export const MAX_IMPORT_FILE_BYTES = LIMITS.importFileChars;
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -73,16 +69,21 @@ export class SnippetCollector {
     this.failures.push({ source: `${this.file} › ${item}`, reason });
   }
 
+  /**
+   * Keeps the snippet, or fails it alone with the reason when it is over a limit of core/limits.ts
+   * (its content, its number of tags, its description). A name or a tag longer than its limit is
+   * cut instead: it labels the snippet, and a cut label loses nothing of the snippet itself.
+   */
   add(item: string, snippet: Omit<ImportedSnippet, 'source'>): void {
     const source = `${this.file} › ${item}`;
     if (snippet.text.trim() === '') return this.fail(item, 'the snippet is empty');
-    if (snippet.text.length > MAX_SNIPPET_CHARS) {
-      return this.fail(item, `the snippet has ${snippet.text.length} characters; an import keeps up to ${MAX_SNIPPET_CHARS}`);
-    }
-    const tags = [...new Set(snippet.tags.map((tag) => tag.trim().slice(0, MAX_TAG_CHARS)).filter((tag) => tag !== ''))];
+    const tags = distinctTags(snippet.tags);
     const description = snippet.description?.trim();
+    const refused =
+      overLimit('contentChars', snippet.text.length) ?? overLimit('tagsPerAsset', tags.length) ?? overLimit('annotationChars', description?.length ?? 0);
+    if (refused !== undefined) return this.fail(item, refused);
     this.snippets.push({
-      name: snippet.name.trim().slice(0, MAX_NAME_CHARS),
+      name: snippet.name.trim().slice(0, LIMITS.nameChars),
       text: snippet.text,
       language: snippet.language,
       tags,
@@ -94,4 +95,18 @@ export class SnippetCollector {
   result(format: ImportFormat): ParsedFile {
     return { format, snippets: this.snippets, failures: this.failures };
   }
+}
+
+/** Tags as the store keeps them: trimmed, cut to the tag limit, one per text ignoring case (the first spelling). */
+function distinctTags(texts: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const tags: string[] = [];
+  for (const text of texts) {
+    const tag = text.trim().slice(0, LIMITS.tagChars);
+    const key = tag.toLowerCase();
+    if (tag === '' || seen.has(key)) continue;
+    seen.add(key);
+    tags.push(tag);
+  }
+  return tags;
 }

@@ -73,6 +73,14 @@ export class Links {
     return rows.map((row) => row.b_id);
   }
 
+  /** How many records of `kind` are linked to `from`, counted up to `atMost` (a bound on the work). */
+  count(from: LinkEnd, kind: RecordKind, atMost: number): number {
+    const row = this.database
+      .prepare('SELECT count(*) AS n FROM (SELECT 1 FROM links WHERE a_kind = ? AND a_id = ? AND b_kind = ? LIMIT ?)')
+      .get(from.kind, from.id, kind, atMost) as { n: number };
+    return row.n;
+  }
+
   /**
    * The partners of each record of `kind` named in `ids`, by the partners' kind, oldest link first:
    * one query for a page of records instead of one per record and partner kind.

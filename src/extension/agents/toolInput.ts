@@ -3,6 +3,7 @@
  * be. VS Code validates against the declared schema too, but other callers of lm.invokeTool may not.
  */
 import type { SaveInput, SearchInput } from './snippetOperations.ts';
+import { overLimit } from '../../core/limits.ts';
 
 /** Bad tool input, said the way the model can fix it. */
 export class ToolInputError extends Error {
@@ -60,5 +61,12 @@ export function parseSave(input: unknown): SaveInput {
   const name = text(o, 'name');
   const tags = strings(o, 'tags');
   const language = text(o, 'language');
+  // The store's limits, said before the user is asked to confirm a save the host would refuse.
+  const refused =
+    overLimit('contentChars', content.length) ??
+    overLimit('nameChars', name?.trim().length ?? 0) ??
+    overLimit('tagsPerAsset', new Set(tags?.map((tag) => tag.trim().toLowerCase())).size) ??
+    tags?.map((tag) => overLimit('tagChars', tag.trim().length)).find((reason) => reason !== undefined);
+  if (refused !== undefined) throw new ToolInputError(`${refused}.`);
   return { content, ...(name ? { name } : {}), ...(tags ? { tags } : {}), ...(language ? { language } : {}) };
 }

@@ -10,6 +10,7 @@ import type { AssetFilter, AssetsSearchWithFiltersInput, ClassificationSpecific,
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
 import { SATCHEL_APPLICATION } from '../../core/assets/origin.ts';
+import { LIMITS, limitMessage, type LimitKind } from '../../core/limits.ts';
 import { MAX_CONTENT_CHARS, detailOf, detailText, languageName, listingText, summaryOf, type SnippetSummary } from './snippetViews.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
 
@@ -41,16 +42,36 @@ const searchInput = {
   limit,
 };
 
+/** A zod bound at one of the store's limits, refused with the store's own message (which names the size sent). */
+function atMost(kind: LimitKind) {
+  const size = (input: unknown): number => (typeof input === 'string' || Array.isArray(input) ? input.length : 0);
+  return [LIMITS[kind], { error: (issue: { readonly input?: unknown }) => limitMessage(kind, size(issue.input)) }] as const;
+}
+
+// The store's limits (core/limits.ts), stated to the agent in the schema; core enforces them anyway.
 const saveInput = {
   content: z
     .string()
     .min(1)
+    .max(...atMost('contentChars'))
     .refine((text) => text.trim() !== '', 'content is only whitespace')
     .describe('The code or text to save, exactly as it should be stored.'),
-  name: z.string().max(300).optional().describe('A short descriptive title. Default: derived from the code (its first declaration or line).'),
-  tags: tags.optional().describe('Tags to file it under, e.g. ["http", "retry"].'),
+  name: z
+    .string()
+    .max(...atMost('nameChars'))
+    .optional()
+    .describe('A short descriptive title. Default: derived from the code (its first declaration or line).'),
+  tags: z
+    .array(z.string().min(1).max(...atMost('tagChars')))
+    .max(...atMost('tagsPerAsset'))
+    .optional()
+    .describe('Tags to file it under, e.g. ["http", "retry"].'),
   language: language.optional().describe('Its language; detected from the content when omitted.'),
-  websites: z.array(z.url().max(2048)).max(16).optional().describe('Related URLs (documentation, the source it came from).'),
+  websites: z
+    .array(z.url().max(...atMost('urlChars')))
+    .max(...atMost('websitesPerAsset'))
+    .optional()
+    .describe('Related URLs (documentation, the source it came from).'),
 };
 
 /** The specific value of a language the agent named, or an error result naming what it can say. */

@@ -2,7 +2,7 @@
 import type { Context } from 'koa';
 import type { RouteModule } from './deps.ts';
 import { empty, input, json, jsonStream, param, queryString, transferables } from '../http.ts';
-import { streamedJson } from '../jsonEncode.ts';
+import { jsonValueReply } from '../jsonEncode.ts';
 import { parseExportType } from '../../core/assets/exporter.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 
@@ -48,7 +48,7 @@ export const assetRoutes: RouteModule = (router, { core }) => {
   router.get('/asset/:asset/conversations', (ctx) => {
     const id = param(ctx, 'asset');
     assets.get(id, { transferables: false });
-    jsonStream(ctx, streamedJson(core.conversations.reads.listForAsset(id, transferables(ctx))));
+    jsonStream(ctx, jsonValueReply(core.conversations.reads.listForAsset(id, transferables(ctx))));
   });
 
   router.get('/asset/:asset/export', (ctx) => {

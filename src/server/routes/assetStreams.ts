@@ -10,10 +10,12 @@ import type { Asset, Assets, StreamedIdentifiers } from '../../core/wire.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import { jsonStream } from '../http.ts';
 import { jsonArrayReply } from '../jsonEncode.ts';
+import { mapPages } from '../../core/assets/assetStore.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 
-function identifiersFrame(core: Satchel): StreamedIdentifiers {
-  return { iterable: core.assets.identifiers().map((id) => ({ asset: { id } })) };
+/** The StreamedIdentifiers of every asset, encoded a page at a time (1M ids in one value held the loop for seconds). */
+function identifiersFrame(core: Satchel): AsyncGenerator<Buffer> {
+  return jsonArrayReply('iterable', mapPages(core.assets.identifierPages(), (id) => ({ asset: { id } })));
 }
 
 /** The Assets document of every asset, encoded a page at a time (the store may hold more than a string can). */

@@ -13,6 +13,7 @@ import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';
 import { registerAssetStreams } from './assetStreams.ts';
 import type { SearchedPages } from '../../core/assets/assetService.ts';
+import { mapPages } from '../../core/assets/assetStore.ts';
 
 
 export const assetsRoutes: RouteModule = (router, deps) => {
@@ -48,12 +49,13 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   router.get('/assets/related', related);
   router.post(op.related.path, related);
 
+  // Id listings are streamed a page at a time like GET /assets (1M ids in one reply held the loop 10 s).
   router.get('/assets/identifiers', (ctx) => {
-    json(ctx, { iterable: assets.identifiers({ pseudo: pseudo(ctx) }).map((id) => ({ id })) });
+    jsonStream(ctx, jsonArrayReply('iterable', mapPages(assets.identifierPages({ pseudo: pseudo(ctx) }), (id) => ({ id }))));
   });
 
   router.get('/assets/pseudo', (ctx) => {
-    json(ctx, { identifiers: { iterable: assets.identifiers({ onlyPseudo: true }).map((id) => ({ id })) } });
+    jsonStream(ctx, jsonPagedReply('{"identifiers":{"iterable":[', mapPages(assets.identifierPages({ onlyPseudo: true }), (id) => ({ id })), () => ']}}'));
   });
 
   router.get('/assets/search', async (ctx) => {

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { RouteModule } from './deps.ts';
-import { input, json, param, text } from '../http.ts';
+import { input, json, jsonStream, param, text } from '../http.ts';
+import { jsonValueReply } from '../jsonEncode.ts';
 import { PIECES_OS_VERSION } from '../version.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
@@ -38,7 +39,8 @@ export const connectorRoutes: RouteModule = (router, { core }) => {
   router.post(op.saved.path, (ctx) => json(ctx, checkSaved(connector, core.assets, input(ctx, op.saved).text)));
 
   router.post(op.suggestion.path, applicationSegment, (ctx) => {
-    json(ctx, connector.suggest(param(ctx, 'application'), input(ctx, op.suggestion)));
+    // Streamed: the reply echoes the copy (target.seed), which may be tens of MB.
+    jsonStream(ctx, jsonValueReply(connector.suggest(param(ctx, 'application'), input(ctx, op.suggestion))));
   });
 
   router.post(op.reaction.path, applicationSegment, async (ctx) => {

@@ -1,6 +1,6 @@
 import { empty, input, json, jsonStream, param, transferables } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
-import { streamedJson } from '../jsonEncode.ts';
+import { jsonValueReply } from '../jsonEncode.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import type { RouteModule } from './deps.ts';
 import { conversationOperations as op } from '../../wire/conversations.ts';
@@ -14,9 +14,9 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   const conversations = core.conversations;
 
   // Conversations are sent a page of messages at a time: one may hold hundreds of megabytes.
-  router.get('/conversations', (ctx) => jsonStream(ctx, streamedJson(conversations.reads.snapshot(transferables(ctx)))));
+  router.get('/conversations', (ctx) => jsonStream(ctx, jsonValueReply(conversations.reads.snapshot(transferables(ctx)))));
   router.post(op.create.path, (ctx) => {
-    jsonStream(ctx, streamedJson(conversations.create(input(ctx, op.create), transferables(ctx))));
+    jsonStream(ctx, jsonValueReply(conversations.create(input(ctx, op.create), transferables(ctx))));
   });
   router.get('/conversations/identifiers', (ctx) => json(ctx, conversations.identifiers()));
   const identifierFrames = registerSharedStream(
@@ -36,16 +36,16 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   });
 
   router.post(op.update.path, (ctx) => {
-    jsonStream(ctx, streamedJson(conversations.update(input(ctx, op.update), transferables(ctx))));
+    jsonStream(ctx, jsonValueReply(conversations.update(input(ctx, op.update), transferables(ctx))));
   });
   router.get('/conversation/:conversation', (ctx) =>
-    jsonStream(ctx, streamedJson(conversations.reads.streamed(param(ctx, 'conversation'), transferables(ctx)))),
+    jsonStream(ctx, jsonValueReply(conversations.reads.streamed(param(ctx, 'conversation'), transferables(ctx)))),
   );
   router.get('/conversation/:conversation/messages', (ctx) =>
-    jsonStream(ctx, streamedJson(conversations.reads.messagesOf(param(ctx, 'conversation'), transferables(ctx)))),
+    jsonStream(ctx, jsonValueReply(conversations.reads.messagesOf(param(ctx, 'conversation'), transferables(ctx)))),
   );
   router.post('/conversation/:conversation/rename', async (ctx) => {
-    jsonStream(ctx, streamedJson(await conversations.rename(param(ctx, 'conversation'), transferables(ctx))));
+    jsonStream(ctx, jsonValueReply(await conversations.rename(param(ctx, 'conversation'), transferables(ctx))));
   });
   router.post(op.summarize.path, async (ctx) => {
     const ids = input(ctx, op.summarize)?.messages?.iterable.map((message) => message.id);

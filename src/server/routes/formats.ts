@@ -3,14 +3,16 @@
  * `transferable` query of these two APIs, except on the formats snapshot.
  */
 import type { RouteModule } from './deps.ts';
-import { input, json, param, queryBoolean, transferables } from '../http.ts';
+import { input, json, jsonStream, param, queryBoolean, transferables } from '../http.ts';
+import { jsonArrayReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 
 export const formatRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
   router.get('/formats', (ctx) => {
-    json(ctx, assets.allFormats(transferables(ctx)));
+    // Streamed a page of assets at a time like GET /assets.
+    jsonStream(ctx, jsonArrayReply('iterable', assets.formatPages(transferables(ctx))));
   });
 
   router.post(op.updateFormatValue.path, (ctx) => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { LIMITS } from '../../../src/core/limits.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -45,4 +46,13 @@ test('the participant and the MCP provider ids match the code', () => {
   for (const command of commands) assert.match(source('chatParticipant.ts'), new RegExp(`request.command === '${command}'`));
   const provider = /MCP_PROVIDER_ID = '([\w.]+)'/.exec(source('mcpDefinitions.ts'))?.[1];
   assert.deepEqual(manifest.contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), [provider]);
+});
+
+test("the save tool's schema states the store's limits (core/limits.ts)", () => {
+  const save = (manifest.contributes.languageModelTools as ToolContribution[]).find((tool) => tool.name === 'satchel_save_snippet')!;
+  const properties = save.inputSchema.properties as Record<string, { maxLength?: number; maxItems?: number; items?: { maxLength?: number } }>;
+  assert.equal(properties['content']?.maxLength, LIMITS.contentChars);
+  assert.equal(properties['name']?.maxLength, LIMITS.nameChars);
+  assert.equal(properties['tags']?.maxItems, LIMITS.tagsPerAsset);
+  assert.equal(properties['tags']?.items?.maxLength, LIMITS.tagChars);
 });

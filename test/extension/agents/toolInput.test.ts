@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { parseSave, parseSearch, ToolInputError } from '../../../src/extension/agents/toolInput.ts';
 import { clampLimit } from '../../../src/extension/agents/snippetOperations.ts';
 import { specificFromLanguageName as toSpecific } from '../../../src/core/classify/languages.ts';
+import { LIMITS } from '../../../src/core/limits.ts';
 
 test('search input: query and/or tags, optional language and limit', () => {
   assert.deepEqual(parseSearch({ query: 'retry', limit: 3 }), { query: 'retry', limit: 3 });
@@ -20,6 +21,17 @@ test('save input: content required and non-blank; name, tags, language optional'
   assert.throws(() => parseSave({}), /"content" is required/);
   assert.throws(() => parseSave({ content: ' \n' }), /"content" must not be empty/);
   assert.throws(() => parseSave({ content: 42 }), /"content" must be a string/);
+});
+
+test('save input over the store limits is refused before the user is asked to confirm, naming the limit', () => {
+  const over = (input: Record<string, unknown>, message: RegExp) =>
+    assert.throws(() => parseSave({ content: 'x()', ...input }), (error: unknown) => error instanceof ToolInputError && message.test(error.message));
+  over({ content: 'x'.repeat(LIMITS.contentChars + 1) }, /text content has 4,194,305 characters; the limit is 4,194,304/);
+  over({ name: 'n'.repeat(LIMITS.nameChars + 1) }, /A name has 513 characters/);
+  over({ tags: Array.from({ length: LIMITS.tagsPerAsset + 1 }, (_, i) => `t${i}`) }, /A snippet has 129 tags; the limit is 128/);
+  over({ tags: ['t'.repeat(LIMITS.tagChars + 1)] }, /A tag has 257 characters/);
+  const atLimit = Array.from({ length: LIMITS.tagsPerAsset }, (_, i) => `t${i}`);
+  assert.deepEqual(parseSave({ content: 'x()', tags: [...atLimit, 'T0'] }).tags?.length, LIMITS.tagsPerAsset + 1, 'a repeat is not one more tag');
 });
 
 test('limits are clamped to 1..50, defaulting to 10', () => {
