@@ -1,10 +1,11 @@
 /**
  * What clients send on the two-way streams (`/qgpt/stream`), read as request bodies are: parsed
  * within the same depth and complexity limits, large frames on a worker thread, one frame per turn
- * of the event loop and in the order they came. What one socket, and all sockets together, may
- * hold waiting to be read is bounded: past it a frame is refused unread (3,000 questions sent at
- * once were all handled in one turn and held health for 6.9 s; twenty 1 MiB frames nested 20 deep
- * took 4.5 s of parsing on the event loop). A socket that closes drops what it had waiting.
+ * of the event loop and in the order they came. A socket whose frames wait to be read is paused
+ * (TCP holds the rest on the client's side) until they are; what one socket, and all sockets
+ * together, may hold waiting is bounded, and past that a frame is refused unread. 3,000 questions
+ * sent at once were all handled in one turn and held health for 6.9 s; twenty 1 MiB frames nested
+ * 20 deep took 4.5 s of parsing on the event loop. A socket that closes drops what it had waiting.
  */
 import { HttpError } from './errors.ts';
 import { JsonParser } from './jsonParse.ts';
@@ -14,19 +15,30 @@ import type { Disposable } from '../core/events.ts';
 export type ClientFrame = { readonly value: unknown } | { readonly error: HttpError };
 
 export interface FrameLimits {
-  /** Frames one socket may have waiting to be read. */
-  readonly framesPerSocket: number;
-  /** Bytes of frames one socket may have waiting. */
+  /** Frames, and bytes of frames, waiting on one socket from which it is paused. */
+  readonly pauseFrames: number;
+  readonly pauseBytes: number;
+  /**
+   * Bytes of frames one socket may have waiting: what arrives once it is paused (the rest of what
+   * was already read from it, at most one frame of the 1 MiB WebSocket limit more) stays under it.
+   */
   readonly bytesPerSocket: number;
   /** Bytes of frames all sockets may have waiting together. */
   readonly bytesInAll: number;
 }
 
 export const DEFAULT_FRAME_LIMITS: FrameLimits = {
-  framesPerSocket: 16,
+  pauseFrames: 16,
+  pauseBytes: 2 * 1024 * 1024,
   bytesPerSocket: 4 * 1024 * 1024,
   bytesInAll: 64 * 1024 * 1024,
 };
+
+/** How a queue holds back its socket. */
+export interface FlowControl {
+  pause(): void;
+  resume(): void;
+}
 
 /** Frames from this size are parsed off the event loop (a 64 KiB parse takes under a millisecond on it). */
 const WORKER_PARSE_FROM = 64 * 1024;
@@ -42,8 +54,8 @@ export class ClientFrames implements Disposable {
   }
 
   /** The frame queue of one socket; `deliver` gets each frame, read or refused, in order. */
-  queue(deliver: (frame: ClientFrame) => void): FrameQueue {
-    return new FrameQueue(this, deliver);
+  queue(deliver: (frame: ClientFrame) => void, flow: FlowControl): FrameQueue {
+    return new FrameQueue(this, deliver, flow);
   }
 
   /** @internal Takes `bytes` from the budget of all sockets; false when it is spent. */
@@ -71,26 +83,29 @@ export class ClientFrames implements Disposable {
 export class FrameQueue implements Disposable {
   private readonly frames: ClientFrames;
   private readonly deliver: (frame: ClientFrame) => void;
+  private readonly flow: FlowControl;
   private readonly waiting: Buffer[] = [];
   private bytes = 0;
   private draining = false;
+  private paused = false;
   private closed = false;
 
-  constructor(frames: ClientFrames, deliver: (frame: ClientFrame) => void) {
+  constructor(frames: ClientFrames, deliver: (frame: ClientFrame) => void, flow: FlowControl) {
     this.frames = frames;
     this.deliver = deliver;
+    this.flow = flow;
   }
 
   push(frame: Buffer): void {
     if (this.closed) return;
-    const { framesPerSocket, bytesPerSocket } = this.frames.limits;
-    if (this.waiting.length >= framesPerSocket || this.bytes + frame.length > bytesPerSocket) {
+    const { bytesPerSocket, pauseFrames, pauseBytes } = this.frames.limits;
+    if (this.bytes + frame.length > bytesPerSocket) {
       this.deliver({
         error: new HttpError(
           429,
           'too_many_frames',
-          `More than ${framesPerSocket} frames (or ${bytesPerSocket / 1024 / 1024} MiB) are waiting to be read on this socket; ` +
-            'this frame was not read. Wait for answers before sending more.',
+          `More than ${bytesPerSocket / 1024 / 1024} MiB of frames are waiting to be read on this socket; this frame was not read. ` +
+            'Wait for answers before sending more.',
         ),
       });
       return;
@@ -101,6 +116,10 @@ export class FrameQueue implements Disposable {
     }
     this.waiting.push(frame);
     this.bytes += frame.length;
+    if (!this.paused && (this.waiting.length >= pauseFrames || this.bytes >= pauseBytes)) {
+      this.paused = true;
+      this.flow.pause();
+    }
     if (!this.draining) void this.drain();
   }
 
@@ -111,16 +130,24 @@ export class FrameQueue implements Disposable {
       await new Promise((resolve) => setImmediate(resolve));
       const frame = this.waiting.shift();
       if (!frame) break;
+      // Measured before parsing: a large frame's bytes are moved to the parser's thread.
+      const size = frame.length;
       let read: ClientFrame;
       try {
         read = { value: await this.frames.parse(frame) };
       } catch (error) {
         read = { error: error instanceof HttpError ? error : new HttpError(400, 'malformed_json', 'The frame could not be read.') };
       } finally {
-        this.bytes -= frame.length;
-        this.frames.release(frame.length);
+        this.bytes -= size;
+        this.frames.release(size);
       }
-      if (!this.closed) this.deliver(read);
+      if (this.closed) break;
+      this.deliver(read);
+      const { pauseFrames, pauseBytes } = this.frames.limits;
+      if (this.paused && this.waiting.length < pauseFrames / 2 && this.bytes < pauseBytes / 2) {
+        this.paused = false;
+        this.flow.resume();
+      }
     }
     this.draining = false;
   }

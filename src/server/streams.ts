@@ -121,7 +121,8 @@ class Subscriber implements StreamSubscriber {
 
 export class StreamRegistry extends Owner {
   private readonly routes: Route[] = [];
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  /** A client's frames come one per turn of the event loop, and a paused socket is read no further. */
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024, allowSynchronousEvents: false });
   private readonly maxBuffered: number;
   private readonly pingTimer: NodeJS.Timeout;
   private readonly subscribers = new Map<WebSocket, Subscriber>();
@@ -179,7 +180,7 @@ export class StreamRegistry extends Owner {
     ws.on('error', () => ws.terminate());
     // Most streams are server → client only: client frames are ignored unless the handler takes them.
     let registration: StreamRegistration | undefined | void;
-    const frames = this.frames.queue((frame) => registration?.receive?.(frame));
+    const frames = this.frames.queue((frame) => registration?.receive?.(frame), { pause: () => ws.pause(), resume: () => ws.resume() });
     ws.on('message', (data) => {
       if (registration?.receive) frames.push(bytesOf(data));
     });
