@@ -38,15 +38,19 @@ export async function manyConversations(dataDir: string, count: number, messages
   const db = new DatabaseSync(join(dataDir, 'satchel.db'));
   try {
     db.exec('BEGIN');
-    // Conversation n (n ≥ 1) is the template with id `c-<n>` and an `updated` n seconds later.
+    // Conversation n (n ≥ 1) is the template with id `c-<n>`, updated n seconds after the template.
+    const updatedAt = `strftime('%Y-%m-%dT%H:%M:%fZ', '2025-01-01', '+' || i || ' seconds')`;
     db.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
        INSERT INTO records (kind, id, created, updated, data, lookup)
-       SELECT 'conversation', printf('c-%08d', i), r.created, r.updated,
-              json_set(r.data, '$.id', printf('c-%08d', i), '$.name', 'Conversation ' || i,
-                       '$.updated.value', strftime('%Y-%m-%dT%H:%M:%fZ', '2025-01-01', '+' || i || ' seconds')), NULL
+       SELECT 'conversation', printf('c-%08d', i), r.created, ${updatedAt},
+              json_set(r.data, '$.id', printf('c-%08d', i), '$.name', 'Conversation ' || i, '$.updated.value', ${updatedAt}), NULL
        FROM n, records r WHERE r.kind = 'conversation' AND r.id = ?`,
     ).run(count - 1, template);
+    db.prepare(
+      `UPDATE records SET updated = '2025-01-01T00:00:00.000Z', data = json_set(data, '$.updated.value', '2025-01-01T00:00:00.000Z')
+       WHERE kind = 'conversation' AND id = ?`,
+    ).run(template);
     db.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
        INSERT INTO conversation_messages (id, conversation, created, data)
