@@ -89,7 +89,7 @@ export async function largeConversation(dataDir: string, messages: number, chars
     const grow = db.prepare(`UPDATE conversation_messages SET data = json_set(data, '$.fragment.string.raw', ?) WHERE id = ?`);
     db.exec('BEGIN');
     const body = messageText(chars, '');
-    rows.forEach((row, i) => grow.run(`BEGIN-${i}${body.slice(`BEGIN-${i}`.length)}`, row.id));
+    rows.forEach((row, i) => grow.run(`BEGIN-${i}${body}`.slice(0, chars), row.id));
     rebuildHeads(db);
     db.exec('COMMIT');
     return { id, messages: rows.map((row) => row.id) };

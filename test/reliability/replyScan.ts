@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 export interface ScannedReply {
   readonly status: number;
   readonly bytes: number;
-  /** How many times each marker occurred. */
+  /** How many times each match of `pattern` occurred, by its first group (or the whole match). */
   readonly counts: ReadonlyMap<string, number>;
   readonly ms: number;
   /** The whole reply, when `keep` was set. */
@@ -19,8 +19,8 @@ export interface ScannedReply {
 export interface ScanOptions {
   readonly method?: string;
   readonly body?: string;
-  /** Literal strings to count (each shorter than 64 characters). */
-  readonly markers?: readonly string[];
+  /** What to count, a global pattern whose matches are shorter than 64 characters. */
+  readonly pattern?: RegExp;
   readonly keep?: boolean;
   readonly timeoutMs?: number;
 }
@@ -31,19 +31,20 @@ export function fetchScanned(port: number, path: string, options: ScanOptions = 
     const started = performance.now();
     const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) };
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-      const counts = new Map<string, number>((options.markers ?? []).map((marker) => [marker, 0]));
+      const counts = new Map<string, number>();
       const kept: Buffer[] = [];
       let bytes = 0;
       let carry = '';
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
         if (options.keep) kept.push(chunk);
-        // Latin-1 keeps one character per byte, so a marker split across chunks is found in the carry.
+        // Latin-1 keeps one character per byte, so a match split across chunks is found in the carry
+        // (one lying wholly in the carry was counted with the chunk before).
         const text = carry + chunk.toString('latin1');
-        for (const marker of options.markers ?? []) {
-          let found = 0;
-          for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1)) if (at + marker.length > carry.length) found++;
-          counts.set(marker, counts.get(marker)! + found);
+        for (const match of options.pattern ? text.matchAll(options.pattern) : []) {
+          if (match.index + match[0].length <= carry.length) continue;
+          const key = match[1] ?? match[0];
+          counts.set(key, (counts.get(key) ?? 0) + 1);
         }
         carry = text.slice(-64);
       });
