@@ -1,4 +1,5 @@
 /** Health answered while something else runs: the slowest answer is how long the host was blocked. */
+import assert from 'node:assert/strict';
 import { raw, sleep } from './support.ts';
 
 /** Polls health every 100 ms on fresh connections; `stop()` resolves with the slowest answer in ms. */
@@ -30,3 +31,16 @@ export function probeHealth(port: number): { stop(): Promise<{ slowest: number; 
   };
 }
 
+/** Runs `work` while health is probed; returns its result and health's slowest answer (failing if health failed). */
+export async function withHealth<T>(port: number, work: () => Promise<T>): Promise<{ result: T; slowest: number }> {
+  const probe = probeHealth(port);
+  try {
+    const result = await work();
+    const health = await probe.stop();
+    assert.equal(health.failures, 0, 'health failed while the request ran');
+    return { result, slowest: health.slowest };
+  } catch (error) {
+    await probe.stop();
+    throw error;
+  }
+}

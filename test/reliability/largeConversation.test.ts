@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, raw } from './support.ts';
-import { probeHealth } from './healthProbe.ts';
+import { withHealth } from './healthProbe.ts';
 import { fetchScanned } from './replyScan.ts';
 import { clientFrame, openRawSocket } from './rawSocket.ts';
 import { largeConversation } from './conversationStores.ts';
@@ -35,19 +35,6 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function withHealth<T>(work: () => Promise<T>): Promise<{ result: T; slowest: number }> {
-  const probe = probeHealth(port);
-  try {
-    const result = await work();
-    const health = await probe.stop();
-    assert.equal(health.failures, 0, 'health failed while the request ran');
-    return { result, slowest: health.slowest };
-  } catch (error) {
-    await probe.stop();
-    throw error;
-  }
-}
-
 async function mcpTool(name: string, args: Record<string, unknown>): Promise<{ status: number; bytes: number; structured: any }> {
   const reply = await raw(port, {
     method: 'POST',
@@ -63,7 +50,7 @@ async function mcpTool(name: string, args: Record<string, unknown>): Promise<{ s
 test('a question into the conversation is answered while health answers within 1 s', async () => {
   const socket = await openRawSocket(port, '/qgpt/stream');
   const frame = clientFrame(JSON.stringify({ question: { query: 'What should I try next?' }, conversation, request: 'next' }));
-  const { result, slowest } = await withHealth(async () => {
+  const { result, slowest } = await withHealth(port, async () => {
     const started = performance.now();
     await socket.write(frame);
     const messages = await socket.waitFor(2, 60_000);
@@ -78,7 +65,7 @@ test('a question into the conversation is answered while health answers within 1
 });
 
 test('MCP read_conversation answers a page of previews and where the next page starts', async () => {
-  const { result, slowest } = await withHealth(() => mcpTool('read_conversation', { id: conversation }));
+  const { result, slowest } = await withHealth(port, () => mcpTool('read_conversation', { id: conversation }));
   figures('large-conversation-mcp-read', { status: result.status, kib: Math.round(result.bytes / 1024), health_slowest_ms: slowest });
   assert.equal(result.status, 200);
   const page = result.structured as { total: number; offset: number; next_offset?: number; messages: Array<{ text: string; chars: number; truncated: boolean }> };
@@ -96,7 +83,7 @@ test('MCP read_conversation answers a page of previews and where the next page s
 });
 
 test('GET /conversation/{id} without transferables lists every message without reading text', async () => {
-  const { result, slowest } = await withHealth(() => fetchScanned(port, `/conversation/${conversation}?transferables=false`, { pattern: /BEGIN-/g, keep: true }));
+  const { result, slowest } = await withHealth(port, () => fetchScanned(port, `/conversation/${conversation}?transferables=false`, { pattern: /BEGIN-/g, keep: true }));
   figures('large-conversation-get', { transferables: 'false', kib: Math.round(result.bytes / 1024), ms: result.ms, health_slowest_ms: slowest });
   assert.equal(result.status, 200);
   assert.equal(result.counts.get('BEGIN-') ?? 0, 0, 'no message text');
@@ -106,7 +93,7 @@ test('GET /conversation/{id} without transferables lists every message without r
 });
 
 test('GET /conversation/{id} streams all 288 MB of messages while health answers within 1 s', async () => {
-  const { result, slowest } = await withHealth(() => fetchScanned(port, `/conversation/${conversation}`, { pattern: /"BEGIN-(\d+) /g }));
+  const { result, slowest } = await withHealth(port, () => fetchScanned(port, `/conversation/${conversation}`, { pattern: /"BEGIN-(\d+) /g }));
   figures('large-conversation-get', { transferables: 'true', mib: Math.round(result.bytes / 1024 / 1024), ms: result.ms, health_slowest_ms: slowest });
   assert.equal(result.status, 200);
   assert.ok(result.bytes > MESSAGES * CHARS, `${result.bytes} bytes`);
@@ -120,7 +107,7 @@ test('rename and summarize read a sample of the conversation while health answer
     [`/conversation/${conversation}/rename?transferables=false`, undefined],
     [`/conversation/${conversation}/summarize`, '{}'],
   ] as const) {
-    const { result, slowest } = await withHealth(() => fetchScanned(port, path, { method: 'POST', ...(body ? { body } : {}), keep: true }));
+    const { result, slowest } = await withHealth(port, () => fetchScanned(port, path, { method: 'POST', ...(body ? { body } : {}), keep: true }));
     figures('large-conversation-write', { path: path.replace(conversation, '{id}'), status: result.status, ms: result.ms, health_slowest_ms: slowest });
     assert.equal(result.status, 200, result.text?.slice(0, 300));
     assert.ok(slowest < 1000, `health waited ${slowest} ms behind POST ${path}`);

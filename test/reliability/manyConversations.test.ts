@@ -12,7 +12,7 @@ import { Satchel } from '../../src/core/satchel.ts';
 import { Database } from '../../src/core/store/database.ts';
 import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, raw } from './support.ts';
-import { probeHealth } from './healthProbe.ts';
+import { withHealth } from './healthProbe.ts';
 import { fetchScanned, type ScanOptions } from './replyScan.ts';
 import { manyConversations } from './conversationStores.ts';
 
@@ -37,22 +37,8 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Runs `work` while health is probed; returns its result and health's slowest answer. */
-async function withHealth<T>(work: () => Promise<T>): Promise<{ result: T; slowest: number }> {
-  const probe = probeHealth(port);
-  try {
-    const result = await work();
-    const health = await probe.stop();
-    assert.equal(health.failures, 0, 'health failed while the request ran');
-    return { result, slowest: health.slowest };
-  } catch (error) {
-    await probe.stop();
-    throw error;
-  }
-}
-
 async function scanned(path: string, options: ScanOptions) {
-  const { result, slowest } = await withHealth(() => fetchScanned(port, path, options));
+  const { result, slowest } = await withHealth(port, () => fetchScanned(port, path, options));
   figures('many-conversations', { path, status: result.status, mib: Math.round(result.bytes / 1024 / 1024), ms: result.ms, health_slowest_ms: slowest });
   assert.equal(result.status, 200, `${path}: ${result.tail}`);
   return { reply: result, slowest };
@@ -110,7 +96,7 @@ test('GET /messages streams every message while health answers within 1 s', asyn
 });
 
 test('MCP list_conversations {limit: 5} answers the five updated last, reading only them', async () => {
-  const { result, slowest } = await withHealth(async () => {
+  const { result, slowest } = await withHealth(port, async () => {
     const started = performance.now();
     const reply = await raw(port, {
       method: 'POST',

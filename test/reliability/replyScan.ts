@@ -30,7 +30,8 @@ export function fetchScanned(port: number, path: string, options: ScanOptions = 
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) };
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+    // A connection of its own: a kept-alive one may be closed by the host just as it is reused.
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
       const counts = new Map<string, number>();
       const kept: Buffer[] = [];
       let bytes = 0;
