@@ -2,8 +2,9 @@
  * What clients send on the two-way streams (`/qgpt/stream`), read as request bodies are: parsed
  * within the same depth and complexity limits, large frames on a worker thread, one frame per turn
  * of the event loop and in the order they came. A socket whose frames wait to be read is paused
- * (TCP holds the rest on the client's side) until they are; what one socket, and all sockets
- * together, may hold waiting is bounded, and past that a frame is refused unread. 3,000 questions
+ * (TCP holds the rest on the client's side) until they are; what one socket may hold waiting, and
+ * all sockets together waiting or being worked on (a question being answered holds its frame's bytes
+ * until its answer is sent), is bounded, and past that a frame is refused unread. 3,000 questions
  * sent at once were all handled in one turn and held health for 6.9 s; twenty 1 MiB frames nested
  * 20 deep took 4.5 s of parsing on the event loop. A socket that closes drops what it had waiting.
  */
@@ -14,6 +15,12 @@ import type { Disposable } from '../core/events.ts';
 /** A client frame as a handler gets it: its JSON value, or why it was not read. */
 export type ClientFrame = { readonly value: unknown } | { readonly error: HttpError };
 
+/**
+ * What a handler does with a frame: when it returns a promise, the frame's bytes stay counted
+ * against the budget of all sockets until it settles (the work the frame asked for is under way).
+ */
+export type Deliver = (frame: ClientFrame) => void | Promise<unknown>;
+
 export interface FrameLimits {
   /** Frames, and bytes of frames, waiting on one socket from which it is paused. */
   readonly pauseFrames: number;
@@ -23,7 +30,7 @@ export interface FrameLimits {
    * was already read from it, at most one frame of the 1 MiB WebSocket limit more) stays under it.
    */
   readonly bytesPerSocket: number;
-  /** Bytes of frames all sockets may have waiting together. */
+  /** Bytes of frames all sockets may have waiting or being worked on together. */
   readonly bytesInAll: number;
 }
 
@@ -54,7 +61,7 @@ export class ClientFrames implements Disposable {
   }
 
   /** The frame queue of one socket; `deliver` gets each frame, read or refused, in order. */
-  queue(deliver: (frame: ClientFrame) => void, flow: FlowControl): FrameQueue {
+  queue(deliver: Deliver, flow: FlowControl): FrameQueue {
     return new FrameQueue(this, deliver, flow);
   }
 
@@ -82,7 +89,7 @@ export class ClientFrames implements Disposable {
 
 export class FrameQueue implements Disposable {
   private readonly frames: ClientFrames;
-  private readonly deliver: (frame: ClientFrame) => void;
+  private readonly deliver: Deliver;
   private readonly flow: FlowControl;
   private readonly waiting: Buffer[] = [];
   private bytes = 0;
@@ -90,7 +97,7 @@ export class FrameQueue implements Disposable {
   private paused = false;
   private closed = false;
 
-  constructor(frames: ClientFrames, deliver: (frame: ClientFrame) => void, flow: FlowControl) {
+  constructor(frames: ClientFrames, deliver: Deliver, flow: FlowControl) {
     this.frames = frames;
     this.deliver = deliver;
     this.flow = flow;
@@ -139,10 +146,11 @@ export class FrameQueue implements Disposable {
         read = { error: error instanceof HttpError ? error : new HttpError(400, 'malformed_json', 'The frame could not be read.') };
       } finally {
         this.bytes -= size;
-        this.frames.release(size);
       }
+      const work = this.closed ? undefined : this.deliver(read);
+      if (work instanceof Promise) void work.then(() => this.frames.release(size), () => this.frames.release(size));
+      else this.frames.release(size);
       if (this.closed) break;
-      this.deliver(read);
       const { pauseFrames, pauseBytes } = this.frames.limits;
       if (this.paused && this.waiting.length < pauseFrames / 2 && this.bytes < pauseBytes / 2) {
         this.paused = false;

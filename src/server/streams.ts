@@ -30,7 +30,8 @@ export interface StreamSubscriber {
  * client frame (parsed, or refused with the reason; see clientFrames.ts).
  */
 export interface StreamRegistration extends Disposable {
-  receive?(frame: ClientFrame): void;
+  /** A promise keeps the frame's bytes counted against what all sockets may hold until it settles. */
+  receive?(frame: ClientFrame): void | Promise<unknown>;
 }
 
 export type StreamHandler = (

@@ -32,7 +32,7 @@ test('a socket with too many frames waiting is paused, resumed once they are rea
   const frames = new ClientFrames({ pauseFrames: 4 });
   const delivered: ClientFrame[] = [];
   const flow: string[] = [];
-  const queue = frames.queue((read) => delivered.push(read), { pause: () => flow.push('pause'), resume: () => flow.push('resume') });
+  const queue = frames.queue((read) => void delivered.push(read), { pause: () => flow.push('pause'), resume: () => flow.push('resume') });
   try {
     for (let i = 0; i < 10; i++) queue.push(frame(i));
     assert.equal(delivered.length, 0, 'nothing is read in the turn the frames came');
@@ -50,8 +50,8 @@ test('past the bytes a socket may hold waiting, a frame is refused unread (429);
   const first: ClientFrame[] = [];
   const second: ClientFrame[] = [];
   const flow = { pause: () => undefined, resume: () => undefined };
-  const one = frames.queue((read) => first.push(read), flow);
-  const two = frames.queue((read) => second.push(read), flow);
+  const one = frames.queue((read) => void first.push(read), flow);
+  const two = frames.queue((read) => void second.push(read), flow);
   try {
     one.push(frame(0, 200_000));
     one.push(frame(1, 200_000));
@@ -74,19 +74,46 @@ test('a closed socket drops the frames it had waiting and gives their bytes back
   const frames = new ClientFrames({ bytesInAll: 500_000, pauseBytes: 1024 * 1024, bytesPerSocket: 1024 * 1024 });
   const delivered: ClientFrame[] = [];
   const flow = { pause: () => undefined, resume: () => undefined };
-  const closing = frames.queue((read) => delivered.push(read), flow);
+  const closing = frames.queue((read) => void delivered.push(read), flow);
   try {
     closing.push(frame(0, 200_000));
     closing.push(frame(1, 200_000));
     closing.dispose();
     const other: ClientFrame[] = [];
-    const open = frames.queue((read) => other.push(read), flow);
+    const open = frames.queue((read) => void other.push(read), flow);
     open.push(frame(2, 200_000));
     open.push(frame(3, 200_000));
     await until(() => other.length === 2);
     assert.ok(other.every((read) => 'value' in read), 'the budget the closed socket held was given back');
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(delivered.length, 0, 'nothing of a closed socket is delivered');
+  } finally {
+    frames.dispose();
+  }
+});
+
+test('a frame whose work is under way keeps its bytes counted against all sockets until the work ends', async () => {
+  const frames = new ClientFrames({ pauseBytes: 1024 * 1024, bytesPerSocket: 1024 * 1024, bytesInAll: 300_000 });
+  let finish: () => void = () => undefined;
+  const work = new Promise<void>((resolve) => (finish = resolve));
+  const flow = { pause: () => undefined, resume: () => undefined };
+  const answered: ClientFrame[] = [];
+  const asking = frames.queue((read) => {
+    answered.push(read);
+    return work;
+  }, flow);
+  const other: ClientFrame[] = [];
+  const waiting = frames.queue((read) => void other.push(read), flow);
+  try {
+    asking.push(frame(0, 200_000));
+    await until(() => answered.length === 1);
+    waiting.push(frame(1, 200_000));
+    assert.deepEqual(seen(other), ['503 busy'], 'the frame being worked on still holds its bytes');
+    finish();
+    await work;
+    waiting.push(frame(2, 200_000));
+    await until(() => other.length === 2);
+    assert.deepEqual(seen(other), ['503 busy', 2]);
   } finally {
     frames.dispose();
   }

@@ -84,7 +84,8 @@ export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
         running.add(abort);
         const started = Date.now();
         const query = input.relevance?.query ?? input.question?.query ?? '';
-        core.copilot
+        // Returned, so the frame's bytes count against what all sockets may hold until it is answered.
+        return core.copilot
           .ask({
             query,
             ...(input.conversation ? { conversation: input.conversation } : {}),
