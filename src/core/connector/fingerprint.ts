@@ -234,3 +234,26 @@ function isIdentStart(c: number): boolean {
 function isIdentPart(c: number): boolean {
   return isIdentStart(c) || isDigit(c);
 }
+
+/**
+ * A cheap identity of what is fingerprinted of a text (64 bits of FNV-1a in two lanes over its
+ * first FINGERPRINT_CHARS), to notice changed assets on rebuild. Past the prefix a change cannot
+ * change the fingerprints, and hashing all of a 64 MiB text cost 0.2 s.
+ */
+export function textHash(whole: string): string {
+  const text = indexedPrefix(whole, FINGERPRINT_CHARS);
+  let a = 0x811c9dc5;
+  let b = 0xcbf29ce4;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `${text.length}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
+}
+
+/** What is fingerprinted of a text, computed ahead (an import's worker; used only with the default options). */
+export interface PreparedFingerprint {
+  readonly identity: string;
+  readonly hashes: Int32Array;
+}

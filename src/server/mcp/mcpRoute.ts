@@ -12,11 +12,12 @@
  */
 import type { Context, Next } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { RouteModule } from '../routes/deps.ts';
+import { route, type RouteModule } from '../routes/deps.ts';
+import { hostOperations } from '../../wire/host.ts';
 import { describeError } from '../errors.ts';
 import { createMcpServer } from './mcpServer.ts';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = hostOperations.mcp.path;
 
 /** JSON-RPC's code for a body that is not JSON; -32000 is the transport's code for its other refusals. */
 const PARSE_ERROR = -32700;
@@ -69,7 +70,7 @@ async function reply(ctx: Context, response: Response): Promise<void> {
 }
 
 export const mcpRoutes: RouteModule = (router, { core }) => {
-  router.post(MCP_PATH, async (ctx) => {
+  route(router, hostOperations.mcp, async (ctx) => {
     const server = createMcpServer(core);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

@@ -2,7 +2,7 @@
  * Format routes the client uses next to the asset ones (FormatApi, FormatsApi). Note the singular
  * `transferable` query of these two APIs, except on the formats snapshot.
  */
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import { input, json, jsonStream, param, queryBoolean, transferables } from '../http.ts';
 import { jsonArrayReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
@@ -10,20 +10,20 @@ import { assetOperations as op } from '../../wire/assets.ts';
 export const formatRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
-  router.get('/formats', (ctx) => {
+  route(router, op.allFormats, (ctx) => {
     // Streamed a page of assets at a time like GET /assets.
     jsonStream(ctx, jsonArrayReply('iterable', assets.formatPages(transferables(ctx))));
   });
 
-  router.post(op.updateFormatValue.path, (ctx) => {
+  route(router, op.updateFormatValue, (ctx) => {
     json(ctx, assets.updateFormatValue(input(ctx, op.updateFormatValue), queryBoolean(ctx, 'transferable', true)));
   });
 
-  router.get('/format/:format', (ctx) => {
+  route(router, op.format, (ctx) => {
     json(ctx, assets.format(param(ctx, 'format'), queryBoolean(ctx, 'transferable', true)));
   });
 
-  router.get('/formats/:format', (ctx) => {
+  route(router, op.formatAlias, (ctx) => {
     json(ctx, assets.format(param(ctx, 'format'), queryBoolean(ctx, 'transferable', true)));
   });
 };

@@ -10,7 +10,7 @@
  */
 import type { z } from 'zod';
 import type { RouteModule } from './deps.ts';
-import { qgptStreamInput as streamInput } from '../../wire/qgpt.ts';
+import { qgptSockets, qgptStreamInput as streamInput } from '../../wire/qgpt.ts';
 import { parse } from '../http.ts';
 import { describeError } from '../errors.ts';
 import { newId } from '../../core/time.ts';
@@ -47,7 +47,7 @@ function settle(started: number, signal: AbortSignal): Promise<void> {
 
 export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
   const logger = core.context.logger;
-  streams.register('/qgpt/stream', (subscriber) => {
+  streams.register(qgptSockets.stream.path, (subscriber) => {
     const running = new Set<AbortController>();
     const closed = new AbortController();
     return {
@@ -104,7 +104,7 @@ export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
             },
             (error: unknown) => {
               const known = describeError(error);
-              if (!known && !abort.signal.aborted) logger.error('/qgpt/stream failed', error);
+              if (!known && !abort.signal.aborted) logger.error(`${qgptSockets.stream.path} failed`, error);
               subscriber.send({
                 request,
                 conversation: input.conversation ?? '',
