@@ -45,13 +45,11 @@ async function scanned(path: string, options: ScanOptions) {
 }
 
 test('GET /conversations streams every conversation with its message text while health answers within 1 s', async () => {
-  const { reply, slowest } = await scanned('/conversations', { pattern: new RegExp(`${TEXT}|"type":"COPILOT"`, 'g'), keep: true });
+  // Counted as it comes, not kept: holding 87 MB here would make this process's pauses count as the host's.
+  const { reply, slowest } = await scanned('/conversations', { pattern: new RegExp(`${TEXT}|"type":"COPILOT"`, 'g') });
   assert.equal(reply.counts.get('"type":"COPILOT"'), CONVERSATIONS, 'every conversation once');
   assert.equal(reply.counts.get(TEXT) ?? 0, CONVERSATIONS * MESSAGES, 'every message with its text');
-  const document = JSON.parse(reply.text!) as { iterable: Array<{ id: string; messages: { iterable: unknown[] } }>; indices: Record<string, number> };
-  assert.equal(document.iterable.length, CONVERSATIONS);
-  assert.ok(document.iterable.every((conversation) => conversation.messages.iterable.length === MESSAGES));
-  assert.equal(Object.keys(document.indices).length, CONVERSATIONS);
+  assert.match(reply.tail, /"c-00022999":22999\}\}$/, 'the conversations are indexed, the last one last');
   assert.ok(slowest < 1000, `health waited ${slowest} ms behind GET /conversations`);
 });
 
