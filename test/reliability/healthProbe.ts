@@ -1,13 +1,14 @@
 /** Health answered while something else runs: the slowest answer is how long the host was blocked. */
 import assert from 'node:assert/strict';
-import { raw, sleep } from './support.ts';
+import { percentile, raw, sleep } from './support.ts';
 
-/** Polls health every 100 ms on fresh connections; `stop()` resolves with the slowest answer in ms. */
-export function probeHealth(port: number): { stop(): Promise<{ slowest: number; probes: number; failures: number }> } {
+/** Polls health every 100 ms on fresh connections; `stop()` resolves with the slowest and the median answer in ms. */
+export function probeHealth(port: number): { stop(): Promise<{ slowest: number; median: number; probes: number; failures: number }> } {
   let running = true;
   let slowest = 0;
   let probes = 0;
   let failures = 0;
+  const times: number[] = [];
   const loop = (async () => {
     while (running) {
       const started = performance.now();
@@ -17,7 +18,9 @@ export function probeHealth(port: number): { stop(): Promise<{ slowest: number; 
       } catch {
         failures++;
       }
-      slowest = Math.max(slowest, performance.now() - started);
+      const ms = performance.now() - started;
+      slowest = Math.max(slowest, ms);
+      times.push(ms);
       probes++;
       await sleep(100);
     }
@@ -26,7 +29,7 @@ export function probeHealth(port: number): { stop(): Promise<{ slowest: number; 
     async stop() {
       running = false;
       await loop;
-      return { slowest: Math.round(slowest), probes, failures };
+      return { slowest: Math.round(slowest), median: Math.round(percentile(times, 50)), probes, failures };
     },
   };
 }
