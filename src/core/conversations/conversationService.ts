@@ -248,9 +248,9 @@ export class ConversationService {
     let only: Set<string> | undefined;
     if (messageIds && messageIds.length > 0) {
       for (const messageId of new Set(messageIds)) {
-        const message = this.messageStore.get(messageId);
-        if (!message) throw new NotFoundError('message', messageId);
-        if (message.conversation !== id) throw new InvalidInputError(`Message ${messageId} belongs to another conversation`);
+        const conversation = this.messageStore.conversationOf(messageId);
+        if (conversation === undefined) throw new NotFoundError('message', messageId);
+        if (conversation !== id) throw new InvalidInputError(`Message ${messageId} belongs to another conversation`);
       }
       only = new Set(messageIds);
     }
@@ -283,10 +283,10 @@ export class ConversationService {
 
   deleteMessage(id: string): void {
     this.context.transaction(() => {
-      const message = this.messageStore.get(id);
-      if (!message) throw new NotFoundError('message', id);
+      const owner = this.messageStore.conversationOf(id);
+      if (owner === undefined) throw new NotFoundError('message', id);
       this.removeMessage(id);
-      const conversation = this.context.records.get<StoredConversation>('conversation', message.conversation);
+      const conversation = this.context.records.get<StoredConversation>('conversation', owner);
       if (conversation) this.save(conversation);
     });
   }

@@ -70,11 +70,10 @@ export class MessageStore {
       .run(message.id, message.conversation, message.created.value, Buffer.byteLength(data), fragment?.string?.raw ?? null, JSON.stringify(head));
   }
 
-  get(id: string): StoredMessage | undefined {
-    const row = this.database.prepare('SELECT data FROM conversation_messages WHERE id = ?').get(id) as
-      | { data: string }
-      | undefined;
-    return row ? (JSON.parse(row.data) as StoredMessage) : undefined;
+  /** The conversation a message belongs to, or undefined when there is no such message (its text is not read). */
+  conversationOf(id: string): string | undefined {
+    const row = this.database.prepare('SELECT conversation FROM conversation_message_heads WHERE id = ?').get(id) as { conversation: string } | undefined;
+    return row?.conversation;
   }
 
   has(id: string): boolean {
