@@ -12,6 +12,7 @@ import { ConversationsClient } from './conversations.ts';
 import { ModelsClient } from './models.ts';
 import { ImportsClient } from './imports.ts';
 import { SnippetsClient } from './snippets.ts';
+import { BackupsClient } from './backups.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
@@ -33,6 +34,8 @@ export class SatchelClient implements Disposable {
   readonly imports: ImportsClient;
   /** Assets as editor snippets (Satchel's own operations). */
   readonly snippets: SnippetsClient;
+  /** Copies of the store in the host's backups folder (Satchel's own operation). */
+  readonly backups: BackupsClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
@@ -47,6 +50,7 @@ export class SatchelClient implements Disposable {
     this.models = new ModelsClient(this.http);
     this.imports = new ImportsClient(this.http);
     this.snippets = new SnippetsClient(this.http);
+    this.backups = new BackupsClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {

@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultDataDir } from '../core/dataDir.ts';
+import { DEFAULT_KEEP, MAX_KEEP } from '../core/backups/backupFiles.ts';
 
 export const SECTION = 'satchel';
 
@@ -26,10 +27,12 @@ export interface Settings {
   readonly completionEnabled: boolean;
   /** '' completes the word being typed; otherwise only what is typed right after this prefix (`sat:`). */
   readonly completionTriggerPrefix: string;
+  /** Copies kept of each kind of backup (0: no automatic ones). */
+  readonly keepBackups: number;
 }
 
 /** Keys whose change needs the server restarted (the others apply at once). */
-export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl'].map((key) => `${SECTION}.${key}`);
+export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep'].map((key) => `${SECTION}.${key}`);
 
 export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>, env: NodeJS.ProcessEnv = process.env): Settings {
   const port = configuration.get<number>('port', 0);
@@ -46,6 +49,7 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
     completionEnabled: configuration.get<boolean>('completion.enabled', true) !== false,
     // A prefix cannot hold white space: the query after it is one word.
     completionTriggerPrefix: String(configuration.get<string>('completion.triggerPrefix', '') ?? '').replace(/\s+/g, ''),
+    keepBackups: Math.min(MAX_KEEP, Math.max(0, Math.round(configuration.get<number>('backups.keep', DEFAULT_KEEP)))),
   };
 }
 
