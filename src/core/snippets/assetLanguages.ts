@@ -10,6 +10,8 @@ import type { Disposable } from '../events.ts';
 
 /** Changed assets read one by one before a query; past this many, the table is read again. */
 const MAX_PENDING = 2_000;
+/** Quiet after a burst of changes (an import) before the table is read again. */
+const REWARM_QUIET_MS = 1_000;
 const PAGE = 5_000;
 
 /** Languages that share snippets: a TypeScript snippet is good in a TSX file and back. */
@@ -38,16 +40,33 @@ export class AssetLanguages implements Disposable {
   /** Assets changed since the table (or the part `warm` has read) was read. */
   private readonly pending = new Set<string>();
   private readonly subscription: Disposable;
+  /** Set once the table was dropped for too many changes: it is read again once they stop. */
+  private rewarm: ReturnType<typeof setTimeout> | undefined;
+  private dropped = false;
 
   constructor(context: StoreContext) {
     this.context = context;
     this.subscription = context.onDidChange((change) => {
-      if (change.kind !== 'asset' || this.state === 'cold') return;
-      if (this.pending.size >= MAX_PENDING) {
+      if (change.kind !== 'asset') return;
+      if (this.state === 'cold') {
+        if (this.dropped) this.warmWhenQuiet();
+      } else if (this.pending.size >= MAX_PENDING) {
         this.state = 'cold';
         this.pending.clear();
+        this.dropped = true;
+        this.warmWhenQuiet();
       } else this.pending.add(change.id);
     });
+  }
+
+  /** After an import, the table is read again in the background once its writes stop, not by the next keystroke. */
+  private warmWhenQuiet(): void {
+    clearTimeout(this.rewarm);
+    this.rewarm = setTimeout(() => {
+      this.rewarm = undefined;
+      this.warm().catch(() => undefined);
+    }, REWARM_QUIET_MS);
+    this.rewarm.unref?.();
   }
 
   /** Reads the table a page at a time, giving the event loop a turn between pages (host start). */
@@ -107,6 +126,7 @@ export class AssetLanguages implements Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.rewarm);
     this.subscription.dispose();
   }
 

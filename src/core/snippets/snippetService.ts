@@ -12,7 +12,7 @@ import type { StoredAsset } from '../assets/render.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { specificFromLanguageName } from '../classify/languages.ts';
 import { AssetLanguages } from './assetLanguages.ts';
-import { LabelTrigrams } from '../search/labelTrigrams.ts';
+import { hasWordStarting } from '../search/labelMatches.ts';
 import { factsOfRow, normalizePrefixes, SnippetFactsStore, type SnippetFacts } from './snippetFacts.ts';
 import { codeSnippetsFile, type ExportableSnippet } from './codeSnippets.ts';
 
@@ -125,7 +125,7 @@ export class SnippetService implements Disposable {
       const labels = new Map<number, string>();
       const starting = (rowid: number): boolean => {
         const label = this.assets.labelOf(rowid);
-        if (label === undefined || !LabelTrigrams.hasWordStarting(label, lower)) return false;
+        if (label === undefined || !hasWordStarting(label, lower)) return false;
         labels.set(rowid, label);
         return true;
       };

@@ -21,6 +21,13 @@ export interface TemplateAnswers {
 export function snippetCommands(s: Services): CommandMap {
   const { server, assets } = s;
   const resolve = (arg: AssetArg): Promise<Asset | undefined> => resolveAsset(s, arg);
+  /** The asset an item command is for, with its snippet facts as the host has them now. */
+  const snippetOf = async (arg: AssetArg) => {
+    const asset = await resolve(arg);
+    if (!asset) return undefined;
+    const { client } = connected(server);
+    return { asset, client, info: await client.snippets.info(asset.id) };
+  };
 
   const exportFile = async (fileName: string, content: string, count: number, target: vscode.Uri | undefined): Promise<vscode.Uri | undefined> => {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -41,10 +48,10 @@ export function snippetCommands(s: Services): CommandMap {
   return {
     'satchel.saveSelectionAsTemplate': async (answers: TemplateAnswers = {}) => saveSelectionAsTemplate(s, answers),
     'satchel.asset.snippetSyntax': async (arg: AssetArg, syntax?: boolean) => {
-      const asset = await resolve(arg);
-      if (!asset) return undefined;
-      const { client } = connected(server);
-      const current = (await client.snippets.info(asset.id)).syntax;
+      const target = await snippetOf(arg);
+      if (!target) return undefined;
+      const { asset, client } = target;
+      const current = target.info.syntax;
       const chosen =
         syntax ??
         (
@@ -60,10 +67,10 @@ export function snippetCommands(s: Services): CommandMap {
       return client.snippets.setInfo(asset.id, { syntax: chosen });
     },
     'satchel.asset.prefixes': async (arg: AssetArg, prefixes?: string) => {
-      const asset = await resolve(arg);
-      if (!asset) return undefined;
-      const { client } = connected(server);
-      const current = (await client.snippets.info(asset.id)).prefixes;
+      const target = await snippetOf(arg);
+      if (!target) return undefined;
+      const { asset, client } = target;
+      const current = target.info.prefixes;
       const input =
         prefixes ??
         (await vscode.window.showInputBox({

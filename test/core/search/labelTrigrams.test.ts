@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LabelTrigrams } from '../../../src/core/search/labelTrigrams.ts';
+import { hasWordStarting } from '../../../src/core/search/labelMatches.ts';
 import { trigrams } from '../../../src/core/search/tokens.ts';
 
 function index(labels: Array<[number, string]>): { index: LabelTrigrams; reads: () => number } {
@@ -119,7 +120,7 @@ test('completions: a whole word first, then a word start, then (from three chara
   assert.deepEqual(labels.completions('retry', all, 10), [2, 3, 4, 5, 7], 'whole word "retry" (2, 3, 4: shortest first), then a word start (5), then inside a word (7); "retries" is not "retry"');
   assert.deepEqual(labels.completions('re', all, 10), [2, 3, 5, 4, 1], 'two characters: word starts only (not 7), shortest label first');
   assert.deepEqual(labels.completions('r', all, 3), [], 'one character: left to the caller (most labels have such a word)');
-  assert.ok(LabelTrigrams.hasWordStarting('query retryable errors', 'r') && !LabelTrigrams.hasWordStarting('preretry hook', 'r'));
+  assert.ok(hasWordStarting('query retryable errors', 'r') && !hasWordStarting('preretry hook', 'r'));
   assert.equal(labels.labelOf(7), 'preretry hook');
   assert.deepEqual(labels.completions('RETRY', all, 1), [2], 'case does not matter');
   assert.deepEqual(labels.completions('retry', (rowid) => (rowid === 4 ? 3 : rowid === 3 ? 0 : 1), 10), [4, 2, 5, 7], 'a weight ranks within a match quality; 0 refuses');

@@ -10,17 +10,11 @@ import { codeSeed } from '../../support/assetFixtures.ts';
 import type { Satchel } from '../../../src/core/satchel.ts';
 import { newOrderedId, stamp } from '../../../src/core/time.ts';
 import { parseJsonc } from '../../../src/core/import/jsonc.ts';
-import { codeSnippetsFile, importedBody } from '../../../src/core/snippets/codeSnippets.ts';
+import { codeSnippetsFile, importedBody, type ExportableSnippet } from '../../../src/core/snippets/codeSnippets.ts';
 import { parseVscodeSnippets } from '../../../src/core/import/vscodeSnippets.ts';
 
-interface Snippet {
-  readonly name: string;
-  readonly text: string;
-  readonly language: string;
-  readonly syntax: boolean;
-  readonly prefixes: readonly string[];
-  readonly description?: string;
-}
+/** What the round trip compares: what the export writes of a snippet. */
+type Snippet = ExportableSnippet;
 
 const library: readonly Snippet[] = [
   { name: 'Fetch with retry', text: 'for (let ${1:attempt} = 0; $1 < ${2:3}; $1++) {\n\ttry { return await fetch(${3:url}); } catch {}\n}\n$0', language: 'ts', syntax: true, prefixes: ['fwr', 'fetchRetry'], description: 'Retries a fetch' },
