@@ -10,6 +10,10 @@ import { connectorMigrations } from './connector/schema.ts';
 import { conversationMigrations } from './conversations/schema.ts';
 import { modelMigrations } from './models/schema.ts';
 import { vectorMigrations } from './search/vectorSchema.ts';
+import { historyMigrations } from './history/schema.ts';
+import { RevisionLog } from './history/revisionLog.ts';
+import { HistoryService } from './history/historyService.ts';
+import type { CompactorOptions } from './history/compaction.ts';
 import { SemanticRecall, type RecallSettings } from './search/semanticRecall.ts';
 import { AssetService } from './assets/assetService.ts';
 import { ApplicationService } from './applications/applicationService.ts';
@@ -35,6 +39,7 @@ export const allMigrations = [
   ...conversationMigrations,
   ...modelMigrations,
   ...vectorMigrations,
+  ...historyMigrations,
 ];
 
 export interface CoreOptions {
@@ -43,6 +48,8 @@ export interface CoreOptions {
   readonly connector?: Partial<ConnectorSettings>;
   readonly models?: Partial<ModelSettings>;
   readonly recall?: Partial<RecallSettings>;
+  /** How revisions are kept and compacted (docs/history.md); tests and the bench set their own. */
+  readonly history?: CompactorOptions;
   /**
    * Whether imports run in a child process, which prepares batches on a worker thread (default
    * true; false imports in this process, on its thread, as where the child cannot start).
@@ -54,6 +61,8 @@ export class Satchel implements Disposable {
   readonly dataDir: string;
   readonly context: StoreContext;
   readonly assets: AssetService;
+  /** Every asset's revisions: listed, read and restored. */
+  readonly history: HistoryService;
   readonly applications: ApplicationService;
   readonly connector: ConnectorService;
   readonly conversations: ConversationService;
@@ -76,11 +85,20 @@ export class Satchel implements Disposable {
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
     // Conversations link to assets (asked only when a link is made) and an asset's reply embeds its
     // conversations: the conversations area is built first and handed to the assets area.
-    this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
+    this.conversations = new ConversationService(
+      context,
+      this.models,
+      (id) => this.assets.exists(id),
+      (asset, by, change) => this.assets.changeLinked(asset, by, { description: true }, change),
+    );
     // The indexes written inside every asset write transaction are listed here where assets are
     // composed; semantic recall registers its own below.
     const fingerprints = new FingerprintIndex(context.database);
-    this.assets = new AssetService(context, this.classifier, [fingerprints], this.conversations);
+    // Every asset write keeps its revision in the same transaction; the history area lists,
+    // restores and compacts them (restores are asset writes, made through the assets area).
+    const revisionLog = new RevisionLog(context.database);
+    this.assets = new AssetService(context, this.classifier, { log: revisionLog, onRevision: (id) => this.history.compactor.note(id) }, [fingerprints], this.conversations);
+    this.history = new HistoryService(context, revisionLog, this.assets.historyTarget(), options.history);
     this.copilot = new Copilot(
       this.conversations,
       () => this.models.textGenerator(),
@@ -112,7 +130,7 @@ export class Satchel implements Disposable {
       child: { path: context.database.path, schemaVersion: context.database.schemaVersion },
       inProcess,
       session: () => {
-        const held = [this.assets.deferMerging(), context.database.expectWriter()];
+        const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer()];
         return toDisposable(() => disposeAll(held));
       },
       classify,
@@ -137,6 +155,7 @@ export class Satchel implements Disposable {
     // Writes already answered are durable; the ones still flushing are answered before the store closes.
     await this.context.database.settled();
     this.recall.dispose();
+    this.history.dispose();
     await this.models.close();
     await this.classifier.unload();
     this.assets.dispose();

@@ -22,6 +22,7 @@ import { userRoutes } from './routes/user.ts';
 import { qgptRoutes } from './routes/qgpt.ts';
 import { mcpRefusals, mcpRoutes } from './mcp/mcpRoute.ts';
 import { importRoutes } from './routes/imports.ts';
+import { historyRoutes } from './routes/history.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -48,6 +49,7 @@ export const routeModules: readonly RouteModule[] = [
   qgptRoutes,
   mcpRoutes,
   importRoutes,
+  historyRoutes,
   connectorRoutes,
 ];
 

@@ -21,6 +21,10 @@ import type { LinkEnd } from '../store/links.ts';
 import type { AssetIndexing, BatchItem } from './assetIndexers.ts';
 import type { PreparedAsset } from '../import/preparedAsset.ts';
 import type { AssetStore } from './assetStore.ts';
+import type { Author } from '../history/authors.ts';
+import type { RevisionTracker } from '../history/revisionTracker.ts';
+import type { Descriptions } from './descriptions.ts';
+import { trackedOf } from './assetRevisions.ts';
 
 const IMPORT_CACHE_KIB = 32 * 1024;
 const IMPORT_CHECKPOINT_PAGES = 8192;
@@ -40,6 +44,9 @@ export interface BulkTargets {
   /** The search index, and the derived indexers given a batch at once. */
   readonly indexing: AssetIndexing;
   readonly labels: Labels;
+  /** Each asset's first revision, in the batch's transaction. */
+  readonly revisions: RevisionTracker;
+  readonly descriptions: Descriptions;
   /** Who made imported assets (Format.application is required on the wire). */
   readonly application: StoredFormat['application'];
   readonly creator: string;
@@ -100,7 +107,7 @@ export class BulkWriter {
    * nothing on failure. `prepared[i]`, when given, is `assets[i]`'s derived rows made ahead (an
    * import's preparer, batchPreparer.ts); what is stored is the same with or without it.
    */
-  write(assets: readonly BulkAsset[], prepared?: readonly PreparedAsset[]): string[] {
+  write(assets: readonly BulkAsset[], author: Author, prepared?: readonly PreparedAsset[]): string[] {
     if (assets.length === 0) return [];
     if (prepared !== undefined && prepared.length !== assets.length) throw new Error('BulkWriter.write: prepared rows do not match the batch');
     return this.context.transaction(() => {
@@ -139,8 +146,9 @@ export class BulkWriter {
           : indexedDocument(asset.name, tagText, asset.text);
         const rowid = this.targets.store.insert({ doc, suggested: false, language: asset.language, keywords: SearchIndex.keywords(document), formatId });
         for (const tag of tags) links.push([{ kind: 'asset', id: doc.id }, { kind: 'tag', id: tag }]);
-        if (asset.description) links.push([{ kind: 'annotation', id: this.describe(asset.description, now) }, { kind: 'asset', id: doc.id }]);
+        if (asset.description) links.push([{ kind: 'annotation', id: this.targets.descriptions.create(asset.description, now) }, { kind: 'asset', id: doc.id }]);
         this.targets.indexing.search.insert(rowid, document);
+        this.targets.revisions.created(trackedOf(doc), asset.tags, asset.description || undefined, author);
         written.push({ id: doc.id, text: asset.text, fingerprint: ahead?.fingerprint });
         this.context.publish({ kind: 'asset', id: doc.id });
         this.context.publish({ kind: 'format', id: formatId });
@@ -149,13 +157,5 @@ export class BulkWriter {
       this.targets.indexing.upsertBatch(written);
       return written.map((entry) => entry.id);
     });
-  }
-
-  /** A DESCRIPTION annotation (where Pieces keeps a snippet's description), to be linked to its asset. */
-  private describe(text: string, now: ReturnType<typeof stamp>): string {
-    const id = newOrderedId();
-    this.context.records.put('annotation', id, { id, type: 'DESCRIPTION', text, created: now, updated: now, mechanism: 'MANUAL' });
-    this.context.publish({ kind: 'annotation', id });
-    return id;
   }
 }

@@ -8,6 +8,7 @@
 import type { ClassificationSpecific } from '../wire.ts';
 import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
 import { DomainError } from '../errors.ts';
+import { authorOf, type Author } from '../history/authors.ts';
 import { parseImportFile } from './detect.ts';
 import { isFileError } from './files.ts';
 import { suggestName } from '../assets/content.ts';
@@ -93,6 +94,11 @@ const MAX_BATCH = 5_000;
 const BATCH_CHARS = 8 * 1024 * 1024;
 const MAX_REPORTED_FAILURES = 1000;
 
+/** Who an import's revisions are by: the import, named by the file the snippets came from. */
+export function importAuthor(file: string): Author {
+  return authorOf('import', file.split(/[\\/]/).pop() || file);
+}
+
 export class SnippetImporter {
   private readonly deps: ImporterDeps;
   /** Imports run one after another: two at once could each find a snippet unsaved and both write it. */
@@ -167,7 +173,7 @@ export class SnippetImporter {
       const rows = await prepared;
       if (options.signal?.aborted) return false;
       const writing = performance.now();
-      this.deps.writer.write(assets, rows);
+      this.deps.writer.write(assets, importAuthor(file), rows);
       inFlightTexts = new Set();
       if (options.batchSize === undefined) {
         const perAsset = (performance.now() - writing) / assets.length;

@@ -8,13 +8,16 @@
  * serving many agents would hold one server per client that never said goodbye, and SIGTERM would
  * have streams to close. Here nothing outlives its request; shutdown treats /mcp like any other
  * route. The cost is the absence of a GET notification stream (answered 405, which clients expect
- * of stateless servers); building and closing the server per request costs about 1.5 ms.
+ * of stateless servers); building and closing the server per request costs about 1.5 ms. The one
+ * thing remembered across requests is each client's name, for the author of its writes
+ * (mcpClients.ts).
  */
 import type { Context, Next } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RouteModule } from '../routes/deps.ts';
 import { describeError } from '../errors.ts';
 import { createMcpServer } from './mcpServer.ts';
+import { McpClients, SESSION_HEADER } from './mcpClients.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -69,12 +72,17 @@ async function reply(ctx: Context, response: Response): Promise<void> {
 }
 
 export const mcpRoutes: RouteModule = (router, { core }) => {
+  const clients = new McpClients();
   router.post(MCP_PATH, async (ctx) => {
-    const server = createMcpServer(core);
+    // The client's name (for its writes' author) comes with `initialize`; later requests bring the session id it was answered with.
+    const initialized = clients.initialize(ctx.request.body);
+    const author = initialized?.author ?? clients.authorOf(ctx.get(SESSION_HEADER) || undefined);
+    const server = createMcpServer(core, author);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
       await reply(ctx, await transport.handleRequest(webRequest(ctx), { parsedBody: ctx.request.body }));
+      if (initialized && ctx.status < 300) ctx.set(SESSION_HEADER, initialized.sessionId);
     } finally {
       // Closes the transport too: nothing of this request's server outlives it.
       await server.close();

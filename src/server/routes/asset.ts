@@ -4,6 +4,16 @@ import type { RouteModule } from './deps.ts';
 import { empty, input, json, param, queryString, transferables } from '../http.ts';
 import { parseExportType } from '../../core/assets/exporter.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
+import { sendRevision, writeOptions } from '../writeOptions.ts';
+import type { Satchel } from '../../core/satchel.ts';
+
+/** GET /asset/{id} (and its spellings): the asset, its current revision as the ETag. */
+export function snapshot(ctx: Context, core: Satchel): void {
+  const id = param(ctx, 'asset');
+  const asset = core.assets.get(id, { transferables: transferables(ctx) });
+  sendRevision(ctx, core.history.current(id));
+  json(ctx, asset);
+}
 
 
 /** Path segment of each associable kind → the record kind it names. */
@@ -16,24 +26,27 @@ const LINKABLE = [
 export const assetRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
+  // If-Match makes an update conditional on the revision the caller read (412 when it moved on);
+  // the Pieces clients never send it. Replies carry the asset's current revision as the ETag.
   router.post(op.update.path, (ctx) => {
-    const updated = assets.update(input(ctx, op.update));
+    const update = input(ctx, op.update);
+    const updated = assets.update(update, writeOptions(ctx, { current: () => core.history.current(update.id) }));
+    sendRevision(ctx, core.history.current(updated.id));
     json(ctx, transferables(ctx) ? updated : assets.get(updated.id, { transferables: false }));
   });
 
   router.post(op.reclassify.path, (ctx) => {
     const { asset, ext } = input(ctx, op.reclassify);
-    const reclassified = assets.reclassify(asset.id, ext);
+    const reclassified = assets.reclassify(asset.id, ext, writeOptions(ctx, { current: () => core.history.current(asset.id) }));
+    sendRevision(ctx, core.history.current(reclassified.id));
     json(ctx, transferables(ctx) ? reclassified : assets.get(reclassified.id, { transferables: false }));
   });
 
-  router.get('/asset/:asset', (ctx) => {
-    json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
-  });
+  router.get('/asset/:asset', (ctx) => snapshot(ctx, core));
 
   router.post(op.snapshotPost.path, (ctx) => {
     input(ctx, op.snapshotPost);
-    json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
+    snapshot(ctx, core);
   });
 
   router.get('/asset/:asset/formats', (ctx) => {
@@ -63,11 +76,11 @@ export const assetRoutes: RouteModule = (router, { core }) => {
 
   for (const [segment, name, kind] of LINKABLE) {
     router.post(`/asset/:asset/${segment}/associate/:${name}`, (ctx) => {
-      assets.associate(param(ctx, 'asset'), kind, param(ctx, name));
+      assets.associate(param(ctx, 'asset'), kind, param(ctx, name), writeOptions(ctx));
       empty(ctx);
     });
     router.post(`/asset/:asset/${segment}/disassociate/:${name}`, (ctx) => {
-      assets.disassociate(param(ctx, 'asset'), kind, param(ctx, name));
+      assets.disassociate(param(ctx, 'asset'), kind, param(ctx, name), writeOptions(ctx));
       empty(ctx);
     });
   }

@@ -8,7 +8,8 @@ import type { RouteModule } from './deps.ts';
 import { input, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
 import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
-import { assetRoutes } from './asset.ts';
+import { assetRoutes, snapshot } from './asset.ts';
+import { requestAuthor, sendRevision, writeOptions } from '../writeOptions.ts';
 import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';
 import { registerAssetStreams } from './assetStreams.ts';
@@ -27,7 +28,8 @@ export const assetsRoutes: RouteModule = (router, deps) => {
 
   router.post(op.create.path, async (ctx) => {
     const seed = input(ctx, op.create);
-    const created = await assets.create(seed);
+    const created = await assets.create(seed, { author: requestAuthor(ctx, seed.asset?.application?.name) });
+    sendRevision(ctx, core.history.current(created.id));
     json(ctx, transferables(ctx) ? created : assets.get(created.id, { transferables: false }));
   });
 
@@ -93,16 +95,16 @@ export const assetsRoutes: RouteModule = (router, deps) => {
 
   registerAssetStreams(router, deps);
 
-  router.get('/assets/:asset', (ctx) => {
-    json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
-  });
+  router.get('/assets/:asset', (ctx) => snapshot(ctx, core));
 
   router.get('/assets/:asset/formats', (ctx) => {
     json(ctx, assets.formats(param(ctx, 'asset'), transferables(ctx)));
   });
 
+  // If-Match makes a delete conditional on the revision the caller read, as an update.
   router.post('/assets/:asset/delete', (ctx) => {
-    text(ctx, assets.delete(param(ctx, 'asset')));
+    const id = param(ctx, 'asset');
+    text(ctx, assets.delete(id, writeOptions(ctx, { current: () => core.history.current(id) })));
   });
 
   assetRoutes(router, deps);

@@ -3,6 +3,7 @@ import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import type { RouteModule } from './deps.ts';
 import { conversationOperations as op } from '../../wire/conversations.ts';
+import { writeOptions } from '../writeOptions.ts';
 import { conversationAssociationRoutes } from './conversationAssociations.ts';
 import { conversationMessageRoutes } from './conversationMessages.ts';
 import { conversationRecordRoutes } from './conversationRecords.ts';
@@ -14,7 +15,7 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
 
   router.get('/conversations', (ctx) => json(ctx, conversations.snapshot(transferables(ctx))));
   router.post(op.create.path, (ctx) => {
-    json(ctx, conversations.create(input(ctx, op.create), transferables(ctx)));
+    json(ctx, conversations.create(input(ctx, op.create), transferables(ctx), writeOptions(ctx)));
   });
   router.get('/conversations/identifiers', (ctx) => json(ctx, conversations.identifiers()));
   const identifierFrames = registerSharedStream(

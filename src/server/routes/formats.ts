@@ -5,6 +5,7 @@
 import type { RouteModule } from './deps.ts';
 import { input, json, param, queryBoolean, transferables } from '../http.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
+import { writeOptions } from '../writeOptions.ts';
 
 export const formatRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
@@ -14,7 +15,7 @@ export const formatRoutes: RouteModule = (router, { core }) => {
   });
 
   router.post(op.updateFormatValue.path, (ctx) => {
-    json(ctx, assets.updateFormatValue(input(ctx, op.updateFormatValue), queryBoolean(ctx, 'transferable', true)));
+    json(ctx, assets.updateFormatValue(input(ctx, op.updateFormatValue), queryBoolean(ctx, 'transferable', true), writeOptions(ctx)));
   });
 
   router.get('/format/:format', (ctx) => {
