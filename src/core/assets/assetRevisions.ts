@@ -22,7 +22,7 @@ export function trackedOf(doc: StoredAsset): TrackedAsset {
     updated: Date.parse(doc.updated.value),
     name: doc.name ?? '',
     language: original?.classification.specific ?? 'txt',
-    content: { text: content?.text ?? '', bytes: content?.bytes },
+    content: content?.bytes !== undefined ? { text: content.text, bytes: content.bytes } : { text: content?.text ?? '' },
   };
 }
 

@@ -42,10 +42,10 @@ export function revisionsToDrop(rows: readonly CompactionRow[], now: number, pol
   const drop: number[] = [];
   const days = new Set<number>();
   rows.forEach((row, index) => {
-    if (index === 0 || now - row.created < policy.keepAllMs) return kept.push(row);
-    // Newest first: the first one met of a day is that day's newest.
+    if (now - row.created < policy.keepAllMs) return kept.push(row);
+    // Newest first: the first one met of a day is that day's newest (the current one always is).
     const day = Math.floor(row.created / DAY_MS);
-    if (days.has(day)) return drop.push(row.seq);
+    if (index > 0 && days.has(day)) return drop.push(row.seq);
     days.add(day);
     kept.push(row);
   });
