@@ -119,6 +119,7 @@ function printSummary(summary: ImportSummary): void {
   const seconds = (summary.elapsedMs / 1000).toFixed(1);
   console.log(
     `${summary.cancelled ? 'Cancelled: ' : ''}imported ${summary.imported.toLocaleString('en-US')}, ` +
+      (summary.updated > 0 ? `updated ${summary.updated.toLocaleString('en-US')} changed since the last import, ` : '') +
       `skipped ${summary.duplicates.toLocaleString('en-US')} duplicates, ${summary.failed} failed ` +
       `(${summary.filesDone}/${summary.files ?? summary.filesDone} files, ${seconds} s).`,
   );

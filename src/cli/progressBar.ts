@@ -22,14 +22,15 @@ export class ProgressBar {
     const now = performance.now();
     if (this.out.isTTY && now - this.drawn < REDRAW_MS) return;
     this.drawn = now;
-    const done = progress.imported + progress.duplicates;
+    const done = progress.imported + progress.updated + progress.duplicates;
     const share = progressShare(progress);
     const filled = Math.round(share * WIDTH);
     const rate = Math.round(progress.imported / Math.max((now - this.started) / 1000, 0.001));
     const files = progress.files !== undefined && progress.files > 1 ? ` · file ${Math.min(progress.filesDone + 1, progress.files)}/${progress.files}` : '';
     const line =
       `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${done.toLocaleString('en-US')}/${progress.found.toLocaleString('en-US')} snippets` +
-      ` · ${progress.imported.toLocaleString('en-US')} new · ${progress.duplicates.toLocaleString('en-US')} duplicates · ${progress.failed} failed` +
+      ` · ${progress.imported.toLocaleString('en-US')} new${progress.updated > 0 ? ` · ${progress.updated.toLocaleString('en-US')} updated` : ''}` +
+      ` · ${progress.duplicates.toLocaleString('en-US')} duplicates · ${progress.failed} failed` +
       ` · ${rate.toLocaleString('en-US')}/s${files}`;
     if (this.out.isTTY) this.out.write(`\r${line.slice(0, (this.out.columns ?? 120) - 1)}\x1b[K`);
     else if (line !== this.lastLine) this.out.write(`${line}\n`);

@@ -29,6 +29,8 @@ import { BulkWriter } from './assets/bulkWriter.ts';
 import { SnippetImporter } from './import/importer.ts';
 import { BatchPreparer } from './import/batchPreparer.ts';
 import { ImportProcess } from './import/importProcess.ts';
+import { ImportOrigins } from './import/importOrigins.ts';
+import { importMigrations } from './import/schema.ts';
 import type { ClassificationSpecific } from './wire.ts';
 
 export const allMigrations = [
@@ -40,6 +42,7 @@ export const allMigrations = [
   ...modelMigrations,
   ...vectorMigrations,
   ...historyMigrations,
+  ...importMigrations,
 ];
 
 export interface CoreOptions {
@@ -119,8 +122,10 @@ export class Satchel implements Disposable {
     );
     const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text)).specific;
     const importHere = options.importWorker === false;
+    const origins = new ImportOrigins(context.database);
     const inProcess = new SnippetImporter({
-      writer: new BulkWriter(context, this.assets.bulkTargets()),
+      writer: new BulkWriter(context, { ...this.assets.bulkTargets(), origins }),
+      originOf: (source) => origins.assetOf(source),
       // Exact duplicates: the connector's index finds the candidates, whole texts decide.
       isSaved: (text) => fingerprints.hasText(text, (id) => this.assets.text(id)),
       classify,

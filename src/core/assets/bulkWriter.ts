@@ -25,6 +25,8 @@ import type { Author } from '../history/authors.ts';
 import type { RevisionTracker } from '../history/revisionTracker.ts';
 import type { Descriptions } from './descriptions.ts';
 import { trackedOf } from './assetRevisions.ts';
+import { editedDoc, setTags } from './assetEdits.ts';
+import { LIMITS } from '../limits.ts';
 
 const IMPORT_CACHE_KIB = 32 * 1024;
 const IMPORT_CHECKPOINT_PAGES = 8192;
@@ -36,6 +38,19 @@ export interface BulkAsset {
   readonly language: ClassificationSpecific;
   readonly tags: readonly string[];
   readonly description?: string | undefined;
+  /** Where it came from (an import's "file › item"): an import of the same source later updates it. */
+  readonly origin?: string | undefined;
+  /**
+   * The asset an earlier import made from the same origin: it is updated instead (its content, its
+   * language when `languageGiven`, the file's tags added to its own, the file's description),
+   * itself a revision. One deleted since is created again.
+   */
+  readonly replaces?: { readonly id: string; readonly languageGiven: boolean } | undefined;
+}
+
+/** What the bulk path records of an asset's origin (the import area's ImportOrigins). */
+export interface OriginRecorder {
+  record(origin: string, assetId: string): void;
 }
 
 /** What the bulk path writes through and keeps in step (AssetService.bulkTargets). */
@@ -47,6 +62,7 @@ export interface BulkTargets {
   /** Each asset's first revision, in the batch's transaction. */
   readonly revisions: RevisionTracker;
   readonly descriptions: Descriptions;
+  readonly origins?: OriginRecorder | undefined;
   /** Who made imported assets (Format.application is required on the wire). */
   readonly application: StoredFormat['application'];
   readonly creator: string;
@@ -125,7 +141,12 @@ export class BulkWriter {
       };
       const written: BatchItem[] = [];
       const links: Array<[LinkEnd, LinkEnd]> = [];
+      const ids: string[] = [];
       for (const [index, asset] of assets.entries()) {
+        if (asset.replaces !== undefined && this.targets.store.exists(asset.replaces.id)) {
+          ids.push(this.replace(asset, asset.replaces, author, now));
+          continue;
+        }
         const ahead = prepared?.[index];
         const formatId = newOrderedId();
         const { doc, format } = newAssetRecords({
@@ -149,13 +170,36 @@ export class BulkWriter {
         if (asset.description) links.push([{ kind: 'annotation', id: this.targets.descriptions.create(asset.description, now) }, { kind: 'asset', id: doc.id }]);
         this.targets.indexing.search.insert(rowid, document);
         this.targets.revisions.created(trackedOf(doc), asset.tags, asset.description || undefined, author);
+        if (asset.origin !== undefined) this.targets.origins?.record(asset.origin, doc.id);
         written.push({ id: doc.id, text: asset.text, fingerprint: ahead?.fingerprint });
+        ids.push(doc.id);
         this.context.publish({ kind: 'asset', id: doc.id });
         this.context.publish({ kind: 'format', id: formatId });
       }
       this.context.links.linkMany(links);
       this.targets.indexing.upsertBatch(written);
-      return written.map((entry) => entry.id);
+      return ids;
     });
+  }
+
+  /** An asset an earlier import made, updated from the same source (BulkAsset.replaces); inside the batch's transaction. */
+  private replace(asset: BulkAsset, replaces: NonNullable<BulkAsset['replaces']>, author: Author, now: ReturnType<typeof stamp>): string {
+    const { store, labels, indexing, revisions, descriptions } = this.targets;
+    const { rowid, doc } = store.load(replaces.id);
+    const turn = revisions.begin(trackedOf(doc), { author });
+    // The file's tags join the asset's own (those the user added stay), as many as it has room for.
+    const own = labels.tagsOfAsset(doc.id).map((tag) => tag.text);
+    const seen = new Set<string>();
+    const union = [...own, ...asset.tags].filter((text) => !seen.has(text.toLowerCase()) && seen.add(text.toLowerCase()));
+    const tags = union.slice(0, Math.max(own.length, LIMITS.tagsPerAsset));
+    const tagged = setTags(this.context, labels, doc.id, tags);
+    const described = asset.description !== undefined && asset.description !== '' && descriptions.set(doc.id, asset.description, now);
+    const next = editedDoc(doc, { content: { text: asset.text }, ...(replaces.languageGiven ? { language: asset.language } : {}) }, now) ?? { ...doc, updated: now };
+    const indexed = indexing.indexed(next);
+    store.write(rowid, next, indexed.keywords);
+    indexing.reindex(rowid, next, { indexed, keywordsWritten: true, previous: doc });
+    turn.finish(trackedOf(next), { tags: tagged, description: described });
+    this.context.publish({ kind: 'asset', id: doc.id });
+    return doc.id;
   }
 }

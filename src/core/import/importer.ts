@@ -33,6 +33,8 @@ export interface ImportCounts {
   /** Snippets found in the files read so far. */
   readonly found: number;
   readonly imported: number;
+  /** Snippets an earlier import of the same file made, changed since in the file: updated (a revision each). */
+  readonly updated: number;
   readonly duplicates: number;
   readonly failed: number;
 }
@@ -64,6 +66,8 @@ export interface ImporterDeps {
   readonly writer: BulkWriter;
   /** Whether an asset with exactly this text is already saved. */
   isSaved(text: string): boolean;
+  /** The asset an earlier import made from this source ("file › item"), while it exists (ImportOrigins). */
+  originOf?(source: string): string | undefined;
   /** The language of a snippet its file did not name one for. */
   classify(text: string): Promise<ClassificationSpecific>;
   /**
@@ -142,7 +146,7 @@ export class SnippetImporter {
     // The first batch is small whatever was learned: nothing is written until it is prepared.
     let batchSize = Math.max(1, options.batchSize ?? FIRST_BATCH);
     let firstBatch = true;
-    const counts = { filesDone: 0, files: options.files, found: 0, imported: 0, duplicates: 0, failed: 0 };
+    const counts = { filesDone: 0, files: options.files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0 };
     const failures: ItemFailure[] = [];
     const formats: Partial<Record<ImportFormat, number>> = {};
     const fail = (failure: ItemFailure): void => {
@@ -179,7 +183,9 @@ export class SnippetImporter {
         const perAsset = (performance.now() - writing) / assets.length;
         this.learnedBatch = batchSize = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perAsset, 0.001))));
       }
-      counts.imported += assets.length;
+      const updated = assets.filter((asset) => asset.replaces !== undefined).length;
+      counts.imported += assets.length - updated;
+      counts.updated += updated;
       counts.filesDone += endsFiles;
       options.onProgress?.({ ...counts, file });
       // A turn for the event loop between transactions: health, SIGTERM and other requests.
@@ -198,13 +204,19 @@ export class SnippetImporter {
       pending = [];
       pendingChars = 0;
       pendingTexts = new Set();
-      const assets = await Promise.all(batch.map(async (snippet): Promise<BulkAsset> => ({
-        name: snippet.name || suggestName(snippet.text),
-        text: snippet.text,
-        language: snippet.language ?? (await this.deps.classify(snippet.text)),
-        tags: snippet.tags,
-        description: snippet.description,
-      })));
+      const assets = await Promise.all(batch.map(async (snippet): Promise<BulkAsset> => {
+        const replaces = this.deps.originOf?.(snippet.source);
+        return {
+          name: snippet.name || suggestName(snippet.text),
+          text: snippet.text,
+          // An update keeps the asset's language unless the file names one: nothing to classify.
+          language: snippet.language ?? (replaces !== undefined ? 'txt' : await this.deps.classify(snippet.text)),
+          tags: snippet.tags,
+          description: snippet.description,
+          origin: snippet.source,
+          replaces: replaces !== undefined ? { id: replaces, languageGiven: snippet.language !== undefined } : undefined,
+        };
+      }));
       const prepared = preparer.prepare(assets.map((asset) => asset.text));
       await writeInFlight();
       inFlight = { assets, prepared, file, endsFiles: 0 };
