@@ -11,9 +11,8 @@ import type {
   Tag,
   Website,
 } from '../core/wire.ts';
-import { pathOf, type BodyIn } from '../wire/operation.ts';
 import { assetOperations as op } from '../wire/assets.ts';
-import { seg, type HttpTransport } from './http.ts';
+import type { HttpTransport } from './http.ts';
 
 export type ExportType = 'MD' | 'HTML';
 
@@ -35,16 +34,15 @@ export class AssetsClient {
   }
 
   list(options: { suggested?: boolean; transferables?: boolean } = {}): Promise<Assets> {
-    return this.http.json('GET', '/assets', { query: { transferables: options.transferables ?? true, suggested: options.suggested } });
+    return this.http.call(op.list, { query: { transferables: options.transferables ?? true, suggested: options.suggested } });
   }
 
   get(id: string, transferables = true): Promise<Asset> {
-    return this.http.json('GET', `/asset/${seg(id)}`, { query: { transferables } });
+    return this.http.call(op.snapshot, { params: { asset: id }, query: { transferables } });
   }
 
   create(seed: Seed): Promise<Asset> {
-    const body: BodyIn<typeof op.create> = seed;
-    return this.http.json(op.create.method, pathOf(op.create), { body });
+    return this.http.call(op.create, { body: seed });
   }
 
   createFromText(seed: TextSeed): Promise<Asset> {
@@ -57,8 +55,7 @@ export class AssetsClient {
   }
 
   update(asset: Asset): Promise<Asset> {
-    const body: BodyIn<typeof op.update> = asset;
-    return this.http.json(op.update.method, pathOf(op.update), { body });
+    return this.http.call(op.update, { body: asset });
   }
 
   async rename(id: string, name: string): Promise<Asset> {
@@ -68,48 +65,45 @@ export class AssetsClient {
 
   /** Returns the deleted id. */
   delete(id: string): Promise<string> {
-    return this.http.text('POST', `/assets/${seg(id)}/delete`);
+    return this.http.call(op.delete, { params: { asset: id } });
   }
 
   search(query: string, options: { tags?: readonly string[]; signal?: AbortSignal } = {}): Promise<SearchedAssets> {
-    return this.http.json('GET', '/assets/search', {
+    return this.http.call(op.searchGet, {
       query: { query: query || undefined, searchable_tags: options.tags?.join(','), transferables: true },
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }
 
   reclassify(asset: Asset, ext: ClassificationSpecific | string): Promise<Asset> {
-    const body: BodyIn<typeof op.reclassify> = { ext, asset };
-    return this.http.json(op.reclassify.method, pathOf(op.reclassify), { query: { transferables: true }, body });
+    return this.http.call(op.reclassify, { query: { transferables: true }, body: { ext, asset } });
   }
 
   export(id: string, type: ExportType): Promise<ExportedAsset> {
-    return this.http.json('GET', `/asset/${seg(id)}/export`, { query: { export_type: type } });
+    return this.http.call(op.export, { params: { asset: id }, query: { export_type: type } });
   }
 
   formats(id: string): Promise<Formats> {
-    return this.http.json('GET', `/asset/${seg(id)}/formats`, { query: { transferables: true } });
+    return this.http.call(op.formats, { params: { asset: id }, query: { transferables: true } });
   }
 
   /** Tags the asset with `text` (the tag is created, or the existing one with that text reused). */
   addTag(id: string, text: string): Promise<Tag> {
-    const body: BodyIn<typeof op.createTag> = { text, asset: id };
-    return this.http.json(op.createTag.method, pathOf(op.createTag), { body });
+    return this.http.call(op.createTag, { body: { text, asset: id } });
   }
 
   /** Removes a tag (by tag id) from the asset. */
   removeTag(id: string, tag: string): Promise<void> {
-    return this.http.void('POST', `/asset/${seg(id)}/tags/disassociate/${seg(tag)}`);
+    return this.http.call(op.disassociateTag, { params: { asset: id, tag } });
   }
 
   /** Links a website to the asset (the website record is created or reused). */
   linkWebsite(id: string, url: string, name?: string): Promise<Website> {
-    const body: BodyIn<typeof op.createWebsite> = { url, name: name ?? url, asset: id };
-    return this.http.json(op.createWebsite.method, pathOf(op.createWebsite), { body });
+    return this.http.call(op.createWebsite, { body: { url, name: name ?? url, asset: id } });
   }
 
   unlinkWebsite(id: string, website: string): Promise<void> {
-    return this.http.void('POST', `/asset/${seg(id)}/websites/disassociate/${seg(website)}`);
+    return this.http.call(op.disassociateWebsite, { params: { asset: id, website } });
   }
 }
 

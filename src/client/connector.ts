@@ -1,7 +1,7 @@
 /** The connector: how an editor registers itself and reports copies, reactions and uses of assets. */
 import type { Context, Suggestion } from '../core/wire.ts';
 import type { SavedCheck } from '../core/connector/savedCheck.ts';
-import { pathOf, type BodyIn } from '../wire/operation.ts';
+import type { BodyIn } from '../wire/operation.ts';
 import { connectorOperations as op } from '../wire/connector.ts';
 import type { HttpTransport } from './http.ts';
 
@@ -24,28 +24,25 @@ export class ConnectorClient {
   }
 
   connect(application: { name: string; version: string; platform: string }): Promise<Context> {
-    const body: BodyIn<typeof op.connect> = { application };
-    return this.http.json(op.connect.method, pathOf(op.connect), { body });
+    return this.http.call(op.connect, { body: { application } });
   }
 
   suggest(application: string, text: string, language?: string): Promise<Suggestion> {
-    return this.http.json(op.suggestion.method, pathOf(op.suggestion, { application }), { body: snippetSeed(text, language) });
+    return this.http.call(op.suggestion, { params: { application }, body: snippetSeed(text, language) });
   }
 
   /** Whether this code is already saved: a question, so no copy is recorded and asking twice answers the same. */
   saved(text: string): Promise<SavedCheck> {
-    const body: BodyIn<typeof op.saved> = { text };
-    return this.http.json(op.saved.method, pathOf(op.saved), { body });
+    return this.http.call(op.saved, { body: { text } });
   }
 
   /** Returns the new asset's id after a save, else the server's acknowledgement. */
   react(application: string, reaction: ConnectorReaction): Promise<string> {
-    return this.http.text(op.reaction.method, pathOf(op.reaction, { application }), { body: reaction });
+    return this.http.call(op.reaction, { params: { application }, body: reaction });
   }
 
   intention(application: string, text: string): Promise<string> {
-    const body: BodyIn<typeof op.intention> = { format: { fragment: { string: { raw: text } } } };
-    return this.http.text(op.intention.method, pathOf(op.intention, { application }), { body });
+    return this.http.call(op.intention, { params: { application }, body: { format: { fragment: { string: { raw: text } } } } });
   }
 
   track(application: string, asset: string, use: TrackedUse): Promise<string> {
@@ -55,7 +52,6 @@ export class ConnectorClient {
         : use === 'inserted'
           ? { asset_referenced: 'an_asset_was_referenced_by_the_user' }
           : { suggested_asset_referenced: 'a_suggested_asset_was_referenced_by_the_user' };
-    const body: BodyIn<typeof op.track> = { asset: { asset: { id: asset }, identifier_description_pair: pair } };
-    return this.http.text(op.track.method, pathOf(op.track, { application }), { body });
+    return this.http.call(op.track, { params: { application }, body: { asset: { asset: { id: asset }, identifier_description_pair: pair } } });
   }
 }

@@ -7,9 +7,9 @@ import type {
   Conversations,
   ConversationSummarizeOutput,
 } from '../core/wire.ts';
-import { pathOf, type BodyIn } from '../wire/operation.ts';
+import type { BodyIn } from '../wire/operation.ts';
 import { conversationOperations as op } from '../wire/conversations.ts';
-import { seg, type HttpTransport } from './http.ts';
+import type { HttpTransport } from './http.ts';
 
 export class ConversationsClient {
   private readonly http: HttpTransport;
@@ -19,46 +19,43 @@ export class ConversationsClient {
   }
 
   list(): Promise<Conversations> {
-    return this.http.json('GET', '/conversations', { query: { transferables: false } });
+    return this.http.call(op.list, { query: { transferables: false } });
   }
 
   get(id: string): Promise<Conversation> {
-    return this.http.json('GET', `/conversation/${seg(id)}`, { query: { transferables: false } });
+    return this.http.call(op.get, { params: { conversation: id }, query: { transferables: false } });
   }
 
   messages(id: string): Promise<ConversationMessages> {
-    return this.http.json('GET', `/conversation/${seg(id)}/messages`, { query: { transferables: true } });
+    return this.http.call(op.messages, { params: { conversation: id }, query: { transferables: true } });
   }
 
   create(seed: Partial<BodyIn<typeof op.create>> = {}): Promise<Conversation> {
-    const body: BodyIn<typeof op.create> = { type: 'COPILOT', ...seed };
-    return this.http.json(op.create.method, pathOf(op.create), { body });
+    return this.http.call(op.create, { body: { type: 'COPILOT', ...seed } });
   }
 
   addMessage(conversation: string, role: 'USER' | 'ASSISTANT' | 'SYSTEM', text: string): Promise<ConversationMessage> {
-    const body: BodyIn<typeof op.createMessage> = { role, conversation: { id: conversation }, fragment: { string: { raw: text } } };
-    return this.http.json(op.createMessage.method, pathOf(op.createMessage), { query: { transferables: true }, body });
+    return this.http.call(op.createMessage, { query: { transferables: true }, body: { role, conversation: { id: conversation }, fragment: { string: { raw: text } } } });
   }
 
   /** The server picks a title from the messages (a model when one is loaded, else an offline method). */
   rename(id: string): Promise<Conversation> {
-    return this.http.json('POST', `/conversation/${seg(id)}/rename`, { query: { transferables: false } });
+    return this.http.call(op.rename, { params: { conversation: id }, query: { transferables: false } });
   }
 
   summarize(id: string): Promise<ConversationSummarizeOutput> {
-    const body: BodyIn<typeof op.summarize> = {};
-    return this.http.json(op.summarize.method, pathOf(op.summarize, { conversation: id }), { body });
+    return this.http.call(op.summarize, { params: { conversation: id }, body: {} });
   }
 
   annotation(id: string): Promise<Annotation> {
-    return this.http.json('GET', `/annotation/${seg(id)}`);
+    return this.http.call(op.annotation, { params: { annotation: id } });
   }
 
   associateAsset(conversation: string, asset: string): Promise<void> {
-    return this.http.void('POST', `/conversation/${seg(conversation)}/assets/associate/${seg(asset)}`);
+    return this.http.call(op.associateAsset, { params: { conversation, asset } });
   }
 
   delete(id: string): Promise<void> {
-    return this.http.void('POST', `/conversations/${seg(id)}/delete`);
+    return this.http.call(op.delete, { params: { conversation: id } });
   }
 }

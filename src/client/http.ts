@@ -1,19 +1,53 @@
 /**
- * HTTP to one Satchel server over a keep-alive undici Pool. Every reply is read fully (so the
- * connection returns to the pool) and every failure becomes a ClientError.
+ * HTTP to one Satchel server over a keep-alive undici Pool. Each call names a declared operation
+ * (src/wire): its method and path, path parameters and body typed from the declaration, the reply
+ * read the way the operation answers. Replies are read fully (so the connection returns to the
+ * pool), NDJSON ones line by line as they arrive; every failure becomes a ClientError.
  */
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
+import type { z } from 'zod';
 import { ClientError } from './errors.ts';
+import { pathOf, type Method, type Operation, type PathParams, type ReplyOf } from '../wire/operation.ts';
 
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
-export interface RequestOptions {
-  readonly query?: Query;
+interface RequestOptions {
+  readonly query?: Query | undefined;
   /** Sent as JSON; a bare string or boolean is sent as a JSON scalar, as the Pieces client does. */
   readonly body?: unknown;
-  readonly signal?: AbortSignal;
-  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
 }
+
+/** `params` names every `:name` of the path, and only those. */
+type ParamsOption<O extends Operation> = [PathParams<O['path']>] extends [never]
+  ? { readonly params?: undefined }
+  : { readonly params: { readonly [K in PathParams<O['path']>]: string } };
+
+/** `body` as the operation's schema takes it (required unless the schema allows none); none where it reads none. */
+type BodyOption<O extends Operation> = O extends Operation<string, infer Body extends z.ZodType>
+  ? undefined extends z.input<Body>
+    ? { readonly body?: z.input<Body> }
+    : { readonly body: z.input<Body> }
+  : { readonly body?: undefined };
+
+export type CallOptions<O extends Operation> = ParamsOption<O> &
+  BodyOption<O> & {
+    readonly query?: Query;
+    readonly signal?: AbortSignal;
+    /** The whole request's time limit; NDJSON replies have none unless one is given (their lines show progress). */
+    readonly timeoutMs?: number;
+  };
+
+/** The options may be left out when the operation needs neither parameters nor a body. */
+type CallArgs<O extends Operation> = {} extends CallOptions<O> ? [options?: CallOptions<O>] : [options: CallOptions<O>];
+
+/** What a call resolves to: the parsed document, the text, nothing, or the NDJSON lines as they arrive. */
+export type CallResult<O extends Operation> = O['reply']['kind'] extends 'void'
+  ? void
+  : O['reply']['kind'] extends 'ndjson'
+    ? AsyncIterable<ReplyOf<O>>
+    : ReplyOf<O>;
 
 export class HttpTransport {
   readonly baseUrl: string;
@@ -26,17 +60,38 @@ export class HttpTransport {
     this.pool = new Pool(this.baseUrl, { connections: options.connections ?? 8, keepAliveTimeout: 10_000 });
   }
 
-  async json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  /** Calls a declared operation. */
+  call<O extends Operation>(op: O, ...options: CallArgs<O>): Promise<CallResult<O>>;
+  async call(op: Operation, options: RequestOptions & { readonly params?: Readonly<Record<string, string>> } = {}): Promise<unknown> {
+    const { params, ...request } = options;
+    return this.reply(op, pathOf(op, params), request);
+  }
+
+  private async reply(op: Operation, path: string, options: RequestOptions): Promise<unknown> {
+    switch (op.reply.kind) {
+      case 'json':
+        return this.json(op.method, path, options);
+      case 'text':
+        return this.text(op.method, path, options);
+      case 'void':
+        await this.send(op.method, path, options);
+        return undefined;
+      case 'ndjson':
+        return this.lines(op.method, path, options);
+    }
+  }
+
+  private async json(method: Method, path: string, options: RequestOptions): Promise<unknown> {
     const text = await this.send(method, path, options);
     try {
-      return JSON.parse(text) as T;
+      return JSON.parse(text) as unknown;
     } catch (cause) {
       throw new ClientError(502, 'bad_reply', `${method} ${path} answered with a body that is not JSON`, { cause });
     }
   }
 
   /** String operations answer text/plain, or a JSON-encoded string. */
-  async text(method: string, path: string, options: RequestOptions = {}): Promise<string> {
+  private async text(method: Method, path: string, options: RequestOptions): Promise<string> {
     const text = await this.send(method, path, options);
     if (text.startsWith('"')) {
       try {
@@ -49,33 +104,78 @@ export class HttpTransport {
     return text;
   }
 
-  async void(method: string, path: string, options: RequestOptions = {}): Promise<void> {
-    await this.send(method, path, options);
+  /** The whole reply's text. */
+  private async send(method: Method, path: string, options: RequestOptions): Promise<string> {
+    const { reply, fail } = await this.open(method, path, options, options.timeoutMs ?? this.timeoutMs);
+    try {
+      return await reply.body.text();
+    } catch (cause) {
+      throw fail(cause);
+    }
   }
 
-  private async send(method: string, path: string, options: RequestOptions): Promise<string> {
-    const url = path + queryString(options.query);
+  /**
+   * The lines of an NDJSON reply, each parsed, as they arrive. Without a `timeoutMs` only the
+   * caller's signal ends it (the lines show it is alive); leaving the loop early closes the reply.
+   */
+  private async lines(method: Method, path: string, options: RequestOptions): Promise<AsyncIterable<unknown>> {
+    const { reply, fail } = await this.open(method, path, options, options.timeoutMs);
+    return (async function* parsed(): AsyncGenerator<unknown> {
+      // Decoded as a stream: a character may be split between chunks.
+      const decoder = new TextDecoder();
+      const chunks = reply.body[Symbol.asyncIterator]();
+      let rest = '';
+      try {
+        for (;;) {
+          let next: IteratorResult<Buffer>;
+          try {
+            next = await chunks.next();
+          } catch (cause) {
+            throw fail(cause);
+          }
+          if (next.done) return;
+          rest += decoder.decode(next.value, { stream: true });
+          for (let newline = rest.indexOf('\n'); newline !== -1; newline = rest.indexOf('\n')) {
+            const line = rest.slice(0, newline);
+            rest = rest.slice(newline + 1);
+            if (line.trim() !== '') yield parseLine(line, method, path);
+          }
+        }
+      } finally {
+        // A caller that stops reading (it has what it wanted) lets the connection go.
+        reply.body.destroy();
+      }
+    })();
+  }
+
+  /**
+   * Sends the request and checks the status; `fail` says why the reply could not be read
+   * (cancelled by the caller, out of time, or the host unreachable).
+   */
+  private async open(method: Method, path: string, options: RequestOptions, timeoutMs: number | undefined): Promise<{ reply: Dispatcher.ResponseData; fail: (cause: unknown) => ClientError }> {
+    const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+    const signals = [options.signal, timeout].filter((signal) => signal !== undefined);
+    const fail = (cause: unknown): ClientError => {
+      if (options.signal?.aborted) return new ClientError(0, 'aborted', `${method} ${path} was cancelled`, { cause });
+      if (timeout?.aborted) return new ClientError(0, 'timeout', `${method} ${path} timed out`, { cause });
+      return ClientError.unreachableAt(this.baseUrl, cause);
+    };
     const headers: Record<string, string> = {};
-    let body: string | undefined;
+    let body: string | null = null;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    let statusCode: number;
+    let reply: Dispatcher.ResponseData;
     let text: string;
     try {
-      const reply = await this.pool.request({ method: method as 'GET', path: url, headers, body: body ?? null, signal });
-      statusCode = reply.statusCode;
+      reply = await this.pool.request({ method, path: path + queryString(options.query), headers, body, signal: AbortSignal.any(signals) });
+      if (reply.statusCode >= 200 && reply.statusCode < 300) return { reply, fail };
       text = await reply.body.text();
     } catch (cause) {
-      if (options.signal?.aborted) throw new ClientError(0, 'aborted', `${method} ${path} was cancelled`, { cause });
-      if (timeout.aborted) throw new ClientError(0, 'timeout', `${method} ${path} timed out`, { cause });
-      throw ClientError.unreachableAt(this.baseUrl, cause);
+      throw fail(cause);
     }
-    if (statusCode < 200 || statusCode >= 300) throw ClientError.fromReply(statusCode, text);
-    return text;
+    throw ClientError.fromReply(reply.statusCode, text);
   }
 
   async close(): Promise<void> {
@@ -83,15 +183,18 @@ export class HttpTransport {
   }
 }
 
-export function queryString(query: Query | undefined): string {
+function parseLine(line: string, method: Method, path: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch (cause) {
+    throw new ClientError(502, 'bad_reply', `${method} ${path} answered with a line that is not JSON`, { cause });
+  }
+}
+
+function queryString(query: Query | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
   const text = params.toString();
   return text ? `?${text}` : '';
-}
-
-/** Encodes one path segment (ids are UUIDs, but tag texts and website URLs are not). */
-export function seg(value: string): string {
-  return encodeURIComponent(value);
 }

@@ -6,8 +6,8 @@
  * one. Aborting the signal closes the requests in flight, which the host takes as cancellation
  * between batches.
  */
-import { request } from 'undici';
 import { ClientError } from './errors.ts';
+import type { HttpTransport } from './http.ts';
 import type { ImportFormat, ItemFailure, ParsedFile } from '../core/import/types.ts';
 import type { ReadImportFile } from '../core/import/files.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
@@ -16,7 +16,6 @@ import { importOperations as op, type ImportLine as Line } from '../wire/imports
 
 export type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 
-const IMPORT_PATH = op.import.path;
 /** Content per request: files (or a large file's snippets) are grouped up to about this. */
 const REQUEST_CHARS = 16 * 1024 * 1024;
 const PART_SNIPPETS = 20_000;
@@ -42,10 +41,10 @@ export interface ClientImportOptions {
 type RequestBody = Pick<BodyIn<typeof op.import>, 'files' | 'parts'>;
 
 export class ImportsClient {
-  private readonly baseUrl: string;
+  private readonly http: HttpTransport;
 
-  constructor(baseUrl: string) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+  constructor(http: HttpTransport) {
+    this.http = http;
   }
 
   async importFiles(files: readonly ImportFile[], options: ClientImportOptions = {}): Promise<ImportSummary> {
@@ -130,41 +129,25 @@ export class ImportsClient {
     };
     // What the host reported before a cancel: its last batches are written, and the summary says so.
     let last: ImportProgress | undefined;
-    let reply;
+    let failed: { readonly code: string; readonly message: string } | undefined;
     try {
-      reply = await request(this.baseUrl + IMPORT_PATH, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
-        signal,
-      });
-    } catch (cause) {
-      if (signal.aborted) return cancelledSummary();
-      throw ClientError.unreachableAt(this.baseUrl, cause);
-    }
-    if (reply.statusCode < 200 || reply.statusCode >= 300) throw ClientError.fromReply(reply.statusCode, await reply.body.text());
-    let rest = '';
-    try {
-      for await (const chunk of reply.body) {
-        rest += (chunk as Buffer).toString('utf8');
-        let newline: number;
-        while ((newline = rest.indexOf('\n')) !== -1) {
-          const line = JSON.parse(rest.slice(0, newline)) as Line;
-          rest = rest.slice(newline + 1);
-          if ('progress' in line) {
-            last = line.progress;
-            onProgress(line.progress);
-          }
-          else if ('summary' in line) return line.summary;
-          else throw new ClientError(500, line.error.code, line.error.message);
+      for await (const line of await this.http.call(op.import, { body: payload, signal })) {
+        if ('progress' in line) {
+          last = line.progress;
+          onProgress(line.progress);
+        } else if ('summary' in line) return line.summary;
+        else {
+          failed = line.error;
+          break;
         }
       }
-    } catch (cause) {
-      if (cause instanceof ClientError) throw cause;
-      if (signal.aborted) return cancelledSummary(last);
-      throw ClientError.unreachableAt(this.baseUrl, cause);
+    } catch (error) {
+      // Cancelled on this side, before the reply or while reading it.
+      if (error instanceof ClientError && error.code === 'aborted') return cancelledSummary(last);
+      throw error;
     }
-    throw new ClientError(502, 'bad_reply', `${IMPORT_PATH} ended without a summary`);
+    if (failed) throw new ClientError(500, failed.code, failed.message);
+    throw new ClientError(502, 'bad_reply', `${op.import.path} ended without a summary`);
   }
 }
 

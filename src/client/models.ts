@@ -1,9 +1,10 @@
 /** The model catalog: downloads, loading into memory, custom imports. */
 import type { Model, ModelDeleteCacheOutput, Models } from '../core/wire.ts';
 import type { RecallStatus } from '../core/search/semanticRecall.ts';
-import { pathOf, type BodyIn } from '../wire/operation.ts';
+import type { BodyIn } from '../wire/operation.ts';
 import { modelOperations as op } from '../wire/models.ts';
-import { seg, type HttpTransport } from './http.ts';
+import { searchOperations as search } from '../wire/search.ts';
+import type { HttpTransport } from './http.ts';
 
 export class ModelsClient {
   private readonly http: HttpTransport;
@@ -13,57 +14,56 @@ export class ModelsClient {
   }
 
   list(): Promise<Models> {
-    return this.http.json('GET', '/models');
+    return this.http.call(op.list);
   }
 
   get(id: string): Promise<Model> {
-    return this.http.json('GET', `/model/${seg(id)}`);
+    return this.http.call(op.get, { params: { model: id } });
   }
 
   download(id: string): Promise<Model> {
-    return this.http.json('POST', `/model/${seg(id)}/download`);
+    return this.http.call(op.download, { params: { model: id } });
   }
 
   cancelDownload(id: string): Promise<Model> {
-    return this.http.json('POST', `/model/${seg(id)}/download/cancel`);
+    return this.http.call(op.cancelDownload, { params: { model: id } });
   }
 
   load(id: string): Promise<Model> {
-    return this.http.json('POST', `/model/${seg(id)}/load`, { timeoutMs: 300_000 });
+    return this.http.call(op.load, { params: { model: id }, timeoutMs: 300_000 });
   }
 
   unload(id: string): Promise<Model> {
-    return this.http.json('POST', `/model/${seg(id)}/unload`);
+    return this.http.call(op.unload, { params: { model: id } });
   }
 
   unloadAll(): Promise<void> {
-    return this.http.void('POST', '/models/unload');
+    return this.http.call(op.unloadAll);
   }
 
   deleteCache(id: string): Promise<ModelDeleteCacheOutput> {
-    const body: BodyIn<typeof op.deleteCache> = {};
-    return this.http.json(op.deleteCache.method, pathOf(op.deleteCache, { model: id }), { body });
+    return this.http.call(op.deleteCache, { params: { model: id }, body: {} });
   }
 
   delete(id: string): Promise<void> {
-    return this.http.void('POST', `/models/${seg(id)}/delete`);
+    return this.http.call(op.delete, { params: { model: id } });
   }
 
   /** Registers a model file already on this machine (copied into the data directory and verified). */
   importFile(file: BodyIn<typeof op.import>): Promise<Model> {
-    return this.http.json(op.import.method, pathOf(op.import), { body: file, timeoutMs: 600_000 });
+    return this.http.call(op.import, { body: file, timeoutMs: 600_000 });
   }
 
   /** Whether search is hybrid (an embedding model is loaded) and the progress of its back-fill. */
   semanticStatus(): Promise<RecallStatus> {
-    return this.http.json('GET', '/search/semantic');
+    return this.http.call(search.semantic);
   }
 
   cancelSemanticBackfill(): Promise<{ cancelled: boolean; status: RecallStatus }> {
-    return this.http.json('POST', '/search/semantic/cancel');
+    return this.http.call(search.cancelSemantic);
   }
 
   create(seed: BodyIn<typeof op.create>): Promise<Model> {
-    return this.http.json(op.create.method, pathOf(op.create), { body: seed });
+    return this.http.call(op.create, { body: seed });
   }
 }

@@ -5,6 +5,7 @@
  */
 import WebSocket from 'ws';
 import { ClientError } from './errors.ts';
+import { qgptSockets } from '../wire/qgpt.ts';
 
 export interface CopilotQuestion {
   readonly query: string;
@@ -29,7 +30,7 @@ interface Frame {
 }
 
 export function askCopilot(baseUrl: string, question: CopilotQuestion): Promise<CopilotAnswer> {
-  const url = `${baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws')}/qgpt/stream`;
+  const url = `${baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws')}${qgptSockets.stream.path}`;
   if (question.signal?.aborted) return Promise.reject(new ClientError(0, 'aborted', 'The question was cancelled'));
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: 5_000 });

@@ -11,7 +11,11 @@ import { ConnectorClient } from './connector.ts';
 import { ConversationsClient } from './conversations.ts';
 import { ModelsClient } from './models.ts';
 import { ImportsClient } from './imports.ts';
-import { seg } from './http.ts';
+import { pathOf } from '../wire/operation.ts';
+import { hostOperations } from '../wire/host.ts';
+import { assetOperations } from '../wire/assets.ts';
+import { conversationOperations } from '../wire/conversations.ts';
+import { modelOperations } from '../wire/models.ts';
 
 export interface SatchelClientOptions {
   readonly timeoutMs?: number;
@@ -38,31 +42,31 @@ export class SatchelClient implements Disposable {
     this.connector = new ConnectorClient(this.http);
     this.conversations = new ConversationsClient(this.http);
     this.models = new ModelsClient(this.http);
-    this.imports = new ImportsClient(this.baseUrl);
+    this.imports = new ImportsClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {
-    return this.http.text('GET', '/.well-known/health', timeoutMs !== undefined ? { timeoutMs } : {});
+    return this.http.call(hostOperations.health, timeoutMs !== undefined ? { timeoutMs } : {});
   }
 
   version(): Promise<string> {
-    return this.http.text('GET', '/.well-known/version');
+    return this.http.call(hostOperations.version);
   }
 
   assetIdentifiers(): StreamConnection<StreamedIdentifiers> {
-    return this.stream('/assets/stream/identifiers');
+    return this.stream(assetOperations.streamIdentifiers.path);
   }
 
   conversationIdentifiers(): StreamConnection<StreamedIdentifiers> {
-    return this.stream('/conversations/stream/identifiers');
+    return this.stream(conversationOperations.streamIdentifiers.path);
   }
 
   modelIdentifiers(): StreamConnection<StreamedIdentifiers> {
-    return this.stream('/models/stream/identifiers');
+    return this.stream(modelOperations.streamIdentifiers.path);
   }
 
   downloadProgress(model: string): StreamConnection<ModelDownloadProgress> {
-    return this.stream(`/model/${seg(model)}/download/progress`);
+    return this.stream(pathOf(modelOperations.downloadProgress, { model }));
   }
 
   /** A stream the client owns until either side disposes it. */

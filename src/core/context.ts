@@ -3,7 +3,8 @@
  * feed. Services publish changes through `publish`, which holds them until the surrounding
  * transaction commits.
  */
-import { Database, type Migration } from './store/database.ts';
+import { Database } from './store/database.ts';
+import type { Migration } from './store/migrations.ts';
 import { Records } from './store/records.ts';
 import { Links } from './store/links.ts';
 import { Emitter, type ChangeEvent, type Disposable } from './events.ts';

@@ -5,7 +5,7 @@
  * host's (never looser: the host does not return what its own settings leave out).
  */
 import type { Asset, Suggestion } from '../core/wire.ts';
-import { significantLength } from '../core/connector/decision.ts';
+import { hasSignificantLength } from '../core/connector/decision.ts';
 
 export interface CopyThresholds {
   readonly minLength: number;
@@ -14,7 +14,7 @@ export interface CopyThresholds {
 
 /** Whether a copy is long enough to ask the host about. */
 export function worthAsking(text: string, thresholds: CopyThresholds): boolean {
-  return significantLength(text) >= thresholds.minLength;
+  return hasSignificantLength(text, thresholds.minLength);
 }
 
 /** The best saved asset the host suggests reusing whose similarity reaches this window's threshold. */

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { encodeJson } from './jsonEncode.ts';
 import { InvalidInputError } from '../core/errors.ts';
-import type { BodyOut, Operation } from '../wire/operation.ts';
+import type { BodyOut, WithBody } from '../wire/operation.ts';
 
 /** Validates `value` with `schema`; a failure is a 400 that names the offending field. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
@@ -20,7 +20,7 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, what: stri
 }
 
 /** The request body of a declared operation, validated by its schema (an absent body is validated too). */
-export function input<O extends Operation>(ctx: Context, op: O): BodyOut<O> {
+export function input<O extends WithBody>(ctx: Context, op: O): BodyOut<O> {
   return parse<O['body']>(op.body, ctx.request.body, op.what);
 }
 

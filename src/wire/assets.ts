@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
 import type * as W from '../core/wire.ts';
 import type * as In from '../core/assets/inputs.ts';
-import { operation, type Accepts, type Feeds } from './operation.ts';
+import { get, json, none, post, text, type Accepts, type Feeds } from './operation.ts';
 
 const GENERIC = ['UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE'] as const;
 const TAG_CATEGORY = ['UNKNOWN', 'HANDLE', 'EMAIL'] as const;
@@ -162,20 +162,61 @@ export const seededWebsiteSchema = z.looseObject({
   mechanism: mechanism.optional(),
 });
 
-/** The assets, asset, format, tag and website areas (interface.md §4.1–4.2): route and client both use these. */
+/**
+ * The assets, asset, format, tag and website areas (interface.md §4.1–4.2): route and client both
+ * use these. Where the interface is reached by two spellings (GET and POST of related and
+ * recommended, `/assets/{id}` and `/asset/{id}`, `/format/{id}` and `/formats/{id}`), each is declared.
+ */
 export const assetOperations = {
-  create: operation('POST', '/assets/create', 'Seed', seedSchema),
-  draft: operation('POST', '/assets/draft', 'Seed', seedSchema),
-  recommended: operation('POST', '/assets/recommended', 'SeededAssetsRecommendation', recommendationSchema),
-  related: operation('POST', '/assets/related', 'Assets', relatedSchema),
-  search: operation('POST', '/assets/search', 'AssetsSearchWithFiltersInput', searchWithFiltersSchema),
-  update: operation('POST', '/asset/update', 'Asset', assetSchema),
-  reclassify: operation('POST', '/asset/reclassify', 'AssetReclassification', reclassificationSchema),
-  snapshotPost: operation('POST', '/asset/:asset', 'SeededAccessor', accessorSchema),
-  incrementScores: operation('POST', '/asset/:asset/scores/increment', 'SeededScoreIncrement', scoreIncrementSchema),
-  updateFormatValue: operation('POST', '/format/update/value', 'Format', formatSchema),
-  createTag: operation('POST', '/tags/create', 'SeededTag', seededTagSchema),
-  createWebsite: operation('POST', '/websites/create', 'SeededWebsite', seededWebsiteSchema),
+  list: get('/assets', json<W.Assets>()),
+  create: post('/assets/create', json<W.Asset>(), 'Seed', seedSchema),
+  draft: post('/assets/draft', json<W.Seed>(), 'Seed', seedSchema),
+  recommendedGet: get('/assets/recommended', json<W.Assets>(), 'SeededAssetsRecommendation', recommendationSchema),
+  recommended: post('/assets/recommended', json<W.Assets>(), 'SeededAssetsRecommendation', recommendationSchema),
+  relatedGet: get('/assets/related', json<W.Assets>(), 'Assets', relatedSchema),
+  related: post('/assets/related', json<W.Assets>(), 'Assets', relatedSchema),
+  identifiers: get('/assets/identifiers', json<W.FlattenedAssets>()),
+  pseudo: get('/assets/pseudo', json<W.PseudoAssets>()),
+  searchGet: get('/assets/search', json<W.SearchedAssets>()),
+  search: post('/assets/search', json<W.AssetsSearchWithFiltersOutput>(), 'AssetsSearchWithFiltersInput', searchWithFiltersSchema),
+  streamIdentifiers: get('/assets/stream/identifiers', json<W.StreamedIdentifiers>()),
+  streamTransferables: get('/assets/stream/transferables', json<W.Assets>()),
+  stream: get('/assets/stream', json<W.Assets>()),
+  snapshotAlias: get('/assets/:asset', json<W.Asset>()),
+  formatsAlias: get('/assets/:asset/formats', json<W.Formats>()),
+  delete: post('/assets/:asset/delete', text),
+
+  update: post('/asset/update', json<W.Asset>(), 'Asset', assetSchema),
+  reclassify: post('/asset/reclassify', json<W.Asset>(), 'AssetReclassification', reclassificationSchema),
+  snapshot: get('/asset/:asset', json<W.Asset>()),
+  snapshotPost: post('/asset/:asset', json<W.Asset>(), 'SeededAccessor', accessorSchema),
+  formats: get('/asset/:asset/formats', json<W.Formats>()),
+  activities: get('/asset/:asset/activities', json<W.Activities>()),
+  conversations: get('/asset/:asset/conversations', json<W.Conversations>()),
+  export: get('/asset/:asset/export', json<W.ExportedAsset>()),
+  incrementScores: post('/asset/:asset/scores/increment', none, 'SeededScoreIncrement', scoreIncrementSchema),
+  associateTag: post('/asset/:asset/tags/associate/:tag', none),
+  disassociateTag: post('/asset/:asset/tags/disassociate/:tag', none),
+  associateWebsite: post('/asset/:asset/websites/associate/:website', none),
+  disassociateWebsite: post('/asset/:asset/websites/disassociate/:website', none),
+  associateWorkstreamSummary: post('/asset/:asset/workstream_summaries/associate/:workstream_summary', none),
+  disassociateWorkstreamSummary: post('/asset/:asset/workstream_summaries/disassociate/:workstream_summary', none),
+
+  allFormats: get('/formats', json<W.Formats>()),
+  updateFormatValue: post('/format/update/value', json<W.Format>(), 'Format', formatSchema),
+  format: get('/format/:format', json<W.Format>()),
+  formatAlias: get('/formats/:format', json<W.Format>()),
+
+  tags: get('/tags', json<W.Tags>()),
+  createTag: post('/tags/create', json<W.Tag>(), 'SeededTag', seededTagSchema),
+  tag: get('/tag/:tag', json<W.Tag>()),
+  tagAssociateAsset: post('/tag/:tag/assets/associate/:asset', none),
+  tagDisassociateAsset: post('/tag/:tag/assets/disassociate/:asset', none),
+  websites: get('/websites', json<W.Websites>()),
+  createWebsite: post('/websites/create', json<W.Website>(), 'SeededWebsite', seededWebsiteSchema),
+  website: get('/website/:website', json<W.Website>()),
+  websiteAssociateAsset: post('/website/:website/assets/associate/:asset', none),
+  websiteDisassociateAsset: post('/website/:website/assets/disassociate/:asset', none),
 } as const;
 
 /**

@@ -5,9 +5,11 @@
  */
 import { z } from 'zod';
 import { mechanism, transferableBytesFields, transferableStringFields } from './shared.ts';
-import { operation, type Accepts } from './operation.ts';
+import { get, json, none, post, text as textReply, type Accepts } from './operation.ts';
 import type * as P from '@pieces.app/pieces-os-client';
 import type * as W from '../core/wire.ts';
+import type { SavedCheck } from '../core/connector/savedCheck.ts';
+import type { StoredUsageEvent } from '../core/applications/applicationService.ts';
 
 const text = z.string().min(1, 'must not be empty');
 
@@ -100,14 +102,15 @@ const onboardedFlag = z.boolean({ error: 'the body must be a bare JSON boolean (
 
 /** The connector area (interface.md §4.4): route and client both use these. */
 export const connectorOperations = {
-  connect: operation('POST', '/connect', 'SeededConnectorConnection', connectorConnection),
-  suggestion: operation('POST', '/:application/suggestion', 'SeededConnectorCreation', connectorCreation),
-  reaction: operation('POST', '/:application/reaction', 'Reaction', reaction),
-  intention: operation('POST', '/:application/intention', 'SeededConnectorAsset', connectorAsset),
-  track: operation('POST', '/:application/track', 'SeededConnectorTracking', tracking),
-  onboarded: operation('POST', '/:application/onboarded', 'onboarded flag', onboardedFlag),
+  connect: post('/connect', json<W.Context>(), 'SeededConnectorConnection', connectorConnection),
+  suggestion: post('/:application/suggestion', json<W.Suggestion>(), 'SeededConnectorCreation', connectorCreation),
+  /** The new asset's id after a save, else an acknowledgement. */
+  reaction: post('/:application/reaction', textReply, 'Reaction', reaction),
+  intention: post('/:application/intention', textReply, 'SeededConnectorAsset', connectorAsset),
+  track: post('/:application/track', textReply, 'SeededConnectorTracking', tracking),
+  onboarded: post('/:application/onboarded', textReply, 'onboarded flag', onboardedFlag),
   /** Asked, not reported: records no copy, counts no suggestion, ignores dismissals (core/connector/savedCheck.ts). */
-  saved: operation('POST', '/satchel/connector/saved', 'saved question', savedQuestion),
+  saved: post('/satchel/connector/saved', json<SavedCheck>(), 'saved question', savedQuestion),
 } as const;
 
 /** Every body the published models allow is accepted (see Accepts). */
@@ -122,11 +125,18 @@ export type PublishedConnectorBodies = [
 
 /** The applications area's bodies (interface.md §4.3), deprecated tracking operations included. */
 export const applicationOperations = {
-  register: operation('POST', '/applications/register', 'Application', application),
-  update: operation('POST', '/application/update', 'Application', applicationUpdate),
-  closeSession: operation('POST', '/applications/session/close', 'session id (a bare JSON string)', sessionId),
-  interaction: operation('POST', '/applications/usage/engagement/interaction', 'SeededTrackedInteractionEvent', interactionEvent),
-  keyboard: operation('POST', '/applications/usage/engagement/keyboard', 'SeededTrackedKeyboardEvent', keyboardEvent),
-  installation: operation('POST', '/applications/usage/installation', 'TrackedApplicationInstall', installation),
-  updated: operation('POST', '/applications/usage/updated', 'TrackedApplicationUpdate', updateEvent),
+  list: get('/applications', json<W.Applications>()),
+  external: get('/applications/external', json<W.DetectedExternalApplications>()),
+  externalRelated: get('/applications/external/related', json<W.DetectedExternalApplications>()),
+  streamIdentifiers: get('/applications/stream/identifiers', json<W.StreamedIdentifiers>()),
+  register: post('/applications/register', json<W.Application>(), 'Application', application),
+  openSession: post('/applications/session/open', json<W.Session>()),
+  closeSession: post('/applications/session/close', json<W.Session>(), 'session id (a bare JSON string)', sessionId),
+  session: get('/applications/sessions/:session', json<W.Session>()),
+  interaction: post('/applications/usage/engagement/interaction', json<StoredUsageEvent>(), 'SeededTrackedInteractionEvent', interactionEvent),
+  keyboard: post('/applications/usage/engagement/keyboard', json<StoredUsageEvent>(), 'SeededTrackedKeyboardEvent', keyboardEvent),
+  installation: post('/applications/usage/installation', none, 'TrackedApplicationInstall', installation),
+  updated: post('/applications/usage/updated', none, 'TrackedApplicationUpdate', updateEvent),
+  specific: get('/applications/:application', json<W.Application>()),
+  update: post('/application/update', json<W.Application>(), 'Application', applicationUpdate),
 } as const;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
 import type * as W from '../core/wire.ts';
-import { operation, type Accepts, type Requiring } from './operation.ts';
+import { get, json, none, post, type Accepts, type Requiring } from './operation.ts';
 
 const id = z.string().min(1, 'must be a non-empty id');
 
@@ -107,16 +107,61 @@ export const seededWorkstreamSummary = z.object({
   websites: idList.optional(),
 });
 
-/** The conversations area (interface.md §4.5): route and client both use these. */
+/**
+ * The conversations area (interface.md §4.5) with its messages and the records conversations
+ * associate with: route and client both use these. interface.md names the anchor and asset
+ * disassociations `…/delete/{id}` while the client sends `…/disassociate/{id}`: both are declared.
+ */
 export const conversationOperations = {
-  create: operation('POST', '/conversations/create', 'SeededConversation', seededConversation),
-  update: operation('POST', '/conversation/update', 'Conversation', conversationUpdate),
-  summarize: operation('POST', '/conversation/:conversation/summarize', 'ConversationSummarizeInput', summarizeInput),
-  incrementScores: operation('POST', '/conversation/:conversation/scores/increment', 'SeededScoreIncrement', scoreIncrement),
-  createMessage: operation('POST', '/messages/create', 'SeededConversationMessage', seededMessage),
-  createAnchor: operation('POST', '/anchors/create', 'SeededAnchor', seededAnchor),
-  createRange: operation('POST', '/ranges/create', 'SeededRange', seededRange),
-  createWorkstreamSummary: operation('POST', '/workstream_summaries/create', 'SeededWorkstreamSummary', seededWorkstreamSummary),
+  list: get('/conversations', json<W.Conversations>()),
+  create: post('/conversations/create', json<W.Conversation>(), 'SeededConversation', seededConversation),
+  identifiers: get('/conversations/identifiers', json<W.FlattenedConversations>()),
+  streamIdentifiers: get('/conversations/stream/identifiers', json<W.StreamedIdentifiers>()),
+  delete: post('/conversations/:conversation/delete', none),
+  update: post('/conversation/update', json<W.Conversation>(), 'Conversation', conversationUpdate),
+  get: get('/conversation/:conversation', json<W.Conversation>()),
+  messages: get('/conversation/:conversation/messages', json<W.ConversationMessages>()),
+  rename: post('/conversation/:conversation/rename', json<W.Conversation>()),
+  summarize: post('/conversation/:conversation/summarize', json<W.ConversationSummarizeOutput>(), 'ConversationSummarizeInput', summarizeInput),
+  incrementScores: post('/conversation/:conversation/scores/increment', none, 'SeededScoreIncrement', scoreIncrement),
+
+  associateAnchor: post('/conversation/:conversation/anchors/associate/:anchor', none),
+  disassociateAnchor: post('/conversation/:conversation/anchors/disassociate/:anchor', none),
+  deleteAnchorLink: post('/conversation/:conversation/anchors/delete/:anchor', none),
+  associateAsset: post('/conversation/:conversation/assets/associate/:asset', none),
+  disassociateAsset: post('/conversation/:conversation/assets/disassociate/:asset', none),
+  deleteAssetLink: post('/conversation/:conversation/assets/delete/:asset', none),
+  associateWebsite: post('/conversation/:conversation/websites/associate/:website', none),
+  disassociateWebsite: post('/conversation/:conversation/websites/disassociate/:website', none),
+  associateWorkstreamSummary: post('/conversation/:conversation/workstream_summaries/associate/:workstream_summary', none),
+  disassociateWorkstreamSummary: post('/conversation/:conversation/workstream_summaries/disassociate/:workstream_summary', none),
+  associateGroundingMessage: post('/conversation/:conversation/grounding/messages/associate/:message', none),
+  disassociateGroundingMessage: post('/conversation/:conversation/grounding/messages/disassociate/:message', none),
+  associateGroundingRange: post('/conversation/:conversation/grounding/temporal_range/workstreams/associate/:range', none),
+  disassociateGroundingRange: post('/conversation/:conversation/grounding/temporal_range/workstreams/disassociate/:range', none),
+
+  allMessages: get('/messages', json<W.ConversationMessages>()),
+  createMessage: post('/messages/create', json<W.ConversationMessage>(), 'SeededConversationMessage', seededMessage),
+  deleteMessage: post('/messages/:message/delete', none),
+  message: get('/message/:message', json<W.ConversationMessage>()),
+
+  anchorStreamIdentifiers: get('/anchors/stream/identifiers', json<W.StreamedIdentifiers>()),
+  rangeStreamIdentifiers: get('/ranges/stream/identifiers', json<W.StreamedIdentifiers>()),
+  annotations: get('/annotations', json<W.Annotations>()),
+  annotation: get('/annotation/:annotation', json<W.Annotation>()),
+  deleteAnnotation: post('/annotations/:annotation/delete', none),
+  anchors: get('/anchors', json<W.Anchors>()),
+  createAnchor: post('/anchors/create', json<W.Anchor>(), 'SeededAnchor', seededAnchor),
+  anchor: get('/anchor/:anchor', json<W.Anchor>()),
+  deleteAnchor: post('/anchors/:anchor/delete', none),
+  ranges: get('/ranges', json<W.Ranges>()),
+  createRange: post('/ranges/create', json<W.Range>(), 'SeededRange', seededRange),
+  range: get('/range/:range', json<W.Range>()),
+  deleteRange: post('/ranges/:range/delete', none),
+  workstreamSummaries: get('/workstream_summaries', json<W.WorkstreamSummaries>()),
+  createWorkstreamSummary: post('/workstream_summaries/create', json<W.WorkstreamSummary>(), 'SeededWorkstreamSummary', seededWorkstreamSummary),
+  workstreamSummary: get('/workstream_summary/:workstream_summary', json<W.WorkstreamSummary>()),
+  deleteWorkstreamSummary: post('/workstream_summaries/:workstream_summary/delete', none),
 } as const;
 
 /** An asset list, when given, lists its assets (the published model marks `iterable` optional). */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { authorOf, isAuthorKind, type Author } from '../core/history/authors.ts';
 import type { RevisionList, RevisionSummary } from '../core/history/historyService.ts';
 import type { Asset } from '../core/wire.ts';
-import { operation } from './operation.ts';
+import { get, json, post } from './operation.ts';
 
 /** The header Satchel's own client names itself in (a Pieces client never sends it). */
 export const AUTHOR_HEADER = 'satchel-author';
@@ -66,17 +66,15 @@ const editRequest = z
 
 const restoreRequest = z.object({ expectedRevision }).optional();
 
-const nothing = z.unknown().optional();
-
 export const historyOperations = {
-  /** Newest first: `RevisionList`. */
-  list: operation('GET', '/satchel/assets/:asset/revisions', 'revisions request', nothing),
-  /** One revision whole: `RevisionReply`. */
-  get: operation('GET', '/satchel/assets/:asset/revisions/:revision', 'revision request', nothing),
-  /** Makes a revision current, itself a new revision: `RevisionSummary` of the asset's current revision. */
-  restore: operation('POST', '/satchel/assets/:asset/revisions/:revision/restore', 'restore request', restoreRequest),
-  /** Content, name, language, tags and description in one write and one revision: `EditReply`. */
-  edit: operation('POST', '/satchel/assets/:asset/edit', 'asset edit', editRequest),
+  /** Newest first, with the current revision. */
+  list: get('/satchel/assets/:asset/revisions', json<RevisionList>()),
+  /** One revision whole. */
+  get: get('/satchel/assets/:asset/revisions/:revision', json<RevisionReply>()),
+  /** Makes a revision current, itself a new revision: the asset's current revision after it. */
+  restore: post('/satchel/assets/:asset/revisions/:revision/restore', json<RevisionSummary>(), 'restore request', restoreRequest),
+  /** Content, name, language, tags and description in one write and one revision. */
+  edit: post('/satchel/assets/:asset/edit', json<EditReply>(), 'asset edit', editRequest),
 } as const;
 
 export type { RevisionList, RevisionSummary };

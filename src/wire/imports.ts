@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { IMPORT_FORMATS } from '../core/import/formats.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
-import { operation } from './operation.ts';
+import { ndjson, post } from './operation.ts';
 
 const formatSchema = z.enum(IMPORT_FORMATS);
 
@@ -28,7 +28,8 @@ const importRequest = z
   .refine((request) => request.files.length + request.parts.length > 0, { message: 'give files (name and content) or parts', path: ['files'] });
 
 export const importOperations = {
-  import: operation('POST', '/satchel/import', 'import request', importRequest),
+  /** Answers progress lines as batches are written, then a summary or an error line. */
+  import: post('/satchel/import', ndjson<ImportLine>(), 'import request', importRequest),
 } as const;
 
 /** One line of the reply. */

@@ -12,7 +12,7 @@ import {
 } from '../core/models/enums.ts';
 import { byteDescriptor } from '../core/models/catalog.ts';
 import type * as W from '../core/wire.ts';
-import { operation, type Accepts } from './operation.ts';
+import { get, json, none, post, type Accepts } from './operation.ts';
 
 const timestamp = z.object({
   value: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO-8601 date'),
@@ -82,10 +82,21 @@ export const deleteCacheSchema = z.union([z.undefined(), z.null(), z.looseObject
 
 /** The models area (interface.md §4.6–4.7, and the file import): route and client both use these. */
 export const modelOperations = {
-  create: operation('POST', '/models/create', 'SeededModel', seededModelSchema),
-  import: operation('POST', '/models/import', 'model import', modelImportSchema),
-  deleteCache: operation('POST', '/models/:model/delete/cache', 'ModelDeleteCacheInput', deleteCacheSchema),
-  update: operation('POST', '/model/update', 'Model', modelSchema),
+  streamIdentifiers: get('/models/stream/identifiers', json<W.StreamedIdentifiers>()),
+  downloadProgress: get('/model/:model/download/progress', json<W.ModelDownloadProgress>()),
+  list: get('/models', json<W.Models>()),
+  create: post('/models/create', json<W.Model>(), 'SeededModel', seededModelSchema),
+  /** A GGUF file already on this machine, copied into the data directory and verified. */
+  import: post('/models/import', json<W.Model>(), 'model import', modelImportSchema),
+  unloadAll: post('/models/unload', none),
+  delete: post('/models/:model/delete', none),
+  deleteCache: post('/models/:model/delete/cache', json<W.ModelDeleteCacheOutput>(), 'ModelDeleteCacheInput', deleteCacheSchema),
+  update: post('/model/update', json<W.Model>(), 'Model', modelSchema),
+  get: get('/model/:model', json<W.Model>()),
+  download: post('/model/:model/download', json<W.Model>()),
+  cancelDownload: post('/model/:model/download/cancel', json<W.Model>()),
+  load: post('/model/:model/load', json<W.Model>()),
+  unload: post('/model/:model/unload', json<W.Model>()),
 } as const;
 
 /** Every body the published models allow is accepted (see Accepts). */

@@ -3,6 +3,7 @@
  * reset. Stricter than the published model in one place: relevance assets, when given, list them.
  */
 import { z } from 'zod';
+import { socket } from './operation.ts';
 
 const ids = z.looseObject({ iterable: z.array(z.looseObject({ id: z.string() })) });
 
@@ -14,3 +15,8 @@ export const qgptStreamInput = z.looseObject({
   relevance: z.looseObject({ query: z.string().nullish(), assets: ids.nullish() }).nullish(),
   question: z.looseObject({ query: z.string().nullish() }).nullish(),
 });
+
+/** The copilot socket: QGPTStreamInput frames in, QGPTStreamOutput frames out (server/routes/qgpt.ts). */
+export const qgptSockets = {
+  stream: socket<unknown>()('/qgpt/stream'),
+} as const;

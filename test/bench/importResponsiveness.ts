@@ -12,7 +12,7 @@ import { generateCorpus } from './corpus.ts';
 import { memoryOf, removeDir, repoRoot, startChild, tempDataDir } from './processes.ts';
 import { quantile } from './stats.ts';
 import { snippetFiles } from './figures/importFigure.ts';
-import { ImportsClient } from '../../src/client/imports.ts';
+import { SatchelClient } from '../../src/client/satchelClient.ts';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, creates: { type: 'boolean', default: false }, wait: { type: 'string', default: '0' } } });
 const files = snippetFiles(generateCorpus(Number(values.size)));
@@ -52,7 +52,8 @@ const creates = values.creates
 try {
   console.log(`host idle: ${mb(memoryOf(host.pid).rss)}`);
   const started = performance.now();
-  const result = await new ImportsClient(host.url).importFiles(files);
+  const client = new SatchelClient(host.url);
+  const result = await client.imports.importFiles(files).finally(() => client.dispose());
   const ms = performance.now() - started;
   importing = false;
   console.log(`imported ${result.imported} in ${(ms / 1000).toFixed(1)} s, ${Math.round(result.imported / (ms / 1000))}/s`);

@@ -9,6 +9,9 @@
  *   extension  the vscode adapter over client, wire and core; sees hosting through its types only
  *   cli        the headless entry's subcommands (cli.ts's part of the composition root); no vscode
  *   extension.ts, cli.ts  composition roots: may import anything
+ *
+ * and no module imports itself through others (type imports included: a circle of types is still
+ * two modules that cannot be understood apart).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -122,4 +125,54 @@ test('the rules catch a wrong import (the checker is not vacuous)', () => {
   assert.ok(parsed.some((i) => i.specifier === 'node:test' && !i.typeOnly));
   assert.equal(folderOf(join(src, 'server', 'app.ts')), 'server');
   assert.equal(folderOf(join(src, 'cli.ts')), '');
+});
+
+/** Every module of src/ and the modules of src/ it imports (type imports included). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources(src)) {
+    const targets = imports(file)
+      .filter(({ specifier }) => specifier.startsWith('.'))
+      .map(({ specifier }) => relative(root, join(file, '..', specifier)));
+    graph.set(relative(root, file), targets);
+  }
+  return graph;
+}
+
+/** The import circles of `graph`, each as one path that comes back to its start. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const found: string[][] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (module: string): void => {
+    if (done.has(module)) return;
+    if (onPath.has(module)) {
+      found.push([...path.slice(path.indexOf(module)), module]);
+      return;
+    }
+    onPath.add(module);
+    path.push(module);
+    for (const next of graph.get(module) ?? []) if (graph.has(next)) visit(next);
+    path.pop();
+    onPath.delete(module);
+    done.add(module);
+  };
+  for (const module of graph.keys()) visit(module);
+  return found;
+}
+
+test('no module of src/ imports itself through others', () => {
+  assert.deepEqual(cycles(importGraph()).map((cycle) => cycle.join(' -> ')), []);
+});
+
+test('the cycle check finds a circle (it is not vacuous)', () => {
+  const graph = new Map([
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['c.ts']],
+    ['c.ts', ['a.ts', 'd.ts']],
+    ['d.ts', []],
+  ]);
+  assert.deepEqual(cycles(graph), [['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
+  assert.ok(importGraph().get('src/server/app.ts')?.includes('src/server/errors.ts'));
 });

@@ -1,4 +1,4 @@
-import type { Migration } from '../store/database.ts';
+import type { Migration } from '../store/migrations.ts';
 
 /**
  * Schema of the applications area. Its versions are 3, then 203, 303… (so areas never collide);

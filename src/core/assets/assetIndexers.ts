@@ -8,7 +8,7 @@ import { SearchIndex, indexedDocument, type IndexedDocument } from '../search/se
 import { textOf, type AssetStore } from './assetStore.ts';
 import type { Labels } from './labels.ts';
 import type { StoredAsset } from './render.ts';
-import type { PreparedFingerprint } from '../import/preparedAsset.ts';
+import type { PreparedFingerprint } from '../connector/fingerprint.ts';
 
 /**
  * A derived index kept in step with assets inside the same write transaction (the connector's

@@ -203,9 +203,14 @@ export class AssetService implements Disposable {
     return this.store.newest(limit, language);
   }
 
-  /** Ids of ordinary assets (and pseudo ones when asked), newest first. */
+  /** Ids of ordinary assets (and pseudo ones when asked, or only pseudo ones), newest first, all at once (for small stores). */
   identifiers(options: { pseudo?: boolean; onlyPseudo?: boolean } = {}): string[] {
-    return this.store.identifiers(options);
+    return [...this.store.identifierPages(options)].flat();
+  }
+
+  /** `identifiers`, a page at a time: what a reply of a store of any size is made from. */
+  identifierPages(options: { pseudo?: boolean; onlyPseudo?: boolean } = {}): Generator<string[]> {
+    return this.store.identifierPages(options);
   }
 
   /** Whether an asset appears in ordinary snapshots and streams (neither pseudo nor suggested). */
@@ -222,8 +227,11 @@ export class AssetService implements Disposable {
     return renderFormats(this.store.doc(id), transferables);
   }
 
-  allFormats(transferables: boolean): Formats {
-    return { iterable: this.store.docs().flatMap((doc) => renderFormats(doc, transferables).iterable) };
+  /** The formats of every ordinary asset, newest asset first, read a page of assets at a time as `pages` reads them. */
+  *formatPages(transferables: boolean): Generator<Format[]> {
+    for (const docs of this.store.storedPages(this.store.listed(), transferables ? 'data' : CONTENT_FREE_DATA)) {
+      yield docs.flatMap((doc) => renderFormats(doc, transferables).iterable);
+    }
   }
 
   format(formatId: string, transferable: boolean): Format {

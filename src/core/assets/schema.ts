@@ -1,4 +1,4 @@
-import type { Migration } from '../store/database.ts';
+import type { Migration } from '../store/migrations.ts';
 
 /**
  * Schema of the assets area. Its versions are 2, then 102, 202… (so areas never collide).

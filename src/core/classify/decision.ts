@@ -6,7 +6,12 @@
 import type { ClassificationSpecific } from '../wire.ts';
 import { classifyWithFallback, looksLikeProse } from './fallbackClassifier.ts';
 import { specificFromGuesslang } from './languages.ts';
-import type { ModelGuess } from './workerProtocol.ts';
+
+/** One of the model's answers (a guesslang language id), as its worker reports it. */
+export interface ModelGuess {
+  readonly languageId: string;
+  readonly confidence: number;
+}
 
 export interface LanguageGuess {
   readonly specific: ClassificationSpecific;

@@ -10,11 +10,6 @@ export interface WorkerRequest {
   readonly text: string;
 }
 
-export interface ModelGuess {
-  readonly languageId: string;
-  readonly confidence: number;
-}
-
 export type WorkerReply =
   | { readonly ready: true }
   | { readonly failed: string }

@@ -18,7 +18,8 @@ import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { authorOf, type Author } from '../history/authors.ts';
 import { contentOf } from '../assets/content.ts';
 import type { FingerprintIndex, IndexMatch } from './fingerprintIndex.ts';
-import { fingerprints, normalizedKey } from './fingerprint.ts';
+import { normalizedKey } from './fingerprint.ts';
+import { copyFacts } from './copyFacts.ts';
 import { decide, type Decision, type DecisionSettings, type QuietReason } from './decision.ts';
 import { defaultQuietingSettings, quietingFor, type Quieting, type ReactionRecord, type SuggestionKind } from './quieting.ts';
 
@@ -29,7 +30,9 @@ export const defaultConnectorSettings: ConnectorSettings = {
   minLength: 12,
   minFingerprints: 4,
   reuseThreshold: 0.5,
-  saveMinFingerprints: 10,
+  saveMinLines: 2,
+  saveMinBlockTokens: 10,
+  saveMinTokens: 24,
   repeatWindowMs: 30 * 60 * 1000,
   maxReuseAssets: 5,
 };
@@ -82,13 +85,13 @@ export class ConnectorService {
   suggest(applicationId: string, creation: SeededConnectorCreation, now = Date.now()): ConnectorSuggestion {
     const application = this.applications.get(applicationId);
     const text = this.textOf(creation.asset);
-    const key = normalizedKey(text);
-    const prints = fingerprints(text);
+    const { key, prints, shape } = copyFacts(text);
     const decision = decide(
       {
         text,
         key,
         fingerprintCount: prints.length,
+        shape,
         matches: this.index.query(prints, { minScore: this.settings.reuseThreshold, limit: this.settings.maxReuseAssets * 2 }),
         lastCopy: this.lastCopy(application.id),
         quieting: { reuse: this.quieting(application.id, 'reuse', now), save: this.quieting(application.id, 'save', now) },

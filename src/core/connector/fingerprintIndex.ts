@@ -13,8 +13,7 @@
  */
 import type { Database } from '../store/database.ts';
 import type { AssetIndexer, BatchItem } from '../assets/assetIndexers.ts';
-import { FINGERPRINT_CHARS, fingerprints, sharedCount, similarity, type FingerprintOptions, defaultFingerprintOptions } from './fingerprint.ts';
-import { indexedPrefix } from '../search/tokens.ts';
+import { FINGERPRINT_CHARS, fingerprints, sharedCount, similarity, textHash, type FingerprintOptions, defaultFingerprintOptions } from './fingerprint.ts';
 
 export interface IndexMatch {
   readonly assetId: string;
@@ -238,23 +237,6 @@ export class FingerprintIndex implements AssetIndexer {
     matches.sort((a, b) => b.score - a.score || b.shared - a.shared || (a.assetId < b.assetId ? -1 : 1));
     return matches.slice(0, options.limit);
   }
-}
-
-/**
- * A cheap identity of what is fingerprinted of a text (64 bits of FNV-1a in two lanes over its
- * first FINGERPRINT_CHARS), to notice changed assets on rebuild. Past the prefix a change cannot
- * change the fingerprints, and hashing all of a 64 MiB text cost 0.2 s.
- */
-export function textHash(whole: string): string {
-  const text = indexedPrefix(whole, FINGERPRINT_CHARS);
-  let a = 0x811c9dc5;
-  let b = 0xcbf29ce4;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  return `${text.length}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
 }
 
 /** node:sqlite binds a zero-length view of an empty ArrayBuffer as NULL; a fresh empty array binds as x''. */

@@ -8,7 +8,7 @@
 import type { AssetService } from '../assets/assetService.ts';
 import type { ConnectorService } from './connectorService.ts';
 import { decide, type QuietReason } from './decision.ts';
-import { fingerprints, normalizedKey } from './fingerprint.ts';
+import { copyFacts } from './copyFacts.ts';
 
 export interface SavedMatch {
   readonly assetId: string;
@@ -27,14 +27,14 @@ export type SavedCheck =
 const NEUTRAL = { level: 0, dismissals: 0 } as const;
 
 export function checkSaved(connector: ConnectorService, assets: AssetService, text: string, now = Date.now()): SavedCheck {
-  const prints = fingerprints(text);
+  const { key, prints, shape } = copyFacts(text);
   const settings = connector.settings;
   // Only the user's own snippets count as saved: suggested and pseudo assets are indexed too.
   const matches = connector.index
     .query(prints, { minScore: settings.reuseThreshold, limit: settings.maxReuseAssets * 2 })
     .filter((match) => assets.isOrdinary(match.assetId));
   const decision = decide(
-    { text, key: normalizedKey(text), fingerprintCount: prints.length, matches, quieting: { reuse: NEUTRAL, save: NEUTRAL }, now },
+    { text, key, fingerprintCount: prints.length, shape, matches, quieting: { reuse: NEUTRAL, save: NEUTRAL }, now },
     settings,
   );
   switch (decision.kind) {

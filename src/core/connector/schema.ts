@@ -1,4 +1,4 @@
-import type { Migration } from '../store/database.ts';
+import type { Migration } from '../store/migrations.ts';
 import { decode, postedSample } from './fingerprintIndex.ts';
 
 /**

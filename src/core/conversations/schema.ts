@@ -1,4 +1,4 @@
-import type { Migration } from '../store/database.ts';
+import type { Migration } from '../store/migrations.ts';
 
 /** Schema of the conversations area. Its versions are 4, then 104, 204… (so areas never collide). */
 export const conversationMigrations: readonly Migration[] = [

@@ -1,4 +1,4 @@
-import type { Migration } from '../store/database.ts';
+import type { Migration } from '../store/migrations.ts';
 
 /**
  * Schema of the history area. Its versions are 8, then 108, 208… (so areas never collide).

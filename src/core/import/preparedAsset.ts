@@ -7,14 +7,7 @@
  */
 import { WORD_INDEX_IDENTIFIERS, distinctIdentifiers, wordIndexText } from '../search/tokens.ts';
 import { INDEXED_IDENTIFIERS } from '../search/searchIndex.ts';
-import { defaultFingerprintOptions, fingerprints } from '../connector/fingerprint.ts';
-import { textHash } from '../connector/fingerprintIndex.ts';
-
-/** What is fingerprinted of a text, computed ahead (used only with the default fingerprint options). */
-export interface PreparedFingerprint {
-  readonly identity: string;
-  readonly hashes: Int32Array;
-}
+import { defaultFingerprintOptions, fingerprints, textHash, type PreparedFingerprint } from '../connector/fingerprint.ts';
 
 export interface PreparedAsset {
   /** The first INDEXED_IDENTIFIERS distinct identifiers, space separated. */

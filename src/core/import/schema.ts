@@ -1,4 +1,4 @@
-import type { Migration } from '../store/database.ts';
+import type { Migration } from '../store/migrations.ts';
 
 /**
  * Schema of the import area. Its versions are 9, then 109, 209… (so areas never collide).

@@ -1,4 +1,4 @@
-import type { Migration } from '../store/database.ts';
+import type { Migration } from '../store/migrations.ts';
 
 /**
  * Schema of semantic recall. Its versions are 7, then 107, 207… (so areas never collide).

@@ -1,4 +1,4 @@
-import type { Migration } from './database.ts';
+import type { Migration } from './migrations.ts';
 
 /**
  * Tables every area shares: generic records, symmetric links and key/value settings. Its versions

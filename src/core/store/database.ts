@@ -17,13 +17,7 @@ import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 import { WalFlusher } from './walFlusher.ts';
 import { writeLockFree } from './writeLock.ts';
 import { toDisposable, type Disposable } from '../lifecycle.ts';
-
-export interface Migration {
-  /** Strictly increasing across all migrations; never reuse or renumber a released one. */
-  readonly version: number;
-  readonly name: string;
-  up(db: DatabaseSync): void;
-}
+import { applyMigrations, schemaVersion, type Migration } from './migrations.ts';
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
@@ -120,7 +114,7 @@ export class Database {
       // Checkpoints shrink the WAL back to this, so space freed after a full disk is usable again.
       db.exec('PRAGMA journal_size_limit = 4194304');
       db.exec('PRAGMA foreign_keys = ON');
-      database.migrate(migrations);
+      applyMigrations(db, path, migrations, (fn) => database.transaction(fn));
       database.checkpointOffTheEventLoop();
     } catch (error) {
       db.close();
@@ -174,38 +168,8 @@ export class Database {
     return this.checkpoints?.next() ?? Promise.resolve(undefined);
   }
 
-  /**
-   * Applies every migration not yet recorded. Areas number their migrations in disjoint series
-   * (2, 102, 202… for assets), so a later release may add a version below one already applied:
-   * what was applied is a set, not a high-water mark.
-   */
-  private migrate(migrations: readonly Migration[]): void {
-    const sorted = [...migrations].sort((a, b) => a.version - b.version);
-    this.db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, name TEXT NOT NULL, applied TEXT NOT NULL)');
-    const rows = this.db.prepare('SELECT version FROM schema_version').all() as Array<{ version: number }>;
-    const applied = new Set(rows.map((row) => row.version));
-    const known = new Set(sorted.map((migration) => migration.version));
-    const unknown = [...applied].filter((version) => !known.has(version));
-    if (unknown.length > 0) {
-      throw new StoreUnusableError(
-        `The database ${this.path} was written by a newer version of Satchel (schema ${Math.max(...unknown)}; this version knows ${sorted.at(-1)?.version ?? 0}). ` +
-          'Update Satchel to open it. The file was left untouched.',
-      );
-    }
-    for (const migration of sorted) {
-      if (applied.has(migration.version)) continue;
-      this.transaction(() => {
-        migration.up(this.db);
-        this.db
-          .prepare('INSERT INTO schema_version (version, name, applied) VALUES (?, ?, ?)')
-          .run(migration.version, migration.name, new Date().toISOString());
-      });
-    }
-  }
-
   get schemaVersion(): number {
-    const row = this.db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number | null };
-    return row.v ?? 0;
+    return schemaVersion(this.db);
   }
 
   /** A cached prepared statement. */

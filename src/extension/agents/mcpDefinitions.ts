@@ -5,13 +5,14 @@
  */
 import * as vscode from 'vscode';
 import type { Connection, ServerController } from '../serverController.ts';
+import { hostOperations } from '../../wire/host.ts';
 
 /** The id in `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'satchel.mcp';
 export const MCP_LABEL = 'Satchel';
 
 export function mcpUrl(hostUrl: string): string {
-  return `${hostUrl.replace(/\/+$/, '')}/mcp`;
+  return `${hostUrl.replace(/\/+$/, '')}${hostOperations.mcp.path}`;
 }
 
 export class McpDefinitions implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {

@@ -14,12 +14,13 @@
  */
 import type { Context, Next } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { RouteModule } from '../routes/deps.ts';
+import { route, type RouteModule } from '../routes/deps.ts';
+import { hostOperations } from '../../wire/host.ts';
 import { describeError } from '../errors.ts';
 import { createMcpServer } from './mcpServer.ts';
 import { McpClients, SESSION_HEADER } from './mcpClients.ts';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = hostOperations.mcp.path;
 
 /** JSON-RPC's code for a body that is not JSON; -32000 is the transport's code for its other refusals. */
 const PARSE_ERROR = -32700;
@@ -73,7 +74,7 @@ async function reply(ctx: Context, response: Response): Promise<void> {
 
 export const mcpRoutes: RouteModule = (router, { core }) => {
   const clients = new McpClients();
-  router.post(MCP_PATH, async (ctx) => {
+  route(router, hostOperations.mcp, async (ctx) => {
     // The client's name (for its writes' author) comes with `initialize`; later requests bring the session id it was answered with.
     const initialized = clients.initialize(ctx.request.body);
     const author = initialized?.author ?? clients.authorOf(ctx.get(SESSION_HEADER) || undefined);

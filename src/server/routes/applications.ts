@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import { empty, input, json, jsonStream, param } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
@@ -15,12 +15,12 @@ export const applicationsRoutes: RouteModule = (router, { core, streams }) => {
   const applications = core.applications;
   const identifiers = () => ({ iterable: applications.identifiers().map((id) => ({ application: { id } })) });
 
-  router.get('/applications', (ctx) => json(ctx, applications.snapshot()));
-  router.get('/applications/external', (ctx) => json(ctx, applications.external()));
-  router.get('/applications/external/related', (ctx) => json(ctx, applications.related()));
+  route(router, op.list, (ctx) => json(ctx, applications.snapshot()));
+  route(router, op.external, (ctx) => json(ctx, applications.external()));
+  route(router, op.externalRelated, (ctx) => json(ctx, applications.related()));
   const identifierFrames = registerSharedStream(
     streams,
-    '/applications/stream/identifiers',
+    op.streamIdentifiers.path,
     {
       initial: identifiers,
       change: (change: ChangeEvent) =>
@@ -28,32 +28,32 @@ export const applicationsRoutes: RouteModule = (router, { core, streams }) => {
     },
     core.context.onDidChange,
   );
-  router.get('/applications/stream/identifiers', (ctx) => jsonStream(ctx, identifierFrames.connect()));
+  route(router, op.streamIdentifiers, (ctx) => jsonStream(ctx, identifierFrames.connect()));
 
-  router.post(op.register.path, (ctx) => json(ctx, applications.register(input(ctx, op.register))));
+  route(router, op.register, (ctx) => json(ctx, applications.register(input(ctx, op.register))));
 
-  router.post('/applications/session/open', (ctx) => json(ctx, applications.openSession(caller(ctx))));
-  router.post(op.closeSession.path, (ctx) => {
+  route(router, op.openSession, (ctx) => json(ctx, applications.openSession(caller(ctx))));
+  route(router, op.closeSession, (ctx) => {
     json(ctx, applications.closeSession(input(ctx, op.closeSession)));
   });
-  router.get('/applications/sessions/:session', (ctx) => json(ctx, applications.session(param(ctx, 'session'))));
+  route(router, op.session, (ctx) => json(ctx, applications.session(param(ctx, 'session'))));
 
-  router.post(op.interaction.path, (ctx) => {
+  route(router, op.interaction, (ctx) => {
     json(ctx, applications.recordUsage('interaction', input(ctx, op.interaction) ?? {}, caller(ctx)));
   });
-  router.post(op.keyboard.path, (ctx) => {
+  route(router, op.keyboard, (ctx) => {
     json(ctx, applications.recordUsage('keyboard', input(ctx, op.keyboard) ?? {}, caller(ctx)));
   });
-  router.post(op.installation.path, (ctx) => {
+  route(router, op.installation, (ctx) => {
     applications.recordInstallation(input(ctx, op.installation) ?? {});
     empty(ctx);
   });
-  router.post(op.updated.path, (ctx) => {
+  route(router, op.updated, (ctx) => {
     applications.recordUpdate(input(ctx, op.updated) ?? {});
     empty(ctx);
   });
 
-  router.get('/applications/:application', (ctx) => json(ctx, applications.specific(param(ctx, 'application'))));
+  route(router, op.specific, (ctx) => json(ctx, applications.specific(param(ctx, 'application'))));
 
-  router.post(op.update.path, (ctx) => json(ctx, applications.update(input(ctx, op.update))));
+  route(router, op.update, (ctx) => json(ctx, applications.update(input(ctx, op.update))));
 };

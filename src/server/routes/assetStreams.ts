@@ -5,15 +5,18 @@
  * answers with the connect frame as a one-shot snapshot (what the client's generated method does).
  */
 import type { Satchel } from '../../core/satchel.ts';
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import type { Asset, Assets, StreamedIdentifiers } from '../../core/wire.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import { jsonStream } from '../http.ts';
 import { jsonArrayReply } from '../jsonEncode.ts';
+import { mapPages } from '../../core/assets/assetStore.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
+import { assetOperations as op } from '../../wire/assets.ts';
 
-function identifiersFrame(core: Satchel): StreamedIdentifiers {
-  return { iterable: core.assets.identifiers().map((id) => ({ asset: { id } })) };
+/** The StreamedIdentifiers of every asset, encoded a page at a time (1M ids in one value held the loop for seconds). */
+function identifiersFrame(core: Satchel): AsyncGenerator<Buffer> {
+  return jsonArrayReply('iterable', mapPages(core.assets.identifierPages(), (id) => ({ asset: { id } })));
 }
 
 /** The Assets document of every asset, encoded a page at a time (the store may hold more than a string can). */
@@ -44,16 +47,16 @@ function assetChange(core: Satchel, change: ChangeEvent, transferables: boolean)
 
 export const registerAssetStreams: RouteModule = (router, { core, streams }) => {
   const kinds = [
-    { path: '/assets/stream/identifiers', initial: () => identifiersFrame(core), change: (c: ChangeEvent) => identifierChange(core, c) },
-    { path: '/assets/stream/transferables', transferables: true, initial: () => assetsFrame(core, true), change: (c: ChangeEvent) => assetChange(core, c, true) },
-    { path: '/assets/stream', transferables: false, initial: () => assetsFrame(core, false), change: (c: ChangeEvent) => assetChange(core, c, false) },
+    { op: op.streamIdentifiers, initial: () => identifiersFrame(core), change: (c: ChangeEvent) => identifierChange(core, c) },
+    { op: op.streamTransferables, transferables: true, initial: () => assetsFrame(core, true), change: (c: ChangeEvent) => assetChange(core, c, true) },
+    { op: op.stream, transferables: false, initial: () => assetsFrame(core, false), change: (c: ChangeEvent) => assetChange(core, c, false) },
   ];
   for (const stream of kinds) {
-    const frames = registerSharedStream(streams, stream.path, stream, core.context.onDidChange);
+    const frames = registerSharedStream(streams, stream.op.path, stream, core.context.onDidChange);
     const { transferables } = stream;
     // The plain GET of an Assets stream is the same document as GET /assets, streamed the same
     // way; the WebSocket's connect frame is one message, built once and shared.
-    if (transferables === undefined) router.get(stream.path, (ctx) => jsonStream(ctx, frames.connect()));
-    else router.get(stream.path, (ctx) => jsonStream(ctx, assetsFrame(core, transferables)));
+    if (transferables === undefined) route(router, stream.op, (ctx) => jsonStream(ctx, frames.connect()));
+    else route(router, stream.op, (ctx) => jsonStream(ctx, assetsFrame(core, transferables)));
   }
 };

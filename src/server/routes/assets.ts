@@ -4,36 +4,38 @@
  * The Asset (4.2), format, tag and website routes live in their own modules, registered from here.
  */
 import type { Context } from 'koa';
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import { input, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
 import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
+import { searchOperations as search } from '../../wire/search.ts';
 import { assetRoutes, snapshot } from './asset.ts';
 import { requestAuthor, sendRevision, writeOptions } from '../writeOptions.ts';
 import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';
 import { registerAssetStreams } from './assetStreams.ts';
 import type { SearchedPages } from '../../core/assets/assetService.ts';
+import { mapPages } from '../../core/assets/assetStore.ts';
 
 
 export const assetsRoutes: RouteModule = (router, deps) => {
   const { core } = deps;
   const assets = core.assets;
 
-  router.get('/assets', (ctx) => {
+  route(router, op.list, (ctx) => {
     const options = { transferables: transferables(ctx), pseudo: pseudo(ctx), suggested: queryBoolean(ctx, 'suggested', false) };
     // Streamed a page at a time (an Assets document): the store may hold more than fits in memory twice.
     jsonStream(ctx, jsonArrayReply('iterable', assets.pages(options)));
   });
 
-  router.post(op.create.path, async (ctx) => {
+  route(router, op.create, async (ctx) => {
     const seed = input(ctx, op.create);
     const created = await assets.create(seed, { author: requestAuthor(ctx, seed.asset?.application?.name) });
     sendRevision(ctx, core.history.current(created.id));
     json(ctx, transferables(ctx) ? created : assets.get(created.id, { transferables: false }));
   });
 
-  router.post(op.draft.path, async (ctx) => {
+  route(router, op.draft, async (ctx) => {
     const seed = input(ctx, op.draft);
     json(ctx, await assets.draft(seed, transferables(ctx)));
   });
@@ -41,24 +43,25 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   const recommended = (ctx: Context) => {
     json(ctx, assets.recommended(input(ctx, op.recommended)));
   };
-  router.get('/assets/recommended', recommended);
-  router.post(op.recommended.path, recommended);
+  route(router, op.recommendedGet, recommended);
+  route(router, op.recommended, recommended);
 
   const related = (ctx: Context) => {
     json(ctx, assets.related(input(ctx, op.related)));
   };
-  router.get('/assets/related', related);
-  router.post(op.related.path, related);
+  route(router, op.relatedGet, related);
+  route(router, op.related, related);
 
-  router.get('/assets/identifiers', (ctx) => {
-    json(ctx, { iterable: assets.identifiers({ pseudo: pseudo(ctx) }).map((id) => ({ id })) });
+  // Id listings are streamed a page at a time like GET /assets (1M ids in one reply held the loop 10 s).
+  route(router, op.identifiers, (ctx) => {
+    jsonStream(ctx, jsonArrayReply('iterable', mapPages(assets.identifierPages({ pseudo: pseudo(ctx) }), (id) => ({ id }))));
   });
 
-  router.get('/assets/pseudo', (ctx) => {
-    json(ctx, { identifiers: { iterable: assets.identifiers({ onlyPseudo: true }).map((id) => ({ id })) } });
+  route(router, op.pseudo, (ctx) => {
+    jsonStream(ctx, jsonPagedReply('{"identifiers":{"iterable":[', mapPages(assets.identifierPages({ onlyPseudo: true }), (id) => ({ id })), () => ']}}'));
   });
 
-  router.get('/assets/search', async (ctx) => {
+  route(router, op.searchGet, async (ctx) => {
     const tags = queryString(ctx, 'searchable_tags', 'searchableTags');
     const query = queryString(ctx, 'query');
     // With an embedding model loaded the query's vector is made first; the search itself is synchronous.
@@ -72,20 +75,20 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   });
 
   // The search area's two other modes, as the Pieces CLI's `search --mode fts|ncs` calls them.
-  router.get('/search/full_text', (ctx) => {
+  route(router, search.fullText, (ctx) => {
     json(ctx, assets.fullTextSearch(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
   });
-  router.get('/search/neural_code', async (ctx) => {
+  route(router, search.neuralCode, async (ctx) => {
     const query = queryString(ctx, 'query') ?? '';
     const semantic = query.trim() ? await core.recall.prepare(query) : undefined;
     json(ctx, assets.codeSearch(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic }));
   });
 
   // Semantic recall (not in the Pieces interface): whether search is hybrid, and the back-fill's progress.
-  router.get('/search/semantic', (ctx) => json(ctx, core.recall.status()));
-  router.post('/search/semantic/cancel', (ctx) => json(ctx, { cancelled: core.recall.cancelBackfill(), status: core.recall.status() }));
+  route(router, search.semantic, (ctx) => json(ctx, core.recall.status()));
+  route(router, search.cancelSemantic, (ctx) => json(ctx, { cancelled: core.recall.cancelBackfill(), status: core.recall.status() }));
 
-  router.post(op.search.path, async (ctx) => {
+  route(router, op.search, async (ctx) => {
     const filters = input(ctx, op.search) ?? {};
     const semantic = filters.query ? await core.recall.prepare(filters.query) : undefined;
     // Without a query every asset is a result: the reply is streamed a page at a time like GET /assets.
@@ -95,14 +98,14 @@ export const assetsRoutes: RouteModule = (router, deps) => {
 
   registerAssetStreams(router, deps);
 
-  router.get('/assets/:asset', (ctx) => snapshot(ctx, core));
+  route(router, op.snapshotAlias, (ctx) => snapshot(ctx, core));
 
-  router.get('/assets/:asset/formats', (ctx) => {
+  route(router, op.formatsAlias, (ctx) => {
     json(ctx, assets.formats(param(ctx, 'asset'), transferables(ctx)));
   });
 
   // If-Match makes a delete conditional on the revision the caller read, as an update.
-  router.post('/assets/:asset/delete', (ctx) => {
+  route(router, op.delete, (ctx) => {
     const id = param(ctx, 'asset');
     text(ctx, assets.delete(id, writeOptions(ctx, { current: () => core.history.current(id) })));
   });

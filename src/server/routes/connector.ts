@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
-import type { RouteModule } from './deps.ts';
-import { input, json, param, text } from '../http.ts';
+import { route, type RouteModule } from './deps.ts';
+import { input, json, jsonStream, param, text } from '../http.ts';
+import { jsonValueReply } from '../jsonEncode.ts';
 import { PIECES_OS_VERSION } from '../version.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
@@ -33,27 +34,28 @@ export const connectorRoutes: RouteModule = (router, { core }) => {
     throw new NotFoundError('application', id);
   }
 
-  router.post(op.connect.path, (ctx) => json(ctx, connector.connect(input(ctx, op.connect), PIECES_OS_VERSION)));
+  route(router, op.connect, (ctx) => json(ctx, connector.connect(input(ctx, op.connect), PIECES_OS_VERSION)));
 
-  router.post(op.saved.path, (ctx) => json(ctx, checkSaved(connector, core.assets, input(ctx, op.saved).text)));
+  route(router, op.saved, (ctx) => json(ctx, checkSaved(connector, core.assets, input(ctx, op.saved).text)));
 
-  router.post(op.suggestion.path, applicationSegment, (ctx) => {
-    json(ctx, connector.suggest(param(ctx, 'application'), input(ctx, op.suggestion)));
+  route(router, op.suggestion, applicationSegment, (ctx) => {
+    // Streamed: the reply echoes the copy (target.seed), which may be tens of MB.
+    jsonStream(ctx, jsonValueReply(connector.suggest(param(ctx, 'application'), input(ctx, op.suggestion))));
   });
 
-  router.post(op.reaction.path, applicationSegment, async (ctx) => {
+  route(router, op.reaction, applicationSegment, async (ctx) => {
     text(ctx, await connector.react(param(ctx, 'application'), input(ctx, op.reaction)));
   });
 
-  router.post(op.intention.path, applicationSegment, async (ctx) => {
+  route(router, op.intention, applicationSegment, async (ctx) => {
     text(ctx, await connector.intention(param(ctx, 'application'), input(ctx, op.intention)));
   });
 
-  router.post(op.track.path, applicationSegment, (ctx) => {
+  route(router, op.track, applicationSegment, (ctx) => {
     text(ctx, connector.track(param(ctx, 'application'), input(ctx, op.track)));
   });
 
-  router.post(op.onboarded.path, applicationSegment, (ctx) => {
+  route(router, op.onboarded, applicationSegment, (ctx) => {
     text(ctx, connector.onboarded(param(ctx, 'application'), input(ctx, op.onboarded)));
   });
 };

@@ -1,20 +1,20 @@
 import { empty, input, json, param, transferables } from '../http.ts';
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import { conversationOperations as op } from '../../wire/conversations.ts';
 
 /** Conversation messages: create, snapshot (all, or one) and delete. */
 export const conversationMessageRoutes: RouteModule = (router, { core }) => {
   const conversations = core.conversations;
-  router.get('/messages', (ctx) => json(ctx, conversations.allMessages(transferables(ctx))));
-  router.post(op.createMessage.path, (ctx) => {
+  route(router, op.allMessages, (ctx) => json(ctx, conversations.allMessages(transferables(ctx))));
+  route(router, op.createMessage, (ctx) => {
     const { conversation, ...seed } = input(ctx, op.createMessage);
     json(ctx, conversations.createMessage(conversation.id, seed, transferables(ctx)));
   });
-  router.post('/messages/:message/delete', (ctx) => {
+  route(router, op.deleteMessage, (ctx) => {
     conversations.deleteMessage(param(ctx, 'message'));
     empty(ctx);
   });
-  router.get('/message/:message', (ctx) =>
+  route(router, op.message, (ctx) =>
     json(ctx, conversations.message(param(ctx, 'message'), transferables(ctx))),
   );
 };

@@ -1,7 +1,7 @@
 import { empty, input, json, jsonStream, param, parse, queryString } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import { annotationType, conversationOperations as op } from '../../wire/conversations.ts';
 import { writeOptions } from '../writeOptions.ts';
 
@@ -10,11 +10,10 @@ export const conversationRecordRoutes: RouteModule = (router, { core, streams })
   const records = core.conversations.records;
 
   // Identifier streams of anchors and ranges (the Python SDK opens both at start-up).
-  for (const kind of ['anchor', 'range'] as const) {
-    const path = `/${kind}s/stream/identifiers`;
+  for (const [kind, stream] of [['anchor', op.anchorStreamIdentifiers], ['range', op.rangeStreamIdentifiers]] as const) {
     const frames = registerSharedStream(
       streams,
-      path,
+      stream.path,
       {
         initial: () => ({ iterable: core.context.records.ids(kind).map((id) => ({ [kind]: { id } })) }),
         change: (change: ChangeEvent) =>
@@ -22,43 +21,43 @@ export const conversationRecordRoutes: RouteModule = (router, { core, streams })
       },
       core.context.onDidChange,
     );
-    router.get(path, (ctx) => jsonStream(ctx, frames.connect()));
+    route(router, stream, (ctx) => jsonStream(ctx, frames.connect()));
   }
 
-  router.get('/annotations', (ctx) => {
+  route(router, op.annotations, (ctx) => {
     const filter = queryString(ctx, 'annotation_type_filter', 'annotationTypeFilter');
     json(ctx, records.annotations(filter === undefined ? undefined : parse(annotationType, filter, 'annotation_type_filter')));
   });
-  router.get('/annotation/:annotation', (ctx) => json(ctx, records.annotation(param(ctx, 'annotation'))));
-  router.post('/annotations/:annotation/delete', (ctx) => {
+  route(router, op.annotation, (ctx) => json(ctx, records.annotation(param(ctx, 'annotation'))));
+  route(router, op.deleteAnnotation, (ctx) => {
     records.delete('annotation', param(ctx, 'annotation'), writeOptions(ctx));
     empty(ctx);
   });
 
-  router.get('/anchors', (ctx) => json(ctx, records.anchors()));
-  router.post(op.createAnchor.path, (ctx) => json(ctx, records.createAnchor(input(ctx, op.createAnchor))));
-  router.get('/anchor/:anchor', (ctx) => json(ctx, records.anchor(param(ctx, 'anchor'))));
-  router.post('/anchors/:anchor/delete', (ctx) => {
+  route(router, op.anchors, (ctx) => json(ctx, records.anchors()));
+  route(router, op.createAnchor, (ctx) => json(ctx, records.createAnchor(input(ctx, op.createAnchor))));
+  route(router, op.anchor, (ctx) => json(ctx, records.anchor(param(ctx, 'anchor'))));
+  route(router, op.deleteAnchor, (ctx) => {
     records.delete('anchor', param(ctx, 'anchor'));
     empty(ctx);
   });
 
-  router.get('/ranges', (ctx) => json(ctx, records.ranges()));
-  router.post(op.createRange.path, (ctx) => json(ctx, records.createRange(input(ctx, op.createRange))));
-  router.get('/range/:range', (ctx) => json(ctx, records.range(param(ctx, 'range'))));
-  router.post('/ranges/:range/delete', (ctx) => {
+  route(router, op.ranges, (ctx) => json(ctx, records.ranges()));
+  route(router, op.createRange, (ctx) => json(ctx, records.createRange(input(ctx, op.createRange))));
+  route(router, op.range, (ctx) => json(ctx, records.range(param(ctx, 'range'))));
+  route(router, op.deleteRange, (ctx) => {
     records.delete('range', param(ctx, 'range'));
     empty(ctx);
   });
 
-  router.get('/workstream_summaries', (ctx) => json(ctx, records.workstreamSummaries()));
-  router.post(op.createWorkstreamSummary.path, (ctx) =>
+  route(router, op.workstreamSummaries, (ctx) => json(ctx, records.workstreamSummaries()));
+  route(router, op.createWorkstreamSummary, (ctx) =>
     json(ctx, records.createWorkstreamSummary(input(ctx, op.createWorkstreamSummary))),
   );
-  router.get('/workstream_summary/:workstream_summary', (ctx) =>
+  route(router, op.workstreamSummary, (ctx) =>
     json(ctx, records.workstreamSummary(param(ctx, 'workstream_summary'))),
   );
-  router.post('/workstream_summaries/:workstream_summary/delete', (ctx) => {
+  route(router, op.deleteWorkstreamSummary, (ctx) => {
     records.delete('workstream_summary', param(ctx, 'workstream_summary'));
     empty(ctx);
   });

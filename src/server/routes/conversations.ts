@@ -1,7 +1,7 @@
 import { empty, input, json, jsonStream, param, transferables } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import { conversationOperations as op } from '../../wire/conversations.ts';
 import { writeOptions } from '../writeOptions.ts';
 import { conversationAssociationRoutes } from './conversationAssociations.ts';
@@ -13,14 +13,14 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   const { core, streams } = deps;
   const conversations = core.conversations;
 
-  router.get('/conversations', (ctx) => json(ctx, conversations.snapshot(transferables(ctx))));
-  router.post(op.create.path, (ctx) => {
+  route(router, op.list, (ctx) => json(ctx, conversations.snapshot(transferables(ctx))));
+  route(router, op.create, (ctx) => {
     json(ctx, conversations.create(input(ctx, op.create), transferables(ctx), writeOptions(ctx)));
   });
-  router.get('/conversations/identifiers', (ctx) => json(ctx, conversations.identifiers()));
+  route(router, op.identifiers, (ctx) => json(ctx, conversations.identifiers()));
   const identifierFrames = registerSharedStream(
     streams,
-    '/conversations/stream/identifiers',
+    op.streamIdentifiers.path,
     {
       initial: () => conversations.streamedIdentifiers(),
       change: (change: ChangeEvent) =>
@@ -28,27 +28,27 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
     },
     core.context.onDidChange,
   );
-  router.get('/conversations/stream/identifiers', (ctx) => jsonStream(ctx, identifierFrames.connect()));
-  router.post('/conversations/:conversation/delete', (ctx) => {
+  route(router, op.streamIdentifiers, (ctx) => jsonStream(ctx, identifierFrames.connect()));
+  route(router, op.delete, (ctx) => {
     conversations.delete(param(ctx, 'conversation'));
     empty(ctx);
   });
 
-  router.post(op.update.path, (ctx) => {
+  route(router, op.update, (ctx) => {
     json(ctx, conversations.update(input(ctx, op.update), transferables(ctx)));
   });
-  router.get('/conversation/:conversation', (ctx) => json(ctx, conversations.get(param(ctx, 'conversation'), transferables(ctx))));
-  router.get('/conversation/:conversation/messages', (ctx) =>
+  route(router, op.get, (ctx) => json(ctx, conversations.get(param(ctx, 'conversation'), transferables(ctx))));
+  route(router, op.messages, (ctx) =>
     json(ctx, conversations.conversationMessages(param(ctx, 'conversation'), transferables(ctx))),
   );
-  router.post('/conversation/:conversation/rename', async (ctx) => {
+  route(router, op.rename, async (ctx) => {
     json(ctx, await conversations.rename(param(ctx, 'conversation'), transferables(ctx)));
   });
-  router.post(op.summarize.path, async (ctx) => {
+  route(router, op.summarize, async (ctx) => {
     const ids = input(ctx, op.summarize)?.messages?.iterable.map((message) => message.id);
     json(ctx, await conversations.summarize(param(ctx, 'conversation'), ids));
   });
-  router.post(op.incrementScores.path, (ctx) => {
+  route(router, op.incrementScores, (ctx) => {
     const increment = input(ctx, op.incrementScores);
     conversations.incrementScores(param(ctx, 'conversation'), increment?.conversation ?? increment?.conversations);
     empty(ctx);

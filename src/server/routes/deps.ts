@@ -1,6 +1,8 @@
 import type Router from '@koa/router';
+import type { RouterMiddleware } from '@koa/router';
 import type { Satchel } from '../../core/satchel.ts';
 import type { StreamRegistry } from '../streams.ts';
+import type { Operation } from '../../wire/operation.ts';
 
 /** What a route module gets: the domain and the stream registry. Routes stay thin over core. */
 export interface RouteDeps {
@@ -9,3 +11,24 @@ export interface RouteDeps {
 }
 
 export type RouteModule = (router: Router, deps: RouteDeps) => void;
+
+/**
+ * Serves a declared operation at its method and path: the one way a route module registers one,
+ * so no path is written twice and every served path is declared (test/server/routeTable.test.ts).
+ */
+export function route(router: Router, op: Operation, ...handlers: RouterMiddleware[]): void {
+  switch (op.method) {
+    case 'GET':
+      router.get(op.path, ...handlers);
+      break;
+    case 'POST':
+      router.post(op.path, ...handlers);
+      break;
+    case 'PUT':
+      router.put(op.path, ...handlers);
+      break;
+    case 'DELETE':
+      router.delete(op.path, ...handlers);
+      break;
+  }
+}

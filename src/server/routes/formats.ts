@@ -2,27 +2,29 @@
  * Format routes the client uses next to the asset ones (FormatApi, FormatsApi). Note the singular
  * `transferable` query of these two APIs, except on the formats snapshot.
  */
-import type { RouteModule } from './deps.ts';
-import { input, json, param, queryBoolean, transferables } from '../http.ts';
+import { route, type RouteModule } from './deps.ts';
+import { input, json, jsonStream, param, queryBoolean, transferables } from '../http.ts';
+import { jsonArrayReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 import { writeOptions } from '../writeOptions.ts';
 
 export const formatRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
-  router.get('/formats', (ctx) => {
-    json(ctx, assets.allFormats(transferables(ctx)));
+  route(router, op.allFormats, (ctx) => {
+    // Streamed a page of assets at a time like GET /assets.
+    jsonStream(ctx, jsonArrayReply('iterable', assets.formatPages(transferables(ctx))));
   });
 
-  router.post(op.updateFormatValue.path, (ctx) => {
+  route(router, op.updateFormatValue, (ctx) => {
     json(ctx, assets.updateFormatValue(input(ctx, op.updateFormatValue), queryBoolean(ctx, 'transferable', true), writeOptions(ctx)));
   });
 
-  router.get('/format/:format', (ctx) => {
+  route(router, op.format, (ctx) => {
     json(ctx, assets.format(param(ctx, 'format'), queryBoolean(ctx, 'transferable', true)));
   });
 
-  router.get('/formats/:format', (ctx) => {
+  route(router, op.formatAlias, (ctx) => {
     json(ctx, assets.format(param(ctx, 'format'), queryBoolean(ctx, 'transferable', true)));
   });
 };

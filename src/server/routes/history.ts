@@ -4,7 +4,7 @@
  * as its ETag; the writes honour If-Match (or `expectedRevision`) and answer 412 when the asset
  * moved on. A deleted asset's revisions are listed and read until they are purged.
  */
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import { input, json, param } from '../http.ts';
 import { historyOperations as op, type RevisionReply } from '../../wire/history.ts';
 import type { Revision } from '../../core/history/historyService.ts';
@@ -23,20 +23,20 @@ function revisionReply(revision: Revision): RevisionReply {
 export const historyRoutes: RouteModule = (router, { core }) => {
   const history = core.history;
 
-  router.get(op.list.path, (ctx) => {
+  route(router, op.list, (ctx) => {
     const list = history.list(param(ctx, 'asset'));
     sendRevision(ctx, list.current);
     json(ctx, list);
   });
 
-  router.get(op.get.path, (ctx) => {
+  route(router, op.get, (ctx) => {
     const asset = param(ctx, 'asset');
     const revision = history.get(asset, param(ctx, 'revision'));
     sendRevision(ctx, history.current(asset));
     json(ctx, revisionReply(revision));
   });
 
-  router.post(op.restore.path, (ctx) => {
+  route(router, op.restore, (ctx) => {
     const asset = param(ctx, 'asset');
     const request = input(ctx, op.restore);
     const by = writeOptions(ctx, { expected: request?.expectedRevision, current: () => history.current(asset) });
@@ -45,7 +45,7 @@ export const historyRoutes: RouteModule = (router, { core }) => {
     json(ctx, current);
   });
 
-  router.post(op.edit.path, (ctx) => {
+  route(router, op.edit, (ctx) => {
     const id = param(ctx, 'asset');
     const { expectedRevision, content, ...rest } = input(ctx, op.edit);
     const by = writeOptions(ctx, { expected: expectedRevision, current: () => history.current(id) });

@@ -14,7 +14,7 @@
 import { PassThrough } from 'node:stream';
 import { input } from '../http.ts';
 import { describeError } from '../errors.ts';
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import { SnippetCollector } from '../../core/import/types.ts';
 import type { ImportSource } from '../../core/import/importer.ts';
 import { isKnownSpecific } from '../../core/assets/languages.ts';
@@ -32,7 +32,7 @@ function partSource(part: BodyOut<typeof op.import>['parts'][number]): ImportSou
 }
 
 export const importRoutes: RouteModule = (router, { core }) => {
-  router.post(op.import.path, (ctx) => {
+  route(router, op.import, (ctx) => {
     const request = input(ctx, op.import);
     const stop = new AbortController();
     const reply = new PassThrough();

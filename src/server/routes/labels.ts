@@ -3,7 +3,7 @@
  * TagApi, WebsitesApi, WebsiteApi): create, snapshot, one record, and the asset links seen from
  * the tag or website side.
  */
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
 import { empty, input, json, param } from '../http.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 import { writeOptions } from '../writeOptions.ts';
@@ -11,30 +11,30 @@ import { writeOptions } from '../writeOptions.ts';
 export const labelRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
-  router.get('/tags', (ctx) => json(ctx, { iterable: assets.labels.tags() }));
-  router.post(op.createTag.path, (ctx) => {
+  route(router, op.tags, (ctx) => json(ctx, { iterable: assets.labels.tags() }));
+  route(router, op.createTag, (ctx) => {
     json(ctx, assets.createTag(input(ctx, op.createTag), writeOptions(ctx)));
   });
-  router.get('/tag/:tag', (ctx) => json(ctx, assets.labels.tag(param(ctx, 'tag'))));
-  router.post('/tag/:tag/assets/associate/:asset', (ctx) => {
+  route(router, op.tag, (ctx) => json(ctx, assets.labels.tag(param(ctx, 'tag'))));
+  route(router, op.tagAssociateAsset, (ctx) => {
     assets.associate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'), writeOptions(ctx));
     empty(ctx);
   });
-  router.post('/tag/:tag/assets/disassociate/:asset', (ctx) => {
+  route(router, op.tagDisassociateAsset, (ctx) => {
     assets.disassociate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'), writeOptions(ctx));
     empty(ctx);
   });
 
-  router.get('/websites', (ctx) => json(ctx, { iterable: assets.labels.websites() }));
-  router.post(op.createWebsite.path, (ctx) => {
+  route(router, op.websites, (ctx) => json(ctx, { iterable: assets.labels.websites() }));
+  route(router, op.createWebsite, (ctx) => {
     json(ctx, assets.createWebsite(input(ctx, op.createWebsite), writeOptions(ctx)));
   });
-  router.get('/website/:website', (ctx) => json(ctx, assets.labels.website(param(ctx, 'website'))));
-  router.post('/website/:website/assets/associate/:asset', (ctx) => {
+  route(router, op.website, (ctx) => json(ctx, assets.labels.website(param(ctx, 'website'))));
+  route(router, op.websiteAssociateAsset, (ctx) => {
     assets.associate(param(ctx, 'asset'), 'website', param(ctx, 'website'), writeOptions(ctx));
     empty(ctx);
   });
-  router.post('/website/:website/assets/disassociate/:asset', (ctx) => {
+  route(router, op.websiteDisassociateAsset, (ctx) => {
     assets.disassociate(param(ctx, 'asset'), 'website', param(ctx, 'website'), writeOptions(ctx));
     empty(ctx);
   });

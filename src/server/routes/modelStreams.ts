@@ -4,7 +4,8 @@
  * GET on either path answers with the snapshot.
  */
 import { json, param } from '../http.ts';
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
+import { modelOperations as op } from '../../wire/models.ts';
 import type { Satchel } from '../../core/satchel.ts';
 import type { StreamedIdentifiers } from '../../core/wire.ts';
 import { NotFoundError } from '../../core/errors.ts';
@@ -14,16 +15,16 @@ function identifiersFrame(core: Satchel): StreamedIdentifiers {
 }
 
 export const registerModelStreams: RouteModule = (router, { core, streams }) => {
-  streams.register('/models/stream/identifiers', (subscriber) => {
+  streams.register(op.streamIdentifiers.path, (subscriber) => {
     subscriber.send(identifiersFrame(core));
     return core.context.onDidChange((change) => {
       if (change.kind !== 'model') return;
       subscriber.send({ iterable: [{ model: { id: change.id }, ...(change.deleted ? { deleted: true } : {}) }] } satisfies StreamedIdentifiers);
     });
   });
-  router.get('/models/stream/identifiers', (ctx) => json(ctx, identifiersFrame(core)));
+  route(router, op.streamIdentifiers, (ctx) => json(ctx, identifiersFrame(core)));
 
-  streams.register('/model/:model/download/progress', (subscriber, params) => {
+  streams.register(op.downloadProgress.path, (subscriber, params) => {
     const id = params.model ?? '';
     try {
       subscriber.send(core.models.downloadProgress(id));
@@ -37,5 +38,5 @@ export const registerModelStreams: RouteModule = (router, { core, streams }) => 
       if (event.id === id) subscriber.send(event.progress);
     });
   });
-  router.get('/model/:model/download/progress', (ctx) => json(ctx, core.models.downloadProgress(param(ctx, 'model'))));
+  route(router, op.downloadProgress, (ctx) => json(ctx, core.models.downloadProgress(param(ctx, 'model'))));
 };

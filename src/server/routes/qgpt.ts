@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { RouteModule } from './deps.ts';
-import { qgptStreamInput as streamInput } from '../../wire/qgpt.ts';
+import { qgptSockets, qgptStreamInput as streamInput } from '../../wire/qgpt.ts';
 import { parse } from '../http.ts';
 import { describeError } from '../errors.ts';
 import { newId } from '../../core/time.ts';
@@ -30,7 +30,7 @@ function settle(started: number): Promise<void> {
 
 export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
   const logger = core.context.logger;
-  streams.register('/qgpt/stream', (subscriber) => {
+  streams.register(qgptSockets.stream.path, (subscriber) => {
     const running = new Set<AbortController>();
     return {
       receive(frame) {
@@ -71,7 +71,7 @@ export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
             },
             (error: unknown) => {
               const known = describeError(error);
-              if (!known && !abort.signal.aborted) logger.error('/qgpt/stream failed', error);
+              if (!known && !abort.signal.aborted) logger.error(`${qgptSockets.stream.path} failed`, error);
               subscriber.send({
                 request,
                 conversation: input.conversation ?? '',

@@ -3,28 +3,30 @@
  * clients offer (sign in, sign out, cloud allocation): Satchel is local only.
  */
 import { json } from '../http.ts';
-import type { RouteModule } from './deps.ts';
+import { route, type RouteModule } from './deps.ts';
+import { hostOperations as op, hostSockets } from '../../wire/host.ts';
+import type { Operation } from '../../wire/operation.ts';
 import { LocalUser } from '../../core/user/localUser.ts';
 import type { ReturnedUserProfile } from '../../core/wire.ts';
 
-const CLOUD_ONLY: ReadonlyArray<readonly [string, string]> = [
-  ['/os/sign_in', 'Signing in'],
-  ['/os/sign_out', 'Signing out'],
-  ['/user/refresh', 'Refreshing the signed-in user'],
-  ['/allocations/connect', 'Connecting a cloud allocation'],
-  ['/allocations/disconnect', 'Disconnecting a cloud allocation'],
+const CLOUD_ONLY: ReadonlyArray<readonly [Operation, string]> = [
+  [op.signIn, 'Signing in'],
+  [op.signOut, 'Signing out'],
+  [op.refreshUser, 'Refreshing the signed-in user'],
+  [op.connectAllocation, 'Connecting a cloud allocation'],
+  [op.disconnectAllocation, 'Disconnecting a cloud allocation'],
 ];
 
 export const userRoutes: RouteModule = (router, { core, streams }) => {
-  router.get('/user', (ctx) => json(ctx, { user: core.user.profile() } satisfies ReturnedUserProfile));
-  streams.register('/user/stream', (subscriber) => {
+  route(router, op.user, (ctx) => json(ctx, { user: core.user.profile() } satisfies ReturnedUserProfile));
+  streams.register(hostSockets.user.path, (subscriber) => {
     subscriber.send(core.user.profile());
     return core.context.onDidChange((change) => {
       if (change.kind === 'user') subscriber.send(core.user.profile());
     });
   });
-  for (const [path, what] of CLOUD_ONLY) {
-    router.post(path, () => {
+  for (const [cloudOnly, what] of CLOUD_ONLY) {
+    route(router, cloudOnly, () => {
       throw LocalUser.cloudOnly(what);
     });
   }
@@ -32,8 +34,8 @@ export const userRoutes: RouteModule = (router, { core, streams }) => {
   // The long-term-memory (workstream pattern engine) vision processor does not exist here: its
   // status says it is not activated, and its stream only tells clients so when they connect.
   const visionStatus = () => ({ vision: {} });
-  router.get('/workstream_pattern_engine/processors/vision/status', (ctx) => json(ctx, visionStatus()));
-  streams.register('/workstream_pattern_engine/processors/vision/status/stream', (subscriber) => {
+  route(router, op.visionStatus, (ctx) => json(ctx, visionStatus()));
+  streams.register(hostSockets.visionStatus.path, (subscriber) => {
     subscriber.send(visionStatus());
   });
 };

@@ -7,7 +7,8 @@
 import type { Built } from '../processes.ts';
 import { memoryOf, removeDir, startChild, tempDataDir } from '../processes.ts';
 import type { Corpus } from '../corpus.ts';
-import { ImportsClient, type ImportFile } from '../../../src/client/imports.ts';
+import type { ImportFile } from '../../../src/client/imports.ts';
+import { SatchelClient } from '../../../src/client/satchelClient.ts';
 
 export interface ImportFigure {
   readonly assets: number;
@@ -44,9 +45,10 @@ export function snippetFiles(corpus: Corpus): ImportFile[] {
 export async function measureImport(built: Built, corpus: Corpus, hostArgs: (dataDir: string) => string[]): Promise<ImportFigure> {
   const dataDir = tempDataDir();
   const host = await startChild(built.host, hostArgs(dataDir));
+  const satchel = new SatchelClient(host.url);
   try {
     const files = snippetFiles(corpus);
-    const client = new ImportsClient(host.url);
+    const client = satchel.imports;
     const started = performance.now();
     const summary = await client.importFiles(files);
     const ms = performance.now() - started;
@@ -63,6 +65,7 @@ export async function measureImport(built: Built, corpus: Corpus, hostArgs: (dat
     const settled = memoryOf(host.pid);
     return { assets: summary.imported, ms, perSecond: summary.imported / (ms / 1000), rerunMs, rssBytes: memory.rss, peakBytes: memory.peak, settledRssBytes: settled.rss };
   } finally {
+    satchel.dispose();
     await host.stop();
     removeDir(dataDir);
   }

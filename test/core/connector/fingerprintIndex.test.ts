@@ -7,7 +7,7 @@ import { Database } from '../../../src/core/store/database.ts';
 import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
 import { applicationMigrations } from '../../../src/core/applications/schema.ts';
 import { connectorMigrations } from '../../../src/core/connector/schema.ts';
-import type { Migration } from '../../../src/core/store/database.ts';
+import type { Migration } from '../../../src/core/store/migrations.ts';
 import { FingerprintIndex, postedSample, BOTTOM_K, SAMPLE_MODULUS } from '../../../src/core/connector/fingerprintIndex.ts';
 import { fingerprints } from '../../../src/core/connector/fingerprint.ts';
 import { savedSnippets, unrelatedSnippets, partialOf } from '../../support/snippetFixture.ts';

@@ -50,6 +50,7 @@ const base: DecisionInput = {
   text: code,
   key: 'k1',
   fingerprintCount: 12,
+  shape: { lines: 3, tokens: 20, block: true },
   matches: [],
   quieting: { reuse: { level: 0, dismissals: 0 }, save: { level: 0, dismissals: 0 } },
   now,
@@ -63,7 +64,7 @@ test('trivial copies get no action: too short, only punctuation, a repeat of the
   assert.equal(trivialReason(code, 'k1', { key: 'k1', at: now - 60_000 }, now, s), 'repeat');
   assert.equal(trivialReason(code, 'k1', { key: 'k1', at: now - s.repeatWindowMs - 1 }, now, s), undefined);
   assert.equal(trivialReason(code, 'k1', { key: 'k2', at: now - 1 }, now, s), undefined);
-  assert.equal(decide({ ...base, fingerprintCount: 3 }, s).kind, 'none');
+  assert.equal(decide({ ...base, fingerprintCount: 3, shape: { lines: 1, tokens: 6, block: false } }, s).kind, 'none');
 });
 
 test('a near-duplicate is suggested for reuse, never for saving; something new is suggested for saving', () => {
@@ -72,8 +73,20 @@ test('a near-duplicate is suggested for reuse, never for saving; something new i
   assert.equal(reuse.kind, 'reuse');
   assert.deepEqual(reuse.matches.map((m) => m.assetId), ['a', 'b']);
   assert.equal(decide(base, s).kind, 'save');
-  const small = decide({ ...base, fingerprintCount: 6 }, s);
-  assert.deepEqual([small.kind, small.kind === 'none' && small.reason], ['none', 'not_worth_saving']);
+  const reason = (decision: ReturnType<typeof decide>) => [decision.kind, decision.kind === 'none' && decision.reason];
+  assert.deepEqual(reason(decide({ ...base, shape: { lines: 1, tokens: 30, block: false } }, s)), ['none', 'not_worth_saving'], 'one line');
+  assert.deepEqual(reason(decide({ ...base, shape: { lines: 2, tokens: 9, block: true } }, s)), ['none', 'not_worth_saving'], 'a tiny block');
+  assert.deepEqual(reason(decide({ ...base, shape: { lines: 3, tokens: 20, block: false } }, s)), ['none', 'not_worth_saving'], 'a few plain statements');
+  assert.equal(decide({ ...base, shape: { lines: 3, tokens: 24, block: false } }, s).kind, 'save', 'a recipe of commands');
+});
+
+test('too few fingerprints to compare: no reuse, and saving only when nothing saved resembles the copy', () => {
+  const few = { ...base, fingerprintCount: 2 };
+  assert.equal(decide(few, s).kind, 'save', 'a small function');
+  const matched = decide({ ...few, matches: [{ assetId: 'a', score: 0.9, shared: 2 }] }, s);
+  assert.deepEqual([matched.kind, matched.kind === 'none' && matched.reason], ['none', 'too_short']);
+  const trivia = decide({ ...few, shape: { lines: 0, tokens: 0, block: false } }, s);
+  assert.deepEqual([trivia.kind, trivia.kind === 'none' && trivia.reason], ['none', 'too_short']);
 });
 
 test('quieting is applied: a raised reuse threshold drops weak matches, a muted kind stays silent', () => {
@@ -89,8 +102,9 @@ test('quieting is applied: a raised reuse threshold drops weak matches, a muted 
   const silentSave = decide({ ...base, quieting: { ...base.quieting, save: muted } }, s);
   assert.deepEqual([silentSave.kind, silentSave.kind === 'none' && silentSave.reason], ['none', 'muted']);
   // Save quieting asks for bigger snippets.
-  const quietSave = decide({ ...base, fingerprintCount: 16, quieting: { ...base.quieting, save: { level: 1, dismissals: 2 } } }, s);
+  const shape = { lines: 3, tokens: 16, block: true };
+  const quietSave = decide({ ...base, shape, quieting: { ...base.quieting, save: { level: 1, dismissals: 2 } } }, s);
   assert.equal(quietSave.kind, 'save');
-  const tooSmall = decide({ ...base, fingerprintCount: 16, quieting: { ...base.quieting, save: { level: 2, dismissals: 3 } } }, s);
+  const tooSmall = decide({ ...base, shape, quieting: { ...base.quieting, save: { level: 2, dismissals: 3 } } }, s);
   assert.deepEqual([tooSmall.kind, tooSmall.kind === 'none' && tooSmall.reason], ['none', 'quieted']);
 });

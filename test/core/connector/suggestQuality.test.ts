@@ -7,6 +7,7 @@ import { Satchel } from '../../../src/core/satchel.ts';
 import type { Application } from '../../../src/core/wire.ts';
 import { savedSnippets, unrelatedSnippets, partialOf, reformatted, commented, superset, type CopyKind } from '../../support/snippetFixture.ts';
 import { TEST_AUTHOR } from '../../support/authors.ts';
+import { worthSaving, notWorthSaving } from '../../support/saveFixture.ts';
 
 let core: Satchel;
 let dataDir: string;
@@ -103,4 +104,18 @@ test('a reuse suggestion carries the matching assets and a score distribution ov
   assert.equal(suggestion.distribution![id], 1);
   assert.equal(suggestion.target.vector, 1);
   assert.equal(suggestion.assets.iterable[0]!.formats.iterable[0]!.fragment?.string?.raw, snippet.code);
+});
+
+test('new small functions get a save suggestion; one-liners and trivia do not', () => {
+  const missed = worthSaving.flatMap((snippet) => {
+    const suggestion = suggest(snippet.code);
+    return suggestion.save.suggested ? [] : [`${snippet.name} (${(suggestion as { reason?: string }).reason ?? 'reuse'})`];
+  });
+  const nagged = notWorthSaving.filter((snippet) => suggest(snippet.code).save.suggested).map((snippet) => snippet.name);
+  console.log(
+    `save quality: save suggested for ${worthSaving.length - missed.length}/${worthSaving.length} new small functions, ` +
+      `${nagged.length}/${notWorthSaving.length} one-liners and trivia`,
+  );
+  assert.deepEqual(missed, [], 'new functions of two to five lines are worth saving');
+  assert.deepEqual(nagged, [], 'one-liners and trivia are not');
 });

@@ -11,7 +11,7 @@ import { prepareAsset, type PreparedAsset } from '../../../src/core/import/prepa
 import { indexedDocument } from '../../../src/core/search/searchIndex.ts';
 import { wordIndexText } from '../../../src/core/search/tokens.ts';
 import { defaultFingerprintOptions, fingerprints } from '../../../src/core/connector/fingerprint.ts';
-import { textHash } from '../../../src/core/connector/fingerprintIndex.ts';
+import { textHash } from '../../../src/core/connector/fingerprint.ts';
 import type { ImportSource } from '../../../src/core/import/importer.ts';
 import { withCore } from '../../support/helpers.ts';
 

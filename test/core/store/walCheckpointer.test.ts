@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Database, DATABASE_FILE, type Migration } from '../../../src/core/store/database.ts';
+import { Database, DATABASE_FILE } from '../../../src/core/store/database.ts';
+import type { Migration } from '../../../src/core/store/migrations.ts';
 import { WalCheckpointer } from '../../../src/core/store/walCheckpointer.ts';
 import { tempDir } from '../../support/helpers.ts';
 

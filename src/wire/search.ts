@@ -1,0 +1,15 @@
+/**
+ * The search area's two other modes (`/search/full_text`, `/search/neural_code`, as the Pieces
+ * CLI's `search --mode fts|ncs` calls them) and Satchel's own semantic recall: whether search is
+ * hybrid, and cancelling the back-fill of embeddings.
+ */
+import type * as W from '../core/wire.ts';
+import type { RecallStatus } from '../core/search/semanticRecall.ts';
+import { get, json, post } from './operation.ts';
+
+export const searchOperations = {
+  fullText: get('/search/full_text', json<W.SearchedAssets>()),
+  neuralCode: get('/search/neural_code', json<W.SearchedAssets>()),
+  semantic: get('/search/semantic', json<RecallStatus>()),
+  cancelSemantic: post('/search/semantic/cancel', json<{ cancelled: boolean; status: RecallStatus }>()),
+} as const;
