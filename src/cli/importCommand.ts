@@ -15,6 +15,7 @@ import { IMPORT_FORMATS, isImportFormat } from '../core/import/formats.ts';
 import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
 import { readPortFile } from '../hosting/portFile.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
+import { authorOf } from '../core/history/authors.ts';
 import { ProgressBar } from './progressBar.ts';
 
 const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS.join('|')}] [--batch-size N] <file-or-folder>…
@@ -93,7 +94,7 @@ async function importInto(dataDir: string, files: readonly string[], options: Im
   }
   const url = await hostUrl(dataDir);
   process.stderr.write(`Importing through the Satchel host at ${url}.\n`);
-  const client = new SatchelClient(url);
+  const client = new SatchelClient(url, { author: authorOf('cli', 'satchel import') });
   try {
     return await client.imports.importFiles(
       files.map((path) => ({ name: path, read: () => readImportFile(path, options.format) })),

@@ -11,6 +11,9 @@ import { ConnectorClient } from './connector.ts';
 import { ConversationsClient } from './conversations.ts';
 import { ModelsClient } from './models.ts';
 import { ImportsClient } from './imports.ts';
+import { HistoryClient } from './history.ts';
+import { AUTHOR_HEADER, authorHeader } from '../wire/history.ts';
+import type { Author } from '../core/history/authors.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
@@ -20,6 +23,8 @@ import { modelOperations } from '../wire/models.ts';
 export interface SatchelClientOptions {
   readonly timeoutMs?: number;
   readonly stream?: StreamOptions;
+  /** Who this client's writes are by (the Satchel-Author header); without one the host takes it for a Pieces client. */
+  readonly author?: Author;
 }
 
 export class SatchelClient implements Disposable {
@@ -30,12 +35,17 @@ export class SatchelClient implements Disposable {
   readonly models: ModelsClient;
   /** Snippet files from other tools (Satchel's own operation). */
   readonly imports: ImportsClient;
+  /** Assets' revisions: list, read, restore, and the edit (Satchel's own operations). */
+  readonly history: HistoryClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
 
   constructor(baseUrl: string, options: SatchelClientOptions = {}) {
-    this.http = new HttpTransport(baseUrl, options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {});
+    this.http = new HttpTransport(baseUrl, {
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.author !== undefined ? { headers: { [AUTHOR_HEADER]: authorHeader(options.author) } } : {}),
+    });
     this.baseUrl = this.http.baseUrl;
     this.streamOptions = options.stream ?? {};
     this.assets = new AssetsClient(this.http);
@@ -43,6 +53,7 @@ export class SatchelClient implements Disposable {
     this.conversations = new ConversationsClient(this.http);
     this.models = new ModelsClient(this.http);
     this.imports = new ImportsClient(this.http);
+    this.history = new HistoryClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {
@@ -86,6 +97,7 @@ export class SatchelClient implements Disposable {
 }
 
 export { ClientError } from './errors.ts';
+export type { AssetEdit, WriteCondition } from './history.ts';
 export { assetText, assetLanguage, type ExportType } from './assets.ts';
 export type { TrackedUse } from './connector.ts';
 export type { StreamConnection } from './streams.ts';
