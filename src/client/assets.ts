@@ -48,12 +48,13 @@ export class AssetsClient {
     return { asset: value, revision };
   }
 
-  create(seed: Seed): Promise<Asset> {
-    return this.http.call(op.create, { body: seed });
+  /** `condition.author`: another author for this create (an agent saving through the extension's client). */
+  create(seed: Seed, condition?: WriteCondition): Promise<Asset> {
+    return this.http.call(op.create, { body: seed, headers: writeHeaders(condition) });
   }
 
-  createFromText(seed: TextSeed): Promise<Asset> {
-    return this.create(textSeed(seed));
+  createFromText(seed: TextSeed, condition?: WriteCondition): Promise<Asset> {
+    return this.create(textSeed(seed), condition);
   }
 
   /** A file saved as an asset keeps its name; its content travels as a text fragment. */

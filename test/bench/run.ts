@@ -22,6 +22,7 @@ import { measureDownload, type DownloadFigure } from './figures/download.ts';
 import { measureQuality, measureSemanticLatency, type QualityFigure, type SemanticLatencyFigure } from './figures/semantic.ts';
 import { printReport } from './report.ts';
 import { measureImport, type ImportFigure } from './figures/importFigure.ts';
+import { measureHistory, type HistoryFigure } from './figures/history.ts';
 
 export interface Plan {
   readonly quick: boolean;
@@ -41,6 +42,10 @@ export interface Plan {
   readonly updates: number;
   readonly createRequests: number;
   readonly downloadBytes: number;
+  /** Updates timed per kind and run, with revisions and without (in this process, on 1,000 assets). */
+  readonly historyUpdates: number;
+  /** Updates whose store growth is reported (of one asset, and over 1,000). */
+  readonly historyGrowthUpdates: number;
   /** How long loading an embedding model may take (its back-fill, or loading stored vectors). */
   readonly semanticBudgetMs: number;
   /** Only the import figure per size (and the create throughput baseline). */
@@ -65,6 +70,8 @@ const fullPlan: Plan = {
   createRequests: 2_000,
   downloadBytes: 256 * 1024 * 1024,
   semanticBudgetMs: 10 * 60_000,
+  historyUpdates: 2_000,
+  historyGrowthUpdates: 10_000,
 };
 
 const quickPlan: Plan = {
@@ -83,6 +90,8 @@ const quickPlan: Plan = {
   updates: 10,
   createRequests: 600,
   downloadBytes: 64 * 1024 * 1024,
+  historyUpdates: 300,
+  historyGrowthUpdates: 10_000,
 };
 
 export interface LoadFigure {
@@ -130,6 +139,7 @@ export interface Results {
   readonly sizes: readonly SizeResult[];
   readonly create: Outcome<{ readonly satchel: Throughput; readonly bareKoa: Throughput }>;
   readonly download: Outcome<DownloadFigure>;
+  readonly history: Outcome<HistoryFigure>;
 }
 
 const hostArgs = (dataDir: string): string[] => ['--data-dir', dataDir, '--port', '0'];
@@ -245,6 +255,11 @@ async function main(): Promise<void> {
   for (const size of plan.sizes) sizes.push(await measureSize(size, plan, built));
   console.log('\n== process figures');
   const create = await attempt(`create throughput (${plan.createRequests} requests ×${plan.runs}, Satchel and bare Koa)`, () => measureCreate(plan, built));
+  const history: Outcome<HistoryFigure> = plan.onlyImport
+    ? { ok: false, reason: 'not measured (--only-import)' }
+    : await attempt(`revisions: ${plan.historyUpdates} updates with and without them ×${plan.runs}, store growth over ${plan.historyGrowthUpdates} updates`, () =>
+        measureHistory({ assets: 1_000, updates: plan.historyUpdates, growthUpdates: plan.historyGrowthUpdates, runs: plan.runs }),
+      );
   const download: Outcome<DownloadFigure> = plan.onlyImport ? { ok: false, reason: 'not measured (--only-import)' } : await attempt(`model download of ${plan.downloadBytes / 2 ** 20} MiB (Satchel and plain undici)`, () => measureDownload(built, plan.downloadBytes, plan.runs));
 
   const cpu = cpus();
@@ -265,6 +280,7 @@ async function main(): Promise<void> {
     sizes,
     create,
     download,
+    history,
   };
   const outDir = join(repoRoot, 'bench');
   mkdirSync(outDir, { recursive: true });

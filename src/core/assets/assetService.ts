@@ -58,7 +58,7 @@ import { SATCHEL_APPLICATION, LOCAL_CREATOR } from './origin.ts';
 import type { BulkTargets } from './bulkWriter.ts';
 import type { WriteOptions } from '../history/authors.ts';
 import type { RevisionLog } from '../history/revisionLog.ts';
-import { RevisionTracker, type Touched } from '../history/revisionTracker.ts';
+import { RevisionTracker, type RevisionTracking, type Touched } from '../history/revisionTracker.ts';
 import type { AssetState } from '../history/state.ts';
 import type { CurrentState, HistoryTarget } from '../history/historyService.ts';
 import { AssetLinkedState } from './assetRevisions.ts';
@@ -71,12 +71,17 @@ export type { SearchedPages, SearchOptions } from './assetSearch.ts';
 export type { AssetEdit } from './assetEdits.ts';
 export type { CreateOptions } from './assetWrites.ts';
 
-/** Where the assets area keeps revisions (the history area's log) and whom it tells of a new one. */
-export interface AssetHistory {
-  readonly log: RevisionLog;
-  /** A revision was appended to the asset (compaction queues it). */
-  readonly onRevision?: (assetId: string) => void;
-}
+/**
+ * Where the assets area keeps revisions (the history area's log) and whom it tells of a new one;
+ * or, instead, what its writes keep revisions through (the bench's baseline keeps none).
+ */
+export type AssetHistory =
+  | {
+      readonly log: RevisionLog;
+      /** A revision was appended to the asset (compaction queues it). */
+      readonly onRevision?: (assetId: string) => void;
+    }
+  | { readonly tracking: RevisionTracking };
 
 export interface ListOptions {
   readonly transferables?: boolean;
@@ -97,7 +102,7 @@ export class AssetService implements Disposable {
   private readonly searches: AssetSearch;
   private readonly recommendations: AssetRecommendations;
   private readonly linkedState: AssetLinkedState;
-  private readonly revisions: RevisionTracker;
+  private readonly revisions: RevisionTracking;
   readonly labels: Labels;
   /** Fires after commit with the last state of a deleted asset (content-free). */
   readonly onDidDelete: Event<Asset> = this.tombstones.onDidDelete;
@@ -125,7 +130,7 @@ export class AssetService implements Disposable {
     this.renderer = new AssetRenderer(context, conversations);
     this.activityRecords = new AssetActivities(context);
     this.linkedState = new AssetLinkedState(context);
-    this.revisions = new RevisionTracker(history.log, this.linkedState, history.onRevision);
+    this.revisions = 'tracking' in history ? history.tracking : new RevisionTracker(history.log, this.linkedState, history.onRevision);
     const { store, labels, indexing, renderer, tombstones, revisions } = this;
     const descriptions = this.linkedState.descriptions;
     this.writes = new AssetWrites({ context, classifier, store, labels, indexing, renderer, activities: this.activityRecords, tombstones, revisions, descriptions });

@@ -20,7 +20,7 @@ import type {
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { checkLimit, checkRoom } from '../limits.ts';
 import type { Author, WriteOptions } from '../history/authors.ts';
-import type { RevisionTracker, Touched } from '../history/revisionTracker.ts';
+import type { RevisionTracking, Touched } from '../history/revisionTracker.ts';
 import { newId, stamp } from '../time.ts';
 import { isKnownSpecific } from './languages.ts';
 import { contentOf } from './content.ts';
@@ -50,7 +50,7 @@ export interface AssetWriteParts {
   readonly renderer: AssetRenderer;
   readonly activities: AssetActivities;
   readonly tombstones: Tombstones;
-  readonly revisions: RevisionTracker;
+  readonly revisions: RevisionTracking;
   readonly descriptions: Descriptions;
 }
 

@@ -22,7 +22,7 @@ import type { AssetIndexing, BatchItem } from './assetIndexers.ts';
 import type { PreparedAsset } from '../import/preparedAsset.ts';
 import type { AssetStore } from './assetStore.ts';
 import type { Author } from '../history/authors.ts';
-import type { RevisionTracker } from '../history/revisionTracker.ts';
+import type { RevisionTracking } from '../history/revisionTracker.ts';
 import type { Descriptions } from './descriptions.ts';
 import { trackedOf } from './assetRevisions.ts';
 import { editedDoc, setTags } from './assetEdits.ts';
@@ -60,7 +60,7 @@ export interface BulkTargets {
   readonly indexing: AssetIndexing;
   readonly labels: Labels;
   /** Each asset's first revision, in the batch's transaction. */
-  readonly revisions: RevisionTracker;
+  readonly revisions: RevisionTracking;
   readonly descriptions: Descriptions;
   readonly origins?: OriginRecorder | undefined;
   /** Who made imported assets (Format.application is required on the wire). */

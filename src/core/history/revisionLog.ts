@@ -99,9 +99,6 @@ export class RevisionLog {
     return row ? fromRow(row) : undefined;
   }
 
-  count(assetId: string): number {
-    return (this.database.prepare('SELECT count(*) AS n FROM revisions WHERE asset_id = ?').get(assetId) as { n: number }).n;
-  }
 
   append(revision: NewRevision): void {
     this.database
@@ -141,9 +138,6 @@ export class RevisionLog {
     else this.keepText(hash, content.text);
   }
 
-  hasText(hash: string): boolean {
-    return this.database.prepare('SELECT 1 FROM revision_texts WHERE hash = ?').get(hash) !== undefined;
-  }
 
   /** A kept content, or undefined when it is not kept (an asset's current content lives in the asset). */
   content(hash: string): RevisionContent | undefined {
@@ -205,13 +199,6 @@ export class RevisionLog {
       .prepare('SELECT asset_id, count(*) AS n FROM revisions WHERE asset_id > ? GROUP BY asset_id ORDER BY asset_id LIMIT ?')
       .all(after, limit) as Array<{ asset_id: string; n: number }>;
     return rows.map((row) => ({ assetId: row.asset_id, count: row.n }));
-  }
-
-  /** Store-wide figures (the bench's growth figure, tests). */
-  totals(): { revisions: number; texts: number; textBytes: number } {
-    const revisions = (this.database.prepare('SELECT count(*) AS n FROM revisions').get() as { n: number }).n;
-    const texts = this.database.prepare('SELECT count(*) AS n, coalesce(sum(coalesce(octet_length(text), 0) + coalesce(length(bytes), 0)), 0) AS b FROM revision_texts').get() as { n: number; b: number };
-    return { revisions, texts: texts.n, textBytes: texts.b };
   }
 }
 

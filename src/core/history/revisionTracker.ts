@@ -36,7 +36,20 @@ export interface Touched {
   readonly description?: boolean;
 }
 
-export class RevisionTracker {
+/** One write's turn (RevisionTurn), as writers use it. */
+export interface Turn {
+  readonly head: { readonly id: string };
+  finish(after: TrackedAsset, touched?: Touched, restoredFrom?: string): string;
+  retire(): void;
+}
+
+/** What asset writes keep their revisions through (RevisionTracker; the bench measures writes without one). */
+export interface RevisionTracking {
+  created(asset: TrackedAsset, tags: readonly string[], description: string | undefined, author: Author): string;
+  begin(before: TrackedAsset, by: WriteOptions): Turn;
+}
+
+export class RevisionTracker implements RevisionTracking {
   private readonly log: RevisionLog;
   private readonly linked: LinkedState;
   private readonly onRevision: (assetId: string) => void;
@@ -154,7 +167,7 @@ export class RevisionTracker {
 }
 
 /** One write's turn: begun before the write changed anything, finished (or retired) once it has. */
-export class RevisionTurn {
+export class RevisionTurn implements Turn {
   private readonly tracker: RevisionTracker;
   readonly before: TrackedAsset;
   readonly author: Author;
