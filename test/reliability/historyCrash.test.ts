@@ -9,12 +9,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-import { join } from 'node:path';
-import { rmSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
-import { DATABASE_FILE } from '../../src/core/store/database.ts';
-import { tempDir } from '../support/helpers.ts';
-import { HostProcess, figures, raw, sleep } from './support.ts';
+import { assertIntegrity, figures, raw } from './support.ts';
+import { killRounds } from './killRounds.ts';
 import { createAsset } from './writes.ts';
 
 const KILLS = Number(process.env.SATCHEL_HISTORY_CRASH_KILLS ?? 10);
@@ -148,51 +144,26 @@ async function verify(port: number, assets: Tracked[], tally: Tally): Promise<vo
   }
 }
 
-function integrityCheck(file: string): void {
-  const db = new DatabaseSync(file, { readOnly: true });
-  try {
-    const rows = db.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>;
-    assert.equal(rows.map((r) => r.integrity_check).join('; '), 'ok');
-  } finally {
-    db.close();
-  }
-}
-
 test(`revisions: a host killed with SIGKILL ${KILLS} times under history writes loses no acknowledged revision`, async (t) => {
-  const dataDir = tempDir('satchel-rel-history-');
-  const file = join(dataDir, DATABASE_FILE);
-  let host: HostProcess | undefined;
-  t.after(async () => {
-    await host?.kill();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
   const assets: Tracked[] = [];
   const tally: Tally = { acknowledged: 0, unknown: 0, revisionsChecked: 0 };
-  let kills = 0;
-  for (let round = 0; round <= KILLS; round++) {
-    host = new HostProcess(dataDir);
-    const { port } = await host.waitFor('serving', 30_000);
-    if (assets.length === 0) {
-      for (let i = 0; i < WORKERS * 3; i++) {
-        const text = `// history crash asset ${i}\nexport const value = 0;\n`;
-        const id = await createAsset(port!, text, `history ${i}`);
-        const list = await raw(port!, { path: `/satchel/assets/${id}/revisions` });
-        const current = (list.json as { current: string }).current;
-        assets.push({ id, worker: i % WORKERS, sent: new Set([text]), acknowledged: new Map([[current, text]]), head: current, current: text, inFlight: undefined, version: 0 });
+  const kills = await killRounds(t, KILLS, {
+    async verify(port, file) {
+      if (assets.length === 0) {
+        for (let i = 0; i < WORKERS * 3; i++) {
+          const text = `// history crash asset ${i}\nexport const value = 0;\n`;
+          const id = await createAsset(port, text, `history ${i}`);
+          const current = ((await raw(port, { path: `/satchel/assets/${id}/revisions` })).json as { current: string }).current;
+          assets.push({ id, worker: i % WORKERS, sent: new Set([text]), acknowledged: new Map([[current, text]]), head: current, current: text, inFlight: undefined, version: 0 });
+        }
       }
-    }
-    await verify(port!, assets, tally);
-    integrityCheck(file);
-    if (round === KILLS) break;
-    const stop = { now: false };
-    const workers = Array.from({ length: WORKERS }, (_, w) => runWorker(w, port!, assets, stop, tally));
-    await sleep(randomInt(50, 900));
-    stop.now = true;
-    host.child.kill('SIGKILL');
-    await Promise.all(workers);
-    await host.exited;
-    kills++;
-  }
+      await verify(port, assets, tally);
+      assertIntegrity(file);
+    },
+    async write(port, stop) {
+      await Promise.all(Array.from({ length: WORKERS }, (_, w) => runWorker(w, port, assets, stop, tally)));
+    },
+  });
   figures('history-crash', { kills, writes: tally.acknowledged, inFlightAtKill: tally.unknown, revisionsChecked: tally.revisionsChecked, lost: 0, foreign: 0 });
   assert.equal(kills, KILLS);
   assert.ok(tally.acknowledged > KILLS * 5, `only ${tally.acknowledged} writes were acknowledged`);

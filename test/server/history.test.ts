@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AssetApi, AssetsApi, Configuration } from '@pieces.app/pieces-os-client';
-import { startTestServer, type TestServer } from '../support/helpers.ts';
+import { request, startTestServer, type Reply, type TestServer } from '../support/helpers.ts';
 import { authorHeader, type RevisionList, type RevisionReply, type RevisionSummary } from '../../src/wire/history.ts';
 import { authorOf } from '../../src/core/history/authors.ts';
 import type { Asset } from '../../src/core/wire.ts';
@@ -22,28 +22,12 @@ before(async () => {
 });
 after(() => t.close());
 
-interface Reply<T = any> {
-  readonly status: number;
-  readonly etag: string | null;
-  readonly json: T;
-}
-
 const VSCODE = authorHeader(authorOf('vscode', 'Satchel for VS Code'));
 
-async function call<T = any>(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply<T>> {
-  const response = await fetch(t.url + path, {
-    method,
-    headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-  });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = text;
-  }
-  return { status: response.status, etag: response.headers.get('etag'), json: json as T };
+/** A request to the test server; a reply that is not JSON (a delete's id) is read as text. */
+async function call<T = any>(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply & { json: T }> {
+  const reply = await request(t.url, method, path, options);
+  return reply.json === undefined && reply.text !== '' ? { ...reply, json: reply.text as T } : reply;
 }
 
 function seed(raw: string, name: string, application?: string) {
@@ -56,7 +40,7 @@ function seed(raw: string, name: string, application?: string) {
   };
 }
 
-async function create(raw: string, name: string, headers: Record<string, string> = { 'satchel-author': VSCODE }): Promise<Reply<Asset>> {
+async function create(raw: string, name: string, headers: Record<string, string> = { 'satchel-author': VSCODE }): Promise<Reply & { json: Asset }> {
   const reply = await call<Asset>('POST', '/assets/create', { body: seed(raw, name), headers });
   assert.equal(reply.status, 200);
   return reply;
