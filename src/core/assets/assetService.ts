@@ -300,6 +300,7 @@ export class AssetService implements Disposable {
   /** What the history area reads and writes through: an asset's state now, and a restore of an earlier one. */
   historyTarget(): HistoryTarget {
     return {
+      exists: (assetId: string): boolean => this.store.exists(assetId),
       current: (assetId: string): CurrentState | undefined => {
         if (!this.store.exists(assetId)) return undefined;
         const doc = this.store.doc(assetId);

@@ -291,6 +291,7 @@ export class AssetWrites {
       const turn = this.parts.revisions.begin(trackedOf(doc), by);
       const result = change();
       turn.finish(trackedOf(doc), touched);
+      this.context.publish({ kind: 'asset', id: assetId });
       return result;
     });
   }

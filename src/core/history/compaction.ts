@@ -8,13 +8,14 @@
  * revision is appended and compacted a couple of seconds later; every asset is looked at once a
  * day (older revisions age out of the 30 days without any write). Each step is one short
  * transaction over a few assets, with a turn of the event loop between steps; steps wait while an
- * import writes. A step writes nothing anyone was told was saved, so it does not wait for the disk:
+ * import writes. After compacting, the replaced contents kept are deflated (textPacker.ts). A step writes nothing anyone was told was saved, so it does not wait for the disk:
  * a crash may undo one, and the next pass does it again.
  */
 import type { Database } from '../store/database.ts';
 import type { Logger } from '../context.ts';
 import { toDisposable, type Disposable } from '../lifecycle.ts';
 import type { CompactionRow, RevisionLog } from './revisionLog.ts';
+import { TextPacker } from './textPacker.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -87,6 +88,7 @@ export class RevisionCompactor implements Disposable {
   private readonly log: RevisionLog;
   private readonly options: Required<Omit<CompactorOptions, 'policy' | 'logger'>> & { logger: Logger | undefined };
   private readonly queued = new Set<string>();
+  private readonly packer: TextPacker;
   private timer: NodeJS.Timeout | undefined;
   private passTimer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -97,6 +99,7 @@ export class RevisionCompactor implements Disposable {
   constructor(database: Database, log: RevisionLog, options: CompactorOptions = {}) {
     this.database = database;
     this.log = log;
+    this.packer = new TextPacker(database, log);
     this.policy = { ...DEFAULT_RETENTION, ...options.policy };
     this.options = {
       delayMs: options.delayMs ?? 2_000,
@@ -130,13 +133,19 @@ export class RevisionCompactor implements Disposable {
     return this.database.unsyncedTransaction(() => this.log.remove(revisionsToDrop(this.log.compactionRows(assetId), now, this.policy)));
   }
 
-  /** Compacts every asset, a step at a time with turns for the event loop (the daily pass; tests await it). */
+  /**
+   * Compacts every asset, a step at a time with turns for the event loop, then packs the kept
+   * texts (the daily pass; tests and the bench await it). Returns how many revisions it dropped.
+   */
   async compactAll(now = this.options.now()): Promise<number> {
     let dropped = 0;
     let after = '';
     for (;;) {
       const page = this.log.assetsAfter(after, SCAN_PER_STEP);
-      if (page.length === 0) return dropped;
+      if (page.length === 0) {
+        await this.packer.pack(() => this.stopped());
+        return dropped;
+      }
       after = page[page.length - 1]!.assetId;
       // An asset with one revision has nothing to drop: only the others are read.
       const candidates = page.filter((entry) => entry.count > 1).map((entry) => entry.assetId);
@@ -200,6 +209,9 @@ export class RevisionCompactor implements Disposable {
       if (this.passDue && !this.stopped()) {
         this.passDue = false;
         await this.compactAll();
+      } else {
+        // What the compaction kept of replaced contents is deflated off the event loop.
+        await this.packer.pack(() => this.stopped());
       }
     } catch (error) {
       // Revisions stay as they were (over the policy only until a later step succeeds).

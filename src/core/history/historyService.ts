@@ -55,6 +55,8 @@ export interface CurrentState {
 
 /** What the history area asks of the assets area. */
 export interface HistoryTarget {
+  /** Whether the asset exists (one index probe). */
+  exists(assetId: string): boolean;
   /** The asset's state now; undefined when there is no such asset (never created, or deleted). */
   current(assetId: string): CurrentState | undefined;
   /** Makes `state` the asset's state in one write (a revision unless nothing changes); returns its current revision. */
@@ -78,7 +80,7 @@ export class HistoryService implements Disposable {
   current(assetId: string): string {
     const head = this.log.headId(assetId);
     if (head !== undefined) return head;
-    if (this.target.current(assetId) === undefined) throw new NotFoundError('asset', assetId);
+    if (!this.target.exists(assetId)) throw new NotFoundError('asset', assetId);
     return baselineId(assetId);
   }
 

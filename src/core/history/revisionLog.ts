@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../store/database.ts';
 import { authorOf, isAuthorKind, type Author } from './authors.ts';
-import { isBinary, type RevisionContent } from './state.ts';
+import type { RevisionContent } from './state.ts';
+import { PACK_FROM_BYTES, decodeContent, encodeContent, type EncodedText } from './revisionTexts.ts';
 
 /** One stored revision. */
 export interface RevisionRow {
@@ -130,30 +131,47 @@ export class RevisionLog {
 
   /** Keeps a text (content or description) under its hash; a text already kept is not written again. */
   keepText(hash: string, text: string): void {
-    this.database.prepare('INSERT OR IGNORE INTO revision_texts (hash, text) VALUES (?, ?)').run(hash, text);
+    this.keepContent(hash, { text });
   }
 
   keepContent(hash: string, content: RevisionContent): void {
-    if (isBinary(content)) this.database.prepare('INSERT OR IGNORE INTO revision_texts (hash, bytes) VALUES (?, ?)').run(hash, Uint8Array.from(content.bytes));
-    else this.keepText(hash, content.text);
+    if (this.database.prepare('SELECT 1 FROM revision_texts WHERE hash = ?').get(hash) !== undefined) return;
+    const { encoding, data } = encodeContent(content);
+    this.database.prepare('INSERT INTO revision_texts (hash, encoding, data) VALUES (?, ?, ?)').run(hash, encoding, data);
   }
-
 
   /** A kept content, or undefined when it is not kept (an asset's current content lives in the asset). */
   content(hash: string): RevisionContent | undefined {
-    const row = this.database.prepare('SELECT text, bytes FROM revision_texts WHERE hash = ?').get(hash) as
-      | { text: string | null; bytes: Uint8Array | null }
-      | undefined;
-    if (!row) return undefined;
-    if (row.bytes !== null) return { text: '', bytes: [...row.bytes] };
-    return { text: row.text ?? '' };
+    const row = this.database.prepare('SELECT encoding, data FROM revision_texts WHERE hash = ?').get(hash) as { encoding: number; data: Uint8Array } | undefined;
+    return row ? decodeContent(row) : undefined;
   }
 
   text(hash: string): string | undefined {
     return this.content(hash)?.text;
   }
 
-  // ---------------------------------------------------------------- compaction and purge
+  // ---------------------------------------------------------------- compaction, packing and purge
+
+  /**
+   * Kept texts not yet deflated (nor tried), after `after` (a rowid), each with its size (read from the record
+   * header, not its pages); the packer reads their data a few at a time.
+   */
+  unpacked(after: number, limit: number): Array<{ rowid: number; size: number }> {
+    return this.database
+      .prepare('SELECT rowid, length(data) AS size FROM revision_texts WHERE rowid > ? AND (encoding & 6) = 0 AND length(data) >= ? ORDER BY rowid LIMIT ?')
+      .all(after, PACK_FROM_BYTES, limit) as Array<{ rowid: number; size: number }>;
+  }
+
+  /** A kept text as stored, by rowid (undefined once deleted). */
+  stored(rowid: number): EncodedText | undefined {
+    return this.database.prepare('SELECT encoding, data FROM revision_texts WHERE rowid = ?').get(rowid) as EncodedText | undefined;
+  }
+
+  /** Replaces a text by its packed form, unless it changed meanwhile (its encoding is no longer `from`). */
+  replacePacked(rowid: number, from: number, packed: EncodedText): void {
+    this.database.prepare('UPDATE revision_texts SET encoding = ?, data = ? WHERE rowid = ? AND encoding = ?').run(packed.encoding, packed.data, rowid, from);
+  }
+
 
   /** What compaction weighs of an asset's revisions, newest first. */
   compactionRows(assetId: string): CompactionRow[] {

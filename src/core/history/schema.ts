@@ -5,8 +5,9 @@ import type { Migration } from '../store/migrations.ts';
  *
  * `revisions` holds one row per state an asset had: its name, language, tags (a JSON array of
  * texts) and the hashes of its content and description, with the time, the author and what
- * changed from the state before. Texts live once each in `revision_texts`, keyed by hash, so a
- * rename of a 4 Mi-character snippet adds a row of a few hundred bytes. An asset's current content
+ * changed from the state before. Texts live once each in `revision_texts`, keyed by hash (and
+ * deflated where that makes them smaller: `encoding` says how, revisionTexts.ts), so a rename of a
+ * 4 Mi-character snippet adds a row of a few hundred bytes. An asset's current content
  * stays in the asset's own row and joins `revision_texts` only once it is replaced (or its asset
  * deleted): creates and imports store no second copy (docs/history.md, "Storage").
  *
@@ -40,8 +41,8 @@ export const historyMigrations: readonly Migration[] = [
         CREATE INDEX revisions_by_description ON revisions (description_hash) WHERE description_hash IS NOT NULL;
         CREATE TABLE revision_texts (
           hash TEXT PRIMARY KEY,
-          text TEXT,
-          bytes BLOB
+          encoding INTEGER NOT NULL,
+          data BLOB NOT NULL
         );
       `);
     },

@@ -138,6 +138,7 @@ async function growth(corpus: readonly BenchAsset[], assetCount: number, updates
     }
     const grew = usedBytes(context) - before;
     const counted = revisions();
+    // The policy applied and the kept contents deflated (what the background work does a moment after the writes).
     await compactor.compactAll();
     return { updates, assets: made.length, grew, grewCompacted: usedBytes(context) - before, revisions: counted, revisionsCompacted: revisions(), contentBytes };
   } finally {
