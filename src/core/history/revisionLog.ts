@@ -163,13 +163,19 @@ export class RevisionLog {
   }
 
   /** A kept text as stored, by rowid (undefined once deleted). */
-  stored(rowid: number): EncodedText | undefined {
-    return this.database.prepare('SELECT encoding, data FROM revision_texts WHERE rowid = ?').get(rowid) as EncodedText | undefined;
+  stored(rowid: number): (EncodedText & { readonly hash: string }) | undefined {
+    return this.database.prepare('SELECT hash, encoding, data FROM revision_texts WHERE rowid = ?').get(rowid) as (EncodedText & { hash: string }) | undefined;
   }
 
-  /** Replaces a text by its packed form, unless it changed meanwhile (its encoding is no longer `from`). */
-  replacePacked(rowid: number, from: number, packed: EncodedText): void {
-    this.database.prepare('UPDATE revision_texts SET encoding = ?, data = ? WHERE rowid = ? AND encoding = ?').run(packed.encoding, packed.data, rowid, from);
+  /**
+   * Replaces a text by its packed form, unless it changed meanwhile (its encoding is no longer
+   * `from`). The row moves to the table's end rather than shrinking in place: texts are appended in
+   * rowid order, so a page whose texts have all moved is freed for later ones (an update in place
+   * would leave every page as large and mostly empty).
+   */
+  replacePacked(rowid: number, from: number, packed: EncodedText & { readonly hash: string }): void {
+    if (Number(this.database.prepare('DELETE FROM revision_texts WHERE rowid = ? AND encoding = ?').run(rowid, from).changes) === 0) return;
+    this.database.prepare('INSERT INTO revision_texts (hash, encoding, data) VALUES (?, ?, ?)').run(packed.hash, packed.encoding, packed.data);
   }
 
 

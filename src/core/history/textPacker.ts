@@ -39,7 +39,7 @@ export class TextPacker {
       if (stopped()) return count;
       this.database.unsyncedTransaction(() => {
         for (const { rowid, stored, packed: form } of results) {
-          this.log.replacePacked(rowid, stored.encoding, form);
+          this.log.replacePacked(rowid, stored.encoding, { ...form, hash: stored.hash });
           if (isPacked(form.encoding)) count++;
         }
       });
