@@ -1,7 +1,7 @@
 import type { Migration } from '../store/migrations.ts';
 
 /**
- * Schema of the import area. Its versions are 9, then 109, 209… (so areas never collide).
+ * Schema of the import area. Its versions are 10, then 110, 210… (so areas never collide).
  *
  * `import_origins` remembers which asset an import made from which snippet of which file (the
  * snippet's `source`, "file › item"): importing the same file again after a snippet changed in it
@@ -9,7 +9,7 @@ import type { Migration } from '../store/migrations.ts';
  */
 export const importMigrations: readonly Migration[] = [
   {
-    version: 9,
+    version: 10,
     name: 'where imported snippets came from',
     up(db) {
       db.exec('CREATE TABLE import_origins (source TEXT PRIMARY KEY, asset_id TEXT NOT NULL) WITHOUT ROWID');
