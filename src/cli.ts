@@ -1,13 +1,18 @@
 /**
  * Headless entry: `satchel [--data-dir DIR] [--port N]` serves the interface on loopback on
  * embedded defaults. If another process already hosts the data directory, it waits and takes
- * over when that host exits. `satchel import <file-or-folder>` imports snippet files (cli/importCommand.ts).
+ * over when that host exits. `satchel import <file-or-folder>` imports snippet files (cli/importCommand.ts);
+ * `satchel backup [FILE]` and `satchel restore FILE` copy the store out and put a copy back
+ * (cli/backupCommand.ts, cli/restoreCommand.ts).
  */
 import { parseArgs } from 'node:util';
 import { currentHost, startHostWhenFree, type RunningHost } from './hosting/host.ts';
 import type { Logger } from './core/context.ts';
 import { defaultDataDir } from './core/dataDir.ts';
 import { runImportCommand } from './cli/importCommand.ts';
+import { runBackupCommand } from './cli/backupCommand.ts';
+import { runRestoreCommand } from './cli/restoreCommand.ts';
+import { keepOption } from './cli/backupText.ts';
 
 const SHUTDOWN_DEADLINE_MS = 1800;
 
@@ -22,14 +27,23 @@ async function main(): Promise<void> {
     options: {
       'data-dir': { type: 'string' },
       port: { type: 'string' },
+      'keep-backups': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    console.log('Usage: satchel [--data-dir DIR] [--port N]\n       satchel import [--data-dir DIR] <file-or-folder>…\n  SATCHEL_DATA_DIR and SATCHEL_PORT are read too.');
+    console.log(
+      'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N]\n' +
+        '       satchel import [--data-dir DIR] <file-or-folder>…\n' +
+        '       satchel backup [--data-dir DIR] [FILE]\n' +
+        '       satchel restore [--data-dir DIR] [FILE]\n' +
+        '  --keep-backups: copies kept of each kind of automatic backup (default 5; 0 takes none).\n' +
+        '  SATCHEL_DATA_DIR and SATCHEL_PORT are read too.',
+    );
     return;
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
+  const keepBackups = keepOption(values['keep-backups']);
   const portText = values.port ?? process.env.SATCHEL_PORT;
   const port = portText !== undefined ? Number(portText) : undefined;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
@@ -59,7 +73,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    host = await startHostWhenFree({ dataDir, logger, ...(port !== undefined ? { port } : {}) }, stop.signal);
+    host = await startHostWhenFree({ dataDir, logger, ...(port !== undefined ? { port } : {}), ...(keepBackups !== undefined ? { keepBackups } : {}) }, stop.signal);
   } catch (error) {
     if (stop.signal.aborted) return;
     throw error;
@@ -67,7 +81,13 @@ async function main(): Promise<void> {
   logger.info(`serving ${dataDir} on ${host.server.url}`);
 }
 
-const run = process.argv[2] === 'import' ? runImportCommand(process.argv.slice(3)).then((code) => void (process.exitCode = code)) : main();
+const subcommands: Readonly<Record<string, (args: readonly string[]) => Promise<number>>> = {
+  import: runImportCommand,
+  backup: runBackupCommand,
+  restore: runRestoreCommand,
+};
+const subcommand = subcommands[process.argv[2] ?? ''];
+const run = subcommand ? subcommand(process.argv.slice(3)).then((code) => void (process.exitCode = code)) : main();
 
 run.catch((error: unknown) => {
   console.error(`[satchel] ${(error as Error).message ?? error}`);

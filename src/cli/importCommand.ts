@@ -13,10 +13,11 @@ import { defaultDataDir } from '../core/dataDir.ts';
 import { listImportFiles, readImportFile } from '../core/import/files.ts';
 import { IMPORT_FORMATS, isImportFormat } from '../core/import/formats.ts';
 import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
-import { readPortFile } from '../hosting/portFile.ts';
+import { hostUrl } from './hostAddress.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import { authorOf } from '../core/history/authors.ts';
 import { ProgressBar } from './progressBar.ts';
+import { cancelOnInterrupt } from './interrupt.ts';
 
 const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS.join('|')}] [--batch-size N] <file-or-folder>…
   Imports VS Code snippet files (*.code-snippets, <language>.json), a massCode db.json,
@@ -25,8 +26,6 @@ const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS
 
 /** Failures listed in the summary (all are counted). */
 const LISTED_FAILURES = 20;
-/** How long to wait for a host that holds the lock to write its port file. */
-const PORT_WAIT_MS = 10_000;
 
 export async function runImportCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -51,15 +50,9 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
   const files = positionals.flatMap((path) => listImportFiles(path));
   if (files.length === 0) throw new Error(`No *.json or *.code-snippets files in ${positionals.join(', ')}`);
 
-  const stop = new AbortController();
-  const onInterrupt = (): void => {
-    if (stop.signal.aborted) process.exit(130);
-    process.stderr.write('\nCancelling after the current batch (Ctrl-C again to quit at once)…\n');
-    stop.abort();
-  };
-  process.on('SIGINT', onInterrupt);
+  const interrupt = cancelOnInterrupt('Cancelling after the current batch');
   const bar = new ProgressBar();
-  const options: ImportOptions = { signal: stop.signal, onProgress: (p) => bar.update(p), format, batchSize, files: files.length };
+  const options: ImportOptions = { signal: interrupt.signal, onProgress: (p) => bar.update(p), format, batchSize, files: files.length };
   try {
     const summary = await importInto(dataDir, files, options);
     bar.done();
@@ -67,7 +60,7 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
     return summary.cancelled ? 130 : 0;
   } finally {
     bar.done();
-    process.off('SIGINT', onInterrupt);
+    interrupt.dispose();
   }
 }
 
@@ -102,17 +95,6 @@ async function importInto(dataDir: string, files: readonly string[], options: Im
     );
   } finally {
     client.dispose();
-  }
-}
-
-/** The running host's address; a host that holds the lock but is still starting gets a few seconds. */
-async function hostUrl(dataDir: string): Promise<string> {
-  const deadline = Date.now() + PORT_WAIT_MS;
-  for (;;) {
-    const found = readPortFile(dataDir);
-    if (found) return `http://127.0.0.1:${found.port}`;
-    if (Date.now() > deadline) throw new Error(`Another process holds ${dataDir} but announces no port; is a Satchel host starting?`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * A one-line progress bar on a terminal (redrawn in place, at most every 100 ms), or a line per
- * update when the output is not a terminal (a log keeps every step).
+ * Progress on the command line: one line redrawn in place on a terminal (at most every 100 ms), or
+ * a line per change when the output is not a terminal (a log keeps every step).
  */
 import type { ImportProgress } from '../core/import/importer.ts';
 import { progressShare } from '../core/import/formats.ts';
@@ -8,9 +8,15 @@ import { progressShare } from '../core/import/formats.ts';
 const WIDTH = 30;
 const REDRAW_MS = 100;
 
-export class ProgressBar {
+/** `[#####.....]` for a share from 0 to 1. */
+export function bar(share: number): string {
+  const filled = Math.round(Math.min(1, Math.max(0, share)) * WIDTH);
+  return `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}]`;
+}
+
+export class ProgressLine {
   private readonly out: NodeJS.WriteStream;
-  private readonly started = performance.now();
+  readonly started = performance.now();
   private drawn = 0;
   private lastLine = '';
 
@@ -18,28 +24,47 @@ export class ProgressBar {
     this.out = out;
   }
 
-  update(progress: ImportProgress): void {
+  /** Draws `line()` unless the terminal was redrawn less than REDRAW_MS ago (then it is not even built). */
+  show(line: () => string): void {
     const now = performance.now();
     if (this.out.isTTY && now - this.drawn < REDRAW_MS) return;
     this.drawn = now;
-    const done = progress.imported + progress.updated + progress.duplicates;
-    const share = progressShare(progress);
-    const filled = Math.round(share * WIDTH);
-    const rate = Math.round(progress.imported / Math.max((now - this.started) / 1000, 0.001));
-    const files = progress.files !== undefined && progress.files > 1 ? ` · file ${Math.min(progress.filesDone + 1, progress.files)}/${progress.files}` : '';
-    const line =
-      `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${done.toLocaleString('en-US')}/${progress.found.toLocaleString('en-US')} snippets` +
-      ` · ${progress.imported.toLocaleString('en-US')} new${progress.updated > 0 ? ` · ${progress.updated.toLocaleString('en-US')} updated` : ''}` +
-      ` · ${progress.duplicates.toLocaleString('en-US')} duplicates · ${progress.failed} failed` +
-      ` · ${rate.toLocaleString('en-US')}/s${files}`;
-    if (this.out.isTTY) this.out.write(`\r${line.slice(0, (this.out.columns ?? 120) - 1)}\x1b[K`);
-    else if (line !== this.lastLine) this.out.write(`${line}\n`);
-    this.lastLine = line;
+    const text = line();
+    if (this.out.isTTY) this.out.write(`\r${text.slice(0, (this.out.columns ?? 120) - 1)}\x1b[K`);
+    else if (text !== this.lastLine) this.out.write(`${text}\n`);
+    this.lastLine = text;
   }
 
-  /** Ends the bar's line so what follows starts on its own. */
+  /** Ends the line so what follows starts on its own. */
   done(): void {
     if (this.out.isTTY && this.lastLine !== '') this.out.write('\n');
     this.lastLine = '';
+  }
+}
+
+/** An import's progress: snippets done of those found, new, duplicates, failures, rate and file. */
+export class ProgressBar {
+  private readonly line: ProgressLine;
+
+  constructor(out: NodeJS.WriteStream = process.stderr) {
+    this.line = new ProgressLine(out);
+  }
+
+  update(progress: ImportProgress): void {
+    this.line.show(() => {
+      const done = progress.imported + progress.updated + progress.duplicates;
+      const rate = Math.round(progress.imported / Math.max((performance.now() - this.line.started) / 1000, 0.001));
+      const files = progress.files !== undefined && progress.files > 1 ? ` · file ${Math.min(progress.filesDone + 1, progress.files)}/${progress.files}` : '';
+      return (
+        `${bar(progressShare(progress))} ${done.toLocaleString('en-US')}/${progress.found.toLocaleString('en-US')} snippets` +
+        ` · ${progress.imported.toLocaleString('en-US')} new${progress.updated > 0 ? ` · ${progress.updated.toLocaleString('en-US')} updated` : ''}` +
+        ` · ${progress.duplicates.toLocaleString('en-US')} duplicates · ${progress.failed} failed` +
+        ` · ${rate.toLocaleString('en-US')}/s${files}`
+      );
+    });
+  }
+
+  done(): void {
+    this.line.done();
   }
 }

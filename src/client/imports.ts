@@ -4,7 +4,8 @@
  * parts of its snippets. Two requests are under way at once (the host imports them in turn). The
  * NDJSON replies are read line by line for progress, and the requests' summaries are added up into
  * one. Aborting the signal closes the requests in flight, which the host takes as cancellation
- * between batches.
+ * between batches. A request the host refuses as busy (its bodies' budget is taken, by imports
+ * queued before it among others) is sent again a second later.
  */
 import { ClientError } from './errors.ts';
 import type { HttpTransport } from './http.ts';
@@ -24,6 +25,9 @@ const PART_SNIPPETS = 20_000;
  * parses the next one, which would otherwise wait for the reply (about a tenth of a 10k import).
  */
 const MAX_IN_FLIGHT = 2;
+/** A request refused as busy (503) is sent again after the host's Retry-After (1 s), for up to 5 minutes. */
+const BUSY_RETRY_MS = 1_000;
+const MAX_BUSY_WAIT_MS = 5 * 60_000;
 
 export interface ImportFile {
   readonly name: string;
@@ -131,7 +135,7 @@ export class ImportsClient {
     let last: ImportProgress | undefined;
     let failed: { readonly code: string; readonly message: string } | undefined;
     try {
-      for await (const line of await this.http.call(op.import, { body: payload, signal })) {
+      for await (const line of await this.whenNotBusy(() => this.http.call(op.import, { body: payload, signal }), signal)) {
         if ('progress' in line) {
           last = line.progress;
           onProgress(line.progress);
@@ -149,6 +153,36 @@ export class ImportsClient {
     if (failed) throw new ClientError(500, failed.code, failed.message);
     throw new ClientError(502, 'bad_reply', `${op.import.path} ended without a summary`);
   }
+
+  /**
+   * The request, sent again while the host refuses it as busy: its budget for bodies is taken (by
+   * imports queued before this one among others) until some of them end.
+   */
+  private async whenNotBusy<T>(send: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    for (let waited = 0; ; waited += BUSY_RETRY_MS) {
+      try {
+        return await send();
+      } catch (error) {
+        if (!(error instanceof ClientError && error.status === 503) || waited >= MAX_BUSY_WAIT_MS) throw error;
+      }
+      if (!(await pause(BUSY_RETRY_MS, signal))) throw new ClientError(0, 'aborted', `${op.import.path} was cancelled`);
+    }
+  }
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (result: boolean): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', aborted);
+      resolve(result);
+    };
+    const aborted = (): void => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal.addEventListener('abort', aborted, { once: true });
+  });
 }
 
 /** A request cancelled on this side counts what its last progress line reported (the host may finish one more batch). */

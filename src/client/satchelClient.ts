@@ -14,6 +14,7 @@ import { ImportsClient } from './imports.ts';
 import { HistoryClient } from './history.ts';
 import { AUTHOR_HEADER, authorHeader } from '../wire/history.ts';
 import type { Author } from '../core/history/authors.ts';
+import { BackupsClient } from './backups.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
@@ -37,6 +38,8 @@ export class SatchelClient implements Disposable {
   readonly imports: ImportsClient;
   /** Assets' revisions: list, read, restore, and the edit (Satchel's own operations). */
   readonly history: HistoryClient;
+  /** Copies of the store in the host's backups folder (Satchel's own operation). */
+  readonly backups: BackupsClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
@@ -54,6 +57,7 @@ export class SatchelClient implements Disposable {
     this.models = new ModelsClient(this.http);
     this.imports = new ImportsClient(this.http);
     this.history = new HistoryClient(this.http);
+    this.backups = new BackupsClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {

@@ -8,6 +8,7 @@ import type { Migration } from './store/migrations.ts';
 import { Records } from './store/records.ts';
 import { Links } from './store/links.ts';
 import { Emitter, type ChangeEvent, type Disposable } from './events.ts';
+import { DEFAULT_KEEP } from './backups/backupFiles.ts';
 
 export interface Logger {
   info(message: string): void;
@@ -33,8 +34,10 @@ export class StoreContext implements Disposable {
     this.logger = logger;
   }
 
-  static open(dataDir: string, migrations: readonly Migration[], logger: Logger = silentLogger): StoreContext {
-    return new StoreContext(Database.open({ dataDir, migrations }), logger);
+  /** `keepBackups`: copies kept of each kind of backup (0: no automatic ones). */
+  static open(dataDir: string, migrations: readonly Migration[], logger: Logger = silentLogger, keepBackups = DEFAULT_KEEP): StoreContext {
+    const migrationBackup = { keep: keepBackups, taken: (name: string) => logger.info(`Backed up the store before upgrading it: backups/${name}`) };
+    return new StoreContext(Database.open({ dataDir, migrations, migrationBackup }), logger);
   }
 
   /** Announces a change once the current transaction (if any) has committed. */

@@ -32,6 +32,8 @@ import { ImportProcess } from './import/importProcess.ts';
 import { ImportOrigins } from './import/importOrigins.ts';
 import { importMigrations } from './import/schema.ts';
 import type { ClassificationSpecific } from './wire.ts';
+import { Backups } from './backups/backups.ts';
+import { DEFAULT_KEEP } from './backups/backupFiles.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -58,6 +60,8 @@ export interface CoreOptions {
    * true; false imports in this process, on its thread, as where the child cannot start).
    */
   readonly importWorker?: boolean;
+  /** Copies kept of each kind of backup (default DEFAULT_KEEP; 0 takes no automatic ones). */
+  readonly keepBackups?: number;
 }
 
 export class Satchel implements Disposable {
@@ -78,12 +82,15 @@ export class Satchel implements Disposable {
   readonly copilot: Copilot;
   /** Snippet files from other tools, written a batch per transaction in a child process. */
   readonly imports: ImportProcess;
+  /** Copies of the store: on request, and before imports, migrations and mass deletes. */
+  readonly backups: Backups;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
     this.context = context;
     this.classifier = new LanguageClassifier();
     this.user = new LocalUser(context);
+    this.backups = new Backups({ source: context.database, dataDir: options.dataDir, keep: options.keepBackups ?? DEFAULT_KEEP, logger: context.logger });
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
     // Conversations link to assets (asked only when a link is made) and an asset's reply embeds its
@@ -120,7 +127,8 @@ export class Satchel implements Disposable {
       },
       options.recall ?? {},
     );
-    const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text)).specific;
+    // An import's snippets wait behind creates and agents' saves for the classifier (bulk).
+    const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text, 'bulk')).specific;
     const importHere = options.importWorker === false;
     const origins = new ImportOrigins(context.database);
     const inProcess = new SnippetImporter({
@@ -139,6 +147,7 @@ export class Satchel implements Disposable {
         return toDisposable(() => disposeAll(held));
       },
       classify,
+      beforeSession: (signal) => this.backups.beforeImport(signal),
       adopt: (changes) => {
         this.assets.adoptWritten(changes.filter((change) => change.kind === 'asset').map((change) => change.id));
         for (const change of changes) context.publish(change);
@@ -150,11 +159,13 @@ export class Satchel implements Disposable {
 
   /** Opens (and migrates) the store of `dataDir`; throws StoreUnusableError and touches nothing if it cannot. */
   static open(options: CoreOptions): Satchel {
-    const context = StoreContext.open(options.dataDir, allMigrations, options.logger ?? silentLogger);
+    const context = StoreContext.open(options.dataDir, allMigrations, options.logger ?? silentLogger, options.keepBackups ?? DEFAULT_KEEP);
     return new Satchel(options, context);
   }
 
   async close(): Promise<void> {
+    // A copy under way stops (its partial file removed) before anything it reads closes.
+    await this.backups.close();
     // The import process's connection closes first (its batch under way finished or dropped).
     await this.imports.close();
     // Writes already answered are durable; the ones still flushing are answered before the store closes.

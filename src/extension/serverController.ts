@@ -64,6 +64,7 @@ export class ServerController extends Owner {
       ...(settings.port !== undefined ? { port: settings.port } : {}),
       connector: { minLength: settings.connectorMinLength, reuseThreshold: settings.connectorReuseThreshold },
       models: { idleUnloadMs: settings.idleUnloadMs, ...(settings.catalogBaseUrl ? { catalogBaseUrl: settings.catalogBaseUrl } : {}) },
+      keepBackups: settings.keepBackups,
     });
     this.election = election;
     election.onDidChangeRole((role) => this.onRole(role));

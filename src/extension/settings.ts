@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultDataDir } from '../core/dataDir.ts';
+import { DEFAULT_KEEP, MAX_KEEP } from '../core/backups/backupFiles.ts';
 
 export const SECTION = 'satchel';
 
@@ -22,10 +23,12 @@ export interface Settings {
   readonly idleUnloadMs: number;
   /** A mirror the model catalog downloads from instead of its own URLs. */
   readonly catalogBaseUrl: string | undefined;
+  /** Copies kept of each kind of backup (0: no automatic ones). */
+  readonly keepBackups: number;
 }
 
 /** Keys whose change needs the server restarted (the others apply at once). */
-export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl'].map((key) => `${SECTION}.${key}`);
+export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep'].map((key) => `${SECTION}.${key}`);
 
 export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>, env: NodeJS.ProcessEnv = process.env): Settings {
   const port = configuration.get<number>('port', 0);
@@ -39,6 +42,7 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
     connectorReuseThreshold: Math.min(1, Math.max(0.1, configuration.get<number>('connector.reuseThreshold', 0.5))),
     idleUnloadMs: Math.max(0, configuration.get<number>('models.idleUnloadMinutes', 15)) * 60_000,
     catalogBaseUrl: configuration.get<string>('models.catalogBaseUrl', '').trim() || undefined,
+    keepBackups: Math.min(MAX_KEEP, Math.max(0, Math.round(configuration.get<number>('backups.keep', DEFAULT_KEEP)))),
   };
 }
 

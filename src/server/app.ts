@@ -6,7 +6,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
-import { errorMiddleware } from './errors.ts';
+import { errorMiddleware, isClientGone } from './errors.ts';
 import { guard } from './guard.ts';
 import { bodyParser } from './body.ts';
 import { checkBooleanQueries } from './http.ts';
@@ -23,10 +23,13 @@ import { qgptRoutes } from './routes/qgpt.ts';
 import { mcpRefusals, mcpRoutes } from './mcp/mcpRoute.ts';
 import { importRoutes } from './routes/imports.ts';
 import { historyRoutes } from './routes/history.ts';
+import { backupRoutes } from './routes/backups.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
   readonly bodyLimit?: number;
+  /** What all request bodies being read or handled may hold at once (default 256 MiB). */
+  readonly bodyInFlight?: number;
   readonly streams?: StreamOptions;
 }
 
@@ -50,6 +53,7 @@ export const routeModules: readonly RouteModule[] = [
   mcpRoutes,
   importRoutes,
   historyRoutes,
+  backupRoutes,
   connectorRoutes,
 ];
 
@@ -60,7 +64,10 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
   for (const register of routeModules) register(router, { core, streams });
 
   koa.silent = true;
-  koa.on('error', (error: unknown) => options.logger.error('unhandled koa error', error));
+  koa.on('error', (error: unknown) => {
+    // A client that left mid-reply (a cancelled import's NDJSON) is not the host's failure.
+    if (!isClientGone(error)) options.logger.error('unhandled koa error', error);
+  });
   koa.use(errorMiddleware(options.logger));
   koa.use(guard());
   koa.use(async (ctx, next) => {
@@ -68,7 +75,10 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
     if (ctx.path.includes('//')) ctx.path = ctx.path.replace(/\/{2,}/g, '/');
     await next();
   });
-  const bodies = bodyParser(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {});
+  const bodies = bodyParser({
+    ...(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {}),
+    ...(options.bodyInFlight !== undefined ? { inFlight: options.bodyInFlight } : {}),
+  });
   koa.use(mcpRefusals);
   koa.use(bodies.middleware);
   koa.use(checkBooleanQueries);

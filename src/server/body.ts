@@ -7,12 +7,13 @@
  * as its length is known; all bodies being read or handled at once may hold at most `inFlight`
  * bytes (beyond that 503 with Retry-After, so thirty stalled 60 MB uploads cannot take 2 GB); a
  * body that stops arriving for `idleMs` is answered 408 and its connection closed; and large
- * bodies are parsed on a worker thread so the event loop keeps answering.
+ * bodies are parsed on a worker thread so the event loop keeps answering. A route whose work
+ * outlives its reply's start (an import queued behind another) keeps its body counted until that
+ * work ends (holdBodyUntil).
  */
 import type { Context, Next } from 'koa';
 import { HttpError } from './errors.ts';
-import { jsonShape } from './jsonDepth.ts';
-import { JsonWorker, type ParseLimits, type ParseOutcome } from './jsonWorker.ts';
+import { JsonParser } from './jsonParse.ts';
 import type { Disposable } from '../core/events.ts';
 
 
@@ -31,22 +32,11 @@ const DEFAULT_BODY_IDLE_MS = 10_000;
 /** Bodies from this size are parsed off the event loop (a 1 MiB parse takes ~10 ms on the loop). */
 const WORKER_PARSE_FROM = 1024 * 1024;
 
-/** No wire model nests anywhere near this deep. */
-const MAX_DEPTH = 256;
-/**
- * Strings, objects and arrays in one body. A wire document has a few thousand; a million short
- * strings take the event loop ~0.4 s to receive from the parser, so beyond this a body is refused.
- */
-const MAX_NODES = 1_000_000;
-const LIMITS: ParseLimits = { maxDepth: MAX_DEPTH, maxNodes: MAX_NODES };
-
 export interface BodyOptions {
   readonly limit?: number;
   readonly inFlight?: number;
   readonly idleMs?: number;
 }
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** The bytes every request body holds right now, against one total. */
 class ByteBudget {
@@ -65,6 +55,18 @@ class ByteBudget {
   }
 }
 
+/** Work that still holds a request's body after its route returned, by request. */
+const heldBy = new WeakMap<Context, Promise<unknown>>();
+
+/**
+ * Keeps the request's body counted against the in-flight budget until `work` settles, for a route
+ * that answers at once and keeps the parsed body for work queued behind it (POST /satchel/import):
+ * without this, eighty-five queued 64 MB imports held 4 GB that the budget never saw.
+ */
+export function holdBodyUntil(ctx: Context, work: Promise<unknown>): void {
+  heldBy.set(ctx, work);
+}
+
 export interface BodyParser extends Disposable {
   readonly middleware: (ctx: Context, next: Next) => Promise<void>;
 }
@@ -73,7 +75,7 @@ export function bodyParser(options: BodyOptions = {}): BodyParser {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
   const budget = new ByteBudget(Math.max(options.inFlight ?? DEFAULT_IN_FLIGHT_LIMIT, limit));
   const idleMs = options.idleMs ?? DEFAULT_BODY_IDLE_MS;
-  const worker = new JsonWorker();
+  const parser = new JsonParser(WORKER_PARSE_FROM);
 
   async function parseBody(ctx: Context, next: Next): Promise<void> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'POST' && ctx.method !== 'PUT') return next();
@@ -98,47 +100,18 @@ export function bodyParser(options: BodyOptions = {}): BodyParser {
         if (!isJsonType(ctx.get('content-type'))) {
           throw new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
         }
-        ctx.request.body = raw.length >= WORKER_PARSE_FROM ? unwrap(await worker.parse(raw, LIMITS)) : unwrap(parseHere(raw));
+        ctx.request.body = await parser.parse(raw, 'request body');
       }
       await next();
     } finally {
-      budget.release(held);
+      const work = heldBy.get(ctx);
+      const release = (): void => budget.release(held);
+      if (work === undefined) release();
+      else void work.then(release, release);
     }
   }
 
-  return { middleware: parseBody, dispose: () => worker.dispose() };
-}
-
-function parseHere(raw: Buffer): ParseOutcome {
-  let text: string;
-  try {
-    text = decoder.decode(raw);
-  } catch {
-    return { ok: false, code: 'invalid_encoding', message: '' };
-  }
-  const shape = jsonShape(text);
-  if (shape.depth > MAX_DEPTH) return { ok: false, code: 'too_deep', message: '' };
-  if (shape.nodes > MAX_NODES) return { ok: false, code: 'too_complex', message: '' };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, code: 'malformed_json', message: (error as Error).message };
-  }
-}
-
-function unwrap(outcome: ParseOutcome): unknown {
-  if (outcome.ok) return outcome.value;
-  switch (outcome.code) {
-    case 'invalid_encoding':
-      throw new HttpError(400, 'invalid_encoding', 'The request body is not valid UTF-8.');
-    case 'too_deep':
-      // Deep documents overflow the stack of validators and renderers further in.
-      throw new HttpError(400, 'too_deep', `The request body nests deeper than ${MAX_DEPTH} levels.`);
-    case 'too_complex':
-      throw new HttpError(413, 'too_complex', `The request body holds more than ${MAX_NODES} strings, objects and arrays.`);
-    default:
-      throw new HttpError(400, 'malformed_json', `The request body is not valid JSON: ${outcome.message}`);
-  }
+  return { middleware: parseBody, dispose: () => parser.dispose() };
 }
 
 function isJsonType(contentType: string): boolean {

@@ -70,7 +70,7 @@ export function errorMiddleware(logger: Logger) {
       if (ctx.status === 404 && ctx.body == null) {
         throw new HttpError(404, 'route_not_found', `No operation at ${ctx.method} ${ctx.path}`);
       }
-      if (ctx.status === 405) {
+      if (ctx.status === 405 && ctx.body == null) {
         throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
       }
     } catch (error) {
@@ -104,4 +104,13 @@ export function errorMiddleware(logger: Logger) {
 function isClientAbort(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'ECONNRESET' || code === 'ECONNABORTED';
+}
+
+/**
+ * Whether a reply failed only because its client went away (a streamed reply cut off, a write to
+ * a closed socket): not the host's error, and no stack for the log.
+ */
+export function isClientGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return isClientAbort(error) || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE';
 }

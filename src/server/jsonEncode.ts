@@ -1,3 +1,5 @@
+import { PagedCollection } from '../core/paged.ts';
+
 /**
  * JSON encoding of replies that never needs one string holding the whole reply. V8 strings stop
  * at about 512 MB, so JSON.stringify of a store with more content than that throws "Invalid string
@@ -12,23 +14,35 @@
  */
 const LARGE_STRING = 1024 * 1024;
 
-/** Whether `value` holds a string of LARGE_STRING characters or more (a walk, no encoding). */
-function holdsLargeString(value: unknown, depth = 0): boolean {
+/** Where the sender of the parts gives the event loop a turn: between two pages of a paged collection. */
+const TURN = Symbol('turn');
+type Part = Buffer | typeof TURN;
+
+/**
+ * Whether `value` must be encoded member by member: it holds a string of LARGE_STRING characters
+ * or more, or a paged collection not yet read (a walk, no encoding).
+ */
+function needsWalk(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.length >= LARGE_STRING;
   if (value === null || typeof value !== 'object' || depth > 64) return false;
-  if (Array.isArray(value)) return value.some((item) => holdsLargeString(item, depth + 1));
-  for (const member of Object.values(value)) if (holdsLargeString(member, depth + 1)) return true;
+  if (value instanceof PagedCollection) return value.held === undefined;
+  if (Array.isArray(value)) return value.some((item) => needsWalk(item, depth + 1));
+  for (const member of Object.values(value)) if (needsWalk(member, depth + 1)) return true;
   return false;
 }
 
 /**
  * The JSON text of one reply item in parts: one part for an ordinary item; an item holding large
- * strings is walked so that each large string is a part of its own, and whoever sends the parts
- * can give the event loop a turn between them.
+ * strings or paged collections is walked, so that a large string comes in parts of its own and a
+ * collection's pages are read only when the parts before them were sent, with turns between.
  */
-function* encodeItem(value: unknown): Generator<Buffer> {
-  if (!holdsLargeString(value)) {
+function* encodeItem(value: unknown): Generator<Part> {
+  if (!needsWalk(value)) {
     yield* encodeJson(value);
+    return;
+  }
+  if (value instanceof PagedCollection) {
+    yield* collectionParts(value);
     return;
   }
   if (typeof value === 'string') {
@@ -140,27 +154,39 @@ export function jsonArrayReply(key: string, pages: Iterable<readonly unknown[]>)
  * text up to the array's `[`, `close()` its text from the `]` on, asked for once every page was
  * encoded (so it can hold counts of what the pages held).
  */
-export async function* jsonPagedReply(open: string, pages: Iterable<readonly unknown[]>, close: () => string): AsyncGenerator<Buffer> {
+export function jsonPagedReply(open: string, pages: Iterable<readonly unknown[]>, close: () => string): AsyncGenerator<Buffer> {
+  return sent(pagedParts(open, pages, close));
+}
+
+function* pagedParts(open: string, pages: Iterable<readonly unknown[]>, close: () => string): Generator<Part> {
   yield Buffer.from(open);
+  yield* pageParts(pages);
+  yield Buffer.from(close());
+}
+
+/**
+ * The items of `pages`, comma-separated, each page read when the one before it was sent. Reading
+ * a page and encoding it are two steps with a turn between: with a 60 MB asset each takes 0.2 s or
+ * more. Small items are joined into one part: a part per item made a million ids take 30 s to send.
+ * `each` sees every item as it is encoded.
+ */
+function* pageParts(pages: Iterable<readonly unknown[]>, each?: (item: unknown) => void): Generator<Part> {
   let first = true;
-  const sent = { bytes: 0 };
-  // Small items are joined into one part: a part per item made a million ids take 30 s to send.
   let batch: string[] = [];
   let batchChars = 0;
   const flush = (): Buffer => {
     const part = Buffer.from(batch.join(''));
     batch = [];
     batchChars = 0;
-    sent.bytes += part.length;
     return part;
   };
   for (const page of pages) {
-    // Reading a page and encoding it are two steps: with a 60 MB asset each takes 0.2 s or more.
-    await turn();
+    yield TURN;
     for (const item of page) {
+      each?.(item);
       const separator = first ? '' : ',';
       first = false;
-      const text = holdsLargeString(item) ? undefined : stringified(item);
+      const text = needsWalk(item) ? undefined : stringified(item);
       if (text !== undefined) {
         batch.push(separator, text);
         batchChars += text.length;
@@ -168,17 +194,28 @@ export async function* jsonPagedReply(open: string, pages: Iterable<readonly unk
       } else {
         if (batch.length > 0) yield flush();
         if (separator) yield Buffer.from(separator);
-        yield* withTurns(item, sent);
-      }
-      if (sent.bytes >= SLICE_BYTES) {
-        sent.bytes = 0;
-        await turn();
+        yield* encodeItem(item);
       }
     }
     if (batch.length > 0) yield flush();
-    await turn();
+    yield TURN;
   }
-  yield Buffer.from(close());
+}
+
+/** Ids a part of a streamed collection's `indices` holds. */
+const INDICES_PER_PART = 8192;
+
+/** `{"iterable":[…],"indices":{…}}`, each page of the collection read when the one before it was sent. */
+function* collectionParts(collection: PagedCollection<{ readonly id: string }>): Generator<Part> {
+  yield Buffer.from('{"iterable":[');
+  const ids: string[] = [];
+  yield* pageParts(collection.pages(), (item) => ids.push((item as { readonly id: string }).id));
+  yield Buffer.from('],"indices":{');
+  for (let at = 0; at < ids.length; at += INDICES_PER_PART) {
+    const entries = ids.slice(at, at + INDICES_PER_PART).map((id, i) => `${JSON.stringify(id)}:${at + i}`);
+    yield Buffer.from(`${at > 0 ? ',' : ''}${entries.join(',')}`);
+  }
+  yield Buffer.from('}}');
 }
 
 /** Characters of small items joined into one part of a paged reply. */
@@ -196,19 +233,26 @@ function stringified(value: unknown): string | undefined {
 
 /**
  * One document's JSON produced while it is sent, with turns for the event loop between the parts
- * of its large strings: for a reply that echoes what it was sent (a 60 MB copy).
+ * of its large strings (a reply that echoes a 60 MB copy) and between the pages of its paged
+ * collections (a conversation's messages, every conversation of a store).
  */
-export async function* jsonValueReply(value: unknown): AsyncGenerator<Buffer> {
-  yield* withTurns(value, { bytes: 0 });
+export function jsonValueReply(value: unknown): AsyncGenerator<Buffer> {
+  return sent(encodeItem(value));
 }
 
-/** `item`'s parts (see encodeItem), with a turn every SLICE_BYTES; `sent` counts bytes across items. */
-async function* withTurns(item: unknown, sent: { bytes: number }): AsyncGenerator<Buffer> {
-  for (const part of encodeItem(item)) {
-    sent.bytes += part.length;
+/** The parts as buffers, with a turn for the event loop at each TURN and every SLICE_BYTES. */
+async function* sent(parts: Iterable<Part>): AsyncGenerator<Buffer> {
+  let sinceTurn = 0;
+  for (const part of parts) {
+    if (part === TURN) {
+      sinceTurn = 0;
+      await turn();
+      continue;
+    }
+    sinceTurn += part.length;
     yield part;
-    if (sent.bytes >= SLICE_BYTES) {
-      sent.bytes = 0;
+    if (sinceTurn >= SLICE_BYTES) {
+      sinceTurn = 0;
       await turn();
     }
   }

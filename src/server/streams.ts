@@ -5,11 +5,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { Owner, type Disposable } from '../core/lifecycle.ts';
 import type { Logger } from '../core/context.ts';
 import { refusal } from './guard.ts';
 import { rawErrorReply } from './errors.ts';
+import { ClientFrames, type ClientFrame, type FrameLimits } from './clientFrames.ts';
 
 export interface StreamSubscriber {
   /** Sends one JSON frame (a value, or its encoded bytes); drops the subscriber instead if it is too far behind. */
@@ -24,9 +25,13 @@ export interface StreamSubscriber {
   readonly closed: boolean;
 }
 
-/** What a handler may return: its clean-up, and for the few two-way streams, what to do with a client frame. */
+/**
+ * What a handler may return: its clean-up, and for the few two-way streams, what to do with a
+ * client frame (parsed, or refused with the reason; see clientFrames.ts).
+ */
 export interface StreamRegistration extends Disposable {
-  receive?(frame: string): void;
+  /** A promise keeps the frame's bytes counted against what all sockets may hold until it settles. */
+  receive?(frame: ClientFrame): void | Promise<unknown>;
 }
 
 export type StreamHandler = (
@@ -38,6 +43,8 @@ export interface StreamOptions {
   /** Unsent bytes above which a subscriber is dropped. */
   readonly maxBufferedBytes?: number;
   readonly pingIntervalMs?: number;
+  /** What client frames may be waiting to be read (see clientFrames.ts). */
+  readonly frames?: Partial<FrameLimits>;
 }
 
 interface Route {
@@ -115,15 +122,18 @@ class Subscriber implements StreamSubscriber {
 
 export class StreamRegistry extends Owner {
   private readonly routes: Route[] = [];
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  /** A client's frames come one per turn of the event loop, and a paused socket is read no further. */
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024, allowSynchronousEvents: false });
   private readonly maxBuffered: number;
   private readonly pingTimer: NodeJS.Timeout;
   private readonly subscribers = new Map<WebSocket, Subscriber>();
   private readonly logger: Logger;
+  private readonly frames: ClientFrames;
 
   constructor(logger: Logger, options: StreamOptions = {}) {
     super();
     this.logger = logger;
+    this.frames = this._register(new ClientFrames(options.frames));
     this.maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
     this.pingTimer = setInterval(() => this.ping(), options.pingIntervalMs ?? 30_000);
     this.pingTimer.unref();
@@ -169,11 +179,15 @@ export class StreamRegistry extends Owner {
     this.subscribers.set(ws, subscriber);
     ws.on('pong', () => (subscriber.alive = true));
     ws.on('error', () => ws.terminate());
-    // Most streams are server → client only: client frames are read and ignored unless the handler takes them.
+    // Most streams are server → client only: client frames are ignored unless the handler takes them.
     let registration: StreamRegistration | undefined | void;
-    ws.on('message', (data) => registration?.receive?.(String(data)));
+    const frames = this.frames.queue((frame) => registration?.receive?.(frame), { pause: () => ws.pause(), resume: () => ws.resume() });
+    ws.on('message', (data) => {
+      if (registration?.receive) frames.push(bytesOf(data));
+    });
     ws.on('close', () => {
       this.subscribers.delete(ws);
+      frames.dispose();
       registration?.dispose();
     });
     try {
@@ -224,4 +238,9 @@ export class StreamRegistry extends Owner {
     this.wss.close();
     super.dispose();
   }
+}
+
+function bytesOf(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
 }

@@ -1,6 +1,7 @@
 /** Every HTTP operation and WebSocket stream the host serves, from every area's table (what the route check walks). */
 import type { Operation, Socket } from './operation.ts';
 import { assetOperations } from './assets.ts';
+import { backupOperations } from './backups.ts';
 import { applicationOperations, connectorOperations } from './connector.ts';
 import { conversationOperations } from './conversations.ts';
 import { hostOperations, hostSockets } from './host.ts';
@@ -13,6 +14,7 @@ import { searchOperations } from './search.ts';
 const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   assetOperations,
   applicationOperations,
+  backupOperations,
   connectorOperations,
   conversationOperations,
   historyOperations,

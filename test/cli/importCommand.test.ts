@@ -12,21 +12,9 @@ import { Satchel } from '../../src/core/satchel.ts';
 import { tryStartHost } from '../../src/hosting/host.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { tempDir } from '../support/helpers.ts';
+import { CLI_ARGS, runCli } from '../support/cli.ts';
 
-const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const fixtures = fileURLToPath(new URL('../fixtures/import/', import.meta.url));
-
-function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 test('with no host: the folder is imported into the data directory directly, and a re-run skips it all', { timeout: 60_000 }, async () => {
   const dataDir = tempDir('satchel-cli-import-');
@@ -74,7 +62,7 @@ test('Ctrl-C cancels after the current batch: exit 130, a summary, whole batches
     const file = join(dataDir, 'go.json');
     const snippets = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`Cancel ${i}`, { prefix: `c${i}`, body: `func cancel${i}() int { return ${i} }` }]));
     writeFileSync(file, JSON.stringify(snippets));
-    const child = spawn(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', cli, 'import', '--data-dir', dataDir, '--batch-size', '500', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI_ARGS, 'import', '--data-dir', dataDir, '--batch-size', '500', file], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let interrupted = false;

@@ -16,7 +16,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { Satchel } from '../../src/core/satchel.ts';
 import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, processMemory, raw } from './support.ts';
-import { probeHealth } from './healthProbe.ts';
+import { withHealth } from './healthProbe.ts';
 import { seed } from './writes.ts';
 import { TEST_AUTHOR } from '../support/authors.ts';
 
@@ -215,20 +215,6 @@ function hostMemory(): { rss_mib: number; rss_peak_mib: number } {
   return processMemory(host.child.pid!);
 }
 
-/** Runs `work` while health is probed; returns its result and health's slowest answer. */
-async function withHealth<T>(work: () => Promise<T>): Promise<{ result: T; slowest: number }> {
-  const probe = probeHealth(port);
-  try {
-    const result = await work();
-    const health = await probe.stop();
-    assert.equal(health.failures, 0, 'health failed while the request ran');
-    return { result, slowest: health.slowest };
-  } catch (error) {
-    await probe.stop();
-    throw error;
-  }
-}
-
 test('transferables=false lists every asset without reading content into JavaScript', async () => {
   // In-process, so what is parsed can be watched: no string near an asset's content size may be.
   const core = Satchel.open({ dataDir });
@@ -262,7 +248,7 @@ test('without content, listings, the stream and an empty search answer every ass
   ];
   const slow: string[] = [];
   for (const [method, path, body] of cases) {
-    const { result, slowest } = await withHealth(async () => {
+    const { result, slowest } = await withHealth(port, async () => {
       if (method === 'WS') return { status: 101, ...(await firstMessage(path)) };
       const started = performance.now();
       const reply = await raw(port, { method, path, ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}), timeoutMs: 60_000 });
@@ -291,7 +277,7 @@ test('GET /assets, the transferables snapshot, an empty search and a search ever
   ];
   const slow: string[] = [];
   for (const [method, path, body] of cases) {
-    const { result, slowest } = await withHealth(() => fetchScanned(method, path, body));
+    const { result, slowest } = await withHealth(port, () => fetchScanned(method, path, body));
     const { scan } = result;
     figures('large-store-reply', {
       path: `${method} ${path}`,
@@ -320,7 +306,7 @@ test('GET /assets, the transferables snapshot, an empty search and a search ever
 
 test('a WebSocket subscriber of the transferables stream gets all 540 MB in its first message while health answers within 1 s', async () => {
   const scan = new ReplyScan();
-  const { result, slowest } = await withHealth(() => firstMessageScanned('/assets/stream/transferables', scan));
+  const { result, slowest } = await withHealth(port, () => firstMessageScanned('/assets/stream/transferables', scan));
   const memory = hostMemory();
   figures('large-store-ws-connect', {
     path: 'WS /assets/stream/transferables',

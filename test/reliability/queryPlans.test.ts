@@ -49,6 +49,19 @@ test('no statement of a workload over every record kind scans a growing table (l
     await ok('POST', `/conversation/${conversation.id}/assets/associate/${assets[1]}`);
     await ok('POST', `/conversation/${conversation.id}/websites/associate/${website.id}`);
     await ok('POST', `/conversation/${conversation.id}/grounding/messages/associate/${messages[0]}`);
+    // Conversations read a page at a time: snapshots, messages, previews, a question's context.
+    for (const path of ['/conversations', '/conversations?transferables=false', `/conversation/${conversation.id}`, `/conversation/${conversation.id}/messages`, '/messages']) {
+      await ok('GET', path);
+    }
+    await ok('POST', `/conversation/${conversation.id}/rename`);
+    await ok('POST', `/conversation/${conversation.id}/summarize`, {});
+    for (const [name, args] of [['list_conversations', { limit: 5 }], ['read_conversation', { id: conversation.id, offset: 1 }]] as const) {
+      const reply = await request(server.url, 'POST', '/mcp', {
+        headers: { accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+      });
+      assert.equal(reply.status, 200, `${name}: ${reply.text.slice(0, 200)}`);
+    }
     await ok('POST', '/assets/search?transferables=false', { query: 'const' });
     await ok('GET', `/asset/${assets[1]}`);
     await ok('GET', '/assets?transferables=false');

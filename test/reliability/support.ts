@@ -57,11 +57,14 @@ export class HostProcess {
   readonly child: ChildProcess;
   readonly events: HostEvent[] = [];
   stderr = '';
+  /** What the host printed on stdout (its info lines), line by line. */
+  stdout = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private readonly waiters = new Set<() => void>();
 
-  constructor(dataDir: string) {
-    this.child = spawn(process.execPath, [ensureCliBuilt(), '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  /** `execArgv`: Node's own options for the host (a smaller heap limit, say). */
+  constructor(dataDir: string, execArgv: readonly string[] = []) {
+    this.child = spawn(process.execPath, [...execArgv, ensureCliBuilt(), '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const pid = this.child.pid!;
     this.exited = new Promise((resolve) =>
       this.child.once('exit', (code, signal) => {
@@ -74,6 +77,7 @@ export class HostProcess {
     void this.exited.then(() => this.wake());
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      this.stdout += `${line}\n`;
       const event = parseHostLine(line, pid);
       if (!event) return;
       this.events.push(event);

@@ -2,11 +2,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
-import { startTestServer, request, type TestServer } from '../support/helpers.ts';
+import { startTestServer, request, waitFor, type TestServer } from '../support/helpers.ts';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
 import type { ImportFile } from '../../src/client/imports.ts';
 import { parseImportFile } from '../../src/core/import/detect.ts';
+import type { Logger } from '../../src/core/context.ts';
 
 const NAMES = ['web.code-snippets', 'python.json', 'massCode-db.json', 'pieces-assets.json', 'gist.json', 'unknown.json'];
 const fixtures = (names: readonly string[] = NAMES): ImportFile[] =>
@@ -168,4 +170,118 @@ test('bad requests answer 400 JSON and import nothing', async () => {
   });
   assert.equal(foreign.status, 403);
   assert.equal((await client.assets.list()).iterable.length, count);
+});
+
+/** A logger that keeps what it is told, errors with their stack. */
+function recordingLogger(): Logger & { readonly infos: string[]; readonly errors: string[] } {
+  const infos: string[] = [];
+  const errors: string[] = [];
+  return {
+    infos,
+    errors,
+    info: (message) => void infos.push(message),
+    warn: (message) => void infos.push(message),
+    error: (message, error) => void errors.push(`${message} ${error instanceof Error ? error.stack : String(error ?? '')}`),
+  };
+}
+
+/** A 20,000-snippet import's body (over 1 MiB: it is parsed off the event loop, which takes a while). */
+function manySnippets(tag: string): string {
+  const snippets = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`${tag} ${i}`, { prefix: `${tag}${i}`, body: `const ${tag}${i} = ${i} * 3;` }]));
+  return JSON.stringify({ files: [{ name: 'javascript.json', content: JSON.stringify(snippets) }], batchSize: 500 });
+}
+
+function postImport(url: string, body: string, onReply: (res: IncomingMessage, req: ClientRequest) => void = () => {}): ClientRequest {
+  const { hostname, port } = new URL(url);
+  const req = httpRequest({ host: hostname, port, method: 'POST', path: '/satchel/import', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) =>
+    onReply(res, req),
+  );
+  req.on('error', () => {});
+  return req;
+}
+
+test('an import whose client left while its body was being parsed is cancelled: nothing is written', async () => {
+  const logger = recordingLogger();
+  const host = await startTestServer({ logger });
+  try {
+    // The connection closes right after the last byte: the host is still parsing when it sees the close.
+    const body = manySnippets('gone');
+    const req = postImport(host.url, body);
+    req.end(body, () => req.destroy());
+    await waitFor(() => logger.infos.some((line) => /Import cancelled/.test(line)) || host.core.assets.identifiers().length >= 20_000, 30_000).catch(() => undefined);
+    await host.core.imports.merged();
+    assert.equal(host.core.assets.identifiers().length, 0, 'nothing of the import was written');
+    assert.deepEqual(logger.errors, []);
+  } finally {
+    await host.close();
+  }
+});
+
+test('a client that leaves mid-import cancels it with one info line: no error and no stack in the log', async () => {
+  const logger = recordingLogger();
+  const host = await startTestServer({ logger });
+  try {
+    const body = manySnippets('left');
+    // The client leaves once the first progress line arrives (a batch is written).
+    const req = postImport(host.url, body, (res, sent) => res.once('data', () => sent.destroy()));
+    req.end(body);
+    await waitFor(() => logger.infos.some((line) => /Import cancelled/.test(line)), 30_000).catch(() => undefined);
+    await host.core.imports.merged();
+    const written = host.core.assets.identifiers().length;
+    assert.ok(written > 0 && written < 20_000, `${written} written`);
+    assert.deepEqual(logger.errors, [], 'a client that left is not an error');
+    assert.deepEqual(logger.infos.filter((line) => /import/i.test(line)), [`Import cancelled by its client after ${written} of 20000 snippets.`]);
+  } finally {
+    await host.close();
+  }
+});
+
+test('imports queued with their bodies hold the body budget: the next is refused 503, and the client sends it again once there is room', async () => {
+  const MIB = 1024 * 1024;
+  const host = await startTestServer({ bodyLimit: MIB, bodyInFlight: MIB });
+  const importsClient = new SatchelClient(host.url);
+  // Imports wait at a gate, as behind a long one, with their bodies.
+  const original = host.core.imports.import.bind(host.core.imports);
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let waiting = 0;
+  host.core.imports.import = async (sources, options) => {
+    waiting++;
+    await gate;
+    return original(sources, options);
+  };
+  const bigFile = (name: string): ImportFile => ({
+    name,
+    read: async () => ({ name, content: JSON.stringify({ [name]: { scope: 'javascript', prefix: 'big', body: `// ${name}\n${'x'.repeat(300 * 1024)}` } }) }),
+  });
+  try {
+    // Each import's two files go as one 600 KiB request.
+    const first = importsClient.imports.importFiles([bigFile('a1.code-snippets'), bigFile('a2.code-snippets')]);
+    // Awaited below; a failed assertion before that closes the host under it.
+    first.catch(() => undefined);
+    await waitFor(() => waiting === 1);
+    // Its body held: another 600 KiB does not fit the 1 MiB.
+    const probe = [await bigFile('p1.code-snippets').read(), await bigFile('p2.code-snippets').read()];
+    // An import the host took would answer only after the gate: given up on after 5 s.
+    const refused = await fetch(`${host.url}/satchel/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ files: probe }),
+      signal: AbortSignal.timeout(5000),
+    }).then(
+      async (reply) => ({ status: reply.status, text: await reply.text() }),
+      () => ({ status: 0, text: 'taken: no answer within 5 s' }),
+    );
+    assert.equal(refused.status, 503, refused.text);
+    assert.match(refused.text, /"busy"/);
+    const second = importsClient.imports.importFiles([bigFile('b1.code-snippets'), bigFile('b2.code-snippets')]);
+    setTimeout(open, 1500);
+    const [a, b] = await Promise.all([first, second]);
+    assert.deepEqual([a.imported, b.imported, a.failed + b.failed], [2, 2, 0]);
+  } finally {
+    open();
+    host.core.imports.import = original;
+    importsClient.dispose();
+    await host.close();
+  }
 });

@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { CLOSE_GRACE_MS } from '../../src/server/server.ts';
+import { answerInTime } from '../../src/server/mcp/exchangeBounds.ts';
 
 let t: TestServer;
 before(async () => {
@@ -106,6 +107,73 @@ test('a body over the host limit is refused on /mcp as a JSON-RPC error', async 
   } finally {
     await small.close();
   }
+});
+
+/** A POST to /mcp that gives up after `timeoutMs` (an exchange that never ends fails the test, not hangs it). */
+async function postMcp(body: unknown, timeoutMs = 5000): Promise<{ status: number; json: any; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(`${t.url}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : undefined, ms: performance.now() - started };
+}
+
+const saveCall = (id: number, content: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'save_snippet', arguments: { content, language: 'ts' } } });
+const cancel = (requestId: number) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the user stopped it' } });
+
+test('a batch holding a request and its cancellation is answered at once, and the cancelled request does not run', async () => {
+  const stored = (marker: string): boolean => t.core.assets.list().some((asset) => asset.formats.iterable.some((format) => format.fragment?.string?.raw?.includes(marker)));
+  // Only the request and its cancellation: nothing is left to answer (as a batch of notifications).
+  const alone = await postMcp([saveCall(7, 'export const cancelledAlone = 1;'), cancel(7)]);
+  assert.equal(alone.status, 202);
+  assert.equal(stored('cancelledAlone'), false);
+
+  // With another request: that one is answered, the cancelled one is not.
+  const mixed = await postMcp([saveCall(8, 'export const cancelledMixed = 2;'), { jsonrpc: '2.0', id: 9, method: 'tools/list' }, cancel(8)]);
+  assert.equal(mixed.status, 200);
+  // The SDK's transport answers a batch with one response as that response alone.
+  const replies = [mixed.json].flat();
+  assert.deepEqual(replies.map((reply) => reply.id), [9]);
+  assert.ok(replies[0].result.tools.length > 0);
+  assert.equal(stored('cancelledMixed'), false);
+
+  // A cancellation of a request not in the batch changes nothing.
+  const other = await postMcp([saveCall(10, 'export const keptSaved = 3;'), cancel(99)]);
+  assert.equal(other.status, 200);
+  assert.deepEqual([other.json].flat().map((reply) => reply.id), [10]);
+  assert.equal(stored('keptSaved'), true);
+});
+
+test('every path the router sends to /mcp (/MCP, /Mcp/) answers refusals in JSON-RPC shape', async () => {
+  for (const path of ['/MCP', '/Mcp/', '/mCp']) {
+    const malformed = await request(t.url, 'POST', path, { body: '{"jsonrpc":"2.0","id":1,', headers: MCP_HEADERS });
+    assert.equal(malformed.status, 400, path);
+    assert.deepEqual({ jsonrpc: malformed.json?.jsonrpc, code: malformed.json?.error?.code, id: malformed.json?.id }, { jsonrpc: '2.0', code: -32700, id: null }, `${path}: ${malformed.text}`);
+    const plain = await request(t.url, 'POST', path, { body: 'hello', headers: { ...MCP_HEADERS, 'content-type': 'text/plain' } });
+    assert.equal(plain.status, 415, path);
+    assert.equal(plain.json?.error?.code, -32000, `${path}: ${plain.text}`);
+    const get = await request(t.url, 'GET', path, { headers: { accept: 'text/event-stream' } });
+    assert.equal(get.status, 405, path);
+    assert.deepEqual({ jsonrpc: get.json?.jsonrpc, code: get.json?.error?.data?.code }, { jsonrpc: '2.0', code: 'method_not_allowed' }, `${path}: ${get.text}`);
+    // It is the MCP endpoint itself, not a look-alike.
+    const initialized = await request(t.url, 'POST', path, { body: INITIALIZE, headers: MCP_HEADERS });
+    assert.equal(initialized.json?.result?.serverInfo?.name, 'satchel', path);
+  }
+});
+
+test('an exchange the transport never answers gets a JSON-RPC timeout error for each of its requests', async () => {
+  const never = new Promise<Response>(() => {});
+  const single = await answerInTime(never, { jsonrpc: '2.0', id: 'a', method: 'tools/list' }, 50);
+  assert.equal(single.status, 200);
+  assert.deepEqual(await single.json(), { jsonrpc: '2.0', id: 'a', error: { code: -32001, message: 'The request took longer than 0.05 s and was stopped.' } });
+  const batch = await answerInTime(never, [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'ping' }], 50);
+  assert.deepEqual(((await batch.json()) as Array<{ id: number; error: { code: number } }>).map((reply) => [reply.id, reply.error.code]), [[1, -32001], [2, -32001]]);
+  const answered = await answerInTime(Promise.resolve(new Response('{}', { status: 200 })), {}, 50);
+  assert.equal(await answered.text(), '{}');
 });
 
 /** A POST with a Host header fetch would not let us set. */

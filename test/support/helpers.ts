@@ -40,6 +40,7 @@ export interface TestServer {
 export interface TestServerOptions extends Partial<Omit<CoreOptions, 'dataDir'>> {
   readonly dataDir?: string;
   readonly bodyLimit?: number;
+  readonly bodyInFlight?: number;
   readonly logger?: Logger;
 }
 
@@ -47,7 +48,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dataDir = options.dataDir ?? tempDir();
   const logger = options.logger ?? silentLogger;
   const core = Satchel.open({ ...options, dataDir, logger });
-  const server = await serve(core, { logger, port: 0, ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}) });
+  const server = await serve(core, {
+    logger,
+    port: 0,
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    ...(options.bodyInFlight ? { bodyInFlight: options.bodyInFlight } : {}),
+  });
   return {
     core,
     server,

@@ -3,6 +3,11 @@
  * `@vscode/vscode-languagedetection` runs in a worker thread (loadable and unloadable, so the
  * Models area can list it); short or low-confidence snippets fall back to a highlight.js subset,
  * in the worker while it runs and on the caller's thread when it is unloaded, slow or gone.
+ *
+ * The worker is given one snippet at a time from two queues, interactive first: a create or an
+ * agent's save waits for at most the snippet the worker is on, not for an import's batch (they
+ * waited 3-10 s behind one). The time limit runs from when the worker is given the snippet, or
+ * for an interactive one from when it was asked, so a long bulk queue never times out by waiting.
  */
 import { Worker } from 'node:worker_threads';
 import type { Disposable } from '../events.ts';
@@ -26,6 +31,17 @@ const maxFailures = 3;
 
 type Settle = (guess: LanguageGuess | undefined) => void;
 
+/** Interactive: someone waits for this one (a create, a save); bulk: an import's snippets. */
+export type ClassifyPriority = 'interactive' | 'bulk';
+
+/** A snippet waiting for the worker. */
+interface Ask {
+  readonly text: string;
+  readonly settle: Settle;
+  /** Started when asked (interactive) or when given to the worker (bulk). */
+  timer?: NodeJS.Timeout;
+}
+
 export class LanguageClassifier implements Disposable {
   private readonly timeoutMs: number;
   private readonly loadTimeoutMs: number;
@@ -34,7 +50,9 @@ export class LanguageClassifier implements Disposable {
   private ready = false;
   private starting: Promise<void> | undefined;
   private failStart: ((error: Error) => void) | undefined;
-  private readonly pending = new Map<number, Settle>();
+  private readonly queues: Record<ClassifyPriority, Ask[]> = { interactive: [], bulk: [] };
+  /** The snippet the worker was given and has not answered in time yet. */
+  private current: { readonly id: number; readonly ask: Ask } | undefined;
   private nextId = 0;
   /** Set by unload(): the model stays out until load() is called again. */
   private unloaded = false;
@@ -72,9 +90,9 @@ export class LanguageClassifier implements Disposable {
     await worker.terminate();
   }
 
-  async classify(text: string): Promise<LanguageGuess> {
+  async classify(text: string, priority: ClassifyPriority = 'interactive'): Promise<LanguageGuess> {
     if (isBlank(text)) return chooseLanguage(text, []);
-    return (await this.askWorker(text.slice(0, modelMaxLength))) ?? chooseLanguage(text, []);
+    return (await this.askWorker(text.slice(0, modelMaxLength), priority)) ?? chooseLanguage(text, []);
   }
 
   dispose(): void {
@@ -113,8 +131,9 @@ export class LanguageClassifier implements Disposable {
           resolve();
         } else if ('failed' in reply) {
           this.detach(worker, new Error(`The language model failed to load: ${reply.failed}`));
-        } else {
-          this.pending.get(reply.id)?.('guess' in reply ? reply.guess : undefined);
+        } else if (this.current?.id === reply.id) {
+          // A late answer (the snippet timed out) is dropped: its caller has the fallback's.
+          this.current.ask.settle('guess' in reply ? reply.guess : undefined);
         }
       });
       worker.on('error', (error) => this.detach(worker, error));
@@ -129,11 +148,12 @@ export class LanguageClassifier implements Disposable {
     this.ready = false;
     if (!this.unloaded) this.failures++;
     this.failStart?.(error);
-    for (const settle of [...this.pending.values()]) settle(undefined);
+    const waiting = [...(this.current ? [this.current.ask] : []), ...this.queues.interactive.splice(0), ...this.queues.bulk.splice(0)];
+    for (const ask of waiting) ask.settle(undefined);
   }
 
   /** The worker's answer, or undefined when it is unloaded, failing or too slow. */
-  private async askWorker(text: string): Promise<LanguageGuess | undefined> {
+  private async askWorker(text: string, priority: ClassifyPriority): Promise<LanguageGuess | undefined> {
     if (!this.ready) {
       if (this.unloaded || this.failures >= maxFailures) return undefined;
       try {
@@ -142,19 +162,36 @@ export class LanguageClassifier implements Disposable {
         return undefined;
       }
     }
-    const worker = this.worker;
-    if (worker === undefined) return undefined;
-    const id = ++this.nextId;
+    if (this.worker === undefined) return undefined;
+    const queue = this.queues[priority];
     return new Promise((resolve) => {
-      const timer = setTimeout(() => settle(undefined), this.timeoutMs);
-      const settle: Settle = (guess) => {
-        clearTimeout(timer);
-        this.pending.delete(id);
-        resolve(guess);
+      const ask: Ask = {
+        text,
+        settle: (guess) => {
+          clearTimeout(ask.timer);
+          const queued = queue.indexOf(ask);
+          if (queued !== -1) queue.splice(queued, 1);
+          if (this.current?.ask === ask) this.current = undefined;
+          resolve(guess);
+          this.giveNext();
+        },
       };
-      this.pending.set(id, settle);
-      const request: WorkerRequest = { id, text };
-      worker.postMessage(request);
+      if (priority === 'interactive') ask.timer = setTimeout(() => ask.settle(undefined), this.timeoutMs);
+      queue.push(ask);
+      this.giveNext();
     });
+  }
+
+  /** Gives the worker the next snippet, interactive first, once it has answered (or timed out on) the one before. */
+  private giveNext(): void {
+    const worker = this.worker;
+    if (this.current !== undefined || worker === undefined || !this.ready) return;
+    const ask = this.queues.interactive.shift() ?? this.queues.bulk.shift();
+    if (ask === undefined) return;
+    const id = ++this.nextId;
+    this.current = { id, ask };
+    ask.timer ??= setTimeout(() => ask.settle(undefined), this.timeoutMs);
+    const request: WorkerRequest = { id, text: ask.text };
+    worker.postMessage(request);
   }
 }

@@ -6,6 +6,7 @@ import { newId, stamp } from '../time.ts';
 import { checkLimit } from '../limits.ts';
 import type * as W from '../wire.ts';
 import { MessageStore, type StoredMessage } from './messageStore.ts';
+import { ConversationReads, type StreamedConversation } from './conversationReads.ts';
 import {
   initialScore,
   relationsOf,
@@ -16,11 +17,9 @@ import {
   type MessageRole,
   type StoredConversation,
 } from './records.ts';
-import { RelatedRecords, collection, type AnchorSeed, type AnnotationSeed, type DescriptionWrite, type IdList } from './relatedRecords.ts';
+import { RelatedRecords, type AnchorSeed, type AnnotationSeed, type DescriptionWrite, type IdList } from './relatedRecords.ts';
 import type { WriteOptions } from '../history/authors.ts';
-import { renderConversation, renderMessage } from './render.ts';
 import { ConversationWriter } from './writer.ts';
-import type { TitleMessage } from './titles.ts';
 
 export interface MessageSeed {
   readonly role: MessageRole;
@@ -72,6 +71,13 @@ const relationKinds: Record<ConversationRelation, RecordKind> = {
   grounding_range: 'range',
 };
 
+/**
+ * What a title or a summary is made from: the opening of each of at most this many messages,
+ * spread over the conversation (a 288 MB conversation was read whole to be renamed).
+ */
+const SAMPLED_MESSAGES = 400;
+const SAMPLED_CHARS = 16_384;
+
 /** Conversations, messages, annotations and their associations. */
 export class ConversationService {
   private readonly context: StoreContext;
@@ -80,6 +86,8 @@ export class ConversationService {
   /** Annotations, anchors, ranges and workstream summaries. */
   readonly records: RelatedRecords;
   readonly writer: ConversationWriter;
+  /** Snapshots, message lists and previews, each bounded by what it answers. */
+  readonly reads: ConversationReads;
   /** Whether an asset exists: assets live in the assets area's own table. */
   private readonly assetExists: (id: string) => boolean;
 
@@ -88,6 +96,7 @@ export class ConversationService {
     this.context = context;
     this.models = models;
     this.messageStore = new MessageStore(context.database);
+    this.reads = new ConversationReads(context, this.messageStore);
     this.assetExists = assetExists ?? ((id) => context.records.has('asset', id));
     this.records = new RelatedRecords(context, (kind, id) => this.exists(kind, id), describing);
     this.writer = new ConversationWriter(() => this.models.textGenerator(), {}, context.logger);
@@ -101,18 +110,6 @@ export class ConversationService {
 
   // ── conversations ──
 
-  /** Conversations associated with an asset (GET /asset/{asset}/conversations). */
-  listForAsset(assetId: string, transferables: boolean): W.Conversation[] {
-    return this.context.links
-      .partners({ kind: 'asset', id: assetId }, 'conversation')
-      .filter((id) => this.context.records.has('conversation', id))
-      .map((id) => this.get(id, transferables));
-  }
-
-  snapshot(transferables: boolean): W.Conversations {
-    return collection(this.context.records.ids('conversation').map((id) => this.get(id, transferables)));
-  }
-
   identifiers(): W.FlattenedConversations {
     const ids = this.context.records.ids('conversation');
     return { iterable: ids.map((id) => ({ id })), indices: Object.fromEntries(ids.map((id, index) => [id, index])) };
@@ -122,32 +119,18 @@ export class ConversationService {
     return { iterable: this.context.records.ids('conversation').map((id) => ({ conversation: { id } })) };
   }
 
+  /** One conversation read whole (see `reads.streamed` for replies). */
   get(id: string, transferables: boolean): W.Conversation {
-    const stored = this.stored(id);
-    const end = { kind: 'conversation', id } as const;
-    return renderConversation((kind) => this.context.links.partners(end, kind), stored, this.messageStore.listFor(id), transferables);
+    return this.reads.get(id, transferables);
   }
 
-  /**
-   * Several conversations (those that exist among `ids`), each read once with one query for their
-   * records, one for their messages and one for their links: what a page of assets embeds.
-   */
+  /** Several conversations read whole, those that exist among `ids` (what a page of assets embeds). */
   getMany(ids: readonly string[], transferables: boolean): Map<string, W.Conversation> {
-    const distinct = [...new Set(ids)];
-    const stored = this.context.records.getMany<StoredConversation>('conversation', distinct);
-    const present = distinct.filter((id) => stored.has(id));
-    const messages = this.messageStore.listForEach(present);
-    const partners = this.context.links.partnersOfEach('conversation', present);
-    return new Map(
-      present.map((id) => [
-        id,
-        renderConversation((kind) => partners.get(id)?.get(kind) ?? [], stored.get(id)!, messages.get(id) ?? [], transferables),
-      ]),
-    );
+    return this.reads.getMany(ids, transferables);
   }
 
   /** `by`: who creates it (an annotation of its seed may describe an asset, a change of that asset). */
-  create(seed: ConversationSeed, transferables: boolean, by?: WriteOptions): W.Conversation {
+  create(seed: ConversationSeed, transferables: boolean, by?: WriteOptions): StreamedConversation {
     if (seed.name !== undefined) checkLimit('nameChars', seed.name.length);
     for (const message of seed.messages ?? []) checkMessage(message);
     const id = this.context.transaction(() => {
@@ -173,10 +156,10 @@ export class ConversationService {
       for (const { id: website } of seed.websites?.iterable ?? []) this.records.link(self, { kind: 'website', id: website });
       return stored.id;
     });
-    return this.get(id, transferables);
+    return this.reads.streamed(id, transferables);
   }
 
-  update(input: ConversationUpdate, transferables: boolean): W.Conversation {
+  update(input: ConversationUpdate, transferables: boolean): StreamedConversation {
     this.context.transaction(() => {
       const stored = this.stored(input.id);
       if (input.name !== undefined) checkLimit('nameChars', input.name.length, stored.name?.length ?? 0);
@@ -188,7 +171,7 @@ export class ConversationService {
         ...(input.demo !== undefined ? { demo: input.demo } : {}),
       });
     });
-    return this.get(input.id, transferables);
+    return this.reads.streamed(input.id, transferables);
   }
 
   incrementScores(id: string, flags: ScoreFlags | undefined): void {
@@ -250,13 +233,13 @@ export class ConversationService {
   // ── rename and summarize ──
 
   /** Names the conversation after its content (a model when one is loaded, rules otherwise). */
-  async rename(id: string, transferables: boolean): Promise<W.Conversation> {
+  async rename(id: string, transferables: boolean): Promise<StreamedConversation> {
     const stored = this.stored(id);
-    const messages = this.titleMessages(this.messageStore.listFor(id));
+    const messages = this.reads.sampledTexts(id, SAMPLED_MESSAGES, SAMPLED_CHARS);
     // An empty conversation keeps the name it has: there is nothing to name it after.
     const title = messages.length > 0 || stored.name === undefined ? (await this.writer.title(messages)).text : stored.name;
     this.context.transaction(() => this.save({ ...this.stored(id), name: title }));
-    return this.get(id, transferables);
+    return this.reads.streamed(id, transferables);
   }
 
   /**
@@ -265,17 +248,16 @@ export class ConversationService {
    */
   async summarize(id: string, messageIds: readonly string[] | undefined): Promise<W.ConversationSummarizeOutput> {
     this.stored(id);
-    let messages = this.messageStore.listFor(id);
+    let only: Set<string> | undefined;
     if (messageIds && messageIds.length > 0) {
-      for (const messageId of messageIds) {
-        const message = this.messageStore.get(messageId);
-        if (!message) throw new NotFoundError('message', messageId);
-        if (message.conversation !== id) throw new InvalidInputError(`Message ${messageId} belongs to another conversation`);
+      for (const messageId of new Set(messageIds)) {
+        const conversation = this.messageStore.conversationOf(messageId);
+        if (conversation === undefined) throw new NotFoundError('message', messageId);
+        if (conversation !== id) throw new InvalidInputError(`Message ${messageId} belongs to another conversation`);
       }
-      const wanted = new Set(messageIds);
-      messages = messages.filter((message) => wanted.has(message.id));
+      only = new Set(messageIds);
     }
-    const input = this.titleMessages(messages);
+    const input = this.reads.sampledTexts(id, SAMPLED_MESSAGES, SAMPLED_CHARS, only);
     if (input.length === 0) throw new InvalidInputError(`Conversation ${id} has no message text to summarize`);
     const summary = await this.writer.summary(input);
     const annotation = this.context.transaction(() => {
@@ -283,12 +265,6 @@ export class ConversationService {
       return this.records.createAnnotation({ type: 'SUMMARY', text: summary.text, conversation: id }, summary.generator);
     });
     return { conversation: { id }, annotation: { id: annotation.id } };
-  }
-
-  private titleMessages(messages: readonly StoredMessage[]): TitleMessage[] {
-    return messages
-      .map((message) => ({ role: message.role, text: message.fragment?.string?.raw ?? '' }))
-      .filter((message) => message.text.trim() !== '');
   }
 
   // ── messages ──
@@ -305,26 +281,15 @@ export class ConversationService {
   }
 
   message(id: string, transferables: boolean): W.ConversationMessage {
-    const message = this.messageStore.get(id);
-    if (!message) throw new NotFoundError('message', id);
-    return renderMessage(this.context.links, message, transferables);
-  }
-
-  conversationMessages(id: string, transferables: boolean): W.ConversationMessages {
-    this.stored(id);
-    return collection(this.messageStore.listFor(id).map((message) => renderMessage(this.context.links, message, transferables)));
-  }
-
-  allMessages(transferables: boolean): W.ConversationMessages {
-    return collection(this.messageStore.listAll().map((message) => renderMessage(this.context.links, message, transferables)));
+    return this.reads.message(id, transferables);
   }
 
   deleteMessage(id: string): void {
     this.context.transaction(() => {
-      const message = this.messageStore.get(id);
-      if (!message) throw new NotFoundError('message', id);
+      const owner = this.messageStore.conversationOf(id);
+      if (owner === undefined) throw new NotFoundError('message', id);
       this.removeMessage(id);
-      const conversation = this.context.records.get<StoredConversation>('conversation', message.conversation);
+      const conversation = this.context.records.get<StoredConversation>('conversation', owner);
       if (conversation) this.save(conversation);
     });
   }
@@ -354,9 +319,7 @@ export class ConversationService {
   // ── storage ──
 
   private stored(id: string): StoredConversation {
-    const stored = this.context.records.get<StoredConversation>('conversation', id);
-    if (!stored) throw new NotFoundError('conversation', id);
-    return stored;
+    return this.reads.stored(id);
   }
 
   /**

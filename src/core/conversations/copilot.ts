@@ -69,13 +69,14 @@ export class Copilot {
     // Before a conversation is made for it: a question is stored as a message.
     checkLimit('messageChars', query.length);
     const conversation = question.conversation ?? this.conversations.create({ type: 'COPILOT', name: titleOf(query) }, false).id;
-    const history = this.conversations.conversationMessages(conversation, true).iterable;
-    this.conversations.createMessage(conversation, { role: 'USER', fragment: { string: { raw: query } } }, false);
-
     const generator = this.generator();
+    // The prompt holds at most `contextChars` of the conversation: only that much of its newest
+    // messages is read, and nothing without a model to read it.
+    const history = generator ? this.conversations.reads.recentTexts(conversation, this.options.contextChars) : [];
+    this.conversations.createMessage(conversation, { role: 'USER', fragment: { string: { raw: query } } }, false);
     if (!generator) return { conversation, text: NO_MODEL_NOTICE, generated: false };
 
-    const prompt = this.prompt(query, history.map((m) => ({ role: m.role, text: m.fragment?.string?.raw ?? '' })), question.assets ?? []);
+    const prompt = this.prompt(query, history, question.assets ?? []);
     const text = (await this.generate(generator, prompt, question.signal)).trim();
     this.conversations.createMessage(conversation, { role: 'ASSISTANT', fragment: { string: { raw: text } } }, false);
     return { conversation, text, generated: true };

@@ -1,35 +1,42 @@
 /** Stored conversation records → wire shapes, with associations read from links. */
-import type { Links } from '../store/links.ts';
 import type * as W from '../wire.ts';
 import type { RecordKind } from '../events.ts';
 import type { StoredMessage } from './messageStore.ts';
 import { flattened, type StoredConversation } from './records.ts';
 
-export function renderMessage(links: Links, message: StoredMessage, transferables: boolean): W.ConversationMessage {
-  const end = { kind: 'message', id: message.id } as const;
+export function renderMessage(partnersOf: Partners, message: StoredMessage, transferables: boolean): W.ConversationMessage {
   return {
     ...flattenedMessage(message, transferables),
     ...(message.sentiment ? { sentiment: message.sentiment as W.ConversationMessage['sentiment'] } : {}),
     ...(message.score ? { score: message.score } : {}),
-    assets: flattened(links.partners(end, 'asset')),
-    anchors: flattened(links.partners(end, 'anchor')),
-    annotations: flattened(links.partners(end, 'annotation')),
-    ranges: flattened(links.partners(end, 'range')),
-    summaries: flattened(links.partners(end, 'workstream_summary')),
-    websites: flattened(links.partners(end, 'website')),
+    assets: flattened(partnersOf('asset')),
+    anchors: flattened(partnersOf('anchor')),
+    annotations: flattened(partnersOf('annotation')),
+    ranges: flattened(partnersOf('range')),
+    summaries: flattened(partnersOf('workstream_summary')),
+    websites: flattened(partnersOf('website')),
   };
 }
 
 /** The ids of the records of a kind linked to the record being rendered, oldest link first. */
 export type Partners = (kind: RecordKind) => readonly string[];
 
-export function renderConversation(
+/** One entry of a conversation's `messages`: the message's id and its flattened form. */
+export type MessageEntry = W.Conversation['messages']['iterable'][number];
+
+export function messageEntry(message: StoredMessage, transferables: boolean): MessageEntry {
+  return { id: message.id, reference: flattenedMessage(message, transferables) };
+}
+
+/**
+ * A Conversation with `messages` as given: a collection read whole, or one read a page at a time
+ * as the reply is sent (a conversation may hold hundreds of megabytes of messages).
+ */
+export function renderConversation<M>(
   partnersOf: Partners,
   conversation: StoredConversation,
-  messages: readonly StoredMessage[],
-  transferables: boolean,
-): W.Conversation {
-  const messageIds = messages.map((message) => message.id);
+  messages: M,
+): Omit<W.Conversation, 'messages'> & { messages: M } {
   return {
     id: conversation.id,
     ...(conversation.name !== undefined ? { name: conversation.name } : {}),
@@ -40,10 +47,7 @@ export function renderConversation(
     ...(conversation.demo !== undefined ? { demo: conversation.demo } : {}),
     ...(conversation.model ? { model: conversation.model } : {}),
     score: conversation.score,
-    messages: {
-      iterable: messages.map((message) => ({ id: message.id, reference: flattenedMessage(message, transferables) })),
-      indices: Object.fromEntries(messageIds.map((id, index) => [id, index])),
-    },
+    messages,
     annotations: flattened(partnersOf('annotation')),
     assets: flattened(partnersOf('asset')),
     websites: flattened(partnersOf('website')),

@@ -97,6 +97,11 @@ const MAX_BATCH = 5_000;
 /** Text per transaction: a batch of large snippets commits sooner (bounds memory and the event loop's pause). */
 const BATCH_CHARS = 8 * 1024 * 1024;
 const MAX_REPORTED_FAILURES = 1000;
+/**
+ * Classifications asked at once: enough to keep the classifier's worker busy across the trip to
+ * the host's process and back, few enough that a cancel stops them at once.
+ */
+const CLASSIFY_CONCURRENCY = 4;
 
 /** Who an import's revisions are by: the import, named by the file the snippets came from. */
 export function importAuthor(file: string): Author {
@@ -139,6 +144,26 @@ export class SnippetImporter {
   async merged(): Promise<void> {
     await this.queue;
     await this.deps.writer.merged();
+  }
+
+  /**
+   * The batch's languages, those its file did not name asked of the classifier a few at a time:
+   * a batch of 5,000 asked at once queued 5,000 requests, and a cancelled import went on
+   * classifying its whole batch (minutes of the model's time) before it noticed. Undefined when
+   * the import is cancelled meanwhile.
+   */
+  private async languagesOf(batch: readonly ImportedSnippet[], signal: AbortSignal | undefined): Promise<ClassificationSpecific[] | undefined> {
+    const languages: ClassificationSpecific[] = [];
+    let next = 0;
+    const classifyRest = async (): Promise<void> => {
+      while (next < batch.length && !signal?.aborted) {
+        const index = next++;
+        const snippet = batch[index]!;
+        languages[index] = snippet.language ?? (await this.deps.classify(snippet.text));
+      }
+    };
+    await Promise.all(Array.from({ length: CLASSIFY_CONCURRENCY }, classifyRest));
+    return signal?.aborted ? undefined : languages;
   }
 
   private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions, preparer: BatchPreparer): Promise<ImportSummary> {
@@ -204,25 +229,34 @@ export class SnippetImporter {
       pending = [];
       pendingChars = 0;
       pendingTexts = new Set();
-      const assets = await Promise.all(batch.map(async (snippet): Promise<BulkAsset> => {
-        const replaces = this.deps.originOf?.(snippet.source);
+      // An update keeps the asset's language unless the file names one: nothing to classify for it.
+      const replaces = batch.map((snippet) => this.deps.originOf?.(snippet.source));
+      const languages = await this.languagesOf(
+        batch.map((snippet, index) => (replaces[index] !== undefined && snippet.language === undefined ? { ...snippet, language: 'txt' as ClassificationSpecific } : snippet)),
+        options.signal,
+      );
+      // Cancelled while classifying: the batch is dropped, as one cancelled while being prepared.
+      if (languages === undefined) return;
+      const assets = batch.map((snippet, index): BulkAsset => {
+        const replaced = replaces[index];
         return {
           name: snippet.name || suggestName(snippet.text),
           text: snippet.text,
-          // An update keeps the asset's language unless the file names one: nothing to classify.
-          language: snippet.language ?? (replaces !== undefined ? 'txt' : await this.deps.classify(snippet.text)),
+          language: languages[index]!,
           tags: snippet.tags,
           description: snippet.description,
           origin: snippet.source,
-          replaces: replaces !== undefined ? { id: replaces, languageGiven: snippet.language !== undefined } : undefined,
+          replaces: replaced !== undefined ? { id: replaced, languageGiven: snippet.language !== undefined } : undefined,
         };
-      }));
+      });
       const prepared = preparer.prepare(assets.map((asset) => asset.text));
       await writeInFlight();
       inFlight = { assets, prepared, file, endsFiles: 0 };
       inFlightTexts = texts;
     };
 
+    // Cancelled before it began: not even the first file is asked for (it may be tens of MB).
+    if (options.signal?.aborted) return summary(true);
     for await (const source of sources) {
       // Cancelled: the batch being prepared is dropped; only written batches count.
       if (options.signal?.aborted) return summary(true);

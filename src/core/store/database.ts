@@ -18,6 +18,8 @@ import { WalFlusher } from './walFlusher.ts';
 import { writeLockFree } from './writeLock.ts';
 import { toDisposable, type Disposable } from '../lifecycle.ts';
 import { applyMigrations, schemaVersion, type Migration } from './migrations.ts';
+import { backupBeforeMigration, type MigrationBackupOptions } from '../backups/beforeMigration.ts';
+import { DEFAULT_KEEP } from '../backups/backupFiles.ts';
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
@@ -37,6 +39,8 @@ export interface OpenOptions {
   readonly busyTimeoutMs?: number;
   /** Stores up to this size get a full quick_check on open (default FULL_CHECK_MAX_BYTES). */
   readonly fullCheckMaxBytes?: number;
+  /** The copy taken before migrating a store that holds data (default: DEFAULT_KEEP kept). */
+  readonly migrationBackup?: MigrationBackupOptions;
 }
 
 export class Database {
@@ -114,7 +118,9 @@ export class Database {
       // Checkpoints shrink the WAL back to this, so space freed after a full disk is usable again.
       db.exec('PRAGMA journal_size_limit = 4194304');
       db.exec('PRAGMA foreign_keys = ON');
-      applyMigrations(db, path, migrations, (fn) => database.transaction(fn));
+      applyMigrations(db, path, migrations, (fn) => database.transaction(fn), (pending) =>
+        backupBeforeMigration(db, dataDir, pending, options.migrationBackup ?? { keep: DEFAULT_KEEP }),
+      );
       database.checkpointOffTheEventLoop();
     } catch (error) {
       db.close();

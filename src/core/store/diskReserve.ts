@@ -12,7 +12,7 @@ const RESERVE_FILE = 'space.reserve';
 const RESERVE_BYTES = 2 * 1024 * 1024;
 
 /** Free bytes on the disk holding `dir` (Infinity when the platform cannot tell). */
-function freeBytes(dir: string): number {
+export function freeBytes(dir: string): number {
   try {
     const info = statfsSync(dir);
     return Number(info.bavail) * Number(info.bsize);

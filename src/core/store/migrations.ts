@@ -16,9 +16,16 @@ export interface Migration {
 /**
  * Applies every migration not yet recorded, each in its own transaction (`transaction`). A later
  * release may add a version below one already applied: what was applied is a set, not a
- * high-water mark.
+ * high-water mark. `beforeUpgrade` runs first when a store that already holds a schema is about
+ * to be migrated (not for a new store); if it throws, nothing is migrated.
  */
-export function applyMigrations(db: DatabaseSync, path: string, migrations: readonly Migration[], transaction: (fn: () => void) => void): void {
+export function applyMigrations(
+  db: DatabaseSync,
+  path: string,
+  migrations: readonly Migration[],
+  transaction: (fn: () => void) => void,
+  beforeUpgrade?: (pending: readonly Migration[]) => void,
+): void {
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, name TEXT NOT NULL, applied TEXT NOT NULL)');
   const rows = db.prepare('SELECT version FROM schema_version').all() as Array<{ version: number }>;
@@ -31,8 +38,9 @@ export function applyMigrations(db: DatabaseSync, path: string, migrations: read
         'Update Satchel to open it. The file was left untouched.',
     );
   }
-  for (const migration of sorted) {
-    if (applied.has(migration.version)) continue;
+  const pending = sorted.filter((migration) => !applied.has(migration.version));
+  if (applied.size > 0 && pending.length > 0) beforeUpgrade?.(pending);
+  for (const migration of pending) {
     transaction(() => {
       migration.up(db);
       db.prepare('INSERT INTO schema_version (version, name, applied) VALUES (?, ?, ?)').run(migration.version, migration.name, new Date().toISOString());

@@ -25,10 +25,18 @@ export class Records {
     return row ? (JSON.parse(row.data) as T) : undefined;
   }
 
-  /** The records of `kind` among `ids` (those missing left out), read with one query. */
+  /**
+   * The records of `kind` among `ids` (those missing left out), read with one query. The index is
+   * named: a store's first close leaves statistics saying `records` holds a row or two, and the
+   * planner then scans the whole table once per id until the next close (21 ms for a page of 64
+   * conversations at 2k conversations, against 2 ms with the index).
+   */
   getMany<T>(kind: RecordKind, ids: readonly string[]): Map<string, T> {
     const rows = this.database
-      .prepare('SELECT r.id AS id, r.data AS data FROM json_each(?) j CROSS JOIN records r ON r.kind = ? AND r.id = j.value')
+      .prepare(
+        `SELECT r.id AS id, r.data AS data FROM json_each(?) j
+         CROSS JOIN records r INDEXED BY sqlite_autoindex_records_1 ON r.kind = ? AND r.id = j.value`,
+      )
       .all(JSON.stringify(ids), kind) as Array<{ id: string; data: string }>;
     return new Map(rows.map((row) => [row.id, JSON.parse(row.data) as T]));
   }
@@ -76,6 +84,14 @@ export class Records {
 
   ids(kind: RecordKind): string[] {
     const rows = this.database.prepare('SELECT id FROM records WHERE kind = ? ORDER BY rowid').all(kind) as Array<{ id: string }>;
+    return rows.map((row) => row.id);
+  }
+
+  /** Ids of the `limit` records of a kind written last, newest first (one sort of ids, no document read). */
+  newest(kind: RecordKind, limit: number): string[] {
+    const rows = this.database.prepare('SELECT id FROM records WHERE kind = ? ORDER BY updated DESC, rowid DESC LIMIT ?').all(kind, limit) as Array<{
+      id: string;
+    }>;
     return rows.map((row) => row.id);
   }
 

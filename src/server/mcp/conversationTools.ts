@@ -1,31 +1,21 @@
-/** The conversation tools of the MCP server: list conversations, read one. Reads only. */
+/**
+ * The conversation tools of the MCP server: list conversations, read one. Reads only. Both answer
+ * what an agent can use, never the whole store: a list reads only the conversations it shows, and a
+ * conversation is read a page of messages at a time, each cut to a preview (one of 288 MB was read
+ * and encoded whole, and never answered).
+ */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
-import type { Conversation } from '../../core/wire.ts';
-import { textOfString } from '../../core/assets/content.ts';
 import { guarded, toolResult } from './toolResults.ts';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
-
-interface ConversationSummary {
-  readonly id: string;
-  readonly name: string;
-  readonly messages: number;
-  readonly snippets: string[];
-  readonly updated: string;
-}
-
-function summaryOf(conversation: Conversation): ConversationSummary {
-  return {
-    id: conversation.id,
-    name: conversation.name ?? '',
-    messages: conversation.messages.iterable.length,
-    snippets: (conversation.assets?.iterable ?? []).map((asset) => asset.id),
-    updated: conversation.updated.value,
-  };
-}
+/** Messages a read answers by default and at most. */
+const DEFAULT_MESSAGES = 20;
+const MAX_MESSAGES = 100;
+/** Characters of each message a read shows: a long answer is a preview, with its length. */
+const PREVIEW_CHARS = 4_000;
 
 export function registerConversationTools(server: McpServer, core: Satchel): void {
   const logger = core.context.logger;
@@ -47,11 +37,13 @@ export function registerConversationTools(server: McpServer, core: Satchel): voi
     },
     (args) =>
       guarded(logger, 'list_conversations', () => {
-        const conversations = core.conversations
-          .snapshot(false)
-          .iterable.map(summaryOf)
-          .sort((a, b) => b.updated.localeCompare(a.updated))
-          .slice(0, args.limit ?? DEFAULT_LIMIT);
+        const conversations = core.conversations.reads.recent(args.limit ?? DEFAULT_LIMIT).map((c) => ({
+          id: c.id,
+          name: c.name ?? '',
+          messages: c.messages,
+          snippets: [...c.assets],
+          updated: c.updated.value,
+        }));
         const text =
           conversations.length === 0
             ? 'There are no conversations.'
@@ -66,30 +58,59 @@ export function registerConversationTools(server: McpServer, core: Satchel): voi
     'read_conversation',
     {
       title: 'Read a conversation',
-      description: 'Every message of one conversation by id (from list_conversations), oldest first, with the ids of the snippets linked to it.',
-      inputSchema: { id: z.string().min(1).max(200).describe('The conversation id.') },
+      description:
+        'The messages of one conversation by id (from list_conversations), oldest first, a page at a time, with the ids of the ' +
+        `snippets linked to it. Each message shows at most its first ${PREVIEW_CHARS} characters (\`chars\` is its full length). ` +
+        'When there are more messages, `next_offset` is where the next page starts: call again with that offset.',
+      inputSchema: {
+        id: z.string().min(1).max(200).describe('The conversation id.'),
+        offset: z.number().int().min(0).optional().describe('Messages to skip from the oldest (default 0).'),
+        limit: z.number().int().min(1).max(MAX_MESSAGES).optional().describe(`How many messages at most (default ${DEFAULT_MESSAGES}).`),
+      },
       outputSchema: {
         id: z.string(),
         name: z.string(),
         snippets: z.array(z.string()),
-        messages: z.array(z.object({ id: z.string(), role: z.string(), created: z.string(), text: z.string() })),
+        total: z.number(),
+        offset: z.number(),
+        next_offset: z.number().optional(),
+        messages: z.array(
+          z.object({ id: z.string(), role: z.string(), created: z.string(), text: z.string(), chars: z.number(), truncated: z.boolean() }),
+        ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(logger, 'read_conversation', () => {
-        const conversation = core.conversations.get(args.id, true);
-        const messages = conversation.messages.iterable.map((entry) => ({
-          id: entry.id,
-          role: entry.reference?.role ?? 'UNKNOWN',
-          created: entry.reference?.created.value ?? '',
-          text: textOfString(entry.reference?.fragment?.string) ?? '',
+        const offset = args.offset ?? 0;
+        const page = core.conversations.reads.messagePage(args.id, offset, args.limit ?? DEFAULT_MESSAGES, PREVIEW_CHARS);
+        const messages = page.messages.map((message) => ({
+          id: message.id,
+          role: message.role ?? 'UNKNOWN',
+          created: message.created?.value ?? '',
+          text: message.text,
+          chars: message.chars,
+          truncated: message.chars > PREVIEW_CHARS,
         }));
-        const snippets = (conversation.assets?.iterable ?? []).map((asset) => asset.id);
-        const lines = [`# ${conversation.name || '(untitled)'}`, `id: ${conversation.id}`];
+        const snippets = [...page.assets];
+        const lines = [`# ${page.name || '(untitled)'}`, `id: ${page.id}`];
         if (snippets.length > 0) lines.push(`snippets: ${snippets.join(', ')}`);
-        for (const message of messages) lines.push('', `## ${message.role.toLowerCase()} (${message.created})`, message.text);
-        return toolResult(lines.join('\n'), { id: conversation.id, name: conversation.name ?? '', snippets, messages });
+        const shown = messages.length > 0 ? `messages ${offset + 1}–${offset + messages.length} of ${page.total}` : `no messages from ${offset} (${page.total} in all)`;
+        lines.push(shown);
+        for (const message of messages) {
+          lines.push('', `## ${message.role.toLowerCase()} (${message.created})`, message.text);
+          if (message.truncated) lines.push(`[… the first ${PREVIEW_CHARS} of ${message.chars} characters]`);
+        }
+        if (page.next !== undefined) lines.push('', `${page.total - page.next} more message(s): call read_conversation with offset ${page.next}.`);
+        return toolResult(lines.join('\n'), {
+          id: page.id,
+          name: page.name ?? '',
+          snippets,
+          total: page.total,
+          offset,
+          ...(page.next !== undefined ? { next_offset: page.next } : {}),
+          messages,
+        });
       }),
   );
 }

@@ -8,9 +8,9 @@
  * serving many agents would hold one server per client that never said goodbye, and SIGTERM would
  * have streams to close. Here nothing outlives its request; shutdown treats /mcp like any other
  * route. The cost is the absence of a GET notification stream (answered 405, which clients expect
- * of stateless servers); building and closing the server per request costs about 1.5 ms. The one
- * thing remembered across requests is each client's name, for the author of its writes
- * (mcpClients.ts).
+ * of stateless servers); building and closing the server per request costs about 1.5 ms. No
+ * exchange waits forever (exchangeBounds.ts). The one thing remembered across requests is each
+ * client's name, for the author of its writes (mcpClients.ts).
  */
 import type { Context, Next } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -19,6 +19,7 @@ import { hostOperations } from '../../wire/host.ts';
 import { describeError } from '../errors.ts';
 import { createMcpServer } from './mcpServer.ts';
 import { McpClients, SESSION_HEADER } from './mcpClients.ts';
+import { answerInTime, withoutCancelledRequests } from './exchangeBounds.ts';
 
 const MCP_PATH = hostOperations.mcp.path;
 
@@ -30,8 +31,13 @@ const UNPARSABLE = new Set(['malformed_json', 'invalid_encoding', 'too_deep']);
 /** Headers that describe this connection, not the message: they have no place on a Request object. */
 const CONNECTION_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
+/**
+ * Every path the router sends to the MCP route: it matches without regard to case and with or
+ * without a trailing slash (its `sensitive` and `strict` are off), so `/MCP` is this endpoint too.
+ */
 function isMcpPath(ctx: Context): boolean {
-  return ctx.path === MCP_PATH || ctx.path === `${MCP_PATH}/`;
+  const path = ctx.path.toLowerCase();
+  return path === MCP_PATH || path === `${MCP_PATH}/`;
 }
 
 /**
@@ -41,17 +47,21 @@ function isMcpPath(ctx: Context): boolean {
  */
 export async function mcpRefusals(ctx: Context, next: Next): Promise<void> {
   if (!isMcpPath(ctx)) return next();
+  let refused;
   try {
     await next();
+    // Only POST is routed here; other methods are refused as the SDK's stateless transport would.
+    if (ctx.status === 405 && ctx.body == null) refused = { status: 405, code: 'method_not_allowed', message: `${ctx.method} is not allowed on ${MCP_PATH}; MCP requests are POSTs.` };
   } catch (error) {
-    const refused = describeError(error);
+    refused = describeError(error);
     if (!refused) throw error;
-    ctx.status = refused.status;
-    ctx.type = 'application/json';
-    // `data.code` keeps the host's own name for the refusal (too_large, malformed_json…).
-    const code = UNPARSABLE.has(refused.code) ? PARSE_ERROR : TRANSPORT_ERROR;
-    ctx.body = { jsonrpc: '2.0', error: { code, message: refused.message, data: { code: refused.code } }, id: null };
   }
+  if (refused === undefined) return;
+  ctx.status = refused.status;
+  ctx.type = 'application/json';
+  // `data.code` keeps the host's own name for the refusal (too_large, malformed_json…).
+  const code = UNPARSABLE.has(refused.code) ? PARSE_ERROR : TRANSPORT_ERROR;
+  ctx.body = { jsonrpc: '2.0', error: { code, message: refused.message, data: { code: refused.code } }, id: null };
 }
 
 /** The request as the web-standard transport reads it; the body was parsed already. */
@@ -82,7 +92,8 @@ export const mcpRoutes: RouteModule = (router, { core }) => {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      await reply(ctx, await transport.handleRequest(webRequest(ctx), { parsedBody: ctx.request.body }));
+      const body = withoutCancelledRequests(ctx.request.body);
+      await reply(ctx, await answerInTime(transport.handleRequest(webRequest(ctx), { parsedBody: body }), body));
       if (initialized && ctx.status < 300) ctx.set(SESSION_HEADER, initialized.sessionId);
     } finally {
       // Closes the transport too: nothing of this request's server outlives it.

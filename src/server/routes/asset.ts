@@ -1,7 +1,8 @@
 /** Routes of the Asset area (interface.md 4.2): one asset's snapshot, update, scores, exports and links. */
 import type { Context } from 'koa';
 import { route, type RouteModule } from './deps.ts';
-import { empty, input, json, param, queryString, transferables } from '../http.ts';
+import { empty, input, json, jsonStream, param, queryString, transferables } from '../http.ts';
+import { jsonValueReply } from '../jsonEncode.ts';
 import { parseExportType } from '../../core/assets/exporter.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 import { sendRevision, writeOptions } from '../writeOptions.ts';
@@ -60,7 +61,7 @@ export const assetRoutes: RouteModule = (router, { core }) => {
   route(router, op.conversations, (ctx) => {
     const id = param(ctx, 'asset');
     assets.get(id, { transferables: false });
-    json(ctx, { iterable: core.conversations.listForAsset(id, transferables(ctx)) });
+    jsonStream(ctx, jsonValueReply(core.conversations.reads.listForAsset(id, transferables(ctx))));
   });
 
   route(router, op.export, (ctx) => {

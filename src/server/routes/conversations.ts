@@ -1,5 +1,6 @@
 import { empty, input, json, jsonStream, param, transferables } from '../http.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
+import { jsonValueReply } from '../jsonEncode.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import { route, type RouteModule } from './deps.ts';
 import { conversationOperations as op } from '../../wire/conversations.ts';
@@ -13,9 +14,10 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   const { core, streams } = deps;
   const conversations = core.conversations;
 
-  route(router, op.list, (ctx) => json(ctx, conversations.snapshot(transferables(ctx))));
+  // Conversations are sent a page of messages at a time: one may hold hundreds of megabytes.
+  route(router, op.list, (ctx) => jsonStream(ctx, jsonValueReply(conversations.reads.snapshot(transferables(ctx)))));
   route(router, op.create, (ctx) => {
-    json(ctx, conversations.create(input(ctx, op.create), transferables(ctx), writeOptions(ctx)));
+    jsonStream(ctx, jsonValueReply(conversations.create(input(ctx, op.create), transferables(ctx), writeOptions(ctx))));
   });
   route(router, op.identifiers, (ctx) => json(ctx, conversations.identifiers()));
   const identifierFrames = registerSharedStream(
@@ -35,14 +37,14 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   });
 
   route(router, op.update, (ctx) => {
-    json(ctx, conversations.update(input(ctx, op.update), transferables(ctx)));
+    jsonStream(ctx, jsonValueReply(conversations.update(input(ctx, op.update), transferables(ctx))));
   });
-  route(router, op.get, (ctx) => json(ctx, conversations.get(param(ctx, 'conversation'), transferables(ctx))));
+  route(router, op.get, (ctx) => jsonStream(ctx, jsonValueReply(conversations.reads.streamed(param(ctx, 'conversation'), transferables(ctx)))));
   route(router, op.messages, (ctx) =>
-    json(ctx, conversations.conversationMessages(param(ctx, 'conversation'), transferables(ctx))),
+    jsonStream(ctx, jsonValueReply(conversations.reads.messagesOf(param(ctx, 'conversation'), transferables(ctx)))),
   );
   route(router, op.rename, async (ctx) => {
-    json(ctx, await conversations.rename(param(ctx, 'conversation'), transferables(ctx)));
+    jsonStream(ctx, jsonValueReply(await conversations.rename(param(ctx, 'conversation'), transferables(ctx))));
   });
   route(router, op.summarize, async (ctx) => {
     const ids = input(ctx, op.summarize)?.messages?.iterable.map((message) => message.id);

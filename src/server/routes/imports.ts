@@ -2,7 +2,9 @@
  * POST /satchel/import (Satchel's own operation, not part of the Pieces interface): snippet files
  * given in the body, imported in batches, answered as NDJSON: a `{ "progress": … }` line after each
  * batch and file, then `{ "summary": … }` (or `{ "error": … }` if the store failed part-way: the
- * batches before it are kept). A client that disconnects cancels the import between batches.
+ * batches before it are kept). A client that disconnects cancels the import between batches, or
+ * before it begins if it is queued (its body is let go at once); until the import ends its body
+ * counts against the host's in-flight budget.
  *
  * The files' content travels in the body rather than a path for the host to read: the host may
  * not share the caller's file system (a remote or containerised VS Code, another user's host on
@@ -11,9 +13,9 @@
  * could read itself). The body limit bounds one request: callers group small files into a request
  * and send a file too large for one as `parts`, its snippets read on their side (readImportFile).
  */
-import { PassThrough } from 'node:stream';
+import { holdBodyUntil } from '../body.ts';
 import { input } from '../http.ts';
-import { describeError } from '../errors.ts';
+import { errorLine, ndjsonReply } from '../ndjson.ts';
 import { route, type RouteModule } from './deps.ts';
 import { SnippetCollector } from '../../core/import/types.ts';
 import type { ImportSource } from '../../core/import/importer.ts';
@@ -34,34 +36,26 @@ function partSource(part: BodyOut<typeof op.import>['parts'][number]): ImportSou
 export const importRoutes: RouteModule = (router, { core }) => {
   route(router, op.import, (ctx) => {
     const request = input(ctx, op.import);
-    const stop = new AbortController();
-    const reply = new PassThrough();
-    const send = (line: ImportLine): void => {
-      if (!reply.destroyed) reply.write(`${JSON.stringify(line)}\n`);
-    };
-    ctx.res.once('close', () => {
-      if (!ctx.res.writableFinished) stop.abort();
-    });
-    ctx.status = 200;
-    ctx.type = 'application/x-ndjson';
-    ctx.body = reply;
+    const reply = ndjsonReply<ImportLine>(ctx);
     const files: ImportSource[] = [...request.files.map((file) => ({ name: file.name, text: () => file.content })), ...request.parts.map(partSource)];
-    void core.imports
+    const importing = core.imports
       .import(files, {
-        signal: stop.signal,
+        signal: reply.signal,
         files: files.length,
         format: request.format,
         batchSize: request.batchSize,
-        onProgress: (progress) => send({ progress }),
+        onProgress: (progress) => reply.send({ progress }),
       })
       .then(
-        (summary) => send({ summary }),
-        (error: unknown) => {
-          const known = describeError(error);
-          if (!known) core.context.logger.error(`${op.import.path} failed`, error);
-          send({ error: known ? { code: known.code, message: known.message } : { code: 'internal', message: 'Internal error; see the Satchel log for details.' } });
+        (summary) => {
+          // Not an error: one line, so a log shows where an import stopped.
+          if (summary.cancelled) core.context.logger.info(`Import cancelled by its client after ${summary.imported} of ${summary.found} snippets.`);
+          reply.send({ summary });
         },
+        (error: unknown) => reply.send(errorLine(error, core.context.logger, op.import.path)),
       )
       .finally(() => reply.end());
+    holdBodyUntil(ctx, importing);
   });
 };
+

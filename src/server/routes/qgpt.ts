@@ -3,6 +3,10 @@
  * client frame is a QGPTStreamInput; the reply is an IN-PROGRESS frame carrying the answer, then a
  * COMPLETED frame (the clients append the text of every frame, so it is sent once). A `stop` frame
  * cancels the question being answered. Failures are FAILED frames with the reason.
+ *
+ * One socket holds at most MAX_QUESTIONS_IN_FLIGHT questions being asked or answered; more are
+ * refused (FAILED, 429) rather than queued, so a client that pipelines thousands of questions gets
+ * refusals instead of holding the host (3,000 on one socket stalled health for 6.9 s).
  */
 import type { z } from 'zod';
 import type { RouteModule } from './deps.ts';
@@ -23,22 +27,40 @@ import { newId } from '../../core/time.ts';
  */
 const NEW_CONVERSATION_SETTLE_MS = 750;
 
-function settle(started: number): Promise<void> {
+/** Questions one socket may have asked and not yet answered (the Pieces clients ask one at a time). */
+export const MAX_QUESTIONS_IN_FLIGHT = 8;
+
+/** Waits out the settle time, or less when the socket closed (its client left, or the host is stopping). */
+function settle(started: number, signal: AbortSignal): Promise<void> {
   const wait = NEW_CONVERSATION_SETTLE_MS - (Date.now() - started);
-  return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+  if (wait <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, wait);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
   const logger = core.context.logger;
   streams.register(qgptSockets.stream.path, (subscriber) => {
     const running = new Set<AbortController>();
+    const closed = new AbortController();
     return {
       receive(frame) {
+        if ('error' in frame) {
+          subscriber.send({ conversation: '', status: 'FAILED', statusCode: frame.error.status, errorMessage: frame.error.message });
+          return;
+        }
         let input: z.output<typeof streamInput>;
         try {
-          input = parse(streamInput, JSON.parse(frame) as unknown, 'QGPTStreamInput');
+          input = parse(streamInput, frame.value, 'QGPTStreamInput');
         } catch (error) {
-          const message = describeError(error)?.message ?? 'The frame is not JSON.';
+          const message = describeError(error)?.message ?? 'The frame is not a QGPTStreamInput.';
           subscriber.send({ conversation: '', status: 'FAILED', statusCode: 400, errorMessage: message });
           return;
         }
@@ -48,11 +70,22 @@ export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
           subscriber.send({ request, conversation: input.conversation ?? '', status: input.reset ? 'RESET' : 'STOPPED', statusCode: 200 });
           return;
         }
+        if (running.size >= MAX_QUESTIONS_IN_FLIGHT) {
+          subscriber.send({
+            request,
+            conversation: input.conversation ?? '',
+            status: 'FAILED',
+            statusCode: 429,
+            errorMessage: `At most ${MAX_QUESTIONS_IN_FLIGHT} questions may be in flight on one socket; wait for an answer before asking again.`,
+          });
+          return;
+        }
         const abort = new AbortController();
         running.add(abort);
         const started = Date.now();
         const query = input.relevance?.query ?? input.question?.query ?? '';
-        core.copilot
+        // Returned, so the frame's bytes count against what all sockets may hold until it is answered.
+        return core.copilot
           .ask({
             query,
             ...(input.conversation ? { conversation: input.conversation } : {}),
@@ -60,7 +93,7 @@ export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
             signal: abort.signal,
           })
           .then(async (answer) => {
-            if (answer.conversation !== input.conversation) await settle(started);
+            if (answer.conversation !== input.conversation) await settle(started, closed.signal);
             return answer;
           })
           .then(
@@ -84,6 +117,7 @@ export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
           .finally(() => running.delete(abort));
       },
       dispose() {
+        closed.abort();
         for (const abort of running) abort.abort();
       },
     };

@@ -220,3 +220,28 @@ test('unloading during a load settles every waiting call with the fallback', asy
   assert.equal(guess.specific, 'go');
   assert.equal(classifier.loaded, false);
 });
+
+test('an interactive snippet goes to the worker ahead of an import\'s queue, and the queue never times out by waiting', async () => {
+  // Each snippet holds the worker 20 ms; thirty bulk ones are 600 ms of work, three times the limit.
+  const classifier = new LanguageClassifier({ timeoutMs: 200, files: fake('busy-20ms') });
+  try {
+    await classifier.load();
+    const settled: string[] = [];
+    const bulk = Array.from({ length: 30 }, (_, i) => classifier.classify(`bulk snippet number ${i} = ${i}`, 'bulk').then((guess) => (settled.push(`bulk ${i}`), guess)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    const interactive = await classifier.classify('interactive snippet = create()').then((guess) => (settled.push('interactive'), guess));
+    const waited = performance.now() - started;
+    const guesses = await Promise.all(bulk);
+    const position = settled.indexOf('interactive');
+    assert.equal(interactive.source, 'model');
+    assert.ok(position <= 5, `the interactive snippet was answered after ${position} bulk ones (${waited.toFixed(0)} ms)`);
+    assert.deepEqual(
+      guesses.map((guess) => guess.source),
+      guesses.map(() => 'model'),
+      'no bulk snippet fell back for having waited its turn',
+    );
+  } finally {
+    await classifier.unload();
+  }
+});

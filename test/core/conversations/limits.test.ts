@@ -17,9 +17,9 @@ test('a question over the message limit is refused with nothing stored; one at t
       return true;
     });
     assert.equal(core.conversations.identifiers().iterable.length, 0, 'no conversation was made for it');
-    assert.equal(core.conversations.allMessages(false).iterable.length, 0);
+    assert.equal(core.conversations.reads.allMessages(false).collect().iterable.length, 0);
 
     const kept = await copilot.ask({ query: 'q'.repeat(LIMITS.messageChars) });
-    assert.equal(core.conversations.conversationMessages(kept.conversation, true).iterable[0]?.fragment?.string?.raw?.length, LIMITS.messageChars);
+    assert.equal(core.conversations.reads.messagesOf(kept.conversation, true).collect().iterable[0]?.fragment?.string?.raw?.length, LIMITS.messageChars);
   });
 });

@@ -148,3 +148,25 @@ test('a child that cannot open the store (ends before it is ready): the import r
     await imports.close();
   });
 });
+
+test('an import cancelled while it waits its turn settles at once: its files are never read, and the queue goes on', async () => {
+  await withCore(async (core) => {
+    let frontDone = false;
+    const front = core.imports.import([file('front.code-snippets', 3000)], { batchSize: 100 }).then((summary) => {
+      frontDone = true;
+      return summary;
+    });
+    let read = 0;
+    const stop = new AbortController();
+    const queued = core.imports.import([{ name: 'queued.code-snippets', text: () => (read++, '{}') }], { signal: stop.signal, files: 1 });
+    const after = core.imports.import([file('after.code-snippets', 10, 6000)]);
+    stop.abort();
+    const summary = await queued;
+    assert.equal(frontDone, false, 'answered before the import in front of it ended');
+    assert.deepEqual([summary.cancelled, summary.imported, summary.files], [true, 0, 1]);
+    assert.equal((await front).imported, 3000);
+    assert.equal((await after).imported, 10, 'the import behind it ran in turn');
+    assert.equal(read, 0, 'its file was never read');
+    assert.equal(core.assets.identifiers().length, 3010);
+  });
+});

@@ -3,7 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { withCore } from '../../support/helpers.ts';
-import type { ImportSource } from '../../../src/core/import/importer.ts';
+import { SnippetImporter, type ImportSource } from '../../../src/core/import/importer.ts';
+import { BulkWriter } from '../../../src/core/assets/bulkWriter.ts';
+import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
 import type { ChangeEvent } from '../../../src/core/events.ts';
 import { TEST_AUTHOR } from '../../support/authors.ts';
 
@@ -163,5 +165,34 @@ test('an import gives its assets time-ordered ids, in the order they were writte
     assert.equal(ids.length, 50);
     assert.ok(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab]/.test(id)), ids[0]);
     assert.deepEqual([...ids].sort(), ids);
+  });
+});
+
+test('a cancel during a batch\'s classification stops asking the classifier at once and writes nothing of the batch', async () => {
+  await withCore(async (core) => {
+    const preparer = new BatchPreparer(false);
+    let asked = 0;
+    const stop = new AbortController();
+    const importer = new SnippetImporter({
+      writer: new BulkWriter(core.context, core.assets.bulkTargets()),
+      isSaved: () => false,
+      classify: async () => {
+        if (++asked === 10) stop.abort();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return 'py';
+      },
+      preparer,
+    });
+    // No language named: every snippet is asked of the classifier.
+    const text = JSON.stringify(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`C${i}`, { prefix: 'c', body: `value_${i} = compute(${i})` }])));
+    try {
+      const summary = await importer.import([{ name: 'plain.code-snippets', text: () => text }], { batchSize: 500, signal: stop.signal });
+      assert.equal(summary.cancelled, true);
+      assert.equal(summary.imported, 0);
+      assert.ok(asked < 20, `${asked} snippets of the 500-snippet batch were asked of the classifier; the cancel came at the 10th`);
+      assert.equal(core.assets.identifiers().length, 0);
+    } finally {
+      preparer.dispose();
+    }
   });
 });

@@ -1,0 +1,20 @@
+/** What the backup and restore commands share: the --keep-backups option and how sizes and counts read. */
+import { MAX_KEEP } from '../core/backups/backupFiles.ts';
+import type { StoreSummary } from '../core/backups/storeFile.ts';
+
+/** --keep-backups N: copies kept per kind of backup, 0 to MAX_KEEP (0 turns automatic ones off). */
+export function keepOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const keep = Number(text);
+  if (!Number.isInteger(keep) || keep < 0 || keep > MAX_KEEP) throw new Error(`--keep-backups must be a whole number from 0 to ${MAX_KEEP}, not ${text}`);
+  return keep;
+}
+
+export function mib(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
+}
+
+/** "1,234 assets and 12 conversations". */
+export function contents(summary: StoreSummary): string {
+  return `${summary.assets.toLocaleString('en-US')} assets and ${summary.conversations.toLocaleString('en-US')} conversations`;
+}

@@ -1,0 +1,53 @@
+/**
+ * A reply of newline-delimited JSON written while long work goes on (an import, a backup): one line
+ * per update, then one closing line. A client that disconnects before the end aborts `signal`, which
+ * the work takes as cancellation.
+ */
+import { PassThrough } from 'node:stream';
+import type { Context } from 'koa';
+import type { Logger } from '../core/context.ts';
+import { describeError } from './errors.ts';
+
+export interface NdjsonReply<Line> {
+  readonly signal: AbortSignal;
+  send(line: Line): void;
+  end(): void;
+}
+
+export function ndjsonReply<Line>(ctx: Context): NdjsonReply<Line> {
+  const stop = new AbortController();
+  const reply = new PassThrough();
+  whenClientLeaves(ctx, () => stop.abort());
+  ctx.status = 200;
+  ctx.type = 'application/x-ndjson';
+  ctx.body = reply;
+  return {
+    signal: stop.signal,
+    send: (line) => {
+      if (!reply.destroyed) reply.write(`${JSON.stringify(line)}\n`);
+    },
+    end: () => reply.end(),
+  };
+}
+
+/** The closing line of work that failed: a domain error as it is, anything else logged and masked. */
+export function errorLine(error: unknown, logger: Logger, what: string): { error: { code: string; message: string } } {
+  const known = describeError(error);
+  if (!known) logger.error(`${what} failed`, error);
+  return { error: known ? { code: known.code, message: known.message } : { code: 'internal', message: 'Internal error; see the Satchel log for details.' } };
+}
+
+/**
+ * Runs `leave` once the client's connection closes before its reply is finished, at once if it
+ * already has: a client that left while its body was being parsed had its 'close' emitted before
+ * the route ran (an import cut off within ~30 ms of its upload wrote everything).
+ */
+function whenClientLeaves(ctx: Context, leave: () => void): void {
+  if (ctx.res.destroyed || ctx.req.socket.destroyed) {
+    leave();
+    return;
+  }
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) leave();
+  });
+}
