@@ -147,16 +147,7 @@ export class Satchel implements Disposable {
         return toDisposable(() => disposeAll(held));
       },
       classify,
-      // The import has arrived: the search index's merge and revision compaction wait from now,
-      // through the copy taken before it (which then copies pages that stay as they are).
-      beforeSession: async (signal) => {
-        const held = [this.assets.deferMerging(), this.history.compactor.defer()];
-        try {
-          return await this.backups.beforeImport(signal);
-        } finally {
-          disposeAll(held);
-        }
-      },
+      beforeSession: (signal) => this.backups.beforeImport(signal),
       adopt: (changes) => {
         this.assets.adoptWritten(changes.filter((change) => change.kind === 'asset').map((change) => change.id));
         for (const change of changes) context.publish(change);
