@@ -15,6 +15,7 @@ import { IMPORT_FORMATS, isImportFormat } from '../core/import/formats.ts';
 import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
 import { hostUrl } from './hostAddress.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
+import { authorOf } from '../core/history/authors.ts';
 import { ProgressBar } from './progressBar.ts';
 import { cancelOnInterrupt } from './interrupt.ts';
 
@@ -86,7 +87,7 @@ async function importInto(dataDir: string, files: readonly string[], options: Im
   }
   const url = await hostUrl(dataDir);
   process.stderr.write(`Importing through the Satchel host at ${url}.\n`);
-  const client = new SatchelClient(url);
+  const client = new SatchelClient(url, { author: authorOf('cli', 'satchel import') });
   try {
     return await client.imports.importFiles(
       files.map((path) => ({ name: path, read: () => readImportFile(path, options.format) })),
@@ -101,6 +102,7 @@ function printSummary(summary: ImportSummary): void {
   const seconds = (summary.elapsedMs / 1000).toFixed(1);
   console.log(
     `${summary.cancelled ? 'Cancelled: ' : ''}imported ${summary.imported.toLocaleString('en-US')}, ` +
+      (summary.updated > 0 ? `updated ${summary.updated.toLocaleString('en-US')} changed since the last import, ` : '') +
       `skipped ${summary.duplicates.toLocaleString('en-US')} duplicates, ${summary.failed} failed ` +
       `(${summary.filesDone}/${summary.files ?? summary.filesDone} files, ${seconds} s).`,
   );

@@ -52,12 +52,13 @@ export class ProgressBar {
 
   update(progress: ImportProgress): void {
     this.line.show(() => {
-      const done = progress.imported + progress.duplicates;
+      const done = progress.imported + progress.updated + progress.duplicates;
       const rate = Math.round(progress.imported / Math.max((performance.now() - this.line.started) / 1000, 0.001));
       const files = progress.files !== undefined && progress.files > 1 ? ` · file ${Math.min(progress.filesDone + 1, progress.files)}/${progress.files}` : '';
       return (
         `${bar(progressShare(progress))} ${done.toLocaleString('en-US')}/${progress.found.toLocaleString('en-US')} snippets` +
-        ` · ${progress.imported.toLocaleString('en-US')} new · ${progress.duplicates.toLocaleString('en-US')} duplicates · ${progress.failed} failed` +
+        ` · ${progress.imported.toLocaleString('en-US')} new${progress.updated > 0 ? ` · ${progress.updated.toLocaleString('en-US')} updated` : ''}` +
+        ` · ${progress.duplicates.toLocaleString('en-US')} duplicates · ${progress.failed} failed` +
         ` · ${rate.toLocaleString('en-US')}/s${files}`
       );
     });

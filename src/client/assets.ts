@@ -13,6 +13,7 @@ import type {
 } from '../core/wire.ts';
 import { assetOperations as op } from '../wire/assets.ts';
 import type { HttpTransport } from './http.ts';
+import { writeHeaders, type WriteCondition } from './history.ts';
 
 export type ExportType = 'MD' | 'HTML';
 
@@ -41,12 +42,19 @@ export class AssetsClient {
     return this.http.call(op.snapshot, { params: { asset: id }, query: { transferables } });
   }
 
-  create(seed: Seed): Promise<Asset> {
-    return this.http.call(op.create, { body: seed });
+  /** The asset and its current revision (the ETag): what a conditional update or delete is based on. */
+  async getRevised(id: string, transferables = true): Promise<{ asset: Asset; revision: string | undefined }> {
+    const { value, revision } = await this.http.callRevised(op.snapshot, { params: { asset: id }, query: { transferables } });
+    return { asset: value, revision };
   }
 
-  createFromText(seed: TextSeed): Promise<Asset> {
-    return this.create(textSeed(seed));
+  /** `condition.author`: another author for this create (an agent saving through the extension's client). */
+  create(seed: Seed, condition?: WriteCondition): Promise<Asset> {
+    return this.http.call(op.create, { body: seed, headers: writeHeaders(condition) });
+  }
+
+  createFromText(seed: TextSeed, condition?: WriteCondition): Promise<Asset> {
+    return this.create(textSeed(seed), condition);
   }
 
   /** A file saved as an asset keeps its name; its content travels as a text fragment. */
@@ -54,8 +62,17 @@ export class AssetsClient {
     return this.createFromText({ ...file });
   }
 
-  update(asset: Asset): Promise<Asset> {
-    return this.http.call(op.update, { body: asset });
+  /**
+   * `condition.expectedRevision` makes it conditional (If-Match): a ClientError with `staleRevision`
+   * when the asset changed since, and nothing written. Resolves to the asset and its new revision.
+   */
+  async updateRevised(asset: Asset, condition?: WriteCondition): Promise<{ asset: Asset; revision: string | undefined }> {
+    const { value, revision } = await this.http.callRevised(op.update, { body: asset, headers: writeHeaders(condition) });
+    return { asset: value, revision };
+  }
+
+  update(asset: Asset, condition?: WriteCondition): Promise<Asset> {
+    return this.http.call(op.update, { body: asset, headers: writeHeaders(condition) });
   }
 
   async rename(id: string, name: string): Promise<Asset> {
@@ -63,9 +80,9 @@ export class AssetsClient {
     return this.update({ ...asset, name });
   }
 
-  /** Returns the deleted id. */
-  delete(id: string): Promise<string> {
-    return this.http.call(op.delete, { params: { asset: id } });
+  /** Returns the deleted id; conditional as `update` when given the revision the caller read. */
+  delete(id: string, condition?: WriteCondition): Promise<string> {
+    return this.http.call(op.delete, { params: { asset: id }, headers: writeHeaders(condition) });
   }
 
   search(query: string, options: { tags?: readonly string[]; signal?: AbortSignal } = {}): Promise<SearchedAssets> {

@@ -13,6 +13,8 @@ export type Query = Readonly<Record<string, string | number | boolean | undefine
 
 interface RequestOptions {
   readonly query?: Query | undefined;
+  /** Sent as they are, over the transport's own (a conditional write's If-Match, another author). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Sent as JSON; a bare string or boolean is sent as a JSON scalar, as the Pieces client does. */
   readonly body?: unknown;
   readonly signal?: AbortSignal | undefined;
@@ -34,6 +36,7 @@ type BodyOption<O extends Operation> = O extends Operation<string, infer Body ex
 export type CallOptions<O extends Operation> = ParamsOption<O> &
   BodyOption<O> & {
     readonly query?: Query;
+    readonly headers?: Readonly<Record<string, string>>;
     readonly signal?: AbortSignal;
     /** The whole request's time limit; NDJSON replies have none unless one is given (their lines show progress). */
     readonly timeoutMs?: number;
@@ -49,66 +52,81 @@ export type CallResult<O extends Operation> = O['reply']['kind'] extends 'void'
     ? AsyncIterable<ReplyOf<O>>
     : ReplyOf<O>;
 
+/** A reply with the revision its ETag names (an asset's current revision, for reads and writes of assets). */
+export interface Revised<T> {
+  readonly value: T;
+  readonly revision: string | undefined;
+}
+
 export class HttpTransport {
   readonly baseUrl: string;
   private readonly pool: Pool;
   private readonly timeoutMs: number;
+  private readonly headers: Readonly<Record<string, string>>;
 
-  constructor(baseUrl: string, options: { connections?: number; timeoutMs?: number } = {}) {
+  /** `headers` go with every request (Satchel's own client names its author in one). */
+  constructor(baseUrl: string, options: { connections?: number; timeoutMs?: number; headers?: Readonly<Record<string, string>> } = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.headers = options.headers ?? {};
     this.pool = new Pool(this.baseUrl, { connections: options.connections ?? 8, keepAliveTimeout: 10_000 });
   }
 
   /** Calls a declared operation. */
   call<O extends Operation>(op: O, ...options: CallArgs<O>): Promise<CallResult<O>>;
   async call(op: Operation, options: RequestOptions & { readonly params?: Readonly<Record<string, string>> } = {}): Promise<unknown> {
-    const { params, ...request } = options;
-    return this.reply(op, pathOf(op, params), request);
+    return (await this.revised(op, options)).value;
   }
 
-  private async reply(op: Operation, path: string, options: RequestOptions): Promise<unknown> {
+  /** Calls a JSON or text operation and reads the revision its reply's ETag names. */
+  callRevised<O extends Operation>(op: O, ...options: CallArgs<O>): Promise<Revised<CallResult<O>>>;
+  callRevised(op: Operation, options: RequestOptions & { readonly params?: Readonly<Record<string, string>> } = {}): Promise<Revised<unknown>> {
+    return this.revised(op, options);
+  }
+
+  private async revised(op: Operation, options: RequestOptions & { readonly params?: Readonly<Record<string, string>> }): Promise<Revised<unknown>> {
+    const { params, ...request } = options;
+    const path = pathOf(op, params);
     switch (op.reply.kind) {
       case 'json':
-        return this.json(op.method, path, options);
+        return this.json(op.method, path, request);
       case 'text':
-        return this.text(op.method, path, options);
+        return this.text(op.method, path, request);
       case 'void':
-        await this.send(op.method, path, options);
-        return undefined;
+        return { ...(await this.send(op.method, path, request)), value: undefined };
       case 'ndjson':
-        return this.lines(op.method, path, options);
+        return { value: await this.lines(op.method, path, request), revision: undefined };
     }
   }
 
-  private async json(method: Method, path: string, options: RequestOptions): Promise<unknown> {
-    const text = await this.send(method, path, options);
+  private async json(method: Method, path: string, options: RequestOptions): Promise<Revised<unknown>> {
+    const { value: text, revision } = await this.send(method, path, options);
     try {
-      return JSON.parse(text) as unknown;
+      return { value: JSON.parse(text) as unknown, revision };
     } catch (cause) {
       throw new ClientError(502, 'bad_reply', `${method} ${path} answered with a body that is not JSON`, { cause });
     }
   }
 
   /** String operations answer text/plain, or a JSON-encoded string. */
-  private async text(method: Method, path: string, options: RequestOptions): Promise<string> {
-    const text = await this.send(method, path, options);
-    if (text.startsWith('"')) {
+  private async text(method: Method, path: string, options: RequestOptions): Promise<Revised<string>> {
+    const sent = await this.send(method, path, options);
+    if (sent.value.startsWith('"')) {
       try {
-        const parsed: unknown = JSON.parse(text);
-        if (typeof parsed === 'string') return parsed;
+        const parsed: unknown = JSON.parse(sent.value);
+        if (typeof parsed === 'string') return { ...sent, value: parsed };
       } catch {
         // Plain text that happens to start with a quote.
       }
     }
-    return text;
+    return sent;
   }
 
-  /** The whole reply's text. */
-  private async send(method: Method, path: string, options: RequestOptions): Promise<string> {
+  /** The whole reply's text, and the revision its ETag names. */
+  private async send(method: Method, path: string, options: RequestOptions): Promise<Revised<string>> {
     const { reply, fail } = await this.open(method, path, options, options.timeoutMs ?? this.timeoutMs);
     try {
-      return await reply.body.text();
+      return { value: await reply.body.text(), revision: revisionOfEtag(reply.headers.etag) };
     } catch (cause) {
       throw fail(cause);
     }
@@ -160,7 +178,7 @@ export class HttpTransport {
       if (timeout?.aborted) return new ClientError(0, 'timeout', `${method} ${path} timed out`, { cause });
       return ClientError.unreachableAt(this.baseUrl, cause);
     };
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.headers, ...options.headers };
     let body: string | null = null;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
@@ -189,6 +207,12 @@ function parseLine(line: string, method: Method, path: string): unknown {
   } catch (cause) {
     throw new ClientError(502, 'bad_reply', `${method} ${path} answered with a line that is not JSON`, { cause });
   }
+}
+
+/** The revision a strong ETag names (`"…"`), as the history routes and asset replies send it. */
+function revisionOfEtag(etag: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(etag) ? etag[0] : etag;
+  return value === undefined ? undefined : value.replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
 }
 
 function queryString(query: Query | undefined): string {

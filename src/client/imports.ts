@@ -187,7 +187,7 @@ function pause(ms: number, signal: AbortSignal): Promise<boolean> {
 
 /** A request cancelled on this side counts what its last progress line reported (the host may finish one more batch). */
 function cancelledSummary(last?: ImportProgress): ImportSummary {
-  const counts = { filesDone: last?.filesDone ?? 0, found: last?.found ?? 0, imported: last?.imported ?? 0, duplicates: last?.duplicates ?? 0, failed: last?.failed ?? 0 };
+  const counts = { filesDone: last?.filesDone ?? 0, found: last?.found ?? 0, imported: last?.imported ?? 0, updated: last?.updated ?? 0, duplicates: last?.duplicates ?? 0, failed: last?.failed ?? 0 };
   return { ...counts, files: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
 }
 
@@ -198,6 +198,7 @@ class Totals {
   private filesDone = 0;
   private found = 0;
   private imported = 0;
+  private updated = 0;
   private duplicates = 0;
   private failed = 0;
   private readonly failures: ItemFailure[] = [];
@@ -233,6 +234,7 @@ class Totals {
 
   private add(summary: ImportSummary, parts: boolean): void {
     this.imported += summary.imported;
+    this.updated += summary.updated;
     this.duplicates += summary.duplicates;
     this.failed += summary.failed;
     this.failures.push(...summary.failures);
@@ -254,13 +256,14 @@ class Totals {
 
   private report(file: string): void {
     if (!this.onProgress) return;
-    const now = { file, files: this.files, filesDone: this.filesDone, found: this.found, imported: this.imported, duplicates: this.duplicates, failed: this.failed };
+    const now = { file, files: this.files, filesDone: this.filesDone, found: this.found, imported: this.imported, updated: this.updated, duplicates: this.duplicates, failed: this.failed };
     for (const { progress, parts } of this.live.values()) {
       if (!parts) {
         now.filesDone += progress.filesDone;
         now.found += progress.found;
       }
       now.imported += progress.imported;
+      now.updated += progress.updated;
       now.duplicates += progress.duplicates;
       now.failed += progress.failed;
     }
@@ -273,6 +276,7 @@ class Totals {
       filesDone: this.filesDone,
       found: this.found,
       imported: this.imported,
+      updated: this.updated,
       duplicates: this.duplicates,
       failed: this.failed,
       failures: this.failures,

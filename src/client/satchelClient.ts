@@ -12,6 +12,9 @@ import { ConversationsClient } from './conversations.ts';
 import { ModelsClient } from './models.ts';
 import { ImportsClient } from './imports.ts';
 import { SnippetsClient } from './snippets.ts';
+import { HistoryClient } from './history.ts';
+import { AUTHOR_HEADER, authorHeader } from '../wire/history.ts';
+import type { Author } from '../core/history/authors.ts';
 import { BackupsClient } from './backups.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
@@ -22,6 +25,8 @@ import { modelOperations } from '../wire/models.ts';
 export interface SatchelClientOptions {
   readonly timeoutMs?: number;
   readonly stream?: StreamOptions;
+  /** Who this client's writes are by (the Satchel-Author header); without one the host takes it for a Pieces client. */
+  readonly author?: Author;
 }
 
 export class SatchelClient implements Disposable {
@@ -34,6 +39,8 @@ export class SatchelClient implements Disposable {
   readonly imports: ImportsClient;
   /** Assets as editor snippets (Satchel's own operations). */
   readonly snippets: SnippetsClient;
+  /** Assets' revisions: list, read, restore, and the edit (Satchel's own operations). */
+  readonly history: HistoryClient;
   /** Copies of the store in the host's backups folder (Satchel's own operation). */
   readonly backups: BackupsClient;
   private readonly http: HttpTransport;
@@ -41,7 +48,10 @@ export class SatchelClient implements Disposable {
   private readonly streams = new Set<StreamConnection<unknown>>();
 
   constructor(baseUrl: string, options: SatchelClientOptions = {}) {
-    this.http = new HttpTransport(baseUrl, options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {});
+    this.http = new HttpTransport(baseUrl, {
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.author !== undefined ? { headers: { [AUTHOR_HEADER]: authorHeader(options.author) } } : {}),
+    });
     this.baseUrl = this.http.baseUrl;
     this.streamOptions = options.stream ?? {};
     this.assets = new AssetsClient(this.http);
@@ -50,6 +60,7 @@ export class SatchelClient implements Disposable {
     this.models = new ModelsClient(this.http);
     this.imports = new ImportsClient(this.http);
     this.snippets = new SnippetsClient(this.http);
+    this.history = new HistoryClient(this.http);
     this.backups = new BackupsClient(this.http);
   }
 
@@ -94,6 +105,7 @@ export class SatchelClient implements Disposable {
 }
 
 export { ClientError } from './errors.ts';
+export type { AssetEdit, WriteCondition } from './history.ts';
 export { assetText, assetLanguage, type ExportType } from './assets.ts';
 export type { TrackedUse } from './connector.ts';
 export type { StreamConnection } from './streams.ts';

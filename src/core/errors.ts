@@ -6,6 +6,7 @@ export type DomainErrorCode =
   | 'invalid_input'
   | 'not_found'
   | 'conflict'
+  | 'stale_revision'
   | 'too_large'
   | 'forbidden'
   | 'unsupported'
@@ -42,6 +43,24 @@ export class NotFoundError extends DomainError {
 /** The request conflicts with the current state (e.g. a second import of the same file). */
 export class ConflictError extends DomainError {
   readonly code = 'conflict';
+}
+
+/**
+ * A conditional write (update, edit, delete or restore given the revision its writer last read)
+ * found the asset at another revision: someone else changed it since. Nothing was written.
+ */
+export class RevisionConflictError extends DomainError {
+  readonly code = 'stale_revision';
+  readonly assetId: string;
+  readonly expected: string;
+  /** The asset's revision now: the writer reads it again, merges, and retries with this one. */
+  readonly current: string;
+  constructor(assetId: string, expected: string, current: string) {
+    super(`asset ${JSON.stringify(assetId)} changed since revision ${expected}: its current revision is ${current}`);
+    this.assetId = assetId;
+    this.expected = expected;
+    this.current = current;
+  }
 }
 
 /** An input is larger than the operation takes (an import file, say). */

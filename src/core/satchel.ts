@@ -12,6 +12,10 @@ import { modelMigrations } from './models/schema.ts';
 import { vectorMigrations } from './search/vectorSchema.ts';
 import { snippetMigrations } from './snippets/schema.ts';
 import { SnippetService } from './snippets/snippetService.ts';
+import { historyMigrations } from './history/schema.ts';
+import { RevisionLog } from './history/revisionLog.ts';
+import { HistoryService } from './history/historyService.ts';
+import type { CompactorOptions } from './history/compaction.ts';
 import { SemanticRecall, type RecallSettings } from './search/semanticRecall.ts';
 import { AssetService } from './assets/assetService.ts';
 import { ApplicationService } from './applications/applicationService.ts';
@@ -27,6 +31,8 @@ import { BulkWriter } from './assets/bulkWriter.ts';
 import { SnippetImporter } from './import/importer.ts';
 import { BatchPreparer } from './import/batchPreparer.ts';
 import { ImportProcess } from './import/importProcess.ts';
+import { ImportOrigins } from './import/importOrigins.ts';
+import { importMigrations } from './import/schema.ts';
 import type { ClassificationSpecific } from './wire.ts';
 import { Backups } from './backups/backups.ts';
 import { DEFAULT_KEEP } from './backups/backupFiles.ts';
@@ -40,6 +46,8 @@ export const allMigrations = [
   ...modelMigrations,
   ...vectorMigrations,
   ...snippetMigrations,
+  ...historyMigrations,
+  ...importMigrations,
 ];
 
 export interface CoreOptions {
@@ -48,6 +56,8 @@ export interface CoreOptions {
   readonly connector?: Partial<ConnectorSettings>;
   readonly models?: Partial<ModelSettings>;
   readonly recall?: Partial<RecallSettings>;
+  /** How revisions are kept and compacted (docs/history.md); tests and the bench set their own. */
+  readonly history?: CompactorOptions;
   /**
    * Whether imports run in a child process, which prepares batches on a worker thread (default
    * true; false imports in this process, on its thread, as where the child cannot start).
@@ -61,6 +71,8 @@ export class Satchel implements Disposable {
   readonly dataDir: string;
   readonly context: StoreContext;
   readonly assets: AssetService;
+  /** Every asset's revisions: listed, read and restored. */
+  readonly history: HistoryService;
   readonly applications: ApplicationService;
   readonly connector: ConnectorService;
   readonly conversations: ConversationService;
@@ -88,11 +100,20 @@ export class Satchel implements Disposable {
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
     // Conversations link to assets (asked only when a link is made) and an asset's reply embeds its
     // conversations: the conversations area is built first and handed to the assets area.
-    this.conversations = new ConversationService(context, this.models, (id) => this.assets.exists(id));
+    this.conversations = new ConversationService(
+      context,
+      this.models,
+      (id) => this.assets.exists(id),
+      (asset, by, change) => this.assets.changeLinked(asset, by, { description: true }, change),
+    );
     // The indexes written inside every asset write transaction are listed here where assets are
     // composed; semantic recall registers its own below.
     const fingerprints = new FingerprintIndex(context.database);
-    this.assets = new AssetService(context, this.classifier, [fingerprints], this.conversations);
+    // Every asset write keeps its revision in the same transaction; the history area lists,
+    // restores and compacts them (restores are asset writes, made through the assets area).
+    const revisionLog = new RevisionLog(context.database);
+    this.assets = new AssetService(context, this.classifier, { log: revisionLog, onRevision: (id) => this.history.compactor.note(id) }, [fingerprints], this.conversations);
+    this.history = new HistoryService(context, revisionLog, this.assets.historyTarget(), options.history);
     this.copilot = new Copilot(
       this.conversations,
       () => this.models.textGenerator(),
@@ -115,8 +136,10 @@ export class Satchel implements Disposable {
     // An import's snippets wait behind creates and agents' saves for the classifier (bulk).
     const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text, 'bulk')).specific;
     const importHere = options.importWorker === false;
+    const origins = new ImportOrigins(context.database);
     const inProcess = new SnippetImporter({
-      writer: new BulkWriter(context, this.assets.bulkTargets()),
+      writer: new BulkWriter(context, { ...this.assets.bulkTargets(), origins }),
+      originOf: (source) => origins.assetOf(source),
       // Exact duplicates: the connector's index finds the candidates, whole texts decide.
       isSaved: (text) => fingerprints.hasText(text, (id) => this.assets.text(id)),
       classify,
@@ -126,7 +149,7 @@ export class Satchel implements Disposable {
       child: { path: context.database.path, schemaVersion: context.database.schemaVersion },
       inProcess,
       session: () => {
-        const held = [this.assets.deferMerging(), context.database.expectWriter()];
+        const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer()];
         return toDisposable(() => disposeAll(held));
       },
       classify,
@@ -155,6 +178,7 @@ export class Satchel implements Disposable {
     await this.context.database.settled();
     this.recall.dispose();
     this.snippets.dispose();
+    this.history.dispose();
     await this.models.close();
     await this.classifier.unload();
     this.assets.dispose();

@@ -10,6 +10,10 @@ import type { Hosting, Role, StartHosting } from '../hosting/hosting.ts';
 import type { Settings } from './settings.ts';
 import type { Log } from './log.ts';
 import { Owner } from '../core/lifecycle.ts';
+import { authorOf } from '../core/history/authors.ts';
+
+/** Who the extension's writes are by, in every snippet's history. */
+const EXTENSION_AUTHOR = authorOf('vscode', 'Satchel for VS Code');
 
 export interface Connection {
   readonly client: SatchelClient;
@@ -92,7 +96,7 @@ export class ServerController extends Owner {
       case 'client':
         this.log.info(`${role.kind === 'host' ? 'Hosting' : 'Client of'} ${role.url}`);
         if (this.current?.url !== role.url || this.current.role !== role.kind) {
-          this.setConnection({ client: new SatchelClient(role.url), role: role.kind, url: role.url, port: role.port });
+          this.setConnection({ client: new SatchelClient(role.url, { author: EXTENSION_AUTHOR }), role: role.kind, url: role.url, port: role.port });
         }
         break;
       case 'waiting':

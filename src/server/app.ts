@@ -23,6 +23,7 @@ import { qgptRoutes } from './routes/qgpt.ts';
 import { mcpRefusals, mcpRoutes } from './mcp/mcpRoute.ts';
 import { importRoutes } from './routes/imports.ts';
 import { snippetRoutes } from './routes/snippets.ts';
+import { historyRoutes } from './routes/history.ts';
 import { backupRoutes } from './routes/backups.ts';
 
 export interface AppOptions {
@@ -53,6 +54,7 @@ export const routeModules: readonly RouteModule[] = [
   mcpRoutes,
   importRoutes,
   snippetRoutes,
+  historyRoutes,
   backupRoutes,
   connectorRoutes,
 ];

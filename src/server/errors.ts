@@ -4,8 +4,9 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Context, Next } from 'koa';
-import { DomainError, type DomainErrorCode } from '../core/errors.ts';
+import { DomainError, RevisionConflictError, type DomainErrorCode } from '../core/errors.ts';
 import type { Logger } from '../core/context.ts';
+import { etagOf } from '../wire/history.ts';
 
 /** An error raised by the HTTP edge itself (body parsing, guards, routing). */
 export class HttpError extends Error {
@@ -22,6 +23,8 @@ const statusOf: Record<DomainErrorCode, number> = {
   invalid_input: 400,
   not_found: 404,
   conflict: 409,
+  // A conditional write (If-Match, expectedRevision) found the asset at another revision.
+  stale_revision: 412,
   too_large: 413,
   forbidden: 403,
   unsupported: 422,
@@ -33,7 +36,8 @@ const statusOf: Record<DomainErrorCode, number> = {
 };
 
 export interface ErrorBody {
-  readonly error: { readonly code: string; readonly message: string };
+  /** `currentRevision` for a stale_revision (412): the revision to read again and base a retry on. */
+  readonly error: { readonly code: string; readonly message: string; readonly currentRevision?: string };
 }
 
 /** Status and message of a domain or edge error (streams report errors in frames, not replies); undefined for anything else. */
@@ -72,7 +76,11 @@ export function errorMiddleware(logger: Logger) {
     } catch (error) {
       let status: number;
       let body: ErrorBody;
-      if (error instanceof DomainError) {
+      if (error instanceof RevisionConflictError) {
+        status = statusOf[error.code];
+        body = { error: { code: error.code, message: error.message, currentRevision: error.current } };
+        ctx.set('ETag', etagOf(error.current));
+      } else if (error instanceof DomainError) {
         status = statusOf[error.code];
         body = errorBody(error.code, error.message);
       } else if (error instanceof HttpError) {

@@ -6,6 +6,7 @@ import { applicationOperations, connectorOperations } from './connector.ts';
 import { conversationOperations } from './conversations.ts';
 import { hostOperations, hostSockets } from './host.ts';
 import { importOperations } from './imports.ts';
+import { historyOperations } from './history.ts';
 import { modelOperations } from './models.ts';
 import { qgptSockets } from './qgpt.ts';
 import { searchOperations } from './search.ts';
@@ -17,6 +18,7 @@ const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   backupOperations,
   connectorOperations,
   conversationOperations,
+  historyOperations,
   hostOperations,
   importOperations,
   modelOperations,

@@ -162,6 +162,31 @@ export function printReport(results: Results): string {
       miss({ figure: 'model download on loopback with sha256', size: mb(d.bytes), satchel: `${d.satchelMBps.toFixed(0)} MB/s`, baseline: `undici stream-to-file ${d.plainMBps.toFixed(0)} MB/s`, ratio: pct(ratio), target: '≥ 80%', met: ratio >= 0.8 },
         `Measured through ${d.path}; the extra work is the streaming sha256 on the main thread, 1 MiB write batches (one in flight), progress frames, fsync and rename.`);
     } else unavailable('model download', '—', results.download);
+    if (results.history.ok) {
+      const h = results.history.value;
+      for (const [kind, cost] of [['content edit', h.edit], ['rename', h.rename]] as const) {
+        rows.push({
+          figure: `asset update with its revision (${kind}, durable)`,
+          size: `${k(h.assets)} assets`,
+          satchel: `${ms(cost.withMs)}, ${cost.withCpuUs.toFixed(0)} µs CPU`,
+          baseline: `no revisions ${ms(cost.withoutMs)}, ${cost.withoutCpuUs.toFixed(0)} µs CPU`,
+          ratio: `${cost.withMs >= cost.withoutMs ? '+' : ''}${pct(cost.withMs / cost.withoutMs - 1)} time, ${cost.withCpuUs >= cost.withoutCpuUs ? '+' : ''}${(cost.withCpuUs - cost.withoutCpuUs).toFixed(0)} µs CPU`,
+          target: '',
+          met: undefined,
+        });
+      }
+      for (const [what, g] of [['one asset', h.oneAsset], [`${k(h.manyAssets.assets)} assets`, h.manyAssets]] as const) {
+        rows.push({
+          figure: `store growth over ${k(g.updates)} content updates of ${what}`,
+          size: '',
+          satchel: `+${mb(g.grew)} (${g.revisions} revisions); compacted +${mb(g.grewCompacted)} (${g.revisionsCompacted})`,
+          baseline: `no revisions +${mb(g.grewWithout)}; contents written ${mb(g.contentBytes)}`,
+          ratio: `revisions +${mb(g.grew - g.grewWithout)}, compacted +${mb(g.grewCompacted - g.grewWithout)}`,
+          target: '',
+          met: undefined,
+        });
+      }
+    } else unavailable('revisions', '—', results.history);
   }
 
   function scalingRows(): void {

@@ -24,6 +24,7 @@ import { measureQuality, measureSemanticLatency, type QualityFigure, type Semant
 import { printReport } from './report.ts';
 import { measureImport, type ImportFigure } from './figures/importFigure.ts';
 import { measureCompletion, type CompletionFigure } from './figures/completion.ts';
+import { measureHistory, type HistoryFigure } from './figures/history.ts';
 
 export interface Plan {
   readonly quick: boolean;
@@ -43,6 +44,10 @@ export interface Plan {
   readonly updates: number;
   readonly createRequests: number;
   readonly downloadBytes: number;
+  /** Updates timed per kind and run, with revisions and without (in this process, on 1,000 assets). */
+  readonly historyUpdates: number;
+  /** Updates whose store growth is reported (of one asset, and over 1,000). */
+  readonly historyGrowthUpdates: number;
   /** How long loading an embedding model may take (its back-fill, or loading stored vectors). */
   readonly semanticBudgetMs: number;
   /** Only the import figure per size (and the create throughput baseline). */
@@ -72,6 +77,8 @@ const fullPlan: Plan = {
   downloadBytes: 256 * 1024 * 1024,
   semanticBudgetMs: 10 * 60_000,
   completionSessions: 80,
+  historyUpdates: 2_000,
+  historyGrowthUpdates: 10_000,
 };
 
 const quickPlan: Plan = {
@@ -90,6 +97,8 @@ const quickPlan: Plan = {
   updates: 10,
   createRequests: 600,
   downloadBytes: 64 * 1024 * 1024,
+  historyUpdates: 300,
+  historyGrowthUpdates: 10_000,
 };
 
 export interface LoadFigure {
@@ -138,6 +147,7 @@ export interface Results {
   readonly sizes: readonly SizeResult[];
   readonly create: Outcome<{ readonly satchel: Throughput; readonly bareKoa: Throughput }>;
   readonly download: Outcome<DownloadFigure>;
+  readonly history: Outcome<HistoryFigure>;
 }
 
 const hostArgs = (dataDir: string): string[] => ['--data-dir', dataDir, '--port', '0'];
@@ -263,6 +273,11 @@ async function main(): Promise<void> {
   const create: Results['create'] = plan.onlyCompletion
     ? { ok: false, reason: 'not measured (--only-completion)' }
     : await attempt(`create throughput (${plan.createRequests} requests ×${plan.runs}, Satchel and bare Koa)`, () => measureCreate(plan, built));
+  const history: Outcome<HistoryFigure> = plan.onlyImport || plan.onlyCompletion
+    ? { ok: false, reason: 'not measured (--only-import or --only-completion)' }
+    : await attempt(`revisions: ${plan.historyUpdates} updates with and without them ×${plan.runs}, store growth over ${plan.historyGrowthUpdates} updates`, () =>
+        measureHistory({ assets: 1_000, updates: plan.historyUpdates, growthUpdates: plan.historyGrowthUpdates, runs: plan.runs }),
+      );
   const download: Outcome<DownloadFigure> = plan.onlyImport || plan.onlyCompletion ? { ok: false, reason: 'not measured (--only-import or --only-completion)' } : await attempt(`model download of ${plan.downloadBytes / 2 ** 20} MiB (Satchel and plain undici)`, () => measureDownload(built, plan.downloadBytes, plan.runs));
 
   const cpu = cpus();
@@ -283,6 +298,7 @@ async function main(): Promise<void> {
     sizes,
     create,
     download,
+    history,
   };
   const outDir = join(repoRoot, 'bench');
   mkdirSync(outDir, { recursive: true });

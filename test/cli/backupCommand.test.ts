@@ -16,6 +16,7 @@ import { listBackups } from '../../src/core/backups/backupFiles.ts';
 import { codeSeed } from '../support/assetFixtures.ts';
 import { tempDir } from '../support/helpers.ts';
 import { runCli } from '../support/cli.ts';
+import { TEST_AUTHOR } from '../support/authors.ts';
 
 
 
@@ -23,7 +24,7 @@ import { runCli } from '../support/cli.ts';
 async function dataDirWith(count: number): Promise<string> {
   const dataDir = tempDir('satchel-cli-backup-');
   const core = Satchel.open({ dataDir, importWorker: false });
-  for (let i = 0; i < count; i++) await core.assets.create(codeSeed(`export const cli${i} = ${i};`, `cli ${i}`));
+  for (let i = 0; i < count; i++) await core.assets.create(codeSeed(`export const cli${i} = ${i};`, `cli ${i}`), { author: TEST_AUTHOR });
   await core.close();
   return dataDir;
 }
@@ -54,7 +55,7 @@ test('with no host: backup copies the store directly, to FILE and to the backups
     assert.match(again.stderr, /already exists/);
 
     const core = Satchel.open({ dataDir, importWorker: false });
-    await core.assets.create(codeSeed('export const afterBackup = 1;'));
+    await core.assets.create(codeSeed('export const afterBackup = 1;'), { author: TEST_AUTHOR });
     await core.close();
 
     const listed = await runCli(['restore', '--data-dir', dataDir]);
@@ -76,7 +77,7 @@ test('with a host serving the directory: backup goes through the host; restore i
   const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0 });
   assert.ok(host);
   try {
-    await host.core.assets.create(codeSeed('export const whileServed = 1;'));
+    await host.core.assets.create(codeSeed('export const whileServed = 1;'), { author: TEST_AUTHOR });
     const file = join(dataDir, 'served.db');
     const backup = await runCli(['backup', '--data-dir', dataDir, file]);
     assert.equal(backup.code, 0, backup.stderr);

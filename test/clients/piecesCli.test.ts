@@ -17,6 +17,7 @@ import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { PIECES_CLI } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
+import { TEST_AUTHOR } from '../support/authors.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const source = clientSource(PIECES_CLI);
@@ -68,7 +69,7 @@ function withModel(answer: string): () => void {
 
 test('pieces search --mode fts and --mode ncs find the saved snippet', { skip }, async (ctx) => {
   ctx.diagnostic(`Pieces CLI ${PIECES_CLI.version} from ${source.from}`);
-  await t.core.assets.create(codeSeed('def greet(name: str) -> str:\n    return f"Hello, {name}!"\n', 'Greeter') as never);
+  await t.core.assets.create(codeSeed('def greet(name: str) -> str:\n    return f"Hello, {name}!"\n', 'Greeter') as never, { author: TEST_AUTHOR });
   const fts = await pieces('search', '--mode', 'fts', 'greet');
   assert.match(fts.out, /Full Text Search\| Results Found: 1/, fts.out);
   const ncs = await pieces('search', '--mode', 'ncs', 'greet name');
@@ -158,7 +159,7 @@ function session(): { until(pattern: RegExp): Promise<void>; type(text: string):
 }
 
 test('pieces run: list, open a snippet (its code), rename it, delete it', { skip }, async () => {
-  const asset = await t.core.assets.create(codeSeed('SELECT id, email FROM users WHERE active = true;\n', 'Active users', { ext: 'sql' }) as never);
+  const asset = await t.core.assets.create(codeSeed('SELECT id, email FROM users WHERE active = true;\n', 'Active users', { ext: 'sql' }) as never, { author: TEST_AUTHOR });
   const cli = session();
   await cli.until(/User:/);
   cli.type('list\r');

@@ -37,7 +37,7 @@ const RULES: Record<string, Rule> = {
   wire: {
     uses: [],
     typesFrom: ['core'],
-    runtimeFiles: ['src/core/models/enums.ts', 'src/core/models/catalog.ts', 'src/core/import/formats.ts'],
+    runtimeFiles: ['src/core/models/enums.ts', 'src/core/models/catalog.ts', 'src/core/import/formats.ts', 'src/core/history/authors.ts'],
     forbiddenPackages: /^(vscode|koa|@koa\/|ws$|undici)/ },
   server: { uses: ['core', 'wire'], forbiddenPackages: /^(vscode|undici)/ },
   client: { uses: ['wire'], typesFrom: ['core'], runtimeFiles: ['src/core/events.ts'], forbiddenPackages: /^(vscode|koa|@koa\/)/ },

@@ -17,6 +17,7 @@ import { tempDir } from '../support/helpers.ts';
 import { HostProcess, ensureCliBuilt, figures, sleep } from './support.ts';
 import { probeHealth } from './healthProbe.ts';
 import { createAsset, seed } from './writes.ts';
+import { TEST_AUTHOR } from '../support/authors.ts';
 
 /**
  * Padding grown in SQL (1 MiB rows of random hex): the copy takes seconds, so writes land during it,
@@ -33,7 +34,7 @@ let port = 0;
 before(async () => {
   dataDir = tempDir('satchel-rel-backup-');
   const core = Satchel.open({ dataDir, importWorker: false });
-  for (let i = 0; i < 5; i++) await core.assets.create(seed(`export const before${i} = ${i};`) as never);
+  for (let i = 0; i < 5; i++) await core.assets.create(seed(`export const before${i} = ${i};`) as never, { author: TEST_AUTHOR });
   await core.close();
   const db = new DatabaseSync(join(dataDir, 'satchel.db'));
   try {

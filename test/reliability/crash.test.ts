@@ -8,12 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-import { join } from 'node:path';
-import { rmSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
-import { DATABASE_FILE } from '../../src/core/store/database.ts';
-import { tempDir } from '../support/helpers.ts';
-import { HostProcess, figures, raw, sleep } from './support.ts';
+import { assertIntegrity, figures, raw } from './support.ts';
+import { killRounds } from './killRounds.ts';
 import { createAsset } from './writes.ts';
 
 const KILLS = Number(process.env.SATCHEL_CRASH_KILLS ?? 20);
@@ -191,11 +187,7 @@ async function verify(port: number, model: Expected[], tally: Tally): Promise<vo
 }
 
 function integrityCheck(file: string): void {
-  // A second connection, read-only, beside the running host: what a backup tool would see.
-  const db = new DatabaseSync(file, { readOnly: true });
-  try {
-    const rows = db.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>;
-    assert.equal(rows.map((r) => r.integrity_check).join('; '), 'ok');
+  assertIntegrity(file, (db) => {
     const orphans = db.prepare('SELECT COUNT(*) AS n FROM asset_formats WHERE asset_id NOT IN (SELECT id FROM assets)').get() as { n: number };
     assert.equal(orphans.n, 0, 'formats of deleted assets remain');
     const dangling = db
@@ -204,47 +196,30 @@ function integrityCheck(file: string): void {
       )
       .get() as { n: number };
     assert.equal(dangling.n, 0, 'links to deleted assets remain');
-  } finally {
-    db.close();
-  }
+  });
 }
 
 test(`a host killed with SIGKILL ${KILLS} times under writes loses no acknowledged write and shows no half-done one`, async (t) => {
-  const dataDir = tempDir('satchel-rel-crash-');
-  const file = join(dataDir, DATABASE_FILE);
-  let host: HostProcess | undefined;
-  t.after(async () => {
-    await host?.kill();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
   const model: Expected[] = [];
   const tally: Tally = { acknowledged: 0, unknown: 0, checked: 0 };
   const tagIds = new Map<string, string>();
-  let kills = 0;
-
-  for (let round = 0; round <= KILLS; round++) {
-    host = new HostProcess(dataDir);
-    const { port } = await host.waitFor('serving', 30_000);
-    await verify(port!, model, tally);
-    integrityCheck(file);
-    if (round === KILLS) break;
-    if (tagIds.size === 0) {
+  const kills = await killRounds(t, KILLS, {
+    async verify(port, file) {
+      await verify(port, model, tally);
+      integrityCheck(file);
+    },
+    async prepare(port) {
+      if (tagIds.size > 0) return;
       for (const text of TAGS) {
-        const reply = await raw(port!, { method: 'POST', path: '/tags/create', headers: JSON_HEADERS, body: JSON.stringify({ text }) });
+        const reply = await raw(port, { method: 'POST', path: '/tags/create', headers: JSON_HEADERS, body: JSON.stringify({ text }) });
         assert.equal(reply.status, 200, reply.text);
         tagIds.set(text, (reply.json as { id: string }).id);
       }
-    }
-    const stop = { now: false };
-    const workers = Array.from({ length: WORKERS }, (_, w) => runWorker(w, port!, model, tagIds, stop, tally));
-    // Kill at a random moment: sometimes almost at once, sometimes after many writes.
-    await sleep(randomInt(50, 900));
-    stop.now = true;
-    host.child.kill('SIGKILL');
-    await Promise.all(workers);
-    await host.exited;
-    kills++;
-  }
+    },
+    async write(port, stop) {
+      await Promise.all(Array.from({ length: WORKERS }, (_, w) => runWorker(w, port, model, tagIds, stop, tally)));
+    },
+  });
   const live = model.filter((e) => e.exists === 'yes').length;
   figures('crash', { kills, writes: tally.acknowledged, inFlightAtKill: tally.unknown, assetsChecked: tally.checked, live, lost: 0, duplicated: 0, halfVisible: 0 });
   assert.equal(kills, KILLS);

@@ -18,6 +18,7 @@ import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, processMemory, raw } from './support.ts';
 import { withHealth } from './healthProbe.ts';
 import { seed } from './writes.ts';
+import { TEST_AUTHOR } from '../support/authors.ts';
 
 const ASSETS = 9;
 const CONTENT = 60 * 1024 * 1024;
@@ -34,7 +35,7 @@ before(async () => {
   // Small assets made the ordinary way, then grown in SQL: creating 540 MB through the API would
   // spend minutes indexing what this test does not search (the indexes keep the small content).
   const core = Satchel.open({ dataDir });
-  for (let i = 0; i < ASSETS; i++) ids.push((await core.assets.create(seed(`const seed${i} = ${i};`) as never)).id);
+  for (let i = 0; i < ASSETS; i++) ids.push((await core.assets.create(seed(`const seed${i} = ${i};`) as never, { author: TEST_AUTHOR })).id);
   await core.close();
   const db = new DatabaseSync(join(dataDir, 'satchel.db'));
   try {

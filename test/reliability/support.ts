@@ -11,7 +11,8 @@ import { connect } from 'node:net';
 import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync } from 'node:sqlite';
+import assert from 'node:assert/strict';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.cjs');
@@ -313,4 +314,16 @@ export function processMemory(pid: number): { rss_mib: number; rss_peak_mib: num
     return Math.round(Number(match[1]) / 1024);
   };
   return { rss_mib: mib('VmRSS'), rss_peak_mib: mib('VmHWM') };
+}
+
+/** Opens the store read-only beside a running host (what a backup tool would see) and asserts PRAGMA integrity_check passes; `more` checks more on the same connection. */
+export function assertIntegrity(file: string, more?: (db: DatabaseSync) => void): void {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const rows = db.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>;
+    assert.equal(rows.map((r) => r.integrity_check).join('; '), 'ok');
+    more?.(db);
+  } finally {
+    db.close();
+  }
 }

@@ -12,12 +12,13 @@ import { codeSeed } from '../support/assetFixtures.ts';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
 import { ClientError } from '../../src/client/errors.ts';
 import { backupsDir } from '../../src/core/backups/backupFiles.ts';
+import { TEST_AUTHOR } from '../support/authors.ts';
 
 test('the host backs its store up into its backups folder and answers the copy by name', async () => {
   const h = await startTestServer();
   const client = new SatchelClient(h.url);
   try {
-    for (let i = 0; i < 3; i++) await h.core.assets.create(codeSeed(`export const served${i} = ${i};`));
+    for (let i = 0; i < 3; i++) await h.core.assets.create(codeSeed(`export const served${i} = ${i};`), { author: TEST_AUTHOR });
     const progress: number[] = [];
     const backup = await client.backups.create({ onProgress: (p) => progress.push(p.bytesDone) });
     assert.equal(backup.reason, 'manual');
@@ -40,7 +41,7 @@ test('a client that goes away cancels the copy; no partial file is left', async 
   const h = await startTestServer();
   const client = new SatchelClient(h.url);
   try {
-    await h.core.assets.create(codeSeed('export const cancelled = true;'));
+    await h.core.assets.create(codeSeed('export const cancelled = true;'), { author: TEST_AUTHOR });
     // 64 MiB of padding, so the copy takes 64 steps and the cancel arrives while it runs.
     const db = h.core.context.database.db;
     db.exec('BEGIN');

@@ -14,6 +14,7 @@ import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.j
 import { startTestServer, request, waitFor, type TestServer } from '../support/helpers.ts';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
 import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
+import { TEST_WRITE } from '../support/authors.ts';
 
 let t: TestServer;
 let client: Client;
@@ -181,13 +182,13 @@ test('search_snippets finds by query, tags and language, and honours the limit',
 test('a language search follows a snippet whose language was changed afterwards', async () => {
   const id = structured<Saved>(await call('save_snippet', { content: 'package main\n\nfunc main() { println("hi") }\n', language: 'ts' })).id;
   try {
-    t.core.assets.reclassify(id, 'go');
+    t.core.assets.reclassify(id, 'go', TEST_WRITE);
     const go = structured<{ snippets: Array<{ id: string; language: string }> }>(await call('search_snippets', { language: 'Go' }));
     assert.deepEqual(go.snippets.map((s) => [s.id, s.language]), [[id, 'go']]);
     const ts = structured<{ snippets: Array<{ id: string }> }>(await call('search_snippets', { language: 'ts' }));
     assert.ok(!ts.snippets.some((s) => s.id === id));
   } finally {
-    t.core.assets.delete(id);
+    t.core.assets.delete(id, TEST_WRITE);
   }
 });
 
@@ -220,7 +221,7 @@ test('a snippet larger than an agent can use is cut in get_snippet and whole as 
     const read = await client.readResource({ uri: `satchel://assets/${id}` });
     assert.equal((read.contents[0] as { text: string }).text, big);
   } finally {
-    t.core.assets.delete(id);
+    t.core.assets.delete(id, TEST_WRITE);
   }
 });
 

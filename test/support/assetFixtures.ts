@@ -6,6 +6,7 @@ import { AssetService, type LinkedConversations } from '../../src/core/assets/as
 import type { LanguageClassifier } from '../../src/core/classify/languageClassifier.ts';
 import type { ClassificationSpecific, Seed } from '../../src/core/wire.ts';
 import { tempDir } from './helpers.ts';
+import { RevisionLog } from '../../src/core/history/revisionLog.ts';
 
 export interface AssetStore {
   readonly context: StoreContext;
@@ -37,7 +38,7 @@ export function openAssetStore(language = 'ts', conversations?: LinkedConversati
       return { specific: language as ClassificationSpecific, confidence: 1, source: 'model' as const };
     },
   } as unknown as LanguageClassifier;
-  (store as { assets: AssetService }).assets = new AssetService(context, classifier, [], conversations);
+  (store as { assets: AssetService }).assets = new AssetService(context, classifier, { log: new RevisionLog(context.database) }, [], conversations);
   return store;
 }
 

@@ -74,6 +74,8 @@ export interface Reply {
   readonly text: string;
   /** The body parsed as JSON (undefined when it is not JSON). */
   readonly json: any;
+  /** The reply's ETag (an asset's current revision), or null. */
+  readonly etag?: string | null;
 }
 
 /** One HTTP request with fetch; `body` objects are sent as JSON, strings as given. */
@@ -97,7 +99,7 @@ export async function request(
   } catch {
     json = undefined;
   }
-  return { status: response.status, type: response.headers.get('content-type') ?? '', text, json };
+  return { status: response.status, type: response.headers.get('content-type') ?? '', text, json, etag: response.headers.get('etag') };
 }
 
 /** Asserts the one JSON error shape and returns its code. */

@@ -10,6 +10,9 @@
  *   assetRecommendations.ts related and recommended assets
  *   assetActivities.ts      activity records
  *   tombstones.ts           the last state of deleted assets
+ *   assetRevisions.ts       what each write's revision reads of an asset (the history area keeps them)
+ *   assetEdits.ts           the edit of content, name, language, tags and description (save, agents, restore)
+ *   descriptions.ts         the DESCRIPTION annotation an asset's description is
  */
 import type { StoreContext } from '../context.ts';
 import type { Disposable, Event } from '../events.ts';
@@ -53,10 +56,32 @@ import { draftSeed } from './seeds.ts';
 import type { AssetUpdateInput, FormatUpdateInput, RecommendationInput, RelatedInput, SearchWithFiltersInput, SeedInput } from './inputs.ts';
 import { SATCHEL_APPLICATION, LOCAL_CREATOR } from './origin.ts';
 import type { BulkTargets } from './bulkWriter.ts';
+import type { WriteOptions } from '../history/authors.ts';
+import type { RevisionLog } from '../history/revisionLog.ts';
+import { RevisionTracker, type RevisionTracking, type Touched } from '../history/revisionTracker.ts';
+import type { AssetState } from '../history/state.ts';
+import type { CurrentState, HistoryTarget } from '../history/historyService.ts';
+import { AssetLinkedState } from './assetRevisions.ts';
+import type { AssetEdit } from './assetEdits.ts';
+import type { CreateOptions } from './assetWrites.ts';
 
 export type { AssetIndexer } from './assetIndexers.ts';
 export type { LinkedConversations } from './assetRendering.ts';
 export type { SearchedPages, SearchOptions } from './assetSearch.ts';
+export type { AssetEdit } from './assetEdits.ts';
+export type { CreateOptions } from './assetWrites.ts';
+
+/**
+ * Where the assets area keeps revisions (the history area's log) and whom it tells of a new one;
+ * or, instead, what its writes keep revisions through (the bench's baseline keeps none).
+ */
+export type AssetHistory =
+  | {
+      readonly log: RevisionLog;
+      /** A revision was appended to the asset (compaction queues it). */
+      readonly onRevision?: (assetId: string) => void;
+    }
+  | { readonly tracking: RevisionTracking };
 
 export interface ListOptions {
   readonly transferables?: boolean;
@@ -76,17 +101,20 @@ export class AssetService implements Disposable {
   private readonly writes: AssetWrites;
   private readonly searches: AssetSearch;
   private readonly recommendations: AssetRecommendations;
+  private readonly linkedState: AssetLinkedState;
+  private readonly revisions: RevisionTracking;
   readonly labels: Labels;
   /** Fires after commit with the last state of a deleted asset (content-free). */
   readonly onDidDelete: Event<Asset> = this.tombstones.onDidDelete;
 
   /**
-   * `indexers` are kept in step with every asset write and `conversations` renders the
-   * conversations an asset's reply embeds (the composition root hands both in).
+   * `indexers` are kept in step with every asset write, `conversations` renders the conversations
+   * an asset's reply embeds, and `history` keeps each write's revision (the composition root hands them in).
    */
   constructor(
     context: StoreContext,
     classifier: LanguageClassifier,
+    history: AssetHistory,
     indexers: readonly AssetIndexer[] = [],
     conversations?: LinkedConversations,
   ) {
@@ -101,15 +129,26 @@ export class AssetService implements Disposable {
     this.indexing = new AssetIndexing(index, this.store, this.labels, [...indexers, this.similarity]);
     this.renderer = new AssetRenderer(context, conversations);
     this.activityRecords = new AssetActivities(context);
-    const { store, labels, indexing, renderer, tombstones } = this;
-    this.writes = new AssetWrites({ context, classifier, store, labels, indexing, renderer, activities: this.activityRecords, tombstones });
+    this.linkedState = new AssetLinkedState(context);
+    this.revisions = 'tracking' in history ? history.tracking : new RevisionTracker(history.log, this.linkedState, history.onRevision);
+    const { store, labels, indexing, renderer, tombstones, revisions } = this;
+    const descriptions = this.linkedState.descriptions;
+    this.writes = new AssetWrites({ context, classifier, store, labels, indexing, renderer, activities: this.activityRecords, tombstones, revisions, descriptions });
     this.searches = new AssetSearch(store, index, this.similarity, labels, renderer);
     this.recommendations = new AssetRecommendations(store, this.similarity, renderer);
   }
 
   /** What the import path (bulkWriter.ts) writes through and keeps in step. */
   bulkTargets(): BulkTargets {
-    return { store: this.store, indexing: this.indexing, labels: this.labels, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR };
+    return {
+      store: this.store,
+      indexing: this.indexing,
+      labels: this.labels,
+      revisions: this.revisions,
+      descriptions: this.linkedState.descriptions,
+      application: SATCHEL_APPLICATION,
+      creator: LOCAL_CREATOR,
+    };
   }
 
   /**
@@ -236,7 +275,7 @@ export class AssetService implements Disposable {
 
   // ---------------------------------------------------------------- writes (see assetWrites.ts)
 
-  create(seed: SeedInput, options: { suggested?: boolean } = {}): Promise<Asset> {
+  create(seed: SeedInput, options: CreateOptions): Promise<Asset> {
     return this.writes.create(seed, options);
   }
 
@@ -245,20 +284,44 @@ export class AssetService implements Disposable {
     return draftSeed(seed, this.classifier, transferables);
   }
 
-  update(input: AssetUpdateInput): Asset {
-    return this.writes.update(input);
+  update(input: AssetUpdateInput, by: WriteOptions): Asset {
+    return this.writes.update(input, by);
   }
 
-  delete(id: string): string {
-    return this.writes.delete(id);
+  /** Content, name, language, tags and description in one write and one revision (see AssetWrites.edit). */
+  edit(id: string, edit: AssetEdit, by: WriteOptions): { asset: Asset; revision: string } {
+    return this.writes.edit(id, edit, by);
   }
 
-  reclassify(id: string, ext: string): Asset {
-    return this.writes.reclassify(id, ext);
+  delete(id: string, by: WriteOptions): string {
+    return this.writes.delete(id, by);
   }
 
-  updateFormatValue(input: FormatUpdateInput, transferable: boolean): Format {
-    return this.writes.updateFormatValue(input, transferable);
+  reclassify(id: string, ext: string, by: WriteOptions): Asset {
+    return this.writes.reclassify(id, ext, by);
+  }
+
+  updateFormatValue(input: FormatUpdateInput, transferable: boolean, by: WriteOptions): Format {
+    return this.writes.updateFormatValue(input, transferable, by);
+  }
+
+  /** A change to a record linked to the asset (its description annotation) made as a write of the asset (AssetWrites.changeLinked). */
+  changeLinked<T>(assetId: string, by: WriteOptions, touched: Touched, change: () => T): T {
+    return this.writes.changeLinked(assetId, by, touched, change);
+  }
+
+  /** What the history area reads and writes through: an asset's state now, and a restore of an earlier one. */
+  historyTarget(): HistoryTarget {
+    return {
+      exists: (assetId: string): boolean => this.store.exists(assetId),
+      current: (assetId: string): CurrentState | undefined => {
+        if (!this.store.exists(assetId)) return undefined;
+        const doc = this.store.doc(assetId);
+        return { state: this.linkedState.state(doc), updated: Date.parse(doc.updated.value) };
+      },
+      restore: (assetId: string, state: AssetState, by: WriteOptions, restoredFrom: string): string =>
+        this.writes.edit(assetId, { ...state, description: state.description ?? '' }, by, restoredFrom).revision,
+    };
   }
 
   incrementScores(id: string, increment: SeededScoreIncrement): void {
@@ -269,20 +332,20 @@ export class AssetService implements Disposable {
     this.writes.recordActivity(id, event, application);
   }
 
-  associate(assetId: string, kind: 'tag' | 'website' | 'workstream_summary', targetId: string): void {
-    this.writes.associate(assetId, kind, targetId);
+  associate(assetId: string, kind: 'tag' | 'website' | 'workstream_summary', targetId: string, by: WriteOptions): void {
+    this.writes.associate(assetId, kind, targetId, by);
   }
 
-  disassociate(assetId: string, kind: 'tag' | 'website' | 'workstream_summary', targetId: string): void {
-    this.writes.disassociate(assetId, kind, targetId);
+  disassociate(assetId: string, kind: 'tag' | 'website' | 'workstream_summary', targetId: string, by: WriteOptions): void {
+    this.writes.disassociate(assetId, kind, targetId, by);
   }
 
-  createTag(seed: SeededTag): Tag {
-    return this.writes.createTag(seed);
+  createTag(seed: SeededTag, by: WriteOptions): Tag {
+    return this.writes.createTag(seed, by);
   }
 
-  createWebsite(seed: SeededWebsite): Website {
-    return this.writes.createWebsite(seed);
+  createWebsite(seed: SeededWebsite, by: WriteOptions): Website {
+    return this.writes.createWebsite(seed, by);
   }
 
   // ---------------------------------------------------------------- search (see assetSearch.ts, assetRecommendations.ts)

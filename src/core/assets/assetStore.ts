@@ -112,8 +112,9 @@ export class AssetStore {
     return this.context.database.prepare('SELECT rowid, id, pseudo, suggested, data FROM assets WHERE id = ?').get(id) as Row | undefined;
   }
 
+  /** One index probe: the document (whose content may span many pages) is not read. */
   exists(id: string): boolean {
-    return this.row(id) !== undefined;
+    return this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(id) !== undefined;
   }
 
   /** Whether an asset appears in ordinary snapshots and streams (neither pseudo nor suggested). */

@@ -19,11 +19,12 @@ import type {
 } from '../wire.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { checkLimit, checkRoom } from '../limits.ts';
+import type { Author, WriteOptions } from '../history/authors.ts';
+import type { RevisionTracking, Touched } from '../history/revisionTracker.ts';
 import { newId, stamp } from '../time.ts';
 import { isKnownSpecific } from './languages.ts';
-import { classificationOf } from '../classify/languages.ts';
 import { contentOf } from './content.ts';
-import { bytesOf, renderFormat, type StoredAsset, type StoredFormat } from './render.ts';
+import { bytesOf, renderFormat, type StoredAsset } from './render.ts';
 import type { AssetStore } from './assetStore.ts';
 import type { AssetIndexing } from './assetIndexers.ts';
 import type { AssetRenderer } from './assetRendering.ts';
@@ -33,6 +34,9 @@ import type { Labels } from './labels.ts';
 import { LOCAL_CREATOR, SATCHEL_APPLICATION } from './origin.ts';
 import { newAssetRecords, prepareSeed, setContent, updatedFormat } from './seeds.ts';
 import type { AssetUpdateInput, FormatUpdateInput, SeedInput } from './inputs.ts';
+import { trackedOf } from './assetRevisions.ts';
+import { checkEdit, editedDoc, reclassified, setTags, type AssetEdit } from './assetEdits.ts';
+import type { Descriptions } from './descriptions.ts';
 
 type LinkKind = 'tag' | 'website' | 'workstream_summary';
 
@@ -46,6 +50,14 @@ export interface AssetWriteParts {
   readonly renderer: AssetRenderer;
   readonly activities: AssetActivities;
   readonly tombstones: Tombstones;
+  readonly revisions: RevisionTracking;
+  readonly descriptions: Descriptions;
+}
+
+/** How an asset is created: by whom, and whether it is a suggestion kept out of ordinary snapshots. */
+export interface CreateOptions {
+  readonly author: Author;
+  readonly suggested?: boolean;
 }
 
 export class AssetWrites {
@@ -57,8 +69,8 @@ export class AssetWrites {
     this.parts = parts;
   }
 
-  /** Creates an asset from a Seed. `suggested` keeps it out of ordinary snapshots and searches. */
-  async create(seed: SeedInput, options: { suggested?: boolean } = {}): Promise<Asset> {
+  /** Creates an asset from a Seed, its first revision by `options.author`. `suggested` keeps it out of ordinary snapshots and searches. */
+  async create(seed: SeedInput, options: CreateOptions): Promise<Asset> {
     const { store, labels, indexing, activities, renderer } = this.parts;
     const prepared = await prepareSeed(seed, this.parts.classifier);
     const seeded = seed.asset;
@@ -84,8 +96,9 @@ export class AssetWrites {
       if (seeded.discovered !== undefined) doc.discovered = seeded.discovered;
       if (seeded.demo !== undefined) doc.demo = seeded.demo;
       const tags = (seeded.metadata?.tags ?? []).map((tag) => labels.createTag({ text: tag.text, ...(tag.category ? { category: tag.category } : {}) }));
+      const tagTexts = [...new Map(tags.map((t) => [t.id, t.text])).values()];
       // Made once: the row holds its keywords from the INSERT, and the indexes take the same document.
-      const indexed = indexing.indexed(doc, [...new Map(tags.map((t) => [t.id, t.text])).values()].join(' '));
+      const indexed = indexing.indexed(doc, tagTexts.join(' '));
       const rowid = store.insert({ doc, suggested: options.suggested === true, language: format.classification.specific, keywords: indexed.keywords, formatId });
       for (const stored of tags) this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'tag', id: stored.id });
       for (const website of seeded.metadata?.websites ?? []) {
@@ -93,6 +106,7 @@ export class AssetWrites {
         this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'website', id: stored.id });
       }
       indexing.reindex(rowid, doc, { created: true, indexed, keywordsWritten: true });
+      this.parts.revisions.created(trackedOf(doc), tagTexts, undefined, options.author);
       activities.add(doc.id, 'asset_created', application);
       this.context.publish({ kind: 'asset', id: doc.id });
       this.context.publish({ kind: 'format', id: formatId });
@@ -101,9 +115,10 @@ export class AssetWrites {
   }
 
   /** Applies a full asset: name, flags, score and format contents/classifications it carries. */
-  update(input: AssetUpdateInput): Asset {
+  update(input: AssetUpdateInput, by: WriteOptions): Asset {
     return this.context.transaction(() => {
       const { rowid, doc } = this.parts.store.load(input.id);
+      const turn = this.parts.revisions.begin(trackedOf(doc), by);
       const now = stamp();
       const next: StoredAsset = { ...doc, updated: now };
       if (typeof input.name === 'string') {
@@ -124,14 +139,17 @@ export class AssetWrites {
         }),
       };
       this.save(rowid, next, true, doc);
+      turn.finish(trackedOf(next));
       this.parts.activities.add(doc.id, 'asset_updated');
       return this.parts.renderer.render(next, true);
     });
   }
 
-  delete(id: string): string {
+  /** Deletes the asset; its revisions are kept (with its last content) until they are purged. */
+  delete(id: string, by: WriteOptions): string {
     return this.context.transaction(() => {
       const { rowid, doc } = this.parts.store.load(id);
+      this.parts.revisions.begin(trackedOf(doc), by).retire();
       const last: Asset = { ...this.parts.renderer.render(doc, false), deleted: stamp() };
       this.parts.activities.removeAll(id);
       this.context.links.removeAll({ kind: 'asset', id });
@@ -145,33 +163,32 @@ export class AssetWrites {
   }
 
   /** Every format of the asset takes the target language. */
-  reclassify(id: string, ext: string): Asset {
+  reclassify(id: string, ext: string, by: WriteOptions): Asset {
     if (!isKnownSpecific(ext)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(ext)}`);
     return this.context.transaction(() => {
       const { rowid, doc } = this.parts.store.load(id);
+      const turn = this.parts.revisions.begin(trackedOf(doc), by);
       const now = stamp();
       const next: StoredAsset = {
         ...doc,
         updated: now,
         formats: {
-          iterable: doc.formats.iterable.map((format) => {
-            const changed: StoredFormat = { ...format, classification: { ...format.classification, ...classificationOf(ext) }, updated: now };
-            if (changed.fragment) changed.fragment = { ...changed.fragment, metadata: { ...changed.fragment.metadata, ext } };
-            return changed;
-          }),
+          iterable: doc.formats.iterable.map((format) => reclassified(format, ext, now)),
         },
       };
       this.save(rowid, next, true, doc);
+      turn.finish(trackedOf(next));
       this.parts.activities.add(id, 'asset_format_specific_classification_updated');
       return this.parts.renderer.render(next, true);
     });
   }
 
   /** POST /format/update/value: a format's content (and classification) from a Format. */
-  updateFormatValue(input: FormatUpdateInput, transferable: boolean): Format {
+  updateFormatValue(input: FormatUpdateInput, transferable: boolean, by: WriteOptions): Format {
     return this.context.transaction(() => {
       const owner = this.parts.store.docOfFormat(input.id);
       const { rowid, doc } = this.parts.store.load(owner.id);
+      const turn = this.parts.revisions.begin(trackedOf(doc), by);
       const now = stamp();
       const current = doc.formats.iterable.find((f) => f.id === input.id);
       if (!current) throw new NotFoundError('format', input.id);
@@ -183,9 +200,34 @@ export class AssetWrites {
         formats: { iterable: doc.formats.iterable.map((f) => (f.id === input.id ? changed : f)) },
       };
       this.save(rowid, next, true, doc);
+      turn.finish(trackedOf(next));
       this.parts.activities.add(doc.id, 'asset_format_value_edited');
       this.context.publish({ kind: 'format', id: input.id });
       return renderFormat(changed, next, transferable);
+    });
+  }
+
+  /**
+   * Changes what a revision keeps of the asset (content, name, language, tags, description) in one
+   * write and one revision: the editor's save, an agent's update, a restore (`restoredFrom`).
+   * Changes nothing, and writes nothing, when the asset already is as asked. Returns the asset and
+   * its current revision.
+   */
+  edit(id: string, edit: AssetEdit, by: WriteOptions, restoredFrom?: string): { asset: Asset; revision: string } {
+    checkEdit(edit);
+    return this.context.transaction(() => {
+      const { rowid, doc } = this.parts.store.load(id);
+      const turn = this.parts.revisions.begin(trackedOf(doc), by);
+      const now = stamp();
+      const tagsChanged = edit.tags !== undefined && setTags(this.context, this.parts.labels, id, edit.tags);
+      const described = edit.description !== undefined && this.parts.descriptions.set(id, edit.description, now);
+      const next = editedDoc(doc, edit, now) ?? (tagsChanged || described ? { ...doc, updated: now } : undefined);
+      if (next === undefined) return { asset: this.parts.renderer.render(doc, true), revision: turn.head.id };
+      // Tags are linked first: the index reads them from the links.
+      this.save(rowid, next, true, doc);
+      const revision = turn.finish(trackedOf(next), { tags: tagsChanged, description: described }, restoredFrom);
+      this.parts.activities.add(id, 'asset_updated');
+      return { asset: this.parts.renderer.render(next, true), revision };
     });
   }
 
@@ -210,39 +252,56 @@ export class AssetWrites {
     });
   }
 
-  associate(assetId: string, kind: LinkKind, targetId: string): void {
-    this.relink(assetId, kind, targetId, true);
+  associate(assetId: string, kind: LinkKind, targetId: string, by: WriteOptions): void {
+    this.relink(assetId, kind, targetId, true, by);
   }
 
-  disassociate(assetId: string, kind: LinkKind, targetId: string): void {
-    this.relink(assetId, kind, targetId, false);
+  disassociate(assetId: string, kind: LinkKind, targetId: string, by: WriteOptions): void {
+    this.relink(assetId, kind, targetId, false, by);
   }
 
   /** POST /tags/create: the tag (existing one with the same text reused), linked to `seed.asset` if given. */
-  createTag(seed: SeededTag): Tag {
+  createTag(seed: SeededTag, by: WriteOptions): Tag {
     return this.context.transaction(() => {
       if (seed.asset) this.parts.store.load(seed.asset);
       const tag = this.parts.labels.createTag(seed);
-      if (seed.asset) this.associate(seed.asset, 'tag', tag.id);
+      if (seed.asset) this.associate(seed.asset, 'tag', tag.id, by);
       return this.parts.labels.tag(tag.id);
     });
   }
 
   /** POST /websites/create: the website (existing one with the same url reused), linked to `seed.asset` if given. */
-  createWebsite(seed: SeededWebsite): Website {
+  createWebsite(seed: SeededWebsite, by: WriteOptions): Website {
     return this.context.transaction(() => {
       if (seed.asset) this.parts.store.load(seed.asset);
       const website = this.parts.labels.createWebsite(seed);
-      if (seed.asset) this.associate(seed.asset, 'website', website.id);
+      if (seed.asset) this.associate(seed.asset, 'website', website.id, by);
       return this.parts.labels.website(website.id);
     });
   }
 
+  /**
+   * Runs `change`, a change to a record linked to the asset (its description annotation, made by
+   * the conversations area), as a write of the asset: checked against the expected revision, and a
+   * revision when it changed the asset's state.
+   */
+  changeLinked<T>(assetId: string, by: WriteOptions, touched: Touched, change: () => T): T {
+    return this.context.transaction(() => {
+      const { doc } = this.parts.store.load(assetId);
+      const turn = this.parts.revisions.begin(trackedOf(doc), by);
+      const result = change();
+      turn.finish(trackedOf(doc), touched);
+      this.context.publish({ kind: 'asset', id: assetId });
+      return result;
+    });
+  }
+
   /** Links (or unlinks) a tag, website or summary; a tag change reindexes the asset. */
-  private relink(assetId: string, kind: LinkKind, targetId: string, link: boolean): void {
+  private relink(assetId: string, kind: LinkKind, targetId: string, link: boolean, by: WriteOptions): void {
     this.context.transaction(() => {
       const { rowid, doc } = this.parts.store.load(assetId);
       if (!this.context.records.has(kind, targetId)) throw new NotFoundError(kind, targetId);
+      const turn = this.parts.revisions.begin(trackedOf(doc), by);
       const from = { kind: 'asset', id: assetId } as const;
       if (link && kind !== 'workstream_summary' && !this.context.links.has(from, { kind, id: targetId })) {
         checkRoom(kind === 'tag' ? 'tagsPerAsset' : 'websitesPerAsset', (atMost) => this.context.links.count(from, kind, atMost));
@@ -254,6 +313,7 @@ export class AssetWrites {
         const event = kind === 'tag' ? (link ? 'asset_tag_added' : 'asset_tag_deleted') : link ? 'asset_link_added' : 'asset_link_deleted';
         this.parts.activities.add(assetId, event);
       }
+      turn.finish(trackedOf(doc), { tags: kind === 'tag' });
       this.context.publish({ kind: 'asset', id: assetId });
       this.context.publish({ kind, id: targetId });
     });

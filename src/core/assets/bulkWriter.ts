@@ -22,6 +22,12 @@ import type { AssetIndexing, BatchItem } from './assetIndexers.ts';
 import type { PreparedAsset } from '../import/preparedAsset.ts';
 import type { AssetStore } from './assetStore.ts';
 import { SnippetFactsStore } from '../snippets/snippetFacts.ts';
+import type { Author } from '../history/authors.ts';
+import type { RevisionTracking } from '../history/revisionTracker.ts';
+import type { Descriptions } from './descriptions.ts';
+import { trackedOf } from './assetRevisions.ts';
+import { editedDoc, setTags } from './assetEdits.ts';
+import { LIMITS } from '../limits.ts';
 
 const IMPORT_CACHE_KIB = 32 * 1024;
 const IMPORT_CHECKPOINT_PAGES = 8192;
@@ -36,6 +42,19 @@ export interface BulkAsset {
   /** Snippet facts (snippets/snippetFacts.ts), written in the batch's transaction. */
   readonly syntax?: boolean | undefined;
   readonly prefixes?: readonly string[] | undefined;
+  /** Where it came from (an import's "file › item"): an import of the same source later updates it. */
+  readonly origin?: string | undefined;
+  /**
+   * The asset an earlier import made from the same origin: it is updated instead (its content, its
+   * language when `languageGiven`, the file's tags added to its own, the file's description),
+   * itself a revision. One deleted since is created again.
+   */
+  readonly replaces?: { readonly id: string; readonly languageGiven: boolean } | undefined;
+}
+
+/** What the bulk path records of an asset's origin (the import area's ImportOrigins). */
+export interface OriginRecorder {
+  record(origin: string, assetId: string): void;
 }
 
 /** What the bulk path writes through and keeps in step (AssetService.bulkTargets). */
@@ -44,6 +63,10 @@ export interface BulkTargets {
   /** The search index, and the derived indexers given a batch at once. */
   readonly indexing: AssetIndexing;
   readonly labels: Labels;
+  /** Each asset's first revision, in the batch's transaction. */
+  readonly revisions: RevisionTracking;
+  readonly descriptions: Descriptions;
+  readonly origins?: OriginRecorder | undefined;
   /** Who made imported assets (Format.application is required on the wire). */
   readonly application: StoredFormat['application'];
   readonly creator: string;
@@ -106,7 +129,7 @@ export class BulkWriter {
    * nothing on failure. `prepared[i]`, when given, is `assets[i]`'s derived rows made ahead (an
    * import's preparer, batchPreparer.ts); what is stored is the same with or without it.
    */
-  write(assets: readonly BulkAsset[], prepared?: readonly PreparedAsset[]): string[] {
+  write(assets: readonly BulkAsset[], author: Author, prepared?: readonly PreparedAsset[]): string[] {
     if (assets.length === 0) return [];
     if (prepared !== undefined && prepared.length !== assets.length) throw new Error('BulkWriter.write: prepared rows do not match the batch');
     return this.context.transaction(() => {
@@ -124,7 +147,12 @@ export class BulkWriter {
       };
       const written: BatchItem[] = [];
       const links: Array<[LinkEnd, LinkEnd]> = [];
+      const ids: string[] = [];
       for (const [index, asset] of assets.entries()) {
+        if (asset.replaces !== undefined && this.targets.store.exists(asset.replaces.id)) {
+          ids.push(this.replace(asset, asset.replaces, author, now));
+          continue;
+        }
         const ahead = prepared?.[index];
         const formatId = newOrderedId();
         const { doc, format } = newAssetRecords({
@@ -145,24 +173,42 @@ export class BulkWriter {
           : indexedDocument(asset.name, tagText, asset.text);
         const rowid = this.targets.store.insert({ doc, suggested: false, language: asset.language, keywords: SearchIndex.keywords(document), formatId });
         for (const tag of tags) links.push([{ kind: 'asset', id: doc.id }, { kind: 'tag', id: tag }]);
-        if (asset.description) links.push([{ kind: 'annotation', id: this.describe(asset.description, now) }, { kind: 'asset', id: doc.id }]);
+        if (asset.description) links.push([{ kind: 'annotation', id: this.targets.descriptions.create(asset.description, now) }, { kind: 'asset', id: doc.id }]);
         this.targets.indexing.search.insert(rowid, document);
         if (asset.syntax || asset.prefixes?.length) this.snippetFacts.put(doc.id, { syntax: asset.syntax ?? false, prefixes: asset.prefixes ?? [] });
+        this.targets.revisions.created(trackedOf(doc), asset.tags, asset.description || undefined, author);
+        if (asset.origin !== undefined) this.targets.origins?.record(asset.origin, doc.id);
         written.push({ id: doc.id, text: asset.text, fingerprint: ahead?.fingerprint });
+        ids.push(doc.id);
         this.context.publish({ kind: 'asset', id: doc.id });
         this.context.publish({ kind: 'format', id: formatId });
       }
       this.context.links.linkMany(links);
       this.targets.indexing.upsertBatch(written);
-      return written.map((entry) => entry.id);
+      return ids;
     });
   }
 
-  /** A DESCRIPTION annotation (where Pieces keeps a snippet's description), to be linked to its asset. */
-  private describe(text: string, now: ReturnType<typeof stamp>): string {
-    const id = newOrderedId();
-    this.context.records.put('annotation', id, { id, type: 'DESCRIPTION', text, created: now, updated: now, mechanism: 'MANUAL' });
-    this.context.publish({ kind: 'annotation', id });
-    return id;
+  /** An asset an earlier import made, updated from the same source (BulkAsset.replaces); inside the batch's transaction. */
+  private replace(asset: BulkAsset, replaces: NonNullable<BulkAsset['replaces']>, author: Author, now: ReturnType<typeof stamp>): string {
+    const { store, labels, indexing, revisions, descriptions } = this.targets;
+    const { rowid, doc } = store.load(replaces.id);
+    const turn = revisions.begin(trackedOf(doc), { author });
+    // The file's tags join the asset's own (those the user added stay), as many as it has room for.
+    const own = labels.tagsOfAsset(doc.id).map((tag) => tag.text);
+    const seen = new Set<string>();
+    const union = [...own, ...asset.tags].filter((text) => !seen.has(text.toLowerCase()) && seen.add(text.toLowerCase()));
+    const tags = union.slice(0, Math.max(own.length, LIMITS.tagsPerAsset));
+    const tagged = setTags(this.context, labels, doc.id, tags);
+    const described = asset.description !== undefined && asset.description !== '' && descriptions.set(doc.id, asset.description, now);
+    const next = editedDoc(doc, { content: { text: asset.text }, ...(replaces.languageGiven ? { language: asset.language } : {}) }, now) ?? { ...doc, updated: now };
+    const indexed = indexing.indexed(next);
+    store.write(rowid, next, indexed.keywords);
+    indexing.reindex(rowid, next, { indexed, keywordsWritten: true, previous: doc });
+    turn.finish(trackedOf(next), { tags: tagged, description: described });
+    // The file says again whether the body is snippet syntax and what its prefixes are.
+    if (asset.syntax !== undefined || asset.prefixes !== undefined) this.snippetFacts.put(doc.id, { syntax: asset.syntax ?? false, prefixes: asset.prefixes ?? [] });
+    this.context.publish({ kind: 'asset', id: doc.id });
+    return doc.id;
   }
 }

@@ -15,6 +15,7 @@ import type {
   Suggestion,
 } from '../wire.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { authorOf, type Author } from '../history/authors.ts';
 import { contentOf } from '../assets/content.ts';
 import type { FingerprintIndex, IndexMatch } from './fingerprintIndex.ts';
 import { normalizedKey } from './fingerprint.ts';
@@ -44,6 +45,11 @@ export const ACKNOWLEDGED = 'OK';
 
 /** Copies remembered per application (enough for the repeat rule and for reactions to find their suggestion). */
 const COPIES_KEPT = 200;
+
+/** Who a connector's save is by: the connector, on behalf of the application that called it. */
+function connectorAuthor(application: Application): Author {
+  return authorOf('connector', application.name);
+}
 
 /** connect, suggest, react, intention, track, onboarded. */
 export class ConnectorService {
@@ -114,7 +120,7 @@ export class ConnectorService {
     const seedText = reaction.seed.asset ? this.textOf(reaction.seed.asset) : undefined;
     if (reaction.save) {
       if (!reaction.seed.asset) throw new InvalidInputError('A save reaction needs seed.asset with the snippet to save');
-      const asset = await this.assets.create(this.seedFor(reaction.seed.asset, application));
+      const asset = await this.assets.create(this.seedFor(reaction.seed.asset, application), { author: connectorAuthor(application) });
       this.context.transaction(() => {
         this.rememberReaction(application.id, 'save', 'accepted', asset.id, now);
         this.applications.bump(application.id, { saves: 1 });
@@ -147,7 +153,7 @@ export class ConnectorService {
   async intention(applicationId: string, seeded: SeededConnectorAsset): Promise<string> {
     const application = this.applications.get(applicationId);
     this.textOf(seeded);
-    const asset = await this.assets.create(this.seedFor(seeded, application), { suggested: true });
+    const asset = await this.assets.create(this.seedFor(seeded, application), { suggested: true, author: connectorAuthor(application) });
     this.applications.bump(application.id, { intentions: 1 });
     return asset.id;
   }

@@ -17,7 +17,8 @@ import {
   type MessageRole,
   type StoredConversation,
 } from './records.ts';
-import { RelatedRecords, type AnchorSeed, type AnnotationSeed, type IdList } from './relatedRecords.ts';
+import { RelatedRecords, type AnchorSeed, type AnnotationSeed, type DescriptionWrite, type IdList } from './relatedRecords.ts';
+import type { WriteOptions } from '../history/authors.ts';
 import { ConversationWriter } from './writer.ts';
 
 export interface MessageSeed {
@@ -90,13 +91,14 @@ export class ConversationService {
   /** Whether an asset exists: assets live in the assets area's own table. */
   private readonly assetExists: (id: string) => boolean;
 
-  constructor(context: StoreContext, models: ModelService, assetExists?: (id: string) => boolean) {
+  /** `describing` makes a change of an asset's description annotation a write of that asset (see RelatedRecords). */
+  constructor(context: StoreContext, models: ModelService, assetExists?: (id: string) => boolean, describing?: DescriptionWrite) {
     this.context = context;
     this.models = models;
     this.messageStore = new MessageStore(context.database);
     this.reads = new ConversationReads(context, this.messageStore);
     this.assetExists = assetExists ?? ((id) => context.records.has('asset', id));
-    this.records = new RelatedRecords(context, (kind, id) => this.exists(kind, id));
+    this.records = new RelatedRecords(context, (kind, id) => this.exists(kind, id), describing);
     this.writer = new ConversationWriter(() => this.models.textGenerator(), {}, context.logger);
   }
 
@@ -127,7 +129,8 @@ export class ConversationService {
     return this.reads.getMany(ids, transferables);
   }
 
-  create(seed: ConversationSeed, transferables: boolean): StreamedConversation {
+  /** `by`: who creates it (an annotation of its seed may describe an asset, a change of that asset). */
+  create(seed: ConversationSeed, transferables: boolean, by?: WriteOptions): StreamedConversation {
     if (seed.name !== undefined) checkLimit('nameChars', seed.name.length);
     for (const message of seed.messages ?? []) checkMessage(message);
     const id = this.context.transaction(() => {
@@ -147,7 +150,7 @@ export class ConversationService {
       this.context.publish({ kind: 'conversation', id: stored.id });
       const self = { kind: 'conversation', id: stored.id } as const;
       for (const message of seed.messages ?? []) this.insertMessage(stored.id, message);
-      for (const annotation of seed.annotations ?? []) this.records.createAnnotation({ ...annotation, conversation: stored.id });
+      for (const annotation of seed.annotations ?? []) this.records.createAnnotation({ ...annotation, conversation: stored.id }, undefined, by);
       for (const anchor of seed.anchors ?? []) this.records.createAnchor({ ...anchor, conversation: stored.id });
       for (const { id: asset } of seed.assets?.iterable ?? []) this.records.link(self, { kind: 'asset', id: asset });
       for (const { id: website } of seed.websites?.iterable ?? []) this.records.link(self, { kind: 'website', id: website });

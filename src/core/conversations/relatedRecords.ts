@@ -8,6 +8,7 @@ import type { RecordKind } from '../events.ts';
 import { NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
 import { checkLimit } from '../limits.ts';
+import { authorOf, type WriteOptions } from '../history/authors.ts';
 import type * as W from '../wire.ts';
 import {
   relationsOf,
@@ -21,6 +22,15 @@ import {
 
 /** Whether a record of `kind` exists, wherever its area keeps it. */
 export type Exists = (kind: RecordKind, id: string) => boolean;
+
+/**
+ * Runs a change to an asset's DESCRIPTION annotation as a write of that asset, so the asset's
+ * history records it (the assets area's AssetService.changeLinked; the composition root hands it in).
+ */
+export type DescriptionWrite = <T>(assetId: string, by: WriteOptions, change: () => T) => T;
+
+/** A description changed through a door that does not say who called it (a conversation's seed, without a request). */
+const UNATTRIBUTED: WriteOptions = { author: authorOf('unknown') };
 
 export interface IdList {
   readonly iterable: ReadonlyArray<{ readonly id: string }>;
@@ -72,10 +82,12 @@ export interface WorkstreamSummarySeed {
 export class RelatedRecords {
   private readonly context: StoreContext;
   private readonly exists: Exists;
+  private readonly describing: DescriptionWrite;
 
-  constructor(context: StoreContext, exists: Exists) {
+  constructor(context: StoreContext, exists: Exists, describing: DescriptionWrite = (_asset, _by, change) => change()) {
     this.context = context;
     this.exists = exists;
+    this.describing = describing;
   }
 
   /** Throws NotFoundError unless a record of `kind` named `id` exists. */
@@ -94,8 +106,17 @@ export class RelatedRecords {
 
   // ── annotations ──
 
-  createAnnotation(seed: AnnotationSeed, generator?: string): W.Annotation {
+  /** `by` says who made it: a DESCRIPTION of an asset is a change of that asset (its history records it). */
+  createAnnotation(seed: AnnotationSeed, generator?: string, by: WriteOptions = UNATTRIBUTED): W.Annotation {
     checkLimit('annotationChars', seed.text.length);
+    if (seed.asset !== undefined && seed.type === 'DESCRIPTION') {
+      const asset = seed.asset;
+      return this.describing(asset, by, () => this.insertAnnotation(seed, generator));
+    }
+    return this.insertAnnotation(seed, generator);
+  }
+
+  private insertAnnotation(seed: AnnotationSeed, generator: string | undefined): W.Annotation {
     return this.context.transaction(() => {
       const now = stamp();
       const stored: StoredAnnotation = {
@@ -271,12 +292,23 @@ export class RelatedRecords {
     return collection(this.context.records.ids('workstream_summary').map((id) => this.workstreamSummary(id)));
   }
 
-  /** Deletes a record of one of these kinds and every link that names it. */
-  delete(kind: 'annotation' | 'anchor' | 'range' | 'workstream_summary', id: string): void {
+  /**
+   * Deletes a record of one of these kinds and every link that names it. Deleting an asset's
+   * DESCRIPTION is a change of that asset, made `by` the caller.
+   */
+  delete(kind: 'annotation' | 'anchor' | 'range' | 'workstream_summary', id: string, by: WriteOptions = UNATTRIBUTED): void {
     this.context.transaction(() => {
-      if (!this.context.records.delete(kind, id)) throw new NotFoundError(kind, id);
-      for (const partner of this.context.links.removeAll({ kind, id })) this.context.publish(partner);
-      this.context.publish({ kind, id, deleted: true });
+      const described =
+        kind === 'annotation' && this.context.records.get<StoredAnnotation>('annotation', id)?.type === 'DESCRIPTION'
+          ? this.context.links.partners({ kind, id }, 'asset')
+          : [];
+      // Each described asset's write wraps the deletion (an annotation is rarely linked to more than one).
+      const remove = described.reduce<() => void>((inner, asset) => () => this.describing(asset, by, inner), () => {
+        if (!this.context.records.delete(kind, id)) throw new NotFoundError(kind, id);
+        for (const partner of this.context.links.removeAll({ kind, id })) this.context.publish(partner);
+        this.context.publish({ kind, id, deleted: true });
+      });
+      remove();
     });
   }
 }

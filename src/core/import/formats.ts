@@ -10,7 +10,7 @@ export function isImportFormat(name: string): name is ImportFormat {
   return (IMPORT_FORMATS as readonly string[]).includes(name);
 }
 
-/** The share (0–1) of the snippets an import found so far that are written or skipped as duplicates. */
-export function progressShare(progress: { readonly found: number; readonly imported: number; readonly duplicates: number }): number {
-  return progress.found > 0 ? Math.min(1, (progress.imported + progress.duplicates) / progress.found) : 0;
+/** The share (0–1) of the snippets an import found so far that are written, updated or skipped as duplicates. */
+export function progressShare(progress: { readonly found: number; readonly imported: number; readonly updated: number; readonly duplicates: number }): number {
+  return progress.found > 0 ? Math.min(1, (progress.imported + progress.updated + progress.duplicates) / progress.found) : 0;
 }

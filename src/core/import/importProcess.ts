@@ -298,7 +298,7 @@ export class ImportProcess {
 
 /** What an import cancelled before it began reports: nothing read, nothing written. */
 function cancelledSummary(files: number | undefined): ImportSummary {
-  return { filesDone: 0, files, found: 0, imported: 0, duplicates: 0, failed: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
+  return { filesDone: 0, files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
 }
 
 /** The next file as it crosses to the child; a file that cannot be read goes as its error, which fails it alone. */
@@ -331,5 +331,5 @@ function importHostScript(): ChildScript | false {
 
 /** An import cancelled before it wrote anything (while the store was being backed up). */
 function cancelledBeforeStart(options: ImportOptions): ImportSummary {
-  return { files: options.files, filesDone: 0, found: 0, imported: 0, duplicates: 0, failed: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
+  return { files: options.files, filesDone: 0, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
 }

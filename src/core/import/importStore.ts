@@ -16,8 +16,12 @@ import { SearchIndex } from '../search/searchIndex.ts';
 import { FingerprintIndex } from '../connector/fingerprintIndex.ts';
 import { AssetIndexing } from '../assets/assetIndexers.ts';
 import { BulkWriter } from '../assets/bulkWriter.ts';
+import { AssetLinkedState } from '../assets/assetRevisions.ts';
+import { RevisionLog } from '../history/revisionLog.ts';
+import { RevisionTracker } from '../history/revisionTracker.ts';
 import { SATCHEL_APPLICATION, LOCAL_CREATOR } from '../assets/origin.ts';
 import { SnippetImporter } from './importer.ts';
+import { ImportOrigins } from './importOrigins.ts';
 import { BatchPreparer } from './batchPreparer.ts';
 
 export interface ImportStore extends Disposable {
@@ -36,10 +40,16 @@ export function openImportStore(path: string, schemaVersion: number, options: Im
   const labels = new Labels(context);
   const fingerprints = new FingerprintIndex(context.database);
   const indexing = new AssetIndexing(new SearchIndex(context.database, { merging: false }), store, labels, [fingerprints]);
+  // Revisions are written here too, in each batch's transaction (the store's process compacts them).
+  const linked = new AssetLinkedState(context);
+  const descriptions = linked.descriptions;
+  const revisions = new RevisionTracker(new RevisionLog(context.database), linked);
+  const origins = new ImportOrigins(context.database);
   // One for the process's life (a worker thread of its own): imports reach it one request at a time.
   const preparer = new BatchPreparer();
   const importer = new SnippetImporter({
-    writer: new BulkWriter(context, { store, indexing, labels, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR }),
+    writer: new BulkWriter(context, { store, indexing, labels, revisions, descriptions, origins, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR }),
+    originOf: (source) => origins.assetOf(source),
     // Exact duplicates: the connector's index finds the candidates, whole texts decide (as satchel.ts).
     isSaved: (text) => fingerprints.hasText(text, (id) => store.text(id)),
     classify: options.classify,

@@ -8,6 +8,7 @@
 import type { ClassificationSpecific } from '../wire.ts';
 import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
 import { DomainError } from '../errors.ts';
+import { authorOf, type Author } from '../history/authors.ts';
 import { parseImportFile } from './detect.ts';
 import { isFileError } from './files.ts';
 import { suggestName } from '../assets/content.ts';
@@ -32,6 +33,8 @@ export interface ImportCounts {
   /** Snippets found in the files read so far. */
   readonly found: number;
   readonly imported: number;
+  /** Snippets an earlier import of the same file made, changed since in the file: updated (a revision each). */
+  readonly updated: number;
   readonly duplicates: number;
   readonly failed: number;
 }
@@ -63,6 +66,8 @@ export interface ImporterDeps {
   readonly writer: BulkWriter;
   /** Whether an asset with exactly this text is already saved. */
   isSaved(text: string): boolean;
+  /** The asset an earlier import made from this source ("file › item"), while it exists (ImportOrigins). */
+  originOf?(source: string): string | undefined;
   /** The language of a snippet its file did not name one for. */
   classify(text: string): Promise<ClassificationSpecific>;
   /**
@@ -97,6 +102,11 @@ const MAX_REPORTED_FAILURES = 1000;
  * the host's process and back, few enough that a cancel stops them at once.
  */
 const CLASSIFY_CONCURRENCY = 4;
+
+/** Who an import's revisions are by: the import, named by the file the snippets came from. */
+export function importAuthor(file: string): Author {
+  return authorOf('import', file.split(/[\\/]/).pop() || file);
+}
 
 export class SnippetImporter {
   private readonly deps: ImporterDeps;
@@ -161,7 +171,7 @@ export class SnippetImporter {
     // The first batch is small whatever was learned: nothing is written until it is prepared.
     let batchSize = Math.max(1, options.batchSize ?? FIRST_BATCH);
     let firstBatch = true;
-    const counts = { filesDone: 0, files: options.files, found: 0, imported: 0, duplicates: 0, failed: 0 };
+    const counts = { filesDone: 0, files: options.files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0 };
     const failures: ItemFailure[] = [];
     const formats: Partial<Record<ImportFormat, number>> = {};
     const fail = (failure: ItemFailure): void => {
@@ -192,13 +202,15 @@ export class SnippetImporter {
       const rows = await prepared;
       if (options.signal?.aborted) return false;
       const writing = performance.now();
-      this.deps.writer.write(assets, rows);
+      this.deps.writer.write(assets, importAuthor(file), rows);
       inFlightTexts = new Set();
       if (options.batchSize === undefined) {
         const perAsset = (performance.now() - writing) / assets.length;
         this.learnedBatch = batchSize = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perAsset, 0.001))));
       }
-      counts.imported += assets.length;
+      const updated = assets.filter((asset) => asset.replaces !== undefined).length;
+      counts.imported += assets.length - updated;
+      counts.updated += updated;
       counts.filesDone += endsFiles;
       options.onProgress?.({ ...counts, file });
       // A turn for the event loop between transactions: health, SIGTERM and other requests.
@@ -217,18 +229,28 @@ export class SnippetImporter {
       pending = [];
       pendingChars = 0;
       pendingTexts = new Set();
-      const languages = await this.languagesOf(batch, options.signal);
+      // An update keeps the asset's language unless the file names one: nothing to classify for it.
+      const replaces = batch.map((snippet) => this.deps.originOf?.(snippet.source));
+      const languages = await this.languagesOf(
+        batch.map((snippet, index) => (replaces[index] !== undefined && snippet.language === undefined ? { ...snippet, language: 'txt' as ClassificationSpecific } : snippet)),
+        options.signal,
+      );
       // Cancelled while classifying: the batch is dropped, as one cancelled while being prepared.
       if (languages === undefined) return;
-      const assets = batch.map((snippet, index): BulkAsset => ({
-        name: snippet.name || suggestName(snippet.text),
-        text: snippet.text,
-        language: languages[index]!,
-        tags: snippet.tags,
-        description: snippet.description,
-        syntax: snippet.syntax,
-        prefixes: snippet.prefixes,
-      }));
+      const assets = batch.map((snippet, index): BulkAsset => {
+        const replaced = replaces[index];
+        return {
+          name: snippet.name || suggestName(snippet.text),
+          text: snippet.text,
+          language: languages[index]!,
+          tags: snippet.tags,
+          description: snippet.description,
+          syntax: snippet.syntax,
+          prefixes: snippet.prefixes,
+          origin: snippet.source,
+          replaces: replaced !== undefined ? { id: replaced, languageGiven: snippet.language !== undefined } : undefined,
+        };
+      });
       const prepared = preparer.prepare(assets.map((asset) => asset.text));
       await writeInFlight();
       inFlight = { assets, prepared, file, endsFiles: 0 };

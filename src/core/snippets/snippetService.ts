@@ -6,6 +6,7 @@
  */
 import type { StoreContext } from '../context.ts';
 import type { Disposable } from '../events.ts';
+import type { WriteOptions } from '../history/authors.ts';
 import type { AssetService } from '../assets/assetService.ts';
 import { textOf } from '../assets/assetStore.ts';
 import type { StoredAsset } from '../assets/render.ts';
@@ -93,7 +94,7 @@ export class SnippetService implements Disposable {
    * Sets whether the asset is snippet syntax and/or its prefixes. A new prefix also becomes one of
    * its tags (completion matches names and tags); a removed one leaves its tag.
    */
-  setInfo(assetId: string, change: { readonly syntax?: boolean | undefined; readonly prefixes?: readonly string[] | undefined }): SnippetInfo {
+  setInfo(assetId: string, change: { readonly syntax?: boolean | undefined; readonly prefixes?: readonly string[] | undefined }, by: WriteOptions): SnippetInfo {
     const prefixes = change.prefixes === undefined ? undefined : normalizePrefixes(change.prefixes);
     this.context.transaction(() => {
       if (!this.assets.exists(assetId)) throw new NotFoundError('asset', assetId);
@@ -103,7 +104,7 @@ export class SnippetService implements Disposable {
       const tagged = new Set(this.assets.labels.tagsOfAsset(assetId).map((tag) => tag.text.toLowerCase()));
       for (const prefix of prefixes ?? []) {
         if (tagged.has(prefix.toLowerCase())) continue;
-        this.assets.associate(assetId, 'tag', this.assets.labels.createTag({ text: prefix }).id);
+        this.assets.associate(assetId, 'tag', this.assets.labels.createTag({ text: prefix }).id, by);
       }
       this.context.publish({ kind: 'asset', id: assetId });
     });

@@ -16,6 +16,10 @@ import type { SnippetOperations } from './snippetOperations.ts';
 import { inline, resultsMarkdown, snippetMarkdown, type CodeBlock, type SnippetSummary } from './snippetText.ts';
 import { pickCodeToSave } from './codeToSave.ts';
 import { abortSignalOf } from './cancellation.ts';
+import { authorOf } from '../../core/history/authors.ts';
+
+/** `/save` saves what the user picked (a selection, a code block they gave): the user's own write, made through the participant. */
+const SAVE_COMMAND_AUTHOR = authorOf('vscode', '@satchel /save');
 
 export const PARTICIPANT_ID = 'satchel.chat';
 
@@ -105,7 +109,7 @@ export class ChatParticipant implements vscode.Disposable {
       content: picked.block.code,
       ...(picked.block.language ? { language: picked.block.language } : {}),
       ...(picked.name ? { name: picked.name } : {}),
-    });
+    }, SAVE_COMMAND_AUTHOR);
     stream.markdown(`Saved **${inline(saved.name)}** (${inline(saved.language ?? 'unclassified')}, from ${picked.source}) to your Satchel snippets.`);
     this.cite([saved], stream);
     return [saved.id];

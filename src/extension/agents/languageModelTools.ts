@@ -9,6 +9,10 @@ import { fenced } from '../../core/markdown.ts';
 import type { SaveInput, SnippetOperations } from './snippetOperations.ts';
 import { abortSignalOf } from './cancellation.ts';
 import { integer, parseSave, parseSearch, record, text } from './toolInput.ts';
+import { authorOf } from '../../core/history/authors.ts';
+
+/** A language-model tool's writes are an agent's: the model chose to make them (the user confirmed). */
+const TOOL_AUTHOR = authorOf('agent', 'VS Code agent');
 
 export const TOOL_NAMES = {
   search: 'satchel_search_snippets',
@@ -54,7 +58,7 @@ export class LanguageModelTools implements vscode.Disposable {
       TOOL_NAMES.save,
       tool(
         async (input) => {
-          const saved = await operations.save(parseSave(input));
+          const saved = await operations.save(parseSave(input), TOOL_AUTHOR);
           return json({ saved: true, id: saved.id, name: saved.name, language: saved.language, tags: saved.tags });
         },
         (input) => confirmSave(input),

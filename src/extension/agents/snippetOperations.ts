@@ -8,6 +8,7 @@ import type { ServerController } from '../serverController.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { ClientError } from '../../client/errors.ts';
 import { detail, summarize, type SnippetDetail, type SnippetSummary } from './snippetText.ts';
+import type { Author } from '../../core/history/authors.ts';
 
 /** No host answers (starting, waiting for another window, failed). */
 export class NotConnectedError extends Error {
@@ -76,7 +77,8 @@ export class SnippetOperations {
     return detail(await this.client.assets.get(id));
   }
 
-  async save(input: SaveInput): Promise<SnippetDetail> {
+  /** `author`: the agent saving it (its history, and the agent changes, name it). */
+  async save(input: SaveInput, author: Author): Promise<SnippetDetail> {
     const client = this.client;
     const application = await this.server.application();
     const language = input.language ? specificFromLanguageName(input.language) : undefined;
@@ -88,7 +90,7 @@ export class SnippetOperations {
       ...(language ? { language } : {}),
       ...(input.name?.trim() ? { name: input.name.trim() } : {}),
       ...(tags.length > 0 ? { tags } : {}),
-    });
+    }, { author });
     return detail(created);
   }
 

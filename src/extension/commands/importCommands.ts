@@ -27,6 +27,7 @@ async function pick(arg: ImportArg, second?: readonly vscode.Uri[]): Promise<rea
 
 function describe(summary: ImportSummary): string {
   const parts = [`${summary.imported.toLocaleString()} imported`, `${summary.duplicates.toLocaleString()} skipped as duplicates`];
+  if (summary.updated > 0) parts.splice(1, 0, `${summary.updated.toLocaleString()} updated (changed since the last import)`);
   if (summary.failed > 0) parts.push(`${summary.failed.toLocaleString()} failed`);
   return `${summary.cancelled ? 'Import cancelled: ' : 'Import finished: '}${parts.join(', ')}.`;
 }

@@ -9,7 +9,8 @@
  * have streams to close. Here nothing outlives its request; shutdown treats /mcp like any other
  * route. The cost is the absence of a GET notification stream (answered 405, which clients expect
  * of stateless servers); building and closing the server per request costs about 1.5 ms. No
- * exchange waits forever (exchangeBounds.ts).
+ * exchange waits forever (exchangeBounds.ts). The one thing remembered across requests is each
+ * client's name, for the author of its writes (mcpClients.ts).
  */
 import type { Context, Next } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -17,6 +18,7 @@ import { route, type RouteModule } from '../routes/deps.ts';
 import { hostOperations } from '../../wire/host.ts';
 import { describeError } from '../errors.ts';
 import { createMcpServer } from './mcpServer.ts';
+import { McpClients, SESSION_HEADER } from './mcpClients.ts';
 import { answerInTime, withoutCancelledRequests } from './exchangeBounds.ts';
 
 const MCP_PATH = hostOperations.mcp.path;
@@ -81,13 +83,18 @@ async function reply(ctx: Context, response: Response): Promise<void> {
 }
 
 export const mcpRoutes: RouteModule = (router, { core }) => {
+  const clients = new McpClients();
   route(router, hostOperations.mcp, async (ctx) => {
-    const server = createMcpServer(core);
+    // The client's name (for its writes' author) comes with `initialize`; later requests bring the session id it was answered with.
+    const initialized = clients.initialize(ctx.request.body);
+    const author = initialized?.author ?? clients.authorOf(ctx.get(SESSION_HEADER) || undefined);
+    const server = createMcpServer(core, author);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
       const body = withoutCancelledRequests(ctx.request.body);
       await reply(ctx, await answerInTime(transport.handleRequest(webRequest(ctx), { parsedBody: body }), body));
+      if (initialized && ctx.status < 300) ctx.set(SESSION_HEADER, initialized.sessionId);
     } finally {
       // Closes the transport too: nothing of this request's server outlives it.
       await server.close();

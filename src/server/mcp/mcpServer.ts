@@ -1,6 +1,7 @@
 /** The MCP server Satchel offers agents: its tools and resources over one core. */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Satchel } from '../../core/satchel.ts';
+import type { Author } from '../../core/history/authors.ts';
 import { SATCHEL_VERSION } from '../version.ts';
 import { registerSnippetTools } from './snippetTools.ts';
 import { registerConversationTools } from './conversationTools.ts';
@@ -11,10 +12,13 @@ const INSTRUCTIONS =
   'Search it (search_snippets) before writing code the user may already have, read a hit in full with get_snippet, and save ' +
   'reusable code the user wants to keep with save_snippet (check_snippet_saved first avoids duplicates).';
 
-/** A server with every tool and resource registered; cheap to build (registration only stores handlers). */
-export function createMcpServer(core: Satchel): McpServer {
+/**
+ * A server with every tool and resource registered; cheap to build (registration only stores
+ * handlers). `author`: the MCP client the request came from, whose writes it makes.
+ */
+export function createMcpServer(core: Satchel, author: Author): McpServer {
   const server = new McpServer({ name: 'satchel', title: 'Satchel', version: SATCHEL_VERSION }, { instructions: INSTRUCTIONS });
-  registerSnippetTools(server, core);
+  registerSnippetTools(server, core, author);
   registerConversationTools(server, core);
   registerSnippetResources(server, core);
   return server;

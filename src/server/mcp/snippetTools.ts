@@ -6,6 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
+import type { Author } from '../../core/history/authors.ts';
 import type { AssetFilter, AssetsSearchWithFiltersInput, ClassificationSpecific, SearchedAsset, Seed } from '../../core/wire.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
@@ -117,7 +118,8 @@ async function search(core: Satchel, query: string, tags: readonly string[], lan
   return found;
 }
 
-export function registerSnippetTools(server: McpServer, core: Satchel): void {
+/** `author`: the MCP client whose writes these tools make (mcpClients.ts). */
+export function registerSnippetTools(server: McpServer, core: Satchel, author: Author): void {
   const logger = core.context.logger;
 
   server.registerTool(
@@ -207,7 +209,7 @@ export function registerSnippetTools(server: McpServer, core: Satchel): void {
             },
           },
         };
-        const saved = summaryOf(await core.assets.create(seed));
+        const saved = summaryOf(await core.assets.create(seed, { author }));
         const { preview: _, created: __, ...facts } = saved;
         return toolResult(`Saved "${saved.name}" (id ${saved.id}, ${languageName(saved.language)}).`, facts);
       }),

@@ -5,6 +5,16 @@ import { empty, input, json, jsonStream, param, queryString, transferables } fro
 import { jsonValueReply } from '../jsonEncode.ts';
 import { parseExportType } from '../../core/assets/exporter.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
+import { sendRevision, writeOptions } from '../writeOptions.ts';
+import type { Satchel } from '../../core/satchel.ts';
+
+/** GET /asset/{id} (and its spellings): the asset, its current revision as the ETag. */
+export function snapshot(ctx: Context, core: Satchel): void {
+  const id = param(ctx, 'asset');
+  const asset = core.assets.get(id, { transferables: transferables(ctx) });
+  sendRevision(ctx, core.history.current(id));
+  json(ctx, asset);
+}
 
 
 /** Each associable kind: its two operations, the path parameter naming the record, and its kind. */
@@ -17,24 +27,27 @@ const LINKABLE = [
 export const assetRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
+  // If-Match makes an update conditional on the revision the caller read (412 when it moved on);
+  // the Pieces clients never send it. Replies carry the asset's current revision as the ETag.
   route(router, op.update, (ctx) => {
-    const updated = assets.update(input(ctx, op.update));
+    const update = input(ctx, op.update);
+    const updated = assets.update(update, writeOptions(ctx, { current: () => core.history.current(update.id) }));
+    sendRevision(ctx, core.history.current(updated.id));
     json(ctx, transferables(ctx) ? updated : assets.get(updated.id, { transferables: false }));
   });
 
   route(router, op.reclassify, (ctx) => {
     const { asset, ext } = input(ctx, op.reclassify);
-    const reclassified = assets.reclassify(asset.id, ext);
+    const reclassified = assets.reclassify(asset.id, ext, writeOptions(ctx, { current: () => core.history.current(asset.id) }));
+    sendRevision(ctx, core.history.current(reclassified.id));
     json(ctx, transferables(ctx) ? reclassified : assets.get(reclassified.id, { transferables: false }));
   });
 
-  route(router, op.snapshot, (ctx) => {
-    json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
-  });
+  route(router, op.snapshot, (ctx) => snapshot(ctx, core));
 
   route(router, op.snapshotPost, (ctx) => {
     input(ctx, op.snapshotPost);
-    json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
+    snapshot(ctx, core);
   });
 
   route(router, op.formats, (ctx) => {
@@ -64,11 +77,11 @@ export const assetRoutes: RouteModule = (router, { core }) => {
 
   for (const [associate, disassociate, name, kind] of LINKABLE) {
     route(router, associate, (ctx) => {
-      assets.associate(param(ctx, 'asset'), kind, param(ctx, name));
+      assets.associate(param(ctx, 'asset'), kind, param(ctx, name), writeOptions(ctx));
       empty(ctx);
     });
     route(router, disassociate, (ctx) => {
-      assets.disassociate(param(ctx, 'asset'), kind, param(ctx, name));
+      assets.disassociate(param(ctx, 'asset'), kind, param(ctx, name), writeOptions(ctx));
       empty(ctx);
     });
   }

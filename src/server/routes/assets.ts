@@ -9,7 +9,8 @@ import { input, json, jsonStream, param, pseudo, queryBoolean, queryString, text
 import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 import { searchOperations as search } from '../../wire/search.ts';
-import { assetRoutes } from './asset.ts';
+import { assetRoutes, snapshot } from './asset.ts';
+import { requestAuthor, sendRevision, writeOptions } from '../writeOptions.ts';
 import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';
 import { registerAssetStreams } from './assetStreams.ts';
@@ -29,7 +30,8 @@ export const assetsRoutes: RouteModule = (router, deps) => {
 
   route(router, op.create, async (ctx) => {
     const seed = input(ctx, op.create);
-    const created = await assets.create(seed);
+    const created = await assets.create(seed, { author: requestAuthor(ctx, seed.asset?.application?.name) });
+    sendRevision(ctx, core.history.current(created.id));
     json(ctx, transferables(ctx) ? created : assets.get(created.id, { transferables: false }));
   });
 
@@ -96,16 +98,16 @@ export const assetsRoutes: RouteModule = (router, deps) => {
 
   registerAssetStreams(router, deps);
 
-  route(router, op.snapshotAlias, (ctx) => {
-    json(ctx, assets.get(param(ctx, 'asset'), { transferables: transferables(ctx) }));
-  });
+  route(router, op.snapshotAlias, (ctx) => snapshot(ctx, core));
 
   route(router, op.formatsAlias, (ctx) => {
     json(ctx, assets.formats(param(ctx, 'asset'), transferables(ctx)));
   });
 
+  // If-Match makes a delete conditional on the revision the caller read, as an update.
   route(router, op.delete, (ctx) => {
-    text(ctx, assets.delete(param(ctx, 'asset')));
+    const id = param(ctx, 'asset');
+    text(ctx, assets.delete(id, writeOptions(ctx, { current: () => core.history.current(id) })));
   });
 
   assetRoutes(router, deps);

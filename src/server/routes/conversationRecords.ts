@@ -3,6 +3,7 @@ import { registerSharedStream } from '../sharedFrames.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import { route, type RouteModule } from './deps.ts';
 import { annotationType, conversationOperations as op } from '../../wire/conversations.ts';
+import { writeOptions } from '../writeOptions.ts';
 
 /** Annotations, anchors, ranges and workstream summaries: the records conversations associate with. */
 export const conversationRecordRoutes: RouteModule = (router, { core, streams }) => {
@@ -29,7 +30,7 @@ export const conversationRecordRoutes: RouteModule = (router, { core, streams })
   });
   route(router, op.annotation, (ctx) => json(ctx, records.annotation(param(ctx, 'annotation'))));
   route(router, op.deleteAnnotation, (ctx) => {
-    records.delete('annotation', param(ctx, 'annotation'));
+    records.delete('annotation', param(ctx, 'annotation'), writeOptions(ctx));
     empty(ctx);
   });
 

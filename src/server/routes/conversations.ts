@@ -4,6 +4,7 @@ import { jsonValueReply } from '../jsonEncode.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import { route, type RouteModule } from './deps.ts';
 import { conversationOperations as op } from '../../wire/conversations.ts';
+import { writeOptions } from '../writeOptions.ts';
 import { conversationAssociationRoutes } from './conversationAssociations.ts';
 import { conversationMessageRoutes } from './conversationMessages.ts';
 import { conversationRecordRoutes } from './conversationRecords.ts';
@@ -16,7 +17,7 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   // Conversations are sent a page of messages at a time: one may hold hundreds of megabytes.
   route(router, op.list, (ctx) => jsonStream(ctx, jsonValueReply(conversations.reads.snapshot(transferables(ctx)))));
   route(router, op.create, (ctx) => {
-    jsonStream(ctx, jsonValueReply(conversations.create(input(ctx, op.create), transferables(ctx))));
+    jsonStream(ctx, jsonValueReply(conversations.create(input(ctx, op.create), transferables(ctx), writeOptions(ctx))));
   });
   route(router, op.identifiers, (ctx) => json(ctx, conversations.identifiers()));
   const identifierFrames = registerSharedStream(

@@ -6,6 +6,7 @@ import { route, type RouteModule } from './deps.ts';
 import { input, json, jsonStream, param, queryBoolean, transferables } from '../http.ts';
 import { jsonArrayReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
+import { writeOptions } from '../writeOptions.ts';
 
 export const formatRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
@@ -16,7 +17,7 @@ export const formatRoutes: RouteModule = (router, { core }) => {
   });
 
   route(router, op.updateFormatValue, (ctx) => {
-    json(ctx, assets.updateFormatValue(input(ctx, op.updateFormatValue), queryBoolean(ctx, 'transferable', true)));
+    json(ctx, assets.updateFormatValue(input(ctx, op.updateFormatValue), queryBoolean(ctx, 'transferable', true), writeOptions(ctx)));
   });
 
   route(router, op.format, (ctx) => {

@@ -6,35 +6,36 @@
 import { route, type RouteModule } from './deps.ts';
 import { empty, input, json, param } from '../http.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
+import { writeOptions } from '../writeOptions.ts';
 
 export const labelRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
   route(router, op.tags, (ctx) => json(ctx, { iterable: assets.labels.tags() }));
   route(router, op.createTag, (ctx) => {
-    json(ctx, assets.createTag(input(ctx, op.createTag)));
+    json(ctx, assets.createTag(input(ctx, op.createTag), writeOptions(ctx)));
   });
   route(router, op.tag, (ctx) => json(ctx, assets.labels.tag(param(ctx, 'tag'))));
   route(router, op.tagAssociateAsset, (ctx) => {
-    assets.associate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'));
+    assets.associate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'), writeOptions(ctx));
     empty(ctx);
   });
   route(router, op.tagDisassociateAsset, (ctx) => {
-    assets.disassociate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'));
+    assets.disassociate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'), writeOptions(ctx));
     empty(ctx);
   });
 
   route(router, op.websites, (ctx) => json(ctx, { iterable: assets.labels.websites() }));
   route(router, op.createWebsite, (ctx) => {
-    json(ctx, assets.createWebsite(input(ctx, op.createWebsite)));
+    json(ctx, assets.createWebsite(input(ctx, op.createWebsite), writeOptions(ctx)));
   });
   route(router, op.website, (ctx) => json(ctx, assets.labels.website(param(ctx, 'website'))));
   route(router, op.websiteAssociateAsset, (ctx) => {
-    assets.associate(param(ctx, 'asset'), 'website', param(ctx, 'website'));
+    assets.associate(param(ctx, 'asset'), 'website', param(ctx, 'website'), writeOptions(ctx));
     empty(ctx);
   });
   route(router, op.websiteDisassociateAsset, (ctx) => {
-    assets.disassociate(param(ctx, 'asset'), 'website', param(ctx, 'website'));
+    assets.disassociate(param(ctx, 'asset'), 'website', param(ctx, 'website'), writeOptions(ctx));
     empty(ctx);
   });
 };

@@ -2,6 +2,7 @@
  * Satchel's snippet routes (wire/snippets.ts): completion candidates, `.code-snippets` export and
  * each asset's snippet facts. Thin over core's SnippetService.
  */
+import { writeOptions } from '../writeOptions.ts';
 import { route, type RouteModule } from './deps.ts';
 import { input, json, param, queryString } from '../http.ts';
 import { InvalidInputError } from '../../core/errors.ts';
@@ -24,6 +25,6 @@ export const snippetRoutes: RouteModule = (router, { core }) => {
   });
 
   route(router, op.setInfo, (ctx) => {
-    json(ctx, core.snippets.setInfo(param(ctx, 'asset'), input(ctx, op.setInfo)));
+    json(ctx, core.snippets.setInfo(param(ctx, 'asset'), input(ctx, op.setInfo), writeOptions(ctx)));
   });
 };

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withCore } from '../../support/helpers.ts';
 import type { Satchel } from '../../../src/core/satchel.ts';
+import { TEST_AUTHOR } from '../../support/authors.ts';
 
 const seed = (raw: string, pseudo = false) =>
   ({ type: 'SEEDED_ASSET', asset: { ...(pseudo ? { pseudo: true } : {}), format: { fragment: { string: { raw } } } } }) as never;
@@ -16,9 +17,9 @@ const seed = (raw: string, pseudo = false) =>
 const ROWS = 3000;
 
 async function grownStore(core: Satchel): Promise<(where: string) => string[]> {
-  const template = await core.assets.create(seed('const listed = 1;'));
-  await core.assets.create(seed('const hidden = 2;', true));
-  await core.assets.create(seed('const offered = 3;'), { suggested: true });
+  const template = await core.assets.create(seed('const listed = 1;'), { author: TEST_AUTHOR });
+  await core.assets.create(seed('const hidden = 2;', true), { author: TEST_AUTHOR });
+  await core.assets.create(seed('const offered = 3;'), { suggested: true, author: TEST_AUTHOR });
   const db = core.context.database;
   db.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)

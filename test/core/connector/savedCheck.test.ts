@@ -7,6 +7,7 @@ import { Satchel } from '../../../src/core/satchel.ts';
 import { checkSaved } from '../../../src/core/connector/savedCheck.ts';
 import { SATCHEL_APPLICATION } from '../../../src/core/assets/origin.ts';
 import { savedSnippets, unrelatedSnippets, reformatted } from '../../support/snippetFixture.ts';
+import { TEST_AUTHOR } from '../../support/authors.ts';
 
 let core: Satchel;
 let dataDir: string;
@@ -24,8 +25,8 @@ const seed = (raw: string) => ({ type: 'SEEDED_ASSET' as const, asset: { applica
 
 test('saved code is found reformatted; a suggested (unsaved) copy does not count as saved', async () => {
   const [kept, offered] = savedSnippets;
-  const asset = await core.assets.create(seed(kept!.code));
-  await core.assets.create(seed(offered!.code), { suggested: true });
+  const asset = await core.assets.create(seed(kept!.code), { author: TEST_AUTHOR });
+  await core.assets.create(seed(offered!.code), { suggested: true, author: TEST_AUTHOR });
 
   const found = checkSaved(core.connector, core.assets, reformatted(kept!.code));
   assert.equal(found.kind, 'saved');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
 import type { Application } from '../../../src/core/wire.ts';
 import { savedSnippets, unrelatedSnippets, partialOf, reformatted, commented, superset, type CopyKind } from '../../support/snippetFixture.ts';
+import { TEST_AUTHOR } from '../../support/authors.ts';
 import { worthSaving, notWorthSaving } from '../../support/saveFixture.ts';
 
 let core: Satchel;
@@ -22,7 +23,7 @@ before(async () => {
     const asset = await core.assets.create({
       type: 'SEEDED_ASSET',
       asset: { application, format: { fragment: { string: { raw: snippet.code } } }, metadata: { name: snippet.name } },
-    });
+    }, { author: TEST_AUTHOR });
     saved.set(snippet.name, asset.id);
   }
 });

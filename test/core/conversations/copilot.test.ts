@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { Copilot } from '../../../src/core/conversations/copilot.ts';
 import { tempDir } from '../../support/helpers.ts';
+import { TEST_AUTHOR } from '../../support/authors.ts';
 
 test('the copilot prompt keeps attached snippets (file or fragment) first, then the newest messages the budget allows', async () => {
   const core = Satchel.open({ dataDir: tempDir('satchel-copilot-') });
@@ -11,7 +12,7 @@ test('the copilot prompt keeps attached snippets (file or fragment) first, then 
     const asset = await core.assets.create({
       type: 'SEEDED_ASSET',
       asset: { format: { file: { string: { raw } } } },
-    } as never);
+    } as never, { author: TEST_AUTHOR });
     const prompts: string[] = [];
     const copilot = new Copilot(
       core.conversations,

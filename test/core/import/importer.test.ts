@@ -7,6 +7,7 @@ import { SnippetImporter, type ImportSource } from '../../../src/core/import/imp
 import { BulkWriter } from '../../../src/core/assets/bulkWriter.ts';
 import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
 import type { ChangeEvent } from '../../../src/core/events.ts';
+import { TEST_AUTHOR } from '../../support/authors.ts';
 
 const FIXTURES = ['web.code-snippets', 'python.json', 'massCode-db.json', 'pieces-assets.json', 'gist.json', 'gists-list.json', 'unknown.json', 'truncated.json'];
 
@@ -53,7 +54,7 @@ test('re-running an import skips every snippet it already wrote, and repeats ins
     assert.equal(again.duplicates, 6);
     assert.equal(core.assets.list().length, 4);
     // A snippet saved by hand is a duplicate too (the connector's index knows every asset).
-    await core.assets.create({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'print("by hand")' } } } } } as never);
+    await core.assets.create({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'print("by hand")' } } } } } as never, { author: TEST_AUTHOR });
     const repeated = { 'By hand': { prefix: 'h', body: 'print("by hand")' }, 'Twice A': { prefix: 'a', body: 'x = 1' }, 'Twice B': { prefix: 'b', body: 'x = 1' } };
     const summary = await core.imports.import([{ name: 'py.json', text: () => JSON.stringify(repeated) }]);
     assert.deepEqual([summary.imported, summary.duplicates], [1, 2]);

@@ -10,6 +10,7 @@ import { openAssetStore, codeSeed, type AssetStore } from '../../support/assetFi
 import { SemanticRecall, type RecallStatus } from '../../../src/core/search/semanticRecall.ts';
 import type { Embedder } from '../../../src/core/models/embedder.ts';
 import type { SearchOptions } from '../../../src/core/assets/assetService.ts';
+import { TEST_AUTHOR, TEST_WRITE } from '../../support/authors.ts';
 
 /** Words of one meaning share a dimension: a crude but predictable "sentence embedding". */
 const CONCEPTS: readonly (readonly string[])[] = [
@@ -93,7 +94,7 @@ function vectorRows(): Array<{ asset_id: string; model: string; dimension: numbe
 
 async function seedCorpus(): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
-  const add = async (name: string, code: string) => (ids[name] = (await s.assets.create(codeSeed(code, name))).id);
+  const add = async (name: string, code: string) => (ids[name] = (await s.assets.create(codeSeed(code, name), { author: TEST_AUTHOR })).id);
   await add('fetchWithRetry', 'async function fetchWithRetry(url, attempts) {\n  for (let i = 0; i < attempts; i++) {\n    try { return await fetch(url); } catch { await sleep(2 ** i * 100); }\n  }\n}');
   await add('sortByName', 'const sortByName = (rows) => rows.sort((a, b) => a.name.localeCompare(b.name));');
   await add('readConfig', "import { readFileSync } from 'node:fs';\nexport const readConfig = (p) => JSON.parse(readFileSync(p, 'utf8'));");
@@ -105,7 +106,7 @@ async function seedCorpus(): Promise<Record<string, string>> {
 
 /** 40 assets, and a slow model's back-fill that has made a few of their vectors. */
 async function backfillUnderWay(): Promise<FakeEmbedder> {
-  for (let i = 0; i < 40; i++) await s.assets.create(codeSeed(`export const value${i} = ${i};`, `value${i}`));
+  for (let i = 0; i < 40; i++) await s.assets.create(codeSeed(`export const value${i} = ${i};`, `value${i}`), { author: TEST_AUTHOR });
   const slow = new FakeEmbedder('embed-slow', { delayMs: 5 });
   loadModel(slow);
   const deadline = Date.now() + 5000;
@@ -154,12 +155,12 @@ test('vectors follow creates, updates and deletes', async () => {
   const model = new FakeEmbedder('embed-a');
   loadModel(model);
   await recall.idle();
-  const created = await s.assets.create(codeSeed('export const parseCsvLine = (line) => line.split(",");', 'parseCsvLine'));
+  const created = await s.assets.create(codeSeed('export const parseCsvLine = (line) => line.split(",");', 'parseCsvLine'), { author: TEST_AUTHOR });
   await recall.idle();
   assert.ok(vectorRows().some((row) => row.asset_id === created.id && row.stale === 0), 'a created asset gets a vector');
 
   const before = vectorRows().find((row) => row.asset_id === ids['sortByName'])!;
-  s.assets.update({ ...s.assets.get(ids['sortByName']!), name: 'arrange customers in order' });
+  s.assets.update({ ...s.assets.get(ids['sortByName']!), name: 'arrange customers in order' }, TEST_WRITE);
   assert.equal(vectorRows().find((row) => row.asset_id === ids['sortByName'])!.stale, 1, 'the write marked it stale in its transaction');
   await recall.idle();
   const after = vectorRows().find((row) => row.asset_id === ids['sortByName'])!;
@@ -169,12 +170,12 @@ test('vectors follow creates, updates and deletes', async () => {
 
   // A write that changes nothing embedded (the score) costs no model call.
   const calls = model.texts.length;
-  s.assets.update({ ...s.assets.get(ids['readConfig']!), favorited: true });
+  s.assets.update({ ...s.assets.get(ids['readConfig']!), favorited: true }, TEST_WRITE);
   await recall.idle();
   assert.equal(model.texts.length, calls);
   assert.equal(vectorRows().find((row) => row.asset_id === ids['readConfig'])!.stale, 0);
 
-  s.assets.delete(ids['fetchWithRetry']!);
+  s.assets.delete(ids['fetchWithRetry']!, TEST_WRITE);
   assert.ok(!vectorRows().some((row) => row.asset_id === ids['fetchWithRetry']), 'deleted with the asset, in its transaction');
   assert.ok(!(await names('download the web page again')).includes('fetchWithRetry'));
   assert.equal(recall.status().vectors, 6);
@@ -238,8 +239,8 @@ test('a model change ignores the old vectors and makes new ones; writes while un
   assert.equal((await names('download the web page again'))[0], 'fetchWithRetry');
 
   loadModel(undefined);
-  s.assets.update({ ...s.assets.get(ids['readConfig']!), name: 'load settings from disk' });
-  await s.assets.create(codeSeed('export const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));', 'clamp'));
+  s.assets.update({ ...s.assets.get(ids['readConfig']!), name: 'load settings from disk' }, TEST_WRITE);
+  await s.assets.create(codeSeed('export const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));', 'clamp'), { author: TEST_AUTHOR });
   const again = new FakeEmbedder('embed-b', { extra: 16 });
   loadModel(again);
   await recall.idle();
@@ -268,7 +269,7 @@ test('cancelling the back-fill keeps the model: search uses what was made, new w
   assert.ok(status.done < status.total, `${status.done} of ${status.total}`);
   assert.ok(vectorRows().length < 40);
   assert.equal(recall.cancelBackfill(), false, 'nothing left to cancel');
-  const created = await s.assets.create(codeSeed('export const fetchPage = (url) => fetch(url);', 'fetchPage'));
+  const created = await s.assets.create(codeSeed('export const fetchPage = (url) => fetch(url);', 'fetchPage'), { author: TEST_AUTHOR });
   await recall.idle();
   assert.ok(vectorRows().some((row) => row.asset_id === created.id));
   assert.equal((await names('download the web page'))[0], 'fetchPage');

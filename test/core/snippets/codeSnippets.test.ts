@@ -12,6 +12,7 @@ import { newOrderedId, stamp } from '../../../src/core/time.ts';
 import { parseJsonc } from '../../../src/core/import/jsonc.ts';
 import { codeSnippetsFile, importedBody, type ExportableSnippet } from '../../../src/core/snippets/codeSnippets.ts';
 import { parseVscodeSnippets } from '../../../src/core/import/vscodeSnippets.ts';
+import { TEST_WRITE } from '../../support/authors.ts';
 
 /** What the round trip compares: what the export writes of a snippet. */
 type Snippet = ExportableSnippet;
@@ -28,8 +29,8 @@ const library: readonly Snippet[] = [
 async function write(core: Satchel, snippets: readonly Snippet[]): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   for (const snippet of snippets) {
-    const id = (await core.assets.create(codeSeed(snippet.text, snippet.name, { ext: snippet.language, tags: ['export-me', ...snippet.prefixes] }))).id;
-    core.snippets.setInfo(id, { syntax: snippet.syntax, prefixes: snippet.prefixes });
+    const id = (await core.assets.create(codeSeed(snippet.text, snippet.name, { ext: snippet.language, tags: ['export-me', ...snippet.prefixes] }), TEST_WRITE)).id;
+    core.snippets.setInfo(id, { syntax: snippet.syntax, prefixes: snippet.prefixes }, TEST_WRITE);
     if (snippet.description) describe(core, id, snippet.description);
     ids.set(snippet.name, id);
   }
@@ -70,7 +71,7 @@ const sorted = (snippets: readonly Snippet[]): Snippet[] => [...snippets].sort((
 test('a tag exported to .code-snippets and imported into another store gives the same snippets', async () => {
   const exported = await withCore(async (core) => {
     await write(core, library);
-    await core.assets.create(codeSeed('not tagged', 'Other', { ext: 'ts' }));
+    await core.assets.create(codeSeed('not tagged', 'Other', { ext: 'ts' }), TEST_WRITE);
     const file = core.snippets.exportCodeSnippets({ tag: 'export-me' });
     assert.equal(file.count, library.length, 'only the tag\'s snippets');
     assert.equal(file.fileName, 'export-me.code-snippets');

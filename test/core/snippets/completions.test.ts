@@ -9,9 +9,10 @@ import { withCore } from '../../support/helpers.ts';
 import { codeSeed } from '../../support/assetFixtures.ts';
 import type { Satchel } from '../../../src/core/satchel.ts';
 import { MAX_CANDIDATE_TEXT } from '../../../src/core/snippets/snippetService.ts';
+import { TEST_WRITE } from '../../support/authors.ts';
 
 async function save(core: Satchel, text: string, name: string, ext: string, tags: string[] = []): Promise<string> {
-  return (await core.assets.create(codeSeed(text, name, { ext, tags }))).id;
+  return (await core.assets.create(codeSeed(text, name, { ext, tags }), TEST_WRITE)).id;
 }
 
 const names = (core: Satchel, query: string, language?: string): string[] => core.snippets.completions({ query, language }).candidates.map((c) => c.name);
@@ -23,7 +24,7 @@ test('name words, tags and prefixes match what is typed; the document language, 
     await save(core, 'requests.get(url)', 'Fetch in Python', 'py', ['http']);
     await save(core, 'Fetched on demand.', 'Fetch note', 'txt');
     await save(core, 'type Props = {}', 'Props for a TSX component', 'tsx');
-    core.snippets.setInfo(fetchTs, { prefixes: ['fwr'] });
+    core.snippets.setInfo(fetchTs, { prefixes: ['fwr'] }, TEST_WRITE);
 
     assert.deepEqual(names(core, 'fetch', 'typescript'), ['Fetch with retry', 'Fetch note'], 'ts, then txt (neutral); not py or jsx');
     assert.deepEqual(names(core, 'fetch', 'javascriptreact'), ['Fetch JSON in JSX', 'Fetch note'], 'ts is not of the jsx family');
@@ -56,7 +57,7 @@ test('each candidate carries its text (bounded), facts and the word that matched
   await withCore(async (core) => {
     const small = await save(core, 'echo "$HOME"', 'Home directory', 'sh', ['shell']);
     const large = await save(core, 'x'.repeat(MAX_CANDIDATE_TEXT + 1), 'Huge fixture', 'sh');
-    core.snippets.setInfo(small, { syntax: true, prefixes: ['home'] });
+    core.snippets.setInfo(small, { syntax: true, prefixes: ['home'] }, TEST_WRITE);
     const [first, second] = core.snippets.completions({ query: '', language: 'shellscript' }).candidates;
     assert.equal(first!.id, large, 'newest first');
     assert.equal(first!.text, undefined, 'a text over the bound is left out (inserted by id)');
@@ -83,19 +84,19 @@ test('the language table and the label index follow renames, tags, reclassificat
   await withCore(async (core) => {
     const id = await save(core, 'SELECT 1', 'Health query', 'sql');
     assert.deepEqual(names(core, 'health', 'sql'), ['Health query']);
-    core.assets.reclassify(id, 'py');
+    core.assets.reclassify(id, 'py', TEST_WRITE);
     assert.deepEqual(names(core, 'health', 'sql'), [], 'reclassified: no longer SQL');
     assert.deepEqual(names(core, 'health', 'python'), ['Health query']);
     const asset = core.assets.get(id, { transferables: false });
-    core.assets.update({ ...asset, name: 'Liveness probe' });
+    core.assets.update({ ...asset, name: 'Liveness probe' }, TEST_WRITE);
     assert.deepEqual(names(core, 'health', 'python'), []);
     assert.deepEqual(names(core, 'live', 'python'), ['Liveness probe']);
-    core.assets.createTag({ text: 'kubernetes', asset: id });
+    core.assets.createTag({ text: 'kubernetes', asset: id }, TEST_WRITE);
     assert.deepEqual(names(core, 'kube', 'python'), ['Liveness probe']);
-    const suggested = (await core.assets.create(codeSeed('print(1)', 'Liveness suggestion', { ext: 'py' }), { suggested: true })).id;
+    const suggested = (await core.assets.create(codeSeed('print(1)', 'Liveness suggestion', { ext: 'py' }), { ...TEST_WRITE, suggested: true })).id;
     assert.ok(core.assets.exists(suggested));
     assert.deepEqual(names(core, 'live', 'python'), ['Liveness probe'], 'a suggestion is not offered');
-    core.assets.delete(id);
+    core.assets.delete(id, TEST_WRITE);
     assert.deepEqual(names(core, 'live', 'python'), []);
     assert.deepEqual(core.snippets.completions({ query: '', language: 'python' }).candidates, []);
   });
@@ -107,13 +108,13 @@ test('queries that cannot be a name or prefix answer nothing; facts are refused 
     assert.deepEqual(core.snippets.completions({ query: 'two words', language: 'ts' }).candidates, []);
     assert.deepEqual(core.snippets.completions({ query: 't'.repeat(500), language: 'ts' }).candidates, []);
     assert.throws(() => core.snippets.info('missing'), { code: 'not_found' });
-    assert.throws(() => core.snippets.setInfo('missing', { syntax: true }), { code: 'not_found' });
-    assert.throws(() => core.snippets.setInfo(id, { prefixes: ['p'.repeat(300)] }), { code: 'too_large' });
-    assert.throws(() => core.snippets.setInfo(id, { prefixes: Array.from({ length: 200 }, (_, i) => `p${i}`) }), { code: 'too_large' });
+    assert.throws(() => core.snippets.setInfo('missing', { syntax: true }, TEST_WRITE), { code: 'not_found' });
+    assert.throws(() => core.snippets.setInfo(id, { prefixes: ['p'.repeat(300)] }, TEST_WRITE), { code: 'too_large' });
+    assert.throws(() => core.snippets.setInfo(id, { prefixes: Array.from({ length: 200 }, (_, i) => `p${i}`) }, TEST_WRITE), { code: 'too_large' });
     assert.deepEqual(core.snippets.info(id), { asset: id, syntax: false, prefixes: [], tags: [] }, 'nothing was written by the refused changes');
-    const set = core.snippets.setInfo(id, { prefixes: [' a ', 'A', 'b', ''] });
+    const set = core.snippets.setInfo(id, { prefixes: [' a ', 'A', 'b', ''] }, TEST_WRITE);
     assert.deepEqual(set.prefixes, ['a', 'b'], 'trimmed, one per text ignoring case');
-    assert.deepEqual(core.snippets.setInfo(id, { syntax: true }), { asset: id, syntax: true, prefixes: ['a', 'b'], tags: ['a', 'b'] }, 'a change keeps what it does not name');
+    assert.deepEqual(core.snippets.setInfo(id, { syntax: true }, TEST_WRITE), { asset: id, syntax: true, prefixes: ['a', 'b'], tags: ['a', 'b'] }, 'a change keeps what it does not name');
   });
 });
 
@@ -122,7 +123,7 @@ test('the language table warmed at start takes in changes made while it reads, a
     const ids = [];
     for (let i = 0; i < 20; i++) ids.push(await save(core, `x${i}`, `Widget ${i}`, 'ts'));
     const warming = core.snippets.warm();
-    core.assets.reclassify(ids[0]!, 'go');
+    core.assets.reclassify(ids[0]!, 'go', TEST_WRITE);
     await warming;
     assert.deepEqual(names(core, 'widget', 'go'), ['Widget 0'], 'a change made during the warm-up is read');
     assert.equal(names(core, 'widget', 'typescript').length, 19);

@@ -17,13 +17,14 @@ import { copyLiveStore } from '../../../src/core/backups/storeCopy.ts';
 import { silentLogger } from '../../../src/core/context.ts';
 import { codeSeed } from '../../support/assetFixtures.ts';
 import { tempDir } from '../../support/helpers.ts';
+import { TEST_AUTHOR } from '../../support/authors.ts';
 
 const posix = process.platform !== 'win32';
 
 /** A core in a fresh data directory holding `assets` assets and one conversation. */
 async function seeded(assets: number, options: { keepBackups?: number; importWorker?: boolean } = {}): Promise<Satchel> {
   const core = Satchel.open({ dataDir: tempDir('satchel-backup-'), importWorker: false, ...options });
-  for (let i = 0; i < assets; i++) await core.assets.create(codeSeed(`export const value${i} = ${i} * 2; // backup test`, `value ${i}`));
+  for (let i = 0; i < assets; i++) await core.assets.create(codeSeed(`export const value${i} = ${i} * 2; // backup test`, `value ${i}`), { author: TEST_AUTHOR });
   core.conversations.create({ type: 'COPILOT', name: 'kept', messages: [{ role: 'USER', fragment: { string: { raw: 'hello' } } }] }, false);
   return core;
 }

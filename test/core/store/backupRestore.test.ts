@@ -15,6 +15,7 @@ import { listBackups } from '../../../src/core/backups/backupFiles.ts';
 import { codeSeed } from '../../support/assetFixtures.ts';
 import { tempDir } from '../../support/helpers.ts';
 import { storeDigest } from '../../reliability/support.ts';
+import { TEST_AUTHOR, TEST_WRITE } from '../../support/authors.ts';
 
 function digestOf(path: string): string {
   const db = new DatabaseSync(path, { readOnly: true });
@@ -30,7 +31,7 @@ async function storeWithBackup(assets: number): Promise<{ dataDir: string; backu
   const dataDir = tempDir('satchel-restore-');
   const core = Satchel.open({ dataDir, importWorker: false });
   const ids: string[] = [];
-  for (let i = 0; i < assets; i++) ids.push((await core.assets.create(codeSeed(`export function restored${i}() { return ${i}; }`, `restored ${i}`, { tags: ['kept', `n${i}`] }))).id);
+  for (let i = 0; i < assets; i++) ids.push((await core.assets.create(codeSeed(`export function restored${i}() { return ${i}; }`, `restored ${i}`, { tags: ['kept', `n${i}`] }), { author: TEST_AUTHOR })).id);
   core.conversations.create(
     {
       type: 'COPILOT',
@@ -55,8 +56,8 @@ test('a restore brings back every record exactly, and keeps the store it replace
   try {
     // Changes after the backup: one asset deleted, one added, one renamed.
     const core = Satchel.open({ dataDir, importWorker: false });
-    core.assets.delete(ids[1]!);
-    await core.assets.create(codeSeed('export const afterTheBackup = true;'));
+    core.assets.delete(ids[1]!, TEST_WRITE);
+    await core.assets.create(codeSeed('export const afterTheBackup = true;'), { author: TEST_AUTHOR });
     await core.context.database.settled();
     const changed = storeDigest(core.context.database.db);
     await core.close();

@@ -1,0 +1,197 @@
+/**
+ * Keeps an asset's revisions in step with its writes, inside each write's transaction: a write
+ * begins a turn before it changes anything (the expected revision is checked there, and an asset
+ * written before revisions were kept gets its first one), and finishes it with the state it left;
+ * a revision is appended only when the content, name, language, tags or description changed.
+ *
+ * Storage: a revision names its content by hash. The asset's current content lives in the asset's
+ * row; it is kept in `revision_texts` once a write replaces it (or the asset is deleted), so a
+ * create stores no second copy, and a rename stores no content at all.
+ */
+import { RevisionConflictError } from '../errors.ts';
+import { newOrderedId } from '../time.ts';
+import { BEFORE_HISTORY, type Author, type WriteOptions } from './authors.ts';
+import { baselineId, type RevisionLog, type RevisionRow } from './revisionLog.ts';
+import { CHANGE_BITS, contentHash, contentSize, sameContent, sameTags, textHash, type RevisionContent } from './state.ts';
+
+/** What a revision reads of the asset document being written (the assets area makes it). */
+export interface TrackedAsset {
+  readonly id: string;
+  /** When the asset last changed, ms since the epoch: the time of an older asset's first revision. */
+  readonly updated: number;
+  readonly name: string;
+  readonly language: string;
+  readonly content: RevisionContent;
+}
+
+/** The linked parts of an asset's state, read from the store when a write touched them. */
+export interface LinkedState {
+  tags(assetId: string): string[];
+  description(assetId: string): string | undefined;
+}
+
+/** Which linked parts a write changed (the others are taken from the current revision, unread). */
+export interface Touched {
+  readonly tags?: boolean;
+  readonly description?: boolean;
+}
+
+/** One write's turn (RevisionTurn), as writers use it. */
+export interface Turn {
+  readonly head: { readonly id: string };
+  finish(after: TrackedAsset, touched?: Touched, restoredFrom?: string): string;
+  retire(): void;
+}
+
+/** What asset writes keep their revisions through (RevisionTracker; the bench measures writes without one). */
+export interface RevisionTracking {
+  created(asset: TrackedAsset, tags: readonly string[], description: string | undefined, author: Author): string;
+  begin(before: TrackedAsset, by: WriteOptions): Turn;
+}
+
+export class RevisionTracker implements RevisionTracking {
+  private readonly log: RevisionLog;
+  private readonly linked: LinkedState;
+  private readonly onRevision: (assetId: string) => void;
+
+  /** `onRevision` hears of each revision appended (compaction queues the asset). */
+  constructor(log: RevisionLog, linked: LinkedState, onRevision: (assetId: string) => void = () => {}) {
+    this.log = log;
+    this.linked = linked;
+    this.onRevision = onRevision;
+  }
+
+  /** A new asset's first revision (inside the create's transaction); returns its id. */
+  created(asset: TrackedAsset, tags: readonly string[], description: string | undefined, author: Author): string {
+    const id = newOrderedId();
+    this.log.append({
+      id,
+      assetId: asset.id,
+      created: Date.now(),
+      author,
+      changes: CHANGE_BITS.created,
+      ...stateColumns(asset),
+      tags,
+      descriptionHash: this.keepDescription(description),
+      restoredFrom: null,
+    });
+    return id;
+  }
+
+  /**
+   * Before a write changes `before` (inside its transaction): refuses it if the writer expected
+   * another revision, and records the state of an asset that has no revision yet.
+   */
+  begin(before: TrackedAsset, by: WriteOptions): RevisionTurn {
+    const head = this.log.head(before.id);
+    const current = head?.id ?? baselineId(before.id);
+    if (by.expectedRevision !== undefined && by.expectedRevision !== current) throw new RevisionConflictError(before.id, by.expectedRevision, current);
+    return new RevisionTurn(this, before, by.author, head ?? this.baseline(before));
+  }
+
+  /** The first revision of an asset written before revisions were kept: its state now, before the write. */
+  private baseline(asset: TrackedAsset): RevisionRow {
+    const description = this.linked.description(asset.id);
+    this.log.append({
+      id: baselineId(asset.id),
+      assetId: asset.id,
+      created: asset.updated,
+      author: BEFORE_HISTORY,
+      changes: CHANGE_BITS.created,
+      ...stateColumns(asset),
+      tags: this.linked.tags(asset.id),
+      descriptionHash: this.keepDescription(description),
+      restoredFrom: null,
+    });
+    return this.log.head(asset.id)!;
+  }
+
+  /** @internal The write's end (RevisionTurn.finish). */
+  finish(turn: RevisionTurn, after: TrackedAsset, touched: Touched, restoredFrom: string | undefined): string {
+    const { head, before } = turn;
+    const contentChanged = !sameContent(before.content, after.content);
+    const afterHash = contentChanged ? contentHash(after.content) : head.contentHash;
+    const tags = touched.tags ? this.linked.tags(after.id) : head.tags;
+    const description = touched.description ? this.linked.description(after.id) : undefined;
+    const descriptionHash = touched.description ? (description === undefined ? null : textHash(description)) : head.descriptionHash;
+    let changes = 0;
+    if (afterHash !== head.contentHash) changes |= CHANGE_BITS.content;
+    if (after.name !== head.name) changes |= CHANGE_BITS.name;
+    if (after.language !== head.language) changes |= CHANGE_BITS.language;
+    if (!sameTags(tags, head.tags)) changes |= CHANGE_BITS.tags;
+    if (descriptionHash !== head.descriptionHash) changes |= CHANGE_BITS.description;
+    if (changes === 0) return head.id;
+    if (contentChanged) this.keepReplaced(head, before.content);
+    if (description !== undefined) this.log.keepText(descriptionHash!, description);
+    const id = newOrderedId();
+    this.log.append({
+      id,
+      assetId: after.id,
+      created: Date.now(),
+      author: turn.author,
+      changes,
+      name: after.name,
+      language: after.language,
+      contentHash: afterHash,
+      size: contentChanged ? contentSize(after.content) : head.size,
+      tags,
+      descriptionHash,
+      restoredFrom: restoredFrom ?? null,
+    });
+    this.onRevision(after.id);
+    return id;
+  }
+
+  /** @internal The asset is being deleted (RevisionTurn.retire): its content outlives it with its revisions. */
+  retire(turn: RevisionTurn): void {
+    this.keepReplaced(turn.head, turn.before.content);
+  }
+
+  /**
+   * Keeps the content the current revision names before the asset stops holding it. The hash is
+   * made from the content itself: should the revision name another (a change no revision
+   * recorded), it is corrected, so a revision's hash always finds what the asset really held.
+   */
+  private keepReplaced(head: RevisionRow, content: RevisionContent): void {
+    const hash = contentHash(content);
+    if (hash !== head.contentHash) this.log.correctContent(head.seq, hash, contentSize(content));
+    this.log.keepContent(hash, content);
+  }
+
+  private keepDescription(description: string | undefined): string | null {
+    if (description === undefined) return null;
+    const hash = textHash(description);
+    this.log.keepText(hash, description);
+    return hash;
+  }
+}
+
+/** One write's turn: begun before the write changed anything, finished (or retired) once it has. */
+export class RevisionTurn implements Turn {
+  private readonly tracker: RevisionTracker;
+  readonly before: TrackedAsset;
+  readonly author: Author;
+  /** The asset's revision when the write began. */
+  readonly head: RevisionRow;
+
+  constructor(tracker: RevisionTracker, before: TrackedAsset, author: Author, head: RevisionRow) {
+    this.tracker = tracker;
+    this.before = before;
+    this.author = author;
+    this.head = head;
+  }
+
+  /** Appends a revision if the state changed; returns the asset's current revision id either way. */
+  finish(after: TrackedAsset, touched: Touched = {}, restoredFrom?: string): string {
+    return this.tracker.finish(this, after, touched, restoredFrom);
+  }
+
+  /** The asset is being deleted: its revisions are kept whole. */
+  retire(): void {
+    this.tracker.retire(this);
+  }
+}
+
+function stateColumns(asset: TrackedAsset): { name: string; language: string; contentHash: string; size: number } {
+  return { name: asset.name, language: asset.language, contentHash: contentHash(asset.content), size: contentSize(asset.content) };
+}
