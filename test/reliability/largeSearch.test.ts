@@ -9,7 +9,6 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -18,6 +17,7 @@ import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, processMemory, raw } from './support.ts';
 import { withHealth } from './healthProbe.ts';
 import { callTool } from './mcpCall.ts';
+import { fetchCounted } from './countedReply.ts';
 import { seed } from './writes.ts';
 
 const ASSETS = 10;
@@ -106,32 +106,6 @@ test('/search/full_text and /search/neural_code without content answer every hit
   assert.deepEqual(slow, []);
 });
 
-/** Streams a reply without keeping it: its size, the offsets of each content marker, its tail. */
-function fetchCounted(path: string): Promise<{ status: number; bytes: number; markers: Map<string, number>; tail: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}` } }, (res) => {
-      let bytes = 0;
-      let carry = '';
-      const markers = new Map<string, number>();
-      res.on('data', (chunk: Buffer) => {
-        const text = carry + chunk.toString('latin1');
-        for (const match of text.matchAll(/\/\*(BEGIN|END)-(\d+)\*\//g)) {
-          if (match.index + match[0].length <= carry.length) continue;
-          markers.set(match[0], (markers.get(match[0]) ?? 0) + 1);
-        }
-        bytes += chunk.length;
-        carry = text.slice(-64);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, markers, tail: carry, ms: Math.round(performance.now() - started) }));
-      res.on('error', reject);
-    });
-    req.setTimeout(300_000, () => req.destroy(new Error(`timeout GET ${path}`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /**
  * With content, one step is reading and parsing one 60 MB document (0.3–0.5 s on a quiet machine,
  * as GET /assets takes in largeStore.test.ts); a CPU shared with other work stretches it (0.7–2.3 s
@@ -141,14 +115,14 @@ const CONTENT_HEALTH_MS = 5000;
 
 test('/search/full_text with content streams every hit whole (1.8 GB) while health keeps answering and the host stays under 1.2 GB', async () => {
   const path = '/search/full_text?query=largeProbe';
-  const { result, slowest } = await withHealth(port, () => fetchCounted(path));
+  const { result, slowest } = await withHealth(port, () => fetchCounted(port, path, /\/\*(BEGIN|END)-\d+\*\//g));
   const memory = processMemory(host.pid);
   figures('large-store-search-content', { path, status: result.status, mib: Math.round(result.bytes / 1024 / 1024), ms: result.ms, health_slowest_ms: slowest, ...memory });
   assert.equal(result.status, 200);
   assert.ok(result.bytes > ASSETS * CONTENT * CONTENT_PLACES, `answered ${result.bytes} bytes`);
   for (let i = 0; i < ASSETS; i++) {
-    assert.equal(result.markers.get(`/*BEGIN-${i}*/`), CONTENT_PLACES, `snippet ${i}'s content opens ${result.markers.get(`/*BEGIN-${i}*/`)} times`);
-    assert.equal(result.markers.get(`/*END-${i}*/`), CONTENT_PLACES, `snippet ${i}'s content ends ${result.markers.get(`/*END-${i}*/`)} times`);
+    assert.equal(result.counts.get(`/*BEGIN-${i}*/`), CONTENT_PLACES, `snippet ${i}'s content opens ${result.counts.get(`/*BEGIN-${i}*/`)} times`);
+    assert.equal(result.counts.get(`/*END-${i}*/`), CONTENT_PLACES, `snippet ${i}'s content ends ${result.counts.get(`/*END-${i}*/`)} times`);
   }
   assert.match(result.tail, /\],"suggested":0,"exact":10\}$/);
   assert.ok(slowest < CONTENT_HEALTH_MS, `health waited ${slowest} ms behind the reply`);

@@ -7,7 +7,6 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -16,6 +15,7 @@ import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, percentile } from './support.ts';
 import { withHealth } from './healthProbe.ts';
 import { callTool } from './mcpCall.ts';
+import { fetchCounted } from './countedReply.ts';
 import { seed } from './writes.ts';
 
 const SNIPPETS = 10_000;
@@ -87,37 +87,14 @@ test('200 concurrent agent searches by tag with limit 1 answer the newest snippe
   assert.ok(tagged.slowest < allowed, `health waited ${tagged.slowest} ms behind 200 searches by tag, ${baseline.slowest} ms behind 200 listings of one snippet`);
 });
 
-/** GETs `path`, counting the reply's bytes and search results without keeping it. */
-function countResults(path: string): Promise<{ status: number; results: number; bytes: number; tail: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}` }, agent: false }, (res) => {
-      let results = 0;
-      let bytes = 0;
-      let carry = '';
-      res.on('data', (chunk: Buffer) => {
-        const text = carry + chunk.toString('latin1');
-        results += (text.match(/"identifier":/g) ?? []).length - (carry.match(/"identifier":/g) ?? []).length;
-        bytes += chunk.length;
-        carry = text.slice(-16);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, results, bytes, tail: carry, ms: Math.round(performance.now() - started) }));
-      res.on('error', reject);
-    });
-    req.setTimeout(300_000, () => req.destroy(new Error(`timeout GET ${path}`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 test('20 concurrent GET /assets/search by tag send every tagged snippet, a page at a time, while health answers within 1 s', async () => {
   const path = '/assets/search?searchable_tags=probe&transferables=false';
-  const { result, slowest } = await withHealth(port, () => Promise.all(Array.from({ length: 20 }, () => countResults(path))));
+  const { result, slowest } = await withHealth(port, () => Promise.all(Array.from({ length: 20 }, () => fetchCounted(port, path, /"identifier":/g))));
   const times = result.map((reply) => reply.ms);
   figures('tag-search-rest', { concurrent: 20, snippets: SNIPPETS, mib_each: Math.round(result[0]!.bytes / 1024 / 1024), p50_ms: percentile(times, 50), max_ms: Math.max(...times), health_slowest_ms: slowest });
   for (const reply of result) {
     assert.equal(reply.status, 200);
-    assert.equal(reply.results, SNIPPETS, 'every tagged snippet once');
+    assert.equal(reply.counts.get('"identifier":'), SNIPPETS, 'every tagged snippet once');
     assert.match(reply.tail, /"exact":10000\}$/);
   }
   assert.ok(slowest < 1000, `health waited ${slowest} ms behind 20 searches by tag`);
