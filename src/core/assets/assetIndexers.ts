@@ -4,7 +4,7 @@
  * fingerprint index; see src/core/satchel.ts).
  */
 import type { Disposable } from '../events.ts';
-import { SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
+import { INDEXED_TAGS_CHARS, SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
 import { textOf, type AssetStore } from './assetStore.ts';
 import type { Labels } from './labels.ts';
 import type { StoredAsset } from './render.ts';
@@ -76,8 +76,9 @@ export class AssetIndexing implements Disposable {
     return { document, keywords: SearchIndex.keywords(document) };
   }
 
+  /** As many tags as can fill what the index keeps of them (each has a character at least). */
   private tagTexts(assetId: string): string {
-    return this.labels.tagsOfAsset(assetId).map((t) => t.text).join(' ');
+    return this.labels.tagTexts(assetId, INDEXED_TAGS_CHARS).join(' ');
   }
 
   /**

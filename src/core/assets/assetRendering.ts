@@ -2,8 +2,22 @@
 import type { StoreContext } from '../context.ts';
 import type { Asset, Assets, Conversation, Tag, Website } from '../wire.ts';
 import { referencedFormat, renderFormats, type StoredAsset } from './render.ts';
+import { LIMITS } from '../limits.ts';
 
 type Summary = NonNullable<Asset['summaries']>['iterable'][number];
+
+/**
+ * Records of one kind (tags, websites, summaries, conversations) an asset's reply carries at most,
+ * the oldest links first: eight times the most tags a snippet takes (core/limits.ts), so every
+ * snippet written within the limits is shown whole. A store written before them may hold a snippet
+ * with 200k tags, whose reply was 38 MB and took seconds to build; the rest of its tags are listed
+ * from the tags' side (GET /tags, GET /tag/{id}), each with its assets.
+ */
+export const EMBEDDED_LINKS = 8 * LIMITS.tagsPerAsset;
+
+const LINKED_KINDS = ['tag', 'website', 'workstream_summary', 'conversation'] as const;
+type LinkedKind = (typeof LINKED_KINDS)[number];
+type LinkedRow = { asset: string; kind: LinkedKind; data: string | null };
 
 /** What an asset's reply carries of the records linked to it. */
 interface Linked {
@@ -37,8 +51,8 @@ export class AssetRenderer {
   }
 
   /**
-   * Many assets at once: their tags, websites and summaries come from one query, and the
-   * conversations linked to any of them are read once each, not per asset.
+   * Many assets at once: the records linked to them come from one statement (and one more per
+   * asset with very many), and the conversations linked to any of them are read once each.
    */
   renderAll(docs: readonly StoredAsset[], transferables: boolean): Asset[] {
     const linked = this.linkedOf(docs.map((doc) => doc.id));
@@ -78,21 +92,51 @@ export class AssetRenderer {
     return { iterable, indices: Object.fromEntries(iterable.map((asset, i) => [asset.id, i])) };
   }
 
-  /** The tag, website, summary and conversation records linked to each asset, oldest link first. */
+  /**
+   * The tag, website, summary and conversation records linked to each asset, oldest link first, at
+   * most EMBEDDED_LINKS of each kind. The links of a page's assets are read by one statement; an
+   * asset with more links than that in all is read by one of its own, whose every kind is an index
+   * range of which SQLite keeps the first links as it goes (a window over an asset's 200k links
+   * took 0.5 s; a statement of its own for every asset, 0.2 ms an asset). Each record is found by
+   * a correlated lookup on its key, an index search whatever the table statistics say: joined, and
+   * planned on statistics from when the store held two tags, the records were scanned once per
+   * link (minutes at 200k tags).
+   */
   private linkedOf(ids: readonly string[]): Map<string, Linked> {
+    const database = this.context.database;
     const out = new Map<string, Linked>(ids.map((id) => [id, { tags: [], websites: [], summaries: [], conversations: [] }]));
-    const rows = this.context.database
-      .prepare(
-        `SELECT l.a_id AS asset, l.b_kind AS kind, r.data AS data FROM json_each(?) j
-         CROSS JOIN links l ON l.a_kind = 'asset' AND l.a_id = j.value
-         CROSS JOIN records r ON r.kind = l.b_kind AND r.id = l.b_id
-         WHERE l.b_kind IN ('tag', 'website', 'workstream_summary', 'conversation')
-         ORDER BY l.rowid`,
-      )
-      .all(JSON.stringify(ids)) as Array<{ asset: string; kind: 'tag' | 'website' | 'workstream_summary' | 'conversation'; data: string }>;
+    const many = new Set(
+      (
+        database
+          .prepare(
+            `SELECT j.value AS id FROM json_each(?1) j
+             WHERE (SELECT count(*) FROM (SELECT 1 FROM links l WHERE l.a_kind = 'asset' AND l.a_id = j.value LIMIT ?2)) >= ?2`,
+          )
+          .all(JSON.stringify(ids), EMBEDDED_LINKS + 1) as Array<{ id: string }>
+      ).map((row) => row.id),
+    );
+    const few = ids.filter((id) => !many.has(id));
+    const rows = (
+      few.length === 0
+        ? []
+        : database
+            .prepare(
+              `SELECT l.a_id AS asset, l.b_kind AS kind, (SELECT r.data FROM records r WHERE r.kind = l.b_kind AND r.id = l.b_id) AS data
+               FROM json_each(?) j CROSS JOIN links l ON l.a_kind = 'asset' AND l.a_id = j.value
+               WHERE l.b_kind IN (${LINKED_KINDS.map((kind) => `'${kind}'`).join(', ')}) ORDER BY l.rowid`,
+            )
+            .all(JSON.stringify(few))
+    ) as LinkedRow[];
+    const capped = database.prepare(
+      LINKED_KINDS.map(
+        (kind) => `SELECT ?1 AS asset, '${kind}' AS kind, data FROM (SELECT (SELECT r.data FROM records r WHERE r.kind = l.b_kind AND r.id = l.b_id) AS data
+           FROM links l WHERE l.a_kind = 'asset' AND l.a_id = ?1 AND l.b_kind = '${kind}' ORDER BY l.rowid LIMIT ?2)`,
+      ).join(' UNION ALL '),
+    );
+    for (const id of many) rows.push(...(capped.all(id, EMBEDDED_LINKS) as LinkedRow[]));
     for (const row of rows) {
       const entry = out.get(row.asset);
-      if (!entry) continue;
+      if (!entry || row.data === null) continue;
       if (row.kind === 'tag') entry.tags.push(JSON.parse(row.data) as Tag);
       else if (row.kind === 'website') entry.websites.push(JSON.parse(row.data) as Website);
       else if (row.kind === 'conversation') entry.conversations.push((JSON.parse(row.data) as { id: string }).id);

@@ -10,8 +10,10 @@ import { parseQuery } from '../search/query.ts';
 import type { SemanticQuery } from '../search/hybridSearch.ts';
 import { SIMILARITY_CHARS } from '../search/related.ts';
 import { indexedPrefix } from '../search/tokens.ts';
-import { checkFilters, matchesFilters, type FilterSubject } from './filters.ts';
+import { checkFilters, filterTagValues, filtersReadText, matchesFilters, type FilterSubject } from './filters.ts';
 import { CONTENT_FREE_DATA, mapPages, PAGE_BYTES, textOf, type AssetStore } from './assetStore.ts';
+import { HEAD_CHARS, type TextHead } from './assetHeads.ts';
+import { INDEXED_TAGS_CHARS } from '../search/searchIndex.ts';
 import type { AssetRenderer } from './assetRendering.ts';
 import type { AssetSimilarity } from './similarity.ts';
 import type { Labels } from './labels.ts';
@@ -31,6 +33,17 @@ export interface SearchOptions {
 }
 
 export const SEARCH_LIMIT = 100;
+
+/** How a query's hits are found and read (see `queryPages`). */
+interface QueryHow {
+  readonly includePseudo: boolean;
+  readonly caseSensitive: boolean;
+  /** The column read for each hit's document: 'data', or CONTENT_FREE_DATA when the reply needs no content. */
+  readonly column: string;
+  readonly semantic?: SemanticQuery | undefined;
+  /** Word and phrase hits only, no typo-tolerant ones. */
+  readonly lexical?: boolean;
+}
 
 interface Hit {
   readonly doc: StoredAsset;
@@ -59,53 +72,81 @@ export class AssetSearch {
     return collected(this.searchPages(input, options));
   }
 
-  /** GET /assets/search with its results a page at a time (see `searchPagesWithFilters`). */
+  /**
+   * GET /assets/search with its results a page at a time (see `searchPagesWithFilters`): tags
+   * alone list every asset carrying them, read a page at a time like a listing.
+   */
   searchPages(input: { query?: string; tags?: readonly string[] }, options: SearchOptions): SearchedPages {
     const query = input.query?.trim() ?? '';
     const tags = (input.tags ?? []).map((t) => t.trim()).filter(Boolean);
     if (query === '' && tags.length === 0) {
       throw new SearchUnspecifiedError('Give a query or searchable_tags to search assets');
     }
-    const hitPages: Iterable<Hit[]> = query
-      ? this.queryPages(query, options.pseudo, false, options.transferables ? 'data' : CONTENT_FREE_DATA, options.semantic)
-      : [this.tagged(tags, options.pseudo)];
-    const wanted = tags.map((t) => t.toLowerCase());
-    const kept = (hit: Hit): boolean => {
-      if (wanted.length === 0) return true;
-      const own = new Set(this.labels.tagsOfAsset(hit.doc.id).map((t) => t.text.toLowerCase()));
-      return wanted.every((t) => own.has(t));
-    };
-    return this.searchedResults(hitPages, kept, options.transferables);
+    const column = options.transferables ? 'data' : CONTENT_FREE_DATA;
+    // A tag no asset carries (no tag has its text) leaves nothing to find.
+    const tagIds = this.labels.tagIds(tags) ?? [];
+    if (tagIds.length < tags.length) return this.searchedResults([], () => true, options.transferables);
+    if (query === '') {
+      const rows = this.store.carrying(tagIds, options.pseudo);
+      const pages = mapPages(this.store.storedPages(rows, column), (doc): Hit => ({ doc, score: 1, match: 'TAGS', exact: true }));
+      return this.searchedResults(pages, () => true, options.transferables);
+    }
+    const hitPages = this.queryPages(query, { includePseudo: options.pseudo, caseSensitive: false, column, semantic: options.semantic });
+    return this.searchedResults(hitPages, (hit) => this.labels.carries(hit.doc.id, tagIds), options.transferables);
+  }
+
+  /** Ids of the ordinary assets carrying every tag of `tags` (in `language`, its original format's, when given), newest first, at most `limit`: no document is read. */
+  taggedIds(tags: readonly string[], limit: number, language?: string): string[] {
+    const tagIds = this.labels.tagIds(tags.map((t) => t.trim()).filter(Boolean));
+    if (!tagIds || tagIds.length === 0) return [];
+    const ids: string[] = [];
+    if (limit <= 0) return ids;
+    // Chunks of the listing about the size wanted: most assets of a common tag carry it.
+    for (const row of this.store.carrying(tagIds, false, language, Math.min(1024, Math.max(16, 2 * limit)))) {
+      ids.push(row.id);
+      if (ids.length >= limit) break;
+    }
+    return ids;
   }
 
   /** GET /search/full_text: the word and phrase stages of search only; no fuzzy (typo-tolerant) matches. */
   fullTextSearch(query: string, options: SearchOptions): SearchedAssets {
+    return collected(this.fullTextSearchPages(query, options));
+  }
+
+  /** GET /search/full_text a page at a time, like GET /assets/search (its documents without content when transferables=false). */
+  fullTextSearchPages(query: string, options: SearchOptions): SearchedPages {
     const trimmed = query.trim();
     if (trimmed === '') throw new InvalidInputError('Give a query to search the full text of assets');
-    const hits = [...this.queryPages(trimmed, options.pseudo, false, 'data')].flat();
-    return this.searched(
-      hits.filter((hit) => hit.match !== 'FUZZY'),
-      options.transferables,
-    );
+    const column = options.transferables ? 'data' : CONTENT_FREE_DATA;
+    const hitPages = this.queryPages(trimmed, { includePseudo: options.pseudo, caseSensitive: false, column, lexical: true });
+    return this.searchedResults(hitPages, () => true, options.transferables);
   }
 
   /**
    * GET /search/neural_code: assets whose code is closest to the query, ranked by the content
-   * similarity `related` uses (TF-IDF over identifier sub-tokens, so `parseJson` meets "parse json").
-   * With an embedding model loaded it is fused with vector similarity, as hybrid search is.
+   * similarity `related` uses (TF-IDF over identifier sub-tokens, so `parseJson` meets "parse json"),
+   * words common to many assets included (a person chose them; see `SimilarOptions.terms`). With an embedding
+   * model loaded it is fused with vector similarity, as hybrid search is.
    */
   codeSearch(query: string, options: SearchOptions): SearchedAssets {
+    return collected(this.codeSearchPages(query, options));
+  }
+
+  /** GET /search/neural_code a page at a time, like GET /assets/search. */
+  codeSearchPages(query: string, options: SearchOptions): SearchedPages {
     if (query.trim() === '') throw new InvalidInputError('Give a query to search code');
-    let similar = this.similarity.current().similar(indexedPrefix(query, SIMILARITY_CHARS), { limit: SEARCH_LIMIT });
+    let similar = this.similarity.current().similar(indexedPrefix(query, SIMILARITY_CHARS), { limit: SEARCH_LIMIT, terms: 'all' });
     if (options.semantic) similar = options.semantic.fuseIds(similar.map((hit) => hit.id), SEARCH_LIMIT);
     const scores = new Map(similar.map((hit) => [hit.id, hit.score]));
-    const hits: Hit[] = this.store.ordinaryDocs('id', similar.map((hit) => hit.id)).map((doc) => ({
+    const rows = this.store.rowsOf(similar.map((hit) => hit.id));
+    const pages = mapPages(this.store.storedPages(rows, options.transferables ? 'data' : CONTENT_FREE_DATA), (doc): Hit => ({
       doc,
       score: scores.get(doc.id) ?? 0,
       match: 'CONTENT',
       exact: false,
     }));
-    return this.searched(hits, options.transferables);
+    return this.searchedResults(pages, () => true, options.transferables);
   }
 
   /** POST /assets/search: query, search space and filters, combined with AND. */
@@ -124,13 +165,15 @@ export class AssetSearch {
     const casing = input.casing === true;
     const spaceIds = spaceOf(input);
     const filters = input.filters && input.filters.iterable.length > 0 ? input.filters : undefined;
+    // Filters see an asset's tags only among those they name (an asset may carry 200k).
+    const tagIds = this.labels.tagsNamed(filterTagValues(filters));
     const kept = (hit: Hit): boolean =>
-      (!spaceIds || spaceIds.has(hit.doc.id)) && (!filters || matchesFilters(this.subject(hit.doc), filters, casing));
+      (!spaceIds || spaceIds.has(hit.doc.id)) && (!filters || matchesFilters(this.subject(hit.doc, tagIds), filters, casing));
     // A query's hits (at most SEARCH_LIMIT), or without one every asset, are read a page at a
-    // time, and without their content when neither the reply nor a filter needs it.
-    const column = options.transferables || filters ? 'data' : CONTENT_FREE_DATA;
+    // time, and without their content when neither the reply nor a phrase filter needs it.
+    const column = options.transferables || filtersReadText(filters) ? 'data' : CONTENT_FREE_DATA;
     const hitPages: Iterable<Hit[]> = query
-      ? this.queryPages(query, options.pseudo, casing, column, options.semantic)
+      ? this.queryPages(query, { includePseudo: options.pseudo, caseSensitive: casing, column, semantic: options.semantic })
       : mapPages(this.store.storedPages(this.store.listed({ pseudo: options.pseudo }), column), (doc) => ({
           doc,
           score: 1,
@@ -160,10 +203,6 @@ export class AssetSearch {
     }
   }
 
-  private searched(hits: Hit[], transferables: boolean): SearchedAssets {
-    return collected(this.searchedResults([hits], () => true, transferables));
-  }
-
   private searchedEntries(hits: readonly Hit[], transferables: boolean): SearchedAsset[] {
     const assets = this.renderer.renderAll(hits.map((hit) => hit.doc), transferables);
     return hits.map((hit, i) => {
@@ -179,23 +218,27 @@ export class AssetSearch {
     });
   }
 
-  /** Assets carrying every tag, newest first: from the tags' links, not a scan of every asset. */
-  private tagged(tags: readonly string[], includePseudo: boolean): Hit[] {
-    let ids: string[] | undefined;
-    for (const tag of tags) {
-      const carrying = new Set(this.labels.assetsTagged(tag));
-      ids = ids ? ids.filter((id) => carrying.has(id)) : [...carrying];
-      if (ids.length === 0) return [];
-    }
-    return this.store.docsAmong(ids ?? [], includePseudo).map((doc) => ({ doc, score: 1, match: 'TAGS', exact: true }));
-  }
-
   /**
    * A query's hits in index order a page at a time, their documents read as `storedPages` reads
    * them (`column` may leave the content out): a query matching several very large assets reads
    * one of them per page instead of all at once, so whoever sends the pages can let health in.
+   * `lexical` leaves the typo-tolerant (fuzzy) hits out before any document is read.
    */
-  private queryPages(query: string, includePseudo: boolean, caseSensitive: boolean, column: string, semantic?: SemanticQuery): Iterable<Hit[]> {
+  private queryPages(query: string, how: QueryHow): Iterable<Hit[]> {
+    const { hits, terms, phrases } = this.queryHits(query, how);
+    // A hit deleted meanwhile has no row.
+    const rows = this.store.sizes(hits.map((hit) => hit.rowid));
+    // The query ran above, before any reply is started; only reading the documents is deferred.
+    const byRowid = new Map(hits.map((hit) => [hit.rowid, hit]));
+    return mapPages(this.store.storedPages(rows, how.column, 64, PAGE_BYTES, true), ({ rowid, doc }) => {
+      const hit = byRowid.get(rowid)!;
+      return { doc, score: hit.score, match: matchOf(hit, doc, terms, phrases), exact: hit.stage !== 'fuzzy' && hit.stage !== 'semantic' };
+    });
+  }
+
+  /** A query's hits, best first (at most SEARCH_LIMIT), found without reading any document. */
+  private queryHits(query: string, how: Omit<QueryHow, 'column'>): { hits: SearchHit[]; terms: string[]; phrases: string[] } {
+    const { includePseudo, caseSensitive, semantic } = how;
     const { phrases, terms } = parseQuery(query);
     const scope = { limit: SEARCH_LIMIT, includePseudo };
     let hits: SearchHit[] = terms.length > 0 ? this.index.search(terms, scope) : [];
@@ -205,10 +248,9 @@ export class AssetSearch {
         const found = new Set(this.index.phraseCandidates(phrase, { limit: 10 * SEARCH_LIMIT, includePseudo }));
         candidates = candidates ? candidates.filter((rowid) => found.has(rowid)) : [...found];
       }
-      const docs = this.store.docsByRowid(candidates ?? []);
-      const verified = new Set(
-        [...docs].filter(([, doc]) => this.containsAll(doc, phrases, caseSensitive)).map(([rowid]) => rowid),
-      );
+      // Checked on the opening of each text (a large one's head); a whole document only when needed.
+      const heads = this.store.heads.of('rowid', candidates ?? [], HEAD_CHARS, includePseudo);
+      const verified = new Set(heads.filter((head) => this.containsAll(head, phrases, caseSensitive)).map((head) => head.rowid));
       hits =
         terms.length > 0
           ? hits.filter((hit) => verified.has(hit.rowid))
@@ -216,28 +258,47 @@ export class AssetSearch {
     }
     // Phrases are exact constraints a vector cannot check: only plain terms are searched by meaning too.
     if (semantic && phrases.length === 0 && terms.length > 0) hits = semantic.fuse(hits, scope);
-    // A hit deleted meanwhile has no row.
-    const rows = this.store.sizes(hits.map((hit) => hit.rowid));
-    // The query ran above, before any reply is started; only reading the documents is deferred.
-    const byRowid = new Map(hits.map((hit) => [hit.rowid, hit]));
-    return mapPages(this.store.storedPages(rows, column, 64, PAGE_BYTES, true), ({ rowid, doc }) => {
-      const hit = byRowid.get(rowid)!;
-      return { doc, score: hit.score, match: matchOf(hit, doc, terms, phrases), exact: hit.stage !== 'fuzzy' && hit.stage !== 'semantic' };
-    });
+    if (how.lexical) hits = hits.filter((hit) => hit.stage !== 'fuzzy');
+    return { hits, terms: [...terms], phrases: [...phrases] };
   }
 
-  /** Whether every phrase occurs in the asset's name, text or tags (each lower-cased once, not once per phrase). */
-  private containsAll(doc: StoredAsset, phrases: readonly string[], caseSensitive: boolean): boolean {
+  /**
+   * Ids of the best ordinary assets for `query` carrying every tag of `tags`, in `language` (its
+   * original format's) when given, at most `limit`: the hits of GET /assets/search, filtered by
+   * their links and row, with no document read (what an agent's search needs).
+   */
+  queryIds(query: string, filter: { tags: readonly string[]; language?: string | undefined; limit: number; semantic?: SemanticQuery | undefined }): string[] {
+    const tagIds = this.labels.tagIds(filter.tags);
+    if (!tagIds) return [];
+    const { hits } = this.queryHits(query, { includePseudo: false, caseSensitive: false, semantic: filter.semantic });
+    const ids: string[] = [];
+    for (const hit of hits) {
+      if (ids.length >= filter.limit) break;
+      const row = this.store.facts(hit.rowid);
+      if (!row?.ordinary || (filter.language !== undefined && row.language !== filter.language)) continue;
+      if (this.labels.carries(row.id, tagIds)) ids.push(row.id);
+    }
+    return ids;
+  }
+
+  /**
+   * Whether every phrase occurs in the asset's name, text or tags (each lower-cased once, not once
+   * per phrase; the tags the index holds). The opening of the text is looked in first; the whole
+   * text is read only when a phrase is not found there and the text goes on.
+   */
+  private containsAll(head: TextHead, phrases: readonly string[], caseSensitive: boolean): boolean {
     const fold = (text: string): string => (caseSensitive ? text : text.toLowerCase());
-    const places = [doc.name ?? '', textOf(doc), ...this.labels.tagsOfAsset(doc.id).map((t) => t.text)].map(fold);
-    return phrases.every((phrase) => {
-      const wanted = fold(phrase);
-      return places.some((place) => place.includes(wanted));
-    });
+    const places = [head.name, head.text, ...this.labels.tagTexts(head.id, INDEXED_TAGS_CHARS)].map(fold);
+    const missing = phrases.filter((phrase) => !places.some((place) => place.includes(fold(phrase))));
+    if (missing.length === 0) return true;
+    if (head.chars <= head.text.length) return false;
+    const text = fold(this.store.text(head.id) ?? '');
+    return missing.every((phrase) => text.includes(fold(phrase)));
   }
 
-  private subject(doc: StoredAsset): FilterSubject {
-    const tags = this.labels.tagsOfAsset(doc.id);
+  /** What filters see of an asset: of its tags, those among `tagIds` (the ones they name). */
+  private subject(doc: StoredAsset, tagIds: readonly string[]): FilterSubject {
+    const tags = this.labels.carriedAmong(doc.id, tagIds);
     const websites = this.labels.websitesOfAsset(doc.id);
     return {
       name: doc.name ?? '',

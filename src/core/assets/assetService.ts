@@ -44,7 +44,11 @@ import { AssetSimilarity } from './similarity.ts';
 import { renderFormat, renderFormats } from './render.ts';
 import { exportAsset, type ExportType } from './exporter.ts';
 import { Labels } from './labels.ts';
-import { AssetStore, CONTENT_FREE_DATA, PAGE_BYTES, textOf } from './assetStore.ts';
+import { AssetStore, CONTENT_FREE_DATA, PAGE_BYTES } from './assetStore.ts';
+import { SIMILARITY_CHARS } from '../search/related.ts';
+import type { SemanticQuery } from '../search/hybridSearch.ts';
+import { summariesOf, type AssetSummary } from './summaries.ts';
+import { originalContent } from './assetHeads.ts';
 import { AssetIndexing, type AssetIndexer } from './assetIndexers.ts';
 import { AssetRenderer, type LinkedConversations } from './assetRendering.ts';
 import { AssetActivities } from './assetActivities.ts';
@@ -82,6 +86,7 @@ export type AssetHistory =
       readonly onRevision?: (assetId: string) => void;
     }
   | { readonly tracking: RevisionTracking };
+export type { AssetSummary } from './summaries.ts';
 
 export interface ListOptions {
   readonly transferables?: boolean;
@@ -124,7 +129,8 @@ export class AssetService implements Disposable {
     const index = new SearchIndex(context.database);
     this.similarity = new AssetSimilarity(context, index, {
       ordinaryIds: () => this.store.ordinaryIds(),
-      texts: (column, keys) => this.store.ordinaryDocs(column, keys).map((doc) => ({ id: doc.id, text: textOf(doc) })),
+      // What similarity counts of a text is its opening: a large one's head, not its document.
+      texts: (column, keys) => this.store.heads.of(column, keys, SIMILARITY_CHARS + 1).map((head) => ({ id: head.id, text: head.text })),
     });
     this.indexing = new AssetIndexing(index, this.store, this.labels, [...indexers, this.similarity]);
     this.renderer = new AssetRenderer(context, conversations);
@@ -175,13 +181,36 @@ export class AssetService implements Disposable {
     return this.store.exists(id);
   }
 
+  /**
+   * The first `chars` characters of an asset's text, its length and whether it is binary, read
+   * without its document when that is large (a 60 MB one is not parsed to show 256 KiB of it).
+   */
+  opening(id: string, chars: number): { text: string; chars: number; binary: boolean } {
+    const head = this.store.heads.of('id', [id], chars, true)[0];
+    if (head) return head;
+    // A suggested asset: its document, read whole.
+    const { text, binary } = originalContent(this.store.doc(id));
+    return { text: text.slice(0, chars), chars: text.length, binary };
+  }
+
   /** The text of an asset's original format (fragment or file), or undefined when there is no such asset. */
   text(id: string): string | undefined {
     return this.store.text(id);
   }
 
+  /** One asset; without transferables its content is not read (a 60 MB document is not parsed to be dropped). */
   get(id: string, options: { transferables?: boolean } = {}): Asset {
-    return this.renderer.render(this.store.doc(id), options.transferables ?? true);
+    const transferables = options.transferables ?? true;
+    return this.renderer.render(this.store.doc(id, transferables ? 'data' : CONTENT_FREE_DATA), transferables);
+  }
+
+  /**
+   * What a listing shows of each ordinary asset among `ids` (in that order; others left out):
+   * name, language, its first tags and the opening of its text, read without its document when
+   * that is large. A summary of a 60 MB snippet costs what one of a small snippet does.
+   */
+  summaries(ids: readonly string[]): AssetSummary[] {
+    return summariesOf(this.store, this.labels, ids);
   }
 
   list(options: ListOptions = {}): Asset[] {
@@ -362,8 +391,26 @@ export class AssetService implements Disposable {
     return this.searches.fullTextSearch(query, options);
   }
 
+  fullTextSearchPages(query: string, options: SearchOptions): SearchedPages {
+    return this.searches.fullTextSearchPages(query, options);
+  }
+
   codeSearch(query: string, options: SearchOptions): SearchedAssets {
     return this.searches.codeSearch(query, options);
+  }
+
+  codeSearchPages(query: string, options: SearchOptions): SearchedPages {
+    return this.searches.codeSearchPages(query, options);
+  }
+
+  /** Ids of the ordinary assets carrying every one of `tags` (in a language when given), newest first, at most `limit`; no document is read. */
+  taggedIds(tags: readonly string[], limit: number, language?: ClassificationSpecific): string[] {
+    return this.searches.taggedIds(tags, limit, language);
+  }
+
+  /** Ids of the best ordinary assets for a query carrying every one of `tags`, in a language when given; no document is read. */
+  queryIds(query: string, filter: { tags: readonly string[]; language?: ClassificationSpecific | undefined; limit: number; semantic?: SemanticQuery | undefined }): string[] {
+    return this.searches.queryIds(query, filter);
   }
 
   searchWithFilters(input: SearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {

@@ -43,6 +43,28 @@ export function checkFilters(filters: AssetFilters | undefined): void {
   }
 }
 
+/** Every filter of `filters`, nested ones included. */
+function* eachFilter(filters: AssetFilters | undefined): Generator<AssetFilter> {
+  const pending: AssetFilters[] = filters ? [filters] : [];
+  for (let list = pending.pop(); list !== undefined; list = pending.pop()) {
+    for (const filter of list.iterable) {
+      yield filter;
+      if (filter.operations) pending.push(filter.operations);
+    }
+  }
+}
+
+/** Whether any filter looks for a phrase: only then is an asset's text part of what they see. */
+export function filtersReadText(filters: AssetFilters | undefined): boolean {
+  for (const filter of eachFilter(filters)) if (filter.phrase?.value) return true;
+  return false;
+}
+
+/** The tag values (ids or texts) any filter asks for; an asset's other tags cannot change a match. */
+export function filterTagValues(filters: AssetFilters | undefined): string[] {
+  return [...new Set([...eachFilter(filters)].flatMap((filter) => filter.tags ?? []))];
+}
+
 export function matchesFilters(subject: FilterSubject, filters: AssetFilters | undefined, caseSensitive = false): boolean {
   if (!filters || filters.iterable.length === 0) return true;
   return matchesList(new Places(subject, caseSensitive), filters);

@@ -1,4 +1,5 @@
 import type { Migration } from '../store/migrations.ts';
+import { createHeads } from './assetHeads.ts';
 
 /**
  * Schema of the assets area. Its versions are 2, then 102, 202… (so areas never collide).
@@ -51,6 +52,14 @@ export const assetMigrations: readonly Migration[] = [
         INSERT INTO asset_labels (rowid, label)
           SELECT rowid, name || ' ' || substr(keywords, 1, instr(keywords || char(10), char(10)) - 1) FROM assets;
       `);
+    },
+  },
+  {
+    version: 202,
+    name: 'the opening of each large asset text in a table of its own',
+    up(db) {
+      // Previews, phrase checks and similarity read a text's first characters (assetHeads.ts).
+      createHeads(db);
     },
   },
 ];

@@ -11,7 +11,7 @@ import type { StoreContext } from '../context.ts';
 import type { Disposable } from '../events.ts';
 import type { AssetIndexer } from './assetIndexers.ts';
 import type { SearchIndex } from '../search/searchIndex.ts';
-import { TfIdf, similarByIndex, termCounts, type RelatedDocument, type Similar, type TermCounts, type TermIndex } from '../search/related.ts';
+import { TfIdf, similarByIndex, termCounts, type RelatedDocument, type Similar, type SimilarOptions, type TermCounts, type TermIndex } from '../search/related.ts';
 
 /** Up to this many ordinary assets, similarity is an exact TF-IDF over all of them. */
 export const EXACT_SIMILARITY_MAX = 2000;
@@ -22,7 +22,7 @@ export interface Similarity {
   /** Whether every ordinary asset is weighed (a small store). */
   readonly exact: boolean;
   /** Assets most similar to `query`, a text (its opening counted) or term counts made from one or more. */
-  similar(query: string | TermCounts, options?: { exclude?: ReadonlySet<string>; limit?: number }): Similar[];
+  similar(query: string | TermCounts, options?: SimilarOptions): Similar[];
 }
 
 export interface SimilaritySource {
@@ -78,6 +78,7 @@ export class AssetSimilarity implements AssetIndexer, Disposable {
       size: size.n,
       frequencies: (terms) => this.index.termFrequencies(terms),
       holders: (term, limit) => this.index.termHolders(term, limit),
+      holdersOfAll: (terms, limit) => this.index.termHoldersOfAll(terms, limit),
       texts: (rowids) => this.source.texts('rowid', rowids),
       counts: (document) => this.countsOf(document),
     };

@@ -39,6 +39,19 @@ const KEYWORDS = new Set(
   ).split(' '),
 );
 
+/** What a similarity is asked for. */
+export interface SimilarOptions {
+  readonly exclude?: ReadonlySet<string> | undefined;
+  readonly limit?: number | undefined;
+  /**
+   * 'distinctive' (the default, for related assets, whose query is a whole text): a term held by
+   * more than MAX_DF_SHARE of a large corpus is boilerplate and weighs nothing. 'all' (for a
+   * person's search): every known term weighs by its rarity, so "retry backoff" still finds
+   * `retryWithBackoff` in a store where both words are common (it found nothing).
+   */
+  readonly terms?: 'distinctive' | 'all' | undefined;
+}
+
 /** Term counts: what a text is compared by. */
 export type TermCounts = ReadonlyMap<string, number>;
 
@@ -80,9 +93,12 @@ function countsOf(corpus: Iterable<RelatedDocument>): Map<string, Map<string, nu
   return new Map([...corpus].map((doc) => [doc.id, termCounts(doc.text)]));
 }
 
-/** A term's weight across a corpus of `n` documents, `df` of which hold it; undefined for boilerplate or unknown terms. */
-function inverseFrequency(df: number, n: number): number | undefined {
-  if (df === 0 || (n >= MIN_CORPUS_FOR_DF_CUT && df / n > MAX_DF_SHARE)) return undefined;
+/**
+ * A term's weight across a corpus of `n` documents, `df` of which hold it; undefined for unknown
+ * terms, and for boilerplate unless every term is wanted.
+ */
+function inverseFrequency(df: number, n: number, terms: SimilarOptions['terms'] = 'distinctive'): number | undefined {
+  if (df === 0 || (terms === 'distinctive' && n >= MIN_CORPUS_FOR_DF_CUT && df / n > MAX_DF_SHARE)) return undefined;
   return Math.log(1 + n / df);
 }
 
@@ -105,31 +121,41 @@ function dot(a: Vector, b: Vector): number {
 }
 
 export class TfIdf {
-  private readonly vectors = new Map<string, Vector>();
-  private readonly idf = new Map<string, number>();
+  /** How many documents hold each term, and each document's term counts. */
+  private readonly df = new Map<string, number>();
+  private readonly counts: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /** Document vectors by which terms weigh (see SimilarOptions.terms), made when first asked for. */
+  private readonly vectors = new Map<'distinctive' | 'all', Map<string, Vector>>();
+  private readonly size: number;
 
   /** A corpus of texts, or of their term counts keyed by document id (a cache of `termCounts`). */
   constructor(corpus: Iterable<RelatedDocument> | ReadonlyMap<string, ReadonlyMap<string, number>>) {
-    const counts = corpus instanceof Map ? (corpus as ReadonlyMap<string, ReadonlyMap<string, number>>) : countsOf(corpus as Iterable<RelatedDocument>);
-    const df = new Map<string, number>();
-    for (const c of counts.values()) for (const term of c.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-    for (const [term, frequency] of df) {
-      const idf = inverseFrequency(frequency, counts.size);
-      if (idf !== undefined) this.idf.set(term, idf);
-    }
-    for (const [id, c] of counts) this.vectors.set(id, this.weigh(c));
+    this.counts = corpus instanceof Map ? (corpus as ReadonlyMap<string, ReadonlyMap<string, number>>) : countsOf(corpus as Iterable<RelatedDocument>);
+    this.size = this.counts.size;
+    for (const c of this.counts.values()) for (const term of c.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
   }
 
-  private weigh(counts: ReadonlyMap<string, number>, limit?: number): Vector {
-    return weigh(counts, (term) => this.idf.get(term), limit);
+  private idf(term: string, terms: 'distinctive' | 'all'): number | undefined {
+    return inverseFrequency(this.df.get(term) ?? 0, this.size, terms);
+  }
+
+  private vectorsOf(terms: 'distinctive' | 'all'): Map<string, Vector> {
+    let vectors = this.vectors.get(terms);
+    if (!vectors) {
+      vectors = new Map();
+      for (const [id, c] of this.counts) vectors.set(id, weigh(c, (term) => this.idf(term, terms)));
+      this.vectors.set(terms, vectors);
+    }
+    return vectors;
   }
 
   /** Corpus documents most similar to `query` (a text or its term counts), best first, excluding `exclude` and zero scores. */
-  similar(query: string | TermCounts, options: { exclude?: ReadonlySet<string>; limit?: number } = {}): Similar[] {
-    const weighed = this.weigh(countsOfQuery(query), QUERY_TERMS);
+  similar(query: string | TermCounts, options: SimilarOptions = {}): Similar[] {
+    const terms = options.terms ?? 'distinctive';
+    const weighed = weigh(countsOfQuery(query), (term) => this.idf(term, terms), QUERY_TERMS);
     if (weighed.size === 0) return [];
     const out: Similar[] = [];
-    for (const [id, vector] of this.vectors) {
+    for (const [id, vector] of this.vectorsOf(terms)) {
       if (options.exclude?.has(id)) continue;
       const score = dot(weighed, vector);
       if (score > 0) out.push({ id, score });
@@ -140,8 +166,9 @@ export class TfIdf {
 
   /** Similarity of two corpus documents (0 when either is unknown). */
   between(a: string, b: string): number {
-    const va = this.vectors.get(a);
-    const vb = this.vectors.get(b);
+    const vectors = this.vectorsOf('distinctive');
+    const va = vectors.get(a);
+    const vb = vectors.get(b);
     return va && vb ? dot(va, vb) : 0;
   }
 }
@@ -154,6 +181,8 @@ export interface TermIndex {
   frequencies(terms: readonly string[]): Map<string, number>;
   /** Up to `limit` of the newest documents holding `term`. */
   holders(term: string, limit: number): number[];
+  /** Up to `limit` of the newest documents holding every one of `terms`. */
+  holdersOfAll?(terms: readonly string[], limit: number): number[];
   /** The texts of some documents (those not found, or not shown, are left out). */
   texts(documents: readonly number[]): RelatedDocument[];
   /** `termCounts(document.text)`, from a cache when the index keeps one. */
@@ -171,19 +200,20 @@ const SCORED_CANDIDATES = 500;
  * the best SCORED_CANDIDATES of those are weighed exactly as TfIdf weighs, with the frequencies of
  * their terms looked up in the index.
  */
-export function similarByIndex(
-  query: string | TermCounts,
-  index: TermIndex,
-  options: { exclude?: ReadonlySet<string>; limit?: number } = {},
-): Similar[] {
+export function similarByIndex(query: string | TermCounts, index: TermIndex, options: SimilarOptions = {}): Similar[] {
   const n = index.size;
   const counts = new Map([...countsOfQuery(query)].sort((a, b) => b[1] - a[1]).slice(0, LOOKED_UP_TERMS));
   const frequencies = index.frequencies([...counts.keys()]);
-  const idfOf = (term: string) => inverseFrequency(frequencies.get(term) ?? 0, n);
+  const idfOf = (term: string) => inverseFrequency(frequencies.get(term) ?? 0, n, options.terms);
   const weighed = weigh(counts, idfOf, QUERY_TERMS);
   if (weighed.size === 0) return [];
   const rough = new Map<number, number>();
   for (const [term, w] of weighed) for (const doc of index.holders(term, HOLDERS_PER_TERM)) rough.set(doc, (rough.get(doc) ?? 0) + w);
+  // A person's common words have more holders than are looked at: those holding all of them are looked for too.
+  if (options.terms === 'all' && weighed.size > 1 && index.holdersOfAll) {
+    const all = [...weighed.values()].reduce((sum, w) => sum + w, 0);
+    for (const doc of index.holdersOfAll([...weighed.keys()], HOLDERS_PER_TERM)) rough.set(doc, all);
+  }
   const shortlisted = [...rough].sort((a, b) => b[1] - a[1]).slice(0, SCORED_CANDIDATES).map(([doc]) => doc);
   const docs = index.texts(shortlisted).filter((doc) => !options.exclude?.has(doc.id));
   const owns = docs.map((doc) => index.counts?.(doc) ?? termCounts(doc.text));

@@ -70,7 +70,7 @@ const FUZZY_RESULTS = 20;
 const MAX_FUZZY_GRAMS = 64;
 /** Of a name, and of the tags, this much is indexed (a label is something a person reads). */
 const INDEXED_NAME_CHARS = 1_024;
-const INDEXED_TAGS_CHARS = 4_096;
+export const INDEXED_TAGS_CHARS = 4_096;
 
 const quote = (s: string): string => '"' + s.replace(/"/g, '""') + '"';
 
@@ -165,6 +165,15 @@ export class SearchIndex {
     const rows = this.database
       .prepare('SELECT rowid FROM asset_cd WHERE asset_cd MATCH ? ORDER BY rowid DESC LIMIT ?')
       .all(quote(term), limit) as Array<{ rowid: number }>;
+    return rows.map((row) => row.rowid);
+  }
+
+  /** Up to `limit` of the newest rowids whose code holds every word of `terms`. */
+  termHoldersOfAll(terms: readonly string[], limit: number): number[] {
+    if (terms.length === 0) return [];
+    const rows = this.database
+      .prepare('SELECT rowid FROM asset_cd WHERE asset_cd MATCH ? ORDER BY rowid DESC LIMIT ?')
+      .all(terms.map(quote).join(' AND '), limit) as Array<{ rowid: number }>;
     return rows.map((row) => row.rowid);
   }
 

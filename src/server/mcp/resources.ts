@@ -9,7 +9,7 @@ import type { Satchel } from '../../core/satchel.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { contentOf } from '../../core/assets/content.ts';
 import { imageTypeOf } from '../../core/assets/languages.ts';
-import { languageName, originalOf, summaryOf } from './snippetViews.ts';
+import { languageName, originalOf } from './snippetViews.ts';
 
 export const ASSET_URI_PREFIX = 'satchel://assets/';
 /** Snippets a resource listing offers. */
@@ -26,11 +26,13 @@ export function assetUri(id: string): string {
 export function registerSnippetResources(server: McpServer, core: Satchel): void {
   const template = new ResourceTemplate(`${ASSET_URI_PREFIX}{id}`, {
     list: () => ({
-      resources: core.assets.newest(LISTED).map((id) => {
-        // Names and languages only: the listing reads no content.
-        const snippet = summaryOf(core.assets.get(id, { transferables: false }));
-        return { uri: assetUri(id), name: snippet.name, description: `${languageName(snippet.language)} snippet`, mimeType: 'text/plain' };
-      }),
+      // Names and languages: the listing reads no document.
+      resources: core.assets.summaries(core.assets.newest(LISTED)).map((snippet) => ({
+        uri: assetUri(snippet.id),
+        name: snippet.name,
+        description: `${languageName(snippet.language)} snippet`,
+        mimeType: 'text/plain',
+      })),
     }),
   });
 

@@ -7,12 +7,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
 import type { Author } from '../../core/history/authors.ts';
-import type { AssetFilter, AssetsSearchWithFiltersInput, ClassificationSpecific, SearchedAsset, Seed } from '../../core/wire.ts';
+import type { ClassificationSpecific, Seed } from '../../core/wire.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
 import { SATCHEL_APPLICATION } from '../../core/assets/origin.ts';
 import { LIMITS, limitMessage, type LimitKind } from '../../core/limits.ts';
-import { MAX_CONTENT_CHARS, detailOf, detailText, languageName, listingText, summaryOf, type SnippetSummary } from './snippetViews.ts';
+import { MAX_CONTENT_CHARS, detailOf, detailText, languageName, listingText, savedOf, summaryOf, type SnippetSummary } from './snippetViews.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
 
 const DEFAULT_LIMIT = 10;
@@ -31,6 +31,7 @@ const summary = z.object({
   name: z.string(),
   language: z.string().describe('Stored classification, e.g. ts, py.'),
   tags: z.array(z.string()),
+  moreTags: z.literal(true).optional().describe('Present when the snippet carries more tags than listed.'),
   preview: z.string(),
   created: z.string(),
 });
@@ -89,33 +90,22 @@ function listed(snippets: readonly SnippetSummary[], empty: string, heading: str
 
 /**
  * Up to `limit` hits, each way of searching through the index that serves it: a query through the
- * search index (at most 100 hits, tags and language filtering them), tags alone through their links,
- * a language alone through the listing index. None of them reads every snippet.
+ * search index (at most 100 hits, filtered by their tag links and language column), tags alone
+ * through their links, a language alone through the listing index. None of them reads a document:
+ * the summaries read names, tags and the opening of each text (a large one's stored head).
  */
 async function search(core: Satchel, query: string, tags: readonly string[], language: ClassificationSpecific | undefined, limit: number): Promise<SnippetSummary[]> {
-  if (query === '' && tags.length === 0 && language) {
-    return core.assets.newest(limit, language).map((id) => summaryOf(core.assets.get(id)));
-  }
-  let pages: Iterable<SearchedAsset[]>;
+  let ids: string[];
   if (query !== '') {
-    const filter: AssetFilter = { ...(tags.length > 0 ? { tags: [...tags] } : {}), ...(language ? { classification: language } : {}) };
-    const input: AssetsSearchWithFiltersInput = { query, ...(Object.keys(filter).length > 0 ? { filters: { iterable: [filter] } } : {}) };
     // With an embedding model loaded, the search is hybrid: snippets are found by meaning too.
     const semantic = await core.recall.prepare(query);
-    pages = core.assets.searchPagesWithFilters(input, { transferables: true, pseudo: false, semantic }).pages;
+    ids = core.assets.queryIds(query, { tags, language, limit, semantic });
+  } else if (tags.length > 0) {
+    ids = core.assets.taggedIds(tags, limit, language);
   } else {
-    pages = core.assets.searchPages({ tags }, { transferables: true, pseudo: false }).pages;
+    ids = core.assets.newest(limit, language);
   }
-  const found: SnippetSummary[] = [];
-  for (const page of pages) {
-    for (const { asset } of page) {
-      if (!asset || found.length >= limit) continue;
-      if (language && !asset.formats.iterable.some((format) => format.classification.specific === language)) continue;
-      found.push(summaryOf(asset));
-    }
-    if (found.length >= limit) break;
-  }
-  return found;
+  return core.assets.summaries(ids).map(summaryOf);
 }
 
 /** `author`: the MCP client whose writes these tools make (mcpClients.ts). */
@@ -175,7 +165,8 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
     },
     (args) =>
       guarded(logger, 'get_snippet', () => {
-        const detail = detailOf(core.assets.get(args.id, { transferables: true }));
+        // Its content read from the opening of its text: a 60 MB snippet is not parsed to show 256 KiB.
+        const detail = detailOf(core.assets.get(args.id, { transferables: false }), core.assets.opening(args.id, MAX_CONTENT_CHARS));
         return toolResult(detailText(detail), { ...detail });
       }),
   );
@@ -209,9 +200,8 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
             },
           },
         };
-        const saved = summaryOf(await core.assets.create(seed, { author }));
-        const { preview: _, created: __, ...facts } = saved;
-        return toolResult(`Saved "${saved.name}" (id ${saved.id}, ${languageName(saved.language)}).`, facts);
+        const saved = savedOf(await core.assets.create(seed, { author }));
+        return toolResult(`Saved "${saved.name}" (id ${saved.id}, ${languageName(saved.language)}).`, saved);
       }),
   );
 
@@ -226,7 +216,7 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
     },
     (args) =>
       guarded(logger, 'list_recent_snippets', () => {
-        const snippets = core.assets.newest(args.limit ?? DEFAULT_LIMIT).map((id) => summaryOf(core.assets.get(id)));
+        const snippets = core.assets.summaries(core.assets.newest(args.limit ?? DEFAULT_LIMIT)).map(summaryOf);
         return listed(snippets, 'No snippets are saved yet.', `The ${snippets.length} newest snippet${snippets.length === 1 ? '' : 's'}:`);
       }),
   );

@@ -4,7 +4,7 @@
  * with nothing.
  */
 import type { Asset, ClassificationSpecific, Format } from '../../core/wire.ts';
-import { contentOf } from '../../core/assets/content.ts';
+import type { AssetSummary } from '../../core/assets/assetService.ts';
 import { languageOf } from '../../core/classify/languages.ts';
 import { fenced } from '../../core/markdown.ts';
 
@@ -22,12 +22,15 @@ export interface SnippetSummary {
   readonly name: string;
   /** The stored classification (`ts`, `py`…). */
   readonly language: string;
+  /** Its first tags (see `moreTags`). */
   readonly tags: string[];
+  /** Present (true) when it carries more tags than `tags` names. */
+  readonly moreTags?: true;
   readonly preview: string;
   readonly created: string;
 }
 
-export interface SnippetDetail extends Omit<SnippetSummary, 'preview'> {
+export interface SnippetDetail extends Omit<SnippetSummary, 'preview' | 'moreTags'> {
   readonly languageName: string;
   readonly content: string;
   /** True when `content` holds only the first MAX_CONTENT_CHARS characters. */
@@ -55,34 +58,37 @@ export function languageName(specific: string): string {
   return languageOf(specific as ClassificationSpecific)?.name ?? specific;
 }
 
-function textOf(asset: Asset): { text: string; binary: boolean } {
-  const original = originalOf(asset);
-  const content = original ? contentOf(original) : undefined;
-  return { text: content?.text ?? '', binary: content?.bytes !== undefined && content.text === '' };
-}
-
-/** The first lines of `text`, cut to PREVIEW_CHARS; the scan stops there whatever the text's size. */
-export function previewOf(text: string): string {
+/**
+ * The first lines of `text`, cut to PREVIEW_CHARS; the scan stops there whatever the text's size.
+ * `text` may be the opening of a longer text of `chars` characters.
+ */
+export function previewOf(text: string, chars = text.length): string {
   const head = text.slice(0, PREVIEW_CHARS + 1);
   const lines = head.split('\n').slice(0, PREVIEW_LINES).join('\n').trimEnd();
   const cut = lines.length > PREVIEW_CHARS ? lines.slice(0, PREVIEW_CHARS) : lines;
-  return cut.length < text.trimEnd().length ? `${cut}…` : cut;
+  return chars > text.length || cut.length < text.trimEnd().length ? `${cut}…` : cut;
 }
 
-export function summaryOf(asset: Asset): SnippetSummary {
-  const { text, binary } = textOf(asset);
+export function summaryOf(summary: AssetSummary): SnippetSummary {
   return {
-    id: asset.id,
-    name: asset.name ?? '',
-    language: specificOf(asset),
-    tags: (asset.tags?.iterable ?? []).map((tag) => tag.text),
-    preview: binary ? '(binary content)' : previewOf(text),
-    created: asset.created.value,
+    id: summary.id,
+    name: summary.name,
+    language: summary.language,
+    tags: summary.tags,
+    ...(summary.moreTags ? { moreTags: true as const } : {}),
+    preview: summary.binary ? '(binary content)' : previewOf(summary.text, summary.chars),
+    created: summary.created,
   };
 }
 
-export function detailOf(asset: Asset): SnippetDetail {
-  const { text, binary } = textOf(asset);
+/** What save_snippet answers of the snippet it saved: all of its tags (a new one holds at most 128). */
+export function savedOf(asset: Asset): { id: string; name: string; language: string; tags: string[] } {
+  return { id: asset.id, name: asset.name ?? '', language: specificOf(asset), tags: (asset.tags?.iterable ?? []).map((tag) => tag.text) };
+}
+
+/** A snippet in full: `asset` may be without content; `content` is the opening of its text (at least MAX_CONTENT_CHARS + 1 characters of it when there are). */
+export function detailOf(asset: Asset, content: { text: string; chars: number; binary: boolean }): SnippetDetail {
+  const { text, chars, binary } = content;
   const specific = specificOf(asset);
   return {
     id: asset.id,
@@ -91,8 +97,8 @@ export function detailOf(asset: Asset): SnippetDetail {
     languageName: languageName(specific),
     tags: (asset.tags?.iterable ?? []).map((tag) => tag.text),
     content: text.length > MAX_CONTENT_CHARS ? text.slice(0, MAX_CONTENT_CHARS) : text,
-    truncated: text.length > MAX_CONTENT_CHARS,
-    length: text.length,
+    truncated: chars > MAX_CONTENT_CHARS,
+    length: chars,
     binary,
     created: asset.created.value,
     updated: asset.updated.value,
@@ -105,7 +111,7 @@ export function detailOf(asset: Asset): SnippetDetail {
 export function listingText(snippets: readonly SnippetSummary[]): string {
   return snippets
     .map((s) => {
-      const tags = s.tags.length > 0 ? ` [${s.tags.join(', ')}]` : '';
+      const tags = s.tags.length > 0 ? ` [${s.tags.join(', ')}${s.moreTags ? ', …' : ''}]` : '';
       const preview = s.preview.split('\n').map((line) => `    ${line}`).join('\n');
       return `- ${s.name} (id ${s.id}, ${languageName(s.language)})${tags}\n${preview}`;
     })

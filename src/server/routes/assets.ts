@@ -75,13 +75,16 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   });
 
   // The search area's two other modes, as the Pieces CLI's `search --mode fts|ncs` calls them.
+  // Both are sent a page at a time like GET /assets/search (their hits may be very large assets).
   route(router, search.fullText, (ctx) => {
-    json(ctx, assets.fullTextSearch(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) }));
+    const { pages, counts } = assets.fullTextSearchPages(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) });
+    jsonStream(ctx, searchedReply(pages, counts, false));
   });
   route(router, search.neuralCode, async (ctx) => {
     const query = queryString(ctx, 'query') ?? '';
     const semantic = query.trim() ? await core.recall.prepare(query) : undefined;
-    json(ctx, assets.codeSearch(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic }));
+    const { pages, counts } = assets.codeSearchPages(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic });
+    jsonStream(ctx, searchedReply(pages, counts, false));
   });
 
   // Semantic recall (not in the Pieces interface): whether search is hybrid, and the back-fill's progress.

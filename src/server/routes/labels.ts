@@ -4,14 +4,16 @@
  * the tag or website side.
  */
 import { route, type RouteModule } from './deps.ts';
-import { empty, input, json, param } from '../http.ts';
+import { empty, input, json, jsonStream, param } from '../http.ts';
+import { jsonArrayReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 import { writeOptions } from '../writeOptions.ts';
 
 export const labelRoutes: RouteModule = (router, { core }) => {
   const assets = core.assets;
 
-  route(router, op.tags, (ctx) => json(ctx, { iterable: assets.labels.tags() }));
+  // Streamed a page at a time like GET /assets: a store may hold 200k tags.
+  route(router, op.tags, (ctx) => jsonStream(ctx, jsonArrayReply('iterable', assets.labels.tagPages())));
   route(router, op.createTag, (ctx) => {
     json(ctx, assets.createTag(input(ctx, op.createTag), writeOptions(ctx)));
   });
@@ -25,7 +27,7 @@ export const labelRoutes: RouteModule = (router, { core }) => {
     empty(ctx);
   });
 
-  route(router, op.websites, (ctx) => json(ctx, { iterable: assets.labels.websites() }));
+  route(router, op.websites, (ctx) => jsonStream(ctx, jsonArrayReply('iterable', assets.labels.websitePages())));
   route(router, op.createWebsite, (ctx) => {
     json(ctx, assets.createWebsite(input(ctx, op.createWebsite), writeOptions(ctx)));
   });

@@ -1,0 +1,37 @@
+/** MCP tool calls over the host's stateless /mcp endpoint, as raw JSON-RPC requests (no SDK client in the probing process). */
+import { raw } from './support.ts';
+
+export interface ToolReply {
+  readonly status: number;
+  /** Bytes of the reply. */
+  readonly bytes: number;
+  readonly ms: number;
+  /** The tool's text and structured content; undefined when the call failed. */
+  readonly text?: string;
+  readonly structured?: unknown;
+  readonly isError?: boolean;
+}
+
+let nextId = 1;
+
+/** Calls tool `name` with `args`; resolves with the reply whatever its status. */
+export async function callTool(port: number, name: string, args: Record<string, unknown>, timeoutMs = 60_000): Promise<ToolReply> {
+  const started = performance.now();
+  const reply = await raw(port, {
+    method: 'POST',
+    path: '/mcp',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }),
+    timeoutMs,
+  });
+  const ms = Math.round(performance.now() - started);
+  const result = (reply.json as { result?: { content?: Array<{ type: string; text?: string }>; structuredContent?: unknown; isError?: boolean } } | undefined)?.result;
+  return {
+    status: reply.status,
+    bytes: reply.body.length,
+    ms,
+    ...(result
+      ? { text: result.content?.find((part) => part.type === 'text')?.text ?? '', structured: result.structuredContent, isError: result.isError === true }
+      : {}),
+  };
+}
