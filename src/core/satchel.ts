@@ -33,6 +33,7 @@ import { BatchPreparer } from './import/batchPreparer.ts';
 import { ImportProcess } from './import/importProcess.ts';
 import { ImportOrigins } from './import/importOrigins.ts';
 import { importMigrations } from './import/schema.ts';
+import { syncMigrations } from './sync/schema.ts';
 import type { ClassificationSpecific } from './wire.ts';
 import { Backups } from './backups/backups.ts';
 import { DEFAULT_KEEP } from './backups/backupFiles.ts';
@@ -48,6 +49,7 @@ export const allMigrations = [
   ...snippetMigrations,
   ...historyMigrations,
   ...importMigrations,
+  ...syncMigrations,
 ];
 
 export interface CoreOptions {
@@ -140,6 +142,7 @@ export class Satchel implements Disposable {
     const inProcess = new SnippetImporter({
       writer: new BulkWriter(context, { ...this.assets.bulkTargets(), origins }),
       originOf: (source) => origins.assetOf(source),
+      exists: (id) => this.assets.exists(id),
       // Exact duplicates: the connector's index finds the candidates, whole texts decide.
       isSaved: (text) => fingerprints.hasText(text, (id) => this.assets.text(id)),
       classify,

@@ -18,6 +18,17 @@ const snippetSchema = z.object({
   description: z.string().optional(),
   syntax: z.boolean().optional(),
   prefixes: z.array(z.string().max(4096)).max(256).readonly().optional(),
+  /** A Satchel vault's record (src/core/sync/vaultFormat.ts): the asset keeps its id, times, websites and favorite. */
+  record: z
+    .object({
+      id: z.string().min(1).max(256),
+      created: z.string().max(64),
+      updated: z.string().max(64),
+      websites: z.array(z.object({ url: z.string().max(8192), name: z.string().max(4096) })).max(256).readonly(),
+      favorited: z.boolean(),
+      bytes: z.array(z.number().int().min(0).max(255)).readonly().optional(),
+    })
+    .optional(),
 });
 
 const importRequest = z

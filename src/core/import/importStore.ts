@@ -50,6 +50,7 @@ export function openImportStore(path: string, schemaVersion: number, options: Im
   const importer = new SnippetImporter({
     writer: new BulkWriter(context, { store, indexing, labels, revisions, descriptions, origins, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR }),
     originOf: (source) => origins.assetOf(source),
+    exists: (id) => store.exists(id),
     // Exact duplicates: the connector's index finds the candidates, whole texts decide (as satchel.ts).
     isSaved: (text) => fingerprints.hasText(text, (id) => store.text(id)),
     classify: options.classify,

@@ -66,6 +66,8 @@ export interface ImporterDeps {
   readonly writer: BulkWriter;
   /** Whether an asset with exactly this text is already saved. */
   isSaved(text: string): boolean;
+  /** Whether an asset with this id is saved (a vault's record then updates it). */
+  exists?(id: string): boolean;
   /** The asset an earlier import made from this source ("file › item"), while it exists (ImportOrigins). */
   originOf?(source: string): string | undefined;
   /** The language of a snippet its file did not name one for. */
@@ -202,15 +204,17 @@ export class SnippetImporter {
       const rows = await prepared;
       if (options.signal?.aborted) return false;
       const writing = performance.now();
-      this.deps.writer.write(assets, importAuthor(file), rows);
+      const { unchanged } = this.deps.writer.write(assets, importAuthor(file), rows);
       inFlightTexts = new Set();
       if (options.batchSize === undefined) {
         const perAsset = (performance.now() - writing) / assets.length;
         this.learnedBatch = batchSize = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perAsset, 0.001))));
       }
+      // A vault's record already exactly as saved counts as a duplicate.
       const updated = assets.filter((asset) => asset.replaces !== undefined).length;
       counts.imported += assets.length - updated;
-      counts.updated += updated;
+      counts.updated += updated - unchanged;
+      counts.duplicates += unchanged;
       counts.filesDone += endsFiles;
       options.onProgress?.({ ...counts, file });
       // A turn for the event loop between transactions: health, SIGTERM and other requests.
@@ -230,7 +234,9 @@ export class SnippetImporter {
       pendingChars = 0;
       pendingTexts = new Set();
       // An update keeps the asset's language unless the file names one: nothing to classify for it.
-      const replaces = batch.map((snippet) => this.deps.originOf?.(snippet.source));
+      const replaces = batch.map((snippet) =>
+        snippet.record !== undefined ? (this.deps.exists?.(snippet.record.id) ? snippet.record.id : undefined) : this.deps.originOf?.(snippet.source),
+      );
       const languages = await this.languagesOf(
         batch.map((snippet, index) => (replaces[index] !== undefined && snippet.language === undefined ? { ...snippet, language: 'txt' as ClassificationSpecific } : snippet)),
         options.signal,
@@ -249,6 +255,7 @@ export class SnippetImporter {
           prefixes: snippet.prefixes,
           origin: snippet.source,
           replaces: replaced !== undefined ? { id: replaced, languageGiven: snippet.language !== undefined } : undefined,
+          record: snippet.record,
         };
       });
       const prepared = preparer.prepare(assets.map((asset) => asset.text));
@@ -276,7 +283,8 @@ export class SnippetImporter {
       counts.found += parsed.snippets.length;
       for (const failure of parsed.failures) fail(failure);
       for (const snippet of parsed.snippets) {
-        if (pendingTexts.has(snippet.text) || inFlightTexts.has(snippet.text) || this.deps.isSaved(snippet.text)) {
+        // A vault's records are matched by id, so two with one text both stay.
+        if (snippet.record === undefined && (pendingTexts.has(snippet.text) || inFlightTexts.has(snippet.text) || this.deps.isSaved(snippet.text))) {
           counts.duplicates++;
           continue;
         }
