@@ -11,7 +11,10 @@ import type { Author } from '../history/authors.ts';
 import type { RevisionContent } from '../history/state.ts';
 import type { SnippetFactsStore } from '../snippets/snippetFacts.ts';
 import type { LinkEnd } from '../store/links.ts';
-import type { BulkTargets } from './bulkWriter.ts';
+import type { AssetStore } from './assetStore.ts';
+import type { AssetIndexing } from './assetIndexers.ts';
+import type { Descriptions } from './descriptions.ts';
+import type { RevisionTracking } from '../history/revisionTracker.ts';
 import { trackedOf } from './assetRevisions.ts';
 import { editedDoc, setTags } from './assetEdits.ts';
 import type { Labels } from './labels.ts';
@@ -27,6 +30,15 @@ export interface ExactRecord {
   readonly favorited: boolean;
   /** Binary content (an image): its bytes; the asset's text is then ''. */
   readonly bytes?: readonly number[] | undefined;
+}
+
+/** What an exact write writes through (the bulk path's targets). */
+export interface ExactTargets {
+  readonly store: AssetStore;
+  readonly labels: Labels;
+  readonly indexing: AssetIndexing;
+  readonly revisions: RevisionTracking;
+  readonly descriptions: Descriptions;
 }
 
 /** What an exact write sets besides the record's own fields. */
@@ -81,7 +93,7 @@ export function setWebsites(context: StoreContext, labels: Labels, assetId: stri
  */
 export function putExactly(
   context: StoreContext,
-  targets: BulkTargets,
+  targets: ExactTargets,
   snippetFacts: SnippetFactsStore,
   fields: ExactFields,
   record: ExactRecord,
