@@ -67,9 +67,10 @@ test('with a host serving both directories: the export reads beside it and the i
     assert.match(imported.stderr, /through the Satchel host/);
     assert.match(imported.stdout, /imported 6, skipped 0 duplicates, 0 failed/);
     assert.deepEqual([...allRecords(hostB.core).keys()].sort(), [...ids].sort());
+    const copies = allRecords(hostB.core);
     for (const [id, record] of allRecords(hostA.core)) {
-      const other = allRecords(hostB.core).get(id)!;
-      assert.deepEqual({ ...other, content: String(other.content) }, { ...record, content: String(record.content) });
+      const copy = copies.get(id)!;
+      assert.deepEqual({ ...copy, content: String(copy.content) }, { ...record, content: String(record.content) });
     }
   } finally {
     await hostA.close();
