@@ -34,6 +34,7 @@ import { ImportProcess } from './import/importProcess.ts';
 import { ImportOrigins } from './import/importOrigins.ts';
 import { importMigrations } from './import/schema.ts';
 import { syncMigrations } from './sync/schema.ts';
+import { SyncService, type SyncServiceOptions } from './sync/syncService.ts';
 import type { ClassificationSpecific } from './wire.ts';
 import { Backups } from './backups/backups.ts';
 import { DEFAULT_KEEP } from './backups/backupFiles.ts';
@@ -67,6 +68,8 @@ export interface CoreOptions {
   readonly importWorker?: boolean;
   /** Copies kept of each kind of backup (default DEFAULT_KEEP; 0 takes no automatic ones). */
   readonly keepBackups?: number;
+  /** How sync runs git (tests name a git that is not there). */
+  readonly sync?: Omit<SyncServiceOptions, 'dataDir'>;
 }
 
 export class Satchel implements Disposable {
@@ -91,6 +94,8 @@ export class Satchel implements Disposable {
   readonly snippets: SnippetService;
   /** Copies of the store: on request, and before imports, migrations and mass deletes. */
   readonly backups: Backups;
+  /** The library synced with a git remote (docs/sync.md). */
+  readonly sync: SyncService;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -124,6 +129,7 @@ export class Satchel implements Disposable {
       context.logger,
     );
     this.snippets = new SnippetService(context, this.assets);
+    this.sync = new SyncService(context, this.assets, { ...options.sync, dataDir: options.dataDir });
     this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
     this.recall = new SemanticRecall(
       context,
@@ -181,6 +187,7 @@ export class Satchel implements Disposable {
     await this.context.database.settled();
     this.recall.dispose();
     this.snippets.dispose();
+    this.sync.dispose();
     this.history.dispose();
     await this.models.close();
     await this.classifier.unload();

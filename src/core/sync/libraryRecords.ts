@@ -97,7 +97,8 @@ export class LibraryRecords {
 
   /** Conflict copies, newest first: `{ copy, original }`. */
   conflicts(limit = 1000): Array<{ copy: string; original: string }> {
-    return this.sources.database.prepare('SELECT copy, original FROM sync_conflicts ORDER BY created DESC LIMIT ?').all(limit) as Array<{ copy: string; original: string }>;
+    const rows = this.sources.database.prepare('SELECT copy, original FROM sync_conflicts ORDER BY created DESC LIMIT ?').all(limit) as Array<{ copy: string; original: string }>;
+    return rows.map((row) => ({ copy: row.copy, original: row.original }));
   }
 }
 

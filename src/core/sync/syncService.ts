@@ -1,0 +1,130 @@
+/**
+ * The sync area (docs/sync.md), composed over the store: the remote's settings, one sync at a
+ * time (a second request waits for the first), and what the last one did. The sync itself is
+ * syncEngine.ts; writes it makes are by the author `sync` (named by the remote, without credentials).
+ */
+import { join } from 'node:path';
+import type { StoreContext } from '../context.ts';
+import type { AssetService } from '../assets/assetService.ts';
+import { BulkWriter } from '../assets/bulkWriter.ts';
+import { InvalidInputError } from '../errors.ts';
+import { authorOf } from '../history/authors.ts';
+import type { Disposable } from '../lifecycle.ts';
+import { LibraryRecords } from './libraryRecords.ts';
+import { VaultRepo } from './vaultRepo.ts';
+import { DEFAULT_BRANCH, SyncState, type SyncSettings } from './syncState.ts';
+import { SyncFinisher } from './syncFinish.ts';
+import { redacted, runSync, type SyncOptions, type SyncSummary } from './syncEngine.ts';
+
+export interface SyncServiceOptions {
+  readonly dataDir: string;
+  /** The git to run (default `git` on PATH). */
+  readonly gitExecutable?: string | undefined;
+}
+
+export interface SyncStatus {
+  /** The remote (without credentials) and branch; undefined when sync is not set up. */
+  readonly remote?: string | undefined;
+  readonly branch?: string | undefined;
+  readonly running: boolean;
+  /** Assets changed here since the last sync. */
+  readonly changed: number;
+  /** Conflict copies waiting to be looked at. */
+  readonly conflicts: number;
+  /** The last sync's summary and when it ended. */
+  readonly last?: (Omit<SyncSummary, 'elapsedMs'> & { readonly at: string }) | undefined;
+}
+
+const BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,100}$/;
+
+export class SyncService implements Disposable {
+  private readonly context: StoreContext;
+  private readonly assets: AssetService;
+  private readonly options: SyncServiceOptions;
+  readonly state: SyncState;
+  readonly records: LibraryRecords;
+  private queue: Promise<unknown> = Promise.resolve();
+  private running = 0;
+
+  constructor(context: StoreContext, assets: AssetService, options: SyncServiceOptions) {
+    this.context = context;
+    this.assets = assets;
+    this.options = options;
+    this.state = new SyncState(context.database);
+    this.records = new LibraryRecords({ database: context.database, ...assets.bulkTargets() });
+  }
+
+  settings(): SyncSettings | undefined {
+    return this.state.settings();
+  }
+
+  /** Sets the remote (a URL or path git can push to) and branch; a new remote starts over (its first sync merges everything). */
+  configure(remote: string, branch = DEFAULT_BRANCH): SyncSettings {
+    const url = remote.trim();
+    if (url === '' || url.startsWith('-') || /[\0\n\r]/.test(url)) throw new InvalidInputError('A sync remote is a URL or path git can reach (https://…, git@host:repo.git, /path/to/repo.git)');
+    if (!BRANCH.test(branch)) throw new InvalidInputError(`${JSON.stringify(branch)} is not a branch name`);
+    this.state.configure({ remote: url, branch });
+    return { remote: url, branch };
+  }
+
+  /** Syncs with the remote; one sync at a time (a second waits for the first). */
+  sync(options: SyncOptions = {}): Promise<SyncSummary> {
+    const run = this.queue.then(async () => {
+      const settings = this.state.settings();
+      if (settings === undefined) throw new InvalidInputError('No sync remote is set: give one first (satchel sync --remote URL, or the satchel.sync.remote setting)');
+      this.running++;
+      try {
+        return await runSync(this.engine(settings), settings, options);
+      } finally {
+        this.running--;
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  status(): SyncStatus {
+    const settings = this.state.settings();
+    const last = this.state.last();
+    return {
+      ...(settings ? { remote: redacted(settings.remote), branch: settings.branch } : {}),
+      running: this.running > 0,
+      changed: settings ? this.state.dirtyCount() : 0,
+      conflicts: this.records.conflicts().length,
+      ...(last ? { last: JSON.parse(last) as SyncStatus['last'] } : {}),
+    };
+  }
+
+  /** Conflict copies, newest first: the copy's id and the id of the asset whose remote version won. */
+  conflicts(): Array<{ copy: string; original: string }> {
+    return this.records.conflicts();
+  }
+
+  private engine(settings: SyncSettings): Parameters<typeof runSync>[0] {
+    const repo = new VaultRepo(join(this.options.dataDir, 'sync'), this.options.gitExecutable);
+    const author = authorOf('sync', redacted(settings.remote));
+    const finisher = new SyncFinisher({
+      repo,
+      state: this.state,
+      records: this.records,
+      writer: new BulkWriter(this.context, this.assets.bulkTargets()),
+      transaction: (fn) => this.context.transaction(fn),
+      exists: (id) => this.assets.exists(id),
+      deleteAsset: (id, by) => void this.assets.delete(id, { author: by }),
+      author,
+    });
+    return {
+      repo,
+      state: this.state,
+      finisher,
+      read: (id) => this.records.read(id),
+      allIds: () => this.assets.identifierPages(),
+      libraryCount: () => (this.context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number }).n,
+      logger: this.context.logger,
+    };
+  }
+
+  dispose(): void {
+    // Nothing held between syncs: each run starts and ends its own git processes.
+  }
+}
