@@ -92,7 +92,8 @@ export class VaultRepo {
     const result = await this.git.run(['push', '--porcelain', '--quiet', url, `${oid}:refs/heads/${branch}`], { signal, allowed: new Set([1]) });
     if (result.code === 0) return 'pushed';
     const said = `${result.stdout.toString('utf8')}\n${result.stderr}`;
-    if (/\[rejected\]|non-fast-forward|fetch first|stale info/.test(said)) return 'rejected';
+    // Pushed after another machine: refused as not a fast-forward, or (two pushes at once) the ref lock lost.
+    if (/\[rejected\]|non-fast-forward|fetch first|stale info|cannot lock ref|is at [0-9a-f]+ but expected/.test(said)) return 'rejected';
     throw new GitError('push', result.code, said);
   }
 

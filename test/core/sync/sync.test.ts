@@ -74,3 +74,122 @@ test('the same line edited on both sides: the remote version stays, the local on
     assert.deepEqual(library(a), library(b));
   });
 });
+
+test('delete against edit, in both orders: the edit wins on both machines and the sync says so', SLOW, async () => {
+  await withMachines(async ({ a, b }) => {
+    const first = await a.assets.create(seed('one\n', { name: 'First' }), TEST_WRITE);
+    const second = await a.assets.create(seed('two\n', { name: 'Second' }), TEST_WRITE);
+    await a.sync.sync();
+    await b.sync.sync();
+    // First: A deletes and syncs first; B's edit comes after.
+    a.assets.delete(first.id, TEST_WRITE);
+    await a.sync.sync();
+    b.assets.edit(first.id, { content: { text: 'one, edited on B\n' } }, TEST_WRITE);
+    // Second: B edits and syncs first; A's delete (made before it saw the edit) comes after.
+    b.assets.edit(second.id, { name: 'Second, renamed on B' }, TEST_WRITE);
+    const onB = await b.sync.sync();
+    assert.deepEqual(onB.notices.map((n) => [n.id, n.notice]), [[first.id, 'local-edit-kept']]);
+    a.assets.delete(second.id, TEST_WRITE);
+    const onA = await a.sync.sync();
+    assert.deepEqual(onA.notices.map((n) => [n.id, n.notice]), [[second.id, 'remote-edit-kept']]);
+    await b.sync.sync();
+    for (const core of [a, b]) {
+      assert.equal(recordsOf(core).read(first.id)?.content, 'one, edited on B\n');
+      assert.equal(recordsOf(core).read(second.id)?.name, 'Second, renamed on B');
+    }
+    assert.deepEqual(library(a), library(b));
+  });
+});
+
+test('a delete reaches the other machine (through core\'s delete), and a rename meets an edit of the code cleanly', SLOW, async () => {
+  await withMachines(async ({ a, b }) => {
+    const gone = await a.assets.create(seed('bye\n', { name: 'Gone' }), TEST_WRITE);
+    const kept = await a.assets.create(seed('x = 1\ny = 2\n', { name: 'Old name', ext: 'py' }), TEST_WRITE);
+    await a.sync.sync();
+    await b.sync.sync();
+    a.assets.delete(gone.id, TEST_WRITE);
+    a.assets.edit(kept.id, { name: 'New name' }, TEST_WRITE);
+    b.assets.edit(kept.id, { content: { text: 'x = 1\ny = 3\n' } }, TEST_WRITE);
+    await a.sync.sync();
+    const onB = await b.sync.sync();
+    assert.equal(onB.deletedHere, 1);
+    await a.sync.sync();
+    assert.equal(b.assets.exists(gone.id), false);
+    for (const core of [a, b]) assert.deepEqual([recordsOf(core).read(kept.id)?.name, recordsOf(core).read(kept.id)?.content], ['New name', 'x = 1\ny = 3\n']);
+    assert.deepEqual(library(a), library(b));
+  });
+});
+
+test('two machines syncing at once: the push that loses fetches, merges and pushes again; both converge', SLOW, async () => {
+  await withMachines(async ({ a, b }) => {
+    await a.sync.sync();
+    await b.sync.sync();
+    for (let i = 0; i < 5; i++) {
+      await a.assets.create(seed(`a${i}\n`, { name: `From A ${i}` }), TEST_WRITE);
+      await b.assets.create(seed(`b${i}\n`, { name: `From B ${i}` }), TEST_WRITE);
+    }
+    const [onA, onB] = await Promise.all([a.sync.sync(), b.sync.sync()]);
+    assert.ok(onA.attempts + onB.attempts >= 3, `one of them retried (${onA.attempts}, ${onB.attempts})`);
+    await a.sync.sync();
+    await b.sync.sync();
+    assert.equal(library(a).size, 10);
+    assert.deepEqual(library(a), library(b));
+  });
+});
+
+test('a remote emptied (or most of the library deleted elsewhere) stops the sync, nothing changed, until confirmed', SLOW, async () => {
+  await withMachines(async ({ a, b, remote }) => {
+    for (let i = 0; i < 10; i++) await a.assets.create(seed(`s${i}\n`, { name: `S ${i}` }), TEST_WRITE);
+    await a.sync.sync();
+    await b.sync.sync();
+    for (const id of b.assets.identifiers().slice(0, 8)) b.assets.delete(id, TEST_WRITE);
+    await assert.rejects(b.sync.sync(), { name: 'MassDeleteError', message: /delete 8 of 2 snippets on the remote|delete 8 of/ });
+    assert.equal(remoteFiles(remote).filter((f) => f.endsWith('snippet.md')).length, 10, 'nothing was pushed');
+    const confirmed = await b.sync.sync({ confirmDeletes: true });
+    assert.equal(confirmed.deletedThere, 8);
+    await assert.rejects(a.sync.sync(), { name: 'MassDeleteError', message: /delete 8 of 10 snippets on this machine/ });
+    assert.equal(a.assets.identifiers().length, 10, 'A deleted nothing');
+    // The branch deleted on the remote: A stops too, and may publish its library again.
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('git', ['--git-dir', remote, 'update-ref', '-d', 'refs/heads/main']);
+    await assert.rejects(a.sync.sync(), { name: 'MassDeleteError', message: /no longer has the branch/ });
+    await a.sync.sync({ confirmDeletes: true });
+    assert.equal(remoteFiles(remote).filter((f) => f.endsWith('snippet.md')).length, 10);
+  });
+});
+
+test('git missing: a clear message and nothing changed; a remote that is not a vault is refused', SLOW, async () => {
+  const { Satchel } = await import('../../../src/core/satchel.ts');
+  const { tempDir } = await import('../../support/helpers.ts');
+  const { rmSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { execFileSync } = await import('node:child_process');
+  const { bareRepository } = await import('./syncSupport.ts');
+  const root = tempDir('satchel-sync-nogit-');
+  const core = Satchel.open({ dataDir: join(root, 'data'), importWorker: false, sync: { gitExecutable: join(root, 'no-such-git') } });
+  try {
+    await core.assets.create(seed('x\n'), TEST_WRITE);
+    core.sync.configure(bareRepository(root));
+    await assert.rejects(core.sync.sync(), { name: 'GitMissingError', message: /no git executable was found on PATH.*nothing was changed/ });
+    assert.equal(core.sync.status().changed, 0);
+    // A repository with other content on the branch is not taken for a vault.
+    const other = bareRepository(root, 'other.git');
+    const work = join(root, 'work');
+    execFileSync('git', ['init', '--quiet', '-b', 'main', work]);
+    writeFileSync(join(work, 'README.md'), 'hello\n');
+    execFileSync('git', ['-C', work, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '--allow-empty', '-m', 'x']);
+    execFileSync('git', ['-C', work, 'add', 'README.md']);
+    execFileSync('git', ['-C', work, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'y']);
+    execFileSync('git', ['-C', work, 'push', '--quiet', other, 'main']);
+    const real = Satchel.open({ dataDir: join(root, 'data2'), importWorker: false });
+    try {
+      real.sync.configure(other);
+      await assert.rejects(real.sync.sync(), { message: /is not a Satchel vault/ });
+    } finally {
+      await real.close();
+    }
+  } finally {
+    await core.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
