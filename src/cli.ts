@@ -4,7 +4,7 @@
  * over when that host exits. `satchel import <file-or-folder>` imports snippet files (cli/importCommand.ts);
  * `satchel backup [FILE]` and `satchel restore FILE` copy the store out and put a copy back
  * (cli/backupCommand.ts, cli/restoreCommand.ts); `satchel export --vault DIR` writes the library as a
- * plain-file vault (cli/exportCommand.ts).
+ * plain-file vault (cli/exportCommand.ts); `satchel sync` syncs it with a git remote (cli/syncCommand.ts).
  */
 import { parseArgs } from 'node:util';
 import { currentHost, startHostWhenFree, type RunningHost } from './hosting/host.ts';
@@ -14,6 +14,7 @@ import { runImportCommand } from './cli/importCommand.ts';
 import { runBackupCommand } from './cli/backupCommand.ts';
 import { runRestoreCommand } from './cli/restoreCommand.ts';
 import { runExportCommand } from './cli/exportCommand.ts';
+import { runSyncCommand } from './cli/syncCommand.ts';
 import { keepOption } from './cli/backupText.ts';
 
 const SHUTDOWN_DEADLINE_MS = 1800;
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
         '       satchel backup [--data-dir DIR] [FILE]\n' +
         '       satchel restore [--data-dir DIR] [FILE]\n' +
         '       satchel export --vault DIR [--data-dir DIR]\n' +
+        '       satchel sync [--data-dir DIR] [--remote URL] [--confirm-deletes] [--status]\n' +
         '  --keep-backups: copies kept of each kind of automatic backup (default 5; 0 takes none).\n' +
         '  SATCHEL_DATA_DIR and SATCHEL_PORT are read too.',
     );
@@ -89,6 +91,7 @@ const subcommands: Readonly<Record<string, (args: readonly string[]) => Promise<
   backup: runBackupCommand,
   restore: runRestoreCommand,
   export: runExportCommand,
+  sync: runSyncCommand,
 };
 const subcommand = subcommands[process.argv[2] ?? ''];
 const run = subcommand ? subcommand(process.argv.slice(3)).then((code) => void (process.exitCode = code)) : main();

@@ -11,6 +11,9 @@ import { recordOid } from './vaultRepo.ts';
 import { mergeRecord, type MergeNotice } from './recordMerge.ts';
 import type { VaultAsset } from './vaultFormat.ts';
 
+/** Records read between turns of the event loop. */
+const READ_PAGE = 500;
+
 export interface PlanInputs {
   readonly repo: VaultRepo;
   /** The commit last synced, when there is one (and the remote still has the branch). */
@@ -64,6 +67,8 @@ export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
   for (const id of ids) {
     const record = inputs.read(id);
     ours.set(id, { record, oid: recordOid(record) });
+    // A first sync reads the whole library: the host answers between pages of it.
+    if (ours.size % READ_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
   }
 
   const local = new Map<string, VaultAsset | undefined>();
