@@ -11,6 +11,8 @@ import type { Migration } from '../store/migrations.ts';
  * every write, whichever connection makes it (the import process's too): a sync reads the changed
  * records from it (cost proportional to the changes, never a scan of the library), and a crash can
  * never lose a change between a write and its note. The triggers fire only while a remote is set.
+ * Each change takes a new `seq` (AUTOINCREMENT never reuses one), so a sync knows which assets
+ * changed after it read them without reading them again.
  *
  * `sync_base` is an asset's own base where it is not the last synced commit's: an asset changed on
  * this machine while a sync was under way keeps the state that sync read as its base, so the next
@@ -25,10 +27,11 @@ export const syncMigrations: readonly Migration[] = [
     name: 'sync state, changed assets, per-asset bases and conflict copies',
     up(db) {
       const on = `(SELECT 1 FROM sync_state WHERE key = 'remote')`;
-      const mark = (id: string): string => `INSERT OR IGNORE INTO sync_dirty (kind, id) VALUES ('asset', ${id});`;
+      // REPLACE gives the row a new seq: a row's seq says when its asset last changed.
+      const mark = (id: string): string => `INSERT OR REPLACE INTO sync_dirty (kind, id) VALUES ('asset', ${id});`;
       db.exec(`
         CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-        CREATE TABLE sync_dirty (kind TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
+        CREATE TABLE sync_dirty (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, id TEXT NOT NULL, UNIQUE (kind, id));
         CREATE TABLE sync_base (kind TEXT NOT NULL, id TEXT NOT NULL, tree TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
         CREATE TABLE sync_conflicts (copy TEXT PRIMARY KEY, original TEXT NOT NULL, created TEXT NOT NULL) WITHOUT ROWID;
         CREATE INDEX sync_conflicts_original ON sync_conflicts (original);
@@ -41,7 +44,7 @@ export const syncMigrations: readonly Migration[] = [
         CREATE TRIGGER sync_link_removed AFTER DELETE ON links WHEN OLD.a_kind = 'asset' AND OLD.b_kind IN ('tag', 'website', 'annotation') AND ${on}
           BEGIN ${mark('OLD.a_id')} END;
         CREATE TRIGGER sync_label_changed AFTER UPDATE ON records WHEN NEW.kind IN ('annotation', 'tag', 'website') AND ${on}
-          BEGIN INSERT OR IGNORE INTO sync_dirty (kind, id) SELECT 'asset', b_id FROM links WHERE a_kind = NEW.kind AND a_id = NEW.id AND b_kind = 'asset'; END;
+          BEGIN INSERT OR REPLACE INTO sync_dirty (kind, id) SELECT 'asset', b_id FROM links WHERE a_kind = NEW.kind AND a_id = NEW.id AND b_kind = 'asset'; END;
         CREATE TRIGGER sync_facts_inserted AFTER INSERT ON snippet_facts WHEN ${on} BEGIN ${mark('NEW.asset_id')} END;
         CREATE TRIGGER sync_facts_updated AFTER UPDATE ON snippet_facts WHEN ${on} BEGIN ${mark('NEW.asset_id')} END;
         CREATE TRIGGER sync_facts_deleted AFTER DELETE ON snippet_facts WHEN ${on} BEGIN ${mark('OLD.asset_id')} END;

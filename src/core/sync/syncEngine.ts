@@ -117,7 +117,8 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
         await deps.finisher.finish(pending, { onProgress: (done, total) => progress('applying', done, total) });
       } else state.setPending(undefined);
     }
-    if (remote !== undefined) {
+    // A remote head already synced was checked then.
+    if (remote !== undefined && remote !== state.synced()) {
       const format = await repo.formatOf(remote);
       if (format === 0) throw new InvalidInputError(`The branch ${settings.branch} of ${redacted(settings.remote)} is not a Satchel vault (it has no satchel.json); sync with an empty repository or one Satchel wrote.`);
       if (format > VAULT_FORMAT) throw new UnsupportedError(`The remote holds a vault of format ${format}, written by a newer Satchel; update Satchel to sync with it. Nothing was changed.`);
@@ -132,7 +133,9 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     }
     checkAbort();
     progress('reading');
-    const dirty = synced === undefined ? [...new Set([...[...deps.allIds()].flat(), ...state.dirtyIds()])] : state.dirtyIds();
+    // Read before the records are: a change after this seq is one the plan may not have seen.
+    const noted = state.dirty();
+    const dirty = synced === undefined ? [...new Set([...[...deps.allIds()].flat(), ...noted.ids])] : noted.ids;
     progress('merging');
     const skipped: Array<{ id: string; reason: string }> = [];
     const plan = await planSync({
@@ -184,7 +187,7 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
       attempts: attempt,
     };
     if (result !== undefined) {
-      const applied = await deps.finisher.finish(result, { onProgress: (done, total) => progress('applying', done, total), summary: JSON.stringify({ ...summary, at: new Date().toISOString() }) });
+      const applied = await deps.finisher.finish(result, { onProgress: (done, total) => progress('applying', done, total), summary: JSON.stringify({ ...summary, at: new Date().toISOString() }) }, { ...plan, seq: noted.seq });
       skipped.push(...applied.skipped);
     }
     progress('done');

@@ -29,6 +29,29 @@ export interface FinisherDeps {
   readonly author: Author;
 }
 
+/** What the sync that made a merge knows of it (syncPlan.ts): no need to read it back from git. */
+export interface KnownMerge {
+  readonly ids: Iterable<string>;
+  readonly localOids: ReadonlyMap<string, string | undefined>;
+  readonly mergedOids: ReadonlyMap<string, string | undefined>;
+  readonly mergedRecords: ReadonlyMap<string, VaultAsset | undefined>;
+  /** The last noted change when the plan read the records (syncState.ts): an asset changed after it is not what the plan read. */
+  readonly seq: number;
+}
+
+interface Folders {
+  readonly ids: string[];
+  readonly localFolders: ReadonlyMap<string, string>;
+  readonly mergedFolders: ReadonlyMap<string, string>;
+  /** Known: whether an asset changed here since the sync read it, without reading it. */
+  readonly seq?: number | undefined;
+}
+
+function fromPlan(known: KnownMerge, bases: Iterable<string>): Folders {
+  const defined = (oids: ReadonlyMap<string, string | undefined>): Map<string, string> => new Map([...oids].flatMap(([id, oid]) => (oid !== undefined ? [[id, oid] as const] : [])));
+  return { ids: [...new Set([...known.ids, ...bases])], localFolders: defined(known.localOids), mergedFolders: defined(known.mergedOids), seq: known.seq };
+}
+
 export interface FinishOptions {
   readonly onProgress?: ((done: number, total: number) => void) | undefined;
   /** What the sync did, kept for its status. */
@@ -42,24 +65,30 @@ export class SyncFinisher {
     this.deps = deps;
   }
 
-  async finish(pending: PendingSync, options: FinishOptions = {}): Promise<{ skipped: Array<{ id: string; reason: string }> }> {
+  /**
+   * Applies `pending.merged` here and records it as the base. `known`, what the sync that made it
+   * already holds (its plan), saves reading it back from git; a run finishing an earlier sync reads
+   * it all from the commits.
+   */
+  async finish(pending: PendingSync, options: FinishOptions = {}, known?: KnownMerge): Promise<{ skipped: Array<{ id: string; reason: string }> }> {
     const { repo, state, records } = this.deps;
-    const local = pending.local || undefined;
-    const [merges, locals] = await Promise.all([repo.changedIds(pending.base, pending.merged), repo.changedIds(pending.base, local)]);
-    const ids = [...new Set([...merges, ...locals, ...state.bases().keys()])];
-    const [localFolders, mergedFolders] = await Promise.all([repo.folders(local, ids), repo.folders(pending.merged, ids)]);
+    const folders = known ? fromPlan(known, state.bases().keys()) : await this.fromCommits(pending);
+    const { ids, mergedFolders } = folders;
     const wanted = new Map<string, string>();
     for (const id of ids) {
       const merged = mergedFolders.get(id);
-      if (merged !== undefined && recordOid(records.read(id)) !== merged) wanted.set(id, merged);
+      if (merged !== undefined && merged !== folders.localFolders.get(id) && !known?.mergedRecords.has(id)) wanted.set(id, merged);
     }
     const skipped: Array<{ id: string; reason: string }> = [];
     const incoming = await repo.records(wanted, (id, reason) => skipped.push({ id, reason: `the remote's version cannot be read: ${reason}` }));
+    for (const [id, record] of known?.mergedRecords ?? []) if (record !== undefined) incoming.set(id, record);
+    // Keeps the base reachable in the private repository (for git's gc); the store's record is what counts.
+    const reference = repo.setRef(SYNCED_REF, pending.merged).catch(() => undefined);
     const session = wanted.size > BULK ? this.deps.writer.begin() : undefined;
     try {
       for (let at = 0; at < ids.length; at += BATCH) {
         const batch = ids.slice(at, at + BATCH);
-        this.deps.transaction(() => this.applyBatch(batch, localFolders, mergedFolders, incoming, skipped));
+        this.deps.transaction(() => this.applyBatch(batch, folders, incoming, skipped));
         options.onProgress?.(Math.min(at + BATCH, ids.length), ids.length);
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -72,31 +101,38 @@ export class SyncFinisher {
       for (const id of ids) if (bases.has(id) && (bases.get(id) || undefined) === mergedFolders.get(id)) state.dropBase(id);
       state.finished(pending.merged, options.summary ?? '{}');
     });
-    await repo.setRef(SYNCED_REF, pending.merged);
+    await reference;
     return { skipped };
   }
 
-  private applyBatch(
-    ids: readonly string[],
-    localFolders: ReadonlyMap<string, string>,
-    mergedFolders: ReadonlyMap<string, string>,
-    incoming: ReadonlyMap<string, VaultAsset>,
-    skipped: Array<{ id: string; reason: string }>,
-  ): void {
+  /** What a sync changed, read from its commits (a run finishing an earlier sync killed after its push). */
+  private async fromCommits(pending: PendingSync): Promise<Folders> {
+    const { repo, state } = this.deps;
+    const local = pending.local || undefined;
+    const [merges, locals] = await Promise.all([repo.changedIds(pending.base, pending.merged), repo.changedIds(pending.base, local)]);
+    const ids = [...new Set([...merges, ...locals, ...state.bases().keys()])];
+    const [localFolders, mergedFolders] = await Promise.all([repo.folders(local, ids), repo.folders(pending.merged, ids)]);
+    return { ids, localFolders, mergedFolders };
+  }
+
+  private applyBatch(ids: readonly string[], folders: Folders, incoming: ReadonlyMap<string, VaultAsset>, skipped: Array<{ id: string; reason: string }>): void {
     const { state, records, author } = this.deps;
     const puts: BulkAsset[] = [];
     const written: VaultAsset[] = [];
     for (const id of ids) {
-      const now = recordOid(records.read(id));
-      const merged = mergedFolders.get(id);
+      const merged = folders.mergedFolders.get(id);
+      const read = folders.localFolders.get(id);
+      // What is here now: what the sync read, unless a change was noted since (then read to see).
+      const changed = folders.seq !== undefined && state.changedAfter(id, folders.seq);
+      const now = folders.seq === undefined || changed ? recordOid(records.read(id)) : read;
       if (now === merged) {
         state.clean(id);
-        state.setBase(id, merged);
+        state.dropBase(id);
         continue;
       }
-      if (now !== localFolders.get(id)) {
+      if (now !== read) {
         // Changed here since the sync read it: the next sync merges that change on what it read.
-        state.setBase(id, localFolders.get(id));
+        state.setBase(id, read);
         continue;
       }
       if (merged === undefined) {
@@ -122,7 +158,7 @@ export class SyncFinisher {
       records.setConflictOf(record.id, record.conflictOf);
       // The write noted the record as changed here; it is what the merged commit holds.
       state.clean(record.id);
-      state.setBase(record.id, mergedFolders.get(record.id));
+      state.setBase(record.id, folders.mergedFolders.get(record.id));
     }
   }
 }

@@ -52,13 +52,20 @@ export interface SyncPlan {
   readonly notices: PlanNotice[];
   /** Every id the plan looked at. */
   readonly ids: ReadonlySet<string>;
+  /** Each id's folder here when the plan read it, and in the merge (undefined: absent). */
+  readonly localOids: ReadonlyMap<string, string | undefined>;
+  readonly mergedOids: ReadonlyMap<string, string | undefined>;
+  /** The merge's version of each record it changed on either side, as far as the plan holds it (records taken whole from the remote are read when applied). */
+  readonly mergedRecords: ReadonlyMap<string, VaultAsset | undefined>;
 }
 
 export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
   const { repo, base, remote } = inputs;
   const remoteChanged = await repo.changedIds(base, remote, inputs.signal);
   const ids = new Set<string>([...inputs.dirty, ...remoteChanged, ...inputs.bases.keys()]);
-  const [baseCommit, theirs] = await Promise.all([repo.folders(base, ids), repo.folders(remote, ids)]);
+  // Nobody pushed since the last sync: the remote's folders are the base's (one lookup, not two).
+  const baseCommit = await repo.folders(base, ids);
+  const theirs = base === remote ? baseCommit : await repo.folders(remote, ids);
   const baseOf = (id: string): string | undefined => {
     const own = inputs.bases.get(id);
     return own !== undefined ? own || undefined : baseCommit.get(id);
@@ -71,10 +78,13 @@ export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
     if (ours.size % READ_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
   }
 
+  const localOids = new Map<string, string | undefined>();
+  for (const [id, o] of ours) localOids.set(id, o.oid);
   const local = new Map<string, VaultAsset | undefined>();
   const sent = new Map<string, VaultAsset | undefined>();
   const notices: PlanNotice[] = [];
   const toMerge: string[] = [];
+  const copies = new Map<string, VaultAsset>();
   let deletesHere = 0;
   let deletesThere = 0;
   let received = 0;
@@ -106,7 +116,6 @@ export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
       return out;
     };
     const [baseRecords, theirRecords] = await Promise.all([repo.records(foldersOf(baseOf)), repo.records(foldersOf((id) => theirs.get(id)), inputs.onBad)]);
-    const copies = new Map<string, VaultAsset>();
     for (const id of toMerge) {
       const o = ours.get(id)!;
       const result = await mergeRecord(baseRecords.get(id), o.record, theirRecords.get(id), o.oid, (b, x, y) => repo.mergeText(b, x, y));
@@ -124,10 +133,14 @@ export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
     const copiesThere = await repo.folders(remote, copies.keys());
     for (const [id, copy] of copies) {
       ids.add(id);
+      localOids.set(id, recordOid(inputs.read(id)));
       const oid = recordOid(copy);
       if (copiesThere.get(id) !== oid) sent.set(id, copy);
       if (recordOid(inputs.read(id)) !== oid) received++;
     }
   }
-  return { local, sent, deletesHere, deletesThere, received, notices, ids };
+  const mergedRecords = new Map([...copies, ...sent]);
+  const mergedOids = new Map<string, string | undefined>();
+  for (const id of ids) mergedOids.set(id, mergedRecords.has(id) ? recordOid(mergedRecords.get(id)) : theirs.get(id));
+  return { local, sent, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords };
 }

@@ -96,16 +96,32 @@ export class SyncState {
     return this.get('last');
   }
 
-  dirtyIds(): string[] {
-    return (this.database.prepare("SELECT id FROM sync_dirty WHERE kind = 'asset'").all() as Array<{ id: string }>).map((row) => row.id);
+  /** The assets changed since the last sync, and the last change's seq (what a sync read them at). */
+  dirty(): { ids: string[]; seq: number } {
+    return this.database.transaction(() => {
+      const ids = (this.database.prepare("SELECT id FROM sync_dirty WHERE kind = 'asset'").all() as Array<{ id: string }>).map((row) => row.id);
+      return { ids, seq: this.seq() };
+    });
+  }
+
+  /** The last change's seq. */
+  seq(): number {
+    return (this.database.prepare('SELECT coalesce(max(seq), 0) AS seq FROM sync_dirty').get() as { seq: number }).seq;
   }
 
   dirtyCount(): number {
     return (this.database.prepare("SELECT COUNT(*) AS n FROM sync_dirty WHERE kind = 'asset'").get() as { n: number }).n;
   }
 
-  clean(id: string): void {
-    this.database.prepare("DELETE FROM sync_dirty WHERE kind = 'asset' AND id = ?").run(id);
+  /** Whether the asset changed after `seq`. */
+  changedAfter(id: string, seq: number): boolean {
+    return this.database.prepare("SELECT 1 FROM sync_dirty WHERE kind = 'asset' AND id = ? AND seq > ?").get(id, seq) !== undefined;
+  }
+
+  /** The asset is synced: its note goes (only one made by `seq`, when given: a later change stays noted). */
+  clean(id: string, upTo?: number): void {
+    if (upTo === undefined) this.database.prepare("DELETE FROM sync_dirty WHERE kind = 'asset' AND id = ?").run(id);
+    else this.database.prepare("DELETE FROM sync_dirty WHERE kind = 'asset' AND id = ? AND seq <= ?").run(id, upTo);
   }
 
   /** Assets whose base is their own folder (`''`: absent), by id. */

@@ -193,3 +193,32 @@ test('git missing: a clear message and nothing changed; a remote that is not a v
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a snippet edited while a sync runs keeps the edit, and the next sync merges it with what the sync brought', SLOW, async () => {
+  await withMachines(async ({ a, b }) => {
+    const asset = await a.assets.create(seed('1\n2\n3\n4\n', { name: 'Busy' }), TEST_WRITE);
+    await a.sync.sync();
+    await b.sync.sync();
+    b.assets.edit(asset.id, { content: { text: '1\n2\n3\n4 (B)\n' } }, TEST_WRITE);
+    await b.sync.sync();
+    a.assets.edit(asset.id, { content: { text: '1 (A)\n2\n3\n4\n' } }, TEST_WRITE);
+    let edited = false;
+    await a.sync.sync({
+      onProgress: (progress) => {
+        // Between the sync's reading of A's snippet and its applying of the merge.
+        if (progress.phase === 'pushing' && !edited) {
+          edited = true;
+          a.assets.edit(asset.id, { content: { text: '1 (A)\n2 (A, during the sync)\n3\n4\n' } }, TEST_WRITE);
+        }
+      },
+    });
+    assert.ok(edited);
+    assert.equal(recordsOf(a).read(asset.id)?.content, '1 (A)\n2 (A, during the sync)\n3\n4\n', 'the edit made during the sync was not overwritten');
+    assert.equal(a.sync.status().changed, 1);
+    const next = await a.sync.sync();
+    assert.deepEqual(next.notices, []);
+    await b.sync.sync();
+    for (const core of [a, b]) assert.equal(recordsOf(core).read(asset.id)?.content, '1 (A)\n2 (A, during the sync)\n3\n4 (B)\n');
+    assert.deepEqual(library(a), library(b));
+  });
+});
