@@ -23,6 +23,8 @@ export interface HistoryChoice {
   readonly older: RevisionSummary | undefined;
 }
 
+const ACTIONS: readonly RevisionAction[] = ['changes', 'restore'];
+
 const BUTTONS: Record<RevisionAction, vscode.QuickInputButton> = {
   changes: { iconPath: new vscode.ThemeIcon('diff'), tooltip: 'Show what this revision changed' },
   restore: { iconPath: new vscode.ThemeIcon('discard'), tooltip: 'Restore this revision…' },
@@ -37,6 +39,8 @@ export class HistoryPicker implements Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private shown = PAGE_SIZE;
   private disposed = false;
+  /** Settles the pending choice (undefined when the picker is disposed unanswered, say by another Show History). */
+  private settle: ((choice: HistoryChoice | undefined) => void) | undefined;
 
   /** `read` reads one revision of the asset whole (for its tags and description). */
   constructor(list: RevisionList, read: (revision: string) => Promise<RevisionReply>) {
@@ -54,7 +58,8 @@ export class HistoryPicker implements Disposable {
   /** Shows the picker; resolves with the choice, or undefined when it is dismissed. */
   choose(): Promise<HistoryChoice | undefined> {
     const chosen = new Promise<HistoryChoice | undefined>((resolve) => {
-      const settle = (choice: HistoryChoice | undefined) => {
+      this.settle = resolve;
+      const answer = (choice: HistoryChoice) => {
         resolve(choice);
         this.quickPick.hide();
       };
@@ -63,11 +68,11 @@ export class HistoryPicker implements Disposable {
           const item = this.quickPick.activeItems[0];
           if (!item) return;
           if (!item.revision) this.showOlder();
-          else settle(this.choice('compare', item.revision));
+          else answer(this.choice('compare', item.revision));
         }),
         this.quickPick.onDidTriggerItemButton(({ item, button }) => {
-          const action = (Object.keys(BUTTONS) as RevisionAction[]).find((key) => BUTTONS[key] === button);
-          if (action && item.revision) settle(this.choice(action, item.revision));
+          const action = ACTIONS.find((key) => BUTTONS[key] === button);
+          if (action && item.revision) answer(this.choice(action, item.revision));
         }),
         this.quickPick.onDidHide(() => resolve(undefined)),
       );
@@ -79,6 +84,7 @@ export class HistoryPicker implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.settle?.(undefined);
     for (const subscription of this.subscriptions) subscription.dispose();
     this.quickPick.dispose();
   }

@@ -13,6 +13,9 @@ import type { ServerController } from '../serverController.ts';
 import { CURRENT, parseRevisionPath, REVISION_SCHEME, revisionPath } from './revisionPaths.ts';
 import { documentText } from './revisionFormat.ts';
 
+/** Changes to assets within this time are followed by one re-read of the open current documents. */
+const FOLLOW_DELAY_MS = 250;
+
 /** At most this many revisions, and about this many bytes of content, are kept read. */
 const CACHE_ENTRIES = 24;
 const CACHE_BYTES = 16 * 1024 * 1024;
@@ -22,13 +25,21 @@ export class RevisionDocuments extends Owner implements vscode.TextDocumentConte
   private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;
   private readonly cache = new Map<string, { reply: Promise<RevisionReply>; bytes: number }>();
+  private followTimer: NodeJS.Timeout | undefined;
 
   /** `assetsChanged` fires when any asset changed (the Assets view's live collection). */
   constructor(server: ServerController, assetsChanged: vscode.Event<void>) {
     super();
     this.server = server;
     this._register(vscode.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, this));
-    this._register(assetsChanged(() => this.changed()));
+    // An import changes many assets in a row: the open current documents are read again once after them.
+    this._register(
+      assetsChanged(() => {
+        clearTimeout(this.followTimer);
+        this.followTimer = setTimeout(() => this.changed(), FOLLOW_DELAY_MS);
+      }),
+    );
+    this._register({ dispose: () => clearTimeout(this.followTimer) });
     // Another server may hold another library: nothing read from the last one is kept.
     this._register(server.onDidChangeConnection(() => this.cache.clear()));
   }

@@ -64,7 +64,7 @@ export function pickerTitle(list: RevisionList): { title: string; placeholder: s
   return {
     title: `History of “${name}”${list.deleted ? ' (deleted)' : ''}`,
     placeholder: list.deleted
-      ? `${revisions}, newest first. Pick one to read it (the snippet was deleted: restore it from the trash)`
-      : `${revisions}, newest first. Pick one to compare it with the current text; type to filter by author or change`,
+      ? `${revisions}, newest first; the snippet was deleted (the trash restores it)`
+      : `${revisions}, newest first: pick one to compare with the current text`,
   };
 }
