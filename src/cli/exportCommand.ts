@@ -16,7 +16,8 @@ import { cancelOnInterrupt } from './interrupt.ts';
 
 const USAGE = `Usage: satchel export --vault DIR [--data-dir DIR]
   Writes the library as a plain-file vault: one folder per snippet (assets/<shard>/<id>/),
-  its code in code.<language> and its name, tags, websites, times and description in snippet.md.
+  its code in code.<language> and its name, tags, websites, times and description in snippet.md;
+  conversations likewise (conversations/<shard>/<id>/, a file per message).
   DIR must be new, empty, or a vault written before (it is brought up to date).
   Import it again with: satchel import DIR`;
 
@@ -40,13 +41,15 @@ export async function runExportCommand(args: readonly string[]): Promise<number>
   };
   let summary: VaultExportSummary;
   try {
-    summary = await withReader(dataDir, (reader) => exportVault(target, reader.records, reader.pages(), reader.count(), options));
+    summary = await withReader(dataDir, (reader) => exportVault(target, reader.records, reader.pages(), reader.count(), { ...options, conversations: reader.conversations }));
   } finally {
     line.done();
     interrupt.dispose();
   }
   console.log(
-    `${summary.cancelled ? 'Cancelled: ' : ''}exported ${summary.exported.toLocaleString('en-US')} of ${summary.total.toLocaleString('en-US')} snippets to ${target}` +
+    `${summary.cancelled ? 'Cancelled: ' : ''}exported ${summary.exported.toLocaleString('en-US')} of ${summary.total.toLocaleString('en-US')} snippets` +
+      (summary.conversations > 0 ? ` and ${summary.conversations.toLocaleString('en-US')} conversations` : '') +
+      ` to ${target}` +
       (summary.removed > 0 ? `, removed ${summary.removed} no longer in the library` : '') +
       ` (${(summary.elapsedMs / 1000).toFixed(1)} s).`,
   );

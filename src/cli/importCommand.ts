@@ -114,7 +114,8 @@ function printSummary(summary: ImportSummary): void {
   console.log(
     `${summary.cancelled ? 'Cancelled: ' : ''}imported ${summary.imported.toLocaleString('en-US')}, ` +
       (summary.updated > 0 ? `updated ${summary.updated.toLocaleString('en-US')} changed since the last import, ` : '') +
-      `skipped ${summary.duplicates.toLocaleString('en-US')} duplicates, ${summary.failed} failed ` +
+      `skipped ${summary.duplicates.toLocaleString('en-US')} duplicates, ${summary.failed} failed` +
+      (summary.conversations ? `, ${summary.conversations.toLocaleString('en-US')} conversations ` : ' ') +
       `(${summary.filesDone}/${summary.files ?? summary.filesDone} files, ${seconds} s).`,
   );
   for (const failure of summary.failures.slice(0, LISTED_FAILURES)) console.log(`  ✗ ${failure.source}: ${failure.reason}`);

@@ -35,6 +35,7 @@ import { ImportOrigins } from './import/importOrigins.ts';
 import { importMigrations } from './import/schema.ts';
 import { syncMigrations } from './sync/schema.ts';
 import { SyncService, type SyncServiceOptions } from './sync/syncService.ts';
+import { ConversationRecords } from './sync/conversationRecords.ts';
 import type { ClassificationSpecific } from './wire.ts';
 import { Backups } from './backups/backups.ts';
 import { DEFAULT_KEEP } from './backups/backupFiles.ts';
@@ -149,6 +150,7 @@ export class Satchel implements Disposable {
       writer: new BulkWriter(context, { ...this.assets.bulkTargets(), origins }),
       originOf: (source) => origins.assetOf(source),
       exists: (id) => this.assets.exists(id),
+      putConversations: (list, fail) => new ConversationRecords(context, (id) => this.assets.exists(id)).putMany(list, fail),
       // Exact duplicates: the connector's index finds the candidates, whole texts decide.
       isSaved: (text) => fingerprints.hasText(text, (id) => this.assets.text(id)),
       classify,

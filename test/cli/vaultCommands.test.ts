@@ -12,7 +12,7 @@ import { tryStartHost } from '../../src/hosting/host.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { tempDir } from '../support/helpers.ts';
 import { runCli } from '../support/cli.ts';
-import { allRecords, variedLibrary } from '../core/sync/vaultSupport.ts';
+import { allConversations, allRecords, variedLibrary } from '../core/sync/vaultSupport.ts';
 
 async function library(dataDir: string): Promise<Map<string, unknown>> {
   const core = Satchel.open({ dataDir, importWorker: false });
@@ -32,11 +32,11 @@ test('with no host: export writes the vault, import of it into another data dire
     await core.close();
     const exported = await runCli(['export', '--data-dir', a, '--vault', vault]);
     assert.equal(exported.code, 0, exported.stderr);
-    assert.match(exported.stdout, /exported 6 of 6 snippets/);
+    assert.match(exported.stdout, /exported 6 of 6 snippets and 2 conversations/);
     assert.ok(existsSync(join(vault, 'satchel.json')));
     const imported = await runCli(['import', '--data-dir', b, vault]);
     assert.equal(imported.code, 0, imported.stderr);
-    assert.match(imported.stdout, /imported 6, skipped 0 duplicates, 0 failed/);
+    assert.match(imported.stdout, /imported 6, skipped 0 duplicates, 0 failed, 2 conversations/);
     assert.deepEqual(await library(b), await library(a));
     // A directory that is neither empty nor a vault is refused, nothing written into it.
     const other = join(root, 'other');
@@ -65,8 +65,9 @@ test('with a host serving both directories: the export reads beside it and the i
     const imported = await runCli(['import', '--data-dir', b, vault]);
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stderr, /through the Satchel host/);
-    assert.match(imported.stdout, /imported 6, skipped 0 duplicates, 0 failed/);
-    assert.deepEqual([...allRecords(hostB.core).keys()].sort(), [...ids].sort());
+    assert.match(imported.stdout, /imported 6, skipped 0 duplicates, 0 failed, 2 conversations/);
+    assert.deepEqual([...allRecords(hostB.core).keys()].sort(), ids.slice(0, 6).sort());
+    assert.deepEqual(allConversations(hostB.core), allConversations(hostA.core));
     const copies = allRecords(hostB.core);
     for (const [id, record] of allRecords(hostA.core)) {
       const copy = copies.get(id)!;

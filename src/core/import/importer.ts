@@ -15,6 +15,7 @@ import { suggestName } from '../assets/content.ts';
 import { BatchPreparer } from './batchPreparer.ts';
 import type { PreparedAsset } from './preparedAsset.ts';
 import type { ImportedSnippet, ImportFormat, ItemFailure, ParsedFile } from './types.ts';
+import type { VaultConversation } from '../sync/vaultConversations.ts';
 
 /** A file to import: its text, or what a client already read of it (a file too large for one request, sent in parts). */
 export type ImportSource =
@@ -37,6 +38,8 @@ export interface ImportCounts {
   readonly updated: number;
   readonly duplicates: number;
   readonly failed: number;
+  /** A vault's conversations written (created or changed). */
+  readonly conversations?: number | undefined;
 }
 
 export interface ImportProgress extends ImportCounts {
@@ -66,6 +69,8 @@ export interface ImporterDeps {
   readonly writer: BulkWriter;
   /** Whether an asset with exactly this text is already saved. */
   isSaved(text: string): boolean;
+  /** Writes a vault's conversations exactly (each in its own transaction); returns how many changed. */
+  putConversations?(conversations: readonly VaultConversation[], fail: (id: string, reason: string) => void): number;
   /** Whether an asset with this id is saved (a vault's record then updates it). */
   exists?(id: string): boolean;
   /** The asset an earlier import made from this source ("file › item"), while it exists (ImportOrigins). */
@@ -173,7 +178,7 @@ export class SnippetImporter {
     // The first batch is small whatever was learned: nothing is written until it is prepared.
     let batchSize = Math.max(1, options.batchSize ?? FIRST_BATCH);
     let firstBatch = true;
-    const counts = { filesDone: 0, files: options.files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0 };
+    const counts: { -readonly [K in keyof ImportCounts]: ImportCounts[K] } = { filesDone: 0, files: options.files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0 };
     const failures: ItemFailure[] = [];
     const formats: Partial<Record<ImportFormat, number>> = {};
     const fail = (failure: ItemFailure): void => {
@@ -295,6 +300,12 @@ export class SnippetImporter {
           await flush(source.name);
           if (options.signal?.aborted) return summary(true);
         }
+      }
+      if (parsed.conversations !== undefined && parsed.conversations.length > 0 && this.deps.putConversations) {
+        // Conversations link to snippets: the snippets before them are written first.
+        await flush(source.name);
+        if (!(await writeInFlight())) return summary(true);
+        counts.conversations = (counts.conversations ?? 0) + this.deps.putConversations(parsed.conversations, (id, reason) => fail({ source: `${source.name} › ${id}`, reason }));
       }
       // A file's last batch is prepared while the next file is read; the file counts as done once it is written.
       await flush(source.name);

@@ -8,6 +8,7 @@ import { LIMITS, overLimit } from '../limits.ts';
 import { boundedPrefixes } from '../snippets/snippetFacts.ts';
 import type { ImportFormat } from './formats.ts';
 import type { ExactRecord } from '../assets/exactRecords.ts';
+import type { VaultConversation } from '../sync/vaultConversations.ts';
 
 export type { ImportFormat } from './formats.ts';
 
@@ -41,6 +42,8 @@ export interface ParsedFile {
   readonly format: ImportFormat;
   readonly snippets: ImportedSnippet[];
   readonly failures: ItemFailure[];
+  /** A Satchel vault's conversations (written after the snippets they link to), ids and times kept. */
+  readonly conversations?: readonly VaultConversation[] | undefined;
 }
 
 /** A file is larger than an import reads (the whole file is refused, nothing of it imported). */

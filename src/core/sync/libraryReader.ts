@@ -14,9 +14,11 @@ import { Descriptions } from '../assets/descriptions.ts';
 import { StoreUnusableError } from '../errors.ts';
 import type { Disposable } from '../lifecycle.ts';
 import { LibraryRecords } from './libraryRecords.ts';
+import { ConversationRecords } from './conversationRecords.ts';
 
 export interface LibraryReader extends Disposable {
   readonly records: LibraryRecords;
+  readonly conversations: ConversationRecords;
   /** Ids of the ordinary assets, a page at a time. */
   pages(): Iterable<string[]>;
   /** How many ordinary assets there are. */
@@ -29,6 +31,7 @@ export function readerOf(context: StoreContext, dispose: () => void = () => unde
   const records = new LibraryRecords({ database: context.database, store, labels: new Labels(context), descriptions: new Descriptions(context) });
   return {
     records,
+    conversations: new ConversationRecords(context, (id) => store.exists(id)),
     pages: () => store.identifierPages(),
     count: () => (context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number }).n,
     dispose,

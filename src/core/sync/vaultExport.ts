@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors.ts';
 import type { LibraryRecords } from './libraryRecords.ts';
-import { ASSETS_DIR, assetDir, assetFiles, VAULT_FORMAT, VAULT_MARKER, VAULT_MARKER_TEXT } from './vaultFormat.ts';
+import { ASSETS_DIR, assetDir, assetFiles, VAULT_FORMAT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
+import { CONVERSATIONS_DIR, conversationDir, conversationFiles, type VaultConversation } from './vaultConversations.ts';
 
 export interface VaultExportProgress {
   readonly exported: number;
@@ -17,12 +18,20 @@ export interface VaultExportProgress {
   readonly total: number;
 }
 
+/** The conversations an export writes beside the assets. */
+export interface ConversationSource {
+  ids(): string[];
+  read(id: string): VaultConversation | undefined;
+}
+
 export interface VaultExportOptions {
   readonly signal?: AbortSignal | undefined;
+  readonly conversations?: ConversationSource | undefined;
   readonly onProgress?: ((progress: VaultExportProgress) => void) | undefined;
 }
 
 export interface VaultExportSummary extends VaultExportProgress {
+  readonly conversations: number;
   /** Folders of an earlier export whose assets are no longer in the library. */
   readonly removed: number;
   readonly cancelled: boolean;
@@ -63,20 +72,35 @@ export async function exportVault(
     for (const id of ids) {
       const record = records.read(id);
       if (record === undefined) continue;
-      const folder = assetDir(id);
-      const path = join(dir, ...folder.split('/'));
-      // A folder's files are replaced whole: a changed language renames its code file.
-      if (existing) rmSync(path, { recursive: true, force: true });
-      mkdirSync(path, { recursive: true });
-      for (const file of assetFiles(record)) writeFileSync(join(path, file.name), file.data);
-      written.add(folder);
+      writeFolder(dir, assetDir(id), assetFiles(record), existing);
+      written.add(assetDir(id));
       exported++;
     }
     options.onProgress?.({ exported, total });
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const removed = existing && !cancelled ? removeOthers(dir, written) : 0;
-  return { exported, total, removed, cancelled, elapsedMs: Math.round(performance.now() - started) };
+  let conversations = 0;
+  for (const id of cancelled ? [] : (options.conversations?.ids() ?? [])) {
+    if (options.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
+    const conversation = options.conversations!.read(id);
+    if (conversation === undefined) continue;
+    writeFolder(dir, conversationDir(id), conversationFiles(conversation), existing);
+    written.add(conversationDir(id));
+    conversations++;
+  }
+  const removed = existing && !cancelled ? removeOthers(dir, ASSETS_DIR, written) + (options.conversations ? removeOthers(dir, CONVERSATIONS_DIR, written) : 0) : 0;
+  return { exported, total, conversations, removed, cancelled, elapsedMs: Math.round(performance.now() - started) };
+}
+
+/** Writes a record's folder; an existing one is replaced whole (a changed language renames its code file). */
+function writeFolder(dir: string, folder: string, files: readonly VaultFile[], replace: boolean): void {
+  const path = join(dir, ...folder.split('/'));
+  if (replace) rmSync(path, { recursive: true, force: true });
+  mkdirSync(path, { recursive: true });
+  for (const file of files) writeFileSync(join(path, file.name), file.data);
 }
 
 /** Makes `dir` ready; true when it already held a vault (whose stale folders are removed after). */
@@ -93,14 +117,14 @@ function prepareDirectory(dir: string): boolean {
   return format !== undefined;
 }
 
-function removeOthers(dir: string, written: ReadonlySet<string>): number {
-  const root = join(dir, ASSETS_DIR);
+function removeOthers(dir: string, kind: string, written: ReadonlySet<string>): number {
+  const root = join(dir, kind);
   if (!existsSync(root)) return 0;
   let removed = 0;
   for (const shard of readdirSync(root)) {
     const shardPath = join(root, shard);
     for (const entry of readdirSync(shardPath)) {
-      if (written.has(`${ASSETS_DIR}/${shard}/${entry}`)) continue;
+      if (written.has(`${kind}/${shard}/${entry}`)) continue;
       rmSync(join(shardPath, entry), { recursive: true, force: true });
       removed++;
     }

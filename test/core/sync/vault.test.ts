@@ -7,14 +7,16 @@ import { tempDir, withCore } from '../../support/helpers.ts';
 import { exportVault } from '../../../src/core/sync/vaultExport.ts';
 import { vaultParts } from '../../../src/core/sync/vaultImport.ts';
 import { assetDir, assetFiles, parseAsset, type VaultAsset } from '../../../src/core/sync/vaultFormat.ts';
-import { allRecords, PNG_BYTES, recordsOf, variedLibrary } from './vaultSupport.ts';
+import { allConversations, allRecords, conversationsOf, PNG_BYTES, recordsOf, variedLibrary } from './vaultSupport.ts';
+import { conversationDir } from '../../../src/core/sync/vaultConversations.ts';
 import type { Satchel } from '../../../src/core/satchel.ts';
 import { TEST_WRITE } from '../../support/authors.ts';
 
 async function exportTo(core: Satchel, dir: string): Promise<void> {
   const ids = core.assets.identifiers();
-  const summary = await exportVault(dir, recordsOf(core), [ids], ids.length);
+  const summary = await exportVault(dir, recordsOf(core), [ids], ids.length, { conversations: conversationsOf(core) });
   assert.equal(summary.exported, ids.length);
+  assert.equal(summary.conversations, conversationsOf(core).ids().length);
 }
 
 async function importFrom(core: Satchel, dir: string) {
@@ -42,12 +44,18 @@ test('a library exported as a vault and imported into an empty one is the same l
   const dir = join(tempDir('satchel-vault-'), 'vault');
   try {
     let before: Map<string, VaultAsset> = new Map();
+    let conversations = new Map<string, unknown>();
     let ids: string[] = [];
     await withCore(async (a) => {
       ids = await variedLibrary(a);
       before = allRecords(a);
+      conversations = allConversations(a);
       await exportTo(a, dir);
     });
+    assert.equal(conversations.size, 2);
+    const talk = join(dir, ...conversationDir(ids[6]!).split('/'));
+    assert.equal(readdirSync(talk).filter((name) => name.startsWith('message-')).length, 2);
+    assert.match(readFileSync(join(talk, 'conversation.md'), 'utf8'), /^---\nid: "[^"]+"\nname: "About the plain snippet"\ntype: "COPILOT"\nfavorited: true\nassets:\n {2}- "/);
     assert.equal(before.size, 6);
     // What a reader of the directory sees: one folder per asset, named by its id, the code with its extension.
     const plainDir = join(dir, ...assetDir(ids[0]!).split('/'));
@@ -62,6 +70,9 @@ test('a library exported as a vault and imported into an empty one is the same l
       const summary = await importFrom(b, dir);
       assert.equal(summary.imported, 6, JSON.stringify(summary.failures));
       assert.equal(summary.failed, 0);
+      assert.equal(summary.conversations, 2);
+      assert.deepEqual(allConversations(b), conversations);
+      assert.equal(b.conversations.get(ids[6]!, true).assets?.iterable?.[0]?.id, ids[0]);
       const after = allRecords(b);
       assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort());
       for (const [id, record] of before) assert.deepEqual(comparable(after.get(id)!), comparable(record), `asset ${record.name}`);
@@ -72,7 +83,7 @@ test('a library exported as a vault and imported into an empty one is the same l
       assert.ok(b.assets.search({ query: 'Plain' }, { transferables: false, pseudo: false }).iterable.some((hit) => hit.asset?.id === ids[0]));
       // Importing the same vault again changes nothing and says so.
       const again = await importFrom(b, dir);
-      assert.deepEqual([again.imported, again.updated, again.duplicates], [0, 0, 6]);
+      assert.deepEqual([again.imported, again.updated, again.duplicates, again.conversations ?? 0], [0, 0, 6, 0]);
       // A second export of the imported library is the first one, byte for byte.
       const second = join(dir, '..', 'second');
       await exportTo(b, second);

@@ -1,6 +1,8 @@
 /** Shared scaffolding of the vault and sync tests: a varied library, and every record of a store read whole. */
 import type { Satchel } from '../../../src/core/satchel.ts';
 import { LibraryRecords } from '../../../src/core/sync/libraryRecords.ts';
+import { ConversationRecords } from '../../../src/core/sync/conversationRecords.ts';
+import type { VaultConversation } from '../../../src/core/sync/vaultConversations.ts';
 import type { VaultAsset } from '../../../src/core/sync/vaultFormat.ts';
 import { TEST_WRITE } from '../../support/authors.ts';
 import type { SeedInput } from '../../../src/core/assets/inputs.ts';
@@ -50,5 +52,29 @@ export async function variedLibrary(core: Satchel): Promise<string[]> {
   core.assets.createWebsite({ url: 'https://example.com/a', name: 'Example A', asset: plain.id }, by);
   core.assets.update({ id: unicode.id, favorited: true } as never, by);
   core.snippets.setInfo(template.id, { syntax: true, prefixes: ['forof'] }, by);
-  return [plain.id, crlf.id, unicode.id, twin.id, template.id, image.id];
+  const conversation = core.conversations.create(
+    {
+      type: 'COPILOT',
+      name: 'About the plain snippet',
+      favorited: true,
+      messages: [
+        { role: 'USER', fragment: { string: { raw: 'What does it export?\n---\nnot front matter' } } },
+        { role: 'ASSISTANT', fragment: { string: { raw: 'A constant, `x`.' } }, sentiment: 'LIKE' },
+      ],
+      assets: { iterable: [{ id: plain.id }] },
+    } as never,
+    false,
+  );
+  core.conversations.create({ type: 'COPILOT', messages: [] } as never, false);
+  return [plain.id, crlf.id, unicode.id, twin.id, template.id, image.id, conversation.id];
+}
+
+export function conversationsOf(core: Satchel): ConversationRecords {
+  return new ConversationRecords(core.context, (id) => core.assets.exists(id));
+}
+
+/** Every conversation of the store as a record, by id. */
+export function allConversations(core: Satchel): Map<string, VaultConversation> {
+  const records = conversationsOf(core);
+  return new Map(records.ids().map((id) => [id, records.read(id)!]));
 }
