@@ -8,10 +8,10 @@ import type { HttpTransport } from './http.ts';
 import type { BodyIn } from '../wire/operation.ts';
 import { syncOperations as op } from '../wire/sync.ts';
 import type { SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
-import type { SyncStatus } from '../core/sync/syncService.ts';
+import type { ConflictChoice, SyncConflict, SyncStatus } from '../core/sync/syncService.ts';
 
 export type { SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
-export type { SyncStatus } from '../core/sync/syncService.ts';
+export type { ConflictChoice, SyncConflict, SyncStatus } from '../core/sync/syncService.ts';
 
 export interface ClientSyncOptions {
   readonly signal?: AbortSignal | undefined;
@@ -38,6 +38,15 @@ export class SyncClient {
 
   status(): Promise<SyncStatus> {
     return this.http.call(op.status);
+  }
+
+  conflicts(): Promise<SyncConflict[]> {
+    return this.http.call(op.conflicts);
+  }
+
+  /** Keep mine (the copy's version becomes the snippet's), theirs (the copy goes) or both (the copy stays, no longer a conflict). */
+  resolve(copy: string, keep: ConflictChoice): Promise<void> {
+    return this.http.call(op.resolve, { params: { copy }, body: { keep } });
   }
 }
 

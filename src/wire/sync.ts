@@ -5,11 +5,13 @@
  *                        disconnects cancels the sync (before its push; after it, it finishes).
  *   GET  /satchel/sync   the sync's status: the remote (without credentials), changes waiting,
  *                        conflict copies, the last sync's summary.
+ *   GET  /satchel/sync/conflicts                 the conflict copies: [{ copy, original, name }]
+ *   POST /satchel/sync/conflicts/:copy/resolve   { keep: mine | theirs | both }
  */
 import { z } from 'zod';
 import type { SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
-import type { SyncStatus } from '../core/sync/syncService.ts';
-import { get, json, ndjson, post } from './operation.ts';
+import type { SyncConflict, SyncStatus } from '../core/sync/syncService.ts';
+import { get, json, ndjson, none, post } from './operation.ts';
 
 const syncRequest = z
   .object({
@@ -26,7 +28,12 @@ export type SyncLine =
   | { readonly summary: SyncSummary }
   | { readonly error: { readonly code: string; readonly message: string } };
 
+/** Kept in step with core's CONFLICT_CHOICES (syncService.ts). */
+const resolveRequest = z.object({ keep: z.enum(['mine', 'theirs', 'both']) });
+
 export const syncOperations = {
   sync: post('/satchel/sync', ndjson<SyncLine>(), 'sync request', syncRequest),
   status: get('/satchel/sync', json<SyncStatus>()),
+  conflicts: get('/satchel/sync/conflicts', json<SyncConflict[]>()),
+  resolve: post('/satchel/sync/conflicts/:copy/resolve', none, 'conflict resolution', resolveRequest),
 } as const;

@@ -33,6 +33,9 @@ export interface RecordMerge {
   readonly notice?: MergeNotice | undefined;
 }
 
+/** What a conflict copy's name ends with. */
+export const COPY_SUFFIX = ' (conflict copy)';
+
 /** Merges two texts against their base line by line; undefined when some lines conflict. */
 export type TextMerge = (base: string, ours: string, theirs: string) => Promise<string | undefined>;
 
@@ -114,7 +117,7 @@ function conflict(ours: VaultAsset, theirs: VaultAsset, merged: VaultAsset, ours
   const copy: VaultAsset = {
     ...ours,
     id: conflictCopyId(theirs.id, oursOid ?? ''),
-    name: `${ours.name} (conflict copy)`.slice(0, LIMITS.nameChars),
+    name: `${ours.name.slice(0, LIMITS.nameChars - COPY_SUFFIX.length)}${COPY_SUFFIX}`,
     conflictOf: theirs.id,
   };
   return { merged, copy, notice: 'conflict' };

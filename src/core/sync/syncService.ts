@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import type { StoreContext } from '../context.ts';
 import type { AssetService } from '../assets/assetService.ts';
 import { BulkWriter } from '../assets/bulkWriter.ts';
-import { InvalidInputError } from '../errors.ts';
-import { authorOf } from '../history/authors.ts';
+import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { authorOf, type WriteOptions } from '../history/authors.ts';
 import type { Disposable } from '../lifecycle.ts';
-import { LibraryRecords } from './libraryRecords.ts';
+import { bulkAssetOf, LibraryRecords } from './libraryRecords.ts';
+import { COPY_SUFFIX } from './recordMerge.ts';
 import { VaultRepo } from './vaultRepo.ts';
 import { DEFAULT_BRANCH, SyncState, type SyncSettings } from './syncState.ts';
 import { SyncFinisher } from './syncFinish.ts';
@@ -33,6 +34,17 @@ export interface SyncStatus {
   readonly conflicts: number;
   /** The last sync's summary and when it ended. */
   readonly last?: (Omit<SyncSummary, 'elapsedMs'> & { readonly at: string }) | undefined;
+}
+
+export const CONFLICT_CHOICES = ['mine', 'theirs', 'both'] as const;
+export type ConflictChoice = (typeof CONFLICT_CHOICES)[number];
+
+export interface SyncConflict {
+  /** The conflict copy: this machine's version when the other's won. */
+  readonly copy: string;
+  /** The snippet whose other version won. */
+  readonly original: string;
+  readonly name: string;
 }
 
 const BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,100}$/;
@@ -90,14 +102,41 @@ export class SyncService implements Disposable {
       ...(settings ? { remote: redacted(settings.remote), branch: settings.branch } : {}),
       running: this.running > 0,
       changed: settings ? this.state.dirtyCount() : 0,
-      conflicts: this.records.conflicts().length,
+      conflicts: this.conflicts().length,
       ...(last ? { last: JSON.parse(last) as SyncStatus['last'] } : {}),
     };
   }
 
-  /** Conflict copies, newest first: the copy's id and the id of the asset whose remote version won. */
-  conflicts(): Array<{ copy: string; original: string }> {
-    return this.records.conflicts();
+  /** Conflict copies, newest first: the copy's id and name, and the id of the asset whose remote version won. */
+  conflicts(): SyncConflict[] {
+    return this.records.conflicts().flatMap(({ copy, original }) => {
+      const name = this.records.read(copy)?.name;
+      return name === undefined ? [] : [{ copy, original, name }];
+    });
+  }
+
+  /**
+   * Settles a conflict: `mine` makes the original this machine's version (the copy's) and deletes
+   * the copy; `theirs` deletes the copy; `both` keeps both, the copy no longer listed as a conflict.
+   * Each a write by `by` (the next sync sends it).
+   */
+  resolve(copy: string, keep: ConflictChoice, by: WriteOptions): void {
+    const original = this.records.conflictOf(copy);
+    const mine = this.records.read(copy);
+    if (original === undefined || mine === undefined) throw new NotFoundError('conflict copy', copy);
+    this.context.transaction(() => {
+      if (keep === 'mine') {
+        const theirs = this.records.read(original);
+        const name = mine.name.endsWith(COPY_SUFFIX) ? mine.name.slice(0, -COPY_SUFFIX.length) : mine.name;
+        const record = { ...mine, id: original, name, conflictOf: undefined, created: theirs?.created ?? mine.created, updated: new Date().toISOString() };
+        new BulkWriter(this.context, this.assets.bulkTargets()).write([bulkAssetOf(record, this.assets.exists(original))], by.author);
+      }
+      if (keep === 'both') this.records.setConflictOf(copy, undefined);
+      else {
+        this.assets.delete(copy, by);
+        this.records.setConflictOf(copy, undefined);
+      }
+    });
   }
 
   private engine(settings: SyncSettings): Parameters<typeof runSync>[0] {

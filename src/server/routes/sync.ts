@@ -2,10 +2,11 @@
  * Satchel's sync routes (wire/sync.ts): thin over core's sync area. The sync's progress and its
  * summary are answered as NDJSON; a client that disconnects cancels it.
  */
-import { input } from '../http.ts';
+import { empty, input, json, param } from '../http.ts';
 import { errorLine, ndjsonReply } from '../ndjson.ts';
 import { route, type RouteModule } from './deps.ts';
 import { syncOperations as op, type SyncLine } from '../../wire/sync.ts';
+import { writeOptions } from '../writeOptions.ts';
 
 export const syncRoutes: RouteModule = (router, { core }) => {
   route(router, op.sync, (ctx) => {
@@ -22,6 +23,16 @@ export const syncRoutes: RouteModule = (router, { core }) => {
   });
 
   route(router, op.status, (ctx) => {
-    ctx.body = core.sync.status();
+    json(ctx, core.sync.status());
+  });
+
+  route(router, op.conflicts, (ctx) => {
+    json(ctx, core.sync.conflicts());
+  });
+
+  route(router, op.resolve, (ctx) => {
+    const { keep } = input(ctx, op.resolve);
+    core.sync.resolve(param(ctx, 'copy'), keep, writeOptions(ctx));
+    empty(ctx);
   });
 };

@@ -222,3 +222,37 @@ test('a snippet edited while a sync runs keeps the edit, and the next sync merge
     assert.deepEqual(library(a), library(b));
   });
 });
+
+test('a conflict settled: keep mine makes the copy the snippet, keep theirs drops it, keep both keeps it unlisted; the other machine follows', SLOW, async () => {
+  await withMachines(async ({ a, b }) => {
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await a.assets.create(seed(`value = ${i}\n`, { name: `Setting ${i}`, ext: 'py' }), TEST_WRITE)).id);
+    await a.sync.sync();
+    await b.sync.sync();
+    for (const [i, id] of ids.entries()) {
+      a.assets.edit(id, { content: { text: `value = ${i} (A)\n` } }, TEST_WRITE);
+      b.assets.edit(id, { content: { text: `value = ${i} (B)\n` } }, TEST_WRITE);
+    }
+    await a.sync.sync();
+    await b.sync.sync();
+    const conflicts = new Map(b.sync.conflicts().map((conflict) => [conflict.original, conflict]));
+    assert.equal(conflicts.size, 3);
+    assert.match(conflicts.get(ids[0]!)!.name, /^Setting 0 \(conflict copy\)$/);
+    b.sync.resolve(conflicts.get(ids[0]!)!.copy, 'mine', TEST_WRITE);
+    b.sync.resolve(conflicts.get(ids[1]!)!.copy, 'theirs', TEST_WRITE);
+    b.sync.resolve(conflicts.get(ids[2]!)!.copy, 'both', TEST_WRITE);
+    assert.deepEqual(b.sync.conflicts(), []);
+    await b.sync.sync();
+    await a.sync.sync();
+    for (const core of [a, b]) {
+      const records = recordsOf(core);
+      assert.deepEqual([records.read(ids[0]!)?.content, records.read(ids[0]!)?.name], ['value = 0 (B)\n', 'Setting 0']);
+      assert.equal(records.read(ids[1]!)?.content, 'value = 1 (A)\n');
+      assert.equal(records.read(conflicts.get(ids[1]!)!.copy), undefined);
+      assert.equal(records.read(conflicts.get(ids[2]!)!.copy)?.content, 'value = 2 (B)\n');
+      assert.equal(records.read(conflicts.get(ids[2]!)!.copy)?.conflictOf, undefined);
+    }
+    assert.equal(a.sync.conflicts().length, 0);
+    assert.deepEqual(library(a), library(b));
+  });
+});
