@@ -18,6 +18,7 @@ import { Commands } from './commands/index.ts';
 import { SnippetCompletions } from './completion/snippetCompletions.ts';
 import { TemplatePreviews } from './templatePreview.ts';
 import { SnippetHistory } from './history/snippetHistory.ts';
+import { SatchelSync } from './sync/satchelSync.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 
@@ -36,6 +37,8 @@ export class SatchelExtension extends Owner {
   readonly agents: SatchelAgents;
   /** Saved snippets in IntelliSense. */
   readonly completions: SnippetCompletions;
+  /** Sync through git: Sync Now, the interval and focus syncs, the status bar item, the Conflicts view. */
+  readonly sync: SatchelSync;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
@@ -62,6 +65,7 @@ export class SatchelExtension extends Owner {
         },
       }),
     );
+    this.sync = this._register(new SatchelSync(this.server, this.log));
     this.commands = this._register(
       new Commands({
         server: this.server,
@@ -73,6 +77,7 @@ export class SatchelExtension extends Owner {
         templates,
         log: this.log,
         history: this.history,
+        sync: this.sync,
       }),
     );
     this.agents = this._register(new SatchelAgents(this.server, version));
