@@ -9,6 +9,7 @@ import type { Labels } from '../assets/labels.ts';
 import type { Descriptions } from '../assets/descriptions.ts';
 import type { BulkAsset } from '../assets/bulkWriter.ts';
 import type { ExactRecord } from '../assets/exactRecords.ts';
+import type { ImportedSnippet } from '../import/types.ts';
 import { SnippetFactsStore } from '../snippets/snippetFacts.ts';
 import { trackedOf } from '../assets/assetRevisions.ts';
 import { isKnownSpecific } from '../assets/languages.ts';
@@ -134,8 +135,8 @@ export function exactRecordOf(record: VaultAsset): ExactRecord {
   };
 }
 
-/** The bulk path's asset for a record: created with its id, or (when `exists`) set to exactly it. */
-export function bulkAssetOf(record: VaultAsset, exists: boolean): BulkAsset {
+/** A record as the import pipeline takes it (an ImportedSnippet without its source). */
+export function importedOf(record: VaultAsset): Omit<ImportedSnippet, 'source'> & { readonly language: ClassificationSpecific } {
   return {
     name: record.name,
     text: typeof record.content === 'string' ? record.content : '',
@@ -144,7 +145,11 @@ export function bulkAssetOf(record: VaultAsset, exists: boolean): BulkAsset {
     description: record.description,
     syntax: record.syntax,
     prefixes: record.prefixes,
-    replaces: exists ? { id: record.id, languageGiven: true } : undefined,
     record: exactRecordOf(record),
   };
+}
+
+/** The bulk path's asset for a record: created with its id, or (when `exists`) set to exactly it. */
+export function bulkAssetOf(record: VaultAsset, exists: boolean): BulkAsset {
+  return { ...importedOf(record), replaces: exists ? { id: record.id, languageGiven: true } : undefined };
 }

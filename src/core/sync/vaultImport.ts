@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors.ts';
 import { SnippetCollector, type ParsedFile } from '../import/types.ts';
-import { exactRecordOf, recordLanguage } from './libraryRecords.ts';
+import { importedOf } from './libraryRecords.ts';
 import { ASSETS_DIR, idOfSegment, parseAsset, VAULT_FORMAT, VaultFormatError, type VaultAsset, type VaultFile } from './vaultFormat.ts';
 import { vaultFormatAt } from './vaultExport.ts';
 import { CONVERSATIONS_DIR, parseConversation, type VaultConversation } from './vaultConversations.ts';
@@ -92,16 +92,3 @@ function readShard(path: string): ParsedFile {
   return collector.result('vault');
 }
 
-/** A record as the import pipeline takes it. */
-export function importedOf(record: VaultAsset): Parameters<SnippetCollector['add']>[1] {
-  return {
-    name: record.name,
-    text: typeof record.content === 'string' ? record.content : '',
-    language: recordLanguage(record.language),
-    tags: record.tags,
-    description: record.description,
-    syntax: record.syntax,
-    prefixes: record.prefixes,
-    record: exactRecordOf(record),
-  };
-}
