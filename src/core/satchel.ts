@@ -181,6 +181,8 @@ export class Satchel implements Disposable {
   }
 
   async close(): Promise<void> {
+    // A sync under way stops (or, past its push, finishes) before the store it writes closes.
+    await this.sync.close();
     // A copy under way stops (its partial file removed) before anything it reads closes.
     await this.backups.close();
     // The import process's connection closes first (its batch under way finished or dropped).
@@ -189,7 +191,6 @@ export class Satchel implements Disposable {
     await this.context.database.settled();
     this.recall.dispose();
     this.snippets.dispose();
-    this.sync.dispose();
     this.history.dispose();
     await this.models.close();
     await this.classifier.unload();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { StoreContext } from '../context.ts';
 import type { AssetService } from '../assets/assetService.ts';
 import { BulkWriter } from '../assets/bulkWriter.ts';
-import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { InvalidInputError, NotFoundError, UnavailableError } from '../errors.ts';
 import { authorOf, type WriteOptions } from '../history/authors.ts';
 import type { Disposable } from '../lifecycle.ts';
 import { bulkAssetOf, LibraryRecords } from './libraryRecords.ts';
@@ -57,6 +57,7 @@ export class SyncService implements Disposable {
   readonly records: LibraryRecords;
   private queue: Promise<unknown> = Promise.resolve();
   private running = 0;
+  private readonly closing = new AbortController();
 
   constructor(context: StoreContext, assets: AssetService, options: SyncServiceOptions) {
     this.context = context;
@@ -84,9 +85,12 @@ export class SyncService implements Disposable {
     const run = this.queue.then(async () => {
       const settings = this.state.settings();
       if (settings === undefined) throw new InvalidInputError('No sync remote is set: give one first (satchel sync --remote URL, or the satchel.sync.remote setting)');
+      if (this.closing.signal.aborted) throw new UnavailableError('Satchel is closing; sync again when it runs');
       this.running++;
+      // The caller's cancel, or the store closing: either stops the sync (before its push; after, it finishes).
+      const signal = options.signal ? AbortSignal.any([options.signal, this.closing.signal]) : this.closing.signal;
       try {
-        return await runSync(this.engine(settings), settings, options);
+        return await runSync(this.engine(settings), settings, { ...options, signal });
       } finally {
         this.running--;
       }
@@ -163,7 +167,13 @@ export class SyncService implements Disposable {
     };
   }
 
+  /** Stops a sync under way (before its push; one past it finishes) and resolves once none runs. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await this.queue;
+  }
+
   dispose(): void {
-    // Nothing held between syncs: each run starts and ends its own git processes.
+    void this.close();
   }
 }

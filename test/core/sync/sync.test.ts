@@ -256,3 +256,29 @@ test('a conflict settled: keep mine makes the copy the snippet, keep theirs drop
     assert.deepEqual(library(a), library(b));
   });
 });
+
+test('closing the store during a sync stops the sync before its push, and the store closes only after it; the next run sends everything', SLOW, async () => {
+  const { openMachine, bareRepository } = await import('./syncSupport.ts');
+  const { tempDir } = await import('../../support/helpers.ts');
+  const { rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const root = tempDir('satchel-sync-close-');
+  const remote = bareRepository(root);
+  const core = openMachine(join(root, 'a'), remote);
+  try {
+    await core.assets.create(seed('one\n'), TEST_WRITE);
+    let closed: Promise<void> | undefined;
+    const syncing = core.sync.sync({ onProgress: (p) => void (p.phase === 'fetched' && (closed ??= core.close())) });
+    await assert.rejects(syncing, { name: /AbortError|Error/ });
+    await closed;
+    assert.deepEqual(remoteFiles(remote), [], 'nothing was pushed');
+    const again = openMachine(join(root, 'a'));
+    try {
+      assert.equal((await again.sync.sync()).sent, 1);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
