@@ -90,6 +90,8 @@ export interface EngineDeps {
   /** How many ordinary assets there are (what a mass delete is weighed against). */
   libraryCount(): number;
   readonly logger: Logger;
+  /** Aborted when the store closes: even a sync past its push stops between the batches it applies. */
+  readonly closing?: AbortSignal | undefined;
 }
 
 function tooMany(deletes: number, library: number): boolean {
@@ -114,7 +116,7 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     if (pending !== undefined) {
       if (remote !== undefined && (remote === pending.merged || (await repo.isAncestor(pending.merged, remote)))) {
         deps.logger.info('sync: the last sync pushed but did not finish here; finishing it first');
-        await deps.finisher.finish(pending, { onProgress: (done, total) => progress('applying', done, total) });
+        await deps.finisher.finish(pending, { onProgress: (done, total) => progress('applying', done, total), signal: deps.closing });
       } else state.setPending(undefined);
     }
     // A remote head already synced was checked then.
@@ -147,6 +149,7 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
       read: (id) => deps.read(id),
       signal,
       onBad: (id, reason) => skipped.push({ id, reason }),
+      onRead: (done, total) => progress('reading', done, total),
     });
     const library = deps.libraryCount();
     if (!options.confirmDeletes) {
@@ -187,7 +190,11 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
       attempts: attempt,
     };
     if (result !== undefined) {
-      const applied = await deps.finisher.finish(result, { onProgress: (done, total) => progress('applying', done, total), summary: JSON.stringify({ ...summary, at: new Date().toISOString() }) }, { ...plan, seq: noted.seq });
+      const applied = await deps.finisher.finish(
+        result,
+        { onProgress: (done, total) => progress('applying', done, total), signal: deps.closing, summary: JSON.stringify({ ...summary, at: new Date().toISOString() }) },
+        { ...plan, seq: noted.seq },
+      );
       skipped.push(...applied.skipped);
     }
     progress('done');

@@ -29,6 +29,8 @@ export interface PlanInputs {
   readonly signal?: AbortSignal | undefined;
   /** A record of the remote's that could not be read (reported, and left as it is). */
   onBad?(id: string, reason: string): void;
+  /** Records read here so far, of how many (a first sync reads the whole library). */
+  onRead?(done: number, total: number): void;
 }
 
 export interface PlanNotice {
@@ -75,7 +77,10 @@ export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
     const record = inputs.read(id);
     ours.set(id, { record, oid: recordOid(record) });
     // A first sync reads the whole library: the host answers between pages of it.
-    if (ours.size % READ_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (ours.size % READ_PAGE === 0) {
+      inputs.onRead?.(ours.size, ids.size);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   const localOids = new Map<string, string | undefined>();

@@ -162,6 +162,7 @@ export class SyncService implements Disposable {
       finisher,
       read: (id) => this.records.read(id),
       allIds: () => this.assets.identifierPages(),
+      closing: this.closing.signal,
       libraryCount: () => (this.context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number }).n,
       logger: this.context.logger,
     };

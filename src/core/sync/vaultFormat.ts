@@ -89,8 +89,20 @@ function extensionOf(language: string): string {
   return /^[A-Za-z0-9_+#-]{1,24}$/.test(language) ? language : 'txt';
 }
 
-/** The record's files, in name order. */
-export function assetFiles(asset: VaultAsset): VaultFile[] {
+/** Each record's files, made once: a sync compares, commits and applies the same record objects. */
+const filesOf = new WeakMap<VaultAsset, readonly VaultFile[]>();
+
+/** The record's files, in name order (the same array for the same record object: do not change it). */
+export function assetFiles(asset: VaultAsset): readonly VaultFile[] {
+  let files = filesOf.get(asset);
+  if (files === undefined) {
+    files = makeAssetFiles(asset);
+    filesOf.set(asset, files);
+  }
+  return files;
+}
+
+function makeAssetFiles(asset: VaultAsset): VaultFile[] {
   const binary = typeof asset.content !== 'string';
   const meta = writeFrontMatter(
     [

@@ -19,10 +19,20 @@ export const LOCAL_REF = 'refs/satchel/local';
 export const MERGED_REF = 'refs/satchel/merged';
 export const SYNCED_REF = 'refs/satchel/synced';
 
-/** The git object id of a blob with these bytes (what `git hash-object` says). */
+const blobOids = new WeakMap<Buffer, string>();
+
+/** The git object id of a blob with these bytes (what `git hash-object` says); a record's file is hashed once. */
 export function blobOid(data: Buffer): string {
-  return createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
+  let oid = blobOids.get(data);
+  if (oid === undefined) {
+    oid = createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
+    blobOids.set(data, oid);
+  }
+  return oid;
 }
+
+/** Records serialized between turns of the event loop while a commit's stream is built. */
+const STREAM_PAGE = 500;
 
 /** The git tree id of a record's folder: computed here, so a record is compared with a commit's without git. */
 export function folderOid(files: readonly VaultFile[]): string {
@@ -192,7 +202,17 @@ export class VaultRepo {
       return mark;
     };
     const marker = blob(Buffer.from(VAULT_MARKER_TEXT));
-    const files = plans.map((plan) => [...plan.changes].map(([id, record]) => ({ dir: assetDir(id), files: record ? assetFiles(record).map((file) => ({ name: file.name, mark: blob(file.data) })) : undefined })));
+    const files: Array<Array<{ dir: string; files: Array<{ name: string; mark: number }> | undefined }>> = [];
+    let serialized = 0;
+    for (const plan of plans) {
+      const changes: (typeof files)[number] = [];
+      for (const [id, record] of plan.changes) {
+        changes.push({ dir: assetDir(id), files: record ? assetFiles(record).map((file) => ({ name: file.name, mark: blob(file.data) })) : undefined });
+        // A first sync streams the whole library: the host answers between pages of it.
+        if (++serialized % STREAM_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      files.push(changes);
+    }
     const when = Math.floor(Date.now() / 1000);
     plans.forEach((plan, index) => {
       const message = Buffer.from(plan.message, 'utf8');
