@@ -43,6 +43,11 @@ export class ConflictsView extends Owner implements vscode.TreeDataProvider<Conf
     this.view = this._register(vscode.window.createTreeView(CONFLICTS_VIEW, { treeDataProvider: this }));
   }
 
+  /** The conflicts the view lists. */
+  get listed(): readonly SyncConflict[] {
+    return this.items.map((item) => item.conflict);
+  }
+
   getTreeItem(item: ConflictItem): vscode.TreeItem {
     return item;
   }

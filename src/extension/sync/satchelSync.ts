@@ -58,6 +58,11 @@ export class SatchelSync extends Owner {
     this.schedule();
   }
 
+  /** The status bar item's text (what the user sees of the sync). */
+  get statusText(): string {
+    return this.item.text;
+  }
+
   /** Syncs now; a sync already under way is waited for instead of started twice. */
   sync(reason: Reason, confirmDeletes = false): Promise<SyncSummary | undefined> {
     this.running ??= this.run(reason, confirmDeletes).finally(() => {
@@ -73,6 +78,8 @@ export class SatchelSync extends Owner {
       if (reason === 'command') void vscode.window.showWarningMessage('Satchel\'s server is not running yet; sync again once it is.');
       return undefined;
     }
+    // Read now: a setting changed a moment ago may not have reached the change listener yet.
+    this.settings = readSyncSettings(vscode.workspace.getConfiguration());
     const remote = this.settings.remote ?? (reason === 'command' ? await this.askRemote() : undefined);
     if (remote === undefined) return undefined;
     this.lastStarted = Date.now();
