@@ -45,6 +45,8 @@ export interface SyncConflict {
   /** The snippet whose other version won. */
   readonly original: string;
   readonly name: string;
+  /** The copy's language (a ClassificationSpecific). */
+  readonly language: string;
 }
 
 const BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,100}$/;
@@ -114,8 +116,8 @@ export class SyncService implements Disposable {
   /** Conflict copies, newest first: the copy's id and name, and the id of the asset whose remote version won. */
   conflicts(): SyncConflict[] {
     return this.records.conflicts().flatMap(({ copy, original }) => {
-      const name = this.records.read(copy)?.name;
-      return name === undefined ? [] : [{ copy, original, name }];
+      const record = this.records.read(copy);
+      return record === undefined ? [] : [{ copy, original, name: record.name, language: record.language }];
     });
   }
 

@@ -8,9 +8,9 @@ export function syncCommands(s: Services): CommandMap {
   return {
     'satchel.sync.now': () => sync.sync('command'),
     'satchel.sync.showConflicts': () => conflicts.reveal(),
-    'satchel.sync.compareConflict': (item?: ConflictItem) => conflicts.compare(conflicts.itemOf(item)),
-    'satchel.sync.keepMine': (item?: ConflictItem) => conflicts.settle(conflicts.itemOf(item), 'mine'),
-    'satchel.sync.keepTheirs': (item?: ConflictItem) => conflicts.settle(conflicts.itemOf(item), 'theirs'),
-    'satchel.sync.keepBoth': (item?: ConflictItem) => conflicts.settle(conflicts.itemOf(item), 'both'),
+    'satchel.sync.compareConflict': (item?: ConflictItem | string) => conflicts.compare(conflicts.itemOf(item)),
+    'satchel.sync.keepMine': (item?: ConflictItem | string) => conflicts.settle(conflicts.itemOf(item), 'mine'),
+    'satchel.sync.keepTheirs': (item?: ConflictItem | string) => conflicts.settle(conflicts.itemOf(item), 'theirs'),
+    'satchel.sync.keepBoth': (item?: ConflictItem | string) => conflicts.settle(conflicts.itemOf(item), 'both'),
   };
 }

@@ -76,15 +76,18 @@ export class ConflictsView extends Owner implements vscode.TreeDataProvider<Conf
     await vscode.commands.executeCommand(`${CONFLICTS_VIEW}.focus`);
   }
 
-  /** The item a command names, or the view's selection (from the palette or a keybinding). */
+  /** The item a command names (a tree item, or a copy's id), or the view's selection (from the palette or a keybinding). */
   itemOf(arg: unknown): ConflictItem | undefined {
-    return arg instanceof ConflictItem ? arg : this.view.selection[0];
+    if (arg instanceof ConflictItem) return arg;
+    if (typeof arg === 'string') return this.items.find((item) => item.conflict.copy === arg);
+    return this.view.selection[0];
   }
 
   async compare(item: ConflictItem | undefined): Promise<void> {
     if (!item) return;
-    const { original, copy, name } = item.conflict;
-    await vscode.commands.executeCommand('vscode.diff', assetUri(original, name, undefined), assetUri(copy, name, undefined), `${name}: kept ↔ yours`);
+    const { original, copy, name, language } = item.conflict;
+    const title = name.replace(/ \(conflict copy\)$/, '');
+    await vscode.commands.executeCommand('vscode.diff', assetUri(original, title, language), assetUri(copy, name, language), `${title}: kept ↔ yours (conflict copy)`);
   }
 
   async settle(item: ConflictItem | undefined, keep: ConflictChoice): Promise<void> {

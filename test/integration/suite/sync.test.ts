@@ -56,7 +56,7 @@ describe('Sync through git', function () {
 
     // The other machine: a clone of the repository, the same line changed, pushed.
     const work = join(root, 'other');
-    git(['clone', '--quiet', remote, work]);
+    git(['clone', '--quiet', '--branch', 'main', remote, work]);
     const code = join(work, ...assetDir(id).split('/'), 'code.ts');
     assert.equal(readFileSync(code, 'utf8'), 'const retries = 3;\n', 'the snippet is a file in the repository');
     writeFileSync(code, 'const retries = 10;\n');
@@ -77,7 +77,7 @@ describe('Sync through git', function () {
     await pause(1000);
     await screenshot('sync-conflicts');
 
-    await vscode.commands.executeCommand('satchel.sync.compareConflict');
+    await vscode.commands.executeCommand('satchel.sync.compareConflict', conflict!.copy);
     const tab = await until('the diff editor', () => {
       const active = vscode.window.tabGroups.activeTabGroup.activeTab;
       return active?.input instanceof vscode.TabInputTextDiff ? active : undefined;
@@ -88,7 +88,7 @@ describe('Sync through git', function () {
     await pause(1500);
     await screenshot('sync-conflict-diff');
 
-    await vscode.commands.executeCommand('satchel.sync.keepMine');
+    await vscode.commands.executeCommand('satchel.sync.keepMine', conflict!.copy);
     assert.equal(assetText(await client.assets.get(id)), 'const retries = 5;\n', 'mine is the snippet again');
     assert.deepEqual(await client.sync.conflicts(), []);
     const third = await vscode.commands.executeCommand<SyncSummary | undefined>('satchel.sync.now');
