@@ -29,6 +29,10 @@ export interface Settings {
   readonly completionTriggerPrefix: string;
   /** Copies kept of each kind of backup (0: no automatic ones). */
   readonly keepBackups: number;
+  /** Warn when Satchel runs on a remote machine with an empty library there. */
+  readonly warnOnRemoteHost: boolean;
+  /** The git remote the library syncs with (`satchel.sync.remote`), if one is set. */
+  readonly syncRemote: string | undefined;
 }
 
 /** Keys whose change needs the server restarted (the others apply at once). */
@@ -50,6 +54,8 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
     // A prefix cannot hold white space: the query after it is one word.
     completionTriggerPrefix: String(configuration.get<string>('completion.triggerPrefix', '') ?? '').replace(/\s+/g, ''),
     keepBackups: Math.min(MAX_KEEP, Math.max(0, Math.round(configuration.get<number>('backups.keep', DEFAULT_KEEP)))),
+    warnOnRemoteHost: configuration.get<boolean>('remote.warnOnRemoteHost', true) !== false,
+    syncRemote: String(configuration.get<string>('sync.remote', '') ?? '').trim() || undefined,
   };
 }
 

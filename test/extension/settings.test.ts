@@ -43,3 +43,11 @@ test('completion settings: on by default with no trigger prefix; a prefix loses 
   assert.equal(set.completionEnabled, false);
   assert.equal(set.completionTriggerPrefix, 'sat:');
 });
+
+test('the remote-host warning is on by default, and a sync remote is read trimmed (blank is none)', () => {
+  assert.equal(readSettings(configuration({}), {}).warnOnRemoteHost, true);
+  assert.equal(readSettings(configuration({ 'remote.warnOnRemoteHost': false }), {}).warnOnRemoteHost, false);
+  assert.equal(readSettings(configuration({}), {}).syncRemote, undefined);
+  assert.equal(readSettings(configuration({ 'sync.remote': '  ' }), {}).syncRemote, undefined);
+  assert.equal(readSettings(configuration({ 'sync.remote': ' /srv/snippets.git ' }), {}).syncRemote, '/srv/snippets.git');
+});
