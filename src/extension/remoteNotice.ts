@@ -9,7 +9,7 @@ import { Owner } from '../core/lifecycle.ts';
 import type { ServerController } from './serverController.ts';
 import { SECTION, type Settings } from './settings.ts';
 import type { Log } from './log.ts';
-import { remoteLogLine, remoteNotice, runsRemotely, type HostFacts, type RemoteAction } from './remoteHost.ts';
+import { remoteLogLine, remoteNotice, runsRemotely, type HostFacts, type RemoteAction, type RemoteNotice } from './remoteHost.ts';
 
 export const REMOTE_DOCS_URL = 'https://github.com/satchel-dev/satchel/blob/main/docs/remote.md';
 /** The sync area's own command for the remote, when this build has it (else its settings open). */
@@ -34,6 +34,8 @@ export class RemoteNotices extends Owner {
   private checkedDataDir: string | undefined;
   /** The latest check: the action the user chose, or undefined (nothing shown, or dismissed). */
   last: Promise<RemoteAction | undefined> = Promise.resolve(undefined);
+  /** The notice on screen now, if any. */
+  showing: RemoteNotice | undefined;
 
   constructor(deps: RemoteNoticeDeps) {
     super();
@@ -74,7 +76,13 @@ export class RemoteNotices extends Owner {
     });
     if (!notice) return undefined;
     this.deps.log.warn(notice.message);
-    const choice = await vscode.window.showWarningMessage(notice.message, ...notice.actions);
+    this.showing = notice;
+    let choice: RemoteAction | undefined;
+    try {
+      choice = await vscode.window.showWarningMessage(notice.message, ...notice.actions);
+    } finally {
+      this.showing = undefined;
+    }
     await this.act(choice);
     return choice;
   }
