@@ -63,6 +63,9 @@ describe('Remote windows', function () {
     const untitled = await vscode.workspace.openTextDocument({ language: 'python', content: 'print("untitled")\n' });
     const saved = await vscode.commands.executeCommand<Asset>('satchel.saveFile', untitled.uri);
     assert.match(saved?.name ?? '', /^Untitled-\d+$/);
+    // Closed unsaved, so no "Save changes?" dialog waits later.
+    await vscode.window.showTextDocument(untitled);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('imports a folder of another file system through VS Code (hidden folders skipped), and exports into it', async function () {
