@@ -28,17 +28,19 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       port: { type: 'string' },
       'keep-backups': { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(
-      'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N]\n' +
+      'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N] [--allow-host NAME]…\n' +
         '       satchel import [--data-dir DIR] <file-or-folder>…\n' +
         '       satchel backup [--data-dir DIR] [FILE]\n' +
         '       satchel restore [--data-dir DIR] [FILE]\n' +
         '  --keep-backups: copies kept of each kind of automatic backup (default 5; 0 takes none).\n' +
-        '  SATCHEL_DATA_DIR and SATCHEL_PORT are read too.',
+        '  --allow-host: a Host name answered besides loopback ones, e.g. host.docker.internal for tools in a container (Docker Desktop).\n' +
+        '  SATCHEL_DATA_DIR, SATCHEL_PORT and SATCHEL_ALLOWED_HOSTS (comma-separated) are read too.',
     );
     return;
   }
@@ -49,6 +51,8 @@ async function main(): Promise<void> {
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new Error(`--port must be a port number, not ${portText}`);
   }
+
+  const allowedHosts = values['allow-host'] ?? process.env.SATCHEL_ALLOWED_HOSTS?.split(',').filter((name) => name.trim() !== '') ?? [];
 
   const existing = currentHost(dataDir);
   if (existing.hosted) logger.info(`${dataDir} is already served${existing.port !== undefined ? ` on port ${existing.port}` : ''}; waiting to take over.`);
@@ -73,7 +77,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    host = await startHostWhenFree({ dataDir, logger, ...(port !== undefined ? { port } : {}), ...(keepBackups !== undefined ? { keepBackups } : {}) }, stop.signal);
+    host = await startHostWhenFree(
+      { dataDir, logger, ...(port !== undefined ? { port } : {}), ...(keepBackups !== undefined ? { keepBackups } : {}), ...(allowedHosts.length > 0 ? { allowedHosts } : {}) },
+      stop.signal,
+    );
   } catch (error) {
     if (stop.signal.aborted) return;
     throw error;

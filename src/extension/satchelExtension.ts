@@ -20,6 +20,7 @@ import { TemplatePreviews } from './templatePreview.ts';
 import { SnippetHistory } from './history/snippetHistory.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
+import { RemoteNotices } from './remoteNotice.ts';
 
 export class SatchelExtension extends Owner {
   readonly log = this._register(new Log());
@@ -36,12 +37,15 @@ export class SatchelExtension extends Owner {
   readonly agents: SatchelAgents;
   /** Saved snippets in IntelliSense. */
   readonly completions: SnippetCompletions;
+  /** Says so when the library is on a remote machine and empty. */
+  readonly remote: RemoteNotices;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
   started: Promise<Role> = Promise.resolve({ kind: 'starting' });
 
-  constructor(version: string, startHosting: StartHosting) {
+  /** `extensionKind`: which side of a remote window this extension host is on. */
+  constructor(version: string, startHosting: StartHosting, extensionKind: vscode.ExtensionKind) {
     super();
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.server = this._register(new ServerController(this.log, () => this.settings, version, startHosting));
@@ -76,6 +80,15 @@ export class SatchelExtension extends Owner {
       }),
     );
     this.agents = this._register(new SatchelAgents(this.server, version));
+    this.remote = this._register(
+      new RemoteNotices({
+        server: this.server,
+        settings: () => this.settings,
+        log: this.log,
+        extensionKind,
+        contents: [this.assets, this.conversations].map((view) => ({ loaded: () => view.loaded, count: () => view.count })),
+      }),
+    );
     this.completions = this._register(new SnippetCompletions(this.server, () => this.settings, this.log, (id) => void this.connector.track(id, 'inserted')));
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {

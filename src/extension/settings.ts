@@ -29,10 +29,16 @@ export interface Settings {
   readonly completionTriggerPrefix: string;
   /** Copies kept of each kind of backup (0: no automatic ones). */
   readonly keepBackups: number;
+  /** Host names the server answers besides loopback ones (e.g. host.docker.internal). */
+  readonly allowedHosts: readonly string[];
+  /** Warn when Satchel runs on a remote machine with an empty library there. */
+  readonly warnOnRemoteHost: boolean;
+  /** The git remote the library syncs with (`satchel.sync.remote`), if one is set. */
+  readonly syncRemote: string | undefined;
 }
 
 /** Keys whose change needs the server restarted (the others apply at once). */
-export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep'].map((key) => `${SECTION}.${key}`);
+export const SERVER_KEYS = ['port', 'dataDirectory', 'server.allowedHosts', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep'].map((key) => `${SECTION}.${key}`);
 
 export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>, env: NodeJS.ProcessEnv = process.env): Settings {
   const port = configuration.get<number>('port', 0);
@@ -50,7 +56,15 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
     // A prefix cannot hold white space: the query after it is one word.
     completionTriggerPrefix: String(configuration.get<string>('completion.triggerPrefix', '') ?? '').replace(/\s+/g, ''),
     keepBackups: Math.min(MAX_KEEP, Math.max(0, Math.round(configuration.get<number>('backups.keep', DEFAULT_KEEP)))),
+    allowedHosts: stringList(configuration.get<unknown>('server.allowedHosts', [])),
+    warnOnRemoteHost: configuration.get<boolean>('remote.warnOnRemoteHost', true) !== false,
+    syncRemote: String(configuration.get<string>('sync.remote', '') ?? '').trim() || undefined,
   };
+}
+
+/** The non-blank strings of a list setting (the server refuses any that is not a host name). */
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '').map((item) => item.trim()) : [];
 }
 
 function expandHome(path: string): string {

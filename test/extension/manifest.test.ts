@@ -56,3 +56,10 @@ test('every view has a welcome state, and views and settings use the satchel nam
   for (const key of Object.keys(manifest.contributes.configuration.properties)) assert.match(key, /^satchel\./);
   assert.deepEqual(manifest.activationEvents, ['onStartupFinished']);
 });
+
+test('the extension prefers the user\'s own machine: in SSH, WSL and container windows the library stays local', () => {
+  // ["ui", "workspace"]: runs beside the UI when installed there, on the remote only when it cannot
+  // (Codespaces in a browser, code-server). Without it VS Code deduces ["workspace"] from `main`.
+  assert.deepEqual(manifest.extensionKind, ['ui', 'workspace']);
+  assert.equal(manifest.browser, undefined, 'no web-worker entry: a browser window runs it on the remote host');
+});

@@ -1,7 +1,5 @@
 /** Saving, finding and using assets: the editor commands and the Assets view's item actions. */
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
-import { writeFile } from 'node:fs/promises';
 import type { Asset } from '../../core/wire.ts';
 import { assetLanguage, assetText, type ExportType } from '../../client/assets.ts';
 import { assetUri } from '../assetDocuments.ts';
@@ -10,6 +8,7 @@ import type { AssetsNode, Grouping } from '../views/assetsView.ts';
 import type { PendingSuggestion } from '../copyConnector.ts';
 import { connected, withStatus, type CommandMap, type Services } from './services.ts';
 import { insertableAsset, insertSnippet } from '../snippetInsertion.ts';
+import { baseName, defaultSaveUri, writeWorkspaceFile } from '../workspaceFiles.ts';
 
 export type AssetArg = AssetsNode | Asset | string | undefined;
 
@@ -69,18 +68,19 @@ export function assetCommands(s: Services): CommandMap {
     if (!asset) return undefined;
     const { client } = connected(server);
     const extension = type === 'MD' ? 'md' : 'html';
+    const defaultUri = defaultSaveUri(`${(asset.name || 'asset').replace(/[\\/:*?"<>|]+/g, ' ')}.${extension}`);
     const uri =
       target ??
       (await vscode.window.showSaveDialog({
-        defaultUri: vscode.Uri.file(`${(asset.name || 'asset').replace(/[\\/:*?"<>|]+/g, ' ')}.${extension}`),
+        ...(defaultUri ? { defaultUri } : {}),
         filters: type === 'MD' ? { Markdown: ['md'] } : { HTML: ['html', 'htm'] },
       }));
     if (!uri) return undefined;
     const exported = await client.assets.export(asset.id, type);
     const raw = exported.raw;
-    const content = raw.string?.raw ?? (raw.bytes?.raw ? Buffer.from(raw.bytes.raw) : '');
-    await writeFile(uri.fsPath, content);
-    void vscode.window.setStatusBarMessage(`$(check) Exported ${asset.name ?? 'asset'} to ${basename(uri.fsPath)}`, 4_000);
+    // Through VS Code's file system: the target may be in a remote or virtual folder.
+    await writeWorkspaceFile(uri, raw.string?.raw ?? (raw.bytes?.raw ? Uint8Array.from(raw.bytes.raw) : ''));
+    void vscode.window.setStatusBarMessage(`$(check) Exported ${asset.name ?? 'asset'} to ${baseName(uri)}`, 4_000);
     return uri;
   };
 
@@ -100,7 +100,7 @@ export function assetCommands(s: Services): CommandMap {
         void vscode.window.showWarningMessage('Open a file to save it.');
         return undefined;
       }
-      return save(document.getText(), fromVscodeLanguage(document.languageId), basename(document.fileName));
+      return save(document.getText(), fromVscodeLanguage(document.languageId), baseName(document.uri));
     },
     'satchel.saveClipboard': async () => save(await vscode.env.clipboard.readText(), undefined),
     'satchel.searchAssets': async (initialQuery?: string) => {

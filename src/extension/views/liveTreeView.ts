@@ -48,6 +48,11 @@ export abstract class LiveTreeView<T, N> extends Owner implements vscode.TreeDat
     return this.collection.value?.get(id);
   }
 
+  /** How many records the view holds now. */
+  get count(): number {
+    return this.collection.value?.size ?? 0;
+  }
+
   get loaded(): Promise<void> {
     return this.collection.value?.loaded ?? Promise.resolve();
   }
