@@ -8,11 +8,11 @@
  */
 import type { Author } from '../core/history/authors.ts';
 import { agentChangeOperations as op } from '../wire/agentChanges.ts';
-import type { AcceptAllResult, AgentChangeDetail, AgentChangeList, AgentEdit, AgentSave, AgentSaveReply, AgentWriteResult, ReviewResult } from '../wire/agentChanges.ts';
+import type { AcceptAllResult, AgentChangeDetail, AgentChangeList, AgentEdit, AgentSave, AgentSaveReply, AgentWriteResult, ReviewResult, ReviewSetting } from '../wire/agentChanges.ts';
 import type { HttpTransport } from './http.ts';
 import { writeHeaders } from './history.ts';
 
-export type { AcceptAllResult, AgentChange, AgentChangeDetail, AgentChangeIdentifiers, AgentChangeList, AgentEdit, AgentSave, AgentSaveReply, AgentWriteResult, ReviewResult } from '../wire/agentChanges.ts';
+export type { AcceptAllResult, AgentChange, AgentChangeDetail, AgentChangeIdentifiers, AgentChangeList, AgentEdit, AgentSave, AgentSaveReply, AgentWriteResult, ReviewResult, ReviewSetting } from '../wire/agentChanges.ts';
 
 export class AgentChangesClient {
   private readonly http: HttpTransport;
@@ -24,6 +24,11 @@ export class AgentChangesClient {
   /** Newest first (at most 500), with whether agent writes wait for review and the total. */
   list(): Promise<AgentChangeList> {
     return this.http.call(op.list);
+  }
+
+  /** Whether agent writes wait for the user's review from now on (kept by the host's store). */
+  setReviewing(reviewing: boolean): Promise<ReviewSetting> {
+    return this.http.call(op.review, { body: { reviewing } });
   }
 
   /** One change, with what a proposal would write (`save` or `edit`). */

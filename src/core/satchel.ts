@@ -72,8 +72,11 @@ export interface CoreOptions {
   readonly keepBackups?: number;
   /** How agents' writes are taken (docs/agents.md). */
   readonly agents?: {
-    /** Agents' writes wait for the user's review before they count (default false). */
-    readonly reviewChanges?: boolean;
+    /**
+     * Agents' writes wait for the user's review before they count. Given, it is kept in the store
+     * as the user's choice; left out, the store's last choice stands (off when never made).
+     */
+    readonly reviewChanges?: boolean | undefined;
   };
 }
 
@@ -130,7 +133,7 @@ export class Satchel implements Disposable {
     const history = { log: revisionLog, onRevision: (id: string) => this.history.compactor.note(id), onWrite: (write: TrackedWrite) => this.agentChanges.written(write) };
     this.assets = new AssetService(context, this.classifier, history, [fingerprints], this.conversations);
     this.history = new HistoryService(context, revisionLog, this.assets.historyTarget(), options.history);
-    this.agentChanges = new AgentChanges(context, this.assets, this.history, { review: options.agents?.reviewChanges === true });
+    this.agentChanges = new AgentChanges(context, this.assets, this.history, { review: options.agents?.reviewChanges });
     this.agentWrites = new AgentWrites(context, this.agentChanges, this.assets, this.history);
     this.copilot = new Copilot(
       this.conversations,

@@ -37,6 +37,13 @@ const agentUpdate = z.object({
 
 const agentDelete = z.object({ expectedRevision: expectedRevision.optional() }).optional();
 
+const reviewSetting = z.object({ reviewing: z.boolean() });
+
+/** Whether agent writes wait for the user's review (kept in the store: every host of it honours the last choice). */
+export interface ReviewSetting {
+  readonly reviewing: boolean;
+}
+
 /** What the agent doors parse is what core takes. */
 export type CoreAgentBodies = [Feeds<z.output<typeof agentSave>, AgentSave>, Feeds<Omit<z.output<typeof agentUpdate>, 'expectedRevision'>, AgentEdit>];
 
@@ -63,6 +70,8 @@ export const agentChangeOperations = {
   streamIdentifiers: get('/satchel/agent-changes/stream/identifiers', json<AgentChangeIdentifiers>()),
   /** One change, with what a proposal would write. */
   get: get('/satchel/agent-changes/:change', json<AgentChangeDetail>()),
+  /** Turns review of agent writes on or off (403 to an agent): the user's choice, kept in the store. */
+  review: post('/satchel/agent-changes/review', json<ReviewSetting>(), 'review setting', reviewSetting),
   /** A mark cleared; a proposal applied as its agent's write (412 stale_revision when the snippet changed since). */
   accept: post('/satchel/agent-changes/:change/accept', json<ReviewResult>()),
   /** Every change accepted; proposals that cannot be applied stay, listed in `failed`. */

@@ -82,8 +82,11 @@ export interface AcceptAllResult {
 export type RestoreDeleted = (assetId: string, by: WriteOptions) => void;
 
 export interface AgentChangesOptions {
-  /** Agent writes wait for review (proposals) instead of counting at once. Default false. */
-  readonly review?: boolean;
+  /**
+   * Agent writes wait for review (proposals) instead of counting at once. Given, it is kept in the
+   * store as the user's choice; left out, the store's last choice stands (off when never made).
+   */
+  readonly review?: boolean | undefined;
   /** How a deleted asset comes back (the trash); without it, reverting a delete is refused. */
   readonly restoreDeleted?: RestoreDeleted;
 }
@@ -113,8 +116,10 @@ export class AgentChanges {
     this.log = new ChangeLog(context.database);
     this.assets = assets;
     this.history = history;
-    this.review = options.review === true;
     this.restoreDeleted = options.restoreDeleted;
+    const stored = this.log.reviewSetting();
+    this.review = options.review ?? stored ?? false;
+    if (options.review !== undefined && options.review !== stored) context.transaction(() => this.log.saveReviewSetting(this.review));
   }
 
   /** Whether agent writes wait for review now. */
@@ -122,8 +127,15 @@ export class AgentChanges {
     return this.review;
   }
 
-  set reviewing(on: boolean) {
+  /**
+   * The user turns review on or off: kept in the store, so a host started later (the CLI, another
+   * window) honours it. Proposals already made stay listed either way. Refused to an agent.
+   */
+  setReviewing(on: boolean, by: Author): boolean {
+    refuseAgent(by, 'change whether agent writes wait for review');
+    this.context.transaction(() => this.log.saveReviewSetting(on));
     this.review = on;
+    return on;
   }
 
   /** @internal The rows, for the agent doors (agentWrites.ts). */

@@ -50,6 +50,9 @@ type Row = {
 
 const COLUMNS = 'seq, id, asset_id, kind, proposed, author_kind, author_name, name, base, after, writes, created, updated';
 
+/** The user's last choice of whether agent writes wait for review, kept in `meta` so every host of the store honours it. */
+const REVIEW_KEY = 'agent_changes.review';
+
 export class ChangeLog {
   private readonly database: Database;
 
@@ -157,6 +160,16 @@ export class ChangeLog {
   removeAllMarks(): string[] {
     const rows = this.database.prepare('DELETE FROM agent_changes WHERE proposed = 0 RETURNING id').all() as Array<{ id: string }>;
     return rows.map((row) => row.id);
+  }
+
+  /** Whether agent writes wait for review, as last chosen; undefined when it never was. */
+  reviewSetting(): boolean | undefined {
+    const row = this.database.prepare('SELECT value FROM meta WHERE key = ?').get(REVIEW_KEY) as { value: string } | undefined;
+    return row === undefined ? undefined : row.value === '1';
+  }
+
+  saveReviewSetting(on: boolean): void {
+    this.database.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(REVIEW_KEY, on ? '1' : '0');
   }
 
   /** Ids of every proposal, oldest first (the order they are accepted in). */

@@ -47,6 +47,7 @@ export const agentChangeRoutes: RouteModule = (router, { core, streams }) => {
     core.context.onDidChange,
   );
   route(router, op.streamIdentifiers, (ctx) => jsonStream(ctx, frames.connect()));
+  route(router, op.review, (ctx) => json(ctx, { reviewing: changes.setReviewing(input(ctx, op.review).reviewing, requestAuthor(ctx)) }));
   route(router, op.get, (ctx) => json(ctx, changes.get(param(ctx, 'change'))));
   route(router, op.accept, async (ctx) => json(ctx, await changes.accept(param(ctx, 'change'), requestAuthor(ctx))));
   route(router, op.acceptAll, async (ctx) => json(ctx, await changes.acceptAll(requestAuthor(ctx))));
