@@ -29,12 +29,22 @@ export interface Settings {
   readonly completionTriggerPrefix: string;
   /** Copies kept of each kind of backup (0: no automatic ones). */
   readonly keepBackups: number;
+  /**
+   * Agents' writes wait under Agent changes until the user accepts them. undefined when the user
+   * never set it: the host's own last choice (kept in its store, perhaps made with the CLI) stands.
+   */
+  readonly agentReviewWrites: boolean | undefined;
 }
+
+export const AGENT_REVIEW_KEY = `${SECTION}.agents.reviewWrites`;
 
 /** Keys whose change needs the server restarted (the others apply at once). */
 export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep'].map((key) => `${SECTION}.${key}`);
 
-export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>, env: NodeJS.ProcessEnv = process.env): Settings {
+/** What settings are read through; `inspect` tells a value the user set from the default. */
+export type Configuration = Pick<vscode.WorkspaceConfiguration, 'get'> & Partial<Pick<vscode.WorkspaceConfiguration, 'inspect'>>;
+
+export function readSettings(configuration: Configuration, env: NodeJS.ProcessEnv = process.env): Settings {
   const port = configuration.get<number>('port', 0);
   const dataDirectory = configuration.get<string>('dataDirectory', '').trim();
   const mode = configuration.get<string>('connector.mode', 'quiet');
@@ -50,7 +60,14 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
     // A prefix cannot hold white space: the query after it is one word.
     completionTriggerPrefix: String(configuration.get<string>('completion.triggerPrefix', '') ?? '').replace(/\s+/g, ''),
     keepBackups: Math.min(MAX_KEEP, Math.max(0, Math.round(configuration.get<number>('backups.keep', DEFAULT_KEEP)))),
+    agentReviewWrites: userSet(configuration, 'agents.reviewWrites') ? configuration.get<boolean>('agents.reviewWrites', false) === true : undefined,
   };
+}
+
+/** Whether the user set the key anywhere (user, workspace or folder settings), not just left its default. */
+function userSet(configuration: Configuration, key: string): boolean {
+  const found = configuration.inspect?.(key);
+  return found !== undefined && [found.globalValue, found.workspaceValue, found.workspaceFolderValue].some((value) => value !== undefined);
 }
 
 function expandHome(path: string): string {
