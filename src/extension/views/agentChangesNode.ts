@@ -98,7 +98,7 @@ export class AgentChangesSection extends Owner {
       const item = new vscode.TreeItem('Agent changes', vscode.TreeItemCollapsibleState.Expanded);
       item.id = 'agentChanges';
       item.iconPath = new vscode.ThemeIcon('robot');
-      item.description = `${this.count}${this.review ? ' · waiting for your review' : ''}`;
+      item.description = `${this.count}${this.review ? ' · awaiting review' : ''}`;
       item.contextValue = 'agentChanges';
       item.tooltip = new vscode.MarkdownString(
         'What agents (MCP clients, language-model tools) did to your snippets. **Accept** keeps a change; **Revert** undoes it ' +
