@@ -132,7 +132,9 @@ export class Satchel implements Disposable {
     // Agents' writes are marked inside each write's transaction (the agent changes area hears of every write).
     const history = { log: revisionLog, onRevision: (id: string) => this.history.compactor.note(id), onWrite: (write: TrackedWrite) => this.agentChanges.written(write) };
     this.assets = new AssetService(context, this.classifier, history, [fingerprints], this.conversations);
-    this.history = new HistoryService(context, revisionLog, this.assets.historyTarget(), options.history);
+    // The revision an unreviewed agent change was made on stays until the user accepts or reverts it (Revert restores it).
+    const pinned = (assetId: string): ReadonlySet<string> => this.agentChanges.changeLog.revisionsOf(assetId);
+    this.history = new HistoryService(context, revisionLog, this.assets.historyTarget(), { pinned, ...options.history });
     this.agentChanges = new AgentChanges(context, this.assets, this.history, { review: options.agents?.reviewChanges });
     this.agentWrites = new AgentWrites(context, this.agentChanges, this.assets, this.history);
     this.copilot = new Copilot(

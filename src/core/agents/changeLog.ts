@@ -162,6 +162,12 @@ export class ChangeLog {
     return rows.map((row) => row.id);
   }
 
+  /** The revisions of an asset its changes name (before and after): history keeps them while they are listed. */
+  revisionsOf(assetId: string): Set<string> {
+    const rows = this.database.prepare('SELECT base, after FROM agent_changes WHERE asset_id = ?').all(assetId) as Array<{ base: string | null; after: string | null }>;
+    return new Set(rows.flatMap((row) => [row.base, row.after]).filter((id): id is string => id !== null));
+  }
+
   /** Whether agent writes wait for review, as last chosen; undefined when it never was. */
   reviewSetting(): boolean | undefined {
     const row = this.database.prepare('SELECT value FROM meta WHERE key = ?').get(REVIEW_KEY) as { value: string } | undefined;

@@ -307,3 +307,28 @@ test('any write whose author is an agent is marked, whatever the door; other aut
     assert.equal(list.changes[0]!.kind, 'changed');
   });
 });
+
+test("compaction keeps the revision an unreviewed agent change was made on, so Revert can restore it; once reviewed it may go", async () => {
+  await withCore(
+    async (core) => {
+      const a = await userSnippet(core);
+      let revision = a.revision;
+      for (const version of ['one', 'two', 'three']) revision = core.agentWrites.update(a.id, { content: `${CODE}// ${version}\n` }, { author: claude, expectedRevision: revision }).revision!;
+      const [change] = core.agentChanges.list().changes;
+      assert.equal(change?.before, a.revision);
+      assert.equal(change?.writes, 3);
+      // The policy keeps 2 revisions per snippet: the two older agent revisions go, the one before the agent's change stays.
+      assert.equal(core.history.compactor.compactAsset(a.id), 1);
+      assert.ok(core.history.list(a.id).revisions.some((r) => r.id === a.revision), 'the revision before the change is kept');
+      core.agentChanges.revert(change!.id, user);
+      assert.equal(textOf(core, a.id), CODE);
+
+      // Reviewed: nothing pins it any more.
+      const b = core.agentWrites.update(a.id, { name: 'renamed' }, { author: claude, expectedRevision: core.history.current(a.id) });
+      await core.agentChanges.accept(b.change!, user);
+      core.history.compactor.compactAsset(a.id);
+      assert.equal(core.history.list(a.id).revisions.length, 2);
+    },
+    { history: { delayMs: 60_000, policy: { maxPerAsset: 2 } } },
+  );
+});
