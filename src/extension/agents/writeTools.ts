@@ -9,10 +9,11 @@
 import * as vscode from 'vscode';
 import { fenced } from '../../core/markdown.ts';
 import { authorOf } from '../../core/history/authors.ts';
-import type { RevisedDetail, SaveInput, SnippetOperations } from './snippetOperations.ts';
+import type { DeleteInput, RevisedDetail, SaveInput, SnippetOperations, UpdateInput } from './snippetOperations.ts';
+import type { AgentWriteResult } from '../../client/agentChanges.ts';
 import { parseDelete, parseSave, parseUpdate } from './toolInput.ts';
 import { inline, preview } from './snippetText.ts';
-import { deleteConfirmation, deleteResult, saveResult, updateConfirmation, updateResult, writeFailure, type Confirmation } from './writeToolText.ts';
+import { deleteConfirmation, deleteResult, saveResult, updateConfirmation, updateResult, writeFailure, type Confirmation, type WriteToolResult } from './writeToolText.ts';
 
 /** A language-model tool's writes are an agent's: the model chose to make them (the user confirmed). */
 export const TOOL_AUTHOR = authorOf('agent', 'VS Code agent');
@@ -26,37 +27,39 @@ export function registerWriteTools(register: Register, operations: SnippetOperat
     invoke: async (options) => json(saveResult(await operations.agentSave(parseSave(options.input), TOOL_AUTHOR))),
     prepareInvocation: (options) => confirmSave(options.input),
   });
-  register(names.update, {
+  register(names.update, conditional('update', parseUpdate, (input) => operations.update(input, TOOL_AUTHOR), updateResult, updateConfirmation, operations, json));
+  register(names.delete, conditional('delete', parseDelete, (input) => operations.delete(input, TOOL_AUTHOR), deleteResult, deleteConfirmation, operations, json));
+}
+
+/**
+ * An update or a delete: confirmed with the snippet as it is now, written on the revision the
+ * agent read, and failing (writeFailure) with what the model should do next.
+ */
+function conditional<I extends UpdateInput | DeleteInput>(
+  kind: 'update' | 'delete',
+  parse: (input: unknown) => I,
+  write: (input: I) => Promise<AgentWriteResult>,
+  result: (input: I, reply: AgentWriteResult) => WriteToolResult,
+  confirm: (input: I, current: RevisedDetail | undefined) => Confirmation,
+  operations: SnippetOperations,
+  json: ToolResultOf,
+): vscode.LanguageModelTool<unknown> {
+  return {
     invoke: async (options) => {
-      const input = parseUpdate(options.input);
+      const input = parse(options.input);
       try {
-        return json(updateResult(input, await operations.update(input, TOOL_AUTHOR)));
+        return json(result(input, await write(input)));
       } catch (error) {
-        throw writeFailure('update', input, error);
+        throw writeFailure(kind, input, error);
       }
     },
     prepareInvocation: async (options) => {
-      const input = safely(() => parseUpdate(options.input));
+      const input = safely(() => parse(options.input));
       // Invalid input fails in invoke with the reason; nothing to confirm.
-      if (input === undefined) return { invocationMessage: 'Updating a Satchel snippet' };
-      return prepared(updateConfirmation(input, await current(operations, input.id)));
+      if (input === undefined) return { invocationMessage: kind === 'update' ? 'Updating a Satchel snippet' : 'Deleting a Satchel snippet' };
+      return prepared(confirm(input, await current(operations, input.id)));
     },
-  });
-  register(names.delete, {
-    invoke: async (options) => {
-      const input = parseDelete(options.input);
-      try {
-        return json(deleteResult(input, await operations.delete(input, TOOL_AUTHOR)));
-      } catch (error) {
-        throw writeFailure('delete', input, error);
-      }
-    },
-    prepareInvocation: async (options) => {
-      const input = safely(() => parseDelete(options.input));
-      if (input === undefined) return { invocationMessage: 'Deleting a Satchel snippet' };
-      return prepared(deleteConfirmation(input, await current(operations, input.id)));
-    },
-  });
+  };
 }
 
 /** The save asks first, showing what would be stored. */
