@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, tempDir } from '../support/helpers.ts';
+import { startTestServer, tempDir, type TestServer } from '../support/helpers.ts';
 import { SatchelClient, ClientError } from '../../src/client/satchelClient.ts';
 import { authorOf } from '../../src/core/history/authors.ts';
 import { rmSync } from 'node:fs';
@@ -120,25 +120,29 @@ test('the user turns review on over HTTP (an agent may not); agent writes then w
 
 test('the review choice is kept in the store: a host opening it later honours it unless told otherwise', async () => {
   const dataDir = tempDir();
+  /** A host on the data directory for one look, closed whatever the look finds. */
+  const opened = async <T>(options: { agents?: { reviewChanges?: boolean } }, look: (host: TestServer) => Promise<T>): Promise<T> => {
+    const host = await startTestServer({ dataDir, ...options });
+    try {
+      return await look(host);
+    } finally {
+      await host.close();
+    }
+  };
   try {
-    const first = await startTestServer({ dataDir });
-    const user = new SatchelClient(first.url, { author: USER });
-    await user.agentChanges.setReviewing(true);
-    user.dispose();
-    await first.close();
-
+    await opened({}, async (host) => {
+      const user = new SatchelClient(host.url, { author: USER });
+      try {
+        await user.agentChanges.setReviewing(true);
+      } finally {
+        user.dispose();
+      }
+    });
     // Opened without a choice (the CLI with no flag, a window whose user never set it): still reviewing.
-    const second = await startTestServer({ dataDir });
-    assert.equal(second.core.agentChanges.reviewing, true);
-    await second.close();
-
+    assert.equal(await opened({}, async (host) => host.core.agentChanges.reviewing), true);
     // Told otherwise at start (a window whose setting says off): off, and kept.
-    const third = await startTestServer({ dataDir, agents: { reviewChanges: false } });
-    assert.equal(third.core.agentChanges.reviewing, false);
-    await third.close();
-    const fourth = await startTestServer({ dataDir });
-    assert.equal(fourth.core.agentChanges.reviewing, false);
-    await fourth.close();
+    assert.equal(await opened({ agents: { reviewChanges: false } }, async (host) => host.core.agentChanges.reviewing), false);
+    assert.equal(await opened({}, async (host) => host.core.agentChanges.reviewing), false);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
