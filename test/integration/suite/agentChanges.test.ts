@@ -186,10 +186,7 @@ describe('Agent changes', function () {
       assert.equal(sides.after?.text, CODE, 'the diff shows what it would save');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await showAgentChanges(change);
-      // What the notification bell holds by now (the screenshot shows the list).
-      await vscode.commands.executeCommand('notifications.showList');
       await screenshot('agent-changes-review');
-      await vscode.commands.executeCommand('notifications.hideList');
 
       const accepted = await vscode.commands.executeCommand<{ asset: string }>('satchel.agentChange.accept', node(change));
       assert.equal((await user.assets.search('wallabyRange')).iterable?.[0]?.asset?.id, accepted.asset);
