@@ -37,8 +37,9 @@ export class AgentChangesSection extends Owner {
   private count = 0;
   private review = false;
   private timer: NodeJS.Timeout | undefined;
-  private reading: Promise<void> | undefined;
-  private readAgain = false;
+  /** The last read asked for, and the one asked for but not started yet (it serves every call until it starts). */
+  private last: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
 
   constructor(server: ServerController, log: Log) {
     super();
@@ -67,20 +68,19 @@ export class AgentChangesSection extends Owner {
     return this.list.find((change) => change.id === id);
   }
 
-  /** Reads the list again now (after the user's review), without waiting for the stream. */
+  /**
+   * Reads the list again (after the user's review), without waiting for the stream; resolves once
+   * a read that started after this call is applied. Reads run one at a time, in order.
+   */
   reload(): Promise<void> {
-    if (this.reading) {
-      this.readAgain = true;
-      return this.reading;
-    }
-    this.reading = this.read().finally(() => {
-      this.reading = undefined;
-      if (this.readAgain) {
-        this.readAgain = false;
-        void this.reload();
-      }
+    if (this.queued) return this.queued;
+    const queued = this.last.then(() => {
+      this.queued = undefined;
+      return this.read();
     });
-    return this.reading;
+    this.queued = queued;
+    this.last = queued;
+    return queued;
   }
 
   // ---------------------------------------------------------------- the tree
@@ -112,7 +112,7 @@ export class AgentChangesSection extends Owner {
     item.id = `agentChange:${change.id}`;
     const [icon, color] = KIND_ICONS[change.kind];
     item.iconPath = new vscode.ThemeIcon(change.status === 'proposed' ? 'git-pull-request-draft' : icon, new vscode.ThemeColor(color));
-    item.description = `${describe(change)} · ${relativeTime(change.updated)}`;
+    item.description = `${describeChange(change)} · ${relativeTime(change.updated)}`;
     item.tooltip = tooltip(change);
     item.contextValue = `agentChange:${change.status}:${change.kind}`;
     item.command = { command: 'satchel.agentChange.showDiff', title: "Show the Agent's Change", arguments: [node] };
@@ -160,7 +160,7 @@ export class AgentChangesSection extends Owner {
 }
 
 /** "Claude Code changed", "Cursor proposes deleting". */
-export function describe(change: AgentChange): string {
+export function describeChange(change: AgentChange): string {
   if (change.status === 'proposed') {
     const what = change.kind === 'created' ? 'saving' : change.kind === 'changed' ? 'a change' : 'deleting';
     return `${change.agent.name} proposes ${what}`;
@@ -170,7 +170,7 @@ export function describe(change: AgentChange): string {
 
 function tooltip(change: AgentChange): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
-  markdown.appendMarkdown(`**${escape(change.name || 'Untitled')}** — ${escape(describe(change))}\n\n`);
+  markdown.appendMarkdown(`**${escape(change.name || 'Untitled')}** — ${escape(describeChange(change))}\n\n`);
   markdown.appendMarkdown(`${change.writes > 1 ? `First write ${when(change.created)}, last ${when(change.updated)}` : when(change.updated)}\n\n`);
   if (change.status === 'proposed') markdown.appendMarkdown('It counts for nothing until you **accept** it; **Reject** drops it. Click to see what it would change.');
   else if (change.kind === 'changed') markdown.appendMarkdown("**Revert** restores the revision before the agent's change (the agent's stays in the history). Click to see the diff.");
