@@ -29,23 +29,28 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       'keep-backups': { type: 'string' },
       'allow-host': { type: 'string', multiple: true },
+      'review-agent-writes': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
+    allowNegative: true,
   });
   if (values.help) {
     console.log(
-      'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N] [--allow-host NAME]…\n' +
+      'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N] [--allow-host NAME]… [--[no-]review-agent-writes]\n' +
         '       satchel import [--data-dir DIR] <file-or-folder>…\n' +
         '       satchel backup [--data-dir DIR] [FILE]\n' +
         '       satchel restore [--data-dir DIR] [FILE]\n' +
         '  --keep-backups: copies kept of each kind of automatic backup (default 5; 0 takes none).\n' +
         '  --allow-host: a Host name answered besides loopback ones, e.g. host.docker.internal for tools in a container (Docker Desktop).\n' +
+        "  --review-agent-writes: agents' writes wait under Agent changes until you accept them; --no-review-agent-writes: they count at once.\n" +
+        '    Kept in the data directory: without either, the last choice (here or in VS Code) stands.\n' +
         '  SATCHEL_DATA_DIR, SATCHEL_PORT and SATCHEL_ALLOWED_HOSTS (comma-separated) are read too.',
     );
     return;
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const keepBackups = keepOption(values['keep-backups']);
+  const reviewChanges = values['review-agent-writes'];
   const portText = values.port ?? process.env.SATCHEL_PORT;
   const port = portText !== undefined ? Number(portText) : undefined;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
@@ -78,14 +83,14 @@ async function main(): Promise<void> {
 
   try {
     host = await startHostWhenFree(
-      { dataDir, logger, ...(port !== undefined ? { port } : {}), ...(keepBackups !== undefined ? { keepBackups } : {}), ...(allowedHosts.length > 0 ? { allowedHosts } : {}) },
+      { dataDir, logger, ...(port !== undefined ? { port } : {}), ...(keepBackups !== undefined ? { keepBackups } : {}), ...(allowedHosts.length > 0 ? { allowedHosts } : {}), agents: { reviewChanges } },
       stop.signal,
     );
   } catch (error) {
     if (stop.signal.aborted) return;
     throw error;
   }
-  logger.info(`serving ${dataDir} on ${host.server.url}`);
+  logger.info(`serving ${dataDir} on ${host.server.url}${host.core.agentChanges.reviewing ? "; agents' writes wait for review" : ''}`);
 }
 
 const subcommands: Readonly<Record<string, (args: readonly string[]) => Promise<number>>> = {

@@ -15,6 +15,7 @@ import { SnippetService } from './snippets/snippetService.ts';
 import { historyMigrations } from './history/schema.ts';
 import { RevisionLog } from './history/revisionLog.ts';
 import { HistoryService } from './history/historyService.ts';
+import type { TrackedWrite } from './history/revisionTracker.ts';
 import type { CompactorOptions } from './history/compaction.ts';
 import { SemanticRecall, type RecallSettings } from './search/semanticRecall.ts';
 import { AssetService } from './assets/assetService.ts';
@@ -36,6 +37,9 @@ import { importMigrations } from './import/schema.ts';
 import type { ClassificationSpecific } from './wire.ts';
 import { Backups } from './backups/backups.ts';
 import { DEFAULT_KEEP } from './backups/backupFiles.ts';
+import { agentChangeMigrations } from './agents/schema.ts';
+import { AgentChanges } from './agents/agentChanges.ts';
+import { AgentWrites } from './agents/agentWrites.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -48,6 +52,7 @@ export const allMigrations = [
   ...snippetMigrations,
   ...historyMigrations,
   ...importMigrations,
+  ...agentChangeMigrations,
 ];
 
 export interface CoreOptions {
@@ -65,6 +70,14 @@ export interface CoreOptions {
   readonly importWorker?: boolean;
   /** Copies kept of each kind of backup (default DEFAULT_KEEP; 0 takes no automatic ones). */
   readonly keepBackups?: number;
+  /** How agents' writes are taken (docs/agents.md). */
+  readonly agents?: {
+    /**
+     * Agents' writes wait for the user's review before they count. Given, it is kept in the store
+     * as the user's choice; left out, the store's last choice stands (off when never made).
+     */
+    readonly reviewChanges?: boolean | undefined;
+  };
 }
 
 export class Satchel implements Disposable {
@@ -89,6 +102,10 @@ export class Satchel implements Disposable {
   readonly snippets: SnippetService;
   /** Copies of the store: on request, and before imports, migrations and mass deletes. */
   readonly backups: Backups;
+  /** What agents changed that the user has not reviewed: listed, accepted, reverted. */
+  readonly agentChanges: AgentChanges;
+  /** Agents' saves, updates and deletes (marked, or proposals while agent writes wait for review). */
+  readonly agentWrites: AgentWrites;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -112,8 +129,14 @@ export class Satchel implements Disposable {
     // Every asset write keeps its revision in the same transaction; the history area lists,
     // restores and compacts them (restores are asset writes, made through the assets area).
     const revisionLog = new RevisionLog(context.database);
-    this.assets = new AssetService(context, this.classifier, { log: revisionLog, onRevision: (id) => this.history.compactor.note(id) }, [fingerprints], this.conversations);
-    this.history = new HistoryService(context, revisionLog, this.assets.historyTarget(), options.history);
+    // Agents' writes are marked inside each write's transaction (the agent changes area hears of every write).
+    const history = { log: revisionLog, onRevision: (id: string) => this.history.compactor.note(id), onWrite: (write: TrackedWrite) => this.agentChanges.written(write) };
+    this.assets = new AssetService(context, this.classifier, history, [fingerprints], this.conversations);
+    // The revision an unreviewed agent change was made on stays until the user accepts or reverts it (Revert restores it).
+    const pinned = (assetId: string): ReadonlySet<string> => this.agentChanges.changeLog.revisionsOf(assetId);
+    this.history = new HistoryService(context, revisionLog, this.assets.historyTarget(), { pinned, ...options.history });
+    this.agentChanges = new AgentChanges(context, this.assets, this.history, { review: options.agents?.reviewChanges });
+    this.agentWrites = new AgentWrites(context, this.agentChanges, this.assets, this.history);
     this.copilot = new Copilot(
       this.conversations,
       () => this.models.textGenerator(),

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { Owner } from '../core/lifecycle.ts';
 import { Log } from './log.ts';
-import { readSettings, SECTION, SERVER_KEYS, type Settings } from './settings.ts';
+import { AGENT_REVIEW_KEY, readSettings, SECTION, SERVER_KEYS, type Settings } from './settings.ts';
 import { ServerController } from './serverController.ts';
 import { StatusBar } from './statusBar.ts';
 import { SatchelAgents } from './agents/satchelAgents.ts';
@@ -79,7 +79,7 @@ export class SatchelExtension extends Owner {
         history: this.history,
       }),
     );
-    this.agents = this._register(new SatchelAgents(this.server, version));
+    this.agents = this._register(new SatchelAgents(this.server, version, () => this.settings, this.log));
     this.remote = this._register(
       new RemoteNotices({
         server: this.server,
@@ -95,6 +95,7 @@ export class SatchelExtension extends Owner {
         if (!event.affectsConfiguration(SECTION)) return;
         this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
         this.completions.update();
+        if (event.affectsConfiguration(AGENT_REVIEW_KEY)) void this.agents.review.changed();
         if (SERVER_KEYS.some((key) => event.affectsConfiguration(key))) void this.start();
       }),
     );

@@ -35,12 +35,22 @@ export interface Settings {
   readonly warnOnRemoteHost: boolean;
   /** The git remote the library syncs with (`satchel.sync.remote`), if one is set. */
   readonly syncRemote: string | undefined;
+  /**
+   * Agents' writes wait under Agent changes until the user accepts them. undefined when the user
+   * never set it: the host's own last choice (kept in its store, perhaps made with the CLI) stands.
+   */
+  readonly agentReviewWrites: boolean | undefined;
 }
+
+export const AGENT_REVIEW_KEY = `${SECTION}.agents.reviewWrites`;
 
 /** Keys whose change needs the server restarted (the others apply at once). */
 export const SERVER_KEYS = ['port', 'dataDirectory', 'server.allowedHosts', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep'].map((key) => `${SECTION}.${key}`);
 
-export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>, env: NodeJS.ProcessEnv = process.env): Settings {
+/** What settings are read through; `inspect` tells a value the user set from the default. */
+export type Configuration = Pick<vscode.WorkspaceConfiguration, 'get'> & Partial<Pick<vscode.WorkspaceConfiguration, 'inspect'>>;
+
+export function readSettings(configuration: Configuration, env: NodeJS.ProcessEnv = process.env): Settings {
   const port = configuration.get<number>('port', 0);
   const dataDirectory = configuration.get<string>('dataDirectory', '').trim();
   const mode = configuration.get<string>('connector.mode', 'quiet');
@@ -59,12 +69,19 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
     allowedHosts: stringList(configuration.get<unknown>('server.allowedHosts', [])),
     warnOnRemoteHost: configuration.get<boolean>('remote.warnOnRemoteHost', true) !== false,
     syncRemote: String(configuration.get<string>('sync.remote', '') ?? '').trim() || undefined,
+    agentReviewWrites: userSet(configuration, 'agents.reviewWrites') ? configuration.get<boolean>('agents.reviewWrites', false) === true : undefined,
   };
 }
 
 /** The non-blank strings of a list setting (the server refuses any that is not a host name). */
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '').map((item) => item.trim()) : [];
+}
+
+/** Whether the user set the key anywhere (user, workspace or folder settings), not just left its default. */
+function userSet(configuration: Configuration, key: string): boolean {
+  const found = configuration.inspect?.(key);
+  return found !== undefined && [found.globalValue, found.workspaceValue, found.workspaceFolderValue].some((value) => value !== undefined);
 }
 
 function expandHome(path: string): string {

@@ -1,5 +1,6 @@
 /** Every HTTP operation and WebSocket stream the host serves, from every area's table (what the route check walks). */
 import type { Operation, Socket } from './operation.ts';
+import { agentChangeOperations } from './agentChanges.ts';
 import { assetOperations } from './assets.ts';
 import { backupOperations } from './backups.ts';
 import { applicationOperations, connectorOperations } from './connector.ts';
@@ -13,6 +14,7 @@ import { searchOperations } from './search.ts';
 import { snippetOperations } from './snippets.ts';
 
 const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
+  agentChangeOperations,
   assetOperations,
   applicationOperations,
   backupOperations,

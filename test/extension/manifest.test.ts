@@ -43,7 +43,7 @@ test('item actions that need a tree node are hidden from the command palette', (
   const hidden = new Set(
     manifest.contributes.menus.commandPalette.filter((e: { when?: string }) => e.when === 'false').map((e: { command: string }) => e.command),
   );
-  for (const id of contributed.filter((c) => /^satchel\.(asset|suggestion|conversation|model)\./.test(c))) {
+  for (const id of contributed.filter((c) => /^satchel\.(asset|suggestion|conversation|model|agentChange)\./.test(c))) {
     assert.ok(hidden.has(id), `${id} should not be in the palette`);
   }
 });

@@ -58,3 +58,13 @@ test('allowed hosts: a list of non-blank names, trimmed; changing it restarts th
   assert.deepEqual(readSettings(configuration({ 'server.allowedHosts': 'host.docker.internal' }), {}).allowedHosts, []);
   assert.ok(SERVER_KEYS.includes('satchel.server.allowedHosts'));
 });
+
+test("the review of agents' writes is the user's only when they set it: left at its default, the host's own choice stands", () => {
+  const inspecting = (set: Record<string, unknown>) => ({
+    get: <T>(key: string, fallback?: T) => (key in set ? (set[key] as T) : fallback) as T,
+    inspect: <T>(key: string) => ({ key, defaultValue: false as T, ...(key in set ? { globalValue: set[key] as T } : {}) }),
+  });
+  assert.equal(readSettings(inspecting({}), {}).agentReviewWrites, undefined);
+  assert.equal(readSettings(inspecting({ 'agents.reviewWrites': true }), {}).agentReviewWrites, true);
+  assert.equal(readSettings(inspecting({ 'agents.reviewWrites': false }), {}).agentReviewWrites, false, 'set to off is a choice too');
+});

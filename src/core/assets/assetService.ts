@@ -62,7 +62,7 @@ import { SATCHEL_APPLICATION, LOCAL_CREATOR } from './origin.ts';
 import type { BulkTargets } from './bulkWriter.ts';
 import type { WriteOptions } from '../history/authors.ts';
 import type { RevisionLog } from '../history/revisionLog.ts';
-import { RevisionTracker, type RevisionTracking, type Touched } from '../history/revisionTracker.ts';
+import { RevisionTracker, type RevisionTracking, type Touched, type TrackedWrite } from '../history/revisionTracker.ts';
 import type { AssetState } from '../history/state.ts';
 import type { CurrentState, HistoryTarget } from '../history/historyService.ts';
 import { AssetLinkedState } from './assetRevisions.ts';
@@ -84,6 +84,8 @@ export type AssetHistory =
       readonly log: RevisionLog;
       /** A revision was appended to the asset (compaction queues it). */
       readonly onRevision?: (assetId: string) => void;
+      /** A write was made, told inside its transaction (the agent changes area marks an agent's). */
+      readonly onWrite?: (write: TrackedWrite) => void;
     }
   | { readonly tracking: RevisionTracking };
 export type { AssetSummary } from './summaries.ts';
@@ -136,7 +138,7 @@ export class AssetService implements Disposable {
     this.renderer = new AssetRenderer(context, conversations);
     this.activityRecords = new AssetActivities(context);
     this.linkedState = new AssetLinkedState(context);
-    this.revisions = 'tracking' in history ? history.tracking : new RevisionTracker(history.log, this.linkedState, history.onRevision);
+    this.revisions = 'tracking' in history ? history.tracking : new RevisionTracker(history.log, this.linkedState, history);
     const { store, labels, indexing, renderer, tombstones, revisions } = this;
     const descriptions = this.linkedState.descriptions;
     this.writes = new AssetWrites({ context, classifier, store, labels, indexing, renderer, activities: this.activityRecords, tombstones, revisions, descriptions });

@@ -58,6 +58,8 @@ export interface AssetWriteParts {
 export interface CreateOptions {
   readonly author: Author;
   readonly suggested?: boolean;
+  /** The accepted agent proposal this create applies (WriteOptions.acceptedChange). */
+  readonly acceptedChange?: string | undefined;
 }
 
 export class AssetWrites {
@@ -106,7 +108,7 @@ export class AssetWrites {
         this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'website', id: stored.id });
       }
       indexing.reindex(rowid, doc, { created: true, indexed, keywordsWritten: true });
-      this.parts.revisions.created(trackedOf(doc), tagTexts, undefined, options.author);
+      this.parts.revisions.created(trackedOf(doc), tagTexts, undefined, options.author, options.acceptedChange);
       activities.add(doc.id, 'asset_created', application);
       this.context.publish({ kind: 'asset', id: doc.id });
       this.context.publish({ kind: 'format', id: formatId });

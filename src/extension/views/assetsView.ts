@@ -13,6 +13,7 @@ import type { CopyConnector, PendingSuggestion } from '../copyConnector.ts';
 import type { Log } from '../log.ts';
 import { assetUri } from '../assetDocuments.ts';
 import { languageName, relativeTime } from '../languages.ts';
+import { AgentChangesSection, type AgentChangesNode } from './agentChangesNode.ts';
 
 export type Grouping = 'language' | 'tag';
 
@@ -20,13 +21,16 @@ export type AssetsNode =
   | { readonly type: 'suggestions' }
   | { readonly type: 'suggestion'; readonly suggestion: PendingSuggestion }
   | { readonly type: 'group'; readonly key: string; readonly label: string; readonly assets: readonly Asset[] }
-  | { readonly type: 'asset'; readonly asset: Asset; readonly group: string };
+  | { readonly type: 'asset'; readonly asset: Asset; readonly group: string }
+  | AgentChangesNode;
 
 const PREVIEW_LINES = 15;
 
 export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   private readonly connector: CopyConnector;
   private grouping: Grouping = 'language';
+  /** The "Agent changes" node: what agents did, until the user accepts or reverts it. */
+  readonly agentChanges: AgentChangesSection;
   /** Fires after the asset collection changed (tests and previews wait on it). */
   readonly onDidChangeAssets = this.onDidChangeItems;
 
@@ -34,6 +38,8 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     super('satchel.assets', log, { showCollapseAll: true });
     this.connector = connector;
     this._register(connector.onDidChangeSuggestions(() => this.refreshView()));
+    this.agentChanges = this._register(new AgentChangesSection(server, log));
+    this._register(this.agentChanges.onDidChange(() => this.refreshView()));
     this.follow(server);
     void this.setGrouping('language');
   }
@@ -68,19 +74,24 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   protected override refreshView(): void {
     super.refreshView();
     const pending = this.connector.suggestions.length;
-    this.treeView.badge = pending ? { value: pending, tooltip: `${pending} suggestions` } : undefined;
+    const changes = this.agentChanges?.total ?? 0;
+    const tooltip = [pending && `${pending} suggestions`, changes && `${changes} agent changes to review`].filter(Boolean).join(', ');
+    this.treeView.badge = pending + changes ? { value: pending + changes, tooltip } : undefined;
   }
 
   getChildren(node?: AssetsNode): AssetsNode[] {
     if (!node) {
       const roots: AssetsNode[] = [];
       if (this.connector.suggestions.length) roots.push({ type: 'suggestions' });
+      roots.push(...this.agentChanges.roots());
       roots.push(...this.groups());
       return roots;
     }
     switch (node.type) {
       case 'suggestions':
         return this.connector.suggestions.map((suggestion) => ({ type: 'suggestion', suggestion }));
+      case 'agentChanges':
+        return this.agentChanges.children();
       case 'group':
         return [...node.assets]
           .sort((a, b) => (b.updated?.value ?? '').localeCompare(a.updated?.value ?? ''))
@@ -93,6 +104,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   /** Stable parents let `reveal` find assets. */
   getParent(node: AssetsNode): AssetsNode | undefined {
     if (node.type === 'suggestion') return { type: 'suggestions' };
+    if (node.type === 'agentChange') return { type: 'agentChanges' };
     if (node.type === 'asset') return this.groups().find((group) => group.type === 'group' && group.key === node.group);
     return undefined;
   }
@@ -124,6 +136,9 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
 
   getTreeItem(node: AssetsNode): vscode.TreeItem {
     switch (node.type) {
+      case 'agentChanges':
+      case 'agentChange':
+        return this.agentChanges.treeItem(node);
       case 'suggestions': {
         const item = new vscode.TreeItem(`Suggestions (${this.connector.suggestions.length})`, vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'suggestions';

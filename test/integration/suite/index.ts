@@ -8,6 +8,7 @@ export async function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'satchel.test.ts', mocha);
   await import('./satchel.test.ts');
   await import('./agents.test.ts');
+  await import('./agentChanges.test.ts');
   await import('./import.test.ts');
   await import('./snippets.test.ts');
   await import('./history.test.ts');
