@@ -16,6 +16,7 @@ import { HistoryClient } from './history.ts';
 import { AUTHOR_HEADER, authorHeader } from '../wire/history.ts';
 import type { Author } from '../core/history/authors.ts';
 import { BackupsClient } from './backups.ts';
+import { TrashClient } from './trash.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
@@ -43,6 +44,8 @@ export class SatchelClient implements Disposable {
   readonly history: HistoryClient;
   /** Copies of the store in the host's backups folder (Satchel's own operation). */
   readonly backups: BackupsClient;
+  /** Deleted assets and conversations: list, restore, delete forever, empty (Satchel's own operations). */
+  readonly trash: TrashClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
@@ -62,6 +65,7 @@ export class SatchelClient implements Disposable {
     this.snippets = new SnippetsClient(this.http);
     this.history = new HistoryClient(this.http);
     this.backups = new BackupsClient(this.http);
+    this.trash = new TrashClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {

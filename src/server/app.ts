@@ -25,6 +25,7 @@ import { importRoutes } from './routes/imports.ts';
 import { snippetRoutes } from './routes/snippets.ts';
 import { historyRoutes } from './routes/history.ts';
 import { backupRoutes } from './routes/backups.ts';
+import { trashRoutes } from './routes/trash.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -56,6 +57,7 @@ export const routeModules: readonly RouteModule[] = [
   snippetRoutes,
   historyRoutes,
   backupRoutes,
+  trashRoutes,
   connectorRoutes,
 ];
 

@@ -65,7 +65,7 @@ test('an asset goes to the trash whole, is gone from every read, and comes back 
     assert.deepEqual(hits(core, 'sumPrices'), []);
     assert.deepEqual(core.assets.identifiers(), []);
     assert.deepEqual(conversationAssets(core, conversation), []);
-    assert.equal(core.assets.labels.website(website).assets?.iterable.length, 0);
+    assert.deepEqual(core.assets.labels.website(website).assets?.iterable ?? [], []);
     assert.equal(core.context.records.has('annotation', description[0]!), false, 'its description went with it');
     assert.equal(count(core, "SELECT count(*) AS n FROM records WHERE kind = 'activity'"), 0, 'its activities went with it');
     assert.equal(count(core, 'SELECT count(*) AS n FROM links WHERE a_id = ? OR b_id = ?', id, id), 0);
@@ -122,7 +122,7 @@ test('a conversation goes to the trash with its messages, links and summary, and
     ).id;
     const summary = core.conversations.records.createAnnotation({ type: 'SUMMARY', text: 'They chose three retries.', conversation: id });
     const before = core.conversations.get(id, true);
-    const messageIds = Object.keys(before.messages.indices);
+    const messageIds = Object.keys(before.messages.indices ?? {});
     assert.equal(messageIds.length, 3);
 
     core.conversations.delete(id, AGENT);
@@ -150,7 +150,7 @@ test('a conversation goes to the trash with its messages, links and summary, and
 test('deleting one message is a plain delete: it does not go to the trash', async () => {
   await withCore(async (core) => {
     const conversation = core.conversations.create({ type: 'COPILOT', messages: [{ role: 'USER', fragment: { string: { raw: 'gone' } } }] }, true, TEST_WRITE).id;
-    const message = Object.keys(core.conversations.get(conversation, false).messages.indices)[0]!;
+    const message = Object.keys(core.conversations.get(conversation, false).messages.indices ?? {})[0]!;
     core.conversations.deleteMessage(message);
     assert.equal(core.trash.list().total, 0);
     assert.throws(() => core.conversations.message(message, true), NotFoundError);
