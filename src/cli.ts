@@ -13,6 +13,7 @@ import { runImportCommand } from './cli/importCommand.ts';
 import { runBackupCommand } from './cli/backupCommand.ts';
 import { runRestoreCommand } from './cli/restoreCommand.ts';
 import { keepOption } from './cli/backupText.ts';
+import { retentionOption } from './cli/trashOption.ts';
 
 const SHUTDOWN_DEADLINE_MS = 1800;
 
@@ -28,22 +29,25 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       port: { type: 'string' },
       'keep-backups': { type: 'string' },
+      'trash-retention-days': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(
-      'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N]\n' +
+      'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N] [--trash-retention-days N]\n' +
         '       satchel import [--data-dir DIR] <file-or-folder>…\n' +
         '       satchel backup [--data-dir DIR] [FILE]\n' +
         '       satchel restore [--data-dir DIR] [FILE]\n' +
         '  --keep-backups: copies kept of each kind of automatic backup (default 5; 0 takes none).\n' +
-        '  SATCHEL_DATA_DIR and SATCHEL_PORT are read too.',
+        '  --trash-retention-days: days deleted snippets and conversations stay in the trash (default 30; 0 keeps them until emptied).\n' +
+        '  SATCHEL_DATA_DIR, SATCHEL_PORT and SATCHEL_TRASH_RETENTION_DAYS are read too.',
     );
     return;
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const keepBackups = keepOption(values['keep-backups']);
+  const retentionDays = retentionOption(values['trash-retention-days'] ?? process.env.SATCHEL_TRASH_RETENTION_DAYS);
   const portText = values.port ?? process.env.SATCHEL_PORT;
   const port = portText !== undefined ? Number(portText) : undefined;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
@@ -73,7 +77,16 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    host = await startHostWhenFree({ dataDir, logger, ...(port !== undefined ? { port } : {}), ...(keepBackups !== undefined ? { keepBackups } : {}) }, stop.signal);
+    host = await startHostWhenFree(
+      {
+        dataDir,
+        logger,
+        ...(port !== undefined ? { port } : {}),
+        ...(keepBackups !== undefined ? { keepBackups } : {}),
+        ...(retentionDays !== undefined ? { trash: { retentionDays } } : {}),
+      },
+      stop.signal,
+    );
   } catch (error) {
     if (stop.signal.aborted) return;
     throw error;

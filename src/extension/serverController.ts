@@ -65,6 +65,7 @@ export class ServerController extends Owner {
       connector: { minLength: settings.connectorMinLength, reuseThreshold: settings.connectorReuseThreshold },
       models: { idleUnloadMs: settings.idleUnloadMs, ...(settings.catalogBaseUrl ? { catalogBaseUrl: settings.catalogBaseUrl } : {}) },
       keepBackups: settings.keepBackups,
+      trash: { retentionDays: settings.trashRetentionDays },
     });
     this.election = election;
     election.onDidChangeRole((role) => this.onRole(role));

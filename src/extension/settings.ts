@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultDataDir } from '../core/dataDir.ts';
 import { DEFAULT_KEEP, MAX_KEEP } from '../core/backups/backupFiles.ts';
+import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from '../core/trash/trashService.ts';
 
 export const SECTION = 'satchel';
 
@@ -29,10 +30,12 @@ export interface Settings {
   readonly completionTriggerPrefix: string;
   /** Copies kept of each kind of backup (0: no automatic ones). */
   readonly keepBackups: number;
+  /** Days deleted assets and conversations stay in the trash (0: until it is emptied). */
+  readonly trashRetentionDays: number;
 }
 
 /** Keys whose change needs the server restarted (the others apply at once). */
-export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep'].map((key) => `${SECTION}.${key}`);
+export const SERVER_KEYS = ['port', 'dataDirectory', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep', 'trash.retentionDays'].map((key) => `${SECTION}.${key}`);
 
 export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>, env: NodeJS.ProcessEnv = process.env): Settings {
   const port = configuration.get<number>('port', 0);
@@ -50,6 +53,7 @@ export function readSettings(configuration: Pick<vscode.WorkspaceConfiguration, 
     // A prefix cannot hold white space: the query after it is one word.
     completionTriggerPrefix: String(configuration.get<string>('completion.triggerPrefix', '') ?? '').replace(/\s+/g, ''),
     keepBackups: Math.min(MAX_KEEP, Math.max(0, Math.round(configuration.get<number>('backups.keep', DEFAULT_KEEP)))),
+    trashRetentionDays: Math.min(MAX_RETENTION_DAYS, Math.max(0, Math.round(configuration.get<number>('trash.retentionDays', DEFAULT_RETENTION_DAYS)))),
   };
 }
 

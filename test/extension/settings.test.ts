@@ -43,3 +43,11 @@ test('completion settings: on by default with no trigger prefix; a prefix loses 
   assert.equal(set.completionEnabled, false);
   assert.equal(set.completionTriggerPrefix, 'sat:');
 });
+
+test('trash retention: 30 days by default, 0 keeps until emptied, clamped to whole days in range', () => {
+  assert.equal(readSettings(configuration({}), {}).trashRetentionDays, 30);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': 0 }), {}).trashRetentionDays, 0);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': 7.4 }), {}).trashRetentionDays, 7);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': -3 }), {}).trashRetentionDays, 0);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': 99_999 }), {}).trashRetentionDays, 3650);
+});
