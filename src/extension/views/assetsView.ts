@@ -1,7 +1,7 @@
 /**
  * The Assets view: a "Suggestions" node (quiet-mode connector suggestions), then the assets grouped
- * by language or by tag. The data is a LiveCollection on `/assets/stream/identifiers`, so changes
- * made by any tool on the port show up here.
+ * by language or by tag, then the Trash (views/trashNodes.ts) while it holds anything. The data is a
+ * LiveCollection on `/assets/stream/identifiers`, so changes made by any tool on the port show up here.
  */
 import * as vscode from 'vscode';
 import type { Asset } from '../../core/wire.ts';
@@ -13,6 +13,8 @@ import type { CopyConnector, PendingSuggestion } from '../copyConnector.ts';
 import type { Log } from '../log.ts';
 import { assetUri } from '../assetDocuments.ts';
 import { languageName, relativeTime } from '../languages.ts';
+import { TrashPages, whenCountChanges } from '../trashPages.ts';
+import { isTrashNode, TRASH_ROOT, trashChildren, trashTreeItem, type TrashNode } from './trashNodes.ts';
 
 export type Grouping = 'language' | 'tag';
 
@@ -20,7 +22,8 @@ export type AssetsNode =
   | { readonly type: 'suggestions' }
   | { readonly type: 'suggestion'; readonly suggestion: PendingSuggestion }
   | { readonly type: 'group'; readonly key: string; readonly label: string; readonly assets: readonly Asset[] }
-  | { readonly type: 'asset'; readonly asset: Asset; readonly group: string };
+  | { readonly type: 'asset'; readonly asset: Asset; readonly group: string }
+  | TrashNode;
 
 const PREVIEW_LINES = 15;
 
@@ -29,11 +32,19 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   private grouping: Grouping = 'language';
   /** Fires after the asset collection changed (tests and previews wait on it). */
   readonly onDidChangeAssets = this.onDidChangeItems;
+  /** The Trash node's listing (read again when an asset goes or comes back). */
+  readonly trash: TrashPages;
 
   constructor(server: ServerController, connector: CopyConnector, log: Log) {
     super('satchel.assets', log, { showCollapseAll: true });
     this.connector = connector;
+    this.trash = this._register(new TrashPages(log));
     this._register(connector.onDidChangeSuggestions(() => this.refreshView()));
+    this._register(this.trash.onDidChange(() => this.refreshView()));
+    this._register(whenCountChanges(this.onDidChangeItems, () => this.items.length, () => this.trash.invalidate()));
+    const listTrash = (connection: Connection | undefined) => void this.trash.connect(connection && ((options) => connection.client.trash.list(options)));
+    this._register(server.onDidChangeConnection(listTrash));
+    listTrash(server.connection);
     this.follow(server);
     void this.setGrouping('language');
   }
@@ -61,6 +72,12 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     };
   }
 
+  /** Reconnects the stream and reads the trash again. */
+  override refresh(): void {
+    super.refresh();
+    void this.trash.reload();
+  }
+
   protected describe(): string | undefined {
     return this.items.length ? `${this.items.length}` : undefined;
   }
@@ -76,9 +93,12 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
       const roots: AssetsNode[] = [];
       if (this.connector.suggestions.length) roots.push({ type: 'suggestions' });
       roots.push(...this.groups());
+      if (this.trash.count > 0) roots.push(TRASH_ROOT);
       return roots;
     }
     switch (node.type) {
+      case 'trash':
+        return trashChildren(this.trash);
       case 'suggestions':
         return this.connector.suggestions.map((suggestion) => ({ type: 'suggestion', suggestion }));
       case 'group':
@@ -93,6 +113,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   /** Stable parents let `reveal` find assets. */
   getParent(node: AssetsNode): AssetsNode | undefined {
     if (node.type === 'suggestion') return { type: 'suggestions' };
+    if (node.type === 'trashEntry' || node.type === 'trashMore') return TRASH_ROOT;
     if (node.type === 'asset') return this.groups().find((group) => group.type === 'group' && group.key === node.group);
     return undefined;
   }
@@ -123,6 +144,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   }
 
   getTreeItem(node: AssetsNode): vscode.TreeItem {
+    if (isTrashNode(node)) return trashTreeItem(node, this.trash);
     switch (node.type) {
       case 'suggestions': {
         const item = new vscode.TreeItem(`Suggestions (${this.connector.suggestions.length})`, vscode.TreeItemCollapsibleState.Expanded);
