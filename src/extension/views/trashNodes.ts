@@ -67,7 +67,8 @@ function entryItem(entry: TrashItem): vscode.TreeItem {
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `trash:${entry.id}`;
   const what = conversation ? `${entry.messages ?? 0} message${entry.messages === 1 ? '' : 's'}` : languageName(entry.language);
-  item.description = `${what} · deleted ${relativeTime(entry.deleted)}`;
+  // Short enough for a narrow side bar: the icon tells the language, the tooltip the rest.
+  item.description = `deleted ${relativeTime(entry.deleted)}`;
   if (conversation) item.iconPath = new vscode.ThemeIcon('comment-discussion');
   else {
     // A file-like URI lets the file icon theme draw the language's icon (nothing opens it).
@@ -96,7 +97,7 @@ function keptFor(days: number | undefined): string {
 
 /** "in 3 days", "within a day" (a retention pass runs every hour). */
 function until(iso: string, now = Date.now()): string {
-  const days = Math.floor((Date.parse(iso) - now) / 86_400_000);
+  const days = Math.round((Date.parse(iso) - now) / 86_400_000);
   return days >= 1 ? `in ${days} day${days === 1 ? '' : 's'}` : 'within a day';
 }
 

@@ -88,6 +88,8 @@ async function main(): Promise<number> {
       'satchel.models.catalogBaseUrl': mirror.url,
       'satchel.models.idleUnloadMinutes': 0,
       'window.commandCenter': false,
+      // No "Your application running on port N is available" notification above the ones tests click.
+      'remote.autoForwardPorts': false,
     },
     env: { SATCHEL_SCREENSHOT_DIR: screenshotDir },
   });
@@ -135,18 +137,16 @@ async function main(): Promise<number> {
           await page.screenshot({ path: shot[1]! });
           console.log(`[runner] screenshot ${shot[1]}`);
         }
-        // A test asks for a real click on a notification's button (e.g. a progress's Cancel), in a toast or the open list,
-        // or on a modal dialog's (a confirmation).
-        const click = /\[\[click-(notification|dialog)-button:([^\]]+)\]\]/.exec(text);
+        // A test asks for a real click on a notification's button (e.g. a progress's Cancel), in a toast or the open list.
+        const click = /\[\[click-notification-button:([^\]]+)\]\]/.exec(text);
         if (click) {
-          const where = click[1] === 'dialog' ? '.monaco-dialog-box .dialog-buttons .monaco-button' : '.notification-list-item-buttons-container .monaco-button';
-          const button = page.locator(where, { hasText: click[2]! }).first();
+          const button = page.locator('.notification-list-item-buttons-container .monaco-button', { hasText: click[1]! }).first();
           await button.click({ timeout: 10_000 }).then(
-            () => console.log(`[runner] clicked ${click[2]}`),
+            () => console.log(`[runner] clicked ${click[1]}`),
             async (error: unknown) => {
               const shot = join(repoRoot, 'out', 'click-failed.png');
               await page.screenshot({ path: shot });
-              console.log(`[runner] could not click ${click[2]} (see ${shot}): ${String(error).split('\n')[0]}`);
+              console.log(`[runner] could not click ${click[1]} (see ${shot}): ${String(error).split('\n')[0]}`);
             },
           );
         }

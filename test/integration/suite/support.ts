@@ -28,8 +28,3 @@ export async function screenshot(name: string): Promise<void> {
 export function clickNotificationButton(label: string): void {
   console.log(`[[click-notification-button:${label}]]`);
 }
-
-/** Asks the runner to click a button of the open modal dialog, as a user would (e.g. a confirmation's "Delete Forever"). */
-export function clickDialogButton(label: string): void {
-  console.log(`[[click-dialog-button:${label}]]`);
-}
