@@ -126,6 +126,16 @@ test('emptying the trash deletes every entry for good, takes a backup first when
   });
 });
 
+test('a library deleted whole is still backed up before the trash is emptied', async () => {
+  await withCore(async (core) => {
+    for (let i = 0; i < 24; i++) await trashed(core, `whole${i}`);
+    assert.equal(core.assets.count(), 0, 'nothing is live: everything the user has is in the trash');
+    const emptied = await core.trash.empty();
+    assert.equal(emptied.deleted, 24);
+    assert.match(emptied.backup ?? '', /^before-delete-empty-trash-/, 'a copy was kept first');
+  });
+});
+
 test('a cancelled empty stops between steps; what it deleted stays deleted, the rest stays in the trash', async () => {
   await withCore(
     async (core) => {
