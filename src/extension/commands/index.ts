@@ -10,6 +10,7 @@ import { modelCommands } from './modelCommands.ts';
 import { serverCommands } from './serverCommands.ts';
 import { importCommands } from './importCommands.ts';
 import { snippetCommands } from './snippetCommands.ts';
+import { historyCommands } from './historyCommands.ts';
 import { trashCommands } from './trashCommands.ts';
 import type { CommandMap, Services } from './services.ts';
 
@@ -21,6 +22,7 @@ export function allCommands(services: Services): CommandMap {
     ...serverCommands(services),
     ...importCommands(services),
     ...snippetCommands(services),
+    ...historyCommands(services),
     ...trashCommands(services),
   };
 }
