@@ -19,6 +19,7 @@ import { BackupsClient } from './backups.ts';
 import { AgentChangesClient } from './agentChanges.ts';
 import { agentChangeOperations } from '../wire/agentChanges.ts';
 import type { AgentChangeIdentifiers } from '../wire/agentChanges.ts';
+import { TrashClient } from './trash.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
@@ -48,6 +49,8 @@ export class SatchelClient implements Disposable {
   readonly backups: BackupsClient;
   /** What agents changed, for the user's review; and the doors agents write through (Satchel's own operations). */
   readonly agentChanges: AgentChangesClient;
+  /** Deleted assets and conversations: list, restore, delete forever, empty (Satchel's own operations). */
+  readonly trash: TrashClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
@@ -68,6 +71,7 @@ export class SatchelClient implements Disposable {
     this.history = new HistoryClient(this.http);
     this.backups = new BackupsClient(this.http);
     this.agentChanges = new AgentChangesClient(this.http);
+    this.trash = new TrashClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {

@@ -18,6 +18,7 @@ import { Commands } from './commands/index.ts';
 import { SnippetCompletions } from './completion/snippetCompletions.ts';
 import { TemplatePreviews } from './templatePreview.ts';
 import { SnippetHistory } from './history/snippetHistory.ts';
+import { whenCountChanges } from './trashPages.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 import { RemoteNotices } from './remoteNotice.ts';
@@ -54,6 +55,8 @@ export class SatchelExtension extends Owner {
     this.documents = this._register(new AssetDocuments(this.server));
     this.assets = this._register(new AssetsView(this.server, this.connector, this.log));
     this.conversations = this._register(new ConversationsView(this.server, this.log));
+    // A conversation deleted or restored by any tool changes the Trash node of the Assets view.
+    this._register(whenCountChanges(this.conversations.onDidChangeItems, () => this.conversations.conversations.length, () => this.assets.trash.invalidate()));
     this.models = this._register(new ModelsView(this.server, this.log));
     const templates = this._register(new TemplatePreviews());
     this.history = this._register(

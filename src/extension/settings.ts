@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultDataDir } from '../core/dataDir.ts';
 import { DEFAULT_KEEP, MAX_KEEP } from '../core/backups/backupFiles.ts';
+import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from '../core/trash/trashService.ts';
 
 export const SECTION = 'satchel';
 
@@ -40,12 +41,14 @@ export interface Settings {
    * never set it: the host's own last choice (kept in its store, perhaps made with the CLI) stands.
    */
   readonly agentReviewWrites: boolean | undefined;
+  /** Days deleted assets and conversations stay in the trash (0: until it is emptied). */
+  readonly trashRetentionDays: number;
 }
 
 export const AGENT_REVIEW_KEY = `${SECTION}.agents.reviewWrites`;
 
 /** Keys whose change needs the server restarted (the others apply at once). */
-export const SERVER_KEYS = ['port', 'dataDirectory', 'server.allowedHosts', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep'].map((key) => `${SECTION}.${key}`);
+export const SERVER_KEYS = ['port', 'dataDirectory', 'server.allowedHosts', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep', 'trash.retentionDays'].map((key) => `${SECTION}.${key}`);
 
 /** What settings are read through; `inspect` tells a value the user set from the default. */
 export type Configuration = Pick<vscode.WorkspaceConfiguration, 'get'> & Partial<Pick<vscode.WorkspaceConfiguration, 'inspect'>>;
@@ -70,6 +73,7 @@ export function readSettings(configuration: Configuration, env: NodeJS.ProcessEn
     warnOnRemoteHost: configuration.get<boolean>('remote.warnOnRemoteHost', true) !== false,
     syncRemote: String(configuration.get<string>('sync.remote', '') ?? '').trim() || undefined,
     agentReviewWrites: userSet(configuration, 'agents.reviewWrites') ? configuration.get<boolean>('agents.reviewWrites', false) === true : undefined,
+    trashRetentionDays: Math.min(MAX_RETENTION_DAYS, Math.max(0, Math.round(configuration.get<number>('trash.retentionDays', DEFAULT_RETENTION_DAYS)))),
   };
 }
 

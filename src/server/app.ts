@@ -26,6 +26,7 @@ import { snippetRoutes } from './routes/snippets.ts';
 import { historyRoutes } from './routes/history.ts';
 import { backupRoutes } from './routes/backups.ts';
 import { agentChangeRoutes } from './routes/agentChanges.ts';
+import { trashRoutes } from './routes/trash.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -60,6 +61,7 @@ export const routeModules: readonly RouteModule[] = [
   historyRoutes,
   backupRoutes,
   agentChangeRoutes,
+  trashRoutes,
   connectorRoutes,
 ];
 

@@ -12,6 +12,7 @@ import { modelOperations } from './models.ts';
 import { qgptSockets } from './qgpt.ts';
 import { searchOperations } from './search.ts';
 import { snippetOperations } from './snippets.ts';
+import { trashOperations } from './trash.ts';
 
 const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   agentChangeOperations,
@@ -26,6 +27,7 @@ const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   modelOperations,
   searchOperations,
   snippetOperations,
+  trashOperations,
 };
 
 /** Each operation with the name it is declared under (`assetOperations.create`). */

@@ -68,3 +68,11 @@ test("the review of agents' writes is the user's only when they set it: left at 
   assert.equal(readSettings(inspecting({ 'agents.reviewWrites': true }), {}).agentReviewWrites, true);
   assert.equal(readSettings(inspecting({ 'agents.reviewWrites': false }), {}).agentReviewWrites, false, 'set to off is a choice too');
 });
+
+test('trash retention: 30 days by default, 0 keeps until emptied, clamped to whole days in range', () => {
+  assert.equal(readSettings(configuration({}), {}).trashRetentionDays, 30);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': 0 }), {}).trashRetentionDays, 0);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': 7.4 }), {}).trashRetentionDays, 7);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': -3 }), {}).trashRetentionDays, 0);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': 99_999 }), {}).trashRetentionDays, 3650);
+});

@@ -47,6 +47,8 @@ export interface Turn {
 export interface RevisionTracking {
   created(asset: TrackedAsset, tags: readonly string[], description: string | undefined, author: Author, acceptedChange?: string): string;
   begin(before: TrackedAsset, by: WriteOptions): Turn;
+  /** The asset came back from the trash (inside the restore's transaction): a revision by `author`; returns its id. */
+  restored(asset: TrackedAsset, author: Author): string;
 }
 
 /**
@@ -175,6 +177,20 @@ export class RevisionTracker implements RevisionTracking {
   retire(turn: RevisionTurn): void {
     this.keepReplaced(turn.head, turn.before.content);
     this.onWrite({ assetId: turn.before.id, kind: 'deleted', name: turn.before.name, author: turn.by.author, acceptedChange: turn.by.acceptedChange, before: turn.head.id, after: undefined });
+  }
+
+  /**
+   * An asset brought back from the trash: its last revision's state again (the one it was deleted
+   * in), as a new revision by whoever restored it. An asset whose revisions were lost gets a first one.
+   */
+  restored(asset: TrackedAsset, author: Author): string {
+    const head = this.log.head(asset.id);
+    if (head === undefined) return this.created(asset, this.linked.tags(asset.id), this.linked.description(asset.id), author);
+    const { seq: _seq, ...state } = head;
+    const id = newOrderedId();
+    this.log.append({ ...state, id, created: Date.now(), author, changes: CHANGE_BITS.restored, restoredFrom: null });
+    this.onRevision(asset.id);
+    return id;
   }
 
   /**

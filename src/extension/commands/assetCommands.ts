@@ -9,6 +9,7 @@ import type { PendingSuggestion } from '../copyConnector.ts';
 import { connected, withStatus, type CommandMap, type Services } from './services.ts';
 import { insertableAsset, insertSnippet } from '../snippetInsertion.ts';
 import { baseName, defaultSaveUri, writeWorkspaceFile } from '../workspaceFiles.ts';
+import { restoreFromTrash } from './trashCommands.ts';
 
 export type AssetArg = AssetsNode | Asset | string | undefined;
 
@@ -195,17 +196,13 @@ export function assetCommands(s: Services): CommandMap {
     'satchel.asset.delete': async (arg: AssetArg) => {
       const asset = await resolve(arg);
       if (!asset) return undefined;
-      const { client } = connected(server);
-      const full = asset.formats?.iterable?.length ? asset : await client.assets.get(asset.id);
-      await client.assets.delete(asset.id);
+      await connected(server).client.assets.delete(asset.id);
       await assets.reload(asset.id);
-      // Undo re-creates the asset from what it held (a new id; name, language and tags kept).
-      void vscode.window.showInformationMessage(`Deleted "${full.name ?? 'asset'}".`, 'Undo').then(async (choice) => {
+      // The asset went to the trash: Undo restores it whole (its id, tags, links and history).
+      void vscode.window.showInformationMessage(`Moved "${asset.name || 'Untitled'}" to the trash.`, 'Undo').then(async (choice) => {
         if (choice !== 'Undo') return;
         try {
-          const restored = await save(assetText(full), assetLanguage(full), full.name);
-          for (const tag of full.tags?.iterable ?? []) await client.assets.addTag(restored.id, tag.text);
-          await assets.reload(restored.id);
+          await restoreFromTrash(s, asset.id, asset.name || 'Untitled');
         } catch (error) {
           void vscode.window.showErrorMessage(`Undo failed: ${(error as Error).message}`);
         }

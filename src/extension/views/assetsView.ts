@@ -1,7 +1,7 @@
 /**
  * The Assets view: a "Suggestions" node (quiet-mode connector suggestions), then the assets grouped
- * by language or by tag. The data is a LiveCollection on `/assets/stream/identifiers`, so changes
- * made by any tool on the port show up here.
+ * by language or by tag, then the Trash (views/trashNodes.ts) while it holds anything. The data is a
+ * LiveCollection on `/assets/stream/identifiers`, so changes made by any tool on the port show up here.
  */
 import * as vscode from 'vscode';
 import type { Asset } from '../../core/wire.ts';
@@ -14,6 +14,8 @@ import type { Log } from '../log.ts';
 import { assetUri } from '../assetDocuments.ts';
 import { languageName, relativeTime } from '../languages.ts';
 import { AgentChangesSection, type AgentChangesNode } from './agentChangesNode.ts';
+import { TrashPages, whenCountChanges } from '../trashPages.ts';
+import { isTrashNode, TRASH_ROOT, trashChildren, trashTreeItem, type TrashNode } from './trashNodes.ts';
 
 export type Grouping = 'language' | 'tag';
 
@@ -22,7 +24,8 @@ export type AssetsNode =
   | { readonly type: 'suggestion'; readonly suggestion: PendingSuggestion }
   | { readonly type: 'group'; readonly key: string; readonly label: string; readonly assets: readonly Asset[] }
   | { readonly type: 'asset'; readonly asset: Asset; readonly group: string }
-  | AgentChangesNode;
+  | AgentChangesNode
+  | TrashNode;
 
 const PREVIEW_LINES = 15;
 
@@ -33,13 +36,21 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   readonly agentChanges: AgentChangesSection;
   /** Fires after the asset collection changed (tests and previews wait on it). */
   readonly onDidChangeAssets = this.onDidChangeItems;
+  /** The Trash node's listing (read again when an asset goes or comes back). */
+  readonly trash: TrashPages;
 
   constructor(server: ServerController, connector: CopyConnector, log: Log) {
     super('satchel.assets', log, { showCollapseAll: true });
     this.connector = connector;
+    this.trash = this._register(new TrashPages(log));
     this._register(connector.onDidChangeSuggestions(() => this.refreshView()));
     this.agentChanges = this._register(new AgentChangesSection(server, log));
     this._register(this.agentChanges.onDidChange(() => this.refreshView()));
+    this._register(this.trash.onDidChange(() => this.refreshView()));
+    this._register(whenCountChanges(this.onDidChangeItems, () => this.items.length, () => this.trash.invalidate()));
+    const listTrash = (connection: Connection | undefined) => void this.trash.connect(connection && ((options) => connection.client.trash.list(options)));
+    this._register(server.onDidChangeConnection(listTrash));
+    listTrash(server.connection);
     this.follow(server);
     void this.setGrouping('language');
   }
@@ -67,6 +78,12 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     };
   }
 
+  /** Reconnects the stream and reads the trash again. */
+  override refresh(): void {
+    super.refresh();
+    void this.trash.reload();
+  }
+
   protected describe(): string | undefined {
     return this.items.length ? `${this.items.length}` : undefined;
   }
@@ -85,9 +102,12 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
       if (this.connector.suggestions.length) roots.push({ type: 'suggestions' });
       roots.push(...this.agentChanges.roots());
       roots.push(...this.groups());
+      if (this.trash.count > 0) roots.push(TRASH_ROOT);
       return roots;
     }
     switch (node.type) {
+      case 'trash':
+        return trashChildren(this.trash);
       case 'suggestions':
         return this.connector.suggestions.map((suggestion) => ({ type: 'suggestion', suggestion }));
       case 'agentChanges':
@@ -105,6 +125,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   getParent(node: AssetsNode): AssetsNode | undefined {
     if (node.type === 'suggestion') return { type: 'suggestions' };
     if (node.type === 'agentChange') return { type: 'agentChanges' };
+    if (node.type === 'trashEntry' || node.type === 'trashMore') return TRASH_ROOT;
     if (node.type === 'asset') return this.groups().find((group) => group.type === 'group' && group.key === node.group);
     return undefined;
   }
@@ -135,6 +156,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   }
 
   getTreeItem(node: AssetsNode): vscode.TreeItem {
+    if (isTrashNode(node)) return trashTreeItem(node, this.trash);
     switch (node.type) {
       case 'agentChanges':
       case 'agentChange':

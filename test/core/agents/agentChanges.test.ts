@@ -332,3 +332,24 @@ test("compaction keeps the revision an unreviewed agent change was made on, so R
     { history: { delayMs: 60_000, policy: { maxPerAsset: 2 } } },
   );
 });
+
+test("reverting an agent's delete brings the snippet back from the trash, whole, at the revision before the agent's writes", async () => {
+  await withCore(async (core) => {
+    const mine = await userSnippet(core);
+    core.assets.edit(mine.id, { tags: ['math'] }, { author: user });
+    const before = core.history.current(mine.id);
+    const changed = core.agentWrites.update(mine.id, { content: 'export const add = (a: number, b: number) => a + b;\n' }, { author: copilot, expectedRevision: before });
+    core.agentWrites.delete(mine.id, { author: copilot, expectedRevision: changed.revision! });
+    assert.equal(core.assets.exists(mine.id), false);
+    const change = core.agentChanges.list().changes.find((c) => c.asset === mine.id);
+    assert.equal(change?.kind, 'deleted');
+
+    const reverted = core.agentChanges.revert(change!.id, user);
+    assert.equal(reverted.status, 'reverted');
+    assert.equal(core.assets.exists(mine.id), true, 'back under its id');
+    assert.equal(textOf(core, mine.id), CODE, "the text before the agent's update");
+    assert.deepEqual(core.assets.get(mine.id, { transferables: false }).tags?.iterable?.map((tag) => tag.text), ['math'], 'its tags came back with it');
+    assert.equal(core.trash.list({}).total, 0, 'no longer in the trash');
+    assert.equal(core.agentChanges.list().total, 0);
+  });
+});

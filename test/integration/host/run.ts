@@ -93,6 +93,8 @@ async function main(): Promise<number> {
       // code-server runs Satchel on its remote side: the notice for an empty remote library would
       // cover every screenshot. The remote test turns it on.
       'satchel.remote.warnOnRemoteHost': false,
+      // No "Your application running on port N is available" notification above the ones tests click.
+      'remote.autoForwardPorts': false,
     },
     env: { SATCHEL_SCREENSHOT_DIR: screenshotDir },
   });

@@ -12,6 +12,7 @@ export async function run(): Promise<void> {
   await import('./import.test.ts');
   await import('./snippets.test.ts');
   await import('./history.test.ts');
+  await import('./trash.test.ts');
   // Last: it restarts the host on another data directory and back.
   await import('./remote.test.ts');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
