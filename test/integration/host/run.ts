@@ -14,6 +14,7 @@ import { format } from 'node:util';
 import * as esbuild from 'esbuild';
 import { ensureHost, launchChromium, repoRoot, startCodeServer } from './codeServer.ts';
 import { writeStubModelExtension } from './stubModel.ts';
+import { performMouse, type MouseRequest } from './mouseActions.ts';
 import { tinyGguf } from '../../support/gguf.ts';
 import { shippedCatalog } from '../../../src/core/models/catalog.ts';
 
@@ -135,6 +136,9 @@ async function main(): Promise<number> {
           await page.screenshot({ path: shot[1]! });
           console.log(`[runner] screenshot ${shot[1]}`);
         }
+        // A test asks for the real mouse: a drag between views and editors, a hover, a drop (see mouseActions.ts).
+        const mouse = /\[\[mouse:(.+)\]\]/.exec(text);
+        if (mouse) console.log(`[runner] ${await performMouse(page, JSON.parse(mouse[1]!) as MouseRequest)}`);
         // A test asks for a real click on a notification's button (e.g. a progress's Cancel), in a toast or the open list.
         const click = /\[\[click-notification-button:([^\]]+)\]\]/.exec(text);
         if (click) {

@@ -10,6 +10,8 @@ export async function run(): Promise<void> {
   await import('./agents.test.ts');
   await import('./import.test.ts');
   await import('./snippets.test.ts');
+  await import('./editing.test.ts');
+  await import('./dragAndDrop.test.ts');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} tests failed.`);
 }
