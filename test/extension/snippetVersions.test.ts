@@ -12,7 +12,7 @@ import { SatchelClient } from '../../src/client/satchelClient.ts';
 import { authorOf } from '../../src/core/history/authors.ts';
 import { clientSnippetStore } from '../../src/extension/editing/snippetStore.ts';
 import { SnippetChangedError, SnippetVersions, type SnippetStat, type SnippetStore } from '../../src/extension/editing/snippetVersions.ts';
-import { contentPath, descriptionPath, parseSnippetPath, renameOf } from '../../src/extension/editing/snippetPaths.ts';
+import { contentLocation, descriptionLocation, parseSnippetLocation, renameOf } from '../../src/extension/editing/snippetPaths.ts';
 
 const application = { id: 'satchel-test', name: 'VS_CODE', version: '1', platform: 'LINUX', onboarded: true, privacy: 'OPEN' } as const;
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -161,14 +161,17 @@ test('mtimes only grow, even for writes in one millisecond', async () => {
 });
 
 test('paths: the code and the description of a snippet, and what a rename asks', () => {
-  assert.equal(contentPath('a1', 'Fetch/retry', 'ts'), '/a1/Fetch retry.ts');
-  assert.equal(descriptionPath('a1', 'Fetch/retry'), '/a1/description/Fetch retry.description.md');
-  assert.deepEqual(parseSnippetPath('/a1/Fetch retry.ts'), { kind: 'file', id: 'a1', part: 'content', fileName: 'Fetch retry.ts' });
-  assert.deepEqual(parseSnippetPath('/a1/x.description.md'), { kind: 'file', id: 'a1', part: 'content', fileName: 'x.description.md' }, 'a snippet named like a description is code');
-  assert.deepEqual(parseSnippetPath('/a1/description/x.description.md'), { kind: 'file', id: 'a1', part: 'description', fileName: 'x.description.md' });
-  assert.deepEqual(parseSnippetPath('/a1'), { kind: 'folder', id: 'a1' });
-  assert.deepEqual(parseSnippetPath('/'), { kind: 'root' });
-  assert.equal(parseSnippetPath('/a1/other/x.md'), undefined);
+  assert.deepEqual(contentLocation('a1', 'Fetch/retry', 'ts'), { authority: 'a1', path: '/Fetch retry.ts' });
+  assert.deepEqual(descriptionLocation('a1', 'Fetch/retry'), { authority: 'a1', path: '/description/Fetch retry.description.md' });
+  const at = (path: string) => parseSnippetLocation({ authority: 'a1', path });
+  assert.deepEqual(at('/Fetch retry.ts'), { kind: 'file', id: 'a1', part: 'content', fileName: 'Fetch retry.ts' });
+  assert.deepEqual(at('/x.description.md'), { kind: 'file', id: 'a1', part: 'content', fileName: 'x.description.md' }, 'a snippet named like a description is code');
+  assert.deepEqual(at('/description/x.description.md'), { kind: 'file', id: 'a1', part: 'description', fileName: 'x.description.md' });
+  assert.deepEqual(at('/description'), { kind: 'folder', id: 'a1', part: 'description' });
+  assert.deepEqual(at('/'), { kind: 'folder', id: 'a1' });
+  assert.deepEqual(parseSnippetLocation({ authority: '', path: '/' }), { kind: 'root' });
+  assert.equal(parseSnippetLocation({ authority: '', path: '/Fetch retry.ts' }), undefined, 'a document belongs to a snippet');
+  assert.equal(at('/other/x.md'), undefined);
   assert.deepEqual(renameOf('content', 'retry.ts', 'retry with backoff.ts'), { name: 'retry with backoff' });
   assert.deepEqual(renameOf('content', 'retry.ts', 'retry.py'), { name: 'retry', language: 'py' });
   assert.deepEqual(renameOf('content', 'retry.ts', 'retry'), { name: 'retry' });

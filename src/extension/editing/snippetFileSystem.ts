@@ -13,24 +13,24 @@ import type { ServerController } from '../serverController.ts';
 import type { CollectionChange } from '../liveCollection.ts';
 import { fileNameFor } from '../languages.ts';
 import { assetLanguage } from '../../client/assets.ts';
-import { contentPath, descriptionPath, parseSnippetPath, renameOf, SNIPPET_SCHEME, type SnippetPart, type SnippetPath } from './snippetPaths.ts';
+import { contentLocation, descriptionFileName, descriptionLocation, parseSnippetLocation, renameOf, SNIPPET_SCHEME, type SnippetPart, type SnippetPath } from './snippetPaths.ts';
 import { SnippetChangedError, SnippetVersions } from './snippetVersions.ts';
 import { clientSnippetStore, renameSnippet } from './snippetStore.ts';
 
 /** The editable document of a snippet's code. */
 export function snippetUri(id: string, name: string, language: string | undefined): vscode.Uri {
-  return vscode.Uri.from({ scheme: SNIPPET_SCHEME, path: contentPath(id, name, language) });
+  return vscode.Uri.from({ scheme: SNIPPET_SCHEME, ...contentLocation(id, name, language) });
 }
 
 /** The editable Markdown document of a snippet's description. */
 export function descriptionUri(id: string, name: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: SNIPPET_SCHEME, path: descriptionPath(id, name) });
+  return vscode.Uri.from({ scheme: SNIPPET_SCHEME, ...descriptionLocation(id, name) });
 }
 
 /** The snippet a `satchel:` document belongs to, and which of its documents it is. */
 export function snippetOf(uri: vscode.Uri): { id: string; part: SnippetPart } | undefined {
   if (uri.scheme !== SNIPPET_SCHEME) return undefined;
-  const path = parseSnippetPath(uri.path);
+  const path = parseSnippetLocation(uri);
   return path?.kind === 'file' ? { id: path.id, part: path.part } : undefined;
 }
 
@@ -88,13 +88,15 @@ export class SnippetFileSystem extends Owner implements vscode.FileSystemProvide
     return this.guard(uri, async () => {
       const path = this.path(uri);
       if (path.kind !== 'file') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
-      const stat = await this.versions.stat(path.id, path.part);
       // The id finds the snippet; of the names, only its own exists, and one a document is open
-      // under (it was renamed since). A rename's target must not exist, or VS Code refuses it.
-      const own = path.part === 'content' ? snippetUri(path.id, stat.name, stat.language) : descriptionUri(path.id, stat.name);
+      // under (it was renamed since). A rename's target must not exist, or VS Code refuses it;
+      // that is known from the head, before any content is read.
+      const head = await this.versions.head(path.id);
+      const own = path.part === 'content' ? snippetUri(path.id, head.name, head.language) : descriptionUri(path.id, head.name);
       if (own.path !== uri.path && !vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString())) {
         throw vscode.FileSystemError.FileNotFound(uri);
       }
+      const stat = await this.versions.stat(path.id, path.part, head);
       return {
         type: vscode.FileType.File,
         ctime: stat.ctime,
@@ -111,7 +113,7 @@ export class SnippetFileSystem extends Owner implements vscode.FileSystemProvide
       if (path.kind !== 'folder') return [];
       const asset = await this.client().assets.get(path.id, false);
       const name = asset.name || 'Untitled';
-      if (path.part === 'description') return [[lastSegment(descriptionPath(path.id, name)), vscode.FileType.File]];
+      if (path.part === 'description') return [[descriptionFileName(name), vscode.FileType.File]];
       return [
         [fileNameFor(name, assetLanguage(asset)), vscode.FileType.File],
         ['description', vscode.FileType.Directory],
@@ -145,7 +147,7 @@ export class SnippetFileSystem extends Owner implements vscode.FileSystemProvide
   rename(oldUri: vscode.Uri, newUri: vscode.Uri): Promise<void> {
     return this.guard(oldUri, async () => {
       const from = this.file(oldUri);
-      const to = newUri.scheme === SNIPPET_SCHEME ? parseSnippetPath(newUri.path) : undefined;
+      const to = newUri.scheme === SNIPPET_SCHEME ? parseSnippetLocation(newUri) : undefined;
       if (to?.kind !== 'file' || to.id !== from.id || to.part !== from.part) {
         throw vscode.FileSystemError.NoPermissions(`${newUri.toString()}: a snippet's document can only be renamed in its own folder`);
       }
@@ -166,7 +168,7 @@ export class SnippetFileSystem extends Owner implements vscode.FileSystemProvide
   }
 
   private path(uri: vscode.Uri): SnippetPath {
-    const path = parseSnippetPath(uri.path);
+    const path = parseSnippetLocation(uri);
     if (!path) throw vscode.FileSystemError.FileNotFound(uri);
     return path;
   }
@@ -189,8 +191,4 @@ export class SnippetFileSystem extends Owner implements vscode.FileSystemProvide
       throw error;
     }
   }
-}
-
-function lastSegment(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }

@@ -1,12 +1,13 @@
 /**
- * Where a snippet lives in the `satchel:` file system, apart from VS Code (a path, not a Uri):
+ * Where a snippet lives in the `satchel:` file system, apart from VS Code (the parts of a Uri):
  *
- *   /<id>/<name>.<ext>                            its code; the extension gives VS Code the language
- *   /<id>/description/<name>.description.md       its description, as Markdown beside the code
+ *   satchel://<id>/<name>.<ext>                               its code; the extension gives VS Code the language
+ *   satchel://<id>/description/<name>.description.md          its description, as Markdown beside the code
  *
- * The id is the key; the name in a path is only what the tab shows, so a path keeps working after
- * the snippet is renamed elsewhere. Paths differ in their number of segments, so a snippet named
- * like a description file is still its code.
+ * The id is the key, kept in the authority so the breadcrumbs and the tab show only the snippet's
+ * name; the name in a path is only what is shown, so a Uri keeps working after the snippet is
+ * renamed elsewhere. Paths differ in their number of segments, so a snippet named like a
+ * description file is still its code.
  */
 import { fileNameFor } from '../languages.ts';
 import { specificFromFileName } from '../../core/classify/languages.ts';
@@ -16,6 +17,12 @@ export const SNIPPET_SCHEME = 'satchel';
 /** What a document of a snippet holds. */
 export type SnippetPart = 'content' | 'description';
 
+/** A snippet's document as the authority and path of a `satchel:` Uri. */
+export interface SnippetLocation {
+  readonly authority: string;
+  readonly path: string;
+}
+
 export type SnippetPath =
   | { readonly kind: 'root' }
   | { readonly kind: 'folder'; readonly id: string; readonly part?: 'description' }
@@ -24,27 +31,27 @@ export type SnippetPath =
 const DESCRIPTION_FOLDER = 'description';
 const DESCRIPTION_SUFFIX = '.description.md';
 
-export function contentPath(id: string, name: string, language: string | undefined): string {
-  return `/${encodeURIComponent(id)}/${fileNameFor(name, language)}`;
+export function contentLocation(id: string, name: string, language: string | undefined): SnippetLocation {
+  return { authority: id, path: `/${fileNameFor(name, language)}` };
 }
 
-export function descriptionPath(id: string, name: string): string {
-  return `/${encodeURIComponent(id)}/${DESCRIPTION_FOLDER}/${fileNameFor(name, 'txt').replace(/\.txt$/, '')}${DESCRIPTION_SUFFIX}`;
+export function descriptionLocation(id: string, name: string): SnippetLocation {
+  return { authority: id, path: `/${DESCRIPTION_FOLDER}/${descriptionFileName(name)}` };
 }
 
-export function parseSnippetPath(path: string): SnippetPath | undefined {
+export function descriptionFileName(name: string): string {
+  return `${fileNameFor(name, 'txt').replace(/\.txt$/, '')}${DESCRIPTION_SUFFIX}`;
+}
+
+export function parseSnippetLocation({ authority, path }: SnippetLocation): SnippetPath | undefined {
   const segments = path.split('/').filter(Boolean);
-  if (segments.length === 0) return { kind: 'root' };
-  let id: string;
-  try {
-    id = decodeURIComponent(segments[0]!);
-  } catch {
-    return undefined;
+  if (!authority) return segments.length === 0 ? { kind: 'root' } : undefined;
+  const id = authority;
+  if (segments.length === 0) return { kind: 'folder', id };
+  if (segments.length === 1) {
+    return segments[0] === DESCRIPTION_FOLDER ? { kind: 'folder', id, part: 'description' } : { kind: 'file', id, part: 'content', fileName: segments[0]! };
   }
-  if (segments.length === 1) return { kind: 'folder', id };
-  if (segments.length === 2) return { kind: 'file', id, part: 'content', fileName: segments[1]! };
-  if (segments[1] !== DESCRIPTION_FOLDER) return undefined;
-  if (segments.length === 3) return { kind: 'file', id, part: 'description', fileName: segments[2]! };
+  if (segments.length === 2 && segments[0] === DESCRIPTION_FOLDER) return { kind: 'file', id, part: 'description', fileName: segments[1]! };
   return undefined;
 }
 

@@ -84,6 +84,11 @@ interface DocumentState {
   /** The version the document last loaded or saved. */
   loaded?: Version;
   lastMtime: number;
+  /**
+   * What a stat had to read (the text changed since VS Code last saw it), kept for the operation
+   * that follows: opening a document is a stat then a read, and a 1 MiB text need not cross twice.
+   */
+  unread?: PartRead | undefined;
   queue: Promise<unknown>;
 }
 
@@ -97,10 +102,20 @@ export class SnippetVersions {
     this.store = store;
   }
 
-  stat(id: string, part: SnippetPart): Promise<SnippetStat> {
+  /** The snippet's state on the host now (no document's state is touched). */
+  head(id: string): Promise<SnippetHead> {
+    return this.store.head(id);
+  }
+
+  /** `known`: the head the caller just read, so it is not asked for twice. */
+  stat(id: string, part: SnippetPart, known?: SnippetHead): Promise<SnippetStat> {
     return this.run(id, part, async (state) => {
-      const head = await this.store.head(id);
-      const version = state.latest?.revision === head.revision ? state.latest : this.observe(state, await this.store.read(id, part));
+      const head = known ?? (await this.store.head(id));
+      let version = state.latest;
+      if (version?.revision !== head.revision) {
+        state.unread = await this.store.read(id, part);
+        version = this.observe(state, state.unread);
+      }
       const loaded = state.loaded;
       // VS Code lets a same-size change through its check; one byte more makes it a conflict.
       const size = loaded && version.hash !== loaded.hash && version.size === loaded.size ? version.size + 1 : version.size;
@@ -109,8 +124,8 @@ export class SnippetVersions {
   }
 
   read(id: string, part: SnippetPart): Promise<Uint8Array> {
-    return this.run(id, part, async (state) => {
-      const read = await this.store.read(id, part);
+    return this.run(id, part, async (state, unread) => {
+      const read = unread && (await this.store.head(id)).revision === unread.revision ? unread : await this.store.read(id, part);
       state.loaded = this.observe(state, read);
       return read.bytes;
     });
@@ -170,7 +185,7 @@ export class SnippetVersions {
     return state.lastMtime;
   }
 
-  private run<T>(id: string, part: SnippetPart, work: (state: DocumentState) => Promise<T>): Promise<T> {
+  private run<T>(id: string, part: SnippetPart, work: (state: DocumentState, unread: PartRead | undefined) => Promise<T>): Promise<T> {
     const k = key(id, part);
     let state = this.documents.get(k);
     if (!state) {
@@ -178,7 +193,12 @@ export class SnippetVersions {
       this.documents.set(k, state);
     }
     const current = state;
-    const result = current.queue.then(() => work(current));
+    const result = current.queue.then(() => {
+      // What a stat read is for the operation right after it only (the read of an opening document).
+      const unread = current.unread;
+      current.unread = undefined;
+      return work(current, unread);
+    });
     current.queue = result.catch(() => undefined);
     return result;
   }

@@ -52,7 +52,7 @@ export async function openSnippet(id: string): Promise<vscode.TextEditor> {
   await vscode.commands.executeCommand('satchel.asset.open', id);
   return until(`the editor of ${id}`, () => {
     const editor = vscode.window.activeTextEditor;
-    return editor?.document.uri.scheme === 'satchel' && editor.document.uri.path.startsWith(`/${encodeURIComponent(id)}/`) && editor;
+    return editor?.document.uri.scheme === 'satchel' && editor.document.uri.authority === id && editor;
   });
 }
 

@@ -66,10 +66,10 @@ describe('Drag and drop with the Assets view', function () {
     assert.equal(active?.document, document);
     assert.equal(document.getText(active.selection), 'response', 'the first placeholder is selected: a snippet, not text');
     await screenshot('drag-into-editor');
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('a snippet dragged into an editor without Shift opens its editable document', async function () {
+    await discardEditors();
     const file = join(folder, 'drop-target.ts');
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
     await showAssets();

@@ -69,7 +69,7 @@ describe('Snippets edited in place', function () {
     const editor = await openSnippet(port.id);
     const document = editor.document;
     assert.equal(document.languageId, 'typescript');
-    assert.match(document.uri.path, /\/Parse a port\.ts$/);
+    assert.equal(document.uri.path, '/Parse a port.ts', 'the path is what the tab and the breadcrumbs show');
     assert.equal(document.getText(), PORT);
     const revisions = (await client.history.list(port.id)).revisions.length;
 
@@ -133,6 +133,9 @@ describe('Snippets edited in place', function () {
     await pause(1000);
     assert.ok(document.isDirty, 'the save did not go through');
     assert.equal(await storedText(port.id), changed, 'the change made elsewhere is kept');
+    // Toasts of this headless window go straight to the notification list: open it, as a user would.
+    await vscode.commands.executeCommand('notifications.showList');
+    await pause(500);
     await screenshot('editing-conflict');
 
     clickNotificationButton('Compare');
@@ -151,10 +154,13 @@ describe('Snippets edited in place', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await until('the snippet editor back', () => vscode.window.activeTextEditor?.document === document);
     await saveActive();
+    await vscode.commands.executeCommand('notifications.showList');
+    await pause(300);
     clickNotificationButton('Overwrite');
     await until('the overwrite to save', () => !document.isDirty);
     assert.equal(document.getText(), mine);
     assert.equal(await storedText(port.id), mine);
+    await vscode.commands.executeCommand('notifications.hideList');
   });
 
   it('renames the snippet through workspace.fs.rename; a new file extension changes its language', async function () {
@@ -175,7 +181,7 @@ describe('Snippets edited in place', function () {
 
     // A document of a snippet moves only within its own folder: another snippet's is refused.
     const other = await client.assets.createFromText({ text: 'SELECT 1;', application: await api.server.application(), language: 'sql', name: 'One' });
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(sibling('Port from env.js'), from.with({ path: `/${encodeURIComponent(other.id)}/Port.js` }))), 'a move into another snippet is refused');
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(sibling('Port from env.js'), from.with({ authority: other.id, path: '/Port.js' }))), 'a move into another snippet is refused');
     assert.equal((await client.assets.get(other.id, false)).name, 'One');
     await until('the view to show the new name', () => api.assets.asset(port.id)?.name === 'Port from env');
   });
@@ -191,6 +197,7 @@ describe('Snippets edited in place', function () {
     }
     const text = `${lines.join('\n')}\n`;
     const large = await client.assets.createFromText({ text, application: await api.server.application(), language: 'ts', name: 'Generated rows' });
+    await until('the view to have it', () => api.assets.asset(large.id));
 
     // Meanwhile: how late this extension host's timers run, and how long the window takes to answer a command.
     let stall = 0;
