@@ -80,6 +80,19 @@ test('a change made elsewhere to the text is a conflict for VS Code, even at the
   });
 });
 
+test('Compare reads the stored side while the document has unsaved edits: the next save still conflicts', async () => {
+  await withHost(async ({ client, other, versions, id }) => {
+    await versions.read(id, 'content');
+    const loaded = await versions.stat(id, 'content');
+    await other.history.edit(id, { content: 'const retries = 4;\n' });
+    assert.ok(vscodeReportsConflict(loaded, await versions.stat(id, 'content')), 'the first save conflicts');
+    // Compare: VS Code reads the stored text for the left side; the document keeps its own.
+    assert.equal(text(await versions.read(id, 'content', { load: false })), 'const retries = 4;\n');
+    assert.ok(vscodeReportsConflict(loaded, await versions.stat(id, 'content')), 'saving again conflicts again');
+    assert.equal((await client.assets.get(id)).formats?.iterable?.[0]?.fragment?.string?.raw, 'const retries = 4;\n');
+  });
+});
+
 test('a rename or new tags elsewhere change nothing VS Code sees; the save keeps them', async () => {
   await withHost(async ({ client, other, versions, id }) => {
     await versions.read(id, 'content');

@@ -128,7 +128,10 @@ export class SnippetFileSystem extends Owner implements vscode.FileSystemProvide
   readFile(uri: vscode.Uri): Promise<Uint8Array> {
     return this.guard(uri, () => {
       const path = this.file(uri);
-      return this.versions.read(path.id, path.part);
+      // VS Code never loads a document with unsaved edits from disk: a read then is another reader
+      // (Compare's stored side), and the document still holds the version it loaded.
+      const unsaved = vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.toString() === uri.toString());
+      return this.versions.read(path.id, path.part, { load: !unsaved });
     });
   }
 

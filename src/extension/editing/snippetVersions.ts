@@ -123,10 +123,16 @@ export class SnippetVersions {
     });
   }
 
-  read(id: string, part: SnippetPart): Promise<Uint8Array> {
+  /**
+   * `load: false`: a read that is not the document loading, such as the stored side VS Code's
+   * Compare reads while the document has unsaved edits. It leaves the conflict standing: the next
+   * save still brings up Compare / Overwrite, a same-length change included.
+   */
+  read(id: string, part: SnippetPart, { load = true }: { load?: boolean } = {}): Promise<Uint8Array> {
     return this.run(id, part, async (state, unread) => {
       const read = unread && (await this.store.head(id)).revision === unread.revision ? unread : await this.store.read(id, part);
-      state.loaded = this.observe(state, read);
+      const version = this.observe(state, read);
+      if (load) state.loaded = version;
       return read.bytes;
     });
   }

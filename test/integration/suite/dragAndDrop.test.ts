@@ -70,7 +70,8 @@ describe('Drag and drop with the Assets view', function () {
 
   it('a snippet dragged into an editor without Shift opens its editable document', async function () {
     await discardEditors();
-    const file = join(folder, 'drop-target.ts');
+    const file = join(folder, 'open-target.ts');
+    writeFileSync(file, TARGET);
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
     await showAssets();
     await revealAsset(api, template.id);
@@ -79,6 +80,7 @@ describe('Drag and drop with the Assets view', function () {
       const active = vscode.window.activeTextEditor;
       return active?.document.uri.scheme === 'satchel' && active;
     });
+    assert.equal(opened.document.uri.authority, template.id);
     assert.equal(opened.document.getText(), TEMPLATE);
     assert.equal(editor.document.getText(), TARGET, 'nothing was inserted');
   });

