@@ -87,7 +87,7 @@ async function drag(page: Page, fromPoint: MousePoint, toPoint: MousePoint, shif
 }
 
 async function hover(page: Page, point: MousePoint, screenshot: string | undefined): Promise<string> {
-  await page.mouse.move(1390, 840);
+  await page.mouse.move(700, 4);
   await pause(300);
   const at = await pointOf(page, point);
   await page.mouse.move(at.x, at.y, { steps: 4 });

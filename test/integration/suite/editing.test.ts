@@ -5,8 +5,9 @@
  * pointer rests on the snippet in the Assets view; an open document follows a change made through
  * the Pieces interface, and a change made there while it has unsaved edits brings up VS Code's own
  * Compare / Overwrite instead of being overwritten (a one-character change too, which VS Code's
- * size check alone would let through); `workspace.fs.rename` renames the snippet (and a new file
- * extension changes its language); a 1 MiB snippet opens and saves while the window keeps answering.
+ * size check alone would let through; after Compare, saving again asks again, and Overwrite saves);
+ * `workspace.fs.rename` renames the snippet (and a new file extension changes its language); a 1 MiB
+ * snippet opens and saves while the window keeps answering, measured beside the same text as a file.
  * Screenshots: the snippet with its description beside, the hover, the conflict and its comparison.
  */
 import * as vscode from 'vscode';
@@ -48,6 +49,57 @@ async function changeThroughInterface(id: string, change: (text: string) => stri
 }
 
 const storedText = async (id: string): Promise<string> => assetText(await client.assets.get(id));
+
+/** How the window did while a large document opened and saved. */
+interface Watched {
+  opened: number;
+  saved: number;
+  /** The longest this extension host's timers ran late. */
+  stall: number;
+  /** The slowest answer of the window to a command, and how many it gave. */
+  slowest: number;
+  answered: number;
+}
+
+/**
+ * Opens a large document, inserts a line at its top and saves it, timing both, while measuring how
+ * late this extension host's timers run and how long the window takes to answer a command.
+ */
+async function openEditAndSave(open: () => Thenable<vscode.TextEditor>, text: string): Promise<Watched> {
+  const watched: Watched = { opened: 0, saved: 0, stall: 0, slowest: 0, answered: 0 };
+  let watching = true;
+  let tick = Date.now();
+  const timer = setInterval(() => {
+    const now = Date.now();
+    watched.stall = Math.max(watched.stall, now - tick - 50);
+    tick = now;
+  }, 50);
+  const pinging = (async () => {
+    while (watching) {
+      const sent = Date.now();
+      await vscode.commands.getCommands(false);
+      watched.slowest = Math.max(watched.slowest, Date.now() - sent);
+      watched.answered++;
+      await pause(100);
+    }
+  })();
+  try {
+    const opening = Date.now();
+    const editor = await open();
+    watched.opened = Date.now() - opening;
+    assert.equal(editor.document.getText().length, text.length);
+    assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), HEADER)));
+    const saving = Date.now();
+    await saveActive();
+    await until('VS Code to show it saved', () => !editor.document.isDirty, 60_000);
+    watched.saved = Date.now() - saving;
+  } finally {
+    watching = false;
+    clearInterval(timer);
+    await pinging;
+  }
+  return watched;
+}
 
 describe('Snippets edited in place', function () {
   let port: Asset;
@@ -124,6 +176,7 @@ describe('Snippets edited in place', function () {
     await until('the open document to reload', () => document.getText() === theirs);
 
     // Unsaved edits here, then another change there: one character, so the length stays the same.
+    await vscode.commands.executeCommand('notifications.clearAll');
     assert.ok(await editor.edit((edit) => edit.insert(document.lineAt(0).range.end, ' // validated')));
     const mine = document.getText();
     const changed = await changeThroughInterface(port.id, (text) => text.replace(': 8080;', ': 8081;'));
@@ -189,8 +242,8 @@ describe('Snippets edited in place', function () {
     await until('the view to show the new name', () => api.assets.asset(port.id)?.name === 'Port from env');
   });
 
-  it('opens and saves a 1 MiB snippet while the window keeps answering', async function () {
-    this.timeout(120_000);
+  it('opens and saves a 1 MiB snippet while the window keeps answering, as it does for a file', async function () {
+    this.timeout(180_000);
     await discardEditors();
     // Python: VS Code highlights it without a language server, so what is measured is the editing, not type checking.
     const lines: string[] = [];
@@ -203,47 +256,21 @@ describe('Snippets edited in place', function () {
     const large = await client.assets.createFromText({ text, application: await api.server.application(), language: 'py', name: 'Generated rows' });
     await until('the view to have it', () => api.assets.asset(large.id));
 
-    // Meanwhile: how late this extension host's timers run, and how long the window takes to answer a command.
-    let stall = 0;
-    let slowest = 0;
-    let answered = 0;
-    let watching = true;
-    let tick = Date.now();
-    const timer = setInterval(() => {
-      const now = Date.now();
-      stall = Math.max(stall, now - tick - 50);
-      tick = now;
-    }, 50);
-    const pinging = (async () => {
-      while (watching) {
-        const sent = Date.now();
-        await vscode.commands.getCommands(false);
-        slowest = Math.max(slowest, Date.now() - sent);
-        answered++;
-        await pause(100);
-      }
-    })();
-    try {
-      const opening = Date.now();
-      const editor = await openSnippet(large.id);
-      const opened = Date.now() - opening;
-      assert.equal(editor.document.getText().length, text.length);
-      assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), HEADER)));
-      const saving = Date.now();
-      await saveActive();
-      await until('VS Code to show it saved', () => !editor.document.isDirty);
-      const saved = Date.now() - saving;
-      assert.equal(await storedText(large.id), HEADER + text);
-      console.log(`[editing] 1 MiB snippet: opened in ${opened} ms, saved in ${saved} ms; longest extension-host stall ${stall} ms, slowest of ${answered} window round trips ${slowest} ms`);
-    } finally {
-      watching = false;
-      clearInterval(timer);
-      await pinging;
-    }
+    // VS Code with the same text in a file of the workspace, for comparison on this machine now.
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'generated_rows.py');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+    const asFile = await openEditAndSave(() => vscode.window.showTextDocument(file, { preview: false }), text);
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)), HEADER + text);
+    await discardEditors();
+
+    const asSnippet = await openEditAndSave(() => openSnippet(large.id), text);
+    assert.equal(await storedText(large.id), HEADER + text);
+    const figures = (name: string, f: Watched) => `${name}: opened in ${f.opened} ms, saved in ${f.saved} ms, longest extension-host stall ${f.stall} ms, slowest of ${f.answered} window round trips ${f.slowest} ms`;
+    console.log(`[editing] 1 MiB, ${figures('as a snippet', asSnippet)}; ${figures('as a file', asFile)}`);
     // Bounds for a shared 2-core machine under other work (this costs about 0.2 s of CPU per open or
     // save, see test/extension/largeSnippet.test.ts); a window frozen by the snippet takes far longer.
-    assert.ok(answered >= 3, 'the window answered while the snippet opened and saved');
-    assert.ok(stall < 4_000, `the extension host stalled ${stall} ms`);
-    assert.ok(slowest < 8_000, `the window took ${slowest} ms to answer`);
+    assert.ok(asSnippet.answered >= 3, 'the window answered while the snippet opened and saved');
+    assert.ok(asSnippet.stall < 4_000, `the extension host stalled ${asSnippet.stall} ms`);
+    assert.ok(asSnippet.slowest < Math.max(8_000, 2 * asFile.slowest), `the window took ${asSnippet.slowest} ms to answer`);
   });
 });
