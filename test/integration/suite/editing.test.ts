@@ -152,6 +152,8 @@ describe('Snippets edited in place', function () {
     assert.equal((await client.snippets.info(port.id)).description?.trim(), DESCRIPTION.trim());
     assert.match(await storedText(port.id), /: 8080;/, 'the code is as it was');
 
+    // The description's column narrower than the code's, as a user would size them.
+    for (let i = 0; i < 4; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
     await showAssets();
     await revealAsset(api, port.id);
     await screenshot('editing-snippet');
