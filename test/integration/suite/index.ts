@@ -12,6 +12,7 @@ export async function run(): Promise<void> {
   await import('./snippets.test.ts');
   await import('./editing.test.ts');
   await import('./dragAndDrop.test.ts');
+  await import('./history.test.ts');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} tests failed.`);
 }
