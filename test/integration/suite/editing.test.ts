@@ -153,7 +153,7 @@ describe('Snippets edited in place', function () {
     assert.match(await storedText(port.id), /: 8080;/, 'the code is as it was');
 
     // The description's column narrower than the code's, as a user would size them.
-    for (let i = 0; i < 4; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
+    for (let i = 0; i < 2; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
     await showAssets();
     await revealAsset(api, port.id);
     await screenshot('editing-snippet');
