@@ -32,6 +32,16 @@ function savedWith(text: string): Promise<Asset> {
   return until(`a snippet holding ${JSON.stringify(text.slice(0, 30))}`, () => api.assets.assets.find((asset) => assetText(asset) === text), 20_000);
 }
 
+/** A file holding TARGET alone in the editor area, and the Assets view showing the snippet to drag. */
+async function targetBesideTheView(file: string, id: string): Promise<vscode.TextEditor> {
+  await discardEditors();
+  writeFileSync(file, TARGET);
+  const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+  await showAssets();
+  await revealAsset(api, id);
+  return editor;
+}
+
 describe('Drag and drop with the Assets view', function () {
   let template: Asset;
   let folder: string;
@@ -50,12 +60,7 @@ describe('Drag and drop with the Assets view', function () {
   });
 
   it('a snippet dragged into an editor with Shift is inserted at the drop point as a snippet', async function () {
-    await discardEditors();
-    const file = join(folder, 'drop-target.ts');
-    writeFileSync(file, TARGET);
-    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
-    await showAssets();
-    await revealAsset(api, template.id);
+    const editor = await targetBesideTheView(join(folder, 'drop-target.ts'), template.id);
 
     await mouse({ action: 'drag', from: { treeItem: 'Fetch or throw' }, to: { editorLine: 3 }, shift: true });
     const document = editor.document;
@@ -69,12 +74,7 @@ describe('Drag and drop with the Assets view', function () {
   });
 
   it('a snippet dragged into an editor without Shift opens its editable document', async function () {
-    await discardEditors();
-    const file = join(folder, 'open-target.ts');
-    writeFileSync(file, TARGET);
-    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
-    await showAssets();
-    await revealAsset(api, template.id);
+    const editor = await targetBesideTheView(join(folder, 'open-target.ts'), template.id);
     await mouse({ action: 'drag', from: { treeItem: 'Fetch or throw' }, to: { editorLine: 2 } });
     const opened = await until('the snippet opened', () => {
       const active = vscode.window.activeTextEditor;
