@@ -15,7 +15,9 @@ import type { Log } from './log.ts';
 import type { Settings } from './settings.ts';
 import { reuseMatch, worthAsking } from './copyPolicy.ts';
 import { fromVscodeLanguage } from './languages.ts';
-import { ASSET_SCHEME } from './assetDocuments.ts';
+import { SNIPPET_SCHEME } from './editing/snippetPaths.ts';
+import { REVISION_SCHEME } from './history/revisionPaths.ts';
+import { AGENT_CHANGE_SCHEME } from './views/agentChangeDiff.ts';
 import { TEMPLATE_SCHEME } from './templatePreview.ts';
 
 export interface PendingSuggestion {
@@ -38,7 +40,7 @@ const MAX_PENDING = 20;
  */
 const COPY_SELECTOR: vscode.DocumentSelector = { pattern: '**' };
 /** Satchel's own previews: copying a saved asset back out is not a new snippet to suggest. */
-const OWN_SCHEMES: ReadonlySet<string> = new Set([ASSET_SCHEME, TEMPLATE_SCHEME]);
+const OWN_SCHEMES: ReadonlySet<string> = new Set([SNIPPET_SCHEME, REVISION_SCHEME, AGENT_CHANGE_SCHEME, TEMPLATE_SCHEME]);
 
 export class CopyConnector extends Owner implements vscode.DocumentPasteEditProvider {
   private readonly server: ServerController;

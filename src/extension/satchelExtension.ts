@@ -10,8 +10,9 @@ import { ServerController } from './serverController.ts';
 import { StatusBar } from './statusBar.ts';
 import { SatchelAgents } from './agents/satchelAgents.ts';
 import { CopyConnector } from './copyConnector.ts';
-import { AssetDocuments } from './assetDocuments.ts';
+import { SnippetFileSystem } from './editing/snippetFileSystem.ts';
 import { AssetsView } from './views/assetsView.ts';
+import { AssetsDragAndDrop } from './views/assetsDragAndDrop.ts';
 import { ConversationsView } from './views/conversationsView.ts';
 import { ModelsView } from './views/modelsView.ts';
 import { Commands } from './commands/index.ts';
@@ -28,8 +29,11 @@ export class SatchelExtension extends Owner {
   readonly server: ServerController;
   readonly statusBar: StatusBar;
   readonly connector: CopyConnector;
-  readonly documents: AssetDocuments;
+  /** The editable `satchel:` documents of snippets. */
+  readonly documents: SnippetFileSystem;
   readonly assets: AssetsView;
+  /** Snippets dragged out of the Assets view into editors, and files and text dropped on it. */
+  readonly dragAndDrop: AssetsDragAndDrop;
   readonly conversations: ConversationsView;
   readonly models: ModelsView;
   readonly commands: Commands;
@@ -52,8 +56,16 @@ export class SatchelExtension extends Owner {
     this.server = this._register(new ServerController(this.log, () => this.settings, version, startHosting));
     this.statusBar = this._register(new StatusBar(this.server));
     this.connector = this._register(new CopyConnector(this.server, this.statusBar, this.log, () => this.settings));
-    this.documents = this._register(new AssetDocuments(this.server));
-    this.assets = this._register(new AssetsView(this.server, this.connector, this.log));
+    this.dragAndDrop = this._register(
+      new AssetsDragAndDrop({
+        server: this.server,
+        lookup: (id) => this.assets.asset(id),
+        inserted: (id) => void this.connector.track(id, 'inserted'),
+      }),
+    );
+    this.assets = this._register(new AssetsView(this.server, this.connector, this.log, this.dragAndDrop));
+    this._register(this.dragAndDrop.onDidSave((asset) => void this.assets.reload(asset.id)));
+    this.documents = this._register(new SnippetFileSystem(this.server, this.assets.onDidChangeAssets));
     this.conversations = this._register(new ConversationsView(this.server, this.log));
     // A conversation deleted or restored by any tool changes the Trash node of the Assets view.
     this._register(whenCountChanges(this.conversations.onDidChangeItems, () => this.conversations.conversations.length, () => this.assets.trash.invalidate()));

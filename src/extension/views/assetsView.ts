@@ -5,17 +5,18 @@
  */
 import * as vscode from 'vscode';
 import type { Asset } from '../../core/wire.ts';
-import { assetLanguage, assetText } from '../../client/assets.ts';
+import { assetLanguage } from '../../client/assets.ts';
 import type { LiveCollectionSource } from '../liveCollection.ts';
 import { LiveTreeView } from './liveTreeView.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { CopyConnector, PendingSuggestion } from '../copyConnector.ts';
 import type { Log } from '../log.ts';
-import { assetUri } from '../assetDocuments.ts';
+import { snippetUri } from '../editing/snippetFileSystem.ts';
 import { languageName, relativeTime } from '../languages.ts';
 import { AgentChangesSection, type AgentChangesNode } from './agentChangesNode.ts';
 import { TrashPages, whenCountChanges } from '../trashPages.ts';
 import { isTrashNode, TRASH_ROOT, trashChildren, trashTreeItem, type TrashNode } from './trashNodes.ts';
+import { assetTooltip, codePreview } from './assetTooltip.ts';
 
 export type Grouping = 'language' | 'tag';
 
@@ -27,9 +28,8 @@ export type AssetsNode =
   | AgentChangesNode
   | TrashNode;
 
-const PREVIEW_LINES = 15;
-
 export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
+  private readonly server: ServerController;
   private readonly connector: CopyConnector;
   private grouping: Grouping = 'language';
   /** The "Agent changes" node: what agents did, until the user accepts or reverts it. */
@@ -39,8 +39,9 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   /** The Trash node's listing (read again when an asset goes or comes back). */
   readonly trash: TrashPages;
 
-  constructor(server: ServerController, connector: CopyConnector, log: Log) {
-    super('satchel.assets', log, { showCollapseAll: true });
+  constructor(server: ServerController, connector: CopyConnector, log: Log, dragAndDropController?: vscode.TreeDragAndDropController<AssetsNode>) {
+    super('satchel.assets', log, { showCollapseAll: true, ...(dragAndDropController ? { dragAndDropController } : {}) });
+    this.server = server;
     this.connector = connector;
     this.trash = this._register(new TrashPages(log));
     this._register(connector.onDidChangeSuggestions(() => this.refreshView()));
@@ -176,7 +177,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
         item.id = `suggestion:${suggestion.id}`;
         item.description = relativeTime(new Date(suggestion.created).toISOString());
         item.iconPath = new vscode.ThemeIcon(suggestion.kind === 'reuse' ? 'references' : 'save');
-        item.tooltip = preview(suggestion.text, suggestion.language);
+        item.tooltip = codePreview(suggestion.text, suggestion.language);
         item.contextValue = `suggestion:${suggestion.kind}`;
         return item;
       }
@@ -195,28 +196,30 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
         const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
         item.id = `asset:${node.group}:${asset.id}`;
         item.description = relativeTime(asset.updated?.value);
-        // A file-like URI lets the file icon theme draw the language's icon.
-        item.resourceUri = assetUri(asset.id, name, language);
+        // The editable document's URI: the file icon theme draws the language's icon from it.
+        item.resourceUri = snippetUri(asset.id, name, language);
         item.iconPath = vscode.ThemeIcon.File;
-        item.tooltip = preview(assetText(asset), language, name);
         item.contextValue = 'asset';
-        item.command = { command: 'satchel.asset.open', title: 'Open Preview', arguments: [node] };
+        item.command = { command: 'satchel.asset.open', title: 'Open', arguments: [node] };
         return item;
       }
     }
   }
-}
 
-function preview(text: string, language: string | undefined, title?: string): vscode.MarkdownString {
-  const lines = text.split('\n');
-  const shown = lines.slice(0, PREVIEW_LINES).join('\n');
-  const markdown = new vscode.MarkdownString();
-  if (title) markdown.appendMarkdown(`**${escapeMarkdown(title)}** · ${languageName(language)}\n\n`);
-  markdown.appendCodeblock(shown, language ?? '');
-  if (lines.length > PREVIEW_LINES) markdown.appendMarkdown(`\n… ${lines.length - PREVIEW_LINES} more lines`);
-  return markdown;
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|]/g, '\\$&');
+  /** The hover, made when it is shown (with the description the host keeps), not for every item of the view. */
+  async resolveTreeItem(item: vscode.TreeItem, node: AssetsNode, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (node.type !== 'asset') return item;
+    const client = this.server.connection?.client;
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      const info = await client?.snippets.info(node.asset.id, controller.signal);
+      item.tooltip = assetTooltip(node.asset, info ? { tags: info.tags, description: info.description } : {});
+    } catch {
+      item.tooltip = assetTooltip(node.asset);
+    } finally {
+      cancel.dispose();
+    }
+    return item;
+  }
 }

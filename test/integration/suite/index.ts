@@ -11,6 +11,8 @@ export async function run(): Promise<void> {
   await import('./agentChanges.test.ts');
   await import('./import.test.ts');
   await import('./snippets.test.ts');
+  await import('./editing.test.ts');
+  await import('./dragAndDrop.test.ts');
   await import('./history.test.ts');
   await import('./trash.test.ts');
   // Last: it restarts the host on another data directory and back.

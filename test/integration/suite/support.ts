@@ -1,7 +1,11 @@
-/** What the integration tests share: the extension id, waiting for a condition, screenshots, a file system of another scheme. */
+/** What the integration tests share: the extension id, waiting for a condition, screenshots, the real mouse, a file system of another scheme. */
 import * as vscode from 'vscode';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { MouseOutcome, MouseRequest } from '../host/mouseActions.ts';
+
+export type { MousePoint } from '../host/mouseActions.ts';
 
 export const EXTENSION_ID = 'satchel-dev.satchel';
 
@@ -75,4 +79,26 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
     const prefix = `${uri.path.replace(/\/$/, '')}/`;
     return [...this.files.keys()].filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length));
   }
+}
+
+/** Distributes Omit over a union, so each request keeps its own fields. */
+type WithoutDone<T> = T extends unknown ? Omit<T, 'done'> : never;
+
+/**
+ * Asks the runner to use the real mouse in the workbench (a drag, a hover, a drop: see
+ * host/mouseActions.ts) and waits for it to be done; a hover answers its text.
+ */
+export async function mouse(request: WithoutDone<MouseRequest>): Promise<MouseOutcome> {
+  const done = join(tmpdir(), `satchel-mouse-${process.pid}-${Date.now()}.json`);
+  console.log(`[[mouse:${JSON.stringify({ ...request, done })}]]`);
+  const outcome = await until(`the runner's ${request.action}`, () => existsSync(done) && (JSON.parse(readFileSync(done, 'utf8')) as MouseOutcome), 30_000);
+  rmSync(done, { force: true });
+  if (outcome.error) throw new Error(`The ${request.action} failed: ${outcome.error}`);
+  return outcome;
+}
+
+/** The path of a screenshot the runner takes itself (with a hover open), or none without SATCHEL_SCREENSHOT_DIR. */
+export function screenshotPath(name: string): string | undefined {
+  const dir = process.env.SATCHEL_SCREENSHOT_DIR;
+  return dir ? join(dir, `${name}.png`) : undefined;
 }
