@@ -18,6 +18,10 @@ import { authorOf } from '../../src/core/history/authors.ts';
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** One tools/call through a fresh transport on `server`, as the route makes it. */
 async function exchangeOn(server: ReturnType<McpServers['take']>, body: unknown): Promise<unknown> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -99,11 +103,16 @@ test('exchange slots: at most `running` at once, the rest in order, refused as b
     });
   const runs = [0, 1, 2, 3].map((i) => slots.run(held(i)));
   await assert.rejects(slots.run(held(4)), (error: unknown) => error instanceof HttpError && error.status === 503 && error.code === 'busy');
+  assert.deepEqual(started, [], 'each starts on a turn of its own');
+  await turn();
+  assert.deepEqual(started, [0]);
+  await turn();
+  await turn();
   assert.deepEqual(started, [0, 1]);
   assert.deepEqual(slots.load, { running: 2, waiting: 2 });
   gates.shift()!();
   await runs[0];
-  await new Promise((resolve) => setImmediate(resolve));
+  await turn();
   assert.deepEqual(started, [0, 1, 2], 'the first waiting call runs on the next turn');
   // The last one waits longer than 200 ms for its turn and is refused.
   await assert.rejects(runs[3]!, (error: unknown) => error instanceof HttpError && error.code === 'busy' && /waited 0.2 s/.test(error.message));
@@ -116,6 +125,7 @@ test('exchange slots: a call whose client left while it waited never runs', asyn
   const slots = new ExchangeSlots({ running: 1, waiting: 4, waitMs: 5_000 });
   let release = (): void => {};
   const first = slots.run(() => new Promise<void>((resolve) => (release = resolve)));
+  await turn();
   const left = new AbortController();
   let ran = false;
   const second = slots.run(async () => {
@@ -125,7 +135,7 @@ test('exchange slots: a call whose client left while it waited never runs', asyn
   assert.equal(await second, undefined);
   release();
   await first;
-  await new Promise((resolve) => setImmediate(resolve));
+  await turn();
   assert.equal(ran, false);
   assert.deepEqual(slots.load, { running: 0, waiting: 0 });
 });

@@ -4,11 +4,11 @@
  * Retry-After, like the body budget), the way a client that sends too much is told to come back.
  *
  * Why a line and not only a refusal: agents send a few calls at once, and a burst of a few hundred
- * (a script, many agents starting) is better answered a little later than refused. Why turns:
- * an exchange is a chain of promise callbacks with few I/O waits, so exchanges started together run
- * one after another in a single turn of the event loop, health waiting behind all of them. A freed
- * slot is handed to the next exchange on the loop's next turn (setImmediate), so at most `running`
- * exchanges' work lies between two looks at the sockets.
+ * (a script, many agents starting) is better answered a little later than refused. Why turns: an
+ * exchange is a chain of promise callbacks with its tool's work in the middle and few I/O waits,
+ * so exchanges started together run one after another without the event loop looking at its
+ * sockets, health waiting behind all of them. Each exchange starts on a turn of its own
+ * (setImmediate), so between two looks at the sockets lies one exchange's start, not a burst's.
  */
 import { HttpError } from '../errors.ts';
 
@@ -39,29 +39,25 @@ export class ExchangeSlots {
   readonly limits: SlotLimits;
   private running = 0;
   private readonly waiting: Waiter[] = [];
-  private handing = false;
+  /** A turn of the event loop is booked to start the next exchange. */
+  private turnTaken = false;
 
   constructor(limits: SlotLimits = DEFAULT_SLOT_LIMITS) {
     this.limits = limits;
   }
 
   /**
-   * Runs `exchange` once a slot is free. Throws a 503 `busy` HttpError when the line is full or the
-   * wait is longer than `waitMs`; when `signal` aborts while waiting (the client left), the
-   * exchange never runs and this resolves undefined.
+   * Runs `exchange` on its turn. Throws a 503 `busy` HttpError when the line is full or the wait
+   * is longer than `waitMs`; when `signal` aborts while waiting (the client left), the exchange
+   * never runs and this resolves undefined.
    */
   async run<T>(exchange: () => Promise<T>, signal?: AbortSignal): Promise<T | undefined> {
-    if (this.running >= this.limits.running || this.waiting.length > 0) {
-      const started = await this.wait(signal);
-      if (!started) return undefined;
-    } else {
-      this.running++;
-    }
+    if (!(await this.wait(signal))) return undefined;
     try {
       return await exchange();
     } finally {
       this.running--;
-      this.handOn();
+      this.startNext();
     }
   }
 
@@ -72,14 +68,15 @@ export class ExchangeSlots {
 
   /** Resolves true once this call holds a slot, false when the client left first. */
   private wait(signal: AbortSignal | undefined): Promise<boolean> {
-    if (this.waiting.length >= this.limits.waiting) {
+    // Those about to take a free slot are in the line for a turn only: they do not count against it.
+    const free = Math.max(0, this.limits.running - this.running);
+    if (this.waiting.length >= this.limits.waiting + free) {
       throw busy(`More than ${this.limits.waiting} MCP requests are waiting for their turn`);
     }
     if (signal?.aborted) return Promise.resolve(false);
     return new Promise<boolean>((resolve, reject) => {
       const leave = (): void => {
-        if (!this.remove(waiter)) return;
-        resolve(false);
+        if (this.remove(waiter)) resolve(false);
       };
       const waiter: Waiter = {
         start: () => {
@@ -96,6 +93,7 @@ export class ExchangeSlots {
       }, this.limits.waitMs);
       signal?.addEventListener('abort', leave, { once: true });
       this.waiting.push(waiter);
+      this.startNext();
     });
   }
 
@@ -107,18 +105,21 @@ export class ExchangeSlots {
     return true;
   }
 
-  /** Starts waiting exchanges in the free slots, on the event loop's next turn. */
-  private handOn(): void {
-    if (this.handing || this.waiting.length === 0) return;
-    this.handing = true;
+  /** Starts the first waiting exchange on the event loop's next turn, when a slot is free; one per turn. */
+  private startNext(): void {
+    if (this.turnTaken || this.waiting.length === 0 || this.running >= this.limits.running) return;
+    this.turnTaken = true;
     setImmediate(() => {
-      this.handing = false;
-      while (this.running < this.limits.running && this.waiting.length > 0) {
-        const next = this.waiting.shift()!;
-        clearTimeout(next.timer);
-        this.running++;
-        next.start();
+      this.turnTaken = false;
+      if (this.running < this.limits.running) {
+        const next = this.waiting.shift();
+        if (next) {
+          clearTimeout(next.timer);
+          this.running++;
+          next.start();
+        }
       }
+      this.startNext();
     });
   }
 }
