@@ -17,6 +17,7 @@ import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, percentile, raw, sleep } from './support.ts';
 import { withHealth } from './healthProbe.ts';
 import { seed } from './writes.ts';
+import { copyAsset } from './grownRows.ts';
 import { TEST_WRITE } from '../support/authors.ts';
 
 const SNIPPETS = 100_000;
@@ -43,15 +44,7 @@ before(async () => {
     // Copies of the first snippet, each a second older than the one before, with the rows the
     // host's start and a search read of them: a format, a word-index entry, a label, fingerprints.
     db.exec('PRAGMA synchronous = OFF; BEGIN');
-    db.prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?),
-       copies AS (SELECT i, printf('10000000-0000-4000-8000-%012d', i) AS id,
-                         strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || i || ' seconds') AS created FROM n)
-       INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, keywords, data)
-       SELECT c.id, c.created, c.created, 0, 0, 'probe ' || c.i, a.language, a.keywords,
-              json_set(a.data, '$.id', c.id, '$.name', 'probe ' || c.i, '$.created.value', c.created, '$.updated.value', c.created)
-       FROM copies c, assets a WHERE a.id = ? ORDER BY c.i DESC`,
-    ).run(SNIPPETS, first.id);
+    copyAsset(db, first.id, SNIPPETS);
     db.prepare(`INSERT INTO asset_formats (id, asset_id) SELECT printf('30000000-0000-4000-8000-%012d', rowid), id FROM assets WHERE id != ?`).run(first.id);
     db.prepare(`INSERT INTO asset_cd (rowid, code) SELECT rowid, ? FROM assets WHERE id != ?`).run(`export function probe return ${WORD}`, first.id);
     db.prepare(`INSERT INTO asset_labels (rowid, label) SELECT rowid, name FROM assets WHERE id != ?`).run(first.id);
