@@ -1,5 +1,5 @@
 /**
- * The figures table (Markdown, so it can go into the README as printed), each target checked,
+ * The figures table (Markdown, so it can go into docs/performance.md as printed), each target checked,
  * followed by what was missed or unavailable and the measured detail that explains it.
  */
 import type { Results, SizeResult } from './run.ts';

@@ -90,8 +90,10 @@ test('the Python SDK README examples work unchanged against Satchel', { skip: so
   const listed = (step('assets')['items'] as Step[]).find((item) => item['id'] === id);
   assert.deepEqual(listed, { id, name: listed?.['name'], raw: "print('Hello, World!')", language: 'py' });
   assert.deepEqual(step('edited'), { step: 'edited', name: 'Greeting', raw: "print('Hello, Satchel!')" });
+  // The SDK's own listing no longer has it, and neither has the store.
+  assert.ok(!(step('deleted')['remaining'] as string[]).includes(id), 'gone from the SDK\'s listing after its delete');
   const stored = (await request(t.url, 'GET', `/asset/${id}`)).json;
-  assert.equal(stored?.error?.code, 'not_found', 'deleted by the SDK at the end');
+  assert.equal(stored?.error?.code, 'not_found', `deleted by the SDK at the end (exit ${run.code}); stderr:\n${run.stderr.slice(-3000)}`);
 
   // The copilot: the streamed answer, and the conversation it left with both messages.
   const answer = step('answer');

@@ -39,7 +39,7 @@ export function ensureCliBuilt(): string {
   return CLI;
 }
 
-/** Prints `[reliability] name k=v …`; the README's figures are copied from these lines. */
+/** Prints `[reliability] name k=v …`; docs/reliability.md's figures are copied from these lines. */
 export function figures(name: string, values: Record<string, string | number>): void {
   const parts = Object.entries(values).map(([key, value]) => `${key}=${value}`);
   console.log(`[reliability] ${name} ${parts.join(' ')}`);

@@ -284,7 +284,7 @@ export class ConversationReads {
     // Fewer, still spread over the conversation, when reading them all would pass the budget.
     while (heads.length > 2 && heads.reduce((sum, head) => sum + head.size, 0) > PREVIEW_BYTES) heads = evenly(heads, Math.floor(heads.length / 2));
     return this.messages
-      .previews(heads.map((head) => head.id), chars)
+      .previews(heads.map((head) => head.id), chars, true)
       .map((message) => ({ role: message.role, text: message.text }))
       .filter((message) => message.text.trim() !== '');
   }

@@ -11,6 +11,9 @@ import type { Database } from '../store/database.ts';
 import { evenly } from '../paged.ts';
 import type { FragmentFormat, GroupedTimestamp, MessageRole, Score } from './records.ts';
 
+/** The characters JavaScript's trim() removes, for SQLite's ltrim. */
+const WHITE_SPACE = ' \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+
 export interface StoredMessage {
   readonly id: string;
   readonly conversation: string;
@@ -202,17 +205,22 @@ export class MessageStore {
     return rows.map((row) => JSON.parse(row.data) as StoredMessage);
   }
 
-  /** The first `chars` characters of each message among `ids` that exists, in the order of `ids`. */
-  previews(ids: readonly string[], chars: number): MessagePreview[] {
+  /**
+   * The first `chars` characters of each message among `ids` that exists, in the order of `ids`.
+   * `fromText` starts each at its first character that is not white space: a message that opens
+   * with a long run of blanks still has text to title or summarize.
+   */
+  previews(ids: readonly string[], chars: number, fromText = false): MessagePreview[] {
     if (ids.length === 0) return [];
+    const raw = "json_extract(m.data, '$.fragment.string.raw')";
     const rows = this.database
       .prepare(
         `SELECT h.id AS id, h.head AS head, h.chars AS chars,
-                coalesce(substr(json_extract(m.data, '$.fragment.string.raw'), 1, ?), '') AS text
+                coalesce(substr(${fromText ? `ltrim(${raw}, ?)` : raw}, 1, ?), '') AS text
          FROM json_each(?) j CROSS JOIN conversation_message_heads h ON h.id = j.value
          CROSS JOIN conversation_messages m ON m.id = h.id ORDER BY j.key`,
       )
-      .all(chars, JSON.stringify(ids)) as Array<{ id: string; head: string; chars: number; text: string }>;
+      .all(...(fromText ? [WHITE_SPACE] : []), chars, JSON.stringify(ids)) as Array<{ id: string; head: string; chars: number; text: string }>;
     return rows.map((row) => {
       const head = JSON.parse(row.head) as StoredMessage;
       return { id: row.id, role: head.role, created: head.created, text: row.text, chars: row.chars };

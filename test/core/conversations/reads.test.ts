@@ -135,9 +135,9 @@ test('a title and a summary read an even sample of message openings, at most 8 M
     const id = conversationOf(core, Array.from({ length: 40 }, (_, i) => `Message ${i} asks how to parse rows. ${'z'.repeat(MiB)}`));
     const previews = MessageStore.prototype.previews;
     const asked: string[][] = [];
-    MessageStore.prototype.previews = function (this: MessageStore, ids, chars) {
+    MessageStore.prototype.previews = function (this: MessageStore, ids, chars, fromText) {
       asked.push([...ids]);
-      return previews.call(this, ids, chars);
+      return previews.call(this, ids, chars, fromText);
     };
     try {
       await core.conversations.rename(id, false);
@@ -152,5 +152,19 @@ test('a title and a summary read an even sample of message openings, at most 8 M
       assert.equal(ids[0], all[0], 'the first message is read');
       assert.equal(ids.at(-1), all.at(-1), 'the last message is read');
     }
+  });
+});
+
+test('a message that opens with a long run of white space is still summarized and titled from its text', async () => {
+  await withCore(async (core) => {
+    const blanks = ' \t\n\u3000\u00a0'.repeat(60_000);
+    const id = conversationOf(core, [`${blanks}How do I parse CSV rows in Python?`, `${blanks}Use the csv module's reader.`]);
+    const summary = await core.conversations.summarize(id, undefined);
+    assert.ok(summary.annotation.id);
+    const renamed = await core.conversations.rename(id, false);
+    assert.match(renamed.name ?? '', /\S/);
+    // A conversation with nothing but blanks has nothing to summarize: a clear invalid-input error.
+    const blank = conversationOf(core, [blanks]);
+    await assert.rejects(core.conversations.summarize(blank, undefined), /no message text to summarize/);
   });
 });
