@@ -220,7 +220,11 @@ export class Satchel implements Disposable {
       inProcess,
       session: () => {
         const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer(), this.trash.retention.defer()];
-        return toDisposable(() => disposeAll(held));
+        return toDisposable(() => {
+          disposeAll(held);
+          // An import may have grown the store many times over: statistics taken before it would mislead the planner.
+          context.database.statistics?.refresh();
+        });
       },
       classify,
       beforeSession: (signal) => this.backups.beforeImport(signal),
