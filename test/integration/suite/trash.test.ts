@@ -71,6 +71,10 @@ describe('Trash in VS Code', function () {
     api = await extension.activate();
     await until('the server connection', () => api.server.connection, 30_000);
     client = new SatchelClient(api.server.connection!.url);
+    // Suites before this one leave what they deleted (agents' reverts among them): start from an empty trash.
+    await client.trash.empty();
+    await api.assets.trash.reload();
+    await until('an empty trash in the tree', () => trashRoot() === undefined);
   });
 
   after(() => client?.dispose());
