@@ -17,6 +17,10 @@ import { AUTHOR_HEADER, authorHeader } from '../wire/history.ts';
 import type { Author } from '../core/history/authors.ts';
 import { BackupsClient } from './backups.ts';
 import { SyncClient } from './sync.ts';
+import { AgentChangesClient } from './agentChanges.ts';
+import { agentChangeOperations } from '../wire/agentChanges.ts';
+import type { AgentChangeIdentifiers } from '../wire/agentChanges.ts';
+import { TrashClient } from './trash.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
@@ -46,6 +50,10 @@ export class SatchelClient implements Disposable {
   readonly backups: BackupsClient;
   /** The library synced with a git remote (Satchel's own operations). */
   readonly sync: SyncClient;
+  /** What agents changed, for the user's review; and the doors agents write through (Satchel's own operations). */
+  readonly agentChanges: AgentChangesClient;
+  /** Deleted assets and conversations: list, restore, delete forever, empty (Satchel's own operations). */
+  readonly trash: TrashClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
@@ -66,6 +74,8 @@ export class SatchelClient implements Disposable {
     this.history = new HistoryClient(this.http);
     this.backups = new BackupsClient(this.http);
     this.sync = new SyncClient(this.http);
+    this.agentChanges = new AgentChangesClient(this.http);
+    this.trash = new TrashClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {
@@ -86,6 +96,11 @@ export class SatchelClient implements Disposable {
 
   modelIdentifiers(): StreamConnection<StreamedIdentifiers> {
     return this.stream(modelOperations.streamIdentifiers.path);
+  }
+
+  /** Every listed agent change's id on connect, then one frame per change of the list (`removed` once reviewed). */
+  agentChangeIdentifiers(): StreamConnection<AgentChangeIdentifiers> {
+    return this.stream(agentChangeOperations.streamIdentifiers.path);
   }
 
   downloadProgress(model: string): StreamConnection<ModelDownloadProgress> {

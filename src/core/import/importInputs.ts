@@ -14,9 +14,9 @@ export type ImportInput =
   /** A vault's folder, read into snippets on this side. */
   | { readonly name: string; read(): ParsedFile };
 
-export function importInputs(path: string): ImportInput[] {
+export async function importInputs(path: string): Promise<ImportInput[]> {
   if (isSatchelVault(path)) return vaultParts(path);
   const massCode = massCodeVaultRoot(path);
   if (massCode !== undefined) return massCodeVaultParts(massCode);
-  return listImportFiles(path).map((file) => ({ name: file, path: file }));
+  return (await listImportFiles(path)).map((file) => ({ name: file, path: file }));
 }

@@ -10,7 +10,7 @@ import { Labels } from '../assets/labels.ts';
 import { stampAt } from '../assets/exactRecords.ts';
 import { checkLimit } from '../limits.ts';
 import { DomainError } from '../errors.ts';
-import { sortedTexts, sortedWebsites } from './libraryRecords.ts';
+import { sortedTexts, sortedWebsites } from './vaultFormat.ts';
 import { byCreated, type VaultConversation, type VaultMessage } from './vaultConversations.ts';
 
 export class ConversationRecords {

@@ -16,7 +16,8 @@ import { isKnownSpecific } from '../assets/languages.ts';
 import { specificFromFileName } from '../classify/languages.ts';
 import { overLimit } from '../limits.ts';
 import type { ClassificationSpecific } from '../wire.ts';
-import type { VaultAsset, VaultWebsite } from './vaultFormat.ts';
+import { sortedTexts, sortedWebsites, type VaultAsset } from './vaultFormat.ts';
+
 
 /** What reading records needs of a store (the store's own assets area, or a second connection's parts). */
 export interface RecordSources {
@@ -24,21 +25,6 @@ export interface RecordSources {
   readonly store: AssetStore;
   readonly labels: Labels;
   readonly descriptions: Descriptions;
-}
-
-/** Tags, prefixes and websites are sets: written in one order whatever order they were linked in. */
-function byText(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
-}
-
-export function sortedTexts(texts: readonly string[]): string[] {
-  return [...texts].sort(byText);
-}
-
-export function sortedWebsites(websites: readonly VaultWebsite[]): VaultWebsite[] {
-  return [...websites].sort((a, b) => byText(a.url, b.url));
 }
 
 export class LibraryRecords {

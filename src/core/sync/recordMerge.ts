@@ -15,8 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../limits.ts';
-import { sortedTexts, sortedWebsites } from './libraryRecords.ts';
-import type { VaultAsset, VaultWebsite } from './vaultFormat.ts';
+import { sortedTexts, sortedWebsites, type VaultAsset, type VaultWebsite } from './vaultFormat.ts';
 
 export type MergeNotice =
   /** The record was deleted on this machine and changed on the other: the change was kept. */

@@ -27,6 +27,8 @@ export interface FinisherDeps {
   transaction<T>(fn: () => T): T;
   exists(id: string): boolean;
   deleteAsset(id: string, author: Author): void;
+  /** Brings a deleted asset back from the trash under its id; false when the trash does not hold it. */
+  restoreTrashed?(id: string, author: Author): boolean;
   readonly author: Author;
 }
 
@@ -148,7 +150,10 @@ export class SyncFinisher {
         if (record === undefined || refused !== undefined) {
           if (record !== undefined) skipped.push({ id, reason: refused! });
         } else {
-          puts.push(bulkAssetOf(record, this.deps.exists(id)));
+          // A snippet deleted here that the other machine changed comes back from the trash (its
+          // entry goes), then takes the other machine's version.
+          const here = this.deps.exists(id) || this.deps.restoreTrashed?.(id, author) === true;
+          puts.push(bulkAssetOf(record, here));
           written.push(record);
           continue;
         }

@@ -17,6 +17,12 @@ import { DEFAULT_BRANCH, SyncState, type SyncSettings } from './syncState.ts';
 import { SyncFinisher } from './syncFinish.ts';
 import { redacted, runSync, type SyncOptions, type SyncSummary } from './syncEngine.ts';
 
+/** The trash, as a sync brings a snippet back from it (satchel.ts hands it in). */
+export interface TrashedAssets {
+  has(id: string): boolean;
+  restore(id: string, by: WriteOptions): unknown;
+}
+
 export interface SyncServiceOptions {
   readonly dataDir: string;
   /** The git to run (default `git` on PATH). */
@@ -61,10 +67,13 @@ export class SyncService implements Disposable {
   private running = 0;
   private readonly closing = new AbortController();
 
-  constructor(context: StoreContext, assets: AssetService, options: SyncServiceOptions) {
+  private readonly trash: (() => TrashedAssets | undefined) | undefined;
+
+  constructor(context: StoreContext, assets: AssetService, options: SyncServiceOptions, trash?: () => TrashedAssets | undefined) {
     this.context = context;
     this.assets = assets;
     this.options = options;
+    this.trash = trash;
     this.state = new SyncState(context.database);
     this.records = new LibraryRecords({ database: context.database, ...assets.bulkTargets() });
   }
@@ -156,6 +165,12 @@ export class SyncService implements Disposable {
       transaction: (fn) => this.context.transaction(fn),
       exists: (id) => this.assets.exists(id),
       deleteAsset: (id, by) => void this.assets.delete(id, { author: by }),
+      restoreTrashed: (id, by) => {
+        const trash = this.trash?.();
+        if (trash === undefined || !trash.has(id)) return false;
+        trash.restore(id, { author: by });
+        return true;
+      },
       author,
     });
     return {

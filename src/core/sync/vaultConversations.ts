@@ -11,8 +11,7 @@
  */
 import { readFrontMatter, writeFrontMatter } from './frontMatter.ts';
 import { YamlError, type YamlValue } from './yamlLite.ts';
-import { idSegment, shardOf, VaultFormatError, type VaultFile, type VaultWebsite } from './vaultFormat.ts';
-import { sortedTexts, sortedWebsites } from './libraryRecords.ts';
+import { idSegment, shardOf, sortedTexts, sortedWebsites, VaultFormatError, type VaultFile, type VaultWebsite } from './vaultFormat.ts';
 
 export const CONVERSATIONS_DIR = 'conversations';
 export const CONVERSATION_FILE = 'conversation.md';

@@ -51,6 +51,21 @@ export interface VaultAsset {
   readonly content: string | Uint8Array;
 }
 
+/** Tags, prefixes and websites are sets: written in one order whatever order they were linked in. */
+function byText(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function sortedTexts(texts: readonly string[]): string[] {
+  return [...texts].sort(byText);
+}
+
+export function sortedWebsites(websites: readonly VaultWebsite[]): VaultWebsite[] {
+  return [...websites].sort((a, b) => byText(a.url, b.url));
+}
+
 /** A file of a record's folder: its name in the folder and its bytes. */
 export interface VaultFile {
   readonly name: string;

@@ -12,6 +12,8 @@ import { importCommands } from './importCommands.ts';
 import { snippetCommands } from './snippetCommands.ts';
 import { historyCommands } from './historyCommands.ts';
 import { syncCommands } from './syncCommands.ts';
+import { agentChangeCommands } from './agentChangeCommands.ts';
+import { trashCommands } from './trashCommands.ts';
 import type { CommandMap, Services } from './services.ts';
 
 export function allCommands(services: Services): CommandMap {
@@ -24,6 +26,8 @@ export function allCommands(services: Services): CommandMap {
     ...snippetCommands(services),
     ...historyCommands(services),
     ...syncCommands(services),
+    ...agentChangeCommands(services),
+    ...trashCommands(services),
   };
 }
 

@@ -8,7 +8,7 @@ import { Owner } from '../../core/lifecycle.ts';
 import type { ServerController } from '../serverController.ts';
 import type { Log } from '../log.ts';
 import type { ConflictChoice, SyncConflict } from '../../client/sync.ts';
-import { assetUri } from '../assetDocuments.ts';
+import { snippetUri } from '../editing/snippetFileSystem.ts';
 
 export const CONFLICTS_VIEW = 'satchel.conflicts';
 const HAS_CONFLICTS = 'satchel.sync.hasConflicts';
@@ -87,7 +87,7 @@ export class ConflictsView extends Owner implements vscode.TreeDataProvider<Conf
     if (!item) return;
     const { original, copy, name, language } = item.conflict;
     const title = name.replace(/ \(conflict copy\)$/, '');
-    await vscode.commands.executeCommand('vscode.diff', assetUri(original, title, language), assetUri(copy, name, language), `${title}: kept ↔ yours (conflict copy)`);
+    await vscode.commands.executeCommand('vscode.diff', snippetUri(original, title, language), snippetUri(copy, name, language), `${title}: kept ↔ yours (conflict copy)`);
   }
 
   async settle(item: ConflictItem | undefined, keep: ConflictChoice): Promise<void> {

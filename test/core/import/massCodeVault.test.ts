@@ -9,15 +9,15 @@ import type { ImportSource } from '../../../src/core/import/importer.ts';
 
 const vault = fileURLToPath(new URL('../../fixtures/import/masscode-vault/', import.meta.url));
 
-function sources(path: string): ImportSource[] {
-  return importInputs(path).map((input) => ('read' in input ? { name: input.name, parsed: input.read() } : { name: input.name, text: () => '' }));
+async function sources(path: string): Promise<ImportSource[]> {
+  return (await importInputs(path)).map((input) => ('read' in input ? { name: input.name, parsed: input.read() } : { name: input.name, text: () => '' }));
 }
 
 test("a massCode vault imports: fragments as snippets, folders and state.json's tag names as tags, descriptions; trash left out", async () => {
   await withCore(async (core) => {
     // The vault's own folder and its code/ folder are both taken for the vault.
-    assert.equal(importInputs(vault).length, importInputs(`${vault}code`).length);
-    const summary = await core.imports.import(sources(vault));
+    assert.equal((await importInputs(vault)).length, (await importInputs(`${vault}code`)).length);
+    const summary = await core.imports.import(await sources(vault));
     assert.equal(summary.failed, 0, JSON.stringify(summary.failures));
     assert.deepEqual(summary.formats, { masscode: 3 });
     const assets = new Map(core.assets.list().map((asset) => [asset.name, asset]));

@@ -282,3 +282,31 @@ test('closing the store during a sync stops the sync before its push, and the st
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a delete is a trash entry on the other machine (by the sync); a snippet deleted here that the other machine changed comes back out of the trash', SLOW, async () => {
+  await withMachines(async ({ a, b }) => {
+    const gone = await a.assets.create(seed('bye\n', { name: 'Gone' }), TEST_WRITE);
+    const back = await a.assets.create(seed('x\n', { name: 'Back' }), TEST_WRITE);
+    await a.sync.sync();
+    await b.sync.sync();
+    a.assets.delete(gone.id, TEST_WRITE);
+    await a.sync.sync();
+    await b.sync.sync();
+    const entry = b.trash.get(gone.id);
+    assert.equal(entry.deletedBy.kind, 'sync', 'B keeps it in its trash, deleted by the sync');
+    // B deletes Back into its trash while A edits it: the edit wins, and B's trash entry goes.
+    b.assets.delete(back.id, TEST_WRITE);
+    a.assets.edit(back.id, { content: { text: 'x, edited on A\n' } }, TEST_WRITE);
+    await a.sync.sync();
+    const onB = await b.sync.sync();
+    assert.deepEqual(onB.notices.map((n) => n.notice), ['remote-edit-kept']);
+    assert.equal(recordsOf(b).read(back.id)?.content, 'x, edited on A\n');
+    assert.throws(() => b.trash.get(back.id), { name: 'NotFoundError' });
+    // Restoring from the trash is a change like any other: it reaches A.
+    b.trash.restore(gone.id, TEST_WRITE);
+    await b.sync.sync();
+    await a.sync.sync();
+    assert.equal(recordsOf(a).read(gone.id)?.content, 'bye\n');
+    assert.deepEqual(library(a), library(b));
+  });
+});
