@@ -1,9 +1,9 @@
 /**
  * The user's own `git`, run without a shell on a private repository (GIT_DIR) in the data
  * directory: whatever remote and credentials their git already works with (SSH, HTTPS with their
- * credential helper, a path or file:// repository) work here. Git never prompts (a host has no
- * terminal to prompt on), speaks English (its messages are matched), and a cancelled sync kills
- * the command under way.
+ * credential helper, a path or file:// repository) work here. Git never prompts for credentials (a
+ * host has no terminal to prompt on), speaks English (its messages are matched), and a cancelled
+ * sync kills the command under way.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { UnavailableError } from '../errors.ts';
@@ -50,9 +50,9 @@ export class Git {
     this.env = {
       ...env,
       GIT_DIR: gitDir,
+      // Git's own prompts are off (a host has no terminal to ask on). SSH is left as the user set it
+      // up (core.sshCommand, ~/.ssh/config, an agent): without a terminal it cannot ask and fails.
       GIT_TERMINAL_PROMPT: '0',
-      // SSH must not ask either (a host key question would hang the host's sync).
-      GIT_SSH_COMMAND: env.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes',
       LC_ALL: 'C',
       LANGUAGE: 'C',
     };
