@@ -169,7 +169,7 @@ export class Satchel implements Disposable {
       context.logger,
     );
     this.snippets = new SnippetService(context, this.assets);
-    this.sync = new SyncService(context, this.assets, { ...options.sync, dataDir: options.dataDir }, () => ({
+    this.sync = new SyncService(context, this.assets, this.conversations, { ...options.sync, dataDir: options.dataDir }, () => ({
       has: (id) => trashStore.has(id),
       restore: (id, by) => this.trash.restore(id, by),
     }));

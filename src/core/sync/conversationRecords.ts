@@ -30,6 +30,10 @@ export class ConversationRecords {
     return this.context.records.ids('conversation');
   }
 
+  count(): number {
+    return this.context.records.count('conversation');
+  }
+
   read(id: string): VaultConversation | undefined {
     const stored = this.context.records.get<StoredConversation>('conversation', id);
     if (stored === undefined) return undefined;

@@ -25,10 +25,10 @@ export type MergeNotice =
   /** Both changed the same lines (or the name or language): the remote version won, this one is a copy. */
   | 'conflict';
 
-export interface RecordMerge {
-  readonly merged: VaultAsset | undefined;
+export interface RecordMerge<R = VaultAsset> {
+  readonly merged: R | undefined;
   /** This machine's version, saved beside the merged one after a true conflict. */
-  readonly copy?: VaultAsset | undefined;
+  readonly copy?: R | undefined;
   readonly notice?: MergeNotice | undefined;
 }
 

@@ -4,8 +4,9 @@
  *   1. fetch the remote's branch;
  *   2. finish the sync before, if it pushed but was killed before recording it (its commit is on
  *      the remote);
- *   3. plan: the changed records, three-way merged record by record (syncPlan.ts); a plan that
- *      would delete more than a share of the library stops here and asks;
+ *   3. plan: the changed records of each kind (snippets, conversations), three-way merged record
+ *      by record (syncPlan.ts); a plan that would delete more than a share of the library stops
+ *      here and asks;
  *   4. write two commits with one fast-import: this machine's state on the base, and the merge on
  *      the remote's head (so history stays linear);
  *   5. record them as pending (durably), then push, fast-forward only; a rejected push (another
@@ -19,11 +20,12 @@
 import { ConflictError, InvalidInputError, UnsupportedError } from '../errors.ts';
 import type { Logger } from '../context.ts';
 import { abortError } from './git.ts';
-import { LOCAL_REF, MERGED_REF, type VaultRepo } from './vaultRepo.ts';
-import { planSync, type PlanNotice } from './syncPlan.ts';
-import { VAULT_FORMAT, type VaultAsset } from './vaultFormat.ts';
+import { LOCAL_REF, MERGED_REF, type CommitPlan, type VaultRepo } from './vaultRepo.ts';
+import { planSync, type PlanNotice, type SyncPlan } from './syncPlan.ts';
+import { VAULT_FORMAT, type VaultFile } from './vaultFormat.ts';
 import type { PendingSync, SyncSettings, SyncState } from './syncState.ts';
-import type { SyncFinisher } from './syncFinish.ts';
+import type { KnownPlan, SyncFinisher } from './syncFinish.ts';
+import type { SyncKind, SyncKindName, SyncRecord } from './syncKinds.ts';
 
 export type SyncPhase = 'reading' | 'fetching' | 'fetched' | 'merging' | 'committed' | 'pushing' | 'pushed' | 'applying' | 'done';
 
@@ -39,6 +41,8 @@ export interface SyncOptions {
   readonly onProgress?: ((progress: SyncProgress) => void) | undefined;
   /** Go ahead with a sync that deletes more than the share of the library that stops it otherwise. */
   readonly confirmDeletes?: boolean | undefined;
+  /** The share of the library (0-100 %) a sync may delete without asking (default DEFAULT_MAX_DELETE_PERCENT). */
+  readonly maxDeletePercent?: number | undefined;
 }
 
 export interface SyncSummary {
@@ -46,12 +50,12 @@ export interface SyncSummary {
   readonly branch: string;
   /** The commit both sides now agree on. */
   readonly commit: string | undefined;
-  /** Records this sync changed on the remote, and here. */
+  /** Records (snippets and conversations) this sync changed on the remote, and here. */
   readonly sent: number;
   readonly received: number;
   readonly deletedHere: number;
   readonly deletedThere: number;
-  /** Conflict copies made, and records kept because an edit beats a delete. */
+  /** Conflicts settled, and records kept because an edit beats a delete. */
   readonly notices: readonly PlanNotice[];
   /** Records of the remote that were not applied here (unreadable, or over a limit), and why. */
   readonly skipped: ReadonlyArray<{ readonly id: string; readonly reason: string }>;
@@ -64,9 +68,9 @@ export interface SyncSummary {
 export class MassDeleteError extends ConflictError {
   readonly deletes: number;
   readonly library: number;
-  constructor(deletes: number, library: number, where: string) {
+  constructor(deletes: number, library: number, where: string, what = 'snippets', percent = DEFAULT_MAX_DELETE_PERCENT) {
     super(
-      `This sync would delete ${deletes} of ${library} snippets ${where}, so it stopped and changed nothing. ` +
+      `This sync would delete ${deletes} of ${library} ${what} ${where}, more than the ${percent}% a sync deletes without asking, so it stopped and changed nothing. ` +
         'If that is what you want, sync again confirming the deletes (satchel sync --confirm-deletes).',
     );
     this.deletes = deletes;
@@ -74,38 +78,53 @@ export class MassDeleteError extends ConflictError {
   }
 }
 
-/** Share of the library a sync may delete without asking (and the least it may always delete). */
-export const MAX_DELETE_SHARE = 0.5;
+/** Share of the library (in %) a sync may delete without asking, unless set otherwise; and the least it may always delete. */
+export const DEFAULT_MAX_DELETE_PERCENT = 50;
 const ALWAYS_ALLOWED_DELETES = 4;
 /** Pushes tried before giving up when other machines keep pushing first. */
 const MAX_ATTEMPTS = 8;
+
+/** Where the engine reads one kind's records here. */
+export interface KindSource<R extends SyncRecord = SyncRecord> {
+  readonly kind: SyncKind<R>;
+  read(id: string): R | undefined;
+  /** Every record's id, a page at a time (a first sync's local changes). */
+  allIds(): Iterable<readonly string[]>;
+  /** How many there are (what a mass delete is weighed against). */
+  count(): number;
+}
 
 export interface EngineDeps {
   readonly repo: VaultRepo;
   readonly state: SyncState;
   readonly finisher: SyncFinisher;
-  read(id: string): VaultAsset | undefined;
-  /** Every ordinary asset's id, a page at a time (a first sync's local changes). */
-  allIds(): Iterable<readonly string[]>;
-  /** How many ordinary assets there are (what a mass delete is weighed against). */
-  libraryCount(): number;
+  /** Each kind's records, snippets first. */
+  readonly sources: readonly KindSource[];
   readonly logger: Logger;
   /** Aborted when the store closes: even a sync past its push stops between the batches it applies. */
   readonly closing?: AbortSignal | undefined;
 }
 
-function tooMany(deletes: number, library: number): boolean {
-  return deletes > ALWAYS_ALLOWED_DELETES && deletes > MAX_DELETE_SHARE * library;
+/** Whether `percent` is a share a sync may be given (0-100). */
+export function validDeletePercent(percent: number): boolean {
+  return Number.isFinite(percent) && percent >= 0 && percent <= 100;
+}
+
+function tooMany(deletes: number, library: number, percent: number): boolean {
+  return deletes > ALWAYS_ALLOWED_DELETES && deletes > (percent / 100) * library;
 }
 
 export async function runSync(deps: EngineDeps, settings: SyncSettings, options: SyncOptions = {}): Promise<SyncSummary> {
   const started = performance.now();
   const { repo, state } = deps;
   const signal = options.signal;
+  const percent = options.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT;
+  if (!validDeletePercent(percent)) throw new InvalidInputError(`The share of the library a sync may delete without asking is a percentage from 0 to 100, not ${percent}`);
   const progress = (phase: SyncPhase, done?: number, total?: number): void => options.onProgress?.({ phase, done, total });
   const checkAbort = (): void => {
     if (signal?.aborted) throw abortError(signal);
   };
+  const applying = { onProgress: (done: number, total: number) => progress('applying', done, total), signal: deps.closing };
   await repo.init();
   for (let attempt = 1; ; attempt++) {
     checkAbort();
@@ -116,7 +135,7 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     if (pending !== undefined) {
       if (remote !== undefined && (remote === pending.merged || (await repo.isAncestor(pending.merged, remote)))) {
         deps.logger.info('sync: the last sync pushed but did not finish here; finishing it first');
-        await deps.finisher.finish(pending, { onProgress: (done, total) => progress('applying', done, total), signal: deps.closing });
+        await deps.finisher.finish(pending, applying);
       } else state.setPending(undefined);
     }
     // A remote head already synced was checked then.
@@ -128,7 +147,8 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     let synced = state.synced();
     if (synced !== undefined && remote === undefined) {
       if (!options.confirmDeletes) {
-        throw new MassDeleteError(deps.libraryCount(), deps.libraryCount(), `(the remote no longer has the branch ${settings.branch}: it was emptied or deleted)`);
+        const library = deps.sources.reduce((sum, source) => sum + source.count(), 0);
+        throw new MassDeleteError(library, library, `(the remote no longer has the branch ${settings.branch}: it was emptied or deleted)`, 'records', percent);
       }
       // Confirmed: the library is published again as it is here.
       synced = undefined;
@@ -137,33 +157,43 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     progress('reading');
     // Read before the records are: a change after this seq is one the plan may not have seen.
     const noted = state.dirty();
-    const dirty = synced === undefined ? [...new Set([...[...deps.allIds()].flat(), ...noted.ids])] : noted.ids;
+    const remoteChanged = await repo.changedIds(synced, remote, deps.sources.map((source) => source.kind.root), signal);
     progress('merging');
     const skipped: Array<{ id: string; reason: string }> = [];
-    const plan = await planSync({
-      repo,
-      base: synced,
-      remote,
-      dirty,
-      bases: state.bases(),
-      read: (id) => deps.read(id),
-      signal,
-      onBad: (id, reason) => skipped.push({ id, reason }),
-      onRead: (done, total) => progress('reading', done, total),
-    });
-    const library = deps.libraryCount();
-    if (!options.confirmDeletes) {
-      if (tooMany(plan.deletesHere, library)) throw new MassDeleteError(plan.deletesHere, library, 'on this machine (they were deleted on the remote)');
-      if (tooMany(plan.deletesThere, library)) throw new MassDeleteError(plan.deletesThere, library, 'on the remote (they were deleted on this machine)');
+    const plans: SyncPlan[] = [];
+    for (const source of deps.sources) {
+      const { kind } = source;
+      const dirty = noted.ids.get(kind.name) ?? [];
+      const plan = await planSync({
+        repo,
+        kind,
+        base: synced,
+        remote,
+        dirty: synced === undefined ? new Set([...[...source.allIds()].flat(), ...dirty]) : dirty,
+        remoteChanged: remoteChanged.get(kind.root) ?? [],
+        bases: state.bases(kind.name),
+        read: (id) => source.read(id),
+        signal,
+        onBad: (id, reason) => skipped.push({ id, reason }),
+        onRead: (done, total) => progress('reading', done, total),
+      });
+      if (!options.confirmDeletes) {
+        const library = source.count();
+        if (tooMany(plan.deletesHere, library, percent)) throw new MassDeleteError(plan.deletesHere, library, 'on this machine (they were deleted on the remote)', kind.plural, percent);
+        if (tooMany(plan.deletesThere, library, percent)) throw new MassDeleteError(plan.deletesThere, library, 'on the remote (they were deleted on this machine)', kind.plural, percent);
+      }
+      plans.push(plan);
     }
     checkAbort();
-    const plans = [
-      { ref: LOCAL_REF, parent: synced, message: 'This machine before the sync', changes: plan.local },
-      ...(plan.sent.size > 0 || remote === undefined ? [{ ref: MERGED_REF, parent: remote, message: commitMessage(plan.sent), changes: plan.sent }] : []),
+    const changedHere = plans.some((plan) => plan.local.size > 0);
+    const sending = plans.some((plan) => plan.sent.size > 0) || remote === undefined;
+    const commits: CommitPlan[] = [
+      { ref: LOCAL_REF, parent: synced, message: 'This machine before the sync', changes: folderChanges(plans, (plan) => plan.local) },
+      ...(sending ? [{ ref: MERGED_REF, parent: remote, message: commitMessage(plans), changes: folderChanges(plans, (plan) => plan.sent) }] : []),
     ];
-    const written = plan.local.size > 0 || plans.length > 1 ? await repo.commit(plans, signal) : [];
-    const local = plan.local.size > 0 ? written[0]! : synced;
-    const merged = plans.length > 1 ? written[1]! : remote;
+    const written = changedHere || sending ? await repo.commit(commits, signal) : [];
+    const local = changedHere ? written[0]! : synced;
+    const merged = sending ? written[1]! : remote;
     progress('committed');
     const result: PendingSync | undefined = merged === undefined ? undefined : { base: synced, local: local ?? '', merged };
     if (result !== undefined && merged !== remote) {
@@ -177,24 +207,22 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
       }
       progress('pushed');
     }
+    const total = (count: (plan: SyncPlan) => number): number => plans.reduce((sum, plan) => sum + count(plan), 0);
     const summary = {
       remote: settings.remote,
       branch: settings.branch,
       commit: merged,
-      sent: plan.sent.size,
-      received: plan.received,
-      deletedHere: plan.deletesHere,
-      deletedThere: plan.deletesThere,
-      notices: plan.notices,
+      sent: total((plan) => plan.sent.size),
+      received: total((plan) => plan.received),
+      deletedHere: total((plan) => plan.deletesHere),
+      deletedThere: total((plan) => plan.deletesThere),
+      notices: plans.flatMap((plan) => plan.notices),
       skipped,
       attempts: attempt,
     };
     if (result !== undefined) {
-      const applied = await deps.finisher.finish(
-        result,
-        { onProgress: (done, total) => progress('applying', done, total), signal: deps.closing, summary: JSON.stringify({ ...summary, at: new Date().toISOString() }) },
-        { ...plan, seq: noted.seq },
-      );
+      const known = new Map<SyncKindName, KnownPlan>(plans.map((plan) => [plan.kind.name, plan]));
+      const applied = await deps.finisher.finish(result, { ...applying, summary: JSON.stringify({ ...summary, at: new Date().toISOString() }) }, { plans: known, seq: noted.seq });
       skipped.push(...applied.skipped);
     }
     progress('done');
@@ -202,10 +230,16 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
   }
 }
 
-function commitMessage(sent: ReadonlyMap<string, VaultAsset | undefined>): string {
-  const deleted = [...sent.values()].filter((record) => record === undefined).length;
-  const changed = sent.size - deleted;
-  const names = [...sent.values()].flatMap((record) => (record ? [record.name] : [])).slice(0, 3);
+/** The folders the plans change in one of their commits, by path; each record's files are made as the commit streams them. */
+function* folderChanges(plans: readonly SyncPlan[], changes: (plan: SyncPlan) => ReadonlyMap<string, SyncRecord | undefined>): Generator<readonly [string, readonly VaultFile[] | undefined]> {
+  for (const plan of plans) for (const [id, record] of changes(plan)) yield [plan.kind.dir(id), record === undefined ? undefined : plan.kind.files(record)];
+}
+
+function commitMessage(plans: readonly SyncPlan[]): string {
+  const records = plans.flatMap((plan) => [...plan.sent.values()].map((record) => ({ record, plan })));
+  const deleted = records.filter(({ record }) => record === undefined).length;
+  const changed = records.length - deleted;
+  const names = records.flatMap(({ record, plan }) => (record ? [plan.kind.label(record)] : [])).slice(0, 3);
   return `Sync: ${changed} changed${deleted > 0 ? `, ${deleted} deleted` : ''}${names.length > 0 ? ` (${names.join(', ')}${changed > names.length ? ', …' : ''})` : ''}`;
 }
 

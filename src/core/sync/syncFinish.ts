@@ -1,17 +1,16 @@
 /**
  * The last step of a sync: the merged commit applied to this machine's store and recorded as the
- * new base. Records are applied a batch per transaction (a turn of the event loop between), each
- * batch recording what it did in `sync_base`, so a sync killed half-way and run again finishes the
- * rest without writing anything twice. A record changed here while the sync ran (it is no longer
- * what the sync read) is left as it is: its base becomes the state the sync read, so the next sync
- * merges only the new change.
+ * new base. Records are applied kind by kind (snippets, then the conversations that link to them),
+ * a batch per transaction (a turn of the event loop between), each batch recording what it did in
+ * `sync_base`, so a sync killed half-way and run again finishes the rest without writing anything
+ * twice. A record changed here while the sync ran (it is no longer what the sync read) is left as
+ * it is: its base becomes the state the sync read, so the next sync merges only the new change.
  */
-import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
-import type { Author } from '../history/authors.ts';
-import { bulkAssetOf, recordRefusal, type LibraryRecords } from './libraryRecords.ts';
-import { recordOid, SYNCED_REF, type VaultRepo } from './vaultRepo.ts';
+import type { Disposable } from '../lifecycle.ts';
+import { SYNCED_REF, type VaultRepo } from './vaultRepo.ts';
 import type { PendingSync, SyncState } from './syncState.ts';
-import type { VaultAsset } from './vaultFormat.ts';
+import { oidOf, type SyncKind, type SyncKindName, type SyncRecord } from './syncKinds.ts';
+import type { VaultFile } from './vaultFormat.ts';
 import { abortError } from './git.ts';
 
 /**
@@ -26,40 +25,56 @@ const BATCH_TARGET_MS = 200;
 /** Applying more than this many records uses the import's settings (a larger cache, the search index merged after). */
 const BULK = 1000;
 
+/** Where one kind's records are written here. */
+export interface ApplyTarget<R extends SyncRecord = SyncRecord> {
+  readonly kind: SyncKind<R>;
+  /** The record as it is here now. */
+  read(id: string): R | undefined;
+  /** Why the record cannot be stored (a limit every door shares), or undefined. */
+  refusal(record: R): string | undefined;
+  /** Writes the records, each created under its id or set to exactly it (out of the trash first when it is there); in the batch's transaction. */
+  put(records: readonly R[]): void;
+  /** Deletes the record here (a trash entry by the sync); in the batch's transaction. */
+  remove(id: string): void;
+}
+
 export interface FinisherDeps {
   readonly repo: VaultRepo;
   readonly state: SyncState;
-  readonly records: LibraryRecords;
-  readonly writer: BulkWriter;
+  /** Each kind's target, in the order they are applied. */
+  readonly targets: readonly ApplyTarget[];
   transaction<T>(fn: () => T): T;
-  exists(id: string): boolean;
-  deleteAsset(id: string, author: Author): void;
-  /** Brings a deleted asset back from the trash under its id; false when the trash does not hold it. */
-  restoreTrashed?(id: string, author: Author): boolean;
-  readonly author: Author;
+  /** The import's settings for a large apply, until disposed. */
+  bulk(): Disposable;
 }
 
-/** What the sync that made a merge knows of it (syncPlan.ts): no need to read it back from git. */
-export interface KnownMerge {
+/** What the sync that made a merge knows of one kind's records (syncPlan.ts): no need to read it back from git. */
+export interface KnownPlan {
   readonly ids: Iterable<string>;
   readonly localOids: ReadonlyMap<string, string | undefined>;
   readonly mergedOids: ReadonlyMap<string, string | undefined>;
-  readonly mergedRecords: ReadonlyMap<string, VaultAsset | undefined>;
-  /** The last noted change when the plan read the records (syncState.ts): an asset changed after it is not what the plan read. */
+  readonly mergedRecords: ReadonlyMap<string, SyncRecord | undefined>;
+}
+
+export interface KnownMerge {
+  readonly plans: ReadonlyMap<SyncKindName, KnownPlan>;
+  /** The last noted change when the plan read the records (syncState.ts): a record changed after it is not what the plan read. */
   readonly seq: number;
 }
 
+/** One kind's part of the apply. */
 interface Folders {
+  readonly target: ApplyTarget;
   readonly ids: string[];
   readonly localFolders: ReadonlyMap<string, string>;
   readonly mergedFolders: ReadonlyMap<string, string>;
-  /** Known: whether an asset changed here since the sync read it, without reading it. */
+  /** Known: whether a record changed here since the sync read it, without reading it. */
   readonly seq?: number | undefined;
+  readonly mergedRecords: ReadonlyMap<string, SyncRecord | undefined>;
 }
 
-function fromPlan(known: KnownMerge, bases: Iterable<string>): Folders {
-  const defined = (oids: ReadonlyMap<string, string | undefined>): Map<string, string> => new Map([...oids].flatMap(([id, oid]) => (oid !== undefined ? [[id, oid] as const] : [])));
-  return { ids: [...new Set([...known.ids, ...bases])], localFolders: defined(known.localOids), mergedFolders: defined(known.mergedOids), seq: known.seq };
+function defined(oids: ReadonlyMap<string, string | undefined>): Map<string, string> {
+  return new Map([...oids].flatMap(([id, oid]) => (oid !== undefined ? [[id, oid] as const] : [])));
 }
 
 export interface FinishOptions {
@@ -70,6 +85,8 @@ export interface FinishOptions {
   readonly summary?: string | undefined;
 }
 
+type Skipped = Array<{ id: string; reason: string }>;
+
 export class SyncFinisher {
   private readonly deps: FinisherDeps;
 
@@ -79,107 +96,139 @@ export class SyncFinisher {
 
   /**
    * Applies `pending.merged` here and records it as the base. `known`, what the sync that made it
-   * already holds (its plan), saves reading it back from git; a run finishing an earlier sync reads
+   * already holds (its plans), saves reading it back from git; a run finishing an earlier sync reads
    * it all from the commits.
    */
-  async finish(pending: PendingSync, options: FinishOptions = {}, known?: KnownMerge): Promise<{ skipped: Array<{ id: string; reason: string }> }> {
-    const { repo, state, records } = this.deps;
-    const folders = known ? fromPlan(known, state.bases().keys()) : await this.fromCommits(pending);
-    const { ids, mergedFolders } = folders;
-    const wanted = new Map<string, string>();
-    for (const id of ids) {
-      const merged = mergedFolders.get(id);
-      if (merged !== undefined && merged !== folders.localFolders.get(id) && !known?.mergedRecords.has(id)) wanted.set(id, merged);
+  async finish(pending: PendingSync, options: FinishOptions = {}, known?: KnownMerge): Promise<{ skipped: Skipped }> {
+    const { repo, state } = this.deps;
+    const parts = known ? this.fromPlans(known) : await this.fromCommits(pending);
+    const skipped: Skipped = [];
+    const incoming = new Map<SyncKindName, Map<string, SyncRecord>>();
+    let wantedCount = 0;
+    for (const part of parts) {
+      const wanted = new Map<string, string>();
+      for (const id of part.ids) {
+        const merged = part.mergedFolders.get(id);
+        if (merged !== undefined && merged !== part.localFolders.get(id) && !part.mergedRecords.has(id)) wanted.set(id, merged);
+      }
+      const { kind } = part.target;
+      const read = await repo.records(
+        wanted,
+        (id: string, files: readonly VaultFile[]) => kind.parse(id, files),
+        (id, reason) => skipped.push({ id, reason: `the remote's version cannot be read: ${reason}` }),
+      );
+      for (const [id, record] of part.mergedRecords) if (record !== undefined) read.set(id, record);
+      incoming.set(kind.name, read);
+      wantedCount += wanted.size;
     }
-    const skipped: Array<{ id: string; reason: string }> = [];
-    const incoming = await repo.records(wanted, (id, reason) => skipped.push({ id, reason: `the remote's version cannot be read: ${reason}` }));
-    for (const [id, record] of known?.mergedRecords ?? []) if (record !== undefined) incoming.set(id, record);
     // Keeps the base reachable in the private repository (for git's gc); the store's record is what counts.
     const reference = repo.setRef(SYNCED_REF, pending.merged).catch(() => undefined);
-    const session = wanted.size > BULK ? this.deps.writer.begin() : undefined;
+    const session = wantedCount > BULK ? this.deps.bulk() : undefined;
+    const total = parts.reduce((sum, part) => sum + part.ids.length, 0);
+    let done = 0;
     try {
-      let size = FIRST_BATCH;
-      for (let at = 0; at < ids.length; ) {
-        if (options.signal?.aborted) throw abortError(options.signal);
-        const batch = ids.slice(at, at + size);
-        const started = performance.now();
-        this.deps.transaction(() => this.applyBatch(batch, folders, incoming, skipped));
-        const perRecord = (performance.now() - started) / batch.length;
-        at += batch.length;
-        size = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perRecord, 0.01))));
-        options.onProgress?.(at, ids.length);
-        await new Promise((resolve) => setImmediate(resolve));
+      for (const part of parts) {
+        let size = FIRST_BATCH;
+        for (let at = 0; at < part.ids.length; ) {
+          if (options.signal?.aborted) throw abortError(options.signal);
+          const batch = part.ids.slice(at, at + size);
+          const started = performance.now();
+          this.deps.transaction(() => this.applyBatch(batch, part, incoming.get(part.target.kind.name)!, skipped));
+          const perRecord = (performance.now() - started) / batch.length;
+          at += batch.length;
+          done += batch.length;
+          size = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perRecord, 0.01))));
+          options.onProgress?.(done, total);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
     } finally {
       session?.dispose();
     }
     this.deps.transaction(() => {
-      const bases = state.bases();
-      // A base equal to the merged commit's is the commit's own once it is the base.
-      for (const id of ids) if (bases.has(id) && (bases.get(id) || undefined) === mergedFolders.get(id)) state.dropBase(id);
+      for (const part of parts) {
+        const name = part.target.kind.name;
+        const bases = state.bases(name);
+        // A base equal to the merged commit's is the commit's own once it is the base.
+        for (const id of part.ids) if (bases.has(id) && (bases.get(id) || undefined) === part.mergedFolders.get(id)) state.dropBase(name, id);
+      }
       state.finished(pending.merged, options.summary ?? '{}');
     });
     await reference;
     return { skipped };
   }
 
-  /** What a sync changed, read from its commits (a run finishing an earlier sync killed after its push). */
-  private async fromCommits(pending: PendingSync): Promise<Folders> {
-    const { repo, state } = this.deps;
-    const local = pending.local || undefined;
-    const [merges, locals] = await Promise.all([repo.changedIds(pending.base, pending.merged), repo.changedIds(pending.base, local)]);
-    const ids = [...new Set([...merges, ...locals, ...state.bases().keys()])];
-    const [localFolders, mergedFolders] = await Promise.all([repo.folders(local, ids), repo.folders(pending.merged, ids)]);
-    return { ids, localFolders, mergedFolders };
+  private fromPlans(known: KnownMerge): Folders[] {
+    return this.deps.targets.map((target) => {
+      const plan = known.plans.get(target.kind.name);
+      const bases = this.deps.state.bases(target.kind.name).keys();
+      return {
+        target,
+        ids: [...new Set([...(plan?.ids ?? []), ...bases])],
+        localFolders: defined(plan?.localOids ?? new Map()),
+        mergedFolders: defined(plan?.mergedOids ?? new Map()),
+        seq: known.seq,
+        mergedRecords: plan?.mergedRecords ?? new Map(),
+      };
+    });
   }
 
-  private applyBatch(ids: readonly string[], folders: Folders, incoming: ReadonlyMap<string, VaultAsset>, skipped: Array<{ id: string; reason: string }>): void {
-    const { state, records, author } = this.deps;
-    const puts: BulkAsset[] = [];
-    const written: VaultAsset[] = [];
+  /** What a sync changed, read from its commits (a run finishing an earlier sync killed after its push). */
+  private async fromCommits(pending: PendingSync): Promise<Folders[]> {
+    const { repo, state, targets } = this.deps;
+    const local = pending.local || undefined;
+    const roots = targets.map((target) => target.kind.root);
+    const [merges, locals] = await Promise.all([repo.changedIds(pending.base, pending.merged, roots), repo.changedIds(pending.base, local, roots)]);
+    return Promise.all(
+      targets.map(async (target) => {
+        const { root, dir, name } = target.kind;
+        const ids = [...new Set([...(merges.get(root) ?? []), ...(locals.get(root) ?? []), ...state.bases(name).keys()])];
+        const [localFolders, mergedFolders] = await Promise.all([repo.folders(local, ids, dir), repo.folders(pending.merged, ids, dir)]);
+        return { target, ids, localFolders, mergedFolders, mergedRecords: new Map() };
+      }),
+    );
+  }
+
+  private applyBatch(ids: readonly string[], part: Folders, incoming: ReadonlyMap<string, SyncRecord>, skipped: Skipped): void {
+    const { state } = this.deps;
+    const { target } = part;
+    const kind = target.kind.name;
+    const puts: SyncRecord[] = [];
     for (const id of ids) {
-      const merged = folders.mergedFolders.get(id);
-      const read = folders.localFolders.get(id);
+      const merged = part.mergedFolders.get(id);
+      const read = part.localFolders.get(id);
       // What is here now: what the sync read, unless a change was noted since (then read to see).
-      const changed = folders.seq !== undefined && state.changedAfter(id, folders.seq);
-      const now = folders.seq === undefined || changed ? recordOid(records.read(id)) : read;
+      const changed = part.seq !== undefined && state.changedAfter(kind, id, part.seq);
+      const now = part.seq === undefined || changed ? oidOf(target.kind, target.read(id)) : read;
       if (now === merged) {
-        state.clean(id);
-        state.dropBase(id);
+        state.clean(kind, id);
+        state.dropBase(kind, id);
         continue;
       }
       if (now !== read) {
         // Changed here since the sync read it: the next sync merges that change on what it read.
-        state.setBase(id, read);
+        state.setBase(kind, id, read);
         continue;
       }
-      if (merged === undefined) {
-        this.deps.deleteAsset(id, author);
-        records.setConflictOf(id, undefined);
-      } else {
+      if (merged === undefined) target.remove(id);
+      else {
         const record = incoming.get(id);
-        const refused = record === undefined ? 'the remote version was not read' : recordRefusal(record);
-        if (record === undefined || refused !== undefined) {
-          if (record !== undefined) skipped.push({ id, reason: refused! });
-        } else {
-          // A snippet deleted here that the other machine changed comes back from the trash (its
-          // entry goes), then takes the other machine's version.
-          const here = this.deps.exists(id) || this.deps.restoreTrashed?.(id, author) === true;
-          puts.push(bulkAssetOf(record, here));
-          written.push(record);
+        const refused = record === undefined ? undefined : target.refusal(record);
+        if (record !== undefined && refused === undefined) {
+          puts.push(record);
           continue;
         }
+        if (record !== undefined) skipped.push({ id, reason: refused! });
       }
-      state.clean(id);
-      state.setBase(id, merged);
+      state.clean(kind, id);
+      state.setBase(kind, id, merged);
     }
     if (puts.length === 0) return;
-    this.deps.writer.write(puts, author);
-    for (const record of written) {
-      records.setConflictOf(record.id, record.conflictOf);
+    target.put(puts);
+    for (const record of puts) {
       // The write noted the record as changed here; it is what the merged commit holds.
-      state.clean(record.id);
-      state.setBase(record.id, folders.mergedFolders.get(record.id));
+      state.clean(kind, record.id);
+      state.setBase(kind, record.id, part.mergedFolders.get(record.id));
     }
   }
 }

@@ -7,25 +7,28 @@
  * the merge on the remote's head.
  */
 import type { VaultRepo } from './vaultRepo.ts';
-import { recordOid } from './vaultRepo.ts';
-import { mergeRecord, type MergeNotice } from './recordMerge.ts';
-import type { VaultAsset } from './vaultFormat.ts';
+import type { MergeNotice } from './recordMerge.ts';
+import { oidOf, type SyncKind, type SyncRecord } from './syncKinds.ts';
+import type { VaultFile } from './vaultFormat.ts';
 
 /** Records read between turns of the event loop. */
 const READ_PAGE = 500;
 
-export interface PlanInputs {
+export interface PlanInputs<R extends SyncRecord> {
   readonly repo: VaultRepo;
+  readonly kind: SyncKind<R>;
   /** The commit last synced, when there is one (and the remote still has the branch). */
   readonly base: string | undefined;
   /** The remote branch's head, when it exists. */
   readonly remote: string | undefined;
   /** Ids changed here since the last sync (every id on a first sync). */
   readonly dirty: Iterable<string>;
+  /** Ids whose folders differ between the base and the remote's head. */
+  readonly remoteChanged: Iterable<string>;
   /** Records with a base of their own (their folder's id; '' when absent). */
   readonly bases: ReadonlyMap<string, string>;
   /** This machine's record, read now. */
-  read(id: string): VaultAsset | undefined;
+  read(id: string): R | undefined;
   readonly signal?: AbortSignal | undefined;
   /** A record of the remote's that could not be read (reported, and left as it is). */
   onBad?(id: string, reason: string): void;
@@ -35,17 +38,20 @@ export interface PlanInputs {
 
 export interface PlanNotice {
   readonly id: string;
+  /** Absent: a snippet. */
+  readonly kind?: 'conversation' | undefined;
   readonly name: string;
   readonly notice: MergeNotice;
   /** The conflict copy made of this machine's version. */
   readonly copy?: string | undefined;
 }
 
-export interface SyncPlan {
+export interface SyncPlan<R extends SyncRecord = SyncRecord> {
+  readonly kind: SyncKind<R>;
   /** This machine's versions that differ from the base commit's (the local commit's changes). */
-  readonly local: Map<string, VaultAsset | undefined>;
+  readonly local: Map<string, R | undefined>;
   /** The merge's versions that differ from the remote's (the merged commit's changes: what is sent). */
-  readonly sent: Map<string, VaultAsset | undefined>;
+  readonly sent: Map<string, R | undefined>;
   /** Records the merge deletes here, and there. */
   readonly deletesHere: number;
   readonly deletesThere: number;
@@ -58,21 +64,21 @@ export interface SyncPlan {
   readonly localOids: ReadonlyMap<string, string | undefined>;
   readonly mergedOids: ReadonlyMap<string, string | undefined>;
   /** The merge's version of each record it changed on either side, as far as the plan holds it (records taken whole from the remote are read when applied). */
-  readonly mergedRecords: ReadonlyMap<string, VaultAsset | undefined>;
+  readonly mergedRecords: ReadonlyMap<string, R | undefined>;
 }
 
-export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
-  const { repo, base, remote } = inputs;
-  const remoteChanged = await repo.changedIds(base, remote, inputs.signal);
-  const ids = new Set<string>([...inputs.dirty, ...remoteChanged, ...inputs.bases.keys()]);
+export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Promise<SyncPlan<R>> {
+  const { repo, base, remote, kind } = inputs;
+  const recordOid = (record: R | undefined): string | undefined => oidOf(kind, record);
+  const ids = new Set<string>([...inputs.dirty, ...inputs.remoteChanged, ...inputs.bases.keys()]);
   // Nobody pushed since the last sync: the remote's folders are the base's (one lookup, not two).
-  const baseCommit = await repo.folders(base, ids);
-  const theirs = base === remote ? baseCommit : await repo.folders(remote, ids);
+  const baseCommit = await repo.folders(base, ids, kind.dir);
+  const theirs = base === remote ? baseCommit : await repo.folders(remote, ids, kind.dir);
   const baseOf = (id: string): string | undefined => {
     const own = inputs.bases.get(id);
     return own !== undefined ? own || undefined : baseCommit.get(id);
   };
-  const ours = new Map<string, { record: VaultAsset | undefined; oid: string | undefined }>();
+  const ours = new Map<string, { record: R | undefined; oid: string | undefined }>();
   for (const id of ids) {
     const record = inputs.read(id);
     ours.set(id, { record, oid: recordOid(record) });
@@ -85,11 +91,11 @@ export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
 
   const localOids = new Map<string, string | undefined>();
   for (const [id, o] of ours) localOids.set(id, o.oid);
-  const local = new Map<string, VaultAsset | undefined>();
-  const sent = new Map<string, VaultAsset | undefined>();
+  const local = new Map<string, R | undefined>();
+  const sent = new Map<string, R | undefined>();
   const notices: PlanNotice[] = [];
   const toMerge: string[] = [];
-  const copies = new Map<string, VaultAsset>();
+  const copies = new Map<string, R>();
   let deletesHere = 0;
   let deletesThere = 0;
   let received = 0;
@@ -120,10 +126,11 @@ export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
       }
       return out;
     };
-    const [baseRecords, theirRecords] = await Promise.all([repo.records(foldersOf(baseOf)), repo.records(foldersOf((id) => theirs.get(id)), inputs.onBad)]);
+    const parse = (id: string, files: readonly VaultFile[]): R => kind.parse(id, files);
+    const [baseRecords, theirRecords] = await Promise.all([repo.records(foldersOf(baseOf), parse), repo.records(foldersOf((id) => theirs.get(id)), parse, inputs.onBad)]);
     for (const id of toMerge) {
       const o = ours.get(id)!;
-      const result = await mergeRecord(baseRecords.get(id), o.record, theirRecords.get(id), o.oid, (b, x, y) => repo.mergeText(b, x, y));
+      const result = await kind.merge(baseRecords.get(id), o.record, theirRecords.get(id), o.oid, (b, x, y) => repo.mergeText(b, x, y));
       const mergedOid = recordOid(result.merged);
       if (mergedOid !== theirs.get(id)) sent.set(id, result.merged);
       if (mergedOid !== o.oid) received++;
@@ -132,10 +139,13 @@ export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
         if (theirs.has(id)) deletesThere++;
       }
       if (result.copy) copies.set(result.copy.id, result.copy);
-      if (result.notice) notices.push({ id, name: (result.merged ?? o.record)?.name ?? id, notice: result.notice, ...(result.copy ? { copy: result.copy.id } : {}) });
+      const shown = result.merged ?? o.record;
+      if (result.notice) {
+        notices.push({ id, ...(kind.name === 'conversation' ? { kind: kind.name } : {}), name: shown ? kind.label(shown) : id, notice: result.notice, ...(result.copy ? { copy: result.copy.id } : {}) });
+      }
     }
     // A copy made before (a sync run again after a crash) is already on the remote: not sent twice.
-    const copiesThere = await repo.folders(remote, copies.keys());
+    const copiesThere = await repo.folders(remote, copies.keys(), kind.dir);
     for (const [id, copy] of copies) {
       ids.add(id);
       localOids.set(id, recordOid(inputs.read(id)));
@@ -147,5 +157,5 @@ export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
   const mergedRecords = new Map([...copies, ...sent]);
   const mergedOids = new Map<string, string | undefined>();
   for (const id of ids) mergedOids.set(id, mergedRecords.has(id) ? recordOid(mergedRecords.get(id)) : theirs.get(id));
-  return { local, sent, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords };
+  return { kind, local, sent, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords };
 }

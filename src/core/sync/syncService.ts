@@ -11,16 +11,24 @@ import { InvalidInputError, NotFoundError, UnavailableError } from '../errors.ts
 import { authorOf, type WriteOptions } from '../history/authors.ts';
 import type { Disposable } from '../lifecycle.ts';
 import { bulkAssetOf, LibraryRecords } from './libraryRecords.ts';
+import { ConversationRecords } from './conversationRecords.ts';
 import { COPY_SUFFIX } from './recordMerge.ts';
 import { VaultRepo } from './vaultRepo.ts';
 import { DEFAULT_BRANCH, SyncState, type SyncSettings } from './syncState.ts';
 import { SyncFinisher } from './syncFinish.ts';
+import { assetTarget, conversationTarget } from './syncTargets.ts';
+import { ASSET_KIND, CONVERSATION_KIND } from './syncKinds.ts';
 import { redacted, runSync, type SyncOptions, type SyncSummary } from './syncEngine.ts';
 
-/** The trash, as a sync brings a snippet back from it (satchel.ts hands it in). */
-export interface TrashedAssets {
+/** The trash, as a sync brings a snippet or conversation back from it (satchel.ts hands it in). */
+export interface TrashedRecords {
   has(id: string): boolean;
   restore(id: string, by: WriteOptions): unknown;
+}
+
+/** The conversations area, as a sync deletes a conversation (into the trash). */
+export interface SyncedConversations {
+  delete(id: string, by: WriteOptions): void;
 }
 
 export interface SyncServiceOptions {
@@ -34,7 +42,7 @@ export interface SyncStatus {
   readonly remote?: string | undefined;
   readonly branch?: string | undefined;
   readonly running: boolean;
-  /** Assets changed here since the last sync. */
+  /** Records (snippets and conversations) changed here since the last sync. */
   readonly changed: number;
   /** Conflict copies waiting to be looked at. */
   readonly conflicts: number;
@@ -67,15 +75,19 @@ export class SyncService implements Disposable {
   private running = 0;
   private readonly closing = new AbortController();
 
-  private readonly trash: (() => TrashedAssets | undefined) | undefined;
+  private readonly trash: (() => TrashedRecords | undefined) | undefined;
+  private readonly conversations: SyncedConversations;
+  private readonly conversationRecords: ConversationRecords;
 
-  constructor(context: StoreContext, assets: AssetService, options: SyncServiceOptions, trash?: () => TrashedAssets | undefined) {
+  constructor(context: StoreContext, assets: AssetService, conversations: SyncedConversations, options: SyncServiceOptions, trash?: () => TrashedRecords | undefined) {
     this.context = context;
     this.assets = assets;
     this.options = options;
     this.trash = trash;
+    this.conversations = conversations;
     this.state = new SyncState(context.database);
     this.records = new LibraryRecords({ database: context.database, ...assets.bulkTargets() });
+    this.conversationRecords = new ConversationRecords(context, (id) => assets.exists(id));
   }
 
   settings(): SyncSettings | undefined {
@@ -157,30 +169,44 @@ export class SyncService implements Disposable {
   private engine(settings: SyncSettings): Parameters<typeof runSync>[0] {
     const repo = new VaultRepo(join(this.options.dataDir, 'sync'), this.options.gitExecutable);
     const author = authorOf('sync', redacted(settings.remote));
+    const writer = new BulkWriter(this.context, this.assets.bulkTargets());
+    const restoreTrashed = (id: string, by: typeof author): boolean => {
+      const trash = this.trash?.();
+      if (trash === undefined || !trash.has(id)) return false;
+      trash.restore(id, { author: by });
+      return true;
+    };
+    const conversations = this.conversationRecords;
     const finisher = new SyncFinisher({
       repo,
       state: this.state,
-      records: this.records,
-      writer: new BulkWriter(this.context, this.assets.bulkTargets()),
+      targets: [
+        assetTarget({ author, restoreTrashed, records: this.records, writer, exists: (id) => this.assets.exists(id), deleteAsset: (id, by) => void this.assets.delete(id, { author: by }) }),
+        conversationTarget({
+          author,
+          restoreTrashed,
+          records: conversations,
+          exists: (id) => this.context.records.has('conversation', id),
+          deleteConversation: (id, by) => this.conversations.delete(id, { author: by }),
+        }),
+      ],
       transaction: (fn) => this.context.transaction(fn),
-      exists: (id) => this.assets.exists(id),
-      deleteAsset: (id, by) => void this.assets.delete(id, { author: by }),
-      restoreTrashed: (id, by) => {
-        const trash = this.trash?.();
-        if (trash === undefined || !trash.has(id)) return false;
-        trash.restore(id, { author: by });
-        return true;
-      },
-      author,
+      bulk: () => writer.begin(),
     });
     return {
       repo,
       state: this.state,
       finisher,
-      read: (id) => this.records.read(id),
-      allIds: () => this.assets.identifierPages(),
+      sources: [
+        {
+          kind: ASSET_KIND,
+          read: (id) => this.records.read(id),
+          allIds: () => this.assets.identifierPages(),
+          count: () => (this.context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number }).n,
+        },
+        { kind: CONVERSATION_KIND, read: (id) => conversations.read(id), allIds: () => [conversations.ids()], count: () => conversations.count() },
+      ],
       closing: this.closing.signal,
-      libraryCount: () => (this.context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number }).n,
       logger: this.context.logger,
     };
   }

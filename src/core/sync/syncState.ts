@@ -4,6 +4,7 @@
  * (`sync_base`). Every statement the area runs on them lives here.
  */
 import type { Database } from '../store/database.ts';
+import type { SyncKindName } from './syncKinds.ts';
 
 /** A sync that pushed and had not yet recorded its result: finished by the next run when its commit reached the remote. */
 export interface PendingSync {
@@ -96,10 +97,11 @@ export class SyncState {
     return this.get('last');
   }
 
-  /** The assets changed since the last sync, and the last change's seq (what a sync read them at). */
-  dirty(): { ids: string[]; seq: number } {
+  /** The records of each kind changed since the last sync, and the last change's seq (what a sync read them at). */
+  dirty(): { ids: ReadonlyMap<SyncKindName, string[]>; seq: number } {
     return this.database.transaction(() => {
-      const ids = (this.database.prepare("SELECT id FROM sync_dirty WHERE kind = 'asset'").all() as Array<{ id: string }>).map((row) => row.id);
+      const ids = new Map<SyncKindName, string[]>([['asset', []], ['conversation', []]]);
+      for (const row of this.database.prepare('SELECT kind, id FROM sync_dirty').all() as Array<{ kind: SyncKindName; id: string }>) ids.get(row.kind)?.push(row.id);
       return { ids, seq: this.seq() };
     });
   }
@@ -109,34 +111,35 @@ export class SyncState {
     return (this.database.prepare('SELECT coalesce(max(seq), 0) AS seq FROM sync_dirty').get() as { seq: number }).seq;
   }
 
+  /** Records (snippets and conversations) changed since the last sync. */
   dirtyCount(): number {
-    return (this.database.prepare("SELECT COUNT(*) AS n FROM sync_dirty WHERE kind = 'asset'").get() as { n: number }).n;
+    return (this.database.prepare('SELECT COUNT(*) AS n FROM sync_dirty').get() as { n: number }).n;
   }
 
-  /** Whether the asset changed after `seq`. */
-  changedAfter(id: string, seq: number): boolean {
-    return this.database.prepare("SELECT 1 FROM sync_dirty WHERE kind = 'asset' AND id = ? AND seq > ?").get(id, seq) !== undefined;
+  /** Whether the record changed after `seq`. */
+  changedAfter(kind: SyncKindName, id: string, seq: number): boolean {
+    return this.database.prepare('SELECT 1 FROM sync_dirty WHERE kind = ? AND id = ? AND seq > ?').get(kind, id, seq) !== undefined;
   }
 
-  /** The asset is synced: its note goes (only one made by `seq`, when given: a later change stays noted). */
-  clean(id: string, upTo?: number): void {
-    if (upTo === undefined) this.database.prepare("DELETE FROM sync_dirty WHERE kind = 'asset' AND id = ?").run(id);
-    else this.database.prepare("DELETE FROM sync_dirty WHERE kind = 'asset' AND id = ? AND seq <= ?").run(id, upTo);
+  /** The record is synced: its note goes (only one made by `seq`, when given: a later change stays noted). */
+  clean(kind: SyncKindName, id: string, upTo?: number): void {
+    if (upTo === undefined) this.database.prepare('DELETE FROM sync_dirty WHERE kind = ? AND id = ?').run(kind, id);
+    else this.database.prepare('DELETE FROM sync_dirty WHERE kind = ? AND id = ? AND seq <= ?').run(kind, id, upTo);
   }
 
-  /** Assets whose base is their own folder (`''`: absent), by id. */
-  bases(): Map<string, string> {
-    const rows = this.database.prepare("SELECT id, tree FROM sync_base WHERE kind = 'asset'").all() as Array<{ id: string; tree: string }>;
+  /** Records of a kind whose base is their own folder (`''`: absent), by id. */
+  bases(kind: SyncKindName): Map<string, string> {
+    const rows = this.database.prepare('SELECT id, tree FROM sync_base WHERE kind = ?').all(kind) as Array<{ id: string; tree: string }>;
     return new Map(rows.map((row) => [row.id, row.tree]));
   }
 
-  setBase(id: string, tree: string | undefined): void {
+  setBase(kind: SyncKindName, id: string, tree: string | undefined): void {
     this.database
-      .prepare("INSERT INTO sync_base (kind, id, tree) VALUES ('asset', ?, ?) ON CONFLICT (kind, id) DO UPDATE SET tree = excluded.tree")
-      .run(id, tree ?? '');
+      .prepare('INSERT INTO sync_base (kind, id, tree) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET tree = excluded.tree')
+      .run(kind, id, tree ?? '');
   }
 
-  dropBase(id: string): void {
-    this.database.prepare("DELETE FROM sync_base WHERE kind = 'asset' AND id = ?").run(id);
+  dropBase(kind: SyncKindName, id: string): void {
+    this.database.prepare('DELETE FROM sync_base WHERE kind = ? AND id = ?').run(kind, id);
   }
 }

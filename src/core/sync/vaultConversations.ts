@@ -50,8 +50,20 @@ export function byCreated(a: VaultMessage, b: VaultMessage): number {
   return a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** The conversation's files, in name order. */
-export function conversationFiles(conversation: VaultConversation): VaultFile[] {
+/** Each record's files, made once: a sync compares, commits and applies the same record objects. */
+const filesOf = new WeakMap<VaultConversation, readonly VaultFile[]>();
+
+/** The conversation's files, in name order (the same array for the same record object: do not change it). */
+export function conversationFiles(conversation: VaultConversation): readonly VaultFile[] {
+  let files = filesOf.get(conversation);
+  if (files === undefined) {
+    files = makeConversationFiles(conversation);
+    filesOf.set(conversation, files);
+  }
+  return files;
+}
+
+function makeConversationFiles(conversation: VaultConversation): VaultFile[] {
   const head = writeFrontMatter(
     [
       ['id', conversation.id],

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Git, GitError, ObjectReader, treeEntries } from './git.ts';
-import { assetDir, assetFiles, ASSETS_DIR, idOfSegment, parseAsset, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultAsset, type VaultFile } from './vaultFormat.ts';
+import { idOfSegment, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
 
 /** Git's empty tree: a commit-less side of a comparison. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -44,16 +44,12 @@ export function folderOid(files: readonly VaultFile[]): string {
   return createHash('sha1').update(`tree ${body.length}\0`).update(body).digest('hex');
 }
 
-export function recordOid(record: VaultAsset | undefined): string | undefined {
-  return record === undefined ? undefined : folderOid(assetFiles(record));
-}
-
-/** One commit to write: its parent, and the folders it changes from the parent's tree (undefined: removed). */
+/** One commit to write: its parent, and the folders it changes from the parent's tree, by path (undefined: removed), made as they are streamed. */
 export interface CommitPlan {
   readonly ref: string;
   readonly parent: string | undefined;
   readonly message: string;
-  readonly changes: ReadonlyMap<string, VaultAsset | undefined>;
+  readonly changes: Iterable<readonly [dir: string, files: readonly VaultFile[] | undefined]>;
 }
 
 export class VaultRepo {
@@ -111,24 +107,25 @@ export class VaultRepo {
     return (await this.git.run(['merge-base', '--is-ancestor', ancestor, of], { allowed: new Set([1]) })).code === 0;
   }
 
-  /** Ids of the records whose folders differ between two commits (either may be none). */
-  async changedIds(from: string | undefined, to: string | undefined, signal?: AbortSignal): Promise<string[]> {
-    if (from === to) return [];
-    const out = await this.git.run(['diff-tree', '-r', '--name-only', '-z', '--no-renames', from ?? EMPTY_TREE, to ?? EMPTY_TREE, '--', ASSETS_DIR], { signal });
-    const ids = new Set<string>();
-    for (const path of out.stdout.toString('utf8').split('\0')) {
-      const parts = path.split('/');
-      if (parts.length >= 4 && parts[0] === ASSETS_DIR) ids.add(idOfSegment(parts[2]!));
+  /** Ids of the records whose folders differ between two commits (either may be none), by the vault folder (`roots`) they are in. */
+  async changedIds(from: string | undefined, to: string | undefined, roots: readonly string[], signal?: AbortSignal): Promise<Map<string, string[]>> {
+    const ids = new Map(roots.map((root) => [root, new Set<string>()]));
+    if (from !== to) {
+      const out = await this.git.run(['diff-tree', '-r', '--name-only', '-z', '--no-renames', from ?? EMPTY_TREE, to ?? EMPTY_TREE, '--', ...roots], { signal });
+      for (const path of out.stdout.toString('utf8').split('\0')) {
+        const parts = path.split('/');
+        if (parts.length >= 4) ids.get(parts[0]!)?.add(idOfSegment(parts[2]!));
+      }
     }
-    return [...ids];
+    return new Map([...ids].map(([root, set]) => [root, [...set]]));
   }
 
-  /** The folder (tree) id of each record in a commit; absent ones are left out. */
-  async folders(commit: string | undefined, ids: Iterable<string>): Promise<Map<string, string>> {
+  /** The folder (tree) id of each record in a commit, its folder's path given by `dirOf`; absent ones are left out. */
+  async folders(commit: string | undefined, ids: Iterable<string>, dirOf: (id: string) => string): Promise<Map<string, string>> {
     const list = [...ids];
     const out = new Map<string, string>();
     if (commit === undefined || list.length === 0) return out;
-    const result = await this.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: list.map((id) => `${commit}:${assetDir(id)}\n`).join('') });
+    const result = await this.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: list.map((id) => `${commit}:${dirOf(id)}\n`).join('') });
     result.stdout
       .toString('utf8')
       .split('\n')
@@ -140,9 +137,9 @@ export class VaultRepo {
     return out;
   }
 
-  /** The records of the given folders, by id (a folder that is not a record is left out and reported). */
-  async records(folders: ReadonlyMap<string, string>, onBad?: (id: string, reason: string) => void): Promise<Map<string, VaultAsset>> {
-    const out = new Map<string, VaultAsset>();
+  /** The records of the given folders, by id, as `parse` reads them (a folder that is not a record is left out and reported). */
+  async records<R>(folders: ReadonlyMap<string, string>, parse: (id: string, files: readonly VaultFile[]) => R, onBad?: (id: string, reason: string) => void): Promise<Map<string, R>> {
+    const out = new Map<string, R>();
     if (folders.size === 0) return out;
     const reader = new ObjectReader(this.git);
     try {
@@ -156,7 +153,7 @@ export class VaultRepo {
               .map(async (entry) => ({ name: entry.name, data: (await reader.read(entry.oid))?.data ?? Buffer.alloc(0) })),
           );
           try {
-            out.set(id, parseAsset(id, files));
+            out.set(id, parse(id, files));
           } catch (error) {
             onBad?.(id, (error as Error).message);
           }
@@ -206,8 +203,8 @@ export class VaultRepo {
     let serialized = 0;
     for (const plan of plans) {
       const changes: (typeof files)[number] = [];
-      for (const [id, record] of plan.changes) {
-        changes.push({ dir: assetDir(id), files: record ? assetFiles(record).map((file) => ({ name: file.name, mark: blob(file.data) })) : undefined });
+      for (const [dir, folder] of plan.changes) {
+        changes.push({ dir, files: folder?.map((file) => ({ name: file.name, mark: blob(file.data) })) });
         // A first sync streams the whole library: the host answers between pages of it.
         if (++serialized % STREAM_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
       }

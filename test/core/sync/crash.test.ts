@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { tempDir } from '../../support/helpers.ts';
 import { TEST_WRITE } from '../../support/authors.ts';
 import { bareRepository, library, openMachine } from './syncSupport.ts';
-import { recordsOf, seed } from './vaultSupport.ts';
+import { allConversations, conversationsOf, recordsOf, seed } from './vaultSupport.ts';
 
 const script = fileURLToPath(new URL('./crashSync.ts', import.meta.url));
 
@@ -35,6 +35,7 @@ for (const phase of ['fetched', 'committed', 'pushing', 'pushed', 'applying']) {
     try {
       const shared = await a.assets.create(seed('const retries = 3;\n', { name: 'Shared' }), TEST_WRITE);
       const lines = await a.assets.create(seed('one\ntwo\nthree\nfour\n', { name: 'Lines' }), TEST_WRITE);
+      const talk = a.conversations.create({ type: 'COPILOT', name: 'Talk', messages: [{ role: 'USER', fragment: { string: { raw: 'hello' } } }] } as never, false).id;
       await a.sync.sync();
       await b.sync.sync();
       // Work on both sides: new snippets, edits of different lines, the same line (a conflict), a delete.
@@ -44,6 +45,10 @@ for (const phase of ['fetched', 'committed', 'pushing', 'pushed', 'applying']) {
       const fromB = await b.assets.create(seed('made on B\n', { name: 'From B' }), TEST_WRITE);
       b.assets.edit(lines.id, { content: { text: 'one\ntwo\nthree\nfour (B)\n' } }, TEST_WRITE);
       b.assets.edit(shared.id, { content: { text: 'const retries = 10;\n' } }, TEST_WRITE);
+      // Messages added to one conversation on both sides, and a conversation made on B.
+      a.conversations.createMessage(talk, { role: 'USER', fragment: { string: { raw: 'from A' } } }, false);
+      b.conversations.createMessage(talk, { role: 'USER', fragment: { string: { raw: 'from B' } } }, false);
+      const made = b.conversations.create({ type: 'COPILOT', name: 'Made on B', messages: [] } as never, false).id;
       for (let i = 0; i < 300; i++) await b.assets.create(seed(`bulk ${i}\n`, { name: `Bulk ${i}` }), TEST_WRITE);
       await b.sync.sync();
       await a.close();
@@ -67,6 +72,9 @@ for (const phase of ['fetched', 'committed', 'pushing', 'pushed', 'applying']) {
       assert.equal(copies.length, 1, 'one conflict copy');
       assert.equal(copies[0]!.content, 'const retries = 5;\n');
       assert.equal(onA.size, 2 + 2 + 300 + 1);
+      assert.deepEqual(allConversations(a), allConversations(b));
+      assert.deepEqual(conversationsOf(a).read(talk)?.messages.map((m) => m.text).sort(), ['from A', 'from B', 'hello']);
+      assert.equal(conversationsOf(a).read(made)?.name, 'Made on B');
       assert.equal(a.sync.status().changed, 0);
     } finally {
       await a.close();

@@ -11,10 +11,10 @@ test('create on A appears on B, every field of it; the second sync of each has n
   await withMachines(async ({ a, b, remote }) => {
     const ids = await variedLibrary(a);
     const first = await a.sync.sync();
-    assert.equal(first.sent, 6);
+    assert.equal(first.sent, 8, 'six snippets and two conversations');
     assert.ok(remoteFiles(remote).includes('satchel.json'));
     const joined = await b.sync.sync();
-    assert.equal(joined.received, 6);
+    assert.equal(joined.received, 8);
     assert.deepEqual(library(b), library(a));
     assert.equal(recordsOf(b).read(ids[0]!)?.name, 'Plain');
     // The revisions B made are the sync's.
@@ -23,6 +23,17 @@ test('create on A appears on B, every field of it; the second sync of each has n
     assert.deepEqual(again.map((s) => [s.sent, s.received]), [[0, 0], [0, 0]]);
     assert.equal(a.sync.status().changed, 0);
     assert.equal(b.sync.status().changed, 0);
+  });
+});
+
+test('with a remote set, a snippet\'s description edited twice and a website renamed before a sync are noted once each (the notes no longer fail the write)', async () => {
+  await withMachines(async ({ a }) => {
+    const asset = await a.assets.create(seed('x\n', { name: 'X' }), TEST_WRITE);
+    a.assets.edit(asset.id, { description: 'one' }, TEST_WRITE);
+    a.assets.edit(asset.id, { description: 'two' }, TEST_WRITE);
+    a.assets.createWebsite({ url: 'https://example.com/x', name: 'X', asset: asset.id }, TEST_WRITE);
+    a.assets.createWebsite({ url: 'https://example.com/x', name: 'X, renamed', asset: asset.id }, TEST_WRITE);
+    assert.equal(a.sync.status().changed, 1);
   });
 });
 

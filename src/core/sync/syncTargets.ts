@@ -1,0 +1,79 @@
+/**
+ * Where a sync writes each kind of record here (syncFinish.ts): snippets through the bulk path
+ * (a revision by the sync for each), conversations through their records (ids and times kept).
+ * A delete is a trash entry by the sync; a record deleted here that another machine changed comes
+ * back out of the trash under its id (its entry goes) before it takes that version.
+ */
+import type { BulkWriter } from '../assets/bulkWriter.ts';
+import type { Author } from '../history/authors.ts';
+import { checkLimit } from '../limits.ts';
+import { DomainError } from '../errors.ts';
+import { bulkAssetOf, recordRefusal, type LibraryRecords } from './libraryRecords.ts';
+import type { ConversationRecords } from './conversationRecords.ts';
+import type { ApplyTarget } from './syncFinish.ts';
+import { ASSET_KIND, CONVERSATION_KIND } from './syncKinds.ts';
+import type { VaultAsset } from './vaultFormat.ts';
+import type { VaultConversation } from './vaultConversations.ts';
+
+/** What both kinds' targets need of the store's areas. */
+export interface TargetDeps {
+  readonly author: Author;
+  /** Brings a deleted record back from the trash under its id; false when the trash does not hold it. */
+  restoreTrashed(id: string, author: Author): boolean;
+}
+
+export function assetTarget(
+  deps: TargetDeps & {
+    readonly records: LibraryRecords;
+    readonly writer: BulkWriter;
+    exists(id: string): boolean;
+    deleteAsset(id: string, author: Author): void;
+  },
+): ApplyTarget<VaultAsset> {
+  return {
+    kind: ASSET_KIND,
+    read: (id) => deps.records.read(id),
+    refusal: recordRefusal,
+    put(records) {
+      const puts = records.map((record) => bulkAssetOf(record, deps.exists(record.id) || deps.restoreTrashed(record.id, deps.author)));
+      deps.writer.write(puts, deps.author);
+      for (const record of records) deps.records.setConflictOf(record.id, record.conflictOf);
+    },
+    remove(id) {
+      deps.deleteAsset(id, deps.author);
+      deps.records.setConflictOf(id, undefined);
+    },
+  };
+}
+
+export function conversationTarget(
+  deps: TargetDeps & {
+    readonly records: ConversationRecords;
+    exists(id: string): boolean;
+    deleteConversation(id: string, author: Author): void;
+  },
+): ApplyTarget<VaultConversation> {
+  return {
+    kind: CONVERSATION_KIND,
+    read: (id) => deps.records.read(id),
+    refusal(record) {
+      try {
+        if (record.name !== undefined) checkLimit('nameChars', record.name.length);
+        for (const message of record.messages) checkLimit('messageChars', message.text.length);
+        return undefined;
+      } catch (error) {
+        if (error instanceof DomainError) return error.message;
+        throw error;
+      }
+    },
+    put(records) {
+      for (const record of records) {
+        if (!deps.exists(record.id)) deps.restoreTrashed(record.id, deps.author);
+        deps.records.put(record);
+      }
+    },
+    remove(id) {
+      deps.deleteConversation(id, deps.author);
+    },
+  };
+}
