@@ -9,20 +9,21 @@ import { parseArgs } from 'node:util';
 import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel } from '../core/satchel.ts';
 import { defaultDataDir } from '../core/dataDir.ts';
-import type { SyncOptions, SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
+import { DEFAULT_MAX_DELETE_PERCENT, validDeletePercent, type SyncOptions, type SyncProgress, type SyncSummary } from '../core/sync/syncEngine.ts';
 import type { SyncStatus } from '../core/sync/syncService.ts';
+import { noticeText } from '../core/sync/syncNotices.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import { authorOf } from '../core/history/authors.ts';
 import { hostUrl } from './hostAddress.ts';
 import { bar, ProgressLine } from './progressBar.ts';
 import { cancelOnInterrupt } from './interrupt.ts';
 
-const USAGE = `Usage: satchel sync [--data-dir DIR] [--remote URL] [--branch NAME] [--confirm-deletes]
+const USAGE = `Usage: satchel sync [--data-dir DIR] [--remote URL] [--branch NAME] [--confirm-deletes] [--max-delete-percent N]
        satchel sync --status [--data-dir DIR]
   Syncs the library with a git repository through your own git (SSH, HTTPS with your credential
   helper, or a path to a bare repository). --remote sets the repository the first time (and
-  changes it later: a new remote starts over). A sync that would delete more than half of the
-  library stops; --confirm-deletes lets it go ahead.`;
+  changes it later: a new remote starts over). A sync that would delete more than N% of the
+  library (default ${DEFAULT_MAX_DELETE_PERCENT}; 0-100) stops; --confirm-deletes lets it go ahead.`;
 
 const PHASES: Record<SyncProgress['phase'], string> = {
   reading: 'reading changes',
@@ -45,6 +46,7 @@ export async function runSyncCommand(args: readonly string[]): Promise<number> {
       remote: { type: 'string' },
       branch: { type: 'string' },
       'confirm-deletes': { type: 'boolean' },
+      'max-delete-percent': { type: 'string' },
       status: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -52,6 +54,11 @@ export async function runSyncCommand(args: readonly string[]): Promise<number> {
   if (values.help || positionals.length > 0) {
     console.log(USAGE);
     return values.help ? 0 : 2;
+  }
+  const percent = values['max-delete-percent'] === undefined ? undefined : Number(values['max-delete-percent']);
+  if (percent !== undefined && (values['max-delete-percent']!.trim() === '' || !validDeletePercent(percent))) {
+    console.error(`--max-delete-percent takes a percentage from 0 to 100, not ${JSON.stringify(values['max-delete-percent'])}`);
+    return 2;
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
   if (values.status) {
@@ -63,6 +70,7 @@ export async function runSyncCommand(args: readonly string[]): Promise<number> {
   const options: SyncOptions = {
     signal: interrupt.signal,
     confirmDeletes: values['confirm-deletes'] === true,
+    maxDeletePercent: percent,
     onProgress: (p) => line.show(() => (p.total ? `${bar((p.done ?? 0) / p.total)} ${PHASES[p.phase]} ${p.done}/${p.total}` : `${PHASES[p.phase]}…`)),
   };
   let summary: SyncSummary;
@@ -73,7 +81,7 @@ export async function runSyncCommand(args: readonly string[]): Promise<number> {
         if (values.remote !== undefined) core.sync.configure(values.remote, values.branch);
         return core.sync.sync(options);
       },
-      (client) => client.sync.run({ ...(values.remote !== undefined ? { remote: values.remote } : {}), ...(values.branch ? { branch: values.branch } : {}), confirmDeletes: options.confirmDeletes }, options),
+      (client) => client.sync.run({ ...(values.remote !== undefined ? { remote: values.remote } : {}), ...(values.branch ? { branch: values.branch } : {}), confirmDeletes: options.confirmDeletes, ...(percent !== undefined ? { maxDeletePercent: percent } : {}) }, options),
     );
   } catch (error) {
     line.done();
@@ -120,11 +128,7 @@ function printSummary(summary: SyncSummary): void {
     `Synced with ${summary.remote} (${summary.branch}): sent ${summary.sent}, received ${summary.received}${deleted}` +
       `${summary.attempts > 1 ? `, after ${summary.attempts} tries` : ''} (${(summary.elapsedMs / 1000).toFixed(1)} s).`,
   );
-  for (const notice of summary.notices) {
-    if (notice.notice === 'conflict') console.log(`  ! "${notice.name}" was changed on both sides: the other machine's version is kept, yours is saved as a conflict copy (${notice.copy}).`);
-    else if (notice.notice === 'local-edit-kept') console.log(`  ! "${notice.name}" was deleted on the other machine and changed here: your change was kept.`);
-    else console.log(`  ! "${notice.name}" was deleted here and changed on the other machine: that change was kept.`);
-  }
+  for (const notice of summary.notices) console.log(`  ! ${noticeText(notice).message}${notice.copy ? ` (${notice.copy})` : ''}`);
   for (const skipped of summary.skipped.slice(0, 20)) console.log(`  ✗ ${skipped.id}: ${skipped.reason}`);
 }
 

@@ -20,6 +20,8 @@ const syncRequest = z
     branch: z.string().min(1).max(100).optional(),
     /** Go ahead with a sync that deletes more than the share of the library that stops it otherwise. */
     confirmDeletes: z.boolean().optional(),
+    /** The share of the library (0-100 %) a sync may delete without asking (default 50). */
+    maxDeletePercent: z.number().min(0).max(100).optional(),
   })
   .default({});
 

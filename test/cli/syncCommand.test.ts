@@ -50,6 +50,21 @@ test('with no host, then through a host: snippets made on A reach B, and --statu
   }
 });
 
+test('--max-delete-percent: a percentage from 0 to 100, anything else refused before the sync starts', { timeout: 60_000 }, async () => {
+  const root = tempDir('satchel-cli-percent-');
+  try {
+    for (const value of ['101', '-5', 'half', '']) {
+      const refused = await runCli(['sync', '--data-dir', join(root, 'data'), '--remote', join(root, 'remote.git'), `--max-delete-percent=${value}`]);
+      assert.equal(refused.code, 2, value);
+      assert.match(refused.stderr, /--max-delete-percent takes a percentage from 0 to 100/);
+    }
+    const taken = await runCli(['sync', '--data-dir', join(root, 'data'), '--remote', bareRepository(root, 'ok.git'), '--max-delete-percent', '10']);
+    assert.equal(taken.code, 0, taken.stderr);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('git missing from PATH: a clear message, exit 1, nothing changed', { timeout: 60_000 }, async () => {
   const root = tempDir('satchel-cli-nogit-');
   try {

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readSyncSettings } from '../../src/extension/sync/syncSettings.ts';
+import { DEFAULT_MAX_DELETE_PERCENT } from '../../src/core/sync/syncEngine.ts';
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 const declared = manifest.contributes.configuration.properties;
@@ -12,7 +13,7 @@ function configuration(values: Record<string, unknown>) {
 }
 
 test('no remote by default; every 10 minutes and on focus once one is set; 0 minutes syncs only when asked', () => {
-  assert.deepEqual(readSyncSettings(configuration({})), { remote: undefined, intervalMs: 600_000, onFocus: true });
+  assert.deepEqual(readSyncSettings(configuration({})), { remote: undefined, intervalMs: 600_000, onFocus: true, maxDeletePercent: 50 });
   assert.equal(declared['satchel.sync.remote'].default, '');
   assert.equal(declared['satchel.sync.intervalMinutes'].default, 10);
   assert.equal(declared['satchel.sync.onFocus'].default, true);
@@ -20,7 +21,15 @@ test('no remote by default; every 10 minutes and on focus once one is set; 0 min
     remote: '/srv/snippets.git',
     intervalMs: 0,
     onFocus: false,
+    maxDeletePercent: 50,
   });
   assert.equal(readSyncSettings(configuration({ 'satchel.sync.intervalMinutes': 0.2 })).intervalMs, 60_000, 'at least a minute apart');
   assert.equal(readSyncSettings(configuration({ 'satchel.sync.remote': '   ' })).remote, undefined);
+});
+
+test('the share a sync deletes without asking: declared 0-100 with the default core uses; read within those bounds', () => {
+  const declaredPercent = declared['satchel.sync.maxDeletePercent'];
+  assert.deepEqual([declaredPercent.type, declaredPercent.default, declaredPercent.minimum, declaredPercent.maximum], ['number', DEFAULT_MAX_DELETE_PERCENT, 0, 100]);
+  const read = (value: unknown): number => readSyncSettings(configuration({ 'satchel.sync.maxDeletePercent': value })).maxDeletePercent;
+  assert.deepEqual([read(20), read(0), read(100), read(150), read(-3), read('many'), read(null)], [20, 0, 100, 100, 0, 50, 50]);
 });

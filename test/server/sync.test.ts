@@ -28,6 +28,11 @@ test('a sync through the host: progress lines, then the summary; the status name
     const refused = await fetch(`${server.url}/satchel/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ remote: '--upload-pack=touch /tmp/x' }) });
     assert.equal(refused.status, 400);
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'invalid_input');
+    // The share a sync may delete without asking is a percentage.
+    for (const maxDeletePercent of [150, -1, '50']) {
+      const bad = await fetch(`${server.url}/satchel/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ maxDeletePercent }) });
+      assert.equal(bad.status, 400, `maxDeletePercent ${maxDeletePercent}`);
+    }
   } finally {
     client.dispose();
     await server.close();

@@ -178,9 +178,11 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
         onRead: (done, total) => progress('reading', done, total),
       });
       if (!options.confirmDeletes) {
-        const library = source.count();
-        if (tooMany(plan.deletesHere, library, percent)) throw new MassDeleteError(plan.deletesHere, library, 'on this machine (they were deleted on the remote)', kind.plural, percent);
-        if (tooMany(plan.deletesThere, library, percent)) throw new MassDeleteError(plan.deletesThere, library, 'on the remote (they were deleted on this machine)', kind.plural, percent);
+        // Weighed against the library each side holds now: the remote still has what was deleted here.
+        const here = source.count();
+        const there = here + plan.deletesThere;
+        if (tooMany(plan.deletesHere, here, percent)) throw new MassDeleteError(plan.deletesHere, here, 'on this machine (they were deleted on the remote)', kind.plural, percent);
+        if (tooMany(plan.deletesThere, there, percent)) throw new MassDeleteError(plan.deletesThere, there, 'on the remote (they were deleted on this machine)', kind.plural, percent);
       }
       plans.push(plan);
     }

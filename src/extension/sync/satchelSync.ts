@@ -89,7 +89,7 @@ export class SatchelSync extends Owner {
       const summary = await vscode.window.withProgress({ location, title: 'Satchel: syncing', cancellable: reason === 'command' }, (progress, token) => {
         const stop = new AbortController();
         token.onCancellationRequested(() => stop.abort());
-        return connection.client.sync.run({ remote, confirmDeletes }, { signal: stop.signal, onProgress: (p) => progress.report({ message: p.total ? `${p.phase} ${p.done}/${p.total}` : p.phase }) });
+        return connection.client.sync.run({ remote, confirmDeletes, maxDeletePercent: this.settings.maxDeletePercent }, { signal: stop.signal, onProgress: (p) => progress.report({ message: p.total ? `${p.phase} ${p.done}/${p.total}` : p.phase }) });
       });
       this.lastError = undefined;
       this.log.info(`sync: sent ${summary.sent}, received ${summary.received} (${summary.elapsedMs} ms)`);

@@ -1,5 +1,6 @@
 /** The `satchel.sync.*` settings, read here and nowhere else. */
 import type * as vscode from 'vscode';
+import { DEFAULT_MAX_DELETE_PERCENT } from '../../core/sync/syncEngine.ts';
 
 export const SYNC_SECTION = 'satchel.sync';
 
@@ -10,14 +11,19 @@ export interface SyncSettings {
   readonly intervalMs: number;
   /** Sync when a VS Code window gains focus (at most once a minute). */
   readonly onFocus: boolean;
+  /** The share of the library (0-100 %) a sync may delete without asking. */
+  readonly maxDeletePercent: number;
 }
 
 export function readSyncSettings(configuration: Pick<vscode.WorkspaceConfiguration, 'get'>): SyncSettings {
   const remote = String(configuration.get<string>(`${SYNC_SECTION}.remote`, '') ?? '').trim();
   const minutes = Number(configuration.get<number>(`${SYNC_SECTION}.intervalMinutes`, 10));
+  // A hand-edited settings.json may hold anything: a share outside 0-100 is the nearest bound, a non-number the default.
+  const percent = Number(configuration.get<number>(`${SYNC_SECTION}.maxDeletePercent`, DEFAULT_MAX_DELETE_PERCENT) ?? Number.NaN);
   return {
     remote: remote === '' ? undefined : remote,
     intervalMs: Number.isFinite(minutes) && minutes > 0 ? Math.max(1, minutes) * 60_000 : 0,
     onFocus: configuration.get<boolean>(`${SYNC_SECTION}.onFocus`, true) !== false,
+    maxDeletePercent: Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) : DEFAULT_MAX_DELETE_PERCENT,
   };
 }

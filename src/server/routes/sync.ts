@@ -14,7 +14,7 @@ export const syncRoutes: RouteModule = (router, { core }) => {
     if (request.remote !== undefined) core.sync.configure(request.remote, request.branch);
     const reply = ndjsonReply<SyncLine>(ctx);
     void core.sync
-      .sync({ signal: reply.signal, confirmDeletes: request.confirmDeletes, onProgress: (progress) => reply.send({ progress }) })
+      .sync({ signal: reply.signal, confirmDeletes: request.confirmDeletes, maxDeletePercent: request.maxDeletePercent, onProgress: (progress) => reply.send({ progress }) })
       .then(
         (summary) => reply.send({ summary }),
         (error: unknown) => reply.send(errorLine(error, core.context.logger, op.sync.path)),

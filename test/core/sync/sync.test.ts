@@ -154,7 +154,7 @@ test('a remote emptied (or most of the library deleted elsewhere) stops the sync
     await a.sync.sync();
     await b.sync.sync();
     for (const id of b.assets.identifiers().slice(0, 8)) b.assets.delete(id, TEST_WRITE);
-    await assert.rejects(b.sync.sync(), { name: 'MassDeleteError', message: /delete 8 of 2 snippets on the remote|delete 8 of/ });
+    await assert.rejects(b.sync.sync(), { name: 'MassDeleteError', message: /delete 8 of 10 snippets on the remote/ });
     assert.equal(remoteFiles(remote).filter((f) => f.endsWith('snippet.md')).length, 10, 'nothing was pushed');
     const confirmed = await b.sync.sync({ confirmDeletes: true });
     assert.equal(confirmed.deletedThere, 8);
@@ -166,6 +166,28 @@ test('a remote emptied (or most of the library deleted elsewhere) stops the sync
     await assert.rejects(a.sync.sync(), { name: 'MassDeleteError', message: /no longer has the branch/ });
     await a.sync.sync({ confirmDeletes: true });
     assert.equal(remoteFiles(remote).filter((f) => f.endsWith('snippet.md')).length, 10);
+  });
+});
+
+test('the share of the library a sync deletes without asking is the caller\'s: a lower one stops a smaller delete, a higher one lets a larger go; outside 0-100 is refused', SLOW, async () => {
+  await withMachines(async ({ a, b }) => {
+    for (let i = 0; i < 20; i++) await a.assets.create(seed(`s${i}\n`, { name: `S ${i}` }), TEST_WRITE);
+    await a.sync.sync();
+    await b.sync.sync();
+    for (const id of b.assets.identifiers().slice(0, 6)) b.assets.delete(id, TEST_WRITE);
+    // 6 of 20 (30 %): under the default 50 %, over 25 %.
+    await assert.rejects(b.sync.sync({ maxDeletePercent: 25 }), { name: 'MassDeleteError', message: /delete 6 of 20 snippets on the remote.*more than the 25%/ });
+    await assert.rejects(b.sync.sync({ maxDeletePercent: 101 }), { name: 'InvalidInputError', message: /from 0 to 100/ });
+    await assert.rejects(b.sync.sync({ maxDeletePercent: Number.NaN }), { name: 'InvalidInputError' });
+    assert.equal((await b.sync.sync()).deletedThere, 6, 'the default lets 30 % go');
+    // A deletes 8 of the 14 left: B would delete 8 of its 14 (57 %), stopped by default and at 0 %, let go at 100 %.
+    await a.sync.sync();
+    for (const id of a.assets.identifiers().slice(0, 8)) a.assets.delete(id, TEST_WRITE);
+    await a.sync.sync({ maxDeletePercent: 100 });
+    await assert.rejects(b.sync.sync(), { name: 'MassDeleteError', message: /delete 8 of 14 snippets on this machine.*more than the 50%/ });
+    await assert.rejects(b.sync.sync({ maxDeletePercent: 0 }), { name: 'MassDeleteError' });
+    assert.equal(b.assets.identifiers().length, 14, 'B deleted nothing');
+    assert.equal((await b.sync.sync({ maxDeletePercent: 100 })).deletedHere, 8);
   });
 });
 

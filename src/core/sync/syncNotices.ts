@@ -1,0 +1,17 @@
+/** What the user is told of a sync's notices (conflicts settled, edits kept over deletes), in the CLI and in VS Code alike. */
+import type { PlanNotice } from './syncPlan.ts';
+
+export function noticeText(notice: PlanNotice): { message: string; conflict: boolean } {
+  const conversation = notice.kind === 'conversation';
+  const what = conversation ? `The conversation "${notice.name}"` : `"${notice.name}"`;
+  switch (notice.notice) {
+    case 'conflict':
+      return conversation
+        ? { message: `${what} was changed on another machine too: where both changed the same thing its version is kept, and a message you changed is saved beside it.`, conflict: false }
+        : { message: `${what} was changed on another machine too: its version is kept, and yours is saved as a conflict copy.`, conflict: true };
+    case 'local-edit-kept':
+      return { message: `${what} was deleted on another machine, but you changed it here: your change was kept.`, conflict: false };
+    case 'remote-edit-kept':
+      return { message: `${what} was deleted here, but changed on another machine: it is back, with that change.`, conflict: false };
+  }
+}
