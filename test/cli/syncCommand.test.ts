@@ -14,8 +14,9 @@ import { silentLogger } from '../../src/core/context.ts';
 import { tempDir } from '../support/helpers.ts';
 import { CLI_ARGS, runCli } from '../support/cli.ts';
 import { TEST_WRITE } from '../support/authors.ts';
-import { bareRepository, library } from '../core/sync/syncSupport.ts';
+import { bareRepository, fakeGit, library } from '../core/sync/syncSupport.ts';
 import { seed } from '../core/sync/vaultSupport.ts';
+import { existsSync, mkdirSync } from 'node:fs';
 
 test('with no host, then through a host: snippets made on A reach B, and --status tells the state', { timeout: 120_000 }, async () => {
   const root = tempDir('satchel-cli-sync-');
@@ -80,6 +81,30 @@ test('git missing from PATH: a clear message, exit 1, nothing changed', { timeou
     });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /no git executable was found on PATH\. Install Git .*nothing was changed/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('an old git on PATH: exit 1 naming the git found and the one needed; nothing changed', { timeout: 60_000 }, async () => {
+  const root = tempDir('satchel-cli-oldgit-');
+  try {
+    const bin = join(root, 'bin');
+    mkdirSync(bin);
+    fakeGit(bin, '2.17.1');
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [...CLI_ARGS, 'sync', '--data-dir', join(root, 'data'), '--remote', join(root, 'remote.git')], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: bin, HOME: root },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.once('error', reject);
+      child.once('exit', (code) => resolve({ code, stderr }));
+    });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /Sync needs git 2\.29\.0 or later, and the git on PATH is 2\.17\.1\. Update Git .*nothing was changed/);
+    assert.equal(existsSync(join(root, 'data', 'sync', 'repo.git')), false);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -15,6 +15,37 @@ export class GitMissingError extends UnavailableError {
   }
 }
 
+/**
+ * The oldest git whose commands and flags sync uses: `git fetch --no-write-fetch-head` came in
+ * 2.29 (the rest, `ls-remote --symref`, `cat-file --batch-check=<format>`, `merge-base
+ * --is-ancestor`, `fast-import --done`, `fetch --no-auto-gc`, is older).
+ */
+export const MIN_GIT_VERSION = [2, 29, 0] as const;
+
+/** The git on PATH is older than sync needs: the sync stops before anything changed. */
+export class GitTooOldError extends UnavailableError {
+  constructor(found: string) {
+    super(
+      `Sync needs git ${MIN_GIT_VERSION.join('.')} or later, and the git on PATH is ${found}. ` +
+        'Update Git (https://git-scm.com/downloads) and sync again; nothing was changed.',
+    );
+  }
+}
+
+/** The version `git --version` printed ("git version 2.39.2", "2.37.1 (Apple Git-137.1)", "2.41.0.windows.1"), or undefined when it reads as none. */
+export function parseGitVersion(text: string): { readonly numbers: readonly number[]; readonly text: string } | undefined {
+  const match = /git version (\d+)\.(\d+)(?:\.(\d+))?\S*/.exec(text);
+  return match ? { numbers: [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)], text: match[0].slice('git version '.length) } : undefined;
+}
+
+function olderThan(version: readonly number[], minimum: readonly number[]): boolean {
+  for (let i = 0; i < minimum.length; i++) if ((version[i] ?? 0) !== minimum[i]) return (version[i] ?? 0) < minimum[i]!;
+  return false;
+}
+
+/** Executables whose version was found good enough (checked once per process; a failed check is made again next time). */
+const checkedVersions = new Map<string, Promise<void>>();
+
 /** A git command failed; `stderr` is what git said. */
 export class GitError extends UnavailableError {
   readonly stderr: string;
@@ -58,6 +89,23 @@ export class Git {
     };
     // A repository or index the caller's environment names is not this one.
     for (const name of ['GIT_INDEX_FILE', 'GIT_WORK_TREE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR']) delete this.env[name];
+  }
+
+  /**
+   * Refuses a git older than MIN_GIT_VERSION (GitTooOldError), once per executable; a version
+   * that does not read as one (an unusual build) is let through.
+   */
+  checkVersion(): Promise<void> {
+    let checked = checkedVersions.get(this.executable);
+    if (checked === undefined) {
+      checked = this.text(['--version']).then((said) => {
+        const version = parseGitVersion(said);
+        if (version !== undefined && olderThan(version.numbers, MIN_GIT_VERSION)) throw new GitTooOldError(version.text);
+      });
+      checkedVersions.set(this.executable, checked);
+      checked.catch(() => checkedVersions.delete(this.executable));
+    }
+    return checked;
   }
 
   /** Starts git with `args`: the caller talks to it (cat-file --batch, fast-import). */

@@ -61,8 +61,9 @@ export class VaultRepo {
     this.git = new Git(join(syncDir, 'repo.git'), executable);
   }
 
-  /** Creates the private bare repository the first time (git's own `init`, so any git version reads it). */
+  /** Checks the git (its version, once), then creates the private bare repository the first time (git's own `init`, so that git reads it). */
   async init(): Promise<void> {
+    await this.git.checkVersion();
     if (existsSync(join(this.git.gitDir, 'HEAD'))) return;
     mkdirSync(this.dir, { recursive: true });
     await this.git.run(['init', '--bare', '--quiet', this.git.gitDir]);

@@ -1,6 +1,6 @@
 /** Two machines and a remote: data directories A and B syncing through a local bare repository (no network). */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { tempDir } from '../../support/helpers.ts';
@@ -61,4 +61,12 @@ export function remoteFiles(remote: string, branch = 'main'): string[] {
   } catch {
     return [];
   }
+}
+
+/** A `git` that prints `version` for --version and fails at anything else (it must never be asked more). */
+export function fakeGit(dir: string, version: string, name = 'git'): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "git version ${version}"; exit 0; fi\necho "fake git asked: $*" >&2\nexit 3\n`);
+  chmodSync(path, 0o755);
+  return path;
 }
