@@ -38,7 +38,7 @@ function snippetFile(count: number): { name: string; read: () => Promise<{ name:
 }
 
 test(`health answers while ${SNIPPETS} snippets sync; SIGTERM during a joining sync ends the host, which finishes the sync after a restart`, { timeout: 600_000 }, async () => {
-  execFileSync('git', ['init', '--bare', '--quiet', remote]);
+  execFileSync('git', ['init', '--bare', '--quiet', '--initial-branch=main', remote]);
   const a = await startHost('a');
   const imported = await a.client.imports.importFiles([snippetFile(SNIPPETS)]);
   assert.equal(imported.imported, SNIPPETS);

@@ -38,13 +38,13 @@ export function parseGitVersion(text: string): { readonly numbers: readonly numb
   return match ? { numbers: [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)], text: match[0].slice('git version '.length) } : undefined;
 }
 
-function olderThan(version: readonly number[], minimum: readonly number[]): boolean {
+export function olderThan(version: readonly number[], minimum: readonly number[]): boolean {
   for (let i = 0; i < minimum.length; i++) if ((version[i] ?? 0) !== minimum[i]) return (version[i] ?? 0) < minimum[i]!;
   return false;
 }
 
 /** Executables whose version was found good enough (checked once per process; a failed check is made again next time). */
-const checkedVersions = new Map<string, Promise<void>>();
+const checkedVersions = new Map<string, Promise<readonly number[] | undefined>>();
 
 /** A git command failed; `stderr` is what git said. */
 export class GitError extends UnavailableError {
@@ -72,7 +72,7 @@ export interface GitRunOptions {
 
 export class Git {
   readonly gitDir: string;
-  private readonly executable: string;
+  readonly executable: string;
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(gitDir: string, executable = 'git', env: NodeJS.ProcessEnv = process.env) {
@@ -95,12 +95,13 @@ export class Git {
    * Refuses a git older than MIN_GIT_VERSION (GitTooOldError), once per executable; a version
    * that does not read as one (an unusual build) is let through.
    */
-  checkVersion(): Promise<void> {
+  checkVersion(): Promise<readonly number[] | undefined> {
     let checked = checkedVersions.get(this.executable);
     if (checked === undefined) {
       checked = this.text(['--version']).then((said) => {
         const version = parseGitVersion(said);
         if (version !== undefined && olderThan(version.numbers, MIN_GIT_VERSION)) throw new GitTooOldError(version.text);
+        return version?.numbers;
       });
       checkedVersions.set(this.executable, checked);
       checked.catch(() => checkedVersions.delete(this.executable));

@@ -23,7 +23,7 @@ import { abortError } from './git.ts';
 import { LOCAL_REF, MERGED_REF, type CommitPlan, type VaultRepo } from './vaultRepo.ts';
 import { planSync, type PlanNotice, type SyncPlan } from './syncPlan.ts';
 import { VAULT_FORMAT, type VaultFile } from './vaultFormat.ts';
-import type { PendingSync, SyncSettings, SyncState } from './syncState.ts';
+import { validBranch, type PendingSync, type SyncSettings, type SyncState } from './syncState.ts';
 import type { KnownPlan, SyncFinisher } from './syncFinish.ts';
 import type { SyncKind, SyncKindName, SyncRecord } from './syncKinds.ts';
 
@@ -129,7 +129,18 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
   for (let attempt = 1; ; attempt++) {
     checkAbort();
     progress('fetching');
-    const remote = await repo.fetch(settings.remote, settings.branch, signal);
+    let remote = await repo.fetch(settings.remote, settings.branch, signal);
+    if (remote === undefined && state.synced() === undefined && settings.branchChosen !== true) {
+      // No branch named and none there yet: the branch the remote's HEAD names, so a `git clone` of
+      // it checks the vault out (plain `git init --bare` of many gits names master, GitHub's main).
+      const head = await repo.remoteHead(settings.remote, signal);
+      if (head !== undefined && head !== settings.branch && validBranch(head)) {
+        deps.logger.info(`sync: the HEAD of ${redacted(settings.remote)} names ${head}: syncing that branch`);
+        state.followBranch(head);
+        settings = { ...settings, branch: head };
+        remote = await repo.fetch(settings.remote, settings.branch, signal);
+      }
+    }
     progress('fetched');
     const pending = state.pending();
     if (pending !== undefined) {
@@ -141,7 +152,7 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     // A remote head already synced was checked then.
     if (remote !== undefined && remote !== state.synced()) {
       const format = await repo.formatOf(remote);
-      if (format === 0) throw new InvalidInputError(`The branch ${settings.branch} of ${redacted(settings.remote)} is not a Satchel vault (it has no satchel.json); sync with an empty repository or one Satchel wrote.`);
+      if (format === 0) throw new InvalidInputError(`The branch ${settings.branch} of ${redacted(settings.remote)} is not a Satchel vault (it has no satchel.json); sync with an empty repository, one Satchel wrote, or another branch of this one (--branch).`);
       if (format > VAULT_FORMAT) throw new UnsupportedError(`The remote holds a vault of format ${format}, written by a newer Satchel; update Satchel to sync with it. Nothing was changed.`);
     }
     let synced = state.synced();

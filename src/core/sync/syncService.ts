@@ -14,7 +14,7 @@ import { bulkAssetOf, LibraryRecords } from './libraryRecords.ts';
 import { ConversationRecords } from './conversationRecords.ts';
 import { COPY_SUFFIX } from './recordMerge.ts';
 import { VaultRepo } from './vaultRepo.ts';
-import { DEFAULT_BRANCH, SyncState, type SyncSettings } from './syncState.ts';
+import { SyncState, validBranch, type SyncSettings } from './syncState.ts';
 import { SyncFinisher } from './syncFinish.ts';
 import { assetTarget, conversationTarget } from './syncTargets.ts';
 import { ASSET_KIND, CONVERSATION_KIND } from './syncKinds.ts';
@@ -63,7 +63,7 @@ export interface SyncConflict {
   readonly language: string;
 }
 
-const BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,100}$/;
+
 
 export class SyncService implements Disposable {
   private readonly context: StoreContext;
@@ -95,12 +95,11 @@ export class SyncService implements Disposable {
   }
 
   /** Sets the remote (a URL or path git can push to) and branch; a new remote starts over (its first sync merges everything). */
-  configure(remote: string, branch = DEFAULT_BRANCH): SyncSettings {
+  configure(remote: string, branch?: string): SyncSettings {
     const url = remote.trim();
     if (url === '' || url.startsWith('-') || /[\0\n\r]/.test(url)) throw new InvalidInputError('A sync remote is a URL or path git can reach (https://…, git@host:repo.git, /path/to/repo.git)');
-    if (!BRANCH.test(branch)) throw new InvalidInputError(`${JSON.stringify(branch)} is not a branch name`);
-    this.state.configure({ remote: url, branch });
-    return { remote: url, branch };
+    if (branch !== undefined && !validBranch(branch)) throw new InvalidInputError(`${JSON.stringify(branch)} is not a branch name`);
+    return this.state.configure(url, branch);
   }
 
   /** Syncs with the remote; one sync at a time (a second waits for the first). */

@@ -19,9 +19,18 @@ export interface PendingSync {
 export interface SyncSettings {
   readonly remote: string;
   readonly branch: string;
+  /** The user named the branch; otherwise a first sync with an empty remote takes the branch its HEAD names. */
+  readonly branchChosen?: boolean | undefined;
 }
 
 export const DEFAULT_BRANCH = 'main';
+
+const BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,100}$/;
+
+/** A branch name sync takes (a remote's HEAD's too): no option, no `..`, nothing git would read otherwise. */
+export function validBranch(branch: string): boolean {
+  return BRANCH.test(branch);
+}
 
 export class SyncState {
   private readonly database: Database;
@@ -41,31 +50,41 @@ export class SyncState {
 
   settings(): SyncSettings | undefined {
     const remote = this.get('remote');
-    return remote === undefined ? undefined : { remote, branch: this.get('branch') ?? DEFAULT_BRANCH };
+    return remote === undefined ? undefined : { remote, branch: this.get('branch') ?? DEFAULT_BRANCH, branchChosen: this.get('branch-chosen') === '1' };
   }
 
   /**
-   * Sets the remote (and branch). Another remote than before starts over: nothing is taken as
-   * synced, so the first sync with it merges the whole library with what it holds.
+   * Sets the remote, and the branch when one is given (none given: the one it had for this
+   * remote, else the default). Another remote or branch than before starts over: nothing is taken
+   * as synced, so the first sync with it merges the whole library with what it holds.
    */
-  configure(settings: SyncSettings): void {
-    this.database.transaction(() => {
+  configure(remote: string, branch?: string): SyncSettings {
+    return this.database.transaction(() => {
       const before = this.settings();
-      if (before?.remote !== settings.remote || before.branch !== settings.branch) {
+      const same = before?.remote === remote;
+      const next = branch ?? (same ? before.branch : DEFAULT_BRANCH);
+      if (!same || before.branch !== next) {
         this.set('synced', undefined);
         this.set('pending', undefined);
         this.database.prepare('DELETE FROM sync_base').run();
         this.database.prepare('DELETE FROM sync_dirty').run();
       }
-      this.set('remote', settings.remote);
-      this.set('branch', settings.branch);
+      this.set('remote', remote);
+      this.set('branch', next);
+      this.set('branch-chosen', branch !== undefined || (same && before.branchChosen === true) ? '1' : undefined);
+      return this.settings()!;
     });
+  }
+
+  /** Takes the branch an empty remote's HEAD names (nothing is synced yet: nothing starts over). */
+  followBranch(branch: string): void {
+    this.database.transaction(() => this.set('branch', branch));
   }
 
   /** Stops syncing: the triggers stop noting changes. */
   forget(): void {
     this.database.transaction(() => {
-      for (const key of ['remote', 'branch', 'synced', 'pending', 'last']) this.set(key, undefined);
+      for (const key of ['remote', 'branch', 'branch-chosen', 'synced', 'pending', 'last']) this.set(key, undefined);
       this.database.prepare('DELETE FROM sync_base').run();
       this.database.prepare('DELETE FROM sync_dirty').run();
     });

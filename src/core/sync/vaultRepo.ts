@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { Git, GitError, ObjectReader, treeEntries } from './git.ts';
+import { Git, GitError, ObjectReader, olderThan, treeEntries } from './git.ts';
 import { idOfSegment, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
 
 /** Git's empty tree: a commit-less side of a comparison. */
@@ -92,6 +92,30 @@ export class VaultRepo {
       return undefined;
     }
     return this.resolve(REMOTE_REF);
+  }
+
+  /**
+   * The branch the remote's HEAD names (what a `git clone` of it checks out). An empty remote's
+   * unborn HEAD is learnt by cloning it (nothing to download), with git 2.31 or later (before it,
+   * a clone of an empty repository names the local default); undefined when it cannot be told.
+   */
+  async remoteHead(url: string, signal?: AbortSignal): Promise<string | undefined> {
+    const listed = (await this.git.run(['ls-remote', '--symref', url, 'HEAD'], { signal })).stdout.toString('utf8');
+    const born = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(listed);
+    if (born) return born[1];
+    const version = await this.git.checkVersion();
+    if (version === undefined || olderThan(version, [2, 31, 0])) return undefined;
+    if ((await this.git.run(['ls-remote', url], { signal })).stdout.length > 0) return undefined;
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = mkdtempSync(join(this.dir, 'head-'));
+    try {
+      await this.git.run(['clone', '--bare', '--quiet', url, join(tmp, 'empty.git')], { signal });
+      const head = await new Git(join(tmp, 'empty.git'), this.git.executable).run(['symbolic-ref', '--quiet', 'HEAD'], { allowed: new Set([1]) });
+      const ref = head.stdout.toString('utf8').trim();
+      return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }
 
   /** Pushes `oid` as the branch, fast-forward only: 'rejected' when the remote moved meanwhile. */

@@ -31,7 +31,7 @@ export interface SyncFigure {
 export async function measureSync(built: Built, corpus: Corpus, hostArgs: (dataDir: string) => string[], plan: { readonly runs: number }): Promise<SyncFigure> {
   const root = tempDataDir('satchel-bench-sync-');
   const remote = join(root, 'remote.git');
-  execFileSync('git', ['init', '--bare', '--quiet', remote]);
+  execFileSync('git', ['init', '--bare', '--quiet', '--initial-branch=main', remote]);
   const a = await startChild(built.host, hostArgs(join(root, 'a')));
   const b = await startChild(built.host, hostArgs(join(root, 'b')));
   const onA = new SatchelClient(a.url);

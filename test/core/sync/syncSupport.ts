@@ -16,10 +16,11 @@ export interface Machines {
   readonly dirs: { readonly a: string; readonly b: string };
 }
 
-export function bareRepository(root: string, name = 'remote.git'): string {
+/** An empty bare repository whose HEAD names `head` (undefined: what plain `git init --bare` names, master unless the user's git says otherwise). */
+export function bareRepository(root: string, name = 'remote.git', head: string | undefined = 'main'): string {
   const path = join(root, name);
   mkdirSync(path, { recursive: true });
-  execFileSync('git', ['init', '--bare', '--quiet', path]);
+  execFileSync('git', ['init', '--bare', '--quiet', ...(head !== undefined ? [`--initial-branch=${head}`] : []), path]);
   return path;
 }
 

@@ -33,7 +33,7 @@ describe('Sync through git', function () {
     await until('the server role', () => (api.server.connection ? true : undefined), 30_000);
     root = mkdtempSync(join(tmpdir(), 'satchel-it-sync-'));
     remote = join(root, 'remote.git');
-    git(['init', '--bare', '--quiet', remote]);
+    git(['init', '--bare', '--quiet', '--initial-branch=main', remote]);
     const configuration = vscode.workspace.getConfiguration('satchel.sync');
     await configuration.update('intervalMinutes', 0, vscode.ConfigurationTarget.Global);
     await configuration.update('onFocus', false, vscode.ConfigurationTarget.Global);
