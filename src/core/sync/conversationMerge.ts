@@ -14,30 +14,12 @@
  *   changed, and the result says so.
  */
 import { createHash } from 'node:crypto';
-import { conflictCopyId, type RecordMerge } from './recordMerge.ts';
+import { conflictCopyId, mergeSet, pick, type RecordMerge } from './recordMerge.ts';
 import { sortedTexts, sortedWebsites, type VaultWebsite } from './vaultFormat.ts';
 import { byCreated, type VaultConversation, type VaultMessage } from './vaultConversations.ts';
 
 function sameMessage(a: VaultMessage, b: VaultMessage): boolean {
   return a.role === b.role && a.sentiment === b.sentiment && a.created === b.created && a.updated === b.updated && a.text === b.text;
-}
-
-/** A field's merged value and whether both sides changed it differently (the remote's is kept). */
-function pick<T>(base: T, ours: T, theirs: T): { value: T; conflict: boolean } {
-  if (ours === base || ours === theirs) return { value: theirs, conflict: false };
-  if (theirs === base) return { value: ours, conflict: false };
-  return { value: theirs, conflict: true };
-}
-
-/** Sets merged by key: kept when both sides have it or one side added it; gone when either side removed it. */
-function mergeSet<T>(base: readonly T[], ours: readonly T[], theirs: readonly T[], key: (item: T) => string): T[] {
-  const b = new Set(base.map(key));
-  const o = new Map(ours.map((item) => [key(item), item]));
-  const t = new Map(theirs.map((item) => [key(item), item]));
-  const out = new Map<string, T>();
-  for (const [k, item] of t) if (o.has(k) || !b.has(k)) out.set(k, item);
-  for (const [k, item] of o) if (!out.has(k) && (t.has(k) || !b.has(k))) out.set(k, item);
-  return [...out.values()];
 }
 
 /** The copy of this machine's version of a message both sides changed: the same every time this conflict is met. */

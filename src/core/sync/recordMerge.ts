@@ -50,14 +50,14 @@ function sameContent(a: VaultAsset['content'], b: VaultAsset['content']): boolea
 }
 
 /** A field's merged value: the side that changed it, or `conflict` when both changed it differently. */
-function pick<T>(base: T, ours: T, theirs: T, same: (x: T, y: T) => boolean = (x, y) => x === y): { value: T; conflict: boolean } {
+export function pick<T>(base: T, ours: T, theirs: T, same: (x: T, y: T) => boolean = (x, y) => x === y): { value: T; conflict: boolean } {
   if (same(ours, base) || same(ours, theirs)) return { value: theirs, conflict: false };
   if (same(theirs, base)) return { value: ours, conflict: false };
   return { value: theirs, conflict: true };
 }
 
 /** Sets merged by key: kept when both sides have it or one side added it; gone when either side removed it. */
-function mergeSet<T>(base: readonly T[], ours: readonly T[], theirs: readonly T[], key: (item: T) => string): T[] {
+export function mergeSet<T>(base: readonly T[], ours: readonly T[], theirs: readonly T[], key: (item: T) => string): T[] {
   const b = new Set(base.map(key));
   const o = new Map(ours.map((item) => [key(item), item]));
   const t = new Map(theirs.map((item) => [key(item), item]));
