@@ -119,7 +119,7 @@ export class AssetService extends AssetWriteMethods implements Disposable {
     this.labels = new Labels(context);
     const index = new SearchIndex(context.database);
     this.similarity = new AssetSimilarity(context, index, {
-      ordinaryIds: () => this.store.ordinaryIds(),
+      ordinaryIds: () => this.store.listing.ordinaryIds(),
       // What similarity counts of a text is its opening: a large one's head, not its document.
       texts: (column, keys) => this.store.heads.of(column, keys, SIMILARITY_CHARS + 1).map((head) => ({ id: head.id, text: head.text })),
     });
@@ -223,7 +223,7 @@ export class AssetService extends AssetWriteMethods implements Disposable {
    */
   *pages(options: ListOptions = {}, pageSize = 64, pageBytes = PAGE_BYTES): Generator<Asset[]> {
     const transferables = options.transferables ?? true;
-    const rows = this.store.listed({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false });
+    const rows = this.store.listing.listed({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false });
     for (const docs of this.store.storedPages(rows, transferables ? 'data' : CONTENT_FREE_DATA, pageSize, pageBytes)) {
       yield this.renderer.renderAll(docs, transferables);
     }
@@ -231,17 +231,17 @@ export class AssetService extends AssetWriteMethods implements Disposable {
 
   /** Ids of the newest ordinary assets, of one language when given. */
   newest(limit: number, language?: ClassificationSpecific): string[] {
-    return this.store.newest(limit, language);
+    return this.store.listing.newest(limit, language);
   }
 
   /** Ids of ordinary assets (and pseudo ones when asked, or only pseudo ones), newest first, all at once (for small stores). */
   identifiers(options: { pseudo?: boolean; onlyPseudo?: boolean } = {}): string[] {
-    return [...this.store.identifierPages(options)].flat();
+    return [...this.store.listing.identifierPages(options)].flat();
   }
 
   /** `identifiers`, a page at a time: what a reply of a store of any size is made from. */
   identifierPages(options: { pseudo?: boolean; onlyPseudo?: boolean } = {}): Generator<string[]> {
-    return this.store.identifierPages(options);
+    return this.store.listing.identifierPages(options);
   }
 
   /** Whether an asset appears in ordinary snapshots and streams (neither pseudo nor suggested). */
@@ -260,7 +260,7 @@ export class AssetService extends AssetWriteMethods implements Disposable {
 
   /** The formats of every ordinary asset, newest asset first, read a page of assets at a time as `pages` reads them. */
   *formatPages(transferables: boolean): Generator<Format[]> {
-    for (const docs of this.store.storedPages(this.store.listed(), transferables ? 'data' : CONTENT_FREE_DATA)) {
+    for (const docs of this.store.storedPages(this.store.listing.listed(), transferables ? 'data' : CONTENT_FREE_DATA)) {
       yield docs.flatMap((doc) => renderFormats(doc, transferables).iterable);
     }
   }
