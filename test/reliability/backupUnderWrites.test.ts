@@ -12,12 +12,11 @@ import { spawn } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Satchel } from '../../src/core/satchel.ts';
 import { tempDir } from '../support/helpers.ts';
 import { HostProcess, ensureCliBuilt, figures, sleep } from './support.ts';
 import { probeHealth } from './healthProbe.ts';
-import { createAsset, seed } from './writes.ts';
-import { TEST_AUTHOR } from '../support/authors.ts';
+import { grownStore } from './grownRows.ts';
+import { createAsset } from './writes.ts';
 
 /**
  * Padding grown in SQL (1 MiB rows of random hex): the copy takes seconds, so writes land during it,
@@ -33,18 +32,13 @@ let port = 0;
 
 before(async () => {
   dataDir = tempDir('satchel-rel-backup-');
-  const core = Satchel.open({ dataDir, importWorker: false });
-  for (let i = 0; i < 5; i++) await core.assets.create(seed(`export const before${i} = ${i};`) as never, { author: TEST_AUTHOR });
-  await core.close();
-  const db = new DatabaseSync(join(dataDir, 'satchel.db'));
-  try {
+  const snippets = Array.from({ length: 5 }, (_, i) => ({ text: `export const before${i} = ${i};` }));
+  await grownStore(dataDir, snippets, (db) => {
     db.exec('BEGIN');
     const insert = db.prepare("INSERT INTO meta (key, value) VALUES (?, hex(randomblob(524288)))");
     for (let i = 0; i < PADDING_MIB; i++) insert.run(`reliability-padding-${i}`);
     db.exec('COMMIT');
-  } finally {
-    db.close();
-  }
+  });
   host = new HostProcess(dataDir);
   port = (await host.waitFor('serving')).port!;
 });

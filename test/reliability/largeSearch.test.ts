@@ -10,16 +10,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { Satchel } from '../../src/core/satchel.ts';
 import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, processMemory, raw } from './support.ts';
 import { withHealth } from './healthProbe.ts';
 import { callTool } from './mcpCall.ts';
 import { fetchCounted } from './countedReply.ts';
-import { seed } from './writes.ts';
-import { TEST_WRITE } from '../support/authors.ts';
+import { growContent, grownStore } from './grownRows.ts';
 
 const ASSETS = 10;
 const CONTENT = 60 * 1024 * 1024;
@@ -33,21 +29,14 @@ const ids: string[] = [];
 before(async () => {
   dataDir = tempDir('satchel-rel-search-');
   // Small snippets made the ordinary way (so the index knows `largeProbe`), then grown in SQL.
-  const core = Satchel.open({ dataDir });
-  for (let i = 0; i < ASSETS; i++) ids.push((await core.assets.create(seed(`export function largeProbe() { return ${i}; }`, `large probe ${i}`) as never, TEST_WRITE)).id);
-  await core.close();
-  const db = new DatabaseSync(join(dataDir, 'satchel.db'));
-  try {
-    const line = 'const value_0123456789 = compute(alpha, beta, gamma); // padding\n';
-    const padding = line.repeat(Math.ceil(CONTENT / line.length));
-    const grow = db.prepare(`UPDATE assets SET data = json_set(data, '$.formats.iterable[0].fragment.string.raw', ?) WHERE id = ?`);
-    ids.forEach((id, i) => grow.run(`/*BEGIN-${i}*/${padding}/*END-${i}*/`, id));
+  const snippets = Array.from({ length: ASSETS }, (_, i) => ({ text: `export function largeProbe() { return ${i}; }`, name: `large probe ${i}` }));
+  const grown = await grownStore(dataDir, snippets, (db, made) => {
+    growContent(db, made, CONTENT);
     // As a store written before text heads existed: opening it makes them (assetHeads.ts).
     db.exec('DROP TABLE IF EXISTS asset_heads');
     db.exec('DELETE FROM schema_version WHERE version = 202');
-  } finally {
-    db.close();
-  }
+  });
+  ids.push(...grown);
   host = new HostProcess(dataDir);
   port = (await host.waitFor('serving', 120_000)).port!;
   figures('large-store-opened', processMemory(host.pid));

@@ -11,14 +11,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { Satchel } from '../../src/core/satchel.ts';
 import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, processMemory, raw } from './support.ts';
 import { withHealth } from './healthProbe.ts';
-import { seed } from './writes.ts';
-import { TEST_AUTHOR } from '../support/authors.ts';
+import { growContent, grownStore } from './grownRows.ts';
 
 const ASSETS = 9;
 const CONTENT = 60 * 1024 * 1024;
@@ -34,24 +31,10 @@ before(async () => {
   dataDir = tempDir('satchel-rel-large-');
   // Small assets made the ordinary way, then grown in SQL: creating 540 MB through the API would
   // spend minutes indexing what this test does not search (the indexes keep the small content).
-  const core = Satchel.open({ dataDir });
-  for (let i = 0; i < ASSETS; i++) ids.push((await core.assets.create(seed(`const seed${i} = ${i};`) as never, { author: TEST_AUTHOR })).id);
-  await core.close();
-  const db = new DatabaseSync(join(dataDir, 'satchel.db'));
-  try {
-    const line = 'const value_0123456789 = compute(alpha, beta, gamma); // padding\n';
-    const padding = line.repeat(Math.ceil(CONTENT / line.length));
-    const grow = db.prepare(`UPDATE assets SET data = json_set(data, '$.formats.iterable[0].fragment.string.raw', ?) WHERE id = ?`);
-    // Markers at both ends of each content, so a reply too large to parse can still be checked:
-    // every asset once, with all of its content.
-    ids.forEach((id, i) => {
-      const head = `/*BEGIN-${i}*/${padding}`;
-      spans[i] = JSON.stringify(head).length - 2;
-      grow.run(`${head}/*END-${i}*/`, id);
-    });
-  } finally {
-    db.close();
-  }
+  // Markers at both ends of each content, so a reply too large to parse can still be checked:
+  // every asset once, with all of its content.
+  const snippets = Array.from({ length: ASSETS }, (_, i) => ({ text: `const seed${i} = ${i};` }));
+  ids.push(...(await grownStore(dataDir, snippets, (db, made) => spans.push(...growContent(db, made, CONTENT)))));
   host = new HostProcess(dataDir);
   port = (await host.waitFor('serving')).port!;
 });

@@ -68,7 +68,7 @@ export class AssetRecommendations {
     for (const [asset, weight] of weights) if (asset.id) affinity.set(asset.id, (affinity.get(asset.id) ?? 0) + weight);
     // A large store ranks what the interactions point at and its newest assets, rather than
     // reading every asset. Ranking reads a few fields of each, not its content.
-    const corpus = this.store.rankingFacts(similarity.exact ? undefined : [...new Set([...affinity.keys(), ...this.store.newest(RECOMMENDED_RECENT)])]);
+    const corpus = this.store.rankingFacts(similarity.exact ? undefined : [...new Set([...affinity.keys(), ...this.store.listing.newest(RECOMMENDED_RECENT)])]);
     const newest = Math.max(0, ...corpus.map((facts) => facts.updated));
     const oldest = Math.min(newest, ...corpus.map((facts) => facts.updated));
     const rank = (facts: RankingFacts): number => {

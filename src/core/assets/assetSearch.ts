@@ -87,7 +87,7 @@ export class AssetSearch {
     const tagIds = this.labels.tagIds(tags) ?? [];
     if (tagIds.length < tags.length) return this.searchedResults([], () => true, options.transferables);
     if (query === '') {
-      const rows = this.store.carrying(tagIds, options.pseudo);
+      const rows = this.store.listing.carrying(tagIds, options.pseudo);
       const pages = mapPages(this.store.storedPages(rows, column), (doc): Hit => ({ doc, score: 1, match: 'TAGS', exact: true }));
       return this.searchedResults(pages, () => true, options.transferables);
     }
@@ -102,7 +102,7 @@ export class AssetSearch {
     const ids: string[] = [];
     if (limit <= 0) return ids;
     // Chunks of the listing about the size wanted: most assets of a common tag carry it.
-    for (const row of this.store.carrying(tagIds, false, language, Math.min(1024, Math.max(16, 2 * limit)))) {
+    for (const row of this.store.listing.carrying(tagIds, false, language, Math.min(1024, Math.max(16, 2 * limit)))) {
       ids.push(row.id);
       if (ids.length >= limit) break;
     }
@@ -174,7 +174,7 @@ export class AssetSearch {
     const column = options.transferables || filtersReadText(filters) ? 'data' : CONTENT_FREE_DATA;
     const hitPages: Iterable<Hit[]> = query
       ? this.queryPages(query, { includePseudo: options.pseudo, caseSensitive: casing, column, semantic: options.semantic })
-      : mapPages(this.store.storedPages(this.store.listed({ pseudo: options.pseudo }), column), (doc) => ({
+      : mapPages(this.store.storedPages(this.store.listing.listed({ pseudo: options.pseudo }), column), (doc) => ({
           doc,
           score: 1,
           match: 'UNKNOWN' as const,

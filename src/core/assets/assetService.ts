@@ -1,6 +1,8 @@
 /**
  * The assets area, composed: one object the server routes, the connector and the conversations
  * area hold. Each responsibility lives in its own module; this only builds them and delegates:
+ *   assetWriteMethods.ts    the write methods it inherits, handed to assetWrites.ts
+ *   assetSearchMethods.ts   the search and recommendation methods it inherits
  *   assetStore.ts           SQL of the assets and asset_formats tables
  *   assetWrites.ts          every change, in one transaction with its indexes and activities
  *   seeds.ts                what a Seed becomes before it is stored (language, name, content)
@@ -17,27 +19,7 @@
 import type { StoreContext } from '../context.ts';
 import type { Disposable, Event } from '../events.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
-import type {
-  Activities,
-  Application,
-  Asset,
-  Assets,
-  AssetsSearchWithFiltersInput,
-  AssetsSearchWithFiltersOutput,
-  ClassificationSpecific,
-  ExportedAsset,
-  Format,
-  Formats,
-  SearchedAssets,
-  Seed,
-  SeededAssetsRecommendation,
-  SeededConnectorTracking,
-  SeededScoreIncrement,
-  SeededTag,
-  SeededWebsite,
-  Tag,
-  Website,
-} from '../wire.ts';
+import type { Activities, Asset, ClassificationSpecific, ExportedAsset, Format, Formats, Seed } from '../wire.ts';
 import { NotFoundError, UnsupportedError } from '../errors.ts';
 import { SearchIndex } from '../search/searchIndex.ts';
 import { AssetSimilarity } from './similarity.ts';
@@ -46,7 +28,6 @@ import { exportAsset, type ExportType } from './exporter.ts';
 import { Labels } from './labels.ts';
 import { AssetStore, CONTENT_FREE_DATA, PAGE_BYTES } from './assetStore.ts';
 import { SIMILARITY_CHARS } from '../search/related.ts';
-import type { SemanticQuery } from '../search/hybridSearch.ts';
 import { summariesOf, type AssetSummary } from './summaries.ts';
 import { originalContent } from './assetHeads.ts';
 import { AssetIndexing, type AssetIndexer } from './assetIndexers.ts';
@@ -54,15 +35,16 @@ import { AssetRenderer, type LinkedConversations } from './assetRendering.ts';
 import { AssetActivities } from './assetActivities.ts';
 import { Tombstones } from './tombstones.ts';
 import { AssetWrites } from './assetWrites.ts';
-import { AssetSearch, type SearchedPages, type SearchOptions } from './assetSearch.ts';
+import { AssetWriteMethods } from './assetWriteMethods.ts';
+import { AssetSearch } from './assetSearch.ts';
 import { AssetRecommendations } from './assetRecommendations.ts';
 import { draftSeed } from './seeds.ts';
-import type { AssetUpdateInput, FormatUpdateInput, RecommendationInput, RelatedInput, SearchWithFiltersInput, SeedInput } from './inputs.ts';
+import type { SeedInput } from './inputs.ts';
 import { SATCHEL_APPLICATION, LOCAL_CREATOR } from './origin.ts';
 import type { BulkTargets } from './bulkWriter.ts';
 import type { WriteOptions } from '../history/authors.ts';
 import type { RevisionLog } from '../history/revisionLog.ts';
-import { RevisionTracker, type RevisionTracking, type Touched, type TrackedWrite } from '../history/revisionTracker.ts';
+import { RevisionTracker, type RevisionTracking, type TrackedWrite } from '../history/revisionTracker.ts';
 import type { AssetState } from '../history/state.ts';
 import type { CurrentState, HistoryTarget } from '../history/historyService.ts';
 import { AssetLinkedState } from './assetRevisions.ts';
@@ -99,7 +81,7 @@ export interface ListOptions {
 }
 
 /** Assets and the records hanging off them (formats, tags, websites, activities). */
-export class AssetService implements Disposable {
+export class AssetService extends AssetWriteMethods implements Disposable {
   private readonly classifier: LanguageClassifier;
   private readonly store: AssetStore;
   private readonly indexing: AssetIndexing;
@@ -107,9 +89,9 @@ export class AssetService implements Disposable {
   private readonly renderer: AssetRenderer;
   private readonly activityRecords: AssetActivities;
   private readonly tombstones = new Tombstones();
-  private readonly writes: AssetWrites;
-  private readonly searches: AssetSearch;
-  private readonly recommendations: AssetRecommendations;
+  protected readonly writes: AssetWrites;
+  protected readonly searches: AssetSearch;
+  protected readonly recommendations: AssetRecommendations;
   private readonly linkedState: AssetLinkedState;
   private readonly revisions: RevisionTracking;
   /** Where deletes go (undefined: a delete is for good, as where no trash is composed). */
@@ -131,12 +113,13 @@ export class AssetService implements Disposable {
     conversations?: LinkedConversations,
     trash?: TrashStore,
   ) {
+    super();
     this.classifier = classifier;
     this.store = new AssetStore(context);
     this.labels = new Labels(context);
     const index = new SearchIndex(context.database);
     this.similarity = new AssetSimilarity(context, index, {
-      ordinaryIds: () => this.store.ordinaryIds(),
+      ordinaryIds: () => this.store.listing.ordinaryIds(),
       // What similarity counts of a text is its opening: a large one's head, not its document.
       texts: (column, keys) => this.store.heads.of(column, keys, SIMILARITY_CHARS + 1).map((head) => ({ id: head.id, text: head.text })),
     });
@@ -240,7 +223,7 @@ export class AssetService implements Disposable {
    */
   *pages(options: ListOptions = {}, pageSize = 64, pageBytes = PAGE_BYTES): Generator<Asset[]> {
     const transferables = options.transferables ?? true;
-    const rows = this.store.listed({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false });
+    const rows = this.store.listing.listed({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false });
     for (const docs of this.store.storedPages(rows, transferables ? 'data' : CONTENT_FREE_DATA, pageSize, pageBytes)) {
       yield this.renderer.renderAll(docs, transferables);
     }
@@ -248,17 +231,17 @@ export class AssetService implements Disposable {
 
   /** Ids of the newest ordinary assets, of one language when given. */
   newest(limit: number, language?: ClassificationSpecific): string[] {
-    return this.store.newest(limit, language);
+    return this.store.listing.newest(limit, language);
   }
 
   /** Ids of ordinary assets (and pseudo ones when asked, or only pseudo ones), newest first, all at once (for small stores). */
   identifiers(options: { pseudo?: boolean; onlyPseudo?: boolean } = {}): string[] {
-    return [...this.store.identifierPages(options)].flat();
+    return [...this.store.listing.identifierPages(options)].flat();
   }
 
   /** `identifiers`, a page at a time: what a reply of a store of any size is made from. */
   identifierPages(options: { pseudo?: boolean; onlyPseudo?: boolean } = {}): Generator<string[]> {
-    return this.store.identifierPages(options);
+    return this.store.listing.identifierPages(options);
   }
 
   /** Whether an asset appears in ordinary snapshots and streams (neither pseudo nor suggested). */
@@ -277,7 +260,7 @@ export class AssetService implements Disposable {
 
   /** The formats of every ordinary asset, newest asset first, read a page of assets at a time as `pages` reads them. */
   *formatPages(transferables: boolean): Generator<Format[]> {
-    for (const docs of this.store.storedPages(this.store.listed(), transferables ? 'data' : CONTENT_FREE_DATA)) {
+    for (const docs of this.store.storedPages(this.store.listing.listed(), transferables ? 'data' : CONTENT_FREE_DATA)) {
       yield docs.flatMap((doc) => renderFormats(doc, transferables).iterable);
     }
   }
@@ -316,48 +299,17 @@ export class AssetService implements Disposable {
     return this.indexing.search.warm();
   }
 
-  // ---------------------------------------------------------------- writes (see assetWrites.ts)
-
-  create(seed: SeedInput, options: CreateOptions): Promise<Asset> {
-    return this.writes.create(seed, options);
-  }
+  // ---------------------------------------------------------------- writes (the rest: assetWriteMethods.ts)
 
   /** A preprocessed Seed (language, name); persists nothing. Images come back as given. */
   draft(seed: SeedInput, transferables: boolean): Promise<Seed | SeedInput> {
     return draftSeed(seed, this.classifier, transferables);
   }
 
-  update(input: AssetUpdateInput, by: WriteOptions): Asset {
-    return this.writes.update(input, by);
-  }
-
-  /** Content, name, language, tags and description in one write and one revision (see AssetWrites.edit). */
-  edit(id: string, edit: AssetEdit, by: WriteOptions): { asset: Asset; revision: string } {
-    return this.writes.edit(id, edit, by);
-  }
-
-  /** Deletes the asset: into the trash, when the assets area was given one. */
-  delete(id: string, by: WriteOptions): string {
-    return this.writes.delete(id, by);
-  }
-
   /** Puts a trashed asset back (the trash area's restore, its links made again first); returns its current revision. */
   restoreTrashed(entry: TrashEntry, by: WriteOptions): string {
     if (!this.trashed) throw new UnsupportedError('This assets area keeps no trash');
     return this.trashed.restore(entry, by);
-  }
-
-  reclassify(id: string, ext: string, by: WriteOptions): Asset {
-    return this.writes.reclassify(id, ext, by);
-  }
-
-  updateFormatValue(input: FormatUpdateInput, transferable: boolean, by: WriteOptions): Format {
-    return this.writes.updateFormatValue(input, transferable, by);
-  }
-
-  /** A change to a record linked to the asset (its description annotation) made as a write of the asset (AssetWrites.changeLinked). */
-  changeLinked<T>(assetId: string, by: WriteOptions, touched: Touched, change: () => T): T {
-    return this.writes.changeLinked(assetId, by, touched, change);
   }
 
   /** What the history area reads and writes through: an asset's state now, and a restore of an earlier one. */
@@ -372,82 +324,6 @@ export class AssetService implements Disposable {
       restore: (assetId: string, state: AssetState, by: WriteOptions, restoredFrom: string): string =>
         this.writes.edit(assetId, { ...state, description: state.description ?? '' }, by, restoredFrom).revision,
     };
-  }
-
-  incrementScores(id: string, increment: SeededScoreIncrement): void {
-    this.writes.incrementScores(id, increment);
-  }
-
-  recordActivity(id: string, event: SeededConnectorTracking, application?: Application): void {
-    this.writes.recordActivity(id, event, application);
-  }
-
-  associate(assetId: string, kind: 'tag' | 'website' | 'workstream_summary', targetId: string, by: WriteOptions): void {
-    this.writes.associate(assetId, kind, targetId, by);
-  }
-
-  disassociate(assetId: string, kind: 'tag' | 'website' | 'workstream_summary', targetId: string, by: WriteOptions): void {
-    this.writes.disassociate(assetId, kind, targetId, by);
-  }
-
-  createTag(seed: SeededTag, by: WriteOptions): Tag {
-    return this.writes.createTag(seed, by);
-  }
-
-  createWebsite(seed: SeededWebsite, by: WriteOptions): Website {
-    return this.writes.createWebsite(seed, by);
-  }
-
-  // ---------------------------------------------------------------- search (see assetSearch.ts, assetRecommendations.ts)
-
-  search(input: { query?: string; tags?: readonly string[] }, options: SearchOptions): SearchedAssets {
-    return this.searches.search(input, options);
-  }
-
-  searchPages(input: { query?: string; tags?: readonly string[] }, options: SearchOptions): SearchedPages {
-    return this.searches.searchPages(input, options);
-  }
-
-  fullTextSearch(query: string, options: SearchOptions): SearchedAssets {
-    return this.searches.fullTextSearch(query, options);
-  }
-
-  fullTextSearchPages(query: string, options: SearchOptions): SearchedPages {
-    return this.searches.fullTextSearchPages(query, options);
-  }
-
-  codeSearch(query: string, options: SearchOptions): SearchedAssets {
-    return this.searches.codeSearch(query, options);
-  }
-
-  codeSearchPages(query: string, options: SearchOptions): SearchedPages {
-    return this.searches.codeSearchPages(query, options);
-  }
-
-  /** Ids of the ordinary assets carrying every one of `tags` (in a language when given), newest first, at most `limit`; no document is read. */
-  taggedIds(tags: readonly string[], limit: number, language?: ClassificationSpecific): string[] {
-    return this.searches.taggedIds(tags, limit, language);
-  }
-
-  /** Ids of the best ordinary assets for a query carrying every one of `tags`, in a language when given; no document is read. */
-  queryIds(query: string, filter: { tags: readonly string[]; language?: ClassificationSpecific | undefined; limit: number; semantic?: SemanticQuery | undefined }): string[] {
-    return this.searches.queryIds(query, filter);
-  }
-
-  searchWithFilters(input: SearchWithFiltersInput, options: SearchOptions): AssetsSearchWithFiltersOutput {
-    return this.searches.searchWithFilters(input, options);
-  }
-
-  searchPagesWithFilters(input: SearchWithFiltersInput, options: SearchOptions): SearchedPages {
-    return this.searches.searchPagesWithFilters(input, options);
-  }
-
-  related(input: RelatedInput | undefined): Assets {
-    return this.recommendations.related(input);
-  }
-
-  recommended(input: RecommendationInput | undefined): Assets {
-    return this.recommendations.recommended(input);
   }
 
   dispose(): void {

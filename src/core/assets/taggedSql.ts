@@ -1,4 +1,4 @@
-/** The SQL of a search by tags (AssetStore.carrying): which way it goes, and the statement that lists a tag's assets from its links. */
+/** The SQL of a search by tags (AssetListing.carrying): which way it goes, and the statement that lists a tag's assets from its links. */
 
 /** A tag carried by more assets than this is searched walking the listing index, not from its links. */
 export const WALK_FROM = 2000;

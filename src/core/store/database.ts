@@ -6,12 +6,10 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { sqlite } from './sqlite.ts';
-import { existsSync, accessSync, constants } from 'node:fs';
-import { join } from 'node:path';
 import { StoreUnusableError } from '../errors.ts';
-import { checkReadable } from './openChecks.ts';
+import { checkDataDir, checkReadable } from './openChecks.ts';
 import { storageError } from './storageErrors.ts';
-import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
+import { ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
 import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 import { WalFlusher } from './walFlusher.ts';
@@ -88,26 +86,7 @@ export class Database {
 
   static open(options: OpenOptions): Database {
     const { dataDir, migrations } = options;
-    try {
-      ensurePrivateDir(dataDir, DATABASE_FILE);
-    } catch (error) {
-      throw new StoreUnusableError(`Cannot create the data directory ${dataDir}: ${(error as Error).message}`);
-    }
-    const path = join(dataDir, DATABASE_FILE);
-    const existed = existsSync(path);
-    try {
-      // WAL needs to create its side files next to the database.
-      accessSync(dataDir, constants.W_OK);
-    } catch {
-      throw new StoreUnusableError(`The data directory ${dataDir} is not writable (read-only file system or permissions).`);
-    }
-    if (existed) {
-      try {
-        accessSync(path, constants.R_OK | constants.W_OK);
-      } catch {
-        throw new StoreUnusableError(`The database ${path} is not readable and writable by this user.`);
-      }
-    }
+    const { path, existed } = checkDataDir(dataDir, DATABASE_FILE);
     const released = releaseReserveIfFull(dataDir);
     // SQLite gives the WAL and shared-memory files the database file's mode: a 0600 database
     // makes all three private (files from an older Satchel are tightened here too).
@@ -128,9 +107,7 @@ export class Database {
       );
       database.checkpointOffTheEventLoop();
       const refreshed = options.statisticsRefreshed;
-      database.statistics = new PlanStatistics({ path, db, busyTimeoutMs: () => database.busyTimeoutMs, holdWriters: () => database.expectWriter(), refreshed });
-      // Statistics taken while the store was much smaller (by the close of an earlier session) are found and refreshed now.
-      database.statistics.refresh();
+      database.statistics = PlanStatistics.opened({ path, db, busyTimeoutMs: () => database.busyTimeoutMs, holdWriters: () => database.expectWriter(), refreshed });
     } catch (error) {
       db.close();
       if (diskFull(dataDir)) {

@@ -1,11 +1,41 @@
 /**
- * The checks a database file passes before Satchel writes to it: a healthy SQLite file (a full
- * quick_check when small, a structural check when large, so start-up does not grow with the
- * store) that is a Satchel database, never another program's.
+ * The checks a database file passes before Satchel writes to it: a data directory it may write in,
+ * and a healthy SQLite file (a full quick_check when small, a structural check when large, so
+ * start-up does not grow with the store) that is a Satchel database, never another program's.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { statSync, openSync, readSync, closeSync } from 'node:fs';
+import { statSync, openSync, readSync, closeSync, existsSync, accessSync, constants } from 'node:fs';
 import { StoreUnusableError } from '../errors.ts';
+import { join } from 'node:path';
+import { ensurePrivateDir } from './privateFiles.ts';
+
+/**
+ * Makes the data directory (private) if it is missing and refuses one Satchel cannot write in, or
+ * a database `file` in it this user cannot read and write; gives the file's path and whether it existed.
+ */
+export function checkDataDir(dataDir: string, file: string): { path: string; existed: boolean } {
+  try {
+    ensurePrivateDir(dataDir, file);
+  } catch (error) {
+    throw new StoreUnusableError(`Cannot create the data directory ${dataDir}: ${(error as Error).message}`);
+  }
+  const path = join(dataDir, file);
+  const existed = existsSync(path);
+  try {
+    // WAL needs to create its side files next to the database.
+    accessSync(dataDir, constants.W_OK);
+  } catch {
+    throw new StoreUnusableError(`The data directory ${dataDir} is not writable (read-only file system or permissions).`);
+  }
+  if (existed) {
+    try {
+      accessSync(path, constants.R_OK | constants.W_OK);
+    } catch {
+      throw new StoreUnusableError(`The database ${path} is not readable and writable by this user.`);
+    }
+  }
+  return { path, existed };
+}
 
 /** Refuses a file that is not a healthy SQLite database before anything writes to it. */
 export function checkReadable(db: DatabaseSync, path: string, fullCheckMaxBytes: number): void {

@@ -116,6 +116,16 @@ export class PlanStatistics implements Disposable {
     this.interval.unref();
   }
 
+  /**
+   * The statistics of a store just opened: those taken while it was much smaller (by the close of
+   * an earlier session) are found and refreshed now.
+   */
+  static opened(hooks: PlanStatisticsHooks): PlanStatistics {
+    const statistics = new PlanStatistics(hooks);
+    statistics.refresh();
+    return statistics;
+  }
+
   /** Called after each commit of the store's connection. */
   written(): void {
     if (++this.commits >= COMMITS_PER_CHECK) this.refresh();

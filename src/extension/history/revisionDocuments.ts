@@ -6,11 +6,11 @@
  * read each once.
  */
 import * as vscode from 'vscode';
-import { Owner } from '../../core/lifecycle.ts';
+import { ReadOnlyDocuments } from '../readOnlyDocuments.ts';
 import type { RevisionReply } from '../../client/history.ts';
 import type { SatchelClient } from '../../client/satchelClient.ts';
 import type { ServerController } from '../serverController.ts';
-import { CURRENT, parseRevisionPath, REVISION_SCHEME, revisionPath } from './revisionPaths.ts';
+import { CURRENT, parseRevisionPath, REVISION_SCHEME } from './revisionPaths.ts';
 import { documentText } from './revisionFormat.ts';
 
 /** Changes to assets within this time are followed by one re-read of the open current documents. */
@@ -20,18 +20,15 @@ const FOLLOW_DELAY_MS = 250;
 const CACHE_ENTRIES = 24;
 const CACHE_BYTES = 16 * 1024 * 1024;
 
-export class RevisionDocuments extends Owner implements vscode.TextDocumentContentProvider {
+export class RevisionDocuments extends ReadOnlyDocuments {
   private readonly server: ServerController;
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
-  readonly onDidChange = this._onDidChange.event;
   private readonly cache = new Map<string, { reply: Promise<RevisionReply>; bytes: number }>();
   private followTimer: NodeJS.Timeout | undefined;
 
   /** `assetsChanged` fires when any asset changed (the Assets view's live collection). */
   constructor(server: ServerController, assetsChanged: vscode.Event<unknown>) {
-    super();
+    super(REVISION_SCHEME);
     this.server = server;
-    this._register(vscode.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, this));
     // An import changes many assets in a row: the open current documents are read again once after them.
     this._register(
       assetsChanged(() => {
@@ -45,7 +42,7 @@ export class RevisionDocuments extends Owner implements vscode.TextDocumentConte
   }
 
   uri(asset: string, revision: string, name: string, language: string | undefined): vscode.Uri {
-    return vscode.Uri.from({ scheme: REVISION_SCHEME, path: revisionPath(asset, revision, name, language) });
+    return this.uriOf(asset, revision, name, language);
   }
 
   /** One revision whole (read once, then from the cache). */
@@ -80,14 +77,13 @@ export class RevisionDocuments extends Owner implements vscode.TextDocumentConte
 
   /** Re-reads the open documents of assets' current content (of one asset, or of all). */
   changed(asset?: string): void {
-    for (const document of vscode.workspace.textDocuments) {
-      if (document.uri.scheme !== REVISION_SCHEME) continue;
-      const path = parseRevisionPath(document.uri.path);
-      if (path?.revision === CURRENT && (asset === undefined || path.asset === asset)) this._onDidChange.fire(document.uri);
-    }
+    this.reread((uri) => {
+      const path = parseRevisionPath(uri.path);
+      return path?.revision === CURRENT && (asset === undefined || path.asset === asset);
+    });
   }
 
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+  override async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const path = parseRevisionPath(uri.path);
     if (!path) return '';
     try {

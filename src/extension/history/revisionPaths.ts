@@ -7,7 +7,7 @@
  *
  * The file name only gives VS Code the language and the tab its name; the ids are the key.
  */
-import { fileNameFor } from '../languages.ts';
+import { documentPath } from '../documentPaths.ts';
 import { parseSnippetLocation, SNIPPET_SCHEME } from '../editing/snippetPaths.ts';
 
 export const REVISION_SCHEME = 'satchel-revision';
@@ -22,7 +22,7 @@ export interface RevisionPath {
 }
 
 export function revisionPath(asset: string, revision: string, name: string, language: string | undefined): string {
-  return `/${encodeURIComponent(asset)}/${encodeURIComponent(revision)}/${fileNameFor(name || 'Untitled', language)}`;
+  return documentPath(asset, revision, name, language);
 }
 
 export function parseRevisionPath(path: string): RevisionPath | undefined {

@@ -9,8 +9,8 @@ import * as vscode from 'vscode';
 import type { SatchelClient } from '../../client/satchelClient.ts';
 import type { AgentChange, AgentChangeDetail } from '../../client/agentChanges.ts';
 import type { RevisionReply } from '../../client/history.ts';
-import { Owner } from '../../core/lifecycle.ts';
-import { fileNameFor } from '../languages.ts';
+import { ReadOnlyDocuments } from '../readOnlyDocuments.ts';
+import { documentText } from '../history/revisionFormat.ts';
 
 export const AGENT_CHANGE_SCHEME = 'satchel-agent-change';
 
@@ -28,17 +28,16 @@ export interface ChangeSides {
   readonly after: ChangeSide | undefined;
 }
 
-export class AgentChangeDiffs extends Owner implements vscode.TextDocumentContentProvider {
+export class AgentChangeDiffs extends ReadOnlyDocuments {
   private readonly texts = new Map<string, string>();
 
   constructor() {
-    super();
-    this._register(vscode.workspace.registerTextDocumentContentProvider(AGENT_CHANGE_SCHEME, this));
+    super(AGENT_CHANGE_SCHEME);
     // A side closed is read again if the diff opens again (the change may have moved on meanwhile).
     this._register(vscode.workspace.onDidCloseTextDocument((document) => this.texts.delete(document.uri.toString())));
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  override provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.toString()) ?? '';
   }
 
@@ -54,7 +53,7 @@ export class AgentChangeDiffs extends Owner implements vscode.TextDocumentConten
   }
 
   private document(change: string, side: 'before' | 'after', name: string, language: string | undefined, text: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: AGENT_CHANGE_SCHEME, path: `/${encodeURIComponent(change)}/${side}/${fileNameFor(name, language)}` });
+    const uri = this.uriOf(change, side, name, language);
     this.texts.set(uri.toString(), text);
     return uri;
   }
@@ -95,8 +94,7 @@ export async function changeSides(client: SatchelClient, change: AgentChangeDeta
 }
 
 function sideOf(revision: RevisionReply): ChangeSide {
-  const text = 'text' in revision.content ? revision.content.text : `(binary content, ${revision.size} bytes)`;
-  return { text, name: revision.name, language: revision.language || undefined, tags: revision.tags, description: revision.description };
+  return { text: documentText(revision), name: revision.name, language: revision.language || undefined, tags: revision.tags, description: revision.description };
 }
 
 /** What else the change did besides the text (a diff shows only the text). */
