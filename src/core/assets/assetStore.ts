@@ -136,11 +136,6 @@ export class AssetStore {
     }
   }
 
-  /** `listing.identifierPages`, as the sync area's library reader (libraryReader.ts) reads it. */
-  identifierPages(options: { pseudo?: boolean; onlyPseudo?: boolean } = {}): Generator<string[]> {
-    return this.listing.identifierPages(options);
-  }
-
   /** The ordinary (neither suggested nor pseudo) assets among `keys`, in that order. */
   ordinaryDocs(column: 'id' | 'rowid', keys: readonly (string | number)[]): StoredAsset[] {
     const rows = this.context.database
