@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readSyncSettings } from '../../src/extension/sync/syncSettings.ts';
-import { DEFAULT_MAX_DELETE_PERCENT } from '../../src/core/sync/syncEngine.ts';
+import { DEFAULT_MAX_DELETE_PERCENT } from '../../src/core/sync/massDelete.ts';
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 const declared = manifest.contributes.configuration.properties;

@@ -18,6 +18,7 @@
  * changes the store before 6, and 6 is idempotent.
  */
 import { ConflictError, InvalidInputError, UnsupportedError } from '../errors.ts';
+import { DEFAULT_MAX_DELETE_PERCENT, MassDeleteError, tooMany, validDeletePercent } from './massDelete.ts';
 import type { Logger } from '../context.ts';
 import { abortError } from './git.ts';
 import { LOCAL_REF, MERGED_REF, type CommitPlan, type VaultRepo } from './vaultRepo.ts';
@@ -64,23 +65,6 @@ export interface SyncSummary {
   readonly elapsedMs: number;
 }
 
-/** A sync would delete more than its share of the library: it stopped before changing anything. */
-export class MassDeleteError extends ConflictError {
-  readonly deletes: number;
-  readonly library: number;
-  constructor(deletes: number, library: number, where: string, what = 'snippets', percent = DEFAULT_MAX_DELETE_PERCENT) {
-    super(
-      `This sync would delete ${deletes} of ${library} ${what} ${where}, more than the ${percent}% a sync deletes without asking, so it stopped and changed nothing. ` +
-        'If that is what you want, sync again confirming the deletes (satchel sync --confirm-deletes).',
-    );
-    this.deletes = deletes;
-    this.library = library;
-  }
-}
-
-/** Share of the library (in %) a sync may delete without asking, unless set otherwise; and the least it may always delete. */
-export const DEFAULT_MAX_DELETE_PERCENT = 50;
-const ALWAYS_ALLOWED_DELETES = 4;
 /** Pushes tried before giving up when other machines keep pushing first. */
 const MAX_ATTEMPTS = 8;
 
@@ -103,15 +87,6 @@ export interface EngineDeps {
   readonly logger: Logger;
   /** Aborted when the store closes: even a sync past its push stops between the batches it applies. */
   readonly closing?: AbortSignal | undefined;
-}
-
-/** Whether `percent` is a share a sync may be given (0-100). */
-export function validDeletePercent(percent: number): boolean {
-  return Number.isFinite(percent) && percent >= 0 && percent <= 100;
-}
-
-function tooMany(deletes: number, library: number, percent: number): boolean {
-  return deletes > ALWAYS_ALLOWED_DELETES && deletes > (percent / 100) * library;
 }
 
 export async function runSync(deps: EngineDeps, settings: SyncSettings, options: SyncOptions = {}): Promise<SyncSummary> {

@@ -1,6 +1,6 @@
 /** The `satchel.sync.*` settings, read here and nowhere else. */
 import type * as vscode from 'vscode';
-import { DEFAULT_MAX_DELETE_PERCENT } from '../../core/sync/syncEngine.ts';
+import { DEFAULT_MAX_DELETE_PERCENT } from '../../core/sync/massDelete.ts';
 
 export const SYNC_SECTION = 'satchel.sync';
 

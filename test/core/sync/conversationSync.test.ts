@@ -118,11 +118,12 @@ test('one message changed differently on both sides: the remote text stays under
     const onB = await b.sync.sync();
     assert.deepEqual(onB.notices.map((n) => [n.kind, n.notice, n.name]), [['conversation', 'conflict', 'Edited']]);
     await a.sync.sync();
-    // The copy reads right after the message it is a copy of (both messages were made in one millisecond: their own order is by id).
+    // The copy reads after the message it is a copy of (made 1 ms after it; the question and the
+    // answer were made in one millisecond, so which of them comes first is their ids' order).
     for (const core of [a, b]) {
       const said = texts(core, id)!;
       assert.deepEqual([...said].sort(), ['answer, as A has it', 'answer, as B has it', 'question']);
-      assert.equal(said.indexOf('answer, as B has it'), said.indexOf('answer, as A has it') + 1);
+      assert.ok(said.indexOf('answer, as B has it') > said.indexOf('answer, as A has it'), said.join(' | '));
     }
     const messages = conversationsOf(a).read(id)!.messages;
     assert.equal(new Set(messages.map((m) => m.id)).size, 3);
