@@ -24,6 +24,7 @@ const CONCEPTS: readonly (readonly string[])[] = [
 
 class FakeEmbedder implements Embedder {
   readonly modelId: string;
+  readonly reads = 'code';
   readonly texts: string[] = [];
   private readonly extra: number;
   private readonly delayMs: number;
