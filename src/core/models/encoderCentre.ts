@@ -5,7 +5,9 @@
  * subtracting the mean direction of a reference corpus (scripts/encoderCentre.ts) leaves the
  * differences, and ranks by meaning better (docs/search.md has the figures).
  */
-const CENTRE: readonly number[] = [];
+import reference from './encoderCentre.json' with { type: 'json' };
+
+const CENTRE: readonly number[] = reference.centre;
 
 /** The unit vector of (unit(raw) − centre). */
 export function centred(raw: Float32Array): number[] {

@@ -17,6 +17,7 @@ interface Loaded {
   readonly model: tf.GraphModel;
   readonly tokenizer: SentencePiece;
   readonly maxTokens: number;
+  readonly raw: boolean;
 }
 
 let loaded: Loaded | undefined;
@@ -35,7 +36,7 @@ async function load(request: Extract<EncoderRequest, { op: 'load' }>): Promise<L
     tf.loadGraphModel(`file://${path.join(request.modelDir, 'model.json')}`),
     readFile(path.join(request.modelDir, 'vocab.json'), 'utf8').then((text) => JSON.parse(text) as Vocabulary),
   ]);
-  return { model, tokenizer: new SentencePiece(vocabulary), maxTokens: request.maxTokens };
+  return { model, tokenizer: new SentencePiece(vocabulary), maxTokens: request.maxTokens, raw: request.raw ?? false };
 }
 
 /** One vector per text: the model reads them as one sparse batch (ids by [text, position]). */
@@ -58,7 +59,10 @@ async function embed(current: Loaded, texts: readonly string[]): Promise<number[
     try {
       const data = await output.data();
       const dimension = data.length / texts.length;
-      return texts.map((_, row) => centred(data.subarray(row * dimension, (row + 1) * dimension)));
+      return texts.map((_, row) => {
+        const vector = data.subarray(row * dimension, (row + 1) * dimension);
+        return current.raw ? Array.from(vector) : centred(vector);
+      });
     } finally {
       output.dispose();
     }

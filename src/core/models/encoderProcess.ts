@@ -12,6 +12,8 @@ export interface EncoderLoadOptions {
   readonly files: EncoderFiles;
   /** Pieces of a text the model reads (its cost grows with them). */
   readonly maxTokens: number;
+  /** Vectors as the model makes them, not centred (for scripts/encoderCentre.ts). */
+  readonly raw?: boolean;
   /** How long starting the child and loading may take. */
   readonly timeoutMs: number;
 }
@@ -27,7 +29,7 @@ export class EncoderProcess {
   }
 
   static async start(options: EncoderLoadOptions): Promise<EncoderProcess> {
-    const load = { op: 'load', ...options.files, maxTokens: options.maxTokens } as const;
+    const load = { op: 'load', ...options.files, maxTokens: options.maxTokens, raw: options.raw ?? false } as const;
     return new EncoderProcess(await ModelProcess.start<EncoderRequest>('encoderHost', load, { timeoutMs: options.timeoutMs, what: 'the built-in sentence encoder' }));
   }
 
