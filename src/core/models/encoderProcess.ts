@@ -29,7 +29,7 @@ export class EncoderProcess {
   }
 
   static async start(options: EncoderLoadOptions): Promise<EncoderProcess> {
-    const load = { op: 'load', ...options.files, maxTokens: options.maxTokens, raw: options.raw ?? false } as const;
+    const load = { op: 'load', modelDir: options.files.modelDir, maxTokens: options.maxTokens, raw: options.raw ?? false } as const;
     return new EncoderProcess(await ModelProcess.start<EncoderRequest>('encoderHost', load, { timeoutMs: options.timeoutMs, what: 'the built-in sentence encoder' }));
   }
 

@@ -5,8 +5,6 @@ export type EncoderRequest =
       readonly op: 'load';
       /** Holds model.json, its weight shards and vocab.json. */
       readonly modelDir: string;
-      /** Holds tfjs-backend-wasm*.wasm. */
-      readonly wasmDir: string;
       /** Pieces of a text the model reads; the rest is not embedded. */
       readonly maxTokens: number;
       /** Vectors as the model makes them, not centred (scripts/encoderCentre.ts measures the centre with them). */
