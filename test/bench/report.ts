@@ -134,6 +134,7 @@ export function printReport(results: Results): string {
         miss({ figure: `search by meaning: recall@5 of ${n} queries in other words (hybrid, ${f.model})`, size, satchel: pct(hybrid), baseline: `lexical ${pct(at5((set) => set.lexical.at5))}`, ratio: `vectors only ${pct(at5((set) => set.vectors.at5))}`, target: `≥ ${pct(HYBRID_RECALL_GOAL)}`, met: hybrid >= HYBRID_RECALL_GOAL },
           `search by meaning at ${size}: the figures per query set and the back-fill are printed by npm run bench -- --only-quality (docs/search.md).`);
         rows.push({ figure: '  back-fill of every snippet (snippets/s); hybrid search p50 / p95, query vector made', size, satchel: `${f.backfillPerSecond.toFixed(1)}/s; ${ms(f.hybridLatency.p50)} / ${ms(f.hybridLatency.p95)}`, baseline: `lexical ${ms(f.lexicalLatency.p50)} / ${ms(f.lexicalLatency.p95)}`, ratio: '', target: '', met: undefined });
+        rows.push({ figure: '  resident memory with the model loaded: host; model process', size, satchel: `${mb(f.hostRssAfter)}; ${mb(f.modelRss)}`, baseline: `host before ${mb(f.hostRssBefore)}`, ratio: '', target: '', met: undefined });
       } else unavailable('search by meaning', size, s.quality);
     }
     if (s.semantic.ok) {
