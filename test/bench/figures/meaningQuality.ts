@@ -18,10 +18,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { BenchClient, forEachConcurrent } from '../client.ts';
-import { qualityCorpus, type ScoredQuery } from '../meaning/qualityCorpus.ts';
+import { qualityCorpus } from '../meaning/qualityCorpus.ts';
 import { cpuMsOf, memoryOf, removeDir, startChild, tempDataDir, type Built } from '../processes.ts';
 import { connect, createAsset, fallbackApplication, search, seedOf } from '../satchelApi.ts';
 import { latency, type Latency } from '../stats.ts';
+import { untilReady } from './semantic.ts';
 import { ENCODER_ID, ENCODER_MAX_TOKENS } from '../../../src/core/models/catalog.ts';
 import { EncoderProcess } from '../../../src/core/models/encoderProcess.ts';
 import { encoderFiles } from '../../../src/core/models/encoderFiles.ts';
@@ -86,15 +87,9 @@ export async function measureMeaningQuality(built: Built, size: number, hostArgs
       idOf.set(asset.key, await createAsset(client, seedOf(asset, application)));
     });
     const resolved = sets.map((set) => ({ ...set, queries: set.queries.map((q) => ({ query: q.query, id: idOf.get(q.target)! })) }));
-    const all = resolved.flatMap((set) => set.queries.map((q) => q.query));
 
-    const lexicalRanks = new Map<string, number>();
-    const lexicalTimes: number[] = [];
-    for (const query of all) {
-      const reply = await search(client, query);
-      lexicalTimes.push(reply.ms);
-      lexicalRanks.set(query, reply.ids.slice(0, 10).indexOf(resolvedId(resolved, query)));
-    }
+    const targets = new Map(resolved.flatMap((set) => set.queries.map((q) => [q.query, q.id] as const)));
+    const lexical = await searchAll(client, targets);
 
     const hostRssBefore = memoryOf(host.pid).rss;
     const model = await loadModel(client);
@@ -106,13 +101,7 @@ export async function measureMeaningQuality(built: Built, size: number, hostArgs
     const backfillMs = performance.now() - started;
     const backfillCpuMs = modelPid !== undefined ? cpuMsOf(modelPid) - cpuBefore : Number.NaN;
 
-    const hybridRanks = new Map<string, number>();
-    const hybridTimes: number[] = [];
-    for (const query of all) {
-      const reply = await search(client, query);
-      hybridTimes.push(reply.ms);
-      hybridRanks.set(query, reply.ids.slice(0, 10).indexOf(resolvedId(resolved, query)));
-    }
+    const hybrid = await searchAll(client, targets);
     const hostRssAfter = memoryOf(host.pid).rss;
     const modelRss = modelPid !== undefined ? memoryOf(modelPid).rss : Number.NaN;
 
@@ -127,17 +116,17 @@ export async function measureMeaningQuality(built: Built, size: number, hostArgs
       sets: resolved.map((set) => ({
         name: set.name,
         queries: set.queries.length,
-        lexical: recall(lexicalRanks, set.queries),
+        lexical: recall(lexical.ranks, set.queries),
         vectors: recall(vectorRanks, set.queries),
-        hybrid: recall(hybridRanks, set.queries),
-        gained: set.queries.filter((q) => inTop5(hybridRanks.get(q.query)) && !inTop5(lexicalRanks.get(q.query))).length,
-        lost: set.queries.filter((q) => !inTop5(hybridRanks.get(q.query)) && inTop5(lexicalRanks.get(q.query))).map((q) => q.query),
+        hybrid: recall(hybrid.ranks, set.queries),
+        gained: set.queries.filter((q) => inTop5(hybrid.ranks.get(q.query)) && !inTop5(lexical.ranks.get(q.query))).length,
+        lost: set.queries.filter((q) => !inTop5(hybrid.ranks.get(q.query)) && inTop5(lexical.ranks.get(q.query))).map((q) => q.query),
       })),
       backfillMs,
       backfillPerSecond: size / (backfillMs / 1000),
       backfillCpuMsPerSnippet: backfillCpuMs / size,
-      lexicalLatency: latency(lexicalTimes),
-      hybridLatency: latency(hybridTimes),
+      lexicalLatency: latency(lexical.times),
+      hybridLatency: latency(hybrid.times),
       hostRssBefore,
       hostRssAfter,
       modelRss,
@@ -151,9 +140,16 @@ export async function measureMeaningQuality(built: Built, size: number, hostArgs
 
 const inTop5 = (rank: number | undefined): boolean => rank !== undefined && rank >= 0 && rank < 5;
 
-function resolvedId(sets: ReadonlyArray<{ queries: ReadonlyArray<{ query: string; id: string }> }>, query: string): string {
-  for (const set of sets) for (const q of set.queries) if (q.query === query) return q.id;
-  throw new Error(`no target for "${query}"`);
+/** Every query through GET /assets/search: its target's rank (0-based, -1 beyond 10) and the reply's time. */
+async function searchAll(client: BenchClient, targets: ReadonlyMap<string, string>): Promise<{ ranks: Map<string, number>; times: number[] }> {
+  const ranks = new Map<string, number>();
+  const times: number[] = [];
+  for (const [query, id] of targets) {
+    const reply = await search(client, query);
+    times.push(reply.ms);
+    ranks.set(query, reply.ids.slice(0, 10).indexOf(id));
+  }
+  return { ranks, times };
 }
 
 interface BenchModel {
@@ -230,22 +226,6 @@ function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
   return sum;
-}
-
-async function untilReady(client: BenchClient, budgetMs: number): Promise<void> {
-  const end = performance.now() + budgetMs;
-  let last = performance.now();
-  for (;;) {
-    const status = (await client.ok('GET', '/search/semantic')).body as { state: string; done: number; total: number };
-    if (status.state === 'ready') return;
-    if (status.state === 'failed' || status.state === 'off') throw new Error(`semantic recall is ${status.state}`);
-    if (performance.now() > end) throw new Error(`back-fill over its ${budgetMs / 1000} s budget at ${status.done} of ${status.total}`);
-    if (performance.now() - last > 30_000 && status.total > 0) {
-      process.stdout.write(`${status.done}/${status.total} `);
-      last = performance.now();
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 /** Processes whose parent is `pid` (Linux's /proc; none elsewhere). */

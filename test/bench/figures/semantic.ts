@@ -126,7 +126,8 @@ async function importEmbeddingModel(client: BenchClient, path: string): Promise<
   return id;
 }
 
-async function untilReady(client: BenchClient, budgetMs: number): Promise<void> {
+/** Waits until every snippet has a vector of the loaded model (GET /search/semantic says `ready`). */
+export async function untilReady(client: BenchClient, budgetMs: number): Promise<void> {
   const end = performance.now() + budgetMs;
   let last = 0;
   for (;;) {
