@@ -17,6 +17,7 @@ import { ModelsView } from './views/modelsView.ts';
 import { Commands } from './commands/index.ts';
 import { SnippetCompletions } from './completion/snippetCompletions.ts';
 import { TemplatePreviews } from './templatePreview.ts';
+import { SnippetHistory } from './history/snippetHistory.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 
@@ -30,6 +31,8 @@ export class SatchelExtension extends Owner {
   readonly conversations: ConversationsView;
   readonly models: ModelsView;
   readonly commands: Commands;
+  /** Show History and Restore on snippets. */
+  readonly history: SnippetHistory;
   readonly agents: SatchelAgents;
   /** Saved snippets in IntelliSense. */
   readonly completions: SnippetCompletions;
@@ -49,6 +52,16 @@ export class SatchelExtension extends Owner {
     this.conversations = this._register(new ConversationsView(this.server, this.log));
     this.models = this._register(new ModelsView(this.server, this.log));
     const templates = this._register(new TemplatePreviews());
+    this.history = this._register(
+      new SnippetHistory({
+        server: this.server,
+        assetsChanged: this.assets.onDidChangeAssets,
+        restored: (id) => {
+          void this.assets.reload(id);
+          this.documents.changed(id);
+        },
+      }),
+    );
     this.commands = this._register(
       new Commands({
         server: this.server,
@@ -59,6 +72,7 @@ export class SatchelExtension extends Owner {
         documents: this.documents,
         templates,
         log: this.log,
+        history: this.history,
       }),
     );
     this.agents = this._register(new SatchelAgents(this.server, version));

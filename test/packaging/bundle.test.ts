@@ -7,20 +7,35 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * Every name @types/vscode exports, so a bundle that extends a vscode class at load time
+ * (`class X extends vscode.CompletionItem`) loads as it does in VS Code.
+ */
+const vscodeNames = [
+  ...new Set(
+    [...readFileSync(join(root, 'node_modules/@types/vscode/index.d.ts'), 'utf8').matchAll(/^\s*export (?:class|namespace|enum|const|function) (\w+)/gm)].map(
+      (match) => match[1]!,
+    ),
+  ),
+];
+
 const child = `
 const Module = require('node:module');
+// Each export is a class whose every property is a further stub: constructible, extendable, callable.
+const stub = () => new Proxy(class {}, { get: (target, key) => (key in target ? target[key] : stub()), apply: () => undefined });
+const vscodeStub = Object.fromEntries(${JSON.stringify(vscodeNames)}.map((name) => [name, stub()]));
 const getBuiltin = process.getBuiltinModule;
 process.getBuiltinModule = (id) => (/^(node:)?sqlite$/.test(id) ? undefined : getBuiltin(id));
 const load = Module._load;
 Module._load = function (request, ...rest) {
   if (/^(node:)?sqlite$/.test(request)) throw new Error('No such built-in module: node:sqlite');
-  if (request === 'vscode') return new Proxy({}, { get: () => new Proxy(function () {}, { get: () => undefined }) });
+  if (request === 'vscode') return vscodeStub;
   return load.call(this, request, ...rest);
 };
 const extension = require(process.argv[1]);

@@ -10,6 +10,7 @@ import { modelCommands } from './modelCommands.ts';
 import { serverCommands } from './serverCommands.ts';
 import { importCommands } from './importCommands.ts';
 import { snippetCommands } from './snippetCommands.ts';
+import { historyCommands } from './historyCommands.ts';
 import type { CommandMap, Services } from './services.ts';
 
 export function allCommands(services: Services): CommandMap {
@@ -20,6 +21,7 @@ export function allCommands(services: Services): CommandMap {
     ...serverCommands(services),
     ...importCommands(services),
     ...snippetCommands(services),
+    ...historyCommands(services),
   };
 }
 

@@ -8,6 +8,7 @@ import type { CopyConnector } from '../copyConnector.ts';
 import type { AssetDocuments } from '../assetDocuments.ts';
 import type { Log } from '../log.ts';
 import type { TemplatePreviews } from '../templatePreview.ts';
+import type { SnippetHistory } from '../history/snippetHistory.ts';
 
 export interface Services {
   readonly server: ServerController;
@@ -19,6 +20,8 @@ export interface Services {
   /** Where a proposed snippet template is confirmed. */
   readonly templates: TemplatePreviews;
   readonly log: Log;
+  /** Show History and Restore: a snippet's revisions. */
+  readonly history: SnippetHistory;
 }
 
 /**

@@ -10,6 +10,7 @@ export async function run(): Promise<void> {
   await import('./agents.test.ts');
   await import('./import.test.ts');
   await import('./snippets.test.ts');
+  await import('./history.test.ts');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} tests failed.`);
 }
