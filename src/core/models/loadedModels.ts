@@ -1,8 +1,8 @@
 /**
  * The language models in memory: at most one per role (text, embedding), each in its own child
- * process (llama.cpp for GGUF models, TensorFlow.js for the built-in sentence encoder). Loads and unloads of a role run one at a time; a text model idle for
- * `idleUnloadMs` is unloaded (an embedding model stays until unloaded); a crashed process simply
- * leaves its model unloaded.
+ * process (llama.cpp for GGUF models, TensorFlow.js for the built-in sentence encoder). Loads and
+ * unloads of a role run one at a time; a text model idle for `idleUnloadMs` is unloaded (an
+ * embedding model stays until unloaded); a crashed process simply leaves its model unloaded.
  */
 import { stat } from 'node:fs/promises';
 import { freemem } from 'node:os';
