@@ -13,6 +13,7 @@ import { runImportCommand } from './cli/importCommand.ts';
 import { runBackupCommand } from './cli/backupCommand.ts';
 import { runRestoreCommand } from './cli/restoreCommand.ts';
 import { keepOption } from './cli/backupText.ts';
+import { retentionOption } from './cli/trashOption.ts';
 
 const SHUTDOWN_DEADLINE_MS = 1800;
 
@@ -28,27 +29,39 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       port: { type: 'string' },
       'keep-backups': { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
+      'review-agent-writes': { type: 'boolean' },
+      'trash-retention-days': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
+    allowNegative: true,
   });
   if (values.help) {
     console.log(
-      'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N]\n' +
+      'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N] [--trash-retention-days N] [--allow-host NAME]… [--[no-]review-agent-writes]\n' +
         '       satchel import [--data-dir DIR] <file-or-folder>…\n' +
         '       satchel backup [--data-dir DIR] [FILE]\n' +
         '       satchel restore [--data-dir DIR] [FILE]\n' +
         '  --keep-backups: copies kept of each kind of automatic backup (default 5; 0 takes none).\n' +
-        '  SATCHEL_DATA_DIR and SATCHEL_PORT are read too.',
+        '  --trash-retention-days: days deleted snippets and conversations stay in the trash (default 30; 0 keeps them until emptied).\n' +
+        '  --allow-host: a Host name answered besides loopback ones, e.g. host.docker.internal for tools in a container (Docker Desktop).\n' +
+        "  --review-agent-writes: agents' writes wait under Agent changes until you accept them; --no-review-agent-writes: they count at once.\n" +
+        '    Kept in the data directory: without either, the last choice (here or in VS Code) stands.\n' +
+        '  SATCHEL_DATA_DIR, SATCHEL_PORT, SATCHEL_TRASH_RETENTION_DAYS and SATCHEL_ALLOWED_HOSTS (comma-separated) are read too.',
     );
     return;
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const keepBackups = keepOption(values['keep-backups']);
+  const reviewChanges = values['review-agent-writes'];
+  const retentionDays = retentionOption(values['trash-retention-days'] ?? process.env.SATCHEL_TRASH_RETENTION_DAYS);
   const portText = values.port ?? process.env.SATCHEL_PORT;
   const port = portText !== undefined ? Number(portText) : undefined;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new Error(`--port must be a port number, not ${portText}`);
   }
+
+  const allowedHosts = values['allow-host'] ?? process.env.SATCHEL_ALLOWED_HOSTS?.split(',').filter((name) => name.trim() !== '') ?? [];
 
   const existing = currentHost(dataDir);
   if (existing.hosted) logger.info(`${dataDir} is already served${existing.port !== undefined ? ` on port ${existing.port}` : ''}; waiting to take over.`);
@@ -73,12 +86,23 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    host = await startHostWhenFree({ dataDir, logger, ...(port !== undefined ? { port } : {}), ...(keepBackups !== undefined ? { keepBackups } : {}) }, stop.signal);
+    host = await startHostWhenFree(
+      {
+        dataDir,
+        logger,
+        ...(port !== undefined ? { port } : {}),
+        ...(keepBackups !== undefined ? { keepBackups } : {}),
+        ...(retentionDays !== undefined ? { trash: { retentionDays } } : {}),
+        ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
+        agents: { reviewChanges },
+      },
+      stop.signal,
+    );
   } catch (error) {
     if (stop.signal.aborted) return;
     throw error;
   }
-  logger.info(`serving ${dataDir} on ${host.server.url}`);
+  logger.info(`serving ${dataDir} on ${host.server.url}${host.core.agentChanges.reviewing ? "; agents' writes wait for review" : ''}`);
 }
 
 const subcommands: Readonly<Record<string, (args: readonly string[]) => Promise<number>>> = {

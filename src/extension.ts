@@ -10,7 +10,7 @@ let extension: SatchelExtension | undefined;
 
 export function activate(context: vscode.ExtensionContext): SatchelExtension | undefined {
   try {
-    extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'), (options) => new HostElection(options));
+    extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'), (options) => new HostElection(options), context.extension.extensionKind);
   } catch (error) {
     void reportActivationFailure(context, error);
     return undefined;

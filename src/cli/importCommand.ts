@@ -47,7 +47,7 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
   const batchSize = values['batch-size'] !== undefined ? Number(values['batch-size']) : undefined;
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new Error('--batch-size must be a positive integer');
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  const files = positionals.flatMap((path) => listImportFiles(path));
+  const files = (await Promise.all(positionals.map((path) => listImportFiles(path)))).flat();
   if (files.length === 0) throw new Error(`No *.json or *.code-snippets files in ${positionals.join(', ')}`);
 
   const interrupt = cancelOnInterrupt('Cancelling after the current batch');

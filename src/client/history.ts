@@ -54,8 +54,12 @@ export class HistoryClient {
     return this.http.call(op.restore, { params: { asset, revision }, headers: writeHeaders(condition) });
   }
 
-  /** Changes what a revision keeps in one write; returns the asset and its current revision. */
-  edit(asset: string, edit: AssetEdit, condition?: WriteCondition): Promise<EditReply> {
-    return this.http.call(op.edit, { params: { asset }, body: edit, headers: writeHeaders(condition) });
+  /**
+   * Changes what a revision keeps in one write; returns the asset and its current revision.
+   * `transferables: false` leaves the formats' content out of the reply (a large snippet's text
+   * need not come back to the writer that sent it).
+   */
+  edit(asset: string, edit: AssetEdit, condition?: WriteCondition, options: { transferables?: boolean } = {}): Promise<EditReply> {
+    return this.http.call(op.edit, { params: { asset }, body: edit, headers: writeHeaders(condition), query: { transferables: options.transferables } });
   }
 }

@@ -10,7 +10,7 @@
 import { ClientError } from './errors.ts';
 import type { HttpTransport } from './http.ts';
 import type { ImportFormat, ItemFailure, ParsedFile } from '../core/import/types.ts';
-import type { ReadImportFile } from '../core/import/files.ts';
+import type { ReadImportFile } from '../core/import/importTree.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 import type { BodyIn } from '../wire/operation.ts';
 import { importOperations as op, type ImportLine as Line } from '../wire/imports.ts';

@@ -16,6 +16,10 @@ import { HistoryClient } from './history.ts';
 import { AUTHOR_HEADER, authorHeader } from '../wire/history.ts';
 import type { Author } from '../core/history/authors.ts';
 import { BackupsClient } from './backups.ts';
+import { AgentChangesClient } from './agentChanges.ts';
+import { agentChangeOperations } from '../wire/agentChanges.ts';
+import type { AgentChangeIdentifiers } from '../wire/agentChanges.ts';
+import { TrashClient } from './trash.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
@@ -43,6 +47,10 @@ export class SatchelClient implements Disposable {
   readonly history: HistoryClient;
   /** Copies of the store in the host's backups folder (Satchel's own operation). */
   readonly backups: BackupsClient;
+  /** What agents changed, for the user's review; and the doors agents write through (Satchel's own operations). */
+  readonly agentChanges: AgentChangesClient;
+  /** Deleted assets and conversations: list, restore, delete forever, empty (Satchel's own operations). */
+  readonly trash: TrashClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
@@ -62,6 +70,8 @@ export class SatchelClient implements Disposable {
     this.snippets = new SnippetsClient(this.http);
     this.history = new HistoryClient(this.http);
     this.backups = new BackupsClient(this.http);
+    this.agentChanges = new AgentChangesClient(this.http);
+    this.trash = new TrashClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {
@@ -82,6 +92,11 @@ export class SatchelClient implements Disposable {
 
   modelIdentifiers(): StreamConnection<StreamedIdentifiers> {
     return this.stream(modelOperations.streamIdentifiers.path);
+  }
+
+  /** Every listed agent change's id on connect, then one frame per change of the list (`removed` once reviewed). */
+  agentChangeIdentifiers(): StreamConnection<AgentChangeIdentifiers> {
+    return this.stream(agentChangeOperations.streamIdentifiers.path);
   }
 
   downloadProgress(model: string): StreamConnection<ModelDownloadProgress> {

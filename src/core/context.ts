@@ -5,6 +5,7 @@
  */
 import { Database } from './store/database.ts';
 import type { Migration } from './store/migrations.ts';
+import type { StatisticsRefresh } from './store/planStatistics.ts';
 import { Records } from './store/records.ts';
 import { Links } from './store/links.ts';
 import { Emitter, type ChangeEvent, type Disposable } from './events.ts';
@@ -37,7 +38,12 @@ export class StoreContext implements Disposable {
   /** `keepBackups`: copies kept of each kind of backup (0: no automatic ones). */
   static open(dataDir: string, migrations: readonly Migration[], logger: Logger = silentLogger, keepBackups = DEFAULT_KEEP): StoreContext {
     const migrationBackup = { keep: keepBackups, taken: (name: string) => logger.info(`Backed up the store before upgrading it: backups/${name}`) };
-    return new StoreContext(Database.open({ dataDir, migrations, migrationBackup }), logger);
+    const statisticsRefreshed = (refresh: StatisticsRefresh): void => {
+      const tables = refresh.analyzed.map((t) => `${t.table} ${Math.round(t.ms)} ms`).join(', ');
+      if (refresh.failure === undefined) logger.info(`Refreshed the query planner's statistics in ${Math.round(refresh.ms)} ms: ${tables}`);
+      else logger.warn(`The query planner's statistics were not all refreshed (${refresh.failure})${tables ? `; analyzed: ${tables}` : ''}`);
+    };
+    return new StoreContext(Database.open({ dataDir, migrations, migrationBackup, statisticsRefreshed }), logger);
   }
 
   /** Announces a change once the current transaction (if any) has committed. */

@@ -48,7 +48,9 @@ export type RecordKind =
   | 'workstream_summary'
   | 'model'
   | 'session'
-  | 'user';
+  | 'user'
+  /** An agent's change waiting for the user's review (src/core/agents). */
+  | 'agent_change';
 
 /** One committed change: published only after the transaction that made it has committed. */
 export interface ChangeEvent {

@@ -15,6 +15,7 @@ import { SnippetService } from './snippets/snippetService.ts';
 import { historyMigrations } from './history/schema.ts';
 import { RevisionLog } from './history/revisionLog.ts';
 import { HistoryService } from './history/historyService.ts';
+import type { TrackedWrite } from './history/revisionTracker.ts';
 import type { CompactorOptions } from './history/compaction.ts';
 import { SemanticRecall, type RecallSettings } from './search/semanticRecall.ts';
 import { AssetService } from './assets/assetService.ts';
@@ -36,6 +37,13 @@ import { importMigrations } from './import/schema.ts';
 import type { ClassificationSpecific } from './wire.ts';
 import { Backups } from './backups/backups.ts';
 import { DEFAULT_KEEP } from './backups/backupFiles.ts';
+import { agentChangeMigrations } from './agents/schema.ts';
+import { AgentChanges } from './agents/agentChanges.ts';
+import { AgentWrites } from './agents/agentWrites.ts';
+import { trashMigrations } from './trash/schema.ts';
+import { TrashStore } from './trash/trashStore.ts';
+import { TrashService, type TrashOptions } from './trash/trashService.ts';
+import type { LinkEnd } from './store/links.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -48,6 +56,8 @@ export const allMigrations = [
   ...snippetMigrations,
   ...historyMigrations,
   ...importMigrations,
+  ...agentChangeMigrations,
+  ...trashMigrations,
 ];
 
 export interface CoreOptions {
@@ -65,6 +75,16 @@ export interface CoreOptions {
   readonly importWorker?: boolean;
   /** Copies kept of each kind of backup (default DEFAULT_KEEP; 0 takes no automatic ones). */
   readonly keepBackups?: number;
+  /** How agents' writes are taken (docs/agents.md). */
+  readonly agents?: {
+    /**
+     * Agents' writes wait for the user's review before they count. Given, it is kept in the store
+     * as the user's choice; left out, the store's last choice stands (off when never made).
+     */
+    readonly reviewChanges?: boolean | undefined;
+  };
+  /** How long deleted assets and conversations stay in the trash (docs/trash.md). */
+  readonly trash?: TrashOptions;
 }
 
 export class Satchel implements Disposable {
@@ -89,6 +109,12 @@ export class Satchel implements Disposable {
   readonly snippets: SnippetService;
   /** Copies of the store: on request, and before imports, migrations and mass deletes. */
   readonly backups: Backups;
+  /** What agents changed that the user has not reviewed: listed, accepted, reverted. */
+  readonly agentChanges: AgentChanges;
+  /** Agents' saves, updates and deletes (marked, or proposals while agent writes wait for review). */
+  readonly agentWrites: AgentWrites;
+  /** Deleted assets and conversations: listed, restored whole, deleted for good. */
+  readonly trash: TrashService;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -98,6 +124,8 @@ export class Satchel implements Disposable {
     this.backups = new Backups({ source: context.database, dataDir: options.dataDir, keep: options.keepBackups ?? DEFAULT_KEEP, logger: context.logger });
     this.applications = new ApplicationService(context);
     this.models = new ModelService(context, options.dataDir, this.classifier, options.models ?? {});
+    // Deletes of assets and conversations keep what they remove here, in their own transactions.
+    const trashStore = new TrashStore(context.database);
     // Conversations link to assets (asked only when a link is made) and an asset's reply embeds its
     // conversations: the conversations area is built first and handed to the assets area.
     this.conversations = new ConversationService(
@@ -105,6 +133,7 @@ export class Satchel implements Disposable {
       this.models,
       (id) => this.assets.exists(id),
       (asset, by, change) => this.assets.changeLinked(asset, by, { description: true }, change),
+      trashStore,
     );
     // The indexes written inside every asset write transaction are listed here where assets are
     // composed; semantic recall registers its own below.
@@ -112,8 +141,18 @@ export class Satchel implements Disposable {
     // Every asset write keeps its revision in the same transaction; the history area lists,
     // restores and compacts them (restores are asset writes, made through the assets area).
     const revisionLog = new RevisionLog(context.database);
-    this.assets = new AssetService(context, this.classifier, { log: revisionLog, onRevision: (id) => this.history.compactor.note(id) }, [fingerprints], this.conversations);
-    this.history = new HistoryService(context, revisionLog, this.assets.historyTarget(), options.history);
+    // Agents' writes are marked inside each write's transaction (the agent changes area hears of every write).
+    const history = { log: revisionLog, onRevision: (id: string) => this.history.compactor.note(id), onWrite: (write: TrackedWrite) => this.agentChanges.written(write) };
+    this.assets = new AssetService(context, this.classifier, history, [fingerprints], this.conversations, trashStore);
+    // The revision an unreviewed agent change was made on stays until the user accepts or reverts it (Revert restores it).
+    const pinned = (assetId: string): ReadonlySet<string> => this.agentChanges.changeLog.revisionsOf(assetId);
+    this.history = new HistoryService(context, revisionLog, this.assets.historyTarget(), { pinned, ...options.history });
+    // Reverting an agent's delete brings the snippet back from the trash (built below; called only later).
+    this.agentChanges = new AgentChanges(context, this.assets, this.history, {
+      review: options.agents?.reviewChanges,
+      restoreDeleted: (id, by) => void this.trash.restore(id, by),
+    });
+    this.agentWrites = new AgentWrites(context, this.agentChanges, this.assets, this.history);
     this.copilot = new Copilot(
       this.conversations,
       () => this.models.textGenerator(),
@@ -122,6 +161,37 @@ export class Satchel implements Disposable {
       context.logger,
     );
     this.snippets = new SnippetService(context, this.assets);
+    const exists = (end: LinkEnd): boolean =>
+      end.kind === 'asset' ? this.assets.exists(end.id) : end.kind === 'message' ? this.conversations.hasMessage(end.id) : context.records.has(end.kind, end.id);
+    this.trash = new TrashService(
+      context,
+      trashStore,
+      {
+        targets: {
+          asset: {
+            live: (id) => this.assets.exists(id),
+            restore: (entry, by) => this.assets.restoreTrashed(entry, by),
+            // Gone for good: its revisions and its snippet facts (kept while it could come back).
+            forget: (id) => {
+              this.snippets.forget(id);
+              return this.history.purge(id);
+            },
+          },
+          conversation: {
+            live: (id) => this.conversations.trashedLive(id),
+            restore: (entry) => {
+              this.conversations.restoreTrashed(entry);
+              return undefined;
+            },
+            forget: () => 0,
+          },
+        },
+        exists,
+        liveAssets: () => this.assets.count(),
+        backups: this.backups,
+      },
+      { logger: context.logger, ...options.trash },
+    );
     this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
     this.recall = new SemanticRecall(
       context,
@@ -149,8 +219,12 @@ export class Satchel implements Disposable {
       child: { path: context.database.path, schemaVersion: context.database.schemaVersion },
       inProcess,
       session: () => {
-        const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer()];
-        return toDisposable(() => disposeAll(held));
+        const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer(), this.trash.retention.defer()];
+        return toDisposable(() => {
+          disposeAll(held);
+          // An import may have grown the store many times over: statistics taken before it would mislead the planner.
+          context.database.statistics?.refresh();
+        });
       },
       classify,
       beforeSession: (signal) => this.backups.beforeImport(signal),
@@ -177,6 +251,7 @@ export class Satchel implements Disposable {
     // Writes already answered are durable; the ones still flushing are answered before the store closes.
     await this.context.database.settled();
     this.recall.dispose();
+    this.trash.dispose();
     this.snippets.dispose();
     this.history.dispose();
     await this.models.close();

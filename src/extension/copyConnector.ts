@@ -15,6 +15,10 @@ import type { Log } from './log.ts';
 import type { Settings } from './settings.ts';
 import { reuseMatch, worthAsking } from './copyPolicy.ts';
 import { fromVscodeLanguage } from './languages.ts';
+import { SNIPPET_SCHEME } from './editing/snippetPaths.ts';
+import { REVISION_SCHEME } from './history/revisionPaths.ts';
+import { AGENT_CHANGE_SCHEME } from './views/agentChangeDiff.ts';
+import { TEMPLATE_SCHEME } from './templatePreview.ts';
 
 export interface PendingSuggestion {
   readonly id: number;
@@ -28,6 +32,15 @@ export interface PendingSuggestion {
 }
 
 const MAX_PENDING = 20;
+
+/**
+ * Every document the user copies from, whatever its scheme: a file, an untitled buffer, and in a
+ * remote window the workspace's `vscode-remote:` files (a glob alone matches every scheme; a
+ * `file` selector never saw a copy in an SSH, WSL or container window).
+ */
+const COPY_SELECTOR: vscode.DocumentSelector = { pattern: '**' };
+/** Satchel's own previews: copying a saved asset back out is not a new snippet to suggest. */
+const OWN_SCHEMES: ReadonlySet<string> = new Set([SNIPPET_SCHEME, REVISION_SCHEME, AGENT_CHANGE_SCHEME, TEMPLATE_SCHEME]);
 
 export class CopyConnector extends Owner implements vscode.DocumentPasteEditProvider {
   private readonly server: ServerController;
@@ -48,17 +61,16 @@ export class CopyConnector extends Owner implements vscode.DocumentPasteEditProv
     this.log = log;
     this.settings = settings;
     this._register(
-      vscode.languages.registerDocumentPasteEditProvider({ scheme: 'file' }, this, {
+      vscode.languages.registerDocumentPasteEditProvider(COPY_SELECTOR, this, {
         providedPasteEditKinds: [],
         copyMimeTypes: ['application/vnd.satchel.copy'],
       }),
     );
-    this._register(
-      vscode.languages.registerDocumentPasteEditProvider({ scheme: 'untitled' }, this, {
-        providedPasteEditKinds: [],
-        copyMimeTypes: ['application/vnd.satchel.copy'],
-      }),
-    );
+  }
+
+  /** Whether a copy in this document reaches the connector. */
+  copiesFrom(document: vscode.TextDocument): boolean {
+    return vscode.languages.match(COPY_SELECTOR, document) > 0 && !OWN_SCHEMES.has(document.uri.scheme);
   }
 
   get suggestions(): readonly PendingSuggestion[] {
@@ -66,7 +78,7 @@ export class CopyConnector extends Owner implements vscode.DocumentPasteEditProv
   }
 
   prepareDocumentPaste(document: vscode.TextDocument, ranges: readonly vscode.Range[]): void {
-    if (this.settings().connectorMode === 'off') return;
+    if (this.settings().connectorMode === 'off' || !this.copiesFrom(document)) return;
     const text = ranges.map((range) => document.getText(range)).join('\n');
     // The copy must not wait for the server.
     void this.handleCopy(text, document.languageId);

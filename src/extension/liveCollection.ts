@@ -25,6 +25,12 @@ export interface LiveCollectionSource<T> {
   fetchAll?(): Promise<ReadonlyMap<string, T>>;
 }
 
+/** What one change of the collection touched: the ids a frame named, or everything after a (re)connect. */
+export interface CollectionChange {
+  readonly ids: readonly string[];
+  readonly full: boolean;
+}
+
 /** Changes naming more records than this are loaded with `fetchAll`, when the source has it. */
 const BULK_FETCH_FROM = 32;
 
@@ -34,8 +40,8 @@ export class LiveCollection<T> implements Disposable {
   private stream: IdentifierStream | undefined;
   private expectFull = true;
   private readonly items = new Map<string, T>();
-  private readonly changes = new Emitter<void>();
-  readonly onDidChange: Event<void> = this.changes.event;
+  private readonly changes = new Emitter<CollectionChange>();
+  readonly onDidChange: Event<CollectionChange> = this.changes.event;
   /** Resolves after the first full frame has been applied. */
   private loadedResolve: (() => void) | undefined;
   loaded: Promise<void>;
@@ -142,7 +148,7 @@ export class LiveCollection<T> implements Disposable {
       if (item === undefined) this.items.delete(id);
       else this.items.set(id, item);
     }
-    this.changes.fire();
+    this.changes.fire({ ids: [...present, ...deleted], full });
     if (full) this.loadedResolve?.();
   }
 

@@ -5,29 +5,35 @@
 import * as vscode from 'vscode';
 import { Owner } from '../core/lifecycle.ts';
 import { Log } from './log.ts';
-import { readSettings, SECTION, SERVER_KEYS, type Settings } from './settings.ts';
+import { AGENT_REVIEW_KEY, readSettings, SECTION, SERVER_KEYS, type Settings } from './settings.ts';
 import { ServerController } from './serverController.ts';
 import { StatusBar } from './statusBar.ts';
 import { SatchelAgents } from './agents/satchelAgents.ts';
 import { CopyConnector } from './copyConnector.ts';
-import { AssetDocuments } from './assetDocuments.ts';
+import { SnippetFileSystem } from './editing/snippetFileSystem.ts';
 import { AssetsView } from './views/assetsView.ts';
+import { AssetsDragAndDrop } from './views/assetsDragAndDrop.ts';
 import { ConversationsView } from './views/conversationsView.ts';
 import { ModelsView } from './views/modelsView.ts';
 import { Commands } from './commands/index.ts';
 import { SnippetCompletions } from './completion/snippetCompletions.ts';
 import { TemplatePreviews } from './templatePreview.ts';
 import { SnippetHistory } from './history/snippetHistory.ts';
+import { whenCountChanges } from './trashPages.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
+import { RemoteNotices } from './remoteNotice.ts';
 
 export class SatchelExtension extends Owner {
   readonly log = this._register(new Log());
   readonly server: ServerController;
   readonly statusBar: StatusBar;
   readonly connector: CopyConnector;
-  readonly documents: AssetDocuments;
+  /** The editable `satchel:` documents of snippets. */
+  readonly documents: SnippetFileSystem;
   readonly assets: AssetsView;
+  /** Snippets dragged out of the Assets view into editors, and files and text dropped on it. */
+  readonly dragAndDrop: AssetsDragAndDrop;
   readonly conversations: ConversationsView;
   readonly models: ModelsView;
   readonly commands: Commands;
@@ -36,20 +42,33 @@ export class SatchelExtension extends Owner {
   readonly agents: SatchelAgents;
   /** Saved snippets in IntelliSense. */
   readonly completions: SnippetCompletions;
+  /** Says so when the library is on a remote machine and empty. */
+  readonly remote: RemoteNotices;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
   started: Promise<Role> = Promise.resolve({ kind: 'starting' });
 
-  constructor(version: string, startHosting: StartHosting) {
+  /** `extensionKind`: which side of a remote window this extension host is on. */
+  constructor(version: string, startHosting: StartHosting, extensionKind: vscode.ExtensionKind) {
     super();
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.server = this._register(new ServerController(this.log, () => this.settings, version, startHosting));
     this.statusBar = this._register(new StatusBar(this.server));
     this.connector = this._register(new CopyConnector(this.server, this.statusBar, this.log, () => this.settings));
-    this.documents = this._register(new AssetDocuments(this.server));
-    this.assets = this._register(new AssetsView(this.server, this.connector, this.log));
+    this.dragAndDrop = this._register(
+      new AssetsDragAndDrop({
+        server: this.server,
+        lookup: (id) => this.assets.asset(id),
+        inserted: (id) => void this.connector.track(id, 'inserted'),
+      }),
+    );
+    this.assets = this._register(new AssetsView(this.server, this.connector, this.log, this.dragAndDrop));
+    this._register(this.dragAndDrop.onDidSave((asset) => void this.assets.reload(asset.id)));
+    this.documents = this._register(new SnippetFileSystem(this.server, this.assets.onDidChangeAssets));
     this.conversations = this._register(new ConversationsView(this.server, this.log));
+    // A conversation deleted or restored by any tool changes the Trash node of the Assets view.
+    this._register(whenCountChanges(this.conversations.onDidChangeItems, () => this.conversations.conversations.length, () => this.assets.trash.invalidate()));
     this.models = this._register(new ModelsView(this.server, this.log));
     const templates = this._register(new TemplatePreviews());
     this.history = this._register(
@@ -75,13 +94,23 @@ export class SatchelExtension extends Owner {
         history: this.history,
       }),
     );
-    this.agents = this._register(new SatchelAgents(this.server, version));
+    this.agents = this._register(new SatchelAgents(this.server, version, () => this.settings, this.log));
+    this.remote = this._register(
+      new RemoteNotices({
+        server: this.server,
+        settings: () => this.settings,
+        log: this.log,
+        extensionKind,
+        contents: [this.assets, this.conversations].map((view) => ({ loaded: () => view.loaded, count: () => view.count })),
+      }),
+    );
     this.completions = this._register(new SnippetCompletions(this.server, () => this.settings, this.log, (id) => void this.connector.track(id, 'inserted')));
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration(SECTION)) return;
         this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
         this.completions.update();
+        if (event.affectsConfiguration(AGENT_REVIEW_KEY)) void this.agents.review.changed();
         if (SERVER_KEYS.some((key) => event.affectsConfiguration(key))) void this.start();
       }),
     );

@@ -65,6 +65,10 @@ export class ServerController extends Owner {
       connector: { minLength: settings.connectorMinLength, reuseThreshold: settings.connectorReuseThreshold },
       models: { idleUnloadMs: settings.idleUnloadMs, ...(settings.catalogBaseUrl ? { catalogBaseUrl: settings.catalogBaseUrl } : {}) },
       keepBackups: settings.keepBackups,
+      ...(settings.allowedHosts.length > 0 ? { allowedHosts: settings.allowedHosts } : {}),
+      // Set by the user: this host starts with it. Left at its default: the store's last choice stands.
+      ...(settings.agentReviewWrites !== undefined ? { agents: { reviewChanges: settings.agentReviewWrites } } : {}),
+      trash: { retentionDays: settings.trashRetentionDays },
     });
     this.election = election;
     election.onDidChangeRole((role) => this.onRole(role));

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
 import { errorMiddleware, isClientGone } from './errors.ts';
-import { guard } from './guard.ts';
+import { extraHosts, guard } from './guard.ts';
 import { bodyParser } from './body.ts';
 import { checkBooleanQueries } from './http.ts';
 import { StreamRegistry, type StreamOptions } from './streams.ts';
@@ -25,6 +25,8 @@ import { importRoutes } from './routes/imports.ts';
 import { snippetRoutes } from './routes/snippets.ts';
 import { historyRoutes } from './routes/history.ts';
 import { backupRoutes } from './routes/backups.ts';
+import { agentChangeRoutes } from './routes/agentChanges.ts';
+import { trashRoutes } from './routes/trash.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -32,6 +34,8 @@ export interface AppOptions {
   /** What all request bodies being read or handled may hold at once (default 256 MiB). */
   readonly bodyInFlight?: number;
   readonly streams?: StreamOptions;
+  /** Host names answered besides loopback ones (e.g. host.docker.internal); see guard.ts. */
+  readonly allowedHosts?: readonly string[];
 }
 
 export interface SatchelApp {
@@ -56,12 +60,15 @@ export const routeModules: readonly RouteModule[] = [
   snippetRoutes,
   historyRoutes,
   backupRoutes,
+  agentChangeRoutes,
+  trashRoutes,
   connectorRoutes,
 ];
 
 export function createApp(core: Satchel, options: AppOptions): SatchelApp {
   const koa = new Koa({ proxy: false });
-  const streams = new StreamRegistry(options.logger, options.streams);
+  const hosts = extraHosts(options.allowedHosts);
+  const streams = new StreamRegistry(options.logger, { ...options.streams, extraHosts: hosts });
   const router = new Router({ strict: false });
   for (const register of routeModules) register(router, { core, streams });
 
@@ -71,7 +78,7 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
     if (!isClientGone(error)) options.logger.error('unhandled koa error', error);
   });
   koa.use(errorMiddleware(options.logger));
-  koa.use(guard());
+  koa.use(guard(hosts));
   koa.use(async (ctx, next) => {
     // The client concatenates basePath unchanged, so `http://host:1/` produces `//models`.
     if (ctx.path.includes('//')) ctx.path = ctx.path.replace(/\/{2,}/g, '/');

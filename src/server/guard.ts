@@ -1,11 +1,14 @@
 /**
  * Satchel has no authentication, so it only answers loopback callers that are not web pages of a
  * foreign origin: the Host must be a loopback name (DNS rebinding), and a request carrying a
- * foreign Origin, or marked cross-site by the browser, is refused.
+ * foreign Origin, or marked cross-site by the browser, is refused. The user may allow more Host
+ * names (`host.docker.internal`, for tools in a container reaching the host's loopback through
+ * Docker Desktop): only as the Host, never as a page's Origin.
  */
 import type { Context, Next } from 'koa';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors.ts';
+import { InvalidInputError } from '../core/errors.ts';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -27,6 +30,29 @@ export function isLoopbackHost(host: string | undefined): boolean {
   return LOOPBACK_HOSTS.has(name) || name.endsWith('.localhost');
 }
 
+/** Host names the user allows besides the loopback ones (none by default). */
+export type ExtraHosts = ReadonlySet<string>;
+const NO_EXTRA_HOSTS: ExtraHosts = new Set();
+
+/** A DNS name or an IPv4 address: no port, no wildcard, no path. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** The allowed extra Host names, lower-cased; anything but a plain host name is refused. */
+export function extraHosts(names: readonly string[] | undefined): ExtraHosts {
+  if (!names || names.length === 0) return NO_EXTRA_HOSTS;
+  return new Set(
+    names.map((raw) => {
+      const name = raw.trim().toLowerCase();
+      if (!HOST_NAME.test(name)) throw new InvalidInputError(`Allowed hosts: "${raw}" is not a host name (a name such as host.docker.internal, without a port or wildcard).`);
+      return name;
+    }),
+  );
+}
+
+function isAllowedHost(host: string | undefined, extra: ExtraHosts): boolean {
+  return isLoopbackHost(host) || (host !== undefined && extra.has(hostName(host)));
+}
+
 /** Origins that may call Satchel: loopback pages and VS Code's own webviews. */
 export function isAllowedOrigin(origin: string): boolean {
   if (origin.startsWith('vscode-webview://') || origin.startsWith('vscode-file://')) return true;
@@ -41,9 +67,9 @@ export function isAllowedOrigin(origin: string): boolean {
 }
 
 /** Why a request (HTTP or WebSocket upgrade) must be refused, or undefined when it may proceed. */
-export function refusal(req: IncomingMessage): { status: number; code: string; message: string } | undefined {
-  if (!isLoopbackHost(req.headers.host)) {
-    return { status: 421, code: 'foreign_host', message: 'Satchel answers only requests addressed to a loopback host name.' };
+export function refusal(req: IncomingMessage, extra: ExtraHosts = NO_EXTRA_HOSTS): { status: number; code: string; message: string } | undefined {
+  if (!isAllowedHost(req.headers.host, extra)) {
+    return { status: 421, code: 'foreign_host', message: 'Satchel answers only requests addressed to a loopback host name (or one its allowed hosts setting names).' };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !isAllowedOrigin(origin)) {
@@ -56,9 +82,9 @@ export function refusal(req: IncomingMessage): { status: number; code: string; m
   return undefined;
 }
 
-export function guard() {
+export function guard(extra: ExtraHosts = NO_EXTRA_HOSTS) {
   return async function checkCaller(ctx: Context, next: Next): Promise<void> {
-    const refused = refusal(ctx.req);
+    const refused = refusal(ctx.req, extra);
     if (refused) throw new HttpError(refused.status, refused.code, refused.message);
     const origin = ctx.get('origin');
     if (origin) {

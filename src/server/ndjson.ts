@@ -42,7 +42,7 @@ export function errorLine(error: unknown, logger: Logger, what: string): { error
  * already has: a client that left while its body was being parsed had its 'close' emitted before
  * the route ran (an import cut off within ~30 ms of its upload wrote everything).
  */
-function whenClientLeaves(ctx: Context, leave: () => void): void {
+export function whenClientLeaves(ctx: Context, leave: () => void): void {
   if (ctx.res.destroyed || ctx.req.socket.destroyed) {
     leave();
     return;

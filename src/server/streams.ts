@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { Owner, type Disposable } from '../core/lifecycle.ts';
 import type { Logger } from '../core/context.ts';
-import { refusal } from './guard.ts';
+import { refusal, type ExtraHosts } from './guard.ts';
 import { rawErrorReply } from './errors.ts';
 import { ClientFrames, type ClientFrame, type FrameLimits } from './clientFrames.ts';
 
@@ -45,6 +45,8 @@ export interface StreamOptions {
   readonly pingIntervalMs?: number;
   /** What client frames may be waiting to be read (see clientFrames.ts). */
   readonly frames?: Partial<FrameLimits>;
+  /** Host names accepted besides loopback ones (the app's allowed hosts). */
+  readonly extraHosts?: ExtraHosts;
 }
 
 interface Route {
@@ -129,11 +131,13 @@ export class StreamRegistry extends Owner {
   private readonly subscribers = new Map<WebSocket, Subscriber>();
   private readonly logger: Logger;
   private readonly frames: ClientFrames;
+  private readonly extraHosts: ExtraHosts | undefined;
 
   constructor(logger: Logger, options: StreamOptions = {}) {
     super();
     this.logger = logger;
     this.frames = this._register(new ClientFrames(options.frames));
+    this.extraHosts = options.extraHosts;
     this.maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
     this.pingTimer = setInterval(() => this.ping(), options.pingIntervalMs ?? 30_000);
     this.pingTimer.unref();
@@ -160,7 +164,7 @@ export class StreamRegistry extends Owner {
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
-    const refused = refusal(req);
+    const refused = refusal(req, this.extraHosts);
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const found = refused ? undefined : this.match(path);
     if (refused || !found) {

@@ -73,7 +73,7 @@ export const historyOperations = {
   get: get('/satchel/assets/:asset/revisions/:revision', json<RevisionReply>()),
   /** Makes a revision current, itself a new revision: the asset's current revision after it. */
   restore: post('/satchel/assets/:asset/revisions/:revision/restore', json<RevisionSummary>(), 'restore request', restoreRequest),
-  /** Content, name, language, tags and description in one write and one revision. */
+  /** Content, name, language, tags and description in one write and one revision; `?transferables=false` answers the asset without its formats' content. */
   edit: post('/satchel/assets/:asset/edit', json<EditReply>(), 'asset edit', editRequest),
 } as const;
 

@@ -1,5 +1,6 @@
 /** Every HTTP operation and WebSocket stream the host serves, from every area's table (what the route check walks). */
 import type { Operation, Socket } from './operation.ts';
+import { agentChangeOperations } from './agentChanges.ts';
 import { assetOperations } from './assets.ts';
 import { backupOperations } from './backups.ts';
 import { applicationOperations, connectorOperations } from './connector.ts';
@@ -11,8 +12,10 @@ import { modelOperations } from './models.ts';
 import { qgptSockets } from './qgpt.ts';
 import { searchOperations } from './search.ts';
 import { snippetOperations } from './snippets.ts';
+import { trashOperations } from './trash.ts';
 
 const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
+  agentChangeOperations,
   assetOperations,
   applicationOperations,
   backupOperations,
@@ -24,6 +27,7 @@ const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   modelOperations,
   searchOperations,
   snippetOperations,
+  trashOperations,
 };
 
 /** Each operation with the name it is declared under (`assetOperations.create`). */

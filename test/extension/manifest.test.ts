@@ -43,7 +43,7 @@ test('item actions that need a tree node are hidden from the command palette', (
   const hidden = new Set(
     manifest.contributes.menus.commandPalette.filter((e: { when?: string }) => e.when === 'false').map((e: { command: string }) => e.command),
   );
-  for (const id of contributed.filter((c) => /^satchel\.(asset|suggestion|conversation|model)\./.test(c))) {
+  for (const id of contributed.filter((c) => /^satchel\.(asset|suggestion|conversation|model|agentChange)\./.test(c))) {
     assert.ok(hidden.has(id), `${id} should not be in the palette`);
   }
 });
@@ -55,4 +55,11 @@ test('every view has a welcome state, and views and settings use the satchel nam
   for (const view of views) assert.ok(welcomed.has(view), `${view} has no viewsWelcome`);
   for (const key of Object.keys(manifest.contributes.configuration.properties)) assert.match(key, /^satchel\./);
   assert.deepEqual(manifest.activationEvents, ['onStartupFinished']);
+});
+
+test('the extension prefers the user\'s own machine: in SSH, WSL and container windows the library stays local', () => {
+  // ["ui", "workspace"]: runs beside the UI when installed there, on the remote only when it cannot
+  // (Codespaces in a browser, code-server). Without it VS Code deduces ["workspace"] from `main`.
+  assert.deepEqual(manifest.extensionKind, ['ui', 'workspace']);
+  assert.equal(manifest.browser, undefined, 'no web-worker entry: a browser window runs it on the remote host');
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { readSettings } from '../../src/extension/settings.ts';
+import { readSettings, SERVER_KEYS } from '../../src/extension/settings.ts';
 
 const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'));
 const properties: Record<string, { default: unknown }> = manifest.contributes.configuration.properties;
@@ -42,4 +42,37 @@ test('completion settings: on by default with no trigger prefix; a prefix loses 
   const set = readSettings(configuration({ 'completion.enabled': false, 'completion.triggerPrefix': ' sat: ' }), {});
   assert.equal(set.completionEnabled, false);
   assert.equal(set.completionTriggerPrefix, 'sat:');
+});
+
+test('the remote-host warning is on by default, and a sync remote is read trimmed (blank is none)', () => {
+  assert.equal(readSettings(configuration({}), {}).warnOnRemoteHost, true);
+  assert.equal(readSettings(configuration({ 'remote.warnOnRemoteHost': false }), {}).warnOnRemoteHost, false);
+  assert.equal(readSettings(configuration({}), {}).syncRemote, undefined);
+  assert.equal(readSettings(configuration({ 'sync.remote': '  ' }), {}).syncRemote, undefined);
+  assert.equal(readSettings(configuration({ 'sync.remote': ' /srv/snippets.git ' }), {}).syncRemote, '/srv/snippets.git');
+});
+
+test('allowed hosts: a list of non-blank names, trimmed; changing it restarts the server', () => {
+  assert.deepEqual(readSettings(configuration({}), {}).allowedHosts, []);
+  assert.deepEqual(readSettings(configuration({ 'server.allowedHosts': [' host.docker.internal ', '', 7, '  '] }), {}).allowedHosts, ['host.docker.internal']);
+  assert.deepEqual(readSettings(configuration({ 'server.allowedHosts': 'host.docker.internal' }), {}).allowedHosts, []);
+  assert.ok(SERVER_KEYS.includes('satchel.server.allowedHosts'));
+});
+
+test("the review of agents' writes is the user's only when they set it: left at its default, the host's own choice stands", () => {
+  const inspecting = (set: Record<string, unknown>) => ({
+    get: <T>(key: string, fallback?: T) => (key in set ? (set[key] as T) : fallback) as T,
+    inspect: <T>(key: string) => ({ key, defaultValue: false as T, ...(key in set ? { globalValue: set[key] as T } : {}) }),
+  });
+  assert.equal(readSettings(inspecting({}), {}).agentReviewWrites, undefined);
+  assert.equal(readSettings(inspecting({ 'agents.reviewWrites': true }), {}).agentReviewWrites, true);
+  assert.equal(readSettings(inspecting({ 'agents.reviewWrites': false }), {}).agentReviewWrites, false, 'set to off is a choice too');
+});
+
+test('trash retention: 30 days by default, 0 keeps until emptied, clamped to whole days in range', () => {
+  assert.equal(readSettings(configuration({}), {}).trashRetentionDays, 30);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': 0 }), {}).trashRetentionDays, 0);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': 7.4 }), {}).trashRetentionDays, 7);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': -3 }), {}).trashRetentionDays, 0);
+  assert.equal(readSettings(configuration({ 'trash.retentionDays': 99_999 }), {}).trashRetentionDays, 3650);
 });

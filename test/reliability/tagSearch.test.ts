@@ -17,6 +17,7 @@ import { withHealth } from './healthProbe.ts';
 import { callTool } from './mcpCall.ts';
 import { fetchCounted } from './countedReply.ts';
 import { seed } from './writes.ts';
+import { copyAsset } from './grownRows.ts';
 import { TEST_WRITE } from '../support/authors.ts';
 
 const SNIPPETS = 10_000;
@@ -36,15 +37,7 @@ before(async () => {
     // Copies of the first snippet, each a second older than the one before, made in SQL (10k
     // creates would spend most of this test indexing what it does not search).
     db.exec('BEGIN');
-    db.prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1),
-       copies AS (SELECT i, printf('10000000-0000-4000-8000-%012d', i) AS id,
-                         strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || i || ' seconds') AS created FROM n)
-       INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, keywords, data)
-       SELECT c.id, c.created, c.created, 0, 0, 'probe ' || c.i, a.language, a.keywords,
-              json_set(a.data, '$.id', c.id, '$.name', 'probe ' || c.i, '$.created.value', c.created, '$.updated.value', c.created)
-       FROM copies c, assets a WHERE a.id = ? ORDER BY c.i DESC`,
-    ).run(SNIPPETS, first.id);
+    copyAsset(db, first.id, SNIPPETS - 1);
     const tag = db.prepare("SELECT id FROM records WHERE kind = 'tag' AND lookup = 'probe'").get() as { id: string };
     db.prepare(`INSERT INTO links (a_kind, a_id, b_kind, b_id, created) SELECT 'asset', id, 'tag', ?, created FROM assets WHERE id != ?`).run(tag.id, first.id);
     db.prepare(`INSERT INTO links (a_kind, a_id, b_kind, b_id, created) SELECT 'tag', ?, 'asset', id, created FROM assets WHERE id != ?`).run(tag.id, first.id);

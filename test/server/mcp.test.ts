@@ -83,12 +83,14 @@ test('the tools are listed with JSON schemas and descriptions', async () => {
   const names = tools.map((tool) => tool.name).sort();
   assert.deepEqual(names, [
     'check_snippet_saved',
+    'delete_snippet',
     'get_snippet',
     'list_conversations',
     'list_recent_snippets',
     'read_conversation',
     'save_snippet',
     'search_snippets',
+    'update_snippet',
   ]);
   for (const tool of tools) {
     assert.ok((tool.description ?? '').length > 40, `${tool.name} describes itself`);

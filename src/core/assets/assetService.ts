@@ -38,7 +38,7 @@ import type {
   Tag,
   Website,
 } from '../wire.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError, UnsupportedError } from '../errors.ts';
 import { SearchIndex } from '../search/searchIndex.ts';
 import { AssetSimilarity } from './similarity.ts';
 import { renderFormat, renderFormats } from './render.ts';
@@ -62,12 +62,14 @@ import { SATCHEL_APPLICATION, LOCAL_CREATOR } from './origin.ts';
 import type { BulkTargets } from './bulkWriter.ts';
 import type { WriteOptions } from '../history/authors.ts';
 import type { RevisionLog } from '../history/revisionLog.ts';
-import { RevisionTracker, type RevisionTracking, type Touched } from '../history/revisionTracker.ts';
+import { RevisionTracker, type RevisionTracking, type Touched, type TrackedWrite } from '../history/revisionTracker.ts';
 import type { AssetState } from '../history/state.ts';
 import type { CurrentState, HistoryTarget } from '../history/historyService.ts';
 import { AssetLinkedState } from './assetRevisions.ts';
 import type { AssetEdit } from './assetEdits.ts';
 import type { CreateOptions } from './assetWrites.ts';
+import { AssetTrash } from './assetTrash.ts';
+import type { TrashEntry, TrashStore } from '../trash/trashStore.ts';
 
 export type { AssetIndexer } from './assetIndexers.ts';
 export type { LinkedConversations } from './assetRendering.ts';
@@ -84,6 +86,8 @@ export type AssetHistory =
       readonly log: RevisionLog;
       /** A revision was appended to the asset (compaction queues it). */
       readonly onRevision?: (assetId: string) => void;
+      /** A write was made, told inside its transaction (the agent changes area marks an agent's). */
+      readonly onWrite?: (write: TrackedWrite) => void;
     }
   | { readonly tracking: RevisionTracking };
 export type { AssetSummary } from './summaries.ts';
@@ -108,13 +112,16 @@ export class AssetService implements Disposable {
   private readonly recommendations: AssetRecommendations;
   private readonly linkedState: AssetLinkedState;
   private readonly revisions: RevisionTracking;
+  /** Where deletes go (undefined: a delete is for good, as where no trash is composed). */
+  private readonly trashed: AssetTrash | undefined;
   readonly labels: Labels;
   /** Fires after commit with the last state of a deleted asset (content-free). */
   readonly onDidDelete: Event<Asset> = this.tombstones.onDidDelete;
 
   /**
    * `indexers` are kept in step with every asset write, `conversations` renders the conversations
-   * an asset's reply embeds, and `history` keeps each write's revision (the composition root hands them in).
+   * an asset's reply embeds, `history` keeps each write's revision and `trash` keeps what a delete
+   * removes (the composition root hands them in).
    */
   constructor(
     context: StoreContext,
@@ -122,6 +129,7 @@ export class AssetService implements Disposable {
     history: AssetHistory,
     indexers: readonly AssetIndexer[] = [],
     conversations?: LinkedConversations,
+    trash?: TrashStore,
   ) {
     this.classifier = classifier;
     this.store = new AssetStore(context);
@@ -136,10 +144,11 @@ export class AssetService implements Disposable {
     this.renderer = new AssetRenderer(context, conversations);
     this.activityRecords = new AssetActivities(context);
     this.linkedState = new AssetLinkedState(context);
-    this.revisions = 'tracking' in history ? history.tracking : new RevisionTracker(history.log, this.linkedState, history.onRevision);
+    this.revisions = 'tracking' in history ? history.tracking : new RevisionTracker(history.log, this.linkedState, history);
     const { store, labels, indexing, renderer, tombstones, revisions } = this;
     const descriptions = this.linkedState.descriptions;
-    this.writes = new AssetWrites({ context, classifier, store, labels, indexing, renderer, activities: this.activityRecords, tombstones, revisions, descriptions });
+    this.trashed = trash ? new AssetTrash({ context, store, indexing, revisions, trash }) : undefined;
+    this.writes = new AssetWrites({ context, classifier, store, labels, indexing, renderer, activities: this.activityRecords, tombstones, revisions, descriptions, trash: this.trashed });
     this.searches = new AssetSearch(store, index, this.similarity, labels, renderer);
     this.recommendations = new AssetRecommendations(store, this.similarity, renderer);
   }
@@ -179,6 +188,11 @@ export class AssetService implements Disposable {
 
   exists(id: string): boolean {
     return this.store.exists(id);
+  }
+
+  /** How many assets are stored (suggested and pseudo ones included). */
+  count(): number {
+    return this.store.count();
   }
 
   /**
@@ -322,8 +336,15 @@ export class AssetService implements Disposable {
     return this.writes.edit(id, edit, by);
   }
 
+  /** Deletes the asset: into the trash, when the assets area was given one. */
   delete(id: string, by: WriteOptions): string {
     return this.writes.delete(id, by);
+  }
+
+  /** Puts a trashed asset back (the trash area's restore, its links made again first); returns its current revision. */
+  restoreTrashed(entry: TrashEntry, by: WriteOptions): string {
+    if (!this.trashed) throw new UnsupportedError('This assets area keeps no trash');
+    return this.trashed.restore(entry, by);
   }
 
   reclassify(id: string, ext: string, by: WriteOptions): Asset {

@@ -137,6 +137,13 @@ export class AssetStore {
     return { rowid: row.rowid, doc: JSON.parse(row.data) as StoredAsset };
   }
 
+  /** The asset's row for its delete to keep in the trash: its document parsed and as written. */
+  stored(id: string): { rowid: number; doc: StoredAsset; data: string; suggested: boolean } {
+    const row = this.row(id);
+    if (!row) throw new NotFoundError('asset', id);
+    return { rowid: row.rowid, doc: JSON.parse(row.data) as StoredAsset, data: row.data, suggested: row.suggested === 1 };
+  }
+
   /** The stored document (`column`: see `row`). */
   doc(id: string, column = 'data'): StoredAsset {
     return this.load(id, column).doc;
@@ -360,15 +367,24 @@ export class AssetStore {
 
   /** Inserts a new asset's row (its keywords in the INSERT: a second UPDATE would write all of a large text again); returns its rowid. */
   insert(row: NewRow): number {
+    return this.put(row, JSON.stringify(row.doc), [row.formatId]);
+  }
+
+  /** Puts a trashed asset's row back under its id (a new rowid: its old one may be taken), its document as it was written. */
+  reinsert(row: Omit<NewRow, 'formatId'> & { readonly data: string }): number {
+    return this.put(row, row.data, row.doc.formats.iterable.map((format) => format.id));
+  }
+
+  private put(row: Omit<NewRow, 'formatId'>, data: string, formatIds: readonly string[]): number {
     const { doc } = row;
-    const data = JSON.stringify(doc);
     const result = this.context.database
       .prepare(
         `INSERT INTO assets (id, created, updated, pseudo, suggested, name, language, data, keywords)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(doc.id, doc.created.value, doc.updated.value, doc.pseudo ? 1 : 0, row.suggested ? 1 : 0, doc.name ?? '', row.language, data, row.keywords);
-    this.context.database.prepare('INSERT INTO asset_formats (id, asset_id) VALUES (?, ?)').run(row.formatId, doc.id);
+    const mapFormat = this.context.database.prepare('INSERT INTO asset_formats (id, asset_id) VALUES (?, ?)');
+    for (const formatId of formatIds) mapFormat.run(formatId, doc.id);
     const rowid = Number(result.lastInsertRowid);
     this.heads.written(rowid, doc, data);
     return rowid;

@@ -37,6 +37,7 @@ import type { AssetUpdateInput, FormatUpdateInput, SeedInput } from './inputs.ts
 import { trackedOf } from './assetRevisions.ts';
 import { checkEdit, editedDoc, reclassified, setTags, type AssetEdit } from './assetEdits.ts';
 import type { Descriptions } from './descriptions.ts';
+import type { AssetTrash } from './assetTrash.ts';
 
 type LinkKind = 'tag' | 'website' | 'workstream_summary';
 
@@ -52,12 +53,16 @@ export interface AssetWriteParts {
   readonly tombstones: Tombstones;
   readonly revisions: RevisionTracking;
   readonly descriptions: Descriptions;
+  /** Where deletes keep what they remove (docs/trash.md); without it a delete is for good. */
+  readonly trash?: AssetTrash | undefined;
 }
 
 /** How an asset is created: by whom, and whether it is a suggestion kept out of ordinary snapshots. */
 export interface CreateOptions {
   readonly author: Author;
   readonly suggested?: boolean;
+  /** The accepted agent proposal this create applies (WriteOptions.acceptedChange). */
+  readonly acceptedChange?: string | undefined;
 }
 
 export class AssetWrites {
@@ -106,7 +111,7 @@ export class AssetWrites {
         this.context.links.link({ kind: 'asset', id: doc.id }, { kind: 'website', id: stored.id });
       }
       indexing.reindex(rowid, doc, { created: true, indexed, keywordsWritten: true });
-      this.parts.revisions.created(trackedOf(doc), tagTexts, undefined, options.author);
+      this.parts.revisions.created(trackedOf(doc), tagTexts, undefined, options.author, options.acceptedChange);
       activities.add(doc.id, 'asset_created', application);
       this.context.publish({ kind: 'asset', id: doc.id });
       this.context.publish({ kind: 'format', id: formatId });
@@ -145,14 +150,24 @@ export class AssetWrites {
     });
   }
 
-  /** Deletes the asset; its revisions are kept (with its last content) until they are purged. */
+  /**
+   * Deletes the asset: into the trash (assetTrash.ts) when there is one, removing from the live
+   * tables exactly what a delete always removed. Its revisions are kept (with its last content)
+   * until they are purged.
+   */
   delete(id: string, by: WriteOptions): string {
     return this.context.transaction(() => {
-      const { rowid, doc } = this.parts.store.load(id);
+      const stored = this.parts.store.stored(id);
+      const { rowid, doc } = stored;
       this.parts.revisions.begin(trackedOf(doc), by).retire();
       const last: Asset = { ...this.parts.renderer.render(doc, false), deleted: stamp() };
+      const goWithIt = this.parts.trash?.keep(stored, by) ?? [];
       this.parts.activities.removeAll(id);
       this.context.links.removeAll({ kind: 'asset', id });
+      for (const annotation of goWithIt) {
+        this.context.records.delete('annotation', annotation);
+        this.context.publish({ kind: 'annotation', id: annotation, deleted: true });
+      }
       this.parts.indexing.remove(rowid, id);
       this.parts.store.remove(rowid, id);
       this.context.database.onCommit(() => this.parts.tombstones.remember(id, last));

@@ -50,7 +50,11 @@ export function summarize(db: DatabaseSync): StoreSummary {
   return summaryOf(values);
 }
 
-/** Whether a store holds anything a user would miss (cheap: the first row of each kind). */
+/**
+ * Whether a store holds anything a user would miss (cheap: the first row of each kind). What is in
+ * the trash counts: a library deleted whole is still there to restore (a store before the trash's
+ * schema has no such table, which reads as none).
+ */
 export function holdsData(db: DatabaseSync): boolean {
   const exists = (sql: string): boolean => {
     try {
@@ -59,7 +63,7 @@ export function holdsData(db: DatabaseSync): boolean {
       return false;
     }
   };
-  return exists('SELECT 1 FROM assets WHERE suggested = 0 AND pseudo = 0') || exists("SELECT 1 FROM records WHERE kind = 'conversation'");
+  return exists('SELECT 1 FROM assets WHERE suggested = 0 AND pseudo = 0') || exists("SELECT 1 FROM records WHERE kind = 'conversation'") || exists('SELECT 1 FROM trash');
 }
 
 /**

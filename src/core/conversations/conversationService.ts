@@ -1,7 +1,7 @@
 import type { StoreContext } from '../context.ts';
 import type { ModelService } from '../models/modelService.ts';
 import type { RecordKind } from '../events.ts';
-import { InvalidInputError, NotFoundError } from '../errors.ts';
+import { InvalidInputError, NotFoundError, UnsupportedError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
 import { checkLimit } from '../limits.ts';
 import type * as W from '../wire.ts';
@@ -20,6 +20,8 @@ import {
 import { RelatedRecords, type AnchorSeed, type AnnotationSeed, type DescriptionWrite, type IdList } from './relatedRecords.ts';
 import type { WriteOptions } from '../history/authors.ts';
 import { ConversationWriter } from './writer.ts';
+import { ConversationTrash } from './conversationTrash.ts';
+import type { TrashEntry, TrashStore } from '../trash/trashStore.ts';
 
 export interface MessageSeed {
   readonly role: MessageRole;
@@ -91,11 +93,18 @@ export class ConversationService {
   /** Whether an asset exists: assets live in the assets area's own table. */
   private readonly assetExists: (id: string) => boolean;
 
-  /** `describing` makes a change of an asset's description annotation a write of that asset (see RelatedRecords). */
-  constructor(context: StoreContext, models: ModelService, assetExists?: (id: string) => boolean, describing?: DescriptionWrite) {
+  /** Where deletes keep what they remove (docs/trash.md); undefined: a delete is for good. */
+  private readonly trashed: ConversationTrash | undefined;
+
+  /**
+   * `describing` makes a change of an asset's description annotation a write of that asset (see
+   * RelatedRecords); `trash` keeps what a delete removes.
+   */
+  constructor(context: StoreContext, models: ModelService, assetExists?: (id: string) => boolean, describing?: DescriptionWrite, trash?: TrashStore) {
     this.context = context;
     this.models = models;
     this.messageStore = new MessageStore(context.database);
+    this.trashed = trash ? new ConversationTrash(context, this.messageStore, trash) : undefined;
     this.reads = new ConversationReads(context, this.messageStore);
     this.assetExists = assetExists ?? ((id) => context.records.has('asset', id));
     this.records = new RelatedRecords(context, (kind, id) => this.exists(kind, id), describing);
@@ -187,21 +196,43 @@ export class ConversationService {
     });
   }
 
-  /** Deletes the conversation, its messages and every link naming either; nothing dangles. */
-  delete(id: string): void {
+  /**
+   * Deletes the conversation, its messages and every link naming either; nothing dangles. With a
+   * trash, all of it is kept there first (conversationTrash.ts), deleted `by` the caller.
+   */
+  delete(id: string, by: WriteOptions): void {
     this.context.transaction(() => {
-      this.stored(id);
-      for (const message of this.messageStore.idsFor(id)) this.removeMessage(message);
+      const stored = this.stored(id);
+      const messages = this.messageStore.idsFor(id);
+      this.trashed?.keep(stored, messages, by);
+      for (const message of messages) this.removeMessage(message);
       const partners = this.context.links.removeAll({ kind: 'conversation', id });
       for (const partner of partners) {
         // A summary annotation exists only for its conversation: without it, it would be an orphan.
         if (partner.kind === 'annotation' && isOrphan(relationsOf(this.context.links, 'annotation', partner.id))) {
+          this.trashed?.keepOwned(id, partner.id);
           this.records.delete('annotation', partner.id);
         } else this.context.publish(partner);
       }
       this.context.records.delete('conversation', id);
       this.context.publish({ kind: 'conversation', id, deleted: true });
     });
+  }
+
+  /** Whether a trashed conversation's id (or one of its messages') is taken again: its restore would collide. */
+  trashedLive(id: string): boolean {
+    return this.trashed?.live(id) ?? this.context.records.has('conversation', id);
+  }
+
+  /** Puts a trashed conversation back (the trash area's restore, its links made again first). */
+  restoreTrashed(entry: TrashEntry): void {
+    if (!this.trashed) throw new UnsupportedError('This conversations area keeps no trash');
+    this.trashed.restore(entry);
+  }
+
+  /** Whether a message exists (the trash area's restore asks of the records a conversation linked to). */
+  hasMessage(id: string): boolean {
+    return this.messageStore.has(id);
   }
 
   // ── associations ──

@@ -241,6 +241,46 @@ export class MessageStore {
     return out;
   }
 
+  /**
+   * Copies a conversation's messages, documents and heads, into the trash's table in conversation
+   * order (its delete's first step; the delete then removes them here). Returns how many, and their bytes.
+   */
+  keepInTrash(conversation: string): { count: number; bytes: number } {
+    this.database
+      .prepare(
+        `INSERT INTO trash_messages (owner, id, created, data, size, chars, head)
+         SELECT h.conversation, h.id, h.created, m.data, h.size, h.chars, h.head FROM conversation_message_heads h
+         CROSS JOIN conversation_messages m ON m.id = h.id WHERE h.conversation = ? ORDER BY h.created, h.rowid`,
+      )
+      .run(conversation);
+    const row = this.database.prepare('SELECT count(*) AS n, coalesce(sum(size), 0) AS b FROM trash_messages WHERE owner = ?').get(conversation) as { n: number; b: number };
+    return { count: row.n, bytes: row.b };
+  }
+
+  /** Whether a message of a trashed conversation exists again outside the trash (its restore would collide). */
+  trashedLive(conversation: string): boolean {
+    return (
+      this.database
+        .prepare('SELECT 1 FROM trash_messages t CROSS JOIN conversation_message_heads h ON h.id = t.id WHERE t.owner = ? LIMIT 1')
+        .get(conversation) !== undefined
+    );
+  }
+
+  /** Puts a trashed conversation's messages back, in their order; returns their ids (the trash area removes its copies). */
+  restoreFromTrash(conversation: string): string[] {
+    const ids = (this.database.prepare('SELECT id FROM trash_messages WHERE owner = ? ORDER BY rowid').all(conversation) as Array<{ id: string }>).map((row) => row.id);
+    this.database
+      .prepare('INSERT INTO conversation_messages (id, conversation, created, data) SELECT id, owner, created, data FROM trash_messages WHERE owner = ? ORDER BY rowid')
+      .run(conversation);
+    this.database
+      .prepare(
+        `INSERT INTO conversation_message_heads (id, conversation, created, size, chars, head)
+         SELECT id, owner, created, size, chars, head FROM trash_messages WHERE owner = ? ORDER BY rowid`,
+      )
+      .run(conversation);
+    return ids;
+  }
+
   idsFor(conversation: string): string[] {
     return this.heads(conversation).map((head) => head.id);
   }

@@ -69,4 +69,10 @@ export interface WriteOptions {
    * write's transaction, so two writers basing their change on the same revision cannot both win).
    */
   readonly expectedRevision?: string | undefined;
+  /**
+   * The agent change (a proposal waiting for review) this write applies, now the user accepted it:
+   * the write is not listed among the agent changes, and the proposal is consumed in the same
+   * transaction (src/core/agents). Set only by the agent changes area.
+   */
+  readonly acceptedChange?: string | undefined;
 }

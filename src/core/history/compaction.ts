@@ -72,6 +72,11 @@ export interface CompactorOptions {
   readonly passEveryMs?: number;
   readonly now?: () => number;
   readonly logger?: Logger;
+  /**
+   * Revisions of an asset something else still names (an unreviewed agent change's revision
+   * before, which Revert restores): kept whatever the policy says.
+   */
+  readonly pinned?: (assetId: string) => ReadonlySet<string>;
 }
 
 /** Assets compacted per step (each is a few indexed reads, and deletes only when over the policy). */
@@ -86,7 +91,7 @@ export class RevisionCompactor implements Disposable {
   readonly policy: RetentionPolicy;
   private readonly database: Database;
   private readonly log: RevisionLog;
-  private readonly options: Required<Omit<CompactorOptions, 'policy' | 'logger'>> & { logger: Logger | undefined };
+  private readonly options: Required<Omit<CompactorOptions, 'policy' | 'logger' | 'pinned'>> & Pick<CompactorOptions, 'logger' | 'pinned'>;
   private readonly queued = new Set<string>();
   private readonly packer: TextPacker;
   private timer: NodeJS.Timeout | undefined;
@@ -107,6 +112,7 @@ export class RevisionCompactor implements Disposable {
       passEveryMs: options.passEveryMs ?? DAY_MS,
       now: options.now ?? Date.now,
       logger: options.logger,
+      pinned: options.pinned,
     };
     this.schedulePass(this.options.firstPassMs);
   }
@@ -130,7 +136,14 @@ export class RevisionCompactor implements Disposable {
 
   /** Applies the policy to one asset in one transaction; returns how many revisions were dropped. */
   compactAsset(assetId: string, now = this.options.now()): number {
-    return this.database.unsyncedTransaction(() => this.log.remove(revisionsToDrop(this.log.compactionRows(assetId), now, this.policy)));
+    return this.database.unsyncedTransaction(() => {
+      const rows = this.log.compactionRows(assetId);
+      const drop = revisionsToDrop(rows, now, this.policy);
+      const pinned = drop.length > 0 ? this.options.pinned?.(assetId) : undefined;
+      if (!pinned?.size) return this.log.remove(drop);
+      const keep = new Set(rows.filter((row) => pinned.has(row.id)).map((row) => row.seq));
+      return this.log.remove(drop.filter((seq) => !keep.has(seq)));
+    });
   }
 
   /**

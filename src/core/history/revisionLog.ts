@@ -54,6 +54,7 @@ const COLUMNS = 'seq, id, asset_id, created, author_kind, author_name, changes, 
 /** What compaction reads of a revision. */
 export interface CompactionRow {
   readonly seq: number;
+  readonly id: string;
   readonly created: number;
   readonly contentHash: string;
   readonly size: number;
@@ -182,9 +183,9 @@ export class RevisionLog {
   /** What compaction weighs of an asset's revisions, newest first. */
   compactionRows(assetId: string): CompactionRow[] {
     const rows = this.database
-      .prepare('SELECT seq, created, content_hash, size, description_hash FROM revisions WHERE asset_id = ? ORDER BY seq DESC')
-      .all(assetId) as Array<{ seq: number; created: number; content_hash: string; size: number; description_hash: string | null }>;
-    return rows.map((row) => ({ seq: row.seq, created: row.created, contentHash: row.content_hash, size: row.size, descriptionHash: row.description_hash }));
+      .prepare('SELECT seq, id, created, content_hash, size, description_hash FROM revisions WHERE asset_id = ? ORDER BY seq DESC')
+      .all(assetId) as Array<{ seq: number; id: string; created: number; content_hash: string; size: number; description_hash: string | null }>;
+    return rows.map((row) => ({ seq: row.seq, id: row.id, created: row.created, contentHash: row.content_hash, size: row.size, descriptionHash: row.description_hash }));
   }
 
   /**

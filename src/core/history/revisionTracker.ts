@@ -45,24 +45,53 @@ export interface Turn {
 
 /** What asset writes keep their revisions through (RevisionTracker; the bench measures writes without one). */
 export interface RevisionTracking {
-  created(asset: TrackedAsset, tags: readonly string[], description: string | undefined, author: Author): string;
+  created(asset: TrackedAsset, tags: readonly string[], description: string | undefined, author: Author, acceptedChange?: string): string;
   begin(before: TrackedAsset, by: WriteOptions): Turn;
+  /** The asset came back from the trash (inside the restore's transaction): a revision by `author`; returns its id. */
+  restored(asset: TrackedAsset, author: Author): string;
+}
+
+/**
+ * One write of an asset as its revisions saw it, told inside the write's transaction (the agent
+ * changes area marks an agent's writes; a listener that throws refuses the write). Writes that
+ * changed none of what a revision keeps are not told.
+ */
+export interface TrackedWrite {
+  readonly assetId: string;
+  readonly kind: 'created' | 'changed' | 'deleted';
+  /** The asset's name after the write (before it, for a delete). */
+  readonly name: string;
+  readonly author: Author;
+  /** The accepted agent change the write applies (WriteOptions.acceptedChange). */
+  readonly acceptedChange: string | undefined;
+  /** The asset's revision before the write; undefined for a create. */
+  readonly before: string | undefined;
+  /** Its revision after the write; undefined for a delete. */
+  readonly after: string | undefined;
+}
+
+export interface TrackerListeners {
+  /** A revision was appended to the asset (compaction queues it). */
+  readonly onRevision?: (assetId: string) => void;
+  /** A write was made (see TrackedWrite). */
+  readonly onWrite?: (write: TrackedWrite) => void;
 }
 
 export class RevisionTracker implements RevisionTracking {
   private readonly log: RevisionLog;
   private readonly linked: LinkedState;
   private readonly onRevision: (assetId: string) => void;
+  private readonly onWrite: (write: TrackedWrite) => void;
 
-  /** `onRevision` hears of each revision appended (compaction queues the asset). */
-  constructor(log: RevisionLog, linked: LinkedState, onRevision: (assetId: string) => void = () => {}) {
+  constructor(log: RevisionLog, linked: LinkedState, listeners: TrackerListeners = {}) {
     this.log = log;
     this.linked = linked;
-    this.onRevision = onRevision;
+    this.onRevision = listeners.onRevision ?? (() => {});
+    this.onWrite = listeners.onWrite ?? (() => {});
   }
 
   /** A new asset's first revision (inside the create's transaction); returns its id. */
-  created(asset: TrackedAsset, tags: readonly string[], description: string | undefined, author: Author): string {
+  created(asset: TrackedAsset, tags: readonly string[], description: string | undefined, author: Author, acceptedChange?: string): string {
     const id = newOrderedId();
     this.log.append({
       id,
@@ -75,6 +104,7 @@ export class RevisionTracker implements RevisionTracking {
       descriptionHash: this.keepDescription(description),
       restoredFrom: null,
     });
+    this.onWrite({ assetId: asset.id, kind: 'created', name: asset.name, author, acceptedChange, before: undefined, after: id });
     return id;
   }
 
@@ -86,7 +116,7 @@ export class RevisionTracker implements RevisionTracking {
     const head = this.log.head(before.id);
     const current = head?.id ?? baselineId(before.id);
     if (by.expectedRevision !== undefined && by.expectedRevision !== current) throw new RevisionConflictError(before.id, by.expectedRevision, current);
-    return new RevisionTurn(this, before, by.author, head ?? this.baseline(before));
+    return new RevisionTurn(this, before, by, head ?? this.baseline(before));
   }
 
   /** The first revision of an asset written before revisions were kept: its state now, before the write. */
@@ -128,7 +158,7 @@ export class RevisionTracker implements RevisionTracking {
       id,
       assetId: after.id,
       created: Date.now(),
-      author: turn.author,
+      author: turn.by.author,
       changes,
       name: after.name,
       language: after.language,
@@ -139,12 +169,28 @@ export class RevisionTracker implements RevisionTracking {
       restoredFrom: restoredFrom ?? null,
     });
     this.onRevision(after.id);
+    this.onWrite({ assetId: after.id, kind: 'changed', name: after.name, author: turn.by.author, acceptedChange: turn.by.acceptedChange, before: head.id, after: id });
     return id;
   }
 
   /** @internal The asset is being deleted (RevisionTurn.retire): its content outlives it with its revisions. */
   retire(turn: RevisionTurn): void {
     this.keepReplaced(turn.head, turn.before.content);
+    this.onWrite({ assetId: turn.before.id, kind: 'deleted', name: turn.before.name, author: turn.by.author, acceptedChange: turn.by.acceptedChange, before: turn.head.id, after: undefined });
+  }
+
+  /**
+   * An asset brought back from the trash: its last revision's state again (the one it was deleted
+   * in), as a new revision by whoever restored it. An asset whose revisions were lost gets a first one.
+   */
+  restored(asset: TrackedAsset, author: Author): string {
+    const head = this.log.head(asset.id);
+    if (head === undefined) return this.created(asset, this.linked.tags(asset.id), this.linked.description(asset.id), author);
+    const { seq: _seq, ...state } = head;
+    const id = newOrderedId();
+    this.log.append({ ...state, id, created: Date.now(), author, changes: CHANGE_BITS.restored, restoredFrom: null });
+    this.onRevision(asset.id);
+    return id;
   }
 
   /**
@@ -170,14 +216,15 @@ export class RevisionTracker implements RevisionTracking {
 export class RevisionTurn implements Turn {
   private readonly tracker: RevisionTracker;
   readonly before: TrackedAsset;
-  readonly author: Author;
+  /** Who makes the write (and the agent change it applies, if any). */
+  readonly by: WriteOptions;
   /** The asset's revision when the write began. */
   readonly head: RevisionRow;
 
-  constructor(tracker: RevisionTracker, before: TrackedAsset, author: Author, head: RevisionRow) {
+  constructor(tracker: RevisionTracker, before: TrackedAsset, by: WriteOptions, head: RevisionRow) {
     this.tracker = tracker;
     this.before = before;
-    this.author = author;
+    this.by = by;
     this.head = head;
   }
 

@@ -29,6 +29,8 @@ export const CHANGE_BITS = {
   language: 8,
   tags: 16,
   description: 32,
+  /** Brought back from the trash, in the state it had when it was deleted. */
+  restored: 64,
 } as const;
 
 export type ChangeKind = keyof typeof CHANGE_BITS;

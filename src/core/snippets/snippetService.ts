@@ -14,7 +14,7 @@ import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { specificFromLanguageName } from '../classify/languages.ts';
 import { AssetLanguages } from './assetLanguages.ts';
 import { hasWordStarting } from '../search/labelMatches.ts';
-import { factsOfRow, normalizePrefixes, SnippetFactsStore, type SnippetFacts } from './snippetFacts.ts';
+import { factsOfRow, normalizePrefixes, PLAIN_SNIPPET, SnippetFactsStore, type SnippetFacts } from './snippetFacts.ts';
 import { codeSnippetsFile, type ExportableSnippet } from './codeSnippets.ts';
 
 /** A saved asset as a snippet: its facts, and what a preview shows besides its code (tags, description). */
@@ -109,6 +109,11 @@ export class SnippetService implements Disposable {
       this.context.publish({ kind: 'asset', id: assetId });
     });
     return this.info(assetId);
+  }
+
+  /** The asset is gone for good (deleted from the trash): its facts, kept while it could come back, go too. */
+  forget(assetId: string): void {
+    this.facts.put(assetId, PLAIN_SNIPPET);
   }
 
   completions(input: CompletionQuery): CompletionReply {

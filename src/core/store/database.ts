@@ -15,6 +15,7 @@ import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './private
 import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 import { WalFlusher } from './walFlusher.ts';
+import { PlanStatistics, type StatisticsRefresh } from './planStatistics.ts';
 import { writeLockFree } from './writeLock.ts';
 import { toDisposable, type Disposable } from '../lifecycle.ts';
 import { applyMigrations, schemaVersion, type Migration } from './migrations.ts';
@@ -41,6 +42,8 @@ export interface OpenOptions {
   readonly fullCheckMaxBytes?: number;
   /** The copy taken before migrating a store that holds data (default: DEFAULT_KEEP kept). */
   readonly migrationBackup?: MigrationBackupOptions;
+  /** Told of each refresh of the query planner's statistics (see planStatistics.ts). */
+  readonly statisticsRefreshed?: (refresh: StatisticsRefresh) => void;
 }
 
 export class Database {
@@ -52,6 +55,8 @@ export class Database {
   private readonly grouped: Array<{ fn: () => unknown; resolve(value: unknown): void; reject(error: unknown): void }> = [];
   private groupScheduled = false;
   private checkpoints: WalCheckpointer | undefined;
+  /** Keeps the query planner's statistics in step with the tables (the store's own connection only). */
+  statistics: PlanStatistics | undefined;
   /** How long a write waits for another connection's write lock (SQLite's busy_timeout). */
   private busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS;
   /** Since when grouped writes have been waiting, off the event loop, for another connection's write lock. */
@@ -122,6 +127,10 @@ export class Database {
         backupBeforeMigration(db, dataDir, pending, options.migrationBackup ?? { keep: DEFAULT_KEEP }),
       );
       database.checkpointOffTheEventLoop();
+      const refreshed = options.statisticsRefreshed;
+      database.statistics = new PlanStatistics({ path, db, busyTimeoutMs: () => database.busyTimeoutMs, holdWriters: () => database.expectWriter(), refreshed });
+      // Statistics taken while the store was much smaller (by the close of an earlier session) are found and refreshed now.
+      database.statistics.refresh();
     } catch (error) {
       db.close();
       if (diskFull(dataDir)) {
@@ -241,6 +250,7 @@ export class Database {
       result = fn();
       this.db.exec('COMMIT');
       this.checkpoints?.written();
+      this.statistics?.written();
     } catch (error) {
       this.depth = 0;
       this.afterCommit.length = 0;
@@ -378,7 +388,8 @@ export class Database {
 
   close(): void {
     if (!this.db.isOpen) return;
-    // Its connection closes first, so this one is the last and its close empties the WAL.
+    // Their connections close first, so this one is the last and its close empties the WAL.
+    this.statistics?.dispose();
     this.checkpoints?.dispose();
     this.statements.clear();
     try {

@@ -4,10 +4,10 @@
  * of this chat; `/explain` finds a snippet and explains it; a plain question is answered from the
  * found snippets. Prose comes from a local model when one is loaded, else from the chat's picked
  * model; with neither the answer is the list of found snippets. Found snippets are references
- * that open the read-only asset documents.
+ * that open the snippets' editable documents.
  */
 import * as vscode from 'vscode';
-import { assetUri } from '../assetDocuments.ts';
+import { snippetUri } from '../editing/snippetFileSystem.ts';
 import { fromVscodeLanguage } from '../languages.ts';
 import type { ServerController } from '../serverController.ts';
 import { ClientError } from '../../client/errors.ts';
@@ -91,7 +91,7 @@ export class ChatParticipant implements vscode.Disposable {
       stream.markdown('\n\nOpen:');
       for (const snippet of found) {
         stream.markdown(' ');
-        stream.anchor(assetUri(snippet.id, snippet.name, snippet.language), snippet.name);
+        stream.anchor(snippetUri(snippet.id, snippet.name, snippet.language), snippet.name);
       }
     }
     this.cite(found, stream);
@@ -156,7 +156,7 @@ export class ChatParticipant implements vscode.Disposable {
       stream.markdown('\n\nSources:');
       for (const [i, snippet] of found.entries()) {
         stream.markdown(` [${i + 1}] `);
-        stream.anchor(assetUri(snippet.id, snippet.name, snippet.language), snippet.name);
+        stream.anchor(snippetUri(snippet.id, snippet.name, snippet.language), snippet.name);
       }
     }
     this.cite(found, stream);
@@ -164,7 +164,7 @@ export class ChatParticipant implements vscode.Disposable {
   }
 
   private cite(snippets: readonly SnippetSummary[], stream: Recorder): void {
-    for (const snippet of snippets) stream.reference(assetUri(snippet.id, snippet.name, snippet.language));
+    for (const snippet of snippets) stream.reference(snippetUri(snippet.id, snippet.name, snippet.language));
   }
 }
 

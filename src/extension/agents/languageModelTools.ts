@@ -1,26 +1,18 @@
 /**
  * Satchel's operations as language-model tools, for Copilot agent mode and any participant that
- * passes tools to a model. Each answers JSON an agent can act on (ids to fetch or cite); the write
- * asks the user first. The names and schemas are declared in package.json `languageModelTools`.
+ * passes tools to a model. Each answers JSON an agent can act on (ids to fetch or cite, the
+ * revision an update names); the writes ask the user first (writeTools.ts). The names and schemas
+ * are declared in package.json `languageModelTools`.
  */
 import * as vscode from 'vscode';
-import { inline, preview } from './snippetText.ts';
-import { fenced } from '../../core/markdown.ts';
-import type { SaveInput, SnippetOperations } from './snippetOperations.ts';
+import type { SnippetOperations } from './snippetOperations.ts';
 import { abortSignalOf } from './cancellation.ts';
-import { integer, parseSave, parseSearch, record, text } from './toolInput.ts';
-import { authorOf } from '../../core/history/authors.ts';
+import { integer, parseSearch, record, text } from './toolInput.ts';
+import { registerWriteTools } from './writeTools.ts';
 
-/** A language-model tool's writes are an agent's: the model chose to make them (the user confirmed). */
-const TOOL_AUTHOR = authorOf('agent', 'VS Code agent');
+import { TOOL_NAMES } from './toolNames.ts';
 
-export const TOOL_NAMES = {
-  search: 'satchel_search_snippets',
-  get: 'satchel_get_snippet',
-  save: 'satchel_save_snippet',
-  recent: 'satchel_list_recent_snippets',
-  isSaved: 'satchel_check_snippet_saved',
-} as const;
+export { TOOL_NAMES } from './toolNames.ts';
 
 function json(value: unknown): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(value, null, 1))]);
@@ -54,16 +46,7 @@ export class LanguageModelTools implements vscode.Disposable {
         () => ({ invocationMessage: 'Reading a saved snippet' }),
       ),
     );
-    register<unknown>(
-      TOOL_NAMES.save,
-      tool(
-        async (input) => {
-          const saved = await operations.save(parseSave(input), TOOL_AUTHOR);
-          return json({ saved: true, id: saved.id, name: saved.name, language: saved.language, tags: saved.tags });
-        },
-        (input) => confirmSave(input),
-      ),
-    );
+    registerWriteTools(register, operations, json, TOOL_NAMES);
     register<unknown>(
       TOOL_NAMES.recent,
       tool(
@@ -97,20 +80,3 @@ function describeQuery(input: unknown): string {
   }
 }
 
-/** The write asks first, showing what would be stored. */
-export function confirmSave(input: unknown): vscode.PreparedToolInvocation {
-  let save: SaveInput;
-  try {
-    save = parseSave(input);
-  } catch {
-    // Invalid input fails in invoke with the reason; nothing to confirm.
-    return { invocationMessage: 'Saving a snippet to Satchel' };
-  }
-  const name = save.name?.trim();
-  const tags = save.tags?.length ? ` with tags ${save.tags.map((t) => `\`${inline(t)}\``).join(', ')}` : '';
-  const message = new vscode.MarkdownString(`Save ${name ? `**${inline(name)}**` : 'this snippet'}${tags} to your Satchel snippets?\n\n${fenced(preview(save.content, 12, 800), save.language ?? '')}`);
-  return {
-    invocationMessage: `Saving ${name ?? 'a snippet'} to Satchel`,
-    confirmationMessages: { title: 'Save snippet to Satchel', message },
-  };
-}

@@ -9,6 +9,7 @@ import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { ClientError } from '../../client/errors.ts';
 import { detail, summarize, type SnippetDetail, type SnippetSummary } from './snippetText.ts';
 import type { Author } from '../../core/history/authors.ts';
+import type { AgentSaveReply, AgentWriteResult } from '../../client/agentChanges.ts';
 
 /** No host answers (starting, waiting for another window, failed). */
 export class NotConnectedError extends Error {
@@ -32,6 +33,27 @@ export interface SaveInput {
   /** A ClassificationSpecific such as `ts`; detected by the server when absent. */
   readonly language?: string;
 }
+
+/** An agent's change of a snippet it read at `expectedRevision`; each field left out stays. */
+export interface UpdateInput {
+  readonly id: string;
+  readonly expectedRevision: string;
+  readonly content?: string;
+  readonly name?: string;
+  /** The whole new set of tags. */
+  readonly tags?: readonly string[];
+  readonly language?: string;
+  /** '' removes it. */
+  readonly description?: string;
+}
+
+export interface DeleteInput {
+  readonly id: string;
+  readonly expectedRevision: string;
+}
+
+/** A snippet with the revision it was read at (what an update or delete names). */
+export type RevisedDetail = SnippetDetail & { readonly revision: string | undefined };
 
 export type SavedCheck =
   | { readonly saved: true; readonly match: SnippetSummary }
@@ -73,8 +95,10 @@ export class SnippetOperations {
       .slice(0, clampLimit(input.limit));
   }
 
-  async get(id: string): Promise<SnippetDetail> {
-    return detail(await this.client.assets.get(id));
+  /** A snippet whole, with its current revision (the ETag of the read). */
+  async get(id: string): Promise<RevisedDetail> {
+    const { asset, revision } = await this.client.assets.getRevised(id);
+    return { ...detail(asset), revision };
   }
 
   /** `author`: the agent saving it (its history, and the agent changes, name it). */
@@ -92,6 +116,34 @@ export class SnippetOperations {
       ...(tags.length > 0 ? { tags } : {}),
     }, { author });
     return detail(created);
+  }
+
+  /**
+   * An agent's save through the host's agent door: marked as the agent's, or a proposal while the
+   * user reviews agent writes first (`@satchel /save`, the user's own command, is `save`).
+   */
+  agentSave(input: SaveInput, author: Author): Promise<AgentSaveReply> {
+    const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter(Boolean))];
+    return this.client.agentChanges.save(
+      {
+        content: input.content,
+        ...(input.name?.trim() ? { name: input.name.trim() } : {}),
+        ...(tags.length > 0 ? { tags } : {}),
+        ...(input.language ? { language: input.language } : {}),
+      },
+      author,
+    );
+  }
+
+  /** An agent's update of a snippet it read at `input.expectedRevision` (refused when it changed since). */
+  update(input: UpdateInput, author: Author): Promise<AgentWriteResult> {
+    const { id, expectedRevision, ...edit } = input;
+    return this.client.agentChanges.update(id, edit, { expectedRevision, author });
+  }
+
+  /** An agent's delete of a snippet it read at `input.expectedRevision` (to the trash). */
+  delete(input: DeleteInput, author: Author): Promise<AgentWriteResult> {
+    return this.client.agentChanges.delete(input.id, { expectedRevision: input.expectedRevision, author });
   }
 
   /**

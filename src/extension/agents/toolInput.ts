@@ -2,7 +2,7 @@
  * Tool input, checked the way a model can act on: each problem names the field and what it must
  * be. VS Code validates against the declared schema too, but other callers of lm.invokeTool may not.
  */
-import type { SaveInput, SearchInput } from './snippetOperations.ts';
+import type { DeleteInput, SaveInput, SearchInput, UpdateInput } from './snippetOperations.ts';
 import { overLimit } from '../../core/limits.ts';
 
 /** Bad tool input, said the way the model can fix it. */
@@ -69,4 +69,51 @@ export function parseSave(input: unknown): SaveInput {
     tags?.map((tag) => overLimit('tagChars', tag.trim().length)).find((reason) => reason !== undefined);
   if (refused !== undefined) throw new ToolInputError(`${refused}.`);
   return { content, ...(name ? { name } : {}), ...(tags ? { tags } : {}), ...(language ? { language } : {}) };
+}
+
+/** The revision the agent last read: `expectedRevision`, or `expected_revision` as the MCP tools name it. */
+function expectedRevisionOf(o: Record<string, unknown>): string {
+  const value = text(o, 'expectedRevision') ?? text(o, 'expected_revision');
+  if (value === undefined || !value.trim()) {
+    throw new ToolInputError('"expectedRevision" is required: the revision satchel_get_snippet gave when you read the snippet.');
+  }
+  return value.trim();
+}
+
+export function parseUpdate(input: unknown): UpdateInput {
+  const o = record(input);
+  const id = text(o, 'id', true);
+  const expectedRevision = expectedRevisionOf(o);
+  const content = text(o, 'content');
+  const name = text(o, 'name');
+  const tags = strings(o, 'tags');
+  const language = text(o, 'language');
+  const description = text(o, 'description');
+  if (content === undefined && name === undefined && tags === undefined && language === undefined && description === undefined) {
+    throw new ToolInputError('Nothing to change: give at least one of "content", "name", "tags", "language", "description".');
+  }
+  if (content !== undefined && !content.trim()) throw new ToolInputError('"content" must not be empty; to remove a snippet, use satchel_delete_snippet.');
+  if (name !== undefined && !name.trim()) throw new ToolInputError('"name" must not be empty.');
+  // The store's limits, said before the user is asked to confirm an update the host would refuse.
+  const refused =
+    overLimit('contentChars', content?.length ?? 0) ??
+    overLimit('nameChars', name?.trim().length ?? 0) ??
+    overLimit('annotationChars', description?.length ?? 0) ??
+    overLimit('tagsPerAsset', new Set(tags?.map((tag) => tag.trim().toLowerCase())).size) ??
+    tags?.map((tag) => overLimit('tagChars', tag.trim().length)).find((reason) => reason !== undefined);
+  if (refused !== undefined) throw new ToolInputError(`${refused}.`);
+  return {
+    id,
+    expectedRevision,
+    ...(content !== undefined ? { content } : {}),
+    ...(name !== undefined ? { name: name.trim() } : {}),
+    ...(tags !== undefined ? { tags } : {}),
+    ...(language ? { language } : {}),
+    ...(description !== undefined ? { description } : {}),
+  };
+}
+
+export function parseDelete(input: unknown): DeleteInput {
+  const o = record(input);
+  return { id: text(o, 'id', true), expectedRevision: expectedRevisionOf(o) };
 }

@@ -1,15 +1,17 @@
 /** Saving, finding and using assets: the editor commands and the Assets view's item actions. */
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
-import { writeFile } from 'node:fs/promises';
-import type { Asset } from '../../core/wire.ts';
+import type { Asset, ClassificationSpecific } from '../../core/wire.ts';
 import { assetLanguage, assetText, type ExportType } from '../../client/assets.ts';
-import { assetUri } from '../assetDocuments.ts';
+import { descriptionUri, snippetOf, snippetUri } from '../editing/snippetFileSystem.ts';
 import { fromVscodeLanguage, knownLanguages, languageName } from '../languages.ts';
+import { languageOf } from '../../core/classify/languages.ts';
+import { saveText } from '../saving.ts';
 import type { AssetsNode, Grouping } from '../views/assetsView.ts';
 import type { PendingSuggestion } from '../copyConnector.ts';
-import { connected, withStatus, type CommandMap, type Services } from './services.ts';
+import { connected, type CommandMap, type Services } from './services.ts';
 import { insertableAsset, insertSnippet } from '../snippetInsertion.ts';
+import { baseName, defaultSaveUri, writeWorkspaceFile } from '../workspaceFiles.ts';
+import { restoreFromTrash } from './trashCommands.ts';
 
 export type AssetArg = AssetsNode | Asset | string | undefined;
 
@@ -29,12 +31,7 @@ export function assetCommands(s: Services): CommandMap {
   const { server, assets, connector } = s;
 
   const save = async (text: string, language: string | undefined, name?: string): Promise<Asset> => {
-    if (!text.trim()) throw new Error('There is nothing to save: the text is empty.');
-    const { client } = connected(server);
-    const application = await server.application();
-    const asset = await withStatus('Saving to Satchel…', () =>
-      client.assets.createFromText({ text, application, ...(language ? { language } : {}), ...(name ? { name } : {}) }),
-    );
+    const asset = await saveText(server, { text, language, name });
     void assets.reload(asset.id);
     void vscode.window.setStatusBarMessage(`$(check) Saved to Satchel: ${asset.name ?? 'asset'}`, 4_000);
     return asset;
@@ -54,11 +51,13 @@ export function assetCommands(s: Services): CommandMap {
     return done;
   };
 
+  /** The snippet's editable document; a language its file extension does not tell VS Code is set on it. */
   const open = async (asset: Asset): Promise<vscode.TextEditor> => {
-    const uri = assetUri(asset.id, asset.name || 'Untitled', assetLanguage(asset));
-    s.documents.changed(asset.id);
-    const document = await vscode.workspace.openTextDocument(uri);
-    return vscode.window.showTextDocument(document, { preview: true });
+    const language = assetLanguage(asset);
+    const document = await vscode.workspace.openTextDocument(snippetUri(asset.id, asset.name || 'Untitled', language));
+    const vscodeId = languageOf((language ?? '') as ClassificationSpecific)?.vscodeId;
+    const shown = vscodeId && document.languageId === 'plaintext' && vscodeId !== 'plaintext' ? await setLanguage(document, vscodeId) : document;
+    return vscode.window.showTextDocument(shown, { preview: true });
   };
   connector.openAsset = async (asset) => {
     await open(asset);
@@ -69,18 +68,19 @@ export function assetCommands(s: Services): CommandMap {
     if (!asset) return undefined;
     const { client } = connected(server);
     const extension = type === 'MD' ? 'md' : 'html';
+    const defaultUri = defaultSaveUri(`${(asset.name || 'asset').replace(/[\\/:*?"<>|]+/g, ' ')}.${extension}`);
     const uri =
       target ??
       (await vscode.window.showSaveDialog({
-        defaultUri: vscode.Uri.file(`${(asset.name || 'asset').replace(/[\\/:*?"<>|]+/g, ' ')}.${extension}`),
+        ...(defaultUri ? { defaultUri } : {}),
         filters: type === 'MD' ? { Markdown: ['md'] } : { HTML: ['html', 'htm'] },
       }));
     if (!uri) return undefined;
     const exported = await client.assets.export(asset.id, type);
     const raw = exported.raw;
-    const content = raw.string?.raw ?? (raw.bytes?.raw ? Buffer.from(raw.bytes.raw) : '');
-    await writeFile(uri.fsPath, content);
-    void vscode.window.setStatusBarMessage(`$(check) Exported ${asset.name ?? 'asset'} to ${basename(uri.fsPath)}`, 4_000);
+    // Through VS Code's file system: the target may be in a remote or virtual folder.
+    await writeWorkspaceFile(uri, raw.string?.raw ?? (raw.bytes?.raw ? Uint8Array.from(raw.bytes.raw) : ''));
+    void vscode.window.setStatusBarMessage(`$(check) Exported ${asset.name ?? 'asset'} to ${baseName(uri)}`, 4_000);
     return uri;
   };
 
@@ -100,7 +100,7 @@ export function assetCommands(s: Services): CommandMap {
         void vscode.window.showWarningMessage('Open a file to save it.');
         return undefined;
       }
-      return save(document.getText(), fromVscodeLanguage(document.languageId), basename(document.fileName));
+      return save(document.getText(), fromVscodeLanguage(document.languageId), baseName(document.uri));
     },
     'satchel.saveClipboard': async () => save(await vscode.env.clipboard.readText(), undefined),
     'satchel.searchAssets': async (initialQuery?: string) => {
@@ -133,14 +133,30 @@ export function assetCommands(s: Services): CommandMap {
       const asset = await resolve(arg);
       return asset ? open(asset) : undefined;
     },
+    'satchel.editDescription': async (arg?: AssetArg | vscode.Uri) => {
+      // From a snippet's editor title, the argument is its document.
+      const fromEditor = arg instanceof vscode.Uri ? snippetOf(arg) : undefined;
+      const asset = await resolve(fromEditor ? fromEditor.id : (arg as AssetArg));
+      if (!asset) return undefined;
+      const document = await vscode.workspace.openTextDocument(descriptionUri(asset.id, asset.name || 'Untitled'));
+      return vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    },
     'satchel.asset.rename': async (arg: AssetArg, newName?: string) => {
       const asset = await resolve(arg);
       if (!asset) return undefined;
       const name = newName ?? (await vscode.window.showInputBox({ prompt: 'New name', value: asset.name ?? '' }));
       if (!name?.trim()) return undefined;
-      const renamed = await connected(server).client.assets.rename(asset.id, name.trim());
+      const from = snippetUri(asset.id, asset.name || 'Untitled', assetLanguage(asset));
+      if (vscode.workspace.textDocuments.some((document) => document.uri.toString() === from.toString())) {
+        // Renamed as a file, so its open editor (unsaved changes and all) follows to the new name.
+        const edit = new vscode.WorkspaceEdit();
+        edit.renameFile(from, snippetUri(asset.id, name.trim(), assetLanguage(asset)));
+        if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not rename "${asset.name ?? 'asset'}".`);
+      } else {
+        await connected(server).client.assets.rename(asset.id, name.trim());
+      }
       await assets.reload(asset.id);
-      return renamed;
+      return connected(server).client.assets.get(asset.id);
     },
     'satchel.asset.tags': async (arg: AssetArg, tagText?: string) => {
       const asset = await resolve(arg);
@@ -187,7 +203,6 @@ export function assetCommands(s: Services): CommandMap {
       if (!ext) return undefined;
       const updated = await connected(server).client.assets.reclassify(asset, ext);
       await assets.reload(asset.id);
-      s.documents.changed(asset.id);
       return updated;
     },
     'satchel.asset.exportMarkdown': (arg: AssetArg, target?: vscode.Uri) => exportAs(arg, 'MD', target),
@@ -195,17 +210,13 @@ export function assetCommands(s: Services): CommandMap {
     'satchel.asset.delete': async (arg: AssetArg) => {
       const asset = await resolve(arg);
       if (!asset) return undefined;
-      const { client } = connected(server);
-      const full = asset.formats?.iterable?.length ? asset : await client.assets.get(asset.id);
-      await client.assets.delete(asset.id);
+      await connected(server).client.assets.delete(asset.id);
       await assets.reload(asset.id);
-      // Undo re-creates the asset from what it held (a new id; name, language and tags kept).
-      void vscode.window.showInformationMessage(`Deleted "${full.name ?? 'asset'}".`, 'Undo').then(async (choice) => {
+      // The asset went to the trash: Undo restores it whole (its id, tags, links and history).
+      void vscode.window.showInformationMessage(`Moved "${asset.name || 'Untitled'}" to the trash.`, 'Undo').then(async (choice) => {
         if (choice !== 'Undo') return;
         try {
-          const restored = await save(assetText(full), assetLanguage(full), full.name);
-          for (const tag of full.tags?.iterable ?? []) await client.assets.addTag(restored.id, tag.text);
-          await assets.reload(restored.id);
+          await restoreFromTrash(s, asset.id, asset.name || 'Untitled');
         } catch (error) {
           void vscode.window.showErrorMessage(`Undo failed: ${(error as Error).message}`);
         }
@@ -220,6 +231,11 @@ export function assetCommands(s: Services): CommandMap {
     'satchel.suggestion.reuse': (node: { suggestion: PendingSuggestion }) => connector.reuse(node.suggestion),
     'satchel.suggestion.dismiss': (node: { suggestion: PendingSuggestion }) => connector.dismiss(node.suggestion),
   };
+}
+
+/** The document in another language (VS Code closes it and opens it again under the new one). */
+function setLanguage(document: vscode.TextDocument, languageId: string): Thenable<vscode.TextDocument> {
+  return vscode.languages.getLanguages().then((known) => (known.includes(languageId) ? vscode.languages.setTextDocumentLanguage(document, languageId) : document));
 }
 
 /**

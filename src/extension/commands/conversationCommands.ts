@@ -63,7 +63,7 @@ export function conversationCommands(s: Services): CommandMap {
       if (!options?.confirmed) {
         const answer = await vscode.window.showWarningMessage(
           `Delete "${name}" and all its messages?`,
-          { modal: true, detail: 'This cannot be undone.' },
+          { modal: true, detail: 'It goes to the trash (at the end of the Assets view), where it can be restored whole.' },
           'Delete',
         );
         if (answer !== 'Delete') return false;

@@ -12,10 +12,10 @@ export function historyCommands(s: Services): CommandMap {
       const asset = await resolveAsset(s, arg);
       return asset ? history.show(asset.id) : undefined;
     },
-    /** The snippet of the given or active editor (a snippet's document, preview or revision), else one searched for. */
+    /** The snippet of the given or active editor (a snippet's code or description, or a revision), else one searched for. */
     'satchel.showHistory': async (uri?: vscode.Uri) => {
       const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-      const fromEditor = target ? assetOfDocument(target.scheme, target.path) : undefined;
+      const fromEditor = target ? assetOfDocument(target) : undefined;
       const id = fromEditor ?? (await resolveAsset(s, undefined))?.id;
       return id ? history.show(id) : undefined;
     },

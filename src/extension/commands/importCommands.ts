@@ -4,10 +4,11 @@
  * for failed items go to the log, one click away.
  */
 import * as vscode from 'vscode';
-import { listImportFiles, readImportFile } from '../../core/import/files.ts';
+import { findImportFiles } from '../../core/import/importTree.ts';
 import { progressShare } from '../../core/import/formats.ts';
 import type { ImportSummary } from '../../client/imports.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
+import { readImportUri, uriLabel, workspaceTree } from '../workspaceFiles.ts';
 
 type ImportArg = vscode.Uri | readonly vscode.Uri[] | undefined;
 
@@ -37,8 +38,9 @@ export function importCommands(s: Services): CommandMap {
     'satchel.importSnippets': async (arg?: ImportArg, selected?: readonly vscode.Uri[]): Promise<ImportSummary | undefined> => {
       const uris = await pick(arg, selected);
       if (!uris || uris.length === 0) return undefined;
-      const paths = uris.flatMap((uri) => listImportFiles(uri.fsPath));
-      if (paths.length === 0) throw new Error('No .json or .code-snippets files were found there.');
+      // Through VS Code's file system: the files may be in a remote window's workspace.
+      const files = (await Promise.all(uris.map((uri) => findImportFiles(uri, workspaceTree)))).flat();
+      if (files.length === 0) throw new Error('No .json or .code-snippets files were found there.');
       const { client } = connected(s.server);
       const summary = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Importing snippets', cancellable: true },
@@ -48,14 +50,14 @@ export function importCommands(s: Services): CommandMap {
           let shown = 0;
           try {
             return await client.imports.importFiles(
-              paths.map((path) => ({ name: path, read: () => readImportFile(path) })),
+              files.map((uri) => ({ name: uriLabel(uri), read: () => readImportUri(uri) })),
               {
                 signal: stop.signal,
                 onProgress: (p) => {
                   const share = 100 * progressShare(p);
                   // Across files the share restarts with each file's snippets; the bar only moves forward.
-                  const files = paths.length > 1 ? ` (file ${Math.min(p.filesDone + 1, paths.length)} of ${paths.length})` : '';
-                  progress.report({ increment: Math.max(0, share - shown), message: `${p.imported.toLocaleString()} imported, ${p.duplicates.toLocaleString()} duplicates${files}` });
+                  const which = files.length > 1 ? ` (file ${Math.min(p.filesDone + 1, files.length)} of ${files.length})` : '';
+                  progress.report({ increment: Math.max(0, share - shown), message: `${p.imported.toLocaleString()} imported, ${p.duplicates.toLocaleString()} duplicates${which}` });
                   shown = Math.max(shown, share);
                 },
               },

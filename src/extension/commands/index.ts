@@ -11,6 +11,8 @@ import { serverCommands } from './serverCommands.ts';
 import { importCommands } from './importCommands.ts';
 import { snippetCommands } from './snippetCommands.ts';
 import { historyCommands } from './historyCommands.ts';
+import { agentChangeCommands } from './agentChangeCommands.ts';
+import { trashCommands } from './trashCommands.ts';
 import type { CommandMap, Services } from './services.ts';
 
 export function allCommands(services: Services): CommandMap {
@@ -22,6 +24,8 @@ export function allCommands(services: Services): CommandMap {
     ...importCommands(services),
     ...snippetCommands(services),
     ...historyCommands(services),
+    ...agentChangeCommands(services),
+    ...trashCommands(services),
   };
 }
 

@@ -1,8 +1,10 @@
 /** The Models view's actions: downloads with a cancellable progress notification, loading, imports. */
 import * as vscode from 'vscode';
+import { homedir } from 'node:os';
 import type { Model, ModelDownloadProgress } from '../../core/wire.ts';
 import type { ModelsNode } from '../views/modelsView.ts';
 import { connected, withStatus, type CommandMap, type Services } from './services.ts';
+import { localPath } from '../workspaceFiles.ts';
 
 type ModelArg = ModelsNode | Model | string | undefined;
 
@@ -142,9 +144,11 @@ export function modelCommands(s: Services): CommandMap {
       const uri =
         file instanceof vscode.Uri
           ? file
-          : (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'GGUF models': ['gguf'] }, openLabel: 'Import' }))?.[0];
+          : // The host copies the file beside the library, on this computer: the dialog opens there, also in a remote window.
+            (await vscode.window.showOpenDialog({ canSelectMany: false, defaultUri: vscode.Uri.file(homedir()), filters: { 'GGUF models': ['gguf'] }, openLabel: 'Import' }))?.[0];
       if (!uri) return undefined;
-      const model = await withStatus('Importing the model file…', () => connected(server).client.models.importFile({ path: uri.fsPath }));
+      const path = localPath(uri, 'A model file');
+      const model = await withStatus('Importing the model file…', () => connected(server).client.models.importFile({ path }));
       await models.reload(model.id);
       return model;
     },

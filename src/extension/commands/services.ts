@@ -1,11 +1,10 @@
 /** What command handlers work with: the server connection and the views, passed explicitly. */
-import * as vscode from 'vscode';
-import type { ServerController, Connection } from '../serverController.ts';
+import type { ServerController } from '../serverController.ts';
 import type { AssetsView } from '../views/assetsView.ts';
 import type { ConversationsView } from '../views/conversationsView.ts';
 import type { ModelsView } from '../views/modelsView.ts';
 import type { CopyConnector } from '../copyConnector.ts';
-import type { AssetDocuments } from '../assetDocuments.ts';
+import type { SnippetFileSystem } from '../editing/snippetFileSystem.ts';
 import type { Log } from '../log.ts';
 import type { TemplatePreviews } from '../templatePreview.ts';
 import type { SnippetHistory } from '../history/snippetHistory.ts';
@@ -16,7 +15,8 @@ export interface Services {
   readonly conversations: ConversationsView;
   readonly models: ModelsView;
   readonly connector: CopyConnector;
-  readonly documents: AssetDocuments;
+  /** The editable `satchel:` documents of snippets. */
+  readonly documents: SnippetFileSystem;
   /** Where a proposed snippet template is confirmed. */
   readonly templates: TemplatePreviews;
   readonly log: Log;
@@ -31,14 +31,4 @@ export interface Services {
 export type CommandHandler = (...args: never[]) => unknown;
 export type CommandMap = Record<string, CommandHandler>;
 
-/** The connection, or a clear error the command wrapper shows. */
-export function connected(server: ServerController): Connection {
-  const connection = server.connection;
-  if (!connection) throw new Error('Satchel has no server connection yet (see Satchel: Show Log).');
-  return connection;
-}
-
-/** Runs `work` with a window progress indicator. */
-export function withStatus<T>(title: string, work: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, work);
-}
+export { connected, withStatus } from '../saving.ts';

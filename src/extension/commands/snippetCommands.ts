@@ -11,6 +11,7 @@ import { fromVscodeLanguage, languageName } from '../languages.ts';
 import type { AssetsNode } from '../views/assetsView.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
 import { resolveAsset, type AssetArg } from './assetCommands.ts';
+import { baseName, defaultSaveUri, writeWorkspaceFile } from '../workspaceFiles.ts';
 
 /** Answers given ahead (tests, keybindings with arguments): each one skips its question. */
 export interface TemplateAnswers {
@@ -30,18 +31,18 @@ export function snippetCommands(s: Services): CommandMap {
   };
 
   const exportFile = async (fileName: string, content: string, count: number, target: vscode.Uri | undefined): Promise<vscode.Uri | undefined> => {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const defaultUri = defaultSaveUri(fileName);
     const uri =
       target ??
       (await vscode.window.showSaveDialog({
-        ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, fileName) } : {}),
+        ...(defaultUri ? { defaultUri } : {}),
         filters: { 'VS Code snippets': ['code-snippets'] },
         saveLabel: 'Export',
       }));
     if (!uri) return undefined;
     // Through the workspace file system: the file may be in a remote or virtual folder.
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(content, 'utf8'));
-    void vscode.window.setStatusBarMessage(`$(check) Exported ${count} snippet${count === 1 ? '' : 's'} to ${uri.path.split('/').pop()}`, 4_000);
+    await writeWorkspaceFile(uri, content);
+    void vscode.window.setStatusBarMessage(`$(check) Exported ${count} snippet${count === 1 ? '' : 's'} to ${baseName(uri)}`, 4_000);
     return uri;
   };
 

@@ -28,7 +28,7 @@ export class RevisionDocuments extends Owner implements vscode.TextDocumentConte
   private followTimer: NodeJS.Timeout | undefined;
 
   /** `assetsChanged` fires when any asset changed (the Assets view's live collection). */
-  constructor(server: ServerController, assetsChanged: vscode.Event<void>) {
+  constructor(server: ServerController, assetsChanged: vscode.Event<unknown>) {
     super();
     this.server = server;
     this._register(vscode.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, this));

@@ -8,6 +8,7 @@
  * The file name only gives VS Code the language and the tab its name; the ids are the key.
  */
 import { fileNameFor } from '../languages.ts';
+import { parseSnippetLocation, SNIPPET_SCHEME } from '../editing/snippetPaths.ts';
 
 export const REVISION_SCHEME = 'satchel-revision';
 
@@ -36,18 +37,20 @@ export function parseRevisionPath(path: string): RevisionPath | undefined {
   }
 }
 
+/** A document's Uri, apart from VS Code. */
+export interface DocumentLocation {
+  readonly scheme: string;
+  readonly authority: string;
+  readonly path: string;
+}
+
 /**
- * The snippet a document of Satchel's shows: the first path segment of its `satchel:` (editable),
- * `satchel-asset:` (preview) or `satchel-revision:` documents is the asset's id.
+ * The snippet a document of Satchel's shows: the authority of its editable `satchel:` documents
+ * (code and description, see editing/snippetPaths.ts), the first path segment of a `satchel-revision:` one.
  */
-export function assetOfDocument(scheme: string, path: string): string | undefined {
+export function assetOfDocument({ scheme, authority, path }: DocumentLocation): string | undefined {
   if (scheme === REVISION_SCHEME) return parseRevisionPath(path)?.asset;
-  if (scheme !== 'satchel' && scheme !== 'satchel-asset') return undefined;
-  const first = path.split('/').filter(Boolean)[0];
-  if (!first) return undefined;
-  try {
-    return decodeURIComponent(first);
-  } catch {
-    return undefined;
-  }
+  if (scheme !== SNIPPET_SCHEME) return undefined;
+  const snippet = parseSnippetLocation({ authority, path });
+  return snippet && snippet.kind !== 'root' ? snippet.id : undefined;
 }

@@ -21,7 +21,7 @@ import { changesTitle, compareTitle, relativeAge, restoreConfirmation, sameConte
 export interface SnippetHistoryOptions {
   readonly server: ServerController;
   /** Fires when any asset changed (the Assets view's live collection): open "current" documents follow. */
-  readonly assetsChanged: vscode.Event<void>;
+  readonly assetsChanged: vscode.Event<unknown>;
   /** After a restore: the views and open documents of the asset read it again. */
   readonly restored: (asset: string) => void;
 }

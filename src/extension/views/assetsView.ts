@@ -1,18 +1,22 @@
 /**
  * The Assets view: a "Suggestions" node (quiet-mode connector suggestions), then the assets grouped
- * by language or by tag. The data is a LiveCollection on `/assets/stream/identifiers`, so changes
- * made by any tool on the port show up here.
+ * by language or by tag, then the Trash (views/trashNodes.ts) while it holds anything. The data is a
+ * LiveCollection on `/assets/stream/identifiers`, so changes made by any tool on the port show up here.
  */
 import * as vscode from 'vscode';
 import type { Asset } from '../../core/wire.ts';
-import { assetLanguage, assetText } from '../../client/assets.ts';
+import { assetLanguage } from '../../client/assets.ts';
 import type { LiveCollectionSource } from '../liveCollection.ts';
 import { LiveTreeView } from './liveTreeView.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { CopyConnector, PendingSuggestion } from '../copyConnector.ts';
 import type { Log } from '../log.ts';
-import { assetUri } from '../assetDocuments.ts';
+import { snippetUri } from '../editing/snippetFileSystem.ts';
 import { languageName, relativeTime } from '../languages.ts';
+import { AgentChangesSection, type AgentChangesNode } from './agentChangesNode.ts';
+import { TrashPages, whenCountChanges } from '../trashPages.ts';
+import { isTrashNode, TRASH_ROOT, trashChildren, trashTreeItem, type TrashNode } from './trashNodes.ts';
+import { assetTooltip, codePreview } from './assetTooltip.ts';
 
 export type Grouping = 'language' | 'tag';
 
@@ -20,20 +24,34 @@ export type AssetsNode =
   | { readonly type: 'suggestions' }
   | { readonly type: 'suggestion'; readonly suggestion: PendingSuggestion }
   | { readonly type: 'group'; readonly key: string; readonly label: string; readonly assets: readonly Asset[] }
-  | { readonly type: 'asset'; readonly asset: Asset; readonly group: string };
-
-const PREVIEW_LINES = 15;
+  | { readonly type: 'asset'; readonly asset: Asset; readonly group: string }
+  | AgentChangesNode
+  | TrashNode;
 
 export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
+  private readonly server: ServerController;
   private readonly connector: CopyConnector;
   private grouping: Grouping = 'language';
+  /** The "Agent changes" node: what agents did, until the user accepts or reverts it. */
+  readonly agentChanges: AgentChangesSection;
   /** Fires after the asset collection changed (tests and previews wait on it). */
   readonly onDidChangeAssets = this.onDidChangeItems;
+  /** The Trash node's listing (read again when an asset goes or comes back). */
+  readonly trash: TrashPages;
 
-  constructor(server: ServerController, connector: CopyConnector, log: Log) {
-    super('satchel.assets', log, { showCollapseAll: true });
+  constructor(server: ServerController, connector: CopyConnector, log: Log, dragAndDropController?: vscode.TreeDragAndDropController<AssetsNode>) {
+    super('satchel.assets', log, { showCollapseAll: true, ...(dragAndDropController ? { dragAndDropController } : {}) });
+    this.server = server;
     this.connector = connector;
+    this.trash = this._register(new TrashPages(log));
     this._register(connector.onDidChangeSuggestions(() => this.refreshView()));
+    this.agentChanges = this._register(new AgentChangesSection(server, log));
+    this._register(this.agentChanges.onDidChange(() => this.refreshView()));
+    this._register(this.trash.onDidChange(() => this.refreshView()));
+    this._register(whenCountChanges(this.onDidChangeItems, () => this.items.length, () => this.trash.invalidate()));
+    const listTrash = (connection: Connection | undefined) => void this.trash.connect(connection && ((options) => connection.client.trash.list(options)));
+    this._register(server.onDidChangeConnection(listTrash));
+    listTrash(server.connection);
     this.follow(server);
     void this.setGrouping('language');
   }
@@ -61,6 +79,12 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     };
   }
 
+  /** Reconnects the stream and reads the trash again. */
+  override refresh(): void {
+    super.refresh();
+    void this.trash.reload();
+  }
+
   protected describe(): string | undefined {
     return this.items.length ? `${this.items.length}` : undefined;
   }
@@ -68,19 +92,27 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   protected override refreshView(): void {
     super.refreshView();
     const pending = this.connector.suggestions.length;
-    this.treeView.badge = pending ? { value: pending, tooltip: `${pending} suggestions` } : undefined;
+    const changes = this.agentChanges?.total ?? 0;
+    const tooltip = [pending && `${pending} suggestions`, changes && `${changes} agent changes to review`].filter(Boolean).join(', ');
+    this.treeView.badge = pending + changes ? { value: pending + changes, tooltip } : undefined;
   }
 
   getChildren(node?: AssetsNode): AssetsNode[] {
     if (!node) {
       const roots: AssetsNode[] = [];
       if (this.connector.suggestions.length) roots.push({ type: 'suggestions' });
+      roots.push(...this.agentChanges.roots());
       roots.push(...this.groups());
+      if (this.trash.count > 0) roots.push(TRASH_ROOT);
       return roots;
     }
     switch (node.type) {
+      case 'trash':
+        return trashChildren(this.trash);
       case 'suggestions':
         return this.connector.suggestions.map((suggestion) => ({ type: 'suggestion', suggestion }));
+      case 'agentChanges':
+        return this.agentChanges.children();
       case 'group':
         return [...node.assets]
           .sort((a, b) => (b.updated?.value ?? '').localeCompare(a.updated?.value ?? ''))
@@ -93,6 +125,8 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   /** Stable parents let `reveal` find assets. */
   getParent(node: AssetsNode): AssetsNode | undefined {
     if (node.type === 'suggestion') return { type: 'suggestions' };
+    if (node.type === 'agentChange') return { type: 'agentChanges' };
+    if (node.type === 'trashEntry' || node.type === 'trashMore') return TRASH_ROOT;
     if (node.type === 'asset') return this.groups().find((group) => group.type === 'group' && group.key === node.group);
     return undefined;
   }
@@ -123,7 +157,11 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   }
 
   getTreeItem(node: AssetsNode): vscode.TreeItem {
+    if (isTrashNode(node)) return trashTreeItem(node, this.trash);
     switch (node.type) {
+      case 'agentChanges':
+      case 'agentChange':
+        return this.agentChanges.treeItem(node);
       case 'suggestions': {
         const item = new vscode.TreeItem(`Suggestions (${this.connector.suggestions.length})`, vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'suggestions';
@@ -139,7 +177,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
         item.id = `suggestion:${suggestion.id}`;
         item.description = relativeTime(new Date(suggestion.created).toISOString());
         item.iconPath = new vscode.ThemeIcon(suggestion.kind === 'reuse' ? 'references' : 'save');
-        item.tooltip = preview(suggestion.text, suggestion.language);
+        item.tooltip = codePreview(suggestion.text, suggestion.language);
         item.contextValue = `suggestion:${suggestion.kind}`;
         return item;
       }
@@ -158,28 +196,30 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
         const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
         item.id = `asset:${node.group}:${asset.id}`;
         item.description = relativeTime(asset.updated?.value);
-        // A file-like URI lets the file icon theme draw the language's icon.
-        item.resourceUri = assetUri(asset.id, name, language);
+        // The editable document's URI: the file icon theme draws the language's icon from it.
+        item.resourceUri = snippetUri(asset.id, name, language);
         item.iconPath = vscode.ThemeIcon.File;
-        item.tooltip = preview(assetText(asset), language, name);
         item.contextValue = 'asset';
-        item.command = { command: 'satchel.asset.open', title: 'Open Preview', arguments: [node] };
+        item.command = { command: 'satchel.asset.open', title: 'Open', arguments: [node] };
         return item;
       }
     }
   }
-}
 
-function preview(text: string, language: string | undefined, title?: string): vscode.MarkdownString {
-  const lines = text.split('\n');
-  const shown = lines.slice(0, PREVIEW_LINES).join('\n');
-  const markdown = new vscode.MarkdownString();
-  if (title) markdown.appendMarkdown(`**${escapeMarkdown(title)}** · ${languageName(language)}\n\n`);
-  markdown.appendCodeblock(shown, language ?? '');
-  if (lines.length > PREVIEW_LINES) markdown.appendMarkdown(`\n… ${lines.length - PREVIEW_LINES} more lines`);
-  return markdown;
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|]/g, '\\$&');
+  /** The hover, made when it is shown (with the description the host keeps), not for every item of the view. */
+  async resolveTreeItem(item: vscode.TreeItem, node: AssetsNode, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (node.type !== 'asset') return item;
+    const client = this.server.connection?.client;
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      const info = await client?.snippets.info(node.asset.id, controller.signal);
+      item.tooltip = assetTooltip(node.asset, info ? { tags: info.tags, description: info.description } : {});
+    } catch {
+      item.tooltip = assetTooltip(node.asset);
+    } finally {
+      cancel.dispose();
+    }
+    return item;
+  }
 }

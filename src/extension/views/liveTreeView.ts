@@ -4,7 +4,7 @@
  * the port. Subclasses say where their records come from and how to render them.
  */
 import * as vscode from 'vscode';
-import { LiveCollection, type LiveCollectionSource } from '../liveCollection.ts';
+import { LiveCollection, type CollectionChange, type LiveCollectionSource } from '../liveCollection.ts';
 import { Owner, MutableDisposable } from '../../core/lifecycle.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { Log } from '../log.ts';
@@ -15,11 +15,11 @@ export abstract class LiveTreeView<T, N> extends Owner implements vscode.TreeDat
   private readonly collection = this._register(new MutableDisposable<LiveCollection<T>>());
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<N | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  private readonly _onDidChangeItems = this._register(new vscode.EventEmitter<void>());
-  /** Fires after the records changed (tests and previews wait on it). */
+  private readonly _onDidChangeItems = this._register(new vscode.EventEmitter<CollectionChange>());
+  /** Fires after the records changed, with the ids that did (tests and open documents wait on it). */
   readonly onDidChangeItems = this._onDidChangeItems.event;
 
-  constructor(viewId: string, log: Log, options: { showCollapseAll?: boolean } = {}) {
+  constructor(viewId: string, log: Log, options: { showCollapseAll?: boolean; dragAndDropController?: vscode.TreeDragAndDropController<N> } = {}) {
     super();
     this.log = log;
     this.treeView = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, ...options }));
@@ -48,6 +48,11 @@ export abstract class LiveTreeView<T, N> extends Owner implements vscode.TreeDat
     return this.collection.value?.get(id);
   }
 
+  /** How many records the view holds now. */
+  get count(): number {
+    return this.collection.value?.size ?? 0;
+  }
+
   get loaded(): Promise<void> {
     return this.collection.value?.loaded ?? Promise.resolve();
   }
@@ -74,9 +79,9 @@ export abstract class LiveTreeView<T, N> extends Owner implements vscode.TreeDat
       return;
     }
     const collection = new LiveCollection<T>(this.source(connection), this.log);
-    collection.onDidChange(() => {
+    collection.onDidChange((change) => {
       this.refreshView();
-      this._onDidChangeItems.fire();
+      this._onDidChangeItems.fire(change);
     });
     this.collection.value = collection;
     this.refreshView();

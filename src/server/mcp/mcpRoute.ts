@@ -2,24 +2,27 @@
  * POST /mcp: the MCP streamable HTTP transport, on the host's own port behind its guards and body
  * limits.
  *
- * Stateless: each POST gets a fresh server and transport, answered with one JSON reply and closed
- * before the request ends. Every tool is a single request and answer and the server never calls
- * the client, so sessions would buy nothing but state to evict: with them, a long-running host
- * serving many agents would hold one server per client that never said goodbye, and SIGTERM would
- * have streams to close. Here nothing outlives its request; shutdown treats /mcp like any other
- * route. The cost is the absence of a GET notification stream (answered 405, which clients expect
- * of stateless servers); building and closing the server per request costs about 1.5 ms. No
- * exchange waits forever (exchangeBounds.ts). The one thing remembered across requests is each
- * client's name, for the author of its writes (mcpClients.ts).
+ * Stateless: each POST gets a fresh transport and a server of its own for the exchange, answered
+ * with one JSON reply and closed before the request ends. Every tool is a single request and
+ * answer and the server never calls the client, so sessions would buy nothing but state to evict:
+ * with them, a long-running host serving many agents would hold one server per client that never
+ * said goodbye, and SIGTERM would have streams to close. Here nothing of an exchange outlives its
+ * request; shutdown treats /mcp like any other route. The cost is the absence of a GET notification
+ * stream (answered 405, which clients expect of stateless servers). Servers are built once and
+ * lent (McpServers: building one costs several times an exchange), and at most a few exchanges run
+ * at once (ExchangeSlots). No exchange waits forever (exchangeBounds.ts). The one thing remembered
+ * across requests is each client's name, for the author of its writes (mcpClients.ts).
  */
 import type { Context, Next } from 'koa';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { route, type RouteModule } from '../routes/deps.ts';
 import { hostOperations } from '../../wire/host.ts';
-import { describeError } from '../errors.ts';
-import { createMcpServer } from './mcpServer.ts';
+import { HttpError, describeError } from '../errors.ts';
+import { whenClientLeaves } from '../ndjson.ts';
+import { McpServers } from './mcpServer.ts';
 import { McpClients, SESSION_HEADER } from './mcpClients.ts';
 import { answerInTime, withoutCancelledRequests } from './exchangeBounds.ts';
+import { ExchangeSlots } from './exchangeSlots.ts';
 
 const MCP_PATH = hostOperations.mcp.path;
 
@@ -82,22 +85,47 @@ async function reply(ctx: Context, response: Response): Promise<void> {
   ctx.body = await response.text();
 }
 
+/** One exchange: the request handed to a transport and a lent server, the answer copied to the reply. */
+async function exchange(ctx: Context, clients: McpClients, servers: McpServers): Promise<void> {
+  // The client's name (for its writes' author) comes with `initialize`; later requests bring the session id it was answered with.
+  const initialized = clients.initialize(ctx.request.body);
+  const author = initialized?.author ?? clients.authorOf(ctx.get(SESSION_HEADER) || undefined);
+  const server = servers.take(author);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  let answered = false;
+  try {
+    await server.connect(transport);
+    const body = withoutCancelledRequests(ctx.request.body);
+    const answer = transport.handleRequest(webRequest(ctx), { parsedBody: body }).then((response) => {
+      // In JSON reply mode the transport answers once every request's handler has returned.
+      answered = true;
+      return response;
+    });
+    await reply(ctx, await answerInTime(answer, body));
+    if (initialized && ctx.status < 300) ctx.set(SESSION_HEADER, initialized.sessionId);
+  } finally {
+    // Closes the transport too and drops everything of the exchange the server held.
+    await server.close();
+  }
+  // Lent again only when nothing of this exchange can reach the next: no handler still running
+  // (a timed-out exchange may have one) and no client remembered (an `initialize` was answered).
+  const remembers = server.server.getClientVersion() !== undefined || server.server.getClientCapabilities() !== undefined;
+  if (answered && !remembers) servers.keep(author, server);
+}
+
 export const mcpRoutes: RouteModule = (router, { core }) => {
   const clients = new McpClients();
+  const servers = new McpServers(core);
+  const slots = new ExchangeSlots();
   route(router, hostOperations.mcp, async (ctx) => {
-    // The client's name (for its writes' author) comes with `initialize`; later requests bring the session id it was answered with.
-    const initialized = clients.initialize(ctx.request.body);
-    const author = initialized?.author ?? clients.authorOf(ctx.get(SESSION_HEADER) || undefined);
-    const server = createMcpServer(core, author);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const left = new AbortController();
+    whenClientLeaves(ctx, () => left.abort());
     try {
-      await server.connect(transport);
-      const body = withoutCancelledRequests(ctx.request.body);
-      await reply(ctx, await answerInTime(transport.handleRequest(webRequest(ctx), { parsedBody: body }), body));
-      if (initialized && ctx.status < 300) ctx.set(SESSION_HEADER, initialized.sessionId);
-    } finally {
-      // Closes the transport too: nothing of this request's server outlives it.
-      await server.close();
+      await slots.run(() => exchange(ctx, clients, servers), left.signal);
+    } catch (error) {
+      // Refused as busy: the same answer as the body budget's.
+      if (error instanceof HttpError && error.status === 503) ctx.set('Retry-After', '1');
+      throw error;
     }
   });
 };

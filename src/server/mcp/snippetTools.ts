@@ -1,18 +1,18 @@
 /**
- * The snippet tools of the MCP server: search, get, save, list recent, and ask whether code is
- * already saved. Each is a thin call into core; writes go through AssetService.create like every
- * other write, so they are durable before the answer and appear on the asset streams.
+ * The snippet tools of the MCP server that read: search, get, list recent, and ask whether code is
+ * already saved (the ones that write are snippetWriteTools.ts's). Each is a thin call into core;
+ * every snippet they name comes with its current revision, what an update or delete names.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
 import type { Author } from '../../core/history/authors.ts';
-import type { ClassificationSpecific, Seed } from '../../core/wire.ts';
+import type { ClassificationSpecific } from '../../core/wire.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
-import { SATCHEL_APPLICATION } from '../../core/assets/origin.ts';
-import { LIMITS, limitMessage, type LimitKind } from '../../core/limits.ts';
-import { MAX_CONTENT_CHARS, detailOf, detailText, languageName, listingText, savedOf, summaryOf, type SnippetSummary } from './snippetViews.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { MAX_CONTENT_CHARS, detailOf, detailText, listingText, summaryOf, type SnippetSummary } from './snippetViews.ts';
+import { registerSnippetWriteTools } from './snippetWriteTools.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
 import type { SearchMode } from '../../wire/search.ts';
 
@@ -35,6 +35,7 @@ const summary = z.object({
   moreTags: z.literal(true).optional().describe('Present when the snippet carries more tags than listed.'),
   preview: z.string(),
   created: z.string(),
+  revision: z.string().describe('Its current revision: pass it as expected_revision to update_snippet or delete_snippet.'),
 });
 const snippetList = { snippets: z.array(summary) };
 const searchOutput = {
@@ -50,38 +51,6 @@ const searchInput = {
   tags: tags.optional().describe('Only snippets carrying every one of these tags.'),
   language: language.optional().describe('Only snippets in this language ("TypeScript", "python", "ts"…).'),
   limit,
-};
-
-/** A zod bound at one of the store's limits, refused with the store's own message (which names the size sent). */
-function atMost(kind: LimitKind) {
-  const size = (input: unknown): number => (typeof input === 'string' || Array.isArray(input) ? input.length : 0);
-  return [LIMITS[kind], { error: (issue: { readonly input?: unknown }) => limitMessage(kind, size(issue.input)) }] as const;
-}
-
-// The store's limits (core/limits.ts), stated to the agent in the schema; core enforces them anyway.
-const saveInput = {
-  content: z
-    .string()
-    .min(1)
-    .max(...atMost('contentChars'))
-    .refine((text) => text.trim() !== '', 'content is only whitespace')
-    .describe('The code or text to save, exactly as it should be stored.'),
-  name: z
-    .string()
-    .max(...atMost('nameChars'))
-    .optional()
-    .describe('A short descriptive title. Default: derived from the code (its first declaration or line).'),
-  tags: z
-    .array(z.string().min(1).max(...atMost('tagChars')))
-    .max(...atMost('tagsPerAsset'))
-    .optional()
-    .describe('Tags to file it under, e.g. ["http", "retry"].'),
-  language: language.optional().describe('Its language; detected from the content when omitted.'),
-  websites: z
-    .array(z.url().max(...atMost('urlChars')))
-    .max(...atMost('websitesPerAsset'))
-    .optional()
-    .describe('Related URLs (documentation, the source it came from).'),
 };
 
 /** The specific value of a language the agent named, or an error result naming what it can say. */
@@ -128,10 +97,21 @@ async function search(
   } else {
     ids = core.assets.newest(limit, language);
   }
-  return { snippets: core.assets.summaries(ids).map(summaryOf), ...(mode ? { mode } : {}) };
+  return { snippets: summariesOf(core, ids), ...(mode ? { mode } : {}) };
 }
 
-/** `author`: the MCP client whose writes these tools make (mcpClients.ts). */
+/**
+ * The summaries of `ids` with their current revisions, what an agent names when it updates or
+ * deletes one. The revisions are read first: should a write land between the two reads (the
+ * import process writes on a connection of its own), the agent holds a revision older than what
+ * it read, and its update is refused instead of overwriting a change it has not seen.
+ */
+export function summariesOf(core: Satchel, ids: readonly string[]): SnippetSummary[] {
+  const revisions = new Map(ids.map((id) => [id, core.history.current(id)]));
+  return core.assets.summaries(ids).map((summary) => summaryOf(summary, revisions.get(summary.id)!));
+}
+
+/** Every snippet tool; `author`: the MCP client whose writes they make (mcpClients.ts). */
 export function registerSnippetTools(server: McpServer, core: Satchel, author: Author): void {
   const logger = core.context.logger;
 
@@ -183,48 +163,17 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
         updated: z.string(),
         websites: z.array(z.object({ url: z.string(), name: z.string() })),
         conversations: z.array(z.object({ id: z.string(), name: z.string() })),
+        revision: z.string().describe('Its current revision: pass it as expected_revision to update_snippet or delete_snippet.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(logger, 'get_snippet', () => {
-        // Its content read from the opening of its text: a 60 MB snippet is not parsed to show 256 KiB.
-        const detail = detailOf(core.assets.get(args.id, { transferables: false }), core.assets.opening(args.id, MAX_CONTENT_CHARS));
+        // The revision first (see summariesOf); the content read from the opening of its text: a 60 MB snippet is not parsed to show 256 KiB.
+        if (!core.assets.exists(args.id)) throw new NotFoundError('asset', args.id);
+        const revision = core.history.current(args.id);
+        const detail = detailOf(core.assets.get(args.id, { transferables: false }), core.assets.opening(args.id, MAX_CONTENT_CHARS), revision);
         return toolResult(detailText(detail), { ...detail });
-      }),
-  );
-
-  server.registerTool(
-    'save_snippet',
-    {
-      title: 'Save a snippet',
-      description:
-        "Save code to the user's Satchel snippet store, where it shows in their editor and every agent on the machine can find it. " +
-        'Save reusable code the user asked to keep; call check_snippet_saved first to avoid duplicates. The language is detected when not given.',
-      inputSchema: saveInput,
-      outputSchema: { id: z.string(), name: z.string(), language: z.string(), tags: z.array(z.string()) },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    },
-    (args) =>
-      guarded(logger, 'save_snippet', async () => {
-        const lang = resolveLanguage(args.language);
-        if (lang.error) return toolError(lang.error);
-        const name = args.name?.trim();
-        const seed: Seed = {
-          type: 'SEEDED_ASSET',
-          asset: {
-            application: SATCHEL_APPLICATION,
-            format: { fragment: { string: { raw: args.content }, ...(lang.specific ? { metadata: { ext: lang.specific } } : {}) } },
-            metadata: {
-              ...(name ? { name } : {}),
-              mechanism: 'MANUAL',
-              tags: (args.tags ?? []).map((text) => ({ text })),
-              websites: (args.websites ?? []).map((url) => ({ url, name: new URL(url).host || url })),
-            },
-          },
-        };
-        const saved = savedOf(await core.assets.create(seed, { author }));
-        return toolResult(`Saved "${saved.name}" (id ${saved.id}, ${languageName(saved.language)}).`, saved);
       }),
   );
 
@@ -239,7 +188,7 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
     },
     (args) =>
       guarded(logger, 'list_recent_snippets', () => {
-        const snippets = core.assets.summaries(core.assets.newest(args.limit ?? DEFAULT_LIMIT)).map(summaryOf);
+        const snippets = summariesOf(core, core.assets.newest(args.limit ?? DEFAULT_LIMIT));
         return listed(snippets, 'No snippets are saved yet.', `The ${snippets.length} newest snippet${snippets.length === 1 ? '' : 's'}:`);
       }),
   );
@@ -287,4 +236,6 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
         return toolResult(text, { saved: false, worthSaving: check.worthSaving, matches: [] });
       }),
   );
+
+  registerSnippetWriteTools(server, core, author);
 }

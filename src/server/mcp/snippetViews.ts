@@ -28,6 +28,8 @@ export interface SnippetSummary {
   readonly moreTags?: true;
   readonly preview: string;
   readonly created: string;
+  /** Its current revision: what update_snippet and delete_snippet take as `expected_revision`. */
+  readonly revision: string;
 }
 
 export interface SnippetDetail extends Omit<SnippetSummary, 'preview' | 'moreTags'> {
@@ -69,7 +71,8 @@ export function previewOf(text: string, chars = text.length): string {
   return chars > text.length || cut.length < text.trimEnd().length ? `${cut}…` : cut;
 }
 
-export function summaryOf(summary: AssetSummary): SnippetSummary {
+/** `revision`: the asset's current revision, read before its summary (see `summariesOf` in snippetTools.ts). */
+export function summaryOf(summary: AssetSummary, revision: string): SnippetSummary {
   return {
     id: summary.id,
     name: summary.name,
@@ -78,6 +81,7 @@ export function summaryOf(summary: AssetSummary): SnippetSummary {
     ...(summary.moreTags ? { moreTags: true as const } : {}),
     preview: summary.binary ? '(binary content)' : previewOf(summary.text, summary.chars),
     created: summary.created,
+    revision,
   };
 }
 
@@ -86,8 +90,12 @@ export function savedOf(asset: Asset): { id: string; name: string; language: str
   return { id: asset.id, name: asset.name ?? '', language: specificOf(asset), tags: (asset.tags?.iterable ?? []).map((tag) => tag.text) };
 }
 
-/** A snippet in full: `asset` may be without content; `content` is the opening of its text (at least MAX_CONTENT_CHARS + 1 characters of it when there are). */
-export function detailOf(asset: Asset, content: { text: string; chars: number; binary: boolean }): SnippetDetail {
+/**
+ * A snippet in full: `asset` may be without content; `content` is the opening of its text (at
+ * least MAX_CONTENT_CHARS + 1 characters of it when there are); `revision` its current revision,
+ * read before the rest (see `summariesOf` in snippetTools.ts).
+ */
+export function detailOf(asset: Asset, content: { text: string; chars: number; binary: boolean }, revision: string): SnippetDetail {
   const { text, chars, binary } = content;
   const specific = specificOf(asset);
   return {
@@ -104,6 +112,7 @@ export function detailOf(asset: Asset, content: { text: string; chars: number; b
     updated: asset.updated.value,
     websites: (asset.websites?.iterable ?? []).map((site) => ({ url: site.url, name: site.name })),
     conversations: (asset.conversations?.iterable ?? []).map((conversation) => ({ id: conversation.id, name: conversation.name ?? '' })),
+    revision,
   };
 }
 
@@ -113,14 +122,14 @@ export function listingText(snippets: readonly SnippetSummary[]): string {
     .map((s) => {
       const tags = s.tags.length > 0 ? ` [${s.tags.join(', ')}${s.moreTags ? ', …' : ''}]` : '';
       const preview = s.preview.split('\n').map((line) => `    ${line}`).join('\n');
-      return `- ${s.name} (id ${s.id}, ${languageName(s.language)})${tags}\n${preview}`;
+      return `- ${s.name} (id ${s.id}, ${languageName(s.language)}, revision ${s.revision})${tags}\n${preview}`;
     })
     .join('\n');
 }
 
 /** A whole snippet as text: a header of its facts, then its content in a fenced block. */
 export function detailText(detail: SnippetDetail): string {
-  const lines = [`# ${detail.name}`, `id: ${detail.id}`, `language: ${detail.languageName} (${detail.language})`];
+  const lines = [`# ${detail.name}`, `id: ${detail.id}`, `revision: ${detail.revision}`, `language: ${detail.languageName} (${detail.language})`];
   if (detail.tags.length > 0) lines.push(`tags: ${detail.tags.join(', ')}`);
   for (const site of detail.websites) lines.push(`website: ${site.url}${site.name && site.name !== site.url ? ` (${site.name})` : ''}`);
   for (const conversation of detail.conversations) lines.push(`conversation: ${conversation.name || '(untitled)'} (id ${conversation.id})`);

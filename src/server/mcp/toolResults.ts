@@ -4,7 +4,7 @@
  * as the HTTP edge does.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError, NotFoundError } from '../../core/errors.ts';
 import type { Logger } from '../../core/context.ts';
 
 export function toolResult(text: string, structured?: Record<string, unknown>): CallToolResult {
@@ -20,8 +20,14 @@ export async function guarded(logger: Logger, tool: string, body: () => CallTool
   try {
     return await body();
   } catch (error) {
+    if (error instanceof NotFoundError && error.kind === 'asset') return toolError(snippetNotFound(error.id));
     if (error instanceof DomainError) return toolError(error.message);
     logger.error(`MCP tool ${tool} failed`, error);
     return toolError('Internal error; see the Satchel log for details.');
   }
+}
+
+/** What an agent is told of an id that names no snippet, and how to find one that does. */
+export function snippetNotFound(id: string): string {
+  return `Snippet ${JSON.stringify(id)} not found (it may have been deleted); find snippets and their ids with search_snippets or list_recent_snippets.`;
 }

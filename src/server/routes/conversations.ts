@@ -32,7 +32,7 @@ export const conversationsRoutes: RouteModule = (router, deps) => {
   );
   route(router, op.streamIdentifiers, (ctx) => jsonStream(ctx, identifierFrames.connect()));
   route(router, op.delete, (ctx) => {
-    conversations.delete(param(ctx, 'conversation'));
+    conversations.delete(param(ctx, 'conversation'), writeOptions(ctx));
     empty(ctx);
   });
 

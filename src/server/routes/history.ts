@@ -5,7 +5,7 @@
  * moved on. A deleted asset's revisions are listed and read until they are purged.
  */
 import { route, type RouteModule } from './deps.ts';
-import { input, json, param } from '../http.ts';
+import { input, json, param, transferables } from '../http.ts';
 import { historyOperations as op, type RevisionReply } from '../../wire/history.ts';
 import type { Revision } from '../../core/history/historyService.ts';
 import { isBinary } from '../../core/history/state.ts';
@@ -51,6 +51,7 @@ export const historyRoutes: RouteModule = (router, { core }) => {
     const by = writeOptions(ctx, { expected: expectedRevision, current: () => history.current(id) });
     const edited = core.assets.edit(id, { ...rest, ...(content !== undefined ? { content: { text: content } } : {}) }, by);
     sendRevision(ctx, edited.revision);
-    json(ctx, edited);
+    // As /asset/update: `transferables=false` answers the asset without its formats' content.
+    json(ctx, transferables(ctx) ? edited : { ...edited, asset: core.assets.get(id, { transferables: false }) });
   });
 };

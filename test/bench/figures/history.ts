@@ -57,6 +57,7 @@ const classifier = { classify: async () => ({ specific: 'ts', confidence: 1, sou
 const untracked: RevisionTracking = {
   created: () => '',
   begin: () => ({ head: { id: '' }, finish: () => '', retire: () => {} }),
+  restored: () => '',
 };
 
 function seedOf(asset: BenchAsset): Seed {

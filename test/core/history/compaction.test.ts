@@ -15,7 +15,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 5, 15, 12);
 
 function row(seq: number, ageMs: number, contentHash = `h${seq}`, size = 10): CompactionRow {
-  return { seq, created: NOW - ageMs, contentHash, size, descriptionHash: null };
+  return { seq, id: `r${seq}`, created: NOW - ageMs, contentHash, size, descriptionHash: null };
 }
 
 test('the policy keeps every revision of the last 30 days and the newest of each older day', () => {

@@ -21,9 +21,12 @@ interface ToolContribution {
 }
 
 test('the tools registered in code are exactly the contributed ones', () => {
-  const registered = [...source('languageModelTools.ts').matchAll(/^\s+\w+: '(satchel_\w+)',$/gm)].map((m) => m[1]).sort();
+  const names = [...source('toolNames.ts').matchAll(/^\s+(\w+): '(satchel_\w+)',$/gm)];
+  const registered = names.map((m) => m[2]).sort();
   const contributed = (manifest.contributes.languageModelTools as ToolContribution[]).map((t) => t.name).sort();
-  assert.equal(registered.length, 5);
+  assert.equal(registered.length, 7);
+  // Each name is registered: the read tools by languageModelTools.ts, the writes by writeTools.ts.
+  for (const [, key] of names) assert.match(source('languageModelTools.ts') + source('writeTools.ts'), new RegExp(`(TOOL_NAMES|names)\\.${key}\\b`), key!);
   assert.deepEqual(registered, contributed);
 });
 
@@ -55,4 +58,20 @@ test("the save tool's schema states the store's limits (core/limits.ts)", () => 
   assert.equal(properties['name']?.maxLength, LIMITS.nameChars);
   assert.equal(properties['tags']?.maxItems, LIMITS.tagsPerAsset);
   assert.equal(properties['tags']?.items?.maxLength, LIMITS.tagChars);
+});
+
+test("the update tool's schema states the store's limits, and both edit tools require the revision read", () => {
+  const tools = manifest.contributes.languageModelTools as ToolContribution[];
+  const update = tools.find((tool) => tool.name === 'satchel_update_snippet')!;
+  const remove = tools.find((tool) => tool.name === 'satchel_delete_snippet')!;
+  assert.deepEqual(update.inputSchema.required, ['id', 'expectedRevision']);
+  assert.deepEqual(remove.inputSchema.required, ['id', 'expectedRevision']);
+  const properties = update.inputSchema.properties as Record<string, { maxLength?: number; maxItems?: number; items?: { maxLength?: number } }>;
+  assert.equal(properties['content']?.maxLength, LIMITS.contentChars);
+  assert.equal(properties['name']?.maxLength, LIMITS.nameChars);
+  assert.equal(properties['description']?.maxLength, LIMITS.annotationChars);
+  assert.equal(properties['tags']?.maxItems, LIMITS.tagsPerAsset);
+  assert.equal(properties['tags']?.items?.maxLength, LIMITS.tagChars);
+  const get = tools.find((tool) => tool.name === 'satchel_get_snippet')!;
+  assert.match(get.modelDescription, /revision/, 'the read tool says it gives the revision the writes need');
 });

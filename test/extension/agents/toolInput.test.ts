@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSave, parseSearch, ToolInputError } from '../../../src/extension/agents/toolInput.ts';
+import { parseDelete, parseSave, parseSearch, parseUpdate, ToolInputError } from '../../../src/extension/agents/toolInput.ts';
 import { clampLimit } from '../../../src/extension/agents/snippetOperations.ts';
 import { specificFromLanguageName as toSpecific } from '../../../src/core/classify/languages.ts';
 import { LIMITS } from '../../../src/core/limits.ts';
@@ -47,4 +47,21 @@ test('languages as agents spell them become the server\'s specific ids; unknown 
   assert.equal(toSpecific('TS'), 'ts');
   assert.equal(toSpecific('Python'), 'py');
   assert.equal(toSpecific('klingon'), undefined);
+});
+
+test('update input: id and the revision read required (either spelling), at least one field, each within the store limits', () => {
+  assert.deepEqual(parseUpdate({ id: 'a', expectedRevision: 'r1', name: ' New ', tags: ['x'] }), { id: 'a', expectedRevision: 'r1', name: 'New', tags: ['x'] });
+  assert.deepEqual(parseUpdate({ id: 'a', expected_revision: 'r1', description: '' }), { id: 'a', expectedRevision: 'r1', description: '' }, "'' removes the description");
+  assert.throws(() => parseUpdate({ id: 'a', name: 'x' }), /"expectedRevision" is required: the revision satchel_get_snippet gave/);
+  assert.throws(() => parseUpdate({ expectedRevision: 'r1', name: 'x' }), /"id" is required/);
+  assert.throws(() => parseUpdate({ id: 'a', expectedRevision: 'r1' }), /Nothing to change/);
+  assert.throws(() => parseUpdate({ id: 'a', expectedRevision: 'r1', content: '  ' }), /"content" must not be empty; to remove a snippet, use satchel_delete_snippet/);
+  assert.throws(() => parseUpdate({ id: 'a', expectedRevision: 'r1', name: 'n'.repeat(LIMITS.nameChars + 1) }), /A name has 513 characters/);
+  assert.throws(() => parseUpdate({ id: 'a', expectedRevision: 'r1', tags: ['t'.repeat(LIMITS.tagChars + 1)] }), /A tag has 257 characters/);
+});
+
+test('delete input: id and the revision read', () => {
+  assert.deepEqual(parseDelete({ id: 'a', expectedRevision: ' r1 ' }), { id: 'a', expectedRevision: 'r1' });
+  assert.throws(() => parseDelete({ id: 'a' }), /"expectedRevision" is required/);
+  assert.throws(() => parseDelete({ id: 'a', expectedRevision: 7 }), /"expectedRevision" must be a string/);
 });

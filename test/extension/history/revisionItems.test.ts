@@ -116,9 +116,9 @@ test('revision documents: the ids are the key, the file name gives the language'
   assert.deepEqual(parseRevisionPath(path), { asset: 'asset/with spaces', revision: 'r1' });
   assert.equal(parseRevisionPath('/a1/r1'), undefined);
   assert.equal(parseRevisionPath('/%E0%A4%A/r1/x.ts'), undefined, 'a malformed id is no revision');
-  assert.equal(assetOfDocument('satchel-revision', path), 'asset/with spaces');
-  assert.equal(assetOfDocument('satchel', '/a1/Fetch.ts'), 'a1');
-  assert.equal(assetOfDocument('satchel', '/a1/description/Fetch.description.md'), 'a1');
-  assert.equal(assetOfDocument('satchel-asset', '/a1/Fetch.ts'), 'a1');
-  assert.equal(assetOfDocument('file', '/a1/Fetch.ts'), undefined);
+  assert.equal(assetOfDocument({ scheme: 'satchel-revision', authority: '', path }), 'asset/with spaces');
+  assert.equal(assetOfDocument({ scheme: 'satchel', authority: 'a1', path: '/Fetch.ts' }), 'a1');
+  assert.equal(assetOfDocument({ scheme: 'satchel', authority: 'a1', path: '/description/Fetch.description.md' }), 'a1');
+  assert.equal(assetOfDocument({ scheme: 'satchel', authority: '', path: '/a1/Fetch.ts' }), undefined);
+  assert.equal(assetOfDocument({ scheme: 'file', authority: '', path: '/a1/Fetch.ts' }), undefined);
 });

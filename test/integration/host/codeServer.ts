@@ -160,8 +160,17 @@ export interface Page {
   screenshot(options: { path: string }): Promise<unknown>;
   exposeFunction(name: string, fn: (...args: any[]) => unknown): Promise<void>;
   on(event: string, fn: (...args: any[]) => void): void;
-  mouse: { move(x: number, y: number): Promise<void> };
-  locator(selector: string, options?: { hasText?: string }): { first(): { click(options?: { timeout?: number }): Promise<void> } };
+  mouse: { move(x: number, y: number, options?: { steps?: number }): Promise<void>; down(): Promise<void>; up(): Promise<void> };
+  keyboard: { down(key: string): Promise<void>; up(key: string): Promise<void> };
+  /** Evaluates a script in the page (a string: the suite has no DOM types). */
+  evaluate<T>(expression: string): Promise<T>;
+  locator(selector: string, options?: { hasText?: string }): Locator;
+}
+export interface Locator {
+  first(): Locator;
+  click(options?: { timeout?: number }): Promise<void>;
+  boundingBox(options?: { timeout?: number }): Promise<{ x: number; y: number; width: number; height: number } | null>;
+  evaluateAll<T>(fn: (elements: Element[]) => T): Promise<T>;
 }
 export interface Browser {
   newPage(options: Record<string, unknown>): Promise<Page>;

@@ -14,6 +14,7 @@ import { format } from 'node:util';
 import * as esbuild from 'esbuild';
 import { ensureHost, launchChromium, repoRoot, startCodeServer } from './codeServer.ts';
 import { writeStubModelExtension } from './stubModel.ts';
+import { performMouse, type MouseRequest } from './mouseActions.ts';
 import { tinyGguf } from '../../support/gguf.ts';
 import { shippedCatalog } from '../../../src/core/models/catalog.ts';
 
@@ -90,6 +91,11 @@ async function main(): Promise<number> {
       'satchel.models.catalogBaseUrl': mirror.url,
       'satchel.models.idleUnloadMinutes': 0,
       'window.commandCenter': false,
+      // code-server runs Satchel on its remote side: the notice for an empty remote library would
+      // cover every screenshot. The remote test turns it on.
+      'satchel.remote.warnOnRemoteHost': false,
+      // No "Your application running on port N is available" notification above the ones tests click.
+      'remote.autoForwardPorts': false,
     },
     env: { SATCHEL_SCREENSHOT_DIR: screenshotDir },
   });
@@ -132,11 +138,15 @@ async function main(): Promise<number> {
         const shot = /\[\[screenshot:([^\]]+)\]\]/.exec(text);
         if (shot) {
           mkdirSync(dirname(shot[1]!), { recursive: true });
-          await page.mouse.move(1390, 840);
+          // Out of the way on the title bar (the status bar's corner is the bell, whose tooltip would show).
+          await page.mouse.move(700, 4);
           await new Promise((r) => setTimeout(r, 600));
           await page.screenshot({ path: shot[1]! });
           console.log(`[runner] screenshot ${shot[1]}`);
         }
+        // A test asks for the real mouse: a drag between views and editors, a hover, a drop (see mouseActions.ts).
+        const mouse = /\[\[mouse:(.+)\]\]/.exec(text);
+        if (mouse) console.log(`[runner] ${await performMouse(page, JSON.parse(mouse[1]!) as MouseRequest)}`);
         // A test asks for a real click on a notification's button (e.g. a progress's Cancel), in a toast or the open list.
         const click = /\[\[click-notification-button:([^\]]+)\]\]/.exec(text);
         if (click) {

@@ -8,9 +8,15 @@ export async function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'satchel.test.ts', mocha);
   await import('./satchel.test.ts');
   await import('./agents.test.ts');
+  await import('./agentChanges.test.ts');
   await import('./import.test.ts');
   await import('./snippets.test.ts');
+  await import('./editing.test.ts');
+  await import('./dragAndDrop.test.ts');
   await import('./history.test.ts');
+  await import('./trash.test.ts');
+  // Last: it restarts the host on another data directory and back.
+  await import('./remote.test.ts');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} tests failed.`);
 }

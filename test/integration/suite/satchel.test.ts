@@ -82,7 +82,8 @@ describe('Satchel in VS Code', function () {
     const roots = api.assets.getChildren();
     const group = roots.find((node) => node.type === 'group' && node.assets.some((a) => a.id === saved.id));
     assert.ok(group, 'the asset is in a language group');
-    const item = api.assets.getTreeItem({ type: 'asset', asset: inTree, group: group.type === 'group' ? group.key : '' });
+    const node = { type: 'asset', asset: inTree, group: group.type === 'group' ? group.key : '' } as const;
+    const item = await api.assets.resolveTreeItem(api.assets.getTreeItem(node), node, new vscode.CancellationTokenSource().token);
     assert.equal(item.contextValue, 'asset');
     assert.ok(item.tooltip instanceof vscode.MarkdownString && item.tooltip.value.includes('retry'), 'tooltip previews the code');
   });
@@ -94,8 +95,8 @@ describe('Satchel in VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const asset = await picked;
     assert.equal(asset?.id, saved.id);
-    const preview = await until('the preview editor', () => vscode.window.activeTextEditor);
-    assert.equal(preview.document.uri.scheme, 'satchel-asset');
+    const preview = await until('the snippet\'s editor', () => vscode.window.activeTextEditor);
+    assert.equal(preview.document.uri.scheme, 'satchel');
     assert.match(preview.document.getText(), /lastError/);
   });
 
@@ -134,7 +135,7 @@ describe('Satchel in VS Code', function () {
     await screenshot('assets');
 
     await vscode.commands.executeCommand('satchel.suggestion.reuse', { suggestion: reuse });
-    const opened = await until('the reused asset preview', () => vscode.window.activeTextEditor?.document.uri.scheme === 'satchel-asset' && vscode.window.activeTextEditor);
+    const opened = await until('the reused asset\'s editor', () => vscode.window.activeTextEditor?.document.uri.scheme === 'satchel' && vscode.window.activeTextEditor);
     assert.match(opened.document.getText(), /retry/);
     const newId = await vscode.commands.executeCommand<string>('satchel.suggestion.save', { suggestion: save });
     const stored = await until('the saved suggestion', () => api.assets.asset(newId!));

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXTENSION_ID, screenshot, until } from './support.ts';
+import { EXTENSION_ID, MemoryFileSystem, screenshot, until } from './support.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import { SatchelClient } from '../../../src/client/satchelClient.ts';
 import type { Asset } from '../../../src/core/wire.ts';
@@ -22,40 +22,6 @@ let client: SatchelClient;
 
 const TEMPLATE = 'for (let ${1:attempt} = 1; ; $1++) {\n\ttry {\n\t\treturn await fetch(${2:url});\n\t} catch (error) {\n\t\tif ($1 >= ${3:3}) throw error;\n\t\tconsole.warn(`retry \\${$1}`);\n\t}\n}';
 const SHELL = 'echo "$HOME" && cd ${PROJECT_DIR:-.} # costs $5';
-
-/** A minimal in-memory file system of its own scheme: a document that is neither `file:` nor `untitled:`. */
-class MemoryFileSystem implements vscode.FileSystemProvider {
-  private readonly files = new Map<string, Uint8Array>();
-  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.emitter.event;
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => {});
-  }
-  stat(uri: vscode.Uri): vscode.FileStat {
-    const file = this.files.get(uri.path);
-    if (file) return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: file.length };
-    if ([...this.files.keys()].some((path) => path.startsWith(`${uri.path.replace(/\/$/, '')}/`)) || uri.path === '/') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
-    throw vscode.FileSystemError.FileNotFound(uri);
-  }
-  readDirectory(): [string, vscode.FileType][] {
-    return [];
-  }
-  createDirectory(): void {}
-  readFile(uri: vscode.Uri): Uint8Array {
-    const file = this.files.get(uri.path);
-    if (!file) throw vscode.FileSystemError.FileNotFound(uri);
-    return file;
-  }
-  writeFile(uri: vscode.Uri, content: Uint8Array): void {
-    this.files.set(uri.path, content);
-  }
-  delete(uri: vscode.Uri): void {
-    this.files.delete(uri.path);
-  }
-  rename(): void {
-    throw vscode.FileSystemError.NoPermissions('read-only test file system');
-  }
-}
 
 const labelOf = (item: vscode.CompletionItem): string => (typeof item.label === 'string' ? item.label : item.label.label);
 

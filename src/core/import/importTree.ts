@@ -1,0 +1,68 @@
+/**
+ * Which files an import of a file or folder reads, over any file system: node's for the CLI,
+ * VS Code's in the editor (where the folder may be on another machine: an SSH host, a container).
+ * A folder gives every snippet-looking file under it (`*.json`, `*.code-snippets`; hidden folders,
+ * node_modules and symbolic links left out) in name order; a file is read whatever its name.
+ */
+import { InvalidInputError, TooLargeError } from '../errors.ts';
+import { parseImportFile } from './detect.ts';
+import type { ImportFormat, ParsedFile } from './types.ts';
+
+const MAX_FILES = 10_000;
+const MAX_DEPTH = 16;
+const IMPORTABLE = /\.(json|code-snippets)$/i;
+
+export type EntryKind = 'file' | 'directory' | 'other';
+
+/** What the walk needs of a file system, for locations of type L (a path, a Uri). */
+export interface ImportTree<L> {
+  /** Throws when the location cannot be read. */
+  kind(location: L): Promise<EntryKind>;
+  /** A directory's entries; a symbolic link is 'other' (not followed). */
+  entries(directory: L): Promise<ReadonlyArray<{ readonly name: string; readonly kind: EntryKind; readonly location: L }>>;
+  /** How a location is named in messages (and in the import's sources). */
+  label(location: L): string;
+}
+
+export async function findImportFiles<L>(start: L, tree: ImportTree<L>): Promise<L[]> {
+  let kind: EntryKind;
+  try {
+    kind = await tree.kind(start);
+  } catch (error) {
+    throw new InvalidInputError(`Cannot read ${tree.label(start)}: ${(error as Error).message}`);
+  }
+  if (kind !== 'directory') return [start];
+  const out: L[] = [];
+  const walk = async (directory: L, depth: number): Promise<void> => {
+    const entries = [...(await tree.entries(directory))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      if (entry.kind === 'directory') {
+        if (depth < MAX_DEPTH) await walk(entry.location, depth + 1);
+      } else if (entry.kind === 'file' && IMPORTABLE.test(entry.name)) {
+        out.push(entry.location);
+        if (out.length > MAX_FILES) throw new TooLargeError(`${tree.label(start)} holds more than ${MAX_FILES} snippet files; import its folders one at a time`);
+      }
+    }
+  };
+  await walk(start, 0);
+  return out;
+}
+
+/**
+ * Files up to this size go to the host as text; a larger one is read by the caller and sent as
+ * parsed snippets in parts, each well under the host's request body limit (64 MB).
+ */
+export const INLINE_FILE_CHARS = 32 * 1024 * 1024;
+
+/** One file as a caller sends it: its text, what was read of it, or why it could not be read. */
+export type ReadImportFile =
+  | { readonly name: string; readonly content: string }
+  | { readonly name: string; readonly parsed: ParsedFile }
+  | { readonly name: string; readonly error: string };
+
+/** A file's text as the caller sends it: as it is, or read into snippets when too large for one request. */
+export function importFileFromText(name: string, content: string, format?: ImportFormat): ReadImportFile {
+  if (content.length <= INLINE_FILE_CHARS) return { name, content };
+  return { name, parsed: parseImportFile(name, content, format) };
+}

@@ -1,0 +1,69 @@
+/**
+ * What hovering an item of the Assets view shows: the snippet's name and language, its tags and
+ * description, and the head of its code highlighted in its language. Bounded whatever the snippet's
+ * size (a 1 MiB one-line snippet shows its first characters).
+ */
+import * as vscode from 'vscode';
+import type { Asset, ClassificationSpecific } from '../../core/wire.ts';
+import { assetLanguage, assetText } from '../../client/assets.ts';
+import { languageOf } from '../../core/classify/languages.ts';
+import { languageName } from '../languages.ts';
+
+const PREVIEW_LINES = 15;
+const PREVIEW_LINE_CHARS = 200;
+const DESCRIPTION_CHARS = 1_000;
+
+export interface TooltipDetails {
+  readonly tags?: readonly string[];
+  readonly description?: string | undefined;
+}
+
+export function assetTooltip(asset: Asset, details: TooltipDetails = {}): vscode.MarkdownString {
+  const language = assetLanguage(asset);
+  const markdown = new vscode.MarkdownString();
+  markdown.appendMarkdown(`**${escapeMarkdown(asset.name || 'Untitled')}** · ${escapeMarkdown(languageName(language))}`);
+  const tags = details.tags ?? asset.tags?.iterable?.map((tag) => tag.text).filter(Boolean) ?? [];
+  if (tags.length) markdown.appendMarkdown(` · ${tags.map((tag) => `#${escapeMarkdown(tag)}`).join(' ')}`);
+  const description = details.description?.trim();
+  if (description) {
+    // The description is the user's own Markdown; untrusted, so links to commands and HTML stay inert.
+    markdown.appendMarkdown('\n\n---\n\n');
+    markdown.appendMarkdown(description.length > DESCRIPTION_CHARS ? `${description.slice(0, DESCRIPTION_CHARS)}…` : description);
+  }
+  markdown.appendMarkdown('\n\n');
+  appendCode(markdown, assetText(asset), language);
+  return markdown;
+}
+
+/** The head of `text` as a highlighted code block (suggestions' tooltips show it too). */
+export function codePreview(text: string, language: string | undefined): vscode.MarkdownString {
+  const markdown = new vscode.MarkdownString();
+  appendCode(markdown, text, language);
+  return markdown;
+}
+
+function appendCode(markdown: vscode.MarkdownString, text: string, language: string | undefined): void {
+  const lines: string[] = [];
+  let at = 0;
+  while (lines.length < PREVIEW_LINES && at < text.length) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(at, end === -1 ? text.length : end);
+    lines.push(line.length > PREVIEW_LINE_CHARS ? `${line.slice(0, PREVIEW_LINE_CHARS)}…` : line);
+    at = end === -1 ? text.length : end + 1;
+  }
+  if (!lines.length) return;
+  // Fenced with VS Code's id for the language (`typescript`, not `ts`), which is what its highlighter knows.
+  markdown.appendCodeblock(lines.join('\n'), languageOf((language ?? '') as ClassificationSpecific)?.vscodeId ?? language ?? '');
+  const rest = at < text.length ? countLines(text, at) : 0;
+  if (rest > 0) markdown.appendMarkdown(`\n… ${rest} more line${rest === 1 ? '' : 's'}`);
+}
+
+function countLines(text: string, from: number): number {
+  let count = 1;
+  for (let at = text.indexOf('\n', from); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return text.endsWith('\n') ? count - 1 : count;
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
