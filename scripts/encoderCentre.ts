@@ -52,7 +52,7 @@ const every = pieces();
 const texts = Array.from({ length: Math.min(PIECES, every.length) }, (_, i) => every[Math.floor((i * every.length) / Math.min(PIECES, every.length))]!);
 const files0 = encoderFiles();
 if (!files0) throw new Error('the encoder package is not installed (npm ci)');
-const encoder = await EncoderProcess.start({ files: files0, maxTokens: ENCODER_MAX_TOKENS, raw: true, timeoutMs: 120_000 });
+const encoder = await EncoderProcess.start({ files: files0, maxTokens: ENCODER_MAX_TOKENS, timeoutMs: 120_000 });
 const sum = new Float64Array(512);
 try {
   for (let at = 0; at < texts.length; at += 32) {

@@ -9,7 +9,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as tf from '@energetic-ai/core';
 import { SentencePiece, type Vocabulary } from './sentencePiece.ts';
-import { centred } from './encoderCentre.ts';
 import type { EncoderRequest } from './encoderProtocol.ts';
 import type { ProcessReply } from './modelProcess.ts';
 
@@ -17,7 +16,6 @@ interface Loaded {
   readonly model: tf.GraphModel;
   readonly tokenizer: SentencePiece;
   readonly maxTokens: number;
-  readonly raw: boolean;
 }
 
 let loaded: Loaded | undefined;
@@ -37,7 +35,7 @@ async function load(request: Extract<EncoderRequest, { op: 'load' }>): Promise<L
     tf.loadGraphModel(`file://${path.join(request.modelDir, 'model.json')}`),
     readFile(path.join(request.modelDir, 'vocab.json'), 'utf8').then((text) => JSON.parse(text) as Vocabulary),
   ]);
-  return { model, tokenizer: new SentencePiece(vocabulary), maxTokens: request.maxTokens, raw: request.raw ?? false };
+  return { model, tokenizer: new SentencePiece(vocabulary), maxTokens: request.maxTokens };
 }
 
 /** One vector per text: the model reads them as one sparse batch (ids by [text, position]). */
@@ -60,10 +58,7 @@ async function embed(current: Loaded, texts: readonly string[]): Promise<number[
     try {
       const data = await output.data();
       const dimension = data.length / texts.length;
-      return texts.map((_, row) => {
-        const vector = data.subarray(row * dimension, (row + 1) * dimension);
-        return current.raw ? Array.from(vector) : centred(vector);
-      });
+      return texts.map((_, row) => Array.from(data.subarray(row * dimension, (row + 1) * dimension)));
     } finally {
       output.dispose();
     }

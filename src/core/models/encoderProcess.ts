@@ -12,8 +12,6 @@ export interface EncoderLoadOptions {
   readonly files: EncoderFiles;
   /** Pieces of a text the model reads (its cost grows with them). */
   readonly maxTokens: number;
-  /** Vectors as the model makes them, not centred (for scripts/encoderCentre.ts). */
-  readonly raw?: boolean;
   /** How long starting the child and loading may take. */
   readonly timeoutMs: number;
 }
@@ -29,7 +27,7 @@ export class EncoderProcess {
   }
 
   static async start(options: EncoderLoadOptions): Promise<EncoderProcess> {
-    const load = { op: 'load', modelDir: options.files.modelDir, maxTokens: options.maxTokens, raw: options.raw ?? false } as const;
+    const load = { op: 'load', modelDir: options.files.modelDir, maxTokens: options.maxTokens } as const;
     return new EncoderProcess(await ModelProcess.start<EncoderRequest>('encoderHost', load, { timeoutMs: options.timeoutMs, what: 'the built-in sentence encoder' }));
   }
 
@@ -41,7 +39,10 @@ export class EncoderProcess {
     return this.runtime.running;
   }
 
-  /** One vector per text, in order (the model reads a batch together: cheaper per text than one by one). */
+  /**
+   * One vector per text, in order, as the model makes it (the model reads a batch together: cheaper
+   * per text than one by one). Search centres them (ENCODER_CENTRE, vectorIndex.ts).
+   */
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const vectors = (await this.runtime.call({ op: 'embed', texts })) as number[][];
     return vectors.map((vector) => Float32Array.from(vector));

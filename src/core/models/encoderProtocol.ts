@@ -7,8 +7,6 @@ export type EncoderRequest =
       readonly modelDir: string;
       /** Pieces of a text the model reads; the rest is not embedded. */
       readonly maxTokens: number;
-      /** Vectors as the model makes them, not centred (scripts/encoderCentre.ts measures the centre with them). */
-      readonly raw?: boolean;
     }
   /** Answered with one vector (number[]) per text, in order. */
   | { readonly id: number; readonly op: 'embed'; readonly texts: readonly string[] };

@@ -13,6 +13,7 @@ import { EncoderProcess } from './encoderProcess.ts';
 import type { EncoderFiles } from './encoderFiles.ts';
 import type { TextGenerator } from './textGenerator.ts';
 import type { Embedder } from './embedder.ts';
+import { ENCODER_CENTRE } from './encoderCentre.ts';
 
 export type Role = 'text' | 'embedding';
 const ROLES: readonly Role[] = ['text', 'embedding'];
@@ -155,6 +156,7 @@ export class LoadedModels {
       return {
         modelId: loaded.id,
         reads: 'words',
+        centre: ENCODER_CENTRE,
         embed: (text) => busy(async () => (await process.embed([text]))[0]!),
         embedMany: (texts) => busy(() => process.embed(texts)),
       };

@@ -16,7 +16,7 @@ import { Emitter, type Disposable, type Event } from '../events.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { AssetIndexer } from '../assets/assetService.ts';
 import { embeddingIndexer } from '../assets/embeddingIndexer.ts';
-import { fuseIdRankings, fuseRankings, type SemanticQuery } from './hybridSearch.ts';
+import { fuseIdRankings, fuseRankings, lexicalWeight, type SemanticQuery } from './hybridSearch.ts';
 import { VectorIndex } from './vectorIndex.ts';
 import { VectorStore } from './vectorStore.ts';
 import { codeText, wordsText } from './embeddedText.ts';
@@ -163,10 +163,11 @@ export class SemanticRecall implements Disposable {
     // Scanned here, between turns of the event loop, not in the synchronous search. Extra
     // neighbours cover suggested (and, out of scope, pseudo) assets, which the search drops.
     const near = await index.nearestSliced(vector, 2 * this.settings.candidates, this.settings.minSimilarity);
-    return { mode: 'hybrid', model: session.model, vectors: index.size, semantic: this.semanticQuery(near) };
+    return { mode: 'hybrid', model: session.model, vectors: index.size, semantic: this.semanticQuery(text, near) };
   }
 
-  private semanticQuery(near: ReadonlyArray<{ readonly id: string; readonly similarity: number }>): SemanticQuery {
+  private semanticQuery(query: string, near: ReadonlyArray<{ readonly id: string; readonly similarity: number }>): SemanticQuery {
+    const weight = lexicalWeight(query);
     return {
       fuse: (lexical, scope) => {
         const similarity = new Map(near.map((n) => [n.id, n.similarity]));
@@ -174,7 +175,7 @@ export class SemanticRecall implements Disposable {
           .eligible(near.map((n) => n.id), scope.includePseudo)
           .slice(0, this.settings.candidates)
           .map((row) => ({ rowid: row.rowid, similarity: similarity.get(row.id)! }));
-        return fuseRankings(lexical, semantic, scope.limit);
+        return fuseRankings(lexical, semantic, scope.limit, weight);
       },
       fuseIds: (ranked, limit) => {
         const semantic = this.store.eligible(near.map((n) => n.id), false).slice(0, this.settings.candidates);
@@ -247,7 +248,7 @@ export class SemanticRecall implements Disposable {
       const dimension = (await embedder.embed('satchel')).length;
       if (signal.aborted) return;
       if (dimension === 0) throw new Error('the model made an empty vector');
-      const index = new VectorIndex(dimension);
+      const index = new VectorIndex(dimension, embedder.centre?.prior.length === dimension ? embedder.centre : undefined);
       for (let after = 0; ; ) {
         const chunk = this.store.vectors(session.model, dimension, after, LOAD_CHUNK);
         for (const { assetId, vector } of chunk.vectors) index.set(assetId, vector);

@@ -6,7 +6,8 @@
  *
  * - lexical: GET /assets/search with no embedding model loaded;
  * - vectors: the stored vectors alone, read from the host's store, against each query's vector
- *   made in this process by the same runtime (cosine, brute force): what the model knows;
+ *   made in this process by the same runtime, ranked by the host's own VectorIndex (cosine, centred
+ *   on the library's mean for a model that asks for it): what the model knows;
  * - hybrid: GET /assets/search again once the model is loaded and every snippet has its vector.
  *
  * The model is the built-in sentence encoder, or the GGUF file SATCHEL_BENCH_EMBEDDING_MODEL names.
@@ -27,6 +28,9 @@ import { ENCODER_ID, ENCODER_MAX_TOKENS } from '../../../src/core/models/catalog
 import { EncoderProcess } from '../../../src/core/models/encoderProcess.ts';
 import { encoderFiles } from '../../../src/core/models/encoderFiles.ts';
 import { LlamaProcess } from '../../../src/core/models/llamaProcess.ts';
+import { ENCODER_CENTRE } from '../../../src/core/models/encoderCentre.ts';
+import type { EmbeddingCentre } from '../../../src/core/models/embedder.ts';
+import { VectorIndex } from '../../../src/core/search/vectorIndex.ts';
 
 export const EMBEDDING_MODEL_ENV = 'SATCHEL_BENCH_EMBEDDING_MODEL';
 
@@ -155,6 +159,8 @@ async function searchAll(client: BenchClient, targets: ReadonlyMap<string, strin
 interface BenchModel {
   readonly id: string;
   readonly name: string;
+  /** As the host's embedder declares it (Embedder.centre). */
+  readonly centre?: EmbeddingCentre;
   /** Query vectors by the same runtime the host uses. */
   readonly embed: () => Promise<{ embed: Embed; stop: () => Promise<void> }>;
 }
@@ -168,6 +174,7 @@ async function loadModel(client: BenchClient): Promise<BenchModel> {
     return {
       id: ENCODER_ID,
       name: 'Universal Sentence Encoder Lite (built in)',
+      centre: ENCODER_CENTRE,
       embed: async () => {
         const encoder = await EncoderProcess.start({ files, maxTokens: ENCODER_MAX_TOKENS, timeoutMs: 120_000 });
         return { embed: (texts) => encoder.embed(texts), stop: () => encoder.stop() };
@@ -192,7 +199,7 @@ async function loadModel(client: BenchClient): Promise<BenchModel> {
   };
 }
 
-/** Each query's rank (0-based, -1 beyond 10) among the stored vectors of `model`, by cosine. */
+/** Each query's rank (0-based, -1 beyond 10) among the stored vectors of `model`, as the host's index ranks them. */
 async function rankByVectors(databasePath: string, model: BenchModel, queries: ReadonlyArray<{ query: string; id: string }>): Promise<Map<string, number>> {
   const db = new DatabaseSync(databasePath, { readOnly: true, timeout: 10_000 });
   let rows: Array<{ asset_id: string; vector: Uint8Array }>;
@@ -201,31 +208,24 @@ async function rankByVectors(databasePath: string, model: BenchModel, queries: R
   } finally {
     db.close();
   }
-  const vectors = rows.map((row) => unit(new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength))));
+  let index: VectorIndex | undefined;
+  for (const row of rows) {
+    const vector = new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength));
+    index ??= new VectorIndex(vector.length, model.centre?.prior.length === vector.length ? model.centre : undefined);
+    index.set(row.asset_id, vector);
+  }
   const runtime = await model.embed();
   const ranks = new Map<string, number>();
   try {
     const queryVectors = await runtime.embed(queries.map((q) => q.query.trim()));
     queries.forEach((q, i) => {
-      const v = unit(queryVectors[i]!);
-      const scored = vectors.map((d, j) => ({ id: rows[j]!.asset_id, score: dot(d, v) })).sort((a, b) => b.score - a.score);
-      ranks.set(q.query, scored.slice(0, 10).findIndex((s) => s.id === q.id));
+      const near = index?.nearest(queryVectors[i]!, 10) ?? [];
+      ranks.set(q.query, near.findIndex((n) => n.id === q.id));
     });
   } finally {
     await runtime.stop();
   }
   return ranks;
-}
-
-function unit(v: Float32Array): Float32Array {
-  const norm = Math.sqrt(dot(v, v)) || 1;
-  return v.map((x) => x / norm);
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
 }
 
 /** Processes whose parent is `pid` (Linux's /proc; none elsewhere). */
