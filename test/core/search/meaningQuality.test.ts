@@ -53,7 +53,8 @@ test('hybrid search with the built-in encoder finds queries in other words that 
   const hybridLexical = await recallAt5(quality.lexical, true);
   console.log(`[quality] ${SIZE} snippets: recall@5 of ${meaning.length} queries in other words lexical ${lexicalMeaning.toFixed(2)} hybrid ${hybridMeaning.toFixed(2)}; of ${quality.lexical.length} lexical queries lexical ${lexicalLexical.toFixed(2)} hybrid ${hybridLexical.toFixed(2)}`);
 
-  assert.ok(hybridMeaning >= 0.4, `hybrid recall@5 by meaning ${hybridMeaning.toFixed(2)} ≥ 0.40`);
-  assert.ok(hybridMeaning >= lexicalMeaning + 0.2, `hybrid ${hybridMeaning.toFixed(2)} ≥ lexical ${lexicalMeaning.toFixed(2)} + 0.20`);
+  // Measured 0.57 (lexical 0.15); before the library's own centre and the half-weight typo guesses of a description, 0.44.
+  assert.ok(hybridMeaning >= 0.52, `hybrid recall@5 by meaning ${hybridMeaning.toFixed(2)} ≥ 0.52`);
+  assert.ok(hybridMeaning >= lexicalMeaning + 0.35, `hybrid ${hybridMeaning.toFixed(2)} ≥ lexical ${lexicalMeaning.toFixed(2)} + 0.35`);
   assert.ok(hybridLexical >= lexicalLexical, `no lexical query lost: hybrid ${hybridLexical.toFixed(2)} ≥ lexical ${lexicalLexical.toFixed(2)}`);
 });
