@@ -3,7 +3,8 @@
  * embedded defaults. If another process already hosts the data directory, it waits and takes
  * over when that host exits. `satchel import <file-or-folder>` imports snippet files (cli/importCommand.ts);
  * `satchel backup [FILE]` and `satchel restore FILE` copy the store out and put a copy back
- * (cli/backupCommand.ts, cli/restoreCommand.ts).
+ * (cli/backupCommand.ts, cli/restoreCommand.ts); `satchel export --vault DIR` writes the library as a
+ * plain-file vault (cli/exportCommand.ts); `satchel sync` syncs it with a git remote (cli/syncCommand.ts).
  */
 import { parseArgs } from 'node:util';
 import { currentHost, startHostWhenFree, type RunningHost } from './hosting/host.ts';
@@ -12,6 +13,8 @@ import { defaultDataDir } from './core/dataDir.ts';
 import { runImportCommand } from './cli/importCommand.ts';
 import { runBackupCommand } from './cli/backupCommand.ts';
 import { runRestoreCommand } from './cli/restoreCommand.ts';
+import { runExportCommand } from './cli/exportCommand.ts';
+import { runSyncCommand } from './cli/syncCommand.ts';
 import { keepOption } from './cli/backupText.ts';
 import { retentionOption } from './cli/trashOption.ts';
 
@@ -42,6 +45,8 @@ async function main(): Promise<void> {
         '       satchel import [--data-dir DIR] <file-or-folder>…\n' +
         '       satchel backup [--data-dir DIR] [FILE]\n' +
         '       satchel restore [--data-dir DIR] [FILE]\n' +
+        '       satchel export --vault DIR [--data-dir DIR]\n' +
+        '       satchel sync [--data-dir DIR] [--remote URL] [--confirm-deletes] [--status]\n' +
         '  --keep-backups: copies kept of each kind of automatic backup (default 5; 0 takes none).\n' +
         '  --trash-retention-days: days deleted snippets and conversations stay in the trash (default 30; 0 keeps them until emptied).\n' +
         '  --allow-host: a Host name answered besides loopback ones, e.g. host.docker.internal for tools in a container (Docker Desktop).\n' +
@@ -109,6 +114,8 @@ const subcommands: Readonly<Record<string, (args: readonly string[]) => Promise<
   import: runImportCommand,
   backup: runBackupCommand,
   restore: runRestoreCommand,
+  export: runExportCommand,
+  sync: runSyncCommand,
 };
 const subcommand = subcommands[process.argv[2] ?? ''];
 const run = subcommand ? subcommand(process.argv.slice(3)).then((code) => void (process.exitCode = code)) : main();

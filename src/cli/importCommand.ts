@@ -10,9 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel } from '../core/satchel.ts';
 import { defaultDataDir } from '../core/dataDir.ts';
-import { listImportFiles, readImportFile } from '../core/import/files.ts';
+import { readImportFile } from '../core/import/files.ts';
+import { importInputs, type ImportInput } from '../core/import/importInputs.ts';
 import { IMPORT_FORMATS, isImportFormat } from '../core/import/formats.ts';
-import type { ImportOptions, ImportSummary } from '../core/import/importer.ts';
+import type { ImportOptions, ImportSource, ImportSummary } from '../core/import/importer.ts';
 import { hostUrl } from './hostAddress.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import { authorOf } from '../core/history/authors.ts';
@@ -22,7 +23,9 @@ import { cancelOnInterrupt } from './interrupt.ts';
 const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS.join('|')}] [--batch-size N] <file-or-folder>…
   Imports VS Code snippet files (*.code-snippets, <language>.json), a massCode db.json,
   a Pieces export (the JSON of GET /assets) and GitHub Gist JSON (GET /gists/{id}).
-  Folders are searched for *.json and *.code-snippets files.`;
+  Folders are searched for *.json and *.code-snippets files. A Satchel vault (satchel export
+  --vault) is imported with its ids and times; a massCode Markdown vault (its folder, or
+  its code/ folder) as massCode's snippets.`;
 
 /** Failures listed in the summary (all are counted). */
 const LISTED_FAILURES = 20;
@@ -47,8 +50,8 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
   const batchSize = values['batch-size'] !== undefined ? Number(values['batch-size']) : undefined;
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new Error('--batch-size must be a positive integer');
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  const files = (await Promise.all(positionals.map((path) => listImportFiles(path)))).flat();
-  if (files.length === 0) throw new Error(`No *.json or *.code-snippets files in ${positionals.join(', ')}`);
+  const files = (await Promise.all(positionals.map((path) => importInputs(path)))).flat();
+  if (files.length === 0) throw new Error(`No snippet files (*.json, *.code-snippets) or vault folders in ${positionals.join(', ')}`);
 
   const interrupt = cancelOnInterrupt('Cancelling after the current batch');
   const bar = new ProgressBar();
@@ -64,17 +67,22 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
   }
 }
 
-async function importInto(dataDir: string, files: readonly string[], options: ImportOptions): Promise<ImportSummary> {
+/** The inputs as the importer reads them, each read when its turn comes. */
+function* sourcesOf(inputs: readonly ImportInput[]): Generator<ImportSource> {
+  for (const input of inputs) {
+    if ('path' in input) yield { name: input.name, text: () => readFile(input.path, 'utf8') };
+    else yield { name: input.name, parsed: input.read() };
+  }
+}
+
+async function importInto(dataDir: string, files: readonly ImportInput[], options: ImportOptions): Promise<ImportSummary> {
   const lock = HostLock.tryAcquire(dataDir);
   if (lock) {
     process.stderr.write(`No Satchel host serves ${dataDir}; importing into it directly.\n`);
     try {
       const core = Satchel.open({ dataDir });
       try {
-        const summary = await core.imports.import(
-          files.map((path) => ({ name: path, text: () => readFile(path, 'utf8') })),
-          options,
-        );
+        const summary = await core.imports.import(sourcesOf(files), options);
         // A host opening the store later would merge it anyway; meanwhile its searches would be slower.
         if (!summary.cancelled) await core.imports.merged();
         return summary;
@@ -90,7 +98,10 @@ async function importInto(dataDir: string, files: readonly string[], options: Im
   const client = new SatchelClient(url, { author: authorOf('cli', 'satchel import') });
   try {
     return await client.imports.importFiles(
-      files.map((path) => ({ name: path, read: () => readImportFile(path, options.format) })),
+      files.map((input) => ({
+        name: input.name,
+        read: async () => ('path' in input ? readImportFile(input.path, options.format) : { name: input.name, parsed: input.read() }),
+      })),
       options,
     );
   } finally {
@@ -103,7 +114,8 @@ function printSummary(summary: ImportSummary): void {
   console.log(
     `${summary.cancelled ? 'Cancelled: ' : ''}imported ${summary.imported.toLocaleString('en-US')}, ` +
       (summary.updated > 0 ? `updated ${summary.updated.toLocaleString('en-US')} changed since the last import, ` : '') +
-      `skipped ${summary.duplicates.toLocaleString('en-US')} duplicates, ${summary.failed} failed ` +
+      `skipped ${summary.duplicates.toLocaleString('en-US')} duplicates, ${summary.failed} failed` +
+      (summary.conversations ? `, ${summary.conversations.toLocaleString('en-US')} conversations ` : ' ') +
       `(${summary.filesDone}/${summary.files ?? summary.filesDone} files, ${seconds} s).`,
   );
   for (const failure of summary.failures.slice(0, LISTED_FAILURES)) console.log(`  ✗ ${failure.source}: ${failure.reason}`);

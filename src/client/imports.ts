@@ -110,7 +110,9 @@ export class ImportsClient {
   /** A file read on this side: its snippets in parts, its own failures and format counted here. */
   private async sendParsed(name: string, parsed: ParsedFile, total: Totals, options: ClientImportOptions, signal: AbortSignal): Promise<void> {
     total.addLocal({ files: 0, failures: parsed.failures, found: parsed.snippets.length, format: parsed.format });
-    for (let start = 0; start < parsed.snippets.length && !signal.aborted && !total.cancelled; ) {
+    // A vault's conversations go with the last part, after the snippets they link to (alone when there are none).
+    const conversations = parsed.conversations !== undefined && parsed.conversations.length > 0 ? parsed.conversations : undefined;
+    for (let start = 0; (start < parsed.snippets.length || (start === 0 && conversations)) && !signal.aborted && !total.cancelled; ) {
       let end = start;
       let chars = 0;
       while (end < parsed.snippets.length && end - start < PART_SNIPPETS && (end === start || chars + parsed.snippets[end]!.text.length <= REQUEST_CHARS)) {
@@ -118,9 +120,12 @@ export class ImportsClient {
         end++;
       }
       const snippets = parsed.snippets.slice(start, end);
+      const last = end >= parsed.snippets.length;
       const request = total.request({ parts: true });
-      request.done(await this.send({ parts: [{ name, format: parsed.format, snippets }] }, options, signal, request.progress));
-      start = end;
+      request.done(
+        await this.send({ parts: [{ name, format: parsed.format, snippets, ...(last && conversations ? { conversations } : {}) }] }, options, signal, request.progress),
+      );
+      start = Math.max(end, 1);
     }
     total.addLocal({ files: 1, failures: [] });
   }
@@ -201,6 +206,7 @@ class Totals {
   private updated = 0;
   private duplicates = 0;
   private failed = 0;
+  private conversations = 0;
   private readonly failures: ItemFailure[] = [];
   private readonly formats: Partial<Record<ImportFormat, number>> = {};
   private elapsedMs = 0;
@@ -236,6 +242,7 @@ class Totals {
     this.imported += summary.imported;
     this.updated += summary.updated;
     this.duplicates += summary.duplicates;
+    this.conversations += summary.conversations ?? 0;
     this.failed += summary.failed;
     this.failures.push(...summary.failures);
     this.elapsedMs += summary.elapsedMs;
@@ -279,6 +286,7 @@ class Totals {
       updated: this.updated,
       duplicates: this.duplicates,
       failed: this.failed,
+      ...(this.conversations > 0 ? { conversations: this.conversations } : {}),
       failures: this.failures,
       formats: this.formats,
       cancelled: this.cancelled || aborted,

@@ -16,6 +16,7 @@ import { HistoryClient } from './history.ts';
 import { AUTHOR_HEADER, authorHeader } from '../wire/history.ts';
 import type { Author } from '../core/history/authors.ts';
 import { BackupsClient } from './backups.ts';
+import { SyncClient } from './sync.ts';
 import { AgentChangesClient } from './agentChanges.ts';
 import { agentChangeOperations } from '../wire/agentChanges.ts';
 import type { AgentChangeIdentifiers } from '../wire/agentChanges.ts';
@@ -47,6 +48,8 @@ export class SatchelClient implements Disposable {
   readonly history: HistoryClient;
   /** Copies of the store in the host's backups folder (Satchel's own operation). */
   readonly backups: BackupsClient;
+  /** The library synced with a git remote (Satchel's own operations). */
+  readonly sync: SyncClient;
   /** What agents changed, for the user's review; and the doors agents write through (Satchel's own operations). */
   readonly agentChanges: AgentChangesClient;
   /** Deleted assets and conversations: list, restore, delete forever, empty (Satchel's own operations). */
@@ -70,6 +73,7 @@ export class SatchelClient implements Disposable {
     this.snippets = new SnippetsClient(this.http);
     this.history = new HistoryClient(this.http);
     this.backups = new BackupsClient(this.http);
+    this.sync = new SyncClient(this.http);
     this.agentChanges = new AgentChangesClient(this.http);
     this.trash = new TrashClient(this.http);
   }

@@ -34,6 +34,9 @@ import { BatchPreparer } from './import/batchPreparer.ts';
 import { ImportProcess } from './import/importProcess.ts';
 import { ImportOrigins } from './import/importOrigins.ts';
 import { importMigrations } from './import/schema.ts';
+import { syncMigrations } from './sync/schema.ts';
+import { SyncService, type SyncServiceOptions } from './sync/syncService.ts';
+import { ConversationRecords } from './sync/conversationRecords.ts';
 import type { ClassificationSpecific } from './wire.ts';
 import { Backups } from './backups/backups.ts';
 import { DEFAULT_KEEP } from './backups/backupFiles.ts';
@@ -56,6 +59,7 @@ export const allMigrations = [
   ...snippetMigrations,
   ...historyMigrations,
   ...importMigrations,
+  ...syncMigrations,
   ...agentChangeMigrations,
   ...trashMigrations,
 ];
@@ -75,6 +79,8 @@ export interface CoreOptions {
   readonly importWorker?: boolean;
   /** Copies kept of each kind of backup (default DEFAULT_KEEP; 0 takes no automatic ones). */
   readonly keepBackups?: number;
+  /** How sync runs git (tests name a git that is not there). */
+  readonly sync?: Omit<SyncServiceOptions, 'dataDir'>;
   /** How agents' writes are taken (docs/agents.md). */
   readonly agents?: {
     /**
@@ -109,6 +115,8 @@ export class Satchel implements Disposable {
   readonly snippets: SnippetService;
   /** Copies of the store: on request, and before imports, migrations and mass deletes. */
   readonly backups: Backups;
+  /** The library synced with a git remote (docs/sync.md). */
+  readonly sync: SyncService;
   /** What agents changed that the user has not reviewed: listed, accepted, reverted. */
   readonly agentChanges: AgentChanges;
   /** Agents' saves, updates and deletes (marked, or proposals while agent writes wait for review). */
@@ -161,6 +169,10 @@ export class Satchel implements Disposable {
       context.logger,
     );
     this.snippets = new SnippetService(context, this.assets);
+    this.sync = new SyncService(context, this.assets, { ...options.sync, dataDir: options.dataDir }, () => ({
+      has: (id) => trashStore.has(id),
+      restore: (id, by) => this.trash.restore(id, by),
+    }));
     const exists = (end: LinkEnd): boolean =>
       end.kind === 'asset' ? this.assets.exists(end.id) : end.kind === 'message' ? this.conversations.hasMessage(end.id) : context.records.has(end.kind, end.id);
     this.trash = new TrashService(
@@ -210,6 +222,8 @@ export class Satchel implements Disposable {
     const inProcess = new SnippetImporter({
       writer: new BulkWriter(context, { ...this.assets.bulkTargets(), origins }),
       originOf: (source) => origins.assetOf(source),
+      exists: (id) => this.assets.exists(id),
+      putConversations: (list, fail) => new ConversationRecords(context, (id) => this.assets.exists(id)).putMany(list, fail),
       // Exact duplicates: the connector's index finds the candidates, whole texts decide.
       isSaved: (text) => fingerprints.hasText(text, (id) => this.assets.text(id)),
       classify,
@@ -244,6 +258,8 @@ export class Satchel implements Disposable {
   }
 
   async close(): Promise<void> {
+    // A sync under way stops (or, past its push, finishes) before the store it writes closes.
+    await this.sync.close();
     // A copy under way stops (its partial file removed) before anything it reads closes.
     await this.backups.close();
     // The import process's connection closes first (its batch under way finished or dropped).

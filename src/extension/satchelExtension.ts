@@ -19,6 +19,7 @@ import { Commands } from './commands/index.ts';
 import { SnippetCompletions } from './completion/snippetCompletions.ts';
 import { TemplatePreviews } from './templatePreview.ts';
 import { SnippetHistory } from './history/snippetHistory.ts';
+import { SatchelSync } from './sync/satchelSync.ts';
 import { whenCountChanges } from './trashPages.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
@@ -42,6 +43,8 @@ export class SatchelExtension extends Owner {
   readonly agents: SatchelAgents;
   /** Saved snippets in IntelliSense. */
   readonly completions: SnippetCompletions;
+  /** Sync through git: Sync Now, the interval and focus syncs, the status bar item, the Conflicts view. */
+  readonly sync: SatchelSync;
   /** Says so when the library is on a remote machine and empty. */
   readonly remote: RemoteNotices;
   private settings: Settings;
@@ -81,6 +84,7 @@ export class SatchelExtension extends Owner {
         },
       }),
     );
+    this.sync = this._register(new SatchelSync(this.server, this.log));
     this.commands = this._register(
       new Commands({
         server: this.server,
@@ -92,6 +96,7 @@ export class SatchelExtension extends Owner {
         templates,
         log: this.log,
         history: this.history,
+        sync: this.sync,
       }),
     );
     this.agents = this._register(new SatchelAgents(this.server, version, () => this.settings, this.log));

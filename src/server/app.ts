@@ -25,6 +25,7 @@ import { importRoutes } from './routes/imports.ts';
 import { snippetRoutes } from './routes/snippets.ts';
 import { historyRoutes } from './routes/history.ts';
 import { backupRoutes } from './routes/backups.ts';
+import { syncRoutes } from './routes/sync.ts';
 import { agentChangeRoutes } from './routes/agentChanges.ts';
 import { trashRoutes } from './routes/trash.ts';
 
@@ -60,6 +61,7 @@ export const routeModules: readonly RouteModule[] = [
   snippetRoutes,
   historyRoutes,
   backupRoutes,
+  syncRoutes,
   agentChangeRoutes,
   trashRoutes,
   connectorRoutes,

@@ -18,12 +18,50 @@ const snippetSchema = z.object({
   description: z.string().optional(),
   syntax: z.boolean().optional(),
   prefixes: z.array(z.string().max(4096)).max(256).readonly().optional(),
+  /** A Satchel vault's record (src/core/sync/vaultFormat.ts): the asset keeps its id, times, websites and favorite. */
+  record: z
+    .object({
+      id: z.string().min(1).max(256),
+      created: z.string().max(64),
+      updated: z.string().max(64),
+      websites: z.array(z.object({ url: z.string().max(8192), name: z.string().max(4096) })).max(256).readonly(),
+      favorited: z.boolean(),
+      bytes: z.array(z.number().int().min(0).max(255)).readonly().optional(),
+    })
+    .optional(),
+});
+
+const timeSchema = z.string().max(64);
+/** A Satchel vault's conversation (src/core/sync/vaultConversations.ts): written with its ids and times. */
+const conversationSchema = z.object({
+  id: z.string().min(1).max(256),
+  name: z.string().max(4096).optional(),
+  type: z.string().max(64),
+  favorited: z.boolean(),
+  assets: z.array(z.string().max(256)).max(10_000).readonly(),
+  websites: z.array(z.object({ url: z.string().max(8192), name: z.string().max(4096) })).max(256).readonly(),
+  created: timeSchema,
+  updated: timeSchema,
+  messages: z
+    .array(z.object({ id: z.string().min(1).max(256), role: z.string().max(64), sentiment: z.string().max(64).optional(), created: timeSchema, updated: timeSchema, text: z.string() }))
+    .max(100_000)
+    .readonly(),
 });
 
 const importRequest = z
   .object({
     files: z.array(z.object({ name: z.string().min(1).max(4096), content: z.string() })).max(10_000).default([]),
-    parts: z.array(z.object({ name: z.string().min(1).max(4096), format: formatSchema, snippets: z.array(snippetSchema).max(50_000) })).max(100).default([]),
+    parts: z
+      .array(
+        z.object({
+          name: z.string().min(1).max(4096),
+          format: formatSchema,
+          snippets: z.array(snippetSchema).max(50_000),
+          conversations: z.array(conversationSchema).max(10_000).readonly().optional(),
+        }),
+      )
+      .max(100)
+      .default([]),
     format: formatSchema.optional(),
     batchSize: z.number().int().min(1).max(10_000).optional(),
   })

@@ -12,6 +12,7 @@ import { modelOperations } from './models.ts';
 import { qgptSockets } from './qgpt.ts';
 import { searchOperations } from './search.ts';
 import { snippetOperations } from './snippets.ts';
+import { syncOperations } from './sync.ts';
 import { trashOperations } from './trash.ts';
 
 const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
@@ -27,6 +28,7 @@ const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   modelOperations,
   searchOperations,
   snippetOperations,
+  syncOperations,
   trashOperations,
 };
 

@@ -74,6 +74,14 @@ export function printReport(results: Results): string {
       rows.push({ figure: '  first completion after the import / after a restart', size, satchel: `${ms(f.firstMs)} / ${ms(f.restartFirstMs)}`, baseline: `${f.unasked} one-letter keystrokes answered without a request`, ratio: '', target: '', met: undefined });
     } else unavailable('completion', size, s.completion);
 
+    if (s.sync.ok) {
+      const f = s.sync.value;
+      const goal = s.size >= 10_000;
+      miss({ figure: 'sync: first sync of the library (vault written, pushed to a bare repository)', size, satchel: `${(f.initialMs / 1000).toFixed(1)} s`, baseline: `host RSS ${mb(f.rssBytes)}, repository ${mb(f.repositoryBytes)}`, ratio: '', target: goal ? '< 60 s' : '', met: goal ? f.initialMs < 60_000 : undefined }, 'The first sync reads every asset and writes two blobs each through one git fast-import.');
+      rows.push({ figure: '  sync: an empty machine joining (fetched and applied)', size, satchel: `${(f.joinMs / 1000).toFixed(1)} s`, baseline: '', ratio: '', target: '', met: undefined });
+      miss({ figure: 'sync: one changed snippet, sent p50 / p95', size, satchel: `${ms(f.oneChange.p50)} / ${ms(f.oneChange.p95)}`, baseline: `received ${ms(f.receiveOne.p50)} / ${ms(f.receiveOne.p95)}`, ratio: '', target: goal ? '< 1 s' : '', met: goal ? f.oneChange.p95 < 1000 : undefined }, 'A one-change sync runs git fetch, fast-import and push; each is a process start.');
+    } else unavailable('sync', size, s.sync);
+
     if (s.search.ok) {
       const f = s.search.value;
       const linear = f.baselines.find((b) => b.engine === 'linear scan');

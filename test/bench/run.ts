@@ -4,8 +4,9 @@
  * 10k with fewer repetitions. Every figure with a baseline is measured in the same run as it.
  * Options: --quick, --sizes 1k,10k (any list), --patient (no load-time budget), --only-import (per size
  * only the import figure, plus the create throughput it is compared with), --only-completion (per size
- * only the completion provider's figure), --only-quality (per size only the search-by-meaning figures,
- * with the built-in sentence encoder or the GGUF file SATCHEL_BENCH_EMBEDDING_MODEL names).
+ * only the completion provider's figure), --only-sync (per size only the git sync figures),
+ * --only-quality (per size only the search-by-meaning figures, with the built-in sentence encoder or the
+ * GGUF file SATCHEL_BENCH_EMBEDDING_MODEL names).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, platform, arch } from 'node:os';
@@ -28,6 +29,7 @@ import { printReport } from './report.ts';
 import { measureImport, type ImportFigure } from './figures/importFigure.ts';
 import { measureCompletion, type CompletionFigure } from './figures/completion.ts';
 import { measureHistory, type HistoryFigure } from './figures/history.ts';
+import { measureSync, type SyncFigure } from './figures/sync.ts';
 
 export interface Plan {
   readonly quick: boolean;
@@ -57,6 +59,8 @@ export interface Plan {
   readonly onlyImport?: boolean;
   /** Only the completion figure per size. */
   readonly onlyCompletion?: boolean;
+  /** Only the sync figures per size. */
+  readonly onlySync?: boolean;
   /** Assets whose words the completion figure types, a character at a time. */
   readonly completionSessions: number;
 }
@@ -122,6 +126,7 @@ export interface SizeResult {
   readonly load: Outcome<LoadFigure>;
   readonly import: Outcome<ImportFigure>;
   readonly completion: Outcome<CompletionFigure>;
+  readonly sync: Outcome<SyncFigure>;
   readonly search: Outcome<SearchFigure>;
   readonly suggest: Outcome<SuggestFigure>;
   readonly fanout: Outcome<FanoutFigure>;
@@ -159,15 +164,19 @@ async function measureSize(size: number, plan: Plan, built: Built): Promise<Size
   console.log(`\n== ${size.toLocaleString('en')} assets`);
   const corpus = generateCorpus(size);
   const notMeasured = (flag: string) => ({ ok: false, reason: `not measured (${flag})` }) as const;
-  const imported = plan.onlyCompletion
-    ? notMeasured('--only-completion')
+  const only = plan.onlyImport ? '--only-import' : plan.onlyCompletion ? '--only-completion' : plan.onlySync ? '--only-sync' : undefined;
+  const imported = only !== undefined && only !== '--only-import'
+    ? notMeasured(only)
     : await attempt(`import ${size} snippets through POST /satchel/import, then again (all duplicates)`, () => measureImport(built, corpus, hostArgs));
-  const completion = plan.onlyImport
-    ? notMeasured('--only-import')
+  const completion = only !== undefined && only !== '--only-completion'
+    ? notMeasured(only)
     : await attempt(`completion provider over ${size} imported VS Code snippets`, () => measureCompletion(built, corpus, hostArgs, { runs: plan.runs, sessions: plan.completionSessions }));
-  if (plan.onlyImport || plan.onlyCompletion) {
-    const skipped = notMeasured(plan.onlyImport ? '--only-import' : '--only-completion');
-    return { size, corpusJsonBytes: corpus.jsonBytes, load: skipped, import: imported, completion, search: skipped, suggest: skipped, fanout: skipped, memory: skipped, coldStart: skipped, bareStart: skipped, semantic: skipped };
+  const sync = only !== undefined && only !== '--only-sync'
+    ? notMeasured(only)
+    : await attempt(`sync of ${size} snippets through git (first sync, joining machine, one change)`, () => measureSync(built, corpus, hostArgs, { runs: plan.runs }));
+  if (only !== undefined) {
+    const skipped = notMeasured(only);
+    return { size, corpusJsonBytes: corpus.jsonBytes, load: skipped, import: imported, completion, sync, search: skipped, suggest: skipped, fanout: skipped, memory: skipped, coldStart: skipped, bareStart: skipped, semantic: skipped };
   }
   const dataDir = tempDataDir();
   const host = await startChild(built.host, hostArgs(dataDir));
@@ -206,7 +215,7 @@ async function measureSize(size: number, plan: Plan, built: Built): Promise<Size
       ? await attempt(`cold start with ${size} assets ×${plan.startRuns}`, () => measureStart(built.host, () => hostArgs(dataDir), plan.startRuns, `/assets/search?query=${encodeURIComponent(corpus.queries[0]!.query)}&transferables=false`))
       : notLoaded;
     const bareStart = await attempt(`bare Koa start ×${plan.startRuns}`, () => measureStart(built.bareKoa, () => [], plan.startRuns));
-    return { size, corpusJsonBytes: corpus.jsonBytes, load, import: imported, completion, search: searchFigure, suggest: suggestFigure, fanout, memory, coldStart, bareStart, semantic, ...(quality ? { quality } : {}) };
+    return { size, corpusJsonBytes: corpus.jsonBytes, load, import: imported, completion, sync, search: searchFigure, suggest: suggestFigure, fanout, memory, coldStart, bareStart, semantic, ...(quality ? { quality } : {}) };
   } finally {
     await client.close().catch(() => {});
     await host.stop();
@@ -276,6 +285,7 @@ async function main(): Promise<void> {
       patient: { type: 'boolean', default: false },
       'only-import': { type: 'boolean', default: false },
       'only-completion': { type: 'boolean', default: false },
+      'only-sync': { type: 'boolean', default: false },
       'only-quality': { type: 'boolean', default: false },
     },
   });
@@ -283,6 +293,7 @@ async function main(): Promise<void> {
   if (values.patient) plan = { ...plan, loadBudgetMs: Number.POSITIVE_INFINITY };
   if (values['only-import']) plan = { ...plan, onlyImport: true };
   if (values['only-completion']) plan = { ...plan, onlyCompletion: true };
+  if (values['only-sync']) plan = { ...plan, onlySync: true };
   if (values.sizes) plan = { ...plan, sizes: values.sizes.split(',').map((s) => Number(s.replace(/k$/i, '000'))) };
   const began = performance.now();
   const loadAverageBefore = loadavg();
@@ -294,15 +305,15 @@ async function main(): Promise<void> {
   const sizes: SizeResult[] = [];
   for (const size of plan.sizes) sizes.push(await measureSize(size, plan, built));
   console.log('\n== process figures');
-  const create: Results['create'] = plan.onlyCompletion
-    ? { ok: false, reason: 'not measured (--only-completion)' }
+  const create: Results['create'] = plan.onlyCompletion || plan.onlySync
+    ? { ok: false, reason: `not measured (${plan.onlySync ? '--only-sync' : '--only-completion'})` }
     : await attempt(`create throughput (${plan.createRequests} requests ×${plan.runs}, Satchel and bare Koa)`, () => measureCreate(plan, built));
-  const history: Outcome<HistoryFigure> = plan.onlyImport || plan.onlyCompletion
-    ? { ok: false, reason: 'not measured (--only-import or --only-completion)' }
+  const history: Outcome<HistoryFigure> = plan.onlyImport || plan.onlyCompletion || plan.onlySync
+    ? { ok: false, reason: 'not measured (--only-import, --only-completion or --only-sync)' }
     : await attempt(`revisions: ${plan.historyUpdates} updates with and without them ×${plan.runs}, store growth over ${plan.historyGrowthUpdates} updates`, () =>
         measureHistory({ assets: 1_000, updates: plan.historyUpdates, growthUpdates: plan.historyGrowthUpdates, runs: plan.runs }),
       );
-  const download: Outcome<DownloadFigure> = plan.onlyImport || plan.onlyCompletion ? { ok: false, reason: 'not measured (--only-import or --only-completion)' } : await attempt(`model download of ${plan.downloadBytes / 2 ** 20} MiB (Satchel and plain undici)`, () => measureDownload(built, plan.downloadBytes, plan.runs));
+  const download: Outcome<DownloadFigure> = plan.onlyImport || plan.onlyCompletion || plan.onlySync ? { ok: false, reason: 'not measured (--only-import, --only-completion or --only-sync)' } : await attempt(`model download of ${plan.downloadBytes / 2 ** 20} MiB (Satchel and plain undici)`, () => measureDownload(built, plan.downloadBytes, plan.runs));
 
   const cpu = cpus();
   const results: Results = {

@@ -50,7 +50,7 @@ test('item actions that need a tree node are hidden from the command palette', (
 
 test('every view has a welcome state, and views and settings use the satchel namespace', () => {
   const views: string[] = manifest.contributes.views.satchel.map((v: { id: string }) => v.id);
-  assert.deepEqual(views, ['satchel.assets', 'satchel.conversations', 'satchel.models']);
+  assert.deepEqual(views, ['satchel.assets', 'satchel.conversations', 'satchel.models', 'satchel.conflicts']);
   const welcomed = new Set(manifest.contributes.viewsWelcome.map((w: { view: string }) => w.view));
   for (const view of views) assert.ok(welcomed.has(view), `${view} has no viewsWelcome`);
   for (const key of Object.keys(manifest.contributes.configuration.properties)) assert.match(key, /^satchel\./);

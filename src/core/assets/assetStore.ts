@@ -403,6 +403,11 @@ export class AssetStore {
     this.heads.written(rowid, doc, data);
   }
 
+  /** The creation time a record made elsewhere fixes (exactRecords.ts); a write never changes it otherwise. */
+  setCreated(rowid: number, created: string): void {
+    this.context.database.prepare('UPDATE assets SET created = ? WHERE rowid = ?').run(created, rowid);
+  }
+
   setKeywords(rowid: number, keywords: string): void {
     this.context.database.prepare('UPDATE assets SET keywords = ? WHERE rowid = ?').run(keywords, rowid);
   }

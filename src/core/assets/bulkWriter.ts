@@ -28,6 +28,7 @@ import type { Descriptions } from './descriptions.ts';
 import { trackedOf } from './assetRevisions.ts';
 import { editedDoc, setTags } from './assetEdits.ts';
 import { LIMITS } from '../limits.ts';
+import { putExactly, stampAt, type ExactRecord } from './exactRecords.ts';
 
 const IMPORT_CACHE_KIB = 32 * 1024;
 const IMPORT_CHECKPOINT_PAGES = 8192;
@@ -50,6 +51,17 @@ export interface BulkAsset {
    * itself a revision. One deleted since is created again.
    */
   readonly replaces?: { readonly id: string; readonly languageGiven: boolean } | undefined;
+  /**
+   * A record made elsewhere (a vault, another machine): the asset is created with its id, times,
+   * websites and favorite, or, when `replaces` names it, set to exactly the record (exactRecords.ts).
+   */
+  readonly record?: ExactRecord | undefined;
+}
+
+/** What a batch wrote: the assets' ids in order, and how many records were already exactly as given. */
+export interface BulkWritten {
+  readonly ids: string[];
+  readonly unchanged: number;
 }
 
 /** What the bulk path records of an asset's origin (the import area's ImportOrigins). */
@@ -129,8 +141,8 @@ export class BulkWriter {
    * nothing on failure. `prepared[i]`, when given, is `assets[i]`'s derived rows made ahead (an
    * import's preparer, batchPreparer.ts); what is stored is the same with or without it.
    */
-  write(assets: readonly BulkAsset[], author: Author, prepared?: readonly PreparedAsset[]): string[] {
-    if (assets.length === 0) return [];
+  write(assets: readonly BulkAsset[], author: Author, prepared?: readonly PreparedAsset[]): BulkWritten {
+    if (assets.length === 0) return { ids: [], unchanged: 0 };
     if (prepared !== undefined && prepared.length !== assets.length) throw new Error('BulkWriter.write: prepared rows do not match the batch');
     return this.context.transaction(() => {
       const now = stamp();
@@ -148,24 +160,40 @@ export class BulkWriter {
       const written: BatchItem[] = [];
       const links: Array<[LinkEnd, LinkEnd]> = [];
       const ids: string[] = [];
+      let unchanged = 0;
       for (const [index, asset] of assets.entries()) {
+        const record = asset.record;
         if (asset.replaces !== undefined && this.targets.store.exists(asset.replaces.id)) {
-          ids.push(this.replace(asset, asset.replaces, author, now));
+          if (record !== undefined) {
+            if (!putExactly(this.context, this.targets, this.snippetFacts, asset, record, author)) unchanged++;
+            ids.push(record.id);
+          } else ids.push(this.replace(asset, asset.replaces, author, now));
           continue;
         }
         const ahead = prepared?.[index];
         const formatId = newOrderedId();
+        const created = record ? stampAt(record.created) : now;
         const { doc, format } = newAssetRecords({
-          assetId: newOrderedId(),
+          assetId: record?.id ?? newOrderedId(),
           formatId,
-          now,
+          now: created,
           creator: this.targets.creator,
           application: this.targets.application,
           classification: classificationOf(asset.language),
-          bytes: bytesOf(Buffer.byteLength(asset.text)),
+          bytes: bytesOf(record?.bytes?.length ?? Buffer.byteLength(asset.text)),
           name: asset.name,
         });
-        format.fragment = { string: { raw: asset.text }, metadata: { ext: asset.language } };
+        format.fragment =
+          record?.bytes !== undefined
+            ? { bytes: { raw: [...record.bytes] }, metadata: { ext: asset.language } }
+            : { string: { raw: asset.text }, metadata: { ext: asset.language } };
+        if (record !== undefined) {
+          doc.updated = format.updated = stampAt(record.updated);
+          if (record.favorited) doc.favorited = true;
+          for (const site of record.websites) {
+            links.push([{ kind: 'asset', id: doc.id }, { kind: 'website', id: this.targets.labels.createWebsite({ url: site.url, name: site.name }).id }]);
+          }
+        }
         const tags = [...new Set(asset.tags.map(tagOf))];
         const tagText = asset.tags.join(' ');
         const document: IndexedDocument = ahead
@@ -185,7 +213,7 @@ export class BulkWriter {
       }
       this.context.links.linkMany(links);
       this.targets.indexing.upsertBatch(written);
-      return ids;
+      return { ids, unchanged };
     });
   }
 

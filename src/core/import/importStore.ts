@@ -23,6 +23,7 @@ import { SATCHEL_APPLICATION, LOCAL_CREATOR } from '../assets/origin.ts';
 import { SnippetImporter } from './importer.ts';
 import { ImportOrigins } from './importOrigins.ts';
 import { BatchPreparer } from './batchPreparer.ts';
+import { ConversationRecords } from '../sync/conversationRecords.ts';
 
 export interface ImportStore extends Disposable {
   readonly importer: SnippetImporter;
@@ -45,11 +46,14 @@ export function openImportStore(path: string, schemaVersion: number, options: Im
   const descriptions = linked.descriptions;
   const revisions = new RevisionTracker(new RevisionLog(context.database), linked);
   const origins = new ImportOrigins(context.database);
+  const conversations = new ConversationRecords(context, (id) => store.exists(id));
   // One for the process's life (a worker thread of its own): imports reach it one request at a time.
   const preparer = new BatchPreparer();
   const importer = new SnippetImporter({
     writer: new BulkWriter(context, { store, indexing, labels, revisions, descriptions, origins, application: SATCHEL_APPLICATION, creator: LOCAL_CREATOR }),
     originOf: (source) => origins.assetOf(source),
+    exists: (id) => store.exists(id),
+    putConversations: (list, fail) => conversations.putMany(list, fail),
     // Exact duplicates: the connector's index finds the candidates, whole texts decide (as satchel.ts).
     isSaved: (text) => fingerprints.hasText(text, (id) => store.text(id)),
     classify: options.classify,

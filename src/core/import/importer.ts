@@ -15,6 +15,7 @@ import { suggestName } from '../assets/content.ts';
 import { BatchPreparer } from './batchPreparer.ts';
 import type { PreparedAsset } from './preparedAsset.ts';
 import type { ImportedSnippet, ImportFormat, ItemFailure, ParsedFile } from './types.ts';
+import type { VaultConversation } from '../sync/vaultConversations.ts';
 
 /** A file to import: its text, or what a client already read of it (a file too large for one request, sent in parts). */
 export type ImportSource =
@@ -37,6 +38,8 @@ export interface ImportCounts {
   readonly updated: number;
   readonly duplicates: number;
   readonly failed: number;
+  /** A vault's conversations written (created or changed). */
+  readonly conversations?: number | undefined;
 }
 
 export interface ImportProgress extends ImportCounts {
@@ -66,6 +69,10 @@ export interface ImporterDeps {
   readonly writer: BulkWriter;
   /** Whether an asset with exactly this text is already saved. */
   isSaved(text: string): boolean;
+  /** Writes a vault's conversations exactly (each in its own transaction); returns how many changed. */
+  putConversations?(conversations: readonly VaultConversation[], fail: (id: string, reason: string) => void): number;
+  /** Whether an asset with this id is saved (a vault's record then updates it). */
+  exists?(id: string): boolean;
   /** The asset an earlier import made from this source ("file › item"), while it exists (ImportOrigins). */
   originOf?(source: string): string | undefined;
   /** The language of a snippet its file did not name one for. */
@@ -171,7 +178,7 @@ export class SnippetImporter {
     // The first batch is small whatever was learned: nothing is written until it is prepared.
     let batchSize = Math.max(1, options.batchSize ?? FIRST_BATCH);
     let firstBatch = true;
-    const counts = { filesDone: 0, files: options.files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0 };
+    const counts: { -readonly [K in keyof ImportCounts]: ImportCounts[K] } = { filesDone: 0, files: options.files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0 };
     const failures: ItemFailure[] = [];
     const formats: Partial<Record<ImportFormat, number>> = {};
     const fail = (failure: ItemFailure): void => {
@@ -202,15 +209,17 @@ export class SnippetImporter {
       const rows = await prepared;
       if (options.signal?.aborted) return false;
       const writing = performance.now();
-      this.deps.writer.write(assets, importAuthor(file), rows);
+      const { unchanged } = this.deps.writer.write(assets, importAuthor(file), rows);
       inFlightTexts = new Set();
       if (options.batchSize === undefined) {
         const perAsset = (performance.now() - writing) / assets.length;
         this.learnedBatch = batchSize = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perAsset, 0.001))));
       }
+      // A vault's record already exactly as saved counts as a duplicate.
       const updated = assets.filter((asset) => asset.replaces !== undefined).length;
       counts.imported += assets.length - updated;
-      counts.updated += updated;
+      counts.updated += updated - unchanged;
+      counts.duplicates += unchanged;
       counts.filesDone += endsFiles;
       options.onProgress?.({ ...counts, file });
       // A turn for the event loop between transactions: health, SIGTERM and other requests.
@@ -230,7 +239,9 @@ export class SnippetImporter {
       pendingChars = 0;
       pendingTexts = new Set();
       // An update keeps the asset's language unless the file names one: nothing to classify for it.
-      const replaces = batch.map((snippet) => this.deps.originOf?.(snippet.source));
+      const replaces = batch.map((snippet) =>
+        snippet.record !== undefined ? (this.deps.exists?.(snippet.record.id) ? snippet.record.id : undefined) : this.deps.originOf?.(snippet.source),
+      );
       const languages = await this.languagesOf(
         batch.map((snippet, index) => (replaces[index] !== undefined && snippet.language === undefined ? { ...snippet, language: 'txt' as ClassificationSpecific } : snippet)),
         options.signal,
@@ -249,6 +260,7 @@ export class SnippetImporter {
           prefixes: snippet.prefixes,
           origin: snippet.source,
           replaces: replaced !== undefined ? { id: replaced, languageGiven: snippet.language !== undefined } : undefined,
+          record: snippet.record,
         };
       });
       const prepared = preparer.prepare(assets.map((asset) => asset.text));
@@ -276,7 +288,8 @@ export class SnippetImporter {
       counts.found += parsed.snippets.length;
       for (const failure of parsed.failures) fail(failure);
       for (const snippet of parsed.snippets) {
-        if (pendingTexts.has(snippet.text) || inFlightTexts.has(snippet.text) || this.deps.isSaved(snippet.text)) {
+        // A vault's records are matched by id, so two with one text both stay.
+        if (snippet.record === undefined && (pendingTexts.has(snippet.text) || inFlightTexts.has(snippet.text) || this.deps.isSaved(snippet.text))) {
           counts.duplicates++;
           continue;
         }
@@ -287,6 +300,12 @@ export class SnippetImporter {
           await flush(source.name);
           if (options.signal?.aborted) return summary(true);
         }
+      }
+      if (parsed.conversations !== undefined && parsed.conversations.length > 0 && this.deps.putConversations) {
+        // Conversations link to snippets: the snippets before them are written first.
+        await flush(source.name);
+        if (!(await writeInFlight())) return summary(true);
+        counts.conversations = (counts.conversations ?? 0) + this.deps.putConversations(parsed.conversations, (id, reason) => fail({ source: `${source.name} › ${id}`, reason }));
       }
       // A file's last batch is prepared while the next file is read; the file counts as done once it is written.
       await flush(source.name);

@@ -7,6 +7,8 @@ import { InvalidInputError, TooLargeError } from '../errors.ts';
 import { LIMITS, overLimit } from '../limits.ts';
 import { boundedPrefixes } from '../snippets/snippetFacts.ts';
 import type { ImportFormat } from './formats.ts';
+import type { ExactRecord } from '../assets/exactRecords.ts';
+import type { VaultConversation } from '../sync/vaultConversations.ts';
 
 export type { ImportFormat } from './formats.ts';
 
@@ -23,6 +25,11 @@ export interface ImportedSnippet {
   readonly prefixes?: readonly string[] | undefined;
   /** Where the snippet came from (file and item), for the summary. */
   readonly source: string;
+  /**
+   * A record of a Satchel vault: the asset keeps its id, times, websites and favorite; one with the
+   * same id already saved is set to it (never skipped as a duplicate of another's text).
+   */
+  readonly record?: ExactRecord | undefined;
 }
 
 /** One item of a file that was not imported, and why. */
@@ -35,6 +42,8 @@ export interface ParsedFile {
   readonly format: ImportFormat;
   readonly snippets: ImportedSnippet[];
   readonly failures: ItemFailure[];
+  /** A Satchel vault's conversations (written after the snippets they link to), ids and times kept. */
+  readonly conversations?: readonly VaultConversation[] | undefined;
 }
 
 /** A file is larger than an import reads (the whole file is refused, nothing of it imported). */
@@ -81,15 +90,20 @@ export class SnippetCollector {
    */
   add(item: string, snippet: Omit<ImportedSnippet, 'source'>): void {
     const source = `${this.file} › ${item}`;
-    if (snippet.text.trim() === '') return this.fail(item, 'the snippet is empty');
+    if (snippet.text.trim() === '' && snippet.record?.bytes === undefined) return this.fail(item, 'the snippet is empty');
     const tags = distinctTags(snippet.tags);
-    const description = snippet.description?.trim();
+    // A vault's record is kept as written; other formats' descriptions are trimmed.
+    const description = snippet.record !== undefined ? snippet.description || undefined : snippet.description?.trim();
     const refused =
-      overLimit('contentChars', snippet.text.length) ?? overLimit('tagsPerAsset', tags.length) ?? overLimit('annotationChars', description?.length ?? 0);
+      overLimit('contentChars', snippet.text.length) ??
+      overLimit('contentBytes', snippet.record?.bytes?.length ?? 0) ??
+      overLimit('tagsPerAsset', tags.length) ??
+      overLimit('annotationChars', description?.length ?? 0) ??
+      overLimit('websitesPerAsset', snippet.record?.websites.length ?? 0);
     if (refused !== undefined) return this.fail(item, refused);
     const prefixes = boundedPrefixes(snippet.prefixes ?? []);
     this.snippets.push({
-      name: snippet.name.trim().slice(0, LIMITS.nameChars),
+      name: (snippet.record !== undefined && snippet.name.trim() !== '' ? snippet.name : snippet.name.trim()).slice(0, LIMITS.nameChars),
       text: snippet.text,
       language: snippet.language,
       tags,
@@ -97,6 +111,7 @@ export class SnippetCollector {
       ...(snippet.syntax ? { syntax: true } : {}),
       ...(prefixes.length > 0 ? { prefixes } : {}),
       source,
+      ...(snippet.record !== undefined ? { record: snippet.record } : {}),
     });
   }
 

@@ -32,6 +32,7 @@ export class SegmentMerger implements Disposable {
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
   private waiters: Array<() => void> = [];
+  private stepsRun = 0;
 
   /** `tables`: FTS5 tables whose merging imports defer. A merge left unfinished by the last process is resumed. */
   constructor(database: Database, tables: readonly string[]) {
@@ -59,6 +60,14 @@ export class SegmentMerger implements Disposable {
       this.deferrals--;
       if (this.deferrals === 0 && !this.disposed) this.schedule(START_DELAY_MS);
     });
+  }
+
+  /**
+   * Merge steps run by this merger so far. FTS5 also merges on its own (a level reaching 16
+   * segments is merged whatever automerge says), so segment counts cannot tell whose merge ran.
+   */
+  steps(): number {
+    return this.stepsRun;
   }
 
   /** Resolves when no merge is owed or under way (or the merger was disposed): for tests and the CLI. */
@@ -103,6 +112,7 @@ export class SegmentMerger implements Disposable {
    * it does not wait for the disk.
    */
   private step(): boolean {
+    this.stepsRun++;
     return this.database.unsyncedTransaction(() => {
       for (const table of this.tables) {
         if (this.automerge(table) !== 0) continue;

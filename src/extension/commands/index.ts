@@ -11,6 +11,7 @@ import { serverCommands } from './serverCommands.ts';
 import { importCommands } from './importCommands.ts';
 import { snippetCommands } from './snippetCommands.ts';
 import { historyCommands } from './historyCommands.ts';
+import { syncCommands } from './syncCommands.ts';
 import { agentChangeCommands } from './agentChangeCommands.ts';
 import { trashCommands } from './trashCommands.ts';
 import type { CommandMap, Services } from './services.ts';
@@ -24,6 +25,7 @@ export function allCommands(services: Services): CommandMap {
     ...importCommands(services),
     ...snippetCommands(services),
     ...historyCommands(services),
+    ...syncCommands(services),
     ...agentChangeCommands(services),
     ...trashCommands(services),
   };

@@ -8,6 +8,7 @@ import type { SnippetFileSystem } from '../editing/snippetFileSystem.ts';
 import type { Log } from '../log.ts';
 import type { TemplatePreviews } from '../templatePreview.ts';
 import type { SnippetHistory } from '../history/snippetHistory.ts';
+import type { SatchelSync } from '../sync/satchelSync.ts';
 
 export interface Services {
   readonly server: ServerController;
@@ -22,6 +23,8 @@ export interface Services {
   readonly log: Log;
   /** Show History and Restore: a snippet's revisions. */
   readonly history: SnippetHistory;
+  /** Sync through git and its Conflicts view. */
+  readonly sync: SatchelSync;
 }
 
 /**

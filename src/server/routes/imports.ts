@@ -30,7 +30,7 @@ function partSource(part: BodyOut<typeof op.import>['parts'][number]): ImportSou
     const language = snippet.language !== undefined && isKnownSpecific(snippet.language) ? snippet.language : undefined;
     collector.add(snippet.name || `snippet ${index + 1}`, { ...snippet, language });
   });
-  return { name: part.name, parsed: collector.result(part.format) };
+  return { name: part.name, parsed: { ...collector.result(part.format), ...(part.conversations ? { conversations: part.conversations } : {}) } };
 }
 
 export const importRoutes: RouteModule = (router, { core }) => {

@@ -14,6 +14,7 @@ export async function run(): Promise<void> {
   await import('./editing.test.ts');
   await import('./dragAndDrop.test.ts');
   await import('./history.test.ts');
+  await import('./sync.test.ts');
   await import('./trash.test.ts');
   // Last: it restarts the host on another data directory and back.
   await import('./remote.test.ts');

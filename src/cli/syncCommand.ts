@@ -1,0 +1,138 @@
+/**
+ * `satchel sync [--remote URL]`: syncs the library with a git remote through the user's git
+ * (docs/sync.md). The first call with --remote sets it (kept in the store; a new one starts over).
+ * When a host serves the data directory the sync is the host's (POST /satchel/sync), so its views
+ * see what arrives; otherwise the command takes the host lock and syncs the store itself. Ctrl-C
+ * cancels before the push (after it, the sync finishes: the remote already has it).
+ */
+import { parseArgs } from 'node:util';
+import { HostLock } from '../core/store/hostLock.ts';
+import { Satchel } from '../core/satchel.ts';
+import { defaultDataDir } from '../core/dataDir.ts';
+import type { SyncOptions, SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
+import type { SyncStatus } from '../core/sync/syncService.ts';
+import { SatchelClient } from '../client/satchelClient.ts';
+import { authorOf } from '../core/history/authors.ts';
+import { hostUrl } from './hostAddress.ts';
+import { bar, ProgressLine } from './progressBar.ts';
+import { cancelOnInterrupt } from './interrupt.ts';
+
+const USAGE = `Usage: satchel sync [--data-dir DIR] [--remote URL] [--branch NAME] [--confirm-deletes]
+       satchel sync --status [--data-dir DIR]
+  Syncs the library with a git repository through your own git (SSH, HTTPS with your credential
+  helper, or a path to a bare repository). --remote sets the repository the first time (and
+  changes it later: a new remote starts over). A sync that would delete more than half of the
+  library stops; --confirm-deletes lets it go ahead.`;
+
+const PHASES: Record<SyncProgress['phase'], string> = {
+  reading: 'reading changes',
+  fetching: 'fetching',
+  fetched: 'fetched',
+  merging: 'merging',
+  committed: 'committed',
+  pushing: 'pushing',
+  pushed: 'pushed',
+  applying: 'applying',
+  done: 'done',
+};
+
+export async function runSyncCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      remote: { type: 'string' },
+      branch: { type: 'string' },
+      'confirm-deletes': { type: 'boolean' },
+      status: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || positionals.length > 0) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  if (values.status) {
+    printStatus(await withSync(dataDir, (core) => Promise.resolve(core.sync.status()), (client) => client.sync.status()));
+    return 0;
+  }
+  const interrupt = cancelOnInterrupt('Cancelling the sync');
+  const line = new ProgressLine();
+  const options: SyncOptions = {
+    signal: interrupt.signal,
+    confirmDeletes: values['confirm-deletes'] === true,
+    onProgress: (p) => line.show(() => (p.total ? `${bar((p.done ?? 0) / p.total)} ${PHASES[p.phase]} ${p.done}/${p.total}` : `${PHASES[p.phase]}…`)),
+  };
+  let summary: SyncSummary;
+  try {
+    summary = await withSync(
+      dataDir,
+      (core) => {
+        if (values.remote !== undefined) core.sync.configure(values.remote, values.branch);
+        return core.sync.sync(options);
+      },
+      (client) => client.sync.run({ ...(values.remote !== undefined ? { remote: values.remote } : {}), ...(values.branch ? { branch: values.branch } : {}), confirmDeletes: options.confirmDeletes }, options),
+    );
+  } catch (error) {
+    line.done();
+    if (interrupt.signal.aborted) {
+      console.log('Cancelled: nothing was pushed.');
+      return 130;
+    }
+    throw error;
+  } finally {
+    line.done();
+    interrupt.dispose();
+  }
+  printSummary(summary);
+  return 0;
+}
+
+async function withSync<T>(dataDir: string, direct: (core: Satchel) => Promise<T>, viaHost: (client: SatchelClient) => Promise<T>): Promise<T> {
+  const lock = HostLock.tryAcquire(dataDir);
+  if (lock) {
+    try {
+      const core = Satchel.open({ dataDir, importWorker: false });
+      try {
+        return await direct(core);
+      } finally {
+        await core.close();
+      }
+    } finally {
+      lock.dispose();
+    }
+  }
+  const url = await hostUrl(dataDir);
+  process.stderr.write(`Syncing through the Satchel host at ${url}.\n`);
+  const client = new SatchelClient(url, { author: authorOf('cli', 'satchel sync') });
+  try {
+    return await viaHost(client);
+  } finally {
+    client.dispose();
+  }
+}
+
+function printSummary(summary: SyncSummary): void {
+  const deleted = summary.deletedHere + summary.deletedThere > 0 ? ` (deleted ${summary.deletedHere} here, ${summary.deletedThere} there)` : '';
+  console.log(
+    `Synced with ${summary.remote} (${summary.branch}): sent ${summary.sent}, received ${summary.received}${deleted}` +
+      `${summary.attempts > 1 ? `, after ${summary.attempts} tries` : ''} (${(summary.elapsedMs / 1000).toFixed(1)} s).`,
+  );
+  for (const notice of summary.notices) {
+    if (notice.notice === 'conflict') console.log(`  ! "${notice.name}" was changed on both sides: the other machine's version is kept, yours is saved as a conflict copy (${notice.copy}).`);
+    else if (notice.notice === 'local-edit-kept') console.log(`  ! "${notice.name}" was deleted on the other machine and changed here: your change was kept.`);
+    else console.log(`  ! "${notice.name}" was deleted here and changed on the other machine: that change was kept.`);
+  }
+  for (const skipped of summary.skipped.slice(0, 20)) console.log(`  ✗ ${skipped.id}: ${skipped.reason}`);
+}
+
+function printStatus(status: SyncStatus): void {
+  if (status.remote === undefined) {
+    console.log('Sync is not set up: satchel sync --remote URL');
+    return;
+  }
+  console.log(`Remote: ${status.remote} (${status.branch})\nChanged here since the last sync: ${status.changed}\nConflict copies: ${status.conflicts}`);
+  if (status.last) console.log(`Last sync: ${status.last.at}, sent ${status.last.sent}, received ${status.last.received}`);
+}

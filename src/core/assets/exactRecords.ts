@@ -1,0 +1,129 @@
+/**
+ * Assets written to be exactly a record made elsewhere (a vault's folder, another machine's sync):
+ * its id, its times, its websites and favorite as well as what a revision keeps. The bulk path
+ * (bulkWriter.ts) creates them with these; an existing one is set to the record here, inside the
+ * batch's transaction, itself a revision by the writer's author when what revisions keep changed.
+ */
+import type { StoreContext } from '../context.ts';
+import type { GroupedTimestamp } from '../wire.ts';
+import { stamp } from '../time.ts';
+import type { Author } from '../history/authors.ts';
+import type { RevisionContent } from '../history/state.ts';
+import type { SnippetFactsStore } from '../snippets/snippetFacts.ts';
+import type { LinkEnd } from '../store/links.ts';
+import type { AssetStore } from './assetStore.ts';
+import type { AssetIndexing } from './assetIndexers.ts';
+import type { Descriptions } from './descriptions.ts';
+import type { RevisionTracking } from '../history/revisionTracker.ts';
+import { trackedOf } from './assetRevisions.ts';
+import { editedDoc, setTags } from './assetEdits.ts';
+import type { Labels } from './labels.ts';
+import type { StoredAsset } from './render.ts';
+
+/** What a record fixes of an asset besides its name, text, language, tags, description and snippet facts. */
+export interface ExactRecord {
+  readonly id: string;
+  /** ISO-8601, kept exactly as given. */
+  readonly created: string;
+  readonly updated: string;
+  readonly websites: ReadonlyArray<{ readonly url: string; readonly name: string }>;
+  readonly favorited: boolean;
+  /** Binary content (an image): its bytes; the asset's text is then ''. */
+  readonly bytes?: readonly number[] | undefined;
+}
+
+/** What an exact write writes through (the bulk path's targets). */
+export interface ExactTargets {
+  readonly store: AssetStore;
+  readonly labels: Labels;
+  readonly indexing: AssetIndexing;
+  readonly revisions: RevisionTracking;
+  readonly descriptions: Descriptions;
+}
+
+/** What an exact write sets besides the record's own fields. */
+export interface ExactFields {
+  readonly name: string;
+  readonly text: string;
+  readonly language: string;
+  readonly tags: readonly string[];
+  readonly description?: string | undefined;
+  readonly syntax?: boolean | undefined;
+  readonly prefixes?: readonly string[] | undefined;
+}
+
+/** A wire timestamp whose value is exactly `value` (a record's time is never re-formatted). */
+export function stampAt(value: string): GroupedTimestamp {
+  const date = new Date(value);
+  return { ...stamp(Number.isNaN(date.getTime()) ? new Date() : date), value };
+}
+
+/** The record's content as revisions and edits take it. */
+export function recordContent(fields: ExactFields, record: ExactRecord): RevisionContent {
+  return record.bytes !== undefined ? { text: '', bytes: record.bytes } : { text: fields.text };
+}
+
+/** Links the asset to exactly the websites of `wanted` (by url; existing website records reused); whether any link changed. */
+export function setWebsites(context: StoreContext, labels: Labels, assetId: string, wanted: ExactRecord['websites']): boolean {
+  const asset: LinkEnd = { kind: 'asset', id: assetId };
+  const urls = new Set(wanted.map((site) => site.url.trim()));
+  let changed = false;
+  const present = new Set<string>();
+  for (const site of labels.websitesOfAsset(assetId)) {
+    if (urls.has(site.url)) {
+      present.add(site.url);
+      continue;
+    }
+    context.links.unlink(asset, { kind: 'website', id: site.id });
+    context.publish({ kind: 'website', id: site.id });
+    changed = true;
+  }
+  for (const site of wanted) {
+    if (present.has(site.url.trim())) continue;
+    const stored = labels.createWebsite({ url: site.url, name: site.name });
+    if (context.links.link(asset, { kind: 'website', id: stored.id })) changed = true;
+    present.add(stored.url);
+  }
+  return changed;
+}
+
+/**
+ * Sets the existing asset `record.id` to the record (in the caller's transaction); returns
+ * whether anything changed. Nothing is written when the asset already is the record.
+ */
+export function putExactly(
+  context: StoreContext,
+  targets: ExactTargets,
+  snippetFacts: SnippetFactsStore,
+  fields: ExactFields,
+  record: ExactRecord,
+  author: Author,
+): boolean {
+  const { store, labels, indexing, revisions, descriptions } = targets;
+  const { rowid, doc } = store.load(record.id);
+  const turn = revisions.begin(trackedOf(doc), { author });
+  const updated = stampAt(record.updated);
+  const tagged = setTags(context, labels, doc.id, fields.tags);
+  const described = descriptions.set(doc.id, fields.description ?? '', updated);
+  const sited = setWebsites(context, labels, doc.id, record.websites);
+  const facts = { syntax: fields.syntax ?? false, prefixes: fields.prefixes ?? [] };
+  const factsBefore = snippetFacts.get(doc.id);
+  const factsChanged = factsBefore.syntax !== facts.syntax || factsBefore.prefixes.join('\n') !== facts.prefixes.join('\n');
+  if (factsChanged) snippetFacts.put(doc.id, facts);
+  const edited = editedDoc(doc, { content: recordContent(fields, record), name: fields.name, language: fields.language }, updated);
+  const next: StoredAsset = { ...(edited ?? doc) };
+  const favoriteChanged = (doc.favorited === true) !== record.favorited;
+  if (favoriteChanged) next.favorited = record.favorited;
+  const createdChanged = doc.created.value !== record.created;
+  if (createdChanged) next.created = stampAt(record.created);
+  const timeChanged = doc.updated.value !== record.updated;
+  if (edited === undefined && !tagged && !described && !sited && !factsChanged && !favoriteChanged && !createdChanged && !timeChanged) return false;
+  next.updated = updated;
+  const indexed = indexing.indexed(next);
+  store.write(rowid, next, indexed.keywords);
+  if (createdChanged) store.setCreated(rowid, record.created);
+  indexing.reindex(rowid, next, { indexed, keywordsWritten: true, previous: doc });
+  turn.finish(trackedOf(next), { tags: tagged, description: described });
+  context.publish({ kind: 'asset', id: doc.id });
+  return true;
+}

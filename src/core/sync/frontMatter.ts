@@ -1,0 +1,64 @@
+/**
+ * Markdown with YAML front matter: the vault's metadata files (`snippet.md`), written with a fixed
+ * key order and every string JSON-quoted (a valid YAML double-quoted scalar), so one record always
+ * makes the same bytes and a change shows as the one line it changed.
+ */
+import { parseYaml, YamlError, type YamlValue } from './yamlLite.ts';
+
+/** A value of a front matter key as the vault writes it. */
+export type FrontValue = string | boolean | number | readonly string[] | ReadonlyArray<Readonly<Record<string, string>>>;
+
+/** `---`, the entries in the order given (undefined ones left out), `---`, then the body exactly. */
+export function writeFrontMatter(entries: ReadonlyArray<readonly [string, FrontValue | undefined]>, body: string): string {
+  let out = '---\n';
+  for (const [key, value] of entries) {
+    if (value === undefined) continue;
+    if (typeof value === 'string') out += `${key}: ${quote(value)}\n`;
+    else if (typeof value === 'boolean' || typeof value === 'number') out += `${key}: ${String(value)}\n`;
+    else if (value.length === 0) out += `${key}: []\n`;
+    else {
+      out += `${key}:\n`;
+      for (const item of value) {
+        if (typeof item === 'string') {
+          out += `  - ${quote(item)}\n`;
+          continue;
+        }
+        Object.entries(item).forEach(([field, text], index) => {
+          out += `${index === 0 ? '  - ' : '    '}${field}: ${quote(text)}\n`;
+        });
+      }
+    }
+  }
+  return `${out}---\n${body}`;
+}
+
+/** JSON's string syntax is YAML's double-quoted one; U+2028/2029 escaped as YAML readers split lines there. */
+function quote(text: string): string {
+  return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+export interface FrontMatter {
+  readonly data: { readonly [key: string]: YamlValue };
+  readonly body: string;
+}
+
+/**
+ * The front matter's mapping and the body after it, exactly as written; undefined when the text
+ * does not open with `---`. Throws YamlError when the front matter is not YAML the vault reads.
+ */
+export function readFrontMatter(text: string): FrontMatter | undefined {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const open = /^---\r?\n/.exec(source);
+  if (!open) return undefined;
+  for (let at = open[0].length; ; ) {
+    const end = source.indexOf('\n', at);
+    const line = source.slice(at, end < 0 ? source.length : end).replace(/\r$/, '');
+    if (/^---[ \t]*$/.test(line)) {
+      const data = parseYaml(source.slice(open[0].length, at));
+      if (data !== null && (typeof data !== 'object' || Array.isArray(data))) throw new YamlError('the front matter is not a mapping');
+      return { data: data ?? {}, body: end < 0 ? '' : source.slice(end + 1) };
+    }
+    if (end < 0) throw new YamlError('the front matter has no closing ---');
+    at = end + 1;
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * The library's assets as vault records (vaultFormat.ts): read from the store, and written back
+ * exactly (id, times, websites and favorite included) through the bulk path, each a revision by its
+ * author. Only ordinary assets are records: suggestions and pseudo assets stay on their machine.
+ */
+import type { Database } from '../store/database.ts';
+import type { AssetStore } from '../assets/assetStore.ts';
+import type { Labels } from '../assets/labels.ts';
+import type { Descriptions } from '../assets/descriptions.ts';
+import type { BulkAsset } from '../assets/bulkWriter.ts';
+import type { ExactRecord } from '../assets/exactRecords.ts';
+import type { ImportedSnippet } from '../import/types.ts';
+import { SnippetFactsStore } from '../snippets/snippetFacts.ts';
+import { trackedOf } from '../assets/assetRevisions.ts';
+import { isKnownSpecific } from '../assets/languages.ts';
+import { specificFromFileName } from '../classify/languages.ts';
+import { overLimit } from '../limits.ts';
+import type { ClassificationSpecific } from '../wire.ts';
+import { sortedTexts, sortedWebsites, type VaultAsset } from './vaultFormat.ts';
+
+
+/** What reading records needs of a store (the store's own assets area, or a second connection's parts). */
+export interface RecordSources {
+  readonly database: Database;
+  readonly store: AssetStore;
+  readonly labels: Labels;
+  readonly descriptions: Descriptions;
+}
+
+export class LibraryRecords {
+  private readonly sources: RecordSources;
+  private readonly facts: SnippetFactsStore;
+
+  constructor(sources: RecordSources) {
+    this.sources = sources;
+    this.facts = new SnippetFactsStore(sources.database);
+  }
+
+  /** The asset as a record; undefined when there is no such ordinary asset. */
+  read(id: string): VaultAsset | undefined {
+    const { store, labels, descriptions } = this.sources;
+    if (!store.isOrdinary(id)) return undefined;
+    const { doc } = store.load(id);
+    const tracked = trackedOf(doc);
+    const bytes = tracked.content.bytes;
+    const facts = this.facts.get(id);
+    const description = descriptions.of(id);
+    const conflictOf = this.conflictOf(id);
+    return {
+      id,
+      name: tracked.name,
+      language: tracked.language,
+      tags: sortedTexts(labels.tagTexts(id)),
+      websites: sortedWebsites(labels.websitesOfAsset(id).map((site) => ({ url: site.url, name: site.name ?? site.url }))),
+      ...(description !== undefined ? { description } : {}),
+      created: doc.created.value,
+      updated: doc.updated.value,
+      favorited: doc.favorited === true,
+      syntax: facts.syntax,
+      prefixes: sortedTexts(facts.prefixes),
+      ...(conflictOf !== undefined ? { conflictOf } : {}),
+      content: bytes !== undefined && tracked.content.text === '' ? Uint8Array.from(bytes) : tracked.content.text,
+    };
+  }
+
+  /** The asset this one is a conflict copy of. */
+  conflictOf(id: string): string | undefined {
+    const row = this.sources.database.prepare('SELECT original FROM sync_conflicts WHERE copy = ?').get(id) as { original: string } | undefined;
+    return row?.original;
+  }
+
+  /** Records that a copy is a conflict copy of `original` (or, undefined, that it is none); in the caller's transaction. */
+  setConflictOf(copy: string, original: string | undefined): void {
+    const db = this.sources.database;
+    if (original === undefined) db.prepare('DELETE FROM sync_conflicts WHERE copy = ?').run(copy);
+    else if (this.conflictOf(copy) !== original) {
+      db.prepare('INSERT INTO sync_conflicts (copy, original, created) VALUES (?, ?, ?) ON CONFLICT (copy) DO UPDATE SET original = excluded.original').run(
+        copy,
+        original,
+        new Date().toISOString(),
+      );
+    }
+  }
+
+  /** Conflict copies, newest first: `{ copy, original }`. */
+  conflicts(limit = 1000): Array<{ copy: string; original: string }> {
+    const rows = this.sources.database.prepare('SELECT copy, original FROM sync_conflicts ORDER BY created DESC LIMIT ?').all(limit) as Array<{ copy: string; original: string }>;
+    return rows.map((row) => ({ copy: row.copy, original: row.original }));
+  }
+}
+
+/** Why a record cannot be stored (a limit every door shares), or undefined. */
+export function recordRefusal(record: VaultAsset): string | undefined {
+  const binary = typeof record.content !== 'string';
+  if (!binary && (record.content as string).trim() === '') return 'the snippet is empty';
+  return (
+    (binary ? overLimit('contentBytes', record.content.length) : overLimit('contentChars', record.content.length)) ??
+    overLimit('nameChars', record.name.length) ??
+    overLimit('tagsPerAsset', record.tags.length) ??
+    overLimit('websitesPerAsset', record.websites.length) ??
+    overLimit('annotationChars', record.description?.length ?? 0) ??
+    record.tags.map((tag) => overLimit('tagChars', tag.length)).find((reason) => reason !== undefined)
+  );
+}
+
+/** A record's language as the store takes it: itself when known, else from its name as an extension, else plain text. */
+export function recordLanguage(language: string): ClassificationSpecific {
+  if (isKnownSpecific(language)) return language;
+  return specificFromFileName(`file.${language}`) ?? ('txt' as ClassificationSpecific);
+}
+
+/** What a record fixes of its asset beyond what revisions keep (exactRecords.ts). */
+export function exactRecordOf(record: VaultAsset): ExactRecord {
+  return {
+    id: record.id,
+    created: record.created,
+    updated: record.updated,
+    websites: record.websites,
+    favorited: record.favorited,
+    ...(typeof record.content !== 'string' ? { bytes: [...record.content] } : {}),
+  };
+}
+
+/** A record as the import pipeline takes it (an ImportedSnippet without its source). */
+export function importedOf(record: VaultAsset): Omit<ImportedSnippet, 'source'> & { readonly language: ClassificationSpecific } {
+  return {
+    name: record.name,
+    text: typeof record.content === 'string' ? record.content : '',
+    language: recordLanguage(record.language),
+    tags: record.tags,
+    description: record.description,
+    syntax: record.syntax,
+    prefixes: record.prefixes,
+    record: exactRecordOf(record),
+  };
+}
+
+/** The bulk path's asset for a record: created with its id, or (when `exists`) set to exactly it. */
+export function bulkAssetOf(record: VaultAsset, exists: boolean): BulkAsset {
+  return { ...importedOf(record), replaces: exists ? { id: record.id, languageGiven: true } : undefined };
+}

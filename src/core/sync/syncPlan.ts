@@ -1,0 +1,151 @@
+/**
+ * What one sync does, decided before anything is written: for each record changed on this machine
+ * (the dirty list, or the whole library on a first sync), changed on the remote (the two commits'
+ * trees compared) or with a base of its own, the base, local and remote versions are compared by
+ * their folders' git ids, and only records changed on both sides are read and merged
+ * (recordMerge.ts). The plan is the two commits to write: this machine's state on the base, and
+ * the merge on the remote's head.
+ */
+import type { VaultRepo } from './vaultRepo.ts';
+import { recordOid } from './vaultRepo.ts';
+import { mergeRecord, type MergeNotice } from './recordMerge.ts';
+import type { VaultAsset } from './vaultFormat.ts';
+
+/** Records read between turns of the event loop. */
+const READ_PAGE = 500;
+
+export interface PlanInputs {
+  readonly repo: VaultRepo;
+  /** The commit last synced, when there is one (and the remote still has the branch). */
+  readonly base: string | undefined;
+  /** The remote branch's head, when it exists. */
+  readonly remote: string | undefined;
+  /** Ids changed here since the last sync (every id on a first sync). */
+  readonly dirty: Iterable<string>;
+  /** Records with a base of their own (their folder's id; '' when absent). */
+  readonly bases: ReadonlyMap<string, string>;
+  /** This machine's record, read now. */
+  read(id: string): VaultAsset | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** A record of the remote's that could not be read (reported, and left as it is). */
+  onBad?(id: string, reason: string): void;
+  /** Records read here so far, of how many (a first sync reads the whole library). */
+  onRead?(done: number, total: number): void;
+}
+
+export interface PlanNotice {
+  readonly id: string;
+  readonly name: string;
+  readonly notice: MergeNotice;
+  /** The conflict copy made of this machine's version. */
+  readonly copy?: string | undefined;
+}
+
+export interface SyncPlan {
+  /** This machine's versions that differ from the base commit's (the local commit's changes). */
+  readonly local: Map<string, VaultAsset | undefined>;
+  /** The merge's versions that differ from the remote's (the merged commit's changes: what is sent). */
+  readonly sent: Map<string, VaultAsset | undefined>;
+  /** Records the merge deletes here, and there. */
+  readonly deletesHere: number;
+  readonly deletesThere: number;
+  /** Records whose merged version differs from this machine's (what the sync will write here). */
+  readonly received: number;
+  readonly notices: PlanNotice[];
+  /** Every id the plan looked at. */
+  readonly ids: ReadonlySet<string>;
+  /** Each id's folder here when the plan read it, and in the merge (undefined: absent). */
+  readonly localOids: ReadonlyMap<string, string | undefined>;
+  readonly mergedOids: ReadonlyMap<string, string | undefined>;
+  /** The merge's version of each record it changed on either side, as far as the plan holds it (records taken whole from the remote are read when applied). */
+  readonly mergedRecords: ReadonlyMap<string, VaultAsset | undefined>;
+}
+
+export async function planSync(inputs: PlanInputs): Promise<SyncPlan> {
+  const { repo, base, remote } = inputs;
+  const remoteChanged = await repo.changedIds(base, remote, inputs.signal);
+  const ids = new Set<string>([...inputs.dirty, ...remoteChanged, ...inputs.bases.keys()]);
+  // Nobody pushed since the last sync: the remote's folders are the base's (one lookup, not two).
+  const baseCommit = await repo.folders(base, ids);
+  const theirs = base === remote ? baseCommit : await repo.folders(remote, ids);
+  const baseOf = (id: string): string | undefined => {
+    const own = inputs.bases.get(id);
+    return own !== undefined ? own || undefined : baseCommit.get(id);
+  };
+  const ours = new Map<string, { record: VaultAsset | undefined; oid: string | undefined }>();
+  for (const id of ids) {
+    const record = inputs.read(id);
+    ours.set(id, { record, oid: recordOid(record) });
+    // A first sync reads the whole library: the host answers between pages of it.
+    if (ours.size % READ_PAGE === 0) {
+      inputs.onRead?.(ours.size, ids.size);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  const localOids = new Map<string, string | undefined>();
+  for (const [id, o] of ours) localOids.set(id, o.oid);
+  const local = new Map<string, VaultAsset | undefined>();
+  const sent = new Map<string, VaultAsset | undefined>();
+  const notices: PlanNotice[] = [];
+  const toMerge: string[] = [];
+  const copies = new Map<string, VaultAsset>();
+  let deletesHere = 0;
+  let deletesThere = 0;
+  let received = 0;
+  for (const id of ids) {
+    const o = ours.get(id)!;
+    if (o.oid !== baseCommit.get(id)) local.set(id, o.record);
+    const b = baseOf(id);
+    const t = theirs.get(id);
+    if (o.oid === t) continue;
+    if (o.oid === b) {
+      received++;
+      if (t === undefined) deletesHere++;
+      continue;
+    }
+    if (t === b) {
+      sent.set(id, o.record);
+      if (o.record === undefined) deletesThere++;
+      continue;
+    }
+    toMerge.push(id);
+  }
+  if (toMerge.length > 0) {
+    const foldersOf = (pick: (id: string) => string | undefined): Map<string, string> => {
+      const out = new Map<string, string>();
+      for (const id of toMerge) {
+        const oid = pick(id);
+        if (oid !== undefined) out.set(id, oid);
+      }
+      return out;
+    };
+    const [baseRecords, theirRecords] = await Promise.all([repo.records(foldersOf(baseOf)), repo.records(foldersOf((id) => theirs.get(id)), inputs.onBad)]);
+    for (const id of toMerge) {
+      const o = ours.get(id)!;
+      const result = await mergeRecord(baseRecords.get(id), o.record, theirRecords.get(id), o.oid, (b, x, y) => repo.mergeText(b, x, y));
+      const mergedOid = recordOid(result.merged);
+      if (mergedOid !== theirs.get(id)) sent.set(id, result.merged);
+      if (mergedOid !== o.oid) received++;
+      if (result.merged === undefined) {
+        if (o.record !== undefined) deletesHere++;
+        if (theirs.has(id)) deletesThere++;
+      }
+      if (result.copy) copies.set(result.copy.id, result.copy);
+      if (result.notice) notices.push({ id, name: (result.merged ?? o.record)?.name ?? id, notice: result.notice, ...(result.copy ? { copy: result.copy.id } : {}) });
+    }
+    // A copy made before (a sync run again after a crash) is already on the remote: not sent twice.
+    const copiesThere = await repo.folders(remote, copies.keys());
+    for (const [id, copy] of copies) {
+      ids.add(id);
+      localOids.set(id, recordOid(inputs.read(id)));
+      const oid = recordOid(copy);
+      if (copiesThere.get(id) !== oid) sent.set(id, copy);
+      if (recordOid(inputs.read(id)) !== oid) received++;
+    }
+  }
+  const mergedRecords = new Map([...copies, ...sent]);
+  const mergedOids = new Map<string, string | undefined>();
+  for (const id of ids) mergedOids.set(id, mergedRecords.has(id) ? recordOid(mergedRecords.get(id)) : theirs.get(id));
+  return { local, sent, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords };
+}

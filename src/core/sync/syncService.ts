@@ -1,0 +1,197 @@
+/**
+ * The sync area (docs/sync.md), composed over the store: the remote's settings, one sync at a
+ * time (a second request waits for the first), and what the last one did. The sync itself is
+ * syncEngine.ts; writes it makes are by the author `sync` (named by the remote, without credentials).
+ */
+import { join } from 'node:path';
+import type { StoreContext } from '../context.ts';
+import type { AssetService } from '../assets/assetService.ts';
+import { BulkWriter } from '../assets/bulkWriter.ts';
+import { InvalidInputError, NotFoundError, UnavailableError } from '../errors.ts';
+import { authorOf, type WriteOptions } from '../history/authors.ts';
+import type { Disposable } from '../lifecycle.ts';
+import { bulkAssetOf, LibraryRecords } from './libraryRecords.ts';
+import { COPY_SUFFIX } from './recordMerge.ts';
+import { VaultRepo } from './vaultRepo.ts';
+import { DEFAULT_BRANCH, SyncState, type SyncSettings } from './syncState.ts';
+import { SyncFinisher } from './syncFinish.ts';
+import { redacted, runSync, type SyncOptions, type SyncSummary } from './syncEngine.ts';
+
+/** The trash, as a sync brings a snippet back from it (satchel.ts hands it in). */
+export interface TrashedAssets {
+  has(id: string): boolean;
+  restore(id: string, by: WriteOptions): unknown;
+}
+
+export interface SyncServiceOptions {
+  readonly dataDir: string;
+  /** The git to run (default `git` on PATH). */
+  readonly gitExecutable?: string | undefined;
+}
+
+export interface SyncStatus {
+  /** The remote (without credentials) and branch; undefined when sync is not set up. */
+  readonly remote?: string | undefined;
+  readonly branch?: string | undefined;
+  readonly running: boolean;
+  /** Assets changed here since the last sync. */
+  readonly changed: number;
+  /** Conflict copies waiting to be looked at. */
+  readonly conflicts: number;
+  /** The last sync's summary and when it ended. */
+  readonly last?: (Omit<SyncSummary, 'elapsedMs'> & { readonly at: string }) | undefined;
+}
+
+export const CONFLICT_CHOICES = ['mine', 'theirs', 'both'] as const;
+export type ConflictChoice = (typeof CONFLICT_CHOICES)[number];
+
+export interface SyncConflict {
+  /** The conflict copy: this machine's version when the other's won. */
+  readonly copy: string;
+  /** The snippet whose other version won. */
+  readonly original: string;
+  readonly name: string;
+  /** The copy's language (a ClassificationSpecific). */
+  readonly language: string;
+}
+
+const BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,100}$/;
+
+export class SyncService implements Disposable {
+  private readonly context: StoreContext;
+  private readonly assets: AssetService;
+  private readonly options: SyncServiceOptions;
+  readonly state: SyncState;
+  readonly records: LibraryRecords;
+  private queue: Promise<unknown> = Promise.resolve();
+  private running = 0;
+  private readonly closing = new AbortController();
+
+  private readonly trash: (() => TrashedAssets | undefined) | undefined;
+
+  constructor(context: StoreContext, assets: AssetService, options: SyncServiceOptions, trash?: () => TrashedAssets | undefined) {
+    this.context = context;
+    this.assets = assets;
+    this.options = options;
+    this.trash = trash;
+    this.state = new SyncState(context.database);
+    this.records = new LibraryRecords({ database: context.database, ...assets.bulkTargets() });
+  }
+
+  settings(): SyncSettings | undefined {
+    return this.state.settings();
+  }
+
+  /** Sets the remote (a URL or path git can push to) and branch; a new remote starts over (its first sync merges everything). */
+  configure(remote: string, branch = DEFAULT_BRANCH): SyncSettings {
+    const url = remote.trim();
+    if (url === '' || url.startsWith('-') || /[\0\n\r]/.test(url)) throw new InvalidInputError('A sync remote is a URL or path git can reach (https://…, git@host:repo.git, /path/to/repo.git)');
+    if (!BRANCH.test(branch)) throw new InvalidInputError(`${JSON.stringify(branch)} is not a branch name`);
+    this.state.configure({ remote: url, branch });
+    return { remote: url, branch };
+  }
+
+  /** Syncs with the remote; one sync at a time (a second waits for the first). */
+  sync(options: SyncOptions = {}): Promise<SyncSummary> {
+    const run = this.queue.then(async () => {
+      const settings = this.state.settings();
+      if (settings === undefined) throw new InvalidInputError('No sync remote is set: give one first (satchel sync --remote URL, or the satchel.sync.remote setting)');
+      if (this.closing.signal.aborted) throw new UnavailableError('Satchel is closing; sync again when it runs');
+      this.running++;
+      // The caller's cancel, or the store closing: either stops the sync (before its push; after, it finishes).
+      const signal = options.signal ? AbortSignal.any([options.signal, this.closing.signal]) : this.closing.signal;
+      try {
+        return await runSync(this.engine(settings), settings, { ...options, signal });
+      } finally {
+        this.running--;
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  status(): SyncStatus {
+    const settings = this.state.settings();
+    const last = this.state.last();
+    return {
+      ...(settings ? { remote: redacted(settings.remote), branch: settings.branch } : {}),
+      running: this.running > 0,
+      changed: settings ? this.state.dirtyCount() : 0,
+      conflicts: this.conflicts().length,
+      ...(last ? { last: JSON.parse(last) as SyncStatus['last'] } : {}),
+    };
+  }
+
+  /** Conflict copies, newest first: the copy's id and name, and the id of the asset whose remote version won. */
+  conflicts(): SyncConflict[] {
+    return this.records.conflicts().flatMap(({ copy, original }) => {
+      const record = this.records.read(copy);
+      return record === undefined ? [] : [{ copy, original, name: record.name, language: record.language }];
+    });
+  }
+
+  /**
+   * Settles a conflict: `mine` makes the original this machine's version (the copy's) and deletes
+   * the copy; `theirs` deletes the copy; `both` keeps both, the copy no longer listed as a conflict.
+   * Each a write by `by` (the next sync sends it).
+   */
+  resolve(copy: string, keep: ConflictChoice, by: WriteOptions): void {
+    const original = this.records.conflictOf(copy);
+    const mine = this.records.read(copy);
+    if (original === undefined || mine === undefined) throw new NotFoundError('conflict copy', copy);
+    this.context.transaction(() => {
+      if (keep === 'mine') {
+        const theirs = this.records.read(original);
+        const name = mine.name.endsWith(COPY_SUFFIX) ? mine.name.slice(0, -COPY_SUFFIX.length) : mine.name;
+        const record = { ...mine, id: original, name, conflictOf: undefined, created: theirs?.created ?? mine.created, updated: new Date().toISOString() };
+        new BulkWriter(this.context, this.assets.bulkTargets()).write([bulkAssetOf(record, this.assets.exists(original))], by.author);
+      }
+      if (keep === 'both') this.records.setConflictOf(copy, undefined);
+      else {
+        this.assets.delete(copy, by);
+        this.records.setConflictOf(copy, undefined);
+      }
+    });
+  }
+
+  private engine(settings: SyncSettings): Parameters<typeof runSync>[0] {
+    const repo = new VaultRepo(join(this.options.dataDir, 'sync'), this.options.gitExecutable);
+    const author = authorOf('sync', redacted(settings.remote));
+    const finisher = new SyncFinisher({
+      repo,
+      state: this.state,
+      records: this.records,
+      writer: new BulkWriter(this.context, this.assets.bulkTargets()),
+      transaction: (fn) => this.context.transaction(fn),
+      exists: (id) => this.assets.exists(id),
+      deleteAsset: (id, by) => void this.assets.delete(id, { author: by }),
+      restoreTrashed: (id, by) => {
+        const trash = this.trash?.();
+        if (trash === undefined || !trash.has(id)) return false;
+        trash.restore(id, { author: by });
+        return true;
+      },
+      author,
+    });
+    return {
+      repo,
+      state: this.state,
+      finisher,
+      read: (id) => this.records.read(id),
+      allIds: () => this.assets.identifierPages(),
+      closing: this.closing.signal,
+      libraryCount: () => (this.context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number }).n,
+      logger: this.context.logger,
+    };
+  }
+
+  /** Stops a sync under way (before its push; one past it finishes) and resolves once none runs. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await this.queue;
+  }
+
+  dispose(): void {
+    void this.close();
+  }
+}

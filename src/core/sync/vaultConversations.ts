@@ -1,0 +1,142 @@
+/**
+ * Conversations in the vault (docs/sync.md), beside the assets:
+ *
+ *   conversations/<shard>/<id>/conversation.md        front matter: name, type, favorite, linked
+ *                                                      snippets and websites, times
+ *   conversations/<shard>/<id>/message-<id>.md        one per message: role, sentiment, times; the text
+ *
+ * A message in a file of its own means two machines adding messages to one conversation add files,
+ * and a long conversation's change is the messages that changed. Messages are ordered by their
+ * `created` time (then id), as the store orders them. Pure: records to files and back.
+ */
+import { readFrontMatter, writeFrontMatter } from './frontMatter.ts';
+import { YamlError, type YamlValue } from './yamlLite.ts';
+import { idSegment, shardOf, sortedTexts, sortedWebsites, VaultFormatError, type VaultFile, type VaultWebsite } from './vaultFormat.ts';
+
+export const CONVERSATIONS_DIR = 'conversations';
+export const CONVERSATION_FILE = 'conversation.md';
+const MESSAGE_PREFIX = 'message-';
+
+export interface VaultMessage {
+  readonly id: string;
+  /** USER, ASSISTANT or SYSTEM. */
+  readonly role: string;
+  readonly sentiment?: string | undefined;
+  readonly created: string;
+  readonly updated: string;
+  readonly text: string;
+}
+
+export interface VaultConversation {
+  readonly id: string;
+  readonly name?: string | undefined;
+  /** COPILOT, … (the interface's conversation type). */
+  readonly type: string;
+  readonly favorited: boolean;
+  /** Ids of the snippets it is linked to, sorted. */
+  readonly assets: readonly string[];
+  readonly websites: readonly VaultWebsite[];
+  readonly created: string;
+  readonly updated: string;
+  /** In conversation order. */
+  readonly messages: readonly VaultMessage[];
+}
+
+export function conversationDir(id: string): string {
+  return `${CONVERSATIONS_DIR}/${shardOf(id)}/${idSegment(id)}`;
+}
+
+export function byCreated(a: VaultMessage, b: VaultMessage): number {
+  return a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The conversation's files, in name order. */
+export function conversationFiles(conversation: VaultConversation): VaultFile[] {
+  const head = writeFrontMatter(
+    [
+      ['id', conversation.id],
+      ['name', conversation.name],
+      ['type', conversation.type],
+      ['favorited', conversation.favorited || undefined],
+      ['assets', conversation.assets.length > 0 ? sortedTexts(conversation.assets) : undefined],
+      ['websites', conversation.websites.length > 0 ? sortedWebsites(conversation.websites).map((site) => ({ url: site.url, name: site.name })) : undefined],
+      ['created', conversation.created],
+      ['updated', conversation.updated],
+    ],
+    '',
+  );
+  const files: VaultFile[] = [{ name: CONVERSATION_FILE, data: Buffer.from(head, 'utf8') }];
+  for (const message of conversation.messages) {
+    const text = writeFrontMatter(
+      [
+        ['id', message.id],
+        ['role', message.role],
+        ['sentiment', message.sentiment],
+        ['created', message.created],
+        ['updated', message.updated],
+      ],
+      message.text,
+    );
+    files.push({ name: `${MESSAGE_PREFIX}${idSegment(message.id)}.md`, data: Buffer.from(text, 'utf8') });
+  }
+  return files.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+function text(value: YamlValue | undefined): string {
+  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
+function time(value: YamlValue | undefined, fallback: string): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : fallback;
+}
+
+function front(id: string, file: VaultFile): { data: Readonly<Record<string, YamlValue>>; body: string } {
+  try {
+    const parsed = readFrontMatter(file.data.toString('utf8'));
+    if (parsed === undefined) throw new VaultFormatError(`${id}/${file.name}: no front matter`);
+    return parsed;
+  } catch (error) {
+    if (error instanceof YamlError) throw new VaultFormatError(`${id}/${file.name}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The conversation a folder's files make; `id` is the folder's. */
+export function parseConversation(id: string, files: readonly VaultFile[], now: () => string = () => new Date().toISOString()): VaultConversation {
+  const headFile = files.find((file) => file.name === CONVERSATION_FILE);
+  if (!headFile) throw new VaultFormatError(`${id}: no ${CONVERSATION_FILE}`);
+  const head = front(id, headFile).data;
+  const created = time(head.created, now());
+  const messages = files
+    .filter((file) => file.name.startsWith(MESSAGE_PREFIX) && file.name.endsWith('.md'))
+    .map((file): VaultMessage => {
+      const { data, body } = front(id, file);
+      const messageCreated = time(data.created, created);
+      return {
+        id: text(data.id) || file.name.slice(MESSAGE_PREFIX.length, -'.md'.length),
+        role: text(data.role) || 'USER',
+        ...(text(data.sentiment) ? { sentiment: text(data.sentiment) } : {}),
+        created: messageCreated,
+        updated: time(data.updated, messageCreated),
+        text: body,
+      };
+    })
+    .sort(byCreated);
+  const websites = Array.isArray(head.websites)
+    ? head.websites.flatMap((site): VaultWebsite[] =>
+        site !== null && typeof site === 'object' && !Array.isArray(site) && text(site.url) !== '' ? [{ url: text(site.url), name: text(site.name) || text(site.url) }] : [],
+      )
+    : [];
+  return {
+    id,
+    ...(text(head.name) ? { name: text(head.name) } : {}),
+    type: text(head.type) || 'COPILOT',
+    favorited: head.favorited === true,
+    assets: sortedTexts(Array.isArray(head.assets) ? head.assets.map(text).filter(Boolean) : []),
+    websites: sortedWebsites(websites),
+    created,
+    updated: time(head.updated, created),
+    messages,
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * `satchel export --vault DIR`: the library written as a plain-file vault (vaultFormat.ts). A new
+ * or empty directory gets the vault; an existing vault is brought up to date (folders of assets no
+ * longer in the library removed); any other non-empty directory is refused, nothing written.
+ * Records are read a page at a time with a turn of the event loop between pages; progress is
+ * reported and a cancel stops between pages (what was written stays, and the summary says so).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InvalidInputError } from '../errors.ts';
+import type { LibraryRecords } from './libraryRecords.ts';
+import { ASSETS_DIR, assetDir, assetFiles, VAULT_FORMAT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
+import { CONVERSATIONS_DIR, conversationDir, conversationFiles, type VaultConversation } from './vaultConversations.ts';
+
+export interface VaultExportProgress {
+  readonly exported: number;
+  /** Assets in the library when the export began. */
+  readonly total: number;
+}
+
+/** The conversations an export writes beside the assets. */
+export interface ConversationSource {
+  ids(): string[];
+  read(id: string): VaultConversation | undefined;
+}
+
+export interface VaultExportOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly conversations?: ConversationSource | undefined;
+  readonly onProgress?: ((progress: VaultExportProgress) => void) | undefined;
+}
+
+export interface VaultExportSummary extends VaultExportProgress {
+  readonly conversations: number;
+  /** Folders of an earlier export whose assets are no longer in the library. */
+  readonly removed: number;
+  readonly cancelled: boolean;
+  readonly elapsedMs: number;
+}
+
+/** The format of the vault at `dir`, or undefined when `dir` holds no satchel.json. */
+export function vaultFormatAt(dir: string): number | undefined {
+  const marker = join(dir, VAULT_MARKER);
+  if (!existsSync(marker)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(marker, 'utf8'));
+    const format = typeof parsed === 'object' && parsed !== null && 'format' in parsed ? parsed.format : undefined;
+    return typeof format === 'number' ? format : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Writes every record `pages` names into `dir`. */
+export async function exportVault(
+  dir: string,
+  records: LibraryRecords,
+  pages: Iterable<readonly string[]>,
+  total: number,
+  options: VaultExportOptions = {},
+): Promise<VaultExportSummary> {
+  const started = performance.now();
+  const existing = prepareDirectory(dir);
+  const written = new Set<string>();
+  let exported = 0;
+  let cancelled = false;
+  for (const ids of pages) {
+    if (options.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
+    for (const id of ids) {
+      const record = records.read(id);
+      if (record === undefined) continue;
+      writeFolder(dir, assetDir(id), assetFiles(record), existing);
+      written.add(assetDir(id));
+      exported++;
+    }
+    options.onProgress?.({ exported, total });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  let conversations = 0;
+  for (const id of cancelled ? [] : (options.conversations?.ids() ?? [])) {
+    if (options.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
+    const conversation = options.conversations!.read(id);
+    if (conversation === undefined) continue;
+    writeFolder(dir, conversationDir(id), conversationFiles(conversation), existing);
+    written.add(conversationDir(id));
+    conversations++;
+  }
+  const removed = existing && !cancelled ? removeOthers(dir, ASSETS_DIR, written) + (options.conversations ? removeOthers(dir, CONVERSATIONS_DIR, written) : 0) : 0;
+  return { exported, total, conversations, removed, cancelled, elapsedMs: Math.round(performance.now() - started) };
+}
+
+/** Writes a record's folder; an existing one is replaced whole (a changed language renames its code file). */
+function writeFolder(dir: string, folder: string, files: readonly VaultFile[], replace: boolean): void {
+  const path = join(dir, ...folder.split('/'));
+  if (replace) rmSync(path, { recursive: true, force: true });
+  mkdirSync(path, { recursive: true });
+  for (const file of files) writeFileSync(join(path, file.name), file.data);
+}
+
+/** Makes `dir` ready; true when it already held a vault (whose stale folders are removed after). */
+function prepareDirectory(dir: string): boolean {
+  const format = vaultFormatAt(dir);
+  if (format !== undefined && format > VAULT_FORMAT) {
+    throw new InvalidInputError(`${dir} holds a vault of format ${format}, written by a newer Satchel; it was left as it is`);
+  }
+  if (format === undefined && existsSync(dir) && readdirSync(dir).length > 0) {
+    throw new InvalidInputError(`${dir} is not empty and is not a Satchel vault; name a new or empty directory`);
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, VAULT_MARKER), VAULT_MARKER_TEXT);
+  return format !== undefined;
+}
+
+function removeOthers(dir: string, kind: string, written: ReadonlySet<string>): number {
+  const root = join(dir, kind);
+  if (!existsSync(root)) return 0;
+  let removed = 0;
+  for (const shard of readdirSync(root)) {
+    const shardPath = join(root, shard);
+    for (const entry of readdirSync(shardPath)) {
+      if (written.has(`${kind}/${shard}/${entry}`)) continue;
+      rmSync(join(shardPath, entry), { recursive: true, force: true });
+      removed++;
+    }
+    if (readdirSync(shardPath).length === 0) rmSync(shardPath, { recursive: true, force: true });
+  }
+  return removed;
+}

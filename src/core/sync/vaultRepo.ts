@@ -1,0 +1,255 @@
+/**
+ * The vault as git objects in the private repository (`<data dir>/sync/repo.git`): record folders
+ * found by path in a commit's tree, changed records listed by comparing two trees (git skips equal
+ * subtrees, so the cost follows the changes), records read through one `cat-file --batch`, and new
+ * commits written by one `fast-import` from a parent's tree plus the changed folders. Nothing here
+ * walks the whole tree except a first sync's listing of a remote that already holds a library.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Git, GitError, ObjectReader, treeEntries } from './git.ts';
+import { assetDir, assetFiles, ASSETS_DIR, idOfSegment, parseAsset, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultAsset, type VaultFile } from './vaultFormat.ts';
+
+/** Git's empty tree: a commit-less side of a comparison. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+const REMOTE_REF = 'refs/satchel/remote';
+export const LOCAL_REF = 'refs/satchel/local';
+export const MERGED_REF = 'refs/satchel/merged';
+export const SYNCED_REF = 'refs/satchel/synced';
+
+const blobOids = new WeakMap<Buffer, string>();
+
+/** The git object id of a blob with these bytes (what `git hash-object` says); a record's file is hashed once. */
+export function blobOid(data: Buffer): string {
+  let oid = blobOids.get(data);
+  if (oid === undefined) {
+    oid = createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
+    blobOids.set(data, oid);
+  }
+  return oid;
+}
+
+/** Records serialized between turns of the event loop while a commit's stream is built. */
+const STREAM_PAGE = 500;
+
+/** The git tree id of a record's folder: computed here, so a record is compared with a commit's without git. */
+export function folderOid(files: readonly VaultFile[]): string {
+  const body = Buffer.concat(
+    [...files]
+      .sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)))
+      .flatMap((file) => [Buffer.from(`100644 ${file.name}\0`, 'utf8'), Buffer.from(blobOid(file.data), 'hex')]),
+  );
+  return createHash('sha1').update(`tree ${body.length}\0`).update(body).digest('hex');
+}
+
+export function recordOid(record: VaultAsset | undefined): string | undefined {
+  return record === undefined ? undefined : folderOid(assetFiles(record));
+}
+
+/** One commit to write: its parent, and the folders it changes from the parent's tree (undefined: removed). */
+export interface CommitPlan {
+  readonly ref: string;
+  readonly parent: string | undefined;
+  readonly message: string;
+  readonly changes: ReadonlyMap<string, VaultAsset | undefined>;
+}
+
+export class VaultRepo {
+  readonly git: Git;
+  readonly dir: string;
+
+  constructor(syncDir: string, executable?: string) {
+    this.dir = syncDir;
+    this.git = new Git(join(syncDir, 'repo.git'), executable);
+  }
+
+  /** Creates the private bare repository the first time (git's own `init`, so any git version reads it). */
+  async init(): Promise<void> {
+    if (existsSync(join(this.git.gitDir, 'HEAD'))) return;
+    mkdirSync(this.dir, { recursive: true });
+    await this.git.run(['init', '--bare', '--quiet', this.git.gitDir]);
+    await this.git.run(['config', 'core.logAllRefUpdates', 'false']);
+  }
+
+  /** The commit a ref or oid names, or undefined. */
+  async resolve(name: string): Promise<string | undefined> {
+    const result = await this.git.run(['rev-parse', '--verify', '--quiet', `${name}^{commit}`], { allowed: new Set([1, 128]) });
+    const oid = result.stdout.toString().trim();
+    return result.code === 0 && oid !== '' ? oid : undefined;
+  }
+
+  async setRef(ref: string, oid: string | undefined): Promise<void> {
+    if (oid === undefined) await this.git.run(['update-ref', '-d', ref], { allowed: new Set([1]) });
+    else await this.git.run(['update-ref', ref, oid]);
+  }
+
+  /** The remote branch's head (undefined when the remote has no such branch yet). */
+  async fetch(url: string, branch: string, signal?: AbortSignal): Promise<string | undefined> {
+    try {
+      await this.git.run(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-auto-gc', url, `+refs/heads/${branch}:${REMOTE_REF}`], { signal });
+    } catch (error) {
+      if (!(error instanceof GitError) || !/couldn't find remote ref/i.test(error.stderr)) throw error;
+      await this.setRef(REMOTE_REF, undefined);
+      return undefined;
+    }
+    return this.resolve(REMOTE_REF);
+  }
+
+  /** Pushes `oid` as the branch, fast-forward only: 'rejected' when the remote moved meanwhile. */
+  async push(url: string, branch: string, oid: string, signal?: AbortSignal): Promise<'pushed' | 'rejected'> {
+    const result = await this.git.run(['push', '--porcelain', '--quiet', url, `${oid}:refs/heads/${branch}`], { signal, allowed: new Set([1]) });
+    if (result.code === 0) return 'pushed';
+    const said = `${result.stdout.toString('utf8')}\n${result.stderr}`;
+    // Pushed after another machine: refused as not a fast-forward, or (two pushes at once) the ref lock lost.
+    if (/\[rejected\]|non-fast-forward|fetch first|stale info|cannot lock ref|is at [0-9a-f]+ but expected/.test(said)) return 'rejected';
+    throw new GitError('push', result.code, said);
+  }
+
+  async isAncestor(ancestor: string, of: string): Promise<boolean> {
+    return (await this.git.run(['merge-base', '--is-ancestor', ancestor, of], { allowed: new Set([1]) })).code === 0;
+  }
+
+  /** Ids of the records whose folders differ between two commits (either may be none). */
+  async changedIds(from: string | undefined, to: string | undefined, signal?: AbortSignal): Promise<string[]> {
+    if (from === to) return [];
+    const out = await this.git.run(['diff-tree', '-r', '--name-only', '-z', '--no-renames', from ?? EMPTY_TREE, to ?? EMPTY_TREE, '--', ASSETS_DIR], { signal });
+    const ids = new Set<string>();
+    for (const path of out.stdout.toString('utf8').split('\0')) {
+      const parts = path.split('/');
+      if (parts.length >= 4 && parts[0] === ASSETS_DIR) ids.add(idOfSegment(parts[2]!));
+    }
+    return [...ids];
+  }
+
+  /** The folder (tree) id of each record in a commit; absent ones are left out. */
+  async folders(commit: string | undefined, ids: Iterable<string>): Promise<Map<string, string>> {
+    const list = [...ids];
+    const out = new Map<string, string>();
+    if (commit === undefined || list.length === 0) return out;
+    const result = await this.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: list.map((id) => `${commit}:${assetDir(id)}\n`).join('') });
+    result.stdout
+      .toString('utf8')
+      .split('\n')
+      .slice(0, list.length)
+      .forEach((line, index) => {
+        const [oid, type] = line.split(' ');
+        if (type === 'tree') out.set(list[index]!, oid!);
+      });
+    return out;
+  }
+
+  /** The records of the given folders, by id (a folder that is not a record is left out and reported). */
+  async records(folders: ReadonlyMap<string, string>, onBad?: (id: string, reason: string) => void): Promise<Map<string, VaultAsset>> {
+    const out = new Map<string, VaultAsset>();
+    if (folders.size === 0) return out;
+    const reader = new ObjectReader(this.git);
+    try {
+      await Promise.all(
+        [...folders].map(async ([id, oid]) => {
+          const tree = await reader.read(oid);
+          if (tree === undefined) return onBad?.(id, 'its folder is missing from the repository');
+          const files = await Promise.all(
+            treeEntries(tree.data)
+              .filter((entry) => entry.mode !== '40000')
+              .map(async (entry) => ({ name: entry.name, data: (await reader.read(entry.oid))?.data ?? Buffer.alloc(0) })),
+          );
+          try {
+            out.set(id, parseAsset(id, files));
+          } catch (error) {
+            onBad?.(id, (error as Error).message);
+          }
+        }),
+      );
+    } finally {
+      reader.close();
+    }
+    return out;
+  }
+
+  /** The vault format a commit says it is in; 0 when it has no satchel.json (not a Satchel vault), 1 when it is empty. */
+  async formatOf(commit: string): Promise<number> {
+    const result = await this.git.run(['cat-file', 'blob', `${commit}:${VAULT_MARKER}`], { allowed: new Set([128]) });
+    if (result.code !== 0) return (await this.git.run(['ls-tree', '--name-only', commit])).stdout.length === 0 ? 1 : 0;
+    try {
+      const parsed: unknown = JSON.parse(result.stdout.toString('utf8'));
+      return typeof parsed === 'object' && parsed !== null && 'format' in parsed && typeof parsed.format === 'number' ? parsed.format : 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * Writes the commits (each its parent's tree with its changes) in one fast-import, and points
+   * each plan's ref at its commit; returns the commits' ids in order.
+   */
+  async commit(plans: readonly CommitPlan[], signal?: AbortSignal): Promise<string[]> {
+    const chunks: Buffer[] = [];
+    const push = (text: string): void => void chunks.push(Buffer.from(text, 'utf8'));
+    const marks = new Map<string, number>();
+    let nextMark = 1;
+    const blob = (data: Buffer): number => {
+      const oid = blobOid(data);
+      let mark = marks.get(oid);
+      if (mark === undefined) {
+        mark = nextMark++;
+        marks.set(oid, mark);
+        push(`blob\nmark :${mark}\ndata ${data.length}\n`);
+        chunks.push(data);
+        push('\n');
+      }
+      return mark;
+    };
+    const marker = blob(Buffer.from(VAULT_MARKER_TEXT));
+    const files: Array<Array<{ dir: string; files: Array<{ name: string; mark: number }> | undefined }>> = [];
+    let serialized = 0;
+    for (const plan of plans) {
+      const changes: (typeof files)[number] = [];
+      for (const [id, record] of plan.changes) {
+        changes.push({ dir: assetDir(id), files: record ? assetFiles(record).map((file) => ({ name: file.name, mark: blob(file.data) })) : undefined });
+        // A first sync streams the whole library: the host answers between pages of it.
+        if (++serialized % STREAM_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      files.push(changes);
+    }
+    const when = Math.floor(Date.now() / 1000);
+    plans.forEach((plan, index) => {
+      const message = Buffer.from(plan.message, 'utf8');
+      push(`reset ${plan.ref}\ncommit ${plan.ref}\ncommitter Satchel on ${safeName(hostname())} <sync@satchel.invalid> ${when} +0000\ndata ${message.length}\n`);
+      chunks.push(message);
+      push('\n');
+      if (plan.parent !== undefined) push(`from ${plan.parent}\n`);
+      push(`M 100644 :${marker} ${VAULT_MARKER}\n`);
+      for (const change of files[index]!) {
+        push(`D ${change.dir}\n`);
+        for (const file of change.files ?? []) push(`M 100644 :${file.mark} ${change.dir}/${file.name}\n`);
+      }
+      push('\n');
+    });
+    push('done\n');
+    await this.git.run(['fast-import', '--quiet', '--done', '--force'], { input: Buffer.concat(chunks), signal });
+    const oids = await this.git.text(['rev-parse', ...plans.map((plan) => plan.ref)]);
+    return oids.split('\n');
+  }
+
+  /** Merges two versions of a text line by line against their base; undefined when lines conflict. */
+  async mergeText(base: string, ours: string, theirs: string): Promise<string | undefined> {
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = mkdtempSync(join(this.dir, 'merge-'));
+    try {
+      const [b, o, t] = ['base', 'ours', 'theirs'].map((name) => join(tmp, name));
+      writeFileSync(b!, base);
+      writeFileSync(o!, ours);
+      writeFileSync(t!, theirs);
+      const result = await this.git.run(['merge-file', '-p', '-q', o!, b!, t!], { allowed: new Set(Array.from({ length: 127 }, (_, i) => i + 1)) });
+      return result.code === 0 ? result.stdout.toString('utf8') : undefined;
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+}
+
+function safeName(name: string): string {
+  return name.replace(/[<>\n]/g, '').slice(0, 64) || 'a machine';
+}

@@ -1,0 +1,38 @@
+/**
+ * Satchel's sync routes (wire/sync.ts): thin over core's sync area. The sync's progress and its
+ * summary are answered as NDJSON; a client that disconnects cancels it.
+ */
+import { empty, input, json, param } from '../http.ts';
+import { errorLine, ndjsonReply } from '../ndjson.ts';
+import { route, type RouteModule } from './deps.ts';
+import { syncOperations as op, type SyncLine } from '../../wire/sync.ts';
+import { writeOptions } from '../writeOptions.ts';
+
+export const syncRoutes: RouteModule = (router, { core }) => {
+  route(router, op.sync, (ctx) => {
+    const request = input(ctx, op.sync);
+    if (request.remote !== undefined) core.sync.configure(request.remote, request.branch);
+    const reply = ndjsonReply<SyncLine>(ctx);
+    void core.sync
+      .sync({ signal: reply.signal, confirmDeletes: request.confirmDeletes, onProgress: (progress) => reply.send({ progress }) })
+      .then(
+        (summary) => reply.send({ summary }),
+        (error: unknown) => reply.send(errorLine(error, core.context.logger, op.sync.path)),
+      )
+      .finally(() => reply.end());
+  });
+
+  route(router, op.status, (ctx) => {
+    json(ctx, core.sync.status());
+  });
+
+  route(router, op.conflicts, (ctx) => {
+    json(ctx, core.sync.conflicts());
+  });
+
+  route(router, op.resolve, (ctx) => {
+    const { keep } = input(ctx, op.resolve);
+    core.sync.resolve(param(ctx, 'copy'), keep, writeOptions(ctx));
+    empty(ctx);
+  });
+};

@@ -1,0 +1,39 @@
+/**
+ * Satchel's own sync operations (docs/sync.md), not part of the Pieces interface:
+ *   POST /satchel/sync   sets the remote when the body names one, then syncs; answers NDJSON:
+ *                        progress lines, then the summary or an error line. A client that
+ *                        disconnects cancels the sync (before its push; after it, it finishes).
+ *   GET  /satchel/sync   the sync's status: the remote (without credentials), changes waiting,
+ *                        conflict copies, the last sync's summary.
+ *   GET  /satchel/sync/conflicts                 the conflict copies: [{ copy, original, name }]
+ *   POST /satchel/sync/conflicts/:copy/resolve   { keep: mine | theirs | both }
+ */
+import { z } from 'zod';
+import type { SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
+import type { SyncConflict, SyncStatus } from '../core/sync/syncService.ts';
+import { get, json, ndjson, none, post } from './operation.ts';
+
+const syncRequest = z
+  .object({
+    /** A URL or path the user's git can push to; sets the remote (a new one starts over). */
+    remote: z.string().min(1).max(4096).optional(),
+    branch: z.string().min(1).max(100).optional(),
+    /** Go ahead with a sync that deletes more than the share of the library that stops it otherwise. */
+    confirmDeletes: z.boolean().optional(),
+  })
+  .default({});
+
+export type SyncLine =
+  | { readonly progress: SyncProgress }
+  | { readonly summary: SyncSummary }
+  | { readonly error: { readonly code: string; readonly message: string } };
+
+/** Kept in step with core's CONFLICT_CHOICES (syncService.ts). */
+const resolveRequest = z.object({ keep: z.enum(['mine', 'theirs', 'both']) });
+
+export const syncOperations = {
+  sync: post('/satchel/sync', ndjson<SyncLine>(), 'sync request', syncRequest),
+  status: get('/satchel/sync', json<SyncStatus>()),
+  conflicts: get('/satchel/sync/conflicts', json<SyncConflict[]>()),
+  resolve: post('/satchel/sync/conflicts/:copy/resolve', none, 'conflict resolution', resolveRequest),
+} as const;

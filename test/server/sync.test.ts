@@ -1,0 +1,36 @@
+/** POST /satchel/sync and GET /satchel/sync over HTTP: NDJSON progress then the summary, a bad remote refused, the status. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { startTestServer, tempDir } from '../support/helpers.ts';
+import { SatchelClient } from '../../src/client/satchelClient.ts';
+import { bareRepository } from '../core/sync/syncSupport.ts';
+import { seed } from '../core/sync/vaultSupport.ts';
+import { TEST_WRITE } from '../support/authors.ts';
+import type { SyncProgress } from '../../src/core/sync/syncEngine.ts';
+
+test('a sync through the host: progress lines, then the summary; the status names the remote without its credentials', { timeout: 60_000 }, async () => {
+  const root = tempDir('satchel-http-sync-');
+  const server = await startTestServer({ importWorker: false });
+  const client = new SatchelClient(server.url);
+  try {
+    await server.core.assets.create(seed('SELECT 1;\n', { ext: 'sql' }), TEST_WRITE);
+    const phases: SyncProgress['phase'][] = [];
+    const summary = await client.sync.run({ remote: bareRepository(root) }, { onProgress: (p) => phases.push(p.phase) });
+    assert.equal(summary.sent, 1);
+    for (const phase of ['fetching', 'merging', 'committed', 'pushing', 'pushed', 'done'] as const) assert.ok(phases.includes(phase), `${phase} in ${phases.join(',')}`);
+    const status = await client.sync.status();
+    assert.equal(status.changed, 0);
+    assert.equal(status.last?.sent, 1);
+    server.core.sync.configure('https://me:s3cret@example.com/lib.git');
+    assert.equal((await client.sync.status()).remote, 'https://example.com/lib.git');
+    // A remote that reads as an option is refused before git sees it.
+    const refused = await fetch(`${server.url}/satchel/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ remote: '--upload-pack=touch /tmp/x' }) });
+    assert.equal(refused.status, 400);
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'invalid_input');
+  } finally {
+    client.dispose();
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
