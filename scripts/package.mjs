@@ -109,8 +109,11 @@ function stage(target, closure) {
   const dir = path.join(root, 'dist', 'stage', target);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'dist'), { recursive: true });
-  for (const file of ['extension.cjs', 'classifyWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs', 'llamaHost.cjs']) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));
-  cpSync(path.join(root, 'dist', 'guesslang'), path.join(dir, 'dist', 'guesslang'), { recursive: true });
+  for (const file of ['extension.cjs', 'classifyWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs', 'llamaHost.cjs', 'encoderHost.cjs']) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));
+  // The built-in sentence encoder: its weights and the WebAssembly backend beside encoderHost.cjs, once
+  // (TensorFlow.js itself is bundled into encoderHost.cjs; no @energetic-ai package is in node_modules).
+  for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));
+  for (const folder of ['guesslang', 'use-lite']) cpSync(path.join(root, 'dist', folder), path.join(dir, 'dist', folder), { recursive: true });
   for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'media/satchel.svg', 'media/icon.png']) {
     cpSync(path.join(root, file), path.join(dir, file));
   }

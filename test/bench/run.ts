@@ -4,7 +4,9 @@
  * 10k with fewer repetitions. Every figure with a baseline is measured in the same run as it.
  * Options: --quick, --sizes 1k,10k (any list), --patient (no load-time budget), --only-import (per size
  * only the import figure, plus the create throughput it is compared with), --only-completion (per size
- * only the completion provider's figure), --only-sync (per size only the git sync figures).
+ * only the completion provider's figure), --only-sync (per size only the git sync figures),
+ * --only-quality (per size only the search-by-meaning figures, with the built-in sentence encoder or the
+ * GGUF file SATCHEL_BENCH_EMBEDDING_MODEL names).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, platform, arch } from 'node:os';
@@ -20,7 +22,9 @@ import { measureSuggest, type SuggestFigure } from './figures/suggest.ts';
 import { measureFanout, type FanoutFigure } from './figures/fanout.ts';
 import { measureStart, measureThroughput, type StartTimes, type Throughput } from './figures/processFigures.ts';
 import { measureDownload, type DownloadFigure } from './figures/download.ts';
-import { measureQuality, measureSemanticLatency, type QualityFigure, type SemanticLatencyFigure } from './figures/semantic.ts';
+import { measureSemanticLatency, type SemanticLatencyFigure } from './figures/semantic.ts';
+import { measureMeaningQuality, type MeaningQualityFigure } from './figures/meaningQuality.ts';
+import { meaningQualityReport } from './figures/meaningQualityReport.ts';
 import { printReport } from './report.ts';
 import { measureImport, type ImportFigure } from './figures/importFigure.ts';
 import { measureCompletion, type CompletionFigure } from './figures/completion.ts';
@@ -130,8 +134,8 @@ export interface SizeResult {
   readonly coldStart: Outcome<StartTimes>;
   readonly bareStart: Outcome<StartTimes>;
   readonly semantic: Outcome<SemanticLatencyFigure>;
-  /** Measured at the smallest size only (a real model's back-fill of the larger ones takes too long). */
-  readonly quality?: Outcome<QualityFigure>;
+  /** Measured at the smallest size only (a real model's back-fill of the larger ones takes minutes); --only-quality measures every size. */
+  readonly quality?: Outcome<MeaningQualityFigure>;
 }
 
 export interface Results {
@@ -200,7 +204,7 @@ async function measureSize(size: number, plan: Plan, built: Built): Promise<Size
       : notLoaded;
     const semanticPlan = { runs: plan.runs, backfillBudgetMs: plan.semanticBudgetMs };
     const quality = loaded && size === Math.min(...plan.sizes)
-      ? await attempt('semantic recall quality (paraphrased queries)', () => measureQuality(client, corpus, idOf, semanticPlan))
+      ? await attempt(`search by meaning with a real model (${size} snippets and planted targets in a host of its own)`, () => measureMeaningQuality(built, size, hostArgs, { backfillBudgetMs: plan.semanticBudgetMs, loadConcurrency: plan.loadConcurrency }))
       : undefined;
     const semantic = loaded
       ? await attempt('semantic recall latency (384-d test model, synthetic vectors)', () => measureSemanticLatency(client, host.pid, dataDir, queries, semanticPlan))
@@ -254,6 +258,25 @@ async function measureCreate(plan: Plan, built: Built): Promise<{ satchel: Throu
   return { satchel, bareKoa };
 }
 
+/** --only-quality: the search-by-meaning figures at every size, printed and written to bench/quality.json. */
+async function measureQualityOnly(plan: Plan, built: Built, began: number): Promise<void> {
+  const figures: Array<{ size: number; outcome: Outcome<MeaningQualityFigure> }> = [];
+  for (const size of plan.sizes) {
+    console.log(`\n== ${size.toLocaleString('en')} assets`);
+    const outcome = await attempt(`search by meaning (${size} snippets, built-in encoder or ${'$'}SATCHEL_BENCH_EMBEDDING_MODEL)`, () =>
+      measureMeaningQuality(built, size, hostArgs, { backfillBudgetMs: plan.semanticBudgetMs * (size / 1000), loadConcurrency: plan.loadConcurrency }),
+    );
+    figures.push({ size, outcome });
+  }
+  const table = meaningQualityReport(figures);
+  console.log(`\n${table}`);
+  const outDir = join(repoRoot, 'bench');
+  mkdirSync(outDir, { recursive: true });
+  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
+  writeFileSync(join(outDir, 'quality.json'), JSON.stringify({ command, date: new Date().toISOString(), loadAverage: loadavg(), figures, table }, null, 2) + '\n');
+  console.log(`\nWrote bench/quality.json (${((performance.now() - began) / 1000).toFixed(0)} s in all).`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -263,6 +286,7 @@ async function main(): Promise<void> {
       'only-import': { type: 'boolean', default: false },
       'only-completion': { type: 'boolean', default: false },
       'only-sync': { type: 'boolean', default: false },
+      'only-quality': { type: 'boolean', default: false },
     },
   });
   let plan = values.quick ? quickPlan : fullPlan;
@@ -276,6 +300,7 @@ async function main(): Promise<void> {
   console.log(`Satchel benchmark (${plan.quick ? 'quick' : 'full'}): sizes ${plan.sizes.join(', ')}; ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`);
   console.log('Building dist/cli.cjs (npm run build) and the bare Koa baseline…');
   const built = await buildAll();
+  if (values['only-quality']) return measureQualityOnly(plan, built, began);
 
   const sizes: SizeResult[] = [];
   for (const size of plan.sizes) sizes.push(await measureSize(size, plan, built));

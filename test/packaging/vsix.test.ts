@@ -70,7 +70,13 @@ for (const [target, expected] of Object.entries(EXPECTED)) {
     assert.match(vsixManifest, new RegExp(`<Identity [^>]*TargetPlatform="${target}"`));
     const packageJson = JSON.parse(entries.get('extension/package.json')!.read().toString('utf8'));
     assert.equal(packageJson.main, './dist/extension.cjs');
-    for (const bundle of ['extension.cjs', 'llamaHost.cjs', 'classifyWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs']) assert.ok(entries.has(`extension/dist/${bundle}`), bundle);
+    for (const bundle of ['extension.cjs', 'llamaHost.cjs', 'classifyWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs', 'encoderHost.cjs']) assert.ok(entries.has(`extension/dist/${bundle}`), bundle);
+
+    // The built-in sentence encoder, once: its graph, vocabulary and seven weight shards, and the backend's .wasm.
+    const encoderFiles = ['model.json', 'vocab.json', ...Array.from({ length: 7 }, (_, i) => `group1-shard${i + 1}of7`)].map((file) => `extension/dist/use-lite/${file}`);
+    for (const file of [...encoderFiles, 'extension/dist/tfjs-backend-wasm-simd.wasm']) assert.ok(entries.has(file), file);
+    const copies = [...entries.keys()].filter((name) => /group1-shard\dof7$|tfjs-backend-wasm[^/]*\.wasm$|(^|\/)@energetic-ai\//.test(name));
+    assert.deepEqual(copies.sort(), [...encoderFiles.filter((file) => file.includes('shard')), 'extension/dist/tfjs-backend-wasm-simd.wasm', 'extension/dist/tfjs-backend-wasm.wasm'].sort(), 'the encoder is carried once');
 
     const binaryPackages = new Set([...entries.keys()].map((name) => /^extension\/node_modules\/(@node-llama-cpp\/[^/]+)\//.exec(name)?.[1]).filter(Boolean));
     assert.deepEqual([...binaryPackages], [expected.binaryPackage]);

@@ -146,10 +146,11 @@ test('past the running calls and the waiting line, /mcp answers a JSON-RPC error
     // Searches by query wait on the semantic recall first: held there, they keep their slots.
     let open = (): void => {};
     const opened = new Promise<void>((resolve) => (open = resolve));
-    const prepare = t.core.recall.prepare.bind(t.core.recall);
-    t.core.recall.prepare = async (query: string) => {
+    // plan() is where every search by query asks (prepare() goes through it too).
+    const plan = t.core.recall.plan.bind(t.core.recall);
+    t.core.recall.plan = async (query: string) => {
       await opened;
-      return prepare(query);
+      return plan(query);
     };
     const { running, waiting } = DEFAULT_SLOT_LIMITS;
     const extra = 20;

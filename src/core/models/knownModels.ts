@@ -4,7 +4,7 @@
  */
 import type { Model, SeededModel } from '../wire.ts';
 import { NotFoundError, UnsupportedError } from '../errors.ts';
-import { catalogModel, classifierModel, CLASSIFIER_ID, roleOf, standInModels, type CatalogEntry } from './catalog.ts';
+import { catalogModel, classifierModel, CLASSIFIER_ID, ENCODER_ID, encoderModel, roleOf, standInModels, type CatalogEntry } from './catalog.ts';
 import type { ModelRow, ModelStore } from './modelStore.ts';
 import type { Role } from './loadedModels.ts';
 
@@ -22,7 +22,11 @@ export interface LanguageModel {
   readonly row?: ModelRow;
 }
 
-export type Known = { readonly kind: 'classifier'; readonly base: Model } | { readonly kind: 'standIn'; readonly base: Model } | LanguageModel;
+export type Known =
+  | { readonly kind: 'classifier'; readonly base: Model }
+  | { readonly kind: 'encoder'; readonly base: Model }
+  | { readonly kind: 'standIn'; readonly base: Model }
+  | LanguageModel;
 
 /** Fields of a custom model that the user sets (the rest is derived or fixed). */
 const EDITABLE = [
@@ -42,13 +46,18 @@ export class KnownModels {
   /** Fixed for the process: built once, not on every listing and lookup. */
   private readonly standIns: ReadonlyMap<string, Model> = new Map(standInModels().map((model) => [model.id, model]));
 
-  constructor(catalog: readonly CatalogEntry[], store: ModelStore) {
+  /** Whether this build carries the built-in sentence encoder's files. */
+  private readonly encoder: boolean;
+
+  constructor(catalog: readonly CatalogEntry[], store: ModelStore, encoder: boolean) {
     this.catalog = new Map(catalog.map((entry) => [entry.id, entry]));
     this.store = store;
+    this.encoder = encoder;
   }
 
   all(): Known[] {
     const out: Known[] = [{ kind: 'classifier', base: classifierModel() }];
+    if (this.encoder) out.push({ kind: 'encoder', base: encoderModel() });
     for (const entry of this.catalog.values()) out.push(fromCatalog(entry, this.store.get(entry.id)));
     for (const base of this.standIns.values()) out.push({ kind: 'standIn', base });
     for (const row of this.store.customs()) out.push(fromCustom(row));
@@ -57,6 +66,7 @@ export class KnownModels {
 
   get(id: string): Known {
     if (id === CLASSIFIER_ID) return { kind: 'classifier', base: classifierModel() };
+    if (id === ENCODER_ID && this.encoder) return { kind: 'encoder', base: encoderModel() };
     const standIn = this.standIns.get(id);
     if (standIn) return { kind: 'standIn', base: standIn };
     const entry = this.catalog.get(id);

@@ -1,11 +1,12 @@
 /**
  * The child process that hosts node-llama-cpp for one loaded model, so a native crash or an
  * out-of-memory kill in llama.cpp cannot take the extension host down, and unloading is simply
- * ending this process. Speaks JSON over the IPC channel (see llamaProcess.ts); exits when the
+ * ending this process. Speaks JSON over the IPC channel (see modelProcess.ts); exits when the
  * parent goes away. Prebuilt CPU binaries only: it never builds or downloads llama.cpp.
  */
 import type { Llama, LlamaContext, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
-import type { HostReply, HostRequest } from './llamaProtocol.ts';
+import type { HostRequest } from './llamaProtocol.ts';
+import type { ProcessReply } from './modelProcess.ts';
 
 type Loaded =
   | { readonly role: 'text'; readonly model: LlamaModel; readonly context: LlamaContext }
@@ -17,7 +18,7 @@ const running = new Map<number, AbortController>();
 // One generation at a time: a context has one sequence.
 let queue: Promise<unknown> = Promise.resolve();
 
-function reply(message: HostReply): void {
+function reply(message: ProcessReply): void {
   process.send?.(message);
 }
 

@@ -1,4 +1,4 @@
-/** Messages between the host and the llama.cpp child process (llamaHost.ts), one JSON object each. */
+/** Requests from the host to the llama.cpp child process (llamaHost.ts), one JSON object each; replies are modelProcess.ts's. */
 export type HostRequest =
   | {
       readonly id: number;
@@ -17,8 +17,3 @@ export type HostRequest =
     }
   | { readonly id: number; readonly op: 'embed'; readonly text: string }
   | { readonly id: number; readonly op: 'abort'; readonly target: number };
-
-/** `id` 0 with result `'ready'` announces a started child. */
-export type HostReply =
-  | { readonly id: number; readonly ok: true; readonly result: unknown }
-  | { readonly id: number; readonly ok: false; readonly error: string };

@@ -1,16 +1,19 @@
 /**
- * The language models in memory: at most one per role (text, embedding), each in its own
- * llama.cpp child process. Loads and unloads of a role run one at a time; a text model idle for
- * `idleUnloadMs` is unloaded (an embedding model stays until unloaded); a crashed process simply
- * leaves its model unloaded.
+ * The language models in memory: at most one per role (text, embedding), each in its own child
+ * process (llama.cpp for GGUF models, TensorFlow.js for the built-in sentence encoder). Loads and
+ * unloads of a role run one at a time; a text model idle for `idleUnloadMs` is unloaded (an
+ * embedding model stays until unloaded); a crashed process simply leaves its model unloaded.
  */
 import { stat } from 'node:fs/promises';
 import { freemem } from 'node:os';
 import { InsufficientResourcesError, UnavailableError } from '../errors.ts';
 import { byteDescriptor } from './catalog.ts';
 import { LlamaProcess } from './llamaProcess.ts';
+import { EncoderProcess } from './encoderProcess.ts';
+import type { EncoderFiles } from './encoderFiles.ts';
 import type { TextGenerator } from './textGenerator.ts';
 import type { Embedder } from './embedder.ts';
+import { ENCODER_CENTRE } from './encoderCentre.ts';
 
 export type Role = 'text' | 'embedding';
 const ROLES: readonly Role[] = ['text', 'embedding'];
@@ -21,19 +24,32 @@ export interface RuntimeSettings {
   readonly loadTimeoutMs: number;
 }
 
-export interface LoadRequest {
-  readonly id: string;
-  readonly name: string;
-  readonly role: Role;
-  readonly modelPath: string;
-  readonly contextSize: number;
-  /** Memory the model declares it needs, if any; the file size gives a floor either way. */
-  readonly declaredRam?: number;
-}
+export type LoadRequest =
+  | {
+      readonly runtime: 'llama';
+      readonly id: string;
+      readonly name: string;
+      readonly role: Role;
+      readonly modelPath: string;
+      readonly contextSize: number;
+      /** Memory the model declares it needs, if any; the file size gives a floor either way. */
+      readonly declaredRam?: number;
+    }
+  | {
+      /** The built-in sentence encoder: an embedding model. */
+      readonly runtime: 'encoder';
+      readonly id: string;
+      readonly name: string;
+      readonly role: 'embedding';
+      readonly files: EncoderFiles;
+      /** Pieces of a text it reads. */
+      readonly maxTokens: number;
+      readonly declaredRam: number;
+    };
 
 interface Loaded {
   readonly id: string;
-  readonly process: LlamaProcess;
+  readonly process: LlamaProcess | EncoderProcess;
   busy: number;
   idleTimer?: NodeJS.Timeout;
 }
@@ -67,13 +83,16 @@ export class LoadedModels {
       if (this.runtimes.get(request.role)?.id === request.id) return;
       await this.stop(request.role);
       await ensureMemory(request);
-      const process = await LlamaProcess.start({
-        modelPath: request.modelPath,
-        role: request.role,
-        contextSize: request.contextSize,
-        threads: this.settings.threads,
-        timeoutMs: this.settings.loadTimeoutMs,
-      });
+      const process =
+        request.runtime === 'encoder'
+          ? await EncoderProcess.start({ files: request.files, maxTokens: request.maxTokens, timeoutMs: this.settings.loadTimeoutMs })
+          : await LlamaProcess.start({
+              modelPath: request.modelPath,
+              role: request.role,
+              contextSize: request.contextSize,
+              threads: this.settings.threads,
+              timeoutMs: this.settings.loadTimeoutMs,
+            });
       if (this.closed) {
         await process.stop();
         throw new UnavailableError('Satchel is shutting down.');
@@ -104,12 +123,13 @@ export class LoadedModels {
   /** A generator over the loaded text model, or undefined when none is loaded. */
   textGenerator(): TextGenerator | undefined {
     const loaded = this.runtimes.get('text');
-    if (!loaded?.process.running) return undefined;
+    const process = loaded?.process;
+    if (!loaded || !(process instanceof LlamaProcess) || !process.running) return undefined;
     return {
       generate: async (prompt, options) => {
         loaded.busy++;
         try {
-          return await loaded.process.generate(prompt, options);
+          return await process.generate(prompt, options);
         } finally {
           loaded.busy--;
           if (this.runtimes.get('text') === loaded) this.touch('text');
@@ -122,18 +142,26 @@ export class LoadedModels {
   embedder(): Embedder | undefined {
     const loaded = this.runtimes.get('embedding');
     if (!loaded?.process.running) return undefined;
-    return {
-      modelId: loaded.id,
-      embed: async (text) => {
-        loaded.busy++;
-        try {
-          return Float32Array.from(await loaded.process.embed(text));
-        } finally {
-          loaded.busy--;
-          if (this.runtimes.get('embedding') === loaded) this.touch('embedding');
-        }
-      },
+    const busy = async <T>(work: () => Promise<T>): Promise<T> => {
+      loaded.busy++;
+      try {
+        return await work();
+      } finally {
+        loaded.busy--;
+        if (this.runtimes.get('embedding') === loaded) this.touch('embedding');
+      }
     };
+    const process = loaded.process;
+    if (process instanceof EncoderProcess) {
+      return {
+        modelId: loaded.id,
+        reads: 'words',
+        centre: ENCODER_CENTRE,
+        embed: (text) => busy(async () => (await process.embed([text]))[0]!),
+        embedMany: (texts) => busy(() => process.embed(texts)),
+      };
+    }
+    return { modelId: loaded.id, reads: 'code', embed: (text) => busy(async () => Float32Array.from(await process.embed(text))) };
   }
 
   async close(): Promise<void> {
@@ -180,7 +208,7 @@ export class LoadedModels {
 
 async function ensureMemory(request: LoadRequest): Promise<void> {
   // The CPU backend holds about the file size again after repacking, plus the context (models.md §2.3).
-  const fileBytes = (await stat(request.modelPath)).size;
+  const fileBytes = request.runtime === 'llama' ? (await stat(request.modelPath)).size : 0;
   const needed = Math.max(request.declaredRam ?? 0, fileBytes * 2 + 64 * 1024 * 1024);
   const free = freemem();
   if (needed > free) {

@@ -8,7 +8,8 @@ import { detectUsage } from './ggufUsage.ts';
 import type { Model, ModelDeleteCacheOutput, ModelDownloadProgress, Models, SeededModel } from '../wire.ts';
 import { ConflictError, ForbiddenError, InvalidInputError, UnavailableError, UnsupportedError } from '../errors.ts';
 import { stamp, newId } from '../time.ts';
-import { byteDescriptor, CLASSIFIER_ID, shippedCatalog, withBaseUrl } from './catalog.ts';
+import { byteDescriptor, CLASSIFIER_ID, ENCODER_MAX_TOKENS, ENCODER_RAM_BYTES, shippedCatalog, withBaseUrl } from './catalog.ts';
+import { encoderFiles, type EncoderFiles } from './encoderFiles.ts';
 import { ModelStore } from './modelStore.ts';
 import { partialBytes } from './downloader.ts';
 import { LoadedModels } from './loadedModels.ts';
@@ -48,6 +49,8 @@ export class ModelService {
   private readonly downloads: ModelDownloads;
   private readonly loaded: LoadedModels;
   private readonly progress: ProgressFeed;
+  /** The built-in sentence encoder's files, when this build carries them. */
+  private readonly encoder: EncoderFiles | undefined;
   /** Download progress of every model, throttled; state changes always come through. */
   readonly onDidChangeDownload: Event<ModelDownloadEvent>;
   private closed = false;
@@ -59,7 +62,8 @@ export class ModelService {
     this.store = new ModelStore(context.database);
     let entries = this.settings.catalog ?? shippedCatalog();
     if (this.settings.catalogBaseUrl) entries = withBaseUrl(entries, this.settings.catalogBaseUrl);
-    this.models = new KnownModels(entries, this.store);
+    this.encoder = this.settings.builtInEncoder ? encoderFiles() : undefined;
+    this.models = new KnownModels(entries, this.store, this.encoder !== undefined);
     this.files = new ModelFiles(dataDir);
     this.progress = new ProgressFeed(this.settings.progressIntervalMs);
     this.onDidChangeDownload = this.progress.event;
@@ -179,7 +183,7 @@ export class ModelService {
   async download(id: string): Promise<Model> {
     const known = this.models.get(id);
     if (known.kind === 'standIn') throw standInRefusal(known.base, 'downloaded');
-    if (known.kind === 'classifier' || this.downloads.isDownloaded(known) || this.downloads.isRunning(id)) return this.view(known);
+    if (known.kind === 'classifier' || known.kind === 'encoder' || this.downloads.isDownloaded(known) || this.downloads.isRunning(id)) return this.view(known);
     if (!known.source) {
       throw new UnsupportedError(`${known.base.name} has no download source; set its unique to a URL or an absolute path.`);
     }
@@ -199,7 +203,7 @@ export class ModelService {
 
   downloadProgress(id: string): ModelDownloadProgress {
     const known = this.models.get(id);
-    if (known.kind === 'classifier') return { status: 'COMPLETED', percentage: 100 };
+    if (known.kind === 'classifier' || known.kind === 'encoder') return { status: 'COMPLETED', percentage: 100 };
     if (known.kind === 'standIn') return { status: 'UNKNOWN', percentage: 0 };
     return this.downloads.progressOf(known);
   }
@@ -213,10 +217,23 @@ export class ModelService {
       return this.view(known);
     }
     if (known.kind === 'standIn') throw standInRefusal(known.base, 'loaded');
+    if (known.kind === 'encoder') {
+      await this.loaded.load({
+        runtime: 'encoder',
+        id,
+        name: known.base.name,
+        role: 'embedding',
+        files: this.encoder!,
+        maxTokens: ENCODER_MAX_TOKENS,
+        declaredRam: ENCODER_RAM_BYTES,
+      });
+      return this.get(id);
+    }
     if (!this.downloads.isDownloaded(known)) {
       throw new ConflictError(`${known.base.name} is not downloaded; download it before loading it.`);
     }
     await this.loaded.load({
+      runtime: 'llama',
       id,
       name: known.base.name,
       role: known.role,
@@ -232,7 +249,7 @@ export class ModelService {
     if (known.kind === 'classifier') {
       await this.classifier.unload();
       this.context.publish({ kind: 'model', id });
-    } else if (known.kind === 'llm') await this.loaded.unload(id);
+    } else if (known.kind === 'llm' || known.kind === 'encoder') await this.loaded.unload(id);
     return this.get(id);
   }
 
@@ -247,8 +264,8 @@ export class ModelService {
   /** Removes a language model's downloaded files (unloading it first); it stays listed, not downloaded. */
   async deleteCache(id: string): Promise<ModelDeleteCacheOutput> {
     const known = this.models.get(id);
-    if (known.kind === 'classifier') {
-      throw new UnsupportedError('Deleting the cache is only available for language models; the classifier ships with Satchel.');
+    if (known.kind === 'classifier' || known.kind === 'encoder') {
+      throw new UnsupportedError(`Deleting the cache is only available for downloaded language models; ${known.base.name} ships with Satchel.`);
     }
     if (known.kind === 'standIn') throw standInRefusal(known.base, 'given a cache');
     await this.downloads.stop(id, 'cancel');
@@ -288,6 +305,7 @@ export class ModelService {
 
   private view(known: Known): Model {
     if (known.kind === 'classifier') return { ...known.base, downloaded: true, downloading: false, loaded: this.classifier.loaded };
+    if (known.kind === 'encoder') return { ...known.base, downloaded: true, downloading: false, loaded: this.loaded.isLoaded(known.base.id) };
     if (known.kind === 'standIn') return { ...known.base, downloaded: false, downloading: false, loaded: false };
     const downloaded = this.downloads.isDownloaded(known);
     const bytes = known.base.bytes ?? (downloaded && known.row?.bytes !== undefined ? byteDescriptor(known.row.bytes) : undefined);

@@ -6,6 +6,12 @@
  * every embedding model (unrelated texts score about 0.1 with some models and 0.7 with others),
  * so a weighted sum of scores would need calibrating per model. K = 60 is the published default;
  * it keeps one ranking's top result from outweighing an asset both rankings place well.
+ *
+ * One ranking is weighed less: the typo stage's guesses for a description. A query of three words
+ * or more that no exact stage matched says what the code does ("wait until the user stops
+ * typing"); the typo stage then offers snippets sharing fragments of its words, weaker evidence
+ * than a vector neighbour, so they count half. A query of one or two words is a name or keywords,
+ * and its typo guesses are what the user meant (`debonce` → `debounce`): they count in full.
  */
 import type { SearchHit, SearchScope } from './searchIndex.ts';
 
@@ -24,16 +30,32 @@ export interface SemanticQuery {
 }
 
 const K = 60;
+/** Words from which a query whose only lexical hits are typo guesses reads as a description. */
+const DESCRIPTION_WORDS = 3;
+/** The weight of a description's typo guesses (1: the other hits and the vector neighbours). */
+const GUESS_WEIGHT = 0.5;
+
+/** How much the lexical hits of `query` count in the fusion, by stage. */
+export function lexicalWeight(query: string): (stage: SearchHit['stage']) => number {
+  const words = query.trim().split(/\s+/).filter((word) => word !== '').length;
+  return words >= DESCRIPTION_WORDS ? (stage) => (stage === 'fuzzy' ? GUESS_WEIGHT : 1) : () => 1;
+}
 
 /**
  * Fuses the two rankings; at most `limit` hits. Ties (equal fused scores) keep the lexical order,
  * then the vector order, so the result is the same for the same inputs. Scores are rescaled to
  * 0..1 in fused order (the wire's score says "higher is better", and clients sort by it).
+ * `weight` says how much a lexical hit counts by its stage (`lexicalWeight`); 1 by default.
  */
-export function fuseRankings(lexical: readonly SearchHit[], semantic: readonly SemanticHit[], limit: number): SearchHit[] {
+export function fuseRankings(
+  lexical: readonly SearchHit[],
+  semantic: readonly SemanticHit[],
+  limit: number,
+  weight: (stage: SearchHit['stage']) => number = () => 1,
+): SearchHit[] {
   const fused = new Map<number, { score: number; lexical: number; semantic: number; stage: SearchHit['stage'] }>();
   lexical.forEach((hit, rank) => {
-    if (!fused.has(hit.rowid)) fused.set(hit.rowid, { score: 1 / (K + rank + 1), lexical: rank, semantic: Infinity, stage: hit.stage });
+    if (!fused.has(hit.rowid)) fused.set(hit.rowid, { score: weight(hit.stage) / (K + rank + 1), lexical: rank, semantic: Infinity, stage: hit.stage });
   });
   semantic.forEach((hit, rank) => {
     const entry = fused.get(hit.rowid);

@@ -16,9 +16,10 @@ import { Emitter, type Disposable, type Event } from '../events.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { AssetIndexer } from '../assets/assetService.ts';
 import { embeddingIndexer } from '../assets/embeddingIndexer.ts';
-import { fuseIdRankings, fuseRankings, type SemanticQuery } from './hybridSearch.ts';
+import { fuseIdRankings, fuseRankings, lexicalWeight, type SemanticQuery } from './hybridSearch.ts';
 import { VectorIndex } from './vectorIndex.ts';
 import { VectorStore } from './vectorStore.ts';
+import { codeText, wordsText } from './embeddedText.ts';
 
 export interface RecallSources {
   /** The loaded embedding model, if any (asked again for every call: a reload is another process). */
@@ -40,6 +41,13 @@ export interface RecallSettings {
   readonly queryTimeoutMs: number;
 }
 
+/** How a search with a query runs: fused with vector similarity, or lexical only and why. */
+export type SearchPlan =
+  | { readonly mode: 'hybrid'; readonly model: string; /** Snippets with a vector so far. */ readonly vectors: number; readonly semantic: SemanticQuery }
+  | { readonly mode: 'lexical'; readonly reason: string };
+
+const lexical = (reason: string): SearchPlan => ({ mode: 'lexical', reason });
+
 export const defaultRecallSettings: RecallSettings = { batchSize: 16, candidates: 10, minSimilarity: 0.25, queryTimeoutMs: 2000 };
 
 export interface RecallStatus {
@@ -57,12 +65,6 @@ export interface RecallStatus {
   readonly total: number;
 }
 
-/**
- * Code embedded per asset, after its name and tags: sentence-embedding models read 256–512 tokens
- * (longer input is cut anyway), and the cost grows faster than the length (a 64-d test model took
- * 13 ms for 1,000 characters and 250 ms for 4,000 on this machine), so the head stands for the rest.
- */
-const EMBEDDED_CHARS = 2000;
 const QUERY_CHARS = 1024;
 const LOAD_CHUNK = 500;
 const QUERY_CACHE = 64;
@@ -132,26 +134,40 @@ export class SemanticRecall implements Disposable {
    * model, its vectors still loading, or the model too slow or failing to answer).
    */
   async prepare(query: string): Promise<SemanticQuery | undefined> {
+    const plan = await this.plan(query);
+    return plan.mode === 'hybrid' ? plan.semantic : undefined;
+  }
+
+  /** `prepare`, saying how the search will run: hybrid, or lexical and why. */
+  async plan(query: string): Promise<SearchPlan> {
     const session = this.session;
     const text = query.trim().slice(0, QUERY_CHARS);
-    if (!session?.index || text === '') return undefined;
+    if (text === '') return lexical('the query is empty');
+    if (!session) return lexical('no embedding model is loaded');
+    const index = session.index;
+    if (!index) return lexical(`the vectors of ${session.model} are still being read`);
     let vector = session.queries.get(text);
     if (!vector) {
       const embedder = this.embedderOf(session);
-      if (!embedder) return undefined;
+      if (!embedder) return lexical('the embedding model is being unloaded');
       try {
         vector = await withTimeout(embedder.embed(text), this.settings.queryTimeoutMs);
       } catch (error) {
         this.context.logger.warn(`Search is lexical only for this query: its vector failed (${(error as Error).message})`);
-        return undefined;
+        return lexical(`the query's vector failed: ${(error as Error).message}`);
       }
-      if (vector.length !== session.index.dimension) return undefined;
+      if (vector.length !== index.dimension) return lexical(`the model answered ${vector.length} dimensions, its stored vectors have ${index.dimension}`);
       session.queries.set(text, vector);
       if (session.queries.size > QUERY_CACHE) session.queries.delete(session.queries.keys().next().value as string);
     }
     // Scanned here, between turns of the event loop, not in the synchronous search. Extra
     // neighbours cover suggested (and, out of scope, pseudo) assets, which the search drops.
-    const near = await session.index.nearestSliced(vector, 2 * this.settings.candidates, this.settings.minSimilarity);
+    const near = await index.nearestSliced(vector, 2 * this.settings.candidates, this.settings.minSimilarity);
+    return { mode: 'hybrid', model: session.model, vectors: index.size, semantic: this.semanticQuery(text, near) };
+  }
+
+  private semanticQuery(query: string, near: ReadonlyArray<{ readonly id: string; readonly similarity: number }>): SemanticQuery {
+    const weight = lexicalWeight(query);
     return {
       fuse: (lexical, scope) => {
         const similarity = new Map(near.map((n) => [n.id, n.similarity]));
@@ -159,7 +175,7 @@ export class SemanticRecall implements Disposable {
           .eligible(near.map((n) => n.id), scope.includePseudo)
           .slice(0, this.settings.candidates)
           .map((row) => ({ rowid: row.rowid, similarity: similarity.get(row.id)! }));
-        return fuseRankings(lexical, semantic, scope.limit);
+        return fuseRankings(lexical, semantic, scope.limit, weight);
       },
       fuseIds: (ranked, limit) => {
         const semantic = this.store.eligible(near.map((n) => n.id), false).slice(0, this.settings.candidates);
@@ -232,7 +248,7 @@ export class SemanticRecall implements Disposable {
       const dimension = (await embedder.embed('satchel')).length;
       if (signal.aborted) return;
       if (dimension === 0) throw new Error('the model made an empty vector');
-      const index = new VectorIndex(dimension);
+      const index = new VectorIndex(dimension, embedder.centre?.prior.length === dimension ? embedder.centre : undefined);
       for (let after = 0; ; ) {
         const chunk = this.store.vectors(session.model, dimension, after, LOAD_CHUNK);
         for (const { assetId, vector } of chunk.vectors) index.set(assetId, vector);
@@ -298,28 +314,42 @@ export class SemanticRecall implements Disposable {
 
   /** Makes and stores the vectors of `ids` whose embedded text changed; the others are confirmed current. */
   private async embedBatch(session: Session, index: VectorIndex, ids: readonly string[]): Promise<void> {
-    const made: Array<{ assetId: string; source: string; vector: Float32Array }> = [];
+    const embedder = this.embedderOf(session);
+    if (!embedder || session.abort.signal.aborted) return;
+    const wanted: Array<{ assetId: string; source: string; text: string }> = [];
     const unchanged: string[] = [];
     for (const id of ids) {
-      const text = this.embeddedText(id);
+      const text = this.embeddedText(id, embedder.reads);
       if (text === undefined) continue; // Deleted meanwhile.
       const source = createHash('sha256').update(text).digest('base64url');
-      if (this.store.sourceOf(id, session.model, index.dimension) === source && index.has(id)) {
-        unchanged.push(id);
-        continue;
-      }
-      const embedder = this.embedderOf(session);
-      if (!embedder || session.abort.signal.aborted) return;
-      let vector: Float32Array;
+      if (this.store.sourceOf(id, session.model, index.dimension) === source && index.has(id)) unchanged.push(id);
+      else wanted.push({ assetId: id, source, text });
+    }
+    const made: Array<{ assetId: string; source: string; vector: Float32Array }> = [];
+    const keep = (entry: (typeof wanted)[number], vector: Float32Array | undefined) => {
+      if (vector?.length === index.dimension) made.push({ assetId: entry.assetId, source: entry.source, vector });
+    };
+    let batched = false;
+    if (embedder.embedMany && wanted.length > 1) {
       try {
-        vector = await embedder.embed(text);
+        const vectors = await embedder.embedMany(wanted.map((entry) => entry.text));
+        wanted.forEach((entry, i) => keep(entry, vectors[i]));
+        batched = true;
+      } catch (error) {
+        // The model is gone (the session ends with it), or one text failed the batch: one by one below.
+        if (!this.embedderOf(session)) return;
+        this.context.logger.warn(`A batch of ${wanted.length} vectors failed, made one by one: ${(error as Error).message}`);
+      }
+    }
+    for (const entry of batched ? [] : wanted) {
+      if (session.abort.signal.aborted) return;
+      try {
+        keep(entry, await embedder.embed(entry.text));
       } catch (error) {
         // The model is gone (the session ends with it) or could not read this text: leave it stale.
         if (!this.embedderOf(session)) return;
-        this.context.logger.warn(`No vector for asset ${id}: ${(error as Error).message}`);
-        continue;
+        this.context.logger.warn(`No vector for asset ${entry.assetId}: ${(error as Error).message}`);
       }
-      if (vector.length === index.dimension) made.push({ assetId: id, source, vector });
     }
     if (session.abort.signal.aborted) return;
     this.store.confirm(unchanged, session.model);
@@ -328,12 +358,11 @@ export class SemanticRecall implements Disposable {
     // The query cache holds vectors, not results: it stays valid.
   }
 
-  private embeddedText(id: string): string | undefined {
+  private embeddedText(id: string, reads: Embedder['reads']): string | undefined {
     const name = this.store.nameOf(id);
     const text = this.sources.textOf(id);
     if (name === undefined || text === undefined) return undefined;
-    const tags = this.sources.tagsOf(id);
-    return `${name}\n${tags.length > 0 ? `${tags.join(', ')}\n` : ''}\n${text.slice(0, EMBEDDED_CHARS)}`;
+    return (reads === 'words' ? wordsText : codeText)(name, this.sources.tagsOf(id), text);
   }
 
   private report(status: RecallStatus): void {

@@ -14,6 +14,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { MAX_CONTENT_CHARS, detailOf, detailText, listingText, summaryOf, type SnippetSummary } from './snippetViews.ts';
 import { registerSnippetWriteTools } from './snippetWriteTools.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
+import type { SearchMode } from '../../wire/search.ts';
 
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 50;
@@ -37,6 +38,13 @@ const summary = z.object({
   revision: z.string().describe('Its current revision: pass it as expected_revision to update_snippet or delete_snippet.'),
 });
 const snippetList = { snippets: z.array(summary) };
+const searchOutput = {
+  ...snippetList,
+  search: z
+    .object({ mode: z.enum(['hybrid', 'lexical']), model: z.string().optional(), vectors: z.number().optional(), reason: z.string().optional() })
+    .optional()
+    .describe('How a search with a query ran: by meaning and words (hybrid), or by words only (lexical) and why.'),
+};
 
 const searchInput = {
   query: z.string().max(1000).optional().describe('Words, identifiers or a phrase to look for in names, tags and code (typo-tolerant).'),
@@ -52,9 +60,16 @@ function resolveLanguage(name: string | undefined): { specific?: ClassificationS
   return specific ? { specific } : { error: `Unknown language ${JSON.stringify(name)}. Give a name such as "TypeScript" or "Python", or an extension such as "ts" or "py".` };
 }
 
-function listed(snippets: readonly SnippetSummary[], empty: string, heading: string) {
+function listed(snippets: readonly SnippetSummary[], empty: string, heading: string, mode?: SearchMode) {
   const text = snippets.length === 0 ? empty : `${heading}\n${listingText(snippets)}`;
-  return toolResult(text, { snippets });
+  return toolResult(mode ? `${text}\n${modeLine(mode)}` : text, { snippets, ...(mode ? { search: mode } : {}) });
+}
+
+/** A line after the results saying how a search with a query ran, so an agent knows a miss may be a miss by words only. */
+function modeLine(mode: SearchMode): string {
+  return mode.mode === 'hybrid'
+    ? `Searched by meaning and words (${mode.vectors} snippet${mode.vectors === 1 ? ' has' : 's have'} vectors).`
+    : `Searched by words only: ${mode.reason}.`;
 }
 
 /**
@@ -63,18 +78,26 @@ function listed(snippets: readonly SnippetSummary[], empty: string, heading: str
  * through their links, a language alone through the listing index. None of them reads a document:
  * the summaries read names, tags and the opening of each text (a large one's stored head).
  */
-async function search(core: Satchel, query: string, tags: readonly string[], language: ClassificationSpecific | undefined, limit: number): Promise<SnippetSummary[]> {
+async function search(
+  core: Satchel,
+  query: string,
+  tags: readonly string[],
+  language: ClassificationSpecific | undefined,
+  limit: number,
+): Promise<{ snippets: SnippetSummary[]; mode?: SearchMode }> {
   let ids: string[];
+  let mode: SearchMode | undefined;
   if (query !== '') {
     // With an embedding model loaded, the search is hybrid: snippets are found by meaning too.
-    const semantic = await core.recall.prepare(query);
-    ids = core.assets.queryIds(query, { tags, language, limit, semantic });
+    const plan = await core.recall.plan(query);
+    mode = plan.mode === 'hybrid' ? { mode: 'hybrid', model: plan.model, vectors: plan.vectors } : { mode: 'lexical', reason: plan.reason };
+    ids = core.assets.queryIds(query, { tags, language, limit, semantic: plan.mode === 'hybrid' ? plan.semantic : undefined });
   } else if (tags.length > 0) {
     ids = core.assets.taggedIds(tags, limit, language);
   } else {
     ids = core.assets.newest(limit, language);
   }
-  return summariesOf(core, ids);
+  return { snippets: summariesOf(core, ids), ...(mode ? { mode } : {}) };
 }
 
 /**
@@ -101,7 +124,7 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
         'Returns the best matches with id, name, language, tags and a short preview; call get_snippet with an id for the full code. ' +
         'Give at least one of query, tags or language. Search before writing code the user may already have.',
       inputSchema: searchInput,
-      outputSchema: snippetList,
+      outputSchema: searchOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
@@ -113,8 +136,8 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
         if (query === '' && wantedTags.length === 0 && !lang.specific) {
           return toolError('Give a query, tags or a language to search. To see the newest snippets, call list_recent_snippets.');
         }
-        const found = await search(core, query, wantedTags, lang.specific, args.limit ?? DEFAULT_LIMIT);
-        return listed(found, 'No saved snippet matches.', `${found.length} snippet${found.length === 1 ? '' : 's'} found:`);
+        const { snippets: found, mode } = await search(core, query, wantedTags, lang.specific, args.limit ?? DEFAULT_LIMIT);
+        return listed(found, 'No saved snippet matches.', `${found.length} snippet${found.length === 1 ? '' : 's'} found:`, mode);
       }),
   );
 

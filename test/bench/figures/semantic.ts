@@ -1,10 +1,7 @@
 /**
- * Semantic recall figures, against the host already loaded with the corpus:
+ * Semantic recall latency at scale, against the host already loaded with the corpus (quality with
+ * a real model is meaningQuality.ts):
  *
- * - quality: paraphrased queries (paraphrases.ts), recall@5 and MRR@10, lexical search alone and,
- *   when SATCHEL_BENCH_EMBEDDING_MODEL names a real sentence-embedding GGUF, hybrid search with it
- *   (imported, loaded and back-filled through the host's own API). No such model can be obtained
- *   here, so without the variable the hybrid figure is reported as not measured, never guessed.
  * - latency: hybrid search over HTTP with a generated 384-dimension GGUF (random weights: real
  *   model compute for the query vector, meaningless vectors) and synthetic stored vectors, one per
  *   asset, written into the store before the model loads. Each is a noisy copy of one query's
@@ -17,30 +14,15 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { BenchClient } from '../client.ts';
-import type { Corpus } from '../corpus.ts';
-import { paraphrases } from '../paraphrases.ts';
 import { memoryOf } from '../processes.ts';
 import { search } from '../satchelApi.ts';
 import { latency, medianOfRuns, type Latency } from '../stats.ts';
-import { attempt, type Outcome } from './attempt.ts';
 import { mulberry32 } from '../corpus.ts';
 import { tinyGguf } from '../../support/gguf.ts';
 import { LlamaProcess } from '../../../src/core/models/llamaProcess.ts';
 import { VectorIndex } from '../../../src/core/search/vectorIndex.ts';
 
-export const EMBEDDING_MODEL_ENV = 'SATCHEL_BENCH_EMBEDDING_MODEL';
 const DIMENSION = 384;
-
-export interface QualityScore {
-  readonly recallAt5: number;
-  readonly mrr: number;
-  readonly queries: number;
-}
-
-export interface QualityFigure {
-  readonly lexical: QualityScore;
-  readonly hybrid: Outcome<QualityScore & { readonly model: string; readonly backfillMs: number }>;
-}
 
 export interface SemanticLatencyFigure {
   readonly dimension: number;
@@ -60,47 +42,8 @@ export interface SemanticLatencyFigure {
 
 export interface SemanticPlan {
   readonly runs: number;
-  /** How long a real model's back-fill may take before the quality figure is given up. */
+  /** How long loading the stored vectors may take. */
   readonly backfillBudgetMs: number;
-}
-
-export async function measureQuality(client: BenchClient, corpus: Corpus, idOf: ReadonlyMap<string, string>, plan: SemanticPlan): Promise<QualityFigure> {
-  const targets = paraphrases.map((p) => {
-    const planted = corpus.queries.find((q) => q.query === p.planted);
-    const id = planted ? idOf.get(planted.target) : undefined;
-    if (!id) throw new Error(`no planted target for "${p.planted}"`);
-    return { query: p.query, id };
-  });
-  const score = async (): Promise<QualityScore> => {
-    let atFive = 0;
-    let reciprocal = 0;
-    for (const { query, id } of targets) {
-      const rank = (await search(client, query)).ids.slice(0, 10).indexOf(id);
-      if (rank >= 0 && rank < 5) atFive++;
-      if (rank >= 0) reciprocal += 1 / (rank + 1);
-    }
-    return { recallAt5: atFive / targets.length, mrr: reciprocal / targets.length, queries: targets.length };
-  };
-  const lexical = await score();
-  const path = process.env[EMBEDDING_MODEL_ENV];
-  const hybrid: QualityFigure['hybrid'] = path
-    ? await attempt(`hybrid quality with ${basename(path)}`, async () => {
-        const id = await importEmbeddingModel(client, path);
-        const started = performance.now();
-        await client.ok('POST', `/model/${encodeURIComponent(id)}/load`);
-        await untilReady(client, plan.backfillBudgetMs);
-        const backfillMs = performance.now() - started;
-        try {
-          return { ...(await score()), model: basename(path), backfillMs };
-        } finally {
-          await client.ok('POST', `/model/${encodeURIComponent(id)}/unload`);
-        }
-      })
-    : {
-        ok: false,
-        reason: `not measured: no sentence-embedding model is available here (no npm package ships one; set ${EMBEDDING_MODEL_ENV}=/path/to/embedding.gguf)`,
-      };
-  return { lexical, hybrid };
 }
 
 export async function measureSemanticLatency(
@@ -183,7 +126,8 @@ async function importEmbeddingModel(client: BenchClient, path: string): Promise<
   return id;
 }
 
-async function untilReady(client: BenchClient, budgetMs: number): Promise<void> {
+/** Waits until every snippet has a vector of the loaded model (GET /search/semantic says `ready`). */
+export async function untilReady(client: BenchClient, budgetMs: number): Promise<void> {
   const end = performance.now() + budgetMs;
   let last = 0;
   for (;;) {

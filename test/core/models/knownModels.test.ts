@@ -8,7 +8,7 @@ import { NotFoundError } from '../../../src/core/errors.ts';
 const noRows = { get: () => undefined, customs: () => [] } as unknown as ModelStore;
 
 test('the stand-ins for cloud models are built once and found by id', () => {
-  const models = new KnownModels([], noRows);
+  const models = new KnownModels([], noRows, false);
   const standIns = () => models.all().filter((known) => known.kind === 'standIn').map((known) => known.base);
   const first = standIns();
   assert.deepEqual(first.map((model) => model.id), [...STAND_IN_IDS]);

@@ -24,6 +24,7 @@ const CONCEPTS: readonly (readonly string[])[] = [
 
 class FakeEmbedder implements Embedder {
   readonly modelId: string;
+  readonly reads = 'code';
   readonly texts: string[] = [];
   private readonly extra: number;
   private readonly delayMs: number;
@@ -198,6 +199,43 @@ test('an asset found by meaning alone, where lexical search finds nothing', asyn
     s.assets.search({ query: `"${query}"` }, { ...OPTIONS, semantic: await recall.prepare(`"${query}"`) }).iterable,
     [],
   );
+});
+
+/** FakeEmbedder's vectors crowded in one narrow cone (a large part every text shares), as the built-in encoder's are. */
+class ConeEmbedder extends FakeEmbedder {
+  readonly centre: Embedder['centre'];
+
+  constructor(modelId: string, centred: boolean) {
+    super(modelId);
+    // The prior: the shared direction (a mean of unit vectors is shorter than 1), counted as 4 snippets.
+    this.centre = centred ? { prior: Array.from(ConeEmbedder.shared(), (x) => 0.9 * x), weight: 4 } : undefined;
+  }
+
+  static shared(): Float32Array {
+    const dimension = CONCEPTS.length + 8;
+    return new Float32Array(dimension).fill(1 / Math.sqrt(dimension));
+  }
+
+  override async embed(text: string): Promise<Float32Array> {
+    const vector = await super.embed(text);
+    const shared = ConeEmbedder.shared();
+    return vector.map((x, i) => x + 6 * shared[i]!);
+  }
+}
+
+test('a model whose vectors crowd in a cone is compared from the library\'s centre: unrelated snippets stop matching', async () => {
+  await seedCorpus();
+  const query = 'download the web page again';
+  const found = async () => s.assets.search({ query }, { ...OPTIONS, semantic: await recall.prepare(query) }).iterable.map((hit) => hit.asset?.name);
+  loadModel(new ConeEmbedder('cone-plain', false));
+  await recall.idle();
+  const plain = await found();
+  assert.ok(plain.includes('formatTimestamp'), `uncentred, every snippet is near every query: ${plain.join(', ')}`);
+  loadModel(new ConeEmbedder('cone-centred', true));
+  await recall.idle();
+  const centred = await found();
+  assert.equal(centred[0], 'fetchWithRetry');
+  assert.ok(!centred.includes('formatTimestamp'), `centred, the dissimilar snippet stays out: ${centred.join(', ')}`);
 });
 
 test('hybrid ordering: lexical and vector hits fused, the same order every time', async () => {

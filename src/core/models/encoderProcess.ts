@@ -1,0 +1,54 @@
+/**
+ * The built-in sentence encoder loaded in its own child process (encoderHost, over
+ * modelProcess.ts). Stopping it is the unload. If the child dies, pending calls fail and
+ * `onDidExit` fires, so the service can mark the model unloaded.
+ */
+import type { Event } from '../events.ts';
+import type { EncoderFiles } from './encoderFiles.ts';
+import type { EncoderRequest } from './encoderProtocol.ts';
+import { ModelProcess } from './modelProcess.ts';
+
+export interface EncoderLoadOptions {
+  readonly files: EncoderFiles;
+  /** Pieces of a text the model reads (its cost grows with them). */
+  readonly maxTokens: number;
+  /** How long starting the child and loading may take. */
+  readonly timeoutMs: number;
+}
+
+export class EncoderProcess {
+  private readonly runtime: ModelProcess<EncoderRequest>;
+  /** Fires once when the child process ends, whatever the reason. */
+  readonly onDidExit: Event<void>;
+
+  private constructor(runtime: ModelProcess<EncoderRequest>) {
+    this.runtime = runtime;
+    this.onDidExit = runtime.onDidExit;
+  }
+
+  static async start(options: EncoderLoadOptions): Promise<EncoderProcess> {
+    const load = { op: 'load', modelDir: options.files.modelDir, maxTokens: options.maxTokens } as const;
+    return new EncoderProcess(await ModelProcess.start<EncoderRequest>('encoderHost', load, { timeoutMs: options.timeoutMs, what: 'the built-in sentence encoder' }));
+  }
+
+  get pid(): number | undefined {
+    return this.runtime.pid;
+  }
+
+  get running(): boolean {
+    return this.runtime.running;
+  }
+
+  /**
+   * One vector per text, in order, as the model makes it (the model reads a batch together: cheaper
+   * per text than one by one). Search centres them (ENCODER_CENTRE, vectorIndex.ts).
+   */
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const vectors = (await this.runtime.call({ op: 'embed', texts })) as number[][];
+    return vectors.map((vector) => Float32Array.from(vector));
+  }
+
+  stop(): Promise<void> {
+    return this.runtime.stop();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * A child process that holds one loaded model (llamaHost for GGUF models, encoderHost for the
+ * built-in sentence encoder), so a native crash or an out-of-memory kill in a model runtime cannot
+ * take the extension host down, its CPU work never holds the host's event loop, and unloading is
+ * ending the process: the OS takes all of the model's memory back. Requests and replies are JSON
+ * over the IPC channel, each request with an id; the child announces itself with id 0. If the child
+ * dies, pending calls fail and `onDidExit` fires; the host process keeps running.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Emitter } from '../events.ts';
+import { UnavailableError, UnsupportedError } from '../errors.ts';
+
+/** A reply to the request with the same id; id 0 with result `'ready'` announces a started child. */
+export type ProcessReply =
+  | { readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: string };
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void };
+
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Where a child script is: beside the bundle in dist/ (`<name>.cjs`), or the TypeScript source in tests. */
+function hostScript(name: string): { script: string; execArgv: string[] } {
+  if (typeof __filename === 'string') return { script: join(dirname(__filename), `${name}.cjs`), execArgv: [] };
+  return {
+    script: fileURLToPath(new URL(`./${name}.ts`, import.meta.url)),
+    execArgv: ['--experimental-strip-types', '--disable-warning=ExperimentalWarning'],
+  };
+}
+
+export class ModelProcess<Request extends { readonly id: number }> {
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<number, Pending>();
+  private readonly exited = new Emitter<void>();
+  /** Fires once when the child process ends, whatever the reason. */
+  readonly onDidExit = this.exited.event;
+  private nextId = 1;
+  private stderr = '';
+  private alive = true;
+  private readonly exit: Promise<void>;
+
+  private constructor(child: ChildProcess, ready: Pending) {
+    this.child = child;
+    this.pending.set(0, ready);
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-2000)));
+    child.on('message', (message: ProcessReply) => this.settle(message));
+    this.exit = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.alive = false;
+        const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        const detail = this.stderr.trim() ? `: ${this.stderr.trim().split('\n').slice(-3).join(' ')}` : '';
+        for (const call of this.pending.values()) call.reject(new UnavailableError(`The model runtime ${why}${detail}`));
+        this.pending.clear();
+        this.exited.fire();
+        this.exited.dispose();
+        resolve();
+      });
+    });
+    child.on('error', () => {
+      // 'exit' follows (or never started, in which case fork already threw); nothing to add here.
+    });
+  }
+
+  /**
+   * Starts the child script `name` and sends it `load` (the first request); the child is gone
+   * again if starting or loading fails or takes longer than `timeoutMs`.
+   */
+  static async start<Request extends { readonly id: number }>(
+    name: string,
+    load: DistributiveOmit<Request, 'id'>,
+    options: { readonly timeoutMs: number; readonly what: string },
+  ): Promise<ModelProcess<Request>> {
+    const { script, execArgv } = hostScript(name);
+    let ready!: Pending;
+    const started = new Promise<unknown>((resolve, reject) => (ready = { resolve, reject }));
+    const child = fork(script, [], {
+      execArgv,
+      execPath: process.execPath,
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    const runtime = new ModelProcess<Request>(child, ready);
+    try {
+      await withTimeout(started, options.timeoutMs, 'starting the model runtime');
+      await withTimeout(runtime.call(load), options.timeoutMs, 'loading the model');
+    } catch (error) {
+      await runtime.stop();
+      if (error instanceof UnavailableError) throw error;
+      throw new UnsupportedError(`Cannot load ${options.what}: ${(error as Error).message}`);
+    }
+    return runtime;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get running(): boolean {
+    return this.alive;
+  }
+
+  /** Sends a request and resolves with the child's result. */
+  call(request: DistributiveOmit<Request, 'id'>): Promise<unknown> {
+    return this.callWithId(request).result;
+  }
+
+  /** `call`, also telling the request's id (so another request can refer to it, e.g. to abort it). */
+  callWithId(request: DistributiveOmit<Request, 'id'>): { readonly id: number; readonly result: Promise<unknown> } {
+    const id = this.nextId++;
+    if (!this.alive) return { id, result: Promise.reject(new UnavailableError('The model runtime is not running.')) };
+    const result = new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.child.send({ ...request, id });
+    });
+    return { id, result };
+  }
+
+  /** Sends a request whose reply nobody waits for. */
+  notify(request: DistributiveOmit<Request, 'id'>): void {
+    if (this.alive) this.child.send({ ...request, id: this.nextId++ });
+  }
+
+  /** Ends the child (politely, then by force) and waits until it is gone. */
+  async stop(): Promise<void> {
+    if (this.alive) {
+      this.child.kill('SIGTERM');
+      const force = setTimeout(() => this.child.kill('SIGKILL'), 2000);
+      await this.exit;
+      clearTimeout(force);
+    }
+  }
+
+  private settle(message: ProcessReply): void {
+    const call = this.pending.get(message.id);
+    if (!call) return;
+    this.pending.delete(message.id);
+    if (message.ok) call.resolve(message.result);
+    else call.reject(new Error(message.error));
+  }
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string, signal?: AbortSignal, onTimeout?: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onTimeout?.();
+      reject(new UnavailableError(`Timed out after ${ms} ms ${what}`));
+    }, ms);
+    const aborted = () => reject(signal?.reason instanceof Error ? signal.reason : new UnavailableError(`Aborted while ${what}`));
+    if (signal?.aborted) aborted();
+    signal?.addEventListener('abort', aborted, { once: true });
+    promise.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', aborted);
+    });
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * Search-by-meaning targets in scripting languages (TypeScript, JavaScript, Python, Ruby, PHP,
+ * Shell): each a snippet as someone saves it and the words they later search it with. The
+ * queries say what the code does; some share a word with the snippet, most do not.
+ */
+import type { MeaningTarget } from './target.ts';
+
+export const scriptingTargets: readonly MeaningTarget[] = [
+  // TypeScript
+  { query: 'retry with exponential backoff', name: 'fetchWithRetry', language: 'ts', tags: ['http'],
+    code: 'export async function fetchWithRetry(url: string, attempts = 4): Promise<Response> {\n  for (let i = 0; ; i++) {\n    const response = await fetch(url).catch(() => undefined);\n    if (response?.ok || i + 1 >= attempts) return response ?? Promise.reject(new Error(url));\n    await new Promise((r) => setTimeout(r, 250 * 2 ** i));\n  }\n}\n' },
+  { query: 'sum a list', name: 'total', language: 'ts', tags: ['math'],
+    code: 'export const total = (values: number[]): number => values.reduce((a, b) => a + b, 0);\n' },
+  { query: 'pause for some milliseconds', name: 'sleep', language: 'ts', tags: ['async'],
+    code: 'export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));\n' },
+  { query: 'group objects by one of their fields', name: 'groupBy', language: 'ts', tags: ['collections'],
+    code: 'export function groupBy<T, K extends PropertyKey>(items: T[], key: (item: T) => K): Record<K, T[]> {\n  const out = {} as Record<K, T[]>;\n  for (const item of items) (out[key(item)] ??= []).push(item);\n  return out;\n}\n' },
+  { query: 'split an array into batches of n', name: 'chunk', language: 'ts', tags: ['arrays'],
+    code: 'export function chunk<T>(list: T[], size: number): T[][] {\n  const out: T[][] = [];\n  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));\n  return out;\n}\n' },
+  { query: 'give up on a request that takes too long', name: 'Fetch with an abort deadline', language: 'ts', tags: ['http'],
+    code: 'const controller = new AbortController();\nconst timer = setTimeout(() => controller.abort(), 5000);\ntry {\n  return await fetch(url, { signal: controller.signal });\n} finally {\n  clearTimeout(timer);\n}\n' },
+  // JavaScript
+  { query: 'remove duplicates from an array', name: 'unique', language: 'js', tags: ['arrays'],
+    code: 'const unique = (items) => [...new Set(items)];\n' },
+  { query: 'put text on the clipboard from a web page', name: 'copyToClipboard', language: 'js', tags: ['browser'],
+    code: 'async function copyToClipboard(text) {\n  await navigator.clipboard.writeText(text);\n  toast(\'Copied\');\n}\n' },
+  { query: 'read a parameter from the page address', name: 'Query string value', language: 'js', tags: ['browser', 'url'],
+    code: 'const params = new URLSearchParams(window.location.search);\nconst page = Number(params.get(\'page\') ?? 1);\n' },
+  { query: 'put the items of a list in random order', name: 'Fisher-Yates', language: 'js', tags: ['algorithms'],
+    code: 'for (let i = items.length - 1; i > 0; i--) {\n  const j = Math.floor(Math.random() * (i + 1));\n  [items[i], items[j]] = [items[j], items[i]];\n}\n' },
+  { query: 'show a price with the currency symbol', name: 'formatMoney', language: 'js', tags: ['i18n'],
+    code: 'const formatMoney = (amount, currency = \'EUR\') =>\n  new Intl.NumberFormat(undefined, { style: \'currency\', currency }).format(amount);\n' },
+  // Python
+  { query: 'go through a text file one line at a time', name: 'read_lines', language: 'py', tags: ['io'],
+    code: 'def read_lines(path):\n    with open(path, encoding="utf-8") as f:\n        for line in f:\n            yield line.rstrip("\\n")\n' },
+  { query: 'count how often each word occurs', name: 'word_counts', language: 'py', tags: ['text'],
+    code: 'from collections import Counter\n\ndef word_counts(text):\n    return Counter(text.lower().split()).most_common(20)\n' },
+  { query: 'send json to an api and get the answer', name: 'post_json', language: 'py', tags: ['http'],
+    code: 'import requests\n\ndef post_json(url, payload):\n    r = requests.post(url, json=payload, timeout=10)\n    r.raise_for_status()\n    return r.json()\n' },
+  { query: 'print how long a function took', name: 'timed decorator', language: 'py', tags: ['perf'],
+    code: 'import functools, time\n\ndef timed(fn):\n    @functools.wraps(fn)\n    def wrapper(*args, **kwargs):\n        start = time.perf_counter()\n        try:\n            return fn(*args, **kwargs)\n        finally:\n            print(f"{fn.__name__}: {time.perf_counter() - start:.3f}s")\n    return wrapper\n' },
+  { query: 'list all files in a directory tree', name: 'walk_files', language: 'py', tags: ['files'],
+    code: 'from pathlib import Path\n\ndef walk_files(root, pattern="*"):\n    return [p for p in Path(root).rglob(pattern) if p.is_file()]\n' },
+  { query: 'turn a date string into a datetime', name: 'parse_day', language: 'py', tags: ['dates'],
+    code: 'from datetime import datetime\n\ndef parse_day(text):\n    return datetime.strptime(text, "%Y-%m-%d")\n' },
+  // Ruby
+  { query: 'send a welcome mail after sign up', name: 'UserMailer welcome', language: 'rb', tags: ['rails'],
+    code: 'class UserMailer < ApplicationMailer\n  def welcome(user)\n    @user = user\n    mail(to: user.email, subject: "Welcome aboard")\n  end\nend\n' },
+  { query: 'do slow work later in a background job', name: 'Sidekiq worker', language: 'rb', tags: ['jobs'],
+    code: 'class ThumbnailWorker\n  include Sidekiq::Worker\n  sidekiq_options retry: 3\n\n  def perform(photo_id)\n    Photo.find(photo_id).generate_thumbnails!\n  end\nend\n' },
+  { query: 'records made in the last seven days', name: 'recent scope', language: 'rb', tags: ['rails', 'activerecord'],
+    code: 'scope :recent, -> { where("created_at >= ?", 1.week.ago).order(created_at: :desc) }\n' },
+  { query: 'make sure an email is given and not taken', name: 'User validations', language: 'rb', tags: ['rails'],
+    code: 'validates :email, presence: true, uniqueness: { case_sensitive: false }, format: { with: URI::MailTo::EMAIL_REGEXP }\n' },
+  // PHP
+  { query: 'store passwords safely', name: 'password_hash', language: 'php', tags: ['auth'],
+    code: '$hash = password_hash($password, PASSWORD_DEFAULT);\nif (password_verify($attempt, $hash)) {\n    login($user);\n}\n' },
+  { query: 'open a mysql database connection', name: 'PDO connect', language: 'php', tags: ['database'],
+    code: '$pdo = new PDO(\'mysql:host=localhost;dbname=app;charset=utf8mb4\', $user, $pass, [\n    PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION,\n]);\n' },
+  { query: 'send the browser to another page', name: 'redirect', language: 'php', tags: ['http'],
+    code: 'header(\'Location: /dashboard\', true, 302);\nexit;\n' },
+  { query: 'save a file sent by a form', name: 'handle upload', language: 'php', tags: ['forms'],
+    code: 'if ($_FILES[\'avatar\'][\'error\'] === UPLOAD_ERR_OK) {\n    move_uploaded_file($_FILES[\'avatar\'][\'tmp_name\'], __DIR__ . \'/uploads/\' . basename($_FILES[\'avatar\'][\'name\']));\n}\n' },
+  // Shell
+  { query: 'what is using all my disk space', name: 'biggest files', language: 'sh', tags: ['disk'],
+    code: 'du -ah . 2>/dev/null | sort -rh | head -n 20\n' },
+  { query: 'free up a port that is already in use', name: 'kill port', language: 'sh', tags: ['processes'],
+    code: 'lsof -ti tcp:3000 | xargs kill -9\n' },
+  { query: 'search and replace across many files', name: 'sed in place', language: 'sh', tags: ['text'],
+    code: 'grep -rl \'oldName\' src | xargs sed -i \'s/oldName/newName/g\'\n' },
+  { query: 'archive a folder with today\'s date in the name', name: 'dated backup', language: 'sh', tags: ['backup'],
+    code: 'tar -czf "backup-$(date +%Y-%m-%d).tar.gz" ~/projects\n' },
+  { query: 'stop the script as soon as a command fails', name: 'strict mode', language: 'sh', tags: ['bash'],
+    code: '#!/usr/bin/env bash\nset -euo pipefail\nIFS=$\'\\n\\t\'\n' },
+];
