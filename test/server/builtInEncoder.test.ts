@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { ENCODER_ID } from '../../src/core/models/catalog.ts';
+import { SEARCH_MODE_HEADER, SEARCH_PLAN_HEADER } from '../../src/wire/search.ts';
 
 let t: TestServer;
 
@@ -52,11 +53,13 @@ async function searchSnippets(query: string): Promise<{ text: string; names: str
   }
 }
 
-/** GET with the x-satchel-search header the reply carries. */
-async function codeSearch(query: string): Promise<{ mode: string | null; json: { iterable: Array<{ asset?: { name?: string } }>; search: unknown } }> {
+/** GET, with how the reply's headers say it ran; its body is SearchedAssets, key for key. */
+async function codeSearch(query: string): Promise<{ mode: string | null; search: unknown; json: { iterable: Array<{ asset?: { name?: string } }> } }> {
   const response = await fetch(`${t.url}/search/neural_code?query=${encodeURIComponent(query)}&transferables=false`);
   assert.equal(response.status, 200);
-  return { mode: response.headers.get('x-satchel-search'), json: (await response.json()) as never };
+  const json = (await response.json()) as { iterable: Array<{ asset?: { name?: string } }> };
+  assert.deepEqual(Object.keys(json), ['iterable', 'suggested', 'exact']);
+  return { mode: response.headers.get(SEARCH_MODE_HEADER), search: JSON.parse(response.headers.get(SEARCH_PLAN_HEADER) ?? 'null'), json };
 }
 
 const names = (reply: { json: { iterable: Array<{ asset?: { name?: string } }> } }): Array<string | undefined> => reply.json.iterable.map((hit) => hit.asset?.name);
@@ -69,7 +72,7 @@ test('the built-in encoder: listed and loadable, a snippet found by what it does
   // Without a model: by words only, and the reply says why.
   const lexicalCode = await codeSearch(QUERY);
   assert.equal(lexicalCode.mode, 'lexical');
-  assert.deepEqual(lexicalCode.json.search, { mode: 'lexical', reason: 'no embedding model is loaded' });
+  assert.deepEqual(lexicalCode.search, { mode: 'lexical', reason: 'no embedding model is loaded' });
   assert.ok(!names(lexicalCode).includes('sleep'), 'lexical code search does not find sleep');
   const lexicalTool = await searchSnippets(QUERY);
   assert.match(lexicalTool.text, /Searched by words only: no embedding model is loaded\./);
@@ -92,7 +95,7 @@ test('the built-in encoder: listed and loadable, a snippet found by what it does
   assert.equal(names(hybrid)[0], 'sleep');
   const hybridCode = await codeSearch(QUERY);
   assert.equal(hybridCode.mode, 'hybrid');
-  assert.deepEqual(hybridCode.json.search, { mode: 'hybrid', model: ENCODER_ID, vectors: SNIPPETS.length });
+  assert.deepEqual(hybridCode.search, { mode: 'hybrid', model: ENCODER_ID, vectors: SNIPPETS.length });
   assert.equal(names(hybridCode)[0], 'sleep');
   const hybridTool = await searchSnippets(QUERY);
   assert.equal(hybridTool.names[0], 'sleep');
@@ -101,7 +104,7 @@ test('the built-in encoder: listed and loadable, a snippet found by what it does
   // Unloaded: the process is gone and search is by words again.
   assert.equal((await request(t.url, 'POST', `/model/${ENCODER_ID}/unload`)).json.loaded, false);
   assert.throws(() => process.kill(pid, 0), 'the encoder process has exited');
-  assert.deepEqual((await codeSearch(QUERY)).json.search, { mode: 'lexical', reason: 'no embedding model is loaded' });
+  assert.deepEqual((await codeSearch(QUERY)).search, { mode: 'lexical', reason: 'no embedding model is loaded' });
 });
 
 test('the built-in encoder cannot be deleted, updated or have its cache deleted; downloading it is a no-op', async () => {

@@ -8,7 +8,7 @@ import { route, type RouteModule } from './deps.ts';
 import { input, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
 import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
-import { searchOperations as search, type SearchMode } from '../../wire/search.ts';
+import { searchModeHeaders, searchOperations as search, type SearchMode } from '../../wire/search.ts';
 import type { SearchPlan } from '../../core/search/semanticRecall.ts';
 import { assetRoutes, snapshot } from './asset.ts';
 import { requestAuthor, sendRevision, writeOptions } from '../writeOptions.ts';
@@ -81,15 +81,15 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     const { pages, counts } = assets.fullTextSearchPages(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) });
     jsonStream(ctx, searchedReply(pages, counts, false));
   });
-  // Search by meaning whenever an embedding model is loaded; the reply says which way it ran
-  // (`search`, after SearchedAssets' own keys, which clients of the interface drop) and why it was lexical.
+  // Search by meaning whenever an embedding model is loaded; the reply's headers say which way it
+  // ran and why it was lexical.
   route(router, search.neuralCode, async (ctx) => {
     const query = queryString(ctx, 'query') ?? '';
     const plan = await core.recall.plan(query);
     const semantic = plan.mode === 'hybrid' ? plan.semantic : undefined;
     const { pages, counts } = assets.codeSearchPages(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic });
-    ctx.set('x-satchel-search', plan.mode);
-    jsonStream(ctx, searchedReply(pages, counts, false, searchMode(plan)));
+    ctx.set(searchModeHeaders(searchMode(plan)));
+    jsonStream(ctx, searchedReply(pages, counts, false));
   });
 
   // Semantic recall (not in the Pieces interface): whether search is hybrid, and the back-fill's progress.
@@ -127,12 +127,11 @@ export const assetsRoutes: RouteModule = (router, deps) => {
  * SearchedAssets (`{iterable, suggested, exact}`), inside `{results: …}` for POST's
  * AssetsSearchWithFiltersOutput, produced a page at a time; the counts close it.
  */
-function searchedReply(pages: SearchedPages['pages'], counts: SearchedPages['counts'], inResults: boolean, mode?: SearchMode): AsyncGenerator<Buffer> {
+function searchedReply(pages: SearchedPages['pages'], counts: SearchedPages['counts'], inResults: boolean): AsyncGenerator<Buffer> {
   const open = inResults ? '{"results":{"iterable":[' : '{"iterable":[';
   return jsonPagedReply(open, pages, () => {
     const { suggested, exact } = counts();
-    const search = mode ? `,"search":${JSON.stringify(mode)}` : '';
-    return `],"suggested":${suggested},"exact":${exact}${search}}${inResults ? '}' : ''}`;
+    return `],"suggested":${suggested},"exact":${exact}}${inResults ? '}' : ''}`;
   });
 }
 

@@ -1,6 +1,6 @@
 /**
  * How a search with a query runs (SemanticRecall.plan): hybrid with the model and its vector count,
- * or lexical with the reason a caller can show (neural_code's `search`, MCP's last line); and how
+ * or lexical with the reason a caller can show (neural_code's headers, MCP's last line); and how
  * an embedder is fed: the text it reads best, in batches when it can take them.
  */
 import { test, beforeEach, afterEach } from 'node:test';
