@@ -8,14 +8,12 @@
 import { parseArgs } from 'node:util';
 import { constants, copyFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HostLock } from '../core/store/hostLock.ts';
 import { defaultDataDir } from '../core/dataDir.ts';
 import { backupStoreAt, type BackupOptions } from '../core/backups/backups.ts';
 import { backupsDir, DEFAULT_KEEP } from '../core/backups/backupFiles.ts';
 import type { CopyProgress } from '../core/backups/storeCopy.ts';
 import type { BackupReply } from '../wire/backups.ts';
-import { SatchelClient } from '../client/satchelClient.ts';
-import { hostUrl } from './hostAddress.ts';
+import { directOrThroughHost } from './hostAddress.ts';
 import { bar, ProgressLine } from './progressBar.ts';
 import { cancelOnInterrupt } from './interrupt.ts';
 import { contents, keepOption, mib } from './backupText.ts';
@@ -66,26 +64,19 @@ export async function runBackupCommand(args: readonly string[]): Promise<number>
   return 0;
 }
 
-async function backupOf(dataDir: string, keep: number | undefined, options: BackupOptions): Promise<BackupReply> {
-  const lock = HostLock.tryAcquire(dataDir);
-  if (lock) {
-    process.stderr.write(`No Satchel host serves ${dataDir}; copying its store directly.\n`);
-    try {
+function backupOf(dataDir: string, keep: number | undefined, options: BackupOptions): Promise<BackupReply> {
+  return directOrThroughHost(dataDir, {
+    direct: async () => {
       const { path: _path, ...backup } = await backupStoreAt(dataDir, keep ?? DEFAULT_KEEP, options);
       return backup;
-    } finally {
-      lock.dispose();
-    }
-  }
-  const url = await hostUrl(dataDir);
-  process.stderr.write(`Backing up through the Satchel host at ${url}.\n`);
-  if (keep !== undefined) process.stderr.write('(--keep-backups is the host\'s to decide while it runs; it was ignored.)\n');
-  const client = new SatchelClient(url);
-  try {
-    return await client.backups.create(options);
-  } finally {
-    client.dispose();
-  }
+    },
+    throughHost: (client) => {
+      if (keep !== undefined) process.stderr.write('(--keep-backups is the host\'s to decide while it runs; it was ignored.)\n');
+      return client.backups.create(options);
+    },
+    directNote: 'copying its store directly',
+    hostNote: 'Backing up',
+  });
 }
 
 function progressText(progress: CopyProgress): string {

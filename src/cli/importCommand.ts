@@ -7,15 +7,13 @@
  */
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
-import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel } from '../core/satchel.ts';
 import { defaultDataDir } from '../core/dataDir.ts';
 import { readImportFile } from '../core/import/files.ts';
 import { importInputs, type ImportInput } from '../core/import/importInputs.ts';
 import { IMPORT_FORMATS, isImportFormat } from '../core/import/formats.ts';
 import type { ImportOptions, ImportSource, ImportSummary } from '../core/import/importer.ts';
-import { hostUrl } from './hostAddress.ts';
-import { SatchelClient } from '../client/satchelClient.ts';
+import { directOrThroughHost } from './hostAddress.ts';
 import { authorOf } from '../core/history/authors.ts';
 import { ProgressBar } from './progressBar.ts';
 import { cancelOnInterrupt } from './interrupt.ts';
@@ -75,11 +73,9 @@ function* sourcesOf(inputs: readonly ImportInput[]): Generator<ImportSource> {
   }
 }
 
-async function importInto(dataDir: string, files: readonly ImportInput[], options: ImportOptions): Promise<ImportSummary> {
-  const lock = HostLock.tryAcquire(dataDir);
-  if (lock) {
-    process.stderr.write(`No Satchel host serves ${dataDir}; importing into it directly.\n`);
-    try {
+function importInto(dataDir: string, files: readonly ImportInput[], options: ImportOptions): Promise<ImportSummary> {
+  return directOrThroughHost(dataDir, {
+    direct: async () => {
       const core = Satchel.open({ dataDir });
       try {
         const summary = await core.imports.import(sourcesOf(files), options);
@@ -89,24 +85,19 @@ async function importInto(dataDir: string, files: readonly ImportInput[], option
       } finally {
         await core.close();
       }
-    } finally {
-      lock.dispose();
-    }
-  }
-  const url = await hostUrl(dataDir);
-  process.stderr.write(`Importing through the Satchel host at ${url}.\n`);
-  const client = new SatchelClient(url, { author: authorOf('cli', 'satchel import') });
-  try {
-    return await client.imports.importFiles(
-      files.map((input) => ({
-        name: input.name,
-        read: async () => ('path' in input ? readImportFile(input.path, options.format) : { name: input.name, parsed: input.read() }),
-      })),
-      options,
-    );
-  } finally {
-    client.dispose();
-  }
+    },
+    throughHost: (client) =>
+      client.imports.importFiles(
+        files.map((input) => ({
+          name: input.name,
+          read: async () => ('path' in input ? readImportFile(input.path, options.format) : { name: input.name, parsed: input.read() }),
+        })),
+        options,
+      ),
+    directNote: 'importing into it directly',
+    hostNote: 'Importing',
+    author: authorOf('cli', 'satchel import'),
+  });
 }
 
 function printSummary(summary: ImportSummary): void {

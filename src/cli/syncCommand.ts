@@ -6,16 +6,15 @@
  * cancels before the push (after it, the sync finishes: the remote already has it).
  */
 import { parseArgs } from 'node:util';
-import { HostLock } from '../core/store/hostLock.ts';
 import { Satchel } from '../core/satchel.ts';
 import { defaultDataDir } from '../core/dataDir.ts';
 import type { SyncOptions, SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
 import { DEFAULT_MAX_DELETE_PERCENT, validDeletePercent } from '../core/sync/massDelete.ts';
 import type { SyncStatus } from '../core/sync/syncService.ts';
 import { noticeText } from '../core/sync/syncNotices.ts';
-import { SatchelClient } from '../client/satchelClient.ts';
+import type { SatchelClient } from '../client/satchelClient.ts';
 import { authorOf } from '../core/history/authors.ts';
-import { hostUrl } from './hostAddress.ts';
+import { directOrThroughHost } from './hostAddress.ts';
 import { bar, ProgressLine } from './progressBar.ts';
 import { cancelOnInterrupt } from './interrupt.ts';
 
@@ -99,28 +98,21 @@ export async function runSyncCommand(args: readonly string[]): Promise<number> {
   return 0;
 }
 
-async function withSync<T>(dataDir: string, direct: (core: Satchel) => Promise<T>, viaHost: (client: SatchelClient) => Promise<T>): Promise<T> {
-  const lock = HostLock.tryAcquire(dataDir);
-  if (lock) {
-    try {
+/** `use` on the store opened here, or `viaHost` through the host that serves it. */
+function withSync<T>(dataDir: string, use: (core: Satchel) => Promise<T>, viaHost: (client: SatchelClient) => Promise<T>): Promise<T> {
+  return directOrThroughHost(dataDir, {
+    direct: async () => {
       const core = Satchel.open({ dataDir, importWorker: false });
       try {
-        return await direct(core);
+        return await use(core);
       } finally {
         await core.close();
       }
-    } finally {
-      lock.dispose();
-    }
-  }
-  const url = await hostUrl(dataDir);
-  process.stderr.write(`Syncing through the Satchel host at ${url}.\n`);
-  const client = new SatchelClient(url, { author: authorOf('cli', 'satchel sync') });
-  try {
-    return await viaHost(client);
-  } finally {
-    client.dispose();
-  }
+    },
+    throughHost: viaHost,
+    hostNote: 'Syncing',
+    author: authorOf('cli', 'satchel sync'),
+  });
 }
 
 function printSummary(summary: SyncSummary): void {
