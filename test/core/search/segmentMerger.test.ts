@@ -117,3 +117,22 @@ test('an import arriving during a merge pauses it; the merge finishes after that
     assert.ok(found(core, 'mergeCase2200').includes('Merge 2200'));
   });
 });
+
+test('a deferral taken while the merge is stepping stops its steps until it is released', async () => {
+  await withCore(async (core) => {
+    await core.imports.import(snippets(2000), { batchSize: 25 });
+    const merging = core.assets.bulkTargets().indexing.search.merging!;
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && merging.steps() === 0) await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(merging.steps() > 0 && merging.pending(), 'the merge is under way');
+    const held = merging.defer();
+    const atDefer = merging.steps();
+    // Longer than the delay before a first step, with the event loop free for the merger's timers.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.equal(merging.steps(), atDefer, 'no step while deferred');
+    held.dispose();
+    await core.imports.merged();
+    assert.ok(merging.steps() > atDefer, 'the merge went on once released');
+    assert.equal(merging.pending(), false);
+  });
+});
