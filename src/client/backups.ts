@@ -3,8 +3,8 @@
  * reports progress as it goes; the reply names the copy. Aborting the signal closes the request,
  * which the host takes as cancellation (the partial copy is removed).
  */
-import { ClientError } from './errors.ts';
 import type { HttpTransport } from './http.ts';
+import { resultOf } from './longOperation.ts';
 import type { CopyProgress } from '../core/backups/storeCopy.ts';
 import { backupOperations as op, type BackupReply } from '../wire/backups.ts';
 
@@ -25,11 +25,6 @@ export class BackupsClient {
 
   async create(options: ClientBackupOptions = {}): Promise<BackupReply> {
     const lines = await this.http.call(op.create, options.signal ? { signal: options.signal } : {});
-    for await (const line of lines) {
-      if ('progress' in line) options.onProgress?.(line.progress);
-      else if ('backup' in line) return line.backup;
-      else throw new ClientError(line.error.code === 'conflict' ? 409 : 500, line.error.code, line.error.message);
-    }
-    throw new ClientError(502, 'bad_reply', `${op.create.path} ended without a backup`);
+    return resultOf(lines, 'backup', options.onProgress, op.create.path);
   }
 }

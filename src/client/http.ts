@@ -152,12 +152,17 @@ export class HttpTransport {
             throw fail(cause);
           }
           if (next.done) return;
+          // Searched from where this chunk starts and cut once per chunk: linear in the reply,
+          // however its lines fall across chunks.
+          let start = 0;
+          let newline = rest.length;
           rest += decoder.decode(next.value, { stream: true });
-          for (let newline = rest.indexOf('\n'); newline !== -1; newline = rest.indexOf('\n')) {
-            const line = rest.slice(0, newline);
-            rest = rest.slice(newline + 1);
+          for (newline = rest.indexOf('\n', newline); newline !== -1; newline = rest.indexOf('\n', start)) {
+            const line = rest.slice(start, newline);
+            start = newline + 1;
             if (line.trim() !== '') yield parseLine(line, method, path);
           }
+          rest = rest.slice(start);
         }
       } finally {
         // A caller that stops reading (it has what it wanted) lets the connection go.

@@ -9,11 +9,12 @@
  */
 import { ClientError } from './errors.ts';
 import type { HttpTransport } from './http.ts';
+import { resultOf } from './longOperation.ts';
 import type { ImportFormat, ItemFailure, ParsedFile } from '../core/import/types.ts';
 import type { ReadImportFile } from '../core/import/importTree.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 import type { BodyIn } from '../wire/operation.ts';
-import { importOperations as op, type ImportLine as Line } from '../wire/imports.ts';
+import { importOperations as op } from '../wire/imports.ts';
 
 export type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 
@@ -138,25 +139,18 @@ export class ImportsClient {
     };
     // What the host reported before a cancel: its last batches are written, and the summary says so.
     let last: ImportProgress | undefined;
-    let failed: { readonly code: string; readonly message: string } | undefined;
+    const progress = (line: ImportProgress): void => {
+      last = line;
+      onProgress(line);
+    };
     try {
-      for await (const line of await this.whenNotBusy(() => this.http.call(op.import, { body: payload, signal }), signal)) {
-        if ('progress' in line) {
-          last = line.progress;
-          onProgress(line.progress);
-        } else if ('summary' in line) return line.summary;
-        else {
-          failed = line.error;
-          break;
-        }
-      }
+      const lines = await this.whenNotBusy(() => this.http.call(op.import, { body: payload, signal }), signal);
+      return await resultOf(lines, 'summary', progress, op.import.path);
     } catch (error) {
       // Cancelled on this side, before the reply or while reading it.
       if (error instanceof ClientError && error.code === 'aborted') return cancelledSummary(last);
       throw error;
     }
-    if (failed) throw new ClientError(500, failed.code, failed.message);
-    throw new ClientError(502, 'bad_reply', `${op.import.path} ended without a summary`);
   }
 
   /**

@@ -3,8 +3,8 @@
  * it comes, and the sync's status. Aborting the signal closes the request, which the host takes as
  * cancellation.
  */
-import { ClientError } from './errors.ts';
 import type { HttpTransport } from './http.ts';
+import { resultOf } from './longOperation.ts';
 import type { BodyIn } from '../wire/operation.ts';
 import { syncOperations as op } from '../wire/sync.ts';
 import type { SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
@@ -28,12 +28,7 @@ export class SyncClient {
   /** Syncs (setting the remote first when `request.remote` is given); resolves with the summary, throws the host's error. */
   async run(request: BodyIn<typeof op.sync> = {}, options: ClientSyncOptions = {}): Promise<SyncSummary> {
     const lines = await this.http.call(op.sync, { body: request, ...(options.signal ? { signal: options.signal } : {}) });
-    for await (const line of lines) {
-      if ('progress' in line) options.onProgress?.(line.progress);
-      else if ('summary' in line) return line.summary;
-      else throw new ClientError(statusOf(line.error.code), line.error.code, line.error.message);
-    }
-    throw new ClientError(502, 'bad_reply', `${op.sync.path} ended without a summary`);
+    return resultOf(lines, 'summary', options.onProgress, op.sync.path);
   }
 
   status(): Promise<SyncStatus> {
@@ -48,8 +43,4 @@ export class SyncClient {
   resolve(copy: string, keep: ConflictChoice): Promise<void> {
     return this.http.call(op.resolve, { params: { copy }, body: { keep } });
   }
-}
-
-function statusOf(code: string): number {
-  return code === 'conflict' ? 409 : code === 'invalid_input' ? 400 : code === 'unavailable' ? 503 : code === 'unsupported' ? 422 : 500;
 }

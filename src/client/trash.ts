@@ -3,7 +3,7 @@
  * conversations listed a page at a time, one restored whole, one deleted for good, or all of them
  * (with progress; aborting the signal closes the request, which the host takes as stopping).
  */
-import { ClientError } from './errors.ts';
+import { resultOf } from './longOperation.ts';
 import type { HttpTransport } from './http.ts';
 import { writeHeaders, type WriteCondition } from './history.ts';
 import { trashOperations as op, type Emptied, type EmptyProgress, type TrashDeleted, type TrashItem, type TrashPage, type TrashRestored } from '../wire/trash.ts';
@@ -71,11 +71,6 @@ export class TrashClient {
   /** Deletes every entry for good (a backup is taken first when that is a large share of the library). */
   async empty(options: EmptyOptions = {}): Promise<Emptied> {
     const lines = await this.http.call(op.empty, options.signal ? { signal: options.signal } : {});
-    for await (const line of lines) {
-      if ('progress' in line) options.onProgress?.(line.progress);
-      else if ('emptied' in line) return line.emptied;
-      else throw new ClientError(line.error.code === 'conflict' ? 409 : 500, line.error.code, line.error.message);
-    }
-    throw new ClientError(502, 'bad_reply', `${op.empty.path} ended without a result`);
+    return resultOf(lines, 'emptied', options.onProgress, op.empty.path);
   }
 }

@@ -4,9 +4,10 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Context, Next } from 'koa';
-import { DomainError, RevisionConflictError, type DomainErrorCode } from '../core/errors.ts';
+import { DomainError, RevisionConflictError } from '../core/errors.ts';
 import type { Logger } from '../core/context.ts';
 import { etagOf } from '../wire/history.ts';
+import { statusOfDomainError } from '../wire/errorStatus.ts';
 
 /** An error raised by the HTTP edge itself (body parsing, guards, routing). */
 export class HttpError extends Error {
@@ -19,21 +20,6 @@ export class HttpError extends Error {
   }
 }
 
-const statusOf: Record<DomainErrorCode, number> = {
-  invalid_input: 400,
-  not_found: 404,
-  conflict: 409,
-  // A conditional write (If-Match, expectedRevision) found the asset at another revision.
-  stale_revision: 412,
-  too_large: 413,
-  forbidden: 403,
-  unsupported: 422,
-  insufficient_resources: 507,
-  unavailable: 503,
-  // The interface states this case answers 500 (GET /assets/search with neither query nor tags).
-  search_unspecified: 500,
-  store_unusable: 503,
-};
 
 export interface ErrorBody {
   /** `currentRevision` for a stale_revision (412): the revision to read again and base a retry on. */
@@ -42,7 +28,7 @@ export interface ErrorBody {
 
 /** Status and message of a domain or edge error (streams report errors in frames, not replies); undefined for anything else. */
 export function describeError(error: unknown): { status: number; code: string; message: string } | undefined {
-  if (error instanceof DomainError) return { status: statusOf[error.code], code: error.code, message: error.message };
+  if (error instanceof DomainError) return { status: statusOfDomainError[error.code], code: error.code, message: error.message };
   if (error instanceof HttpError) return { status: error.status, code: error.code, message: error.message };
   return undefined;
 }
@@ -77,11 +63,11 @@ export function errorMiddleware(logger: Logger) {
       let status: number;
       let body: ErrorBody;
       if (error instanceof RevisionConflictError) {
-        status = statusOf[error.code];
+        status = statusOfDomainError[error.code];
         body = { error: { code: error.code, message: error.message, currentRevision: error.current } };
         ctx.set('ETag', etagOf(error.current));
       } else if (error instanceof DomainError) {
-        status = statusOf[error.code];
+        status = statusOfDomainError[error.code];
         body = errorBody(error.code, error.message);
       } else if (error instanceof HttpError) {
         status = error.status;

@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import type { Logger } from '../core/context.ts';
 import { describeError } from './errors.ts';
+import type { ErrorLine } from '../wire/longOperation.ts';
 
 export interface NdjsonReply<Line> {
   readonly signal: AbortSignal;
@@ -31,7 +32,7 @@ export function ndjsonReply<Line>(ctx: Context): NdjsonReply<Line> {
 }
 
 /** The closing line of work that failed: a domain error as it is, anything else logged and masked. */
-export function errorLine(error: unknown, logger: Logger, what: string): { error: { code: string; message: string } } {
+export function errorLine(error: unknown, logger: Logger, what: string): ErrorLine {
   const known = describeError(error);
   if (!known) logger.error(`${what} failed`, error);
   return { error: known ? { code: known.code, message: known.message } : { code: 'internal', message: 'Internal error; see the Satchel log for details.' } };

@@ -7,14 +7,12 @@
 import type { BackupResult } from '../core/backups/backups.ts';
 import type { CopyProgress } from '../core/backups/storeCopy.ts';
 import { ndjson, post } from './operation.ts';
+import type { LongOperationLine } from './longOperation.ts';
 
 /** The backup as the reply describes it (its place is `<data dir>/backups/<name>`). */
 export type BackupReply = Omit<BackupResult, 'path'>;
 
-export type BackupLine =
-  | { readonly progress: CopyProgress }
-  | { readonly backup: BackupReply }
-  | { readonly error: { readonly code: string; readonly message: string } };
+export type BackupLine = LongOperationLine<CopyProgress, 'backup', BackupReply>;
 
 export const backupOperations = {
   /** Reads no body; answers progress lines as the copy goes, then the backup or an error line. */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { IMPORT_FORMATS } from '../core/import/formats.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 import { ndjson, post } from './operation.ts';
+import type { LongOperationLine } from './longOperation.ts';
 
 const formatSchema = z.enum(IMPORT_FORMATS);
 
@@ -73,7 +74,4 @@ export const importOperations = {
 } as const;
 
 /** One line of the reply. */
-export type ImportLine =
-  | { readonly progress: ImportProgress }
-  | { readonly summary: ImportSummary }
-  | { readonly error: { readonly code: string; readonly message: string } };
+export type ImportLine = LongOperationLine<ImportProgress, 'summary', ImportSummary>;

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
 import type { SyncConflict, SyncStatus } from '../core/sync/syncService.ts';
 import { get, json, ndjson, none, post } from './operation.ts';
+import type { LongOperationLine } from './longOperation.ts';
 
 const syncRequest = z
   .object({
@@ -25,10 +26,7 @@ const syncRequest = z
   })
   .default({});
 
-export type SyncLine =
-  | { readonly progress: SyncProgress }
-  | { readonly summary: SyncSummary }
-  | { readonly error: { readonly code: string; readonly message: string } };
+export type SyncLine = LongOperationLine<SyncProgress, 'summary', SyncSummary>;
 
 /** Kept in step with core's CONFLICT_CHOICES (syncService.ts). */
 const resolveRequest = z.object({ keep: z.enum(['mine', 'theirs', 'both']) });

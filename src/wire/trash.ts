@@ -11,14 +11,12 @@
  */
 import type { Emptied, EmptyProgress, TrashDeleted, TrashItem, TrashPage, TrashRestored } from '../core/trash/trashService.ts';
 import { get, json, ndjson, post } from './operation.ts';
+import type { LongOperationLine } from './longOperation.ts';
 
 export type { Emptied, EmptyProgress, TrashDeleted, TrashItem, TrashPage, TrashRestored } from '../core/trash/trashService.ts';
 
 /** A line of POST /satchel/trash/empty's reply. */
-export type EmptyLine =
-  | { readonly progress: EmptyProgress }
-  | { readonly emptied: Emptied }
-  | { readonly error: { readonly code: string; readonly message: string } };
+export type EmptyLine = LongOperationLine<EmptyProgress, 'emptied', Emptied>;
 
 export const trashOperations = {
   list: get('/satchel/trash', json<TrashPage>()),
