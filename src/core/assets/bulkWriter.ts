@@ -28,21 +28,14 @@ import type { Descriptions } from './descriptions.ts';
 import { trackedOf } from './assetRevisions.ts';
 import { editedDoc, setTags } from './assetEdits.ts';
 import { LIMITS } from '../limits.ts';
-import { putExactly, stampAt, type ExactRecord } from './exactRecords.ts';
+import { putExactly, stampAt, type ExactFields, type ExactRecord } from './exactRecords.ts';
 
 const IMPORT_CACHE_KIB = 32 * 1024;
 const IMPORT_CHECKPOINT_PAGES = 8192;
 
 /** One asset of a batch, ready to store: its language is already decided. */
-export interface BulkAsset {
-  readonly name: string;
-  readonly text: string;
+export interface BulkAsset extends ExactFields {
   readonly language: ClassificationSpecific;
-  readonly tags: readonly string[];
-  readonly description?: string | undefined;
-  /** Snippet facts (snippets/snippetFacts.ts), written in the batch's transaction. */
-  readonly syntax?: boolean | undefined;
-  readonly prefixes?: readonly string[] | undefined;
   /** Where it came from (an import's "file › item"): an import of the same source later updates it. */
   readonly origin?: string | undefined;
   /**

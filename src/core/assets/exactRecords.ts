@@ -48,6 +48,7 @@ export interface ExactFields {
   readonly language: string;
   readonly tags: readonly string[];
   readonly description?: string | undefined;
+  /** Snippet facts (snippets/snippetFacts.ts), written in the same transaction. */
   readonly syntax?: boolean | undefined;
   readonly prefixes?: readonly string[] | undefined;
 }
