@@ -9,7 +9,8 @@
  *   made from the original's and the local text, so a sync run again makes the same one): nothing typed is lost,
  *   and no message holds conflict markers. The result says `conflict`.
  * - The name, type and favorite take the side that changed them; both changed differently: the
- *   remote's, and the result says `conflict`. Linked snippets and websites are sets.
+ *   remote's, and the result says `conflict` (with this machine's name when that was the name).
+ *   Linked snippets and websites are sets.
  * - An edit beats a delete: a conversation deleted on one side and changed on the other is kept,
  *   changed, and the result says so.
  */
@@ -85,5 +86,7 @@ export function mergeConversation(
     messages: messages.messages,
   };
   const conflict = name.conflict || type.conflict || favorited.conflict || messages.conflict;
-  return { merged, ...(conflict ? { notice: 'conflict' as const } : {}) };
+  // The summary names this machine's name, so the user can take it back.
+  const localName = name.conflict && ours.name !== undefined ? { localName: ours.name } : {};
+  return { merged, ...(conflict ? { notice: 'conflict' as const } : {}), ...localName };
 }

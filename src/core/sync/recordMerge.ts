@@ -30,6 +30,8 @@ export interface RecordMerge<R = VaultAsset> {
   /** This machine's version, saved beside the merged one after a true conflict. */
   readonly copy?: R | undefined;
   readonly notice?: MergeNotice | undefined;
+  /** This machine's name, when both sides renamed the record differently and the remote's was kept (a conversation's). */
+  readonly localName?: string | undefined;
 }
 
 /** What a conflict copy's name ends with. */

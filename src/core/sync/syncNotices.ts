@@ -7,7 +7,12 @@ export function noticeText(notice: PlanNotice): { message: string; conflict: boo
   switch (notice.notice) {
     case 'conflict':
       return conversation
-        ? { message: `${what} was changed on another machine too: where both changed the same thing its version is kept, and a message you changed is saved beside it.`, conflict: false }
+        ? {
+            message:
+              `${what} was changed on another machine too: where both changed the same thing its version is kept, and a message you changed is saved beside it.` +
+              (notice.localName !== undefined ? ` You had named it "${notice.localName}" here.` : ''),
+            conflict: false,
+          }
         : { message: `${what} was changed on another machine too: its version is kept, and yours is saved as a conflict copy.`, conflict: true };
     case 'local-edit-kept':
       return { message: `${what} was deleted on another machine, but you changed it here: your change was kept.`, conflict: false };

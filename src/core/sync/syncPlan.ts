@@ -44,6 +44,8 @@ export interface PlanNotice {
   readonly notice: MergeNotice;
   /** The conflict copy made of this machine's version. */
   readonly copy?: string | undefined;
+  /** This machine's name of it, replaced by the remote's (both renamed it). */
+  readonly localName?: string | undefined;
 }
 
 export interface SyncPlan<R extends SyncRecord = SyncRecord> {
@@ -141,7 +143,7 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
       if (result.copy) copies.set(result.copy.id, result.copy);
       const shown = result.merged ?? o.record;
       if (result.notice) {
-        notices.push({ id, ...(kind.name === 'conversation' ? { kind: kind.name } : {}), name: shown ? kind.label(shown) : id, notice: result.notice, ...(result.copy ? { copy: result.copy.id } : {}) });
+        notices.push({ id, ...(kind.name === 'conversation' ? { kind: kind.name } : {}), name: shown ? kind.label(shown) : id, notice: result.notice, ...(result.copy ? { copy: result.copy.id } : {}), ...(result.localName !== undefined ? { localName: result.localName } : {}) });
       }
     }
     // A copy made before (a sync run again after a crash) is already on the remote: not sent twice.

@@ -5,6 +5,7 @@ import type { Satchel } from '../../../src/core/satchel.ts';
 import { remoteFiles, withMachines } from './syncSupport.ts';
 import { allConversations, conversationsOf, seed, variedLibrary } from './vaultSupport.ts';
 import { TEST_WRITE } from '../../support/authors.ts';
+import { noticeText } from '../../../src/core/sync/syncNotices.ts';
 
 const SLOW = { timeout: 120_000 };
 
@@ -143,5 +144,24 @@ test('a conversation linked to a snippet made in the same sync links to it on th
     await b.sync.sync();
     assert.deepEqual(conversationsOf(b).read(id)?.assets, [asset.id]);
     assert.equal((await b.sync.sync()).sent, 0, 'nothing left to send back');
+  });
+});
+
+test('a conversation renamed differently on both sides takes the remote name, and the summary names the one it had here', SLOW, async () => {
+  await withMachines(async ({ a, b }) => {
+    const id = converse(a, 'Planning', ['question', 'answer']);
+    await a.sync.sync();
+    await b.sync.sync();
+    for (const [core, name] of [[a, 'Planning, named on A'], [b, 'Planning, named on B']] as const) {
+      const records = conversationsOf(core);
+      records.put({ ...records.read(id)!, name, updated: new Date().toISOString() });
+    }
+    await a.sync.sync();
+    const onB = await b.sync.sync();
+    assert.deepEqual(onB.notices.map((n) => [n.kind, n.notice, n.name, n.localName]), [['conversation', 'conflict', 'Planning, named on A', 'Planning, named on B']]);
+    assert.match(noticeText(onB.notices[0]!).message, /You had named it "Planning, named on B" here\./);
+    await a.sync.sync();
+    for (const core of [a, b]) assert.equal(conversationsOf(core).read(id)!.name, 'Planning, named on A');
+    assert.deepEqual(texts(b, id), ['question', 'answer'], 'the messages are untouched');
   });
 });
