@@ -154,10 +154,10 @@ export class HttpTransport {
           if (next.done) return;
           // Searched from where this chunk starts and cut once per chunk: linear in the reply,
           // however its lines fall across chunks.
-          let start = 0;
-          let newline = rest.length;
+          const searchFrom = rest.length;
           rest += decoder.decode(next.value, { stream: true });
-          for (newline = rest.indexOf('\n', newline); newline !== -1; newline = rest.indexOf('\n', start)) {
+          let start = 0;
+          for (let newline = rest.indexOf('\n', searchFrom); newline !== -1; newline = rest.indexOf('\n', start)) {
             const line = rest.slice(start, newline);
             start = newline + 1;
             if (line.trim() !== '') yield parseLine(line, method, path);
