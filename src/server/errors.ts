@@ -20,7 +20,6 @@ export class HttpError extends Error {
   }
 }
 
-
 export interface ErrorBody {
   /** `currentRevision` for a stale_revision (412): the revision to read again and base a retry on. */
   readonly error: { readonly code: string; readonly message: string; readonly currentRevision?: string };

@@ -48,16 +48,12 @@ import { RevisionTracker, type RevisionTracking, type TrackedWrite } from '../hi
 import type { AssetState } from '../history/state.ts';
 import type { CurrentState, HistoryTarget } from '../history/historyService.ts';
 import { AssetLinkedState } from './assetRevisions.ts';
-import type { AssetEdit } from './assetEdits.ts';
-import type { CreateOptions } from './assetWrites.ts';
 import { AssetTrash } from './assetTrash.ts';
 import type { TrashEntry, TrashStore } from '../trash/trashStore.ts';
 
 export type { AssetIndexer } from './assetIndexers.ts';
 export type { LinkedConversations } from './assetRendering.ts';
 export type { SearchedPages, SearchOptions } from './assetSearch.ts';
-export type { AssetEdit } from './assetEdits.ts';
-export type { CreateOptions } from './assetWrites.ts';
 
 /**
  * Where the assets area keeps revisions (the history area's log) and whom it tells of a new one;

@@ -7,9 +7,7 @@ import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type {
   Application,
   Asset,
-  ClassificationSpecific,
   Format,
-  Seed,
   SeededConnectorTracking,
   SeededScoreIncrement,
   SeededTag,

@@ -13,7 +13,7 @@
  */
 import type { Database } from '../store/database.ts';
 import type { AssetIndexer, BatchItem } from '../assets/assetIndexers.ts';
-import { FINGERPRINT_CHARS, fingerprints, sharedCount, similarity, textHash, type FingerprintOptions, defaultFingerprintOptions } from './fingerprint.ts';
+import { fingerprints, sharedCount, similarity, textHash, type FingerprintOptions, defaultFingerprintOptions } from './fingerprint.ts';
 
 export interface IndexMatch {
   readonly assetId: string;

@@ -18,7 +18,6 @@ import type { Asset, Format } from '../../core/wire.ts';
 import type { SatchelClient } from '../../client/satchelClient.ts';
 import type { RevisionContentReply } from '../../wire/history.ts';
 import { assetLanguage } from '../../client/assets.ts';
-import type { SnippetPart } from './snippetPaths.ts';
 import type { PartRead, SnippetHead, SnippetStore } from './snippetVersions.ts';
 
 const encoder = new TextEncoder();

@@ -7,7 +7,6 @@
  *
  * The file name only gives VS Code the language and the tab its name; the ids are the key.
  */
-import { documentPath } from '../documentPaths.ts';
 import { parseSnippetLocation, SNIPPET_SCHEME } from '../editing/snippetPaths.ts';
 
 export const REVISION_SCHEME = 'satchel-revision';
@@ -19,10 +18,6 @@ export interface RevisionPath {
   readonly asset: string;
   /** A revision id, or CURRENT. */
   readonly revision: string;
-}
-
-export function revisionPath(asset: string, revision: string, name: string, language: string | undefined): string {
-  return documentPath(asset, revision, name, language);
 }
 
 export function parseRevisionPath(path: string): RevisionPath | undefined {

@@ -12,7 +12,7 @@ import { ClientError } from '../../client/errors.ts';
 import type { SyncStatus, SyncSummary } from '../../client/sync.ts';
 import { readSyncSettings, SYNC_SECTION, type SyncSettings } from './syncSettings.ts';
 import { ConflictsView } from './conflictsView.ts';
-import { noticeText } from './syncText.ts';
+import { noticeText } from '../../core/sync/syncNotices.ts';
 
 type Reason = 'command' | 'interval' | 'focus';
 

@@ -299,7 +299,7 @@ test('unloading during a back-fill cancels it', async () => {
 });
 
 test('cancelling the back-fill keeps the model: search uses what was made, new writes still get vectors', async () => {
-  const slow = await backfillUnderWay();
+  await backfillUnderWay();
   assert.equal(recall.cancelBackfill(), true);
   await recall.idle();
   const status = recall.status();

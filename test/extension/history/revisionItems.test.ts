@@ -8,7 +8,8 @@ import type { RevisionList, RevisionReply, RevisionSummary } from '../../../src/
 import { BEFORE_HISTORY, authorOf } from '../../../src/core/history/authors.ts';
 import { byAuthor, compareTitle, changesTitle, formatSize, relativeAge, restoreConfirmation, documentText } from '../../../src/extension/history/revisionFormat.ts';
 import { olderRowLabel, PAGE_SIZE, pickerTitle, revisionRows } from '../../../src/extension/history/revisionItems.ts';
-import { assetOfDocument, parseRevisionPath, revisionPath } from '../../../src/extension/history/revisionPaths.ts';
+import { assetOfDocument, parseRevisionPath } from '../../../src/extension/history/revisionPaths.ts';
+import { documentPath } from '../../../src/extension/documentPaths.ts';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -111,7 +112,7 @@ test('the restore confirmation says what the restore changes', () => {
 });
 
 test('revision documents: the ids are the key, the file name gives the language', () => {
-  const path = revisionPath('asset/with spaces', 'r1', 'Fetch: with retry', 'ts');
+  const path = documentPath('asset/with spaces', 'r1', 'Fetch: with retry', 'ts');
   assert.equal(path, '/asset%2Fwith%20spaces/r1/Fetch  with retry.ts');
   assert.deepEqual(parseRevisionPath(path), { asset: 'asset/with spaces', revision: 'r1' });
   assert.equal(parseRevisionPath('/a1/r1'), undefined);
