@@ -7,15 +7,16 @@ import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import type { Logger } from '../core/context.ts';
 import { describeError } from './errors.ts';
-import type { ErrorLine } from '../wire/longOperation.ts';
+import type { ErrorLine, LongOperationLine } from '../wire/longOperation.ts';
+import type { Reply } from '../wire/operation.ts';
 
-export interface NdjsonReply<Line> {
+interface NdjsonReply<Line> {
   readonly signal: AbortSignal;
   send(line: Line): void;
   end(): void;
 }
 
-export function ndjsonReply<Line>(ctx: Context): NdjsonReply<Line> {
+function ndjsonReply<Line>(ctx: Context): NdjsonReply<Line> {
   const stop = new AbortController();
   const reply = new PassThrough();
   whenClientLeaves(ctx, () => stop.abort());
@@ -31,8 +32,28 @@ export function ndjsonReply<Line>(ctx: Context): NdjsonReply<Line> {
   };
 }
 
-/** The closing line of work that failed: a domain error as it is, anything else logged and masked. */
-export function errorLine(error: unknown, logger: Logger, what: string): ErrorLine {
+/**
+ * Answers long work as the NDJSON reply `op` declares (wire/longOperation.ts): a progress line per update, then
+ * the closing line `done` makes of the result, or the error that stopped the work (a domain error
+ * as it is, anything else logged and masked). Settles once the reply is finished.
+ */
+export function longOperationReply<Progress, Key extends string, Result>(
+  ctx: Context,
+  logger: Logger,
+  op: { readonly path: string; readonly reply: Reply<'ndjson', LongOperationLine<Progress, Key, Result>> },
+  run: (signal: AbortSignal, onProgress: (progress: Progress) => void) => Promise<Result>,
+  done: (result: Result) => { readonly [K in Key]: Result },
+): Promise<void> {
+  const reply = ndjsonReply<LongOperationLine<Progress, Key, Result>>(ctx);
+  return run(reply.signal, (progress) => reply.send({ progress }))
+    .then(
+      (result) => reply.send(done(result)),
+      (error: unknown) => reply.send(errorLine(error, logger, op.path)),
+    )
+    .finally(() => reply.end());
+}
+
+function errorLine(error: unknown, logger: Logger, what: string): ErrorLine {
   const known = describeError(error);
   if (!known) logger.error(`${what} failed`, error);
   return { error: known ? { code: known.code, message: known.message } : { code: 'internal', message: 'Internal error; see the Satchel log for details.' } };

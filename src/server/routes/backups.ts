@@ -5,18 +5,17 @@
  * cancels the copy and its partial file is removed.
  */
 import { route, type RouteModule } from './deps.ts';
-import { errorLine, ndjsonReply } from '../ndjson.ts';
-import { backupOperations as op, type BackupLine } from '../../wire/backups.ts';
+import { longOperationReply } from '../ndjson.ts';
+import { backupOperations as op, type BackupReply } from '../../wire/backups.ts';
 
 export const backupRoutes: RouteModule = (router, { core }) => {
   route(router, op.create, (ctx) => {
-    const reply = ndjsonReply<BackupLine>(ctx);
-    void core.backups
-      .takeOnRequest({ signal: reply.signal, onProgress: (progress) => reply.send({ progress }) })
-      .then(
-        ({ path: _path, ...backup }) => reply.send({ backup }),
-        (error: unknown) => reply.send(errorLine(error, core.context.logger, op.create.path)),
-      )
-      .finally(() => reply.end());
+    void longOperationReply(
+      ctx,
+      core.context.logger,
+      op.create,
+      (signal, onProgress) => core.backups.takeOnRequest({ signal, onProgress }).then(({ path: _path, ...backup }): BackupReply => backup),
+      (backup) => ({ backup }),
+    );
   });
 };

@@ -15,12 +15,12 @@
  */
 import { holdBodyUntil } from '../body.ts';
 import { input } from '../http.ts';
-import { errorLine, ndjsonReply } from '../ndjson.ts';
+import { longOperationReply } from '../ndjson.ts';
 import { route, type RouteModule } from './deps.ts';
 import { SnippetCollector } from '../../core/import/types.ts';
 import type { ImportSource } from '../../core/import/importer.ts';
 import { isKnownSpecific } from '../../core/assets/languages.ts';
-import { importOperations as op, type ImportLine } from '../../wire/imports.ts';
+import { importOperations as op } from '../../wire/imports.ts';
 import type { BodyOut } from '../../wire/operation.ts';
 
 /** A part's snippets as the importer takes them: each checked against the bounds every format shares. */
@@ -36,25 +36,18 @@ function partSource(part: BodyOut<typeof op.import>['parts'][number]): ImportSou
 export const importRoutes: RouteModule = (router, { core }) => {
   route(router, op.import, (ctx) => {
     const request = input(ctx, op.import);
-    const reply = ndjsonReply<ImportLine>(ctx);
     const files: ImportSource[] = [...request.files.map((file) => ({ name: file.name, text: () => file.content })), ...request.parts.map(partSource)];
-    const importing = core.imports
-      .import(files, {
-        signal: reply.signal,
-        files: files.length,
-        format: request.format,
-        batchSize: request.batchSize,
-        onProgress: (progress) => reply.send({ progress }),
-      })
-      .then(
-        (summary) => {
-          // Not an error: one line, so a log shows where an import stopped.
-          if (summary.cancelled) core.context.logger.info(`Import cancelled by its client after ${summary.imported} of ${summary.found} snippets.`);
-          reply.send({ summary });
-        },
-        (error: unknown) => reply.send(errorLine(error, core.context.logger, op.import.path)),
-      )
-      .finally(() => reply.end());
+    const importing = longOperationReply(
+      ctx,
+      core.context.logger,
+      op.import,
+      (signal, onProgress) => core.imports.import(files, { signal, onProgress, files: files.length, format: request.format, batchSize: request.batchSize }),
+      (summary) => {
+        // Not an error: one line, so a log shows where an import stopped.
+        if (summary.cancelled) core.context.logger.info(`Import cancelled by its client after ${summary.imported} of ${summary.found} snippets.`);
+        return { summary };
+      },
+    );
     holdBodyUntil(ctx, importing);
   });
 };

@@ -3,23 +3,22 @@
  * summary are answered as NDJSON; a client that disconnects cancels it.
  */
 import { empty, input, json, param } from '../http.ts';
-import { errorLine, ndjsonReply } from '../ndjson.ts';
+import { longOperationReply } from '../ndjson.ts';
 import { route, type RouteModule } from './deps.ts';
-import { syncOperations as op, type SyncLine } from '../../wire/sync.ts';
+import { syncOperations as op } from '../../wire/sync.ts';
 import { writeOptions } from '../writeOptions.ts';
 
 export const syncRoutes: RouteModule = (router, { core }) => {
   route(router, op.sync, (ctx) => {
     const request = input(ctx, op.sync);
     if (request.remote !== undefined) core.sync.configure(request.remote, request.branch);
-    const reply = ndjsonReply<SyncLine>(ctx);
-    void core.sync
-      .sync({ signal: reply.signal, confirmDeletes: request.confirmDeletes, maxDeletePercent: request.maxDeletePercent, onProgress: (progress) => reply.send({ progress }) })
-      .then(
-        (summary) => reply.send({ summary }),
-        (error: unknown) => reply.send(errorLine(error, core.context.logger, op.sync.path)),
-      )
-      .finally(() => reply.end());
+    void longOperationReply(
+      ctx,
+      core.context.logger,
+      op.sync,
+      (signal, onProgress) => core.sync.sync({ signal, onProgress, confirmDeletes: request.confirmDeletes, maxDeletePercent: request.maxDeletePercent }),
+      (summary) => ({ summary }),
+    );
   });
 
   route(router, op.status, (ctx) => {

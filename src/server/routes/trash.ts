@@ -5,11 +5,11 @@
  */
 import { route, type RouteModule } from './deps.ts';
 import { json, param, queryString } from '../http.ts';
-import { errorLine, ndjsonReply } from '../ndjson.ts';
+import { longOperationReply } from '../ndjson.ts';
 import { requestAuthor, sendRevision } from '../writeOptions.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import { isTrashKind } from '../../core/trash/trashService.ts';
-import { trashOperations as op, type EmptyLine } from '../../wire/trash.ts';
+import { trashOperations as op } from '../../wire/trash.ts';
 
 export const trashRoutes: RouteModule = (router, { core }) => {
   route(router, op.list, (ctx) => {
@@ -38,13 +38,12 @@ export const trashRoutes: RouteModule = (router, { core }) => {
   route(router, op.deleteForever, (ctx) => json(ctx, core.trash.deleteForever(param(ctx, 'id'))));
 
   route(router, op.empty, (ctx) => {
-    const reply = ndjsonReply<EmptyLine>(ctx);
-    void core.trash
-      .empty({ signal: reply.signal, onProgress: (progress) => reply.send({ progress }) })
-      .then(
-        (emptied) => reply.send({ emptied }),
-        (error: unknown) => reply.send(errorLine(error, core.context.logger, op.empty.path)),
-      )
-      .finally(() => reply.end());
+    void longOperationReply(
+      ctx,
+      core.context.logger,
+      op.empty,
+      (signal, onProgress) => core.trash.empty({ signal, onProgress }),
+      (emptied) => ({ emptied }),
+    );
   });
 };
