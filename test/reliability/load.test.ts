@@ -23,7 +23,7 @@ const CLIENTS = 16;
 const SUBSCRIBERS = 8;
 const P99_LIMIT_MS = 5000;
 /**
- * What the first round may leave resident after a full collection (measured: 9–14 MB): caches fill
+ * What the first round may leave resident after a full collection (measured: 9–16 MB): caches fill
  * to their bounds and malloc keeps some freed pages.
  */
 const WORKING_SET_BYTES = 96 * 1024 * 1024;
