@@ -4,7 +4,7 @@
  * every text in one narrow cone (unrelated snippets score a cosine of 0.5–0.75), so what two texts
  * share with every other text outweighs what they share with each other; search compares them
  * after moving them by the library's own mean, which this stands in for while the library is small
- * (vectorIndex.ts's Centring; docs/search.md has the figures).
+ * (vectorIndex.ts's centring; docs/search.md has the figures).
  */
 import type { EmbeddingCentre } from './embedder.ts';
 import reference from './encoderCentre.json' with { type: 'json' };

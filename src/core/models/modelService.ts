@@ -62,7 +62,8 @@ export class ModelService {
     this.store = new ModelStore(context.database);
     let entries = this.settings.catalog ?? shippedCatalog();
     if (this.settings.catalogBaseUrl) entries = withBaseUrl(entries, this.settings.catalogBaseUrl);
-    this.encoder = this.settings.builtInEncoder ? encoderFiles() : undefined;
+    // Offered when this build carries its files.
+    this.encoder = encoderFiles();
     this.models = new KnownModels(entries, this.store, this.encoder !== undefined);
     this.files = new ModelFiles(dataDir);
     this.progress = new ProgressFeed(this.settings.progressIntervalMs);

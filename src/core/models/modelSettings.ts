@@ -16,8 +16,6 @@ export interface ModelSettings {
   readonly retryBackoffMs: number;
   /** Minimum time between two progress frames of one download (state changes are never held back). */
   readonly progressIntervalMs: number;
-  /** Offer the built-in sentence encoder (when this build carries its files). */
-  readonly builtInEncoder: boolean;
 }
 
 export const defaultModelSettings: ModelSettings = {
@@ -28,5 +26,4 @@ export const defaultModelSettings: ModelSettings = {
   loadTimeoutMs: 120_000,
   retryBackoffMs: 250,
   progressIntervalMs: 250,
-  builtInEncoder: true,
 };

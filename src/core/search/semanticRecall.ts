@@ -341,14 +341,16 @@ export class SemanticRecall implements Disposable {
         this.context.logger.warn(`A batch of ${wanted.length} vectors failed, made one by one: ${(error as Error).message}`);
       }
     }
-    for (const entry of batched ? [] : wanted) {
-      if (session.abort.signal.aborted) return;
-      try {
-        keep(entry, await embedder.embed(entry.text));
-      } catch (error) {
-        // The model is gone (the session ends with it) or could not read this text: leave it stale.
-        if (!this.embedderOf(session)) return;
-        this.context.logger.warn(`No vector for asset ${entry.assetId}: ${(error as Error).message}`);
+    if (!batched) {
+      for (const entry of wanted) {
+        if (session.abort.signal.aborted) return;
+        try {
+          keep(entry, await embedder.embed(entry.text));
+        } catch (error) {
+          // The model is gone (the session ends with it) or could not read this text: leave it stale.
+          if (!this.embedderOf(session)) return;
+          this.context.logger.warn(`No vector for asset ${entry.assetId}: ${(error as Error).message}`);
+        }
       }
     }
     if (session.abort.signal.aborted) return;

@@ -4,7 +4,7 @@
  * dot product over contiguous memory (no per-vector objects for the GC to walk, no square roots
  * per query). Removing swaps the last vector into the hole, so the matrix stays dense.
  *
- * Centred (`Centring`): some models put every text in one narrow cone (the built-in encoder's
+ * Centred (`EmbeddingCentre`): some models put every text in one narrow cone (the built-in encoder's
  * unrelated snippets score a cosine of 0.5–0.75), so what all snippets share outweighs what two
  * share with each other. Such an index compares vectors after moving them by the mean of the
  * vectors it holds, cos(q − m, v − m): the library's own mean, kept exact by a running sum that
@@ -14,11 +14,7 @@
  * thousands on itself.
  */
 
-/** The prior of a centred index: the model's mean unit vector over reference texts, counted as `weight` vectors. */
-export interface Centring {
-  readonly prior: ArrayLike<number>;
-  readonly weight: number;
-}
+import type { EmbeddingCentre } from '../models/embedder.ts';
 
 export interface Neighbour {
   readonly id: string;
@@ -33,11 +29,11 @@ export class VectorIndex {
   private matrix: Float32Array;
   private ids: string[] = [];
   private readonly slots = new Map<string, number>();
-  private readonly centring: Centring | undefined;
+  private readonly centring: EmbeddingCentre | undefined;
   /** Of a centred index: the sum of the stored (normalized) vectors, in doubles so adding and taking away cancel. */
   private readonly sum: Float64Array | undefined;
 
-  constructor(dimension: number, centring?: Centring) {
+  constructor(dimension: number, centring?: EmbeddingCentre) {
     if (!Number.isInteger(dimension) || dimension <= 0) throw new RangeError(`Bad vector dimension ${dimension}`);
     this.dimension = dimension;
     this.matrix = new Float32Array(INITIAL_CAPACITY * dimension);

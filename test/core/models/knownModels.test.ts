@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KnownModels } from '../../../src/core/models/knownModels.ts';
-import { STAND_IN_IDS } from '../../../src/core/models/catalog.ts';
+import { ENCODER_ID, STAND_IN_IDS } from '../../../src/core/models/catalog.ts';
 import type { ModelStore } from '../../../src/core/models/modelStore.ts';
 import { NotFoundError } from '../../../src/core/errors.ts';
 
@@ -18,4 +18,13 @@ test('the stand-ins for cloud models are built once and found by id', () => {
   assert.equal(models.get(STAND_IN_IDS[1]).base, first[1]);
   assert.equal(models.get(STAND_IN_IDS[1]).kind, 'standIn');
   assert.throws(() => models.get('no-such-model'), NotFoundError);
+});
+
+test('the built-in encoder is listed and found only when the build carries its files', () => {
+  const withFiles = new KnownModels([], noRows, true);
+  assert.deepEqual(withFiles.all().filter((known) => known.kind === 'encoder').map((known) => known.base.id), [ENCODER_ID]);
+  assert.equal(withFiles.get(ENCODER_ID).kind, 'encoder');
+  const without = new KnownModels([], noRows, false);
+  assert.equal(without.all().some((known) => known.kind === 'encoder'), false);
+  assert.throws(() => without.get(ENCODER_ID), NotFoundError);
 });
