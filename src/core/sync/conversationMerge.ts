@@ -57,14 +57,13 @@ function mergeMessages(base: readonly VaultMessage[], ours: readonly VaultMessag
 
 /**
  * Merges a conversation both sides changed since `base` (undefined: made on both sides under one
- * id, as two machines importing one vault do). `oursOid` is unused: a conversation's conflict is
- * settled inside it, with no copy of the whole.
+ * id, as two machines importing one vault do). A conflict is settled inside the conversation, with
+ * no copy of the whole (so, unlike a snippet's merge, it needs no id for a copy).
  */
 export function mergeConversation(
   base: VaultConversation | undefined,
   ours: VaultConversation | undefined,
   theirs: VaultConversation | undefined,
-  _oursOid?: string,
 ): RecordMerge<VaultConversation> {
   if (ours === undefined) return { merged: theirs, ...(theirs !== undefined && base !== undefined ? { notice: 'remote-edit-kept' as const } : {}) };
   if (theirs === undefined) return { merged: ours, ...(base !== undefined ? { notice: 'local-edit-kept' as const } : {}) };

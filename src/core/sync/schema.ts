@@ -41,7 +41,8 @@ function noteLinked(kind: 'asset' | 'conversation'): string {
 }
 
 /** The triggers that note a changed asset (what its record holds: the asset, its labels, facts and conflict link). */
-function assetTriggers(mark: (id: string) => string, markLinked: string): string {
+function assetTriggers(): string {
+  const mark = (id: string): string => note('asset', id);
   return `
     CREATE TRIGGER sync_asset_inserted AFTER INSERT ON assets WHEN NEW.suggested = 0 AND ${ON} BEGIN ${mark('NEW.id')} END;
     CREATE TRIGGER sync_asset_updated AFTER UPDATE ON assets WHEN ${ON} BEGIN ${mark('NEW.id')} END;
@@ -51,7 +52,7 @@ function assetTriggers(mark: (id: string) => string, markLinked: string): string
     CREATE TRIGGER sync_link_removed AFTER DELETE ON links WHEN OLD.a_kind = 'asset' AND OLD.b_kind IN ('tag', 'website', 'annotation') AND ${ON}
       BEGIN ${mark('OLD.a_id')} END;
     CREATE TRIGGER sync_label_changed AFTER UPDATE ON records WHEN NEW.kind IN ('annotation', 'tag', 'website') AND ${ON}
-      BEGIN ${markLinked} END;
+      BEGIN ${noteLinked('asset')} END;
     CREATE TRIGGER sync_facts_inserted AFTER INSERT ON snippet_facts WHEN ${ON} BEGIN ${mark('NEW.asset_id')} END;
     CREATE TRIGGER sync_facts_updated AFTER UPDATE ON snippet_facts WHEN ${ON} BEGIN ${mark('NEW.asset_id')} END;
     CREATE TRIGGER sync_facts_deleted AFTER DELETE ON snippet_facts WHEN ${ON} BEGIN ${mark('OLD.asset_id')} END;
@@ -60,14 +61,17 @@ function assetTriggers(mark: (id: string) => string, markLinked: string): string
   `;
 }
 
-const ASSET_TRIGGERS = ['asset_inserted', 'asset_updated', 'asset_deleted', 'link_added', 'link_removed', 'label_changed', 'facts_inserted', 'facts_updated', 'facts_deleted', 'conflict_added', 'conflict_removed'];
+/** Version 13's triggers, which version 14 replaces. */
+const VERSION_13_TRIGGERS = ['asset_inserted', 'asset_updated', 'asset_deleted', 'link_added', 'link_removed', 'label_changed', 'facts_inserted', 'facts_updated', 'facts_deleted', 'conflict_added', 'conflict_removed'];
 
 export const syncMigrations: readonly Migration[] = [
   {
     version: 13,
     name: 'sync state, changed assets, per-asset bases and conflict copies',
     up(db) {
-      // As released (version 14 replaces its triggers).
+      const on = `(SELECT 1 FROM sync_state WHERE key = 'remote')`;
+      // As released, kept literal so later changes to the shared trigger text cannot alter it
+      // (version 14 drops these triggers by name and makes them again).
       const mark = (id: string): string => `INSERT OR REPLACE INTO sync_dirty (kind, id) VALUES ('asset', ${id});`;
       db.exec(`
         CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -75,7 +79,21 @@ export const syncMigrations: readonly Migration[] = [
         CREATE TABLE sync_base (kind TEXT NOT NULL, id TEXT NOT NULL, tree TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
         CREATE TABLE sync_conflicts (copy TEXT PRIMARY KEY, original TEXT NOT NULL, created TEXT NOT NULL) WITHOUT ROWID;
         CREATE INDEX sync_conflicts_original ON sync_conflicts (original);
-        ${assetTriggers(mark, "INSERT OR REPLACE INTO sync_dirty (kind, id) SELECT 'asset', b_id FROM links WHERE a_kind = NEW.kind AND a_id = NEW.id AND b_kind = 'asset';")}
+
+        CREATE TRIGGER sync_asset_inserted AFTER INSERT ON assets WHEN NEW.suggested = 0 AND ${on} BEGIN ${mark('NEW.id')} END;
+        CREATE TRIGGER sync_asset_updated AFTER UPDATE ON assets WHEN ${on} BEGIN ${mark('NEW.id')} END;
+        CREATE TRIGGER sync_asset_deleted AFTER DELETE ON assets WHEN ${on} BEGIN ${mark('OLD.id')} END;
+        CREATE TRIGGER sync_link_added AFTER INSERT ON links WHEN NEW.a_kind = 'asset' AND NEW.b_kind IN ('tag', 'website', 'annotation') AND ${on}
+          BEGIN ${mark('NEW.a_id')} END;
+        CREATE TRIGGER sync_link_removed AFTER DELETE ON links WHEN OLD.a_kind = 'asset' AND OLD.b_kind IN ('tag', 'website', 'annotation') AND ${on}
+          BEGIN ${mark('OLD.a_id')} END;
+        CREATE TRIGGER sync_label_changed AFTER UPDATE ON records WHEN NEW.kind IN ('annotation', 'tag', 'website') AND ${on}
+          BEGIN INSERT OR REPLACE INTO sync_dirty (kind, id) SELECT 'asset', b_id FROM links WHERE a_kind = NEW.kind AND a_id = NEW.id AND b_kind = 'asset'; END;
+        CREATE TRIGGER sync_facts_inserted AFTER INSERT ON snippet_facts WHEN ${on} BEGIN ${mark('NEW.asset_id')} END;
+        CREATE TRIGGER sync_facts_updated AFTER UPDATE ON snippet_facts WHEN ${on} BEGIN ${mark('NEW.asset_id')} END;
+        CREATE TRIGGER sync_facts_deleted AFTER DELETE ON snippet_facts WHEN ${on} BEGIN ${mark('OLD.asset_id')} END;
+        CREATE TRIGGER sync_conflict_added AFTER INSERT ON sync_conflicts WHEN ${on} BEGIN ${mark('NEW.copy')} END;
+        CREATE TRIGGER sync_conflict_removed AFTER DELETE ON sync_conflicts WHEN ${on} BEGIN ${mark('OLD.copy')} END;
       `);
     },
   },
@@ -87,8 +105,8 @@ export const syncMigrations: readonly Migration[] = [
       // snippets and websites, and a linked website's name: each notes it, in the write's own transaction.
       const mark = (id: string): string => note('conversation', id);
       db.exec(`
-        ${ASSET_TRIGGERS.map((name) => `DROP TRIGGER sync_${name};`).join('\n')}
-        ${assetTriggers((id) => note('asset', id), noteLinked('asset'))}
+        ${VERSION_13_TRIGGERS.map((name) => `DROP TRIGGER sync_${name};`).join('\n')}
+        ${assetTriggers()}
         CREATE TRIGGER sync_conversation_inserted AFTER INSERT ON records WHEN NEW.kind = 'conversation' AND ${ON} BEGIN ${mark('NEW.id')} END;
         CREATE TRIGGER sync_conversation_updated AFTER UPDATE ON records WHEN NEW.kind = 'conversation' AND ${ON} BEGIN ${mark('NEW.id')} END;
         CREATE TRIGGER sync_conversation_deleted AFTER DELETE ON records WHEN OLD.kind = 'conversation' AND ${ON} BEGIN ${mark('OLD.id')} END;

@@ -51,17 +51,9 @@ export const CONVERSATION_KIND: SyncKind<VaultConversation> = {
   dir: conversationDir,
   files: conversationFiles,
   parse: (id, files) => parseConversation(id, files),
-  merge: (base, ours, theirs, oursOid) => Promise.resolve(mergeConversation(base, ours, theirs, oursOid)),
+  merge: (base, ours, theirs) => Promise.resolve(mergeConversation(base, ours, theirs)),
   label: (record) => record.name ?? 'Untitled conversation',
 };
-
-/** Every kind, in the order a sync applies them (conversations link to the snippets before them). */
-export const SYNC_KINDS: readonly SyncKind[] = [ASSET_KIND, CONVERSATION_KIND];
-
-/** The kind whose records live under `root`, if any. */
-export function kindOfRoot(root: string): SyncKind | undefined {
-  return SYNC_KINDS.find((kind) => kind.root === root);
-}
 
 /** The git tree id of a record's folder (undefined: no record). */
 export function oidOf<R extends SyncRecord>(kind: SyncKind<R>, record: R | undefined): string | undefined {

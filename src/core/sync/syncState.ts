@@ -140,10 +140,9 @@ export class SyncState {
     return this.database.prepare('SELECT 1 FROM sync_dirty WHERE kind = ? AND id = ? AND seq > ?').get(kind, id, seq) !== undefined;
   }
 
-  /** The record is synced: its note goes (only one made by `seq`, when given: a later change stays noted). */
-  clean(kind: SyncKindName, id: string, upTo?: number): void {
-    if (upTo === undefined) this.database.prepare('DELETE FROM sync_dirty WHERE kind = ? AND id = ?').run(kind, id);
-    else this.database.prepare('DELETE FROM sync_dirty WHERE kind = ? AND id = ? AND seq <= ?').run(kind, id, upTo);
+  /** The record is synced: its note goes. */
+  clean(kind: SyncKindName, id: string): void {
+    this.database.prepare('DELETE FROM sync_dirty WHERE kind = ? AND id = ?').run(kind, id);
   }
 
   /** Records of a kind whose base is their own folder (`''`: absent), by id. */
