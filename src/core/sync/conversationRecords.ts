@@ -8,7 +8,7 @@ import { MessageStore, type StoredMessage } from '../conversations/messageStore.
 import type { StoredConversation } from '../conversations/records.ts';
 import { Labels } from '../assets/labels.ts';
 import { stampAt } from '../assets/exactRecords.ts';
-import { checkLimit } from '../limits.ts';
+import { checkLimit, overLimit, type LimitKind } from '../limits.ts';
 import { DomainError } from '../errors.ts';
 import { sortedTexts, sortedWebsites } from './vaultFormat.ts';
 import { byCreated, type VaultConversation, type VaultMessage } from './vaultConversations.ts';
@@ -86,7 +86,7 @@ export class ConversationRecords {
 
   /** Sets the conversation to exactly the record (creating it under its id); snippets it names that are not here are not linked. */
   put(record: VaultConversation): void {
-    if (record.name !== undefined) checkLimit('nameChars', record.name.length);
+    for (const [kind, size] of limitedSizes(record)) checkLimit(kind, size);
     this.context.transaction(() => {
       const before = this.context.records.get<StoredConversation>('conversation', record.id);
       // What the record does not hold (scores, model, application) stays as it was.
@@ -143,4 +143,18 @@ function messageRole(role: string): StoredMessage['role'] {
 
 function conversationType(type: string): StoredConversation['type'] {
   return TYPES.find((known) => known === type.toUpperCase()) ?? 'COPILOT';
+}
+
+/** The sizes of a conversation record the limits hold (its name, each message), as every door checks them. */
+function limitedSizes(record: VaultConversation): Array<readonly [LimitKind, number]> {
+  return [...(record.name !== undefined ? [['nameChars', record.name.length] as const] : []), ...record.messages.map((message) => ['messageChars', message.text.length] as const)];
+}
+
+/** Why the record cannot be stored (the first limit it is over), or undefined. */
+export function conversationRefusal(record: VaultConversation): string | undefined {
+  for (const [kind, size] of limitedSizes(record)) {
+    const over = overLimit(kind, size);
+    if (over !== undefined) return over;
+  }
+  return undefined;
 }

@@ -6,10 +6,8 @@
  */
 import type { BulkWriter } from '../assets/bulkWriter.ts';
 import type { Author } from '../history/authors.ts';
-import { checkLimit } from '../limits.ts';
-import { DomainError } from '../errors.ts';
 import { bulkAssetOf, recordRefusal, type LibraryRecords } from './libraryRecords.ts';
-import type { ConversationRecords } from './conversationRecords.ts';
+import { conversationRefusal, type ConversationRecords } from './conversationRecords.ts';
 import type { ApplyTarget } from './syncFinish.ts';
 import { ASSET_KIND, CONVERSATION_KIND } from './syncKinds.ts';
 import type { VaultAsset } from './vaultFormat.ts';
@@ -56,16 +54,7 @@ export function conversationTarget(
   return {
     kind: CONVERSATION_KIND,
     read: (id) => deps.records.read(id),
-    refusal(record) {
-      try {
-        if (record.name !== undefined) checkLimit('nameChars', record.name.length);
-        for (const message of record.messages) checkLimit('messageChars', message.text.length);
-        return undefined;
-      } catch (error) {
-        if (error instanceof DomainError) return error.message;
-        throw error;
-      }
-    },
+    refusal: conversationRefusal,
     put(records) {
       for (const record of records) {
         if (!deps.exists(record.id)) deps.restoreTrashed(record.id, deps.author);

@@ -11,6 +11,7 @@ import { allConversations, allRecords, conversationsOf, PNG_BYTES, recordsOf, va
 import { conversationDir } from '../../../src/core/sync/vaultConversations.ts';
 import type { Satchel } from '../../../src/core/satchel.ts';
 import { TEST_WRITE } from '../../support/authors.ts';
+import { LIMITS } from '../../../src/core/limits.ts';
 
 async function exportTo(core: Satchel, dir: string): Promise<void> {
   const ids = core.assets.identifiers();
@@ -161,4 +162,33 @@ test('records and files: one record makes the same bytes every time, and the fil
   assert.deepEqual(assetFiles(record), files);
   assert.deepEqual(parseAsset('x', files), record);
   assert.ok(!existsSync('/nonexistent'));
+});
+
+test('a vault conversation with a message over the message limit fails alone on import; the others are written', async () => {
+  const dir = join(tempDir('satchel-vault-'), 'vault');
+  try {
+    let ids: string[] = [];
+    await withCore(async (a) => {
+      ids = await variedLibrary(a);
+      await exportTo(a, dir);
+    });
+    const talk = ids[6]!;
+    const parts = vaultParts(dir).map((part) => {
+      const parsed = part.read();
+      const conversations = parsed.conversations?.map((record) =>
+        record.id === talk ? { ...record, messages: record.messages.map((message, i) => (i === 0 ? { ...message, text: 'x'.repeat(LIMITS.messageChars + 1) } : message)) } : record,
+      );
+      return { name: part.name, parsed: { ...parsed, ...(conversations ? { conversations } : {}) } };
+    });
+    await withCore(async (b) => {
+      const summary = await b.imports.import(parts);
+      assert.equal(summary.failed, 1);
+      assert.match(summary.failures[0]!.source, new RegExp(talk));
+      assert.match(summary.failures[0]!.reason, /conversation message/i);
+      assert.equal(conversationsOf(b).read(talk), undefined, 'nothing of it is stored');
+      assert.equal(allConversations(b).size, 1, 'the other conversation is written');
+    });
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  }
 });
