@@ -4,16 +4,10 @@
  * hybrid, and cancelling the back-fill of embeddings.
  */
 import type * as W from '../core/wire.ts';
-import type { RecallStatus } from '../core/search/semanticRecall.ts';
+import type { RecallStatus, SearchMode } from '../core/search/semanticRecall.ts';
 import { get, json, post } from './operation.ts';
 
-/**
- * How a search with a query ran: fused with vector similarity (`hybrid`, with the embedding model
- * and how many snippets have a vector so far) or by words only, and why.
- */
-export type SearchMode =
-  | { readonly mode: 'hybrid'; readonly model: string; readonly vectors: number }
-  | { readonly mode: 'lexical'; readonly reason: string };
+export type { SearchMode } from '../core/search/semanticRecall.ts';
 
 /**
  * Headers of /search/neural_code's reply saying how it ran: the mode alone, and the whole

@@ -41,12 +41,21 @@ export interface RecallSettings {
   readonly queryTimeoutMs: number;
 }
 
-/** How a search with a query runs: fused with vector similarity, or lexical only and why. */
-export type SearchPlan =
-  | { readonly mode: 'hybrid'; readonly model: string; /** Snippets with a vector so far. */ readonly vectors: number; readonly semantic: SemanticQuery }
+/**
+ * How a search with a query runs: fused with vector similarity (`hybrid`, with the embedding model
+ * and how many snippets have a vector so far) or by words only, and why.
+ */
+export type SearchMode =
+  | { readonly mode: 'hybrid'; readonly model: string; readonly vectors: number }
   | { readonly mode: 'lexical'; readonly reason: string };
 
-const lexical = (reason: string): SearchPlan => ({ mode: 'lexical', reason });
+/** A search's mode, and the query ready for hybrid search when it is hybrid. */
+export interface SearchPlan {
+  readonly mode: SearchMode;
+  readonly semantic?: SemanticQuery | undefined;
+}
+
+const lexical = (reason: string): SearchPlan => ({ mode: { mode: 'lexical', reason } });
 
 export const defaultRecallSettings: RecallSettings = { batchSize: 16, candidates: 10, minSimilarity: 0.25, queryTimeoutMs: 2000 };
 
@@ -134,8 +143,7 @@ export class SemanticRecall implements Disposable {
    * model, its vectors still loading, or the model too slow or failing to answer).
    */
   async prepare(query: string): Promise<SemanticQuery | undefined> {
-    const plan = await this.plan(query);
-    return plan.mode === 'hybrid' ? plan.semantic : undefined;
+    return (await this.plan(query)).semantic;
   }
 
   /** `prepare`, saying how the search will run: hybrid, or lexical and why. */
@@ -163,7 +171,7 @@ export class SemanticRecall implements Disposable {
     // Scanned here, between turns of the event loop, not in the synchronous search. Extra
     // neighbours cover suggested (and, out of scope, pseudo) assets, which the search drops.
     const near = await index.nearestSliced(vector, 2 * this.settings.candidates, this.settings.minSimilarity);
-    return { mode: 'hybrid', model: session.model, vectors: index.size, semantic: this.semanticQuery(text, near) };
+    return { mode: { mode: 'hybrid', model: session.model, vectors: index.size }, semantic: this.semanticQuery(text, near) };
   }
 
   private semanticQuery(query: string, near: ReadonlyArray<{ readonly id: string; readonly similarity: number }>): SemanticQuery {

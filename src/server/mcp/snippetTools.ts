@@ -90,8 +90,8 @@ async function search(
   if (query !== '') {
     // With an embedding model loaded, the search is hybrid: snippets are found by meaning too.
     const plan = await core.recall.plan(query);
-    mode = plan.mode === 'hybrid' ? { mode: 'hybrid', model: plan.model, vectors: plan.vectors } : { mode: 'lexical', reason: plan.reason };
-    ids = core.assets.queryIds(query, { tags, language, limit, semantic: plan.mode === 'hybrid' ? plan.semantic : undefined });
+    mode = plan.mode;
+    ids = core.assets.queryIds(query, { tags, language, limit, semantic: plan.semantic });
   } else if (tags.length > 0) {
     ids = core.assets.taggedIds(tags, limit, language);
   } else {

@@ -8,8 +8,7 @@ import { route, type RouteModule } from './deps.ts';
 import { input, json, jsonStream, param, pseudo, queryBoolean, queryString, text, transferables } from '../http.ts';
 import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
-import { searchModeHeaders, searchOperations as search, type SearchMode } from '../../wire/search.ts';
-import type { SearchPlan } from '../../core/search/semanticRecall.ts';
+import { searchModeHeaders, searchOperations as search } from '../../wire/search.ts';
 import { assetRoutes, snapshot } from './asset.ts';
 import { requestAuthor, sendRevision, writeOptions } from '../writeOptions.ts';
 import { formatRoutes } from './formats.ts';
@@ -86,9 +85,8 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   route(router, search.neuralCode, async (ctx) => {
     const query = queryString(ctx, 'query') ?? '';
     const plan = await core.recall.plan(query);
-    const semantic = plan.mode === 'hybrid' ? plan.semantic : undefined;
-    const { pages, counts } = assets.codeSearchPages(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic });
-    ctx.set(searchModeHeaders(searchMode(plan)));
+    const { pages, counts } = assets.codeSearchPages(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic: plan.semantic });
+    ctx.set(searchModeHeaders(plan.mode));
     jsonStream(ctx, searchedReply(pages, counts, false));
   });
 
@@ -135,6 +133,3 @@ function searchedReply(pages: SearchedPages['pages'], counts: SearchedPages['cou
   });
 }
 
-function searchMode(plan: SearchPlan): SearchMode {
-  return plan.mode === 'hybrid' ? { mode: 'hybrid', model: plan.model, vectors: plan.vectors } : { mode: 'lexical', reason: plan.reason };
-}

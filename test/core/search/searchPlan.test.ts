@@ -72,18 +72,18 @@ afterEach(() => {
 });
 
 test('a search is lexical and says why: no model, an empty query, a query vector slower than the limit; else hybrid with its model and vectors', async () => {
-  assert.deepEqual(await recall.plan('download a page'), { mode: 'lexical', reason: 'no embedding model is loaded' });
+  assert.deepEqual((await recall.plan('download a page')).mode, { mode: 'lexical', reason: 'no embedding model is loaded' });
   const model = new LetterEmbedder('letters', 'code', true);
   loadModel(model);
   await recall.idle();
-  assert.deepEqual(await recall.plan('   '), { mode: 'lexical', reason: 'the query is empty' });
+  assert.deepEqual(await recall.plan('   '), { mode: { mode: 'lexical', reason: 'the query is empty' } });
   const hybrid = await recall.plan('download a page');
-  assert.equal(hybrid.mode, 'hybrid');
-  assert.deepEqual(hybrid.mode === 'hybrid' && { model: hybrid.model, vectors: hybrid.vectors }, { model: 'letters', vectors: 20 });
+  assert.deepEqual(hybrid.mode, { mode: 'hybrid', model: 'letters', vectors: 20 });
+  assert.ok(hybrid.semantic, 'a hybrid plan carries the query for the search');
   model.queryDelayMs = 1000;
   const slow = await recall.plan('a query never asked before');
-  assert.equal(slow.mode, 'lexical');
-  assert.match(slow.mode === 'lexical' ? slow.reason : '', /^the query's vector failed: no answer within 200 ms$/);
+  assert.equal(slow.semantic, undefined);
+  assert.match(slow.mode.mode === 'lexical' ? slow.mode.reason : '', /^the query's vector failed: no answer within 200 ms$/);
   assert.equal(await recall.prepare('a query never asked before either'), undefined, 'prepare is the plan without the reason');
 });
 
