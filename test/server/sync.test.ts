@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { startTestServer, tempDir } from '../support/helpers.ts';
-import { SatchelClient } from '../../src/client/satchelClient.ts';
+import { ClientError, SatchelClient } from '../../src/client/satchelClient.ts';
 import { bareRepository } from '../core/sync/syncSupport.ts';
 import { seed } from '../core/sync/vaultSupport.ts';
 import { TEST_WRITE } from '../support/authors.ts';
@@ -33,6 +33,25 @@ test('a sync through the host: progress lines, then the summary; the status name
       const bad = await fetch(`${server.url}/satchel/sync`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ maxDeletePercent }) });
       assert.equal(bad.status, 400, `maxDeletePercent ${maxDeletePercent}`);
     }
+  } finally {
+    client.dispose();
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the share a sync may delete, sent with the request, is the one the host applies', { timeout: 60_000 }, async () => {
+  const root = tempDir('satchel-http-sync-share-');
+  const server = await startTestServer({ importWorker: false });
+  const client = new SatchelClient(server.url);
+  try {
+    for (let i = 0; i < 10; i++) await server.core.assets.create(seed(`SELECT ${i};\n`, { ext: 'sql', name: `Query ${i}` }), TEST_WRITE);
+    await client.sync.run({ remote: bareRepository(root) });
+    for (const id of server.core.assets.identifiers().slice(0, 6)) server.core.assets.delete(id, TEST_WRITE);
+    // 6 of 10: over the 55 % sent, and over the default 50 %; under the 70 % sent.
+    await assert.rejects(client.sync.run({ maxDeletePercent: 55 }), (error: unknown) => error instanceof ClientError && error.status === 409 && /6 of 10 .*more than the 55%/.test(error.message));
+    const summary = await client.sync.run({ maxDeletePercent: 70 });
+    assert.equal(summary.deletedThere, 6);
   } finally {
     client.dispose();
     await server.close();
