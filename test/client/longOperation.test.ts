@@ -24,7 +24,7 @@ async function withReplies(reply: (response: ServerResponse) => Promise<void>, r
     await run(client);
   } finally {
     client.dispose();
-    server.close();
+    await new Promise((resolve) => server.close(resolve));
   }
 }
 

@@ -5,24 +5,18 @@
  */
 declare module '@energetic-ai/core' {
   export interface Tensor {
-    readonly shape: number[];
     data(): Promise<Float32Array>;
     dispose(): void;
   }
 
   export interface GraphModel {
     executeAsync(inputs: Readonly<Record<string, Tensor>>): Promise<Tensor>;
-    dispose(): void;
   }
 
   /** `file://<path>/model.json`: the model's topology; its weight shards are read beside it. */
   export function loadGraphModel(url: string): Promise<GraphModel>;
   export function tensor1d(values: ArrayLike<number>, dtype: 'int32' | 'float32'): Tensor;
   export function tensor2d(values: ArrayLike<number>, shape: [number, number], dtype: 'int32' | 'float32'): Tensor;
-  /** The directory (ending in '/') that holds tfjs-backend-wasm*.wasm. */
-  export function setWasmPaths(prefix: string): void;
   export function setBackend(name: 'wasm' | 'cpu'): Promise<boolean>;
-  export function getBackend(): string;
   export function ready(): Promise<void>;
-  export function memory(): { readonly numTensors: number; readonly numBytes: number };
 }
