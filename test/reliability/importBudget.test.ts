@@ -14,8 +14,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tempDir } from '../support/helpers.ts';
+import { childRunning } from '../support/processes.ts';
 import { HostProcess, figures, processMemory, sleep } from './support.ts';
 import { probeHealth } from './healthProbe.ts';
 
@@ -54,18 +55,6 @@ async function stopHost(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** The host's import process, once it runs its script (a fork not yet exec'd still shows the host's). */
-function importProcessOf(pid: number): number | undefined {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
-  return children.find((child) => {
-    try {
-      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('importHost');
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** The body of an import of one large file (its text is never read: the import stays queued). */
 const BIG_BODY = Buffer.from(JSON.stringify({ files: [{ name: 'big.code-snippets', content: 'x'.repeat(BODY_MIB * MIB) }] }));
 
@@ -100,7 +89,7 @@ async function holdTheQueue(): Promise<Sent> {
   const front = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`Front ${i}`, { scope: 'javascript', prefix: `f${i}`, body: `const front${i} = ${i};` }]));
   const sent = await sendImport(Buffer.from(JSON.stringify({ files: [{ name: 'front.code-snippets', content: JSON.stringify(front) }], batchSize: 50 })));
   for (let waited = 0; importProcess === undefined && waited < 20_000; waited += 10) {
-    importProcess = importProcessOf(host.pid);
+    importProcess = childRunning(host.pid, /importHost/);
     if (importProcess === undefined) await sleep(10);
   }
   assert.ok(importProcess !== undefined, 'the import process started');

@@ -15,7 +15,7 @@
  * each hybrid search's latency (its query's vector made first, as for a new query) beside the
  * lexical one, and resident memory of the host and of the model's process.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { childRunning } from '../../support/processes.ts';
 import { basename, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { BenchClient, forEachConcurrent } from '../client.ts';
@@ -99,15 +99,16 @@ export async function measureMeaningQuality(built: Built, size: number, hostArgs
     const model = await loadModel(client);
     const started = performance.now();
     await client.ok('POST', `/model/${encodeURIComponent(model.id)}/load`);
-    const modelPid = childPids(host.pid)[0];
-    const cpuBefore = modelPid !== undefined ? cpuMsOf(modelPid) : Number.NaN;
+    const modelPid = childRunning(host.pid, /(encoder|llama)Host/);
+    if (modelPid === undefined) throw new Error(`no model process runs under the host ${host.pid}`);
+    const cpuBefore = cpuMsOf(modelPid);
     await untilReady(client, plan.backfillBudgetMs);
     const backfillMs = performance.now() - started;
-    const backfillCpuMs = modelPid !== undefined ? cpuMsOf(modelPid) - cpuBefore : Number.NaN;
+    const backfillCpuMs = cpuMsOf(modelPid) - cpuBefore;
 
     const hybrid = await searchAll(client, targets);
     const hostRssAfter = memoryOf(host.pid).rss;
-    const modelRss = modelPid !== undefined ? memoryOf(modelPid).rss : Number.NaN;
+    const modelRss = memoryOf(modelPid).rss;
 
     const vectorRanks = await rankByVectors(join(dataDir, 'satchel.db'), model, resolved.flatMap((set) => set.queries));
     const recall = (ranks: ReadonlyMap<string, number>, queries: readonly { query: string }[]): Recall => ({
@@ -208,6 +209,7 @@ async function rankByVectors(databasePath: string, model: BenchModel, queries: R
   } finally {
     db.close();
   }
+  if (rows.length === 0) throw new Error(`no vectors of ${model.id} are stored: vectors-only recall would read as 0%`);
   let index: VectorIndex | undefined;
   for (const row of rows) {
     const vector = new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength));
@@ -226,23 +228,4 @@ async function rankByVectors(databasePath: string, model: BenchModel, queries: R
     await runtime.stop();
   }
   return ranks;
-}
-
-/** Processes whose parent is `pid` (Linux's /proc; none elsewhere). */
-function childPids(pid: number): number[] {
-  try {
-    return readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .filter((name) => {
-        try {
-          const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-  } catch {
-    return [];
-  }
 }

@@ -28,7 +28,8 @@ export function meaningQualityReport(figures: ReadonlyArray<{ size: number; outc
     const lexical = meaning.reduce((sum, set) => sum + set.lexical.at5 * set.queries, 0) / n;
     lines.push(`| ${k(size)} | **by meaning, all ${n}** | ${n} | ${pct(lexical)} r@5 | | **${pct(hybrid)} r@5** |`);
     const verdict = hybrid >= HYBRID_RECALL_GOAL ? 'met' : `missed by ${((HYBRID_RECALL_GOAL - hybrid) * 100).toFixed(0)} points`;
-    notes.push(`${k(size)} with ${f.model}: hybrid recall@5 by meaning ${pct(hybrid)} (goal ${pct(HYBRID_RECALL_GOAL)}: ${verdict}).`);
+    const gained = meaning.reduce((sum, set) => sum + set.gained, 0);
+    notes.push(`${k(size)} with ${f.model}: hybrid recall@5 by meaning ${pct(hybrid)} (goal ${pct(HYBRID_RECALL_GOAL)}: ${verdict}); hybrid finds ${gained} of them in its top 5 that the lexical ranking did not.`);
     for (const set of f.sets) {
       if (set.lost.length > 0) notes.push(`${k(size)} ${set.name}: hybrid loses ${set.lost.length} lexical top-5 hit(s): ${set.lost.map((q) => JSON.stringify(q)).join(', ')}.`);
     }
