@@ -72,6 +72,11 @@ export class AssetListing {
     if (page.length > 0) yield page;
   }
 
+  /** How many ordinary assets (neither suggested nor pseudo) there are. */
+  ordinaryCount(): number {
+    return (this.context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number }).n;
+  }
+
   /** Ids of ordinary assets (neither suggested nor pseudo), in storage order. */
   ordinaryIds(): string[] {
     return (this.context.database.prepare('SELECT id FROM assets WHERE suggested = 0 AND pseudo = 0').all() as Array<{ id: string }>).map((row) => row.id);

@@ -240,6 +240,11 @@ export class AssetService extends AssetWriteMethods implements Disposable {
     return this.store.listing.identifierPages(options);
   }
 
+  /** How many ordinary assets (neither suggested nor pseudo) there are. */
+  ordinaryCount(): number {
+    return this.store.listing.ordinaryCount();
+  }
+
   /** Whether an asset appears in ordinary snapshots and streams (neither pseudo nor suggested). */
   isOrdinary(id: string): boolean {
     return this.store.isOrdinary(id);

@@ -33,7 +33,7 @@ export function readerOf(context: StoreContext, dispose: () => void = () => unde
     records,
     conversations: new ConversationRecords(context, (id) => store.exists(id)),
     pages: () => store.listing.identifierPages(),
-    count: () => (context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number }).n,
+    count: () => store.listing.ordinaryCount(),
     dispose,
   };
 }

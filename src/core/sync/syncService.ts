@@ -201,7 +201,7 @@ export class SyncService implements Disposable {
           kind: ASSET_KIND,
           read: (id) => this.records.read(id),
           allIds: () => this.assets.identifierPages(),
-          count: () => (this.context.database.prepare('SELECT COUNT(*) AS n FROM assets WHERE suggested = 0 AND pseudo = 0').get() as { n: number }).n,
+          count: () => this.assets.ordinaryCount(),
         },
         { kind: CONVERSATION_KIND, read: (id) => conversations.read(id), allIds: () => [conversations.ids()], count: () => conversations.count() },
       ],
