@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { specificFromLanguageName } from '../classify/languages.ts';
 import { readFrontMatter } from '../sync/frontMatter.ts';
-import type { YamlValue } from '../sync/yamlLite.ts';
+import type { YamlValue } from '../sync/yamlReader.ts';
 import { isRecord, SnippetCollector, stringOr, type ParsedFile } from './types.ts';
 
 const META_DIR = '.masscode';
@@ -71,7 +71,7 @@ function readFolder(root: string, folder: string, tagNames: ReadonlyMap<number, 
     try {
       front = readFrontMatter(readFileSync(join(folder, entry.name), 'utf8'));
     } catch (error) {
-      collector.fail(fileName, `its front matter is not YAML massCode writes (${(error as Error).message})`);
+      collector.fail(fileName, `its front matter is not YAML (${error instanceof Error ? error.message : String(error)})`);
       continue;
     }
     const data = front?.data ?? {};

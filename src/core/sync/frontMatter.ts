@@ -1,9 +1,10 @@
 /**
- * Markdown with YAML front matter: the vault's metadata files (`snippet.md`), written with a fixed
- * key order and every string JSON-quoted (a valid YAML double-quoted scalar), so one record always
- * makes the same bytes and a change shows as the one line it changed.
+ * Markdown with YAML front matter: the vault's metadata files (`snippet.md`), written here with a
+ * fixed key order and every string JSON-quoted (a valid YAML double-quoted scalar), so one record
+ * always makes the same bytes and a change shows as the one line it changed; read back, like any
+ * front matter from outside, by the `yaml` package (yamlReader.ts).
  */
-import { parseYaml, YamlError, type YamlValue } from './yamlLite.ts';
+import { parseYaml, YamlError, type YamlValue } from './yamlReader.ts';
 
 /** A value of a front matter key as the vault writes it. */
 export type FrontValue = string | boolean | number | readonly string[] | ReadonlyArray<Readonly<Record<string, string>>>;
@@ -44,11 +45,12 @@ export interface FrontMatter {
 
 /**
  * The front matter's mapping and the body after it, exactly as written; undefined when the text
- * does not open with `---`. Throws YamlError when the front matter is not YAML the vault reads.
+ * does not open with `---`. Either fence may carry trailing blanks (`--- `, as editors and other
+ * tools leave them). Throws YamlError when the front matter is not YAML or not a mapping.
  */
 export function readFrontMatter(text: string): FrontMatter | undefined {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const open = /^---\r?\n/.exec(source);
+  const open = /^---[ \t]*\r?\n/.exec(source);
   if (!open) return undefined;
   for (let at = open[0].length; ; ) {
     const end = source.indexOf('\n', at);

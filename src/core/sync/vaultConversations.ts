@@ -10,7 +10,7 @@
  * `created` time (then id), as the store orders them. Pure: records to files and back.
  */
 import { readFrontMatter, writeFrontMatter } from './frontMatter.ts';
-import { YamlError, type YamlValue } from './yamlLite.ts';
+import { YamlError, type YamlValue } from './yamlReader.ts';
 import { idSegment, shardOf, sortedTexts, sortedWebsites, VaultFormatError, type VaultFile, type VaultWebsite } from './vaultFormat.ts';
 
 export const CONVERSATIONS_DIR = 'conversations';

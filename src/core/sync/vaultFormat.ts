@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { InvalidInputError } from '../errors.ts';
 import { readFrontMatter, writeFrontMatter } from './frontMatter.ts';
-import { YamlError, type YamlValue } from './yamlLite.ts';
+import { YamlError, type YamlValue } from './yamlReader.ts';
 
 /** The vault format this Satchel writes; a vault of a later format is read by no older Satchel. */
 export const VAULT_FORMAT = 1;
