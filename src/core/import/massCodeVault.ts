@@ -111,15 +111,19 @@ export function fragmentsOf(body: string): Fragment[] {
   const lines = body.split(/\r?\n/);
   const fragments: Fragment[] = [];
   for (let at = 0; at < lines.length; at++) {
-    const heading = /^## Fragment:(.*)$/.exec(lines[at]!);
-    if (!heading) continue;
-    const fence = /^(`{3,})(.*)$/.exec(lines[at + 1] ?? '');
-    if (!fence) continue;
+    // Prefix tests, not a `(.*)$` pattern: a label may hold U+2028 or U+0085, which `.` stops at.
+    if (!lines[at]!.startsWith(HEADING)) continue;
+    const fenceLine = lines[at + 1] ?? '';
+    const fence = fenceLine.slice(0, fenceLine.length - fenceLine.replace(/^`+/, '').length);
+    if (fence.length < 3) continue;
+    const label = lines[at]!.slice(HEADING.length).trim() || 'Fragment';
     const value: string[] = [];
     at += 2;
-    while (at < lines.length && lines[at]!.trim() !== fence[1]) value.push(lines[at++]!);
-    fragments.push({ label: heading[1]!.trim() || 'Fragment', language: fence[2]!.trim() || 'plain_text', value: value.join('\n') });
+    while (at < lines.length && lines[at]!.trim() !== fence) value.push(lines[at++]!);
+    fragments.push({ label, language: fenceLine.slice(fence.length).trim() || 'plain_text', value: value.join('\n') });
   }
   if (fragments.length === 0 && body.trim() !== '') fragments.push({ label: 'Fragment 1', language: 'plain_text', value: body });
   return fragments;
 }
+
+const HEADING = '## Fragment:';

@@ -1,65 +1,54 @@
 /**
- * YAML read with the `yaml` package (eemeli/yaml, docs/sync.md says why): the vault's own front
- * matter, hand edits of it, and the front matter other tools write (massCode 5's, by js-yaml).
- * YAML 1.2's core schema, as js-yaml 4 reads it: a time stays the string it was written as, `yes`
- * stays a string. What the result may hold is bounded here rather than trusted to the document:
- * aliases expand to at most MAX_ALIAS_COUNT nodes (a "billion laughs" document is refused before
- * it grows), a key appearing twice is an error, and `__proto__` is a key like any other.
+ * YAML read with js-yaml (docs/sync.md says why): the vault's own front matter, hand edits of it,
+ * and the front matter other tools write (massCode 5's, which js-yaml itself dumps). YAML 1.2's
+ * core schema: a time stays the string it was written as, `yes` stays a string, no `!!binary` or
+ * merge keys. Bounded here rather than trusted to the document: nesting at most js-yaml's 100
+ * levels, aliases never expand the result past the size of the text (a "billion laughs" document
+ * is refused in linear time), a key appearing twice is an error, and `__proto__` is a key like any
+ * other (js-yaml defines it as an own property; so does the copy below).
  */
-import { parseDocument } from 'yaml';
+import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
 
 export type YamlValue = string | number | boolean | null | YamlValue[] | { [key: string]: YamlValue };
 
 /** The text is not YAML, or not YAML this reader accepts; the message names the line. */
 export class YamlError extends Error {}
 
-/**
- * Alias expansions allowed in one document (yaml's own bound, which counts the nodes each alias
- * brings in): none of the files read here needs any, and a hand edit that uses an anchor or two
- * still reads.
- */
-const MAX_ALIAS_COUNT = 100;
-
 /** Parses one YAML document; an empty one is null. Throws YamlError, never anything else. */
 export function parseYaml(source: string): YamlValue {
-  let document;
-  try {
-    document = parseDocument(source, { schema: 'core', intAsBigInt: true, uniqueKeys: true, merge: false });
-  } catch (error) {
-    // The parser reports bad input as errors; anything it throws (a stack overflow on deep nesting) is the input's too.
-    throw new YamlError(messageOf(error));
-  }
-  const problem = document.errors[0];
-  // The message names the line and column (the first of its lines; the rest quotes the text).
-  if (problem !== undefined) throw new YamlError(firstLine(problem.message));
   let value: unknown;
   try {
-    value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    value = load(source, { schema: CORE_SCHEMA });
   } catch (error) {
-    throw new YamlError(messageOf(error));
+    // Its typings promise a mark on every YAMLException; some (two documents in one) come without.
+    const line: unknown = error instanceof YAMLException ? error.mark?.line : undefined;
+    if (error instanceof YAMLException) throw new YamlError(`${typeof line === 'number' ? `line ${line + 1}: ` : ''}${error.reason}`);
+    // Anything else js-yaml throws (a stack overflow) is the input's fault too.
+    throw new YamlError(error instanceof Error ? error.message : String(error));
   }
-  return plain(value);
-}
-
-function firstLine(message: string): string {
-  return message.split('\n', 1)[0]!;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? firstLine(error.message) : String(error);
+  return new Copy(source.length).of(value);
 }
 
 /**
- * The parsed value as YamlValue, checked rather than cast: the core schema makes only these, and
- * a mapping's keys become own properties (Object.fromEntries defines `__proto__` as plain data).
- * Recursion is as deep as the document, which toJS above has already walked as deep.
+ * The parsed value as YamlValue, checked rather than cast. An alias is the same object at each
+ * place it is used, so js-yaml's result stays as small as the text; copying it out expands every
+ * alias, which is why the copy counts what it makes and stops where the text could not have said it.
  */
-function plain(value: unknown): YamlValue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return value;
-  // Integers come as bigint so that one past 2^53 (an id typed unquoted) keeps its digits as text.
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-  if (Array.isArray(value)) return value.map((item: unknown) => plain(item));
-  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item)]));
-  throw new YamlError(`a value of type ${typeof value} is not read`);
+class Copy {
+  private left: number;
+
+  constructor(sourceLength: number) {
+    // Every value the text spells takes at least one character of it.
+    this.left = sourceLength + 1;
+  }
+
+  of(value: unknown): YamlValue {
+    if (--this.left < 0) throw new YamlError('aliases expand the document beyond its own size');
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return value;
+    if (Array.isArray(value)) return value.map((item: unknown) => this.of(item));
+    // Object.fromEntries defines each key as an own property: `__proto__` stays data.
+    if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.of(item)]));
+    throw new YamlError(`a value of type ${typeof value} is not read`);
+  }
 }
