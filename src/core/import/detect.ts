@@ -1,11 +1,11 @@
 /**
  * Which import format a file is, from its content (and its name for VS Code's files), and the file
  * read into snippets. Every reader is one pass over the parsed JSON; the JSON itself is parsed
- * once (JSONC only when strict JSON fails).
+ * once (by jsonc-parser only when strict JSON fails: jsonc.ts).
  */
 import { limitMessage } from '../limits.ts';
 import { ImportFormatError, ImportTooLargeError, MAX_IMPORT_FILE_BYTES, type ImportFormat, type ParsedFile } from './types.ts';
-import { parseJsonc } from './jsonc.ts';
+import { JsoncError, parseJsonc } from './jsonc.ts';
 import { isVscodeSnippets, parseVscodeSnippets } from './vscodeSnippets.ts';
 import { isMassCodeDatabase, parseMassCode } from './massCode.ts';
 import { isGistJson, parseGists } from './gist.ts';
@@ -28,9 +28,10 @@ export function parseImportFile(file: string, text: string, format?: ImportForma
   }
   let value: unknown;
   try {
-    value = parseJsonc(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    value = parseJsonc(text);
   } catch (error) {
-    throw new ImportFormatError(file, `not JSON (${(error as Error).message})`);
+    if (error instanceof JsoncError) throw new ImportFormatError(file, `not JSON (${error.message})`);
+    throw error;
   }
   const detected = format ?? detectFormat(value);
   switch (detected) {

@@ -1,80 +1,76 @@
 /**
- * JSON with comments and trailing commas (what VS Code snippet files are), read in linear time:
- * strict JSON.parse first, and only when that fails one pass that drops comments and a second that
- * drops trailing commas, both outside strings.
+ * JSON with comments and trailing commas (VS Code's snippet and settings files), read with
+ * jsonc-parser, the scanner VS Code itself reads them with. Strict JSON goes through JSON.parse
+ * first (native, and most files are strict); only a file it refuses is scanned again. The value
+ * is built here from jsonc-parser's events rather than by its `parse`, which assigns keys and so
+ * makes a `"__proto__"` key the object's prototype: here every key is an own property.
  */
+import { printParseErrorCode, visit, type ParseErrorCode } from 'jsonc-parser';
 
-/** Parses `text` as JSON, or as JSONC when it is not strict JSON; throws SyntaxError otherwise. */
-export function parseJsonc(text: string): unknown {
+/** The text is not JSONC; the message says what is wrong and where (line and column, from 1). */
+export class JsoncError extends SyntaxError {}
+
+type Container = { readonly array: unknown[] } | { readonly entries: Array<[string, unknown]>; key: string };
+
+/** Parses `text` (a leading BOM ignored) as JSON, or as JSONC when it is not strict JSON; throws JsoncError. */
+export function parseJsonc(source: string): unknown {
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   try {
     return JSON.parse(text);
   } catch {
-    return JSON.parse(withoutTrailingCommas(withoutComments(text)));
+    return parseLenient(text);
   }
 }
 
-function withoutComments(text: string): string {
-  const parts: string[] = [];
-  let copyFrom = 0;
-  let i = 0;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      i = stringEnd(text, i);
-      continue;
-    }
-    if (c === 0x2f /* / */ && text.charCodeAt(i + 1) === 0x2f) {
-      parts.push(text.slice(copyFrom, i));
-      const end = text.indexOf('\n', i);
-      i = end === -1 ? text.length : end;
-      copyFrom = i;
-      continue;
-    }
-    if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a /* * */) {
-      parts.push(text.slice(copyFrom, i), ' ');
-      const end = text.indexOf('*/', i + 2);
-      i = end === -1 ? text.length : end + 2;
-      copyFrom = i;
-      continue;
-    }
-    i++;
+function parseLenient(text: string): unknown {
+  const stack: Container[] = [];
+  let root: unknown;
+  let rooted = false;
+  let problem: string | undefined;
+  const add = (value: unknown): void => {
+    const parent = stack[stack.length - 1];
+    if (parent === undefined) {
+      root = value;
+      rooted = true;
+    } else if ('array' in parent) parent.array.push(value);
+    else parent.entries.push([parent.key, value]);
+  };
+  const close = (): unknown => {
+    const done = stack.pop();
+    return done === undefined ? undefined : 'array' in done ? done.array : Object.fromEntries(done.entries);
+  };
+  try {
+    visit(
+      text,
+      {
+        onObjectBegin: () => void stack.push({ entries: [], key: '' }),
+        onObjectProperty: (name) => {
+          const parent = stack[stack.length - 1];
+          if (parent !== undefined && 'entries' in parent) parent.key = name;
+        },
+        onObjectEnd: () => add(close()),
+        onArrayBegin: () => void stack.push({ array: [] }),
+        onArrayEnd: () => add(close()),
+        onLiteralValue: (value: unknown) => add(value),
+        onError: (error: ParseErrorCode, _offset, _length, line, column) => {
+          problem ??= `${describe(error)} at line ${line + 1}, column ${column + 1}`;
+        },
+      },
+      { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false },
+    );
+  } catch (error) {
+    // jsonc-parser descends one call per level: a file nested deeper than the stack is refused, not a crash.
+    if (error instanceof RangeError) throw new JsoncError('nested too deeply');
+    throw error;
   }
-  parts.push(text.slice(copyFrom));
-  return parts.join('');
+  if (problem !== undefined) throw new JsoncError(problem);
+  if (!rooted) throw new JsoncError('empty');
+  return root;
 }
 
-function withoutTrailingCommas(text: string): string {
-  const parts: string[] = [];
-  let copyFrom = 0;
-  let comma = -1;
-  let i = 0;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      comma = -1;
-      i = stringEnd(text, i);
-      continue;
-    }
-    if (c === 0x2c /* , */) comma = i;
-    else if ((c === 0x7d /* } */ || c === 0x5d) /* ] */ && comma !== -1) {
-      parts.push(text.slice(copyFrom, comma));
-      copyFrom = comma + 1;
-      comma = -1;
-    } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) comma = -1;
-    i++;
-  }
-  parts.push(text.slice(copyFrom));
-  return parts.join('');
-}
-
-/** The index after the string starting at `start` (a quote), or the text's end if it never closes. */
-function stringEnd(text: string, start: number): number {
-  let i = start + 1;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5c /* \ */) i += 2;
-    else if (c === 0x22) return i + 1;
-    else i++;
-  }
-  return text.length;
+/** jsonc-parser's code names ("CommaExpected") as words ("comma expected"). */
+function describe(error: ParseErrorCode): string {
+  return printParseErrorCode(error)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
 }
