@@ -22,6 +22,9 @@ const common = {
   logLevel: 'warning',
   // As the esbuild CLI does: packages may come from NODE_PATH as well as node_modules.
   nodePaths: process.env.NODE_PATH ? process.env.NODE_PATH.split(path.delimiter) : [],
+  // jsonc-parser's `main` is a UMD build whose factory requires its own files at run time, which a
+  // bundle does not hold ("Cannot find module './impl/format'"); its ESM build (`module`) bundles whole.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // Sources locate sibling files with import.meta.url; in a CommonJS bundle it is the bundle's own URL.
   define: { 'import.meta.url': '__importMetaUrl' },
 };
