@@ -9,6 +9,7 @@ import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
 import { lookupKey } from '../store/baseSchema.ts';
 import { checkLimit } from '../limits.ts';
+import { wellFormed } from './content.ts';
 
 type StoredTag = Omit<Tag, 'assets'>;
 type StoredWebsite = Omit<Website, 'assets' | 'conversations'>;
@@ -158,7 +159,7 @@ export class Labels {
 
   /** Creates the tag (or returns the one with the same text). Must run inside a transaction when part of a larger write. */
   createTag(seed: SeededTag): StoredTag {
-    const text = seed.text.trim();
+    const text = wellFormed(seed.text.trim());
     if (text.length === 0) throw new InvalidInputError('A tag needs a non-empty text');
     checkLimit('tagChars', text.length);
     return this.context.transaction(() => {
@@ -199,7 +200,7 @@ export class Labels {
   }
 
   createWebsite(seed: SeededWebsite): StoredWebsite {
-    const url = seed.url.trim();
+    const url = wellFormed(seed.url.trim());
     if (url.length === 0) throw new InvalidInputError('A website needs a non-empty url');
     checkLimit('urlChars', url.length);
     checkLimit('nameChars', seed.name.trim().length);
@@ -208,7 +209,7 @@ export class Labels {
       const existing = this.context.records.find<StoredWebsite>('website', key)?.data;
       if (existing) return existing;
       const now = stamp();
-      const website: StoredWebsite = { id: newId(), url, name: seed.name.trim() || url, created: now, updated: now };
+      const website: StoredWebsite = { id: newId(), url, name: wellFormed(seed.name.trim()) || url, created: now, updated: now };
       this.context.records.put('website', website.id, website, key);
       this.context.publish({ kind: 'website', id: website.id });
       return website;
