@@ -35,7 +35,7 @@ export function assetTarget(
     put(records) {
       const puts = records.map((record) => bulkAssetOf(record, deps.exists(record.id) || deps.restoreTrashed(record.id, deps.author)));
       deps.writer.write(puts, deps.author);
-      for (const record of records) deps.records.setConflictOf(record.id, record.conflictOf);
+      for (const record of records) deps.records.setConflictOf(record.id, record.conflictOf, record.conflictFrom);
     },
     remove(id) {
       deps.deleteAsset(id, deps.author);
