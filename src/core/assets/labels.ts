@@ -174,6 +174,32 @@ export class Labels {
     });
   }
 
+  /**
+   * Gives the tag spelled `text` ignoring case that exact spelling when `takes(held)` says so for
+   * the spelling it holds (sync's rule, sync/labelSpelling.ts); whether it changed. The tag's
+   * snippets are noted changed (the sync triggers), so the next sync sends them so spelled.
+   */
+  respellTag(given: string, takes: (held: string) => boolean): boolean {
+    const text = wellFormed(given.trim());
+    const key = lookupKey('tag', text);
+    const found = this.context.records.find<StoredTag>('tag', key);
+    if (!found || found.data.text === text || !takes(found.data.text)) return false;
+    this.context.records.put('tag', found.id, { ...found.data, text, updated: stamp() }, key);
+    this.context.publish({ kind: 'tag', id: found.id });
+    return true;
+  }
+
+  /** Names the website of `url` `name` when `takes(held)` says so for the name it holds (as `respellTag`). */
+  renameWebsite(url: string, given: string, takes: (held: string) => boolean): boolean {
+    const name = wellFormed(given.trim()) || url.trim();
+    const key = lookupKey('website', wellFormed(url.trim()));
+    const found = this.context.records.find<StoredWebsite>('website', key);
+    if (!found || found.data.name === name || !takes(found.data.name)) return false;
+    this.context.records.put('website', found.id, { ...found.data, name, updated: stamp() }, key);
+    this.context.publish({ kind: 'website', id: found.id });
+    return true;
+  }
+
   website(id: string): Website {
     const row = this.context.database.prepare(`SELECT r.data AS data, ${WEBSITE_PARTNERS} FROM records r WHERE r.kind = 'website' AND r.id = ?`).get(id) as
       | WebsiteRow

@@ -16,7 +16,8 @@ import { isKnownSpecific } from '../assets/languages.ts';
 import { specificFromFileName } from '../classify/languages.ts';
 import { overLimit } from '../limits.ts';
 import type { ClassificationSpecific } from '../wire.ts';
-import { sortedTexts, sortedWebsites, type VaultAsset } from './vaultFormat.ts';
+import { sortedTexts, sortedWebsites, type VaultAsset, type VaultWebsite } from './vaultFormat.ts';
+import { preferredSiteName, preferredTag } from './labelSpelling.ts';
 
 
 /** What reading records needs of a store (the store's own assets area, or a second connection's parts). */
@@ -108,6 +109,16 @@ type ConflictRow = { copy: string; original: string; machine: string | null };
 
 function linkOf(row: ConflictRow): ConflictLink {
   return { copy: row.copy, original: row.original, ...(row.machine !== null ? { machine: row.machine } : {}) };
+}
+
+/**
+ * Before records are written here: each tag or website the store spells otherwise takes the
+ * record's spelling when it is the preferred one (labelSpelling.ts); otherwise the store keeps its
+ * own, the record reads with it, and the next sync carries it to the other machine.
+ */
+export function adoptLabels(labels: Labels, record: { readonly tags?: readonly string[]; readonly websites: readonly VaultWebsite[] }): void {
+  for (const tag of record.tags ?? []) labels.respellTag(tag, (held) => preferredTag(held, tag) === tag);
+  for (const site of record.websites) labels.renameWebsite(site.url, site.name, (held) => preferredSiteName(site.url, held, site.name) === site.name);
 }
 
 /** Why a record cannot be stored (a limit every door shares), or undefined. */

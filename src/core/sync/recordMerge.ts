@@ -3,7 +3,8 @@
  * against the state both last agreed on.
  *
  * - A field one side changed takes that side's value; tags, prefixes and websites are sets (what
- *   either side added is kept, what either side removed goes).
+ *   either side added is kept, what either side removed goes); a tag's spelling and a website's
+ *   name merge like fields (labelSpelling.ts).
  * - Text changed on both sides is merged line by line (git merge-file); lines both changed
  *   differently are a true conflict, as are a name or language both changed differently.
  * - A true conflict keeps the remote version and saves this machine's as a conflict copy: a new
@@ -17,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../limits.ts';
 import { sortedTexts, sortedWebsites, type VaultAsset, type VaultWebsite } from './vaultFormat.ts';
+import { namedWebsites, spelledTags } from './labelSpelling.ts';
 
 export type MergeNotice =
   /** The record was deleted on this machine and changed on the other: the change was kept. */
@@ -101,8 +103,8 @@ export async function mergeRecord(
     id: theirs.id,
     name: name.value,
     language: language.value,
-    tags: sortedTexts(mergeSet(base.tags, ours.tags, theirs.tags, lower)),
-    websites: sortedWebsites(mergeSet<VaultWebsite>(base.websites, ours.websites, theirs.websites, (site) => site.url)),
+    tags: sortedTexts(spelledTags(mergeSet(base.tags, ours.tags, theirs.tags, lower), base.tags, ours.tags, theirs.tags)),
+    websites: sortedWebsites(namedWebsites(mergeSet<VaultWebsite>(base.websites, ours.websites, theirs.websites, (site) => site.url), base.websites, ours.websites, theirs.websites)),
     ...(description.value !== undefined ? { description: description.value } : {}),
     created: pick(base.created, ours.created, theirs.created).value,
     updated: newer,

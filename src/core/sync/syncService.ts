@@ -150,6 +150,7 @@ export class SyncService implements Disposable {
       return true;
     };
     const conversations = this.conversationRecords;
+    const labels = this.assets.bulkTargets().labels;
     const machine = machineId(this.context);
     // A conflict copy made here names this machine (conflictCopies.ts).
     const assetKind: SyncKind<VaultAsset> = { ...ASSET_KIND, merge: (base, ours, theirs, oursOid, mergeText) => mergeRecord(base, ours, theirs, oursOid, mergeText, machine) };
@@ -157,9 +158,10 @@ export class SyncService implements Disposable {
       repo,
       state: this.state,
       targets: [
-        assetTarget({ author, restoreTrashed, records: this.records, writer, exists: (id) => this.assets.exists(id), deleteAsset: (id, by) => void this.assets.delete(id, { author: by }) }),
+        assetTarget({ author, labels, restoreTrashed, records: this.records, writer, exists: (id) => this.assets.exists(id), deleteAsset: (id, by) => void this.assets.delete(id, { author: by }) }),
         conversationTarget({
           author,
+          labels,
           restoreTrashed,
           records: conversations,
           exists: (id) => this.context.records.has('conversation', id),
