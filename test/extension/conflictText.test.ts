@@ -29,7 +29,7 @@ test('the copy is labelled yours only on the machine that made it; on the machin
   assert.equal(conflictLabels(conflict('copy')).description, 'your version');
   assert.match(conflictLabels(conflict('copy')).tooltip, /this copy is yours/);
   assert.equal(conflictLabels(conflict('original')).description, 'another machine\'s version');
-  assert.match(conflictLabels(conflict('original')).tooltip, /your version was kept/);
+  assert.match(conflictLabels(conflict('original')).tooltip, /the version this machine has was kept/);
 });
 
 test('a compare document holds every field before the code, so a rename, tags, a description or a website shows in the diff', () => {

@@ -32,7 +32,7 @@ export function conflictLabels(conflict: SyncConflict): { description: string; t
   }
   return {
     description: 'another machine\'s version',
-    tooltip: 'Changed here and on another machine at once: your version was kept, this copy holds the other machine\'s. Select to compare.',
+    tooltip: 'Changed on two machines at once: the version this machine has was kept, and this copy holds the other machine\'s. Select to compare.',
   };
 }
 
