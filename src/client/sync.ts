@@ -8,10 +8,10 @@ import { resultOf } from './longOperation.ts';
 import type { BodyIn } from '../wire/operation.ts';
 import { syncOperations as op } from '../wire/sync.ts';
 import type { SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
-import type { ConflictChoice, SyncConflict, SyncStatus } from '../core/sync/syncService.ts';
+import type { ConflictChoice, ConflictField, ConflictSides, SyncConflict, SyncStatus } from '../core/sync/syncService.ts';
 
 export type { SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
-export type { ConflictChoice, SyncConflict, SyncStatus } from '../core/sync/syncService.ts';
+export type { ConflictChoice, ConflictField, ConflictSides, ConflictVersion, SyncConflict, SyncStatus } from '../core/sync/syncService.ts';
 
 export interface ClientSyncOptions {
   readonly signal?: AbortSignal | undefined;
@@ -39,8 +39,13 @@ export class SyncClient {
     return this.http.call(op.conflicts);
   }
 
-  /** Keep mine (the copy's version becomes the snippet's), theirs (the copy goes) or both (the copy stays, no longer a conflict). */
-  resolve(copy: string, keep: ConflictChoice): Promise<void> {
-    return this.http.call(op.resolve, { params: { copy }, body: { keep } });
+  /** A conflict's two versions as the host's machine names them (mine, theirs), and the fields they differ in. */
+  conflict(copy: string): Promise<ConflictSides> {
+    return this.http.call(op.conflict, { params: { copy } });
+  }
+
+  /** Keep mine (this machine's version, whichever snippet holds it, becomes the snippet's in every field), theirs (the other machine's) or both (the copy stays, no longer a conflict). */
+  resolve(copy: string, keep: ConflictChoice, fields?: readonly ConflictField[]): Promise<void> {
+    return this.http.call(op.resolve, { params: { copy }, body: { keep, ...(fields !== undefined ? { fields: [...fields] } : {}) } });
   }
 }

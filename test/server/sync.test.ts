@@ -58,3 +58,39 @@ test('the share a sync may delete, sent with the request, is the one the host ap
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a conflict over HTTP: the host names its sides, gives both versions with what differs, and settles the fields chosen', { timeout: 120_000 }, async () => {
+  const { openMachine } = await import('../core/sync/syncSupport.ts');
+  const { recordsOf } = await import('../core/sync/vaultSupport.ts');
+  const root = tempDir('satchel-http-sync-conflict-');
+  const remote = bareRepository(root);
+  const server = await startTestServer({ importWorker: false });
+  const client = new SatchelClient(server.url);
+  const other = openMachine(`${root}/other`, remote);
+  try {
+    const { id } = await server.core.assets.create(seed('const retries = 3;\n', { name: 'Retries' }), TEST_WRITE);
+    await client.sync.run({ remote });
+    await other.sync.sync();
+    server.core.assets.edit(id, { content: { text: 'const retries = 5;\n' }, name: 'Retries, here' }, TEST_WRITE);
+    other.assets.edit(id, { content: { text: 'const retries = 10;\n' } }, TEST_WRITE);
+    await client.sync.run();
+    await other.sync.sync();
+    await client.sync.run();
+    const [conflict] = await client.sync.conflicts();
+    assert.deepEqual([conflict?.original, conflict?.yours], [id, 'original'], 'the host\'s version won: the copy is the other machine\'s');
+    const sides = await client.sync.conflict(conflict!.copy);
+    assert.deepEqual([sides.mine.code, sides.theirs?.code, sides.differs], ['const retries = 5;\n', 'const retries = 10;\n', ['name', 'code']]);
+    const bad = await fetch(`${server.url}/satchel/sync/conflicts/${conflict!.copy}/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ keep: 'theirs', fields: ['colour'] }) });
+    assert.equal(bad.status, 400);
+    await assert.rejects(client.sync.conflict('no-such-copy'), (error: unknown) => error instanceof ClientError && error.status === 404);
+    await client.sync.resolve(conflict!.copy, 'theirs', ['code']);
+    const settled = recordsOf(server.core).read(id)!;
+    assert.deepEqual([settled.content, settled.name], ['const retries = 10;\n', 'Retries, here']);
+    assert.deepEqual(await client.sync.conflicts(), []);
+  } finally {
+    client.dispose();
+    await other.close();
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});

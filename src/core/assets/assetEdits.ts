@@ -12,6 +12,7 @@ import type { stamp } from '../time.ts';
 import { classificationOf } from '../classify/languages.ts';
 import { isKnownSpecific } from './languages.ts';
 import { updatedFormat } from './seeds.ts';
+import { wellFormed } from './content.ts';
 import type { Labels } from './labels.ts';
 import type { ClassificationSpecific } from '../wire.ts';
 import type { StoredAsset, StoredFormat } from './render.ts';
@@ -44,9 +45,10 @@ export function checkEdit(edit: AssetEdit): void {
 export function editedDoc(doc: StoredAsset, edit: AssetEdit, now: ReturnType<typeof stamp>): StoredAsset | undefined {
   let changed = false;
   const next: StoredAsset = { ...doc, updated: now };
-  if (edit.name !== undefined && edit.name !== doc.name) {
-    checkLimit('nameChars', edit.name.length, doc.name?.length ?? 0);
-    next.name = edit.name;
+  const name = edit.name === undefined ? undefined : wellFormed(edit.name);
+  if (name !== undefined && name !== doc.name) {
+    checkLimit('nameChars', name.length, doc.name?.length ?? 0);
+    next.name = name;
     changed = true;
   }
   const original = originalFormat(doc);
@@ -80,7 +82,10 @@ export function reclassified(format: StoredFormat, ext: ClassificationSpecific, 
  */
 export function setTags(context: StoreContext, labels: Labels, assetId: string, texts: readonly string[]): boolean {
   const wanted = new Map<string, string>();
-  for (const text of texts) if (!wanted.has(text.trim().toLowerCase())) wanted.set(text.trim().toLowerCase(), text.trim());
+  for (const given of texts) {
+    const text = wellFormed(given.trim());
+    if (!wanted.has(text.toLowerCase())) wanted.set(text.toLowerCase(), text);
+  }
   const current = labels.tagsOfAsset(assetId);
   checkLimit('tagsPerAsset', wanted.size, current.length);
   const asset = { kind: 'asset', id: assetId } as const;

@@ -21,7 +21,7 @@ import type { Author, WriteOptions } from '../history/authors.ts';
 import type { RevisionTracking, Touched } from '../history/revisionTracker.ts';
 import { newId, stamp } from '../time.ts';
 import { isKnownSpecific } from './languages.ts';
-import { contentOf } from './content.ts';
+import { contentOf, wellFormed } from './content.ts';
 import { bytesOf, renderFormat, type StoredAsset } from './render.ts';
 import type { AssetStore } from './assetStore.ts';
 import type { AssetIndexing } from './assetIndexers.ts';
@@ -126,7 +126,7 @@ export class AssetWrites {
       const next: StoredAsset = { ...doc, updated: now };
       if (typeof input.name === 'string') {
         checkLimit('nameChars', input.name.length, doc.name?.length ?? 0);
-        next.name = input.name;
+        next.name = wellFormed(input.name);
       }
       if (input.mechanism) next.mechanism = input.mechanism;
       // Every stored asset has its two required counters; the defaults only make that visible to the type.

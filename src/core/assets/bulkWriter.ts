@@ -29,6 +29,7 @@ import { trackedOf } from './assetRevisions.ts';
 import { editedDoc, setTags } from './assetEdits.ts';
 import { LIMITS } from '../limits.ts';
 import { putExactly, stampAt, type ExactFields, type ExactRecord } from './exactRecords.ts';
+import { wellFormed } from './content.ts';
 
 const IMPORT_CACHE_KIB = 32 * 1024;
 const IMPORT_CHECKPOINT_PAGES = 8192;
@@ -49,6 +50,17 @@ export interface BulkAsset extends ExactFields {
    * websites and favorite, or, when `replaces` names it, set to exactly the record (exactRecords.ts).
    */
   readonly record?: ExactRecord | undefined;
+}
+
+/** The asset with its texts as every door stores them (content.ts wellFormed). */
+function wellFormedAsset(asset: BulkAsset): BulkAsset {
+  return {
+    ...asset,
+    name: wellFormed(asset.name),
+    text: wellFormed(asset.text),
+    tags: asset.tags.map(wellFormed),
+    ...(asset.description !== undefined ? { description: wellFormed(asset.description) } : {}),
+  };
 }
 
 /** What a batch wrote: the assets' ids in order, and how many records were already exactly as given. */
@@ -134,8 +146,9 @@ export class BulkWriter {
    * nothing on failure. `prepared[i]`, when given, is `assets[i]`'s derived rows made ahead (an
    * import's preparer, batchPreparer.ts); what is stored is the same with or without it.
    */
-  write(assets: readonly BulkAsset[], author: Author, prepared?: readonly PreparedAsset[]): BulkWritten {
-    if (assets.length === 0) return { ids: [], unchanged: 0 };
+  write(given: readonly BulkAsset[], author: Author, prepared?: readonly PreparedAsset[]): BulkWritten {
+    if (given.length === 0) return { ids: [], unchanged: 0 };
+    const assets = given.map(wellFormedAsset);
     if (prepared !== undefined && prepared.length !== assets.length) throw new Error('BulkWriter.write: prepared rows do not match the batch');
     return this.context.transaction(() => {
       const now = stamp();

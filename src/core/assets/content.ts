@@ -16,6 +16,23 @@ export interface Content {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+declare global {
+  interface String {
+    /** ES2024 (Node 20+, every VS Code Satchel runs in); the project's lib is ES2023. */
+    toWellFormed(): string;
+  }
+}
+
+/**
+ * Text as every door stores it (create, update, import, MCP, sync): each lone surrogate made
+ * U+FFFD. UTF-8 cannot hold a lone surrogate, so the vault, SQLite's text and git would each write
+ * U+FFFD for it anyway; storing it well-formed makes what this machine holds what another
+ * machine receives, rather than two texts both sides take for the same.
+ */
+export function wellFormed(text: string): string {
+  return text.toWellFormed();
+}
+
 function decodeBase64(value: string): string {
   return Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
 }
@@ -30,7 +47,7 @@ function fromDataUrl(value: string): string {
 
 export function textOfString(value: TransferableString | undefined): string | undefined {
   if (!value) return undefined;
-  if (typeof value.raw === 'string') return value.raw;
+  if (typeof value.raw === 'string') return wellFormed(value.raw);
   if (typeof value.base64 === 'string') return decodeBase64(value.base64);
   if (typeof value.base64_url === 'string') return decodeBase64(value.base64_url);
   if (typeof value.data_url === 'string') return fromDataUrl(value.data_url);

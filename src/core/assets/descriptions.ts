@@ -6,6 +6,7 @@
 import type { StoreContext } from '../context.ts';
 import { newOrderedId, type stamp } from '../time.ts';
 import { checkLimit } from '../limits.ts';
+import { wellFormed } from './content.ts';
 
 type Stamp = ReturnType<typeof stamp>;
 
@@ -33,7 +34,7 @@ export class Descriptions {
   /** A new DESCRIPTION annotation, to be linked to its asset by the caller (an import links a batch at once). */
   create(text: string, now: Stamp): string {
     const id = newOrderedId();
-    const record: DescriptionRecord = { id, type: 'DESCRIPTION', text, created: now, updated: now, mechanism: 'MANUAL' };
+    const record: DescriptionRecord = { id, type: 'DESCRIPTION', text: wellFormed(text), created: now, updated: now, mechanism: 'MANUAL' };
     this.context.records.put('annotation', id, record);
     this.context.publish({ kind: 'annotation', id });
     return id;
@@ -45,7 +46,7 @@ export class Descriptions {
    */
   set(assetId: string, text: string | undefined, now: Stamp): boolean {
     const current = this.record(assetId);
-    const wanted = text === undefined || text.trim() === '' ? undefined : text;
+    const wanted = text === undefined || text.trim() === '' ? undefined : wellFormed(text);
     if (wanted === current?.text) return false;
     if (wanted === undefined) {
       const id = current!.id;

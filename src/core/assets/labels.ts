@@ -9,6 +9,7 @@ import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
 import { lookupKey } from '../store/baseSchema.ts';
 import { checkLimit } from '../limits.ts';
+import { wellFormed } from './content.ts';
 
 type StoredTag = Omit<Tag, 'assets'>;
 type StoredWebsite = Omit<Website, 'assets' | 'conversations'>;
@@ -158,7 +159,7 @@ export class Labels {
 
   /** Creates the tag (or returns the one with the same text). Must run inside a transaction when part of a larger write. */
   createTag(seed: SeededTag): StoredTag {
-    const text = seed.text.trim();
+    const text = wellFormed(seed.text.trim());
     if (text.length === 0) throw new InvalidInputError('A tag needs a non-empty text');
     checkLimit('tagChars', text.length);
     return this.context.transaction(() => {
@@ -171,6 +172,32 @@ export class Labels {
       this.context.publish({ kind: 'tag', id: tag.id });
       return tag;
     });
+  }
+
+  /**
+   * Gives the tag spelled `text` ignoring case that exact spelling when `takes(held)` says so for
+   * the spelling it holds (sync's rule, sync/labelSpelling.ts); whether it changed. The tag's
+   * snippets are noted changed (the sync triggers), so the next sync sends them so spelled.
+   */
+  respellTag(given: string, takes: (held: string) => boolean): boolean {
+    const text = wellFormed(given.trim());
+    const key = lookupKey('tag', text);
+    const found = this.context.records.find<StoredTag>('tag', key);
+    if (!found || found.data.text === text || !takes(found.data.text)) return false;
+    this.context.records.put('tag', found.id, { ...found.data, text, updated: stamp() }, key);
+    this.context.publish({ kind: 'tag', id: found.id });
+    return true;
+  }
+
+  /** Names the website of `url` `name` when `takes(held)` says so for the name it holds (as `respellTag`). */
+  renameWebsite(url: string, given: string, takes: (held: string) => boolean): boolean {
+    const name = wellFormed(given.trim()) || url.trim();
+    const key = lookupKey('website', wellFormed(url.trim()));
+    const found = this.context.records.find<StoredWebsite>('website', key);
+    if (!found || found.data.name === name || !takes(found.data.name)) return false;
+    this.context.records.put('website', found.id, { ...found.data, name, updated: stamp() }, key);
+    this.context.publish({ kind: 'website', id: found.id });
+    return true;
   }
 
   website(id: string): Website {
@@ -199,7 +226,7 @@ export class Labels {
   }
 
   createWebsite(seed: SeededWebsite): StoredWebsite {
-    const url = seed.url.trim();
+    const url = wellFormed(seed.url.trim());
     if (url.length === 0) throw new InvalidInputError('A website needs a non-empty url');
     checkLimit('urlChars', url.length);
     checkLimit('nameChars', seed.name.trim().length);
@@ -208,7 +235,7 @@ export class Labels {
       const existing = this.context.records.find<StoredWebsite>('website', key)?.data;
       if (existing) return existing;
       const now = stamp();
-      const website: StoredWebsite = { id: newId(), url, name: seed.name.trim() || url, created: now, updated: now };
+      const website: StoredWebsite = { id: newId(), url, name: wellFormed(seed.name.trim()) || url, created: now, updated: now };
       this.context.records.put('website', website.id, website, key);
       this.context.publish({ kind: 'website', id: website.id });
       return website;

@@ -10,7 +10,7 @@ import { InvalidInputError } from '../errors.ts';
 import { checkContent, checkLimit, checkSeededTags, checkSeededWebsites } from '../limits.ts';
 import { imageTypeOf, isKnownSpecific } from './languages.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
-import { contentOf, suggestName, type Content } from './content.ts';
+import { contentOf, suggestName, wellFormed, type Content } from './content.ts';
 import { bytesOf, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
 import { SATCHEL_APPLICATION } from './origin.ts';
 
@@ -34,7 +34,7 @@ export async function prepareSeed(seed: SeedInput, classifier: LanguageClassifie
   checkSeededTags((seeded.metadata?.tags ?? []).map((tag) => tag.text));
   checkSeededWebsites(seeded.metadata?.websites ?? []);
   const fileName = format.file?.metadata?.name;
-  const givenName = seeded.metadata?.name?.trim() || fileName;
+  const givenName = wellFormed(seeded.metadata?.name?.trim() || fileName || '') || undefined;
   if (givenName !== undefined) checkLimit('nameChars', givenName.length);
   const given = format.classification?.specific ?? format.fragment?.metadata?.ext ?? format.file?.metadata?.ext;
   if (given !== undefined && !isKnownSpecific(given)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(given)}`);

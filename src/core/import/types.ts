@@ -8,6 +8,7 @@ import { LIMITS, overLimit } from '../limits.ts';
 import { boundedPrefixes } from '../snippets/snippetFacts.ts';
 import type { ImportFormat } from './formats.ts';
 import type { ExactRecord } from '../assets/exactRecords.ts';
+import { wellFormed } from '../assets/content.ts';
 import type { VaultConversation } from '../sync/vaultConversations.ts';
 
 export type { ImportFormat } from './formats.ts';
@@ -104,7 +105,7 @@ export class SnippetCollector {
     const prefixes = boundedPrefixes(snippet.prefixes ?? []);
     this.snippets.push({
       name: (snippet.record !== undefined && snippet.name.trim() !== '' ? snippet.name : snippet.name.trim()).slice(0, LIMITS.nameChars),
-      text: snippet.text,
+      text: wellFormed(snippet.text),
       language: snippet.language,
       tags,
       ...(description ? { description } : {}),

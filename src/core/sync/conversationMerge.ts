@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { conflictCopyId, mergeSet, pick, type RecordMerge } from './recordMerge.ts';
 import { sortedTexts, sortedWebsites, type VaultWebsite } from './vaultFormat.ts';
+import { namedWebsites } from './labelSpelling.ts';
 import { byCreated, type VaultConversation, type VaultMessage } from './vaultConversations.ts';
 
 function sameMessage(a: VaultMessage, b: VaultMessage): boolean {
@@ -79,7 +80,7 @@ export function mergeConversation(
     type: type.value,
     favorited: favorited.value,
     assets: sortedTexts(mergeSet(was.assets, ours.assets, theirs.assets, (id) => id)),
-    websites: sortedWebsites(mergeSet<VaultWebsite>(was.websites, ours.websites, theirs.websites, (site) => site.url)),
+    websites: sortedWebsites(namedWebsites(mergeSet<VaultWebsite>(was.websites, ours.websites, theirs.websites, (site) => site.url), was.websites, ours.websites, theirs.websites)),
     created: pick(was.created, ours.created, theirs.created).value,
     updated: Date.parse(ours.updated) > Date.parse(theirs.updated) ? ours.updated : theirs.updated,
     messages: messages.messages,

@@ -16,7 +16,8 @@ import { isKnownSpecific } from '../assets/languages.ts';
 import { specificFromFileName } from '../classify/languages.ts';
 import { overLimit } from '../limits.ts';
 import type { ClassificationSpecific } from '../wire.ts';
-import { sortedTexts, sortedWebsites, type VaultAsset } from './vaultFormat.ts';
+import { sortedTexts, sortedWebsites, type VaultAsset, type VaultWebsite } from './vaultFormat.ts';
+import { preferredSiteName, preferredTag } from './labelSpelling.ts';
 
 
 /** What reading records needs of a store (the store's own assets area, or a second connection's parts). */
@@ -45,7 +46,7 @@ export class LibraryRecords {
     const bytes = tracked.content.bytes;
     const facts = this.facts.get(id);
     const description = descriptions.of(id);
-    const conflictOf = this.conflictOf(id);
+    const conflict = this.conflict(id);
     return {
       id,
       name: tracked.name,
@@ -58,35 +59,66 @@ export class LibraryRecords {
       favorited: doc.favorited === true,
       syntax: facts.syntax,
       prefixes: sortedTexts(facts.prefixes),
-      ...(conflictOf !== undefined ? { conflictOf } : {}),
+      ...(conflict !== undefined ? { conflictOf: conflict.original, ...(conflict.machine !== undefined ? { conflictFrom: conflict.machine } : {}) } : {}),
       content: bytes !== undefined && tracked.content.text === '' ? Uint8Array.from(bytes) : tracked.content.text,
     };
   }
 
   /** The asset this one is a conflict copy of. */
   conflictOf(id: string): string | undefined {
-    const row = this.sources.database.prepare('SELECT original FROM sync_conflicts WHERE copy = ?').get(id) as { original: string } | undefined;
-    return row?.original;
+    return this.conflict(id)?.original;
   }
 
-  /** Records that a copy is a conflict copy of `original` (or, undefined, that it is none); in the caller's transaction. */
-  setConflictOf(copy: string, original: string | undefined): void {
+  /** What makes `id` a conflict copy: the asset whose other version won, and the machine that wrote this one (when known). */
+  conflict(id: string): ConflictLink | undefined {
+    const row = this.sources.database.prepare('SELECT copy, original, machine FROM sync_conflicts WHERE copy = ?').get(id) as ConflictRow | undefined;
+    return row === undefined ? undefined : linkOf(row);
+  }
+
+  /** Records that a copy is a conflict copy of `original`, written by `machine` (or, original undefined, that it is none); in the caller's transaction. */
+  setConflictOf(copy: string, original: string | undefined, machine?: string): void {
     const db = this.sources.database;
     if (original === undefined) db.prepare('DELETE FROM sync_conflicts WHERE copy = ?').run(copy);
-    else if (this.conflictOf(copy) !== original) {
-      db.prepare('INSERT INTO sync_conflicts (copy, original, created) VALUES (?, ?, ?) ON CONFLICT (copy) DO UPDATE SET original = excluded.original').run(
+    else {
+      const now = this.conflict(copy);
+      if (now?.original === original && now.machine === machine) return;
+      db.prepare('INSERT INTO sync_conflicts (copy, original, created, machine) VALUES (?, ?, ?, ?) ON CONFLICT (copy) DO UPDATE SET original = excluded.original, machine = excluded.machine').run(
         copy,
         original,
         new Date().toISOString(),
+        machine ?? null,
       );
     }
   }
 
-  /** Conflict copies, newest first: `{ copy, original }`. */
-  conflicts(limit = 1000): Array<{ copy: string; original: string }> {
-    const rows = this.sources.database.prepare('SELECT copy, original FROM sync_conflicts ORDER BY created DESC LIMIT ?').all(limit) as Array<{ copy: string; original: string }>;
-    return rows.map((row) => ({ copy: row.copy, original: row.original }));
+  /** Conflict copies, newest first. */
+  conflicts(limit = 1000): ConflictLink[] {
+    const rows = this.sources.database.prepare('SELECT copy, original, machine FROM sync_conflicts ORDER BY created DESC LIMIT ?').all(limit) as ConflictRow[];
+    return rows.map(linkOf);
   }
+}
+
+/** A conflict copy's link to its original, and the machine whose version the copy holds (undefined: made before that was kept). */
+export interface ConflictLink {
+  readonly copy: string;
+  readonly original: string;
+  readonly machine?: string | undefined;
+}
+
+type ConflictRow = { copy: string; original: string; machine: string | null };
+
+function linkOf(row: ConflictRow): ConflictLink {
+  return { copy: row.copy, original: row.original, ...(row.machine !== null ? { machine: row.machine } : {}) };
+}
+
+/**
+ * Before records are written here: each tag or website the store spells otherwise takes the
+ * record's spelling when it is the preferred one (labelSpelling.ts); otherwise the store keeps its
+ * own, the record reads with it, and the next sync carries it to the other machine.
+ */
+export function adoptLabels(labels: Labels, record: { readonly tags?: readonly string[]; readonly websites: readonly VaultWebsite[] }): void {
+  for (const tag of record.tags ?? []) labels.respellTag(tag, (held) => preferredTag(held, tag) === tag);
+  for (const site of record.websites) labels.renameWebsite(site.url, site.name, (held) => preferredSiteName(site.url, held, site.name) === site.name);
 }
 
 /** Why a record cannot be stored (a limit every door shares), or undefined. */

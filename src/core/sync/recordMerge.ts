@@ -3,11 +3,13 @@
  * against the state both last agreed on.
  *
  * - A field one side changed takes that side's value; tags, prefixes and websites are sets (what
- *   either side added is kept, what either side removed goes).
+ *   either side added is kept, what either side removed goes); a tag's spelling and a website's
+ *   name merge like fields (labelSpelling.ts).
  * - Text changed on both sides is merged line by line (git merge-file); lines both changed
  *   differently are a true conflict, as are a name or language both changed differently.
  * - A true conflict keeps the remote version and saves this machine's as a conflict copy: a new
- *   record linked to the original (`conflict-of`), never conflict markers in a snippet. The copy's
+ *   record linked to the original (`conflict-of`) and naming this machine (`conflict-from`, so the
+ *   machine whose version won can tell the copy is not its own), never conflict markers in a snippet. The copy's
  *   id is made from the original's id and the local version, so a sync run again after a crash
  *   makes the same copy, not a second one.
  * - An edit beats a delete: a record deleted on one side and changed on the other is kept, changed,
@@ -16,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../limits.ts';
 import { sortedTexts, sortedWebsites, type VaultAsset, type VaultWebsite } from './vaultFormat.ts';
+import { namedWebsites, spelledTags } from './labelSpelling.ts';
 
 export type MergeNotice =
   /** The record was deleted on this machine and changed on the other: the change was kept. */
@@ -81,10 +84,11 @@ export async function mergeRecord(
   theirs: VaultAsset | undefined,
   oursOid: string | undefined,
   mergeText: TextMerge,
+  machine?: string,
 ): Promise<RecordMerge> {
   if (ours === undefined) return { merged: theirs, ...(theirs !== undefined && base !== undefined ? { notice: 'remote-edit-kept' as const } : {}) };
   if (theirs === undefined) return { merged: ours, ...(base !== undefined ? { notice: 'local-edit-kept' as const } : {}) };
-  if (base === undefined) return conflict(ours, theirs, theirs, oursOid);
+  if (base === undefined) return conflict(ours, theirs, theirs, oursOid, machine);
 
   const name = pick(base.name, ours.name, theirs.name);
   const language = pick(base.language, ours.language, theirs.language);
@@ -99,27 +103,29 @@ export async function mergeRecord(
     id: theirs.id,
     name: name.value,
     language: language.value,
-    tags: sortedTexts(mergeSet(base.tags, ours.tags, theirs.tags, lower)),
-    websites: sortedWebsites(mergeSet<VaultWebsite>(base.websites, ours.websites, theirs.websites, (site) => site.url)),
+    tags: sortedTexts(spelledTags(mergeSet(base.tags, ours.tags, theirs.tags, lower), base.tags, ours.tags, theirs.tags)),
+    websites: sortedWebsites(namedWebsites(mergeSet<VaultWebsite>(base.websites, ours.websites, theirs.websites, (site) => site.url), base.websites, ours.websites, theirs.websites)),
     ...(description.value !== undefined ? { description: description.value } : {}),
     created: pick(base.created, ours.created, theirs.created).value,
     updated: newer,
     favorited: pick(base.favorited, ours.favorited, theirs.favorited).value,
     syntax: pick(base.syntax, ours.syntax, theirs.syntax).value,
     prefixes: sortedTexts(mergeSet(base.prefixes, ours.prefixes, theirs.prefixes, lower)),
-    ...(theirs.conflictOf !== undefined ? { conflictOf: theirs.conflictOf } : {}),
+    ...(theirs.conflictOf !== undefined ? { conflictOf: theirs.conflictOf, conflictFrom: theirs.conflictFrom } : {}),
     content: content.value,
   };
-  if (name.conflict || language.conflict || description.conflict || content.conflict) return conflict(ours, theirs, merged, oursOid);
+  if (name.conflict || language.conflict || description.conflict || content.conflict) return conflict(ours, theirs, merged, oursOid, machine);
   return { merged };
 }
 
-function conflict(ours: VaultAsset, theirs: VaultAsset, merged: VaultAsset, oursOid: string | undefined): RecordMerge {
+/** `machine`: this machine's id (conflictCopies.ts), written in the copy so every machine tells whose version it holds. */
+function conflict(ours: VaultAsset, theirs: VaultAsset, merged: VaultAsset, oursOid: string | undefined, machine: string | undefined): RecordMerge {
   const copy: VaultAsset = {
     ...ours,
     id: conflictCopyId(theirs.id, oursOid ?? ''),
     name: `${ours.name.slice(0, LIMITS.nameChars - COPY_SUFFIX.length)}${COPY_SUFFIX}`,
     conflictOf: theirs.id,
+    conflictFrom: machine,
   };
   return { merged, copy, notice: 'conflict' };
 }

@@ -24,8 +24,9 @@ import type { Migration } from '../store/migrations.ts';
  * this machine while a sync was under way keeps the state that sync read as its base, so the next
  * merge sees only what changed since.
  *
- * `sync_conflicts` links a conflict copy (this machine's version, kept when another machine's edit
- * of the same lines won) to the asset it is a copy of.
+ * `sync_conflicts` links a conflict copy (the losing machine's version, kept when another machine's
+ * edit of the same lines won) to the asset it is a copy of, with the machine that wrote it
+ * (`machine`, version 113: each machine tells from it which side is its own).
  */
 const ON = `(SELECT 1 FROM sync_state WHERE key = 'remote')`;
 
@@ -119,6 +120,14 @@ export const syncMigrations: readonly Migration[] = [
           BEGIN ${mark('OLD.a_id')} END;
         CREATE TRIGGER sync_conversation_website_changed AFTER UPDATE ON records WHEN NEW.kind = 'website' AND ${ON} BEGIN ${noteLinked('conversation')} END;
       `);
+    },
+  },
+  {
+    version: 113,
+    name: 'which machine wrote each conflict copy',
+    up(db) {
+      // NULL for a copy made before: taken as this machine's, as it was then (conflictCopies.ts).
+      db.exec('ALTER TABLE sync_conflicts ADD COLUMN machine TEXT');
     },
   },
 ];

@@ -7,17 +7,19 @@ import { join } from 'node:path';
 import type { StoreContext } from '../context.ts';
 import type { AssetService } from '../assets/assetService.ts';
 import { BulkWriter } from '../assets/bulkWriter.ts';
-import { InvalidInputError, NotFoundError, UnavailableError } from '../errors.ts';
+import { InvalidInputError, UnavailableError } from '../errors.ts';
 import { authorOf, type WriteOptions } from '../history/authors.ts';
 import type { Disposable } from '../lifecycle.ts';
-import { bulkAssetOf, LibraryRecords } from './libraryRecords.ts';
+import { LibraryRecords } from './libraryRecords.ts';
 import { ConversationRecords } from './conversationRecords.ts';
-import { COPY_SUFFIX } from './recordMerge.ts';
+import { mergeRecord } from './recordMerge.ts';
+import { ConflictCopies, machineId, type ConflictChoice, type ConflictField, type ConflictSides, type SyncConflict } from './conflictCopies.ts';
 import { VaultRepo } from './vaultRepo.ts';
 import { SyncState, validBranch, type SyncSettings } from './syncState.ts';
 import { SyncFinisher } from './syncFinish.ts';
 import { assetTarget, conversationTarget } from './syncTargets.ts';
-import { ASSET_KIND, CONVERSATION_KIND } from './syncKinds.ts';
+import { ASSET_KIND, CONVERSATION_KIND, type SyncKind } from './syncKinds.ts';
+import type { VaultAsset } from './vaultFormat.ts';
 import { redacted, runSync, type SyncOptions, type SyncSummary } from './syncEngine.ts';
 
 /** The trash, as a sync brings a snippet or conversation back from it (satchel.ts hands it in). */
@@ -50,20 +52,7 @@ export interface SyncStatus {
   readonly last?: (Omit<SyncSummary, 'elapsedMs'> & { readonly at: string }) | undefined;
 }
 
-export const CONFLICT_CHOICES = ['mine', 'theirs', 'both'] as const;
-export type ConflictChoice = (typeof CONFLICT_CHOICES)[number];
-
-export interface SyncConflict {
-  /** The conflict copy: this machine's version when the other's won. */
-  readonly copy: string;
-  /** The snippet whose other version won. */
-  readonly original: string;
-  readonly name: string;
-  /** The copy's language (a ClassificationSpecific). */
-  readonly language: string;
-}
-
-
+export { CONFLICT_CHOICES, CONFLICT_FIELDS, type ConflictChoice, type ConflictField, type ConflictSides, type ConflictVersion, type SyncConflict } from './conflictCopies.ts';
 
 export class SyncService implements Disposable {
   private readonly context: StoreContext;
@@ -78,6 +67,7 @@ export class SyncService implements Disposable {
   private readonly trash: (() => TrashedRecords | undefined) | undefined;
   private readonly conversations: SyncedConversations;
   private readonly conversationRecords: ConversationRecords;
+  private readonly conflictCopies: ConflictCopies;
 
   constructor(context: StoreContext, assets: AssetService, conversations: SyncedConversations, options: SyncServiceOptions, trash?: () => TrashedRecords | undefined) {
     this.context = context;
@@ -88,6 +78,7 @@ export class SyncService implements Disposable {
     this.state = new SyncState(context.database);
     this.records = new LibraryRecords({ database: context.database, ...assets.bulkTargets() });
     this.conversationRecords = new ConversationRecords(context, (id) => assets.exists(id));
+    this.conflictCopies = new ConflictCopies(context, assets, this.records);
   }
 
   settings(): SyncSettings | undefined {
@@ -133,36 +124,19 @@ export class SyncService implements Disposable {
     };
   }
 
-  /** Conflict copies, newest first: the copy's id and name, and the id of the asset whose remote version won. */
+  /** Conflict copies, newest first: the copy's id and name, the id of the asset whose other version won, and which of the two is this machine's. */
   conflicts(): SyncConflict[] {
-    return this.records.conflicts().flatMap(({ copy, original }) => {
-      const record = this.records.read(copy);
-      return record === undefined ? [] : [{ copy, original, name: record.name, language: record.language }];
-    });
+    return this.conflictCopies.list();
   }
 
-  /**
-   * Settles a conflict: `mine` makes the original this machine's version (the copy's) and deletes
-   * the copy; `theirs` deletes the copy; `both` keeps both, the copy no longer listed as a conflict.
-   * Each a write by `by` (the next sync sends it).
-   */
-  resolve(copy: string, keep: ConflictChoice, by: WriteOptions): void {
-    const original = this.records.conflictOf(copy);
-    const mine = this.records.read(copy);
-    if (original === undefined || mine === undefined) throw new NotFoundError('conflict copy', copy);
-    this.context.transaction(() => {
-      if (keep === 'mine') {
-        const theirs = this.records.read(original);
-        const name = mine.name.endsWith(COPY_SUFFIX) ? mine.name.slice(0, -COPY_SUFFIX.length) : mine.name;
-        const record = { ...mine, id: original, name, conflictOf: undefined, created: theirs?.created ?? mine.created, updated: new Date().toISOString() };
-        new BulkWriter(this.context, this.assets.bulkTargets()).write([bulkAssetOf(record, this.assets.exists(original))], by.author);
-      }
-      if (keep === 'both') this.records.setConflictOf(copy, undefined);
-      else {
-        this.assets.delete(copy, by);
-        this.records.setConflictOf(copy, undefined);
-      }
-    });
+  /** A conflict's two versions as this machine names them (mine, theirs), and the fields they differ in. */
+  conflict(copy: string): ConflictSides {
+    return this.conflictCopies.sides(copy);
+  }
+
+  /** Settles a conflict (conflictCopies.ts): `mine` and `theirs` as this machine names its sides, or `both`. */
+  resolve(copy: string, keep: ConflictChoice, by: WriteOptions, fields?: readonly ConflictField[]): void {
+    this.conflictCopies.resolve(copy, keep, by, fields);
   }
 
   private engine(settings: SyncSettings): Parameters<typeof runSync>[0] {
@@ -176,13 +150,18 @@ export class SyncService implements Disposable {
       return true;
     };
     const conversations = this.conversationRecords;
+    const labels = this.assets.bulkTargets().labels;
+    const machine = machineId(this.context);
+    // A conflict copy made here names this machine (conflictCopies.ts).
+    const assetKind: SyncKind<VaultAsset> = { ...ASSET_KIND, merge: (base, ours, theirs, oursOid, mergeText) => mergeRecord(base, ours, theirs, oursOid, mergeText, machine) };
     const finisher = new SyncFinisher({
       repo,
       state: this.state,
       targets: [
-        assetTarget({ author, restoreTrashed, records: this.records, writer, exists: (id) => this.assets.exists(id), deleteAsset: (id, by) => void this.assets.delete(id, { author: by }) }),
+        assetTarget({ author, labels, restoreTrashed, records: this.records, writer, exists: (id) => this.assets.exists(id), deleteAsset: (id, by) => void this.assets.delete(id, { author: by }) }),
         conversationTarget({
           author,
+          labels,
           restoreTrashed,
           records: conversations,
           exists: (id) => this.context.records.has('conversation', id),
@@ -198,7 +177,7 @@ export class SyncService implements Disposable {
       finisher,
       sources: [
         {
-          kind: ASSET_KIND,
+          kind: assetKind,
           read: (id) => this.records.read(id),
           allIds: () => this.assets.identifierPages(),
           count: () => this.assets.ordinaryCount(),

@@ -6,7 +6,8 @@
  */
 import type { BulkWriter } from '../assets/bulkWriter.ts';
 import type { Author } from '../history/authors.ts';
-import { bulkAssetOf, recordRefusal, type LibraryRecords } from './libraryRecords.ts';
+import { adoptLabels, bulkAssetOf, recordRefusal, type LibraryRecords } from './libraryRecords.ts';
+import type { Labels } from '../assets/labels.ts';
 import { conversationRefusal, type ConversationRecords } from './conversationRecords.ts';
 import type { ApplyTarget } from './syncFinish.ts';
 import { ASSET_KIND, CONVERSATION_KIND } from './syncKinds.ts';
@@ -16,6 +17,8 @@ import type { VaultConversation } from './vaultConversations.ts';
 /** What both kinds' targets need of the store's areas. */
 export interface TargetDeps {
   readonly author: Author;
+  /** The store's tags and websites (a record applied here may respell one: labelSpelling.ts). */
+  readonly labels: Labels;
   /** Brings a deleted record back from the trash under its id; false when the trash does not hold it. */
   restoreTrashed(id: string, author: Author): boolean;
 }
@@ -33,9 +36,10 @@ export function assetTarget(
     read: (id) => deps.records.read(id),
     refusal: recordRefusal,
     put(records) {
+      for (const record of records) adoptLabels(deps.labels, record);
       const puts = records.map((record) => bulkAssetOf(record, deps.exists(record.id) || deps.restoreTrashed(record.id, deps.author)));
       deps.writer.write(puts, deps.author);
-      for (const record of records) deps.records.setConflictOf(record.id, record.conflictOf);
+      for (const record of records) deps.records.setConflictOf(record.id, record.conflictOf, record.conflictFrom);
     },
     remove(id) {
       deps.deleteAsset(id, deps.author);
@@ -57,6 +61,7 @@ export function conversationTarget(
     refusal: conversationRefusal,
     put(records) {
       for (const record of records) {
+        adoptLabels(deps.labels, record);
         if (!deps.exists(record.id)) deps.restoreTrashed(record.id, deps.author);
         deps.records.put(record);
       }

@@ -47,6 +47,8 @@ export interface VaultAsset {
   readonly prefixes: readonly string[];
   /** A conflict copy: the id of the asset whose remote version won (sync). */
   readonly conflictOf?: string | undefined;
+  /** A conflict copy: the machine whose version it holds (conflictCopies.ts machineId), so each machine tells its own side. */
+  readonly conflictFrom?: string | undefined;
   /** Text, or bytes for binary content (an image). */
   readonly content: string | Uint8Array;
 }
@@ -130,6 +132,7 @@ function makeAssetFiles(asset: VaultAsset): VaultFile[] {
       ['websites', asset.websites.length > 0 ? asset.websites.map((site) => ({ url: site.url, name: site.name })) : undefined],
       ['favorited', asset.favorited || undefined],
       ['conflict-of', asset.conflictOf],
+      ['conflict-from', asset.conflictOf !== undefined ? asset.conflictFrom : undefined],
       ['binary', binary || undefined],
       ['created', asset.created],
       ['updated', asset.updated],
@@ -176,6 +179,7 @@ export function parseAsset(id: string, files: readonly VaultFile[], now: () => s
     syntax: data.syntax === true,
     prefixes: texts(data.prefixes),
     ...(text(data['conflict-of']) ? { conflictOf: text(data['conflict-of']) } : {}),
+    ...(text(data['conflict-of']) && text(data['conflict-from']) ? { conflictFrom: text(data['conflict-from']) } : {}),
     content: binary ? new Uint8Array(code.data) : code.data.toString('utf8'),
   };
 }

@@ -1,17 +1,21 @@
 /**
- * The Conflicts view: each conflict copy a sync made (this machine's version of a snippet another
- * machine changed at the same time). Selecting one opens a diff (the kept version against yours);
- * its actions settle it: Keep Mine, Keep Theirs, Keep Both.
+ * The Conflicts view: each conflict copy a sync made (the losing machine's version of a snippet two
+ * machines changed at the same time), labelled for this machine: the copy is yours where it was
+ * made, theirs on the machine whose version won. Selecting one opens a diff of their version
+ * against yours with every field (conflictText.ts); its actions settle it: Keep Mine, Keep Theirs
+ * (asking which fields when several differ), Keep Both.
  */
 import * as vscode from 'vscode';
 import { Owner } from '../../core/lifecycle.ts';
 import type { ServerController } from '../serverController.ts';
 import type { Log } from '../log.ts';
-import type { ConflictChoice, SyncConflict } from '../../client/sync.ts';
-import { snippetUri } from '../editing/snippetFileSystem.ts';
+import type { ConflictChoice, ConflictField, SyncConflict } from '../../client/sync.ts';
+import { compareTitle, conflictDocument, conflictLabels, fieldLabel, fieldsToAsk, pickedFields } from './conflictText.ts';
 
 export const CONFLICTS_VIEW = 'satchel.conflicts';
 const HAS_CONFLICTS = 'satchel.sync.hasConflicts';
+/** The read-only documents a compare shows: satchel-conflict:/<copy>/<mine|theirs>/<name>. */
+const CONFLICT_SCHEME = 'satchel-conflict';
 
 export class ConflictItem extends vscode.TreeItem {
   readonly conflict: SyncConflict;
@@ -21,7 +25,9 @@ export class ConflictItem extends vscode.TreeItem {
     this.id = conflict.copy;
     this.contextValue = 'conflict';
     this.iconPath = new vscode.ThemeIcon('git-compare');
-    this.tooltip = 'Changed here and on another machine at once: the other version was kept, this is yours. Select to compare.';
+    const labels = conflictLabels(conflict);
+    this.description = labels.description;
+    this.tooltip = labels.tooltip;
     this.command = { command: 'satchel.sync.compareConflict', title: 'Compare', arguments: [this] };
   }
 }
@@ -34,6 +40,8 @@ export class ConflictsView extends Owner implements vscode.TreeDataProvider<Conf
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly view: vscode.TreeView<ConflictItem>;
   private items: ConflictItem[] = [];
+  /** The compare documents' texts, by URI (kept while the view lives; a compare again replaces its own). */
+  private readonly documents = new Map<string, string>();
 
   constructor(server: ServerController, log: Log, changed: () => void) {
     super();
@@ -41,6 +49,7 @@ export class ConflictsView extends Owner implements vscode.TreeDataProvider<Conf
     this.log = log;
     this.changed = changed;
     this.view = this._register(vscode.window.createTreeView(CONFLICTS_VIEW, { treeDataProvider: this }));
+    this._register(vscode.workspace.registerTextDocumentContentProvider(CONFLICT_SCHEME, { provideTextDocumentContent: (uri) => this.documents.get(uri.toString()) ?? '' }));
   }
 
   /** The conflicts the view lists. */
@@ -84,19 +93,41 @@ export class ConflictsView extends Owner implements vscode.TreeDataProvider<Conf
   }
 
   async compare(item: ConflictItem | undefined): Promise<void> {
-    if (!item) return;
-    const { original, copy, name, language } = item.conflict;
-    const title = name.replace(/ \(conflict copy\)$/, '');
-    await vscode.commands.executeCommand('vscode.diff', snippetUri(original, title, language), snippetUri(copy, name, language), `${title}: kept ↔ yours (conflict copy)`);
+    const connection = this.server.connection;
+    if (!item || !connection) return;
+    try {
+      const sides = await connection.client.sync.conflict(item.conflict.copy);
+      const uri = (side: 'mine' | 'theirs'): vscode.Uri => {
+        const made = vscode.Uri.from({ scheme: CONFLICT_SCHEME, path: `/${item.conflict.copy}/${side}/${sides.mine.name.replace(/[/\\]/g, '_')}` });
+        this.documents.set(made.toString(), conflictDocument(sides[side]));
+        return made;
+      };
+      await vscode.commands.executeCommand('vscode.diff', uri('theirs'), uri('mine'), compareTitle(sides));
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Could not compare the conflict: ${(error as Error).message}`);
+    }
   }
 
   async settle(item: ConflictItem | undefined, keep: ConflictChoice): Promise<void> {
     const connection = this.server.connection;
     if (!item || !connection) return;
     try {
-      await connection.client.sync.resolve(item.conflict.copy, keep);
+      let fields: readonly ConflictField[] | undefined;
+      if (keep !== 'both') {
+        const ask = fieldsToAsk(await connection.client.sync.conflict(item.conflict.copy));
+        if (ask.length > 0) {
+          const picked = await vscode.window.showQuickPick(
+            ask.map((field) => ({ label: fieldLabel(field), field, picked: true })),
+            { canPickMany: true, title: `Keep ${keep === 'mine' ? 'your' : 'their'} version of these fields (the others keep the other version)`, ignoreFocusOut: true },
+          );
+          if (picked === undefined) return;
+          fields = pickedFields(ask, picked.map((choice) => choice.field));
+        }
+      }
+      await connection.client.sync.resolve(item.conflict.copy, keep, fields);
     } catch (error) {
       void vscode.window.showErrorMessage(`Could not settle the conflict: ${(error as Error).message}`);
+      return;
     }
     this.items = this.items.filter((other) => other !== item);
     this._onDidChangeTreeData.fire();

@@ -29,9 +29,13 @@ export const syncRoutes: RouteModule = (router, { core }) => {
     json(ctx, core.sync.conflicts());
   });
 
+  route(router, op.conflict, (ctx) => {
+    json(ctx, core.sync.conflict(param(ctx, 'copy')));
+  });
+
   route(router, op.resolve, (ctx) => {
-    const { keep } = input(ctx, op.resolve);
-    core.sync.resolve(param(ctx, 'copy'), keep, writeOptions(ctx));
+    const { keep, fields } = input(ctx, op.resolve);
+    core.sync.resolve(param(ctx, 'copy'), keep, writeOptions(ctx), fields);
     empty(ctx);
   });
 };

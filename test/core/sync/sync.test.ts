@@ -79,7 +79,7 @@ test('the same line edited on both sides: the remote version stays, the local on
       assert.equal(kept.content, 'const retries = 10;\n');
       assert.equal(kept.conflictOf, asset.id);
       assert.match(kept.name, /conflict copy/);
-      assert.deepEqual(core.sync.conflicts(), [{ copy, original: asset.id, name: 'Retries (conflict copy)', language: 'ts' }]);
+      assert.deepEqual(core.sync.conflicts(), [{ copy, original: asset.id, name: 'Retries (conflict copy)', language: 'ts', yours: core === b ? 'copy' : 'original' }]);
     }
     for (const record of library(a).values()) assert.doesNotMatch(String(record.content), /<<<<<<<|>>>>>>>/);
     assert.deepEqual(library(a), library(b));

@@ -83,8 +83,12 @@ describe('Sync through git', function () {
       return active?.input instanceof vscode.TabInputTextDiff ? active : undefined;
     });
     assert.ok(tab.input instanceof vscode.TabInputTextDiff);
-    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'const retries = 10;\n');
-    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), 'const retries = 5;\n');
+    // Every field, then the code: theirs on the left, yours on the right.
+    const theirs = (await vscode.workspace.openTextDocument(tab.input.original)).getText();
+    const mine = (await vscode.workspace.openTextDocument(tab.input.modified)).getText();
+    assert.match(theirs, /^Name: Retries\nLanguage: ts\nTags: /);
+    assert.ok(theirs.endsWith('──── Code ────\nconst retries = 10;\n'), theirs);
+    assert.ok(mine.endsWith('──── Code ────\nconst retries = 5;\n'), mine);
     await pause(1500);
     await screenshot('sync-conflict-diff');
 
