@@ -140,7 +140,7 @@ export class Satchel implements Disposable {
       context,
       this.models,
       (id) => this.assets.exists(id),
-      (asset, by, change) => this.assets.changeLinked(asset, by, { description: true }, change),
+      (asset, by, change) => this.assets.writes.changeLinked(asset, by, { description: true }, change),
       trashStore,
     );
     // The indexes written inside every asset write transaction are listed here where assets are

@@ -104,7 +104,7 @@ export class SnippetService implements Disposable {
       const tagged = new Set(this.assets.labels.tagsOfAsset(assetId).map((tag) => tag.text.toLowerCase()));
       for (const prefix of prefixes ?? []) {
         if (tagged.has(prefix.toLowerCase())) continue;
-        this.assets.associate(assetId, 'tag', this.assets.labels.createTag({ text: prefix }).id, by);
+        this.assets.writes.associate(assetId, 'tag', this.assets.labels.createTag({ text: prefix }).id, by);
       }
       this.context.publish({ kind: 'asset', id: assetId });
     });

@@ -91,9 +91,9 @@ async function search(
     // With an embedding model loaded, the search is hybrid: snippets are found by meaning too.
     const plan = await core.recall.plan(query);
     mode = plan.mode;
-    ids = core.assets.queryIds(query, { tags, language, limit, semantic: plan.semantic });
+    ids = core.assets.searches.queryIds(query, { tags, language, limit, semantic: plan.semantic });
   } else if (tags.length > 0) {
-    ids = core.assets.taggedIds(tags, limit, language);
+    ids = core.assets.searches.taggedIds(tags, limit, language);
   } else {
     ids = core.assets.newest(limit, language);
   }
