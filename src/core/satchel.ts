@@ -37,7 +37,7 @@ import { importMigrations } from './import/schema.ts';
 import { syncMigrations } from './sync/schema.ts';
 import { SyncService, type SyncServiceOptions } from './sync/syncService.ts';
 import { ConversationRecords } from './sync/conversationRecords.ts';
-import type { ClassificationSpecific } from './wire.ts';
+import type { ClassificationSpecific } from './piecesTypes.ts';
 import { Backups } from './backups/backups.ts';
 import { DEFAULT_KEEP } from './backups/backupFiles.ts';
 import { agentChangeMigrations } from './agents/schema.ts';

@@ -6,7 +6,7 @@
  * sent back with `react`, so the server learns which suggestions are unwelcome.
  */
 import * as vscode from 'vscode';
-import type { Asset } from '../core/wire.ts';
+import type { Asset } from '../core/piecesTypes.ts';
 import { snippetSeed, type ConnectorReaction, type ConnectorSeed } from '../client/connector.ts';
 import { Owner } from '../core/lifecycle.ts';
 import type { ServerController } from './serverController.ts';

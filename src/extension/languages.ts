@@ -1,5 +1,5 @@
 /** Language names and VS Code language ids, from the classifier's one language table. */
-import type { ClassificationSpecific } from '../core/wire.ts';
+import type { ClassificationSpecific } from '../core/piecesTypes.ts';
 import { languageOf, supportedLanguages } from '../core/classify/languages.ts';
 
 /** VS Code language ids → the ClassificationSpecific value the server uses. */

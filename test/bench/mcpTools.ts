@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer } from '../support/helpers.ts';
 import { SATCHEL_APPLICATION } from '../../src/core/assets/origin.ts';
-import type { Seed } from '../../src/core/wire.ts';
+import type { Seed } from '../../src/core/piecesTypes.ts';
 import { TEST_AUTHOR } from '../support/authors.ts';
 
 const size = Number(process.argv[2] ?? 10_000);

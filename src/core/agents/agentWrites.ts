@@ -13,7 +13,7 @@ import { isAgent, type Author } from '../history/authors.ts';
 import type { HistoryService } from '../history/historyService.ts';
 import type { AssetService } from '../assets/assetService.ts';
 import { suggestName } from '../assets/content.ts';
-import type { Asset } from '../wire.ts';
+import type { Asset } from '../piecesTypes.ts';
 import { newOrderedId } from '../time.ts';
 import type { AgentChanges } from './agentChanges.ts';
 import { assetEditOf, checkedEdit, checkedSave, mergedEdit, seedOf, type AgentEdit, type AgentSave } from './agentInputs.ts';

@@ -13,7 +13,7 @@ import { classificationOf } from '../classify/languages.ts';
 import { isKnownSpecific } from './languages.ts';
 import { updatedFormat } from './seeds.ts';
 import type { Labels } from './labels.ts';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import type { StoredAsset, StoredFormat } from './render.ts';
 import { originalFormat, trackedOf } from './assetRevisions.ts';
 

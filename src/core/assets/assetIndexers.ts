@@ -109,9 +109,9 @@ export class AssetIndexing implements Disposable {
     }
   }
 
-  /** New assets another connection wrote and committed: the in-memory label index and indexers follow. */
+  /** New assets another connection wrote and committed: the in-memory title index and indexers follow. */
   written(assetIds: readonly string[]): void {
-    this.search.adoptLabels(assetIds);
+    this.search.adoptTitles(assetIds);
     for (const indexer of this.indexers) indexer.written?.(assetIds);
   }
 

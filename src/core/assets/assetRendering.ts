@@ -1,6 +1,6 @@
 /** Stored asset documents rendered as wire Assets, with the tags, websites, summaries and conversations linked to them. */
 import type { StoreContext } from '../context.ts';
-import type { Asset, Assets, Conversation, Tag, Website } from '../wire.ts';
+import type { Asset, Assets, Conversation, Tag, Website } from '../piecesTypes.ts';
 import { referencedFormat, renderFormats, type StoredAsset } from './render.ts';
 import { LIMITS } from '../limits.ts';
 

@@ -3,7 +3,7 @@
  * similarity, and with the search space and filters of POST /assets/search; results a page at a time.
  */
 import type { SearchWithFiltersInput } from './inputs.ts';
-import type { AssetsSearchWithFiltersOutput, SearchedAsset, SearchedAssets } from '../wire.ts';
+import type { AssetsSearchWithFiltersOutput, SearchedAsset, SearchedAssets } from '../piecesTypes.ts';
 import { InvalidInputError, SearchUnspecifiedError } from '../errors.ts';
 import type { SearchIndex, SearchHit } from '../search/searchIndex.ts';
 import { parseQuery } from '../search/query.ts';

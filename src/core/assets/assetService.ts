@@ -19,7 +19,7 @@
 import type { StoreContext } from '../context.ts';
 import type { Disposable, Event } from '../events.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
-import type { Activities, Asset, ClassificationSpecific, ExportedAsset, Format, Formats, Seed } from '../wire.ts';
+import type { Activities, Asset, ClassificationSpecific, ExportedAsset, Format, Formats, Seed } from '../piecesTypes.ts';
 import { NotFoundError, UnsupportedError } from '../errors.ts';
 import { SearchIndex } from '../search/searchIndex.ts';
 import { AssetSimilarity } from './similarity.ts';
@@ -148,7 +148,7 @@ export class AssetService implements Disposable {
 
   /**
    * Assets another connection wrote and committed (the import process, importStore.ts): the
-   * in-memory label index and the indexers that keep state in memory are brought in step.
+   * in-memory title index and the indexers that keep state in memory are brought in step.
    */
   adoptWritten(assetIds: readonly string[]): void {
     this.indexing.written(assetIds);
@@ -285,15 +285,15 @@ export class AssetService implements Disposable {
 
   /**
    * Assets whose name or tags an editor completes `typed` to, best first, by rowid with their
-   * lower-cased label (the label index's `completions`; `weigh` refuses or weighs each by rowid).
+   * lower-cased title (the title index's `completions`; `weigh` refuses or weighs each by rowid).
    */
-  labelCompletions(typed: string, weigh: (rowid: number) => number, limit: number): Array<{ readonly rowid: number; readonly label: string }> {
+  titleCompletions(typed: string, weigh: (rowid: number) => number, limit: number): Array<{ readonly rowid: number; readonly title: string }> {
     return this.indexing.search.completions(typed, weigh, limit);
   }
 
-  /** The lower-cased name and tags of the asset at `rowid`, as the label index holds them. */
-  labelOf(rowid: number): string | undefined {
-    return this.indexing.search.labelOf(rowid);
+  /** The title (lower-cased name and tags) of the asset at `rowid`, as the title index holds it. */
+  titleOf(rowid: number): string | undefined {
+    return this.indexing.search.titleOf(rowid);
   }
 
   /** Loads what search keeps in memory, between other work, so the first search after start does not pay for it. */

@@ -3,7 +3,7 @@
  * and before anything is removed, the asset's document as it was written, every link it has, a
  * copy of each tag and website it names, and the records that go with it (its activities, a
  * description annotation nothing else names); the delete then removes the rest as it always did
- * (the row, its indexes, fingerprints and vectors, the label index), so every operation of the
+ * (the row, its indexes, fingerprints and vectors, the title index), so every operation of the
  * interface finds it gone. A restore puts the row back under its id and indexes it again, after
  * the trash area has put back its records and links (the index reads the tags from the links).
  */

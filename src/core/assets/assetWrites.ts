@@ -14,7 +14,7 @@ import type {
   SeededWebsite,
   Tag,
   Website,
-} from '../wire.ts';
+} from '../piecesTypes.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { checkLimit, checkRoom } from '../limits.ts';
 import type { Author, WriteOptions } from '../history/authors.ts';

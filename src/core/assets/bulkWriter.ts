@@ -10,7 +10,7 @@
  */
 import type { StoreContext } from '../context.ts';
 import type { Disposable } from '../events.ts';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { newOrderedId, stamp } from '../time.ts';
 import { SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
 import { classificationOf } from '../classify/languages.ts';

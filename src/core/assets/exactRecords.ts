@@ -5,7 +5,7 @@
  * batch's transaction, itself a revision by the writer's author when what revisions keep changed.
  */
 import type { StoreContext } from '../context.ts';
-import type { GroupedTimestamp } from '../wire.ts';
+import type { GroupedTimestamp } from '../piecesTypes.ts';
 import { stamp } from '../time.ts';
 import type { Author } from '../history/authors.ts';
 import type { RevisionContent } from '../history/state.ts';

@@ -2,7 +2,7 @@
  * Whether a ClassificationSpecificEnum value is known, and whether bytes are an image. Generic
  * classes and file names are src/core/classify/languages.ts's.
  */
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { CLASSIFICATION_SPECIFIC_VALUES } from './classificationValues.ts';
 
 const known = new Set(CLASSIFICATION_SPECIFIC_VALUES);

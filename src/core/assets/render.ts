@@ -3,7 +3,7 @@
  * asset without the required `asset` back-reference (a FlattenedAsset), which is derived on read so
  * it never goes stale; `transferables=false` strips content on read too.
  */
-import type { Asset, FlattenedAsset, FlattenedFormat, Format, Formats } from '../wire.ts';
+import type { Asset, FlattenedAsset, FlattenedFormat, Format, Formats } from '../piecesTypes.ts';
 
 export type StoredFormat = Omit<Format, 'asset'>;
 

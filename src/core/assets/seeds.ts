@@ -4,7 +4,7 @@
  * as; and formats updated from input.
  */
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
-import type { Classification, ClassificationSpecific, Seed, SeededFormat } from '../wire.ts';
+import type { Classification, ClassificationSpecific, Seed, SeededFormat } from '../piecesTypes.ts';
 import type { FormatInput, SeedInput } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
 import { checkContent, checkLimit, checkSeededTags, checkSeededWebsites } from '../limits.ts';

@@ -13,7 +13,7 @@ import type {
   SeededConnectorTracking,
   IdentifierDescriptionPairs,
   Suggestion,
-} from '../wire.ts';
+} from '../piecesTypes.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { authorOf, type Author } from '../history/authors.ts';
 import { contentOf } from '../assets/content.ts';

@@ -9,7 +9,7 @@ import type { StoreContext } from '../context.ts';
 import type { RecordKind } from '../events.ts';
 import { NotFoundError } from '../errors.ts';
 import { PagedCollection, boundedPages, evenly } from '../paged.ts';
-import type * as W from '../wire.ts';
+import type * as W from '../piecesTypes.ts';
 import type { MessageHead, MessagePreview, MessageStore, StoredMessage } from './messageStore.ts';
 import type { StoredConversation } from './records.ts';
 import { messageEntry, renderConversation, renderMessage, type MessageEntry, type Partners } from './render.ts';

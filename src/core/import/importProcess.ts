@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../context.ts';
 import type { ChangeEvent, Disposable } from '../events.ts';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { Calls } from '../rpc/calls.ts';
 import { isFileError } from './files.ts';
 import type { ImportOptions, ImportSource, ImportSummary, SnippetImporter } from './importer.ts';

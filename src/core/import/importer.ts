@@ -5,7 +5,7 @@
  * answering), progress is reported and cancellation is honoured: a cancelled import keeps the
  * batches already written and says so. Re-running an import skips everything it already wrote.
  */
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
 import { DomainError } from '../errors.ts';
 import { authorOf, type Author } from '../history/authors.ts';

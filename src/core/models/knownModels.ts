@@ -2,7 +2,7 @@
  * Every model Satchel knows, whatever its kind: the language classifier, the stand-ins for cloud
  * models, the catalog's GGUF models and the user's custom ones (with their stored rows).
  */
-import type { Model, SeededModel } from '../wire.ts';
+import type { Model, SeededModel } from '../piecesTypes.ts';
 import { NotFoundError, UnsupportedError } from '../errors.ts';
 import { catalogModel, classifierModel, CLASSIFIER_ID, ENCODER_ID, encoderModel, roleOf, standInModels, type CatalogEntry } from './catalog.ts';
 import type { ModelRow, ModelStore } from './modelStore.ts';

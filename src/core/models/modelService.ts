@@ -5,7 +5,7 @@ import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type { TextGenerator } from './textGenerator.ts';
 import type { Embedder } from './embedder.ts';
 import { detectUsage } from './ggufUsage.ts';
-import type { Model, ModelDeleteCacheOutput, ModelDownloadProgress, Models, SeededModel } from '../wire.ts';
+import type { Model, ModelDeleteCacheOutput, ModelDownloadProgress, Models, SeededModel } from '../piecesTypes.ts';
 import { ConflictError, ForbiddenError, InvalidInputError, UnavailableError, UnsupportedError } from '../errors.ts';
 import { stamp, newId } from '../time.ts';
 import { byteDescriptor, CLASSIFIER_ID, ENCODER_MAX_TOKENS, ENCODER_RAM_BYTES, shippedCatalog, withBaseUrl } from './catalog.ts';

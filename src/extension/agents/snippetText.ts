@@ -3,7 +3,7 @@
  * language, tags, a short preview), Markdown for chat answers, the code block `/save` picks from
  * a chat, and the grounding prompt. Pure (no vscode, no network), so plain tests cover it.
  */
-import type { Asset } from '../../core/wire.ts';
+import type { Asset } from '../../core/piecesTypes.ts';
 import { assetLanguage, assetText } from '../../client/assets.ts';
 import { fenced } from '../../core/markdown.ts';
 

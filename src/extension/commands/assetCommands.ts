@@ -1,6 +1,6 @@
 /** Saving, finding and using assets: the editor commands and the Assets view's item actions. */
 import * as vscode from 'vscode';
-import type { Asset, ClassificationSpecific } from '../../core/wire.ts';
+import type { Asset, ClassificationSpecific } from '../../core/piecesTypes.ts';
 import { assetLanguage, assetText, type ExportType } from '../../client/assets.ts';
 import { descriptionUri, snippetOf, snippetUri } from '../editing/snippetFileSystem.ts';
 import { fromVscodeLanguage, knownLanguages, languageName } from '../languages.ts';

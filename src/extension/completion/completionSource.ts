@@ -8,7 +8,7 @@ import type { CompletionCandidate, CompletionReply } from '../../wire/snippets.t
 import { renderSnippet, snippetBody } from '../../core/snippets/snippetSyntax.ts';
 import { languageOf } from '../../core/classify/languages.ts';
 import { fenced } from '../../core/markdown.ts';
-import type { ClassificationSpecific } from '../../core/wire.ts';
+import type { ClassificationSpecific } from '../../core/piecesTypes.ts';
 
 export interface CompletionSettings {
   readonly enabled: boolean;

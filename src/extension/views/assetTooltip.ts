@@ -4,7 +4,7 @@
  * size (a 1 MiB one-line snippet shows its first characters).
  */
 import * as vscode from 'vscode';
-import type { Asset, ClassificationSpecific } from '../../core/wire.ts';
+import type { Asset, ClassificationSpecific } from '../../core/piecesTypes.ts';
 import { assetLanguage, assetText } from '../../client/assets.ts';
 import { languageOf } from '../../core/classify/languages.ts';
 import { languageName } from '../languages.ts';

@@ -15,7 +15,7 @@
 import * as vscode from 'vscode';
 import { Emitter, type Event } from '../../core/events.ts';
 import { Owner } from '../../core/lifecycle.ts';
-import type { Asset } from '../../core/wire.ts';
+import type { Asset } from '../../core/piecesTypes.ts';
 import { specificFromFileName } from '../../core/classify/languages.ts';
 import { renderSnippet } from '../../core/snippets/snippetSyntax.ts';
 import { insertableAsset, snippetString, type InsertableText } from '../snippetInsertion.ts';

@@ -4,7 +4,7 @@
  * LiveCollection on `/assets/stream/identifiers`, so changes made by any tool on the port show up here.
  */
 import * as vscode from 'vscode';
-import type { Asset } from '../../core/wire.ts';
+import type { Asset } from '../../core/piecesTypes.ts';
 import { assetLanguage } from '../../client/assets.ts';
 import type { LiveCollectionSource } from '../liveCollection.ts';
 import { LiveTreeView } from './liveTreeView.ts';

@@ -1,6 +1,6 @@
 /** The Conversations view: conversations (live from their identifiers stream) with their messages. */
 import * as vscode from 'vscode';
-import type { Conversation, ConversationMessage } from '../../core/wire.ts';
+import type { Conversation, ConversationMessage } from '../../core/piecesTypes.ts';
 import type { LiveCollectionSource } from '../liveCollection.ts';
 import { LiveTreeView } from './liveTreeView.ts';
 import type { ServerController, Connection } from '../serverController.ts';

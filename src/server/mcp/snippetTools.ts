@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
 import type { Author } from '../../core/history/authors.ts';
-import type { ClassificationSpecific } from '../../core/wire.ts';
+import type { ClassificationSpecific } from '../../core/piecesTypes.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
 import { NotFoundError } from '../../core/errors.ts';

@@ -13,7 +13,7 @@ import { RevisionLog } from '../../../src/core/history/revisionLog.ts';
 import { authorOf, type WriteOptions } from '../../../src/core/history/authors.ts';
 import type { RevisionTracking } from '../../../src/core/history/revisionTracker.ts';
 import type { LanguageClassifier } from '../../../src/core/classify/languageClassifier.ts';
-import type { Asset, ClassificationSpecific, Seed } from '../../../src/core/wire.ts';
+import type { Asset, ClassificationSpecific, Seed } from '../../../src/core/piecesTypes.ts';
 import { generateCorpus, type BenchAsset } from '../corpus.ts';
 import { removeDir, tempDataDir } from '../processes.ts';
 import { median } from '../stats.ts';

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openAssetStore, codeSeed, type AssetStore } from '../../support/assetFixtures.ts';
 import { NotFoundError, InvalidInputError, SearchUnspecifiedError } from '../../../src/core/errors.ts';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 import { TEST_AUTHOR, TEST_WRITE } from '../../support/authors.ts';
 
 let s: AssetStore;

@@ -4,7 +4,7 @@ import { openAssetStore, codeSeed, type AssetStore } from '../../support/assetFi
 import { AssetSimilarity } from '../../../src/core/assets/similarity.ts';
 import { SearchIndex } from '../../../src/core/search/searchIndex.ts';
 import { SIMILARITY_CHARS } from '../../../src/core/search/related.ts';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 import { TEST_AUTHOR, TEST_WRITE } from '../../support/authors.ts';
 
 let s: AssetStore;

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openAssetStore, codeSeed, type AssetStore } from '../../support/assetFixtures.ts';
-import type { Conversation } from '../../../src/core/wire.ts';
+import type { Conversation } from '../../../src/core/piecesTypes.ts';
 import { TEST_AUTHOR } from '../../support/authors.ts';
 
 /** Every request the assets area makes of the conversations area. */

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
-import type { Application } from '../../../src/core/wire.ts';
+import type { Application } from '../../../src/core/piecesTypes.ts';
 import { savedSnippets, unrelatedSnippets, partialOf, reformatted, commented, superset, type CopyKind } from '../../support/snippetFixture.ts';
 import { TEST_AUTHOR } from '../../support/authors.ts';
 import { worthSaving, notWorthSaving } from '../../support/saveFixture.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { Satchel } from '../../../src/core/satchel.ts';
-import type { Seed } from '../../../src/core/wire.ts';
+import type { Seed } from '../../../src/core/piecesTypes.ts';
 import { tempDir } from '../../support/helpers.ts';
 import { TEST_AUTHOR, TEST_WRITE } from '../../support/authors.ts';
 

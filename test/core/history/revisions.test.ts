@@ -11,7 +11,7 @@ import { authorOf } from '../../../src/core/history/authors.ts';
 import { RevisionConflictError, NotFoundError } from '../../../src/core/errors.ts';
 import { baselineId } from '../../../src/core/history/revisionLog.ts';
 import type { Satchel } from '../../../src/core/satchel.ts';
-import type { Seed } from '../../../src/core/wire.ts';
+import type { Seed } from '../../../src/core/piecesTypes.ts';
 
 function seed(raw: string, name: string, tags: string[] = [], ext = 'ts'): Seed {
   return {
