@@ -14,7 +14,7 @@ import type { StatusBar } from './statusBar.ts';
 import type { Log } from './log.ts';
 import type { Settings } from './settings.ts';
 import { reuseMatch, worthAsking } from './copyPolicy.ts';
-import { fromVscodeLanguage } from './languages.ts';
+import { fromVscodeLanguage } from './languageNames.ts';
 import { SNIPPET_SCHEME } from './editing/snippetPaths.ts';
 import { REVISION_SCHEME } from './history/revisionPaths.ts';
 import { AGENT_CHANGE_SCHEME } from './views/agentChangeDiff.ts';

@@ -7,7 +7,7 @@ import type { Disposable } from '../events.ts';
 import { INDEXED_TAGS_CHARS, SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
 import { textOf, type AssetStore } from './assetStore.ts';
 import type { Labels } from './labels.ts';
-import type { StoredAsset } from './render.ts';
+import type { StoredAsset } from './storedAsset.ts';
 import type { PreparedFingerprint } from '../connector/fingerprint.ts';
 
 /**

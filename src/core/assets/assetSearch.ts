@@ -17,7 +17,7 @@ import { INDEXED_TAGS_CHARS } from '../search/searchIndex.ts';
 import type { AssetRenderer } from './assetRendering.ts';
 import type { AssetSimilarity } from './similarity.ts';
 import type { Labels } from './labels.ts';
-import type { StoredAsset } from './render.ts';
+import type { StoredAsset } from './storedAsset.ts';
 
 /** Search results a page at a time, and their counts (complete once every page was read). */
 export interface SearchedPages {

@@ -23,7 +23,7 @@ import type { Activities, Asset, ClassificationSpecific, ExportedAsset, Format, 
 import { NotFoundError, UnsupportedError } from '../errors.ts';
 import { SearchIndex } from '../search/searchIndex.ts';
 import { AssetSimilarity } from './similarity.ts';
-import { renderFormat, renderFormats } from './render.ts';
+import { renderFormat, renderFormats } from './storedAsset.ts';
 import { exportAsset, type ExportType } from './exporter.ts';
 import { Labels } from './labels.ts';
 import { AssetStore, CONTENT_FREE_DATA, PAGE_BYTES } from './assetStore.ts';

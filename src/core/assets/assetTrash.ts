@@ -13,7 +13,7 @@ import type { RevisionTracking } from '../history/revisionTracker.ts';
 import type { TrashEntry, TrashStore } from '../trash/trashStore.ts';
 import type { AssetStore } from './assetStore.ts';
 import type { AssetIndexing } from './assetIndexers.ts';
-import type { StoredAsset } from './render.ts';
+import type { StoredAsset } from './storedAsset.ts';
 import { originalContent } from './assetHeads.ts';
 import { originalFormat, trackedOf } from './assetRevisions.ts';
 

@@ -14,7 +14,7 @@ import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { newOrderedId, stamp } from '../time.ts';
 import { SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
 import { classificationOf } from '../classify/languages.ts';
-import { bytesOf, type StoredFormat } from './render.ts';
+import { bytesOf, type StoredFormat } from './storedAsset.ts';
 import { newAssetRecords } from './seeds.ts';
 import type { Labels } from './labels.ts';
 import type { LinkEnd } from '../store/links.ts';

@@ -18,7 +18,7 @@ import type { RevisionTracking } from '../history/revisionTracker.ts';
 import { trackedOf } from './assetRevisions.ts';
 import { editedDoc, setTags } from './assetEdits.ts';
 import type { Labels } from './labels.ts';
-import type { StoredAsset } from './render.ts';
+import type { StoredAsset } from './storedAsset.ts';
 
 /** What a record fixes of an asset besides its name, text, language, tags, description and snippet facts. */
 export interface ExactRecord {

@@ -8,10 +8,10 @@ import type { Classification, ClassificationSpecific, Seed, SeededFormat } from 
 import type { FormatInput, SeedInput } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
 import { checkContent, checkLimit, checkSeededTags, checkSeededWebsites } from '../limits.ts';
-import { imageTypeOf, isKnownSpecific } from './languages.ts';
+import { imageTypeOf, isKnownSpecific } from './specifics.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
-import { bytesOf, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
+import { bytesOf, withoutContent, type StoredAsset, type StoredFormat } from './storedAsset.ts';
 import { SATCHEL_APPLICATION } from './origin.ts';
 
 export interface Prepared {

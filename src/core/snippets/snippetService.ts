@@ -9,10 +9,10 @@ import type { Disposable } from '../events.ts';
 import type { WriteOptions } from '../history/authors.ts';
 import type { AssetService } from '../assets/assetService.ts';
 import { textOf } from '../assets/assetStore.ts';
-import type { StoredAsset } from '../assets/render.ts';
+import type { StoredAsset } from '../assets/storedAsset.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { specificFromLanguageName } from '../classify/languages.ts';
-import { AssetLanguages } from './assetLanguages.ts';
+import { LanguageTable } from './languageTable.ts';
 import { hasWordStarting } from '../search/titleMatches.ts';
 import { factsOfRow, normalizePrefixes, PLAIN_SNIPPET, SnippetFactsStore, type SnippetFacts } from './snippetFacts.ts';
 import { codeSnippetsFile, type ExportableSnippet } from './codeSnippets.ts';
@@ -74,13 +74,13 @@ export class SnippetService implements Disposable {
   private readonly context: StoreContext;
   private readonly assets: AssetService;
   private readonly facts: SnippetFactsStore;
-  private readonly languages: AssetLanguages;
+  private readonly languages: LanguageTable;
 
   constructor(context: StoreContext, assets: AssetService) {
     this.context = context;
     this.assets = assets;
     this.facts = new SnippetFactsStore(context.database);
-    this.languages = new AssetLanguages(context);
+    this.languages = new LanguageTable(context);
   }
 
   info(assetId: string): SnippetInfo {

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Asset, ClassificationSpecific } from '../../core/piecesTypes.ts';
 import { assetLanguage, assetText, type ExportType } from '../../client/assets.ts';
 import { descriptionUri, snippetOf, snippetUri } from '../editing/snippetFileSystem.ts';
-import { fromVscodeLanguage, knownLanguages, languageName } from '../languages.ts';
+import { fromVscodeLanguage, knownLanguages, languageName } from '../languageNames.ts';
 import { languageOf } from '../../core/classify/languages.ts';
 import { saveText } from '../saving.ts';
 import type { AssetsNode, Grouping } from '../views/assetsView.ts';

@@ -4,7 +4,7 @@
  */
 import type { Author, AuthorKind } from '../../core/history/authors.ts';
 import type { RevisionReply, RevisionSummary } from '../../client/history.ts';
-import { languageName } from '../languages.ts';
+import { languageName } from '../languageNames.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -11,7 +11,7 @@ import type { AgentChange } from '../../client/agentChanges.ts';
 import { MutableDisposable, Owner, toDisposable, type Disposable } from '../../core/lifecycle.ts';
 import type { Connection, ServerController } from '../serverController.ts';
 import type { Log } from '../log.ts';
-import { relativeTime } from '../languages.ts';
+import { relativeTime } from '../languageNames.ts';
 import { AgentChangeDiffs } from './agentChangeDiff.ts';
 
 export type AgentChangesNode = { readonly type: 'agentChanges' } | { readonly type: 'agentChange'; readonly change: AgentChange };

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Asset, ClassificationSpecific } from '../../core/piecesTypes.ts';
 import { assetLanguage, assetText } from '../../client/assets.ts';
 import { languageOf } from '../../core/classify/languages.ts';
-import { languageName } from '../languages.ts';
+import { languageName } from '../languageNames.ts';
 
 const PREVIEW_LINES = 15;
 const PREVIEW_LINE_CHARS = 200;

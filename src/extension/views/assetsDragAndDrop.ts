@@ -22,7 +22,7 @@ import { insertableAsset, snippetString, type InsertableText } from '../snippetI
 import { snippetUri } from '../editing/snippetFileSystem.ts';
 import { SNIPPET_SCHEME } from '../editing/snippetPaths.ts';
 import { assetLanguage } from '../../client/assets.ts';
-import { fromVscodeLanguage } from '../languages.ts';
+import { fromVscodeLanguage } from '../languageNames.ts';
 import { connected, saveText } from '../saving.ts';
 import type { ServerController } from '../serverController.ts';
 import type { AssetsNode } from './assetsView.ts';

@@ -12,7 +12,7 @@ import type { ServerController, Connection } from '../serverController.ts';
 import type { CopyConnector, PendingSuggestion } from '../copyConnector.ts';
 import type { Log } from '../log.ts';
 import { snippetUri } from '../editing/snippetFileSystem.ts';
-import { languageName, relativeTime } from '../languages.ts';
+import { languageName, relativeTime } from '../languageNames.ts';
 import { AgentChangesSection, type AgentChangesNode } from './agentChangesNode.ts';
 import { TrashPages, whenCountChanges } from '../trashPages.ts';
 import { isTrashNode, TRASH_ROOT, trashChildren, trashTreeItem, type TrashNode } from './trashNodes.ts';

@@ -5,7 +5,7 @@ import type { LiveCollectionSource } from '../liveCollection.ts';
 import { LiveTreeView } from './liveTreeView.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { Log } from '../log.ts';
-import { relativeTime } from '../languages.ts';
+import { relativeTime } from '../languageNames.ts';
 
 export type ConversationsNode =
   | { readonly type: 'conversation'; readonly conversation: Conversation }

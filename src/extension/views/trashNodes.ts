@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { TrashItem } from '../../client/trash.ts';
 import { TRASH_PAGE, type TrashPages } from '../trashPages.ts';
-import { fileNameFor, languageName, relativeTime } from '../languages.ts';
+import { fileNameFor, languageName, relativeTime } from '../languageNames.ts';
 
 export type TrashNode =
   | { readonly type: 'trash' }

@@ -1,4 +1,4 @@
-/** Stored conversation records → wire shapes, with associations read from links. */
+/** Stored conversations and messages rendered as wire shapes, with associations read from links (assets: assetRendering.ts). */
 import type * as W from '../piecesTypes.ts';
 import type { RecordKind } from '../events.ts';
 import type { StoredMessage } from './messageStore.ts';

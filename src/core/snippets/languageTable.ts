@@ -29,7 +29,7 @@ const NEUTRAL = new Set(['txt', 'text', 'UNKNOWN']);
 /** Weights of a document language: 3 the same language, 2 its family, 1 language-neutral (or any, in a plain-text document). */
 export type Weigher = (rowid: number) => number;
 
-export class AssetLanguages implements Disposable {
+export class LanguageTable implements Disposable {
   private readonly context: StoreContext;
   /** rowid → language code (0: no ordinary asset known there). */
   private codes = new Uint8Array(0);
