@@ -16,6 +16,7 @@ import { LanguageTable } from './languageTable.ts';
 import { hasWordStarting } from '../search/titleMatches.ts';
 import { factsOfRow, normalizePrefixes, PLAIN_SNIPPET, SnippetFactsStore, type SnippetFacts } from './snippetFacts.ts';
 import { codeSnippetsFile, type ExportableSnippet } from './codeSnippets.ts';
+import { safeFileName } from '../fileNames.ts';
 
 /** A saved asset as a snippet: its facts, and what a preview shows besides its code (tags, description). */
 export interface SnippetInfo extends SnippetFacts {
@@ -164,7 +165,7 @@ export class SnippetService implements Disposable {
         ...(description !== undefined ? { description } : {}),
       };
     });
-    const base = (selection.tag ?? snippets[0]?.name ?? 'snippets').replace(/[\\/:*?"<>|\n\r]+/g, ' ').trim().slice(0, 80) || 'snippets';
+    const base = safeFileName(selection.tag ?? snippets[0]?.name ?? 'snippets', 'snippets');
     return { fileName: `${base}.code-snippets`, content: codeSnippetsFile(snippets), count: snippets.length };
   }
 

@@ -11,8 +11,8 @@ import type { AgentChange } from '../../client/agentChanges.ts';
 import { MutableDisposable, Owner, toDisposable, type Disposable } from '../../core/lifecycle.ts';
 import type { Connection, ServerController } from '../serverController.ts';
 import type { Log } from '../log.ts';
-import { relativeTime } from '../languageNames.ts';
 import { AgentChangeDiffs } from './agentChangeDiff.ts';
+import { timeAgo } from '../../core/timeAgo.ts';
 
 export type AgentChangesNode = { readonly type: 'agentChanges' } | { readonly type: 'agentChange'; readonly change: AgentChange };
 
@@ -112,7 +112,7 @@ export class AgentChangesSection extends Owner {
     item.id = `agentChange:${change.id}`;
     const [icon, color] = KIND_ICONS[change.kind];
     item.iconPath = new vscode.ThemeIcon(change.status === 'proposed' ? 'git-pull-request-draft' : icon, new vscode.ThemeColor(color));
-    item.description = `${describeChange(change)} · ${relativeTime(change.updated)}`;
+    item.description = `${describeChange(change)} · ${timeAgo(change.updated, Date.now(), 'short') ?? ''}`;
     item.tooltip = tooltip(change);
     item.contextValue = `agentChange:${change.status}:${change.kind}`;
     item.command = { command: 'satchel.agentChange.showDiff', title: "Show the Agent's Change", arguments: [node] };
