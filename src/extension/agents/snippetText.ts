@@ -5,7 +5,7 @@
  */
 import type { Asset } from '../../core/piecesTypes.ts';
 import { assetLanguage, assetText } from '../../client/assets.ts';
-import { fenced } from '../../core/markdown.ts';
+import { escapeMarkdown, fenced } from '../../core/markdown.ts';
 
 export interface SnippetSummary {
   readonly id: string;
@@ -66,7 +66,7 @@ export function detail(asset: Asset): SnippetDetail {
 
 /** Markdown-escapes a name shown inline (names are user text). */
 export function inline(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
+  return escapeMarkdown(text).replace(/\s+/g, ' ');
 }
 
 function meta(snippet: SnippetSummary): string {

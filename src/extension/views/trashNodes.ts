@@ -8,6 +8,7 @@ import type { TrashItem } from '../../client/trash.ts';
 import { TRASH_PAGE, type TrashPages } from '../trashPages.ts';
 import { fileNameFor, languageName } from '../languageNames.ts';
 import { timeAgo } from '../../core/timeAgo.ts';
+import { escapeMarkdown } from '../../core/markdown.ts';
 
 export type TrashNode =
   | { readonly type: 'trash' }
@@ -100,8 +101,4 @@ function keptFor(days: number | undefined): string {
 function until(iso: string, now = Date.now()): string {
   const days = Math.round((Date.parse(iso) - now) / 86_400_000);
   return days >= 1 ? `in ${days} day${days === 1 ? '' : 's'}` : 'within a day';
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
