@@ -16,7 +16,8 @@ import type { BackupReply } from '../wire/backups.ts';
 import { directOrThroughHost } from './hostAddress.ts';
 import { bar, ProgressLine } from './progressBar.ts';
 import { cancelOnInterrupt } from './interrupt.ts';
-import { contents, keepOption, mib } from './backupText.ts';
+import { contents, keepOption } from './backupText.ts';
+import { mib } from '../core/byteSizes.ts';
 
 const USAGE = `Usage: satchel backup [--data-dir DIR] [--keep-backups N] [FILE]
   Copies the store into DIR/backups/ (the newest N copies taken this way are kept, ${DEFAULT_KEEP} unless

@@ -1,4 +1,4 @@
-/** What the backup and restore commands share: the --keep-backups option and how sizes and counts read. */
+/** What the backup and restore commands share: the --keep-backups option and how counts read (sizes: core/byteSizes.ts). */
 import { MAX_KEEP } from '../core/backups/backupFiles.ts';
 import type { StoreSummary } from '../core/backups/storeFile.ts';
 
@@ -8,10 +8,6 @@ export function keepOption(text: string | undefined): number | undefined {
   const keep = Number(text);
   if (!Number.isInteger(keep) || keep < 0 || keep > MAX_KEEP) throw new Error(`--keep-backups must be a whole number from 0 to ${MAX_KEEP}, not ${text}`);
   return keep;
-}
-
-export function mib(bytes: number): string {
-  return (bytes / 1024 / 1024).toFixed(1);
 }
 
 /** "1,234 assets and 12 conversations". */

@@ -12,7 +12,8 @@ import { allMigrations } from '../core/satchel.ts';
 import { restoreStore } from '../core/backups/restore.ts';
 import { backupsDir, DEFAULT_KEEP, listBackups } from '../core/backups/backupFiles.ts';
 import { readPortFile } from '../hosting/portFile.ts';
-import { contents, keepOption, mib } from './backupText.ts';
+import { contents, keepOption } from './backupText.ts';
+import { mib } from '../core/byteSizes.ts';
 
 const USAGE = `Usage: satchel restore [--data-dir DIR] [--keep-backups N] FILE
   Puts a backup back as the store of DIR after checking it: a damaged file, another program's

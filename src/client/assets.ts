@@ -10,7 +10,7 @@ import type {
   Seed,
   Tag,
   Website,
-} from '../core/wire.ts';
+} from '../core/piecesTypes.ts';
 import { assetOperations as op } from '../wire/assets.ts';
 import type { HttpTransport } from './http.ts';
 import { writeHeaders, type WriteCondition } from './history.ts';

@@ -1,5 +1,5 @@
 /** The connector: how an editor registers itself and reports copies, reactions and uses of assets. */
-import type { Context, Suggestion } from '../core/wire.ts';
+import type { Context, Suggestion } from '../core/piecesTypes.ts';
 import type { SavedCheck } from '../core/connector/savedCheck.ts';
 import type { BodyIn } from '../wire/operation.ts';
 import { connectorOperations as op } from '../wire/connector.ts';

@@ -6,7 +6,7 @@ import type {
   ConversationMessages,
   Conversations,
   ConversationSummarizeOutput,
-} from '../core/wire.ts';
+} from '../core/piecesTypes.ts';
 import type { BodyIn } from '../wire/operation.ts';
 import { conversationOperations as op } from '../wire/conversations.ts';
 import type { HttpTransport } from './http.ts';

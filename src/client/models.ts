@@ -1,5 +1,5 @@
 /** The model catalog: downloads, loading into memory, custom imports. */
-import type { Model, ModelDeleteCacheOutput, Models } from '../core/wire.ts';
+import type { Model, ModelDeleteCacheOutput, Models } from '../core/piecesTypes.ts';
 import type { RecallStatus } from '../core/search/semanticRecall.ts';
 import type { BodyIn } from '../wire/operation.ts';
 import { modelOperations as op } from '../wire/models.ts';

@@ -2,7 +2,7 @@
  * The typed client of one Satchel server: HTTP areas over one keep-alive pool, and the WebSocket
  * streams the views live-update from.
  */
-import type { ModelDownloadProgress, StreamedIdentifiers } from '../core/wire.ts';
+import type { ModelDownloadProgress, StreamedIdentifiers } from '../core/piecesTypes.ts';
 import type { Disposable } from '../core/events.ts';
 import { HttpTransport } from './http.ts';
 import { StreamConnection, type StreamOptions } from './streams.ts';

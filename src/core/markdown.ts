@@ -1,4 +1,4 @@
-/** Markdown shared by every place that shows code as text (MCP tool results, the chat participant, Markdown export). */
+/** Markdown shared by every place that shows code or user text as Markdown (MCP tool results, the chat participant, Markdown export, VS Code tooltips). */
 
 /** `text` in a code fence longer than any run of backticks inside it, so the code cannot close it. Linear in the text. */
 export function fenced(text: string, info = ''): string {
@@ -10,4 +10,13 @@ export function fenced(text: string, info = ''): string {
   }
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${info}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
+}
+
+/**
+ * User text (a name, a tag) shown inside Markdown in VS Code (tooltips, completion details, chat):
+ * every character Markdown reads as syntax is escaped. (Markdown export escapes names its own way,
+ * with HTML entities for `<`, `>` and `&`: exporter.ts.)
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

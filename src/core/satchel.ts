@@ -37,7 +37,7 @@ import { importMigrations } from './import/schema.ts';
 import { syncMigrations } from './sync/schema.ts';
 import { SyncService, type SyncServiceOptions } from './sync/syncService.ts';
 import { ConversationRecords } from './sync/conversationRecords.ts';
-import type { ClassificationSpecific } from './wire.ts';
+import type { ClassificationSpecific } from './piecesTypes.ts';
 import { Backups } from './backups/backups.ts';
 import { DEFAULT_KEEP } from './backups/backupFiles.ts';
 import { agentChangeMigrations } from './agents/schema.ts';
@@ -140,7 +140,7 @@ export class Satchel implements Disposable {
       context,
       this.models,
       (id) => this.assets.exists(id),
-      (asset, by, change) => this.assets.changeLinked(asset, by, { description: true }, change),
+      (asset, by, change) => this.assets.writes.changeLinked(asset, by, { description: true }, change),
       trashStore,
     );
     // The indexes written inside every asset write transaction are listed here where assets are
@@ -173,9 +173,18 @@ export class Satchel implements Disposable {
       has: (id) => trashStore.has(id),
       restore: (id, by) => this.trash.restore(id, by),
     }));
+    this.trash = this.composeTrash(options, trashStore);
+    this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
+    this.recall = this.composeRecall(options);
+    this.imports = this.composeImports(options, fingerprints);
+  }
+
+  /** The trash: what deletes of assets and conversations kept, restored through each area or forgotten for good. */
+  private composeTrash(options: CoreOptions, trashStore: TrashStore): TrashService {
+    const { context } = this;
     const exists = (end: LinkEnd): boolean =>
       end.kind === 'asset' ? this.assets.exists(end.id) : end.kind === 'message' ? this.conversations.hasMessage(end.id) : context.records.has(end.kind, end.id);
-    this.trash = new TrashService(
+    return new TrashService(
       context,
       trashStore,
       {
@@ -204,9 +213,12 @@ export class Satchel implements Disposable {
       },
       { logger: context.logger, ...options.trash },
     );
-    this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
-    this.recall = new SemanticRecall(
-      context,
+  }
+
+  /** Search by meaning: vectors of the assets' texts kept by an indexer it registers with the assets area. */
+  private composeRecall(options: CoreOptions): SemanticRecall {
+    return new SemanticRecall(
+      this.context,
       {
         embedder: () => this.models.embedder(),
         textOf: (id) => this.assets.text(id),
@@ -215,6 +227,11 @@ export class Satchel implements Disposable {
       },
       options.recall ?? {},
     );
+  }
+
+  /** Imports: in a child process, or here (`importWorker: false`, or where the child cannot start). */
+  private composeImports(options: CoreOptions, fingerprints: FingerprintIndex): ImportProcess {
+    const { context } = this;
     // An import's snippets wait behind creates and agents' saves for the classifier (bulk).
     const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text, 'bulk')).specific;
     const importHere = options.importWorker === false;
@@ -229,7 +246,7 @@ export class Satchel implements Disposable {
       classify,
       preparer: importHere ? new BatchPreparer(false) : undefined,
     });
-    this.imports = new ImportProcess({
+    return new ImportProcess({
       child: { path: context.database.path, schemaVersion: context.database.schemaVersion },
       inProcess,
       session: () => {

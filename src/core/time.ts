@@ -1,5 +1,5 @@
 import { randomFillSync, randomUUID } from 'node:crypto';
-import type { GroupedTimestamp } from './wire.ts';
+import type { GroupedTimestamp } from './piecesTypes.ts';
 
 /** A wire timestamp for now (or for `date`), ISO-8601 UTC as the client sends and parses it. */
 export function stamp(date: Date = new Date()): GroupedTimestamp {

@@ -6,7 +6,7 @@
  * sent back with `react`, so the server learns which suggestions are unwelcome.
  */
 import * as vscode from 'vscode';
-import type { Asset } from '../core/wire.ts';
+import type { Asset } from '../core/piecesTypes.ts';
 import { snippetSeed, type ConnectorReaction, type ConnectorSeed } from '../client/connector.ts';
 import { Owner } from '../core/lifecycle.ts';
 import type { ServerController } from './serverController.ts';
@@ -14,7 +14,7 @@ import type { StatusBar } from './statusBar.ts';
 import type { Log } from './log.ts';
 import type { Settings } from './settings.ts';
 import { reuseMatch, worthAsking } from './copyPolicy.ts';
-import { fromVscodeLanguage } from './languages.ts';
+import { fromVscodeLanguage } from './languageNames.ts';
 import { SNIPPET_SCHEME } from './editing/snippetPaths.ts';
 import { REVISION_SCHEME } from './history/revisionPaths.ts';
 import { AGENT_CHANGE_SCHEME } from './views/agentChangeDiff.ts';

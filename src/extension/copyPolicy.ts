@@ -4,7 +4,7 @@
  * applies them to what it asks and to the answer, so they can make its suggestions stricter than the
  * host's (never looser: the host does not return what its own settings leave out).
  */
-import type { Asset, Suggestion } from '../core/wire.ts';
+import type { Asset, Suggestion } from '../core/piecesTypes.ts';
 import { hasSignificantLength } from '../core/connector/decision.ts';
 
 export interface CopyThresholds {

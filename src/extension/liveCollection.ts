@@ -4,7 +4,7 @@
  * changed or deleted ids. Knows nothing of VS Code.
  */
 import { Emitter, type Disposable, type Event } from '../core/events.ts';
-import type { StreamedIdentifier, StreamedIdentifiers } from '../core/wire.ts';
+import type { StreamedIdentifier, StreamedIdentifiers } from '../core/piecesTypes.ts';
 import type { StreamConnection } from '../client/streams.ts';
 import { ClientError } from '../client/errors.ts';
 import type { Logger } from '../core/context.ts';

@@ -4,7 +4,7 @@
  * editor's documents share these.
  */
 import * as vscode from 'vscode';
-import type { Asset } from '../core/wire.ts';
+import type { Asset } from '../core/piecesTypes.ts';
 import type { ServerController, Connection } from './serverController.ts';
 
 /** The connection, or a clear error the command wrapper shows. */

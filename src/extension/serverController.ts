@@ -4,7 +4,7 @@
  * UI only ever sees the Connection, so a takeover just swaps it.
  */
 import * as vscode from 'vscode';
-import type { Application } from '../core/wire.ts';
+import type { Application } from '../core/piecesTypes.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import type { Hosting, Role, StartHosting } from '../hosting/hosting.ts';
 import type { Settings } from './settings.ts';

@@ -4,7 +4,7 @@
  * tab stops, placeholders and choices, and plain code is escaped (a `$` stays a `$`).
  */
 import * as vscode from 'vscode';
-import type { Asset } from '../core/wire.ts';
+import type { Asset } from '../core/piecesTypes.ts';
 import { snippetBody, type InsertableText } from '../core/snippets/snippetSyntax.ts';
 import { assetText } from '../client/assets.ts';
 import type { SatchelClient } from '../client/satchelClient.ts';

@@ -8,6 +8,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Disposable } from '../core/events.ts';
+import { Calls } from '../core/rpc/calls.ts';
 import { jsonShape } from './jsonDepth.ts';
 
 export type ParseOutcome =
@@ -48,22 +49,19 @@ parentPort.on('message', ({ id, bytes, maxDepth, maxNodes }) => {
 /** One worker, started on the first large body; requests are answered in order. */
 export class JsonWorker implements Disposable {
   private worker: Worker | undefined;
-  private nextId = 0;
-  private readonly pending = new Map<number, { resolve(outcome: ParseOutcome): void; reject(error: Error): void }>();
+  private readonly calls = new Calls<ParseOutcome>();
   private disposed = false;
 
   parse(bytes: Buffer, limits: ParseLimits): Promise<ParseOutcome> {
     if (this.disposed) return Promise.reject(new Error('The JSON parser was disposed.'));
     const worker = this.start();
-    const id = this.nextId++;
     // A buffer that owns its whole ArrayBuffer is moved; a slice of a shared one is copied.
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
     const payload = whole ? bytes : Buffer.from(bytes);
-    return new Promise<ParseOutcome>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      if (this.pending.size === 1) worker.ref();
+    return this.calls.call((id) => {
+      if (this.calls.size === 1) worker.ref();
       worker.postMessage({ id, bytes: payload, ...limits }, [payload.buffer as ArrayBuffer]);
-    });
+    }).reply;
   }
 
   private start(): Worker {
@@ -71,16 +69,13 @@ export class JsonWorker implements Disposable {
     const worker = new Worker(source, { eval: true });
     worker.unref();
     worker.on('message', (message: ParseOutcome & { id: number }) => {
-      const waiter = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      if (this.pending.size === 0) worker.unref();
-      waiter?.resolve(message);
+      this.calls.deliver(message.id, message);
+      if (this.calls.size === 0) worker.unref();
     });
     const fail = (error: Error): void => {
       // A worker that died (out of memory on a hostile body) fails its requests; the next starts anew.
       if (this.worker === worker) this.worker = undefined;
-      for (const waiter of this.pending.values()) waiter.reject(error);
-      this.pending.clear();
+      this.calls.failAll(error);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`The JSON parser stopped (exit code ${code}).`)));

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { AcceptAllResult, AgentChangeDetail, AgentChangeList, ReviewResult } from '../core/agents/agentChanges.ts';
 import type { AgentWriteResult } from '../core/agents/agentWrites.ts';
 import type { AgentEdit, AgentSave } from '../core/agents/agentInputs.ts';
-import type { Asset } from '../core/wire.ts';
+import type { Asset } from '../core/piecesTypes.ts';
 import { get, json, post, type Feeds } from './operation.ts';
 
 const expectedRevision = z.string().min(1).max(64);

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
-import type * as W from '../core/wire.ts';
+import type * as W from '../core/piecesTypes.ts';
 import type * as In from '../core/assets/inputs.ts';
 import { get, json, none, post, text, type Accepts, type Feeds } from './operation.ts';
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { mechanism, transferableBytesFields, transferableStringFields } from './shared.ts';
 import { get, json, none, post, text as textReply, type Accepts } from './operation.ts';
 import type * as P from '@pieces.app/pieces-os-client';
-import type * as W from '../core/wire.ts';
+import type * as W from '../core/piecesTypes.ts';
 import type { SavedCheck } from '../core/connector/savedCheck.ts';
 import type { StoredUsageEvent } from '../core/applications/applicationService.ts';
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
-import type * as W from '../core/wire.ts';
+import type * as W from '../core/piecesTypes.ts';
 import { get, json, none, post, type Accepts, type Requiring } from './operation.ts';
 
 const id = z.string().min(1, 'must be a non-empty id');

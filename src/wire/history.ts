@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { authorOf, isAuthorKind, type Author } from '../core/history/authors.ts';
 import type { RevisionList, RevisionSummary } from '../core/history/historyService.ts';
-import type { Asset } from '../core/wire.ts';
+import type { Asset } from '../core/piecesTypes.ts';
 import { get, json, post } from './operation.ts';
 
 /** The header Satchel's own client names itself in (a Pieces client never sends it). */

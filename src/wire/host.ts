@@ -3,7 +3,7 @@
  * local user, the cloud-account operations real clients offer (always refused: Satchel is local
  * only), the long-term-memory vision processor's status, and MCP on the same port.
  */
-import type * as W from '../core/wire.ts';
+import type * as W from '../core/piecesTypes.ts';
 import { get, json, post, socket, text } from './operation.ts';
 
 export const hostOperations = {

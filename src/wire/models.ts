@@ -11,7 +11,7 @@ import {
   MODEL_USAGE_VALUES,
 } from '../core/models/enums.ts';
 import { byteDescriptor } from '../core/models/catalog.ts';
-import type * as W from '../core/wire.ts';
+import type * as W from '../core/piecesTypes.ts';
 import { get, json, none, post, type Accepts } from './operation.ts';
 
 const timestamp = z.object({

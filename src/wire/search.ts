@@ -3,7 +3,7 @@
  * CLI's `search --mode fts|ncs` calls them) and Satchel's own semantic recall: whether search is
  * hybrid, and cancelling the back-fill of embeddings.
  */
-import type * as W from '../core/wire.ts';
+import type * as W from '../core/piecesTypes.ts';
 import type { RecallStatus, SearchMode } from '../core/search/semanticRecall.ts';
 import { get, json, post } from './operation.ts';
 

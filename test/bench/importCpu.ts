@@ -80,7 +80,7 @@ try {
     const queries = corpus.queries.slice(0, 50);
     const searchMs = (): number => {
       const started = performance.now();
-      for (const { query } of queries) core.assets.search({ query }, { transferables: false, pseudo: false });
+      for (const { query } of queries) core.assets.searches.search({ query }, { transferables: false, pseudo: false });
       return (performance.now() - started) / queries.length;
     };
     const before = searchMs();

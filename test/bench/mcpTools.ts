@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer } from '../support/helpers.ts';
 import { SATCHEL_APPLICATION } from '../../src/core/assets/origin.ts';
-import type { Seed } from '../../src/core/wire.ts';
+import type { Seed } from '../../src/core/piecesTypes.ts';
 import { TEST_AUTHOR } from '../support/authors.ts';
 
 const size = Number(process.argv[2] ?? 10_000);
@@ -41,7 +41,7 @@ async function median(run: () => Promise<unknown>): Promise<number> {
 const host = await startTestServer();
 const client = new Client({ name: 'mcp-bench', version: '1' });
 try {
-  await Promise.all(Array.from({ length: size }, (_, i) => host.core.assets.create(seed(i), { author: TEST_AUTHOR })));
+  await Promise.all(Array.from({ length: size }, (_, i) => host.core.assets.writes.create(seed(i), { author: TEST_AUTHOR })));
   await client.connect(new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`)));
   const calls: Array<[string, Record<string, unknown>]> = [
     ['search_snippets', { query: 'lorem' }],

@@ -24,7 +24,7 @@ import { TEST_AUTHOR } from '../support/authors.ts';
 async function dataDirWith(count: number): Promise<string> {
   const dataDir = tempDir('satchel-cli-backup-');
   const core = Satchel.open({ dataDir, importWorker: false });
-  for (let i = 0; i < count; i++) await core.assets.create(codeSeed(`export const cli${i} = ${i};`, `cli ${i}`), { author: TEST_AUTHOR });
+  for (let i = 0; i < count; i++) await core.assets.writes.create(codeSeed(`export const cli${i} = ${i};`, `cli ${i}`), { author: TEST_AUTHOR });
   await core.close();
   return dataDir;
 }
@@ -55,7 +55,7 @@ test('with no host: backup copies the store directly, to FILE and to the backups
     assert.match(again.stderr, /already exists/);
 
     const core = Satchel.open({ dataDir, importWorker: false });
-    await core.assets.create(codeSeed('export const afterBackup = 1;'), { author: TEST_AUTHOR });
+    await core.assets.writes.create(codeSeed('export const afterBackup = 1;'), { author: TEST_AUTHOR });
     await core.close();
 
     const listed = await runCli(['restore', '--data-dir', dataDir]);
@@ -77,7 +77,7 @@ test('with a host serving the directory: backup goes through the host; restore i
   const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0 });
   assert.ok(host);
   try {
-    await host.core.assets.create(codeSeed('export const whileServed = 1;'), { author: TEST_AUTHOR });
+    await host.core.assets.writes.create(codeSeed('export const whileServed = 1;'), { author: TEST_AUTHOR });
     const file = join(dataDir, 'served.db');
     const backup = await runCli(['backup', '--data-dir', dataDir, file]);
     assert.equal(backup.code, 0, backup.stderr);

@@ -24,7 +24,7 @@ test('with no host, then through a host: snippets made on A reach B, and --statu
   const [a, b] = [join(root, 'a'), join(root, 'b')];
   try {
     const core = Satchel.open({ dataDir: a, importWorker: false });
-    await core.assets.create(seed('echo one\n', { name: 'One', ext: 'sh' }), TEST_WRITE);
+    await core.assets.writes.create(seed('echo one\n', { name: 'One', ext: 'sh' }), TEST_WRITE);
     await core.close();
     const first = await runCli(['sync', '--data-dir', a, '--remote', remote]);
     assert.equal(first.code, 0, first.stderr);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitFor, withClient } from '../support/helpers.ts';
 import { ClientError, assetText } from '../../src/client/satchelClient.ts';
-import type { StreamedIdentifiers } from '../../src/core/wire.ts';
+import type { StreamedIdentifiers } from '../../src/core/piecesTypes.ts';
 
 
 test('assets: create, get, rename, tag, link, search, export, stream, delete', async () => {

@@ -69,7 +69,7 @@ function withModel(answer: string): () => void {
 
 test('pieces search --mode fts and --mode ncs find the saved snippet', { skip }, async (ctx) => {
   ctx.diagnostic(`Pieces CLI ${PIECES_CLI.version} from ${source.from}`);
-  await t.core.assets.create(codeSeed('def greet(name: str) -> str:\n    return f"Hello, {name}!"\n', 'Greeter') as never, { author: TEST_AUTHOR });
+  await t.core.assets.writes.create(codeSeed('def greet(name: str) -> str:\n    return f"Hello, {name}!"\n', 'Greeter') as never, { author: TEST_AUTHOR });
   const fts = await pieces('search', '--mode', 'fts', 'greet');
   assert.match(fts.out, /Full Text Search\| Results Found: 1/, fts.out);
   const ncs = await pieces('search', '--mode', 'ncs', 'greet name');
@@ -159,7 +159,7 @@ function session(): { until(pattern: RegExp): Promise<void>; type(text: string):
 }
 
 test('pieces run: list, open a snippet (its code), rename it, delete it', { skip }, async () => {
-  const asset = await t.core.assets.create(codeSeed('SELECT id, email FROM users WHERE active = true;\n', 'Active users', { ext: 'sql' }) as never, { author: TEST_AUTHOR });
+  const asset = await t.core.assets.writes.create(codeSeed('SELECT id, email FROM users WHERE active = true;\n', 'Active users', { ext: 'sql' }) as never, { author: TEST_AUTHOR });
   const cli = session();
   await cli.until(/User:/);
   cli.type('list\r');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reuseMatch, worthAsking } from '../../src/extension/copyPolicy.ts';
-import type { Asset, Suggestion } from '../../src/core/wire.ts';
+import type { Asset, Suggestion } from '../../src/core/piecesTypes.ts';
 
 const asset = (id: string) => ({ id }) as Asset;
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Emitter } from '../../src/core/events.ts';
-import type { StreamedIdentifiers } from '../../src/core/wire.ts';
+import type { StreamedIdentifiers } from '../../src/core/piecesTypes.ts';
 import { LiveCollection, type IdentifierStream, type LiveCollectionSource } from '../../src/extension/liveCollection.ts';
 
 const silent = { info() {}, warn() {}, error() {} };

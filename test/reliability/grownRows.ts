@@ -17,7 +17,7 @@ export async function grownStore(
 ): Promise<string[]> {
   const core = Satchel.open({ dataDir });
   const ids: string[] = [];
-  for (const { text, name } of snippets) ids.push((await core.assets.create(seed(text, name) as never, TEST_WRITE)).id);
+  for (const { text, name } of snippets) ids.push((await core.assets.writes.create(seed(text, name) as never, TEST_WRITE)).id);
   await core.close();
   const db = new DatabaseSync(join(dataDir, 'satchel.db'));
   try {

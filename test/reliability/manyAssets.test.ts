@@ -35,10 +35,10 @@ before(async () => {
   // through the API would take an hour. Rows past the newest DOCUMENTS hold a document with no
   // formats, a few bytes instead of a kilobyte: the listings read their ids and sizes only.
   const core = Satchel.open({ dataDir });
-  const ordinary = await core.assets.create(seed('const listed = 1;') as never, { author: TEST_AUTHOR });
+  const ordinary = await core.assets.writes.create(seed('const listed = 1;') as never, { author: TEST_AUTHOR });
   const pseudoSeed = seed('const hidden = 2;') as { asset: Record<string, unknown> };
   pseudoSeed.asset.pseudo = true;
-  const pseudo = await core.assets.create(pseudoSeed as never, { author: TEST_AUTHOR });
+  const pseudo = await core.assets.writes.create(pseudoSeed as never, { author: TEST_AUTHOR });
   await core.close();
   const db = new DatabaseSync(join(dataDir, 'satchel.db'));
   try {

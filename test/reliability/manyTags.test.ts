@@ -30,9 +30,9 @@ let plain = '';
 before(async () => {
   dataDir = tempDir('satchel-rel-tags-');
   const core = Satchel.open({ dataDir });
-  tagged = (await core.assets.create(seed('export function manyTags() { return 1; }', 'many tags') as never, TEST_WRITE)).id;
-  plain = (await core.assets.create(seed('export function fewTags() { return 2; }', 'few tags') as never, TEST_WRITE)).id;
-  const template = core.assets.createTag({ text: 'tag template' }, TEST_WRITE);
+  tagged = (await core.assets.writes.create(seed('export function manyTags() { return 1; }', 'many tags') as never, TEST_WRITE)).id;
+  plain = (await core.assets.writes.create(seed('export function fewTags() { return 2; }', 'few tags') as never, TEST_WRITE)).id;
+  const template = core.assets.writes.createTag({ text: 'tag template' }, TEST_WRITE);
   await core.close();
   const db = new DatabaseSync(join(dataDir, 'satchel.db'));
   try {

@@ -33,8 +33,8 @@ let refreshedAfterMs = -1;
 before(async () => {
   dataDir = tempDir('satchel-rel-stats-');
   const core = Satchel.open({ dataDir });
-  const first = await core.assets.create(seed(`export function probe() { return ${WORD}; }`, 'probe 0') as never, TEST_WRITE);
-  core.assets.fullTextSearch(WORD, { transferables: false, pseudo: false });
+  const first = await core.assets.writes.create(seed(`export function probe() { return ${WORD}; }`, 'probe 0') as never, TEST_WRITE);
+  core.assets.searches.fullTextSearch(WORD, { transferables: false, pseudo: false });
   await core.close();
   const started = performance.now();
   const db = new DatabaseSync(join(dataDir, 'satchel.db'));

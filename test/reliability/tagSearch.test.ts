@@ -29,8 +29,8 @@ let newest = '';
 before(async () => {
   dataDir = tempDir('satchel-rel-tagsearch-');
   const core = Satchel.open({ dataDir });
-  const first = await core.assets.create(seed('export function taggedProbe() { return 0; }', 'probe 0') as never, TEST_WRITE);
-  core.assets.createTag({ text: 'probe', asset: first.id }, TEST_WRITE);
+  const first = await core.assets.writes.create(seed('export function taggedProbe() { return 0; }', 'probe 0') as never, TEST_WRITE);
+  core.assets.writes.createTag({ text: 'probe', asset: first.id }, TEST_WRITE);
   await core.close();
   const db = new DatabaseSync(join(dataDir, 'satchel.db'));
   try {

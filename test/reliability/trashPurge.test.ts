@@ -27,9 +27,9 @@ async function grownTrash(): Promise<string> {
   const dataDir = tempDir('satchel-rel-trash-');
   const core = Satchel.open({ dataDir, importWorker: false });
   for (let i = 0; i < SEEDS; i++) {
-    const asset = await core.assets.create(codeSeed(`// seed ${i}\nexport const seed${i} = ${i};\n`, `seed ${i}`, { tags: [`tag${i % 5}`] }), TEST_WRITE);
-    core.assets.edit(asset.id, { content: { text: `// seed ${i}, edited\nexport const seed${i} = ${i * 2};\n` } }, TEST_WRITE);
-    core.assets.delete(asset.id, TEST_WRITE);
+    const asset = await core.assets.writes.create(codeSeed(`// seed ${i}\nexport const seed${i} = ${i};\n`, `seed ${i}`, { tags: [`tag${i % 5}`] }), TEST_WRITE);
+    core.assets.writes.edit(asset.id, { content: { text: `// seed ${i}, edited\nexport const seed${i} = ${i * 2};\n` } }, TEST_WRITE);
+    core.assets.writes.delete(asset.id, TEST_WRITE);
   }
   await core.close();
   const db = new DatabaseSync(join(dataDir, DATABASE_FILE));

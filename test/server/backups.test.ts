@@ -18,7 +18,7 @@ test('the host backs its store up into its backups folder and answers the copy b
   const h = await startTestServer();
   const client = new SatchelClient(h.url);
   try {
-    for (let i = 0; i < 3; i++) await h.core.assets.create(codeSeed(`export const served${i} = ${i};`), { author: TEST_AUTHOR });
+    for (let i = 0; i < 3; i++) await h.core.assets.writes.create(codeSeed(`export const served${i} = ${i};`), { author: TEST_AUTHOR });
     const progress: number[] = [];
     const backup = await client.backups.create({ onProgress: (p) => progress.push(p.bytesDone) });
     assert.equal(backup.reason, 'manual');
@@ -41,7 +41,7 @@ test('a client that goes away cancels the copy; no partial file is left', async 
   const h = await startTestServer();
   const client = new SatchelClient(h.url);
   try {
-    await h.core.assets.create(codeSeed('export const cancelled = true;'), { author: TEST_AUTHOR });
+    await h.core.assets.writes.create(codeSeed('export const cancelled = true;'), { author: TEST_AUTHOR });
     // 64 MiB of padding, so the copy takes 64 steps and the cancel arrives while it runs.
     const db = h.core.context.database.db;
     db.exec('BEGIN');

@@ -140,7 +140,7 @@ test('trivial copies get no action', async () => {
 
 test('the saved question answers the same twice and records no copy', async () => {
   const code = savedSnippets[2]!.code;
-  const asset = await t.core.assets.create({ type: 'SEEDED_ASSET', asset: { application: SATCHEL_APPLICATION, format: { fragment: { string: { raw: code } } } } }, { author: TEST_AUTHOR });
+  const asset = await t.core.assets.writes.create({ type: 'SEEDED_ASSET', asset: { application: SATCHEL_APPLICATION, format: { fragment: { string: { raw: code } } } } }, { author: TEST_AUTHOR });
   const before = state();
   for (let i = 0; i < 2; i++) {
     const answer = await request(t.url, 'POST', '/satchel/connector/saved', { body: { text: reformatted(code) } });

@@ -73,7 +73,7 @@ test('acknowledged creates survive SIGKILL, twice, with content, index and integ
         const asset = core.assets.get(id);
         assert.equal(asset.formats.iterable[0]?.fragment?.string?.raw, raw, id);
       }
-      const hits = core.assets.search({ query: 'durable_1_7' }, { transferables: false, pseudo: false });
+      const hits = core.assets.searches.search({ query: 'durable_1_7' }, { transferables: false, pseudo: false });
       assert.ok(hits.iterable.some((hit) => acknowledged.get(hit.identifier) === 'const durable_1_7 = 7;'));
       const rows = core.context.database.prepare('SELECT COUNT(*) AS n FROM assets').get() as { n: number };
       assert.ok(rows.n >= acknowledged.size);

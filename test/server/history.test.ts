@@ -14,7 +14,7 @@ import { AssetApi, AssetsApi, Configuration } from '@pieces.app/pieces-os-client
 import { request, startTestServer, type Reply, type TestServer } from '../support/helpers.ts';
 import { authorHeader, type RevisionList, type RevisionReply, type RevisionSummary } from '../../src/wire/history.ts';
 import { authorOf } from '../../src/core/history/authors.ts';
-import type { Asset } from '../../src/core/wire.ts';
+import type { Asset } from '../../src/core/piecesTypes.ts';
 
 let t: TestServer;
 before(async () => {

@@ -184,13 +184,13 @@ test('search_snippets finds by query, tags and language, and honours the limit',
 test('a language search follows a snippet whose language was changed afterwards', async () => {
   const id = structured<Saved>(await call('save_snippet', { content: 'package main\n\nfunc main() { println("hi") }\n', language: 'ts' })).id;
   try {
-    t.core.assets.reclassify(id, 'go', TEST_WRITE);
+    t.core.assets.writes.reclassify(id, 'go', TEST_WRITE);
     const go = structured<{ snippets: Array<{ id: string; language: string }> }>(await call('search_snippets', { language: 'Go' }));
     assert.deepEqual(go.snippets.map((s) => [s.id, s.language]), [[id, 'go']]);
     const ts = structured<{ snippets: Array<{ id: string }> }>(await call('search_snippets', { language: 'ts' }));
     assert.ok(!ts.snippets.some((s) => s.id === id));
   } finally {
-    t.core.assets.delete(id, TEST_WRITE);
+    t.core.assets.writes.delete(id, TEST_WRITE);
   }
 });
 
@@ -223,7 +223,7 @@ test('a snippet larger than an agent can use is cut in get_snippet and whole as 
     const read = await client.readResource({ uri: `satchel://assets/${id}` });
     assert.equal((read.contents[0] as { text: string }).text, big);
   } finally {
-    t.core.assets.delete(id, TEST_WRITE);
+    t.core.assets.writes.delete(id, TEST_WRITE);
   }
 });
 

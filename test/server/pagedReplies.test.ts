@@ -35,7 +35,7 @@ test('an empty POST /assets/search is the whole result, byte for byte, with and 
     for (const transferables of [true, false]) {
       const reply = await request(t.url, 'POST', `/assets/search?transferables=${transferables}`, { body: input });
       assert.equal(reply.status, 200, reply.text.slice(0, 200));
-      const whole = t.core.assets.searchWithFilters(input, { transferables, pseudo: false });
+      const whole = t.core.assets.searches.searchWithFilters(input, { transferables, pseudo: false });
       assert.equal(reply.text, JSON.stringify(whole), `${JSON.stringify(input)} transferables=${transferables}`);
       if (Object.keys(input).length === 0) {
         const listed = t.core.assets.list({ transferables }).map((asset) => asset.id);
@@ -50,7 +50,7 @@ test('an empty POST /assets/search is the whole result, byte for byte, with and 
       }
     }
   }
-  const filtered = t.core.assets.searchWithFilters(inputs[1]!, { transferables: false, pseudo: false });
+  const filtered = t.core.assets.searches.searchWithFilters(inputs[1]!, { transferables: false, pseudo: false });
   assert.ok(filtered.results.iterable.length > 0 && filtered.results.iterable.length < ASSETS, 'the filter keeps some assets');
 });
 

@@ -14,7 +14,7 @@ test('a sync through the host: progress lines, then the summary; the status name
   const server = await startTestServer({ importWorker: false });
   const client = new SatchelClient(server.url);
   try {
-    await server.core.assets.create(seed('SELECT 1;\n', { ext: 'sql' }), TEST_WRITE);
+    await server.core.assets.writes.create(seed('SELECT 1;\n', { ext: 'sql' }), TEST_WRITE);
     const phases: SyncProgress['phase'][] = [];
     const summary = await client.sync.run({ remote: bareRepository(root) }, { onProgress: (p) => phases.push(p.phase) });
     assert.equal(summary.sent, 1);
@@ -45,9 +45,9 @@ test('the share a sync may delete, sent with the request, is the one the host ap
   const server = await startTestServer({ importWorker: false });
   const client = new SatchelClient(server.url);
   try {
-    for (let i = 0; i < 10; i++) await server.core.assets.create(seed(`SELECT ${i};\n`, { ext: 'sql', name: `Query ${i}` }), TEST_WRITE);
+    for (let i = 0; i < 10; i++) await server.core.assets.writes.create(seed(`SELECT ${i};\n`, { ext: 'sql', name: `Query ${i}` }), TEST_WRITE);
     await client.sync.run({ remote: bareRepository(root) });
-    for (const id of server.core.assets.identifiers().slice(0, 6)) server.core.assets.delete(id, TEST_WRITE);
+    for (const id of server.core.assets.identifiers().slice(0, 6)) server.core.assets.writes.delete(id, TEST_WRITE);
     // 6 of 10: over the 55 % sent, and over the default 50 %; under the 70 % sent.
     await assert.rejects(client.sync.run({ maxDeletePercent: 55 }), (error: unknown) => error instanceof ClientError && error.status === 409 && /6 of 10 .*more than the 55%/.test(error.message));
     const summary = await client.sync.run({ maxDeletePercent: 70 });
@@ -68,11 +68,11 @@ test('a conflict over HTTP: the host names its sides, gives both versions with w
   const client = new SatchelClient(server.url);
   const other = openMachine(`${root}/other`, remote);
   try {
-    const { id } = await server.core.assets.create(seed('const retries = 3;\n', { name: 'Retries' }), TEST_WRITE);
+    const { id } = await server.core.assets.writes.create(seed('const retries = 3;\n', { name: 'Retries' }), TEST_WRITE);
     await client.sync.run({ remote });
     await other.sync.sync();
-    server.core.assets.edit(id, { content: { text: 'const retries = 5;\n' }, name: 'Retries, here' }, TEST_WRITE);
-    other.assets.edit(id, { content: { text: 'const retries = 10;\n' } }, TEST_WRITE);
+    server.core.assets.writes.edit(id, { content: { text: 'const retries = 5;\n' }, name: 'Retries, here' }, TEST_WRITE);
+    other.assets.writes.edit(id, { content: { text: 'const retries = 10;\n' } }, TEST_WRITE);
     await client.sync.run();
     await other.sync.sync();
     await client.sync.run();

@@ -18,8 +18,8 @@ import { TEST_WRITE } from '../support/authors.ts';
 async function trashedAssets(h: TestServer, count: number, prefix = 'trashed'): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const asset = await h.core.assets.create(codeSeed(`export const ${prefix}${i} = ${i};\n`, `${prefix} ${i}`), TEST_WRITE);
-    h.core.assets.delete(asset.id, TEST_WRITE);
+    const asset = await h.core.assets.writes.create(codeSeed(`export const ${prefix}${i} = ${i};\n`, `${prefix} ${i}`), TEST_WRITE);
+    h.core.assets.writes.delete(asset.id, TEST_WRITE);
     ids.push(asset.id);
   }
   return ids;
@@ -84,7 +84,7 @@ test('a restore is a write by its requester answered with its revision; over a l
 
     const again = await request(h.url, 'POST', `/satchel/trash/${restored}/restore`);
     assert.equal(again.status, 404, 'it left the trash');
-    h.core.assets.delete(restored!, TEST_WRITE);
+    h.core.assets.writes.delete(restored!, TEST_WRITE);
     // The same id made live again meanwhile (a sync, an import of a Pieces export).
     h.core.context.database
       .prepare("INSERT INTO assets (id, created, updated, name, language, data) SELECT id, '2025-01-01', '2025-01-01', name, 'ts', data FROM trash WHERE id = ?")

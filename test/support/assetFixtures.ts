@@ -4,7 +4,7 @@ import { StoreContext } from '../../src/core/context.ts';
 import { allMigrations } from '../../src/core/satchel.ts';
 import { AssetService, type LinkedConversations } from '../../src/core/assets/assetService.ts';
 import type { LanguageClassifier } from '../../src/core/classify/languageClassifier.ts';
-import type { ClassificationSpecific, Seed } from '../../src/core/wire.ts';
+import type { ClassificationSpecific, Seed } from '../../src/core/piecesTypes.ts';
 import { tempDir } from './helpers.ts';
 import { RevisionLog } from '../../src/core/history/revisionLog.ts';
 

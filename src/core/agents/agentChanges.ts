@@ -272,7 +272,7 @@ export class AgentChanges {
       let revision: string | undefined;
       try {
         if (row.kind === 'changed') revision = this.history.restore(asset, row.base!, { author: by, expectedRevision: row.after! }).id;
-        else if (row.kind === 'created') this.assets.delete(asset, { author: by, expectedRevision: row.after! });
+        else if (row.kind === 'created') this.assets.writes.delete(asset, { author: by, expectedRevision: row.after! });
         else revision = this.undelete(asset, row.base, by);
       } catch (error) {
         if (error instanceof RevisionConflictError) throw new ChangedSinceError(error, `the agent's change (by ${row.author.name})`);
@@ -296,15 +296,15 @@ export class AgentChanges {
     const proposal = this.log.proposal(row.id);
     const by: WriteOptions = { author: row.author, acceptedChange: row.id, ...(row.base !== null ? { expectedRevision: row.base } : {}) };
     if (row.kind === 'created') {
-      const asset = await this.assets.create(seedOf(JSON.parse(proposal!) as AgentSave), { author: row.author, acceptedChange: row.id });
+      const asset = await this.assets.writes.create(seedOf(JSON.parse(proposal!) as AgentSave), { author: row.author, acceptedChange: row.id });
       return { change: row.id, status: 'accepted', asset: asset.id, revision: this.history.current(asset.id) };
     }
     const asset = row.assetId!;
     try {
       return this.context.transaction(() => {
         let revision: string | undefined;
-        if (row.kind === 'changed') revision = this.assets.edit(asset, assetEditOf(JSON.parse(proposal!) as AgentEdit), by).revision;
-        else this.assets.delete(asset, by);
+        if (row.kind === 'changed') revision = this.assets.writes.edit(asset, assetEditOf(JSON.parse(proposal!) as AgentEdit), by).revision;
+        else this.assets.writes.delete(asset, by);
         // An edit that changes nothing writes nothing, and consumed nothing.
         if (this.log.remove(row.id)) this.published(row.id, true);
         return { change: row.id, status: 'accepted', asset, ...(revision !== undefined ? { revision } : {}) };

@@ -8,7 +8,7 @@ import { InvalidInputError } from '../errors.ts';
 import { checkContent, checkLimit, checkSeededTags, checkSeededWebsites } from '../limits.ts';
 import { specificFromLanguageName } from '../classify/languages.ts';
 import { SATCHEL_APPLICATION } from '../assets/origin.ts';
-import type { ClassificationSpecific, Seed } from '../wire.ts';
+import type { ClassificationSpecific, Seed } from '../piecesTypes.ts';
 import type { AssetEdit } from '../assets/assetEdits.ts';
 
 /** A snippet an agent saves. */

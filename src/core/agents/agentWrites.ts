@@ -13,7 +13,7 @@ import { isAgent, type Author } from '../history/authors.ts';
 import type { HistoryService } from '../history/historyService.ts';
 import type { AssetService } from '../assets/assetService.ts';
 import { suggestName } from '../assets/content.ts';
-import type { Asset } from '../wire.ts';
+import type { Asset } from '../piecesTypes.ts';
 import { newOrderedId } from '../time.ts';
 import type { AgentChanges } from './agentChanges.ts';
 import { assetEditOf, checkedEdit, checkedSave, mergedEdit, seedOf, type AgentEdit, type AgentSave } from './agentInputs.ts';
@@ -64,7 +64,7 @@ export class AgentWrites {
     requireAgent(author);
     const save = checkedSave(input);
     if (!this.changes.reviewing) {
-      const saved = await this.assets.create(seedOf(save), { author });
+      const saved = await this.assets.writes.create(seedOf(save), { author });
       const revision = this.history.current(saved.id);
       const change = this.changes.changeLog.markEndingAt(saved.id, revision, author)?.id;
       return { status: 'applied', asset: saved.id, name: saved.name ?? '', revision, saved, ...(change !== undefined ? { change } : {}) };
@@ -82,7 +82,7 @@ export class AgentWrites {
     requireConditional(by);
     const edit = checkedEdit(input);
     if (!this.changes.reviewing) {
-      const { asset, revision } = this.assets.edit(id, assetEditOf(edit), by);
+      const { asset, revision } = this.assets.writes.edit(id, assetEditOf(edit), by);
       const name = asset.name ?? '';
       if (revision === by.expectedRevision) return { status: 'unchanged', asset: id, name, revision };
       const change = this.changes.changeLog.markEndingAt(id, revision, by.author)?.id;
@@ -115,7 +115,7 @@ export class AgentWrites {
       const current = this.currentRevision(id, by.expectedRevision);
       const name = this.nameOf(id);
       if (!this.changes.reviewing) {
-        this.assets.delete(id, by);
+        this.assets.writes.delete(id, by);
         const change = this.changes.changeLog.markOf(id, by.author)?.id;
         return { status: 'applied', asset: id, name, ...(change !== undefined ? { change } : {}) };
       }

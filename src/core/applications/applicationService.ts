@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname, platform as osPlatform, release } from 'node:os';
 import type { StoreContext } from '../context.ts';
-import type { Application, Applications, DetectedExternalApplications, SeededConnectorConnection, Session } from '../wire.ts';
+import type { Application, Applications, DetectedExternalApplications, SeededConnectorConnection, Session } from '../piecesTypes.ts';
 import { NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
 import { detectInstalled, knownIntegrations, systemProbe, type Probe } from './externalApplications.ts';

@@ -1,9 +1,9 @@
 /** The activity records hanging off assets: what happened to an asset, by which application. */
 import type { StoreContext } from '../context.ts';
-import type { Activities, Activity, Application, SeededConnectorTracking } from '../wire.ts';
+import type { Activities, Activity, Application, SeededConnectorTracking } from '../piecesTypes.ts';
 import { newId, stamp } from '../time.ts';
 import { SATCHEL_APPLICATION } from './origin.ts';
-import { flattened, type StoredAsset } from './render.ts';
+import { flattened, type StoredAsset } from './storedAsset.ts';
 
 export type AssetEvent =
   | 'asset_created'

@@ -10,12 +10,12 @@ import { checkLimit } from '../limits.ts';
 import { sameContent, type RevisionContent } from '../history/state.ts';
 import type { stamp } from '../time.ts';
 import { classificationOf } from '../classify/languages.ts';
-import { isKnownSpecific } from './languages.ts';
+import { isKnownSpecific } from './specifics.ts';
 import { updatedFormat } from './seeds.ts';
 import { wellFormed } from './content.ts';
 import type { Labels } from './labels.ts';
-import type { ClassificationSpecific } from '../wire.ts';
-import type { StoredAsset, StoredFormat } from './render.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
+import type { StoredAsset, StoredFormat } from './storedAsset.ts';
 import { originalFormat, trackedOf } from './assetRevisions.ts';
 
 /** What an edit changes; each field left out stays as it is. */

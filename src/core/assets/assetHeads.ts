@@ -9,7 +9,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { StoreContext } from '../context.ts';
 import { contentOf } from './content.ts';
-import { withoutContent, type StoredAsset } from './render.ts';
+import { withoutContent, type StoredAsset } from './storedAsset.ts';
 
 /**
  * Characters of a text a head keeps: what any reader of an opening needs (get_snippet shows 256 KiB,

@@ -7,7 +7,7 @@ import type { Disposable } from '../events.ts';
 import { INDEXED_TAGS_CHARS, SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
 import { textOf, type AssetStore } from './assetStore.ts';
 import type { Labels } from './labels.ts';
-import type { StoredAsset } from './render.ts';
+import type { StoredAsset } from './storedAsset.ts';
 import type { PreparedFingerprint } from '../connector/fingerprint.ts';
 
 /**
@@ -109,9 +109,9 @@ export class AssetIndexing implements Disposable {
     }
   }
 
-  /** New assets another connection wrote and committed: the in-memory label index and indexers follow. */
+  /** New assets another connection wrote and committed: the in-memory title index and indexers follow. */
   written(assetIds: readonly string[]): void {
-    this.search.adoptLabels(assetIds);
+    this.search.adoptTitles(assetIds);
     for (const indexer of this.indexers) indexer.written?.(assetIds);
   }
 

@@ -1,5 +1,5 @@
 /** Related and recommended assets: ranked by content similarity (TF-IDF over identifier sub-tokens), use and recency. */
-import type { Assets } from '../wire.ts';
+import type { Assets } from '../piecesTypes.ts';
 import type { AssetReferenceInput, RecommendationInput, RelatedInput } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
 import { SIMILARITY_CHARS, combinedTermCounts, termCounts } from '../search/related.ts';

@@ -1,7 +1,7 @@
 /** Stored asset documents rendered as wire Assets, with the tags, websites, summaries and conversations linked to them. */
 import type { StoreContext } from '../context.ts';
-import type { Asset, Assets, Conversation, Tag, Website } from '../wire.ts';
-import { referencedFormat, renderFormats, type StoredAsset } from './render.ts';
+import type { Asset, Assets, Conversation, Tag, Website } from '../piecesTypes.ts';
+import { referencedFormat, renderFormats, type StoredAsset } from './storedAsset.ts';
 import { LIMITS } from '../limits.ts';
 
 type Summary = NonNullable<Asset['summaries']>['iterable'][number];

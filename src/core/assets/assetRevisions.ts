@@ -7,7 +7,7 @@ import type { LinkedState, TrackedAsset } from '../history/revisionTracker.ts';
 import type { AssetState } from '../history/state.ts';
 import { contentOf } from './content.ts';
 import { Descriptions } from './descriptions.ts';
-import type { StoredAsset, StoredFormat } from './render.ts';
+import type { StoredAsset, StoredFormat } from './storedAsset.ts';
 
 /** The format a revision keeps: the asset's original (its first, should the reference be broken). */
 export function originalFormat(doc: StoredAsset): StoredFormat | undefined {

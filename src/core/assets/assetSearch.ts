@@ -3,7 +3,7 @@
  * similarity, and with the search space and filters of POST /assets/search; results a page at a time.
  */
 import type { SearchWithFiltersInput } from './inputs.ts';
-import type { AssetsSearchWithFiltersOutput, SearchedAsset, SearchedAssets } from '../wire.ts';
+import type { AssetsSearchWithFiltersOutput, SearchedAsset, SearchedAssets } from '../piecesTypes.ts';
 import { InvalidInputError, SearchUnspecifiedError } from '../errors.ts';
 import type { SearchIndex, SearchHit } from '../search/searchIndex.ts';
 import { parseQuery } from '../search/query.ts';
@@ -17,7 +17,7 @@ import { INDEXED_TAGS_CHARS } from '../search/searchIndex.ts';
 import type { AssetRenderer } from './assetRendering.ts';
 import type { AssetSimilarity } from './similarity.ts';
 import type { Labels } from './labels.ts';
-import type { StoredAsset } from './render.ts';
+import type { StoredAsset } from './storedAsset.ts';
 
 /** Search results a page at a time, and their counts (complete once every page was read). */
 export interface SearchedPages {

@@ -1,8 +1,8 @@
 /**
  * The assets area, composed: one object the server routes, the connector and the conversations
- * area hold. Each responsibility lives in its own module; this only builds them and delegates:
- *   assetWriteMethods.ts    the write methods it inherits, handed to assetWrites.ts
- *   assetSearchMethods.ts   the search and recommendation methods it inherits
+ * area hold. Each responsibility lives in its own module; this builds them, reads, and hands out
+ * its writes (`assets.writes`), searches (`assets.searches`) and recommendations
+ * (`assets.recommendations`) as members:
  *   assetStore.ts           SQL of the assets and asset_formats tables
  *   assetWrites.ts          every change, in one transaction with its indexes and activities
  *   seeds.ts                what a Seed becomes before it is stored (language, name, content)
@@ -19,11 +19,11 @@
 import type { StoreContext } from '../context.ts';
 import type { Disposable, Event } from '../events.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
-import type { Activities, Asset, ClassificationSpecific, ExportedAsset, Format, Formats, Seed } from '../wire.ts';
+import type { Activities, Asset, ClassificationSpecific, ExportedAsset, Format, Formats, Seed } from '../piecesTypes.ts';
 import { NotFoundError, UnsupportedError } from '../errors.ts';
 import { SearchIndex } from '../search/searchIndex.ts';
 import { AssetSimilarity } from './similarity.ts';
-import { renderFormat, renderFormats } from './render.ts';
+import { renderFormat, renderFormats } from './storedAsset.ts';
 import { exportAsset, type ExportType } from './exporter.ts';
 import { Labels } from './labels.ts';
 import { AssetStore, CONTENT_FREE_DATA, PAGE_BYTES } from './assetStore.ts';
@@ -35,7 +35,6 @@ import { AssetRenderer, type LinkedConversations } from './assetRendering.ts';
 import { AssetActivities } from './assetActivities.ts';
 import { Tombstones } from './tombstones.ts';
 import { AssetWrites } from './assetWrites.ts';
-import { AssetWriteMethods } from './assetWriteMethods.ts';
 import { AssetSearch } from './assetSearch.ts';
 import { AssetRecommendations } from './assetRecommendations.ts';
 import { draftSeed } from './seeds.ts';
@@ -77,7 +76,7 @@ export interface ListOptions {
 }
 
 /** Assets and the records hanging off them (formats, tags, websites, activities). */
-export class AssetService extends AssetWriteMethods implements Disposable {
+export class AssetService implements Disposable {
   private readonly classifier: LanguageClassifier;
   private readonly store: AssetStore;
   private readonly indexing: AssetIndexing;
@@ -85,9 +84,12 @@ export class AssetService extends AssetWriteMethods implements Disposable {
   private readonly renderer: AssetRenderer;
   private readonly activityRecords: AssetActivities;
   private readonly tombstones = new Tombstones();
-  protected readonly writes: AssetWrites;
-  protected readonly searches: AssetSearch;
-  protected readonly recommendations: AssetRecommendations;
+  /** Every change to an asset and the records hanging off it (create, update, edit, delete, tags, websites). */
+  readonly writes: AssetWrites;
+  /** Query, tag, code and filtered search. */
+  readonly searches: AssetSearch;
+  /** Related and recommended assets. */
+  readonly recommendations: AssetRecommendations;
   private readonly linkedState: AssetLinkedState;
   private readonly revisions: RevisionTracking;
   /** Where deletes go (undefined: a delete is for good, as where no trash is composed). */
@@ -109,7 +111,6 @@ export class AssetService extends AssetWriteMethods implements Disposable {
     conversations?: LinkedConversations,
     trash?: TrashStore,
   ) {
-    super();
     this.classifier = classifier;
     this.store = new AssetStore(context);
     this.labels = new Labels(context);
@@ -147,7 +148,7 @@ export class AssetService extends AssetWriteMethods implements Disposable {
 
   /**
    * Assets another connection wrote and committed (the import process, importStore.ts): the
-   * in-memory label index and the indexers that keep state in memory are brought in step.
+   * in-memory title index and the indexers that keep state in memory are brought in step.
    */
   adoptWritten(assetIds: readonly string[]): void {
     this.indexing.written(assetIds);
@@ -284,15 +285,15 @@ export class AssetService extends AssetWriteMethods implements Disposable {
 
   /**
    * Assets whose name or tags an editor completes `typed` to, best first, by rowid with their
-   * lower-cased label (the label index's `completions`; `weigh` refuses or weighs each by rowid).
+   * lower-cased title (the title index's `completions`; `weigh` refuses or weighs each by rowid).
    */
-  labelCompletions(typed: string, weigh: (rowid: number) => number, limit: number): Array<{ readonly rowid: number; readonly label: string }> {
+  titleCompletions(typed: string, weigh: (rowid: number) => number, limit: number): Array<{ readonly rowid: number; readonly title: string }> {
     return this.indexing.search.completions(typed, weigh, limit);
   }
 
-  /** The lower-cased name and tags of the asset at `rowid`, as the label index holds them. */
-  labelOf(rowid: number): string | undefined {
-    return this.indexing.search.labelOf(rowid);
+  /** The title (lower-cased name and tags) of the asset at `rowid`, as the title index holds it. */
+  titleOf(rowid: number): string | undefined {
+    return this.indexing.search.titleOf(rowid);
   }
 
   /** Loads what search keeps in memory, between other work, so the first search after start does not pay for it. */
@@ -300,11 +301,19 @@ export class AssetService extends AssetWriteMethods implements Disposable {
     return this.indexing.search.warm();
   }
 
-  // ---------------------------------------------------------------- writes (the rest: assetWriteMethods.ts)
+  // ---------------------------------------------------------------- writes (the rest: `writes`, assetWrites.ts)
 
   /** A preprocessed Seed (language, name); persists nothing. Images come back as given. */
   draft(seed: SeedInput, transferables: boolean): Promise<Seed | SeedInput> {
     return draftSeed(seed, this.classifier, transferables);
+  }
+
+  /**
+   * `writes.delete`, kept only for src/core/sync/syncService.ts, which another change owns while
+   * this one lands: remove it once that file calls `writes.delete`.
+   */
+  delete(id: string, by: WriteOptions): string {
+    return this.writes.delete(id, by);
   }
 
   /** Puts a trashed asset back (the trash area's restore, its links made again first); returns its current revision. */

@@ -7,7 +7,7 @@ import type { StoreContext } from '../context.ts';
 import { NotFoundError } from '../errors.ts';
 import { AssetHeads, originalContent } from './assetHeads.ts';
 import { AssetListing, type StoredRow } from './assetListing.ts';
-import type { StoredAsset } from './render.ts';
+import type { StoredAsset } from './storedAsset.ts';
 
 /** Stored documents a page may hold (one larger document makes a page alone). */
 export const PAGE_BYTES = 4 * 1024 * 1024;

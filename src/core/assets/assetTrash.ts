@@ -3,7 +3,7 @@
  * and before anything is removed, the asset's document as it was written, every link it has, a
  * copy of each tag and website it names, and the records that go with it (its activities, a
  * description annotation nothing else names); the delete then removes the rest as it always did
- * (the row, its indexes, fingerprints and vectors, the label index), so every operation of the
+ * (the row, its indexes, fingerprints and vectors, the title index), so every operation of the
  * interface finds it gone. A restore puts the row back under its id and indexes it again, after
  * the trash area has put back its records and links (the index reads the tags from the links).
  */
@@ -13,7 +13,7 @@ import type { RevisionTracking } from '../history/revisionTracker.ts';
 import type { TrashEntry, TrashStore } from '../trash/trashStore.ts';
 import type { AssetStore } from './assetStore.ts';
 import type { AssetIndexing } from './assetIndexers.ts';
-import type { StoredAsset } from './render.ts';
+import type { StoredAsset } from './storedAsset.ts';
 import { originalContent } from './assetHeads.ts';
 import { originalFormat, trackedOf } from './assetRevisions.ts';
 

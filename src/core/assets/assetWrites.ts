@@ -14,15 +14,15 @@ import type {
   SeededWebsite,
   Tag,
   Website,
-} from '../wire.ts';
+} from '../piecesTypes.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { checkLimit, checkRoom } from '../limits.ts';
 import type { Author, WriteOptions } from '../history/authors.ts';
 import type { RevisionTracking, Touched } from '../history/revisionTracker.ts';
 import { newId, stamp } from '../time.ts';
-import { isKnownSpecific } from './languages.ts';
+import { isKnownSpecific } from './specifics.ts';
 import { contentOf, wellFormed } from './content.ts';
-import { bytesOf, renderFormat, type StoredAsset } from './render.ts';
+import { bytesOf, renderFormat, type StoredAsset } from './storedAsset.ts';
 import type { AssetStore } from './assetStore.ts';
 import type { AssetIndexing } from './assetIndexers.ts';
 import type { AssetRenderer } from './assetRendering.ts';

@@ -10,11 +10,11 @@
  */
 import type { StoreContext } from '../context.ts';
 import type { Disposable } from '../events.ts';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { newOrderedId, stamp } from '../time.ts';
 import { SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
 import { classificationOf } from '../classify/languages.ts';
-import { bytesOf, type StoredFormat } from './render.ts';
+import { bytesOf, type StoredFormat } from './storedAsset.ts';
 import { newAssetRecords } from './seeds.ts';
 import type { Labels } from './labels.ts';
 import type { LinkEnd } from '../store/links.ts';

@@ -1,6 +1,6 @@
 /**
  * Every ClassificationSpecificEnum wire value of @pieces.app/pieces-os-client 4.1.0 (generated from the
- * package; test/core/assets/languages.test.ts checks it still matches), so core can validate
+ * package; test/core/assets/specifics.test.ts checks it still matches), so core can validate
  * languages without loading the client at run time.
  */
 export const CLASSIFICATION_SPECIFIC_VALUES: readonly string[] = [

@@ -2,7 +2,7 @@
  * Reading content out of a SeededFormat or Format (text in any TransferableString variant, bytes as
  * number arrays) and the pure rules applied to it: suggested names and byte sizes.
  */
-import type { TransferableBytes, TransferableString } from '../wire.ts';
+import type { TransferableBytes, TransferableString } from '../piecesTypes.ts';
 import type { FormatContentInput } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
 

@@ -5,7 +5,7 @@
  * batch's transaction, itself a revision by the writer's author when what revisions keep changed.
  */
 import type { StoreContext } from '../context.ts';
-import type { GroupedTimestamp } from '../wire.ts';
+import type { GroupedTimestamp } from '../piecesTypes.ts';
 import { stamp } from '../time.ts';
 import type { Author } from '../history/authors.ts';
 import type { RevisionContent } from '../history/state.ts';
@@ -18,7 +18,7 @@ import type { RevisionTracking } from '../history/revisionTracker.ts';
 import { trackedOf } from './assetRevisions.ts';
 import { editedDoc, setTags } from './assetEdits.ts';
 import type { Labels } from './labels.ts';
-import type { StoredAsset } from './render.ts';
+import type { StoredAsset } from './storedAsset.ts';
 
 /** What a record fixes of an asset besides its name, text, language, tags, description and snippet facts. */
 export interface ExactRecord {

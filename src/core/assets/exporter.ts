@@ -1,5 +1,5 @@
 /** Export of an asset as Markdown or HTML (GET /asset/{asset}/export). */
-import type { Asset, ExportedAsset } from '../wire.ts';
+import type { Asset, ExportedAsset } from '../piecesTypes.ts';
 import { InvalidInputError } from '../errors.ts';
 import { contentOf } from './content.ts';
 import { fenced } from '../markdown.ts';

@@ -4,7 +4,7 @@
  * partial application, an update that names only what it changes, a language given as any string
  * (checked here, in core, so every caller gets the same "Unknown classification" answer).
  */
-import type { Application, Asset, ClassificationGeneric, GroupedTimestamp, Seed, Tag, TransferableBytes, TransferableString } from '../wire.ts';
+import type { Application, Asset, ClassificationGeneric, GroupedTimestamp, Seed, Tag, TransferableBytes, TransferableString } from '../piecesTypes.ts';
 
 /** A fragment or file as it carries content: text or bytes, and the language or file name it names. */
 export interface ContentPartInput {

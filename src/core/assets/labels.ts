@@ -4,7 +4,7 @@
  * gives the same record back.
  */
 import type { StoreContext } from '../context.ts';
-import type { SeededTag, SeededWebsite, Tag, Website } from '../wire.ts';
+import type { SeededTag, SeededWebsite, Tag, Website } from '../piecesTypes.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
 import { lookupKey } from '../store/baseSchema.ts';

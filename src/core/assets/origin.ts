@@ -1,4 +1,4 @@
-import type { Application } from '../wire.ts';
+import type { Application } from '../piecesTypes.ts';
 
 /** Who made an asset when the seed does not say (Format.application is required on the wire). */
 export const SATCHEL_APPLICATION: Application = {

@@ -4,14 +4,14 @@
  * as; and formats updated from input.
  */
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
-import type { Classification, ClassificationSpecific, Seed, SeededFormat } from '../wire.ts';
+import type { Classification, ClassificationSpecific, Seed, SeededFormat } from '../piecesTypes.ts';
 import type { FormatInput, SeedInput } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
 import { checkContent, checkLimit, checkSeededTags, checkSeededWebsites } from '../limits.ts';
-import { imageTypeOf, isKnownSpecific } from './languages.ts';
+import { imageTypeOf, isKnownSpecific } from './specifics.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
 import { contentOf, suggestName, wellFormed, type Content } from './content.ts';
-import { bytesOf, withoutContent, type StoredAsset, type StoredFormat } from './render.ts';
+import { bytesOf, withoutContent, type StoredAsset, type StoredFormat } from './storedAsset.ts';
 import { SATCHEL_APPLICATION } from './origin.ts';
 
 export interface Prepared {

@@ -1,5 +1,5 @@
 import { Emitter, type Disposable, type Event } from '../events.ts';
-import type { Asset } from '../wire.ts';
+import type { Asset } from '../piecesTypes.ts';
 
 /** Deleted assets remembered for streams that announce a deletion after the asset is gone. */
 const KEPT = 256;

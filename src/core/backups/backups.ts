@@ -20,6 +20,7 @@ import { freeBytes } from '../store/diskReserve.ts';
 import { checkReason, listBackups, newBackupPath, publishCopy, pruneBackups, removePartials, type BackupFile, type BackupReason } from './backupFiles.ts';
 import { copyLiveStore, type CopyProgress } from './storeCopy.ts';
 import { holdsData, type StoreSummary } from './storeFile.ts';
+import { mib } from '../byteSizes.ts';
 
 /** A delete is a mass delete from this share of the library, and above this many assets. */
 export const MASS_DELETE = { share: 0.1, atLeast: 21 } as const;
@@ -192,8 +193,4 @@ export async function backupStoreAt(dataDir: string, keep: number, options: Back
   } finally {
     db.close();
   }
-}
-
-function mib(bytes: number): string {
-  return (bytes / 1024 / 1024).toFixed(1);
 }

@@ -13,7 +13,7 @@ import type {
   SeededConnectorTracking,
   IdentifierDescriptionPairs,
   Suggestion,
-} from '../wire.ts';
+} from '../piecesTypes.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { authorOf, type Author } from '../history/authors.ts';
 import { contentOf } from '../assets/content.ts';
@@ -120,7 +120,7 @@ export class ConnectorService {
     const seedText = reaction.seed.asset ? this.textOf(reaction.seed.asset) : undefined;
     if (reaction.save) {
       if (!reaction.seed.asset) throw new InvalidInputError('A save reaction needs seed.asset with the snippet to save');
-      const asset = await this.assets.create(this.seedFor(reaction.seed.asset, application), { author: connectorAuthor(application) });
+      const asset = await this.assets.writes.create(this.seedFor(reaction.seed.asset, application), { author: connectorAuthor(application) });
       this.context.transaction(() => {
         this.rememberReaction(application.id, 'save', 'accepted', asset.id, now);
         this.applications.bump(application.id, { saves: 1 });
@@ -131,8 +131,8 @@ export class ConnectorService {
       const assetId = reaction.reuse.asset;
       if (!this.assets.exists(assetId)) throw new NotFoundError('asset', assetId);
       this.context.transaction(() => {
-        this.assets.incrementScores(assetId, { asset: { reuse: true } });
-        this.assets.recordActivity(
+        this.assets.writes.incrementScores(assetId, { asset: { reuse: true } });
+        this.assets.writes.recordActivity(
           assetId,
           { asset: { asset: { id: assetId }, identifier_description_pair: { suggested_asset_referenced: 'a_suggested_asset_was_referenced' } } },
           application,
@@ -153,7 +153,7 @@ export class ConnectorService {
   async intention(applicationId: string, seeded: SeededConnectorAsset): Promise<string> {
     const application = this.applications.get(applicationId);
     this.textOf(seeded);
-    const asset = await this.assets.create(this.seedFor(seeded, application), { suggested: true, author: connectorAuthor(application) });
+    const asset = await this.assets.writes.create(this.seedFor(seeded, application), { suggested: true, author: connectorAuthor(application) });
     this.applications.bump(application.id, { intentions: 1 });
     return asset.id;
   }
@@ -169,8 +169,8 @@ export class ConnectorService {
         if (assetId === undefined || !this.assets.exists(assetId)) {
           throw new NotFoundError(event.id !== undefined ? 'asset' : 'format', event.id ?? event.formatId ?? '');
         }
-        if (event.score) this.assets.incrementScores(assetId, { asset: { [event.score]: true } });
-        this.assets.recordActivity(assetId, tracking, application);
+        if (event.score) this.assets.writes.incrementScores(assetId, { asset: { [event.score]: true } });
+        this.assets.writes.recordActivity(assetId, tracking, application);
         for (const metric of event.metrics) figures[metric] = (figures[metric] ?? 0) + 1;
       }
       if (tracking.interaction) figures.interactions = 1;

@@ -9,10 +9,10 @@ import type { StoreContext } from '../context.ts';
 import type { RecordKind } from '../events.ts';
 import { NotFoundError } from '../errors.ts';
 import { PagedCollection, boundedPages, evenly } from '../paged.ts';
-import type * as W from '../wire.ts';
+import type * as W from '../piecesTypes.ts';
 import type { MessageHead, MessagePreview, MessageStore, StoredMessage } from './messageStore.ts';
 import type { StoredConversation } from './records.ts';
-import { messageEntry, renderConversation, renderMessage, type MessageEntry, type Partners } from './render.ts';
+import { messageEntry, renderConversation, renderMessage, type MessageEntry, type Partners } from './conversationRendering.ts';
 
 /** At most this many messages a page, and at most this many stored bytes (one larger message is a page alone). */
 const MESSAGES_PER_PAGE = 1024;

@@ -4,7 +4,7 @@ import type { RecordKind } from '../events.ts';
 import { InvalidInputError, NotFoundError, UnsupportedError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
 import { checkLimit } from '../limits.ts';
-import type * as W from '../wire.ts';
+import type * as W from '../piecesTypes.ts';
 import { MessageStore, type StoredMessage } from './messageStore.ts';
 import { ConversationReads, type StreamedConversation } from './conversationReads.ts';
 import {

@@ -5,7 +5,7 @@
  */
 import type { Links } from '../store/links.ts';
 import type { RecordKind } from '../events.ts';
-import type * as W from '../wire.ts';
+import type * as W from '../piecesTypes.ts';
 
 export type GroupedTimestamp = W.GroupedTimestamp;
 export type Score = W.Score;

@@ -9,7 +9,7 @@ import { NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
 import { checkLimit } from '../limits.ts';
 import { authorOf, type WriteOptions } from '../history/authors.ts';
-import type * as W from '../wire.ts';
+import type * as W from '../piecesTypes.ts';
 import {
   relationsOf,
   type AnnotationType,

@@ -9,16 +9,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Disposable } from '../events.ts';
+import { Calls } from '../rpc/calls.ts';
 import { prepareAsset, type PreparedAsset } from './preparedAsset.ts';
 import { bundledPrepareWorker, type PrepareReply, type PrepareRequest } from './prepareProtocol.ts';
 
-type Settle = (prepared: PreparedAsset[] | undefined) => void;
-
 export class BatchPreparer implements Disposable {
   private worker: Worker | undefined;
-  private nextId = 0;
   private fellBack = 0;
-  private readonly pending = new Map<number, Settle>();
+  private readonly calls = new Calls<PrepareReply>();
 
   /** `worker`: the script to run (default: the bundle's or the sources'); `false` computes in-thread. */
   constructor(worker: URL | false | undefined = prepareWorkerFile()) {
@@ -27,11 +25,7 @@ export class BatchPreparer implements Disposable {
       const started = new Worker(worker);
       // An import's helper must never keep a CLI process alive.
       started.unref();
-      started.on('message', (reply: PrepareReply) => {
-        const settle = this.pending.get(reply.id);
-        this.pending.delete(reply.id);
-        settle?.('prepared' in reply ? reply.prepared : undefined);
-      });
+      started.on('message', (reply: PrepareReply) => this.calls.deliver(reply.id, reply));
       started.on('error', () => this.detach(started));
       started.on('exit', () => this.detach(started));
       this.worker = started;
@@ -54,13 +48,13 @@ export class BatchPreparer implements Disposable {
   async prepare(texts: readonly string[]): Promise<PreparedAsset[]> {
     const worker = this.worker;
     if (worker === undefined) return texts.map(prepareAsset);
-    const id = this.nextId++;
-    const prepared = await new Promise<PreparedAsset[] | undefined>((resolve) => {
-      this.pending.set(id, resolve);
-      const request: PrepareRequest = { id, texts };
-      worker.postMessage(request);
-    });
-    if (prepared !== undefined) return prepared;
+    const reply = await this.calls
+      .call((id) => {
+        const request: PrepareRequest = { id, texts };
+        worker.postMessage(request);
+      })
+      .reply.catch(() => undefined);
+    if (reply !== undefined && 'prepared' in reply) return reply.prepared;
     this.fellBack++;
     return texts.map(prepareAsset);
   }
@@ -69,8 +63,7 @@ export class BatchPreparer implements Disposable {
   private detach(worker: Worker): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
-    for (const settle of [...this.pending.values()]) settle(undefined);
-    this.pending.clear();
+    this.calls.failAll(new Error('The import\'s worker thread stopped.'));
   }
 
   dispose(): void {

@@ -6,7 +6,7 @@
  * It ends when the store's process says `close`, or at once when that process is gone.
  */
 import type { ChangeEvent } from '../events.ts';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { openImportStore } from './importStore.ts';
 import type { ImportSource } from './importer.ts';
 import { errorMessage, type FromChild, type ImportStart, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';

@@ -17,7 +17,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../context.ts';
 import type { ChangeEvent, Disposable } from '../events.ts';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
+import { Calls } from '../rpc/calls.ts';
 import { isFileError } from './files.ts';
 import type { ImportOptions, ImportSource, ImportSummary, SnippetImporter } from './importer.ts';
 import { bundledImportHost, relayedError, type FromChild, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
@@ -60,8 +61,8 @@ interface Session {
   readonly held: Disposable;
   /** Settles when the child has exited (at once without one). */
   readonly exited: Promise<void>;
-  /** Handlers of the imports sent to the child, by id; a child that dies fails them. */
-  readonly listeners: Map<number, (message: ImportMessage) => void>;
+  /** The imports sent to the child, by id; a child that dies fails them. */
+  readonly imports: Calls<ImportMessage>;
   failure?: Error;
 }
 
@@ -71,7 +72,6 @@ export class ImportProcess {
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private session: Session | undefined;
-  private nextId = 0;
   private closing: Promise<void> | undefined;
   /** Settles when every child started so far has exited. */
   private ending: Promise<void> = Promise.resolve();
@@ -133,7 +133,7 @@ export class ImportProcess {
   /** Fails what is running (its child stops at its next batch) and waits for the child to close its connection and exit. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      for (const listener of [...(this.session?.listeners.values() ?? [])]) listener({ type: 'failed', id: -1, error: { message: 'The store is closing.' } });
+      this.session?.imports.failAll(new Error('The store is closing.'));
       await this.endSession();
     })();
     return this.closing;
@@ -153,7 +153,6 @@ export class ImportProcess {
     const child = session.child;
     if (child === undefined || !(await session.ready)) return this.deps.inProcess.import(sources, options);
     if (session.failure) throw session.failure;
-    const id = this.nextId++;
     const send = (message: ToChild): void => void child.send(message);
     const files = (async function* () {
       yield* sources;
@@ -164,37 +163,41 @@ export class ImportProcess {
       const finish = (outcome: () => void): void => {
         if (settled) return;
         settled = true;
-        session.listeners.delete(id);
+        session.imports.close(id);
         options.signal?.removeEventListener('abort', cancel);
         outcome();
       };
-      session.listeners.set(id, (message) => {
-        switch (message.type) {
-          case 'next':
-            void nextSource(files).then(
-              (source) => send({ type: 'source', id, source }),
-              (error: unknown) => {
-                // Not a file error (those fail their file alone): the import stops, and the child's
-                // wait for the file ends.
-                cancel();
-                send({ type: 'source', id, source: undefined });
-                finish(() => reject(error));
-              },
-            );
-            return;
-          case 'written':
-            this.deps.adopt(message.changes);
-            return;
-          case 'progress':
-            options.onProgress?.(message.progress);
-            return;
-          case 'done':
-            finish(() => resolve(message.summary));
-            return;
-          case 'failed':
-            finish(() => reject(relayedError(message.error)));
-            return;
-        }
+      // The id is read only by callbacks, which run after it is set.
+      const id = session.imports.listen({
+        fail: (error) => finish(() => reject(error)),
+        message: (message) => {
+          switch (message.type) {
+            case 'next':
+              void nextSource(files).then(
+                (source) => send({ type: 'source', id, source }),
+                (error: unknown) => {
+                  // Not a file error (those fail their file alone): the import stops, and the child's
+                  // wait for the file ends.
+                  cancel();
+                  send({ type: 'source', id, source: undefined });
+                  finish(() => reject(error));
+                },
+              );
+              return;
+            case 'written':
+              this.deps.adopt(message.changes);
+              return;
+            case 'progress':
+              options.onProgress?.(message.progress);
+              return;
+            case 'done':
+              finish(() => resolve(message.summary));
+              return;
+            case 'failed':
+              finish(() => reject(relayedError(message.error)));
+              return;
+          }
+        },
       });
       options.signal?.addEventListener('abort', cancel, { once: true });
       send({ type: 'import', id, options: { batchSize: options.batchSize, format: options.format, files: options.files } });
@@ -204,7 +207,7 @@ export class ImportProcess {
 
   private startSession(): Session {
     const held = this.deps.session();
-    const listeners = new Map<number, (message: ImportMessage) => void>();
+    const imports = new Calls<ImportMessage>();
     let child: ChildProcess | undefined;
     if (this.script !== false) {
       try {
@@ -221,7 +224,7 @@ export class ImportProcess {
         child = undefined;
       }
     }
-    if (child === undefined) return { child, ready: Promise.resolve(false), held, listeners, exited: Promise.resolve() };
+    if (child === undefined) return { child, ready: Promise.resolve(false), held, imports, exited: Promise.resolve() };
     const started = child;
     let becameReady!: (ready: boolean) => void;
     const ready = new Promise<boolean>((resolve) => (becameReady = resolve));
@@ -234,11 +237,11 @@ export class ImportProcess {
       child: started,
       ready,
       held,
-      listeners,
+      imports,
       exited: new Promise<void>((resolve) => started.once('exit', () => resolve())),
     };
     started.on('message', (message: FromChild) => {
-      if ('id' in message) session.listeners.get(message.id)?.(message);
+      if ('id' in message) session.imports.deliver(message.id, message);
       else if (message.type === 'ready') becameReady(true);
       else if (message.type === 'classify') {
         // The child waits for every answer: a classifier that fails answers plain text.
@@ -265,10 +268,10 @@ export class ImportProcess {
         this.deps.logger.warn(`The import process ${why} before it started${detail}; importing in this process instead.`);
       });
       becameReady(false);
-      if (session.listeners.size === 0) return;
+      if (session.imports.size === 0) return;
       // Batches the child committed stay; the imports it held fail, and the next one starts a new child.
       session.failure = new Error(`The import process ${why}${detail}`);
-      for (const listener of [...session.listeners.values()]) listener({ type: 'failed', id: -1, error: { message: session.failure.message } });
+      session.imports.failAll(session.failure);
     });
     return session;
   }

@@ -6,7 +6,7 @@
  */
 import { DomainError, type DomainErrorCode } from '../errors.ts';
 import type { ChangeEvent } from '../events.ts';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import type { ImportFormat, ParsedFile } from './types.ts';
 import type { ImportProgress, ImportSummary } from './importer.ts';
 

@@ -1,7 +1,7 @@
 /**
  * What the import process writes through: a second connection to the store and the parts of
  * the assets area a bulk write needs, composed as satchel.ts composes them for the store's own
- * connection: records and links, labels, the search index (without its in-memory label index or
+ * connection: records and links, labels, the search index (without its in-memory title index or
  * merge scheduling, which stay with the store's process) and the connector's fingerprint index.
  * Every index with rows in the store is written here, inside the batch's transaction; the store's
  * process brings what it keeps in memory in step after each batch (AssetService.adoptWritten).
@@ -9,7 +9,7 @@
 import { Database } from '../store/database.ts';
 import { StoreContext, silentLogger } from '../context.ts';
 import type { ChangeEvent, Disposable, Event } from '../events.ts';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { AssetStore } from '../assets/assetStore.ts';
 import { Labels } from '../assets/labels.ts';
 import { SearchIndex } from '../search/searchIndex.ts';

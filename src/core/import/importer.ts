@@ -5,7 +5,7 @@
  * answering), progress is reported and cancellation is honoured: a cancelled import keeps the
  * batches already written and says so. Re-running an import skips everything it already wrote.
  */
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
 import { DomainError } from '../errors.ts';
 import { authorOf, type Author } from '../history/authors.ts';
@@ -134,7 +134,8 @@ export class SnippetImporter {
       const session = this.deps.writer.begin();
       const preparer = this.deps.preparer ?? new BatchPreparer();
       try {
-        return await this.run(sources, options, preparer);
+        const learned = { get: () => this.learnedBatch, set: (size: number) => void (this.learnedBatch = size) };
+        return await new ImportRun(this.deps, options, preparer, learned).run(sources);
       } finally {
         if (preparer !== this.deps.preparer) preparer.dispose();
         session.dispose();
@@ -152,6 +153,170 @@ export class SnippetImporter {
     await this.queue;
     await this.deps.writer.merged();
   }
+}
+
+/** The snippets gathered for the next batch; a repeat among them is not in the store yet, so it is caught here. */
+interface Gathered {
+  readonly snippets: ImportedSnippet[];
+  chars: number;
+  readonly texts: Set<string>;
+}
+
+/**
+ * The batch whose derived rows the worker is making while the writer commits the one before.
+ * `endsFiles`: files whose last batch it is, counted done once it is written.
+ */
+interface InFlight {
+  readonly assets: BulkAsset[];
+  readonly prepared: Promise<PreparedAsset[]>;
+  readonly file: string;
+  endsFiles: number;
+  /** Its texts: a repeat of one of them is not in the store yet either. */
+  readonly texts: ReadonlySet<string>;
+}
+
+/** One import, step by step: read each file, gather its snippets into batches, classify, prepare and write them, count. */
+class ImportRun {
+  private readonly started = performance.now();
+  private batchSize: number;
+  private firstBatch = true;
+  private readonly counts: { -readonly [K in keyof ImportCounts]: ImportCounts[K] };
+  private readonly failures: ItemFailure[] = [];
+  private readonly formats: Partial<Record<ImportFormat, number>> = {};
+  private gathered: Gathered = { snippets: [], chars: 0, texts: new Set() };
+  private inFlight: InFlight | undefined;
+
+  private readonly deps: ImporterDeps;
+  private readonly options: ImportOptions;
+  private readonly preparer: BatchPreparer;
+  /** The batch size the importer's last import arrived at (SnippetImporter.learnedBatch). */
+  private readonly learned: { get(): number; set(size: number): void };
+
+  constructor(deps: ImporterDeps, options: ImportOptions, preparer: BatchPreparer, learned: { get(): number; set(size: number): void }) {
+    this.deps = deps;
+    this.options = options;
+    this.preparer = preparer;
+    this.learned = learned;
+    // The first batch is small whatever was learned: nothing is written until it is prepared.
+    this.batchSize = Math.max(1, options.batchSize ?? FIRST_BATCH);
+    this.counts = { filesDone: 0, files: options.files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0 };
+  }
+
+  async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>): Promise<ImportSummary> {
+    // Cancelled before it began: not even the first file is asked for (it may be tens of MB).
+    if (this.cancelled) return this.summary(true);
+    for await (const source of sources) {
+      // Cancelled: the batch being prepared is dropped; only written batches count.
+      if (this.cancelled) return this.summary(true);
+      const parsed = await this.parse(source);
+      if (parsed !== undefined && !(await this.importFile(source.name, parsed))) return this.summary(true);
+    }
+    return this.summary(!(await this.writeInFlight()));
+  }
+
+  private get cancelled(): boolean {
+    return this.options.signal?.aborted ?? false;
+  }
+
+  /** The file's snippets, or undefined when it cannot be read or parsed (counted as a failed file, done). */
+  private async parse(source: ImportSource): Promise<ParsedFile | undefined> {
+    try {
+      return 'parsed' in source ? source.parsed : parseImportFile(source.name, await source.text(), this.options.format);
+    } catch (error) {
+      if (!(error instanceof DomainError) && !isFileError(error)) throw error;
+      this.fail({ source: source.name, reason: (error as Error).message });
+      this.counts.filesDone++;
+      this.options.onProgress?.({ ...this.counts, file: source.name });
+      return undefined;
+    }
+  }
+
+  /** Gathers a file's snippets into batches and writes them, then its conversations; false when cancelled. */
+  private async importFile(file: string, parsed: ParsedFile): Promise<boolean> {
+    const { counts } = this;
+    this.formats[parsed.format] = (this.formats[parsed.format] ?? 0) + 1;
+    counts.found += parsed.snippets.length;
+    for (const failure of parsed.failures) this.fail(failure);
+    for (const snippet of parsed.snippets) {
+      if (!this.gather(snippet)) continue;
+      if (this.gathered.snippets.length >= this.batchSize || this.gathered.chars >= BATCH_CHARS) {
+        await this.flush(file);
+        if (this.cancelled) return false;
+      }
+    }
+    if (parsed.conversations !== undefined && parsed.conversations.length > 0 && this.deps.putConversations) {
+      // Conversations link to snippets: the snippets before them are written first.
+      await this.flush(file);
+      if (!(await this.writeInFlight())) return false;
+      counts.conversations = (counts.conversations ?? 0) + this.deps.putConversations(parsed.conversations, (id, reason) => this.fail({ source: `${file} › ${id}`, reason }));
+    }
+    // A file's last batch is prepared while the next file is read; the file counts as done once it is written.
+    await this.flush(file);
+    if (this.inFlight !== undefined) {
+      this.inFlight.endsFiles++;
+    } else {
+      counts.filesDone++;
+      this.options.onProgress?.({ ...counts, file });
+    }
+    return true;
+  }
+
+  /** Adds a snippet to the next batch; false when it is a duplicate (counted as one). */
+  private gather(snippet: ImportedSnippet): boolean {
+    const { gathered } = this;
+    // A vault's records are matched by id, so two with one text both stay.
+    if (snippet.record === undefined && (gathered.texts.has(snippet.text) || this.inFlight?.texts.has(snippet.text) || this.deps.isSaved(snippet.text))) {
+      this.counts.duplicates++;
+      return false;
+    }
+    gathered.snippets.push(snippet);
+    gathered.texts.add(snippet.text);
+    gathered.chars += snippet.text.length;
+    return true;
+  }
+
+  /** Sends the gathered batch to be prepared and writes the batch before it meanwhile. */
+  private async flush(file: string): Promise<void> {
+    const { snippets: batch, texts } = this.gathered;
+    if (batch.length === 0) return;
+    // After the small first batch, the size an earlier import of this session arrived at.
+    if (this.firstBatch && this.options.batchSize === undefined) this.batchSize = this.learned.get();
+    this.firstBatch = false;
+    this.gathered = { snippets: [], chars: 0, texts: new Set() };
+    const assets = await this.assetsOf(batch);
+    // Cancelled while classifying: the batch is dropped, as one cancelled while being prepared.
+    if (assets === undefined) return;
+    const prepared = this.preparer.prepare(assets.map((asset) => asset.text));
+    await this.writeInFlight();
+    this.inFlight = { assets, prepared, file, endsFiles: 0, texts };
+  }
+
+  /** What the batch's snippets are written as: each with its language, and the asset it replaces; undefined when cancelled meanwhile. */
+  private async assetsOf(batch: readonly ImportedSnippet[]): Promise<BulkAsset[] | undefined> {
+    // An update keeps the asset's language unless the file names one: nothing to classify for it.
+    const replaces = batch.map((snippet) =>
+      snippet.record !== undefined ? (this.deps.exists?.(snippet.record.id) ? snippet.record.id : undefined) : this.deps.originOf?.(snippet.source),
+    );
+    const languages = await this.languagesOf(
+      batch.map((snippet, index) => (replaces[index] !== undefined && snippet.language === undefined ? { ...snippet, language: 'txt' as ClassificationSpecific } : snippet)),
+    );
+    if (languages === undefined) return undefined;
+    return batch.map((snippet, index): BulkAsset => {
+      const replaced = replaces[index];
+      return {
+        name: snippet.name || suggestName(snippet.text),
+        text: snippet.text,
+        language: languages[index]!,
+        tags: snippet.tags,
+        description: snippet.description,
+        syntax: snippet.syntax,
+        prefixes: snippet.prefixes,
+        origin: snippet.source,
+        replaces: replaced !== undefined ? { id: replaced, languageGiven: snippet.language !== undefined } : undefined,
+        record: snippet.record,
+      };
+    });
+  }
 
   /**
    * The batch's languages, those its file did not name asked of the classifier a few at a time:
@@ -159,163 +324,53 @@ export class SnippetImporter {
    * classifying its whole batch (minutes of the model's time) before it noticed. Undefined when
    * the import is cancelled meanwhile.
    */
-  private async languagesOf(batch: readonly ImportedSnippet[], signal: AbortSignal | undefined): Promise<ClassificationSpecific[] | undefined> {
+  private async languagesOf(batch: readonly ImportedSnippet[]): Promise<ClassificationSpecific[] | undefined> {
     const languages: ClassificationSpecific[] = [];
     let next = 0;
     const classifyRest = async (): Promise<void> => {
-      while (next < batch.length && !signal?.aborted) {
+      while (next < batch.length && !this.cancelled) {
         const index = next++;
         const snippet = batch[index]!;
         languages[index] = snippet.language ?? (await this.deps.classify(snippet.text));
       }
     };
     await Promise.all(Array.from({ length: CLASSIFY_CONCURRENCY }, classifyRest));
-    return signal?.aborted ? undefined : languages;
+    return this.cancelled ? undefined : languages;
   }
 
-  private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions, preparer: BatchPreparer): Promise<ImportSummary> {
-    const started = performance.now();
-    // The first batch is small whatever was learned: nothing is written until it is prepared.
-    let batchSize = Math.max(1, options.batchSize ?? FIRST_BATCH);
-    let firstBatch = true;
-    const counts: { -readonly [K in keyof ImportCounts]: ImportCounts[K] } = { filesDone: 0, files: options.files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0 };
-    const failures: ItemFailure[] = [];
-    const formats: Partial<Record<ImportFormat, number>> = {};
-    const fail = (failure: ItemFailure): void => {
-      counts.failed++;
-      if (failures.length < MAX_REPORTED_FAILURES) failures.push(failure);
-    };
-    const summary = (cancelled: boolean): ImportSummary => ({
-      ...counts,
-      failures,
-      formats,
-      cancelled,
-      elapsedMs: Math.round(performance.now() - started),
-    });
-    // A repeat inside the batch being gathered, or the one being prepared, is not in the store yet: it is caught here.
-    let pending: ImportedSnippet[] = [];
-    let pendingChars = 0;
-    let pendingTexts = new Set<string>();
-    // The batch whose derived rows the worker is making while the writer commits the one before.
-    // `endsFiles`: files whose last batch it is, counted done once it is written.
-    let inFlight: { assets: BulkAsset[]; prepared: Promise<PreparedAsset[]>; file: string; endsFiles: number } | undefined;
-    let inFlightTexts = new Set<string>();
-
-    /** Writes the batch being prepared; false when the import was cancelled first (the batch is dropped, unwritten). */
-    const writeInFlight = async (): Promise<boolean> => {
-      if (inFlight === undefined) return true;
-      const { assets, prepared, file, endsFiles } = inFlight;
-      inFlight = undefined;
-      const rows = await prepared;
-      if (options.signal?.aborted) return false;
-      const writing = performance.now();
-      const { unchanged } = this.deps.writer.write(assets, importAuthor(file), rows);
-      inFlightTexts = new Set();
-      if (options.batchSize === undefined) {
-        const perAsset = (performance.now() - writing) / assets.length;
-        this.learnedBatch = batchSize = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perAsset, 0.001))));
-      }
-      // A vault's record already exactly as saved counts as a duplicate.
-      const updated = assets.filter((asset) => asset.replaces !== undefined).length;
-      counts.imported += assets.length - updated;
-      counts.updated += updated - unchanged;
-      counts.duplicates += unchanged;
-      counts.filesDone += endsFiles;
-      options.onProgress?.({ ...counts, file });
-      // A turn for the event loop between transactions: health, SIGTERM and other requests.
-      await new Promise((resolve) => setImmediate(resolve));
-      return true;
-    };
-
-    /** Sends the gathered batch to be prepared and writes the batch before it meanwhile. */
-    const flush = async (file: string): Promise<void> => {
-      if (pending.length === 0) return;
-      const batch = pending;
-      const texts = pendingTexts;
-      // After the small first batch, the size an earlier import of this session arrived at.
-      if (firstBatch && options.batchSize === undefined) batchSize = this.learnedBatch;
-      firstBatch = false;
-      pending = [];
-      pendingChars = 0;
-      pendingTexts = new Set();
-      // An update keeps the asset's language unless the file names one: nothing to classify for it.
-      const replaces = batch.map((snippet) =>
-        snippet.record !== undefined ? (this.deps.exists?.(snippet.record.id) ? snippet.record.id : undefined) : this.deps.originOf?.(snippet.source),
-      );
-      const languages = await this.languagesOf(
-        batch.map((snippet, index) => (replaces[index] !== undefined && snippet.language === undefined ? { ...snippet, language: 'txt' as ClassificationSpecific } : snippet)),
-        options.signal,
-      );
-      // Cancelled while classifying: the batch is dropped, as one cancelled while being prepared.
-      if (languages === undefined) return;
-      const assets = batch.map((snippet, index): BulkAsset => {
-        const replaced = replaces[index];
-        return {
-          name: snippet.name || suggestName(snippet.text),
-          text: snippet.text,
-          language: languages[index]!,
-          tags: snippet.tags,
-          description: snippet.description,
-          syntax: snippet.syntax,
-          prefixes: snippet.prefixes,
-          origin: snippet.source,
-          replaces: replaced !== undefined ? { id: replaced, languageGiven: snippet.language !== undefined } : undefined,
-          record: snippet.record,
-        };
-      });
-      const prepared = preparer.prepare(assets.map((asset) => asset.text));
-      await writeInFlight();
-      inFlight = { assets, prepared, file, endsFiles: 0 };
-      inFlightTexts = texts;
-    };
-
-    // Cancelled before it began: not even the first file is asked for (it may be tens of MB).
-    if (options.signal?.aborted) return summary(true);
-    for await (const source of sources) {
-      // Cancelled: the batch being prepared is dropped; only written batches count.
-      if (options.signal?.aborted) return summary(true);
-      let parsed;
-      try {
-        parsed = 'parsed' in source ? source.parsed : parseImportFile(source.name, await source.text(), options.format);
-      } catch (error) {
-        if (!(error instanceof DomainError) && !isFileError(error)) throw error;
-        fail({ source: source.name, reason: (error as Error).message });
-        counts.filesDone++;
-        options.onProgress?.({ ...counts, file: source.name });
-        continue;
-      }
-      formats[parsed.format] = (formats[parsed.format] ?? 0) + 1;
-      counts.found += parsed.snippets.length;
-      for (const failure of parsed.failures) fail(failure);
-      for (const snippet of parsed.snippets) {
-        // A vault's records are matched by id, so two with one text both stay.
-        if (snippet.record === undefined && (pendingTexts.has(snippet.text) || inFlightTexts.has(snippet.text) || this.deps.isSaved(snippet.text))) {
-          counts.duplicates++;
-          continue;
-        }
-        pending.push(snippet);
-        pendingTexts.add(snippet.text);
-        pendingChars += snippet.text.length;
-        if (pending.length >= batchSize || pendingChars >= BATCH_CHARS) {
-          await flush(source.name);
-          if (options.signal?.aborted) return summary(true);
-        }
-      }
-      if (parsed.conversations !== undefined && parsed.conversations.length > 0 && this.deps.putConversations) {
-        // Conversations link to snippets: the snippets before them are written first.
-        await flush(source.name);
-        if (!(await writeInFlight())) return summary(true);
-        counts.conversations = (counts.conversations ?? 0) + this.deps.putConversations(parsed.conversations, (id, reason) => fail({ source: `${source.name} › ${id}`, reason }));
-      }
-      // A file's last batch is prepared while the next file is read; the file counts as done once it is written.
-      await flush(source.name);
-      if (inFlight !== undefined) {
-        inFlight.endsFiles++;
-      } else {
-        counts.filesDone++;
-        options.onProgress?.({ ...counts, file: source.name });
-      }
+  /** Writes the batch being prepared; false when the import was cancelled first (the batch is dropped, unwritten). */
+  private async writeInFlight(): Promise<boolean> {
+    if (this.inFlight === undefined) return true;
+    const { assets, prepared, file, endsFiles } = this.inFlight;
+    this.inFlight = undefined;
+    const rows = await prepared;
+    if (this.cancelled) return false;
+    const writing = performance.now();
+    const { unchanged } = this.deps.writer.write(assets, importAuthor(file), rows);
+    if (this.options.batchSize === undefined) {
+      const perAsset = (performance.now() - writing) / assets.length;
+      this.batchSize = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perAsset, 0.001))));
+      this.learned.set(this.batchSize);
     }
-    return summary(!(await writeInFlight()));
+    const { counts } = this;
+    // A vault's record already exactly as saved counts as a duplicate.
+    const updated = assets.filter((asset) => asset.replaces !== undefined).length;
+    counts.imported += assets.length - updated;
+    counts.updated += updated - unchanged;
+    counts.duplicates += unchanged;
+    counts.filesDone += endsFiles;
+    this.options.onProgress?.({ ...counts, file });
+    // A turn for the event loop between transactions: health, SIGTERM and other requests.
+    await new Promise((resolve) => setImmediate(resolve));
+    return true;
+  }
+
+  private fail(failure: ItemFailure): void {
+    this.counts.failed++;
+    if (this.failures.length < MAX_REPORTED_FAILURES) this.failures.push(failure);
+  }
+
+  private summary(cancelled: boolean): ImportSummary {
+    return { ...this.counts, failures: this.failures, formats: this.formats, cancelled, elapsedMs: Math.round(performance.now() - this.started) };
   }
 }

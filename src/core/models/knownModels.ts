@@ -2,11 +2,12 @@
  * Every model Satchel knows, whatever its kind: the language classifier, the stand-ins for cloud
  * models, the catalog's GGUF models and the user's custom ones (with their stored rows).
  */
-import type { Model, SeededModel } from '../wire.ts';
+import type { Model, SeededModel } from '../piecesTypes.ts';
 import { NotFoundError, UnsupportedError } from '../errors.ts';
 import { catalogModel, classifierModel, CLASSIFIER_ID, ENCODER_ID, encoderModel, roleOf, standInModels, type CatalogEntry } from './catalog.ts';
 import type { ModelRow, ModelStore } from './modelStore.ts';
 import type { Role } from './loadedModels.ts';
+import type { EncoderFiles } from './encoderFiles.ts';
 
 /** A GGUF model: from the catalog or custom. */
 export interface LanguageModel {
@@ -24,7 +25,7 @@ export interface LanguageModel {
 
 export type Known =
   | { readonly kind: 'classifier'; readonly base: Model }
-  | { readonly kind: 'encoder'; readonly base: Model }
+  | { readonly kind: 'encoder'; readonly base: Model; readonly files: EncoderFiles }
   | { readonly kind: 'standIn'; readonly base: Model }
   | LanguageModel;
 
@@ -46,10 +47,10 @@ export class KnownModels {
   /** Fixed for the process: built once, not on every listing and lookup. */
   private readonly standIns: ReadonlyMap<string, Model> = new Map(standInModels().map((model) => [model.id, model]));
 
-  /** Whether this build carries the built-in sentence encoder's files. */
-  private readonly encoder: boolean;
+  /** The built-in sentence encoder's files, when this build carries them (the encoder is known only then). */
+  private readonly encoder: EncoderFiles | undefined;
 
-  constructor(catalog: readonly CatalogEntry[], store: ModelStore, encoder: boolean) {
+  constructor(catalog: readonly CatalogEntry[], store: ModelStore, encoder: EncoderFiles | undefined) {
     this.catalog = new Map(catalog.map((entry) => [entry.id, entry]));
     this.store = store;
     this.encoder = encoder;
@@ -57,7 +58,7 @@ export class KnownModels {
 
   all(): Known[] {
     const out: Known[] = [{ kind: 'classifier', base: classifierModel() }];
-    if (this.encoder) out.push({ kind: 'encoder', base: encoderModel() });
+    if (this.encoder) out.push({ kind: 'encoder', base: encoderModel(), files: this.encoder });
     for (const entry of this.catalog.values()) out.push(fromCatalog(entry, this.store.get(entry.id)));
     for (const base of this.standIns.values()) out.push({ kind: 'standIn', base });
     for (const row of this.store.customs()) out.push(fromCustom(row));
@@ -66,7 +67,7 @@ export class KnownModels {
 
   get(id: string): Known {
     if (id === CLASSIFIER_ID) return { kind: 'classifier', base: classifierModel() };
-    if (id === ENCODER_ID && this.encoder) return { kind: 'encoder', base: encoderModel() };
+    if (id === ENCODER_ID && this.encoder) return { kind: 'encoder', base: encoderModel(), files: this.encoder };
     const standIn = this.standIns.get(id);
     if (standIn) return { kind: 'standIn', base: standIn };
     const entry = this.catalog.get(id);

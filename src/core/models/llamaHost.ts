@@ -1,12 +1,12 @@
 /**
  * The child process that hosts node-llama-cpp for one loaded model, so a native crash or an
  * out-of-memory kill in llama.cpp cannot take the extension host down, and unloading is simply
- * ending this process. Speaks JSON over the IPC channel (see modelProcess.ts); exits when the
+ * ending this process. Speaks JSON over the IPC channel (src/core/rpc/serve.ts); exits when the
  * parent goes away. Prebuilt CPU binaries only: it never builds or downloads llama.cpp.
  */
 import type { Llama, LlamaContext, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
 import type { HostRequest } from './llamaProtocol.ts';
-import type { ProcessReply } from './modelProcess.ts';
+import { serveParent } from '../rpc/serve.ts';
 
 type Loaded =
   | { readonly role: 'text'; readonly model: LlamaModel; readonly context: LlamaContext }
@@ -17,10 +17,6 @@ let loaded: Loaded | undefined;
 const running = new Map<number, AbortController>();
 // One generation at a time: a context has one sequence.
 let queue: Promise<unknown> = Promise.resolve();
-
-function reply(message: ProcessReply): void {
-  process.send?.(message);
-}
 
 async function runtime() {
   const mod = await import('node-llama-cpp');
@@ -84,12 +80,4 @@ async function handle(request: HostRequest): Promise<unknown> {
   }
 }
 
-process.on('message', (message: HostRequest) => {
-  handle(message).then(
-    (result) => reply({ id: message.id, ok: true, result }),
-    (error: unknown) => reply({ id: message.id, ok: false, error: (error as Error)?.message ?? String(error) }),
-  );
-});
-// The parent died or let go: nothing else may keep the model's memory.
-process.on('disconnect', () => process.exit(0));
-reply({ id: 0, ok: true, result: 'ready' });
+serveParent<HostRequest>(handle);

@@ -22,33 +22,18 @@ export interface LlamaGenerateOptions {
   readonly signal?: AbortSignal;
 }
 
-export class LlamaProcess {
-  private readonly runtime: ModelProcess<HostRequest>;
-  /** Fires once when the child process ends, whatever the reason. */
-  readonly onDidExit;
-
-  private constructor(runtime: ModelProcess<HostRequest>) {
-    this.runtime = runtime;
-    this.onDidExit = runtime.onDidExit;
-  }
-
+export class LlamaProcess extends ModelProcess<HostRequest> {
   /** Starts a child and loads the model in it; the child is gone again if loading fails. */
   static async start(options: LlamaLoadOptions): Promise<LlamaProcess> {
     const { timeoutMs, ...load } = options;
-    return new LlamaProcess(await ModelProcess.start<HostRequest>('llamaHost', { op: 'load', ...load }, { timeoutMs, what: options.modelPath }));
-  }
-
-  get pid(): number | undefined {
-    return this.runtime.pid;
-  }
-
-  get running(): boolean {
-    return this.runtime.running;
+    const llama = new LlamaProcess('llamaHost');
+    await llama.load({ op: 'load', ...load }, { timeoutMs, what: options.modelPath });
+    return llama;
   }
 
   async generate(prompt: string, options: LlamaGenerateOptions): Promise<string> {
-    const { id, result } = this.runtime.callWithId({ op: 'generate', prompt, maxTokens: options.maxTokens, ...(options.jsonSchema ? { jsonSchema: options.jsonSchema } : {}) });
-    const abort = () => this.runtime.notify({ op: 'abort', target: id });
+    const { id, result } = this.callWithId({ op: 'generate', prompt, maxTokens: options.maxTokens, ...(options.jsonSchema ? { jsonSchema: options.jsonSchema } : {}) });
+    const abort = () => this.notify({ op: 'abort', target: id });
     options.signal?.addEventListener('abort', abort, { once: true });
     try {
       return String(await withTimeout(result, options.timeoutMs, 'generating', options.signal, abort));
@@ -58,11 +43,6 @@ export class LlamaProcess {
   }
 
   async embed(text: string): Promise<number[]> {
-    return (await this.runtime.call({ op: 'embed', text })) as number[];
-  }
-
-  /** Ends the child (politely, then by force) and waits until it is gone. */
-  stop(): Promise<void> {
-    return this.runtime.stop();
+    return (await this.call({ op: 'embed', text })) as number[];
   }
 }

@@ -1,4 +1,4 @@
-/** Requests from the host to the llama.cpp child process (llamaHost.ts), one JSON object each; replies are modelProcess.ts's. */
+/** Requests from the host to the llama.cpp child process (llamaHost.ts), one JSON object each; replies are src/core/rpc/replies.ts's. */
 export type HostRequest =
   | {
       readonly id: number;

@@ -4,7 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import type { StoreContext } from '../context.ts';
-import type { ModelDownloadProgress } from '../wire.ts';
+import type { ModelDownloadProgress } from '../piecesTypes.ts';
 import { InsufficientResourcesError } from '../errors.ts';
 import { discardPartial, downloadFile, DownloadError, PAUSE } from './downloader.ts';
 import type { ModelRow, ModelStore } from './modelStore.ts';

@@ -3,23 +3,16 @@
  * built-in sentence encoder), so a native crash or an out-of-memory kill in a model runtime cannot
  * take the extension host down, its CPU work never holds the host's event loop, and unloading is
  * ending the process: the OS takes all of the model's memory back. Requests and replies are JSON
- * over the IPC channel, each request with an id; the child announces itself with id 0. If the child
- * dies, pending calls fail and `onDidExit` fires; the host process keeps running.
+ * over the IPC channel (src/core/rpc: each request with an id; the child announces itself with
+ * id 0). If the child dies, pending calls fail and `onDidExit` fires; the host process keeps running.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Emitter } from '../events.ts';
 import { UnavailableError, UnsupportedError } from '../errors.ts';
-
-/** A reply to the request with the same id; id 0 with result `'ready'` announces a started child. */
-export type ProcessReply =
-  | { readonly id: number; readonly ok: true; readonly result: unknown }
-  | { readonly id: number; readonly ok: false; readonly error: string };
-
-type Pending = { resolve(value: unknown): void; reject(error: Error): void };
-
-export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+import { Calls } from '../rpc/calls.ts';
+import { READY_ID, resultOf, type DistributiveOmit, type RpcReply, type RpcRequest } from '../rpc/replies.ts';
 
 /** Where a child script is: beside the bundle in dist/ (`<name>.cjs`), or the TypeScript source in tests. */
 function hostScript(name: string): { script: string; execArgv: string[] } {
@@ -30,30 +23,39 @@ function hostScript(name: string): { script: string; execArgv: string[] } {
   };
 }
 
-export class ModelProcess<Request extends { readonly id: number }> {
+/** What one kind of model process (EncoderProcess, LlamaProcess) is built on: its child, its calls, its exit. */
+export class ModelProcess<Request extends RpcRequest> {
   private readonly child: ChildProcess;
-  private readonly pending = new Map<number, Pending>();
+  private readonly calls = new Calls<RpcReply>(READY_ID + 1);
+  private readonly started: Promise<RpcReply>;
   private readonly exited = new Emitter<void>();
   /** Fires once when the child process ends, whatever the reason. */
   readonly onDidExit = this.exited.event;
-  private nextId = 1;
   private stderr = '';
   private alive = true;
   private readonly exit: Promise<void>;
 
-  private constructor(child: ChildProcess, ready: Pending) {
+  /** Starts the child script `name` (load it with `load`). */
+  protected constructor(name: string) {
+    const { script, execArgv } = hostScript(name);
+    const child = fork(script, [], {
+      execArgv,
+      execPath: process.execPath,
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
     this.child = child;
-    this.pending.set(0, ready);
+    this.started = this.calls.replyAt(READY_ID);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-2000)));
-    child.on('message', (message: ProcessReply) => this.settle(message));
+    child.on('message', (message: RpcReply) => this.calls.deliver(message.id, message));
     this.exit = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.alive = false;
         const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         const detail = this.stderr.trim() ? `: ${this.stderr.trim().split('\n').slice(-3).join(' ')}` : '';
-        for (const call of this.pending.values()) call.reject(new UnavailableError(`The model runtime ${why}${detail}`));
-        this.pending.clear();
+        this.calls.failAll(new UnavailableError(`The model runtime ${why}${detail}`));
         this.exited.fire();
         this.exited.dispose();
         resolve();
@@ -65,34 +67,18 @@ export class ModelProcess<Request extends { readonly id: number }> {
   }
 
   /**
-   * Starts the child script `name` and sends it `load` (the first request); the child is gone
-   * again if starting or loading fails or takes longer than `timeoutMs`.
+   * Waits for the child to start and sends it `load` (the first request); the child is gone again
+   * if starting or loading fails or takes longer than `timeoutMs`.
    */
-  static async start<Request extends { readonly id: number }>(
-    name: string,
-    load: DistributiveOmit<Request, 'id'>,
-    options: { readonly timeoutMs: number; readonly what: string },
-  ): Promise<ModelProcess<Request>> {
-    const { script, execArgv } = hostScript(name);
-    let ready!: Pending;
-    const started = new Promise<unknown>((resolve, reject) => (ready = { resolve, reject }));
-    const child = fork(script, [], {
-      execArgv,
-      execPath: process.execPath,
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
-    });
-    const runtime = new ModelProcess<Request>(child, ready);
+  protected async load(load: DistributiveOmit<Request, 'id'>, options: { readonly timeoutMs: number; readonly what: string }): Promise<void> {
     try {
-      await withTimeout(started, options.timeoutMs, 'starting the model runtime');
-      await withTimeout(runtime.call(load), options.timeoutMs, 'loading the model');
+      await withTimeout(this.started.then(resultOf), options.timeoutMs, 'starting the model runtime');
+      await withTimeout(this.call(load), options.timeoutMs, 'loading the model');
     } catch (error) {
-      await runtime.stop();
+      await this.stop();
       if (error instanceof UnavailableError) throw error;
       throw new UnsupportedError(`Cannot load ${options.what}: ${(error as Error).message}`);
     }
-    return runtime;
   }
 
   get pid(): number | undefined {
@@ -104,24 +90,20 @@ export class ModelProcess<Request extends { readonly id: number }> {
   }
 
   /** Sends a request and resolves with the child's result. */
-  call(request: DistributiveOmit<Request, 'id'>): Promise<unknown> {
+  protected call(request: DistributiveOmit<Request, 'id'>): Promise<unknown> {
     return this.callWithId(request).result;
   }
 
   /** `call`, also telling the request's id (so another request can refer to it, e.g. to abort it). */
-  callWithId(request: DistributiveOmit<Request, 'id'>): { readonly id: number; readonly result: Promise<unknown> } {
-    const id = this.nextId++;
-    if (!this.alive) return { id, result: Promise.reject(new UnavailableError('The model runtime is not running.')) };
-    const result = new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.child.send({ ...request, id });
-    });
-    return { id, result };
+  protected callWithId(request: DistributiveOmit<Request, 'id'>): { readonly id: number; readonly result: Promise<unknown> } {
+    if (!this.alive) return { id: this.calls.newId(), result: Promise.reject(new UnavailableError('The model runtime is not running.')) };
+    const { id, reply } = this.calls.call((id) => this.child.send({ ...request, id }));
+    return { id, result: reply.then(resultOf) };
   }
 
   /** Sends a request whose reply nobody waits for. */
-  notify(request: DistributiveOmit<Request, 'id'>): void {
-    if (this.alive) this.child.send({ ...request, id: this.nextId++ });
+  protected notify(request: DistributiveOmit<Request, 'id'>): void {
+    if (this.alive) this.child.send({ ...request, id: this.calls.newId() });
   }
 
   /** Ends the child (politely, then by force) and waits until it is gone. */
@@ -132,14 +114,6 @@ export class ModelProcess<Request extends { readonly id: number }> {
       await this.exit;
       clearTimeout(force);
     }
-  }
-
-  private settle(message: ProcessReply): void {
-    const call = this.pending.get(message.id);
-    if (!call) return;
-    this.pending.delete(message.id);
-    if (message.ok) call.resolve(message.result);
-    else call.reject(new Error(message.error));
   }
 }
 

@@ -5,11 +5,11 @@ import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type { TextGenerator } from './textGenerator.ts';
 import type { Embedder } from './embedder.ts';
 import { detectUsage } from './ggufUsage.ts';
-import type { Model, ModelDeleteCacheOutput, ModelDownloadProgress, Models, SeededModel } from '../wire.ts';
+import type { Model, ModelDeleteCacheOutput, ModelDownloadProgress, Models, SeededModel } from '../piecesTypes.ts';
 import { ConflictError, ForbiddenError, InvalidInputError, UnavailableError, UnsupportedError } from '../errors.ts';
 import { stamp, newId } from '../time.ts';
 import { byteDescriptor, CLASSIFIER_ID, ENCODER_MAX_TOKENS, ENCODER_RAM_BYTES, shippedCatalog, withBaseUrl } from './catalog.ts';
-import { encoderFiles, type EncoderFiles } from './encoderFiles.ts';
+import { encoderFiles } from './encoderFiles.ts';
 import { ModelStore } from './modelStore.ts';
 import { partialBytes } from './downloader.ts';
 import { LoadedModels } from './loadedModels.ts';
@@ -49,8 +49,6 @@ export class ModelService {
   private readonly downloads: ModelDownloads;
   private readonly loaded: LoadedModels;
   private readonly progress: ProgressFeed;
-  /** The built-in sentence encoder's files, when this build carries them. */
-  private readonly encoder: EncoderFiles | undefined;
   /** Download progress of every model, throttled; state changes always come through. */
   readonly onDidChangeDownload: Event<ModelDownloadEvent>;
   private closed = false;
@@ -63,8 +61,7 @@ export class ModelService {
     let entries = this.settings.catalog ?? shippedCatalog();
     if (this.settings.catalogBaseUrl) entries = withBaseUrl(entries, this.settings.catalogBaseUrl);
     // Offered when this build carries its files.
-    this.encoder = encoderFiles();
-    this.models = new KnownModels(entries, this.store, this.encoder !== undefined);
+    this.models = new KnownModels(entries, this.store, encoderFiles());
     this.files = new ModelFiles(dataDir);
     this.progress = new ProgressFeed(this.settings.progressIntervalMs);
     this.onDidChangeDownload = this.progress.event;
@@ -224,7 +221,7 @@ export class ModelService {
         id,
         name: known.base.name,
         role: 'embedding',
-        files: this.encoder!,
+        files: known.files,
         maxTokens: ENCODER_MAX_TOKENS,
         declaredRam: ENCODER_RAM_BYTES,
       });

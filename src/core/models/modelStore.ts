@@ -1,6 +1,6 @@
 /** The `models` table: custom models, and the download state and digest of every model. */
 import type { Database } from '../store/database.ts';
-import type { Model } from '../wire.ts';
+import type { Model } from '../piecesTypes.ts';
 
 /**
  * `interrupted`: a download stopped by a shutdown or a crash; its partial file resumes on the next

@@ -3,7 +3,7 @@
  * latest one is delivered when the interval ends), while a change of status goes out at once.
  */
 import { Emitter, type Disposable } from '../events.ts';
-import type { ModelDownloadProgress } from '../wire.ts';
+import type { ModelDownloadProgress } from '../piecesTypes.ts';
 
 export interface ModelDownloadEvent {
   readonly id: string;

@@ -1,7 +1,7 @@
 /**
  * The "fts5-lite" asset search index (storage-search.md, "Recommended design"): a trigram FTS5
  * table over name, tags and the content's distinct identifiers, a word FTS5 table over the
- * content, and an in-memory trigram index over name and tags (labelTrigrams.ts). Queries run in
+ * content, and an in-memory trigram index over name and tags (titleTrigrams.ts). Queries run in
  * stages, each only while the ones before found too little: substring-AND on name/tags, word-
  * prefix-AND on the content, substring-AND inside identifiers, then for typos trigram-OR on
  * name/tags (typo-free pieces of each term on identifiers if that finds nothing), re-ranked by the
@@ -10,7 +10,7 @@
  */
 import type { Database } from '../store/database.ts';
 import { WORD_INDEX_IDENTIFIERS, distinctIdentifiers, trigrams, wordIndexText } from './tokens.ts';
-import { LabelTrigrams } from './labelTrigrams.ts';
+import { TitleTrigrams } from './titleTrigrams.ts';
 import { SegmentMerger } from './segmentMerger.ts';
 import type { Disposable } from '../events.ts';
 
@@ -62,13 +62,13 @@ const FUZZY_BELOW = 1;
 /** Trigram-OR candidates re-ranked by their real overlap with the query. */
 const FUZZY_CANDIDATES = 200;
 const MAX_REMEMBERED_FREQUENCIES = 200_000;
-/** Labels read per query when the label index is built. */
-const LABEL_PAGE = 5000;
+/** Titles read per query when the title index is built. */
+const TITLE_PAGE = 5000;
 /** Near misses worth showing: past the first few, typo matches are noise that costs time to send. */
 const FUZZY_RESULTS = 20;
 /** Trigrams of a query weighed for typos: each is looked for in every candidate's name and keywords. */
 const MAX_FUZZY_GRAMS = 64;
-/** Of a name, and of the tags, this much is indexed (a label is something a person reads). */
+/** Of a name, and of the tags, this much is indexed (a title is something a person reads). */
 const INDEXED_NAME_CHARS = 1_024;
 export const INDEXED_TAGS_CHARS = 4_096;
 
@@ -83,7 +83,7 @@ type Row = {
 export class SearchIndex {
   private readonly database: Database;
 
-  private readonly labels: LabelTrigrams;
+  private readonly titles: TitleTrigrams;
   /** When the two FTS5 tables' segments are merged (imports defer it); only the store's own connection has one. */
   readonly merging: SegmentMerger | undefined;
   private vocabulary = false;
@@ -93,8 +93,8 @@ export class SearchIndex {
   /** `merging`: false on a second connection (the import process's), whose merges the first one schedules. */
   constructor(database: Database, { merging = true } = {}) {
     this.database = database;
-    this.labels = new LabelTrigrams({
-      labels: () => this.allLabels(),
+    this.titles = new TitleTrigrams({
+      titles: () => this.allTitles(),
     });
     this.merging = merging ? new SegmentMerger(database, ['asset_nt', 'asset_cd']) : undefined;
   }
@@ -105,31 +105,32 @@ export class SearchIndex {
   }
 
   /**
-   * Labels of assets another connection wrote (the import process), read from the store
-   * into the in-memory label index.
+   * Titles of assets another connection wrote (the import process), read from the store
+   * into the in-memory title index.
    */
-  adoptLabels(assetIds: readonly string[]): void {
+  adoptTitles(assetIds: readonly string[]): void {
     if (assetIds.length === 0) return;
     const rows = this.database
       .prepare('SELECT l.rowid, l.label FROM assets a JOIN asset_labels l ON l.rowid = a.rowid WHERE a.id IN (SELECT value FROM json_each(?))')
       .all(JSON.stringify(assetIds)) as Array<{ rowid: number; label: string }>;
-    for (const { rowid, label } of rows) this.labels.set(rowid, label);
+    for (const { rowid, label } of rows) this.titles.set(rowid, label);
   }
 
   /**
-   * Every label, read a page at a time as one JSON value per page: stepping through 100k rows in
+   * Every title, read a page at a time (from asset_labels, the table's name from before titles
+   * were called titles) as one JSON value per page: stepping through 100k rows in
    * node:sqlite cost more than building the index, and one JSON value for all of them left
    * ~100 MB of garbage behind at 100k assets.
    */
-  private *allLabels(): Iterable<{ rowid: number; label: string }> {
+  private *allTitles(): Iterable<{ rowid: number; title: string }> {
     const page = this.database.prepare(
       `SELECT json_group_array(json_array(rowid, label)) AS rows, MAX(rowid) AS last
-       FROM (SELECT rowid, label FROM asset_labels WHERE rowid > ? ORDER BY rowid LIMIT ${LABEL_PAGE})`,
+       FROM (SELECT rowid, label FROM asset_labels WHERE rowid > ? ORDER BY rowid LIMIT ${TITLE_PAGE})`,
     );
     for (let after = 0; ; ) {
       const { rows, last } = page.get(after) as { rows: string; last: number | null };
       if (last === null) return;
-      for (const [rowid, label] of JSON.parse(rows) as Array<[number, string]>) yield { rowid, label };
+      for (const [rowid, title] of JSON.parse(rows) as Array<[number, string]>) yield { rowid, title };
       after = last;
     }
   }
@@ -179,22 +180,22 @@ export class SearchIndex {
 
   dispose(): void {
     this.merging?.dispose();
-    this.labels.dispose();
+    this.titles.dispose();
   }
 
-  /** The label of a rowid as the in-memory label index holds it (lower-cased name and tags). */
-  labelOf(rowid: number): string | undefined {
-    return this.labels.labelOf(rowid);
+  /** The title of a rowid as the in-memory title index holds it (lower-cased name and tags). */
+  titleOf(rowid: number): string | undefined {
+    return this.titles.titleOf(rowid);
   }
 
-  /** Completion candidates from the in-memory label index (see LabelTrigrams.completions), each with its label. */
-  completions(typed: string, weigh: (rowid: number) => number, limit: number): Array<{ readonly rowid: number; readonly label: string }> {
-    return this.labels.completions(typed, weigh, limit).map((rowid) => ({ rowid, label: this.labels.labelOf(rowid) ?? '' }));
+  /** Completion candidates from the in-memory title index (see TitleTrigrams.completions), each with its title. */
+  completions(typed: string, weigh: (rowid: number) => number, limit: number): Array<{ readonly rowid: number; readonly title: string }> {
+    return this.titles.completions(typed, weigh, limit).map((rowid) => ({ rowid, title: this.titles.titleOf(rowid) ?? '' }));
   }
 
-  /** Builds the in-memory label index ahead of the first search (~0.8 s at 100k assets), a slice at a time. */
+  /** Builds the in-memory title index ahead of the first search (~0.8 s at 100k assets), a slice at a time. */
   warm(): Promise<void> {
-    return this.labels.warmGradually();
+    return this.titles.warmGradually();
   }
 
   /** The `keywords` column value for a document (tags and identifiers, kept for re-ranking). */
@@ -224,19 +225,19 @@ export class SearchIndex {
   remove(rowid: number): void {
     this.removeNameTags(rowid);
     this.database.prepare('DELETE FROM asset_cd WHERE rowid = ?').run(rowid);
-    // After the commit: a rolled-back delete must not lose the label of an asset that stays.
-    this.database.onCommit(() => this.labels.delete(rowid));
+    // After the commit: a rolled-back delete must not lose the title of an asset that stays.
+    this.database.onCommit(() => this.titles.delete(rowid));
   }
 
   private insertNameTags(rowid: number, document: IndexedDocument): void {
     const name = document.name.slice(0, INDEXED_NAME_CHARS);
     const tags = document.tags.slice(0, INDEXED_TAGS_CHARS);
-    const label = `${name} ${tags}`;
-    this.database.prepare('INSERT INTO asset_labels (rowid, label) VALUES (?, ?)').run(rowid, label);
+    const title = `${name} ${tags}`;
+    this.database.prepare('INSERT INTO asset_labels (rowid, label) VALUES (?, ?)').run(rowid, title);
     this.database
       .prepare('INSERT INTO asset_nt (rowid, name, tags, idents) VALUES (?, ?, ?, ?)')
       .run(rowid, name, tags, document.identifiers);
-    this.labels.set(rowid, label);
+    this.titles.set(rowid, title);
   }
 
   private removeNameTags(rowid: number): void {
@@ -259,8 +260,8 @@ export class SearchIndex {
     const long = terms.filter((t) => t.length >= 3);
     if (long.length > 0) {
       // Names and tags holding every term, however old the asset.
-      const labelled = this.visible(this.labels.containing(long, 2 * scope.limit), scope);
-      labelled.forEach((rowid, i) => add({ rowid, stage: 'substring', score: 1 - (0.1 * i) / Math.max(labelled.length, 1) }));
+      const byTitle = this.visible(this.titles.containing(long, 2 * scope.limit), scope);
+      byTitle.forEach((rowid, i) => add({ rowid, stage: 'substring', score: 1 - (0.1 * i) / Math.max(byTitle.length, 1) }));
     }
     const words = terms.map((t) => t.replace(/[^\p{L}\p{N}_]/gu, '')).filter((t) => t.length >= 2);
     if (!full() && words.length > 0) {
@@ -291,7 +292,7 @@ export class SearchIndex {
           // Equal shares: the shorter name is the closer match ("fetchJson" before "fetchJsonp").
           .sort((a, b) => b.overlap - a.overlap || a.row.name.length - b.row.name.length);
       // Names and tags first; the identifiers of the code only when no name or tag comes close.
-      let ranked = rerank(this.fuzzyLabels(grams, candidateScope));
+      let ranked = rerank(this.fuzzyTitles(grams, candidateScope));
       if (ranked.length === 0) ranked = rerank(this.fuzzyCandidates(long, candidateScope));
       for (const { row, overlap: share } of ranked.slice(0, FUZZY_RESULTS)) add({ rowid: row.rowid, stage: 'fuzzy', score: 0.5 * share });
     }
@@ -299,8 +300,8 @@ export class SearchIndex {
   }
 
   /** Rows whose name or tags hold enough of the query's trigrams, most shared first. */
-  private fuzzyLabels(grams: readonly string[], scope: SearchScope): Row[] {
-    const rowids = this.labels.candidates(grams, MIN_FUZZY_OVERLAP, scope.limit);
+  private fuzzyTitles(grams: readonly string[], scope: SearchScope): Row[] {
+    const rowids = this.titles.candidates(grams, MIN_FUZZY_OVERLAP, scope.limit);
     if (rowids.length === 0) return [];
     return this.database
       .prepare(

@@ -5,7 +5,7 @@
  * is), and the import reads a body with no snippet feature back as plain code.
  */
 import { languageOf } from '../classify/languages.ts';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { escapeSnippetText, hasSnippetFeatures, literalText } from './snippetSyntax.ts';
 
 export interface ExportableSnippet {

@@ -1,7 +1,7 @@
 /**
  * The snippets area: what makes a saved asset a VS Code snippet (snippet syntax, prefixes), the
  * completion candidates an editor offers as the user types, and export to a `.code-snippets` file.
- * Completion answers from memory (the label index and the language table) and reads only the rows
+ * Completion answers from memory (the title index and the language table) and reads only the rows
  * it returns, so it costs about the same at 100k assets as at 1k.
  */
 import type { StoreContext } from '../context.ts';
@@ -9,13 +9,14 @@ import type { Disposable } from '../events.ts';
 import type { WriteOptions } from '../history/authors.ts';
 import type { AssetService } from '../assets/assetService.ts';
 import { textOf } from '../assets/assetStore.ts';
-import type { StoredAsset } from '../assets/render.ts';
+import type { StoredAsset } from '../assets/storedAsset.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { specificFromLanguageName } from '../classify/languages.ts';
-import { AssetLanguages } from './assetLanguages.ts';
-import { hasWordStarting } from '../search/labelMatches.ts';
+import { LanguageTable } from './languageTable.ts';
+import { hasWordStarting } from '../search/titleMatches.ts';
 import { factsOfRow, normalizePrefixes, PLAIN_SNIPPET, SnippetFactsStore, type SnippetFacts } from './snippetFacts.ts';
 import { codeSnippetsFile, type ExportableSnippet } from './codeSnippets.ts';
+import { safeFileName } from '../fileNames.ts';
 
 /** A saved asset as a snippet: its facts, and what a preview shows besides its code (tags, description). */
 export interface SnippetInfo extends SnippetFacts {
@@ -74,13 +75,13 @@ export class SnippetService implements Disposable {
   private readonly context: StoreContext;
   private readonly assets: AssetService;
   private readonly facts: SnippetFactsStore;
-  private readonly languages: AssetLanguages;
+  private readonly languages: LanguageTable;
 
   constructor(context: StoreContext, assets: AssetService) {
     this.context = context;
     this.assets = assets;
     this.facts = new SnippetFactsStore(context.database);
-    this.languages = new AssetLanguages(context);
+    this.languages = new LanguageTable(context);
   }
 
   info(assetId: string): SnippetInfo {
@@ -104,7 +105,7 @@ export class SnippetService implements Disposable {
       const tagged = new Set(this.assets.labels.tagsOfAsset(assetId).map((tag) => tag.text.toLowerCase()));
       for (const prefix of prefixes ?? []) {
         if (tagged.has(prefix.toLowerCase())) continue;
-        this.assets.associate(assetId, 'tag', this.assets.labels.createTag({ text: prefix }).id, by);
+        this.assets.writes.associate(assetId, 'tag', this.assets.labels.createTag({ text: prefix }).id, by);
       }
       this.context.publish({ kind: 'asset', id: assetId });
     });
@@ -123,19 +124,19 @@ export class SnippetService implements Disposable {
     this.languages.refresh();
     const weigh = this.languages.weigher(input.language ? specificFromLanguageName(input.language) : undefined);
     const lower = query.toLowerCase();
-    let matches: ReadonlyArray<{ readonly rowid: number; readonly label: string }>;
-    if (query.length >= 2) matches = this.assets.labelCompletions(query, weigh, limit);
+    let matches: ReadonlyArray<{ readonly rowid: number; readonly title: string }>;
+    if (query.length >= 2) matches = this.assets.titleCompletions(query, weigh, limit);
     else {
       // Nothing or one character typed: the newest snippets (with a word starting with it). One
-      // character starts a word in most labels; ranking them all cost 16–50 ms at 100k assets.
-      const labels = new Map<number, string>();
+      // character starts a word in most titles; ranking them all cost 16–50 ms at 100k assets.
+      const titles = new Map<number, string>();
       const starting = (rowid: number): boolean => {
-        const label = this.assets.labelOf(rowid);
-        if (label === undefined || !hasWordStarting(label, lower)) return false;
-        labels.set(rowid, label);
+        const title = this.assets.titleOf(rowid);
+        if (title === undefined || !hasWordStarting(title, lower)) return false;
+        titles.set(rowid, title);
         return true;
       };
-      matches = this.languages.newest(weigh, limit, lower === '' ? undefined : starting).map((rowid) => ({ rowid, label: labels.get(rowid) ?? '' }));
+      matches = this.languages.newest(weigh, limit, lower === '' ? undefined : starting).map((rowid) => ({ rowid, title: titles.get(rowid) ?? '' }));
     }
     return { candidates: this.candidates(matches, lower) };
   }
@@ -164,7 +165,7 @@ export class SnippetService implements Disposable {
         ...(description !== undefined ? { description } : {}),
       };
     });
-    const base = (selection.tag ?? snippets[0]?.name ?? 'snippets').replace(/[\\/:*?"<>|\n\r]+/g, ' ').trim().slice(0, 80) || 'snippets';
+    const base = safeFileName(selection.tag ?? snippets[0]?.name ?? 'snippets', 'snippets');
     return { fileName: `${base}.code-snippets`, content: codeSnippetsFile(snippets), count: snippets.length };
   }
 
@@ -182,7 +183,7 @@ export class SnippetService implements Disposable {
    * with their snippet facts. What only a preview shows (tags, description) is left to `info`: a
    * completion is asked for at every keystroke.
    */
-  private candidates(matches: ReadonlyArray<{ readonly rowid: number; readonly label: string }>, query: string): CompletionCandidate[] {
+  private candidates(matches: ReadonlyArray<{ readonly rowid: number; readonly title: string }>, query: string): CompletionCandidate[] {
     if (matches.length === 0) return [];
     const rows = this.context.database
       .prepare(
@@ -192,12 +193,12 @@ export class SnippetService implements Disposable {
          WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY j.key`,
       )
       .all(MAX_CANDIDATE_DATA, JSON.stringify(matches.map((match) => match.rowid))) as Row[];
-    const labels = new Map(rows.map((row, i) => [row.id, matches[i]?.label ?? '']));
+    const titles = new Map(rows.map((row, i) => [row.id, matches[i]?.title ?? '']));
     return rows.map((row) => {
       const text = row.data === null ? undefined : textOf(JSON.parse(row.data) as StoredAsset);
       const fitting = text !== undefined && text.length <= MAX_CANDIDATE_TEXT ? text : undefined;
       const facts = factsOfRow(row);
-      const match = query === '' ? undefined : matchedWord(labels.get(row.id) ?? '', query);
+      const match = query === '' ? undefined : matchedWord(titles.get(row.id) ?? '', query);
       return {
         id: row.id,
         name: row.name,
@@ -235,8 +236,8 @@ export class SnippetService implements Disposable {
   }
 }
 
-/** The word of `label` holding `query` (both lower-cased): the first one starting with it, else the first containing it. */
-export function matchedWord(label: string, query: string): string | undefined {
-  const words = label.split(/[^\p{L}\p{N}_$]+/u);
+/** The word of `title` holding `query` (both lower-cased): the first one starting with it, else the first containing it. */
+export function matchedWord(title: string, query: string): string | undefined {
+  const words = title.split(/[^\p{L}\p{N}_$]+/u);
   return words.find((word) => word.startsWith(query)) ?? words.find((word) => word.includes(query));
 }

@@ -6,7 +6,7 @@
  * language-agnostic (C-like strings and comments), with `#`/`--` comments and Rust lifetimes where
  * the language says so; the user sees the result before it is saved.
  */
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 
 export interface TemplateStop {
   /** The tab stop's number (1, 2, …), in the order the placeholders first appear. */

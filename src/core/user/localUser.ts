@@ -8,7 +8,7 @@ import { userInfo } from 'node:os';
 import type { StoreContext } from '../context.ts';
 import { UnsupportedError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
-import type { UserProfile } from '../wire.ts';
+import type { UserProfile } from '../piecesTypes.ts';
 
 const LOOKUP = 'local';
 

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { snippetUri } from '../editing/snippetFileSystem.ts';
-import { fromVscodeLanguage } from '../languages.ts';
+import { fromVscodeLanguage } from '../languageNames.ts';
 import type { ServerController } from '../serverController.ts';
 import { ClientError } from '../../client/errors.ts';
 import { chooseWriter, describeWriter, writeAnswer, type AnswerStream } from './groundedAnswer.ts';

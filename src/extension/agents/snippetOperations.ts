@@ -3,7 +3,7 @@
  * connection (whichever window or CLI hosts). Writes go through the same client calls as the
  * views' commands, so they are durable before they answer and appear on the streams.
  */
-import type { Asset } from '../../core/wire.ts';
+import type { Asset } from '../../core/piecesTypes.ts';
 import type { ServerController } from '../serverController.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { ClientError } from '../../client/errors.ts';

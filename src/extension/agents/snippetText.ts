@@ -3,9 +3,9 @@
  * language, tags, a short preview), Markdown for chat answers, the code block `/save` picks from
  * a chat, and the grounding prompt. Pure (no vscode, no network), so plain tests cover it.
  */
-import type { Asset } from '../../core/wire.ts';
+import type { Asset } from '../../core/piecesTypes.ts';
 import { assetLanguage, assetText } from '../../client/assets.ts';
-import { fenced } from '../../core/markdown.ts';
+import { escapeMarkdown, fenced } from '../../core/markdown.ts';
 
 export interface SnippetSummary {
   readonly id: string;
@@ -66,7 +66,7 @@ export function detail(asset: Asset): SnippetDetail {
 
 /** Markdown-escapes a name shown inline (names are user text). */
 export function inline(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
+  return escapeMarkdown(text).replace(/\s+/g, ' ');
 }
 
 function meta(snippet: SnippetSummary): string {

@@ -1,9 +1,9 @@
 /** Saving, finding and using assets: the editor commands and the Assets view's item actions. */
 import * as vscode from 'vscode';
-import type { Asset, ClassificationSpecific } from '../../core/wire.ts';
+import type { Asset, ClassificationSpecific } from '../../core/piecesTypes.ts';
 import { assetLanguage, assetText, type ExportType } from '../../client/assets.ts';
 import { descriptionUri, snippetOf, snippetUri } from '../editing/snippetFileSystem.ts';
-import { fromVscodeLanguage, knownLanguages, languageName } from '../languages.ts';
+import { fromVscodeLanguage, knownLanguages, languageName } from '../languageNames.ts';
 import { languageOf } from '../../core/classify/languages.ts';
 import { saveText } from '../saving.ts';
 import type { AssetsNode, Grouping } from '../views/assetsView.ts';
@@ -12,6 +12,7 @@ import { connected, type CommandMap, type Services } from './services.ts';
 import { insertableAsset, insertSnippet } from '../snippetInsertion.ts';
 import { baseName, defaultSaveUri, writeWorkspaceFile } from '../workspaceFiles.ts';
 import { restoreFromTrash } from './trashCommands.ts';
+import { safeFileName } from '../../core/fileNames.ts';
 
 export type AssetArg = AssetsNode | Asset | string | undefined;
 
@@ -68,7 +69,7 @@ export function assetCommands(s: Services): CommandMap {
     if (!asset) return undefined;
     const { client } = connected(server);
     const extension = type === 'MD' ? 'md' : 'html';
-    const defaultUri = defaultSaveUri(`${(asset.name || 'asset').replace(/[\\/:*?"<>|]+/g, ' ')}.${extension}`);
+    const defaultUri = defaultSaveUri(`${safeFileName(asset.name ?? '', 'asset')}.${extension}`);
     const uri =
       target ??
       (await vscode.window.showSaveDialog({

@@ -1,6 +1,6 @@
 /** The Conversations view's actions. */
 import * as vscode from 'vscode';
-import type { Conversation } from '../../core/wire.ts';
+import type { Conversation } from '../../core/piecesTypes.ts';
 import type { ConversationsNode } from '../views/conversationsView.ts';
 import { pickAsset } from './assetCommands.ts';
 import { connected, withStatus, type CommandMap, type Services } from './services.ts';

@@ -1,7 +1,7 @@
 /** The Models view's actions: downloads with a cancellable progress notification, loading, imports. */
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import type { Model, ModelDownloadProgress } from '../../core/wire.ts';
+import type { Model, ModelDownloadProgress } from '../../core/piecesTypes.ts';
 import type { ModelsNode } from '../views/modelsView.ts';
 import { connected, withStatus, type CommandMap, type Services } from './services.ts';
 import { localPath } from '../workspaceFiles.ts';

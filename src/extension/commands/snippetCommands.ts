@@ -4,10 +4,10 @@
  * prefixes, and export of one snippet or a tag to a `.code-snippets` file.
  */
 import * as vscode from 'vscode';
-import type { Asset } from '../../core/wire.ts';
+import type { Asset } from '../../core/piecesTypes.ts';
 import { prefixFromName, templateFromSelection, type TemplateStop } from '../../core/snippets/template.ts';
 import { suggestName } from '../../core/assets/content.ts';
-import { fromVscodeLanguage, languageName } from '../languages.ts';
+import { fromVscodeLanguage, languageName } from '../languageNames.ts';
 import type { AssetsNode } from '../views/assetsView.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
 import { resolveAsset, type AssetArg } from './assetCommands.ts';

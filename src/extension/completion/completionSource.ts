@@ -8,7 +8,8 @@ import type { CompletionCandidate, CompletionReply } from '../../wire/snippets.t
 import { renderSnippet, snippetBody } from '../../core/snippets/snippetSyntax.ts';
 import { languageOf } from '../../core/classify/languages.ts';
 import { fenced } from '../../core/markdown.ts';
-import type { ClassificationSpecific } from '../../core/wire.ts';
+import type { ClassificationSpecific } from '../../core/piecesTypes.ts';
+import { escapeMarkdown } from '../../core/markdown.ts';
 
 export interface CompletionSettings {
   readonly enabled: boolean;
@@ -133,10 +134,6 @@ export function previewMarkdown(candidate: CompletionCandidate, details: { reado
   }
   if (candidate.syntax) parts.push('_Snippet template: Tab moves between its placeholders._');
   return parts.join('\n\n');
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
 /** Asks the host for COMPLETION_LIMIT candidates; the provider and the benchmark share it. */

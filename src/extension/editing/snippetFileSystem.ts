@@ -11,7 +11,7 @@ import { Owner } from '../../core/lifecycle.ts';
 import { ClientError } from '../../client/errors.ts';
 import type { ServerController } from '../serverController.ts';
 import type { CollectionChange } from '../liveCollection.ts';
-import { fileNameFor } from '../languages.ts';
+import { fileNameFor } from '../languageNames.ts';
 import { assetLanguage } from '../../client/assets.ts';
 import { contentLocation, descriptionFileName, descriptionLocation, parseSnippetLocation, renameOf, SNIPPET_SCHEME, type SnippetPart, type SnippetPath } from './snippetPaths.ts';
 import { SnippetChangedError, SnippetVersions } from './snippetVersions.ts';

@@ -9,7 +9,7 @@
  * renamed elsewhere. Paths differ in their number of segments, so a snippet named like a
  * description file is still its code.
  */
-import { fileNameFor } from '../languages.ts';
+import { fileNameFor } from '../languageNames.ts';
 import { specificFromFileName } from '../../core/classify/languages.ts';
 
 export const SNIPPET_SCHEME = 'satchel';

@@ -14,7 +14,7 @@
  * send every other field as this window last read it. Its reply leaves the content out
  * (`transferables=false`): the window has the text it just wrote.
  */
-import type { Asset, Format } from '../../core/wire.ts';
+import type { Asset, Format } from '../../core/piecesTypes.ts';
 import type { SatchelClient } from '../../client/satchelClient.ts';
 import type { RevisionContentReply } from '../../wire/history.ts';
 import { assetLanguage } from '../../client/assets.ts';

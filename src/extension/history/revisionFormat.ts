@@ -4,28 +4,13 @@
  */
 import type { Author, AuthorKind } from '../../core/history/authors.ts';
 import type { RevisionReply, RevisionSummary } from '../../client/history.ts';
-import { languageName } from '../languages.ts';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+import { languageName } from '../languageNames.ts';
+import { timeAgo } from '../../core/timeAgo.ts';
+import { formatSize } from '../../core/byteSizes.ts';
 
 /** "just now", "5 minutes ago", "yesterday", "3 days ago", "2 weeks ago", "4 months ago", "2 years ago". */
 export function relativeAge(iso: string, now: number): string {
-  const elapsed = now - Date.parse(iso);
-  if (!Number.isFinite(elapsed)) return 'at an unknown time';
-  if (elapsed < MINUTE) return 'just now';
-  const count = (size: number, unit: string) => {
-    const n = Math.floor(elapsed / size);
-    return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
-  };
-  if (elapsed < HOUR) return count(MINUTE, 'minute');
-  if (elapsed < DAY) return count(HOUR, 'hour');
-  if (elapsed < 2 * DAY) return 'yesterday';
-  if (elapsed < 14 * DAY) return count(DAY, 'day');
-  if (elapsed < 60 * DAY) return count(7 * DAY, 'week');
-  if (elapsed < 365 * DAY) return count(30 * DAY, 'month');
-  return count(365 * DAY, 'year');
+  return timeAgo(iso, now, 'long') ?? 'at an unknown time';
 }
 
 /** The door a write came through, as a reader says it. */
@@ -74,19 +59,6 @@ export function byAuthor(author: Author): string {
     default:
       return `by ${author.name}`;
   }
-}
-
-/** 312 B, 1.2 KB, 4.0 MB (powers of 1,024, as the store counts). */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
 /** What the picker knows of a revision's tags and description once it has read it whole. */

@@ -4,7 +4,8 @@
  * its own; historyPicker.ts turns them into quick-pick items.
  */
 import type { RevisionList } from '../../client/history.ts';
-import { authorIcon, authorKindLabel, describeChanges, formatSize, relativeAge, type RevisionDetails } from './revisionFormat.ts';
+import { authorIcon, authorKindLabel, describeChanges, relativeAge, type RevisionDetails } from './revisionFormat.ts';
+import { formatSize } from '../../core/byteSizes.ts';
 
 /** Revisions shown at first, and added by each "older revisions" row. */
 export const PAGE_SIZE = 50;

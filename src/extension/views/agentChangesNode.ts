@@ -11,8 +11,9 @@ import type { AgentChange } from '../../client/agentChanges.ts';
 import { MutableDisposable, Owner, toDisposable, type Disposable } from '../../core/lifecycle.ts';
 import type { Connection, ServerController } from '../serverController.ts';
 import type { Log } from '../log.ts';
-import { relativeTime } from '../languages.ts';
 import { AgentChangeDiffs } from './agentChangeDiff.ts';
+import { timeAgo } from '../../core/timeAgo.ts';
+import { escapeMarkdown } from '../../core/markdown.ts';
 
 export type AgentChangesNode = { readonly type: 'agentChanges' } | { readonly type: 'agentChange'; readonly change: AgentChange };
 
@@ -112,7 +113,7 @@ export class AgentChangesSection extends Owner {
     item.id = `agentChange:${change.id}`;
     const [icon, color] = KIND_ICONS[change.kind];
     item.iconPath = new vscode.ThemeIcon(change.status === 'proposed' ? 'git-pull-request-draft' : icon, new vscode.ThemeColor(color));
-    item.description = `${describeChange(change)} · ${relativeTime(change.updated)}`;
+    item.description = `${describeChange(change)} · ${timeAgo(change.updated, Date.now(), 'short') ?? ''}`;
     item.tooltip = tooltip(change);
     item.contextValue = `agentChange:${change.status}:${change.kind}`;
     item.command = { command: 'satchel.agentChange.showDiff', title: "Show the Agent's Change", arguments: [node] };
@@ -170,7 +171,7 @@ export function describeChange(change: AgentChange): string {
 
 function tooltip(change: AgentChange): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
-  markdown.appendMarkdown(`**${escape(change.name || 'Untitled')}** — ${escape(describeChange(change))}\n\n`);
+  markdown.appendMarkdown(`**${escapeMarkdown(change.name || 'Untitled')}** — ${escapeMarkdown(describeChange(change))}\n\n`);
   markdown.appendMarkdown(`${change.writes > 1 ? `First write ${when(change.created)}, last ${when(change.updated)}` : when(change.updated)}\n\n`);
   if (change.status === 'proposed') markdown.appendMarkdown('It counts for nothing until you **accept** it; **Reject** drops it. Click to see what it would change.');
   else if (change.kind === 'changed') markdown.appendMarkdown("**Revert** restores the revision before the agent's change (the agent's stays in the history). Click to see the diff.");
@@ -181,8 +182,4 @@ function tooltip(change: AgentChange): vscode.MarkdownString {
 
 function when(iso: string): string {
   return new Date(iso).toLocaleString();
-}
-
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

@@ -4,10 +4,11 @@
  * size (a 1 MiB one-line snippet shows its first characters).
  */
 import * as vscode from 'vscode';
-import type { Asset, ClassificationSpecific } from '../../core/wire.ts';
+import type { Asset, ClassificationSpecific } from '../../core/piecesTypes.ts';
 import { assetLanguage, assetText } from '../../client/assets.ts';
 import { languageOf } from '../../core/classify/languages.ts';
-import { languageName } from '../languages.ts';
+import { languageName } from '../languageNames.ts';
+import { escapeMarkdown } from '../../core/markdown.ts';
 
 const PREVIEW_LINES = 15;
 const PREVIEW_LINE_CHARS = 200;
@@ -62,8 +63,4 @@ function countLines(text: string, from: number): number {
   let count = 1;
   for (let at = text.indexOf('\n', from); at !== -1; at = text.indexOf('\n', at + 1)) count++;
   return text.endsWith('\n') ? count - 1 : count;
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

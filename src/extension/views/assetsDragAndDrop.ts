@@ -15,14 +15,14 @@
 import * as vscode from 'vscode';
 import { Emitter, type Event } from '../../core/events.ts';
 import { Owner } from '../../core/lifecycle.ts';
-import type { Asset } from '../../core/wire.ts';
+import type { Asset } from '../../core/piecesTypes.ts';
 import { specificFromFileName } from '../../core/classify/languages.ts';
 import { renderSnippet } from '../../core/snippets/snippetSyntax.ts';
 import { insertableAsset, snippetString, type InsertableText } from '../snippetInsertion.ts';
 import { snippetUri } from '../editing/snippetFileSystem.ts';
 import { SNIPPET_SCHEME } from '../editing/snippetPaths.ts';
 import { assetLanguage } from '../../client/assets.ts';
-import { fromVscodeLanguage } from '../languages.ts';
+import { fromVscodeLanguage } from '../languageNames.ts';
 import { connected, saveText } from '../saving.ts';
 import type { ServerController } from '../serverController.ts';
 import type { AssetsNode } from './assetsView.ts';

@@ -4,7 +4,7 @@
  * LiveCollection on `/assets/stream/identifiers`, so changes made by any tool on the port show up here.
  */
 import * as vscode from 'vscode';
-import type { Asset } from '../../core/wire.ts';
+import type { Asset } from '../../core/piecesTypes.ts';
 import { assetLanguage } from '../../client/assets.ts';
 import type { LiveCollectionSource } from '../liveCollection.ts';
 import { LiveTreeView } from './liveTreeView.ts';
@@ -12,11 +12,12 @@ import type { ServerController, Connection } from '../serverController.ts';
 import type { CopyConnector, PendingSuggestion } from '../copyConnector.ts';
 import type { Log } from '../log.ts';
 import { snippetUri } from '../editing/snippetFileSystem.ts';
-import { languageName, relativeTime } from '../languages.ts';
+import { languageName } from '../languageNames.ts';
 import { AgentChangesSection, type AgentChangesNode } from './agentChangesNode.ts';
 import { TrashPages, whenCountChanges } from '../trashPages.ts';
 import { isTrashNode, TRASH_ROOT, trashChildren, trashTreeItem, type TrashNode } from './trashNodes.ts';
 import { assetTooltip, codePreview } from './assetTooltip.ts';
+import { timeAgo } from '../../core/timeAgo.ts';
 
 export type Grouping = 'language' | 'tag';
 
@@ -175,7 +176,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
         const label = suggestion.kind === 'reuse' ? `Already saved: ${suggestion.asset?.name ?? 'asset'}` : `Save? ${firstLine}`;
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
         item.id = `suggestion:${suggestion.id}`;
-        item.description = relativeTime(new Date(suggestion.created).toISOString());
+        item.description = timeAgo(new Date(suggestion.created).toISOString(), Date.now(), 'short') ?? '';
         item.iconPath = new vscode.ThemeIcon(suggestion.kind === 'reuse' ? 'references' : 'save');
         item.tooltip = codePreview(suggestion.text, suggestion.language);
         item.contextValue = `suggestion:${suggestion.kind}`;
@@ -195,7 +196,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
         const name = asset.name || 'Untitled';
         const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
         item.id = `asset:${node.group}:${asset.id}`;
-        item.description = relativeTime(asset.updated?.value);
+        item.description = timeAgo(asset.updated?.value, Date.now(), 'short') ?? '';
         // The editable document's URI: the file icon theme draws the language's icon from it.
         item.resourceUri = snippetUri(asset.id, name, language);
         item.iconPath = vscode.ThemeIcon.File;

@@ -1,11 +1,11 @@
 /** The Conversations view: conversations (live from their identifiers stream) with their messages. */
 import * as vscode from 'vscode';
-import type { Conversation, ConversationMessage } from '../../core/wire.ts';
+import type { Conversation, ConversationMessage } from '../../core/piecesTypes.ts';
 import type { LiveCollectionSource } from '../liveCollection.ts';
 import { LiveTreeView } from './liveTreeView.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { Log } from '../log.ts';
-import { relativeTime } from '../languages.ts';
+import { timeAgo } from '../../core/timeAgo.ts';
 
 export type ConversationsNode =
   | { readonly type: 'conversation'; readonly conversation: Conversation }
@@ -63,7 +63,7 @@ export class ConversationsView extends LiveTreeView<Conversation, ConversationsN
       const count = conversation.messages?.iterable?.length ?? 0;
       const item = new vscode.TreeItem(conversation.name || 'Untitled conversation', vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `conversation:${conversation.id}`;
-      item.description = `${count} message${count === 1 ? '' : 's'} · ${relativeTime(conversation.updated?.value)}`;
+      item.description = `${count} message${count === 1 ? '' : 's'} · ${timeAgo(conversation.updated?.value, Date.now(), 'short') ?? ''}`;
       item.iconPath = new vscode.ThemeIcon('comment-discussion');
       item.contextValue = 'conversation';
       return item;

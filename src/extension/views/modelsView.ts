@@ -3,7 +3,7 @@
  * downloaded, loaded with its RAM). Download progress comes from the model's progress stream.
  */
 import * as vscode from 'vscode';
-import type { Model, ModelDownloadProgress } from '../../core/wire.ts';
+import type { Model, ModelDownloadProgress } from '../../core/piecesTypes.ts';
 import type { LiveCollectionSource } from '../liveCollection.ts';
 import { LiveTreeView } from './liveTreeView.ts';
 import type { ServerController, Connection } from '../serverController.ts';

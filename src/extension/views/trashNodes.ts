@@ -6,7 +6,9 @@
 import * as vscode from 'vscode';
 import type { TrashItem } from '../../client/trash.ts';
 import { TRASH_PAGE, type TrashPages } from '../trashPages.ts';
-import { fileNameFor, languageName, relativeTime } from '../languages.ts';
+import { fileNameFor, languageName } from '../languageNames.ts';
+import { timeAgo } from '../../core/timeAgo.ts';
+import { escapeMarkdown } from '../../core/markdown.ts';
 
 export type TrashNode =
   | { readonly type: 'trash' }
@@ -68,7 +70,7 @@ function entryItem(entry: TrashItem): vscode.TreeItem {
   item.id = `trash:${entry.id}`;
   const what = conversation ? `${entry.messages ?? 0} message${entry.messages === 1 ? '' : 's'}` : languageName(entry.language);
   // Short enough for a narrow side bar: the icon tells the language, the tooltip the rest.
-  item.description = `deleted ${relativeTime(entry.deleted)}`;
+  item.description = `deleted ${timeAgo(entry.deleted, Date.now(), 'short') ?? ''}`;
   if (conversation) item.iconPath = new vscode.ThemeIcon('comment-discussion');
   else {
     // A file-like URI lets the file icon theme draw the language's icon (nothing opens it).
@@ -99,8 +101,4 @@ function keptFor(days: number | undefined): string {
 function until(iso: string, now = Date.now()): string {
   const days = Math.round((Date.parse(iso) - now) / 86_400_000);
   return days >= 1 ? `in ${days} day${days === 1 ? '' : 's'}` : 'within a day';
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

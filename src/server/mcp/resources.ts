@@ -8,7 +8,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import type { Satchel } from '../../core/satchel.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { contentOf } from '../../core/assets/content.ts';
-import { imageTypeOf } from '../../core/assets/languages.ts';
+import { imageTypeOf } from '../../core/assets/specifics.ts';
 import { languageName, originalOf } from './snippetViews.ts';
 
 export const ASSET_URI_PREFIX = 'satchel://assets/';

@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
 import type { Author } from '../../core/history/authors.ts';
-import type { ClassificationSpecific } from '../../core/wire.ts';
+import type { ClassificationSpecific } from '../../core/piecesTypes.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { checkSaved } from '../../core/connector/savedCheck.ts';
 import { NotFoundError } from '../../core/errors.ts';
@@ -91,9 +91,9 @@ async function search(
     // With an embedding model loaded, the search is hybrid: snippets are found by meaning too.
     const plan = await core.recall.plan(query);
     mode = plan.mode;
-    ids = core.assets.queryIds(query, { tags, language, limit, semantic: plan.semantic });
+    ids = core.assets.searches.queryIds(query, { tags, language, limit, semantic: plan.semantic });
   } else if (tags.length > 0) {
-    ids = core.assets.taggedIds(tags, limit, language);
+    ids = core.assets.searches.taggedIds(tags, limit, language);
   } else {
     ids = core.assets.newest(limit, language);
   }

@@ -3,7 +3,7 @@
  * instead of the wire document, whose formats, scores and indices cost an agent tokens and help it
  * with nothing.
  */
-import type { Asset, ClassificationSpecific, Format } from '../../core/wire.ts';
+import type { Asset, ClassificationSpecific, Format } from '../../core/piecesTypes.ts';
 import type { AssetSummary } from '../../core/assets/assetService.ts';
 import { languageOf } from '../../core/classify/languages.ts';
 import { fenced } from '../../core/markdown.ts';

@@ -31,14 +31,14 @@ export const assetRoutes: RouteModule = (router, { core }) => {
   // the Pieces clients never send it. Replies carry the asset's current revision as the ETag.
   route(router, op.update, (ctx) => {
     const update = input(ctx, op.update);
-    const updated = assets.update(update, writeOptions(ctx, { current: () => core.history.current(update.id) }));
+    const updated = assets.writes.update(update, writeOptions(ctx, { current: () => core.history.current(update.id) }));
     sendRevision(ctx, core.history.current(updated.id));
     json(ctx, transferables(ctx) ? updated : assets.get(updated.id, { transferables: false }));
   });
 
   route(router, op.reclassify, (ctx) => {
     const { asset, ext } = input(ctx, op.reclassify);
-    const reclassified = assets.reclassify(asset.id, ext, writeOptions(ctx, { current: () => core.history.current(asset.id) }));
+    const reclassified = assets.writes.reclassify(asset.id, ext, writeOptions(ctx, { current: () => core.history.current(asset.id) }));
     sendRevision(ctx, core.history.current(reclassified.id));
     json(ctx, transferables(ctx) ? reclassified : assets.get(reclassified.id, { transferables: false }));
   });
@@ -71,17 +71,17 @@ export const assetRoutes: RouteModule = (router, { core }) => {
 
   route(router, op.incrementScores, (ctx) => {
     const increment = input(ctx, op.incrementScores) ?? {};
-    assets.incrementScores(param(ctx, 'asset'), increment);
+    assets.writes.incrementScores(param(ctx, 'asset'), increment);
     empty(ctx);
   });
 
   for (const [associate, disassociate, name, kind] of LINKABLE) {
     route(router, associate, (ctx) => {
-      assets.associate(param(ctx, 'asset'), kind, param(ctx, name), writeOptions(ctx));
+      assets.writes.associate(param(ctx, 'asset'), kind, param(ctx, name), writeOptions(ctx));
       empty(ctx);
     });
     route(router, disassociate, (ctx) => {
-      assets.disassociate(param(ctx, 'asset'), kind, param(ctx, name), writeOptions(ctx));
+      assets.writes.disassociate(param(ctx, 'asset'), kind, param(ctx, name), writeOptions(ctx));
       empty(ctx);
     });
   }

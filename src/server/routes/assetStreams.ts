@@ -6,7 +6,7 @@
  */
 import type { Satchel } from '../../core/satchel.ts';
 import { route, type RouteModule } from './deps.ts';
-import type { Asset, Assets, StreamedIdentifiers } from '../../core/wire.ts';
+import type { Asset, Assets, StreamedIdentifiers } from '../../core/piecesTypes.ts';
 import type { ChangeEvent } from '../../core/events.ts';
 import { jsonStream } from '../http.ts';
 import { jsonArrayReply } from '../jsonEncode.ts';

@@ -30,7 +30,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
 
   route(router, op.create, async (ctx) => {
     const seed = input(ctx, op.create);
-    const created = await assets.create(seed, { author: requestAuthor(ctx, seed.asset?.application?.name) });
+    const created = await assets.writes.create(seed, { author: requestAuthor(ctx, seed.asset?.application?.name) });
     sendRevision(ctx, core.history.current(created.id));
     json(ctx, transferables(ctx) ? created : assets.get(created.id, { transferables: false }));
   });
@@ -41,13 +41,13 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   });
 
   const recommended = (ctx: Context) => {
-    json(ctx, assets.recommended(input(ctx, op.recommended)));
+    json(ctx, assets.recommendations.recommended(input(ctx, op.recommended)));
   };
   route(router, op.recommendedGet, recommended);
   route(router, op.recommended, recommended);
 
   const related = (ctx: Context) => {
-    json(ctx, assets.related(input(ctx, op.related)));
+    json(ctx, assets.recommendations.related(input(ctx, op.related)));
   };
   route(router, op.relatedGet, related);
   route(router, op.related, related);
@@ -67,7 +67,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     // With an embedding model loaded the query's vector is made first; the search itself is synchronous.
     const semantic = query ? await core.recall.prepare(query) : undefined;
     // Sent a page at a time like POST /assets/search: a query may match very large assets.
-    const { pages, counts } = assets.searchPages(
+    const { pages, counts } = assets.searches.searchPages(
       { ...(query !== undefined ? { query } : {}), ...(tags !== undefined ? { tags: tags.split(',') } : {}) },
       { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic },
     );
@@ -77,7 +77,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   // The search area's two other modes, as the Pieces CLI's `search --mode fts|ncs` calls them.
   // Both are sent a page at a time like GET /assets/search (their hits may be very large assets).
   route(router, search.fullText, (ctx) => {
-    const { pages, counts } = assets.fullTextSearchPages(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) });
+    const { pages, counts } = assets.searches.fullTextSearchPages(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) });
     jsonStream(ctx, searchedReply(pages, counts, false));
   });
   // Search by meaning whenever an embedding model is loaded; the reply's headers say which way it
@@ -85,7 +85,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   route(router, search.neuralCode, async (ctx) => {
     const query = queryString(ctx, 'query') ?? '';
     const plan = await core.recall.plan(query);
-    const { pages, counts } = assets.codeSearchPages(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic: plan.semantic });
+    const { pages, counts } = assets.searches.codeSearchPages(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic: plan.semantic });
     ctx.set(searchModeHeaders(plan.mode));
     jsonStream(ctx, searchedReply(pages, counts, false));
   });
@@ -98,7 +98,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     const filters = input(ctx, op.search) ?? {};
     const semantic = filters.query ? await core.recall.prepare(filters.query) : undefined;
     // Without a query every asset is a result: the reply is streamed a page at a time like GET /assets.
-    const { pages, counts } = assets.searchPagesWithFilters(filters, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic });
+    const { pages, counts } = assets.searches.searchPagesWithFilters(filters, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic });
     jsonStream(ctx, searchedReply(pages, counts, true));
   });
 
@@ -113,7 +113,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
   // If-Match makes a delete conditional on the revision the caller read, as an update.
   route(router, op.delete, (ctx) => {
     const id = param(ctx, 'asset');
-    text(ctx, assets.delete(id, writeOptions(ctx, { current: () => core.history.current(id) })));
+    text(ctx, assets.writes.delete(id, writeOptions(ctx, { current: () => core.history.current(id) })));
   });
 
   assetRoutes(router, deps);

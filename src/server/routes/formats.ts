@@ -17,7 +17,7 @@ export const formatRoutes: RouteModule = (router, { core }) => {
   });
 
   route(router, op.updateFormatValue, (ctx) => {
-    json(ctx, assets.updateFormatValue(input(ctx, op.updateFormatValue), queryBoolean(ctx, 'transferable', true), writeOptions(ctx)));
+    json(ctx, assets.writes.updateFormatValue(input(ctx, op.updateFormatValue), queryBoolean(ctx, 'transferable', true), writeOptions(ctx)));
   });
 
   route(router, op.format, (ctx) => {

@@ -49,7 +49,7 @@ export const historyRoutes: RouteModule = (router, { core }) => {
     const id = param(ctx, 'asset');
     const { expectedRevision, content, ...rest } = input(ctx, op.edit);
     const by = writeOptions(ctx, { expected: expectedRevision, current: () => history.current(id) });
-    const edited = core.assets.edit(id, { ...rest, ...(content !== undefined ? { content: { text: content } } : {}) }, by);
+    const edited = core.assets.writes.edit(id, { ...rest, ...(content !== undefined ? { content: { text: content } } : {}) }, by);
     sendRevision(ctx, edited.revision);
     // As /asset/update: `transferables=false` answers the asset without its formats' content.
     json(ctx, transferables(ctx) ? edited : { ...edited, asset: core.assets.get(id, { transferables: false }) });

@@ -19,7 +19,7 @@ import { longOperationReply } from '../ndjson.ts';
 import { route, type RouteModule } from './deps.ts';
 import { SnippetCollector } from '../../core/import/types.ts';
 import type { ImportSource } from '../../core/import/importer.ts';
-import { isKnownSpecific } from '../../core/assets/languages.ts';
+import { isKnownSpecific } from '../../core/assets/specifics.ts';
 import { importOperations as op } from '../../wire/imports.ts';
 import type { BodyOut } from '../../wire/operation.ts';
 

@@ -15,29 +15,29 @@ export const labelRoutes: RouteModule = (router, { core }) => {
   // Streamed a page at a time like GET /assets: a store may hold 200k tags.
   route(router, op.tags, (ctx) => jsonStream(ctx, jsonArrayReply('iterable', assets.labels.tagPages())));
   route(router, op.createTag, (ctx) => {
-    json(ctx, assets.createTag(input(ctx, op.createTag), writeOptions(ctx)));
+    json(ctx, assets.writes.createTag(input(ctx, op.createTag), writeOptions(ctx)));
   });
   route(router, op.tag, (ctx) => json(ctx, assets.labels.tag(param(ctx, 'tag'))));
   route(router, op.tagAssociateAsset, (ctx) => {
-    assets.associate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'), writeOptions(ctx));
+    assets.writes.associate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'), writeOptions(ctx));
     empty(ctx);
   });
   route(router, op.tagDisassociateAsset, (ctx) => {
-    assets.disassociate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'), writeOptions(ctx));
+    assets.writes.disassociate(param(ctx, 'asset'), 'tag', param(ctx, 'tag'), writeOptions(ctx));
     empty(ctx);
   });
 
   route(router, op.websites, (ctx) => jsonStream(ctx, jsonArrayReply('iterable', assets.labels.websitePages())));
   route(router, op.createWebsite, (ctx) => {
-    json(ctx, assets.createWebsite(input(ctx, op.createWebsite), writeOptions(ctx)));
+    json(ctx, assets.writes.createWebsite(input(ctx, op.createWebsite), writeOptions(ctx)));
   });
   route(router, op.website, (ctx) => json(ctx, assets.labels.website(param(ctx, 'website'))));
   route(router, op.websiteAssociateAsset, (ctx) => {
-    assets.associate(param(ctx, 'asset'), 'website', param(ctx, 'website'), writeOptions(ctx));
+    assets.writes.associate(param(ctx, 'asset'), 'website', param(ctx, 'website'), writeOptions(ctx));
     empty(ctx);
   });
   route(router, op.websiteDisassociateAsset, (ctx) => {
-    assets.disassociate(param(ctx, 'asset'), 'website', param(ctx, 'website'), writeOptions(ctx));
+    assets.writes.disassociate(param(ctx, 'asset'), 'website', param(ctx, 'website'), writeOptions(ctx));
     empty(ctx);
   });
 };

@@ -7,7 +7,7 @@ import { json, param } from '../http.ts';
 import { route, type RouteModule } from './deps.ts';
 import { modelOperations as op } from '../../wire/models.ts';
 import type { Satchel } from '../../core/satchel.ts';
-import type { StreamedIdentifiers } from '../../core/wire.ts';
+import type { StreamedIdentifiers } from '../../core/piecesTypes.ts';
 import { NotFoundError } from '../../core/errors.ts';
 
 function identifiersFrame(core: Satchel): StreamedIdentifiers {

@@ -7,7 +7,7 @@ import { route, type RouteModule } from './deps.ts';
 import { hostOperations as op, hostSockets } from '../../wire/host.ts';
 import type { Operation } from '../../wire/operation.ts';
 import { LocalUser } from '../../core/user/localUser.ts';
-import type { ReturnedUserProfile } from '../../core/wire.ts';
+import type { ReturnedUserProfile } from '../../core/piecesTypes.ts';
 
 const CLOUD_ONLY: ReadonlyArray<readonly [Operation, string]> = [
   [op.signIn, 'Signing in'],

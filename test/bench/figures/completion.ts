@@ -16,7 +16,7 @@ import { snippetFiles } from './importFigure.ts';
 import { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { COMPLETION_LIMIT, provideSnippets, type CandidateSource, type CompletionInput, type CompletionSettings } from '../../../src/extension/completion/completionSource.ts';
 import { languageOf } from '../../../src/core/classify/languages.ts';
-import type { ClassificationSpecific } from '../../../src/core/wire.ts';
+import type { ClassificationSpecific } from '../../../src/core/piecesTypes.ts';
 import { medianOfRuns, type Latency } from '../stats.ts';
 
 export interface CompletionFigure extends Latency {

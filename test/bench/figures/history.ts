@@ -13,7 +13,7 @@ import { RevisionLog } from '../../../src/core/history/revisionLog.ts';
 import { authorOf, type WriteOptions } from '../../../src/core/history/authors.ts';
 import type { RevisionTracking } from '../../../src/core/history/revisionTracker.ts';
 import type { LanguageClassifier } from '../../../src/core/classify/languageClassifier.ts';
-import type { Asset, ClassificationSpecific, Seed } from '../../../src/core/wire.ts';
+import type { Asset, ClassificationSpecific, Seed } from '../../../src/core/piecesTypes.ts';
 import { generateCorpus, type BenchAsset } from '../corpus.ts';
 import { removeDir, tempDataDir } from '../processes.ts';
 import { median } from '../stats.ts';
@@ -94,7 +94,7 @@ async function timeUpdates(history: (context: StoreContext) => AssetHistory, cor
     const assets = new AssetService(context, classifier, history(context), []);
     try {
       const made: Asset[] = [];
-      for (const asset of corpus) made.push(await assets.create(seedOf(asset), { author: BY.author }));
+      for (const asset of corpus) made.push(await assets.writes.create(seedOf(asset), { author: BY.author }));
       const measure = (write: (i: number) => void, ms: number[], cpu: number[]): void => {
         const started = performance.now();
         const cpuStarted = process.cpuUsage();
@@ -106,9 +106,9 @@ async function timeUpdates(history: (context: StoreContext) => AssetHistory, cor
       measure((i) => {
         const asset = made[(i * 7919) % made.length]!;
         const format = asset.formats.iterable[0]!;
-        assets.update({ id: asset.id, formats: { iterable: [{ id: format.id, fragment: { string: { raw: edited(corpus[(i * 7919) % made.length]!.code, i) } } }] } }, BY);
+        assets.writes.update({ id: asset.id, formats: { iterable: [{ id: format.id, fragment: { string: { raw: edited(corpus[(i * 7919) % made.length]!.code, i) } } }] } }, BY);
       }, editMs, editCpu);
-      measure((i) => assets.update({ id: made[(i * 104729) % made.length]!.id, name: `renamed ${i}` }, BY), renameMs, renameCpu);
+      measure((i) => assets.writes.update({ id: made[(i * 104729) % made.length]!.id, name: `renamed ${i}` }, BY), renameMs, renameCpu);
     } finally {
       assets.dispose();
       context.dispose();
@@ -128,14 +128,14 @@ async function growth(corpus: readonly BenchAsset[], assetCount: number, updates
   const revisions = (): number => (context.database.prepare('SELECT count(*) AS n FROM revisions').get() as { n: number }).n;
   try {
     const made: Asset[] = [];
-    for (const asset of corpus.slice(0, assetCount)) made.push(await assets.create(seedOf(asset), { author: BY.author }));
+    for (const asset of corpus.slice(0, assetCount)) made.push(await assets.writes.create(seedOf(asset), { author: BY.author }));
     const before = usedBytes(context);
     let contentBytes = 0;
     for (let i = 0; i < updates; i++) {
       const n = i % made.length;
       const text = edited(corpus[n]!.code, i);
       contentBytes += Buffer.byteLength(text);
-      assets.update({ id: made[n]!.id, formats: { iterable: [{ id: made[n]!.formats.iterable[0]!.id, fragment: { string: { raw: text } } }] } }, BY);
+      assets.writes.update({ id: made[n]!.id, formats: { iterable: [{ id: made[n]!.formats.iterable[0]!.id, fragment: { string: { raw: text } } }] } }, BY);
     }
     const grew = usedBytes(context) - before;
     const counted = revisions();

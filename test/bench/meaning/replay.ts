@@ -63,7 +63,7 @@ const encoder = await EncoderProcess.start({ files, maxTokens: ENCODER_MAX_TOKEN
 try {
   const idOf = new Map<string, string>();
   for (const asset of quality.corpus.assets) {
-    idOf.set(asset.key, (await core.assets.create(codeSeed(asset.code, asset.name, { tags: [...asset.tags], ext: asset.language }), TEST_WRITE)).id);
+    idOf.set(asset.key, (await core.assets.writes.create(codeSeed(asset.code, asset.name, { tags: [...asset.tags], ext: asset.language }), TEST_WRITE)).id);
   }
   // Each query's lexical hits, as the search hands them to the fusion.
   const captured: Captured[] = [];
@@ -75,7 +75,7 @@ try {
         fuse: (hits) => ((lexical = [...hits]), [...hits]),
         fuseIds: (ranked) => ranked.map((id) => ({ id, score: 0 })),
       };
-      core.assets.queryIds(query, { tags: [], limit: 10, semantic: capture });
+      core.assets.searches.queryIds(query, { tags: [], limit: 10, semantic: capture });
       captured.push({ set, query, target: idOf.get(target)!, lexical });
     }
   }

@@ -22,7 +22,7 @@ const user = authorOf('vscode', 'Satchel for VS Code');
 const CODE = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n';
 
 async function userSnippet(core: Satchel, text = CODE, name = 'add'): Promise<{ id: string; revision: string }> {
-  const asset = await core.assets.create({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: text }, metadata: { ext: 'ts' } } }, metadata: { name } } }, { author: user });
+  const asset = await core.assets.writes.create({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: text }, metadata: { ext: 'ts' } } }, metadata: { name } } }, { author: user });
   return { id: asset.id, revision: core.history.current(asset.id) };
 }
 
@@ -58,7 +58,7 @@ test("an agent's save, update and delete are marked with the revisions around th
     assert.equal(list.changes[1]!.before, null);
 
     // The user's own edit after it leaves the mark as it is.
-    core.assets.edit(saved.asset, { name: 'twice (python)' }, { author: user });
+    core.assets.writes.edit(saved.asset, { name: 'twice (python)' }, { author: user });
     assert.equal(core.agentChanges.list().changes.find((c) => c.asset === saved.asset)?.name, 'twice (python)', 'the current name is listed');
 
     const gone = core.agentWrites.delete(mine.id, { author: copilot, expectedRevision: updated.revision! });
@@ -86,7 +86,7 @@ test("one agent's consecutive writes to a snippet share a change; another agent'
     assert.equal(second.change, first.change);
 
     const third = core.agentWrites.update(a.id, { description: 'Adds.' }, { author: cursor, expectedRevision: second.revision! });
-    const user1 = core.assets.edit(a.id, { content: { text: `${CODE}\n` } }, { author: user });
+    const user1 = core.assets.writes.edit(a.id, { content: { text: `${CODE}\n` } }, { author: user });
     const fourth = core.agentWrites.update(a.id, { name: 'sum' }, { author: claude, expectedRevision: user1.revision });
     changes = core.agentChanges.list().changes;
     assert.deepEqual(
@@ -109,7 +109,7 @@ test("one agent's consecutive writes to a snippet share a change; another agent'
 test('an update or delete on a revision the agent did not read is refused, and nothing is written', async () => {
   await withCore(async (core) => {
     const a = await userSnippet(core);
-    const moved = core.assets.edit(a.id, { content: { text: `${CODE}// mine\n` } }, { author: user });
+    const moved = core.assets.writes.edit(a.id, { content: { text: `${CODE}// mine\n` } }, { author: user });
     assert.throws(
       () => core.agentWrites.update(a.id, { content: 'overwritten' }, { author: claude, expectedRevision: a.revision }),
       (error: unknown) => error instanceof RevisionConflictError && error.current === moved.revision && error.expected === a.revision,
@@ -175,7 +175,7 @@ test("accepting clears a mark; reverting restores the revision before as the use
     assert.equal(core.history.get(a.id, up.revision!).content.text, 'broken', "the agent's version stays in the history");
 
     // The user changed b after the agent: reverting would undo the user's change too.
-    core.assets.edit(b.id, { name: 'all rows of t' }, { author: user });
+    core.assets.writes.edit(b.id, { name: 'all rows of t' }, { author: user });
     assert.throws(() => core.agentChanges.revert(upB.change!, user), (error: unknown) => error instanceof ChangedSinceError && /changed since the agent's change/.test(error.message));
     assert.equal(core.assets.get(b.id, { transferables: false }).name, 'all rows of t');
 
@@ -199,7 +199,7 @@ test("the user's delete of a snippet clears its marks; accepting all clears ever
     core.agentWrites.update(b.id, { name: 'b' }, { author: claude, expectedRevision: b.revision });
     await core.agentWrites.save({ content: 'print(1)\n' }, cursor);
     assert.equal(core.agentChanges.list().total, 3);
-    core.assets.delete(a.id, { author: user });
+    core.assets.writes.delete(a.id, { author: user });
     assert.equal(core.agentChanges.list().total, 2);
     const all = await core.agentChanges.acceptAll(user);
     assert.equal(all.accepted.length, 2);
@@ -232,8 +232,8 @@ test('while agent writes wait for review, they are proposals that change nothing
       assert.equal(textOf(core, a.id), CODE);
       assert.equal(core.history.current(a.id), a.revision);
       assert.equal(core.assets.exists(b.id), true);
-      assert.deepEqual(core.assets.queryIds('unique_marker_fn', { tags: [], limit: 10 }), []);
-      assert.deepEqual(core.assets.queryIds('proposed_body_text', { tags: [], limit: 10 }), []);
+      assert.deepEqual(core.assets.searches.queryIds('unique_marker_fn', { tags: [], limit: 10 }), []);
+      assert.deepEqual(core.assets.searches.queryIds('proposed_body_text', { tags: [], limit: 10 }), []);
 
       const list = core.agentChanges.list();
       assert.equal(list.reviewing, true);
@@ -254,7 +254,7 @@ test('while agent writes wait for review, they are proposals that change nothing
       // Accepted: applied as the agent's write, not marked again.
       const acceptedCreate = await core.agentChanges.accept(created.change!, user);
       assert.ok(acceptedCreate.asset);
-      assert.deepEqual(core.assets.queryIds('unique_marker_fn', { tags: [], limit: 10 }), [acceptedCreate.asset]);
+      assert.deepEqual(core.assets.searches.queryIds('unique_marker_fn', { tags: [], limit: 10 }), [acceptedCreate.asset]);
       assert.equal(core.history.list(acceptedCreate.asset).revisions[0]!.author.name, 'Claude Code');
       const acceptedEdit = await core.agentChanges.accept(edited.change!, user);
       assert.equal(textOf(core, a.id), 'proposed_body_text()\n');
@@ -276,7 +276,7 @@ test('accepting a proposal whose snippet changed meanwhile fails clearly and kee
     async (core) => {
       const a = await userSnippet(core);
       const proposal = core.agentWrites.update(a.id, { content: 'agent version\n' }, { author: claude, expectedRevision: a.revision });
-      const mine = core.assets.edit(a.id, { content: { text: 'user version\n' } }, { author: user });
+      const mine = core.assets.writes.edit(a.id, { content: { text: 'user version\n' } }, { author: user });
       await assert.rejects(
         core.agentChanges.accept(proposal.change!, user),
         (error: unknown) => error instanceof ChangedSinceError && error.current === mine.revision && /agent proposed this change/.test(error.message),
@@ -300,8 +300,8 @@ test('accepting a proposal whose snippet changed meanwhile fails clearly and kee
 test('any write whose author is an agent is marked, whatever the door; other authors\' are not', async () => {
   await withCore(async (core) => {
     const a = await userSnippet(core);
-    core.assets.edit(a.id, { name: 'by the cli' }, TEST_WRITE);
-    core.assets.edit(a.id, { name: 'by an mcp client through the interface' }, { author: claude });
+    core.assets.writes.edit(a.id, { name: 'by the cli' }, TEST_WRITE);
+    core.assets.writes.edit(a.id, { name: 'by an mcp client through the interface' }, { author: claude });
     const list = core.agentChanges.list();
     assert.equal(list.total, 1, 'any write whose author is an agent is marked, whatever the door');
     assert.equal(list.changes[0]!.kind, 'changed');
@@ -336,7 +336,7 @@ test("compaction keeps the revision an unreviewed agent change was made on, so R
 test("reverting an agent's delete brings the snippet back from the trash, whole, at the revision before the agent's writes", async () => {
   await withCore(async (core) => {
     const mine = await userSnippet(core);
-    core.assets.edit(mine.id, { tags: ['math'] }, { author: user });
+    core.assets.writes.edit(mine.id, { tags: ['math'] }, { author: user });
     const before = core.history.current(mine.id);
     const changed = core.agentWrites.update(mine.id, { content: 'export const add = (a: number, b: number) => a + b;\n' }, { author: copilot, expectedRevision: before });
     core.agentWrites.delete(mine.id, { author: copilot, expectedRevision: changed.revision! });

@@ -20,8 +20,8 @@ test('a large asset has a head in step with its writes; a small one has none', a
   const store = openAssetStore();
   try {
     const text = `export function headProbe() {}\n${LINE.repeat(Math.ceil((HEAD_CHARS * 2) / LINE.length))}// "the far end"\n`;
-    const large = await store.assets.create(codeSeed(text, 'large one', { tags: ['big'] }), TEST_WRITE);
-    const small = await store.assets.create(codeSeed('export const tiny = 1;', 'small one'), TEST_WRITE);
+    const large = await store.assets.writes.create(codeSeed(text, 'large one', { tags: ['big'] }), TEST_WRITE);
+    const small = await store.assets.writes.create(codeSeed('export const tiny = 1;', 'small one'), TEST_WRITE);
     let rows = heads(store);
     assert.equal(rows.length, 1, 'one head, for the large asset');
     assert.equal(rows[0]!.chars, text.length);
@@ -47,19 +47,19 @@ test('a large asset has a head in step with its writes; a small one has none', a
     assert.deepEqual([opening.text.length, opening.chars, opening.binary], [1000, text.length, false]);
 
     // A phrase past the head (but in what the index holds) is still found, checked on the document.
-    const found = store.assets.search({ query: '"the far end"' }, { transferables: false, pseudo: false }).iterable.map((hit) => hit.identifier);
+    const found = store.assets.searches.search({ query: '"the far end"' }, { transferables: false, pseudo: false }).iterable.map((hit) => hit.identifier);
     assert.deepEqual(found, [large.id]);
 
     // Shrunk below a head's size: the head goes; grown: it comes back; deleted: gone.
-    store.assets.update({ id: large.id, name: 'renamed' }, TEST_WRITE);
+    store.assets.writes.update({ id: large.id, name: 'renamed' }, TEST_WRITE);
     assert.equal(heads(store).length, 1, 'a rename keeps the head');
     const format = large.formats.iterable[0]!;
-    store.assets.updateFormatValue({ id: format.id, fragment: { string: { raw: 'export const now = "small";' } } }, false, TEST_WRITE);
+    store.assets.writes.updateFormatValue({ id: format.id, fragment: { string: { raw: 'export const now = "small";' } } }, false, TEST_WRITE);
     assert.equal(heads(store).length, 0, 'no head once the text is small');
-    store.assets.updateFormatValue({ id: format.id, fragment: { string: { raw: text } } }, false, TEST_WRITE);
+    store.assets.writes.updateFormatValue({ id: format.id, fragment: { string: { raw: text } } }, false, TEST_WRITE);
     rows = heads(store);
     assert.equal(rows.length, 1, 'a head again once the text is large');
-    store.assets.delete(large.id, TEST_WRITE);
+    store.assets.writes.delete(large.id, TEST_WRITE);
     assert.equal(heads(store).length, 0, 'no head for a deleted asset');
   } finally {
     store.close();

@@ -17,9 +17,9 @@ const seed = (raw: string, pseudo = false) =>
 const ROWS = 3000;
 
 async function grownStore(core: Satchel): Promise<(where: string) => string[]> {
-  const template = await core.assets.create(seed('const listed = 1;'), { author: TEST_AUTHOR });
-  await core.assets.create(seed('const hidden = 2;', true), { author: TEST_AUTHOR });
-  await core.assets.create(seed('const offered = 3;'), { suggested: true, author: TEST_AUTHOR });
+  const template = await core.assets.writes.create(seed('const listed = 1;'), { author: TEST_AUTHOR });
+  await core.assets.writes.create(seed('const hidden = 2;', true), { author: TEST_AUTHOR });
+  await core.assets.writes.create(seed('const offered = 3;'), { suggested: true, author: TEST_AUTHOR });
   const db = core.context.database;
   db.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)

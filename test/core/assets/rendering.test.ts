@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openAssetStore, codeSeed, type AssetStore } from '../../support/assetFixtures.ts';
-import type { Conversation } from '../../../src/core/wire.ts';
+import type { Conversation } from '../../../src/core/piecesTypes.ts';
 import { TEST_AUTHOR } from '../../support/authors.ts';
 
 /** Every request the assets area makes of the conversations area. */
@@ -21,9 +21,9 @@ after(() => s.close());
 const link = (asset: string, conversation: string) => s.context.links.link({ kind: 'asset', id: asset }, { kind: 'conversation', id: conversation });
 
 test('a page of assets asks for its linked conversations once, each embedded in every asset linked to it', async () => {
-  const a = await s.assets.create(codeSeed('const alpha = 1;', 'alpha'), { author: TEST_AUTHOR });
-  const b = await s.assets.create(codeSeed('const beta = 2;', 'beta'), { author: TEST_AUTHOR });
-  const c = await s.assets.create(codeSeed('const gamma = 3;', 'gamma'), { author: TEST_AUTHOR });
+  const a = await s.assets.writes.create(codeSeed('const alpha = 1;', 'alpha'), { author: TEST_AUTHOR });
+  const b = await s.assets.writes.create(codeSeed('const beta = 2;', 'beta'), { author: TEST_AUTHOR });
+  const c = await s.assets.writes.create(codeSeed('const gamma = 3;', 'gamma'), { author: TEST_AUTHOR });
   for (const id of ['shared', 'own', 'gone']) s.context.records.put('conversation', id, { id });
   link(a.id, 'shared');
   link(a.id, 'own');

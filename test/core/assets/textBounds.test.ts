@@ -11,7 +11,7 @@ import { checkFilters, matchesFilters, MAX_FILTERS, MAX_PHRASE_CHARS, type Filte
 import { MAX_TITLE_CHARS, ruleTitle } from '../../../src/core/conversations/titles.ts';
 import { extractiveSummary } from '../../../src/core/conversations/summaries.ts';
 import { InvalidInputError } from '../../../src/core/errors.ts';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 import { specificFromFileName } from '../../../src/core/classify/languages.ts';
 import { CLASSIFICATION_SPECIFIC_VALUES } from '../../../src/core/assets/classificationValues.ts';
 

@@ -25,8 +25,8 @@ const seed = (raw: string) => ({ type: 'SEEDED_ASSET' as const, asset: { applica
 
 test('saved code is found reformatted; a suggested (unsaved) copy does not count as saved', async () => {
   const [kept, offered] = savedSnippets;
-  const asset = await core.assets.create(seed(kept!.code), { author: TEST_AUTHOR });
-  await core.assets.create(seed(offered!.code), { suggested: true, author: TEST_AUTHOR });
+  const asset = await core.assets.writes.create(seed(kept!.code), { author: TEST_AUTHOR });
+  await core.assets.writes.create(seed(offered!.code), { suggested: true, author: TEST_AUTHOR });
 
   const found = checkSaved(core.connector, core.assets, reformatted(kept!.code));
   assert.equal(found.kind, 'saved');

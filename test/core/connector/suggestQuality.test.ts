@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
-import type { Application } from '../../../src/core/wire.ts';
+import type { Application } from '../../../src/core/piecesTypes.ts';
 import { savedSnippets, unrelatedSnippets, partialOf, reformatted, commented, superset, type CopyKind } from '../../support/snippetFixture.ts';
 import { TEST_AUTHOR } from '../../support/authors.ts';
 import { worthSaving, notWorthSaving } from '../../support/saveFixture.ts';
@@ -20,7 +20,7 @@ before(async () => {
   core = Satchel.open({ dataDir });
   application = core.connector.connect({ application: { name: 'VS_CODE', version: '1.101.0', platform: 'LINUX' } }, '0.1.0').application;
   for (const snippet of savedSnippets) {
-    const asset = await core.assets.create({
+    const asset = await core.assets.writes.create({
       type: 'SEEDED_ASSET',
       asset: { application, format: { fragment: { string: { raw: snippet.code } } }, metadata: { name: snippet.name } },
     }, { author: TEST_AUTHOR });

@@ -9,7 +9,7 @@ test('the copilot prompt keeps attached snippets (file or fragment) first, then 
   const core = Satchel.open({ dataDir: tempDir('satchel-copilot-') });
   try {
     const raw = 'def snippet_under_test():\n    return 42\n';
-    const asset = await core.assets.create({
+    const asset = await core.assets.writes.create({
       type: 'SEEDED_ASSET',
       asset: { format: { file: { string: { raw } } } },
     } as never, { author: TEST_AUTHOR });

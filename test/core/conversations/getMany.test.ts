@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { Satchel } from '../../../src/core/satchel.ts';
-import type { Seed } from '../../../src/core/wire.ts';
+import type { Seed } from '../../../src/core/piecesTypes.ts';
 import { tempDir } from '../../support/helpers.ts';
 import { TEST_AUTHOR, TEST_WRITE } from '../../support/authors.ts';
 
@@ -18,8 +18,8 @@ test('conversations read many at once render as each read alone, and an asset em
   const dataDir = tempDir();
   const core = Satchel.open({ dataDir });
   try {
-    const asset = await core.assets.create(seed('function parseRows(text) { return text.split("\\n"); }'), { author: TEST_AUTHOR });
-    const website = core.assets.createWebsite({ url: 'https://example.com/rows', name: 'rows' }, TEST_WRITE);
+    const asset = await core.assets.writes.create(seed('function parseRows(text) { return text.split("\\n"); }'), { author: TEST_AUTHOR });
+    const website = core.assets.writes.createWebsite({ url: 'https://example.com/rows', name: 'rows' }, TEST_WRITE);
     const first = core.conversations.create(
       {
         type: 'COPILOT',

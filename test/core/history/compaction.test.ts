@@ -53,8 +53,8 @@ function backdate(core: Satchel, id: string, ages: number[]): void {
 
 test('compaction drops what the policy drops, keeps what it keeps readable, and removes texts nothing names', async () => {
   await withCore(async (core) => {
-    const asset = await core.assets.create({ asset: { format: { fragment: { string: { raw: 'v0' }, metadata: { ext: 'txt' as never } } } } }, { author: TEST_AUTHOR });
-    for (let i = 1; i <= 5; i++) core.assets.edit(asset.id, { content: { text: `v${i}` } }, TEST_WRITE);
+    const asset = await core.assets.writes.create({ asset: { format: { fragment: { string: { raw: 'v0' }, metadata: { ext: 'txt' as never } } } } }, { author: TEST_AUTHOR });
+    for (let i = 1; i <= 5; i++) core.assets.writes.edit(asset.id, { content: { text: `v${i}` } }, TEST_WRITE);
     // Newest first: v5 now, v4 yesterday, v3..v1 on one day 60 days ago, v0 61 days ago.
     backdate(core, asset.id, [0, DAY, 60 * DAY, 60 * DAY + 1000, 60 * DAY + 2000, 61 * DAY]);
     const texts = (): number => (core.context.database.db.prepare('SELECT count(*) AS n FROM revision_texts').get() as { n: number }).n;
@@ -72,11 +72,11 @@ test('a text two assets share stays while either names it', async () => {
     async (core) => {
       const seed = (raw: string) => ({ asset: { format: { fragment: { string: { raw }, metadata: { ext: 'txt' as never } } } } });
       const texts = (): number => (core.context.database.db.prepare('SELECT count(*) AS n FROM revision_texts').get() as { n: number }).n;
-      const a = await core.assets.create(seed('shared text'), { author: TEST_AUTHOR });
-      const b = await core.assets.create(seed('other'), { author: TEST_AUTHOR });
-      core.assets.edit(a.id, { content: { text: 'a later' } }, TEST_WRITE);
-      core.assets.edit(b.id, { content: { text: 'shared text' } }, TEST_WRITE);
-      core.assets.edit(b.id, { content: { text: 'b later' } }, TEST_WRITE);
+      const a = await core.assets.writes.create(seed('shared text'), { author: TEST_AUTHOR });
+      const b = await core.assets.writes.create(seed('other'), { author: TEST_AUTHOR });
+      core.assets.writes.edit(a.id, { content: { text: 'a later' } }, TEST_WRITE);
+      core.assets.writes.edit(b.id, { content: { text: 'shared text' } }, TEST_WRITE);
+      core.assets.writes.edit(b.id, { content: { text: 'b later' } }, TEST_WRITE);
       assert.equal(texts(), 2, '"shared text" is kept once for both assets, "other" once');
       // With a cap of one, a's first revision goes; b's middle one still names the shared text.
       assert.equal(core.history.compactor.compactAsset(a.id), 1);
@@ -92,8 +92,8 @@ test('a text two assets share stays while either names it', async () => {
 test('the background compactor applies the cap a moment after the writes, a step at a time', async () => {
   await withCore(
     async (core) => {
-      const asset = await core.assets.create({ asset: { format: { fragment: { string: { raw: 'start' } } } } }, { author: TEST_AUTHOR });
-      for (let i = 0; i < 12; i++) core.assets.edit(asset.id, { content: { text: `edit ${i}` } }, TEST_WRITE);
+      const asset = await core.assets.writes.create({ asset: { format: { fragment: { string: { raw: 'start' } } } } }, { author: TEST_AUTHOR });
+      for (let i = 0; i < 12; i++) core.assets.writes.edit(asset.id, { content: { text: `edit ${i}` } }, TEST_WRITE);
       assert.equal(core.history.list(asset.id).revisions.length, 13);
       await waitFor(() => core.history.list(asset.id).revisions.length === 3, 5000);
       assert.deepEqual(core.history.list(asset.id).revisions.map((r) => core.history.get(asset.id, r.id).content.text), ['edit 11', 'edit 10', 'edit 9']);
@@ -107,8 +107,8 @@ test('the daily pass compacts assets no write has queued', async () => {
     async (core) => {
       const ids: string[] = [];
       for (let n = 0; n < 3; n++) {
-        const asset = await core.assets.create({ asset: { format: { fragment: { string: { raw: `asset ${n}` } } } } }, { author: TEST_AUTHOR });
-        for (let i = 0; i < 4; i++) core.assets.update({ id: asset.id, name: `asset ${n} name ${i}` }, TEST_WRITE);
+        const asset = await core.assets.writes.create({ asset: { format: { fragment: { string: { raw: `asset ${n}` } } } } }, { author: TEST_AUTHOR });
+        for (let i = 0; i < 4; i++) core.assets.writes.update({ id: asset.id, name: `asset ${n} name ${i}` }, TEST_WRITE);
         ids.push(asset.id);
       }
       // Revisions from 100 days ago, all on one day: only each asset's newest stays.

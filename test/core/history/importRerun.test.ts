@@ -20,7 +20,7 @@ async function rerun(core: Satchel, name: string): Promise<void> {
   const greet = core.assets.list().find((asset) => asset.name === 'Greet')!;
   const before = core.history.current(greet.id);
   // The user works on it in Satchel: a tag of their own, another language.
-  core.assets.edit(greet.id, { tags: ['greet', 'mine'], language: 'rb' }, TEST_WRITE);
+  core.assets.writes.edit(greet.id, { tags: ['greet', 'mine'], language: 'rb' }, TEST_WRITE);
 
   const second = await core.imports.import([{ name, text: () => file('print("hello, world")', 'Says hello to the world') }]);
   assert.deepEqual([second.imported, second.updated, second.duplicates], [0, 1, 1]);
@@ -37,10 +37,10 @@ async function rerun(core: Satchel, name: string): Promise<void> {
   assert.deepEqual([original.content.text, original.description], ['print("hello")', 'Says hello']);
   assert.equal(core.history.get(greet.id, list.current).description, 'Says hello to the world');
   // The search index follows the update.
-  assert.ok(core.assets.search({ query: 'world' }, { transferables: false, pseudo: false }).iterable.some((hit) => hit.asset?.id === greet.id));
+  assert.ok(core.assets.searches.search({ query: 'world' }, { transferables: false, pseudo: false }).iterable.some((hit) => hit.asset?.id === greet.id));
 
   // Deleted since: the next import makes it again.
-  core.assets.delete(greet.id, TEST_WRITE);
+  core.assets.writes.delete(greet.id, TEST_WRITE);
   const third = await core.imports.import([{ name, text: () => file('print("hello again")', 'Says hello') }]);
   assert.deepEqual([third.imported, third.updated], [1, 0]);
 }

@@ -61,7 +61,7 @@ test('SIGKILL mid-import leaves whole batches, consistent indexes, and a re-run 
       assert.deepEqual(automerge(), [0, 0]);
       await core.imports.merged();
       assert.deepEqual(automerge(), [4, 4]);
-      const hits = core.assets.search({ query: 'crash0' }, { transferables: false, pseudo: false }).iterable;
+      const hits = core.assets.searches.search({ query: 'crash0' }, { transferables: false, pseudo: false }).iterable;
       assert.ok(hits.some((hit) => hit.asset?.name === 'Crash 0'), 'search finds an asset of the first batch');
 
       const snippets = Object.fromEntries(

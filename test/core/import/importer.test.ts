@@ -37,7 +37,7 @@ test('every fixture imports: assets with their language, tags and description; b
     assert.equal(active.formats.iterable[0]?.classification.specific, 'sql');
     assert.equal(byName.get('Fetch JSON')!.formats.iterable[0]?.classification.specific, 'js');
     // Imported assets are found by search, by name, by tag and through the connector's index.
-    assert.ok(core.assets.search({ query: 'debounce' }, { transferables: false, pseudo: false }).iterable.some((hit) => hit.asset?.name === 'Debounce'));
+    assert.ok(core.assets.searches.search({ query: 'debounce' }, { transferables: false, pseudo: false }).iterable.some((hit) => hit.asset?.name === 'Debounce'));
     assert.deepEqual(core.assets.labels.assetsTagged('fj'), [byName.get('Fetch JSON')!.id]);
     assert.equal(core.connector.index.size, 10);
     const description = core.context.links.partners({ kind: 'asset', id: byName.get('Debounce')!.id }, 'annotation');
@@ -54,7 +54,7 @@ test('re-running an import skips every snippet it already wrote, and repeats ins
     assert.equal(again.duplicates, 6);
     assert.equal(core.assets.list().length, 4);
     // A snippet saved by hand is a duplicate too (the connector's index knows every asset).
-    await core.assets.create({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'print("by hand")' } } } } } as never, { author: TEST_AUTHOR });
+    await core.assets.writes.create({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'print("by hand")' } } } } } as never, { author: TEST_AUTHOR });
     const repeated = { 'By hand': { prefix: 'h', body: 'print("by hand")' }, 'Twice A': { prefix: 'a', body: 'x = 1' }, 'Twice B': { prefix: 'b', body: 'x = 1' } };
     const summary = await core.imports.import([{ name: 'py.json', text: () => JSON.stringify(repeated) }]);
     assert.deepEqual([summary.imported, summary.duplicates], [1, 2]);
@@ -92,7 +92,7 @@ test('batches: progress after each, change events for every new asset, in-memory
     const created = new Set(changes.filter((c) => c.kind === 'asset').map((c) => c.id));
     assert.deepEqual([...created].sort(), core.assets.identifiers().sort());
     // The labels the worker wrote are in this thread's in-memory label index: a name substring finds them.
-    assert.deepEqual(core.assets.search({ query: 'S17' }, { transferables: false, pseudo: false }).iterable.map((hit) => hit.asset?.name), ['S17']);
+    assert.deepEqual(core.assets.searches.search({ query: 'S17' }, { transferables: false, pseudo: false }).iterable.map((hit) => hit.asset?.name), ['S17']);
   });
 });
 

@@ -8,7 +8,7 @@ import { NotFoundError } from '../../../src/core/errors.ts';
 const noRows = { get: () => undefined, customs: () => [] } as unknown as ModelStore;
 
 test('the stand-ins for cloud models are built once and found by id', () => {
-  const models = new KnownModels([], noRows, false);
+  const models = new KnownModels([], noRows, undefined);
   const standIns = () => models.all().filter((known) => known.kind === 'standIn').map((known) => known.base);
   const first = standIns();
   assert.deepEqual(first.map((model) => model.id), [...STAND_IN_IDS]);
@@ -21,10 +21,13 @@ test('the stand-ins for cloud models are built once and found by id', () => {
 });
 
 test('the built-in encoder is listed and found only when the build carries its files', () => {
-  const withFiles = new KnownModels([], noRows, true);
+  const files = { modelDir: '/encoder/model' };
+  const withFiles = new KnownModels([], noRows, files);
   assert.deepEqual(withFiles.all().filter((known) => known.kind === 'encoder').map((known) => known.base.id), [ENCODER_ID]);
-  assert.equal(withFiles.get(ENCODER_ID).kind, 'encoder');
-  const without = new KnownModels([], noRows, false);
+  const found = withFiles.get(ENCODER_ID);
+  assert.equal(found.kind, 'encoder');
+  assert.equal(found.kind === 'encoder' ? found.files : undefined, files, 'the files it is loaded from come with it');
+  const without = new KnownModels([], noRows, undefined);
   assert.equal(without.all().some((known) => known.kind === 'encoder'), false);
   assert.throws(() => without.get(ENCODER_ID), NotFoundError);
 });

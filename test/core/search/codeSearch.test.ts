@@ -41,7 +41,7 @@ test('GET /search/neural_code finds retryWithBackoffProbe by "retry backoff" amo
     const summary = await core.imports.import([source]);
     assert.equal(summary.imported, 10_001);
     assert.ok(core.assets.identifiers().length > EXACT_SIMILARITY_MAX, 'the index-backed similarity is the one searched');
-    const found = core.assets.codeSearch('retry backoff', { transferables: false, pseudo: false }).iterable;
+    const found = core.assets.searches.codeSearch('retry backoff', { transferables: false, pseudo: false }).iterable;
     assert.equal(found[0]?.asset?.name, 'Retry with backoff probe', `first of ${found.length}: ${found[0]?.asset?.name}`);
   });
 });

@@ -22,7 +22,7 @@ const quality = qualityCorpus(SIZE);
 before(async () => {
   t = await startTestServer({ models: { idleUnloadMs: 0 } });
   for (const asset of quality.corpus.assets) {
-    idOf.set(asset.key, (await t.core.assets.create(codeSeed(asset.code, asset.name, { tags: [...asset.tags], ext: asset.language }), TEST_WRITE)).id);
+    idOf.set(asset.key, (await t.core.assets.writes.create(codeSeed(asset.code, asset.name, { tags: [...asset.tags], ext: asset.language }), TEST_WRITE)).id);
   }
 });
 after(async () => {
@@ -35,7 +35,7 @@ async function recallAt5(queries: readonly ScoredQuery[], hybrid: boolean): Prom
   for (const { query, target } of queries) {
     const semantic = hybrid ? await t.core.recall.prepare(query) : undefined;
     if (hybrid) assert.ok(semantic, `"${query}" is searched by meaning`);
-    const ids = t.core.assets.queryIds(query, { tags: [], limit: 5, semantic });
+    const ids = t.core.assets.searches.queryIds(query, { tags: [], limit: 5, semantic });
     if (ids.includes(idOf.get(target)!)) found++;
   }
   return found / queries.length;

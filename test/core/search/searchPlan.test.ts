@@ -64,7 +64,7 @@ beforeEach(async () => {
     },
     { queryTimeoutMs: 200 },
   );
-  for (let i = 0; i < 20; i++) await s.assets.create(codeSeed(`export const fetchWithRetry${i} = (url) => fetch(url);`, `fetchWithRetry${i}`, { tags: ['http'] }), { author: TEST_AUTHOR });
+  for (let i = 0; i < 20; i++) await s.assets.writes.create(codeSeed(`export const fetchWithRetry${i} = (url) => fetch(url);`, `fetchWithRetry${i}`, { tags: ['http'] }), { author: TEST_AUTHOR });
 });
 afterEach(() => {
   recall.dispose();

@@ -31,7 +31,7 @@ function segments(core: Satchel): number[] {
 }
 
 function found(core: Satchel, query: string): string[] {
-  return core.assets.search({ query }, { transferables: false, pseudo: false }).iterable.map((hit) => hit.asset!.name!).sort();
+  return core.assets.searches.search({ query }, { transferables: false, pseudo: false }).iterable.map((hit) => hit.asset!.name!).sort();
 }
 
 const QUERIES = ['mergeCase1', 'input3', 'tag2', 'Merge 12', 'mergcase'];

@@ -86,7 +86,7 @@ const OPTIONS: SearchOptions = { transferables: false, pseudo: false };
 
 async function names(query: string): Promise<string[]> {
   const semantic = await recall.prepare(query);
-  return s.assets.search({ query }, { ...OPTIONS, semantic }).iterable.map((hit) => hit.asset?.name ?? '?');
+  return s.assets.searches.search({ query }, { ...OPTIONS, semantic }).iterable.map((hit) => hit.asset?.name ?? '?');
 }
 
 function vectorRows(): Array<{ asset_id: string; model: string; dimension: number; stale: number; vector: Uint8Array }> {
@@ -95,7 +95,7 @@ function vectorRows(): Array<{ asset_id: string; model: string; dimension: numbe
 
 async function seedCorpus(): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
-  const add = async (name: string, code: string) => (ids[name] = (await s.assets.create(codeSeed(code, name), { author: TEST_AUTHOR })).id);
+  const add = async (name: string, code: string) => (ids[name] = (await s.assets.writes.create(codeSeed(code, name), { author: TEST_AUTHOR })).id);
   await add('fetchWithRetry', 'async function fetchWithRetry(url, attempts) {\n  for (let i = 0; i < attempts; i++) {\n    try { return await fetch(url); } catch { await sleep(2 ** i * 100); }\n  }\n}');
   await add('sortByName', 'const sortByName = (rows) => rows.sort((a, b) => a.name.localeCompare(b.name));');
   await add('readConfig', "import { readFileSync } from 'node:fs';\nexport const readConfig = (p) => JSON.parse(readFileSync(p, 'utf8'));");
@@ -107,7 +107,7 @@ async function seedCorpus(): Promise<Record<string, string>> {
 
 /** 40 assets, and a slow model's back-fill that has made a few of their vectors. */
 async function backfillUnderWay(): Promise<FakeEmbedder> {
-  for (let i = 0; i < 40; i++) await s.assets.create(codeSeed(`export const value${i} = ${i};`, `value${i}`), { author: TEST_AUTHOR });
+  for (let i = 0; i < 40; i++) await s.assets.writes.create(codeSeed(`export const value${i} = ${i};`, `value${i}`), { author: TEST_AUTHOR });
   const slow = new FakeEmbedder('embed-slow', { delayMs: 5 });
   loadModel(slow);
   const deadline = Date.now() + 5000;
@@ -156,12 +156,12 @@ test('vectors follow creates, updates and deletes', async () => {
   const model = new FakeEmbedder('embed-a');
   loadModel(model);
   await recall.idle();
-  const created = await s.assets.create(codeSeed('export const parseCsvLine = (line) => line.split(",");', 'parseCsvLine'), { author: TEST_AUTHOR });
+  const created = await s.assets.writes.create(codeSeed('export const parseCsvLine = (line) => line.split(",");', 'parseCsvLine'), { author: TEST_AUTHOR });
   await recall.idle();
   assert.ok(vectorRows().some((row) => row.asset_id === created.id && row.stale === 0), 'a created asset gets a vector');
 
   const before = vectorRows().find((row) => row.asset_id === ids['sortByName'])!;
-  s.assets.update({ ...s.assets.get(ids['sortByName']!), name: 'arrange customers in order' }, TEST_WRITE);
+  s.assets.writes.update({ ...s.assets.get(ids['sortByName']!), name: 'arrange customers in order' }, TEST_WRITE);
   assert.equal(vectorRows().find((row) => row.asset_id === ids['sortByName'])!.stale, 1, 'the write marked it stale in its transaction');
   await recall.idle();
   const after = vectorRows().find((row) => row.asset_id === ids['sortByName'])!;
@@ -171,12 +171,12 @@ test('vectors follow creates, updates and deletes', async () => {
 
   // A write that changes nothing embedded (the score) costs no model call.
   const calls = model.texts.length;
-  s.assets.update({ ...s.assets.get(ids['readConfig']!), favorited: true }, TEST_WRITE);
+  s.assets.writes.update({ ...s.assets.get(ids['readConfig']!), favorited: true }, TEST_WRITE);
   await recall.idle();
   assert.equal(model.texts.length, calls);
   assert.equal(vectorRows().find((row) => row.asset_id === ids['readConfig'])!.stale, 0);
 
-  s.assets.delete(ids['fetchWithRetry']!, TEST_WRITE);
+  s.assets.writes.delete(ids['fetchWithRetry']!, TEST_WRITE);
   assert.ok(!vectorRows().some((row) => row.asset_id === ids['fetchWithRetry']), 'deleted with the asset, in its transaction');
   assert.ok(!(await names('download the web page again')).includes('fetchWithRetry'));
   assert.equal(recall.status().vectors, 6);
@@ -189,14 +189,14 @@ test('an asset found by meaning alone, where lexical search finds nothing', asyn
   loadModel(new FakeEmbedder('embed-a'));
   await recall.idle();
   const semantic = await recall.prepare(query);
-  const hits = s.assets.search({ query }, { ...OPTIONS, semantic }).iterable;
+  const hits = s.assets.searches.search({ query }, { ...OPTIONS, semantic }).iterable;
   assert.equal(hits[0]?.asset?.name, 'fetchWithRetry');
   assert.equal(hits[0]?.exact, false, 'a match by meaning is a suggestion, not an exact match');
   assert.equal(hits[0]?.match, 'CONTENT');
   assert.ok(!hits.some((hit) => hit.asset?.name === 'formatTimestamp'), 'dissimilar assets stay out (minimum similarity)');
   // Phrases are exact constraints: a quoted query is lexical only.
   assert.deepEqual(
-    s.assets.search({ query: `"${query}"` }, { ...OPTIONS, semantic: await recall.prepare(`"${query}"`) }).iterable,
+    s.assets.searches.search({ query: `"${query}"` }, { ...OPTIONS, semantic: await recall.prepare(`"${query}"`) }).iterable,
     [],
   );
 });
@@ -226,7 +226,7 @@ class ConeEmbedder extends FakeEmbedder {
 test('a model whose vectors crowd in a cone is compared from the library\'s centre: unrelated snippets stop matching', async () => {
   await seedCorpus();
   const query = 'download the web page again';
-  const found = async () => s.assets.search({ query }, { ...OPTIONS, semantic: await recall.prepare(query) }).iterable.map((hit) => hit.asset?.name);
+  const found = async () => s.assets.searches.search({ query }, { ...OPTIONS, semantic: await recall.prepare(query) }).iterable.map((hit) => hit.asset?.name);
   loadModel(new ConeEmbedder('cone-plain', false));
   await recall.idle();
   const plain = await found();
@@ -247,7 +247,7 @@ test('hybrid ordering: lexical and vector hits fused, the same order every time'
   // Both rankings place createUserProfile first; meaning adds lookupAccount ("account" ~ user).
   assert.deepEqual(first.slice(0, 2), ['createUserProfile', 'lookupAccount']);
   for (let i = 0; i < 5; i++) assert.deepEqual(await names('user'), first);
-  const hits = s.assets.search({ query: 'user' }, { ...OPTIONS, semantic: await recall.prepare('user') }).iterable;
+  const hits = s.assets.searches.search({ query: 'user' }, { ...OPTIONS, semantic: await recall.prepare('user') }).iterable;
   const scores = hits.map((hit) => hit.score);
   assert.deepEqual([...scores].sort((a, b) => b - a), scores, 'scores follow the fused order');
   assert.deepEqual(hits.slice(0, 2).map((hit) => hit.exact), [true, false]);
@@ -277,8 +277,8 @@ test('a model change ignores the old vectors and makes new ones; writes while un
   assert.equal((await names('download the web page again'))[0], 'fetchWithRetry');
 
   loadModel(undefined);
-  s.assets.update({ ...s.assets.get(ids['readConfig']!), name: 'load settings from disk' }, TEST_WRITE);
-  await s.assets.create(codeSeed('export const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));', 'clamp'), { author: TEST_AUTHOR });
+  s.assets.writes.update({ ...s.assets.get(ids['readConfig']!), name: 'load settings from disk' }, TEST_WRITE);
+  await s.assets.writes.create(codeSeed('export const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));', 'clamp'), { author: TEST_AUTHOR });
   const again = new FakeEmbedder('embed-b', { extra: 16 });
   loadModel(again);
   await recall.idle();
@@ -307,7 +307,7 @@ test('cancelling the back-fill keeps the model: search uses what was made, new w
   assert.ok(status.done < status.total, `${status.done} of ${status.total}`);
   assert.ok(vectorRows().length < 40);
   assert.equal(recall.cancelBackfill(), false, 'nothing left to cancel');
-  const created = await s.assets.create(codeSeed('export const fetchPage = (url) => fetch(url);', 'fetchPage'), { author: TEST_AUTHOR });
+  const created = await s.assets.writes.create(codeSeed('export const fetchPage = (url) => fetch(url);', 'fetchPage'), { author: TEST_AUTHOR });
   await recall.idle();
   assert.ok(vectorRows().some((row) => row.asset_id === created.id));
   assert.equal((await names('download the web page'))[0], 'fetchPage');
@@ -317,7 +317,7 @@ test('code search (GET /search/neural_code) is fused with vector similarity whil
   await seedCorpus();
   const query = 'download the web page again';
   const codeNames = async () =>
-    s.assets.codeSearch(query, { ...OPTIONS, semantic: await recall.prepare(query) }).iterable.map((hit) => hit.asset?.name);
+    s.assets.searches.codeSearch(query, { ...OPTIONS, semantic: await recall.prepare(query) }).iterable.map((hit) => hit.asset?.name);
   assert.notEqual((await codeNames())[0], 'fetchWithRetry', 'TF-IDF over identifiers alone does not find it first');
   loadModel(new FakeEmbedder('embed-a'));
   await recall.idle();

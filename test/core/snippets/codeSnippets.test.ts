@@ -29,7 +29,7 @@ const library: readonly Snippet[] = [
 async function write(core: Satchel, snippets: readonly Snippet[]): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   for (const snippet of snippets) {
-    const id = (await core.assets.create(codeSeed(snippet.text, snippet.name, { ext: snippet.language, tags: ['export-me', ...snippet.prefixes] }), TEST_WRITE)).id;
+    const id = (await core.assets.writes.create(codeSeed(snippet.text, snippet.name, { ext: snippet.language, tags: ['export-me', ...snippet.prefixes] }), TEST_WRITE)).id;
     core.snippets.setInfo(id, { syntax: snippet.syntax, prefixes: snippet.prefixes }, TEST_WRITE);
     if (snippet.description) describe(core, id, snippet.description);
     ids.set(snippet.name, id);
@@ -71,7 +71,7 @@ const sorted = (snippets: readonly Snippet[]): Snippet[] => [...snippets].sort((
 test('a tag exported to .code-snippets and imported into another store gives the same snippets', async () => {
   const exported = await withCore(async (core) => {
     await write(core, library);
-    await core.assets.create(codeSeed('not tagged', 'Other', { ext: 'ts' }), TEST_WRITE);
+    await core.assets.writes.create(codeSeed('not tagged', 'Other', { ext: 'ts' }), TEST_WRITE);
     const file = core.snippets.exportCodeSnippets({ tag: 'export-me' });
     assert.equal(file.count, library.length, 'only the tag\'s snippets');
     assert.equal(file.fileName, 'export-me.code-snippets');

@@ -12,7 +12,7 @@ import { MAX_CANDIDATE_TEXT } from '../../../src/core/snippets/snippetService.ts
 import { TEST_WRITE } from '../../support/authors.ts';
 
 async function save(core: Satchel, text: string, name: string, ext: string, tags: string[] = []): Promise<string> {
-  return (await core.assets.create(codeSeed(text, name, { ext, tags }), TEST_WRITE)).id;
+  return (await core.assets.writes.create(codeSeed(text, name, { ext, tags }), TEST_WRITE)).id;
 }
 
 const names = (core: Satchel, query: string, language?: string): string[] => core.snippets.completions({ query, language }).candidates.map((c) => c.name);
@@ -84,19 +84,19 @@ test('the language table and the label index follow renames, tags, reclassificat
   await withCore(async (core) => {
     const id = await save(core, 'SELECT 1', 'Health query', 'sql');
     assert.deepEqual(names(core, 'health', 'sql'), ['Health query']);
-    core.assets.reclassify(id, 'py', TEST_WRITE);
+    core.assets.writes.reclassify(id, 'py', TEST_WRITE);
     assert.deepEqual(names(core, 'health', 'sql'), [], 'reclassified: no longer SQL');
     assert.deepEqual(names(core, 'health', 'python'), ['Health query']);
     const asset = core.assets.get(id, { transferables: false });
-    core.assets.update({ ...asset, name: 'Liveness probe' }, TEST_WRITE);
+    core.assets.writes.update({ ...asset, name: 'Liveness probe' }, TEST_WRITE);
     assert.deepEqual(names(core, 'health', 'python'), []);
     assert.deepEqual(names(core, 'live', 'python'), ['Liveness probe']);
-    core.assets.createTag({ text: 'kubernetes', asset: id }, TEST_WRITE);
+    core.assets.writes.createTag({ text: 'kubernetes', asset: id }, TEST_WRITE);
     assert.deepEqual(names(core, 'kube', 'python'), ['Liveness probe']);
-    const suggested = (await core.assets.create(codeSeed('print(1)', 'Liveness suggestion', { ext: 'py' }), { ...TEST_WRITE, suggested: true })).id;
+    const suggested = (await core.assets.writes.create(codeSeed('print(1)', 'Liveness suggestion', { ext: 'py' }), { ...TEST_WRITE, suggested: true })).id;
     assert.ok(core.assets.exists(suggested));
     assert.deepEqual(names(core, 'live', 'python'), ['Liveness probe'], 'a suggestion is not offered');
-    core.assets.delete(id, TEST_WRITE);
+    core.assets.writes.delete(id, TEST_WRITE);
     assert.deepEqual(names(core, 'live', 'python'), []);
     assert.deepEqual(core.snippets.completions({ query: '', language: 'python' }).candidates, []);
   });
@@ -123,7 +123,7 @@ test('the language table warmed at start takes in changes made while it reads, a
     const ids = [];
     for (let i = 0; i < 20; i++) ids.push(await save(core, `x${i}`, `Widget ${i}`, 'ts'));
     const warming = core.snippets.warm();
-    core.assets.reclassify(ids[0]!, 'go', TEST_WRITE);
+    core.assets.writes.reclassify(ids[0]!, 'go', TEST_WRITE);
     await warming;
     assert.deepEqual(names(core, 'widget', 'go'), ['Widget 0'], 'a change made during the warm-up is read');
     assert.equal(names(core, 'widget', 'typescript').length, 19);

@@ -24,7 +24,7 @@ const posix = process.platform !== 'win32';
 /** A core in a fresh data directory holding `assets` assets and one conversation. */
 async function seeded(assets: number, options: { keepBackups?: number; importWorker?: boolean } = {}): Promise<Satchel> {
   const core = Satchel.open({ dataDir: tempDir('satchel-backup-'), importWorker: false, ...options });
-  for (let i = 0; i < assets; i++) await core.assets.create(codeSeed(`export const value${i} = ${i} * 2; // backup test`, `value ${i}`), { author: TEST_AUTHOR });
+  for (let i = 0; i < assets; i++) await core.assets.writes.create(codeSeed(`export const value${i} = ${i} * 2; // backup test`, `value ${i}`), { author: TEST_AUTHOR });
   core.conversations.create({ type: 'COPILOT', name: 'kept', messages: [{ role: 'USER', fragment: { string: { raw: 'hello' } } }] }, false);
   return core;
 }

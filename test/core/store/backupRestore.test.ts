@@ -31,7 +31,7 @@ async function storeWithBackup(assets: number): Promise<{ dataDir: string; backu
   const dataDir = tempDir('satchel-restore-');
   const core = Satchel.open({ dataDir, importWorker: false });
   const ids: string[] = [];
-  for (let i = 0; i < assets; i++) ids.push((await core.assets.create(codeSeed(`export function restored${i}() { return ${i}; }`, `restored ${i}`, { tags: ['kept', `n${i}`] }), { author: TEST_AUTHOR })).id);
+  for (let i = 0; i < assets; i++) ids.push((await core.assets.writes.create(codeSeed(`export function restored${i}() { return ${i}; }`, `restored ${i}`, { tags: ['kept', `n${i}`] }), { author: TEST_AUTHOR })).id);
   core.conversations.create(
     {
       type: 'COPILOT',
@@ -56,8 +56,8 @@ test('a restore brings back every record exactly, and keeps the store it replace
   try {
     // Changes after the backup: one asset deleted, one added, one renamed.
     const core = Satchel.open({ dataDir, importWorker: false });
-    core.assets.delete(ids[1]!, TEST_WRITE);
-    await core.assets.create(codeSeed('export const afterTheBackup = true;'), { author: TEST_AUTHOR });
+    core.assets.writes.delete(ids[1]!, TEST_WRITE);
+    await core.assets.writes.create(codeSeed('export const afterTheBackup = true;'), { author: TEST_AUTHOR });
     await core.context.database.settled();
     const changed = storeDigest(core.context.database.db);
     await core.close();

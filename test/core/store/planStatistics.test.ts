@@ -22,8 +22,8 @@ const WORD = 'listedValue';
 async function analyzedWithOneSnippet(): Promise<{ dataDir: string; first: string }> {
   const dataDir = tempDir('satchel-stats-');
   const core = Satchel.open({ dataDir, importWorker: false });
-  const first = (await core.assets.create(codeSeed(`export function probe() { return ${WORD}; }`, 'probe', { ext: 'ts' }), TEST_WRITE)).id;
-  core.assets.fullTextSearch(WORD, { transferables: false, pseudo: false });
+  const first = (await core.assets.writes.create(codeSeed(`export function probe() { return ${WORD}; }`, 'probe', { ext: 'ts' }), TEST_WRITE)).id;
+  core.assets.searches.fullTextSearch(WORD, { transferables: false, pseudo: false });
   await core.close();
   const db = new DatabaseSync(join(dataDir, 'satchel.db'));
   try {
@@ -66,8 +66,8 @@ async function misledPlans(core: Satchel, remove: string): Promise<string[]> {
     return original.call(this, sql);
   };
   try {
-    core.assets.fullTextSearch(WORD, { transferables: false, pseudo: false });
-    core.assets.delete(remove, TEST_WRITE);
+    core.assets.searches.fullTextSearch(WORD, { transferables: false, pseudo: false });
+    core.assets.writes.delete(remove, TEST_WRITE);
   } finally {
     Database.prototype.prepare = original;
   }
@@ -120,7 +120,7 @@ test('an import that grows the store many times over refreshes the statistics th
     assert.equal(summary.imported, 300);
     await core.imports.merged();
     await database.statistics?.settled();
-    const victim = core.assets.taggedIds(['probe7'], 1)[0];
+    const victim = core.assets.searches.taggedIds(['probe7'], 1)[0];
     assert.ok(victim !== undefined, 'an imported snippet to delete');
     const misled = await misledPlans(core, victim);
     assert.deepEqual(misled, [], `plans misled by the statistics taken before the import:\n${misled.join('\n')}`);

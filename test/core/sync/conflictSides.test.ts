@@ -19,12 +19,12 @@ const SLOW = { timeout: 120_000 };
  */
 async function conflicts(a: Satchel, b: Satchel, count: number): Promise<Array<{ id: string; copy: string }>> {
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await a.assets.create(seed(`const retries = ${i};\n`, { name: `Retries ${i}` }), TEST_WRITE)).id);
+  for (let i = 0; i < count; i++) ids.push((await a.assets.writes.create(seed(`const retries = ${i};\n`, { name: `Retries ${i}` }), TEST_WRITE)).id);
   await a.sync.sync();
   await b.sync.sync();
   for (const id of ids) {
-    a.assets.edit(id, { content: { text: 'const retries = 5; // A\n' }, name: 'Retries, renamed on A', tags: ['from-a'], description: 'why A' }, TEST_WRITE);
-    b.assets.edit(id, { content: { text: 'const retries = 10; // B\n' } }, TEST_WRITE);
+    a.assets.writes.edit(id, { content: { text: 'const retries = 5; // A\n' }, name: 'Retries, renamed on A', tags: ['from-a'], description: 'why A' }, TEST_WRITE);
+    b.assets.writes.edit(id, { content: { text: 'const retries = 10; // B\n' } }, TEST_WRITE);
   }
   await a.sync.sync();
   const made = await b.sync.sync();

@@ -28,7 +28,7 @@ function texts(core: Satchel, conversation: string): string[] | undefined {
 test('a conversation made on A appears on B with every field (messages, links, favorite, times); one changed is all the next sync reads', SLOW, async () => {
   await withMachines(async ({ a, b, remote }) => {
     const ids = await variedLibrary(a);
-    const site = a.assets.createWebsite({ url: 'https://example.com/talk', name: 'Talk' }, TEST_WRITE);
+    const site = a.assets.writes.createWebsite({ url: 'https://example.com/talk', name: 'Talk' }, TEST_WRITE);
     a.conversations.associate(ids[6]!, 'website', site.id);
     await a.sync.sync();
     assert.equal(remoteFiles(remote).filter((file) => file.startsWith('conversations/') && file.endsWith('/conversation.md')).length, 2);
@@ -137,7 +137,7 @@ test('one message changed differently on both sides: the remote text stays under
 
 test('a conversation linked to a snippet made in the same sync links to it on the other machine', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
-    const asset = await a.assets.create(seed('const x = 1;\n', { name: 'Linked' }), TEST_WRITE);
+    const asset = await a.assets.writes.create(seed('const x = 1;\n', { name: 'Linked' }), TEST_WRITE);
     const id = converse(a, 'About x', ['what is x?']);
     a.conversations.associate(id, 'asset', asset.id);
     await a.sync.sync();

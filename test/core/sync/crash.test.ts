@@ -33,23 +33,23 @@ for (const phase of ['fetched', 'committed', 'pushing', 'pushed', 'applying']) {
     let a = openMachine(dirs.a, remote);
     const b = openMachine(dirs.b, remote);
     try {
-      const shared = await a.assets.create(seed('const retries = 3;\n', { name: 'Shared' }), TEST_WRITE);
-      const lines = await a.assets.create(seed('one\ntwo\nthree\nfour\n', { name: 'Lines' }), TEST_WRITE);
+      const shared = await a.assets.writes.create(seed('const retries = 3;\n', { name: 'Shared' }), TEST_WRITE);
+      const lines = await a.assets.writes.create(seed('one\ntwo\nthree\nfour\n', { name: 'Lines' }), TEST_WRITE);
       const talk = a.conversations.create({ type: 'COPILOT', name: 'Talk', messages: [{ role: 'USER', fragment: { string: { raw: 'hello' } } }] } as never, false).id;
       await a.sync.sync();
       await b.sync.sync();
       // Work on both sides: new snippets, edits of different lines, the same line (a conflict), a delete.
-      const fromA = await a.assets.create(seed('made on A\n', { name: 'From A' }), TEST_WRITE);
-      a.assets.edit(lines.id, { content: { text: 'one (A)\ntwo\nthree\nfour\n' } }, TEST_WRITE);
-      a.assets.edit(shared.id, { content: { text: 'const retries = 5;\n' } }, TEST_WRITE);
-      const fromB = await b.assets.create(seed('made on B\n', { name: 'From B' }), TEST_WRITE);
-      b.assets.edit(lines.id, { content: { text: 'one\ntwo\nthree\nfour (B)\n' } }, TEST_WRITE);
-      b.assets.edit(shared.id, { content: { text: 'const retries = 10;\n' } }, TEST_WRITE);
+      const fromA = await a.assets.writes.create(seed('made on A\n', { name: 'From A' }), TEST_WRITE);
+      a.assets.writes.edit(lines.id, { content: { text: 'one (A)\ntwo\nthree\nfour\n' } }, TEST_WRITE);
+      a.assets.writes.edit(shared.id, { content: { text: 'const retries = 5;\n' } }, TEST_WRITE);
+      const fromB = await b.assets.writes.create(seed('made on B\n', { name: 'From B' }), TEST_WRITE);
+      b.assets.writes.edit(lines.id, { content: { text: 'one\ntwo\nthree\nfour (B)\n' } }, TEST_WRITE);
+      b.assets.writes.edit(shared.id, { content: { text: 'const retries = 10;\n' } }, TEST_WRITE);
       // Messages added to one conversation on both sides, and a conversation made on B.
       a.conversations.createMessage(talk, { role: 'USER', fragment: { string: { raw: 'from A' } } }, false);
       b.conversations.createMessage(talk, { role: 'USER', fragment: { string: { raw: 'from B' } } }, false);
       const made = b.conversations.create({ type: 'COPILOT', name: 'Made on B', messages: [] } as never, false).id;
-      for (let i = 0; i < 300; i++) await b.assets.create(seed(`bulk ${i}\n`, { name: `Bulk ${i}` }), TEST_WRITE);
+      for (let i = 0; i < 300; i++) await b.assets.writes.create(seed(`bulk ${i}\n`, { name: `Bulk ${i}` }), TEST_WRITE);
       await b.sync.sync();
       await a.close();
       const signal = await syncKilledAt(dirs.a, phase);

@@ -25,7 +25,7 @@ test('a git older than 2.29 on the machine: the sync stops naming the found and 
   const core = Satchel.open({ dataDir, importWorker: false, sync: { gitExecutable: fakeGit(root, '2.20.1') } });
   try {
     core.sync.configure(remote);
-    await core.assets.create(seed('x\n'), TEST_WRITE);
+    await core.assets.writes.create(seed('x\n'), TEST_WRITE);
     await assert.rejects(core.sync.sync(), { name: 'GitTooOldError', message: /needs git 2\.29\.0 or later, and the git on PATH is 2\.20\.1\..*nothing was changed/ });
     assert.equal(core.sync.status().changed, 1, 'the change is still to send');
     assert.equal(existsSync(join(dataDir, 'sync', 'repo.git')), false, 'no repository was made');

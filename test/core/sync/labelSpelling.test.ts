@@ -32,10 +32,10 @@ test('the preferred spelling is a fixed order: a tag first in code-unit order, a
 test('a tag spelled "React" on one machine and "react" on the other, and a website named two ways, converge on both machines', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
     const url = 'https://developer.mozilla.org/fetch';
-    const x = await a.assets.create(seed('fetch(a)\n', { name: 'X', tags: ['React'] }), TEST_WRITE);
-    a.assets.createWebsite({ url, name: 'Mozilla docs', asset: x.id }, TEST_WRITE);
-    const y = await b.assets.create(seed('fetch(b)\n', { name: 'Y', tags: ['react'] }), TEST_WRITE);
-    b.assets.createWebsite({ url, name: 'MDN', asset: y.id }, TEST_WRITE);
+    const x = await a.assets.writes.create(seed('fetch(a)\n', { name: 'X', tags: ['React'] }), TEST_WRITE);
+    a.assets.writes.createWebsite({ url, name: 'Mozilla docs', asset: x.id }, TEST_WRITE);
+    const y = await b.assets.writes.create(seed('fetch(b)\n', { name: 'Y', tags: ['react'] }), TEST_WRITE);
+    b.assets.writes.createWebsite({ url, name: 'MDN', asset: y.id }, TEST_WRITE);
 
     const rounds = await syncUntilQuiet(a, b);
     assert.ok(rounds <= 4, `quiet after ${rounds} rounds`);
@@ -53,13 +53,13 @@ test('a tag spelled "React" on one machine and "react" on the other, and a websi
 test('one snippet given the same tag and website on both machines at once, spelled and named differently: the merge and both stores agree', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
     const url = 'https://vuejs.org/guide';
-    const x = await a.assets.create(seed('const app = createApp()\n', { name: 'App', tags: ['shared'] }), TEST_WRITE);
+    const x = await a.assets.writes.create(seed('const app = createApp()\n', { name: 'App', tags: ['shared'] }), TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
-    a.assets.edit(x.id, { tags: ['shared', 'vue'] }, TEST_WRITE);
-    a.assets.createWebsite({ url, name: 'Vue guide', asset: x.id }, TEST_WRITE);
-    b.assets.edit(x.id, { tags: ['shared', 'Vue'] }, TEST_WRITE);
-    b.assets.createWebsite({ url, name: 'Guide', asset: x.id }, TEST_WRITE);
+    a.assets.writes.edit(x.id, { tags: ['shared', 'vue'] }, TEST_WRITE);
+    a.assets.writes.createWebsite({ url, name: 'Vue guide', asset: x.id }, TEST_WRITE);
+    b.assets.writes.edit(x.id, { tags: ['shared', 'Vue'] }, TEST_WRITE);
+    b.assets.writes.createWebsite({ url, name: 'Guide', asset: x.id }, TEST_WRITE);
 
     const rounds = await syncUntilQuiet(a, b);
     assert.ok(rounds <= 4, `quiet after ${rounds} rounds`);

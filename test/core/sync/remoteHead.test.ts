@@ -24,7 +24,7 @@ test('an empty remote whose HEAD names master: the vault goes to master, a clone
   const a = openMachine(join(root, 'a'), remote);
   const b = openMachine(join(root, 'b'), remote);
   try {
-    await a.assets.create(seed('echo hi\n', { name: 'Hi', ext: 'sh' }), TEST_WRITE);
+    await a.assets.writes.create(seed('echo hi\n', { name: 'Hi', ext: 'sh' }), TEST_WRITE);
     const first = await a.sync.sync();
     assert.equal(first.branch, 'master');
     assert.equal(a.sync.status().branch, 'master');
@@ -56,7 +56,7 @@ test('a branch the user named is kept whatever the remote\'s HEAD names', { time
   const a = openMachine(join(root, 'a'));
   try {
     a.sync.configure(remote, 'snippets');
-    await a.assets.create(seed('x\n'), TEST_WRITE);
+    await a.assets.writes.create(seed('x\n'), TEST_WRITE);
     assert.equal((await a.sync.sync()).branch, 'snippets');
     assert.ok(remoteFiles(remote, 'snippets').includes('satchel.json'));
     assert.deepEqual(remoteFiles(remote, 'master'), []);

@@ -28,11 +28,11 @@ test('create on A appears on B, every field of it; the second sync of each has n
 
 test('with a remote set, a snippet\'s description edited twice and a website renamed before a sync are noted once each (the notes no longer fail the write)', async () => {
   await withMachines(async ({ a }) => {
-    const asset = await a.assets.create(seed('x\n', { name: 'X' }), TEST_WRITE);
-    a.assets.edit(asset.id, { description: 'one' }, TEST_WRITE);
-    a.assets.edit(asset.id, { description: 'two' }, TEST_WRITE);
-    a.assets.createWebsite({ url: 'https://example.com/x', name: 'X', asset: asset.id }, TEST_WRITE);
-    a.assets.createWebsite({ url: 'https://example.com/x', name: 'X, renamed', asset: asset.id }, TEST_WRITE);
+    const asset = await a.assets.writes.create(seed('x\n', { name: 'X' }), TEST_WRITE);
+    a.assets.writes.edit(asset.id, { description: 'one' }, TEST_WRITE);
+    a.assets.writes.edit(asset.id, { description: 'two' }, TEST_WRITE);
+    a.assets.writes.createWebsite({ url: 'https://example.com/x', name: 'X', asset: asset.id }, TEST_WRITE);
+    a.assets.writes.createWebsite({ url: 'https://example.com/x', name: 'X, renamed', asset: asset.id }, TEST_WRITE);
     assert.equal(a.sync.status().changed, 1);
   });
 });
@@ -40,11 +40,11 @@ test('with a remote set, a snippet\'s description edited twice and a website ren
 test('concurrent edits of different lines merge line by line; tags edited on both sides are unioned', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
     const text = 'line 1\nline 2\nline 3\nline 4\nline 5\n';
-    const asset = await a.assets.create(seed(text, { name: 'Lines', tags: ['shared', 'drop-me'] }), TEST_WRITE);
+    const asset = await a.assets.writes.create(seed(text, { name: 'Lines', tags: ['shared', 'drop-me'] }), TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
-    a.assets.edit(asset.id, { content: { text: 'line 1 (A)\nline 2\nline 3\nline 4\nline 5\n' }, tags: ['shared', 'drop-me', 'from-a'] }, TEST_WRITE);
-    b.assets.edit(asset.id, { content: { text: 'line 1\nline 2\nline 3\nline 4\nline 5 (B)\n' }, tags: ['shared', 'from-b'] }, TEST_WRITE);
+    a.assets.writes.edit(asset.id, { content: { text: 'line 1 (A)\nline 2\nline 3\nline 4\nline 5\n' }, tags: ['shared', 'drop-me', 'from-a'] }, TEST_WRITE);
+    b.assets.writes.edit(asset.id, { content: { text: 'line 1\nline 2\nline 3\nline 4\nline 5 (B)\n' }, tags: ['shared', 'from-b'] }, TEST_WRITE);
     await a.sync.sync();
     const merged = await b.sync.sync();
     assert.deepEqual(merged.notices, []);
@@ -61,11 +61,11 @@ test('concurrent edits of different lines merge line by line; tags edited on bot
 
 test('the same line edited on both sides: the remote version stays, the local one becomes a linked conflict copy, no markers', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
-    const asset = await a.assets.create(seed('const retries = 3;\n', { name: 'Retries' }), TEST_WRITE);
+    const asset = await a.assets.writes.create(seed('const retries = 3;\n', { name: 'Retries' }), TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
-    a.assets.edit(asset.id, { content: { text: 'const retries = 5;\n' } }, TEST_WRITE);
-    b.assets.edit(asset.id, { content: { text: 'const retries = 10;\n' } }, TEST_WRITE);
+    a.assets.writes.edit(asset.id, { content: { text: 'const retries = 5;\n' } }, TEST_WRITE);
+    b.assets.writes.edit(asset.id, { content: { text: 'const retries = 10;\n' } }, TEST_WRITE);
     await a.sync.sync();
     const second = await b.sync.sync();
     assert.equal(second.notices.length, 1);
@@ -88,19 +88,19 @@ test('the same line edited on both sides: the remote version stays, the local on
 
 test('delete against edit, in both orders: the edit wins on both machines and the sync says so', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
-    const first = await a.assets.create(seed('one\n', { name: 'First' }), TEST_WRITE);
-    const second = await a.assets.create(seed('two\n', { name: 'Second' }), TEST_WRITE);
+    const first = await a.assets.writes.create(seed('one\n', { name: 'First' }), TEST_WRITE);
+    const second = await a.assets.writes.create(seed('two\n', { name: 'Second' }), TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
     // First: A deletes and syncs first; B's edit comes after.
-    a.assets.delete(first.id, TEST_WRITE);
+    a.assets.writes.delete(first.id, TEST_WRITE);
     await a.sync.sync();
-    b.assets.edit(first.id, { content: { text: 'one, edited on B\n' } }, TEST_WRITE);
+    b.assets.writes.edit(first.id, { content: { text: 'one, edited on B\n' } }, TEST_WRITE);
     // Second: B edits and syncs first; A's delete (made before it saw the edit) comes after.
-    b.assets.edit(second.id, { name: 'Second, renamed on B' }, TEST_WRITE);
+    b.assets.writes.edit(second.id, { name: 'Second, renamed on B' }, TEST_WRITE);
     const onB = await b.sync.sync();
     assert.deepEqual(onB.notices.map((n) => [n.id, n.notice]), [[first.id, 'local-edit-kept']]);
-    a.assets.delete(second.id, TEST_WRITE);
+    a.assets.writes.delete(second.id, TEST_WRITE);
     const onA = await a.sync.sync();
     assert.deepEqual(onA.notices.map((n) => [n.id, n.notice]), [[second.id, 'remote-edit-kept']]);
     await b.sync.sync();
@@ -114,13 +114,13 @@ test('delete against edit, in both orders: the edit wins on both machines and th
 
 test('a delete reaches the other machine (through core\'s delete), and a rename meets an edit of the code cleanly', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
-    const gone = await a.assets.create(seed('bye\n', { name: 'Gone' }), TEST_WRITE);
-    const kept = await a.assets.create(seed('x = 1\ny = 2\n', { name: 'Old name', ext: 'py' }), TEST_WRITE);
+    const gone = await a.assets.writes.create(seed('bye\n', { name: 'Gone' }), TEST_WRITE);
+    const kept = await a.assets.writes.create(seed('x = 1\ny = 2\n', { name: 'Old name', ext: 'py' }), TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
-    a.assets.delete(gone.id, TEST_WRITE);
-    a.assets.edit(kept.id, { name: 'New name' }, TEST_WRITE);
-    b.assets.edit(kept.id, { content: { text: 'x = 1\ny = 3\n' } }, TEST_WRITE);
+    a.assets.writes.delete(gone.id, TEST_WRITE);
+    a.assets.writes.edit(kept.id, { name: 'New name' }, TEST_WRITE);
+    b.assets.writes.edit(kept.id, { content: { text: 'x = 1\ny = 3\n' } }, TEST_WRITE);
     await a.sync.sync();
     const onB = await b.sync.sync();
     assert.equal(onB.deletedHere, 1);
@@ -136,8 +136,8 @@ test('two machines syncing at once: the push that loses fetches, merges and push
     await a.sync.sync();
     await b.sync.sync();
     for (let i = 0; i < 5; i++) {
-      await a.assets.create(seed(`a${i}\n`, { name: `From A ${i}` }), TEST_WRITE);
-      await b.assets.create(seed(`b${i}\n`, { name: `From B ${i}` }), TEST_WRITE);
+      await a.assets.writes.create(seed(`a${i}\n`, { name: `From A ${i}` }), TEST_WRITE);
+      await b.assets.writes.create(seed(`b${i}\n`, { name: `From B ${i}` }), TEST_WRITE);
     }
     const [onA, onB] = await Promise.all([a.sync.sync(), b.sync.sync()]);
     assert.ok(onA.attempts + onB.attempts >= 3, `one of them retried (${onA.attempts}, ${onB.attempts})`);
@@ -150,10 +150,10 @@ test('two machines syncing at once: the push that loses fetches, merges and push
 
 test('a remote emptied (or most of the library deleted elsewhere) stops the sync, nothing changed, until confirmed', SLOW, async () => {
   await withMachines(async ({ a, b, remote }) => {
-    for (let i = 0; i < 10; i++) await a.assets.create(seed(`s${i}\n`, { name: `S ${i}` }), TEST_WRITE);
+    for (let i = 0; i < 10; i++) await a.assets.writes.create(seed(`s${i}\n`, { name: `S ${i}` }), TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
-    for (const id of b.assets.identifiers().slice(0, 8)) b.assets.delete(id, TEST_WRITE);
+    for (const id of b.assets.identifiers().slice(0, 8)) b.assets.writes.delete(id, TEST_WRITE);
     await assert.rejects(b.sync.sync(), { name: 'MassDeleteError', message: /delete 8 of 10 snippets on the remote/ });
     assert.equal(remoteFiles(remote).filter((f) => f.endsWith('snippet.md')).length, 10, 'nothing was pushed');
     const confirmed = await b.sync.sync({ confirmDeletes: true });
@@ -171,10 +171,10 @@ test('a remote emptied (or most of the library deleted elsewhere) stops the sync
 
 test('the share of the library a sync deletes without asking is the caller\'s: a lower one stops a smaller delete, a higher one lets a larger go; outside 0-100 is refused', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
-    for (let i = 0; i < 20; i++) await a.assets.create(seed(`s${i}\n`, { name: `S ${i}` }), TEST_WRITE);
+    for (let i = 0; i < 20; i++) await a.assets.writes.create(seed(`s${i}\n`, { name: `S ${i}` }), TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
-    for (const id of b.assets.identifiers().slice(0, 6)) b.assets.delete(id, TEST_WRITE);
+    for (const id of b.assets.identifiers().slice(0, 6)) b.assets.writes.delete(id, TEST_WRITE);
     // 6 of 20 (30 %): under the default 50 %, over 25 %.
     await assert.rejects(b.sync.sync({ maxDeletePercent: 25 }), { name: 'MassDeleteError', message: /delete 6 of 20 snippets on the remote.*more than the 25%/ });
     await assert.rejects(b.sync.sync({ maxDeletePercent: 101 }), { name: 'InvalidInputError', message: /from 0 to 100/ });
@@ -182,7 +182,7 @@ test('the share of the library a sync deletes without asking is the caller\'s: a
     assert.equal((await b.sync.sync()).deletedThere, 6, 'the default lets 30 % go');
     // A deletes 8 of the 14 left: B would delete 8 of its 14 (57 %), stopped by default and at 0 %, let go at 100 %.
     await a.sync.sync();
-    for (const id of a.assets.identifiers().slice(0, 8)) a.assets.delete(id, TEST_WRITE);
+    for (const id of a.assets.identifiers().slice(0, 8)) a.assets.writes.delete(id, TEST_WRITE);
     await a.sync.sync({ maxDeletePercent: 100 });
     await assert.rejects(b.sync.sync(), { name: 'MassDeleteError', message: /delete 8 of 14 snippets on this machine.*more than the 50%/ });
     await assert.rejects(b.sync.sync({ maxDeletePercent: 0 }), { name: 'MassDeleteError' });
@@ -201,7 +201,7 @@ test('git missing: a clear message and nothing changed; a remote that is not a v
   const root = tempDir('satchel-sync-nogit-');
   const core = Satchel.open({ dataDir: join(root, 'data'), importWorker: false, sync: { gitExecutable: join(root, 'no-such-git') } });
   try {
-    await core.assets.create(seed('x\n'), TEST_WRITE);
+    await core.assets.writes.create(seed('x\n'), TEST_WRITE);
     core.sync.configure(bareRepository(root));
     await assert.rejects(core.sync.sync(), { name: 'GitMissingError', message: /no git executable was found on PATH.*nothing was changed/ });
     assert.equal(core.sync.status().changed, 0);
@@ -229,19 +229,19 @@ test('git missing: a clear message and nothing changed; a remote that is not a v
 
 test('a snippet edited while a sync runs keeps the edit, and the next sync merges it with what the sync brought', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
-    const asset = await a.assets.create(seed('1\n2\n3\n4\n', { name: 'Busy' }), TEST_WRITE);
+    const asset = await a.assets.writes.create(seed('1\n2\n3\n4\n', { name: 'Busy' }), TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
-    b.assets.edit(asset.id, { content: { text: '1\n2\n3\n4 (B)\n' } }, TEST_WRITE);
+    b.assets.writes.edit(asset.id, { content: { text: '1\n2\n3\n4 (B)\n' } }, TEST_WRITE);
     await b.sync.sync();
-    a.assets.edit(asset.id, { content: { text: '1 (A)\n2\n3\n4\n' } }, TEST_WRITE);
+    a.assets.writes.edit(asset.id, { content: { text: '1 (A)\n2\n3\n4\n' } }, TEST_WRITE);
     let edited = false;
     await a.sync.sync({
       onProgress: (progress) => {
         // Between the sync's reading of A's snippet and its applying of the merge.
         if (progress.phase === 'pushing' && !edited) {
           edited = true;
-          a.assets.edit(asset.id, { content: { text: '1 (A)\n2 (A, during the sync)\n3\n4\n' } }, TEST_WRITE);
+          a.assets.writes.edit(asset.id, { content: { text: '1 (A)\n2 (A, during the sync)\n3\n4\n' } }, TEST_WRITE);
         }
       },
     });
@@ -259,12 +259,12 @@ test('a snippet edited while a sync runs keeps the edit, and the next sync merge
 test('a conflict settled: keep mine makes the copy the snippet, keep theirs drops it, keep both keeps it unlisted; the other machine follows', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await a.assets.create(seed(`value = ${i}\n`, { name: `Setting ${i}`, ext: 'py' }), TEST_WRITE)).id);
+    for (let i = 0; i < 3; i++) ids.push((await a.assets.writes.create(seed(`value = ${i}\n`, { name: `Setting ${i}`, ext: 'py' }), TEST_WRITE)).id);
     await a.sync.sync();
     await b.sync.sync();
     for (const [i, id] of ids.entries()) {
-      a.assets.edit(id, { content: { text: `value = ${i} (A)\n` } }, TEST_WRITE);
-      b.assets.edit(id, { content: { text: `value = ${i} (B)\n` } }, TEST_WRITE);
+      a.assets.writes.edit(id, { content: { text: `value = ${i} (A)\n` } }, TEST_WRITE);
+      b.assets.writes.edit(id, { content: { text: `value = ${i} (B)\n` } }, TEST_WRITE);
     }
     await a.sync.sync();
     await b.sync.sync();
@@ -299,7 +299,7 @@ test('closing the store during a sync stops the sync before its push, and the st
   const remote = bareRepository(root);
   const core = openMachine(join(root, 'a'), remote);
   try {
-    await core.assets.create(seed('one\n'), TEST_WRITE);
+    await core.assets.writes.create(seed('one\n'), TEST_WRITE);
     let closed: Promise<void> | undefined;
     const syncing = core.sync.sync({ onProgress: (p) => void (p.phase === 'fetched' && (closed ??= core.close())) });
     await assert.rejects(syncing, { name: /AbortError|Error/ });
@@ -318,18 +318,18 @@ test('closing the store during a sync stops the sync before its push, and the st
 
 test('a delete is a trash entry on the other machine (by the sync); a snippet deleted here that the other machine changed comes back out of the trash', SLOW, async () => {
   await withMachines(async ({ a, b }) => {
-    const gone = await a.assets.create(seed('bye\n', { name: 'Gone' }), TEST_WRITE);
-    const back = await a.assets.create(seed('x\n', { name: 'Back' }), TEST_WRITE);
+    const gone = await a.assets.writes.create(seed('bye\n', { name: 'Gone' }), TEST_WRITE);
+    const back = await a.assets.writes.create(seed('x\n', { name: 'Back' }), TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
-    a.assets.delete(gone.id, TEST_WRITE);
+    a.assets.writes.delete(gone.id, TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
     const entry = b.trash.get(gone.id);
     assert.equal(entry.deletedBy.kind, 'sync', 'B keeps it in its trash, deleted by the sync');
     // B deletes Back into its trash while A edits it: the edit wins, and B's trash entry goes.
-    b.assets.delete(back.id, TEST_WRITE);
-    a.assets.edit(back.id, { content: { text: 'x, edited on A\n' } }, TEST_WRITE);
+    b.assets.writes.delete(back.id, TEST_WRITE);
+    a.assets.writes.edit(back.id, { content: { text: 'x, edited on A\n' } }, TEST_WRITE);
     await a.sync.sync();
     const onB = await b.sync.sync();
     assert.deepEqual(onB.notices.map((n) => n.notice), ['remote-edit-kept']);

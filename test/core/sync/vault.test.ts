@@ -81,7 +81,7 @@ test('a library exported as a vault and imported into an empty one is the same l
       const unicode = b.assets.get(ids[2]!);
       assert.equal(unicode.favorited, true);
       assert.equal(b.snippets.info(ids[4]!).syntax, true);
-      assert.ok(b.assets.search({ query: 'Plain' }, { transferables: false, pseudo: false }).iterable.some((hit) => hit.asset?.id === ids[0]));
+      assert.ok(b.assets.searches.search({ query: 'Plain' }, { transferables: false, pseudo: false }).iterable.some((hit) => hit.asset?.id === ids[0]));
       // Importing the same vault again changes nothing and says so.
       const again = await importFrom(b, dir);
       assert.deepEqual([again.imported, again.updated, again.duplicates, again.conversations ?? 0], [0, 0, 6, 0]);
@@ -101,8 +101,8 @@ test('importing a vault over a library sets each asset to its record (a revision
     await withCore(async (core) => {
       const [plain, crlf] = await variedLibrary(core);
       await exportTo(core, dir);
-      core.assets.edit(plain!, { name: 'Renamed meanwhile', tags: ['other'], description: '' }, TEST_WRITE);
-      core.assets.delete(crlf!, TEST_WRITE);
+      core.assets.writes.edit(plain!, { name: 'Renamed meanwhile', tags: ['other'], description: '' }, TEST_WRITE);
+      core.assets.writes.delete(crlf!, TEST_WRITE);
       const summary = await importFrom(core, dir);
       assert.deepEqual([summary.imported, summary.updated, summary.duplicates], [1, 1, 4]);
       const record = recordsOf(core).read(plain!)!;

@@ -38,19 +38,19 @@ export const PNG_BYTES = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 
 /** A library with one of everything a record keeps. */
 export async function variedLibrary(core: Satchel): Promise<string[]> {
   const by = TEST_WRITE;
-  const plain = await core.assets.create(seed('export const x = 1;\n', { name: 'Plain', tags: ['zeta', 'Alpha'] }), by);
-  const crlf = await core.assets.create(seed('line one\r\nline two\r\n', { name: '  Spaced name  ', ext: 'py' }), by);
-  const unicode = await core.assets.create(seed('const s = "é ✓ 𝄞 \u2028 \\u0000";', { name: 'Ünïcödé "quoted" name: yes', tags: ['emoji 🎉', 'ß'] }), by);
-  const twin = await core.assets.create(seed('export const x = 1;\n', { name: 'Same text as Plain' }), by);
-  const template = await core.assets.create(seed('for (const ${1:item} of ${2:items}) {\n\t$0\n}', { name: 'For of', tags: ['forof', 'loop'] }), by);
-  const image = await core.assets.create(
+  const plain = await core.assets.writes.create(seed('export const x = 1;\n', { name: 'Plain', tags: ['zeta', 'Alpha'] }), by);
+  const crlf = await core.assets.writes.create(seed('line one\r\nline two\r\n', { name: '  Spaced name  ', ext: 'py' }), by);
+  const unicode = await core.assets.writes.create(seed('const s = "é ✓ 𝄞 \u2028 \\u0000";', { name: 'Ünïcödé "quoted" name: yes', tags: ['emoji 🎉', 'ß'] }), by);
+  const twin = await core.assets.writes.create(seed('export const x = 1;\n', { name: 'Same text as Plain' }), by);
+  const template = await core.assets.writes.create(seed('for (const ${1:item} of ${2:items}) {\n\t$0\n}', { name: 'For of', tags: ['forof', 'loop'] }), by);
+  const image = await core.assets.writes.create(
     { type: 'SEEDED_ASSET', asset: { metadata: { name: 'Logo' }, format: { fragment: { bytes: { raw: PNG_BYTES } } } } } as SeedInput,
     by,
   );
-  core.assets.edit(plain.id, { description: 'Line one of the description\n\n---\nnot front matter\n' }, by);
-  core.assets.createWebsite({ url: 'https://example.com/b', name: 'Example B', asset: plain.id }, by);
-  core.assets.createWebsite({ url: 'https://example.com/a', name: 'Example A', asset: plain.id }, by);
-  core.assets.update({ id: unicode.id, favorited: true } as never, by);
+  core.assets.writes.edit(plain.id, { description: 'Line one of the description\n\n---\nnot front matter\n' }, by);
+  core.assets.writes.createWebsite({ url: 'https://example.com/b', name: 'Example B', asset: plain.id }, by);
+  core.assets.writes.createWebsite({ url: 'https://example.com/a', name: 'Example A', asset: plain.id }, by);
+  core.assets.writes.update({ id: unicode.id, favorited: true } as never, by);
   core.snippets.setInfo(template.id, { syntax: true, prefixes: ['forof'] }, by);
   const conversation = core.conversations.create(
     {

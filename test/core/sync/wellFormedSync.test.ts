@@ -16,11 +16,11 @@ const FIXED = 'x \uFFFD y \uFFFD\n';
 
 test('a lone surrogate is stored as U+FFFD at every door (create, edit, update, bulk), and after a sync both stores hold the same text and nothing is dirty', { timeout: 120_000 }, async () => {
   await withMachines(async ({ a, b }) => {
-    const created = await a.assets.create(seed(LONE, { name: 'Lone \uD800', tags: ['t\uDBFF'] }), TEST_WRITE);
-    const edited = await a.assets.create(seed('plain\n', { name: 'Edited' }), TEST_WRITE);
-    a.assets.edit(edited.id, { content: { text: LONE }, name: 'E\uDC00', description: 'd \uD800', tags: ['u\uD801'] }, TEST_WRITE);
-    const updated = await a.assets.create(seed('plain\n', { name: 'Updated' }), TEST_WRITE);
-    a.assets.update({ id: updated.id, name: 'U\uD800' }, TEST_WRITE);
+    const created = await a.assets.writes.create(seed(LONE, { name: 'Lone \uD800', tags: ['t\uDBFF'] }), TEST_WRITE);
+    const edited = await a.assets.writes.create(seed('plain\n', { name: 'Edited' }), TEST_WRITE);
+    a.assets.writes.edit(edited.id, { content: { text: LONE }, name: 'E\uDC00', description: 'd \uD800', tags: ['u\uD801'] }, TEST_WRITE);
+    const updated = await a.assets.writes.create(seed('plain\n', { name: 'Updated' }), TEST_WRITE);
+    a.assets.writes.update({ id: updated.id, name: 'U\uD800' }, TEST_WRITE);
     const records = recordsOf(a);
     const bulk = { ...records.read(created.id)!, id: '0198c7d2-4a1e-7b3c-9d2e-5f6a7b8c9d0e', name: 'Bulk \uD800', content: LONE, tags: ['b\uDC00'] };
     new BulkWriter(a.context, a.assets.bulkTargets()).write([bulkAssetOf(bulk, false)], TEST_WRITE.author);

@@ -19,10 +19,10 @@ function count(core: Satchel, sql: string, ...args: string[]): number {
 }
 
 async function trashed(core: Satchel, name: string): Promise<string> {
-  const asset = await core.assets.create(codeSeed(`export const ${name} = "${name}";\n`, name, { tags: [name] }), { author: TEST_AUTHOR });
-  core.assets.edit(asset.id, { content: { text: `export const ${name} = "${name} v2";\n` } }, TEST_WRITE);
+  const asset = await core.assets.writes.create(codeSeed(`export const ${name} = "${name}";\n`, name, { tags: [name] }), { author: TEST_AUTHOR });
+  core.assets.writes.edit(asset.id, { content: { text: `export const ${name} = "${name} v2";\n` } }, TEST_WRITE);
   core.snippets.setInfo(asset.id, { syntax: true }, TEST_WRITE);
-  core.assets.delete(asset.id, TEST_WRITE);
+  core.assets.writes.delete(asset.id, TEST_WRITE);
   return asset.id;
 }
 
@@ -80,7 +80,7 @@ test('a retention of 0 keeps entries until the trash is emptied', async () => {
 
 test('Delete Forever removes the entry, its revisions, the texts only they kept and its snippet facts', async () => {
   await withCore(async (core) => {
-    const keep = await core.assets.create(codeSeed('export const keep = 1;\n', 'keep'), { author: TEST_AUTHOR });
+    const keep = await core.assets.writes.create(codeSeed('export const keep = 1;\n', 'keep'), { author: TEST_AUTHOR });
     const id = await trashed(core, 'doomed');
     assert.ok(count(core, 'SELECT count(*) AS n FROM revisions WHERE asset_id = ?', id) >= 2);
     const texts = count(core, 'SELECT count(*) AS n FROM revision_texts');
@@ -103,7 +103,7 @@ test('Delete Forever removes the entry, its revisions, the texts only they kept 
 
 test('emptying the trash deletes every entry for good, takes a backup first when that is a mass delete, and reports progress', async () => {
   await withCore(async (core) => {
-    const live = await core.assets.create(codeSeed('export const stays = 1;\n', 'stays'), { author: TEST_AUTHOR });
+    const live = await core.assets.writes.create(codeSeed('export const stays = 1;\n', 'stays'), { author: TEST_AUTHOR });
     const ids: string[] = [];
     for (let i = 0; i < 24; i++) ids.push(await trashed(core, `bulk${i}`));
     const conversation = core.conversations.create({ type: 'COPILOT', name: 'also trashed' }, false, TEST_WRITE).id;

@@ -26,7 +26,7 @@ function assetConversations(core: Satchel, id: string): string[] {
 }
 
 function hits(core: Satchel, query: string): string[] {
-  return core.assets.search({ query }, { transferables: false, pseudo: false }).iterable.map((hit) => hit.identifier);
+  return core.assets.searches.search({ query }, { transferables: false, pseudo: false }).iterable.map((hit) => hit.identifier);
 }
 
 function count(core: Satchel, sql: string, ...args: string[]): number {
@@ -34,9 +34,9 @@ function count(core: Satchel, sql: string, ...args: string[]): number {
 }
 
 async function richAsset(core: Satchel): Promise<{ id: string; conversation: string; website: string; activities: number }> {
-  const asset = await core.assets.create(codeSeed('export function sumPrices(items) {\n  return items.reduce((a, b) => a + b.price, 0);\n}\n', 'sumPrices', { tags: ['math', 'money'], ext: 'ts' }), VSCODE);
-  const website = core.assets.createWebsite({ url: 'https://developer.mozilla.org/reduce', name: 'MDN reduce', asset: asset.id }, TEST_WRITE);
-  core.assets.edit(asset.id, { description: 'Adds up the price of every item.' }, TEST_WRITE);
+  const asset = await core.assets.writes.create(codeSeed('export function sumPrices(items) {\n  return items.reduce((a, b) => a + b.price, 0);\n}\n', 'sumPrices', { tags: ['math', 'money'], ext: 'ts' }), VSCODE);
+  const website = core.assets.writes.createWebsite({ url: 'https://developer.mozilla.org/reduce', name: 'MDN reduce', asset: asset.id }, TEST_WRITE);
+  core.assets.writes.edit(asset.id, { description: 'Adds up the price of every item.' }, TEST_WRITE);
   core.snippets.setInfo(asset.id, { syntax: true, prefixes: ['sump'] }, TEST_WRITE);
   const conversation = core.conversations.create(
     { type: 'COPILOT', name: 'pricing', messages: [{ role: 'USER', fragment: { string: { raw: 'How do I sum prices?' } } }], assets: { iterable: [{ id: asset.id }] } },
@@ -58,7 +58,7 @@ test('an asset goes to the trash whole, is gone from every read, and comes back 
     assert.equal(description.length, 1);
     assert.deepEqual(hits(core, 'sumPrices'), [id]);
 
-    core.assets.delete(id, AGENT);
+    core.assets.writes.delete(id, AGENT);
 
     assert.throws(() => core.assets.get(id), NotFoundError);
     assert.equal(core.assets.exists(id), false);
@@ -104,7 +104,7 @@ test('an asset goes to the trash whole, is gone from every read, and comes back 
     assert.equal(count(core, 'SELECT count(*) AS n FROM trash_links') + count(core, 'SELECT count(*) AS n FROM trash_records'), 0);
 
     // And again: a restored asset goes to the trash and back like any other.
-    core.assets.delete(id, TEST_WRITE);
+    core.assets.writes.delete(id, TEST_WRITE);
     core.trash.restore(id, TEST_WRITE);
     assert.deepEqual(core.assets.get(id), before);
   });
@@ -112,8 +112,8 @@ test('an asset goes to the trash whole, is gone from every read, and comes back 
 
 test('a conversation goes to the trash with its messages, links and summary, and comes back whole', async () => {
   await withCore(async (core) => {
-    const asset = await core.assets.create(codeSeed('const retries = 3;\n', 'retries'), TEST_WRITE);
-    const website = core.assets.createWebsite({ url: 'https://example.org/retry', name: 'retry' }, TEST_WRITE);
+    const asset = await core.assets.writes.create(codeSeed('const retries = 3;\n', 'retries'), TEST_WRITE);
+    const website = core.assets.writes.createWebsite({ url: 'https://example.org/retry', name: 'retry' }, TEST_WRITE);
     const messages = ['first question', 'an answer', 'a follow-up'].map((raw, i) => ({ role: i % 2 === 0 ? ('USER' as const) : ('ASSISTANT' as const), fragment: { string: { raw } } }));
     const id = core.conversations.create(
       { type: 'COPILOT', name: 'retrying', messages, assets: { iterable: [{ id: asset.id }] }, websites: { iterable: [{ id: website.id }] } },
@@ -159,32 +159,32 @@ test('deleting one message is a plain delete: it does not go to the trash', asyn
 
 test('a tag deleted while its asset was in the trash is made again by its text; a live tag of the same text is reused', async () => {
   await withCore(async (core) => {
-    const first = await core.assets.create(codeSeed('const a = 1;\n', 'first', { tags: ['solo'] }), TEST_WRITE);
-    const second = await core.assets.create(codeSeed('const b = 2;\n', 'second', { tags: ['shared'] }), TEST_WRITE);
+    const first = await core.assets.writes.create(codeSeed('const a = 1;\n', 'first', { tags: ['solo'] }), TEST_WRITE);
+    const second = await core.assets.writes.create(codeSeed('const b = 2;\n', 'second', { tags: ['shared'] }), TEST_WRITE);
     const soloTag = first.tags!.iterable[0]!.id;
     const sharedTag = second.tags!.iterable[0]!.id;
-    core.assets.delete(first.id, TEST_WRITE);
-    core.assets.delete(second.id, TEST_WRITE);
+    core.assets.writes.delete(first.id, TEST_WRITE);
+    core.assets.writes.delete(second.id, TEST_WRITE);
     // Tags deleted meanwhile (as a sync or a client of the interface may); a new "SHARED" tag is made.
     for (const tag of [soloTag, sharedTag]) {
       core.context.records.delete('tag', tag);
       core.context.links.removeAll({ kind: 'tag', id: tag });
     }
-    const replacement = core.assets.createTag({ text: 'SHARED' }, TEST_WRITE);
+    const replacement = core.assets.writes.createTag({ text: 'SHARED' }, TEST_WRITE);
 
     core.trash.restore(first.id, TEST_WRITE);
     core.trash.restore(second.id, TEST_WRITE);
     assert.deepEqual(core.assets.get(first.id).tags?.iterable.map((tag) => [tag.id, tag.text]), [[soloTag, 'solo']]);
     assert.deepEqual(core.assets.get(second.id).tags?.iterable.map((tag) => [tag.id, tag.text]), [[replacement.id, 'SHARED']]);
-    assert.deepEqual(core.assets.taggedIds(['solo'], 10), [first.id]);
+    assert.deepEqual(core.assets.searches.taggedIds(['solo'], 10), [first.id]);
     assert.deepEqual(hits(core, 'solo'), [first.id]);
   });
 });
 
 test('a restore over an id that is live again is refused with a conflict, and the entry stays', async () => {
   await withCore(async (core) => {
-    const asset = await core.assets.create(codeSeed('const twin = 1;\n', 'twin'), TEST_WRITE);
-    core.assets.delete(asset.id, TEST_WRITE);
+    const asset = await core.assets.writes.create(codeSeed('const twin = 1;\n', 'twin'), TEST_WRITE);
+    core.assets.writes.delete(asset.id, TEST_WRITE);
     // The same id made again outside the trash (a sync, an import of a Pieces export).
     core.context.database
       .prepare("INSERT INTO assets (id, created, updated, name, language, data) SELECT id, '2025-01-01', '2025-01-01', name, 'ts', data FROM trash WHERE id = ?")
@@ -198,10 +198,10 @@ test('a restore over an id that is live again is refused with a conflict, and th
 test('an asset and its conversation trashed one after the other are linked again whichever is restored first', async () => {
   await withCore(async (core) => {
     for (const order of [['asset', 'conversation'], ['conversation', 'asset']] as const) {
-      const asset = await core.assets.create(codeSeed(`const order = "${order.join()}";\n`, order.join()), TEST_WRITE);
+      const asset = await core.assets.writes.create(codeSeed(`const order = "${order.join()}";\n`, order.join()), TEST_WRITE);
       const conversation = core.conversations.create({ type: 'COPILOT', assets: { iterable: [{ id: asset.id }] } }, false, TEST_WRITE).id;
       const ids = { asset: asset.id, conversation };
-      core.assets.delete(asset.id, TEST_WRITE);
+      core.assets.writes.delete(asset.id, TEST_WRITE);
       core.conversations.delete(conversation, TEST_WRITE);
       core.trash.restore(ids[order[0]], TEST_WRITE);
       core.trash.restore(ids[order[1]], TEST_WRITE);

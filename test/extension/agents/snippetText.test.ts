@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 import {
   codeBlocks,
   detail,

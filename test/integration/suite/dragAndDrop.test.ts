@@ -15,7 +15,7 @@ import { activated, discardEditors, pause, revealAsset, showAssets } from './ass
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { assetLanguage, assetText } from '../../../src/client/assets.ts';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 
 const TEMPLATE = 'const ${1:response} = await fetch(${2:url});\nif (!$1.ok) throw new Error(${3:"request failed"});\n';
 /** What the template inserts before any tab stop is filled. */

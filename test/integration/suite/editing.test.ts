@@ -18,7 +18,7 @@ import { activated, discardEditors, openSnippet, pause, rangeOf, revealAsset, sa
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { assetLanguage, assetText } from '../../../src/client/assets.ts';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 
 const PORT = [
   'export function parsePort(text: string | undefined): number {',

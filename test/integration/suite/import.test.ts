@@ -11,7 +11,7 @@ import { EXTENSION_ID, clickNotificationButton, screenshot, until } from './supp
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { ImportSummary } from '../../../src/client/imports.ts';
 import { SatchelClient } from '../../../src/client/satchelClient.ts';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 
 // The suite is bundled to out/integration/suite.cjs; the fixtures stay in the repository.
 const FIXTURES = join(__dirname, '../../test/fixtures/import');

@@ -16,7 +16,7 @@ import { EXTENSION_ID, MemoryFileSystem, clickNotificationButton, screenshot, un
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { ImportSummary } from '../../../src/client/imports.ts';
 import { assetText } from '../../../src/client/assets.ts';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 
 const SCHEME = 'satchelremote';
 const uri = (path: string): vscode.Uri => vscode.Uri.from({ scheme: SCHEME, path });

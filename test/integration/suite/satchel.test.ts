@@ -14,7 +14,7 @@ import { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { assetText } from '../../../src/client/assets.ts';
 import { HostElection } from '../../../src/hosting/hostElection.ts';
 import { silentLogger } from '../../../src/core/context.ts';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 
 /** Shows a view of the Satchel container with the others collapsed, so it gets the room. */
 async function showView(view: 'assets' | 'conversations' | 'models'): Promise<void> {

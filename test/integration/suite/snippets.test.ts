@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { EXTENSION_ID, MemoryFileSystem, screenshot, until } from './support.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import { SatchelClient } from '../../../src/client/satchelClient.ts';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 
 let api: SatchelExtension;
 let client: SatchelClient;

@@ -13,7 +13,7 @@ import type { AssetsNode } from '../../../src/extension/views/assetsView.ts';
 import { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { ClientError } from '../../../src/client/errors.ts';
 import { assetText } from '../../../src/client/assets.ts';
-import type { Asset } from '../../../src/core/wire.ts';
+import type { Asset } from '../../../src/core/piecesTypes.ts';
 
 let api: SatchelExtension;
 let client: SatchelClient;

@@ -1,5 +1,5 @@
-/** Stored conversation records → wire shapes, with associations read from links. */
-import type * as W from '../wire.ts';
+/** Stored conversations and messages rendered as wire shapes, with associations read from links (assets: assetRendering.ts). */
+import type * as W from '../piecesTypes.ts';
 import type { RecordKind } from '../events.ts';
 import type { StoredMessage } from './messageStore.ts';
 import { flattened, type StoredConversation } from './records.ts';

@@ -1,9 +1,10 @@
 /**
- * The stored asset document and the wire shapes made from it. Formats are stored inside their
+ * The stored asset document, and its formats as the wire shows them (the whole Asset, with what
+ * is linked to it, is assetRendering.ts's). Formats are stored inside their
  * asset without the required `asset` back-reference (a FlattenedAsset), which is derived on read so
  * it never goes stale; `transferables=false` strips content on read too.
  */
-import type { Asset, FlattenedAsset, FlattenedFormat, Format, Formats } from '../wire.ts';
+import type { Asset, FlattenedAsset, FlattenedFormat, Format, Formats } from '../piecesTypes.ts';
 
 export type StoredFormat = Omit<Format, 'asset'>;
 

@@ -1,6 +1,7 @@
 /** Language names and VS Code language ids, from the classifier's one language table. */
-import type { ClassificationSpecific } from '../core/wire.ts';
+import type { ClassificationSpecific } from '../core/piecesTypes.ts';
 import { languageOf, supportedLanguages } from '../core/classify/languages.ts';
+import { safeFileName } from '../core/fileNames.ts';
 
 /** VS Code language ids → the ClassificationSpecific value the server uses. */
 const FROM_VSCODE = new Map<string, string>([
@@ -25,18 +26,7 @@ export function knownLanguages(): [string, string][] {
 
 /** A file name whose extension lets VS Code pick the language and its icon. */
 export function fileNameFor(name: string, specific: string | undefined): string {
-  const safe = name.replace(/[\\/:*?"<>|\n\r]+/g, ' ').trim().slice(0, 80) || 'asset';
+  const safe = safeFileName(name, 'asset');
   if (!specific || specific === 'txt') return `${safe}.txt`;
   return specific === 'dockerfile' ? `${safe}.Dockerfile` : `${safe}.${specific}`;
-}
-
-export function relativeTime(iso: string | undefined, now = Date.now()): string {
-  if (!iso) return '';
-  const seconds = Math.round((now - Date.parse(iso)) / 1000);
-  if (!Number.isFinite(seconds)) return '';
-  if (seconds < 60) return 'just now';
-  const units: [number, string][] = [[60, 'min'], [3600, 'h'], [86400, 'd'], [604800, 'w'], [2_592_000, 'mo'], [31_536_000, 'y']];
-  let label = '';
-  for (const [size, unit] of units) if (seconds >= size) label = `${Math.floor(seconds / size)} ${unit} ago`;
-  return label;
 }

@@ -1,37 +1,37 @@
 /**
- * An in-memory trigram index over each asset's label (its name and tags), for typo tolerance.
- * Labels are short, so the index is a few dozen bytes per asset; looking a query's trigrams up in
+ * An in-memory trigram index over each asset's title (its name and tags), for typo tolerance.
+ * Titles are short, so the index is a few dozen bytes per asset; looking a query's trigrams up in
  * it costs well under a millisecond at 100k assets, where a trigram OR in FTS5 cost 15–110 ms
  * (bm25 reads every matching row to weigh the trigrams). It is read from the store when first
  * needed and kept in step by the search index's writes.
  *
- * Each word of a label is also posted under its first two characters (a word-start code, in a
- * range no trigram code reaches), so completion finds the labels with a word starting with one or
- * two typed characters without reading every label (a scan of 100k labels took 7–18 ms).
+ * Each word of a title is also posted under its first two characters (a word-start code, in a
+ * range no trigram code reaches), so completion finds the titles with a word starting with one or
+ * two typed characters without reading every title (a scan of 100k titles took 7–18 ms).
  */
 
-import { isSeparator, isWordStart, matchQuality, TopMatches } from './labelMatches.ts';
+import { isSeparator, isWordStart, matchQuality, TopMatches } from './titleMatches.ts';
 
-export interface LabelSource {
-  /** Every asset's rowid and label, read when the index is first used. */
-  labels(): Iterable<{ readonly rowid: number; readonly label: string }>;
+export interface TitleSource {
+  /** Every asset's rowid and title, read when the index is first used. */
+  titles(): Iterable<{ readonly rowid: number; readonly title: string }>;
 }
 
-export class LabelTrigrams {
-  private readonly source: LabelSource;
-  private readonly labels = new Map<number, string>();
-  /** Trigram code → rowids. Replaced or deleted labels leave stale entries until the next compaction. */
+export class TitleTrigrams {
+  private readonly source: TitleSource;
+  private readonly titles = new Map<number, string>();
+  /** Trigram code → rowids. Replaced or deleted titles leave stale entries until the next compaction. */
   private postings: Map<number, PostingList> | undefined;
   private entries = 0;
   private stale = 0;
   private reading: Reading | undefined;
 
-  constructor(source: LabelSource) {
+  constructor(source: TitleSource) {
     this.source = source;
   }
 
   /**
-   * Reads the labels a slice at a time between other work (a search arriving meanwhile finishes
+   * Reads the titles a slice at a time between other work (a search arriving meanwhile finishes
    * the rest at once), so a large store's first requests after start are not held up by it.
    */
   async warmGradually(slice = 2000): Promise<void> {
@@ -50,15 +50,15 @@ export class LabelTrigrams {
     this.reading = undefined;
   }
 
-  set(rowid: number, label: string): void {
+  set(rowid: number, title: string): void {
     if (!this.postings) {
       // Read while this write happened: replayed once the reading is done.
-      this.reading?.queued.push([rowid, label]);
+      this.reading?.queued.push([rowid, title]);
       return;
     }
     this.delete(rowid);
-    const lower = label.toLowerCase();
-    this.labels.set(rowid, lower);
+    const lower = title.toLowerCase();
+    this.titles.set(rowid, lower);
     for (const code of codesOf(lower)) {
       let rows = this.postings.get(code);
       if (!rows) this.postings.set(code, (rows = new PostingList(0)));
@@ -72,16 +72,16 @@ export class LabelTrigrams {
       this.reading?.queued.push([rowid, undefined]);
       return;
     }
-    const old = this.labels.get(rowid);
+    const old = this.titles.get(rowid);
     if (old === undefined) return;
-    this.labels.delete(rowid);
+    this.titles.delete(rowid);
     this.stale += codesOf(old).size;
     if (this.stale > this.entries / 4) this.compact();
   }
 
   /**
-   * Rowids whose label holds at least `minShare` of the distinct `grams`, most shared first (then
-   * the shortest label, the closest to the query; then the newest), at most `limit`.
+   * Rowids whose title holds at least `minShare` of the distinct `grams`, most shared first (then
+   * the shortest title, the closest to the query; then the newest), at most `limit`.
    */
   candidates(grams: readonly string[], minShare: number, limit: number): number[] {
     const postings = this.build();
@@ -104,10 +104,10 @@ export class LabelTrigrams {
     const found: Array<[rowid: number, count: number, length: number]> = [];
     for (const [rowid, count] of shared) {
       if (count < needed) continue;
-      const label = this.labels.get(rowid);
-      // A stale entry: the label is gone or no longer holds these trigrams.
-      if (label === undefined || (this.stale > 0 && sharedWith(codes, label) < needed)) continue;
-      found.push([rowid, count, label.length]);
+      const title = this.titles.get(rowid);
+      // A stale entry: the title is gone or no longer holds these trigrams.
+      if (title === undefined || (this.stale > 0 && sharedWith(codes, title) < needed)) continue;
+      found.push([rowid, count, title.length]);
     }
     return found
       .sort((a, b) => b[1] - a[1] || a[2] - b[2] || b[0] - a[0])
@@ -116,8 +116,8 @@ export class LabelTrigrams {
   }
 
   /**
-   * Rowids whose label contains every term as a substring (terms of three characters or more),
-   * the shortest label first (the closest to the query), then the newest; at most `limit`.
+   * Rowids whose title contains every term as a substring (terms of three characters or more),
+   * the shortest title first (the closest to the query), then the newest; at most `limit`.
    */
   containing(terms: readonly string[], limit: number): number[] {
     const postings = this.build();
@@ -130,15 +130,15 @@ export class LabelTrigrams {
       }
     }
     if (lists.length === 0) return [];
-    // The rarest trigram's list bounds the work; every candidate is checked on its real label.
+    // The rarest trigram's list bounds the work; every candidate is checked on its real title.
     const shortest = lists.reduce((a, b) => (b.length < a.length ? b : a));
     const found: Array<[rowid: number, length: number]> = [];
     const seen = new Set<number>();
     for (const rowid of shortest) {
       if (seen.has(rowid)) continue;
       seen.add(rowid);
-      const label = this.labels.get(rowid);
-      if (label !== undefined && terms.every((term) => label.includes(term))) found.push([rowid, label.length]);
+      const title = this.titles.get(rowid);
+      if (title !== undefined && terms.every((term) => title.includes(term))) found.push([rowid, title.length]);
     }
     return found
       .sort((a, b) => a[1] - b[1] || b[0] - a[0])
@@ -147,20 +147,20 @@ export class LabelTrigrams {
   }
 
   /**
-   * Completion candidates for `typed` (two characters or more): labels with a word starting with
-   * it and, from three characters, labels containing it anywhere. `weigh` refuses a rowid (0) or weighs it (higher
+   * Completion candidates for `typed` (two characters or more): titles with a word starting with
+   * it and, from three characters, titles containing it anywhere. `weigh` refuses a rowid (0) or weighs it (higher
    * first among equal matches); it is asked for every candidate, so it must be cheap. Best first, at most `limit`: a word equal to `typed`, then a word
-   * starting with it, then a match inside a word; then the weight; then the shorter label; then the
+   * starting with it, then a match inside a word; then the weight; then the shorter title; then the
    * newer asset.
    */
   completions(typed: string, weigh: (rowid: number) => number, limit: number): number[] {
     const prefix = typed.toLowerCase();
-    // One character starts a word in most labels: the caller looks through the newest instead.
+    // One character starts a word in most titles: the caller looks through the newest instead.
     if (prefix.length < 2 || limit <= 0) return [];
     const postings = this.build();
     const lists: PostingList[] = [];
     if (prefix.length >= 3) {
-      // Every label containing the prefix is in the list of each of its trigrams: the rarest bounds the work.
+      // Every title containing the prefix is in the list of each of its trigrams: the rarest bounds the work.
       let rarest: PostingList | undefined;
       for (const code of codesOf(prefix, false)) {
         const rows = postings.get(code);
@@ -179,22 +179,22 @@ export class LabelTrigrams {
         if (seen.has(rowid)) return;
         seen.add(rowid);
       }
-      // The weight first: it is an array read, and refuses most rows (other languages) before their label is looked at.
+      // The weight first: it is an array read, and refuses most rows (other languages) before their title is looked at.
       const weight = weigh(rowid);
       if (weight <= 0) return;
-      const label = this.labels.get(rowid);
-      if (label === undefined) return;
-      const quality = matchQuality(label, prefix);
-      if (quality >= 0) best.offer(rowid, quality, weight, label.length);
+      const title = this.titles.get(rowid);
+      if (title === undefined) return;
+      const quality = matchQuality(title, prefix);
+      if (quality >= 0) best.offer(rowid, quality, weight, title.length);
     };
     for (const rows of lists) rows.forEach(visit);
     return best.rowids();
   }
 
-  /** The label of `rowid` as the index holds it (lower-cased). */
-  labelOf(rowid: number): string | undefined {
+  /** The title of `rowid` as the index holds it (lower-cased). */
+  titleOf(rowid: number): string | undefined {
     this.build();
-    return this.labels.get(rowid);
+    return this.titles.get(rowid);
   }
 
 
@@ -207,13 +207,13 @@ export class LabelTrigrams {
 
   private startReading(): Reading {
     if (this.reading) return this.reading;
-    const labels = this.labels;
+    const titles = this.titles;
     const source = this.source;
     this.reading = new Reading(
       (function* () {
-        for (const { rowid, label } of source.labels()) {
-          const lower = label.toLowerCase();
-          labels.set(rowid, lower);
+        for (const { rowid, title } of source.titles()) {
+          const lower = title.toLowerCase();
+          titles.set(rowid, lower);
           yield [rowid, lower] as const;
         }
       })(),
@@ -226,35 +226,35 @@ export class LabelTrigrams {
     this.postings = postings;
     this.entries = entries;
     this.reading = undefined;
-    for (const [rowid, label] of reading.queued) {
-      if (label === undefined) this.delete(rowid);
-      else this.set(rowid, label);
+    for (const [rowid, title] of reading.queued) {
+      if (title === undefined) this.delete(rowid);
+      else this.set(rowid, title);
     }
     return postings;
   }
 
   private compact(): void {
     const builder = new IndexBuilder();
-    for (const [rowid, label] of this.labels) builder.add(rowid, label);
+    for (const [rowid, title] of this.titles) builder.add(rowid, title);
     ({ postings: this.postings, entries: this.entries } = builder.finish());
     this.stale = 0;
   }
 }
 
-/** A reading of the store's labels in progress, and the writes that happened during it. */
+/** A reading of the store's titles in progress, and the writes that happened during it. */
 class Reading {
   readonly builder = new IndexBuilder();
-  readonly queued: Array<[rowid: number, label: string | undefined]> = [];
-  private readonly labels: Iterator<readonly [number, string]>;
+  readonly queued: Array<[rowid: number, title: string | undefined]> = [];
+  private readonly titles: Iterator<readonly [number, string]>;
 
-  constructor(labels: Iterator<readonly [number, string]>) {
-    this.labels = labels;
+  constructor(titles: Iterator<readonly [number, string]>) {
+    this.titles = titles;
   }
 
-  /** Reads up to `count` labels; true once all are read. */
+  /** Reads up to `count` titles; true once all are read. */
   step(count: number): boolean {
     for (let i = 0; i < count; i++) {
-      const next = this.labels.next();
+      const next = this.titles.next();
       if (next.done) return true;
       this.builder.add(next.value[0], next.value[1]);
     }
@@ -273,9 +273,9 @@ class IndexBuilder {
   private used = 0;
   private readonly counts = new Map<number, number>();
 
-  add(rowid: number, label: string): void {
+  add(rowid: number, title: string): void {
     const start = this.used;
-    for (const code of codesOf(label)) {
+    for (const code of codesOf(title)) {
       if (this.used === this.codes.length) {
         const grown = new Int32Array(this.codes.length * 2);
         grown.set(this.codes);
@@ -336,8 +336,8 @@ class PostingList {
 
 /**
  * The trigram of `text` at `at` as a small integer (10 bits per character, exact below U+0400,
- * so for Latin, Greek and Cyrillic labels): cheap map keys and no string per posting. Other
- * scripts may share codes; labels are checked on their text (containing) or re-ranked on it.
+ * so for Latin, Greek and Cyrillic titles): cheap map keys and no string per posting. Other
+ * scripts may share codes; titles are checked on their text (containing) or re-ranked on it.
  */
 function codeAt(text: string, at: number): number {
   return ((text.charCodeAt(at) & 0x3ff) << 20) | ((text.charCodeAt(at + 1) & 0x3ff) << 10) | (text.charCodeAt(at + 2) & 0x3ff);
@@ -356,16 +356,16 @@ function wordStartCode(text: string, at: number): number {
   return WORD_START | ((text.charCodeAt(at) & 0x3ff) << 10) | second;
 }
 
-/** The label's trigram codes and, for the index (not for a query), the word-start code of each of its words. */
-function codesOf(label: string, wordStarts = true): Set<number> {
+/** The title's trigram codes and, for the index (not for a query), the word-start code of each of its words. */
+function codesOf(title: string, wordStarts = true): Set<number> {
   const codes = new Set<number>();
-  for (let i = 0; i + 3 <= label.length; i++) codes.add(codeAt(label, i));
-  if (wordStarts) for (let i = 0; i < label.length; i++) if (isWordStart(label, i)) codes.add(wordStartCode(label, i));
+  for (let i = 0; i + 3 <= title.length; i++) codes.add(codeAt(title, i));
+  if (wordStarts) for (let i = 0; i < title.length; i++) if (isWordStart(title, i)) codes.add(wordStartCode(title, i));
   return codes;
 }
 
-function sharedWith(codes: ReadonlySet<number>, label: string): number {
+function sharedWith(codes: ReadonlySet<number>, title: string): number {
   let count = 0;
-  for (const code of codesOf(label)) if (codes.has(code)) count++;
+  for (const code of codesOf(title)) if (codes.has(code)) count++;
   return count;
 }

@@ -1,39 +1,39 @@
 /**
- * How a completion query matches a label of the label index (labelTrigrams.ts), and the best few
+ * How a completion query matches a title of the title index (titleTrigrams.ts), and the best few
  * matches kept as the index's postings are walked: a whole word first, then the start of a word,
  * then (from three characters) a match inside a word.
  */
 
-/** Characters that end a word: ASCII other than letters, digits, `_` and `$` (labels are lower-cased). */
+/** Characters that end a word: ASCII other than letters, digits, `_` and `$` (titles are lower-cased). */
 export function isSeparator(code: number): boolean {
   return code < 128 && !((code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95 || code === 36 || (code >= 65 && code <= 90));
 }
 
-export function isWordStart(label: string, at: number): boolean {
-  return !isSeparator(label.charCodeAt(at)) && (at === 0 || isSeparator(label.charCodeAt(at - 1)));
+export function isWordStart(title: string, at: number): boolean {
+  return !isSeparator(title.charCodeAt(at)) && (at === 0 || isSeparator(title.charCodeAt(at - 1)));
 }
 
 /**
- * How `label` holds `prefix`: 2 a whole word, 1 the start of a word, 0 inside a word (counted for
+ * How `title` holds `prefix`: 2 a whole word, 1 the start of a word, 0 inside a word (counted for
  * three characters or more), -1 not at all.
  */
-export function matchQuality(label: string, prefix: string): number {
+export function matchQuality(title: string, prefix: string): number {
   let quality = -1;
-  for (let at = label.indexOf(prefix); at !== -1; at = label.indexOf(prefix, at + 1)) {
-    if (!isWordStart(label, at)) {
+  for (let at = title.indexOf(prefix); at !== -1; at = title.indexOf(prefix, at + 1)) {
+    if (!isWordStart(title, at)) {
       if (prefix.length >= 3) quality = Math.max(quality, 0);
       continue;
     }
     const end = at + prefix.length;
-    if (end === label.length || isSeparator(label.charCodeAt(end))) return 2;
+    if (end === title.length || isSeparator(title.charCodeAt(end))) return 2;
     quality = 1;
   }
   return quality;
 }
 
-/** Whether `label` (lower-cased) has a word starting with `prefix` (lower-cased). */
-export function hasWordStarting(label: string, prefix: string): boolean {
-  return matchQuality(label, prefix) >= 1;
+/** Whether `title` (lower-cased) has a word starting with `prefix` (lower-cased). */
+export function hasWordStarting(title: string, prefix: string): boolean {
+  return matchQuality(title, prefix) >= 1;
 }
 
 interface Match {

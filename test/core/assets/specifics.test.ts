@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClassificationSpecificEnum } from '@pieces.app/pieces-os-client';
 import { CLASSIFICATION_SPECIFIC_VALUES } from '../../../src/core/assets/classificationValues.ts';
-import { imageTypeOf, isKnownSpecific } from '../../../src/core/assets/languages.ts';
+import { imageTypeOf, isKnownSpecific } from '../../../src/core/assets/specifics.ts';
 import { genericOf, specificFromFileName } from '../../../src/core/classify/languages.ts';
 import { suggestName, contentOf, textOfBytes } from '../../../src/core/assets/content.ts';
 import { exportAsset, parseExportType } from '../../../src/core/assets/exporter.ts';

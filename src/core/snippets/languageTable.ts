@@ -1,6 +1,6 @@
 /**
  * Each ordinary asset's language by rowid, in memory (one byte per rowid), so completion weighs the
- * label index's matches by language without reading their rows. Read from the store at start a
+ * title index's matches by language without reading their rows. Read from the store at start a
  * page at a time between other work (`warm`), or at once by the first query that comes sooner,
  * and kept in step by the change feed: changed assets are read again before the next query, or,
  * after more changes than that is worth (an import), the whole table.
@@ -29,7 +29,7 @@ const NEUTRAL = new Set(['txt', 'text', 'UNKNOWN']);
 /** Weights of a document language: 3 the same language, 2 its family, 1 language-neutral (or any, in a plain-text document). */
 export type Weigher = (rowid: number) => number;
 
-export class AssetLanguages implements Disposable {
+export class LanguageTable implements Disposable {
   private readonly context: StoreContext;
   /** rowid → language code (0: no ordinary asset known there). */
   private codes = new Uint8Array(0);
