@@ -23,9 +23,11 @@ import type { Logger } from '../context.ts';
 import { abortError } from './git.ts';
 import { LOCAL_REF, MERGED_REF, type CommitPlan, type VaultRepo } from './vaultRepo.ts';
 import { planSync, type PlanNotice, type SyncPlan } from './syncPlan.ts';
+import { syncBase } from './syncBase.ts';
+import { noticeText } from './syncNotices.ts';
 import { VAULT_FORMAT, type VaultFile } from './vaultFormat.ts';
 import { validBranch, type PendingSync, type SyncSettings, type SyncState } from './syncState.ts';
-import type { KnownPlan, SyncFinisher } from './syncFinish.ts';
+import type { KnownPlan, Skipped, SyncFinisher } from './syncFinish.ts';
 import type { SyncKind, SyncKindName, SyncRecord } from './syncKinds.ts';
 
 export type SyncPhase = 'reading' | 'fetching' | 'fetched' | 'merging' | 'committed' | 'pushing' | 'pushed' | 'applying' | 'done';
@@ -141,23 +143,31 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     }
     checkAbort();
     progress('reading');
+    const roots = deps.sources.map((source) => source.kind.root);
+    const { base, rewound } = await syncBase(repo, synced, remote, roots, redacted(settings.remote), signal);
+    if (rewound) deps.logger.warn(`sync: ${noticeText(rewound.notice).message}`);
+    synced = base;
     // Read before the records are: a change after this seq is one the plan may not have seen.
     const noted = state.dirty();
-    const remoteChanged = await repo.changedIds(synced, remote, deps.sources.map((source) => source.kind.root), signal);
+    const remoteChanged = await repo.changedIds(synced, remote, roots, signal);
     progress('merging');
     const skipped: Array<{ id: string; reason: string }> = [];
     const plans: SyncPlan[] = [];
     for (const source of deps.sources) {
       const { kind } = source;
-      const dirty = noted.ids.get(kind.name) ?? [];
+      const bases = state.bases(kind.name);
+      const since = rewound?.since === 'all' ? undefined : rewound?.since.get(kind.root);
+      // What this machine synced since the base counts as changed here; records' own bases are relative to the commit the remote lost.
+      const localIds = [...(noted.ids.get(kind.name) ?? []), ...(rewound ? [...bases.keys(), ...(since ?? [])] : [])];
       const plan = await planSync({
         repo,
         kind,
         base: synced,
         remote,
-        dirty: synced === undefined ? new Set([...[...source.allIds()].flat(), ...dirty]) : dirty,
+        dirty: synced === undefined ? new Set([...[...source.allIds()].flat(), ...localIds]) : new Set(localIds),
         remoteChanged: remoteChanged.get(kind.root) ?? [],
-        bases: state.bases(kind.name),
+        bases: rewound ? new Map() : bases,
+        history: rewound?.history?.get(kind.root),
         read: (id) => source.read(id),
         signal,
         onBad: (id, reason) => skipped.push({ id, reason }),
@@ -204,14 +214,16 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
       received: total((plan) => plan.received),
       deletedHere: total((plan) => plan.deletesHere),
       deletedThere: total((plan) => plan.deletesThere),
-      notices: plans.flatMap((plan) => plan.notices),
+      notices: [...(rewound ? [rewound.notice] : []), ...plans.flatMap((plan) => plan.notices)],
       skipped,
       attempts: attempt,
     };
     if (result !== undefined) {
       const known = new Map<SyncKindName, KnownPlan>(plans.map((plan) => [plan.kind.name, plan]));
-      const applied = await deps.finisher.finish(result, { ...applying, summary: JSON.stringify({ ...summary, at: new Date().toISOString() }) }, { plans: known, seq: noted.seq });
-      skipped.push(...applied.skipped);
+      // The records the apply could not write join the summary (`skipped` is its list) before it is kept.
+      const kept = (applied: Skipped): string => JSON.stringify({ ...summary, skipped: skipped.concat(applied), at: new Date().toISOString() });
+      const { skipped: applied } = await deps.finisher.finish(result, { ...applying, summary: kept }, { plans: known, seq: noted.seq });
+      skipped.push(...applied);
     }
     progress('done');
     return { ...summary, elapsedMs: Math.round(performance.now() - started) };

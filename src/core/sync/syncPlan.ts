@@ -27,6 +27,12 @@ export interface PlanInputs<R extends SyncRecord> {
   readonly remoteChanged: Iterable<string>;
   /** Records with a base of their own (their folder's id; '' when absent). */
   readonly bases: ReadonlyMap<string, string>;
+  /**
+   * With no base commit because the remote's history was replaced (syncBase.ts): the versions
+   * each side's history held of each folder, so that a record both hold keeps the side whose
+   * version the other had before (the other's is older), rather than conflicting.
+   */
+  readonly history?: VersionHistory | undefined;
   /** This machine's record, read now. */
   read(id: string): R | undefined;
   readonly signal?: AbortSignal | undefined;
@@ -36,12 +42,19 @@ export interface PlanInputs<R extends SyncRecord> {
   onRead?(done: number, total: number): void;
 }
 
+/** Every version (folder id) each side's history held, by the folder's path. */
+export interface VersionHistory {
+  readonly ours: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly theirs: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
 export interface PlanNotice {
   readonly id: string;
   /** Absent: a snippet. */
   readonly kind?: 'conversation' | undefined;
   readonly name: string;
-  readonly notice: MergeNotice;
+  /** `remote-rewound`: the remote lost commits this machine had synced (syncBase.ts); `id` is then the commit merged from ('' for none), `name` the remote. */
+  readonly notice: MergeNotice | 'remote-rewound';
   /** The conflict copy made of this machine's version. */
   readonly copy?: string | undefined;
   /** This machine's name of it, replaced by the remote's (both renamed it). */
@@ -67,6 +80,8 @@ export interface SyncPlan<R extends SyncRecord = SyncRecord> {
   readonly mergedOids: ReadonlyMap<string, string | undefined>;
   /** The merge's version of each record it changed on either side, as far as the plan holds it (records taken whole from the remote are read when applied). */
   readonly mergedRecords: ReadonlyMap<string, R | undefined>;
+  /** Each record's base as the merge took it (undefined: absent). */
+  readonly baseOids: ReadonlyMap<string, string | undefined>;
 }
 
 export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Promise<SyncPlan<R>> {
@@ -76,9 +91,17 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
   // Nobody pushed since the last sync: the remote's folders are the base's (one lookup, not two).
   const baseCommit = await repo.folders(base, ids, kind.dir);
   const theirs = base === remote ? baseCommit : await repo.folders(remote, ids, kind.dir);
-  const baseOf = (id: string): string | undefined => {
+  const baseOids = new Map<string, string | undefined>();
+  const baseOf = (id: string, ours: string | undefined, theirs: string | undefined): string | undefined => {
     const own = inputs.bases.get(id);
-    return own !== undefined ? own || undefined : baseCommit.get(id);
+    if (own !== undefined) return own || undefined;
+    const inCommit = baseCommit.get(id);
+    const history = inputs.history;
+    if (inCommit !== undefined || history === undefined || ours === undefined || theirs === undefined) return inCommit;
+    // Both hold it, with no common commit: a version one side had before is older than the other's.
+    if (history.ours.get(kind.dir(id))?.has(theirs)) return theirs;
+    if (history.theirs.get(kind.dir(id))?.has(ours)) return ours;
+    return undefined;
   };
   const ours = new Map<string, { record: R | undefined; oid: string | undefined }>();
   for (const id of ids) {
@@ -104,8 +127,9 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
   for (const id of ids) {
     const o = ours.get(id)!;
     if (o.oid !== baseCommit.get(id)) local.set(id, o.record);
-    const b = baseOf(id);
     const t = theirs.get(id);
+    const b = baseOf(id, o.oid, t);
+    baseOids.set(id, b);
     if (o.oid === t) continue;
     if (o.oid === b) {
       received++;
@@ -129,8 +153,10 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
       return out;
     };
     const parse = (id: string, files: readonly VaultFile[]): R => kind.parse(id, files);
-    const [baseRecords, theirRecords] = await Promise.all([repo.records(foldersOf(baseOf), parse), repo.records(foldersOf((id) => theirs.get(id)), parse, inputs.onBad)]);
+    const [baseRecords, theirRecords] = await Promise.all([repo.records(foldersOf((id) => baseOids.get(id)), parse), repo.records(foldersOf((id) => theirs.get(id)), parse, inputs.onBad)]);
     for (const id of toMerge) {
+      // The remote's version cannot be read (reported): nothing is merged or sent; the apply keeps it pending.
+      if (theirs.has(id) && !theirRecords.has(id)) continue;
       const o = ours.get(id)!;
       const result = await kind.merge(baseRecords.get(id), o.record, theirRecords.get(id), o.oid, (b, x, y) => repo.mergeText(b, x, y));
       const mergedOid = recordOid(result.merged);
@@ -159,5 +185,5 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
   const mergedRecords = new Map([...copies, ...sent]);
   const mergedOids = new Map<string, string | undefined>();
   for (const id of ids) mergedOids.set(id, mergedRecords.has(id) ? recordOid(mergedRecords.get(id)) : theirs.get(id));
-  return { kind, local, sent, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords };
+  return { kind, local, sent, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords, baseOids };
 }

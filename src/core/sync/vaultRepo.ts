@@ -132,6 +132,33 @@ export class VaultRepo {
     return (await this.git.run(['merge-base', '--is-ancestor', ancestor, of], { allowed: new Set([1]) })).code === 0;
   }
 
+  /** The best common ancestor of two commits, or undefined when they share no history. */
+  async mergeBase(a: string, b: string): Promise<string | undefined> {
+    const result = await this.git.run(['merge-base', a, b], { allowed: new Set([1]) });
+    const oid = result.stdout.toString('utf8').trim();
+    return result.code === 0 && oid !== '' ? oid : undefined;
+  }
+
+  /**
+   * Every version (folder id) each record's folder under `root` had in the history of `commit`, by
+   * the folder's path: how a remote that shares no history with this machine is told apart from
+   * one that holds an older version of a record (syncBase.ts). Reads the whole history of `root`:
+   * only asked when a remote's history was replaced.
+   */
+  async folderHistory(commit: string, root: string, signal?: AbortSignal): Promise<Map<string, Set<string>>> {
+    const out = await this.git.run(['log', '--raw', '-t', '--no-abbrev', '--no-renames', '--format=', commit, '--', root], { signal });
+    const versions = new Map<string, Set<string>>();
+    for (const line of out.stdout.toString('utf8').split('\n')) {
+      const match = /^:\d+ 040000 [0-9a-f]+ ([0-9a-f]+) \w+\t(.+)$/.exec(line);
+      if (match === null || match[2]!.split('/').length !== 3) continue;
+      const path = match[2]!;
+      let set = versions.get(path);
+      if (set === undefined) versions.set(path, (set = new Set()));
+      set.add(match[1]!);
+    }
+    return versions;
+  }
+
   /** Ids of the records whose folders differ between two commits (either may be none), by the vault folder (`roots`) they are in. */
   async changedIds(from: string | undefined, to: string | undefined, roots: readonly string[], signal?: AbortSignal): Promise<Map<string, string[]>> {
     const ids = new Map(roots.map((root) => [root, new Set<string>()]));
@@ -255,7 +282,11 @@ export class VaultRepo {
     return oids.split('\n');
   }
 
-  /** Merges two versions of a text line by line against their base; undefined when lines conflict. */
+  /**
+   * Merges two versions of a text line by line against their base; undefined when lines conflict
+   * or git cannot merge them (exit 255: a text with a NUL, which git takes for binary): a conflict
+   * copy then, never a sync that fails every time.
+   */
   async mergeText(base: string, ours: string, theirs: string): Promise<string | undefined> {
     mkdirSync(this.dir, { recursive: true });
     const tmp = mkdtempSync(join(this.dir, 'merge-'));
@@ -264,7 +295,7 @@ export class VaultRepo {
       writeFileSync(b!, base);
       writeFileSync(o!, ours);
       writeFileSync(t!, theirs);
-      const result = await this.git.run(['merge-file', '-p', '-q', o!, b!, t!], { allowed: new Set(Array.from({ length: 127 }, (_, i) => i + 1)) });
+      const result = await this.git.run(['merge-file', '-p', '-q', o!, b!, t!], { allowed: new Set(Array.from({ length: 255 }, (_, i) => i + 1)) });
       return result.code === 0 ? result.stdout.toString('utf8') : undefined;
     } finally {
       rmSync(tmp, { recursive: true, force: true });
