@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Git, GitError, ObjectReader, olderThan, treeEntries } from './git.ts';
-import { idOfSegment, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
+import { idOfSegment, VAULT_ATTRIBUTES, VAULT_ATTRIBUTES_TEXT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
 
 /** Git's empty tree: a commit-less side of a comparison. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -251,6 +251,7 @@ export class VaultRepo {
       return mark;
     };
     const marker = blob(Buffer.from(VAULT_MARKER_TEXT));
+    const attributes = blob(Buffer.from(VAULT_ATTRIBUTES_TEXT));
     const files: Array<Array<{ dir: string; files: Array<{ name: string; mark: number }> | undefined }>> = [];
     let serialized = 0;
     for (const plan of plans) {
@@ -270,6 +271,7 @@ export class VaultRepo {
       push('\n');
       if (plan.parent !== undefined) push(`from ${plan.parent}\n`);
       push(`M 100644 :${marker} ${VAULT_MARKER}\n`);
+      push(`M 100644 :${attributes} ${VAULT_ATTRIBUTES}\n`);
       for (const change of files[index]!) {
         push(`D ${change.dir}\n`);
         for (const file of change.files ?? []) push(`M 100644 :${file.mark} ${change.dir}/${file.name}\n`);
