@@ -66,7 +66,8 @@ export class VaultRepo {
     await this.git.checkVersion();
     if (existsSync(join(this.git.gitDir, 'HEAD'))) return;
     mkdirSync(this.dir, { recursive: true });
-    await this.git.run(['init', '--bare', '--quiet', this.git.gitDir]);
+    // SHA-1 whatever the user's git makes by default: folder ids are computed here as SHA-1.
+    await this.git.run(['init', '--bare', '--quiet', '--object-format=sha1', this.git.gitDir]);
     await this.git.run(['config', 'core.logAllRefUpdates', 'false']);
   }
 
@@ -100,12 +101,12 @@ export class VaultRepo {
    * a clone of an empty repository names the local default); undefined when it cannot be told.
    */
   async remoteHead(url: string, signal?: AbortSignal): Promise<string | undefined> {
-    const listed = (await this.git.run(['ls-remote', '--symref', url, 'HEAD'], { signal })).stdout.toString('utf8');
+    // One listing tells both: the branch a born HEAD names, and whether the remote has any ref at all.
+    const listed = (await this.git.run(['ls-remote', '--symref', url], { signal })).stdout.toString('utf8');
     const born = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(listed);
     if (born) return born[1];
     const version = await this.git.checkVersion();
-    if (version === undefined || olderThan(version, [2, 31, 0])) return undefined;
-    if ((await this.git.run(['ls-remote', url], { signal })).stdout.length > 0) return undefined;
+    if (version === undefined || olderThan(version, [2, 31, 0]) || listed.length > 0) return undefined;
     mkdirSync(this.dir, { recursive: true });
     const tmp = mkdtempSync(join(this.dir, 'head-'));
     try {
@@ -125,6 +126,7 @@ export class VaultRepo {
     const said = `${result.stdout.toString('utf8')}\n${result.stderr}`;
     // Pushed after another machine: refused as not a fast-forward, or (two pushes at once) the ref lock lost.
     if (/\[rejected\]|non-fast-forward|fetch first|stale info|cannot lock ref|is at [0-9a-f]+ but expected/.test(said)) return 'rejected';
+    if (/\[remote rejected\]|hook declined/.test(said)) throw new PushRefusedError(said);
     throw new GitError('push', result.code, said);
   }
 
@@ -302,6 +304,23 @@ export class VaultRepo {
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
+  }
+}
+
+/** The remote's own rules refused the push (a protected branch, signed commits required): said plainly, with the remote's words. */
+export class PushRefusedError extends GitError {
+  constructor(said: string) {
+    super('push', 1, said);
+    const remote = said
+      .split('\n')
+      .filter((line) => line.startsWith('remote:') || line.includes('rejected'))
+      .map((line) => line.replace(/^remote:\s*/, '').trim())
+      .filter(Boolean)
+      .slice(-4)
+      .join(' ');
+    this.message =
+      `The remote refused the sync's push: ${remote || 'its rules declined it'}. Satchel writes its own commits, unsigned, to one branch; ` +
+      'a branch that requires signed commits, reviews or other checks cannot take them: sync with a repository or a branch (--branch) without that rule. Nothing was changed here.';
   }
 }
 
