@@ -126,6 +126,7 @@ function printSummary(summary: SyncSummary): void {
   );
   for (const notice of summary.notices) console.log(`  ! ${noticeText(notice).message}${notice.copy ? ` (${notice.copy})` : ''}`);
   for (const skipped of summary.skipped.slice(0, 20)) console.log(`  ✗ ${skipped.id}: ${skipped.reason}`);
+  if (summary.backup !== undefined) console.log(`  The store was backed up before the deletes: ${summary.backup}, in the backups folder of the data directory`);
 }
 
 function printStatus(status: SyncStatus): void {

@@ -64,6 +64,8 @@ export interface SyncSummary {
   readonly skipped: ReadonlyArray<{ readonly id: string; readonly reason: string }>;
   /** Pushes tried (more than one when another machine pushed first). */
   readonly attempts: number;
+  /** The copy of the store taken before this sync deleted much of it here (docs/backups.md). */
+  readonly backup?: string | undefined;
   readonly elapsedMs: number;
 }
 
@@ -89,6 +91,12 @@ export interface EngineDeps {
   readonly logger: Logger;
   /** Aborted when the store closes: even a sync past its push stops between the batches it applies. */
   readonly closing?: AbortSignal | undefined;
+  /**
+   * Takes a copy of the store before a sync deletes `deleting` of its `total` records here
+   * (backups.ts decides when; `confirmed`: more than the sync's own guard lets through unasked);
+   * its name, or undefined when none was taken. Rejects: the sync stops before its push.
+   */
+  beforeMassDelete?(deleting: number, total: number, confirmed: boolean, signal?: AbortSignal): Promise<string | undefined>;
 }
 
 export async function runSync(deps: EngineDeps, settings: SyncSettings, options: SyncOptions = {}): Promise<SyncSummary> {
@@ -103,6 +111,7 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
   };
   const applying = { onProgress: (done: number, total: number) => progress('applying', done, total), signal: deps.closing };
   await repo.init();
+  let backup: string | undefined;
   for (let attempt = 1; ; attempt++) {
     checkAbort();
     progress('fetching');
@@ -182,6 +191,7 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
       }
       plans.push(plan);
     }
+    backup ??= await backUpBeforeDeletes(deps, plans, percent, signal);
     checkAbort();
     const changedHere = plans.some((plan) => plan.local.size > 0);
     const sending = plans.some((plan) => plan.sent.size > 0) || remote === undefined;
@@ -217,6 +227,7 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
       notices: [...(rewound ? [rewound.notice] : []), ...plans.flatMap((plan) => plan.notices)],
       skipped,
       attempts: attempt,
+      ...(backup !== undefined ? { backup } : {}),
     };
     if (result !== undefined) {
       const known = new Map<SyncKindName, KnownPlan>(plans.map((plan) => [plan.kind.name, plan]));
@@ -228,6 +239,15 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     progress('done');
     return { ...summary, elapsedMs: Math.round(performance.now() - started) };
   }
+}
+
+/** A copy of the store before the plans delete much of it here: what the backups module counts as a mass delete, or one the sync's guard let through only because it was confirmed. */
+async function backUpBeforeDeletes(deps: EngineDeps, plans: readonly SyncPlan[], percent: number, signal: AbortSignal | undefined): Promise<string | undefined> {
+  const deleting = plans.reduce((sum, plan) => sum + plan.deletesHere, 0);
+  if (deleting === 0 || deps.beforeMassDelete === undefined) return undefined;
+  const counts = deps.sources.map((source) => source.count());
+  const confirmed = plans.some((plan, index) => tooMany(plan.deletesHere, counts[index]!, Math.min(percent, DEFAULT_MAX_DELETE_PERCENT)));
+  return deps.beforeMassDelete(deleting, counts.reduce((sum, count) => sum + count, 0), confirmed, signal);
 }
 
 /** The folders the plans change in one of their commits, by path; each record's files are made as the commit streams them. */

@@ -35,6 +35,13 @@ export interface SyncServiceOptions {
   readonly dataDir: string;
   /** The git to run (default `git` on PATH). */
   readonly gitExecutable?: string | undefined;
+  /** The store's backups: a copy before a sync deletes much of the library here. */
+  readonly backups?: MassDeleteBackups | undefined;
+}
+
+/** What a sync asks of the backups (backups.ts). */
+export interface MassDeleteBackups {
+  beforeMassDelete(what: string, deleting: number, total: number, signal?: AbortSignal, confirmed?: boolean): Promise<{ readonly name: string } | undefined>;
 }
 
 export interface SyncStatus {
@@ -207,6 +214,7 @@ export class SyncService implements Disposable {
       ],
       closing: this.closing.signal,
       logger: this.context.logger,
+      beforeMassDelete: async (deleting, total, confirmed, signal) => (await this.options.backups?.beforeMassDelete('sync', deleting, total, signal, confirmed))?.name,
     };
   }
 
