@@ -14,7 +14,7 @@ import { SnippetFactsStore } from '../snippets/snippetFacts.ts';
 import { trackedOf } from '../assets/assetRevisions.ts';
 import { isKnownSpecific } from '../assets/languages.ts';
 import { specificFromFileName } from '../classify/languages.ts';
-import { overLimit } from '../limits.ts';
+import { checkSeededTags, checkSeededWebsites, overLimit } from '../limits.ts';
 import { checkEdit } from '../assets/assetEdits.ts';
 import { InvalidInputError, TooLargeError } from '../errors.ts';
 import type { ClassificationSpecific } from '../wire.ts';
@@ -93,13 +93,15 @@ export class LibraryRecords {
 
 /**
  * Why a record cannot be stored, or undefined: the rules an edit is held to (checkEdit: an edit
- * may empty a snippet, a tag may not be blank) and the limits every door shares, so a record one
- * machine saved is one every machine takes.
+ * may empty a snippet, a tag may not be blank), the create door's for tags and websites, and the
+ * limits every door shares, so a record one machine saved is one every machine takes.
  */
 export function recordRefusal(record: VaultAsset): string | undefined {
   const binary = typeof record.content !== 'string';
   try {
     checkEdit({ tags: record.tags });
+    checkSeededTags(record.tags);
+    checkSeededWebsites(record.websites);
   } catch (error) {
     if (error instanceof InvalidInputError || error instanceof TooLargeError) return error.message;
     throw error;
@@ -107,8 +109,6 @@ export function recordRefusal(record: VaultAsset): string | undefined {
   return (
     (binary ? overLimit('contentBytes', record.content.length) : overLimit('contentChars', record.content.length)) ??
     overLimit('nameChars', record.name.length) ??
-    overLimit('tagsPerAsset', record.tags.length) ??
-    overLimit('websitesPerAsset', record.websites.length) ??
     overLimit('annotationChars', record.description?.length ?? 0)
   );
 }

@@ -202,10 +202,13 @@ export class SyncFinisher {
    * is named, the others are applied.
    */
   private applyIsolated(batch: readonly string[], part: Folders, incoming: ReadonlyMap<string, SyncRecord>, skipped: Skipped): void {
+    const named = skipped.length;
     try {
       this.deps.transaction(() => this.applyBatch(batch, part, incoming, skipped));
       return;
     } catch (error) {
+      // Rolled back: what the batch named is named again as its records are applied one by one.
+      skipped.length = named;
       if (batch.length === 1) {
         skipped.push({ id: batch[0]!, reason: `it could not be written here: ${(error as Error).message}` });
         this.deps.transaction(() => this.keepPending(part, batch[0]!));

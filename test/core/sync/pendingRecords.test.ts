@@ -84,3 +84,31 @@ test('text with a NUL edited on both machines (git merge-file cannot merge it) b
     assert.deepEqual(library(a), library(b));
   });
 });
+
+test('a write that fails while applying (what no rule foresaw) rolls back only its batch: that record stays pending and named, the others are applied, and it arrives once the write works', SLOW, async () => {
+  const { BulkWriter } = await import('../../../src/core/assets/bulkWriter.ts');
+  await withMachines(async ({ a, b }) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await a.assets.create(seed(`${i}\n`, { name: `N ${i}` }), TEST_WRITE)).id);
+    await a.sync.sync();
+    const failing = ids[1]!;
+    const write = BulkWriter.prototype.write;
+    BulkWriter.prototype.write = function (this: InstanceType<typeof BulkWriter>, ...args: Parameters<typeof write>) {
+      if (args[0].some((asset) => asset.record?.id === failing)) throw new Error('the disk said no');
+      return write.apply(this, args);
+    };
+    try {
+      const onB = await b.sync.sync();
+      assert.deepEqual(onB.skipped, [{ id: failing, reason: 'it could not be written here: the disk said no' }]);
+      assert.deepEqual([ids[0], ids[2]].map((id) => b.assets.exists(id!)), [true, true]);
+      assert.equal(b.assets.exists(failing), false);
+      assert.deepEqual(JSON.parse(JSON.stringify(b.sync.status().last?.skipped)), onB.skipped, 'kept in the status');
+    } finally {
+      BulkWriter.prototype.write = write;
+    }
+    const retried = await b.sync.sync();
+    assert.deepEqual(retried.skipped, []);
+    assert.ok(b.assets.exists(failing));
+    assert.deepEqual(library(a), library(b));
+  });
+});
