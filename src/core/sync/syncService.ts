@@ -17,7 +17,6 @@ import { VaultRepo } from './vaultRepo.ts';
 import { SyncState, validBranch, type SyncSettings } from './syncState.ts';
 import { SyncFinisher } from './syncFinish.ts';
 import { assetTarget, conversationTarget } from './syncTargets.ts';
-import { ASSET_KIND, CONVERSATION_KIND } from './syncKinds.ts';
 import { redacted, runSync, type SyncOptions, type SyncSummary } from './syncEngine.ts';
 
 /** The trash, as a sync brings a snippet or conversation back from it (satchel.ts hands it in). */
@@ -182,36 +181,32 @@ export class SyncService implements Disposable {
       trash.restore(id, { author: by });
       return true;
     };
-    const conversations = this.conversationRecords;
-    const finisher = new SyncFinisher({
-      repo,
-      state: this.state,
-      targets: [
-        assetTarget({ author, restoreTrashed, records: this.records, writer, exists: (id) => this.assets.exists(id), deleteAsset: (id, by) => void this.assets.delete(id, { author: by }) }),
-        conversationTarget({
-          author,
-          restoreTrashed,
-          records: conversations,
-          exists: (id) => this.context.records.has('conversation', id),
-          deleteConversation: (id, by) => this.conversations.delete(id, { author: by }),
-        }),
-      ],
-      transaction: (fn) => this.context.transaction(fn),
-      bulk: () => writer.begin(),
-    });
+    // Snippets first: a conversation links to snippets that arrive in the same sync.
+    const kinds = [
+      assetTarget({
+        author,
+        restoreTrashed,
+        records: this.records,
+        writer,
+        exists: (id) => this.assets.exists(id),
+        deleteAsset: (id, by) => void this.assets.delete(id, { author: by }),
+        allIds: () => this.assets.identifierPages(),
+        count: () => this.assets.ordinaryCount(),
+      }),
+      conversationTarget({
+        author,
+        restoreTrashed,
+        records: this.conversationRecords,
+        exists: (id) => this.context.records.has('conversation', id),
+        deleteConversation: (id, by) => this.conversations.delete(id, { author: by }),
+      }),
+    ];
+    const finisher = new SyncFinisher({ repo, state: this.state, targets: kinds, transaction: (fn) => this.context.transaction(fn), bulk: () => writer.begin() });
     return {
       repo,
       state: this.state,
       finisher,
-      sources: [
-        {
-          kind: ASSET_KIND,
-          read: (id) => this.records.read(id),
-          allIds: () => this.assets.identifierPages(),
-          count: () => this.assets.ordinaryCount(),
-        },
-        { kind: CONVERSATION_KIND, read: (id) => conversations.read(id), allIds: () => [conversations.ids()], count: () => conversations.count() },
-      ],
+      sources: kinds,
       closing: this.closing.signal,
       logger: this.context.logger,
       beforeMassDelete: async (deleting, total, confirmed, signal) => (await this.options.backups?.beforeMassDelete('sync', deleting, total, signal, confirmed))?.name,
