@@ -57,3 +57,24 @@ test('export --vault takes a folder that only holds .git, writes the vault\'s .g
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a snippet emptied by an edit (the edit door takes it) is exported and imported back as it is, not refused as empty', async () => {
+  const root = tempDir('satchel-vault-empty-');
+  const dir = join(root, 'vault');
+  try {
+    let id = '';
+    await withCore(async (core) => {
+      id = (await core.assets.create(seed('soon gone\n', { name: 'Emptied' }), TEST_WRITE)).id;
+      core.assets.edit(id, { content: { text: '' } }, TEST_WRITE);
+      const ids = core.assets.identifiers();
+      await exportVault(dir, recordsOf(core), [ids], ids.length);
+    });
+    await withCore(async (core) => {
+      const summary = await core.imports.import(vaultParts(dir).map((part) => ({ name: part.name, parsed: part.read() })));
+      assert.deepEqual(summary.failures, []);
+      assert.equal(recordsOf(core).read(id)?.content, '');
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
