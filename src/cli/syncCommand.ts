@@ -12,6 +12,7 @@ import type { SyncOptions, SyncProgress, SyncSummary } from '../core/sync/syncEn
 import { DEFAULT_MAX_DELETE_PERCENT, validDeletePercent } from '../core/sync/massDelete.ts';
 import type { SyncStatus } from '../core/sync/syncService.ts';
 import { noticeText } from '../core/sync/syncNotices.ts';
+import { absoluteRemote } from '../core/sync/remoteIdentity.ts';
 import type { SatchelClient } from '../client/satchelClient.ts';
 import { authorOf } from '../core/history/authors.ts';
 import { directOrThroughHost } from './hostAddress.ts';
@@ -61,6 +62,8 @@ export async function runSyncCommand(args: readonly string[]): Promise<number> {
     return 2;
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
+  // A relative path names a folder from here, not from where a host was started.
+  const remote = values.remote === undefined ? undefined : absoluteRemote(values.remote.trim());
   if (values.status) {
     printStatus(await withSync(dataDir, (core) => Promise.resolve(core.sync.status()), (client) => client.sync.status()));
     return 0;
@@ -78,10 +81,10 @@ export async function runSyncCommand(args: readonly string[]): Promise<number> {
     summary = await withSync(
       dataDir,
       (core) => {
-        if (values.remote !== undefined) core.sync.configure(values.remote, values.branch);
+        if (remote !== undefined) core.sync.configure(remote, values.branch);
         return core.sync.sync(options);
       },
-      (client) => client.sync.run({ ...(values.remote !== undefined ? { remote: values.remote } : {}), ...(values.branch ? { branch: values.branch } : {}), confirmDeletes: options.confirmDeletes, ...(percent !== undefined ? { maxDeletePercent: percent } : {}) }, options),
+      (client) => client.sync.run({ ...(remote !== undefined ? { remote } : {}), ...(values.branch ? { branch: values.branch } : {}), confirmDeletes: options.confirmDeletes, ...(percent !== undefined ? { maxDeletePercent: percent } : {}) }, options),
     );
   } catch (error) {
     line.done();
@@ -123,6 +126,7 @@ function printSummary(summary: SyncSummary): void {
   );
   for (const notice of summary.notices) console.log(`  ! ${noticeText(notice).message}${notice.copy ? ` (${notice.copy})` : ''}`);
   for (const skipped of summary.skipped.slice(0, 20)) console.log(`  ✗ ${skipped.id}: ${skipped.reason}`);
+  if (summary.backup !== undefined) console.log(`  The store was backed up before the deletes: ${summary.backup}, in the backups folder of the data directory`);
 }
 
 function printStatus(status: SyncStatus): void {

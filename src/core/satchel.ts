@@ -80,7 +80,7 @@ export interface CoreOptions {
   /** Copies kept of each kind of backup (default DEFAULT_KEEP; 0 takes no automatic ones). */
   readonly keepBackups?: number;
   /** How sync runs git (tests name a git that is not there). */
-  readonly sync?: Omit<SyncServiceOptions, 'dataDir'>;
+  readonly sync?: Omit<SyncServiceOptions, 'dataDir' | 'backups'>;
   /** How agents' writes are taken (docs/agents.md). */
   readonly agents?: {
     /**
@@ -169,7 +169,7 @@ export class Satchel implements Disposable {
       context.logger,
     );
     this.snippets = new SnippetService(context, this.assets);
-    this.sync = new SyncService(context, this.assets, this.conversations, { ...options.sync, dataDir: options.dataDir }, () => ({
+    this.sync = new SyncService(context, this.assets, this.conversations, { ...options.sync, dataDir: options.dataDir, backups: this.backups }, () => ({
       has: (id) => trashStore.has(id),
       restore: (id, by) => this.trash.restore(id, by),
     }));

@@ -33,3 +33,9 @@ test('the share a sync deletes without asking: declared 0-100 with the default c
   const read = (value: unknown): number => readSyncSettings(configuration({ 'satchel.sync.maxDeletePercent': value })).maxDeletePercent;
   assert.deepEqual([read(20), read(0), read(100), read(150), read(-3), read('many'), read(null)], [20, 0, 100, 100, 0, 50, 50]);
 });
+
+test('the sync settings are the machine\'s: a workspace\'s .vscode/settings.json cannot point sync (the whole library) at a project\'s repository, nor loosen its delete guard', () => {
+  const sync = Object.entries(declared).filter(([key]) => key.startsWith('satchel.sync.'));
+  assert.deepEqual(sync.map(([key]) => key).sort(), ['satchel.sync.intervalMinutes', 'satchel.sync.maxDeletePercent', 'satchel.sync.onFocus', 'satchel.sync.remote']);
+  for (const [key, setting] of sync) assert.ok(['machine', 'application'].includes((setting as { scope?: string }).scope ?? 'window'), `${key} is not machine- or application-scoped`);
+});

@@ -118,11 +118,12 @@ export class Backups implements Disposable {
   /**
    * Call before deleting `deleting` of the library's `total` assets: takes a copy named for `what`
    * (lowercase words and dashes, e.g. `empty-trash`) when that is a mass delete. Resolves with the
-   * copy (undefined when none was needed); if it rejects, delete nothing.
+   * copy (undefined when none was needed); if it rejects, delete nothing. `confirmed`: the caller's
+   * own guard already judged it a mass delete the user confirmed (a sync's), a copy whatever the size.
    */
-  async beforeMassDelete(what: string, deleting: number, total: number, signal?: AbortSignal): Promise<BackupResult | undefined> {
+  async beforeMassDelete(what: string, deleting: number, total: number, signal?: AbortSignal, confirmed = false): Promise<BackupResult | undefined> {
     const reason = checkReason(`before-delete-${what}`);
-    if (!isMassDelete(deleting, total) || !this.automatic()) return undefined;
+    if (!(confirmed ? deleting > 0 : isMassDelete(deleting, total)) || !this.automatic()) return undefined;
     return this.take(reason, { signal });
   }
 

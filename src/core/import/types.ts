@@ -91,7 +91,8 @@ export class SnippetCollector {
    */
   add(item: string, snippet: Omit<ImportedSnippet, 'source'>): void {
     const source = `${this.file} › ${item}`;
-    if (snippet.text.trim() === '' && snippet.record?.bytes === undefined) return this.fail(item, 'the snippet is empty');
+    // A vault's record is a snippet as a library held it, and an edit may empty a snippet: kept, as sync keeps it.
+    if (snippet.text.trim() === '' && snippet.record === undefined) return this.fail(item, 'the snippet is empty');
     const tags = distinctTags(snippet.tags);
     // A vault's record is kept as written; other formats' descriptions are trimmed.
     const description = snippet.record !== undefined ? snippet.description || undefined : snippet.description?.trim();

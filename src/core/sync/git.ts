@@ -6,6 +6,7 @@
  * sync kills the command under way.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { UnavailableError } from '../errors.ts';
 
 /** Git is not installed (or not on PATH): the sync stops before anything changed. */
@@ -74,6 +75,8 @@ export class Git {
   readonly gitDir: string;
   readonly executable: string;
   private readonly env: NodeJS.ProcessEnv;
+  /** `-c` settings every command runs with. */
+  private readonly settings: readonly string[];
 
   constructor(gitDir: string, executable = 'git', env: NodeJS.ProcessEnv = process.env) {
     this.gitDir = gitDir;
@@ -87,8 +90,18 @@ export class Git {
       LC_ALL: 'C',
       LANGUAGE: 'C',
     };
-    // A repository or index the caller's environment names is not this one.
-    for (const name of ['GIT_INDEX_FILE', 'GIT_WORK_TREE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR']) delete this.env[name];
+    // A repository or index the caller's environment names is not this one; nor is the hash it asks
+    // new repositories to use (GIT_DEFAULT_HASH=sha256): the vault's ids are SHA-1 (vaultRepo.ts).
+    for (const name of ['GIT_INDEX_FILE', 'GIT_WORK_TREE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_DEFAULT_HASH']) delete this.env[name];
+    this.settings = [
+      // The user's hooks (a global core.hooksPath, an init template's) are for their own repositories,
+      // not this private one: a pre-push or reference-transaction hook that refuses would fail every
+      // sync. A path that does not exist holds no hook. (The remote's own hooks still run there.)
+      '-c', `core.hooksPath=${join(gitDir, 'no-hooks')}`,
+      // Commits are written by fast-import, never signed; a push certificate would need a key and a
+      // server that asks for one.
+      '-c', 'push.gpgSign=false',
+    ];
   }
 
   /**
@@ -111,7 +124,9 @@ export class Git {
 
   /** Starts git with `args`: the caller talks to it (cat-file --batch, fast-import). */
   spawn(args: readonly string[]): ChildProcess {
-    return spawn(this.executable, args, { env: this.env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    // `--version` is asked as it is: it touches no repository, and a wrapper may answer it alone.
+    const settings = args[0] === '--version' ? [] : this.settings;
+    return spawn(this.executable, [...settings, ...args], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   }
 
   /** Runs git to its end; throws GitError on a failing exit, GitMissingError when there is no git. */

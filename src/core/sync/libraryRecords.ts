@@ -14,7 +14,9 @@ import { SnippetFactsStore } from '../snippets/snippetFacts.ts';
 import { trackedOf } from '../assets/assetRevisions.ts';
 import { isKnownSpecific } from '../assets/languages.ts';
 import { specificFromFileName } from '../classify/languages.ts';
-import { overLimit } from '../limits.ts';
+import { checkSeededTags, checkSeededWebsites, overLimit } from '../limits.ts';
+import { checkEdit } from '../assets/assetEdits.ts';
+import { InvalidInputError, TooLargeError } from '../errors.ts';
 import type { ClassificationSpecific } from '../wire.ts';
 import { sortedTexts, sortedWebsites, type VaultAsset, type VaultWebsite } from './vaultFormat.ts';
 import { preferredSiteName, preferredTag } from './labelSpelling.ts';
@@ -121,17 +123,25 @@ export function adoptLabels(labels: Labels, record: { readonly tags?: readonly s
   for (const site of record.websites) labels.renameWebsite(site.url, site.name, (held) => preferredSiteName(site.url, held, site.name) === site.name);
 }
 
-/** Why a record cannot be stored (a limit every door shares), or undefined. */
+/**
+ * Why a record cannot be stored, or undefined: the rules an edit is held to (checkEdit: an edit
+ * may empty a snippet, a tag may not be blank), the create door's for tags and websites, and the
+ * limits every door shares, so a record one machine saved is one every machine takes.
+ */
 export function recordRefusal(record: VaultAsset): string | undefined {
   const binary = typeof record.content !== 'string';
-  if (!binary && (record.content as string).trim() === '') return 'the snippet is empty';
+  try {
+    checkEdit({ tags: record.tags });
+    checkSeededTags(record.tags);
+    checkSeededWebsites(record.websites);
+  } catch (error) {
+    if (error instanceof InvalidInputError || error instanceof TooLargeError) return error.message;
+    throw error;
+  }
   return (
     (binary ? overLimit('contentBytes', record.content.length) : overLimit('contentChars', record.content.length)) ??
     overLimit('nameChars', record.name.length) ??
-    overLimit('tagsPerAsset', record.tags.length) ??
-    overLimit('websitesPerAsset', record.websites.length) ??
-    overLimit('annotationChars', record.description?.length ?? 0) ??
-    record.tags.map((tag) => overLimit('tagChars', tag.length)).find((reason) => reason !== undefined)
+    overLimit('annotationChars', record.description?.length ?? 0)
   );
 }
 

@@ -54,6 +54,8 @@ export interface KnownPlan {
   readonly localOids: ReadonlyMap<string, string | undefined>;
   readonly mergedOids: ReadonlyMap<string, string | undefined>;
   readonly mergedRecords: ReadonlyMap<string, SyncRecord | undefined>;
+  /** Each record's base when the plan merged it (undefined: absent): what a record that cannot be applied keeps as its base. */
+  readonly baseOids: ReadonlyMap<string, string | undefined>;
 }
 
 export interface KnownMerge {
@@ -71,6 +73,8 @@ interface Folders {
   /** Known: whether a record changed here since the sync read it, without reading it. */
   readonly seq?: number | undefined;
   readonly mergedRecords: ReadonlyMap<string, SyncRecord | undefined>;
+  /** Each record's base before this sync (absent: none). */
+  readonly baseFolders: ReadonlyMap<string, string | undefined>;
 }
 
 function defined(oids: ReadonlyMap<string, string | undefined>): Map<string, string> {
@@ -81,11 +85,11 @@ export interface FinishOptions {
   readonly onProgress?: ((done: number, total: number) => void) | undefined;
   /** Stops between batches (the store is closing): what was applied is recorded, the next run applies the rest. */
   readonly signal?: AbortSignal | undefined;
-  /** What the sync did, kept for its status. */
-  readonly summary?: string | undefined;
+  /** What the sync did, kept for its status, given the records this apply skipped. */
+  readonly summary?: ((skipped: Skipped) => string) | undefined;
 }
 
-type Skipped = Array<{ id: string; reason: string }>;
+export type Skipped = Array<{ id: string; reason: string }>;
 
 export class SyncFinisher {
   private readonly deps: FinisherDeps;
@@ -133,7 +137,7 @@ export class SyncFinisher {
           if (options.signal?.aborted) throw abortError(options.signal);
           const batch = part.ids.slice(at, at + size);
           const started = performance.now();
-          this.deps.transaction(() => this.applyBatch(batch, part, incoming.get(part.target.kind.name)!, skipped));
+          this.applyIsolated(batch, part, incoming.get(part.target.kind.name)!, skipped);
           const perRecord = (performance.now() - started) / batch.length;
           at += batch.length;
           done += batch.length;
@@ -152,7 +156,7 @@ export class SyncFinisher {
         // A base equal to the merged commit's is the commit's own once it is the base.
         for (const id of part.ids) if (bases.has(id) && (bases.get(id) || undefined) === part.mergedFolders.get(id)) state.dropBase(name, id);
       }
-      state.finished(pending.merged, options.summary ?? '{}');
+      state.finished(pending.merged, options.summary?.(skipped) ?? '{}');
     });
     await reference;
     return { skipped };
@@ -169,6 +173,7 @@ export class SyncFinisher {
         mergedFolders: defined(plan?.mergedOids ?? new Map()),
         seq: known.seq,
         mergedRecords: plan?.mergedRecords ?? new Map(),
+        baseFolders: plan?.baseOids ?? new Map(),
       };
     });
   }
@@ -183,10 +188,43 @@ export class SyncFinisher {
       targets.map(async (target) => {
         const { root, dir, name } = target.kind;
         const ids = [...new Set([...(merges.get(root) ?? []), ...(locals.get(root) ?? []), ...state.bases(name).keys()])];
-        const [localFolders, mergedFolders] = await Promise.all([repo.folders(local, ids, dir), repo.folders(pending.merged, ids, dir)]);
-        return { target, ids, localFolders, mergedFolders, mergedRecords: new Map() };
+        const [localFolders, mergedFolders, baseCommit] = await Promise.all([repo.folders(local, ids, dir), repo.folders(pending.merged, ids, dir), repo.folders(pending.base, ids, dir)]);
+        const own = state.bases(name);
+        const baseFolders = new Map(ids.map((id) => [id, own.has(id) ? own.get(id) || undefined : baseCommit.get(id)]));
+        return { target, ids, localFolders, mergedFolders, mergedRecords: new Map(), baseFolders };
       }),
     );
+  }
+
+  /**
+   * Applies a batch in one transaction; a write that fails anyway (what no refusal foresaw) rolls
+   * the batch back, and its records are applied one by one: the one that fails stays pending and
+   * is named, the others are applied.
+   */
+  private applyIsolated(batch: readonly string[], part: Folders, incoming: ReadonlyMap<string, SyncRecord>, skipped: Skipped): void {
+    const named = skipped.length;
+    try {
+      this.deps.transaction(() => this.applyBatch(batch, part, incoming, skipped));
+      return;
+    } catch (error) {
+      // Rolled back: what the batch named is named again as its records are applied one by one.
+      skipped.length = named;
+      if (batch.length === 1) {
+        skipped.push({ id: batch[0]!, reason: `it could not be written here: ${(error as Error).message}` });
+        this.deps.transaction(() => this.keepPending(part, batch[0]!));
+        return;
+      }
+    }
+    for (const id of batch) this.applyIsolated([id], part, incoming, skipped);
+  }
+
+  /**
+   * A record the merge could not apply here stays pending: its base stays what it was before this
+   * sync (its note too), so the next sync sees the remote's version as a change still to apply and
+   * tries again, and never takes this machine's older version for an edit to send.
+   */
+  private keepPending(part: Folders, id: string): void {
+    this.deps.state.setBase(part.target.kind.name, id, part.baseFolders.get(id));
   }
 
   private applyBatch(ids: readonly string[], part: Folders, incoming: ReadonlyMap<string, SyncRecord>, skipped: Skipped): void {
@@ -218,7 +256,10 @@ export class SyncFinisher {
           puts.push(record);
           continue;
         }
+        // Unreadable (reported when read) or refused: not applied, so not synced either.
         if (record !== undefined) skipped.push({ id, reason: refused! });
+        this.keepPending(part, id);
+        continue;
       }
       state.clean(kind, id);
       state.setBase(kind, id, merged);

@@ -5,6 +5,15 @@ export function noticeText(notice: PlanNotice): { message: string; conflict: boo
   const conversation = notice.kind === 'conversation';
   const what = conversation ? `The conversation "${notice.name}"` : `"${notice.name}"`;
   switch (notice.notice) {
+    case 'remote-rewound':
+      return {
+        message:
+          `The remote ${notice.name} lost commits this machine had synced (a force-push, a restored backup or a recreated repository): ` +
+          (notice.id !== ''
+            ? `merged from the last commit both hold (${notice.id.slice(0, 12)}); what this machine synced since was sent back.`
+            : 'it shares no history with this machine, so both libraries were joined: nothing was deleted here, and a record both hold kept the side whose version the other had before.'),
+        conflict: false,
+      };
     case 'conflict':
       return conversation
         ? {

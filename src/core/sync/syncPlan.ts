@@ -27,6 +27,12 @@ export interface PlanInputs<R extends SyncRecord> {
   readonly remoteChanged: Iterable<string>;
   /** Records with a base of their own (their folder's id; '' when absent). */
   readonly bases: ReadonlyMap<string, string>;
+  /**
+   * With no base commit because the remote's history was replaced (syncBase.ts): the versions
+   * each side's history held of each folder, so that a record both hold keeps the side whose
+   * version the other had before (the other's is older), rather than conflicting.
+   */
+  readonly history?: VersionHistory | undefined;
   /** This machine's record, read now. */
   read(id: string): R | undefined;
   readonly signal?: AbortSignal | undefined;
@@ -36,12 +42,19 @@ export interface PlanInputs<R extends SyncRecord> {
   onRead?(done: number, total: number): void;
 }
 
+/** Every version (folder id) each side's history held, by the folder's path. */
+export interface VersionHistory {
+  readonly ours: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly theirs: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
 export interface PlanNotice {
   readonly id: string;
   /** Absent: a snippet. */
   readonly kind?: 'conversation' | undefined;
   readonly name: string;
-  readonly notice: MergeNotice;
+  /** `remote-rewound`: the remote lost commits this machine had synced (syncBase.ts); `id` is then the commit merged from ('' for none), `name` the remote. */
+  readonly notice: MergeNotice | 'remote-rewound';
   /** The conflict copy made of this machine's version. */
   readonly copy?: string | undefined;
   /** This machine's name of it, replaced by the remote's (both renamed it). */
@@ -67,97 +80,145 @@ export interface SyncPlan<R extends SyncRecord = SyncRecord> {
   readonly mergedOids: ReadonlyMap<string, string | undefined>;
   /** The merge's version of each record it changed on either side, as far as the plan holds it (records taken whole from the remote are read when applied). */
   readonly mergedRecords: ReadonlyMap<string, R | undefined>;
+  /** Each record's base as the merge took it (undefined: absent). */
+  readonly baseOids: ReadonlyMap<string, string | undefined>;
 }
 
 export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Promise<SyncPlan<R>> {
   const { repo, base, remote, kind } = inputs;
-  const recordOid = (record: R | undefined): string | undefined => oidOf(kind, record);
   const ids = new Set<string>([...inputs.dirty, ...inputs.remoteChanged, ...inputs.bases.keys()]);
   // Nobody pushed since the last sync: the remote's folders are the base's (one lookup, not two).
   const baseCommit = await repo.folders(base, ids, kind.dir);
   const theirs = base === remote ? baseCommit : await repo.folders(remote, ids, kind.dir);
-  const baseOf = (id: string): string | undefined => {
-    const own = inputs.bases.get(id);
-    return own !== undefined ? own || undefined : baseCommit.get(id);
+  const ours = await readOurs(inputs, ids);
+  const draft: Draft<R> = {
+    kind,
+    ids,
+    local: new Map(),
+    sent: new Map(),
+    notices: [],
+    localOids: new Map([...ours].map(([id, o]) => [id, o.oid])),
+    baseOids: new Map(),
+    copies: new Map(),
+    deletesHere: 0,
+    deletesThere: 0,
+    received: 0,
   };
-  const ours = new Map<string, { record: R | undefined; oid: string | undefined }>();
+  const toMerge = compare(inputs, draft, ours, baseCommit, theirs);
+  if (toMerge.length > 0) {
+    await mergeBoth(inputs, draft, toMerge, ours, theirs);
+    await addCopies(inputs, draft);
+  }
+  const mergedRecords = new Map([...draft.copies, ...draft.sent]);
+  const mergedOids = new Map<string, string | undefined>();
+  for (const id of ids) mergedOids.set(id, mergedRecords.has(id) ? oidOf(kind, mergedRecords.get(id)) : theirs.get(id));
+  const { local, sent, deletesHere, deletesThere, received, notices, localOids, baseOids } = draft;
+  return { kind, local, sent, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords, baseOids };
+}
+
+/** This machine's version of each record, and its folder id. */
+type Ours<R> = Map<string, { readonly record: R | undefined; readonly oid: string | undefined }>;
+
+/** The plan as it is being made. */
+interface Draft<R extends SyncRecord> {
+  readonly kind: SyncKind<R>;
+  readonly ids: Set<string>;
+  readonly local: Map<string, R | undefined>;
+  readonly sent: Map<string, R | undefined>;
+  readonly notices: PlanNotice[];
+  readonly localOids: Map<string, string | undefined>;
+  readonly baseOids: Map<string, string | undefined>;
+  /** Conflict copies made of this machine's versions, by their ids. */
+  readonly copies: Map<string, R>;
+  deletesHere: number;
+  deletesThere: number;
+  received: number;
+}
+
+/** Reads this machine's records, a page between turns of the event loop (a first sync reads the whole library: the host answers between pages). */
+async function readOurs<R extends SyncRecord>(inputs: PlanInputs<R>, ids: ReadonlySet<string>): Promise<Ours<R>> {
+  const ours: Ours<R> = new Map();
   for (const id of ids) {
     const record = inputs.read(id);
-    ours.set(id, { record, oid: recordOid(record) });
-    // A first sync reads the whole library: the host answers between pages of it.
+    ours.set(id, { record, oid: oidOf(inputs.kind, record) });
     if (ours.size % READ_PAGE === 0) {
       inputs.onRead?.(ours.size, ids.size);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+  return ours;
+}
 
-  const localOids = new Map<string, string | undefined>();
-  for (const [id, o] of ours) localOids.set(id, o.oid);
-  const local = new Map<string, R | undefined>();
-  const sent = new Map<string, R | undefined>();
-  const notices: PlanNotice[] = [];
+/** The base of a record: its own, else the base commit's, else (no common history: syncBase.ts) a version one side had before the other's. */
+function baseOf<R extends SyncRecord>(inputs: PlanInputs<R>, baseCommit: ReadonlyMap<string, string>, id: string, ours: string | undefined, theirs: string | undefined): string | undefined {
+  const own = inputs.bases.get(id);
+  if (own !== undefined) return own || undefined;
+  const inCommit = baseCommit.get(id);
+  const history = inputs.history;
+  if (inCommit !== undefined || history === undefined || ours === undefined || theirs === undefined) return inCommit;
+  const dir = inputs.kind.dir(id);
+  if (history.ours.get(dir)?.has(theirs)) return theirs;
+  if (history.theirs.get(dir)?.has(ours)) return ours;
+  return undefined;
+}
+
+/** Compares each record's three folder ids: one side changed it, that side's version; both, returned to be merged. */
+function compare<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Draft<R>, ours: Ours<R>, baseCommit: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>): string[] {
   const toMerge: string[] = [];
-  const copies = new Map<string, R>();
-  let deletesHere = 0;
-  let deletesThere = 0;
-  let received = 0;
-  for (const id of ids) {
+  for (const id of draft.ids) {
     const o = ours.get(id)!;
-    if (o.oid !== baseCommit.get(id)) local.set(id, o.record);
-    const b = baseOf(id);
+    if (o.oid !== baseCommit.get(id)) draft.local.set(id, o.record);
     const t = theirs.get(id);
+    const b = baseOf(inputs, baseCommit, id, o.oid, t);
+    draft.baseOids.set(id, b);
     if (o.oid === t) continue;
     if (o.oid === b) {
-      received++;
-      if (t === undefined) deletesHere++;
-      continue;
-    }
-    if (t === b) {
-      sent.set(id, o.record);
-      if (o.record === undefined) deletesThere++;
-      continue;
-    }
-    toMerge.push(id);
+      draft.received++;
+      if (t === undefined) draft.deletesHere++;
+    } else if (t === b) {
+      draft.sent.set(id, o.record);
+      if (o.record === undefined) draft.deletesThere++;
+    } else toMerge.push(id);
   }
-  if (toMerge.length > 0) {
-    const foldersOf = (pick: (id: string) => string | undefined): Map<string, string> => {
-      const out = new Map<string, string>();
-      for (const id of toMerge) {
-        const oid = pick(id);
-        if (oid !== undefined) out.set(id, oid);
-      }
-      return out;
-    };
-    const parse = (id: string, files: readonly VaultFile[]): R => kind.parse(id, files);
-    const [baseRecords, theirRecords] = await Promise.all([repo.records(foldersOf(baseOf), parse), repo.records(foldersOf((id) => theirs.get(id)), parse, inputs.onBad)]);
-    for (const id of toMerge) {
-      const o = ours.get(id)!;
-      const result = await kind.merge(baseRecords.get(id), o.record, theirRecords.get(id), o.oid, (b, x, y) => repo.mergeText(b, x, y));
-      const mergedOid = recordOid(result.merged);
-      if (mergedOid !== theirs.get(id)) sent.set(id, result.merged);
-      if (mergedOid !== o.oid) received++;
-      if (result.merged === undefined) {
-        if (o.record !== undefined) deletesHere++;
-        if (theirs.has(id)) deletesThere++;
-      }
-      if (result.copy) copies.set(result.copy.id, result.copy);
-      const shown = result.merged ?? o.record;
-      if (result.notice) {
-        notices.push({ id, ...(kind.name === 'conversation' ? { kind: kind.name } : {}), name: shown ? kind.label(shown) : id, notice: result.notice, ...(result.copy ? { copy: result.copy.id } : {}), ...(result.localName !== undefined ? { localName: result.localName } : {}) });
-      }
+  return toMerge;
+}
+
+/** Reads the base's and the remote's versions of the records changed on both sides, and merges each (recordMerge.ts). */
+async function mergeBoth<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Draft<R>, toMerge: readonly string[], ours: Ours<R>, theirs: ReadonlyMap<string, string>): Promise<void> {
+  const { repo, kind } = inputs;
+  const foldersOf = (pick: (id: string) => string | undefined): Map<string, string> => new Map(toMerge.flatMap((id) => (pick(id) !== undefined ? [[id, pick(id)!] as const] : [])));
+  const parse = (id: string, files: readonly VaultFile[]): R => kind.parse(id, files);
+  const [baseRecords, theirRecords] = await Promise.all([repo.records(foldersOf((id) => draft.baseOids.get(id)), parse), repo.records(foldersOf((id) => theirs.get(id)), parse, inputs.onBad)]);
+  for (const id of toMerge) {
+    // The remote's version cannot be read (reported): nothing is merged or sent; the apply keeps it pending.
+    if (theirs.has(id) && !theirRecords.has(id)) continue;
+    const o = ours.get(id)!;
+    const result = await kind.merge(baseRecords.get(id), o.record, theirRecords.get(id), o.oid, (b, x, y) => repo.mergeText(b, x, y));
+    const mergedOid = oidOf(kind, result.merged);
+    if (mergedOid !== theirs.get(id)) draft.sent.set(id, result.merged);
+    if (mergedOid !== o.oid) draft.received++;
+    if (result.merged === undefined) {
+      if (o.record !== undefined) draft.deletesHere++;
+      if (theirs.has(id)) draft.deletesThere++;
     }
-    // A copy made before (a sync run again after a crash) is already on the remote: not sent twice.
-    const copiesThere = await repo.folders(remote, copies.keys(), kind.dir);
-    for (const [id, copy] of copies) {
-      ids.add(id);
-      localOids.set(id, recordOid(inputs.read(id)));
-      const oid = recordOid(copy);
-      if (copiesThere.get(id) !== oid) sent.set(id, copy);
-      if (recordOid(inputs.read(id)) !== oid) received++;
+    if (result.copy) draft.copies.set(result.copy.id, result.copy);
+    const shown = result.merged ?? o.record;
+    if (result.notice) {
+      draft.notices.push({ id, ...(kind.name === 'conversation' ? { kind: kind.name } : {}), name: shown ? kind.label(shown) : id, notice: result.notice, ...(result.copy ? { copy: result.copy.id } : {}), ...(result.localName !== undefined ? { localName: result.localName } : {}) });
     }
   }
-  const mergedRecords = new Map([...copies, ...sent]);
-  const mergedOids = new Map<string, string | undefined>();
-  for (const id of ids) mergedOids.set(id, mergedRecords.has(id) ? recordOid(mergedRecords.get(id)) : theirs.get(id));
-  return { kind, local, sent, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords };
+}
+
+/** The conflict copies join the plan; a copy made before (a sync run again after a crash) is already on the remote: not sent twice. */
+async function addCopies<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Draft<R>): Promise<void> {
+  const { kind } = inputs;
+  const copiesThere = await inputs.repo.folders(inputs.remote, draft.copies.keys(), kind.dir);
+  for (const [id, copy] of draft.copies) {
+    draft.ids.add(id);
+    const here = oidOf(kind, inputs.read(id));
+    draft.localOids.set(id, here);
+    const oid = oidOf(kind, copy);
+    if (copiesThere.get(id) !== oid) draft.sent.set(id, copy);
+    if (here !== oid) draft.received++;
+  }
 }

@@ -18,7 +18,7 @@ import { VaultRepo } from './vaultRepo.ts';
 import { SyncState, validBranch, type SyncSettings } from './syncState.ts';
 import { SyncFinisher } from './syncFinish.ts';
 import { assetTarget, conversationTarget } from './syncTargets.ts';
-import { ASSET_KIND, CONVERSATION_KIND, type SyncKind } from './syncKinds.ts';
+import { ASSET_KIND, type SyncKind } from './syncKinds.ts';
 import type { VaultAsset } from './vaultFormat.ts';
 import { redacted, runSync, type SyncOptions, type SyncSummary } from './syncEngine.ts';
 
@@ -37,6 +37,13 @@ export interface SyncServiceOptions {
   readonly dataDir: string;
   /** The git to run (default `git` on PATH). */
   readonly gitExecutable?: string | undefined;
+  /** The store's backups: a copy before a sync deletes much of the library here. */
+  readonly backups?: MassDeleteBackups | undefined;
+}
+
+/** What a sync asks of the backups (backups.ts). */
+export interface MassDeleteBackups {
+  beforeMassDelete(what: string, deleting: number, total: number, signal?: AbortSignal, confirmed?: boolean): Promise<{ readonly name: string } | undefined>;
 }
 
 export interface SyncStatus {
@@ -149,43 +156,44 @@ export class SyncService implements Disposable {
       trash.restore(id, { author: by });
       return true;
     };
-    const conversations = this.conversationRecords;
     const labels = this.assets.bulkTargets().labels;
     const machine = machineId(this.context);
     // A conflict copy made here names this machine (conflictCopies.ts).
     const assetKind: SyncKind<VaultAsset> = { ...ASSET_KIND, merge: (base, ours, theirs, oursOid, mergeText) => mergeRecord(base, ours, theirs, oursOid, mergeText, machine) };
-    const finisher = new SyncFinisher({
-      repo,
-      state: this.state,
-      targets: [
-        assetTarget({ author, labels, restoreTrashed, records: this.records, writer, exists: (id) => this.assets.exists(id), deleteAsset: (id, by) => void this.assets.delete(id, { author: by }) }),
-        conversationTarget({
-          author,
-          labels,
-          restoreTrashed,
-          records: conversations,
-          exists: (id) => this.context.records.has('conversation', id),
-          deleteConversation: (id, by) => this.conversations.delete(id, { author: by }),
+    // Snippets first: a conversation links to snippets that arrive in the same sync.
+    const kinds = [
+      {
+        ...assetTarget({
+        author,
+        labels,
+        restoreTrashed,
+        records: this.records,
+        writer,
+        exists: (id) => this.assets.exists(id),
+        deleteAsset: (id, by) => void this.assets.delete(id, { author: by }),
+        allIds: () => this.assets.identifierPages(),
+        count: () => this.assets.ordinaryCount(),
         }),
-      ],
-      transaction: (fn) => this.context.transaction(fn),
-      bulk: () => writer.begin(),
-    });
+        kind: assetKind,
+      },
+      conversationTarget({
+        author,
+        labels,
+        restoreTrashed,
+        records: this.conversationRecords,
+        exists: (id) => this.context.records.has('conversation', id),
+        deleteConversation: (id, by) => this.conversations.delete(id, { author: by }),
+      }),
+    ];
+    const finisher = new SyncFinisher({ repo, state: this.state, targets: kinds, transaction: (fn) => this.context.transaction(fn), bulk: () => writer.begin() });
     return {
       repo,
       state: this.state,
       finisher,
-      sources: [
-        {
-          kind: assetKind,
-          read: (id) => this.records.read(id),
-          allIds: () => this.assets.identifierPages(),
-          count: () => this.assets.ordinaryCount(),
-        },
-        { kind: CONVERSATION_KIND, read: (id) => conversations.read(id), allIds: () => [conversations.ids()], count: () => conversations.count() },
-      ],
+      sources: kinds,
       closing: this.closing.signal,
       logger: this.context.logger,
+      beforeMassDelete: async (deleting, total, confirmed, signal) => (await this.options.backups?.beforeMassDelete('sync', deleting, total, signal, confirmed))?.name,
     };
   }
 

@@ -5,6 +5,7 @@
  */
 import type { Database } from '../store/database.ts';
 import type { SyncKindName } from './syncKinds.ts';
+import { remoteIdentity } from './remoteIdentity.ts';
 
 /** A sync that pushed and had not yet recorded its result: finished by the next run when its commit reached the remote. */
 export interface PendingSync {
@@ -55,13 +56,15 @@ export class SyncState {
 
   /**
    * Sets the remote, and the branch when one is given (none given: the one it had for this
-   * remote, else the default). Another remote or branch than before starts over: nothing is taken
+   * remote, else the default). The URL is kept as typed (git is given it); whether it is another
+   * remote is told by what it names (remoteIdentity.ts). Another remote or branch than before starts over: nothing is taken
    * as synced, so the first sync with it merges the whole library with what it holds.
    */
   configure(remote: string, branch?: string): SyncSettings {
     return this.database.transaction(() => {
       const before = this.settings();
-      const same = before?.remote === remote;
+      // The same repository spelled otherwise (a trailing slash, file://, SSH against HTTPS) is not another remote.
+      const same = before !== undefined && remoteIdentity(before.remote) === remoteIdentity(remote);
       const next = branch ?? (same ? before.branch : DEFAULT_BRANCH);
       if (!same || before.branch !== next) {
         this.set('synced', undefined);

@@ -1,6 +1,8 @@
 /**
- * Where a sync writes each kind of record here (syncFinish.ts): snippets through the bulk path
- * (a revision by the sync for each), conversations through their records (ids and times kept).
+ * Each kind of record as a sync meets it here: where the plan reads it (syncEngine.ts's
+ * KindSource) and where the apply writes it (syncFinish.ts's ApplyTarget), one object per kind.
+ * Snippets are written through the bulk path (a revision by the sync for each), conversations
+ * through their records (ids and times kept).
  * A delete is a trash entry by the sync; a record deleted here that another machine changed comes
  * back out of the trash under its id (its entry goes) before it takes that version.
  */
@@ -10,11 +12,15 @@ import { adoptLabels, bulkAssetOf, recordRefusal, type LibraryRecords } from './
 import type { Labels } from '../assets/labels.ts';
 import { conversationRefusal, type ConversationRecords } from './conversationRecords.ts';
 import type { ApplyTarget } from './syncFinish.ts';
-import { ASSET_KIND, CONVERSATION_KIND } from './syncKinds.ts';
+import type { KindSource } from './syncEngine.ts';
+import { ASSET_KIND, CONVERSATION_KIND, type SyncRecord } from './syncKinds.ts';
 import type { VaultAsset } from './vaultFormat.ts';
 import type { VaultConversation } from './vaultConversations.ts';
 
-/** What both kinds' targets need of the store's areas. */
+/** One kind of record, read and written here. */
+export type SyncedKind<R extends SyncRecord> = KindSource<R> & ApplyTarget<R>;
+
+/** What both kinds need of the store's areas. */
 export interface TargetDeps {
   readonly author: Author;
   /** The store's tags and websites (a record applied here may respell one: labelSpelling.ts). */
@@ -29,11 +35,15 @@ export function assetTarget(
     readonly writer: BulkWriter;
     exists(id: string): boolean;
     deleteAsset(id: string, author: Author): void;
+    allIds(): Iterable<readonly string[]>;
+    count(): number;
   },
-): ApplyTarget<VaultAsset> {
+): SyncedKind<VaultAsset> {
   return {
     kind: ASSET_KIND,
     read: (id) => deps.records.read(id),
+    allIds: () => deps.allIds(),
+    count: () => deps.count(),
     refusal: recordRefusal,
     put(records) {
       for (const record of records) adoptLabels(deps.labels, record);
@@ -54,10 +64,12 @@ export function conversationTarget(
     exists(id: string): boolean;
     deleteConversation(id: string, author: Author): void;
   },
-): ApplyTarget<VaultConversation> {
+): SyncedKind<VaultConversation> {
   return {
     kind: CONVERSATION_KIND,
     read: (id) => deps.records.read(id),
+    allIds: () => [deps.records.ids()],
+    count: () => deps.records.count(),
     refusal: conversationRefusal,
     put(records) {
       for (const record of records) {

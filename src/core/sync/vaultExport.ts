@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors.ts';
 import type { LibraryRecords } from './libraryRecords.ts';
-import { ASSETS_DIR, assetDir, assetFiles, VAULT_FORMAT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
+import { ASSETS_DIR, assetDir, assetFiles, VAULT_ATTRIBUTES, VAULT_ATTRIBUTES_TEXT, VAULT_FORMAT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
 import { CONVERSATIONS_DIR, conversationDir, conversationFiles, type VaultConversation } from './vaultConversations.ts';
 
 export interface VaultExportProgress {
@@ -109,21 +109,27 @@ function prepareDirectory(dir: string): boolean {
   if (format !== undefined && format > VAULT_FORMAT) {
     throw new InvalidInputError(`${dir} holds a vault of format ${format}, written by a newer Satchel; it was left as it is`);
   }
-  if (format === undefined && existsSync(dir) && readdirSync(dir).length > 0) {
+  // A git work tree made for the vault (only `.git`) or a folder with only a file manager's notes is empty.
+  if (format === undefined && existsSync(dir) && readdirSync(dir).some((name) => !IGNORED.has(name))) {
     throw new InvalidInputError(`${dir} is not empty and is not a Satchel vault; name a new or empty directory`);
   }
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, VAULT_MARKER), VAULT_MARKER_TEXT);
+  if (!existsSync(join(dir, VAULT_ATTRIBUTES))) writeFileSync(join(dir, VAULT_ATTRIBUTES), VAULT_ATTRIBUTES_TEXT);
   return format !== undefined;
 }
 
+/** What a directory may hold and still be taken as empty: a git work tree's own folder, and what file managers leave. */
+const IGNORED = new Set(['.git', '.DS_Store', 'Thumbs.db', 'desktop.ini']);
+
+/** Folders of records no longer in the library; files (a file manager's `.DS_Store`) are not records and are left. */
 function removeOthers(dir: string, kind: string, written: ReadonlySet<string>): number {
   const root = join(dir, kind);
   if (!existsSync(root)) return 0;
   let removed = 0;
-  for (const shard of readdirSync(root)) {
+  for (const shard of folders(root)) {
     const shardPath = join(root, shard);
-    for (const entry of readdirSync(shardPath)) {
+    for (const entry of folders(shardPath)) {
       if (written.has(`${kind}/${shard}/${entry}`)) continue;
       rmSync(join(shardPath, entry), { recursive: true, force: true });
       removed++;
@@ -131,4 +137,8 @@ function removeOthers(dir: string, kind: string, written: ReadonlySet<string>): 
     if (readdirSync(shardPath).length === 0) rmSync(shardPath, { recursive: true, force: true });
   }
   return removed;
+}
+
+function folders(path: string): string[] {
+  return readdirSync(path, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? [entry.name] : []));
 }

@@ -19,6 +19,13 @@ import { YamlError, type YamlValue } from './yamlReader.ts';
 export const VAULT_FORMAT = 1;
 export const VAULT_MARKER = 'satchel.json';
 export const VAULT_MARKER_TEXT = `${JSON.stringify({ format: VAULT_FORMAT })}\n`;
+/**
+ * The vault's own git attributes: no file is text to git, so a clone with `core.autocrlf=true`
+ * (Git for Windows' default) checks every file out byte for byte and commits it back the same,
+ * never turning a snippet's LF into CRLF (every snippet would then differ on the next import).
+ */
+export const VAULT_ATTRIBUTES = '.gitattributes';
+export const VAULT_ATTRIBUTES_TEXT = '* -text\n';
 export const ASSETS_DIR = 'assets';
 export const SNIPPET_FILE = 'snippet.md';
 const CODE_PREFIX = 'code.';

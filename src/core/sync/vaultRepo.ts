@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Git, GitError, ObjectReader, olderThan, treeEntries } from './git.ts';
-import { idOfSegment, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
+import { idOfSegment, VAULT_ATTRIBUTES, VAULT_ATTRIBUTES_TEXT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
 
 /** Git's empty tree: a commit-less side of a comparison. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -66,7 +66,8 @@ export class VaultRepo {
     await this.git.checkVersion();
     if (existsSync(join(this.git.gitDir, 'HEAD'))) return;
     mkdirSync(this.dir, { recursive: true });
-    await this.git.run(['init', '--bare', '--quiet', this.git.gitDir]);
+    // SHA-1 whatever the user's git makes by default: folder ids are computed here as SHA-1.
+    await this.git.run(['init', '--bare', '--quiet', '--object-format=sha1', this.git.gitDir]);
     await this.git.run(['config', 'core.logAllRefUpdates', 'false']);
   }
 
@@ -100,12 +101,12 @@ export class VaultRepo {
    * a clone of an empty repository names the local default); undefined when it cannot be told.
    */
   async remoteHead(url: string, signal?: AbortSignal): Promise<string | undefined> {
-    const listed = (await this.git.run(['ls-remote', '--symref', url, 'HEAD'], { signal })).stdout.toString('utf8');
+    // One listing tells both: the branch a born HEAD names, and whether the remote has any ref at all.
+    const listed = (await this.git.run(['ls-remote', '--symref', url], { signal })).stdout.toString('utf8');
     const born = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(listed);
     if (born) return born[1];
     const version = await this.git.checkVersion();
-    if (version === undefined || olderThan(version, [2, 31, 0])) return undefined;
-    if ((await this.git.run(['ls-remote', url], { signal })).stdout.length > 0) return undefined;
+    if (version === undefined || olderThan(version, [2, 31, 0]) || listed.length > 0) return undefined;
     mkdirSync(this.dir, { recursive: true });
     const tmp = mkdtempSync(join(this.dir, 'head-'));
     try {
@@ -125,11 +126,39 @@ export class VaultRepo {
     const said = `${result.stdout.toString('utf8')}\n${result.stderr}`;
     // Pushed after another machine: refused as not a fast-forward, or (two pushes at once) the ref lock lost.
     if (/\[rejected\]|non-fast-forward|fetch first|stale info|cannot lock ref|is at [0-9a-f]+ but expected/.test(said)) return 'rejected';
+    if (/\[remote rejected\]|hook declined/.test(said)) throw new PushRefusedError(said);
     throw new GitError('push', result.code, said);
   }
 
   async isAncestor(ancestor: string, of: string): Promise<boolean> {
     return (await this.git.run(['merge-base', '--is-ancestor', ancestor, of], { allowed: new Set([1]) })).code === 0;
+  }
+
+  /** The best common ancestor of two commits, or undefined when they share no history. */
+  async mergeBase(a: string, b: string): Promise<string | undefined> {
+    const result = await this.git.run(['merge-base', a, b], { allowed: new Set([1]) });
+    const oid = result.stdout.toString('utf8').trim();
+    return result.code === 0 && oid !== '' ? oid : undefined;
+  }
+
+  /**
+   * Every version (folder id) each record's folder under `root` had in the history of `commit`, by
+   * the folder's path: how a remote that shares no history with this machine is told apart from
+   * one that holds an older version of a record (syncBase.ts). Reads the whole history of `root`:
+   * only asked when a remote's history was replaced.
+   */
+  async folderHistory(commit: string, root: string, signal?: AbortSignal): Promise<Map<string, Set<string>>> {
+    const out = await this.git.run(['log', '--raw', '-t', '--no-abbrev', '--no-renames', '--format=', commit, '--', root], { signal });
+    const versions = new Map<string, Set<string>>();
+    for (const line of out.stdout.toString('utf8').split('\n')) {
+      const match = /^:\d+ 040000 [0-9a-f]+ ([0-9a-f]+) \w+\t(.+)$/.exec(line);
+      if (match === null || match[2]!.split('/').length !== 3) continue;
+      const path = match[2]!;
+      let set = versions.get(path);
+      if (set === undefined) versions.set(path, (set = new Set()));
+      set.add(match[1]!);
+    }
+    return versions;
   }
 
   /** Ids of the records whose folders differ between two commits (either may be none), by the vault folder (`roots`) they are in. */
@@ -224,6 +253,7 @@ export class VaultRepo {
       return mark;
     };
     const marker = blob(Buffer.from(VAULT_MARKER_TEXT));
+    const attributes = blob(Buffer.from(VAULT_ATTRIBUTES_TEXT));
     const files: Array<Array<{ dir: string; files: Array<{ name: string; mark: number }> | undefined }>> = [];
     let serialized = 0;
     for (const plan of plans) {
@@ -243,6 +273,7 @@ export class VaultRepo {
       push('\n');
       if (plan.parent !== undefined) push(`from ${plan.parent}\n`);
       push(`M 100644 :${marker} ${VAULT_MARKER}\n`);
+      push(`M 100644 :${attributes} ${VAULT_ATTRIBUTES}\n`);
       for (const change of files[index]!) {
         push(`D ${change.dir}\n`);
         for (const file of change.files ?? []) push(`M 100644 :${file.mark} ${change.dir}/${file.name}\n`);
@@ -255,7 +286,11 @@ export class VaultRepo {
     return oids.split('\n');
   }
 
-  /** Merges two versions of a text line by line against their base; undefined when lines conflict. */
+  /**
+   * Merges two versions of a text line by line against their base; undefined when lines conflict
+   * or git cannot merge them (exit 255: a text with a NUL, which git takes for binary): a conflict
+   * copy then, never a sync that fails every time.
+   */
   async mergeText(base: string, ours: string, theirs: string): Promise<string | undefined> {
     mkdirSync(this.dir, { recursive: true });
     const tmp = mkdtempSync(join(this.dir, 'merge-'));
@@ -264,11 +299,28 @@ export class VaultRepo {
       writeFileSync(b!, base);
       writeFileSync(o!, ours);
       writeFileSync(t!, theirs);
-      const result = await this.git.run(['merge-file', '-p', '-q', o!, b!, t!], { allowed: new Set(Array.from({ length: 127 }, (_, i) => i + 1)) });
+      const result = await this.git.run(['merge-file', '-p', '-q', o!, b!, t!], { allowed: new Set(Array.from({ length: 255 }, (_, i) => i + 1)) });
       return result.code === 0 ? result.stdout.toString('utf8') : undefined;
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
+  }
+}
+
+/** The remote's own rules refused the push (a protected branch, signed commits required): said plainly, with the remote's words. */
+export class PushRefusedError extends GitError {
+  constructor(said: string) {
+    super('push', 1, said);
+    const remote = said
+      .split('\n')
+      .filter((line) => line.startsWith('remote:') || line.includes('rejected'))
+      .map((line) => line.replace(/^remote:\s*/, '').trim())
+      .filter(Boolean)
+      .slice(-4)
+      .join(' ');
+    this.message =
+      `The remote refused the sync's push: ${remote || 'its rules declined it'}. Satchel writes its own commits, unsigned, to one branch; ` +
+      'a branch that requires signed commits, reviews or other checks cannot take them: sync with a repository or a branch (--branch) without that rule. Nothing was changed here.';
   }
 }
 
