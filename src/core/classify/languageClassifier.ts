@@ -13,9 +13,11 @@ import { Worker } from 'node:worker_threads';
 import type { Disposable } from '../events.ts';
 import { classifierFiles, type ClassifierFiles } from './classifierFiles.ts';
 import { chooseLanguage, isBlank, modelMaxLength, type LanguageGuess } from './decision.ts';
+import { languageFromHints, languageStatedInText, type LanguageHints } from './hints.ts';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './workerProtocol.ts';
 
 export type { LanguageGuess } from './decision.ts';
+export type { LanguageHints } from './hints.ts';
 
 export interface LanguageClassifierOptions {
   /** Longest wait for the model's answer to one snippet; the fallback decides after it. */
@@ -33,6 +35,13 @@ type Settle = (guess: LanguageGuess | undefined) => void;
 
 /** Interactive: someone waits for this one (a create, a save); bulk: an import's snippets. */
 export type ClassifyPriority = 'interactive' | 'bulk';
+
+export interface ClassifyOptions {
+  /** Interactive unless said otherwise. */
+  readonly priority?: ClassifyPriority;
+  /** What the caller knows about the text; a hint that names a language decides without the model. */
+  readonly hints?: LanguageHints;
+}
 
 /** A snippet waiting for the worker. */
 interface Ask {
@@ -90,9 +99,12 @@ export class LanguageClassifier implements Disposable {
     await worker.terminate();
   }
 
-  async classify(text: string, priority: ClassifyPriority = 'interactive'): Promise<LanguageGuess> {
+  /** The caller's hints first, then what the text states (a shebang, a modeline), then the model and the fallback. */
+  async classify(text: string, options: ClassifyOptions = {}): Promise<LanguageGuess> {
+    const stated = languageFromHints(options.hints) ?? (isBlank(text) ? undefined : languageStatedInText(text));
+    if (stated !== undefined) return { specific: stated, confidence: 1, source: 'hint' };
     if (isBlank(text)) return chooseLanguage(text, []);
-    return (await this.askWorker(text.slice(0, modelMaxLength), priority)) ?? chooseLanguage(text, []);
+    return (await this.askWorker(text.slice(0, modelMaxLength), options.priority ?? 'interactive')) ?? chooseLanguage(text, []);
   }
 
   dispose(): void {

@@ -30,7 +30,7 @@ test('classifies the snippet fixture with at least 90% accuracy', async (t) => {
     const languages = new Set(snippets.flatMap((s) => s.expected));
     assert.ok(snippets.length >= 40 && languages.size >= 15, 'the fixture is big and varied enough');
     const misses: string[] = [];
-    const bySource = { model: 0, fallback: 0, default: 0 };
+    const bySource = { hint: 0, model: 0, fallback: 0, default: 0 };
     const started = performance.now();
     for (const snippet of snippets) {
       const guess = await classifier.classify(snippet.text);
@@ -227,7 +227,7 @@ test('an interactive snippet goes to the worker ahead of an import\'s queue, and
   try {
     await classifier.load();
     const settled: string[] = [];
-    const bulk = Array.from({ length: 30 }, (_, i) => classifier.classify(`bulk snippet number ${i} = ${i}`, 'bulk').then((guess) => (settled.push(`bulk ${i}`), guess)));
+    const bulk = Array.from({ length: 30 }, (_, i) => classifier.classify(`bulk snippet number ${i} = ${i}`, { priority: 'bulk' }).then((guess) => (settled.push(`bulk ${i}`), guess)));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     const interactive = await classifier.classify('interactive snippet = create()').then((guess) => (settled.push('interactive'), guess));
