@@ -18,7 +18,7 @@ const extensions: Readonly<Record<string, string>> = {
   py: 'py', js: 'js', mjs: 'js', cjs: 'js', ts: 'ts', java: 'java', c: 'c', cpp: 'cpp', cc: 'cpp', cxx: 'cpp', hpp: 'cpp',
   hh: 'cpp', cs: 'cs', go: 'go', rs: 'rs', rb: 'rb', php: 'php', swift: 'swift', kt: 'kt', kts: 'kt', sh: 'sh', bash: 'sh',
   sql: 'sql', html: 'html', htm: 'html', css: 'css', lua: 'lua', hs: 'hs', scala: 'scala', r: 'r', pm: 'pl', pl: 'pl',
-  ps1: 'ps1', psm1: 'ps1', yml: 'yaml', yaml: 'yaml', md: 'md', markdown: 'md',
+  ps1: 'ps1', psm1: 'ps1', yml: 'yaml', yaml: 'yaml', md: 'md', markdown: 'md', json: 'json', xml: 'xml',
 };
 
 interface Package {
@@ -87,9 +87,9 @@ function usable(lines: readonly string[]): boolean {
 }
 
 function main(): void {
-  const [corpus, wanted, output, perClassArg] = process.argv.slice(2);
+  const [corpus, wanted, output, perClassArg, extra = ''] = process.argv.slice(2);
   if (!corpus || (wanted !== 'tune' && wanted !== 'report') || !output) {
-    throw new Error('usage: extract.ts CORPUS tune|report OUTPUT.json [per language and size]');
+    throw new Error('usage: extract.ts CORPUS tune|report OUTPUT.json [per language and size] [more languages: json,xml]');
   }
   const perClass = Number(perClassArg ?? (wanted === 'report' ? 20 : 80));
   const packages = readPackages(new URL('./packages.tsv', import.meta.url).pathname).filter((pkg) => pkg.set === wanted);
@@ -105,11 +105,11 @@ function main(): void {
       byPackage.set(pkg.id, [...(byPackage.get(pkg.id) ?? []), relative]);
     }
   }
-  const random = generator(wanted === 'report' ? 31 : 131);
+  const random = generator((wanted === 'report' ? 31 : 131) + (perClassArg === undefined ? 0 : perClass));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const snippets: BenchSnippet[] = [];
   const seen = new Set<string>();
-  for (const language of benchLanguages) {
+  for (const language of [...benchLanguages, ...extra.split(',').filter((name) => name !== '')]) {
     const byPackage = files.get(language);
     if (byPackage === undefined) throw new Error(`no ${wanted} package has ${language}`);
     const ids = [...byPackage.keys()];
@@ -133,7 +133,7 @@ function main(): void {
       if (made < perClass) console.error(`${wanted} ${language} ${size}: only ${made}`);
     }
   }
-  writeFileSync(output, `${JSON.stringify(snippets, null, 0).replace(/\},\{/g, '},\n{')}\n`);
+  writeFileSync(output, `[${snippets.map((snippet) => JSON.stringify(snippet)).join(',\n')}]\n`);
   console.log(`${snippets.length} snippets → ${output}`);
 }
 

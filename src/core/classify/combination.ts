@@ -1,0 +1,53 @@
+/**
+ * How the token model's and guesslang's answers make one: the token model's posterior (its
+ * log-likelihoods cooled by a temperature, naive Bayes being overconfident) times guesslang's
+ * probabilities raised to a weight. guesslang alone names languages the token model was not
+ * trained on (Dockerfile, TOML…); its answer stands for those when it is sure enough. The weights
+ * were chosen on the tuning packages only (test/bench/languages/tune.ts, docs/languages.md).
+ */
+import type { ClassificationSpecific } from '../wire.ts';
+import type { TokenScores } from './tokenModel.ts';
+import { specificFromGuesslang } from './languages.ts';
+
+/** One of guesslang's answers (a guesslang language id), as its worker reports it. */
+export interface ModelGuess {
+  readonly languageId: string;
+  readonly confidence: number;
+}
+
+export interface Combination {
+  readonly temperature: number;
+  /** guesslang's exponent: 0 ignores it. */
+  readonly modelWeight: number;
+  /** guesslang's confidence above which a language the token model does not know stands. */
+  readonly foreignConfidence: number;
+}
+
+export const tunedCombination: Combination = { temperature: 6, modelWeight: 3, foreignConfidence: 0.5 };
+
+/** What guesslang gives a language it did not list in its answers. */
+const floor = 1e-3;
+
+export function combine(scores: TokenScores, guesses: readonly ModelGuess[], weights: Combination = tunedCombination): { specific: ClassificationSpecific; confidence: number } {
+  const modelOf = new Map<ClassificationSpecific, number>();
+  for (const guess of guesses) {
+    const specific = specificFromGuesslang(guess.languageId);
+    if (specific !== undefined) modelOf.set(specific, (modelOf.get(specific) ?? 0) + guess.confidence);
+  }
+  const top = guesses[0];
+  const topSpecific = top === undefined ? undefined : specificFromGuesslang(top.languageId);
+  if (top !== undefined && topSpecific !== undefined && !scores.languages.includes(topSpecific) && top.confidence >= weights.foreignConfidence) {
+    return { specific: topSpecific, confidence: top.confidence };
+  }
+  const hasModel = guesses.length > 0 && weights.modelWeight > 0;
+  let best = 0;
+  const combined = scores.languages.map((language, i) => {
+    const model = hasModel ? weights.modelWeight * Math.log((modelOf.get(language) ?? 0) + floor) : 0;
+    const value = scores.logLikelihoods[i]! / weights.temperature + model;
+    return value;
+  });
+  for (let i = 1; i < combined.length; i++) if (combined[i]! > combined[best]!) best = i;
+  // The winner's share of the combined posterior.
+  const total = combined.reduce((sum, value) => sum + Math.exp(value - combined[best]!), 0);
+  return { specific: scores.languages[best]!, confidence: 1 / total };
+}
