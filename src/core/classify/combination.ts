@@ -21,9 +21,16 @@ export interface Combination {
   readonly modelWeight: number;
   /** guesslang's confidence above which a language the token model does not know stands. */
   readonly foreignConfidence: number;
+  /** Added to a language's combined log score: corrects the token model's leanings (Markdown holds every language's code). */
+  readonly bias?: Readonly<Record<string, number>>;
 }
 
-export const tunedCombination: Combination = { temperature: 6, modelWeight: 3, foreignConfidence: 0.5 };
+export const tunedCombination: Combination = {
+  temperature: 4,
+  modelWeight: 4,
+  foreignConfidence: 0.5,
+  bias: { c: 0.5, cs: 0.75, css: 1.5, hs: -1.5, html: 0.5, js: -1.75, kt: -1, lua: -1, md: -3.75, php: 0.25, ps1: 1, r: -1, rb: -2.25, sh: -1, sql: 1, ts: 0.25, swift: 1 },
+};
 
 /** What guesslang gives a language it did not list in its answers. */
 const floor = 1e-3;
@@ -43,8 +50,7 @@ export function combine(scores: TokenScores, guesses: readonly ModelGuess[], wei
   let best = 0;
   const combined = scores.languages.map((language, i) => {
     const model = hasModel ? weights.modelWeight * Math.log((modelOf.get(language) ?? 0) + floor) : 0;
-    const value = scores.logLikelihoods[i]! / weights.temperature + model;
-    return value;
+    return scores.logLikelihoods[i]! / weights.temperature + model + (weights.bias?.[language] ?? 0);
   });
   for (let i = 1; i < combined.length; i++) if (combined[i]! > combined[best]!) best = i;
   // The winner's share of the combined posterior.

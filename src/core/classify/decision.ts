@@ -35,6 +35,11 @@ export const modelMaxLength = 100_000;
 /** Fewer known tokens than this and the token model has no opinion worth taking. */
 const minKnownTokens = 3;
 
+const typeScriptOnly =
+  /[\w)\]]\??:\s*(string|number|boolean|any|unknown|void|never|object|readonly|Promise|Array|Record|[A-Z]\w*(<|\[\]|\s*[|=,;)])|\{|\()|\b(interface|type|enum|namespace|declare|implements|abstract|readonly|private|protected|public)\s+\w|\bas\s+(const|\w+)\b|<\w+(,\s*\w+)*>\s*\(|\w!\./;
+
+const commonJs = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w+\s*=|['"]use strict['"]|@(param|type|returns?)\s*\{/;
+
 let tokenModel: TokenModel | undefined;
 
 /** Built on first use: parsing its 60,000 tokens takes tens of milliseconds. */
@@ -74,5 +79,9 @@ export function chooseLanguage(text: string, guesses: readonly ModelGuess[]): La
   if (isJson(text)) return { specific: 'json', confidence: 0.9, source: 'fallback' };
   const scores = tokens().score(text);
   if (scores.known < minKnownTokens) return { ...classifyWithFallback(text), source: 'fallback' };
-  return { ...combine(scores, guesses), source: guesses.length > 0 ? 'model' : 'tokens' };
+  const combined = combine(scores, guesses);
+  // CommonJS or JSDoc types and nothing only TypeScript has (a type annotation, an interface…): JavaScript.
+  const javaScript = combined.specific === 'ts' && commonJs.test(text) && !typeScriptOnly.test(text);
+  const specific = javaScript ? 'js' : combined.specific;
+  return { specific, confidence: combined.confidence, source: guesses.length > 0 ? 'model' : 'tokens' };
 }

@@ -53,6 +53,10 @@ async function main(): Promise<void> {
     await classifier.load();
     await measure(classifier, snippets, false);
     if (!process.argv.includes('--no-hints-only')) await measure(classifier, snippets, true);
+    // Unloaded, the caller's thread decides with the token model alone.
+    await classifier.unload();
+    console.log('\nguesslang unloaded:');
+    await measure(classifier, snippets, false);
   } finally {
     await classifier.unload();
   }
