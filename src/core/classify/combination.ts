@@ -29,7 +29,7 @@ export const tunedCombination: Combination = {
   temperature: 4,
   modelWeight: 4,
   foreignConfidence: 0.5,
-  bias: { c: 0.5, cs: 0.75, css: 1.5, hs: -1.5, html: 0.5, js: -1.75, kt: -1, lua: -1, md: -3.75, php: 0.25, ps1: 1, r: -1, rb: -2.25, sh: -1, sql: 1, ts: 0.25, swift: 1 },
+  bias: { c: 1, cs: 2.25, hs: 2, java: -1.25, kt: -1, lua: -1, md: -5, ps1: 1, py: -0.25, r: -1, swift: 2.75, ts: -0.25, pl: 2.25, yaml: 0.5, html: 1.5, php: -1, xml: -1.5 },
 };
 
 /** What guesslang gives a language it did not list in its answers. */

@@ -31,7 +31,9 @@ export function tokensOf(text: string, maxChars = 4_000): Set<string> {
     const indent = /^(\t| {4}| {2})/.exec(line)?.[1];
     if (indent !== undefined) found.add(indent === '\t' ? 'I\t' : `I${indent.length}`);
     found.add(`^${words[0]!}`);
+    if (words.length > 1) found.add(`^${words[0]!} ${words[1]!}`);
     found.add(`${words[words.length - 1]!}$`);
+    if (words.length > 1) found.add(`${words[words.length - 2]!} ${words[words.length - 1]!}$`);
     for (let i = 0; i < words.length; i++) {
       found.add(words[i]!);
       if (i > 0) found.add(`${words[i - 1]!} ${words[i]!}`);
