@@ -1,6 +1,6 @@
 /**
- * The classifier used when the model is unloaded, slow, unsure, or the snippet is too short for it:
- * highlight.js restricted to the 27 languages that matter most (its all-languages mode answers
+ * The classifier used where the token model knows too few of a snippet's tokens (decision.ts), and
+ * the rules for prose, one-line commands and SQL statements it runs first: highlight.js restricted to the 27 languages that matter most (its all-languages mode answers
  * "dns" or "nestedtext" for ordinary code), with plain prose recognised as text first.
  */
 import hljsCore from 'highlight.js/lib/core';

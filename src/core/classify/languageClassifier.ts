@@ -1,8 +1,9 @@
 /**
- * Detects the language of a code snippet. The guesslang model of
- * `@vscode/vscode-languagedetection` runs in a worker thread (loadable and unloadable, so the
- * Models area can list it); short or low-confidence snippets fall back to a highlight.js subset,
- * in the worker while it runs and on the caller's thread when it is unloaded, slow or gone.
+ * Detects the language of a code snippet: the caller's hints and what the text states (a shebang,
+ * a modeline) first, then the guesslang model of `@vscode/vscode-languagedetection`, in a worker
+ * thread (loadable and unloadable, so the Models area can list it), combined with the token model
+ * (decision.ts); on the caller's thread the token model decides alone when the worker is unloaded,
+ * slow or gone.
  *
  * The worker is given one snippet at a time from two queues, interactive first: a create or an
  * agent's save waits for at most the snippet the worker is on, not for an import's batch (they
