@@ -23,16 +23,19 @@ export interface Combination {
   readonly foreignConfidence: number;
   /** Added to a language's combined log score: corrects the token model's leanings (Markdown holds every language's code). */
   readonly bias?: Readonly<Record<string, number>>;
+  /** The probability given to a language guesslang does not list. */
+  readonly floor?: number;
 }
 
 export const tunedCombination: Combination = {
   temperature: 4,
-  modelWeight: 4,
+  modelWeight: 6,
   foreignConfidence: 0.5,
-  bias: { c: 1, cs: 2.25, hs: 2, java: -1.25, kt: -1, lua: -1, md: -5, ps1: 1, py: -0.25, r: -1, swift: 2.75, ts: -0.25, pl: 2.25, yaml: 0.5, html: 1.5, php: -1, xml: -1.5 },
+  floor: 0.03,
+  bias: { c: 1.5, cs: 0.5, hs: 2, java: -1.5, js: -1.25, kt: -1, lua: 1, md: -3.5, pl: 2.25, ps1: 1, r: -0.75, rs: -0.25, swift: 2.5, cpp: 1, css: -1, php: -1.5, rb: -1, html: -1, ts: -1, yaml: 0.5 },
 };
 
-/** What guesslang gives a language it did not list in its answers. */
+/** What guesslang gives a language it did not list in its answers, unless the weights say. */
 const floor = 1e-3;
 
 export function combine(scores: TokenScores, guesses: readonly ModelGuess[], weights: Combination = tunedCombination): { specific: ClassificationSpecific; confidence: number } {
@@ -49,7 +52,7 @@ export function combine(scores: TokenScores, guesses: readonly ModelGuess[], wei
   const hasModel = guesses.length > 0 && weights.modelWeight > 0;
   let best = 0;
   const combined = scores.languages.map((language, i) => {
-    const model = hasModel ? weights.modelWeight * Math.log((modelOf.get(language) ?? 0) + floor) : 0;
+    const model = hasModel ? weights.modelWeight * Math.log((modelOf.get(language) ?? 0) + (weights.floor ?? floor)) : 0;
     return scores.logLikelihoods[i]! / weights.temperature + model + (weights.bias?.[language] ?? 0);
   });
   for (let i = 1; i < combined.length; i++) if (combined[i]! > combined[best]!) best = i;

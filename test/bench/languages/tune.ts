@@ -47,8 +47,8 @@ const tuneCases: Case[] = readBenchSet(tuneFile).map((snippet, i) => ({ snippet,
 let best: { weights: Combination; score: { all: number; short: number } } | undefined;
 for (const temperature of [2, 4, 6, 8, 12, 16]) {
   for (const modelWeight of [0, 0.5, 1, 1.5, 2, 3, 4, 6]) {
-    for (const foreignConfidence of [0.5, 0.7, 0.9, 1.01]) {
-      const weights: Combination = { temperature, modelWeight, foreignConfidence };
+    for (const foreignConfidence of [0.5, 0.7, 0.9, 1.01]) for (const floor of [1e-4, 1e-3, 1e-2, 3e-2]) {
+      const weights: Combination = { temperature, modelWeight, foreignConfidence, floor };
       const score = accuracy(tuneCases, weights);
       if (best === undefined || score.all + score.short > best.score.all + best.score.short) best = { weights, score };
     }
