@@ -233,7 +233,7 @@ export class Satchel implements Disposable {
   private composeImports(options: CoreOptions, fingerprints: FingerprintIndex): ImportProcess {
     const { context } = this;
     // An import's snippets wait behind creates and agents' saves for the classifier (bulk).
-    const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text, 'bulk')).specific;
+    const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text, { priority: 'bulk' })).specific;
     const importHere = options.importWorker === false;
     const origins = new ImportOrigins(context.database);
     const inProcess = new SnippetImporter({

@@ -15,8 +15,13 @@ export function languageName(specific: string | undefined): string {
   return languageOf(specific as ClassificationSpecific)?.name ?? specific.toUpperCase();
 }
 
+/**
+ * The language an editor's language id states, for a save or a suggestion. Plain text states
+ * nothing (an untitled editor is plain text whatever it holds): undefined, so the host classifies
+ * the text or the file name decides.
+ */
 export function fromVscodeLanguage(languageId: string): string | undefined {
-  return FROM_VSCODE.get(languageId);
+  return languageId === 'plaintext' ? undefined : FROM_VSCODE.get(languageId);
 }
 
 /** All languages offered when reclassifying, as [specific, name]. */

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { StoreContext } from '../../src/core/context.ts';
 import { allMigrations } from '../../src/core/satchel.ts';
 import { AssetService, type LinkedConversations } from '../../src/core/assets/assetService.ts';
-import type { LanguageClassifier } from '../../src/core/classify/languageClassifier.ts';
+import type { ClassifyOptions, LanguageClassifier, LanguageHints } from '../../src/core/classify/languageClassifier.ts';
 import type { ClassificationSpecific, Seed } from '../../src/core/piecesTypes.ts';
 import { tempDir } from './helpers.ts';
 import { RevisionLog } from '../../src/core/history/revisionLog.ts';
@@ -14,6 +14,8 @@ export interface AssetStore {
   readonly dataDir: string;
   /** How many times the classifier was asked. */
   classified: number;
+  /** The hints each ask carried. */
+  readonly hints: (LanguageHints | undefined)[];
   close(): void;
 }
 
@@ -25,6 +27,7 @@ export function openAssetStore(language = 'ts', conversations?: LinkedConversati
     context,
     dataDir,
     classified: 0,
+    hints: [],
     assets: undefined as unknown as AssetService,
     close() {
       store.assets.dispose();
@@ -33,8 +36,9 @@ export function openAssetStore(language = 'ts', conversations?: LinkedConversati
     },
   };
   const classifier = {
-    async classify() {
+    async classify(_text: string, options?: ClassifyOptions) {
       store.classified++;
+      store.hints.push(options?.hints);
       return { specific: language as ClassificationSpecific, confidence: 1, source: 'model' as const };
     },
   } as unknown as LanguageClassifier;

@@ -39,9 +39,10 @@ export async function prepareSeed(seed: SeedInput, classifier: LanguageClassifie
   const given = format.classification?.specific ?? format.fragment?.metadata?.ext ?? format.file?.metadata?.ext;
   if (given !== undefined && !isKnownSpecific(given)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(given)}`);
   const image = content.bytes ? imageTypeOf(Uint8Array.from(content.bytes.slice(0, 16))) : undefined;
-  let specific = given ?? (format.file?.metadata?.name ? specificFromFileName(format.file.metadata.name) : undefined) ?? image;
+  let specific = given ?? (fileName ? specificFromFileName(fileName) : undefined) ?? image;
   if (!specific) {
-    if (content.text.trim() !== '') specific = (await classifier.classify(content.text)).specific;
+    // A name such as `fib.py` is a file name too; the classifier takes it (and a shebang) before any model.
+    if (content.text.trim() !== '') specific = (await classifier.classify(content.text, { hints: { fileName: givenName } })).specific;
     else specific = (content.bytes ? 'bin' : 'txt') as ClassificationSpecific;
   }
   const generic = format.classification?.generic ?? genericOf(specific);

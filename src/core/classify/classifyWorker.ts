@@ -1,7 +1,7 @@
 /**
  * The worker thread that holds the guesslang model. Protocol: it posts `{ ready: true }` once the
  * model is loaded (or `{ failed }` and exits), then answers each `{ id, text }` with `{ id, guess }`
- * (the model's answer, or the fallback's where the model is unsure) or `{ id, error }`.
+ * (guesslang's answers combined with the token model's, decision.ts) or `{ id, error }`.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * The classifier used when the model is unloaded, slow, unsure, or the snippet is too short for it:
- * highlight.js restricted to the 27 languages that matter most (its all-languages mode answers
+ * The classifier used where the token model knows too few of a snippet's tokens (decision.ts), and
+ * the rules for prose, one-line commands and SQL statements it runs first: highlight.js restricted to the 27 languages that matter most (its all-languages mode answers
  * "dns" or "nestedtext" for ordinary code), with plain prose recognised as text first.
  */
 import hljsCore from 'highlight.js/lib/core';
@@ -125,6 +125,7 @@ export function markupKind(snippet: string): ClassificationSpecific {
 // Characters that ordinary sentences rarely contain, and command-line flags.
 const codeMarks = /[{}[\];=<>$\\|&^~`#*_/@+]|(^|\s)--?[a-z]/gi;
 const words = /[\p{L}'’]+/gu;
+const codeLineStart = /^\s*((import|from|def|class|let|val|var|fn|func|function|return|package|use|module|data|type|local|end|include|require)\b|-?\s*[\w.-]+:(\s|$))/;
 
 /**
  * Sentences rather than code or markup: mostly words, almost no code punctuation, and either
@@ -140,5 +141,9 @@ export function looksLikeProse(snippet: string): boolean {
   if (letters / nonSpace < 0.8 || marks > Math.max(1, nonSpace / 200)) return false;
   // Identifiers like fooBar or snake_case, and calls like f(x), are code even without braces.
   if (/\b[a-z]+[A-Z]\w*\b|\w\(|\)\s*$/m.test(trimmed)) return false;
+  // Lines of `import Data.List`, `local x`, `key: value`: code and YAML read as words too.
+  const lines = trimmed.split('\n').filter((line) => line.trim() !== '');
+  const codeLines = lines.filter((line) => codeLineStart.test(line)).length;
+  if (lines.length >= 2 && codeLines >= lines.length / 2) return false;
   return /[.!?:,]/.test(trimmed) || wordList.length >= 12;
 }

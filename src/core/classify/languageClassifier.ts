@@ -1,8 +1,9 @@
 /**
- * Detects the language of a code snippet. The guesslang model of
- * `@vscode/vscode-languagedetection` runs in a worker thread (loadable and unloadable, so the
- * Models area can list it); short or low-confidence snippets fall back to a highlight.js subset,
- * in the worker while it runs and on the caller's thread when it is unloaded, slow or gone.
+ * Detects the language of a code snippet: the caller's hints and what the text states (a shebang,
+ * a modeline) first, then the guesslang model of `@vscode/vscode-languagedetection`, in a worker
+ * thread (loadable and unloadable, so the Models area can list it), combined with the token model
+ * (decision.ts); on the caller's thread the token model decides alone when the worker is unloaded,
+ * slow or gone.
  *
  * The worker is given one snippet at a time from two queues, interactive first: a create or an
  * agent's save waits for at most the snippet the worker is on, not for an import's batch (they
@@ -13,9 +14,11 @@ import { Worker } from 'node:worker_threads';
 import type { Disposable } from '../events.ts';
 import { classifierFiles, type ClassifierFiles } from './classifierFiles.ts';
 import { chooseLanguage, isBlank, modelMaxLength, type LanguageGuess } from './decision.ts';
+import { languageFromHints, languageStatedInText, type LanguageHints } from './hints.ts';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './workerProtocol.ts';
 
 export type { LanguageGuess } from './decision.ts';
+export type { LanguageHints } from './hints.ts';
 
 export interface LanguageClassifierOptions {
   /** Longest wait for the model's answer to one snippet; the fallback decides after it. */
@@ -33,6 +36,13 @@ type Settle = (guess: LanguageGuess | undefined) => void;
 
 /** Interactive: someone waits for this one (a create, a save); bulk: an import's snippets. */
 export type ClassifyPriority = 'interactive' | 'bulk';
+
+export interface ClassifyOptions {
+  /** Interactive unless said otherwise. */
+  readonly priority?: ClassifyPriority;
+  /** What the caller knows about the text; a hint that names a language decides without the model. */
+  readonly hints?: LanguageHints;
+}
 
 /** A snippet waiting for the worker. */
 interface Ask {
@@ -90,9 +100,12 @@ export class LanguageClassifier implements Disposable {
     await worker.terminate();
   }
 
-  async classify(text: string, priority: ClassifyPriority = 'interactive'): Promise<LanguageGuess> {
+  /** The caller's hints first, then what the text states (a shebang, a modeline), then the model and the fallback. */
+  async classify(text: string, options: ClassifyOptions = {}): Promise<LanguageGuess> {
+    const stated = languageFromHints(options.hints) ?? (isBlank(text) ? undefined : languageStatedInText(text));
+    if (stated !== undefined) return { specific: stated, confidence: 1, source: 'hint' };
     if (isBlank(text)) return chooseLanguage(text, []);
-    return (await this.askWorker(text.slice(0, modelMaxLength), priority)) ?? chooseLanguage(text, []);
+    return (await this.askWorker(text.slice(0, modelMaxLength), options.priority ?? 'interactive')) ?? chooseLanguage(text, []);
   }
 
   dispose(): void {

@@ -6,6 +6,7 @@
  * batches already written and says so. Re-running an import skips everything it already wrote.
  */
 import type { ClassificationSpecific } from '../piecesTypes.ts';
+import { languageFromHints } from '../classify/hints.ts';
 import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
 import { DomainError } from '../errors.ts';
 import { authorOf, type Author } from '../history/authors.ts';
@@ -331,7 +332,8 @@ class ImportRun {
       while (next < batch.length && !this.cancelled) {
         const index = next++;
         const snippet = batch[index]!;
-        languages[index] = snippet.language ?? (await this.deps.classify(snippet.text));
+        // A snippet named like a file (a gist's `fib.py`) is that file's language; the classifier reads shebangs.
+        languages[index] = snippet.language ?? languageFromHints({ fileName: snippet.name }) ?? (await this.deps.classify(snippet.text));
       }
     };
     await Promise.all(Array.from({ length: CLASSIFY_CONCURRENCY }, classifyRest));

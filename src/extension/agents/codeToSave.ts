@@ -1,4 +1,5 @@
 /** Which code `/save` stores. Pure, so plain tests cover the choice. */
+import { specificFromFence } from '../../core/classify/hints.ts';
 import { codeBlocks, lastCodeBlock, proseOf, type CodeBlock } from './snippetText.ts';
 
 export interface PickedCode {
@@ -15,8 +16,17 @@ export interface PickedCode {
 export function pickCodeToSave(prompt: string, selection: CodeBlock | undefined, history: readonly string[]): PickedCode | undefined {
   const inPrompt = codeBlocks(prompt).filter((b) => b.code.trim()).at(-1);
   const name = proseOf(prompt).trim().replace(/\s+/g, ' ').slice(0, 80) || undefined;
-  if (inPrompt) return { block: inPrompt, source: 'your message', name };
-  if (selection?.code.trim()) return { block: selection, source: 'the editor selection', name };
+  if (inPrompt) return { block: stated(inPrompt), source: 'your message', name };
+  if (selection?.code.trim()) return { block: stated(selection), source: 'the editor selection', name };
   const fromHistory = lastCodeBlock(history);
-  return fromHistory ? { block: fromHistory, source: 'this chat', name } : undefined;
+  return fromHistory ? { block: stated(fromHistory), source: 'this chat', name } : undefined;
+}
+
+/**
+ * The block with the language its fence states (`{.rust}`, `python title=…`), or none so the host
+ * classifies the code: a fence such as `diff` or `console` named no language Satchel knows, and
+ * the save was refused.
+ */
+function stated(block: CodeBlock): CodeBlock {
+  return { code: block.code, language: specificFromFence(block.language) };
 }

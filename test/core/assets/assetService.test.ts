@@ -46,6 +46,11 @@ test('a classification given in the seed is honoured and the classifier is not a
   await assert.rejects(s.assets.writes.create(codeSeed('x', 'bad', { ext: 'not-a-language' }), { author: TEST_AUTHOR }), InvalidInputError);
 });
 
+test('a create named like a file gives the classifier the name as a file name', async () => {
+  await s.assets.writes.create(codeSeed('def first():\n    return 1\n', 'first.py'), { author: TEST_AUTHOR });
+  assert.deepEqual(s.hints.at(-1), { fileName: 'first.py' });
+});
+
 test('file bytes: an image keeps its bytes, is classified as an image, and draft returns it unchanged', async () => {
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3];
   const seed = { asset: { application: codeSeed('').asset!.application, format: { file: { bytes: { raw: png } } } } };

@@ -30,7 +30,7 @@ test('classifies the snippet fixture with at least 90% accuracy', async (t) => {
     const languages = new Set(snippets.flatMap((s) => s.expected));
     assert.ok(snippets.length >= 40 && languages.size >= 15, 'the fixture is big and varied enough');
     const misses: string[] = [];
-    const bySource = { model: 0, fallback: 0, default: 0 };
+    const bySource = { hint: 0, model: 0, tokens: 0, fallback: 0, default: 0 };
     const started = performance.now();
     for (const snippet of snippets) {
       const guess = await classifier.classify(snippet.text);
@@ -73,6 +73,9 @@ test('decides the tricky cases the way a user expects', async () => {
       ['npm install --save-dev typescript', 'sh'],
       ['SELECT id FROM t;', 'sql'],
       ['{"ok": true}', 'json'],
+      // Saved as C and as Ruby before the token model (issue 31).
+      ['def fibonacci(n):\n    if n <= 1:\n        return n\n    return fibonacci(n - 1) + fibonacci(n - 2)\n\nprint(fibonacci(10))\n', 'py'],
+      ['def first():\n    return 1\n', 'py'],
     ];
     for (const [text, expected] of cases) {
       const guess = await classifier.classify(text);
@@ -108,7 +111,7 @@ test('load starts one worker thread and unload really stops it', async () => {
 
     // Unloaded on purpose: the model stays out, classification still answers.
     const guess = await classifier.classify(goHandler);
-    assert.equal(guess.source, 'fallback');
+    assert.equal(guess.source, 'tokens');
     assert.equal(guess.specific, 'go');
     assert.equal(classifier.loaded, false, 'classify does not reload what was unloaded');
 
@@ -145,7 +148,7 @@ test('a classification slower than the time limit falls back without stopping th
     // About 60k characters: the model needs far more than 1 ms for it.
     const big = goHandler.repeat(150);
     const guess = await classifier.classify(big);
-    assert.equal(guess.source, 'fallback');
+    assert.equal(guess.source, 'tokens');
     assert.equal(guess.specific, 'go');
     assert.equal(classifier.loaded, true);
   } finally {
@@ -156,7 +159,7 @@ test('a classification slower than the time limit falls back without stopping th
   try {
     const started = performance.now();
     const guess = await silent.classify(goHandler);
-    assert.equal(guess.source, 'fallback');
+    assert.equal(guess.source, 'tokens');
     assert.equal(guess.specific, 'go');
     assert.ok(performance.now() - started < 5_000, 'the time limit bounded the wait');
     assert.equal(silent.loaded, true);
@@ -170,7 +173,7 @@ test('a crashed worker falls back, reloads on a later call, and gives up after r
   try {
     const first = await nextThreadId();
     const guess = await classifier.classify(goHandler);
-    assert.equal(guess.source, 'fallback');
+    assert.equal(guess.source, 'tokens');
     assert.equal(guess.specific, 'go');
     assert.equal(classifier.loaded, false);
     // Two more calls: each starts a fresh worker, which crashes again.
@@ -179,7 +182,7 @@ test('a crashed worker falls back, reloads on a later call, and gives up after r
     assert.equal(await nextThreadId(), first + 4, 'three workers were started, one per call');
     // After three crashes lazy loading stops: no new worker.
     const afterCrashes = await nextThreadId();
-    assert.equal((await classifier.classify(goHandler)).source, 'fallback');
+    assert.equal((await classifier.classify(goHandler)).source, 'tokens');
     assert.equal(await nextThreadId(), afterCrashes + 1);
     // An explicit load tries again.
     await classifier.load();
@@ -194,7 +197,7 @@ test('a model that fails or hangs while loading rejects load and leaves the fall
   try {
     await assert.rejects(broken.load(), /model\.json is corrupt/);
     assert.equal(broken.loaded, false);
-    assert.equal((await broken.classify(goHandler)).source, 'fallback');
+    assert.equal((await broken.classify(goHandler)).source, 'tokens');
   } finally {
     await broken.unload();
   }
@@ -216,7 +219,7 @@ test('unloading during a load settles every waiting call with the fallback', asy
   await classifier.unload();
   await loadRejected;
   const guess = await waiting;
-  assert.equal(guess.source, 'fallback');
+  assert.equal(guess.source, 'tokens');
   assert.equal(guess.specific, 'go');
   assert.equal(classifier.loaded, false);
 });
@@ -227,7 +230,7 @@ test('an interactive snippet goes to the worker ahead of an import\'s queue, and
   try {
     await classifier.load();
     const settled: string[] = [];
-    const bulk = Array.from({ length: 30 }, (_, i) => classifier.classify(`bulk snippet number ${i} = ${i}`, 'bulk').then((guess) => (settled.push(`bulk ${i}`), guess)));
+    const bulk = Array.from({ length: 30 }, (_, i) => classifier.classify(`bulk snippet number ${i} = ${i}`, { priority: 'bulk' }).then((guess) => (settled.push(`bulk ${i}`), guess)));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     const interactive = await classifier.classify('interactive snippet = create()').then((guess) => (settled.push('interactive'), guess));

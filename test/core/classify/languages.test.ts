@@ -119,6 +119,10 @@ test('the fallback heuristics tell prose, commands, SQL and markup apart', () =>
   assert.equal(looksLikeProse('const total = items.reduce((a, b) => a + b, 0);'), false);
   assert.equal(looksLikeProse('# Title\n\n* one\n* two'), false, 'Markdown markers are not prose');
   assert.equal(looksLikeProse('return fooBar'), false);
+  // Found reading Haskell imports and YAML as prose on the language benchmark.
+  assert.equal(looksLikeProse('import Data.Tuple.Extra\nimport Data.List.Extra\nimport Data.Maybe\nimport Control.Applicative\nimport Prelude\n'), false);
+  assert.equal(looksLikeProse('description: allow syntax highlighting for Jinja templates\nfiles:\n  - syntax/jinja.vim\n'), false);
+  assert.equal(looksLikeProse('Remember to renew the domain before the end of the month.\nAsk Dana if the card on file has expired.\n'), true);
   assert.equal(looksLikeCommandLine('$ git commit -m "fix"'), true);
   assert.equal(looksLikeCommandLine('sudo apt-get install -y curl'), true);
   assert.equal(looksLikeCommandLine('Get-ChildItem -Recurse'), false);

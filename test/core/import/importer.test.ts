@@ -156,6 +156,18 @@ test('a snippet whose file names no language is classified', async () => {
   });
 });
 
+test('a snippet named like a file takes the file’s language; a shebang names its interpreter', async () => {
+  await withCore(async (core) => {
+    // Ruby to read, but the snippet is named for a Python file (a gist's file, a `*.code-snippets` key).
+    const snippets = { 'first.py': { prefix: 'f', body: 'def first\n  1\nend\n' }, deploy: { prefix: 'd', body: '#!/usr/bin/env python3\nimport sys\nsys.exit(main())\n' } };
+    const summary = await core.imports.import([{ name: 'named.code-snippets', text: () => JSON.stringify(snippets) }]);
+    assert.equal(summary.imported, 2);
+    const byName = new Map(core.assets.list().map((asset) => [asset.name, asset.formats.iterable[0]!.classification.specific]));
+    assert.equal(byName.get('first.py'), 'py');
+    assert.equal(byName.get('deploy'), 'py');
+  });
+});
+
 test('an import gives its assets time-ordered ids, in the order they were written (appends to the id indexes)', async () => {
   await withCore(async (core) => {
     const text = JSON.stringify(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`snippet ${i}`, { prefix: 'p', body: `const value${i} = ${i};` }])));

@@ -25,3 +25,11 @@ test('else the last code block of the chat; a blank selection does not count', (
 test('nothing to save gives undefined', () => {
   assert.equal(pickCodeToSave('', undefined, ['no code', '```\n\n```']), undefined);
 });
+
+test('a fence’s info string names the language; one Satchel does not know leaves it to the host', () => {
+  assert.equal(pickCodeToSave('```python title="fib.py"\ndef fib(): pass\n```', undefined, [])?.block.language, 'py');
+  assert.equal(pickCodeToSave('```{.rust}\nfn main() {}\n```', undefined, [])?.block.language, 'rs');
+  // `/save` refused these as an unknown language; now the host classifies the code.
+  assert.equal(pickCodeToSave('```diff\n- a\n+ b\n```', undefined, [])?.block.language, undefined);
+  assert.equal(pickCodeToSave('```console\n$ ls\n```', undefined, [])?.block.language, 'sh');
+});

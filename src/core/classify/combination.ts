@@ -1,0 +1,62 @@
+/**
+ * How the token model's and guesslang's answers make one: the token model's posterior (its
+ * log-likelihoods cooled by a temperature, naive Bayes being overconfident) times guesslang's
+ * probabilities raised to a weight. guesslang alone names languages the token model was not
+ * trained on (Dockerfile, TOML…); its answer stands for those when it is sure enough. The weights
+ * were chosen on the tuning packages only (test/bench/languages/tune.ts, docs/languages.md).
+ */
+import type { ClassificationSpecific } from '../wire.ts';
+import type { TokenScores } from './tokenModel.ts';
+import { specificFromGuesslang } from './languages.ts';
+
+/** One of guesslang's answers (a guesslang language id), as its worker reports it. */
+export interface ModelGuess {
+  readonly languageId: string;
+  readonly confidence: number;
+}
+
+export interface Combination {
+  readonly temperature: number;
+  /** guesslang's exponent: 0 ignores it. */
+  readonly modelWeight: number;
+  /** guesslang's confidence above which a language the token model does not know stands. */
+  readonly foreignConfidence: number;
+  /** Added to a language's combined log score: corrects the token model's leanings (Markdown holds every language's code). */
+  readonly bias?: Readonly<Record<string, number>>;
+  /** The probability given to a language guesslang does not list. */
+  readonly floor?: number;
+}
+
+export const tunedCombination: Combination = {
+  temperature: 4,
+  modelWeight: 6,
+  foreignConfidence: 0.5,
+  floor: 0.03,
+  bias: { c: 1.5, cs: 0.5, hs: 2, java: -1.5, js: -1.25, kt: -1, lua: 1, md: -3.5, pl: 2.25, ps1: 1, r: -0.75, rs: -0.25, swift: 2.5, cpp: 1, css: -1, php: -1.5, rb: -1, html: -1, ts: -1, yaml: 0.5 },
+};
+
+/** What guesslang gives a language it did not list in its answers, unless the weights say. */
+const floor = 1e-3;
+
+export function combine(scores: TokenScores, guesses: readonly ModelGuess[], weights: Combination = tunedCombination): { specific: ClassificationSpecific; confidence: number } {
+  const modelOf = new Map<ClassificationSpecific, number>();
+  for (const guess of guesses) {
+    const specific = specificFromGuesslang(guess.languageId);
+    if (specific !== undefined) modelOf.set(specific, (modelOf.get(specific) ?? 0) + guess.confidence);
+  }
+  const top = guesses[0];
+  const topSpecific = top === undefined ? undefined : specificFromGuesslang(top.languageId);
+  if (top !== undefined && topSpecific !== undefined && !scores.languages.includes(topSpecific) && top.confidence >= weights.foreignConfidence) {
+    return { specific: topSpecific, confidence: top.confidence };
+  }
+  const hasModel = guesses.length > 0 && weights.modelWeight > 0;
+  let best = 0;
+  const combined = scores.languages.map((language, i) => {
+    const model = hasModel ? weights.modelWeight * Math.log((modelOf.get(language) ?? 0) + (weights.floor ?? floor)) : 0;
+    return scores.logLikelihoods[i]! / weights.temperature + model + (weights.bias?.[language] ?? 0);
+  });
+  for (let i = 1; i < combined.length; i++) if (combined[i]! > combined[best]!) best = i;
+  // The winner's share of the combined posterior.
+  const total = combined.reduce((sum, value) => sum + Math.exp(value - combined[best]!), 0);
+  return { specific: scores.languages[best]!, confidence: 1 / total };
+}

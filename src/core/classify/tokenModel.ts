@@ -1,0 +1,86 @@
+/**
+ * A small naive Bayes model over a snippet's tokens (words, punctuation, what lines start and end
+ * with, pairs of neighbours), trained on Debian packages and repositories kept apart from the
+ * held-out benchmark (test/bench/languages/train.ts; docs/languages.md). It reads what guesslang
+ * misses on a few lines (`def f():` + indentation, `fn`, `:=`, `<-`) in well under a millisecond
+ * and runs on any thread, so the model's worker and the caller's thread decide alike.
+ */
+import type { ClassificationSpecific } from '../wire.ts';
+
+/**
+ * The JSON train.ts writes. Tokens and counts are one string each (a line a token), which the
+ * type checker and the bundler read as one value instead of 60,000 properties.
+ */
+export interface TokenModelData {
+  readonly languages: readonly string[];
+  /** Snippets of each language trained on. */
+  readonly documents: readonly number[];
+  /** One token a line. */
+  readonly tokens: string;
+  /** For the token on the same line, the snippets of each language it occurred in: `language:count` pairs, space separated. */
+  readonly counts: string;
+}
+
+/** What a snippet is read into: each token once (presence, not count, so one long line cannot outvote the rest). */
+export function tokensOf(text: string, maxChars = 4_000): Set<string> {
+  const found = new Set<string>();
+  const lines = text.slice(0, maxChars).split('\n');
+  for (const line of lines) {
+    const words = line.match(/[A-Za-z_]\w*|[^\s\w]{1,2}/g);
+    if (words === null) continue;
+    const indent = /^(\t| {4}| {2})/.exec(line)?.[1];
+    if (indent !== undefined) found.add(indent === '\t' ? 'I\t' : `I${indent.length}`);
+    found.add(`^${words[0]!}`);
+    if (words.length > 1) found.add(`^${words[0]!} ${words[1]!}`);
+    found.add(`${words[words.length - 1]!}$`);
+    if (words.length > 1) found.add(`${words[words.length - 2]!} ${words[words.length - 1]!}$`);
+    for (let i = 0; i < words.length; i++) {
+      found.add(words[i]!);
+      if (i > 0) found.add(`${words[i - 1]!} ${words[i]!}`);
+    }
+  }
+  return found;
+}
+
+export interface TokenScores {
+  readonly languages: readonly ClassificationSpecific[];
+  /** Natural-log likelihood of each language, in `languages` order; unnormalised. */
+  readonly logLikelihoods: Float64Array;
+  /** How many of the snippet's tokens the model knows (0: it has no opinion). */
+  readonly known: number;
+}
+
+/** A trained model: scores a snippet's languages. */
+export class TokenModel {
+  private readonly languages: readonly ClassificationSpecific[];
+  private readonly tokens: ReadonlyMap<string, readonly number[]>;
+  /** log P(token absent-from-training | language) for an unseen pairing, per language. */
+  private readonly unseen: Float64Array;
+  private readonly logDocuments: Float64Array;
+  private readonly smoothing: number;
+
+  constructor(data: TokenModelData, smoothing = 0.5) {
+    this.smoothing = smoothing;
+    this.languages = data.languages as readonly ClassificationSpecific[];
+    const counts = data.counts.split('\n');
+    this.tokens = new Map(data.tokens.split('\n').map((token, i) => [token, counts[i]!.split(/[ :]/).map(Number)]));
+    this.logDocuments = Float64Array.from(data.documents, (count) => Math.log(count + 2 * smoothing));
+    this.unseen = Float64Array.from(this.logDocuments, (logTotal) => Math.log(smoothing) - logTotal);
+  }
+
+  score(text: string): TokenScores {
+    const scores = new Float64Array(this.languages.length);
+    let known = 0;
+    for (const token of tokensOf(text)) {
+      const pairs = this.tokens.get(token);
+      if (pairs === undefined) continue;
+      known++;
+      for (let language = 0; language < scores.length; language++) scores[language]! += this.unseen[language]!;
+      for (let i = 0; i < pairs.length; i += 2) {
+        const language = pairs[i]!;
+        scores[language]! += Math.log(pairs[i + 1]! + this.smoothing) - this.logDocuments[language]! - this.unseen[language]!;
+      }
+    }
+    return { languages: this.languages, logLikelihoods: scores, known };
+  }
+}

@@ -1,0 +1,23 @@
+/** The language benchmark's snippets and the 25 languages it covers (see docs/languages.md). */
+import { readFileSync } from 'node:fs';
+
+export const benchLanguages = [
+  'py', 'js', 'ts', 'java', 'c', 'cpp', 'cs', 'go', 'rs', 'rb', 'php', 'swift', 'kt', 'sh', 'sql', 'html', 'css', 'lua',
+  'hs', 'scala', 'r', 'pl', 'ps1', 'yaml', 'md',
+] as const;
+
+export interface BenchSnippet {
+  /** The ClassificationSpecific its file's extension means. */
+  readonly language: string;
+  /** short: 4–12 lines; medium: 15–40. */
+  readonly size: 'short' | 'medium';
+  /** package/path:first line */
+  readonly source: string;
+  readonly text: string;
+}
+
+export const heldOutFile = new URL('./heldout.json', import.meta.url);
+
+export function readBenchSet(file: URL | string = heldOutFile): BenchSnippet[] {
+  return JSON.parse(readFileSync(file, 'utf8')) as BenchSnippet[];
+}

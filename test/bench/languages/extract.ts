@@ -1,0 +1,140 @@
+/**
+ * Cuts snippets of real code for the language benchmark out of a corpus directory holding one
+ * folder per package of packages.tsv (Debian packages unpacked with `dpkg-deb -x`, GitHub
+ * repositories at the listed commit; test/bench/languages/fetchCorpus.sh makes it). A file's
+ * language comes from its extension (or the package's rules); each snippet is a random window of
+ * 4–12 or 15–40 lines. A package is in the tuning set or the held-out report set, never both.
+ *
+ *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS report test/bench/languages/heldout.json
+ *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS tune /tmp/tune.json
+ *
+ * Deterministic: the same corpus gives the same snippets (seeded generator, sorted listings).
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { benchLanguages, type BenchSnippet } from './benchSet.ts';
+
+const extensions: Readonly<Record<string, string>> = {
+  py: 'py', js: 'js', mjs: 'js', cjs: 'js', ts: 'ts', java: 'java', c: 'c', cpp: 'cpp', cc: 'cpp', cxx: 'cpp', hpp: 'cpp',
+  hh: 'cpp', cs: 'cs', go: 'go', rs: 'rs', rb: 'rb', php: 'php', swift: 'swift', kt: 'kt', kts: 'kt', sh: 'sh', bash: 'sh',
+  sql: 'sql', html: 'html', htm: 'html', css: 'css', lua: 'lua', hs: 'hs', scala: 'scala', r: 'r', pm: 'pl', pl: 'pl',
+  ps1: 'ps1', psm1: 'ps1', yml: 'yaml', yaml: 'yaml', md: 'md', markdown: 'md', json: 'json', xml: 'xml',
+};
+
+interface Package {
+  readonly id: string;
+  readonly set: 'tune' | 'report';
+  readonly header: string | undefined;
+  readonly bare: { readonly pattern: RegExp; readonly language: string } | undefined;
+}
+
+function readPackages(file: string): Package[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const [id, set, , rules = ''] = line.split('\t');
+      const rule = rules.trim();
+      const header = rule.startsWith('h=') ? rule.slice(2) : undefined;
+      const eq = rule.lastIndexOf('=');
+      const bare = rule !== '' && header === undefined ? { pattern: new RegExp(rule.slice(0, eq)), language: rule.slice(eq + 1) } : undefined;
+      if (set !== 'tune' && set !== 'report') throw new Error(`bad set in ${line}`);
+      return { id: id!, set, header, bare };
+    });
+}
+
+function languageOfFile(relative: string, pkg: Package): string | undefined {
+  const base = path.basename(relative).toLowerCase();
+  if (/\.min\.(js|css)$|\.d\.ts$/.test(base)) return undefined;
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) return pkg.bare?.pattern.test(relative) ? pkg.bare.language : undefined;
+  const ext = base.slice(dot + 1);
+  if (ext === 'h') return pkg.header;
+  return Object.hasOwn(extensions, ext) ? extensions[ext] : undefined;
+}
+
+function walk(root: string, relative = ''): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(path.join(root, relative), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+    if (entry.isDirectory()) found.push(...walk(root, child));
+    else if (entry.isFile()) found.push(child);
+  }
+  return found;
+}
+
+/** mulberry32: a small seeded generator, so the sets are the same on every run. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const commentLine = /^\s*(#|\/\/|\/\*|\*|--|;|%|<!--|'''|""")/;
+
+/** A window someone would save as a snippet: mostly code, not a licence header, not minified. */
+function usable(lines: readonly string[]): boolean {
+  const filled = lines.filter((line) => line.trim() !== '');
+  if (filled.length < Math.max(3, lines.length * 0.6)) return false;
+  if (lines.some((line) => line.length > 300)) return false;
+  const comments = filled.filter((line) => commentLine.test(line)).length;
+  return comments <= filled.length * 0.5;
+}
+
+function main(): void {
+  const [corpus, wanted, output, perClassArg, extra = ''] = process.argv.slice(2);
+  if (!corpus || (wanted !== 'tune' && wanted !== 'report') || !output) {
+    throw new Error('usage: extract.ts CORPUS tune|report OUTPUT.json [per language and size] [more languages: json,xml]');
+  }
+  const perClass = Number(perClassArg ?? (wanted === 'report' ? 20 : 80));
+  const packages = readPackages(new URL('./packages.tsv', import.meta.url).pathname).filter((pkg) => pkg.set === wanted);
+  // language → package → files
+  const files = new Map<string, Map<string, string[]>>();
+  for (const pkg of packages) {
+    const root = path.join(corpus, pkg.id);
+    for (const relative of walk(root)) {
+      const language = languageOfFile(relative, pkg);
+      if (language === undefined || statSync(path.join(root, relative)).size > 1_000_000) continue;
+      const byPackage = files.get(language) ?? new Map<string, string[]>();
+      files.set(language, byPackage);
+      byPackage.set(pkg.id, [...(byPackage.get(pkg.id) ?? []), relative]);
+    }
+  }
+  const random = generator((wanted === 'report' ? 31 : 131) + (perClassArg === undefined ? 0 : perClass));
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const snippets: BenchSnippet[] = [];
+  const seen = new Set<string>();
+  for (const language of [...benchLanguages, ...extra.split(',').filter((name) => name !== '')]) {
+    const byPackage = files.get(language);
+    if (byPackage === undefined) throw new Error(`no ${wanted} package has ${language}`);
+    const ids = [...byPackage.keys()];
+    for (const [size, min, max] of [['short', 4, 12], ['medium', 15, 40]] as const) {
+      let made = 0;
+      for (let tries = 0; made < perClass && tries < perClass * 200; tries++) {
+        // A package first, so one big package does not make up a language.
+        const id = pick(ids);
+        const file = pick(byPackage.get(id)!);
+        const lines = readFileSync(path.join(corpus, id, file), 'utf8').replace(/\r\n?/g, '\n').split('\n');
+        const length = min + Math.floor(random() * (max - min + 1));
+        if (lines.length < length) continue;
+        const start = Math.floor(random() * (lines.length - length + 1));
+        const window = lines.slice(start, start + length);
+        const text = `${window.join('\n')}\n`;
+        if (!usable(window) || text.includes('\u0000') || seen.has(text)) continue;
+        seen.add(text);
+        snippets.push({ language, size, source: `${id}/${file}:${start + 1}`, text });
+        made++;
+      }
+      if (made < perClass) console.error(`${wanted} ${language} ${size}: only ${made}`);
+    }
+  }
+  writeFileSync(output, `[${snippets.map((snippet) => JSON.stringify(snippet)).join(',\n')}]\n`);
+  console.log(`${snippets.length} snippets → ${output}`);
+}
+
+main();

@@ -1,0 +1,65 @@
+/**
+ * Language detection accuracy on the benchmark's snippets, through the classifier Satchel uses
+ * (the guesslang worker, its decision and the fallback), without hints and with the file name as
+ * the only hint. Prints overall, short, medium and per-language figures and the time a snippet.
+ *
+ *   npm run bench:languages                      # the committed held-out set
+ *   npm run bench:languages -- /tmp/tune.json    # a tuning set made by extract.ts
+ */
+import { LanguageClassifier } from '../../../src/core/classify/languageClassifier.ts';
+import { languageOf } from '../../../src/core/classify/languages.ts';
+import { benchLanguages, readBenchSet, type BenchSnippet } from './benchSet.ts';
+
+interface Tally {
+  right: number;
+  all: number;
+}
+
+const percent = (tally: Tally): string => `${((100 * tally.right) / Math.max(1, tally.all)).toFixed(1)}%`;
+
+async function measure(classifier: LanguageClassifier, snippets: readonly BenchSnippet[], withHints: boolean): Promise<void> {
+  const overall: Tally = { right: 0, all: 0 };
+  const bySize: Record<string, Tally> = { short: { right: 0, all: 0 }, medium: { right: 0, all: 0 } };
+  const byLanguage = new Map<string, Tally>(benchLanguages.map((language) => [language, { right: 0, all: 0 }]));
+  const confusions = new Map<string, number>();
+  const sources = new Map<string, number>();
+  let elapsed = 0;
+  for (const snippet of snippets) {
+    const fileName = snippet.source.replace(/:\d+$/, '');
+    const started = performance.now();
+    const guess = await classifier.classify(snippet.text, withHints ? { hints: { fileName } } : {});
+    elapsed += performance.now() - started;
+    // `pm`, `yml`, `h` are the file-name spellings of Perl, YAML and C.
+    const right = (languageOf(guess.specific)?.specific ?? guess.specific) === snippet.language ? 1 : 0;
+    for (const tally of [overall, bySize[snippet.size]!, byLanguage.get(snippet.language)!]) {
+      tally.right += right;
+      tally.all++;
+    }
+    sources.set(guess.source, (sources.get(guess.source) ?? 0) + 1);
+    if (!right) confusions.set(`${snippet.language}→${guess.specific}`, (confusions.get(`${snippet.language}→${guess.specific}`) ?? 0) + 1);
+  }
+  console.log(`\n${withHints ? 'with the file name as hint' : 'no hints'}: overall ${percent(overall)} (${overall.right}/${overall.all}), short ${percent(bySize.short!)}, medium ${percent(bySize.medium!)}; ${(elapsed / snippets.length).toFixed(2)} ms a snippet`);
+  console.log(`decided by ${[...sources].map(([source, count]) => `${source} ${count}`).join(', ')}`);
+  console.log(`| language | accuracy |\n|---|---|\n${[...byLanguage].map(([language, tally]) => `| ${language} | ${percent(tally)} |`).join('\n')}`);
+  const worst = [...confusions].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  console.log(`most frequent mistakes: ${worst.map(([pair, count]) => `${pair} ${count}`).join(', ')}`);
+}
+
+async function main(): Promise<void> {
+  const file = process.argv[2];
+  const snippets = readBenchSet(file);
+  const classifier = new LanguageClassifier({ timeoutMs: 60_000 });
+  try {
+    await classifier.load();
+    await measure(classifier, snippets, false);
+    if (!process.argv.includes('--no-hints-only')) await measure(classifier, snippets, true);
+    // Unloaded, the caller's thread decides with the token model alone.
+    await classifier.unload();
+    console.log('\nguesslang unloaded:');
+    await measure(classifier, snippets, false);
+  } finally {
+    await classifier.unload();
+  }
+}
+
+await main();

@@ -1,0 +1,62 @@
+/**
+ * Trains the token model (src/core/classify/tokenModel.ts) on snippets cut from the tuning
+ * packages only, never the held-out ones:
+ *
+ *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS tune /tmp/train.json 300 json,xml
+ *   node --experimental-strip-types test/bench/languages/train.ts /tmp/train.json src/core/classify/tokenModel.json
+ *
+ * `--fold 0|1` trains on half the packages (by a hash of their id), for tune.ts to score the other half.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tokensOf, type TokenModelData } from '../../../src/core/classify/tokenModel.ts';
+import { readBenchSet, type BenchSnippet } from './benchSet.ts';
+
+/** Tokens seen in fewer snippets than this are noise (a variable name of one file). */
+const minDocuments = 3;
+/** The most frequent tokens kept, which bounds the JSON the extension ships. */
+const maxTokens = 60_000;
+
+export function packageOf(snippet: BenchSnippet): string {
+  return snippet.source.split('/')[0]!;
+}
+
+export function foldOf(pkg: string): number {
+  let hash = 0;
+  for (const char of pkg) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0;
+  return hash % 2;
+}
+
+export function train(snippets: readonly BenchSnippet[]): TokenModelData {
+  const languages = [...new Set(snippets.map((snippet) => snippet.language))].sort();
+  const index = new Map(languages.map((language, i) => [language, i]));
+  const documents = languages.map(() => 0);
+  const counts = new Map<string, number[]>();
+  for (const snippet of snippets) {
+    const language = index.get(snippet.language)!;
+    documents[language]!++;
+    for (const token of tokensOf(snippet.text)) {
+      let row = counts.get(token);
+      if (row === undefined) counts.set(token, (row = languages.map(() => 0)));
+      row[language]!++;
+    }
+  }
+  const kept = [...counts]
+    .map(([token, row]) => ({ token, row, total: row.reduce((a, b) => a + b, 0) }))
+    .filter((entry) => entry.total >= minDocuments)
+    .sort((a, b) => b.total - a.total || (a.token < b.token ? -1 : 1))
+    .slice(0, maxTokens);
+  const tokens = kept.map((entry) => entry.token).join('\n');
+  const pairs = kept.map(({ row }) => row.flatMap((count, language) => (count > 0 ? [`${language}:${count}`] : [])).join(' ')).join('\n');
+  return { languages, documents, tokens, counts: pairs };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [input, output] = process.argv.slice(2);
+  if (!input || !output) throw new Error('usage: train.ts TRAIN.json MODEL.json [--fold 0|1]');
+  const foldAt = process.argv.indexOf('--fold');
+  const fold = foldAt === -1 ? undefined : Number(process.argv[foldAt + 1]);
+  const snippets = readBenchSet(input).filter((snippet) => fold === undefined || foldOf(packageOf(snippet)) === fold);
+  const model = train(snippets);
+  writeFileSync(output, JSON.stringify(model));
+  console.log(`${model.tokens.split('\n').length} tokens, ${model.languages.length} languages, ${(readFileSync(output).length / 1e6).toFixed(2)} MB`);
+}

@@ -1,0 +1,59 @@
+/**
+ * Language detection on the held-out benchmark (test/bench/languages: 1,000 windows of real code
+ * from packages the token model was not trained or tuned on). guesslang's answers for each snippet
+ * are stored beside it, so the combined figure is checked exactly and quickly without running
+ * TensorFlow; `npm run bench:languages` measures the live classifier. Floors are the figures of
+ * docs/languages.md less one point.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { chooseLanguage, type ModelGuess } from '../../../src/core/classify/decision.ts';
+import { languageFromHints } from '../../../src/core/classify/hints.ts';
+import { languageOf } from '../../../src/core/classify/languages.ts';
+import { readBenchSet, type BenchSnippet } from '../../bench/languages/benchSet.ts';
+
+const FLOOR = {
+  combined: { all: 0.873, short: 0.85 },
+  tokens: { all: 0.855, short: 0.825 },
+};
+
+const snippets = readBenchSet();
+const guesslang = JSON.parse(readFileSync(new URL('../../bench/languages/heldout.guesslang.json', import.meta.url), 'utf8')) as ModelGuess[][];
+
+/** `pm`, `yml`, `h` are the file-name spellings of Perl, YAML and C. */
+const sameLanguage = (specific: string | undefined, snippet: BenchSnippet): boolean =>
+  specific !== undefined && (languageOf(specific as Parameters<typeof languageOf>[0])?.specific ?? specific) === snippet.language;
+
+function accuracy(decide: (snippet: BenchSnippet, index: number) => string | undefined): { all: number; short: number } {
+  const right = snippets.map((snippet, i) => sameLanguage(decide(snippet, i), snippet));
+  const short = snippets.flatMap((snippet, i) => (snippet.size === 'short' ? [right[i]!] : []));
+  const share = (list: boolean[]): number => list.filter(Boolean).length / list.length;
+  return { all: share(right), short: share(short) };
+}
+
+test('the held-out set is the one the docs measure: 25 languages, 40 snippets each, guesslang’s answers beside them', () => {
+  assert.equal(snippets.length, 1000);
+  assert.equal(guesslang.length, snippets.length);
+  assert.equal(new Set(snippets.map((snippet) => snippet.language)).size, 25);
+});
+
+test('guesslang with the token model: the combined figure holds', (t) => {
+  const { all, short } = accuracy((snippet, i) => chooseLanguage(snippet.text, guesslang[i]!).specific);
+  t.diagnostic(`overall ${(100 * all).toFixed(1)}%, short ${(100 * short).toFixed(1)}%`);
+  assert.ok(all >= FLOOR.combined.all, `overall ${all}`);
+  assert.ok(short >= FLOOR.combined.short, `short ${short}`);
+});
+
+test('the token model alone (guesslang unloaded): its figure holds', (t) => {
+  const { all, short } = accuracy((snippet) => chooseLanguage(snippet.text, []).specific);
+  t.diagnostic(`overall ${(100 * all).toFixed(1)}%, short ${(100 * short).toFixed(1)}%`);
+  assert.ok(all >= FLOOR.tokens.all, `overall ${all}`);
+  assert.ok(short >= FLOOR.tokens.short, `short ${short}`);
+});
+
+test('with the file name as the hint, all but the files without an extension are right', () => {
+  const { all } = accuracy((snippet) => languageFromHints({ fileName: snippet.source.replace(/:\d+$/, '') }));
+  // Files without an extension (bash completions, scripts in /usr/bin) carry no hint.
+  assert.ok(all >= 0.985, `overall ${all}`);
+});
