@@ -308,14 +308,6 @@ export class AssetService implements Disposable {
     return draftSeed(seed, this.classifier, transferables);
   }
 
-  /**
-   * `writes.delete`, kept only for src/core/sync/syncService.ts, which another change owns while
-   * this one lands: remove it once that file calls `writes.delete`.
-   */
-  delete(id: string, by: WriteOptions): string {
-    return this.writes.delete(id, by);
-  }
-
   /** Puts a trashed asset back (the trash area's restore, its links made again first); returns its current revision. */
   restoreTrashed(entry: TrashEntry, by: WriteOptions): string {
     if (!this.trashed) throw new UnsupportedError('This assets area keeps no trash');

@@ -5,7 +5,7 @@
  * trained on (Dockerfile, TOML…); its answer stands for those when it is sure enough. The weights
  * were chosen on the tuning packages only (test/bench/languages/tune.ts, docs/languages.md).
  */
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import type { TokenScores } from './tokenModel.ts';
 import { specificFromGuesslang } from './languages.ts';
 

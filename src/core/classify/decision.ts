@@ -8,7 +8,7 @@
  * 0.2 confidence or more, highlight.js below) on 73.0%. highlight.js now only answers where the
  * token model knows too few of the snippet's tokens to have an opinion.
  */
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { combine, type ModelGuess } from './combination.ts';
 import { classifyWithFallback, looksLikeCommandLine, looksLikeProse, looksLikeSqlStatement } from './fallbackClassifier.ts';
 import { TokenModel, type TokenModelData } from './tokenModel.ts';

@@ -31,7 +31,7 @@ import swift from 'highlight.js/lib/languages/swift';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { specificFromHighlightJs } from './languages.ts';
 
 const grammars = {

@@ -4,7 +4,7 @@
  * file's scope, a language a client names) is worth more than a guess from a few lines, and so are
  * a shebang, an editor modeline, `<?php` or a whole-text fence.
  */
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { specificFromFileName, specificFromLanguageName } from './languages.ts';
 
 export interface LanguageHints {

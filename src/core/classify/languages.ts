@@ -3,7 +3,7 @@
  * detectors' answers map to, what a file name implies, and which generic class (code, text,
  * image…) a specific value belongs to.
  */
-import type { ClassificationGeneric, ClassificationSpecific } from '../wire.ts';
+import type { ClassificationGeneric, ClassificationSpecific } from '../piecesTypes.ts';
 import { CLASSIFICATION_SPECIFIC_VALUES } from '../assets/classificationValues.ts';
 
 export interface LanguageInfo {

@@ -5,7 +5,7 @@
  * misses on a few lines (`def f():` + indentation, `fn`, `:=`, `<-`) in well under a millisecond
  * and runs on any thread, so the model's worker and the caller's thread decide alike.
  */
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 
 /**
  * The JSON train.ts writes. Tokens and counts are one string each (a line a token), which the

@@ -166,7 +166,7 @@ export class ConflictCopies {
       if (original === undefined || differingFields(result, original).length > 0) {
         new BulkWriter(this.context, this.assets.bulkTargets()).write([bulkAssetOf(result, this.assets.exists(link.original))], by.author);
       }
-      this.assets.delete(copy, by);
+      this.assets.writes.delete(copy, by);
       this.records.setConflictOf(copy, undefined);
     });
   }

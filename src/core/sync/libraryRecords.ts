@@ -12,12 +12,12 @@ import type { ExactRecord } from '../assets/exactRecords.ts';
 import type { ImportedSnippet } from '../import/types.ts';
 import { SnippetFactsStore } from '../snippets/snippetFacts.ts';
 import { trackedOf } from '../assets/assetRevisions.ts';
-import { isKnownSpecific } from '../assets/languages.ts';
+import { isKnownSpecific } from '../assets/specifics.ts';
 import { specificFromFileName } from '../classify/languages.ts';
 import { checkSeededTags, checkSeededWebsites, overLimit } from '../limits.ts';
 import { checkEdit } from '../assets/assetEdits.ts';
 import { InvalidInputError, TooLargeError } from '../errors.ts';
-import type { ClassificationSpecific } from '../wire.ts';
+import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { sortedTexts, sortedWebsites, type VaultAsset, type VaultWebsite } from './vaultFormat.ts';
 import { preferredSiteName, preferredTag } from './labelSpelling.ts';
 

@@ -170,7 +170,7 @@ export class SyncService implements Disposable {
         records: this.records,
         writer,
         exists: (id) => this.assets.exists(id),
-        deleteAsset: (id, by) => void this.assets.delete(id, { author: by }),
+        deleteAsset: (id, by) => void this.assets.writes.delete(id, { author: by }),
         allIds: () => this.assets.identifierPages(),
         count: () => this.assets.ordinaryCount(),
         }),

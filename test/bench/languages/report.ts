@@ -12,7 +12,7 @@ import { chooseLanguage, type ModelGuess } from '../../../src/core/classify/deci
 import { classifyWithFallback } from '../../../src/core/classify/fallbackClassifier.ts';
 import { languageFromHints, languageStatedInText } from '../../../src/core/classify/hints.ts';
 import { languageOf, specificFromGuesslang } from '../../../src/core/classify/languages.ts';
-import type { ClassificationSpecific } from '../../../src/core/wire.ts';
+import type { ClassificationSpecific } from '../../../src/core/piecesTypes.ts';
 import { benchLanguages, readBenchSet, type BenchSnippet } from './benchSet.ts';
 
 const snippets = readBenchSet();

@@ -3,7 +3,7 @@
  * one-liners, and plain prose. `expected` lists the answers accepted as right (C code saved as a
  * header, say, is still right as C++ only where the snippet is valid in both).
  */
-import type { ClassificationSpecific } from '../../../src/core/wire.ts';
+import type { ClassificationSpecific } from '../../../src/core/piecesTypes.ts';
 
 export interface Snippet {
   readonly name: string;

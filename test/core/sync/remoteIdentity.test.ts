@@ -52,7 +52,7 @@ test('the same remote set again spelled otherwise keeps what was synced (a delet
     await a.assets.writes.create(seed('kept\n', { name: 'Kept' }), TEST_WRITE);
     await a.sync.sync();
     await b.sync.sync();
-    b.assets.delete(gone.id, TEST_WRITE);
+    b.assets.writes.delete(gone.id, TEST_WRITE);
     await b.sync.sync();
     const synced = a.sync.state.synced();
     for (const spelled of [`${remote}/`, pathToFileURL(remote).href]) {

@@ -11,13 +11,13 @@ test('a confirmed mass delete arriving by sync is preceded by a before-delete-sy
     await a.sync.sync();
     await b.sync.sync();
     const [first, ...rest] = a.assets.identifiers();
-    a.assets.delete(first!, TEST_WRITE);
+    a.assets.writes.delete(first!, TEST_WRITE);
     await a.sync.sync();
     const single = await b.sync.sync();
     assert.equal(single.deletedHere, 1);
     assert.equal(single.backup, undefined);
     assert.deepEqual(b.backups.list().filter((copy) => copy.reason === 'before-delete-sync'), []);
-    for (const id of rest.slice(0, 7)) a.assets.delete(id, TEST_WRITE);
+    for (const id of rest.slice(0, 7)) a.assets.writes.delete(id, TEST_WRITE);
     await a.sync.sync({ confirmDeletes: true });
     await assert.rejects(b.sync.sync(), { name: 'MassDeleteError' });
     const confirmed = await b.sync.sync({ confirmDeletes: true });

@@ -48,7 +48,7 @@ test('export --vault takes a folder that only holds .git, writes the vault\'s .g
       const shard = join(dir, 'assets', 'ff');
       mkdirSync(shard, { recursive: true });
       writeFileSync(join(shard, '.DS_Store'), 'mac');
-      core.assets.delete(ids[0]!, TEST_WRITE);
+      core.assets.writes.delete(ids[0]!, TEST_WRITE);
       const again = await exportVault(dir, recordsOf(core), [ids.slice(1)], ids.length - 1, { conversations: conversationsOf(core) });
       assert.equal(again.removed, 1);
       assert.ok(existsSync(join(dir, 'assets', '.DS_Store')), 'a file that is not a record is left alone');
