@@ -11,7 +11,7 @@ import { defaultDataDir } from '../core/dataDir.ts';
 import type { SyncOptions, SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
 import { DEFAULT_MAX_DELETE_PERCENT, validDeletePercent } from '../core/sync/massDelete.ts';
 import type { SyncStatus } from '../core/sync/syncService.ts';
-import { noticeText } from '../core/sync/syncNotices.ts';
+import { backupText, noticeText } from '../core/sync/syncNotices.ts';
 import { absoluteRemote } from '../core/sync/remoteIdentity.ts';
 import type { SatchelClient } from '../client/satchelClient.ts';
 import { authorOf } from '../core/history/authors.ts';
@@ -126,7 +126,8 @@ function printSummary(summary: SyncSummary): void {
   );
   for (const notice of summary.notices) console.log(`  ! ${noticeText(notice).message}${notice.copy ? ` (${notice.copy})` : ''}`);
   for (const skipped of summary.skipped.slice(0, 20)) console.log(`  ✗ ${skipped.id}: ${skipped.reason}`);
-  if (summary.backup !== undefined) console.log(`  The store was backed up before the deletes: ${summary.backup}, in the backups folder of the data directory`);
+  const backup = backupText(summary.backup);
+  if (backup !== undefined) console.log(`  ${backup}`);
 }
 
 function printStatus(status: SyncStatus): void {

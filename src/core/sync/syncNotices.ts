@@ -29,3 +29,19 @@ export function noticeText(notice: PlanNotice): { message: string; conflict: boo
       return { message: `${what} was deleted here, but changed on another machine: it is back, with that change.`, conflict: false };
   }
 }
+
+/**
+ * What the user is told of records a sync could not apply here: they stay pending (retried at the
+ * next sync, never taken as synced), so the user should know which and why.
+ */
+export function skippedText(skipped: ReadonlyArray<{ readonly id: string; readonly reason: string }>): string | undefined {
+  if (skipped.length === 0) return undefined;
+  const first = skipped[0]!;
+  const more = skipped.length > 1 ? ` and ${skipped.length - 1} more` : '';
+  return `${skipped.length === 1 ? 'A record' : `${skipped.length} records`} from the remote could not be applied here and will be tried again at the next sync: ${first.id} (${first.reason})${more}.`;
+}
+
+/** What the user is told of the copy of the store a sync took before deleting much of it. */
+export function backupText(backup: string | undefined): string | undefined {
+  return backup === undefined ? undefined : `The store was backed up before the sync's deletes: ${backup}, in the backups folder of the data directory.`;
+}

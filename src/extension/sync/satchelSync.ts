@@ -12,7 +12,7 @@ import { ClientError } from '../../client/errors.ts';
 import type { SyncStatus, SyncSummary } from '../../client/sync.ts';
 import { readSyncSettings, SYNC_SECTION, type SyncSettings } from './syncSettings.ts';
 import { ConflictsView } from './conflictsView.ts';
-import { noticeText } from '../../core/sync/syncNotices.ts';
+import { backupText, noticeText, skippedText } from '../../core/sync/syncNotices.ts';
 
 type Reason = 'command' | 'interval' | 'focus';
 
@@ -94,6 +94,11 @@ export class SatchelSync extends Owner {
       this.lastError = undefined;
       this.log.info(`sync: sent ${summary.sent}, received ${summary.received} (${summary.elapsedMs} ms)`);
       for (const notice of summary.notices) void this.tell(noticeText(notice));
+      for (const skipped of summary.skipped) this.log.warn(`sync: not applied here (tried again next sync): ${skipped.id}: ${skipped.reason}`);
+      const skipped = skippedText(summary.skipped);
+      if (skipped !== undefined) void this.warn(skipped);
+      const backup = backupText(summary.backup);
+      if (backup !== undefined) void vscode.window.showInformationMessage(backup);
       if (reason === 'command' && summary.notices.length === 0) vscode.window.setStatusBarMessage(`$(check) Synced: sent ${summary.sent}, received ${summary.received}`, 5_000);
       return summary;
     } catch (error) {
@@ -119,6 +124,10 @@ export class SatchelSync extends Owner {
       else if (choice === 'Install Git') void vscode.env.openExternal(vscode.Uri.parse('https://git-scm.com/downloads'));
     }
     return undefined;
+  }
+
+  private async warn(message: string): Promise<void> {
+    if ((await vscode.window.showWarningMessage(message, 'Show Log')) === 'Show Log') this.log.show();
   }
 
   private async tell(text: { message: string; conflict: boolean }): Promise<void> {
