@@ -13,5 +13,10 @@ const RESERVED = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])\s*(\..*)?$/i;
 export function safeFileName(name: string, fallback: string): string {
   const safe = name.replace(UNSAFE, ' ').trim().slice(0, MAX_CHARS).replace(/[. ]+$/, '');
   if (safe === '') return fallback;
-  return RESERVED.test(safe) ? `_${safe}` : safe;
+  return reservedOnWindows(safe) ? `_${safe}` : safe;
+}
+
+/** Windows' reserved device names (CON, NUL.txt, com1…), which no file or folder there may be called. */
+export function reservedOnWindows(name: string): boolean {
+  return RESERVED.test(name);
 }

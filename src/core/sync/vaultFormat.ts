@@ -10,6 +10,7 @@
  * makes the same bytes (fixed key order, every string JSON-quoted), so "changed" is "its blobs
  * changed". This module is pure: records to files and back.
  */
+import { reservedOnWindows } from '../fileNames.ts';
 import { createHash } from 'node:crypto';
 import { InvalidInputError } from '../errors.ts';
 import { readFrontMatter, writeFrontMatter } from './frontMatter.ts';
@@ -88,7 +89,11 @@ const SAFE_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 /** The folder name of an id: itself when it is a safe file name (every id Satchel makes), else percent-encoded. */
 export function idSegment(id: string): string {
-  return SAFE_SEGMENT.test(id) ? id : encodeURIComponent(id).replace(/\./g, '%2E').replace(/^-/, '%2D');
+  if (SAFE_SEGMENT.test(id) && !id.endsWith('.')) {
+    // A folder named CON or nul.txt cannot be made on Windows: its first letter is escaped (CON → %43ON), which reads back the same.
+    return reservedOnWindows(id) ? `%${id.charCodeAt(0).toString(16).toUpperCase()}${id.slice(1)}` : id;
+  }
+  return encodeURIComponent(id).replace(/\./g, '%2E').replace(/^-/, '%2D');
 }
 
 export function idOfSegment(segment: string): string {
