@@ -116,6 +116,14 @@ test('emptying answers progress, then the count; a second empty meanwhile is ref
     assert.ok(second.status === 'rejected' && second.reason instanceof ClientError && second.reason.status === 409, String(second.status === 'rejected' && second.reason));
     assert.equal((await client.trash.list()).total, 0);
 
+    // Over plain HTTP the second empty is a 409 refusal, as docs/trash.md says, not a 200 with an error line.
+    await trashedAssets(h, 40, 'again');
+    const first = client.trash.empty();
+    const raw = await request(h.url, 'POST', '/satchel/trash/empty');
+    assert.equal(raw.status, 409, raw.text.slice(0, 200));
+    assert.equal(errorCode(raw), 'conflict');
+    assert.equal((await first).deleted, 40);
+
     await trashedAssets(h, 400, 'kept');
     const stop = new AbortController();
     await assert.rejects(client.trash.empty({ signal: stop.signal, onProgress: () => stop.abort() }));

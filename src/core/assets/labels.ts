@@ -3,13 +3,13 @@
  * store's symmetric links. A tag is unique by text and a website by url, so creating one twice
  * gives the same record back.
  */
+import type { StatementSync } from 'node:sqlite';
 import type { StoreContext } from '../context.ts';
 import type { SeededTag, SeededWebsite, Tag, Website } from '../wire.ts';
 import { InvalidInputError, NotFoundError } from '../errors.ts';
 import { newId, stamp } from '../time.ts';
 import { lookupKey } from '../store/baseSchema.ts';
 import { checkLimit } from '../limits.ts';
-import { boundedPages } from '../paged.ts';
 
 type StoredTag = Omit<Tag, 'assets'>;
 type StoredWebsite = Omit<Website, 'assets' | 'conversations'>;
@@ -82,21 +82,41 @@ export class Labels {
 
   /**
    * The records of `kind` in pages of at most `pageSize` records and `pageLinks` links, a record
-   * with more links alone, oldest first: their rowids and link counts are listed by one statement
-   * as one JSON value (a row per record costs JavaScript more than SQLite; each count stops at
-   * `pageLinks`, so counting costs at most that per record), and each page is read when asked
-   * for, so a caller can give the event loop a turn between pages. A record deleted meanwhile is
-   * left out.
+   * with more links alone, oldest first. Their rowids are listed by one statement as one JSON value
+   * (a row per record costs JavaScript more than SQLite); each page is formed when asked for, the
+   * links of the next `pageSize` records counted together, or when they are too many each record's
+   * counted only up to what the page has room for, so a page costs at most
+   * `pageSize` index searches and `pageLinks` steps whatever the labels carry, and a caller can give
+   * the event loop a turn between pages. A record deleted meanwhile is left out.
    */
   private *labelPages<T>(kind: 'tag' | 'website', pageSize: number, pageLinks: number, read: (rowids: readonly number[]) => T[]): Generator<T[]> {
-    const { counted } = this.context.database
-      .prepare(
-        `SELECT json_group_array(json_array(r.rowid, (SELECT count(*) FROM (SELECT 1 FROM links l WHERE l.a_kind = r.kind AND l.a_id = r.id LIMIT ?2)))) AS counted
-         FROM (SELECT rowid, kind, id FROM records WHERE kind = ?1 ORDER BY rowid) r`,
-      )
-      .get(kind, pageLinks) as { counted: string };
-    const records = (JSON.parse(counted) as Array<[number, number]>).map(([rowid, links]) => ({ rowid, size: links }));
-    for (const page of boundedPages(records, pageSize, pageLinks)) yield read(page.map((record) => record.rowid));
+    const { rowids } = this.context.database
+      .prepare('SELECT json_group_array(rowid) AS rowids FROM (SELECT rowid FROM records WHERE kind = ? ORDER BY rowid)')
+      .get(kind) as { rowids: string };
+    const all = JSON.parse(rowids) as number[];
+    // Links of a record, or of a batch of records (JSON array of rowids), counted up to a bound.
+    const links = (records: string): StatementSync =>
+      this.context.database.prepare(`SELECT count(*) AS links FROM (SELECT 1 FROM ${records} CROSS JOIN links l ON l.a_kind = r.kind AND l.a_id = r.id LIMIT ?)`);
+    const ofBatch = links('json_each(?) j CROSS JOIN records r ON r.rowid = j.value');
+    const ofOne = links('(SELECT kind, id FROM records WHERE rowid = ?) r');
+    const count = (statement: StatementSync, of: number | string, bound: number): number => (statement.get(of, bound) as { links: number }).links;
+    for (let at = 0; at < all.length; ) {
+      // Usually the next `pageSize` records fit: one statement. Otherwise each is counted in turn.
+      const batch = all.slice(at, at + pageSize);
+      if (count(ofBatch, JSON.stringify(batch), pageLinks + 1) <= pageLinks) {
+        at += batch.length;
+        yield read(batch);
+        continue;
+      }
+      const page: number[] = [];
+      for (let held = 0; at < all.length && page.length < pageSize && held < pageLinks; ) {
+        const more = count(ofOne, all[at]!, pageLinks - held + 1);
+        if (page.length > 0 && held + more > pageLinks) break;
+        page.push(all[at++]!);
+        held += more;
+      }
+      yield read(page);
+    }
   }
 
   // Inside an asset its tags and websites leave out their own asset lists: those name every asset
