@@ -3,11 +3,13 @@ import type { RouterMiddleware } from '@koa/router';
 import type { Satchel } from '../../core/satchel.ts';
 import type { StreamRegistry } from '../streams.ts';
 import type { Operation } from '../../wire/operation.ts';
+import type { ExchangeSlots } from '../mcp/exchangeSlots.ts';
 
-/** What a route module gets: the domain and the stream registry. Routes stay thin over core. */
+/** What a route module gets: the domain, the stream registry and the one line of search work (searchSlots.ts). Routes stay thin over core. */
 export interface RouteDeps {
   readonly core: Satchel;
   readonly streams: StreamRegistry;
+  readonly searches: ExchangeSlots;
 }
 
 export type RouteModule = (router: Router, deps: RouteDeps) => void;
