@@ -1,10 +1,15 @@
 /**
- * One line for search work at every door: GET and POST /assets/search, /search/full_text,
- * /search/neural_code and the MCP tool search_snippets take a slot of the same ExchangeSlots, so
- * 200 concurrent searches run a few at a time, each starting on a turn of its own, and health
- * answers between them; past the line (or a long wait) a search is refused as busy (503 with
- * Retry-After). MCP's own slots bound whole exchanges and never covered the plain HTTP routes:
- * 200 concurrent /search/neural_code held health for seconds.
+ * Lines for heavy work, each an ExchangeSlots: a few run at once, each starting on a turn of its
+ * own so health answers between them, a bounded number wait, and past that (or a long wait) a
+ * request is refused as busy (503 with Retry-After).
+ *
+ * Searches: GET and POST /assets/search, /search/full_text, /search/neural_code and the MCP tool
+ * search_snippets take a slot of one line. MCP's own slots bound whole exchanges and never covered
+ * the plain HTTP routes: 200 concurrent /search/neural_code held health for seconds.
+ *
+ * Reads of one whole asset or revision (GET /asset/{id}, GET /assets/{id}, a revision's text):
+ * a 4 Mi-character asset is 12 MiB of JSON and an older revision's text is rebuilt from deltas;
+ * 100 such reads arriving together ran back to back before health's turn (health 0.8–4.4 s).
  */
 import type { Context } from 'koa';
 import { ExchangeSlots, type SlotLimits } from './mcp/exchangeSlots.ts';
@@ -22,12 +27,19 @@ export function searchSlots(limits: SlotLimits = SEARCH_SLOT_LIMITS): ExchangeSl
   return new ExchangeSlots(limits, 'searches');
 }
 
+/** Whole-record reads: cheap for most records, so more run at once; a burst of clients reading a library one by one waits a little. */
+export const READ_SLOT_LIMITS: SlotLimits = { running: 8, waiting: 1024, waitMs: 20_000 };
+
+export function readSlots(limits: SlotLimits = READ_SLOT_LIMITS): ExchangeSlots {
+  return new ExchangeSlots(limits, 'reads of whole snippets');
+}
+
 /**
- * Runs a search route's `handler` once it holds a slot, and holds the slot until its reply is
+ * Runs a route's `handler` once it holds a slot of `slots`, and holds the slot until its reply is
  * sent or its client leaves (a streamed reply is produced after the handler returned). A client
  * that leaves while waiting is never searched for.
  */
-export async function withSearchSlot(ctx: Context, slots: ExchangeSlots, handler: () => Promise<void> | void): Promise<void> {
+export async function withSlot(ctx: Context, slots: ExchangeSlots, handler: () => Promise<void> | void): Promise<void> {
   const left = new AbortController();
   whenClientLeaves(ctx, () => left.abort());
   let leave: (() => void) | undefined;
