@@ -26,10 +26,10 @@ test('concurrent reads of a 4 MiB revision and snippet start one per turn of the
     t.core.assets.edit(asset.id, { content: { text: `${TEXT}// edited\n` } }, TEST_WRITE);
     const first = t.core.history.list(asset.id).revisions.at(-1)!.id;
     const turns: number[] = [];
-    const get = t.core.history.get.bind(t.core.history);
-    t.core.history.get = (assetId, revisionId) => {
+    const read = t.core.history.read.bind(t.core.history);
+    t.core.history.read = (assetId, revisionId) => {
       turns.push(turn);
-      return get(assetId, revisionId);
+      return read(assetId, revisionId);
     };
     const snapshot = t.core.assets.get.bind(t.core.assets);
     t.core.assets.get = (id, options) => {

@@ -31,9 +31,9 @@ export const historyRoutes: RouteModule = (router, { core, reads }) => {
   });
 
   route(router, op.get, (ctx) =>
-    withSlot(ctx, reads, () => {
+    withSlot(ctx, reads, async () => {
       const asset = param(ctx, 'asset');
-      const revision = history.get(asset, param(ctx, 'revision'));
+      const revision = await history.read(asset, param(ctx, 'revision'));
       sendRevision(ctx, history.current(asset));
       json(ctx, revisionReply(revision));
     }),
