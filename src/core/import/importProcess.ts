@@ -133,7 +133,8 @@ export class ImportProcess {
   /** Fails what is running (its child stops at its next batch) and waits for the child to close its connection and exit. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      for (const listener of [...(this.session?.listeners.values() ?? [])]) listener({ type: 'failed', id: -1, error: { message: 'The store is closing.' } });
+      // An expected end, not a failure: a domain error (no stack logged), 503 for its client.
+      for (const listener of [...(this.session?.listeners.values() ?? [])]) listener({ type: 'failed', id: -1, error: { message: 'Satchel is closing; the import stopped between batches (what it wrote stays).', code: 'unavailable' } });
       await this.endSession();
     })();
     return this.closing;
