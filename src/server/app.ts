@@ -11,6 +11,7 @@ import { extraHosts, guard } from './guard.ts';
 import { bodyParser } from './body.ts';
 import { checkBooleanQueries } from './http.ts';
 import { StreamRegistry, type StreamOptions } from './streams.ts';
+import { readSlots, searchSlots } from './searchSlots.ts';
 import type { RouteModule } from './routes/deps.ts';
 import { wellKnownRoutes } from './routes/wellKnown.ts';
 import { assetsRoutes } from './routes/assets.ts';
@@ -72,7 +73,9 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
   const hosts = extraHosts(options.allowedHosts);
   const streams = new StreamRegistry(options.logger, { ...options.streams, extraHosts: hosts });
   const router = new Router({ strict: false });
-  for (const register of routeModules) register(router, { core, streams });
+  const searches = searchSlots();
+  const reads = readSlots();
+  for (const register of routeModules) register(router, { core, streams, searches, reads });
 
   koa.silent = true;
   koa.on('error', (error: unknown) => {

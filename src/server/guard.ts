@@ -12,30 +12,35 @@ import { InvalidInputError } from '../core/errors.ts';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-/** The host part of a Host header value (`127.0.0.1:39300` → `127.0.0.1`, `[::1]:1` → `[::1]`). */
-export function hostName(host: string): string {
-  const trimmed = host.trim().toLowerCase();
-  if (trimmed.startsWith('[')) {
-    const end = trimmed.indexOf(']');
-    return end === -1 ? trimmed : trimmed.slice(0, end + 1);
-  }
-  const colon = trimmed.indexOf(':');
-  return colon === -1 ? trimmed : trimmed.slice(0, colon);
+/** A DNS name or an IPv4 address: no port, no wildcard, no path. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/**
+ * A Host header value: a bracketed IPv6 literal or a name, then only an optional `:port`. The
+ * address inside the brackets is checked by what it must equal (`[::1]`).
+ */
+const HOST_HEADER = /^(\[[0-9a-f:.]{2,45}\]|[^:[\]]+)(?::\d{1,5})?$/;
+
+/**
+ * The host part of a Host header value (`127.0.0.1:39300` → `127.0.0.1`, `[::1]:1` → `[::1]`), or
+ * undefined when the value is not a host and an optional `:port`: `[::1]evil.example` or
+ * `localhost:1@evil.example` are not a loopback host followed by junk, they are no host at all.
+ */
+export function hostName(host: string): string | undefined {
+  const name = HOST_HEADER.exec(host.trim().toLowerCase())?.[1];
+  return name !== undefined && (name.startsWith('[') || HOST_NAME.test(name)) ? name : undefined;
 }
 
 export function isLoopbackHost(host: string | undefined): boolean {
   // HTTP/1.0 requests may omit Host; a rebinding page always sends its own name.
   if (host === undefined || host === '') return true;
   const name = hostName(host);
-  return LOOPBACK_HOSTS.has(name) || name.endsWith('.localhost');
+  return name !== undefined && (LOOPBACK_HOSTS.has(name) || name.endsWith('.localhost'));
 }
 
 /** Host names the user allows besides the loopback ones (none by default). */
 export type ExtraHosts = ReadonlySet<string>;
 const NO_EXTRA_HOSTS: ExtraHosts = new Set();
-
-/** A DNS name or an IPv4 address: no port, no wildcard, no path. */
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** The allowed extra Host names, lower-cased; anything but a plain host name is refused. */
 export function extraHosts(names: readonly string[] | undefined): ExtraHosts {
@@ -50,7 +55,9 @@ export function extraHosts(names: readonly string[] | undefined): ExtraHosts {
 }
 
 function isAllowedHost(host: string | undefined, extra: ExtraHosts): boolean {
-  return isLoopbackHost(host) || (host !== undefined && extra.has(hostName(host)));
+  if (isLoopbackHost(host)) return true;
+  const name = host === undefined ? undefined : hostName(host);
+  return name !== undefined && extra.has(name);
 }
 
 /** Origins that may call Satchel: loopback pages and VS Code's own webviews. */

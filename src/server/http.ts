@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { encodeJson } from './jsonEncode.ts';
+import { encodeJson, jsonValueReply, needsWalk } from './jsonEncode.ts';
 import { InvalidInputError } from '../core/errors.ts';
 import type { BodyOut, WithBody } from '../wire/operation.ts';
 
@@ -73,10 +73,20 @@ export function pseudo(ctx: Context): boolean {
   return queryBoolean(ctx, 'pseudo', false);
 }
 
-/** Replies with a JSON document (of any size: see encodeJson). */
+/**
+ * Replies with a JSON document (of any size: see encodeJson). One holding a string of a MiB or
+ * more (a 4 Mi-character snippet is 12 MiB of JSON in its three places) is encoded while it is
+ * sent, its large strings in parts with turns between, not stringified in one turn.
+ */
 export function json(ctx: Context, value: unknown, status = 200): void {
   ctx.status = status;
   ctx.type = 'application/json';
+  if (needsWalk(value)) {
+    const stream = Readable.from(jsonValueReply(value));
+    ctx.res.once('close', () => stream.destroy());
+    ctx.body = stream;
+    return;
+  }
   const parts = encodeJson(value);
   ctx.body = parts.length === 1 ? parts[0] : Readable.from(parts);
 }

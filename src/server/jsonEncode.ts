@@ -22,7 +22,7 @@ type Part = Buffer | typeof TURN;
  * Whether `value` must be encoded member by member: it holds a string of LARGE_STRING characters
  * or more, or a paged collection not yet read (a walk, no encoding).
  */
-function needsWalk(value: unknown, depth = 0): boolean {
+export function needsWalk(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.length >= LARGE_STRING;
   if (value === null || typeof value !== 'object' || depth > 64) return false;
   if (value instanceof PagedCollection) return value.held === undefined;

@@ -48,15 +48,26 @@ export function longOperationReply<Progress, Key extends string, Result>(
   return run(reply.signal, (progress) => reply.send({ progress }))
     .then(
       (result) => reply.send(done(result)),
-      (error: unknown) => reply.send(errorLine(error, logger, op.path)),
+      (error: unknown) => reply.send(errorLine(error, logger, op.path, reply.signal)),
     )
     .finally(() => reply.end());
 }
 
-function errorLine(error: unknown, logger: Logger, what: string): ErrorLine {
+function errorLine(error: unknown, logger: Logger, what: string, signal: AbortSignal): ErrorLine {
   const known = describeError(error);
-  if (!known) logger.error(`${what} failed`, error);
-  return { error: known ? { code: known.code, message: known.message } : { code: 'internal', message: 'Internal error; see the Satchel log for details.' } };
+  if (known) return { error: { code: known.code, message: known.message } };
+  // Cancelled (its client left, the host is stopping, an abort): an expected end, one line and no stack.
+  if (signal.aborted || isAbort(error)) {
+    logger.info(`${what} cancelled${error instanceof Error && !isAbort(error) ? ` (${error.message})` : ''}`);
+    return { error: { code: 'cancelled', message: 'The operation was cancelled.' } };
+  }
+  logger.error(`${what} failed`, error);
+  return { error: { code: 'internal', message: 'Internal error; see the Satchel log for details.' } };
+}
+
+/** An AbortSignal's own error (a DOMException or Error named AbortError). */
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
 }
 
 /**

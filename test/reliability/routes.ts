@@ -10,6 +10,7 @@ import { silentLogger } from '../../src/core/context.ts';
 import { StreamRegistry, type StreamHandler } from '../../src/server/streams.ts';
 import type { RouteModule } from '../../src/server/routes/deps.ts';
 import { routeModules } from '../../src/server/app.ts';
+import { readSlots, searchSlots } from '../../src/server/searchSlots.ts';
 
 export interface Route {
   readonly method: 'GET' | 'POST';
@@ -139,7 +140,7 @@ export function allRoutes(core: Satchel): { routes: Route[]; streams: string[] }
   const router = new Router();
   const streams = new RecordingStreams(silentLogger);
   try {
-    for (const register of MODULES) register(router, { core, streams });
+    for (const register of MODULES) register(router, { core, streams, searches: searchSlots(), reads: readSlots() });
   } finally {
     streams.dispose();
   }

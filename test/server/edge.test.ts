@@ -39,6 +39,10 @@ test('a foreign Host (DNS rebinding) is refused', async () => {
   const reply = await raw('/.well-known/health', { host: 'attacker.example:39300' });
   assert.equal(reply.status, 421);
   assert.equal(JSON.parse(reply.text).error.code, 'foreign_host');
+  // A loopback literal followed by a foreign name is not a loopback host (test/server/hostHeader.test.ts has more).
+  for (const host of ['[::1]evil.example', '[::1]evil.example:39300', 'localhost:1@evil.example', '127.0.0.1.evil.example']) {
+    assert.equal((await raw('/.well-known/health', { host })).status, 421, host);
+  }
   for (const host of ['localhost:1', '127.0.0.1', '[::1]:5', 'satchel.localhost']) {
     assert.equal((await raw('/.well-known/health', { host })).status, 200, host);
   }

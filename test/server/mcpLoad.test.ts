@@ -15,6 +15,7 @@ import { McpServers } from '../../src/server/mcp/mcpServer.ts';
 import { DEFAULT_SLOT_LIMITS, ExchangeSlots } from '../../src/server/mcp/exchangeSlots.ts';
 import { HttpError } from '../../src/server/errors.ts';
 import { authorOf } from '../../src/core/history/authors.ts';
+import { searchSlots } from '../../src/server/searchSlots.ts';
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -36,7 +37,7 @@ async function exchangeOn(server: ReturnType<McpServers['take']>, body: unknown)
 
 test('a kept server is lent again to its own author only, and serves every exchange it is lent for', async () => {
   await withCore(async (core) => {
-    const servers = new McpServers(core);
+    const servers = new McpServers(core, searchSlots());
     const claude = authorOf('mcp', 'Claude Code');
     const cursor = authorOf('mcp', 'Cursor');
     const first = servers.take(claude);

@@ -116,6 +116,14 @@ test('emptying answers progress, then the count; a second empty meanwhile is ref
     assert.ok(second.status === 'rejected' && second.reason instanceof ClientError && second.reason.status === 409, String(second.status === 'rejected' && second.reason));
     assert.equal((await client.trash.list()).total, 0);
 
+    // Over plain HTTP the second empty is a 409 refusal, as docs/trash.md says, not a 200 with an error line.
+    await trashedAssets(h, 40, 'again');
+    const first = client.trash.empty();
+    const raw = await request(h.url, 'POST', '/satchel/trash/empty');
+    assert.equal(raw.status, 409, raw.text.slice(0, 200));
+    assert.equal(errorCode(raw), 'conflict');
+    assert.equal((await first).deleted, 40);
+
     await trashedAssets(h, 400, 'kept');
     const stop = new AbortController();
     await assert.rejects(client.trash.empty({ signal: stop.signal, onProgress: () => stop.abort() }));
@@ -129,4 +137,33 @@ test('emptying answers progress, then the count; a second empty meanwhile is ref
     assert.ok(left > 0, `the empty went on after its client left (${left} left)`);
     assert.equal((await client.trash.empty()).deleted, left, 'what it left is emptied by the next');
   });
+});
+
+test('an empty whose client leaves is logged as cancelled in one line, with no stack', async () => {
+  const logged: Array<{ level: string; message: string; error?: unknown }> = [];
+  const logger = {
+    info: (message: string) => void logged.push({ level: 'info', message }),
+    warn: (message: string) => void logged.push({ level: 'warn', message }),
+    error: (message: string, error?: unknown) => void logged.push({ level: 'error', message, error }),
+  };
+  const h = await startTestServer({ logger });
+  const client = new SatchelClient(h.url, { author: authorOf('vscode', 'Satchel for VS Code') });
+  try {
+    await trashedAssets(h, 200);
+    const stop = new AbortController();
+    await assert.rejects(client.trash.empty({ signal: stop.signal, onProgress: () => stop.abort() }));
+    for (let waited = 0; waited < 10_000 && !logged.some((line) => /cancelled/.test(line.message)); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(
+      logged.filter((line) => line.level !== 'info'),
+      [],
+      'nothing logged as a failure',
+    );
+    assert.deepEqual(
+      logged.filter((line) => /empty|cancel/.test(line.message) && !line.message.startsWith('Backup ')).map((line) => line.message),
+      ['/satchel/trash/empty cancelled'],
+    );
+  } finally {
+    client.dispose();
+    await h.close();
+  }
 });

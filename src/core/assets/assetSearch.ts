@@ -1,6 +1,6 @@
 /**
- * Asset search: by query (word, phrase and fuzzy stages of the search index), by tags, by code
- * similarity, and with the search space and filters of POST /assets/search; results a page at a time.
+ * Asset search: by query (word, phrase and fuzzy stages of the search index), by tags, and with
+ * the search space and filters of POST /assets/search; results a page at a time.
  */
 import type { SearchWithFiltersInput } from './inputs.ts';
 import type { AssetsSearchWithFiltersOutput, SearchedAsset, SearchedAssets } from '../piecesTypes.ts';
@@ -8,14 +8,11 @@ import { InvalidInputError, SearchUnspecifiedError } from '../errors.ts';
 import type { SearchIndex, SearchHit } from '../search/searchIndex.ts';
 import { parseQuery } from '../search/query.ts';
 import type { SemanticQuery } from '../search/hybridSearch.ts';
-import { SIMILARITY_CHARS } from '../search/related.ts';
-import { indexedPrefix } from '../search/tokens.ts';
 import { checkFilters, filterTagValues, filtersReadText, matchesFilters, type FilterSubject } from './filters.ts';
 import { CONTENT_FREE_DATA, mapPages, PAGE_BYTES, textOf, type AssetStore } from './assetStore.ts';
 import { HEAD_CHARS, type TextHead } from './assetHeads.ts';
 import { INDEXED_TAGS_CHARS } from '../search/searchIndex.ts';
 import type { AssetRenderer } from './assetRendering.ts';
-import type { AssetSimilarity } from './similarity.ts';
 import type { Labels } from './labels.ts';
 import type { StoredAsset } from './storedAsset.ts';
 
@@ -55,14 +52,12 @@ interface Hit {
 export class AssetSearch {
   private readonly store: AssetStore;
   private readonly index: SearchIndex;
-  private readonly similarity: AssetSimilarity;
   private readonly labels: Labels;
   private readonly renderer: AssetRenderer;
 
-  constructor(store: AssetStore, index: SearchIndex, similarity: AssetSimilarity, labels: Labels, renderer: AssetRenderer) {
+  constructor(store: AssetStore, index: SearchIndex, labels: Labels, renderer: AssetRenderer) {
     this.store = store;
     this.index = index;
-    this.similarity = similarity;
     this.labels = labels;
     this.renderer = renderer;
   }
@@ -124,10 +119,11 @@ export class AssetSearch {
   }
 
   /**
-   * GET /search/neural_code: assets whose code is closest to the query, ranked by the content
-   * similarity `related` uses (TF-IDF over identifier sub-tokens, so `parseJson` meets "parse json"),
-   * words common to many assets included (a person chose them; see `SimilarOptions.terms`). With an embedding
-   * model loaded it is fused with vector similarity, as hybrid search is.
+   * GET /search/neural_code: the search GET /assets/search makes with a query, as docs/search.md
+   * promises: lexical without an embedding model (words, identifier parts, so "retry backoff"
+   * finds `retryWithBackoffProbe`, short keywords such as `const`, typo-tolerant stages), hybrid
+   * with one. It ranked by the TF-IDF of related assets before, which drops keywords and missed
+   * what the lexical search ranks first.
    */
   codeSearch(query: string, options: SearchOptions): SearchedAssets {
     return collected(this.codeSearchPages(query, options));
@@ -136,17 +132,7 @@ export class AssetSearch {
   /** GET /search/neural_code a page at a time, like GET /assets/search. */
   codeSearchPages(query: string, options: SearchOptions): SearchedPages {
     if (query.trim() === '') throw new InvalidInputError('Give a query to search code');
-    let similar = this.similarity.current().similar(indexedPrefix(query, SIMILARITY_CHARS), { limit: SEARCH_LIMIT, terms: 'all' });
-    if (options.semantic) similar = options.semantic.fuseIds(similar.map((hit) => hit.id), SEARCH_LIMIT);
-    const scores = new Map(similar.map((hit) => [hit.id, hit.score]));
-    const rows = this.store.rowsOf(similar.map((hit) => hit.id));
-    const pages = mapPages(this.store.storedPages(rows, options.transferables ? 'data' : CONTENT_FREE_DATA), (doc): Hit => ({
-      doc,
-      score: scores.get(doc.id) ?? 0,
-      match: 'CONTENT',
-      exact: false,
-    }));
-    return this.searchedResults(pages, () => true, options.transferables);
+    return this.searchPages({ query }, options);
   }
 
   /** POST /assets/search: query, search space and filters, combined with AND. */

@@ -129,7 +129,7 @@ export class AssetService implements Disposable {
     const descriptions = this.linkedState.descriptions;
     this.trashed = trash ? new AssetTrash({ context, store, indexing, revisions, trash }) : undefined;
     this.writes = new AssetWrites({ context, classifier, store, labels, indexing, renderer, activities: this.activityRecords, tombstones, revisions, descriptions, trash: this.trashed });
-    this.searches = new AssetSearch(store, index, this.similarity, labels, renderer);
+    this.searches = new AssetSearch(store, index, labels, renderer);
     this.recommendations = new AssetRecommendations(store, this.similarity, renderer);
   }
 

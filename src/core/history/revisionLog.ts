@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../store/database.ts';
 import { authorOf, isAuthorKind, type Author } from './authors.ts';
 import type { RevisionContent } from './state.ts';
-import { PACK_FROM_BYTES, decodeContent, encodeContent, type EncodedText } from './revisionTexts.ts';
+import { PACK_FROM_BYTES, decodeContent, decodeContentOffLoop, encodeContent, type EncodedText } from './revisionTexts.ts';
 
 /** One stored revision. */
 export interface RevisionRow {
@@ -149,6 +149,12 @@ export class RevisionLog {
 
   text(hash: string): string | undefined {
     return this.content(hash)?.text;
+  }
+
+  /** `content`, inflated off the event loop. */
+  async contentOffLoop(hash: string): Promise<RevisionContent | undefined> {
+    const row = this.database.prepare('SELECT encoding, data FROM revision_texts WHERE hash = ?').get(hash) as EncodedText | undefined;
+    return row ? decodeContentOffLoop(row) : undefined;
   }
 
   // ---------------------------------------------------------------- compaction, packing and purge

@@ -133,7 +133,8 @@ export class ImportProcess {
   /** Fails what is running (its child stops at its next batch) and waits for the child to close its connection and exit. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.session?.imports.failAll(new Error('The store is closing.'));
+      // An expected end, not a failure: a domain error (no stack logged), 503 for its client.
+      this.session?.imports.failAll(relayedError({ message: 'Satchel is closing; the import stopped between batches (what it wrote stays).', code: 'unavailable' }));
       await this.endSession();
     })();
     return this.closing;

@@ -352,6 +352,11 @@ export class Database {
     }
   }
 
+  /** Whether a transaction is open: what is read now may yet be rolled back. */
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
   /** Defers `callback` until the current transaction commits (or runs it now outside one). */
   onCommit(callback: () => void): void {
     if (this.depth === 0) callback();

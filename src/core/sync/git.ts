@@ -167,19 +167,43 @@ export function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException('The sync was cancelled', 'AbortError');
 }
 
-/** Reads objects through one `git cat-file --batch`: each asked oid (or `rev:path`) answered in turn. */
+/**
+ * The largest file a vault record can hold within the limits of src/core/limits.ts: a text of 4 Mi
+ * characters is at most 12 MiB of UTF-8 (3 bytes per UTF-16 unit), and its front matter adds little.
+ * A larger blob cannot be a record the limits let through, so it is not kept in memory.
+ */
+export const MAX_VAULT_FILE_BYTES = 13 * 1024 * 1024;
+
+/** An object `git cat-file --batch` is sending: its header read, its bytes arriving. */
+interface Incoming {
+  readonly oid: string;
+  readonly type: string;
+  readonly size: number;
+  /** Its bytes so far, as they came (joined once, at the end); undefined when it is over the bound and dropped. */
+  readonly chunks: Buffer[] | undefined;
+  /** Bytes still to come, the newline after the object included. */
+  remaining: number;
+}
+
+/**
+ * Reads objects through one `git cat-file --batch`: each asked oid (or `rev:path`) answered in turn.
+ * Bytes are collected per object and joined once (joining each 64 KiB chunk onto what came before
+ * copied a 63 MB blob about 500 times over and held the event loop for seconds); an object larger
+ * than `maxBytes`, known from its header, is answered `oversized` with no data and its bytes are
+ * dropped as they arrive.
+ */
 export class ObjectReader {
   private readonly child: ChildProcess;
-  private buffer: Buffer = Buffer.alloc(0);
+  private header: Buffer[] = [];
+  private incoming: Incoming | undefined;
   private readonly waiting: Array<(object: GitObject | undefined) => void> = [];
   private failure: Error | undefined;
+  private readonly maxBytes: number;
 
-  constructor(git: Git) {
+  constructor(git: Git, maxBytes = Number.POSITIVE_INFINITY) {
+    this.maxBytes = maxBytes;
     this.child = git.spawn(['cat-file', '--batch']);
-    this.child.stdout!.on('data', (chunk: Buffer) => {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-      this.drain();
-    });
+    this.child.stdout!.on('data', (chunk: Buffer) => this.take(chunk));
     this.child.stdin!.on('error', () => undefined);
     const fail = (error: Error): void => {
       this.failure = error;
@@ -198,23 +222,41 @@ export class ObjectReader {
     });
   }
 
-  private drain(): void {
-    for (;;) {
-      const newline = this.buffer.indexOf(10);
-      if (newline < 0 || this.waiting.length === 0) return;
-      const header = this.buffer.subarray(0, newline).toString('utf8');
-      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-        this.buffer = this.buffer.subarray(newline + 1);
-        this.waiting.shift()!(undefined);
+  private take(chunk: Buffer): void {
+    for (let at = 0; at < chunk.length; ) {
+      const object = this.incoming;
+      if (object === undefined) {
+        const newline = chunk.indexOf(10, at);
+        this.header.push(chunk.subarray(at, newline < 0 ? chunk.length : newline));
+        if (newline < 0) return;
+        at = newline + 1;
+        this.begin(Buffer.concat(this.header).toString('utf8'));
+        this.header = [];
         continue;
       }
-      const [oid, type, size] = header.split(' ');
-      const length = Number(size);
-      if (this.buffer.length < newline + 1 + length + 1) return;
-      const data = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + length));
-      this.buffer = this.buffer.subarray(newline + 1 + length + 1);
-      this.waiting.shift()!({ oid: oid!, type: type!, data });
+      const end = Math.min(chunk.length, at + object.remaining);
+      object.chunks?.push(chunk.subarray(at, end));
+      object.remaining -= end - at;
+      at = end;
+      if (object.remaining === 0) {
+        this.incoming = undefined;
+        this.answer(object);
+      }
     }
+  }
+
+  private begin(header: string): void {
+    if (header.endsWith(' missing') || header.endsWith(' ambiguous')) return void this.waiting.shift()?.(undefined);
+    const [oid = '', type = '', size] = header.split(' ');
+    const length = Number(size);
+    this.incoming = { oid, type, size: length, chunks: length > this.maxBytes ? undefined : [], remaining: length + 1 };
+  }
+
+  private answer(object: Incoming): void {
+    const resolve = this.waiting.shift();
+    if (object.chunks === undefined) return void resolve?.({ oid: object.oid, type: object.type, size: object.size, data: Buffer.alloc(0), oversized: true });
+    const data = Buffer.concat(object.chunks).subarray(0, object.size);
+    resolve?.({ oid: object.oid, type: object.type, size: object.size, data, oversized: false });
   }
 
   close(): void {
@@ -225,7 +267,12 @@ export class ObjectReader {
 export interface GitObject {
   readonly oid: string;
   readonly type: string;
+  /** Its size in bytes, as git said. */
+  readonly size: number;
+  /** Its bytes; empty when `oversized`. */
   readonly data: Buffer;
+  /** Larger than the reader's bound: its bytes were dropped unread. */
+  readonly oversized: boolean;
 }
 
 /** A tree object's entries: mode, name and oid of each. */

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { Git, GitError, ObjectReader, olderThan, treeEntries } from './git.ts';
+import { Git, GitError, MAX_VAULT_FILE_BYTES, ObjectReader, olderThan, treeEntries } from './git.ts';
 import { idOfSegment, VAULT_ATTRIBUTES, VAULT_ATTRIBUTES_TEXT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
 
 /** Git's empty tree: a commit-less side of a comparison. */
@@ -195,17 +195,17 @@ export class VaultRepo {
   async records<R>(folders: ReadonlyMap<string, string>, parse: (id: string, files: readonly VaultFile[]) => R, onBad?: (id: string, reason: string) => void): Promise<Map<string, R>> {
     const out = new Map<string, R>();
     if (folders.size === 0) return out;
-    const reader = new ObjectReader(this.git);
+    const reader = new ObjectReader(this.git, MAX_VAULT_FILE_BYTES);
     try {
       await Promise.all(
         [...folders].map(async ([id, oid]) => {
           const tree = await reader.read(oid);
           if (tree === undefined) return onBad?.(id, 'its folder is missing from the repository');
-          const files = await Promise.all(
-            treeEntries(tree.data)
-              .filter((entry) => entry.mode !== '40000')
-              .map(async (entry) => ({ name: entry.name, data: (await reader.read(entry.oid))?.data ?? Buffer.alloc(0) })),
-          );
+          const entries = treeEntries(tree.data).filter((entry) => entry.mode !== '40000');
+          const objects = await Promise.all(entries.map((entry) => reader.read(entry.oid)));
+          const over = objects.findIndex((object) => object?.oversized === true);
+          if (over >= 0) return onBad?.(id, `${entries[over]!.name} holds ${objects[over]!.size.toLocaleString('en-US')} bytes, more than any record within the limits (docs/limits.md)`);
+          const files = entries.map((entry, index) => ({ name: entry.name, data: objects[index]?.data ?? Buffer.alloc(0) }));
           try {
             out.set(id, parse(id, files));
           } catch (error) {

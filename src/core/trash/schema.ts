@@ -78,4 +78,13 @@ export const trashMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 111,
+    name: 'trash totals counted from an index',
+    up(db) {
+      // A listing says how many entries the trash holds and the bytes they keep: summed from the
+      // table, whose rows hold each record's document, that read every entry (50 ms at 20k).
+      db.exec('CREATE INDEX IF NOT EXISTS trash_sizes ON trash (kind, size)');
+    },
+  },
 ];

@@ -197,7 +197,7 @@ export class TrashService implements Disposable {
    * signal stops it between steps (what was deleted stays deleted).
    */
   async empty(options: { signal?: AbortSignal | undefined; onProgress?: ((progress: EmptyProgress) => void) | undefined } = {}): Promise<Emptied> {
-    if (this.emptying) throw new ConflictError('The trash is being emptied already.');
+    this.refuseWhileEmptying();
     this.emptying = true;
     try {
       const until = Date.now();
@@ -218,6 +218,14 @@ export class TrashService implements Disposable {
     } finally {
       this.emptying = false;
     }
+  }
+
+  /**
+   * A ConflictError while the trash is being emptied: called by a door before it starts its reply,
+   * so a second empty is refused as such (409), not as an error line after a 200.
+   */
+  refuseWhileEmptying(): void {
+    if (this.emptying) throw new ConflictError('The trash is being emptied already.');
   }
 
   dispose(): void {

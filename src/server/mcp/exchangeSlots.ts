@@ -37,13 +37,16 @@ interface Waiter {
 
 export class ExchangeSlots {
   readonly limits: SlotLimits;
+  /** What waits here, as a refusal names it ("MCP requests", "searches"). */
+  private readonly what: string;
   private running = 0;
   private readonly waiting: Waiter[] = [];
   /** A turn of the event loop is booked to start the next exchange. */
   private turnTaken = false;
 
-  constructor(limits: SlotLimits = DEFAULT_SLOT_LIMITS) {
+  constructor(limits: SlotLimits = DEFAULT_SLOT_LIMITS, what = 'MCP requests') {
     this.limits = limits;
+    this.what = what;
   }
 
   /**
@@ -52,13 +55,29 @@ export class ExchangeSlots {
    * never runs and this resolves undefined.
    */
   async run<T>(exchange: () => Promise<T>, signal?: AbortSignal): Promise<T | undefined> {
-    if (!(await this.wait(signal))) return undefined;
+    const leave = await this.enter(signal);
+    if (leave === undefined) return undefined;
     try {
       return await exchange();
     } finally {
+      leave();
+    }
+  }
+
+  /**
+   * Waits for a slot as `run` does and holds it until the returned function is called (once or
+   * more): for work that goes on after its handler returned, such as a reply streamed a page at a
+   * time. Undefined when `signal` aborted first.
+   */
+  async enter(signal?: AbortSignal): Promise<(() => void) | undefined> {
+    if (!(await this.wait(signal))) return undefined;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
       this.running--;
       this.startNext();
-    }
+    };
   }
 
   /** Exchanges running and waiting now (for tests and figures). */
@@ -71,7 +90,7 @@ export class ExchangeSlots {
     // Those about to take a free slot are in the line for a turn only: they do not count against it.
     const free = Math.max(0, this.limits.running - this.running);
     if (this.waiting.length >= this.limits.waiting + free) {
-      throw busy(`More than ${this.limits.waiting} MCP requests are waiting for their turn`);
+      throw busy(`More than ${this.limits.waiting} ${this.what} are waiting for their turn`);
     }
     if (signal?.aborted) return Promise.resolve(false);
     return new Promise<boolean>((resolve, reject) => {
@@ -89,7 +108,7 @@ export class ExchangeSlots {
         },
       };
       waiter.timer = setTimeout(() => {
-        if (this.remove(waiter)) waiter.refuse(busy(`An MCP request waited ${this.limits.waitMs / 1000} s for its turn`));
+        if (this.remove(waiter)) waiter.refuse(busy(`One of the ${this.what} waited ${this.limits.waitMs / 1000} s for its turn`));
       }, this.limits.waitMs);
       signal?.addEventListener('abort', leave, { once: true });
       this.waiting.push(waiter);

@@ -113,9 +113,9 @@ async function exchange(ctx: Context, clients: McpClients, servers: McpServers):
   if (answered && !remembers) servers.keep(author, server);
 }
 
-export const mcpRoutes: RouteModule = (router, { core }) => {
+export const mcpRoutes: RouteModule = (router, { core, searches }) => {
   const clients = new McpClients();
-  const servers = new McpServers(core);
+  const servers = new McpServers(core, searches);
   const slots = new ExchangeSlots();
   route(router, hostOperations.mcp, async (ctx) => {
     const left = new AbortController();

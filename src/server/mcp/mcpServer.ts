@@ -5,6 +5,7 @@ import type { Satchel } from '../../core/satchel.ts';
 import type { Author } from '../../core/history/authors.ts';
 import { SATCHEL_VERSION } from '../version.ts';
 import { registerSnippetTools } from './snippetTools.ts';
+import type { ExchangeSlots } from './exchangeSlots.ts';
 import { registerConversationTools } from './conversationTools.ts';
 import { registerSnippetResources } from './resources.ts';
 
@@ -27,13 +28,13 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
  * from, whose writes it makes. Building one costs about 1.4 ms (the tools' zod schemas and their
  * registration), several times what an exchange with it costs: McpServers lends built ones.
  */
-export function createMcpServer(core: Satchel, author: Author): McpServer {
+export function createMcpServer(core: Satchel, author: Author, searches: ExchangeSlots): McpServer {
   sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new McpServer(
     { name: 'satchel', title: 'Satchel', version: SATCHEL_VERSION },
     { instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator },
   );
-  registerSnippetTools(server, core, author);
+  registerSnippetTools(server, core, author, searches);
   registerConversationTools(server, core);
   registerSnippetResources(server, core);
   return server;
@@ -55,11 +56,14 @@ const KEPT = 32;
  */
 export class McpServers {
   private readonly core: Satchel;
+  /** The line of search work the HTTP search routes share (searchSlots.ts). */
+  private readonly searches: ExchangeSlots;
   /** Closed servers, the least recently returned first. */
   private readonly idle: Array<{ readonly key: string; readonly server: McpServer }> = [];
 
-  constructor(core: Satchel) {
+  constructor(core: Satchel, searches: ExchangeSlots) {
     this.core = core;
+    this.searches = searches;
   }
 
   /** A server not connected to anything, whose tools write as `author`. */
@@ -68,7 +72,7 @@ export class McpServers {
     for (let i = this.idle.length - 1; i >= 0; i--) {
       if (this.idle[i]!.key === key) return this.idle.splice(i, 1)[0]!.server;
     }
-    return createMcpServer(this.core, author);
+    return createMcpServer(this.core, author, this.searches);
   }
 
   /** Returns a server taken for `author` whose exchange ended cleanly (see the class comment); it must be closed. */

@@ -13,6 +13,7 @@ import { checkSaved } from '../../core/connector/savedCheck.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { MAX_CONTENT_CHARS, detailOf, detailText, listingText, summaryOf, type SnippetSummary } from './snippetViews.ts';
 import { registerSnippetWriteTools } from './snippetWriteTools.ts';
+import type { ExchangeSlots } from './exchangeSlots.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
 import type { SearchMode } from '../../wire/search.ts';
 
@@ -111,8 +112,11 @@ export function summariesOf(core: Satchel, ids: readonly string[]): SnippetSumma
   return core.assets.summaries(ids).map((summary) => summaryOf(summary, revisions.get(summary.id)!));
 }
 
-/** Every snippet tool; `author`: the MCP client whose writes they make (mcpClients.ts). */
-export function registerSnippetTools(server: McpServer, core: Satchel, author: Author): void {
+/**
+ * Every snippet tool; `author`: the MCP client whose writes they make (mcpClients.ts); `searches`:
+ * the line of search work the HTTP search routes take too (searchSlots.ts).
+ */
+export function registerSnippetTools(server: McpServer, core: Satchel, author: Author, searches: ExchangeSlots): void {
   const logger = core.context.logger;
 
   server.registerTool(
@@ -136,7 +140,9 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
         if (query === '' && wantedTags.length === 0 && !lang.specific) {
           return toolError('Give a query, tags or a language to search. To see the newest snippets, call list_recent_snippets.');
         }
-        const { snippets: found, mode } = await search(core, query, wantedTags, lang.specific, args.limit ?? DEFAULT_LIMIT);
+        const searched = await searches.run(() => search(core, query, wantedTags, lang.specific, args.limit ?? DEFAULT_LIMIT));
+        if (searched === undefined) return toolError('The search was cancelled.');
+        const { snippets: found, mode } = searched;
         return listed(found, 'No saved snippet matches.', `${found.length} snippet${found.length === 1 ? '' : 's'} found:`, mode);
       }),
   );

@@ -6,6 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError, NotFoundError } from '../../core/errors.ts';
 import type { Logger } from '../../core/context.ts';
+import { HttpError } from '../errors.ts';
 
 export function toolResult(text: string, structured?: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) };
@@ -22,6 +23,8 @@ export async function guarded(logger: Logger, tool: string, body: () => CallTool
   } catch (error) {
     if (error instanceof NotFoundError && error.kind === 'asset') return toolError(snippetNotFound(error.id));
     if (error instanceof DomainError) return toolError(error.message);
+    // Refused as busy (the line of searches is full): the agent is told to retry.
+    if (error instanceof HttpError) return toolError(error.message);
     logger.error(`MCP tool ${tool} failed`, error);
     return toolError('Internal error; see the Satchel log for details.');
   }

@@ -6,6 +6,7 @@ import { jsonValueReply } from '../jsonEncode.ts';
 import { parseExportType } from '../../core/assets/exporter.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 import { sendRevision, writeOptions } from '../writeOptions.ts';
+import { withSlot } from '../searchSlots.ts';
 import type { Satchel } from '../../core/satchel.ts';
 
 /** GET /asset/{id} (and its spellings): the asset, its current revision as the ETag. */
@@ -24,7 +25,7 @@ const LINKABLE = [
   [op.associateWorkstreamSummary, op.disassociateWorkstreamSummary, 'workstream_summary', 'workstream_summary'],
 ] as const;
 
-export const assetRoutes: RouteModule = (router, { core }) => {
+export const assetRoutes: RouteModule = (router, { core, reads }) => {
   const assets = core.assets;
 
   // If-Match makes an update conditional on the revision the caller read (412 when it moved on);
@@ -43,11 +44,11 @@ export const assetRoutes: RouteModule = (router, { core }) => {
     json(ctx, transferables(ctx) ? reclassified : assets.get(reclassified.id, { transferables: false }));
   });
 
-  route(router, op.snapshot, (ctx) => snapshot(ctx, core));
+  route(router, op.snapshot, (ctx) => withSlot(ctx, reads, () => snapshot(ctx, core)));
 
   route(router, op.snapshotPost, (ctx) => {
     input(ctx, op.snapshotPost);
-    snapshot(ctx, core);
+    return withSlot(ctx, reads, () => snapshot(ctx, core));
   });
 
   route(router, op.formats, (ctx) => {

@@ -14,6 +14,7 @@ import { requestAuthor, sendRevision, writeOptions } from '../writeOptions.ts';
 import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';
 import { registerAssetStreams } from './assetStreams.ts';
+import { withSlot } from '../searchSlots.ts';
 import type { SearchedPages } from '../../core/assets/assetService.ts';
 import { mapPages } from '../../core/assets/assetStore.ts';
 
@@ -61,7 +62,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     jsonStream(ctx, jsonPagedReply('{"identifiers":{"iterable":[', mapPages(assets.identifierPages({ onlyPseudo: true }), (id) => ({ id })), () => ']}}'));
   });
 
-  route(router, op.searchGet, async (ctx) => {
+  route(router, op.searchGet, (ctx) => withSlot(ctx, deps.searches, async () => {
     const tags = queryString(ctx, 'searchable_tags', 'searchableTags');
     const query = queryString(ctx, 'query');
     // With an embedding model loaded the query's vector is made first; the search itself is synchronous.
@@ -72,39 +73,39 @@ export const assetsRoutes: RouteModule = (router, deps) => {
       { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic },
     );
     jsonStream(ctx, searchedReply(pages, counts, false));
-  });
+  }));
 
   // The search area's two other modes, as the Pieces CLI's `search --mode fts|ncs` calls them.
   // Both are sent a page at a time like GET /assets/search (their hits may be very large assets).
-  route(router, search.fullText, (ctx) => {
+  route(router, search.fullText, (ctx) => withSlot(ctx, deps.searches, () => {
     const { pages, counts } = assets.searches.fullTextSearchPages(queryString(ctx, 'query') ?? '', { transferables: transferables(ctx), pseudo: pseudo(ctx) });
     jsonStream(ctx, searchedReply(pages, counts, false));
-  });
+  }));
   // Search by meaning whenever an embedding model is loaded; the reply's headers say which way it
   // ran and why it was lexical.
-  route(router, search.neuralCode, async (ctx) => {
+  route(router, search.neuralCode, (ctx) => withSlot(ctx, deps.searches, async () => {
     const query = queryString(ctx, 'query') ?? '';
     const plan = await core.recall.plan(query);
     const { pages, counts } = assets.searches.codeSearchPages(query, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic: plan.semantic });
     ctx.set(searchModeHeaders(plan.mode));
     jsonStream(ctx, searchedReply(pages, counts, false));
-  });
+  }));
 
   // Semantic recall (not in the Pieces interface): whether search is hybrid, and the back-fill's progress.
   route(router, search.semantic, (ctx) => json(ctx, core.recall.status()));
   route(router, search.cancelSemantic, (ctx) => json(ctx, { cancelled: core.recall.cancelBackfill(), status: core.recall.status() }));
 
-  route(router, op.search, async (ctx) => {
+  route(router, op.search, (ctx) => withSlot(ctx, deps.searches, async () => {
     const filters = input(ctx, op.search) ?? {};
     const semantic = filters.query ? await core.recall.prepare(filters.query) : undefined;
     // Without a query every asset is a result: the reply is streamed a page at a time like GET /assets.
     const { pages, counts } = assets.searches.searchPagesWithFilters(filters, { transferables: transferables(ctx), pseudo: pseudo(ctx), semantic });
     jsonStream(ctx, searchedReply(pages, counts, true));
-  });
+  }));
 
   registerAssetStreams(router, deps);
 
-  route(router, op.snapshotAlias, (ctx) => snapshot(ctx, core));
+  route(router, op.snapshotAlias, (ctx) => withSlot(ctx, deps.reads, () => snapshot(ctx, core)));
 
   route(router, op.formatsAlias, (ctx) => {
     json(ctx, assets.formats(param(ctx, 'asset'), transferables(ctx)));

@@ -3,11 +3,15 @@ import type { RouterMiddleware } from '@koa/router';
 import type { Satchel } from '../../core/satchel.ts';
 import type { StreamRegistry } from '../streams.ts';
 import type { Operation } from '../../wire/operation.ts';
+import type { ExchangeSlots } from '../mcp/exchangeSlots.ts';
 
-/** What a route module gets: the domain and the stream registry. Routes stay thin over core. */
+/** What a route module gets: the domain, the stream registry and the lines of heavy work (searchSlots.ts). Routes stay thin over core. */
 export interface RouteDeps {
   readonly core: Satchel;
   readonly streams: StreamRegistry;
+  readonly searches: ExchangeSlots;
+  /** The line of whole-record reads (a snippet, a revision). */
+  readonly reads: ExchangeSlots;
 }
 
 export type RouteModule = (router: Router, deps: RouteDeps) => void;

@@ -10,6 +10,7 @@ import { historyOperations as op, type RevisionReply } from '../../wire/history.
 import type { Revision } from '../../core/history/historyService.ts';
 import { isBinary } from '../../core/history/state.ts';
 import { sendRevision, writeOptions } from '../writeOptions.ts';
+import { withSlot } from '../searchSlots.ts';
 
 function revisionReply(revision: Revision): RevisionReply {
   const { content, description, ...rest } = revision;
@@ -20,7 +21,7 @@ function revisionReply(revision: Revision): RevisionReply {
   };
 }
 
-export const historyRoutes: RouteModule = (router, { core }) => {
+export const historyRoutes: RouteModule = (router, { core, reads }) => {
   const history = core.history;
 
   route(router, op.list, (ctx) => {
@@ -29,12 +30,14 @@ export const historyRoutes: RouteModule = (router, { core }) => {
     json(ctx, list);
   });
 
-  route(router, op.get, (ctx) => {
-    const asset = param(ctx, 'asset');
-    const revision = history.get(asset, param(ctx, 'revision'));
-    sendRevision(ctx, history.current(asset));
-    json(ctx, revisionReply(revision));
-  });
+  route(router, op.get, (ctx) =>
+    withSlot(ctx, reads, async () => {
+      const asset = param(ctx, 'asset');
+      const revision = await history.read(asset, param(ctx, 'revision'));
+      sendRevision(ctx, history.current(asset));
+      json(ctx, revisionReply(revision));
+    }),
+  );
 
   route(router, op.restore, (ctx) => {
     const asset = param(ctx, 'asset');

@@ -38,6 +38,8 @@ export const trashRoutes: RouteModule = (router, { core }) => {
   route(router, op.deleteForever, (ctx) => json(ctx, core.trash.deleteForever(param(ctx, 'id'))));
 
   route(router, op.empty, (ctx) => {
+    // Before the reply starts: a second empty is a 409, as a refusal, not an error line after a 200.
+    core.trash.refuseWhileEmptying();
     void longOperationReply(
       ctx,
       core.context.logger,

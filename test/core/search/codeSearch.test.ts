@@ -11,6 +11,8 @@ import { TfIdf } from '../../../src/core/search/related.ts';
 import { EXACT_SIMILARITY_MAX } from '../../../src/core/assets/similarity.ts';
 import { withCore } from '../../support/helpers.ts';
 import type { ImportSource } from '../../../src/core/import/importer.ts';
+import { codeSeed } from '../../support/assetFixtures.ts';
+import { TEST_WRITE } from '../../support/authors.ts';
 
 /** The i-th filler snippet: a tenth mention retries, another tenth backoff, never both. */
 function filler(i: number): string {
@@ -43,5 +45,21 @@ test('GET /search/neural_code finds retryWithBackoffProbe by "retry backoff" amo
     assert.ok(core.assets.identifiers().length > EXACT_SIMILARITY_MAX, 'the index-backed similarity is the one searched');
     const found = core.assets.searches.codeSearch('retry backoff', { transferables: false, pseudo: false }).iterable;
     assert.equal(found[0]?.asset?.name, 'Retry with backoff probe', `first of ${found.length}: ${found[0]?.asset?.name}`);
+  });
+});
+
+test('without a model, GET /search/neural_code is the lexical search: identifier parts, short keywords, typos, in its order', async () => {
+  await withCore(async (core) => {
+    await core.assets.writes.create(codeSeed(PROBE, 'probe helper'), TEST_WRITE);
+    await core.assets.writes.create(codeSeed('const answer = 42;\n', 'the answer'), TEST_WRITE);
+    await core.assets.writes.create(codeSeed('def parse_json_file(path):\n    return json.load(open(path))\n', 'reader'), TEST_WRITE);
+    for (let i = 0; i < 30; i++) await core.assets.writes.create(codeSeed(filler(i), `filler ${i}`), TEST_WRITE);
+    const options = { transferables: false, pseudo: false };
+    const names = (found: { iterable: Array<{ asset?: { name?: string } }> }) => found.iterable.map((hit) => hit.asset?.name);
+    for (const [query, first] of [['retry backoff', 'probe helper'], ['const', 'the answer'], ['json file', 'reader'], ['retryWithBackoff', 'probe helper']] as const) {
+      const code = names(core.assets.searches.codeSearch(query, options));
+      assert.equal(code[0], first, `${query}: ${code.join(', ')}`);
+      assert.deepEqual(code, names(core.assets.searches.search({ query }, options)), `${query}: the lexical search's results in its order`);
+    }
   });
 });
