@@ -3,7 +3,8 @@
  * reset. Stricter than the published model in one place: relevance assets, when given, list them.
  */
 import { z } from 'zod';
-import { socket } from './operation.ts';
+import type * as W from '../core/piecesTypes.ts';
+import { json, post, socket, type Accepts } from './operation.ts';
 
 const ids = z.looseObject({ iterable: z.array(z.looseObject({ id: z.string() })) });
 
@@ -12,11 +13,39 @@ export const qgptStreamInput = z.looseObject({
   request: z.string().nullish(),
   stop: z.boolean().nullish(),
   reset: z.boolean().nullish(),
-  relevance: z.looseObject({ query: z.string().nullish(), assets: ids.nullish() }).nullish(),
-  question: z.looseObject({ query: z.string().nullish() }).nullish(),
+  relevance: z.looseObject({ query: z.string().nullish(), assets: ids.nullish(), model: z.string().nullish() }).nullish(),
+  question: z.looseObject({ query: z.string().nullish(), model: z.string().nullish() }).nullish(),
 });
 
 /** The copilot socket: QGPTStreamInput frames in, QGPTStreamOutput frames out (server/routes/qgpt.ts). */
 export const qgptSockets = {
   stream: socket<unknown>()('/qgpt/stream'),
 } as const;
+
+/** A snippet a client names as context: RelevantQGPTSeed's `asset` (a ReferencedAsset). */
+const relevantSeeds = z.looseObject({ iterable: z.array(z.looseObject({ asset: z.looseObject({ id: z.string() }).nullish() })) });
+
+/**
+ * QGPTQuestionInput (`POST /qgpt/question`): the query, the snippets given as context and the model
+ * named. `conversation` is Satchel's: the conversation to continue, as the stream's frame carries it.
+ */
+export const qgptQuestionInput = z.looseObject({
+  query: z.string(),
+  relevant: relevantSeeds.nullish(),
+  model: z.string().nullish(),
+  application: z.string().nullish(),
+  conversation: z.string().min(1).nullish(),
+});
+
+/** The non-streaming copilot (the copilot SDK, the Pieces example app). */
+export const qgptOperations = {
+  question: post('/qgpt/question', json<W.QGPTQuestionOutput>(), 'QGPTQuestionInput', qgptQuestionInput),
+} as const;
+
+/** The answer as both the stream's frame and `/qgpt/question` carry it (QGPTQuestionOutput). */
+export function questionOutput(text: string): W.QGPTQuestionOutput {
+  return { answers: { iterable: [{ score: 1, text }] } };
+}
+
+/** Every body the published models allow is accepted (see Accepts). */
+export type PublishedQgptBodies = [Accepts<typeof qgptQuestionInput, W.QGPTQuestionInput>];

@@ -17,6 +17,8 @@ export interface Question {
   readonly conversation?: string;
   /** Assets the asker attached as context (their text goes into the prompt). */
   readonly assets?: readonly string[];
+  /** The model the asker named; one that cannot chat is refused before anything is stored. */
+  readonly model?: string;
   readonly signal?: AbortSignal;
 }
 
@@ -43,14 +45,15 @@ const defaults: CopilotOptions = { maxTokens: 1024, timeoutMs: 180_000, contextC
 
 export class Copilot {
   private readonly conversations: ConversationService;
-  private readonly generator: () => TextGenerator | undefined;
+  /** The text model for a question naming `model` (throws for one that cannot chat); undefined with none loaded. */
+  private readonly generator: (model?: string) => TextGenerator | undefined;
   private readonly assetText: (id: string) => string | undefined;
   private readonly options: CopilotOptions;
   private readonly logger: Logger;
 
   constructor(
     conversations: ConversationService,
-    generator: () => TextGenerator | undefined,
+    generator: (model?: string) => TextGenerator | undefined,
     assetText: (id: string) => string | undefined,
     options: Partial<CopilotOptions> = {},
     logger: Logger = silentLogger,
@@ -68,8 +71,8 @@ export class Copilot {
     if (query === '') throw new InvalidInputError('The question (relevance.query or question.query) is empty');
     // Before a conversation is made for it: a question is stored as a message.
     checkLimit('messageChars', query.length);
+    const generator = this.generator(question.model);
     const conversation = question.conversation ?? this.conversations.create({ type: 'COPILOT', name: titleOf(query) }, false).id;
-    const generator = this.generator();
     // The prompt holds at most `contextChars` of the conversation: only that much of its newest
     // messages is read, and nothing without a model to read it.
     const history = generator ? this.conversations.reads.recentTexts(conversation, this.options.contextChars) : [];
