@@ -37,9 +37,21 @@ export const qgptQuestionInput = z.looseObject({
   conversation: z.string().min(1).nullish(),
 });
 
-/** The non-streaming copilot (the copilot SDK, the Pieces example app). */
+/**
+ * QGPTRelevanceInput (`POST /qgpt/relevance`): the query to find snippets for; with
+ * `options.question` the question is answered too, with those snippets as context.
+ */
+export const qgptRelevanceInput = z.looseObject({
+  query: z.string(),
+  model: z.string().nullish(),
+  application: z.string().nullish(),
+  options: z.looseObject({ question: z.boolean().nullish(), database: z.boolean().nullish() }).nullish(),
+});
+
+/** The non-streaming copilot (the copilot SDK, the Pieces example app, the vanilla copilot example). */
 export const qgptOperations = {
   question: post('/qgpt/question', json<W.QGPTQuestionOutput>(), 'QGPTQuestionInput', qgptQuestionInput),
+  relevance: post('/qgpt/relevance', json<W.QGPTRelevanceOutput>(), 'QGPTRelevanceInput', qgptRelevanceInput),
 } as const;
 
 /** The answer as both the stream's frame and `/qgpt/question` carry it (QGPTQuestionOutput). */
@@ -48,4 +60,4 @@ export function questionOutput(text: string): W.QGPTQuestionOutput {
 }
 
 /** Every body the published models allow is accepted (see Accepts). */
-export type PublishedQgptBodies = [Accepts<typeof qgptQuestionInput, W.QGPTQuestionInput>];
+export type PublishedQgptBodies = [Accepts<typeof qgptQuestionInput, W.QGPTQuestionInput>, Accepts<typeof qgptRelevanceInput, W.QGPTRelevanceInput>];

@@ -124,3 +124,31 @@ test('POST /qgpt/question with no model loaded answers the notice; an empty quer
   const empty = await request(t.url, 'POST', '/qgpt/question', { body: { query: '  ', relevant: { iterable: [] } } });
   assert.equal(empty.status, 400);
 });
+
+test('POST /qgpt/relevance (QGPTApi.relevance): the snippets Satchel\'s search finds for the query, as RelevantQGPTSeeds; with options.question, answered with them', async () => {
+  const qgpt = new P.QGPTApi(t.sdk);
+  const wanted = (await request(t.url, 'POST', '/assets/create', { body: codeSeed('function debounceKeystrokes(fn, ms) {\n  let timer;\n  return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };\n}\n') })).json;
+  await request(t.url, 'POST', '/assets/create', { body: codeSeed('SELECT name FROM users WHERE active = 1;\n') });
+
+  const response = await qgpt.relevanceRaw({ qGPTRelevanceInput: { query: 'debounce keystrokes' } });
+  assertWire('QGPTRelevanceOutput', await response.raw.clone().json());
+  const output = await response.value();
+  assert.deepEqual(output.relevant.iterable.map((seed) => seed.asset?.id), [wanted.id], 'only the snippet that matches');
+  const [seed] = output.relevant.iterable;
+  assert.equal(seed!.id, wanted.id);
+  assert.match(seed!.seed?.asset?.format.fragment?.string?.raw ?? '', /setTimeout\(\(\) => fn\(\.\.\.args\), ms\)/);
+  assert.equal(output.answer, undefined, 'no answer unless asked');
+
+  const none = await qgpt.relevance({ qGPTRelevanceInput: { query: 'kubernetes helm chart' } });
+  assert.deepEqual(none.relevant.iterable, []);
+
+  const prompts: string[] = [];
+  const restore = withModel('It delays fn until typing stops.', prompts);
+  try {
+    const answered = await qgpt.relevance({ qGPTRelevanceInput: { query: 'debounce keystrokes', options: { question: true } } });
+    assert.equal(answered.answer?.answers.iterable[0]?.text, 'It delays fn until typing stops.');
+    assert.match(prompts[0]!, /clearTimeout\(timer\)/, 'the relevant snippet is the context');
+  } finally {
+    restore();
+  }
+});

@@ -15,6 +15,10 @@ import type { RouteModule } from './deps.ts';
 import { qgptOperations as op, qgptSockets, qgptStreamInput as streamInput, questionOutput } from '../../wire/qgpt.ts';
 import { input as body, json, parse } from '../http.ts';
 import { route } from './deps.ts';
+import { whenClientLeaves } from '../ndjson.ts';
+import { withSlot } from '../searchSlots.ts';
+import { relevantSeeds } from './qgptRelevance.ts';
+import type * as W from '../../core/piecesTypes.ts';
 import { describeError } from '../errors.ts';
 import { newId } from '../../core/time.ts';
 
@@ -48,7 +52,7 @@ function settle(started: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export const qgptRoutes: RouteModule = (router, { core, streams }) => {
+export const qgptRoutes: RouteModule = (router, { core, streams, searches }) => {
   const logger = core.context.logger;
 
   // The non-streaming form of the stream's question: the same Copilot.ask (model check, stored
@@ -56,22 +60,37 @@ export const qgptRoutes: RouteModule = (router, { core, streams }) => {
   route(router, op.question, async (ctx) => {
     const question = body(ctx, op.question);
     const abort = new AbortController();
-    const left = (): void => {
-      if (!ctx.res.writableEnded) abort.abort();
-    };
-    ctx.res.once('close', left);
-    try {
-      const answer = await core.copilot.ask({
-        query: question.query,
-        ...(question.conversation ? { conversation: question.conversation } : {}),
-        ...(question.model ? { model: question.model } : {}),
-        assets: (question.relevant?.iterable ?? []).flatMap((seed) => (seed.asset ? [seed.asset.id] : [])),
-        signal: abort.signal,
-      });
-      json(ctx, questionOutput(answer.text));
-    } finally {
-      ctx.res.off('close', left);
-    }
+    whenClientLeaves(ctx, () => abort.abort());
+    const answer = await core.copilot.ask({
+      query: question.query,
+      ...(question.conversation ? { conversation: question.conversation } : {}),
+      ...(question.model ? { model: question.model } : {}),
+      assets: (question.relevant?.iterable ?? []).flatMap((seed) => (seed.asset ? [seed.asset.id] : [])),
+      signal: abort.signal,
+    });
+    json(ctx, questionOutput(answer.text));
+  });
+
+  // The snippets relevant to a query, from the search /search/neural_code makes (hybrid while an
+  // embedding model is loaded); with options.question, answered with them as context as above.
+  route(router, op.relevance, async (ctx) => {
+    const relevance = body(ctx, op.relevance);
+    const abort = new AbortController();
+    whenClientLeaves(ctx, () => abort.abort());
+    let relevant: W.QGPTRelevanceOutput['relevant'] = { iterable: [] };
+    await withSlot(ctx, searches, async () => {
+      relevant = relevantSeeds(core, relevance.query, (await core.recall.plan(relevance.query)).semantic);
+    });
+    if (abort.signal.aborted) return;
+    const answer = relevance.options?.question
+      ? await core.copilot.ask({
+          query: relevance.query,
+          ...(relevance.model ? { model: relevance.model } : {}),
+          assets: relevant.iterable.flatMap((seed) => (seed.id ? [seed.id] : [])),
+          signal: abort.signal,
+        })
+      : undefined;
+    json(ctx, { relevant, ...(answer ? { answer: questionOutput(answer.text) } : {}) } satisfies W.QGPTRelevanceOutput);
   });
 
   streams.register(qgptSockets.stream.path, (subscriber) => {
