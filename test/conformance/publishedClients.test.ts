@@ -152,3 +152,23 @@ test('POST /qgpt/relevance (QGPTApi.relevance): the snippets Satchel\'s search f
     restore();
   }
 });
+
+test('GET /activities (ActivitiesApi.activitiesSnapshot): every activity Satchel keeps, in the client\'s Activities shape', async () => {
+  const activitiesApi = new P.ActivitiesApi(t.sdk);
+  const seeded = (await request(t.url, 'POST', '/assets/create', { body: codeSeed('const answer = 42;\n') })).json;
+  const response = await activitiesApi.activitiesSnapshotRaw({ transferables: false, pseudo: false });
+  const json = (await response.raw.clone().json()) as { iterable: Array<{ id: string; event: { asset?: { asset?: { id: string }; identifier_description_pair?: object } } }> };
+  assertWire('Activities', json);
+  const about = (id: string) => json.iterable.filter((activity) => activity.event.asset?.asset?.id === id);
+  assert.deepEqual(about(seeded.id).map((activity) => Object.keys(activity.event.asset!.identifier_description_pair!)), [['asset_created']]);
+  const parsed = (await response.value()).iterable;
+  assert.deepEqual(parsed.map((activity) => activity.id), json.iterable.map((activity) => activity.id), 'the client parses every one');
+  // The same records GET /asset/{asset}/activities names.
+  const ofAsset = (await request(t.url, 'GET', `/asset/${seeded.id}/activities`)).json.iterable.map((a: { id: string }) => a.id);
+  assert.deepEqual(ofAsset, about(seeded.id).map((activity) => activity.id));
+  assert.equal(new Set(parsed.map((a) => a.id)).size, parsed.length, 'each once');
+  // A deleted asset's activities go with it.
+  await request(t.url, 'POST', `/assets/${seeded.id}/delete`);
+  const after = (await activitiesApi.activitiesSnapshot()).iterable;
+  assert.ok(!after.some((activity) => ofAsset.includes(activity.id)));
+});

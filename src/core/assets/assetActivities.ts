@@ -30,6 +30,9 @@ const EVENT_DESCRIPTIONS: Record<AssetEvent, string> = {
   asset_referenced: 'an_asset_was_referenced_by_the_user',
 };
 
+/** Activities read and sent at a time by GET /activities. */
+const ACTIVITY_PAGE = 256;
+
 export class AssetActivities {
   private readonly context: StoreContext;
 
@@ -44,6 +47,11 @@ export class AssetActivities {
       return activity ? [{ ...activity, asset: flattened(doc) }] : [];
     });
     return { iterable };
+  }
+
+  /** Every activity (GET /activities), oldest first, `size` at a time. */
+  *pages(size = ACTIVITY_PAGE): Generator<Activity[]> {
+    for (const page of this.context.records.pages<Activity>('activity', size)) yield page.map((record) => record.data);
   }
 
   /** Records one of Satchel's own events on an asset (inside the caller's transaction). */
