@@ -22,8 +22,11 @@ export const qgptSockets = {
   stream: socket<unknown>()('/qgpt/stream'),
 } as const;
 
-/** A snippet a client names as context: RelevantQGPTSeed's `asset` (a ReferencedAsset). */
-const relevantSeeds = z.looseObject({ iterable: z.array(z.looseObject({ asset: z.looseObject({ id: z.string() }).nullish() })) });
+/** Snippets a client gives as context: RelevantQGPTSeed's `asset` (a ReferencedAsset) or `seed` (its text, as the example app sends it). */
+const seedText = z.looseObject({ asset: z.looseObject({ format: z.looseObject({ fragment: z.looseObject({ string: z.looseObject({ raw: z.string().nullish() }).nullish() }).nullish() }).nullish() }).nullish() });
+const relevantSeeds = z.looseObject({
+  iterable: z.array(z.looseObject({ asset: z.looseObject({ id: z.string() }).nullish(), seed: seedText.nullish() })),
+});
 
 /**
  * QGPTQuestionInput (`POST /qgpt/question`): the query, the snippets given as context and the model

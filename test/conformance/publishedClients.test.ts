@@ -118,6 +118,20 @@ test('POST /qgpt/question (QGPTApi.question): the answer of the loaded model, qu
   assert.deepEqual(texts, ['USER: What does area do?', 'ASSISTANT: It computes the area of a circle.', 'USER: How do I call it?', 'ASSISTANT: Pass it a radius.']);
 });
 
+test("POST /qgpt/question with the snippet's text as a seed (the example app's askQuestion): the text is the context", async () => {
+  const prompts: string[] = [];
+  const restore = withModel('A greeting.', prompts);
+  try {
+    const application = (await new P.ConnectorApi(t.sdk).connect({ seededConnectorConnection: { application: { name: P.ApplicationNameEnum.OpenSource, version: '1.0.0', platform: P.PlatformEnum.Linux } } })).application;
+    const seed = { type: P.SeedTypeEnum.SeededAsset, asset: { application, format: { fragment: { string: { raw: 'echo "hello from a seed"' } } } } };
+    const output = await new P.QGPTApi(t.sdk).question({ qGPTQuestionInput: { query: 'What is this?', relevant: { iterable: [{ seed }] } } });
+    assert.equal(output.answers.iterable[0]!.text, 'A greeting.');
+    assert.match(prompts[0]!, /echo "hello from a seed"/);
+  } finally {
+    restore();
+  }
+});
+
 test('POST /qgpt/question with no model loaded answers the notice; an empty query is a 400', async () => {
   const output = await new P.QGPTApi(t.sdk).question({ qGPTQuestionInput: { query: 'Anyone there?', relevant: { iterable: [] } } });
   assert.equal(output.answers.iterable[0]!.text, NO_MODEL_NOTICE);
@@ -162,6 +176,10 @@ test('GET /activities (ActivitiesApi.activitiesSnapshot): every activity Satchel
   const about = (id: string) => json.iterable.filter((activity) => activity.event.asset?.asset?.id === id);
   assert.deepEqual(about(seeded.id).map((activity) => Object.keys(activity.event.asset!.identifier_description_pair!)), [['asset_created']]);
   const parsed = (await response.value()).iterable;
+  // The example app lists only activities with their asset, by the asset's name.
+  const mine = parsed.filter((activity) => activity.asset?.id === seeded.id);
+  assert.equal(mine.length, 1);
+  assert.equal(mine[0]!.asset!.name, seeded.name);
   assert.deepEqual(parsed.map((activity) => activity.id), json.iterable.map((activity) => activity.id), 'the client parses every one');
   // The same records GET /asset/{asset}/activities names.
   const ofAsset = (await request(t.url, 'GET', `/asset/${seeded.id}/activities`)).json.iterable.map((a: { id: string }) => a.id);

@@ -49,9 +49,23 @@ export class AssetActivities {
     return { iterable };
   }
 
-  /** Every activity (GET /activities), oldest first, `size` at a time. */
-  *pages(size = ACTIVITY_PAGE): Generator<Activity[]> {
-    for (const page of this.context.records.pages<Activity>('activity', size)) yield page.map((record) => record.data);
+  /**
+   * Every activity (GET /activities), oldest first, `size` at a time, each carrying the asset it is
+   * about as `of` does (the Pieces example app lists only activities with their asset's name).
+   * `docOf` reads an asset without its content; one links query per page finds them.
+   */
+  *pages(docOf: (id: string) => StoredAsset | undefined, size = ACTIVITY_PAGE): Generator<Activity[]> {
+    for (const page of this.context.records.pages<Activity>('activity', size)) {
+      const partners = this.context.links.partnersOfEach('activity', page.map((record) => record.id));
+      const docs = new Map<string, StoredAsset | undefined>();
+      yield page.map(({ id, data }) => {
+        const assetId = partners.get(id)?.get('asset')?.[0];
+        if (assetId === undefined) return data;
+        if (!docs.has(assetId)) docs.set(assetId, docOf(assetId));
+        const doc = docs.get(assetId);
+        return doc ? { ...data, asset: flattened(doc) } : data;
+      });
+    }
   }
 
   /** Records one of Satchel's own events on an asset (inside the caller's transaction). */

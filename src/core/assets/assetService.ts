@@ -280,7 +280,7 @@ export class AssetService implements Disposable {
 
   /** Every activity of every asset, a page at a time (GET /activities). */
   allActivities(): Iterable<Activity[]> {
-    return this.activityRecords.pages();
+    return this.activityRecords.pages((id) => (this.store.exists(id) ? this.store.doc(id, CONTENT_FREE_DATA) : undefined));
   }
 
   /** A read: it records no activity (a GET never writes). */

@@ -17,6 +17,8 @@ export interface Question {
   readonly conversation?: string;
   /** Assets the asker attached as context (their text goes into the prompt). */
   readonly assets?: readonly string[];
+  /** Snippet texts the asker sent along (seeds), after the attached assets in the prompt. */
+  readonly snippets?: readonly string[];
   /** The model the asker named; one that cannot chat is refused before anything is stored. */
   readonly model?: string;
   readonly signal?: AbortSignal;
@@ -79,7 +81,8 @@ export class Copilot {
     this.conversations.createMessage(conversation, { role: 'USER', fragment: { string: { raw: query } } }, false);
     if (!generator) return { conversation, text: NO_MODEL_NOTICE, generated: false };
 
-    const prompt = this.prompt(query, history, question.assets ?? []);
+    const attached = (question.assets ?? []).map((id) => this.assetText(id));
+    const prompt = this.prompt(query, history, [...attached, ...(question.snippets ?? [])]);
     const text = (await this.generate(generator, prompt, question.signal)).trim();
     this.conversations.createMessage(conversation, { role: 'ASSISTANT', fragment: { string: { raw: text } } }, false);
     return { conversation, text, generated: true };
@@ -101,13 +104,12 @@ export class Copilot {
     }
   }
 
-  private prompt(query: string, history: ReadonlyArray<{ role: string; text: string }>, assets: readonly string[]): string {
+  private prompt(query: string, history: ReadonlyArray<{ role: string; text: string }>, texts: ReadonlyArray<string | undefined>): string {
     // The snippets the asker attached come first (each cut to what is left of the budget), then
     // the conversation from its newest message back, as far as the budget goes.
     let left = this.options.contextChars;
     const snippets: string[] = [];
-    for (const id of assets) {
-      const text = this.assetText(id);
+    for (const text of texts) {
       if (!text || left <= 0) continue;
       const part = `Snippet:\n${text.slice(0, left)}`;
       snippets.push(part);

@@ -66,6 +66,7 @@ export const qgptRoutes: RouteModule = (router, { core, streams, searches }) => 
       ...(question.conversation ? { conversation: question.conversation } : {}),
       ...(question.model ? { model: question.model } : {}),
       assets: (question.relevant?.iterable ?? []).flatMap((seed) => (seed.asset ? [seed.asset.id] : [])),
+      snippets: (question.relevant?.iterable ?? []).flatMap((seed) => seed.seed?.asset?.format?.fragment?.string?.raw ?? []),
       signal: abort.signal,
     });
     json(ctx, questionOutput(answer.text));
