@@ -8,25 +8,25 @@ import { json, post, socket, type Accepts } from './operation.ts';
 
 const ids = z.looseObject({ iterable: z.array(z.looseObject({ id: z.string() })) });
 
+/** Snippets a client gives as context: RelevantQGPTSeed's `asset` (a ReferencedAsset) or `seed` (its text, as the example app sends it). */
+const seedText = z.looseObject({ asset: z.looseObject({ format: z.looseObject({ fragment: z.looseObject({ string: z.looseObject({ raw: z.string().nullish() }).nullish() }).nullish() }).nullish() }).nullish() });
+const relevantSeeds = z.looseObject({
+  iterable: z.array(z.looseObject({ asset: z.looseObject({ id: z.string() }).nullish(), seed: seedText.nullish() })),
+});
+
 export const qgptStreamInput = z.looseObject({
   conversation: z.string().min(1).nullish(),
   request: z.string().nullish(),
   stop: z.boolean().nullish(),
   reset: z.boolean().nullish(),
   relevance: z.looseObject({ query: z.string().nullish(), assets: ids.nullish(), model: z.string().nullish() }).nullish(),
-  question: z.looseObject({ query: z.string().nullish(), model: z.string().nullish() }).nullish(),
+  question: z.looseObject({ query: z.string().nullish(), model: z.string().nullish(), relevant: relevantSeeds.nullish() }).nullish(),
 });
 
 /** The copilot socket: QGPTStreamInput frames in, QGPTStreamOutput frames out (server/routes/qgpt.ts). */
 export const qgptSockets = {
   stream: socket<unknown>()('/qgpt/stream'),
 } as const;
-
-/** Snippets a client gives as context: RelevantQGPTSeed's `asset` (a ReferencedAsset) or `seed` (its text, as the example app sends it). */
-const seedText = z.looseObject({ asset: z.looseObject({ format: z.looseObject({ fragment: z.looseObject({ string: z.looseObject({ raw: z.string().nullish() }).nullish() }).nullish() }).nullish() }).nullish() });
-const relevantSeeds = z.looseObject({
-  iterable: z.array(z.looseObject({ asset: z.looseObject({ id: z.string() }).nullish(), seed: seedText.nullish() })),
-});
 
 /**
  * QGPTQuestionInput (`POST /qgpt/question`): the query, the snippets given as context and the model
@@ -56,6 +56,15 @@ export const qgptOperations = {
   question: post('/qgpt/question', json<W.QGPTQuestionOutput>(), 'QGPTQuestionInput', qgptQuestionInput),
   relevance: post('/qgpt/relevance', json<W.QGPTRelevanceOutput>(), 'QGPTRelevanceInput', qgptRelevanceInput),
 } as const;
+
+/** The snippets a question's RelevantQGPTSeeds give as context: assets by id, seeds by their text. */
+export function relevantContext(relevant: z.output<typeof relevantSeeds> | null | undefined): { assets: string[]; snippets: string[] } {
+  const seeds = relevant?.iterable ?? [];
+  return {
+    assets: seeds.flatMap((seed) => (seed.asset ? [seed.asset.id] : [])),
+    snippets: seeds.flatMap((seed) => seed.seed?.asset?.format?.fragment?.string?.raw ?? []),
+  };
+}
 
 /** The answer as both the stream's frame and `/qgpt/question` carry it (QGPTQuestionOutput). */
 export function questionOutput(text: string): W.QGPTQuestionOutput {

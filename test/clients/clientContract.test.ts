@@ -294,7 +294,11 @@ test('the vanilla copilot example: relevance, then a /qgpt/stream question namin
   const gpt4 = ((await call('models')).iterable as Json[]).find((m) => m['foundation'] === 'GPT_4')!;
   const socket = new WebSocket(base.replace(/^http/, 'ws') + '/qgpt/stream');
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const restore = withModel('One row.');
+  const prompts: string[] = [];
+  const model: TextGenerator = { generate: async (prompt) => (prompts.push(prompt), 'One row.') };
+  const original = t.core.models.textGenerator;
+  t.core.models.textGenerator = () => model;
+  const restore = () => (t.core.models.textGenerator = original);
   try {
     const frames: Json[] = [];
     const done = new Promise<void>((resolve) => {
@@ -310,6 +314,7 @@ test('the vanilla copilot example: relevance, then a /qgpt/stream question namin
     const answered = frames.filter((f) => f['question']);
     for (const frame of answered) assertReads(frame, qgptAnswer, 'qgpt answer frame');
     assert.equal(answered.map((f) => f['question'].answers.iterable[0].text).join(''), 'One row.');
+    assert.match(prompts[0]!, /SELECT 1;/, 'the relevant snippet is the context of the question');
   } finally {
     restore();
     socket.close();

@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from '@pieces.app/pieces-os-client';
+import { WebSocket } from 'ws';
 import { assertWire } from './assetsWireCheck.ts';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { CLASSIFIER_ID, ENCODER_ID } from '../../src/core/models/catalog.ts';
@@ -189,4 +190,19 @@ test('GET /activities (ActivitiesApi.activitiesSnapshot): every activity Satchel
   await request(t.url, 'POST', `/assets/${seeded.id}/delete`);
   const after = (await activitiesApi.activitiesSnapshot()).iterable;
   assert.ok(!after.some((activity) => ofAsset.includes(activity.id)));
+});
+
+test('/qgpt/stream refuses the classifier as the model of a question: FAILED, 400, the reason', async () => {
+  const socket = new WebSocket(t.url.replace(/^http/, 'ws') + '/qgpt/stream');
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  try {
+    const frame = new Promise<Record<string, unknown>>((resolve) => socket.once('message', (data) => resolve(JSON.parse(String(data)))));
+    socket.send(JSON.stringify({ question: { query: 'Which language is this?', relevant: { iterable: [] }, model: CLASSIFIER_ID } }));
+    const reply = await frame;
+    assert.equal(reply['status'], 'FAILED');
+    assert.equal(reply['statusCode'], 400);
+    assert.match(String(reply['errorMessage']), /cannot answer questions/);
+  } finally {
+    socket.close();
+  }
 });

@@ -12,7 +12,7 @@
  */
 import type { z } from 'zod';
 import type { RouteModule } from './deps.ts';
-import { qgptOperations as op, qgptSockets, qgptStreamInput as streamInput, questionOutput } from '../../wire/qgpt.ts';
+import { qgptOperations as op, qgptSockets, qgptStreamInput as streamInput, questionOutput, relevantContext } from '../../wire/qgpt.ts';
 import { input as body, json, parse } from '../http.ts';
 import { route } from './deps.ts';
 import { whenClientLeaves } from '../ndjson.ts';
@@ -65,8 +65,7 @@ export const qgptRoutes: RouteModule = (router, { core, streams, searches }) => 
       query: question.query,
       ...(question.conversation ? { conversation: question.conversation } : {}),
       ...(question.model ? { model: question.model } : {}),
-      assets: (question.relevant?.iterable ?? []).flatMap((seed) => (seed.asset ? [seed.asset.id] : [])),
-      snippets: (question.relevant?.iterable ?? []).flatMap((seed) => seed.seed?.asset?.format?.fragment?.string?.raw ?? []),
+      ...relevantContext(question.relevant),
       signal: abort.signal,
     });
     json(ctx, questionOutput(answer.text));
@@ -132,12 +131,15 @@ export const qgptRoutes: RouteModule = (router, { core, streams, searches }) => 
         const started = Date.now();
         const query = input.relevance?.query ?? input.question?.query ?? '';
         const model = input.relevance?.model ?? input.question?.model;
+        // The Python SDK and CLI attach assets in `relevance`; the vanilla example sends `question.relevant`.
+        const context = relevantContext(input.question?.relevant);
         // Returned, so the frame's bytes count against what all sockets may hold until it is answered.
         return core.copilot
           .ask({
             query,
             ...(input.conversation ? { conversation: input.conversation } : {}),
-            assets: (input.relevance?.assets?.iterable ?? []).map((asset) => asset.id),
+            assets: [...(input.relevance?.assets?.iterable ?? []).map((asset) => asset.id), ...context.assets],
+            snippets: context.snippets,
             ...(model ? { model } : {}),
             signal: abort.signal,
           })
