@@ -163,7 +163,10 @@ export class Satchel implements Disposable {
     this.agentWrites = new AgentWrites(context, this.agentChanges, this.assets, this.history);
     this.copilot = new Copilot(
       this.conversations,
-      () => this.models.textGenerator(),
+      (model) => {
+        if (model) this.models.checkChatModel(model);
+        return this.models.textGenerator();
+      },
       (id) => this.assets.text(id),
       {},
       context.logger,

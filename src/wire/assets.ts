@@ -169,6 +169,8 @@ export const seededWebsiteSchema = z.looseObject({
  */
 export const assetOperations = {
   list: get('/assets', json<W.Assets>()),
+  /** ActivitiesApi.activitiesSnapshot: every activity Satchel keeps (its `transferables`/`pseudo` change nothing here). */
+  allActivities: get('/activities', json<W.Activities>()),
   create: post('/assets/create', json<W.Asset>(), 'Seed', seedSchema),
   draft: post('/assets/draft', json<W.Seed>(), 'Seed', seedSchema),
   recommendedGet: get('/assets/recommended', json<W.Assets>(), 'SeededAssetsRecommendation', recommendationSchema),

@@ -9,7 +9,7 @@ import { hostOperations, hostSockets } from './host.ts';
 import { importOperations } from './imports.ts';
 import { historyOperations } from './history.ts';
 import { modelOperations } from './models.ts';
-import { qgptSockets } from './qgpt.ts';
+import { qgptOperations, qgptSockets } from './qgpt.ts';
 import { searchOperations } from './search.ts';
 import { snippetOperations } from './snippets.ts';
 import { syncOperations } from './sync.ts';
@@ -26,6 +26,7 @@ const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   hostOperations,
   importOperations,
   modelOperations,
+  qgptOperations,
   searchOperations,
   snippetOperations,
   syncOperations,

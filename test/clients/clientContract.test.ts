@@ -22,7 +22,7 @@ import { openFrames, type Frames } from '../support/frames.ts';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
-import { assertReads, CLI_DEFAULT_MODEL_UNIQUE, CONTRACT, qgptAnswer, qgptFrame, SDK_DEFAULT_MODEL, STREAMS, timestamp, type Json, type Reads } from './contract.ts';
+import { assertReads, CLI_DEFAULT_MODEL_UNIQUE, CONTRACT, NEOVIM_DEFAULT_MODEL, qgptAnswer, qgptFrame, SDK_DEFAULT_MODEL, STREAMS, SUBLIME_DEFAULT_UNIQUES, timestamp, type Json, type Reads } from './contract.ts';
 
 let t: TestServer;
 let base: string;
@@ -245,6 +245,78 @@ test('/qgpt/stream with no model loaded: a completed answer saying so, which the
     for (const frame of answered) assertReads(frame, qgptAnswer, 'qgpt answer frame');
     assert.match(answered.flatMap((f) => f['question'].answers.iterable.map((a: Json) => a['text'])).join(''), new RegExp(NO_MODEL_NOTICE.slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   } finally {
+    socket.close();
+  }
+});
+
+test('Sublime and Neovim start-up: their default models are listed as usable chat models; the classifier and encoder are not offered as chat models', async () => {
+  const models = (await call('editorModels')).iterable as Json[];
+  const usable = models.filter((m) => m['cloud'] || m['downloaded']);
+  for (const unique of SUBLIME_DEFAULT_UNIQUES) assert.ok(usable.some((m) => m['unique'] === unique), `Sublime's ${unique} is listed and usable`);
+  assert.ok(usable.some((m) => m['name'] === NEOVIM_DEFAULT_MODEL), `Neovim's "${NEOVIM_DEFAULT_MODEL}" is listed and usable`);
+  // A picker that keeps cloud models, or models with any capability, skips what cannot chat.
+  for (const model of models.filter((m) => m['usage'] === 'CODE_CLASSIFICATION' || m['usage'] === 'TEXT_EMBEDDING')) {
+    assert.equal(model['cloud'], false, model['name']);
+    assert.ok(model['capabilities'] && !Object.values(model['capabilities'] as Json).includes(true), `${model['name']} states no capability`);
+  }
+});
+
+test('the example app: connect with its user, a copilot question with a seed, the activities list', async () => {
+  const context = await call('connectWithUser', {}, { application: { name: 'OPEN_SOURCE', platform: 'LINUX', version: '1.0.0' } });
+  const seeded = await call('create', {}, { type: 'SEEDED_ASSET', asset: { application: context.application, format: { fragment: { string: { raw: 'SELECT 1;' } } } } });
+  const restore = withModel('It selects one.');
+  try {
+    const seed = { type: 'SEEDED_ASSET', asset: { application: context.application, format: { fragment: { string: { raw: 'SELECT 1;' } } } } };
+    const output = await call('question', {}, { query: 'What does this do?', relevant: { iterable: [{ seed }] } });
+    assert.equal(output.answers.iterable[0].text, 'It selects one.');
+  } finally {
+    restore();
+  }
+  const activities = (await call('activities')).iterable as Json[];
+  assert.ok(activities.some((a) => a['asset'].id === seeded.id && 'asset_created' in a['event'].asset.identifier_description_pair));
+});
+
+test('copilot-sdk askQuestion: POST /qgpt/question with its model and application, answered by the loaded model', async () => {
+  const models = (await call('models')).iterable as Json[];
+  const model = models.find((m) => m['name'] === SDK_DEFAULT_MODEL)!;
+  const restore = withModel('Use a Map.');
+  try {
+    const output = await call('question', {}, { query: 'How do I count words?', relevant: { iterable: [] }, model: model['id'], application: appId });
+    assert.deepEqual(output.answers.iterable.map((a: Json) => a['text']), ['Use a Map.']);
+  } finally {
+    restore();
+  }
+});
+
+test('the vanilla copilot example: relevance, then a /qgpt/stream question naming the GPT-4 model by foundation', async () => {
+  const found = await call('relevance', {}, { query: 'SELECT', application: appId });
+  assert.ok(found.relevant.iterable.length > 0, 'the snippet saved above is relevant');
+  const gpt4 = ((await call('models')).iterable as Json[]).find((m) => m['foundation'] === 'GPT_4')!;
+  const socket = new WebSocket(base.replace(/^http/, 'ws') + '/qgpt/stream');
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  const prompts: string[] = [];
+  const model: TextGenerator = { generate: async (prompt) => (prompts.push(prompt), 'One row.') };
+  const original = t.core.models.textGenerator;
+  t.core.models.textGenerator = () => model;
+  const restore = () => (t.core.models.textGenerator = original);
+  try {
+    const frames: Json[] = [];
+    const done = new Promise<void>((resolve) => {
+      socket.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as Json;
+        frames.push(frame);
+        if (frame['status'] !== 'IN-PROGRESS') resolve();
+      });
+    });
+    socket.send(JSON.stringify({ question: { query: 'What does SELECT 1 return?', relevant: found.relevant, model: gpt4['id'] } }));
+    await done;
+    assert.equal(frames.at(-1)!['status'], 'COMPLETED');
+    const answered = frames.filter((f) => f['question']);
+    for (const frame of answered) assertReads(frame, qgptAnswer, 'qgpt answer frame');
+    assert.equal(answered.map((f) => f['question'].answers.iterable[0].text).join(''), 'One row.');
+    assert.match(prompts[0]!, /SELECT 1;/, 'the relevant snippet is the context of the question');
+  } finally {
+    restore();
     socket.close();
   }
 });

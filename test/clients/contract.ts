@@ -11,7 +11,7 @@ export type Json = Record<string, any>;
  * The type a client needs at a path: a JSON type, 'datetime' (a string Python's datetime parses),
  * or the list of values an enum accepts.
  */
-type Kind = 'string' | 'number' | 'boolean' | 'array' | 'datetime' | readonly string[];
+type Kind = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'datetime' | readonly string[];
 
 /**
  * Fields read from one reply or frame. Paths are dotted; `[]` steps into every element of an array
@@ -163,6 +163,25 @@ export const CONTRACT = {
   // SDK: LTMVisionWS.on_message fetches this on every frame of its stream; LongTermMemory reads
   // `vision.activation` (absent: not active).
   visionStatus: { method: 'GET', path: '/workstream_pattern_engine/processors/vision/status', reads: {} },
+
+  // The five clients of issue 33, each request as the client sends it (its comment names the client).
+  // Sublime 1.10.9 and Neovim 1.5.1: ModelsApi.models_snapshot at start-up, their default picked by
+  // `unique` (Sublime: o4-mini-2025-04-16, then gpt-4o) or `name` (Neovim: "GPT-4o Chat Model")
+  // among the cloud or downloaded ones; Neovim's picker lists every such model as a chat model.
+  editorModels: {
+    method: 'GET',
+    path: '/models',
+    reads: { 'iterable[].id': 'string', 'iterable[].name': 'string', 'iterable[].cloud': 'boolean', 'iterable[].usage': 'string', 'iterable[].foundation': 'string' },
+  },
+  // The example app (React): ConnectorApi.connect, its header shows `user.name` ("Please Login" without one).
+  connectWithUser: { method: 'POST', path: '/connect', reads: { ...application('application'), 'user.id': 'string', 'user.name': 'string' } },
+  // copilot-sdk (TS 1.1.9, Python 0.6.0) askQuestion and the example app's askQuestion: QGPTApi.question.
+  question: { method: 'POST', path: '/qgpt/question', reads: { 'answers.iterable[].text': 'string', 'answers.iterable[].score': 'number' } },
+  // The example app's WorkflowActivity: ActivitiesApi.activitiesSnapshot({}), listing `asset.name`
+  // and `event.asset.identifier_description_pair` of those with an asset.
+  activities: { method: 'GET', path: '/activities', reads: { 'iterable[].id': 'string', 'iterable[].asset.id': 'string', 'iterable[].event.asset': 'object' } },
+  // The vanilla copilot example: QGPTApi.relevance before its /qgpt/stream question.
+  relevance: { method: 'POST', path: '/qgpt/relevance', reads: { 'relevant.iterable': 'array' } },
 } as const satisfies Record<string, { method: string; path: string; text?: boolean; reads?: Reads }>;
 
 /** The streams the clients open, and what they read of each frame. */
@@ -176,6 +195,10 @@ export const STREAMS = {
   ranges: { path: '/ranges/stream/identifiers', reads: { iterable: 'array' } }, // RangesIdentifiersWS
   vision: { path: '/workstream_pattern_engine/processors/vision/status/stream' }, // LTMVisionWS: any frame, then visionStatus
 } as const satisfies Record<string, { path: string; text?: boolean; reads?: Reads }>;
+
+/** The models the other clients default to: Sublime by unique (with its fallback), Neovim by name. */
+export const SUBLIME_DEFAULT_UNIQUES = ['o4-mini-2025-04-16', 'gpt-4o'] as const;
+export const NEOVIM_DEFAULT_MODEL = 'GPT-4o Chat Model';
 
 /** The SDK's default chat model (PiecesClient._startup) and the CLI's (config/schemas/model.py). */
 export const SDK_DEFAULT_MODEL = 'GPT-3.5-turbo Chat Model';

@@ -14,7 +14,7 @@ import { FileServer } from '../support/fileServer.ts';
 import { tinyGguf } from '../support/gguf.ts';
 import { openFrames } from '../support/frames.ts';
 import { isAlive } from '../support/processes.ts';
-import { shippedCatalog } from '../../src/core/models/catalog.ts';
+import { shippedCatalog, STAND_IN_IDS } from '../../src/core/models/catalog.ts';
 
 const [qwen, smol, , embedder] = shippedCatalog();
 let files: FileServer;
@@ -59,7 +59,7 @@ test('the catalog and the classifier are listed with every required Model field'
     for (const key of ['id', 'version', 'name', 'type', 'usage'] as const) assert.equal(typeof m[key], 'string', `${m.id} ${key}`);
     assert.ok(m.created.value instanceof Date && !Number.isNaN(m.created.value.getTime()));
     // Only the stand-ins for the cloud models real clients ask for by name say cloud.
-    assert.equal(m.cloud, m.name === 'GPT-3.5-turbo Chat Model' || m.unique === 'gemini-2.0-flash-lite-001', m.name);
+    assert.equal(m.cloud, STAND_IN_IDS.includes(m.id as (typeof STAND_IN_IDS)[number]), m.name);
     assert.equal(m.custom, false);
   }
   const classifier = list.iterable.find((m) => m.usage === 'CODE_CLASSIFICATION')!;

@@ -30,6 +30,9 @@ const EVENT_DESCRIPTIONS: Record<AssetEvent, string> = {
   asset_referenced: 'an_asset_was_referenced_by_the_user',
 };
 
+/** Activities read and sent at a time by GET /activities. */
+const ACTIVITY_PAGE = 256;
+
 export class AssetActivities {
   private readonly context: StoreContext;
 
@@ -44,6 +47,25 @@ export class AssetActivities {
       return activity ? [{ ...activity, asset: flattened(doc) }] : [];
     });
     return { iterable };
+  }
+
+  /**
+   * Every activity (GET /activities), oldest first, `size` at a time, each carrying the asset it is
+   * about as `of` does (the Pieces example app lists only activities with their asset's name).
+   * `docOf` reads an asset without its content; one links query per page finds them.
+   */
+  *pages(docOf: (id: string) => StoredAsset | undefined, size = ACTIVITY_PAGE): Generator<Activity[]> {
+    for (const page of this.context.records.pages<Activity>('activity', size)) {
+      const partners = this.context.links.partnersOfEach('activity', page.map((record) => record.id));
+      const docs = new Map<string, StoredAsset | undefined>();
+      yield page.map(({ id, data }) => {
+        const assetId = partners.get(id)?.get('asset')?.[0];
+        if (assetId === undefined) return data;
+        if (!docs.has(assetId)) docs.set(assetId, docOf(assetId));
+        const doc = docs.get(assetId);
+        return doc ? { ...data, asset: flattened(doc) } : data;
+      });
+    }
   }
 
   /** Records one of Satchel's own events on an asset (inside the caller's transaction). */

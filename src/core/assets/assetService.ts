@@ -19,7 +19,7 @@
 import type { StoreContext } from '../context.ts';
 import type { Disposable, Event } from '../events.ts';
 import type { LanguageClassifier } from '../classify/languageClassifier.ts';
-import type { Activities, Asset, ClassificationSpecific, ExportedAsset, Format, Formats, Seed } from '../piecesTypes.ts';
+import type { Activities, Activity, Asset, ClassificationSpecific, ExportedAsset, Format, Formats, Seed } from '../piecesTypes.ts';
 import { NotFoundError, UnsupportedError } from '../errors.ts';
 import { SearchIndex } from '../search/searchIndex.ts';
 import { AssetSimilarity } from './similarity.ts';
@@ -276,6 +276,11 @@ export class AssetService implements Disposable {
 
   activities(id: string): Activities {
     return this.activityRecords.of(this.store.doc(id));
+  }
+
+  /** Every activity of every asset, a page at a time (GET /activities). */
+  allActivities(): Iterable<Activity[]> {
+    return this.activityRecords.pages((id) => (this.store.exists(id) ? this.store.doc(id, CONTENT_FREE_DATA) : undefined));
   }
 
   /** A read: it records no activity (a GET never writes). */

@@ -17,6 +17,10 @@ export interface Question {
   readonly conversation?: string;
   /** Assets the asker attached as context (their text goes into the prompt). */
   readonly assets?: readonly string[];
+  /** Snippet texts the asker sent along (seeds), after the attached assets in the prompt. */
+  readonly snippets?: readonly string[];
+  /** The model the asker named; one that cannot chat is refused before anything is stored. */
+  readonly model?: string;
   readonly signal?: AbortSignal;
 }
 
@@ -43,14 +47,15 @@ const defaults: CopilotOptions = { maxTokens: 1024, timeoutMs: 180_000, contextC
 
 export class Copilot {
   private readonly conversations: ConversationService;
-  private readonly generator: () => TextGenerator | undefined;
+  /** The text model for a question naming `model` (throws for one that cannot chat); undefined with none loaded. */
+  private readonly generator: (model?: string) => TextGenerator | undefined;
   private readonly assetText: (id: string) => string | undefined;
   private readonly options: CopilotOptions;
   private readonly logger: Logger;
 
   constructor(
     conversations: ConversationService,
-    generator: () => TextGenerator | undefined,
+    generator: (model?: string) => TextGenerator | undefined,
     assetText: (id: string) => string | undefined,
     options: Partial<CopilotOptions> = {},
     logger: Logger = silentLogger,
@@ -68,15 +73,16 @@ export class Copilot {
     if (query === '') throw new InvalidInputError('The question (relevance.query or question.query) is empty');
     // Before a conversation is made for it: a question is stored as a message.
     checkLimit('messageChars', query.length);
+    const generator = this.generator(question.model);
     const conversation = question.conversation ?? this.conversations.create({ type: 'COPILOT', name: titleOf(query) }, false).id;
-    const generator = this.generator();
     // The prompt holds at most `contextChars` of the conversation: only that much of its newest
     // messages is read, and nothing without a model to read it.
     const history = generator ? this.conversations.reads.recentTexts(conversation, this.options.contextChars) : [];
     this.conversations.createMessage(conversation, { role: 'USER', fragment: { string: { raw: query } } }, false);
     if (!generator) return { conversation, text: NO_MODEL_NOTICE, generated: false };
 
-    const prompt = this.prompt(query, history, question.assets ?? []);
+    const attached = (question.assets ?? []).map((id) => this.assetText(id));
+    const prompt = this.prompt(query, history, [...attached, ...(question.snippets ?? [])]);
     const text = (await this.generate(generator, prompt, question.signal)).trim();
     this.conversations.createMessage(conversation, { role: 'ASSISTANT', fragment: { string: { raw: text } } }, false);
     return { conversation, text, generated: true };
@@ -98,13 +104,12 @@ export class Copilot {
     }
   }
 
-  private prompt(query: string, history: ReadonlyArray<{ role: string; text: string }>, assets: readonly string[]): string {
+  private prompt(query: string, history: ReadonlyArray<{ role: string; text: string }>, texts: ReadonlyArray<string | undefined>): string {
     // The snippets the asker attached come first (each cut to what is left of the budget), then
     // the conversation from its newest message back, as far as the budget goes.
     let left = this.options.contextChars;
     const snippets: string[] = [];
-    for (const id of assets) {
-      const text = this.assetText(id);
+    for (const text of texts) {
       if (!text || left <= 0) continue;
       const part = `Snippet:\n${text.slice(0, left)}`;
       snippets.push(part);

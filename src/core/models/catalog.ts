@@ -90,6 +90,7 @@ export function catalogModel(entry: CatalogEntry): Model {
     cpu: true,
     ...(entry.contextSize !== undefined ? { maxTokens: { total: entry.contextSize } } : {}),
     custom: false,
+    ...(canChat(entry) ? {} : { capabilities: NO_CHAT_CAPABILITIES }),
   };
 }
 
@@ -111,6 +112,7 @@ export function classifierModel(): Model {
     provider: 'MICROSOFT',
     cpu: true,
     custom: false,
+    capabilities: NO_CHAT_CAPABILITIES,
   };
 }
 
@@ -137,6 +139,7 @@ export function encoderModel(): Model {
     cpu: true,
     maxTokens: { total: ENCODER_MAX_TOKENS },
     custom: false,
+    capabilities: NO_CHAT_CAPABILITIES,
   };
 }
 
@@ -173,7 +176,35 @@ export function standInModels(): Model[] {
   return [
     stand(STAND_IN_IDS[0], 'GPT-3.5-turbo Chat Model', 'gpt-3.5-turbo', 'GPT_3.5'),
     stand(STAND_IN_IDS[1], 'Gemini 2.0 Flash Lite Chat Model', 'gemini-2.0-flash-lite-001', 'GEMINI_2'),
+    // Pieces for Neovim picks its default by this name; Pieces for Sublime by unique, `gpt-4o` as its fallback.
+    stand(STAND_IN_IDS[2], 'GPT-4o Chat Model', 'gpt-4o', 'GPT_4'),
+    // Pieces for Sublime's default model (by unique).
+    stand(STAND_IN_IDS[3], 'o4-mini Chat Model', 'o4-mini-2025-04-16', 'GPT_LATEST'),
   ];
 }
 
-export const STAND_IN_IDS = ['7d0e1d3c-2f5a-4d6b-9c1e-5a0f3b8e2c41', 'b3f6a2e9-8c47-4e1d-a5b0-6d2c9f7e1a38'] as const;
+export const STAND_IN_IDS = [
+  '7d0e1d3c-2f5a-4d6b-9c1e-5a0f3b8e2c41',
+  'b3f6a2e9-8c47-4e1d-a5b0-6d2c9f7e1a38',
+  '4c9a7e21-53d8-4f0b-8e6a-2b1d9c3f7a55',
+  'e81f0b6d-2a94-4c37-b5e8-9d6a1f4c2b70',
+] as const;
+
+/**
+ * What a model that cannot chat (the classifier, an embedding model) says of itself: no capability
+ * a chat-model picker looks for, so pickers that filter on them skip it.
+ */
+export const NO_CHAT_CAPABILITIES = {
+  temporal: false,
+  images: false,
+  videos: false,
+  documents: false,
+  codebases: false,
+  assets: false,
+  websites: false,
+} as const;
+
+/** Whether a model of this usage can answer a question (the classifier and embedding models cannot). */
+export function canChat(model: Pick<Model, 'usage'>): boolean {
+  return model.usage !== 'CODE_CLASSIFICATION' && model.usage !== 'TEXT_EMBEDDING';
+}

@@ -8,7 +8,7 @@ import { detectUsage } from './ggufUsage.ts';
 import type { Model, ModelDeleteCacheOutput, ModelDownloadProgress, Models, SeededModel } from '../piecesTypes.ts';
 import { ConflictError, ForbiddenError, InvalidInputError, UnavailableError, UnsupportedError } from '../errors.ts';
 import { stamp, newId } from '../time.ts';
-import { byteDescriptor, CLASSIFIER_ID, ENCODER_MAX_TOKENS, ENCODER_RAM_BYTES, shippedCatalog, withBaseUrl } from './catalog.ts';
+import { byteDescriptor, canChat, CLASSIFIER_ID, ENCODER_MAX_TOKENS, ENCODER_RAM_BYTES, shippedCatalog, withBaseUrl } from './catalog.ts';
 import { encoderFiles } from './encoderFiles.ts';
 import { ModelStore } from './modelStore.ts';
 import { partialBytes } from './downloader.ts';
@@ -280,6 +280,17 @@ export class ModelService {
   /** The loaded text model, if any; conversations fall back to offline methods without one. */
   textGenerator(): TextGenerator | undefined {
     return this.loaded.textGenerator();
+  }
+
+  /**
+   * Refuses a model that cannot chat (the classifier, an embedding model) as the model of a
+   * question. Any other model, and an id Satchel does not know, is answered by the loaded text model.
+   */
+  checkChatModel(id: string): void {
+    const known = this.models.all().find((model) => model.base.id === id);
+    if (known && !canChat(known.base)) {
+      throw new InvalidInputError(`${known.base.name} cannot answer questions (its usage is ${known.base.usage}); ask with a chat model, or with none to use the loaded text model.`);
+    }
   }
 
   /** The loaded embedding model, if any; search is lexical only without one. */

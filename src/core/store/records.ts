@@ -82,6 +82,19 @@ export class Records {
     return rows.map((row) => ({ id: row.id, data: JSON.parse(row.data) as T }));
   }
 
+  /** All records of a kind in insertion order, `size` at a time (one page in memory, whatever the count). */
+  *pages<T>(kind: RecordKind, size: number): Generator<Array<StoredRecord<T>>> {
+    const read = this.database.prepare('SELECT rowid AS at, id, data FROM records WHERE kind = ? AND rowid > ? ORDER BY rowid LIMIT ?');
+    let after = 0;
+    for (;;) {
+      const rows = read.all(kind, after, size) as Array<{ at: number; id: string; data: string }>;
+      if (rows.length === 0) return;
+      yield rows.map((row) => ({ id: row.id, data: JSON.parse(row.data) as T }));
+      if (rows.length < size) return;
+      after = rows[rows.length - 1]!.at;
+    }
+  }
+
   ids(kind: RecordKind): string[] {
     const rows = this.database.prepare('SELECT id FROM records WHERE kind = ? ORDER BY rowid').all(kind) as Array<{ id: string }>;
     return rows.map((row) => row.id);

@@ -29,6 +29,9 @@ export const assetsRoutes: RouteModule = (router, deps) => {
     jsonStream(ctx, jsonArrayReply('iterable', assets.pages(options)));
   });
 
+  // Streamed a page at a time like GET /assets: every write of every asset adds one.
+  route(router, op.allActivities, (ctx) => jsonStream(ctx, jsonArrayReply('iterable', assets.allActivities())));
+
   route(router, op.create, async (ctx) => {
     const seed = input(ctx, op.create);
     const created = await assets.writes.create(seed, { author: requestAuthor(ctx, seed.asset?.application?.name) });

@@ -34,7 +34,9 @@ export const connectorRoutes: RouteModule = (router, { core }) => {
     throw new NotFoundError('application', id);
   }
 
-  route(router, op.connect, (ctx) => json(ctx, connector.connect(input(ctx, op.connect), PIECES_OS_VERSION)));
+  // The reply carries the local user (GET /user always has one): clients such as the Pieces example
+  // app read `user` from it to show who is signed in, and say "Please Login" without it.
+  route(router, op.connect, (ctx) => json(ctx, { ...connector.connect(input(ctx, op.connect), PIECES_OS_VERSION), user: core.user.profile() }));
 
   route(router, op.saved, (ctx) => json(ctx, checkSaved(connector, core.assets, input(ctx, op.saved).text)));
 

@@ -1,4 +1,6 @@
 /**
+ * `POST /qgpt/question` answers the same question in one reply (below).
+ *
  * `/qgpt/stream`: the copilot WebSocket of the Pieces CLI (`pieces ask`) and the Python SDK. Each
  * client frame is a QGPTStreamInput; the reply is an IN-PROGRESS frame carrying the answer, then a
  * COMPLETED frame (the clients append the text of every frame, so it is sent once). A `stop` frame
@@ -10,8 +12,13 @@
  */
 import type { z } from 'zod';
 import type { RouteModule } from './deps.ts';
-import { qgptSockets, qgptStreamInput as streamInput } from '../../wire/qgpt.ts';
-import { parse } from '../http.ts';
+import { qgptOperations as op, qgptSockets, qgptStreamInput as streamInput, questionOutput, relevantContext } from '../../wire/qgpt.ts';
+import { input as body, json, parse } from '../http.ts';
+import { route } from './deps.ts';
+import { whenClientLeaves } from '../ndjson.ts';
+import { withSlot } from '../searchSlots.ts';
+import { relevantSeeds } from './qgptRelevance.ts';
+import type * as W from '../../core/piecesTypes.ts';
 import { describeError } from '../errors.ts';
 import { newId } from '../../core/time.ts';
 
@@ -45,8 +52,47 @@ function settle(started: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
+export const qgptRoutes: RouteModule = (router, { core, streams, searches }) => {
   const logger = core.context.logger;
+
+  // The non-streaming form of the stream's question: the same Copilot.ask (model check, stored
+  // messages, prompt), one QGPTQuestionOutput. A client that leaves stops the answer.
+  route(router, op.question, async (ctx) => {
+    const question = body(ctx, op.question);
+    const abort = new AbortController();
+    whenClientLeaves(ctx, () => abort.abort());
+    const answer = await core.copilot.ask({
+      query: question.query,
+      ...(question.conversation ? { conversation: question.conversation } : {}),
+      ...(question.model ? { model: question.model } : {}),
+      ...relevantContext(question.relevant),
+      signal: abort.signal,
+    });
+    json(ctx, questionOutput(answer.text));
+  });
+
+  // The snippets relevant to a query, from the search /search/neural_code makes (hybrid while an
+  // embedding model is loaded); with options.question, answered with them as context as above.
+  route(router, op.relevance, async (ctx) => {
+    const relevance = body(ctx, op.relevance);
+    const abort = new AbortController();
+    whenClientLeaves(ctx, () => abort.abort());
+    let relevant: W.QGPTRelevanceOutput['relevant'] = { iterable: [] };
+    await withSlot(ctx, searches, async () => {
+      relevant = relevantSeeds(core, relevance.query, (await core.recall.plan(relevance.query)).semantic);
+    });
+    if (abort.signal.aborted) return;
+    const answer = relevance.options?.question
+      ? await core.copilot.ask({
+          query: relevance.query,
+          ...(relevance.model ? { model: relevance.model } : {}),
+          assets: relevant.iterable.flatMap((seed) => (seed.id ? [seed.id] : [])),
+          signal: abort.signal,
+        })
+      : undefined;
+    json(ctx, { relevant, ...(answer ? { answer: questionOutput(answer.text) } : {}) } satisfies W.QGPTRelevanceOutput);
+  });
+
   streams.register(qgptSockets.stream.path, (subscriber) => {
     const running = new Set<AbortController>();
     const closed = new AbortController();
@@ -84,12 +130,17 @@ export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
         running.add(abort);
         const started = Date.now();
         const query = input.relevance?.query ?? input.question?.query ?? '';
+        const model = input.relevance?.model ?? input.question?.model;
+        // The Python SDK and CLI attach assets in `relevance`; the vanilla example sends `question.relevant`.
+        const context = relevantContext(input.question?.relevant);
         // Returned, so the frame's bytes count against what all sockets may hold until it is answered.
         return core.copilot
           .ask({
             query,
             ...(input.conversation ? { conversation: input.conversation } : {}),
-            assets: (input.relevance?.assets?.iterable ?? []).map((asset) => asset.id),
+            assets: [...(input.relevance?.assets?.iterable ?? []).map((asset) => asset.id), ...context.assets],
+            snippets: context.snippets,
+            ...(model ? { model } : {}),
             signal: abort.signal,
           })
           .then(async (answer) => {
@@ -99,7 +150,7 @@ export const qgptRoutes: RouteModule = (_router, { core, streams }) => {
           .then(
             (answer) => {
               const base = { request, conversation: answer.conversation, statusCode: 200 };
-              subscriber.send({ ...base, status: 'IN-PROGRESS', question: { answers: { iterable: [{ score: 1, text: answer.text }] } } });
+              subscriber.send({ ...base, status: 'IN-PROGRESS', question: questionOutput(answer.text) });
               subscriber.send({ ...base, status: 'COMPLETED' });
             },
             (error: unknown) => {

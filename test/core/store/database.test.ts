@@ -223,3 +223,18 @@ test('a migration numbered below one already applied (another area\'s series) st
   assert.deepEqual(ran, [1, 3, 103, 102]);
   assert.throws(() => Database.open({ dataDir, migrations: [migration(1), migration(3), migration(103)] }), /newer version of Satchel/);
 });
+
+test('records.pages reads a kind in insertion order, a page at a time, other kinds left out', () => {
+  const database = Database.open({ dataDir: tempDir(), migrations: baseMigrations });
+  try {
+    const records = new Records(database);
+    for (let i = 0; i < 5; i++) records.put('activity', `a${i}`, { n: i });
+    records.put('tag', 't', { text: 'x' });
+    records.delete('activity', 'a1');
+    const pages = [...records.pages<{ n: number }>('activity', 2)].map((page) => page.map((record) => record.data.n));
+    assert.deepEqual(pages, [[0, 2], [3, 4]]);
+    assert.deepEqual([...records.pages('range', 2)], []);
+  } finally {
+    database.close();
+  }
+});
