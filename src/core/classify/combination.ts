@@ -32,7 +32,7 @@ export const tunedCombination: Combination = {
   modelWeight: 6,
   foreignConfidence: 0.5,
   floor: 0.03,
-  bias: { cs: 1, css: 0.5, html: 0.25, js: -1, kt: -1, md: -0.5, pl: 2, py: -1, sql: 0.5, swift: 1.75, ts: -0.5, lua: -1, rb: -0.25 },
+  bias: { cs: 1, go: 1, html: 0.25, js: -0.5, kt: -2, md: -2, php: -0.5, pl: 1.75, py: -1, scala: -0.75, swift: 1.75, lua: -1, sql: 1, json: 0.5 },
 };
 
 /** What guesslang gives a language it did not list in its answers, unless the weights say. */
