@@ -5,7 +5,7 @@
  * the regression learns which tokens tell two close languages apart (C from C++, TypeScript from
  * JavaScript). It also trains on short windows cut from the longer snippets, since a 4-line
  * snippet has far fewer tokens than a 30-line one. Added to naive Bayes's log-likelihoods, on
- * tuning packages out of fold it took the token model from 81.6% to 84.4% (short 80.6% to 82.9%);
+ * tuning packages out of fold it took the token model from 81.6% to 84.4% (short 80.6% to 83.4%);
  * test/bench/languages/train.ts calls it, docs/languages.md has the held-out figures.
  */
 import { tokensOf } from '../../../src/core/classify/tokenModel.ts';
