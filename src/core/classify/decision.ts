@@ -62,6 +62,10 @@ const corrections: readonly { readonly from: ClassificationSpecific; readonly to
   // Kotlin's `fun`, `val`, a typed `var` (61; 8 read as Scala).
   { from: 'java', to: 'kt', syntax: /\bfun\s+\w+|\bval\s+\w+|\bvar\s+\w+\s*:/ },
   { from: 'scala', to: 'kt', syntax: /\bfun\s+[\w.<>]+\(/ },
+  // Perl's documentation, POD (28).
+  { from: 'md', to: 'pl', syntax: /^=(head\d|item|over|back|cut|pod|begin|end|encoding)\b/m },
+  // A page's tags around its styles (4).
+  { from: 'css', to: 'html', syntax: /<(!DOCTYPE|html|head|body|style|div|link|meta|script|span|p|a|table)\b|<\/\w+>/i },
   // `std::`, templates, namespaces, access labels, C++'s standard headers, `::`, classes (9).
   {
     from: 'c',
