@@ -4,8 +4,8 @@
  * runs it without guesslang when that is unloaded, slow or gone.
  *
  * Measured on held-out real code (docs/languages.md): guesslang alone is right on 74.7% of
- * snippets, the token model alone on 88.4%, the token model with guesslang where it is unsure on
- * 89.3%; the old rule (guesslang at 0.2 confidence or more, highlight.js below) on 73.0%. highlight.js now only answers where the
+ * snippets, the token model alone on 88.9%, the token model with guesslang where it is unsure on
+ * 90.0%; the old rule (guesslang at 0.2 confidence or more, highlight.js below) on 73.0%. highlight.js now only answers where the
  * token model knows too few of the snippet's tokens to have an opinion.
  */
 import type { ClassificationSpecific } from '../piecesTypes.ts';
