@@ -60,6 +60,13 @@ test('guesslang asked only where the token model is unsure (what LanguageClassif
   assert.ok(asked <= snippets.length / 4, `guesslang asked for ${asked}`);
 });
 
+test('C++ that the models read as C is corrected by its syntax (std::, templates, ::, classes)', () => {
+  const cpp = snippets.filter((snippet) => snippet.language === 'cpp');
+  const right = cpp.filter((snippet) => chooseLanguage(snippet.text, []).specific === 'cpp').length;
+  // 26 of 40 before the corrections.
+  assert.ok(right >= 31, `${right} of ${cpp.length}`);
+});
+
 test('the token model alone (guesslang unloaded): its figure holds', (t) => {
   const { all, short } = accuracy((snippet) => chooseLanguage(snippet.text, []).specific);
   t.diagnostic(`overall ${(100 * all).toFixed(1)}%, short ${(100 * short).toFixed(1)}%`);
