@@ -63,8 +63,8 @@ test('guesslang asked only where the token model is unsure (what LanguageClassif
 test('C++ that the models read as C is corrected by its syntax (std::, templates, ::, classes)', () => {
   const cpp = snippets.filter((snippet) => snippet.language === 'cpp');
   const right = cpp.filter((snippet) => chooseLanguage(snippet.text, []).specific === 'cpp').length;
-  // 26 of 40 before the corrections.
-  assert.ok(right >= 31, `${right} of ${cpp.length}`);
+  // 31 of 40 now, 26 before the corrections.
+  assert.ok(right >= 30, `${right} of ${cpp.length}`);
 });
 
 test('the token model alone (guesslang unloaded): its figure holds', (t) => {
