@@ -32,7 +32,7 @@ export const tunedCombination: Combination = {
   modelWeight: 6,
   foreignConfidence: 0.5,
   floor: 0.03,
-  bias: { c: 1.5, cs: 0.5, hs: 2, java: -1.5, js: -1.25, kt: -1, lua: 1, md: -3.5, pl: 2.25, ps1: 1, r: -0.75, rs: -0.25, swift: 2.5, cpp: 1, css: -1, php: -1.5, rb: -1, html: -1, ts: -1, yaml: 0.5 },
+  bias: { cs: 1, go: 1, html: 0.25, js: -0.5, kt: -2, md: -2, php: -0.5, pl: 1.75, py: -1, scala: -0.75, swift: 1.75, lua: -1, sql: 1, json: 0.5 },
 };
 
 /** What guesslang gives a language it did not list in its answers, unless the weights say. */

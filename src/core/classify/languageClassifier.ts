@@ -13,7 +13,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Disposable } from '../events.ts';
 import { classifierFiles, type ClassifierFiles } from './classifierFiles.ts';
-import { chooseLanguage, isBlank, modelMaxLength, type LanguageGuess } from './decision.ts';
+import { chooseLanguage, isBlank, modelMaxLength, standsWithoutModel, sureWithoutModel, type LanguageGuess } from './decision.ts';
 import { languageFromHints, languageStatedInText, type LanguageHints } from './hints.ts';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './workerProtocol.ts';
 
@@ -27,6 +27,11 @@ export interface LanguageClassifierOptions {
   readonly loadTimeoutMs?: number;
   /** Where the worker and model are; tests substitute a worker that misbehaves. */
   readonly files?: ClassifierFiles;
+  /**
+   * The token model's confidence at or above which guesslang is not asked (decision.ts's
+   * `sureWithoutModel` unless given; Infinity always asks it).
+   */
+  readonly sureWithoutModel?: number;
 }
 
 /** Crashes or failed starts after which lazy loading stops until an explicit load(). */
@@ -56,6 +61,7 @@ export class LanguageClassifier implements Disposable {
   private readonly timeoutMs: number;
   private readonly loadTimeoutMs: number;
   private readonly files: ClassifierFiles | undefined;
+  private readonly sureWithoutModel: number;
   private worker: Worker | undefined;
   private ready = false;
   private starting: Promise<void> | undefined;
@@ -72,6 +78,7 @@ export class LanguageClassifier implements Disposable {
     this.timeoutMs = options.timeoutMs ?? 3_000;
     this.loadTimeoutMs = options.loadTimeoutMs ?? 30_000;
     this.files = options.files;
+    this.sureWithoutModel = options.sureWithoutModel ?? sureWithoutModel;
   }
 
   /** Whether the worker with the model is running. */
@@ -104,8 +111,11 @@ export class LanguageClassifier implements Disposable {
   async classify(text: string, options: ClassifyOptions = {}): Promise<LanguageGuess> {
     const stated = languageFromHints(options.hints) ?? (isBlank(text) ? undefined : languageStatedInText(text));
     if (stated !== undefined) return { specific: stated, confidence: 1, source: 'hint' };
-    if (isBlank(text)) return chooseLanguage(text, []);
-    return (await this.askWorker(text.slice(0, modelMaxLength), options.priority ?? 'interactive')) ?? chooseLanguage(text, []);
+    // guesslang costs 20-70 ms a snippet, the token model well under one: it is asked only where
+    // it can change the answer and the token model is unsure (docs/languages.md).
+    const alone = chooseLanguage(text, []);
+    if (standsWithoutModel(alone, this.sureWithoutModel)) return alone;
+    return (await this.askWorker(text.slice(0, modelMaxLength), options.priority ?? 'interactive')) ?? alone;
   }
 
   dispose(): void {

@@ -19,7 +19,21 @@ export interface TokenModelData {
   readonly tokens: string;
   /** For the token on the same line, the snippets of each language it occurred in: `language:count` pairs, space separated. */
   readonly counts: string;
+  /**
+   * The logistic regression trained over the same tokens (test/bench/languages/trainWeights.ts): for
+   * the token on the same line, `language:weight` pairs in tenths. Absent in a model trained
+   * without it.
+   */
+  readonly weights?: string;
+  /** The regression's intercept a language, in tenths. */
+  readonly intercepts?: readonly number[];
 }
+
+/**
+ * The regression's score is added to naive Bayes's log-likelihood times this, the temperature at
+ * which combination.ts cools naive Bayes: the two then count alike (chosen on tuning packages).
+ */
+const regressionWeight = 4 / 10;
 
 /** What a snippet is read into: each token once (presence, not count, so one long line cannot outvote the rest). */
 export function tokensOf(text: string, maxChars = 4_000): Set<string> {
@@ -53,7 +67,8 @@ export interface TokenScores {
 /** A trained model: scores a snippet's languages. */
 export class TokenModel {
   private readonly languages: readonly ClassificationSpecific[];
-  private readonly tokens: ReadonlyMap<string, readonly number[]>;
+  private readonly tokens: ReadonlyMap<string, { readonly counts: readonly number[]; readonly weights: readonly number[] }>;
+  private readonly intercepts: Float64Array;
   /** log P(token absent-from-training | language) for an unseen pairing, per language. */
   private readonly unseen: Float64Array;
   private readonly logDocuments: Float64Array;
@@ -63,18 +78,23 @@ export class TokenModel {
     this.smoothing = smoothing;
     this.languages = data.languages as readonly ClassificationSpecific[];
     const counts = data.counts.split('\n');
-    this.tokens = new Map(data.tokens.split('\n').map((token, i) => [token, counts[i]!.split(/[ :]/).map(Number)]));
+    const weights = data.weights?.split('\n');
+    const pairs = (line: string | undefined): number[] => (line === undefined || line === '' ? [] : line.split(/[ :]/).map(Number));
+    this.tokens = new Map(data.tokens.split('\n').map((token, i) => [token, { counts: pairs(counts[i]), weights: pairs(weights?.[i]) }]));
+    this.intercepts = Float64Array.from(data.intercepts ?? data.languages.map(() => 0), (value) => value * regressionWeight);
     this.logDocuments = Float64Array.from(data.documents, (count) => Math.log(count + 2 * smoothing));
     this.unseen = Float64Array.from(this.logDocuments, (logTotal) => Math.log(smoothing) - logTotal);
   }
 
   score(text: string): TokenScores {
-    const scores = new Float64Array(this.languages.length);
+    const scores = Float64Array.from(this.intercepts);
     let known = 0;
     for (const token of tokensOf(text)) {
-      const pairs = this.tokens.get(token);
-      if (pairs === undefined) continue;
+      const found = this.tokens.get(token);
+      if (found === undefined) continue;
       known++;
+      const { counts: pairs, weights } = found;
+      for (let i = 0; i < weights.length; i += 2) scores[weights[i]!]! += weights[i + 1]! * regressionWeight;
       for (let language = 0; language < scores.length; language++) scores[language]! += this.unseen[language]!;
       for (let i = 0; i < pairs.length; i += 2) {
         const language = pairs[i]!;

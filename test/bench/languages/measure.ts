@@ -17,18 +17,26 @@ interface Tally {
 
 const percent = (tally: Tally): string => `${((100 * tally.right) / Math.max(1, tally.all)).toFixed(1)}%`;
 
+/** Mean, median and 95th percentile: guesslang is asked for few snippets, so the mean alone hides both. */
+function timeFigures(times: readonly number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (share: number): string => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!.toFixed(2);
+  const mean = times.reduce((sum, time) => sum + time, 0) / Math.max(1, times.length);
+  return `${mean.toFixed(2)} ms a snippet (p50 ${at(0.5)}, p95 ${at(0.95)}, max ${at(1)})`;
+}
+
 async function measure(classifier: LanguageClassifier, snippets: readonly BenchSnippet[], withHints: boolean): Promise<void> {
   const overall: Tally = { right: 0, all: 0 };
   const bySize: Record<string, Tally> = { short: { right: 0, all: 0 }, medium: { right: 0, all: 0 } };
   const byLanguage = new Map<string, Tally>(benchLanguages.map((language) => [language, { right: 0, all: 0 }]));
   const confusions = new Map<string, number>();
   const sources = new Map<string, number>();
-  let elapsed = 0;
+  const times: number[] = [];
   for (const snippet of snippets) {
     const fileName = snippet.source.replace(/:\d+$/, '');
     const started = performance.now();
     const guess = await classifier.classify(snippet.text, withHints ? { hints: { fileName } } : {});
-    elapsed += performance.now() - started;
+    times.push(performance.now() - started);
     // `pm`, `yml`, `h` are the file-name spellings of Perl, YAML and C.
     const right = (languageOf(guess.specific)?.specific ?? guess.specific) === snippet.language ? 1 : 0;
     for (const tally of [overall, bySize[snippet.size]!, byLanguage.get(snippet.language)!]) {
@@ -38,7 +46,7 @@ async function measure(classifier: LanguageClassifier, snippets: readonly BenchS
     sources.set(guess.source, (sources.get(guess.source) ?? 0) + 1);
     if (!right) confusions.set(`${snippet.language}→${guess.specific}`, (confusions.get(`${snippet.language}→${guess.specific}`) ?? 0) + 1);
   }
-  console.log(`\n${withHints ? 'with the file name as hint' : 'no hints'}: overall ${percent(overall)} (${overall.right}/${overall.all}), short ${percent(bySize.short!)}, medium ${percent(bySize.medium!)}; ${(elapsed / snippets.length).toFixed(2)} ms a snippet`);
+  console.log(`\n${withHints ? 'with the file name as hint' : 'no hints'}: overall ${percent(overall)} (${overall.right}/${overall.all}), short ${percent(bySize.short!)}, medium ${percent(bySize.medium!)}; ${timeFigures(times)}`);
   console.log(`decided by ${[...sources].map(([source, count]) => `${source} ${count}`).join(', ')}`);
   console.log(`| language | accuracy |\n|---|---|\n${[...byLanguage].map(([language, tally]) => `| ${language} | ${percent(tally)} |`).join('\n')}`);
   const worst = [...confusions].sort((a, b) => b[1] - a[1]).slice(0, 15);

@@ -8,7 +8,7 @@
  *   node --experimental-strip-types test/bench/languages/report.ts
  */
 import { readFileSync } from 'node:fs';
-import { chooseLanguage, type ModelGuess } from '../../../src/core/classify/decision.ts';
+import { chooseLanguage, standsWithoutModel, type ModelGuess } from '../../../src/core/classify/decision.ts';
 import { classifyWithFallback } from '../../../src/core/classify/fallbackClassifier.ts';
 import { languageFromHints, languageStatedInText } from '../../../src/core/classify/hints.ts';
 import { languageOf, specificFromGuesslang } from '../../../src/core/classify/languages.ts';
@@ -25,11 +25,20 @@ function oldRule(text: string, guesses: readonly ModelGuess[]): ClassificationSp
   return top === undefined || specific === undefined || top.confidence < 0.2 ? classifyWithFallback(text).specific : specific;
 }
 
+/** What LanguageClassifier.classify does: guesslang is asked only where the token model alone is unsure. */
+function gated(text: string, guesses: readonly ModelGuess[]): string {
+  const alone = chooseLanguage(text, []);
+  asked += standsWithoutModel(alone) ? 0 : 1;
+  return (standsWithoutModel(alone) ? alone : chooseLanguage(text, guesses)).specific;
+}
+let asked = 0;
+
 const methods: Record<string, (snippet: BenchSnippet, i: number) => string | undefined> = {
   'before (≥ 0.2 or highlight.js)': (snippet, i) => oldRule(snippet.text, guesslang[i]!),
   'guesslang alone': (_snippet, i) => specificFromGuesslang(guesslang[i]![0]?.languageId ?? ''),
   'token model alone': (snippet) => languageStatedInText(snippet.text) ?? chooseLanguage(snippet.text, []).specific,
-  'now (combined)': (snippet, i) => languageStatedInText(snippet.text) ?? chooseLanguage(snippet.text, guesslang[i]!).specific,
+  'combined': (snippet, i) => languageStatedInText(snippet.text) ?? chooseLanguage(snippet.text, guesslang[i]!).specific,
+  'now (guesslang only where the token model is unsure)': (snippet, i) => languageStatedInText(snippet.text) ?? gated(snippet.text, guesslang[i]!),
   'file name as hint': (snippet, i) =>
     languageFromHints({ fileName: snippet.source.replace(/:\d+$/, '') }) ?? languageStatedInText(snippet.text) ?? chooseLanguage(snippet.text, guesslang[i]!).specific,
 };
@@ -49,3 +58,4 @@ console.log(row('all 1,000', () => true));
 console.log(row('short (4–12 lines)', (snippet) => snippet.size === 'short'));
 console.log(row('medium (15–40 lines)', (snippet) => snippet.size === 'medium'));
 for (const language of benchLanguages) console.log(row(language, (snippet) => snippet.language === language));
+console.log(`\nguesslang asked for ${asked} of ${snippets.length} snippets`);

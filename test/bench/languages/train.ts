@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tokensOf, type TokenModelData } from '../../../src/core/classify/tokenModel.ts';
 import { readBenchSet, type BenchSnippet } from './benchSet.ts';
+import { trainWeights } from './trainWeights.ts';
 
 /** Tokens seen in fewer snippets than this are noise (a variable name of one file). */
 const minDocuments = 3;
@@ -45,9 +46,11 @@ export function train(snippets: readonly BenchSnippet[]): TokenModelData {
     .filter((entry) => entry.total >= minDocuments)
     .sort((a, b) => b.total - a.total || (a.token < b.token ? -1 : 1))
     .slice(0, maxTokens);
-  const tokens = kept.map((entry) => entry.token).join('\n');
+  const vocabulary = kept.map((entry) => entry.token);
+  const tokens = vocabulary.join('\n');
+  const regression = trainWeights(snippets, languages, vocabulary);
   const pairs = kept.map(({ row }) => row.flatMap((count, language) => (count > 0 ? [`${language}:${count}`] : [])).join(' ')).join('\n');
-  return { languages, documents, tokens, counts: pairs };
+  return { languages, documents, tokens, counts: pairs, weights: regression.weights.join('\n'), intercepts: regression.intercepts };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

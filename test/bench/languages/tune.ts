@@ -12,6 +12,7 @@ import { combine, type Combination } from '../../../src/core/classify/combinatio
 import type { ModelGuess } from '../../../src/core/classify/combination.ts';
 import { TokenModel, type TokenScores } from '../../../src/core/classify/tokenModel.ts';
 import { readBenchSet, type BenchSnippet } from './benchSet.ts';
+import { sureWithoutModel } from '../../../src/core/classify/decision.ts';
 import { foldOf, packageOf, train } from './train.ts';
 import shipped from '../../../src/core/classify/tokenModel.json' with { type: 'json' };
 
@@ -31,7 +32,9 @@ function accuracy(cases: readonly Case[], weights: Combination): { all: number; 
   let short = 0;
   let shortAll = 0;
   for (const { snippet, guesses, scores } of cases) {
-    const ok = combine(scores, guesses, weights).specific === snippet.language ? 1 : 0;
+    // As LanguageClassifier does: guesslang only where the token model alone is unsure.
+    const alone = combine(scores, [], weights);
+    const ok = (alone.confidence >= sureWithoutModel ? alone : combine(scores, guesses, weights)).specific === snippet.language ? 1 : 0;
     right += ok;
     if (snippet.size === 'short') {
       short += ok;
@@ -45,7 +48,8 @@ const tuneOutputs = JSON.parse(readFileSync(tuneModelFile, 'utf8')) as ModelGues
 // Each tuning snippet is scored by the token model of the other half of the packages.
 const tuneCases: Case[] = readBenchSet(tuneFile).map((snippet, i) => ({ snippet, guesses: tuneOutputs[i]!, scores: folds[1 - foldOf(packageOf(snippet))]!.score(snippet.text) }));
 let best: { weights: Combination; score: { all: number; short: number } } | undefined;
-for (const temperature of [2, 4, 6, 8, 12, 16]) {
+// Temperature 4 only: the regression's weight (tokenModel.ts) and the gate above which guesslang is not asked assume it.
+for (const temperature of [4]) {
   for (const modelWeight of [0, 0.5, 1, 1.5, 2, 3, 4, 6]) {
     for (const foreignConfidence of [0.5, 0.7, 0.9, 1.01]) for (const floor of [1e-4, 1e-3, 1e-2, 3e-2]) {
       const weights: Combination = { temperature, modelWeight, foreignConfidence, floor };

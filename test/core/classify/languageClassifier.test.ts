@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { LanguageClassifier } from '../../../src/core/classify/languageClassifier.ts';
+import { sureWithoutModel } from '../../../src/core/classify/decision.ts';
 import { snippets } from './snippets.ts';
 
 const goHandler = snippets.find((s) => s.name === 'go http handler')!.text;
@@ -25,7 +26,7 @@ function fake(behaviour: string): { worker: URL; modelDir: string } {
 }
 
 test('classifies the snippet fixture with at least 90% accuracy', async (t) => {
-  const classifier = new LanguageClassifier({ timeoutMs: 30_000 });
+  const classifier = new LanguageClassifier({ timeoutMs: 30_000, sureWithoutModel: Infinity });
   try {
     const languages = new Set(snippets.flatMap((s) => s.expected));
     assert.ok(snippets.length >= 40 && languages.size >= 15, 'the fixture is big and varied enough');
@@ -54,7 +55,7 @@ test('classifies the snippet fixture with at least 90% accuracy', async (t) => {
 });
 
 test('decides the tricky cases the way a user expects', async () => {
-  const classifier = new LanguageClassifier({ timeoutMs: 30_000 });
+  const classifier = new LanguageClassifier({ timeoutMs: 30_000, sureWithoutModel: Infinity });
   try {
     const cases: [string, string][] = [
       // Type annotations make TypeScript, their absence JavaScript.
@@ -91,7 +92,7 @@ test('decides the tricky cases the way a user expects', async () => {
 });
 
 test('load starts one worker thread and unload really stops it', async () => {
-  const classifier = new LanguageClassifier();
+  const classifier = new LanguageClassifier({ sureWithoutModel: Infinity });
   try {
     assert.equal(classifier.loaded, false);
     assert.equal(classifier.threadId, undefined);
@@ -125,7 +126,7 @@ test('load starts one worker thread and unload really stops it', async () => {
 });
 
 test('the first classify loads the model lazily, and concurrent calls share one start', async () => {
-  const classifier = new LanguageClassifier({ timeoutMs: 30_000 });
+  const classifier = new LanguageClassifier({ timeoutMs: 30_000, sureWithoutModel: Infinity });
   try {
     const expectedId = await nextThreadId();
     const texts = snippets.filter((s) => s.text.length > 200).slice(0, 6);
@@ -142,7 +143,7 @@ test('the first classify loads the model lazily, and concurrent calls share one 
 });
 
 test('a classification slower than the time limit falls back without stopping the worker', async () => {
-  const classifier = new LanguageClassifier({ timeoutMs: 1 });
+  const classifier = new LanguageClassifier({ timeoutMs: 1, sureWithoutModel: Infinity });
   try {
     await classifier.load();
     // About 60k characters: the model needs far more than 1 ms for it.
@@ -155,7 +156,7 @@ test('a classification slower than the time limit falls back without stopping th
     await classifier.unload();
   }
 
-  const silent = new LanguageClassifier({ timeoutMs: 150, files: fake('silent') });
+  const silent = new LanguageClassifier({ timeoutMs: 150, files: fake('silent'), sureWithoutModel: Infinity });
   try {
     const started = performance.now();
     const guess = await silent.classify(goHandler);
@@ -169,7 +170,7 @@ test('a classification slower than the time limit falls back without stopping th
 });
 
 test('a crashed worker falls back, reloads on a later call, and gives up after repeated crashes', async () => {
-  const classifier = new LanguageClassifier({ files: fake('crash-on-request') });
+  const classifier = new LanguageClassifier({ files: fake('crash-on-request'), sureWithoutModel: Infinity });
   try {
     const first = await nextThreadId();
     const guess = await classifier.classify(goHandler);
@@ -187,6 +188,23 @@ test('a crashed worker falls back, reloads on a later call, and gives up after r
     // An explicit load tries again.
     await classifier.load();
     assert.equal(classifier.loaded, true);
+  } finally {
+    await classifier.unload();
+  }
+});
+
+test('guesslang is asked only where the token model is unsure', async () => {
+  // This worker crashes on any request, so whether it was asked shows in `loaded`.
+  const classifier = new LanguageClassifier({ files: fake('crash-on-request') });
+  try {
+    await classifier.load();
+    const sure = await classifier.classify(goHandler);
+    assert.deepEqual([sure.specific, sure.source], ['go', 'tokens']);
+    assert.ok(sure.confidence >= sureWithoutModel);
+    assert.equal(classifier.loaded, true, 'the worker was not asked');
+    const unsure = await classifier.classify('int main() {\n  return 0;\n}\n');
+    assert.ok(unsure.confidence < sureWithoutModel);
+    assert.equal(classifier.loaded, false, 'the worker was asked');
   } finally {
     await classifier.unload();
   }
@@ -226,7 +244,7 @@ test('unloading during a load settles every waiting call with the fallback', asy
 
 test('an interactive snippet goes to the worker ahead of an import\'s queue, and the queue never times out by waiting', async () => {
   // Each snippet holds the worker 20 ms; thirty bulk ones are 600 ms of work, three times the limit.
-  const classifier = new LanguageClassifier({ timeoutMs: 200, files: fake('busy-20ms') });
+  const classifier = new LanguageClassifier({ timeoutMs: 200, files: fake('busy-20ms'), sureWithoutModel: Infinity });
   try {
     await classifier.load();
     const settled: string[] = [];
