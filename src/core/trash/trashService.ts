@@ -206,6 +206,7 @@ export class TrashService implements Disposable {
       let deleted = 0;
       options.onProgress?.({ deleted, total: count });
       for (;;) {
+        await this.context.writeLockReady();
         options.signal?.throwIfAborted();
         const step = this.store.deletedBy(until, EMPTY_STEP);
         if (step.length === 0) break;
