@@ -36,7 +36,7 @@ test(`emptying a trash of ${ENTRIES} assets on a host process keeps health answe
   const host = new HostProcess(dataDir);
   try {
     const { port } = await host.waitFor('serving', 30_000);
-    const probe = probeHealth(port!);
+    const probe = probeHealth(port!, host);
     const started = performance.now();
     const reply = await raw(port!, { method: 'POST', path: '/satchel/trash/empty', timeoutMs: 540_000 });
     const ms = performance.now() - started;
@@ -48,8 +48,8 @@ test(`emptying a trash of ${ENTRIES} assets on a host process keeps health answe
     assert.equal(emptied.deleted, Math.ceil(ENTRIES / SEEDS) * SEEDS);
     assert.ok(emptied.backup, 'emptying the whole library took a backup first');
     assert.equal(health.failures, 0);
-    figures('trash-empty', { entries: emptied.deleted, ms: Math.round(ms), per_s: Math.round(emptied.deleted / (ms / 1000)), progress_lines: lines.length - 1, health_slowest_ms: health.slowest, health_median_ms: health.median });
-    assert.ok(health.slowest < 1000, `health waited ${health.slowest} ms while the trash was emptied`);
+    figures('trash-empty', { entries: emptied.deleted, ms: Math.round(ms), per_s: Math.round(emptied.deleted / (ms / 1000)), progress_lines: lines.length - 1, health_slowest_ms: health.slowest, health_median_ms: health.median, loop_held_ms: health.held ?? -1 });
+    assert.ok((health.held ?? Infinity) < 1000, `the host's event loop was held ${health.held} ms while the trash was emptied (health's slowest answer ${health.slowest} ms)`);
     await host.kill('SIGTERM');
     assert.deepEqual(trashCount(file), { entries: 0, revisions: 0 }, 'every entry went with its revisions');
     assertIntegrity(file);
