@@ -67,7 +67,10 @@ export async function withHealth<T>(port: number, work: () => Promise<T>): Promi
   }
 }
 
-/** The longest hold of `host`'s event loop (less its waits for a CPU) in a gap that ended since `from` (epoch ms). */
+/**
+ * The longest hold of `host`'s event loop (less its waits for a CPU) since `from` (epoch ms); a gap
+ * that began before counts only its part since (the host's start-up work just before a probe).
+ */
 function heldSince(host: HostProcess, from: number): number {
-  return host.loopHolds.filter((hold) => hold.at >= from).reduce((longest, hold) => Math.max(longest, hold.held), 0);
+  return host.loopHolds.filter((hold) => hold.at >= from).reduce((longest, hold) => Math.max(longest, Math.min(hold.held, hold.at - from)), 0);
 }
