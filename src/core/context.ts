@@ -60,6 +60,11 @@ export class StoreContext implements Disposable {
     return this.database.groupTransaction(fn);
   }
 
+  /** Resolves once another connection's write is done (see Database.writeLockReady); call before each of a long run of transactions. */
+  writeLockReady(): Promise<void> {
+    return this.database.writeLockReady();
+  }
+
   /** Bookkeeping that is not acknowledged as a saved write (see Database.unsyncedTransaction). */
   unsyncedTransaction<T>(fn: () => T): T {
     return this.database.unsyncedTransaction(fn);

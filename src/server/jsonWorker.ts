@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Disposable } from '../core/events.ts';
 import { Calls } from '../core/rpc/calls.ts';
+import { UnavailableError } from '../core/errors.ts';
 import { jsonShape } from './jsonDepth.ts';
 
 export type ParseOutcome =
@@ -53,7 +54,7 @@ export class JsonWorker implements Disposable {
   private disposed = false;
 
   parse(bytes: Buffer, limits: ParseLimits): Promise<ParseOutcome> {
-    if (this.disposed) return Promise.reject(new Error('The JSON parser was disposed.'));
+    if (this.disposed) return Promise.reject(closing());
     const worker = this.start();
     // A buffer that owns its whole ArrayBuffer is moved; a slice of a shared one is copied.
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
@@ -85,7 +86,14 @@ export class JsonWorker implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    // The host is stopping (SIGTERM while a large body is parsed): an expected end, a domain error
+    // (503, no stack logged), failed before terminate() so the worker's exit code is not reported.
+    this.calls.failAll(closing());
     void this.worker?.terminate();
     this.worker = undefined;
   }
+}
+
+function closing(): UnavailableError {
+  return new UnavailableError('Satchel is closing; the request body was not read.');
 }

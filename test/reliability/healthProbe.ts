@@ -1,9 +1,27 @@
 /** Health answered while something else runs: the slowest answer is how long the host was blocked. */
 import assert from 'node:assert/strict';
-import { percentile, raw, sleep } from './support.ts';
+import { percentile, raw, sleep, type HostProcess } from './support.ts';
 
-/** Polls health every 100 ms on fresh connections; `stop()` resolves with the slowest and the median answer in ms. */
-export function probeHealth(port: number): { stop(): Promise<{ slowest: number; median: number; probes: number; failures: number }> } {
+export interface HealthFigures {
+  /** The slowest answer, round trip, in ms: on a busy machine it also counts the probe's and the host's waits for a CPU. */
+  readonly slowest: number;
+  readonly median: number;
+  readonly probes: number;
+  readonly failures: number;
+  /**
+   * With a host process: the longest its event loop was held meanwhile, less the time its main
+   * thread waited for a CPU (loopWatch.cjs), in ms: what health waited for the host itself. The
+   * bound a test asserts; `slowest` is the figure it prints.
+   */
+  readonly held?: number;
+}
+
+/**
+ * Polls health every 100 ms on fresh connections; `stop()` resolves with the slowest and the median
+ * answer in ms and, given the host process, how long its event loop was held meanwhile.
+ */
+export function probeHealth(port: number, host?: HostProcess): { stop(): Promise<HealthFigures> } {
+  const from = Date.now();
   let running = true;
   let slowest = 0;
   let probes = 0;
@@ -29,7 +47,8 @@ export function probeHealth(port: number): { stop(): Promise<{ slowest: number; 
     async stop() {
       running = false;
       await loop;
-      return { slowest: Math.round(slowest), median: Math.round(percentile(times, 50)), probes, failures };
+      const figures = { slowest: Math.round(slowest), median: Math.round(percentile(times, 50)), probes, failures };
+      return host ? { ...figures, held: heldSince(host, from) } : figures;
     },
   };
 }
@@ -46,4 +65,12 @@ export async function withHealth<T>(port: number, work: () => Promise<T>): Promi
     await probe.stop();
     throw error;
   }
+}
+
+/**
+ * The longest hold of `host`'s event loop (less its waits for a CPU) since `from` (epoch ms); a gap
+ * that began before counts only its part since (the host's start-up work just before a probe).
+ */
+function heldSince(host: HostProcess, from: number): number {
+  return host.loopHolds.filter((hold) => hold.at >= from).reduce((longest, hold) => Math.max(longest, Math.min(hold.held, hold.at - from)), 0);
 }

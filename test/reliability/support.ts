@@ -45,6 +45,23 @@ export function figures(name: string, values: Record<string, string | number>): 
   console.log(`[reliability] ${name} ${parts.join(' ')}`);
 }
 
+const LOOP_WATCH = join(ROOT, 'test', 'reliability', 'loopWatch.cjs');
+
+/**
+ * One gap between turns of a host's event loop (loopWatch.cjs): ending at `at` (epoch ms), `wall` ms
+ * long, of which `held` ms the host itself spent (the rest it waited for a CPU on a busy machine).
+ */
+export interface LoopHold {
+  readonly at: number;
+  readonly wall: number;
+  readonly held: number;
+}
+
+function parseLoopLine(line: string): LoopHold | undefined {
+  const match = /^\[loop\] at=(\d+) wall=(\d+) held=(\d+)$/.exec(line);
+  return match ? { at: Number(match[1]), wall: Number(match[2]), held: Number(match[3]) } : undefined;
+}
+
 export interface HostEvent {
   readonly event: 'waiting' | 'serving' | 'failed';
   readonly pid: number;
@@ -57,6 +74,8 @@ export class HostProcess {
   readonly child: ChildProcess;
   readonly events: HostEvent[] = [];
   stderr = '';
+  /** The host's event loop held past 50 ms, as loopWatch.cjs measured it (its lines are kept out of `stderr`). */
+  readonly loopHolds: LoopHold[] = [];
   /** What the host printed on stdout (its info lines), line by line. */
   stdout = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -64,7 +83,7 @@ export class HostProcess {
 
   /** `execArgv`: Node's own options for the host (a smaller heap limit, say). */
   constructor(dataDir: string, execArgv: readonly string[] = []) {
-    this.child = spawn(process.execPath, [...execArgv, ensureCliBuilt(), '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, ['--require', LOOP_WATCH, ...execArgv, ensureCliBuilt(), '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const pid = this.child.pid!;
     this.exited = new Promise((resolve) =>
       this.child.once('exit', (code, signal) => {
@@ -75,7 +94,11 @@ export class HostProcess {
       }),
     );
     void this.exited.then(() => this.wake());
-    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
+    createInterface({ input: this.child.stderr! }).on('line', (line) => {
+      const hold = parseLoopLine(line);
+      if (hold) this.loopHolds.push(hold);
+      else this.stderr += `${line}\n`;
+    });
     createInterface({ input: this.child.stdout! }).on('line', (line) => {
       this.stdout += `${line}\n`;
       const event = parseHostLine(line, pid);

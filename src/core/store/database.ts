@@ -269,6 +269,20 @@ export class Database {
     return toDisposable(() => void this.otherWriters--);
   }
 
+  /**
+   * Resolves once the write lock looks free, for a long run of ungrouped transactions (emptying the
+   * trash) to call before each: while another connection that announced itself (expectWriter: the
+   * statistics worker's ANALYZE, an import process's batch) holds the lock, it waits here between
+   * turns of the event loop instead of in SQLite's busy handler at BEGIN, which holds the loop (and
+   * health) until that writer is done. Past the busy timeout the write is tried as any write is.
+   */
+  async writeLockReady(): Promise<void> {
+    const since = performance.now();
+    while (this.otherWriters > 0 && this.db.isOpen && performance.now() - since < this.busyTimeoutMs && !writeLockFree(this.db, this.busyTimeoutMs)) {
+      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+    }
+  }
+
   private commitGroup(): void {
     if (this.otherWriters > 0 && this.grouped.length > 0 && this.db.isOpen && !writeLockFree(this.db, this.busyTimeoutMs)) {
       // Another connection is writing (an import process's batch, up to a second or two): the group

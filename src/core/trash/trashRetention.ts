@@ -84,6 +84,8 @@ export class TrashRetention implements Disposable {
     await guard.beforeMassDelete('trash-retention', due.assets, liveAssets() + due.assets, this.stop.signal);
     let deleted = 0;
     while (!this.stopped()) {
+      await this.context.writeLockReady();
+      if (this.stopped()) break;
       const step = this.store.deletedBy(until, STEP);
       if (step.length === 0) break;
       deleted += step.length;
