@@ -213,12 +213,14 @@ export class TrashService implements Disposable {
         // Committed without waiting for the disk (the WAL is synced on libuv's thread pool), as the
         // retention pass does: a synced COMMIT fsyncs on the event loop, and after a run of writes
         // had grown the WAL (20k deletes: 0.5–3 GB) the first one held health about a second. A
-        // crash just after may bring the last step's entries back into the trash, never half of one.
+        // crash before the flush below may bring entries back into the trash, never half of one.
         this.context.unsyncedTransaction(() => step.forEach((head) => this.forget(head)));
         deleted += step.length;
         options.onProgress?.({ deleted, total: Math.max(count, deleted) });
         await new Promise((resolve) => setImmediate(resolve));
       }
+      // Acknowledged once on disk: the steps' WAL is synced off the event loop before the empty answers.
+      await this.context.database.settled();
       return { deleted, ...(backup ? { backup: backup.name } : {}) };
     } finally {
       this.emptying = false;

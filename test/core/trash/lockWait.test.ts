@@ -99,3 +99,21 @@ test("emptying the trash commits its steps without an fsync on the event loop (t
     assert.equal(synced, 0, `${synced} steps committed with a synced COMMIT on the event loop`);
   });
 });
+
+test('an empty answers only once its unsynced steps are flushed to disk', async () => {
+  await withCore(async (core) => {
+    await fillTrash(core);
+    const database = core.context.database;
+    const settled = database.settled.bind(database);
+    const order: string[] = [];
+    database.settled = async () => {
+      order.push('flush asked');
+      await settled();
+      order.push('flushed');
+    };
+    const result = await core.trash.empty();
+    order.push('answered');
+    assert.equal(result.deleted, ENTRIES);
+    assert.deepEqual(order.slice(-3), ['flush asked', 'flushed', 'answered']);
+  });
+});
