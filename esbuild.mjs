@@ -3,6 +3,7 @@ import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { bundleAliases } from './scripts/bundleAliases.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -22,9 +23,7 @@ const common = {
   logLevel: 'warning',
   // As the esbuild CLI does: packages may come from NODE_PATH as well as node_modules.
   nodePaths: process.env.NODE_PATH ? process.env.NODE_PATH.split(path.delimiter) : [],
-  // jsonc-parser's `main` is a UMD build whose factory requires its own files at run time, which a
-  // bundle does not hold ("Cannot find module './impl/format'"); its ESM build (`module`) bundles whole.
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  alias: bundleAliases,
   // Sources locate sibling files with import.meta.url; in a CommonJS bundle it is the bundle's own URL.
   define: { 'import.meta.url': '__importMetaUrl' },
 };

@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { format } from 'node:util';
 import * as esbuild from 'esbuild';
+import { bundleAliases } from '../../../scripts/bundleAliases.mjs';
 import { ensureHost, launchChromium, repoRoot, startCodeServer } from './codeServer.ts';
 import { writeStubModelExtension } from './stubModel.ts';
 import { performMouse, type MouseRequest } from './mouseActions.ts';
@@ -44,6 +45,7 @@ async function bundleSuite(): Promise<string> {
     platform: 'node',
     target: 'node22',
     external: ['vscode', 'mocha'],
+    alias: bundleAliases,
     sourcemap: 'inline',
     logLevel: 'warning',
   });

@@ -1,0 +1,1 @@
+export const bundleAliases: Record<string, string>;
