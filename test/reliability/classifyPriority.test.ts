@@ -79,9 +79,10 @@ function startImport(body: string): Promise<ClientRequest> {
 test('creates and MCP saves without a language do not wait for an import\'s classification', async () => {
   // The model is loaded by a first create, as it is once anything was saved.
   await timedCreate('function warmUp(value) {\n  return value * 2;\n}\n');
-  // A file that names no language: every snippet is asked of the classifier.
+  // A file that names no language: every snippet is asked of the classifier, and each is one the token
+  // model alone is unsure of (a plain assignment fits many languages), so guesslang's worker is asked too.
   const snippets = Object.fromEntries(
-    Array.from({ length: IMPORTED }, (_, i) => [`Import ${i}`, { prefix: `i${i}`, body: `def compute_${i}(values):\n    total = 0\n    for v in values:\n        total += v * ${i}\n    return total\n` }]),
+    Array.from({ length: IMPORTED }, (_, i) => [`Import ${i}`, { prefix: `i${i}`, body: `value_${i} = compute(alpha, beta)\nresult = value_${i} + ${i}\n` }]),
   );
   const probe = probeHealth(port);
   const importing = await startImport(JSON.stringify({ files: [{ name: 'snippets.code-snippets', content: JSON.stringify(snippets) }] }));
