@@ -68,8 +68,13 @@ async function main(): Promise<void> {
 
   const allowedHosts = values['allow-host'] ?? process.env.SATCHEL_ALLOWED_HOSTS?.split(',').filter((name) => name.trim() !== '') ?? [];
 
-  const existing = currentHost(dataDir);
-  if (existing.hosted) logger.info(`${dataDir} is already served${existing.port !== undefined ? ` on port ${existing.port}` : ''}; waiting to take over.`);
+  // Said when the lock is found held, not from a look at the port file before trying: a process
+  // started beside another could look before that one had written it, and then wait saying nothing.
+  const waiting = (): void => {
+    const existing = currentHost(dataDir);
+    const port = existing.hosted ? existing.port : undefined;
+    logger.info(`${dataDir} is already served${port !== undefined ? ` on port ${port}` : ''}; waiting to take over.`);
+  };
   const stop = new AbortController();
   let host: RunningHost | undefined;
   let stopping = false;
@@ -102,6 +107,7 @@ async function main(): Promise<void> {
         agents: { reviewChanges },
       },
       stop.signal,
+      waiting,
     );
   } catch (error) {
     if (stop.signal.aborted) return;

@@ -38,9 +38,9 @@ export async function tryStartHost(options: HostOptions): Promise<RunningHost | 
   return startWithLock(lock, options);
 }
 
-/** Waits until this process can host `dataDir` (standby), then starts. */
-export async function startHostWhenFree(options: HostOptions, signal?: AbortSignal): Promise<RunningHost> {
-  const lock = await HostLock.acquire(options.dataDir, signal);
+/** Waits until this process can host `dataDir` (standby, `onWaiting` told once as it starts waiting), then starts. */
+export async function startHostWhenFree(options: HostOptions, signal?: AbortSignal, onWaiting?: () => void): Promise<RunningHost> {
+  const lock = await HostLock.acquire(options.dataDir, signal, undefined, onWaiting);
   return startWithLock(lock, options);
 }
 

@@ -61,11 +61,13 @@ export class HostLock implements Disposable {
   }
 
   /** Polls until the lock is free (or `signal` aborts); a standby host waits here. */
-  static async acquire(dataDir: string, signal?: AbortSignal, pollMs = 250): Promise<HostLock> {
-    for (;;) {
+  /** `onWaiting` is told once, when the lock is first found held: this process is then a standby. */
+  static async acquire(dataDir: string, signal?: AbortSignal, pollMs = 250, onWaiting?: () => void): Promise<HostLock> {
+    for (let tries = 0; ; tries++) {
       signal?.throwIfAborted();
       const lock = HostLock.tryAcquire(dataDir);
       if (lock) return lock;
+      if (tries === 0) onWaiting?.();
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }

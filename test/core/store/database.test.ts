@@ -238,3 +238,17 @@ test('records.pages reads a kind in insertion order, a page at a time, other kin
     database.close();
   }
 });
+
+test('a process that finds the host lock held is told once that it waits, and one that takes it free is not told', async () => {
+  const dataDir = tempDir('satchel-lock-wait-');
+  let told = 0;
+  const free = await HostLock.acquire(dataDir, undefined, 10, () => told++);
+  assert.equal(told, 0, 'the lock was free');
+  const waiting = HostLock.acquire(dataDir, undefined, 10, () => told++);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(told, 1, 'told once, however many times it looked');
+  free.dispose();
+  const taken = await waiting;
+  assert.equal(told, 1);
+  taken.dispose();
+});
