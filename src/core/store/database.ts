@@ -13,6 +13,7 @@ import { ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
 import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 import { WalFlusher } from './walFlusher.ts';
+import { WalRestart } from './walRestart.ts';
 import { PlanStatistics, type StatisticsRefresh } from './planStatistics.ts';
 import { writeLockFree } from './writeLock.ts';
 import { toDisposable, type Disposable } from '../lifecycle.ts';
@@ -42,6 +43,8 @@ export interface OpenOptions {
   readonly migrationBackup?: MigrationBackupOptions;
   /** Told of each refresh of the query planner's statistics (see planStatistics.ts). */
   readonly statisticsRefreshed?: (refresh: StatisticsRefresh) => void;
+  /** WAL pages past which a write first lets the WAL start over (walRestart.ts; for tests). */
+  readonly walRestartPages?: number;
 }
 
 export class Database {
@@ -53,6 +56,7 @@ export class Database {
   private readonly grouped: Array<{ fn: () => unknown; resolve(value: unknown): void; reject(error: unknown): void }> = [];
   private groupScheduled = false;
   private checkpoints: WalCheckpointer | undefined;
+  private walRestart: WalRestart | undefined;
   /** Keeps the query planner's statistics in step with the tables (the store's own connection only). */
   statistics: PlanStatistics | undefined;
   /** How long a write waits for another connection's write lock (SQLite's busy_timeout). */
@@ -105,7 +109,7 @@ export class Database {
       applyMigrations(db, path, migrations, (fn) => database.transaction(fn), (pending) =>
         backupBeforeMigration(db, dataDir, pending, options.migrationBackup ?? { keep: DEFAULT_KEEP }),
       );
-      database.checkpointOffTheEventLoop();
+      database.checkpointOffTheEventLoop(options.walRestartPages);
       const refreshed = options.statisticsRefreshed;
       database.statistics = PlanStatistics.opened({ path, db, busyTimeoutMs: () => database.busyTimeoutMs, holdWriters: () => database.expectWriter(), refreshed });
     } catch (error) {
@@ -147,12 +151,19 @@ export class Database {
   }
 
   /** Hands WAL checkpoints to a worker thread (see walCheckpointer.ts); SQLite's own are turned off. */
-  private checkpointOffTheEventLoop(): void {
+  private checkpointOffTheEventLoop(walRestartPages: number | undefined): void {
     this.db.exec('PRAGMA wal_autocheckpoint = 0');
-    this.checkpoints = new WalCheckpointer(this.path, () => {
-      // Without the worker, SQLite checkpoints inside commits again, as it does by default.
-      if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
-    });
+    const checkpoints = new WalCheckpointer(
+      this.path,
+      () => {
+        this.walRestart = undefined;
+        // Without the worker, SQLite checkpoints inside commits again, as it does by default.
+        if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
+      },
+      { reported: (result) => this.walRestart?.checkpointed(result) },
+    );
+    this.checkpoints = checkpoints;
+    this.walRestart = new WalRestart({ maxPages: walRestartPages });
   }
 
   /** Resolves after the next checkpoint of the WAL (undefined if none can run). */
@@ -220,6 +231,7 @@ export class Database {
 
   /** The outermost transaction: BEGIN, `fn`, COMMIT; hands back the `onCommit` callbacks it queued. */
   private commitOuter<T>(fn: () => T): { result: T; callbacks: Array<() => void> } {
+    this.walRestart?.beforeBegin(this.db);
     this.db.exec('BEGIN IMMEDIATE');
     this.depth = 1;
     let result: T;

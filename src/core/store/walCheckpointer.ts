@@ -70,12 +70,14 @@ export class WalCheckpointer implements Disposable {
   private readonly waiters: Array<(result: CheckpointResult | undefined) => void> = [];
 
   private readonly idleMs: number;
+  private readonly reported: ((result: CheckpointResult) => void) | undefined;
 
-  /** `fallBack` is called once if checkpoints cannot run off the event loop. */
-  constructor(path: string, fallBack: (reason: string) => void, options: { idleMs?: number } = {}) {
+  /** `fallBack` is called once if checkpoints cannot run off the event loop; `reported`, with each checkpoint's result. */
+  constructor(path: string, fallBack: (reason: string) => void, options: { idleMs?: number; reported?: (result: CheckpointResult) => void } = {}) {
     this.path = path;
     this.fallBack = fallBack;
     this.idleMs = options.idleMs ?? IDLE_MS;
+    this.reported = options.reported;
   }
 
   /** Whether a worker (and its connection) is open now. */
@@ -142,6 +144,7 @@ export class WalCheckpointer implements Disposable {
     this.worker?.unref();
     // A failed checkpoint (a full disk, a busy file) leaves the WAL as it was: the next one retries.
     const result = reply.ok ? { log: reply.log, checkpointed: reply.checkpointed } : undefined;
+    if (result) this.reported?.(result);
     for (const resolve of this.waiters.splice(0)) resolve(result);
     if (this.dirty) this.written();
     else if (!this.disposed && !this.failed) {
