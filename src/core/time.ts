@@ -55,3 +55,22 @@ export function newOrderedId(): string {
 function hex(value: number, digits: number): string {
   return value.toString(16).padStart(digits, '0');
 }
+
+// RFC 3339's date-time (what Satchel writes and what the wire's times are): a date, a time, a zone.
+const RFC_3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * `value` when it is an RFC 3339 time of a real date, else undefined. Date.parse alone takes
+ * "March 7", "1" or "2020-02-31" (as March 2nd), which a hand-edited file may hold; stored as a
+ * record's time they would reach every client, which parses ISO times only.
+ */
+export function rfc3339(value: string): string | undefined {
+  if (!RFC_3339.test(value)) return undefined;
+  const ms = Date.parse(value.replace(' ', 'T'));
+  if (Number.isNaN(ms)) return undefined;
+  // A day past its month's end parses as the next month's: the date written must be the date read.
+  const local = value.slice(0, 10);
+  const offset = /[+-]\d{2}:\d{2}$/.exec(value)?.[0];
+  const shift = offset ? (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6))) : 0;
+  return new Date(ms + shift * 60_000).toISOString().slice(0, 10) === local ? value : undefined;
+}

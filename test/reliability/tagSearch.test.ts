@@ -66,30 +66,30 @@ after(async () => {
  */
 test('200 concurrent agent searches by tag with limit 1 answer the newest snippet, holding health no longer than 200 calls listing one snippet', async () => {
   const concurrently = (name: string, args: Record<string, unknown>) =>
-    withHealth(port, () => Promise.all(Array.from({ length: 200 }, () => callTool(port, name, args, 120_000))));
+    withHealth({ port, host }, () => Promise.all(Array.from({ length: 200 }, () => callTool(port, name, args, 120_000))));
   const baseline = await concurrently('list_recent_snippets', { limit: 1 });
   const tagged = await concurrently('search_snippets', { tags: ['probe'], limit: 1 });
-  for (const [what, { result, slowest }] of [['list_recent_snippets', baseline], ['search_snippets by tag', tagged]] as const) {
+  for (const [what, { result, slowest, waited }] of [['list_recent_snippets', baseline], ['search_snippets by tag', tagged]] as const) {
     const times = result.map((reply) => reply.ms);
-    figures('tag-search-mcp', { tool: what, concurrent: 200, snippets: SNIPPETS, p50_ms: percentile(times, 50), max_ms: Math.max(...times), health_slowest_ms: slowest });
+    figures('tag-search-mcp', { tool: what, concurrent: 200, snippets: SNIPPETS, p50_ms: percentile(times, 50), max_ms: Math.max(...times), health_slowest_ms: slowest, loop_held_ms: waited });
   }
   for (const reply of tagged.result) {
     assert.equal(reply.status, 200);
     assert.deepEqual((reply.structured as { snippets: Array<{ id: string }> }).snippets.map((s) => s.id), [newest], reply.text);
   }
-  const allowed = 2 * baseline.slowest + 1000;
-  assert.ok(tagged.slowest < allowed, `health waited ${tagged.slowest} ms behind 200 searches by tag, ${baseline.slowest} ms behind 200 listings of one snippet`);
+  const allowed = 2 * baseline.waited + 1000;
+  assert.ok(tagged.waited < allowed, `the host held health ${tagged.waited} ms (round trip ${tagged.slowest} ms) behind 200 searches by tag, ${baseline.waited} ms (${baseline.slowest} ms) behind 200 listings of one snippet`);
 });
 
 test('20 concurrent GET /assets/search by tag send every tagged snippet, a page at a time, while health answers within 1 s', async () => {
   const path = '/assets/search?searchable_tags=probe&transferables=false';
-  const { result, slowest } = await withHealth(port, () => Promise.all(Array.from({ length: 20 }, () => fetchCounted(port, path, /"identifier":/g))));
+  const { result, slowest, waited } = await withHealth({ port, host }, () => Promise.all(Array.from({ length: 20 }, () => fetchCounted(port, path, /"identifier":/g))));
   const times = result.map((reply) => reply.ms);
-  figures('tag-search-rest', { concurrent: 20, snippets: SNIPPETS, mib_each: Math.round(result[0]!.bytes / 1024 / 1024), p50_ms: percentile(times, 50), max_ms: Math.max(...times), health_slowest_ms: slowest });
+  figures('tag-search-rest', { concurrent: 20, snippets: SNIPPETS, mib_each: Math.round(result[0]!.bytes / 1024 / 1024), p50_ms: percentile(times, 50), max_ms: Math.max(...times), health_slowest_ms: slowest, loop_held_ms: waited });
   for (const reply of result) {
     assert.equal(reply.status, 200);
     assert.equal(reply.counts.get('"identifier":'), SNIPPETS, 'every tagged snippet once');
     assert.match(reply.tail, /"exact":10000\}$/);
   }
-  assert.ok(slowest < 1000, `health waited ${slowest} ms behind 20 searches by tag`);
+  assert.ok(waited < 1000, `health waited ${waited} ms (round trip ${slowest} ms) behind 20 searches by tag`);
 });

@@ -11,7 +11,7 @@
  */
 import { readFrontMatter, writeFrontMatter } from './frontMatter.ts';
 import { YamlError, type YamlValue } from './yamlReader.ts';
-import { idSegment, shardOf, sortedTexts, sortedWebsites, VaultFormatError, type VaultFile, type VaultWebsite } from './vaultFormat.ts';
+import { idSegment, shardOf, sortedTexts, sortedWebsites, vaultTime, VaultFormatError, type VaultFile, type VaultWebsite } from './vaultFormat.ts';
 
 export const CONVERSATIONS_DIR = 'conversations';
 export const CONVERSATION_FILE = 'conversation.md';
@@ -99,8 +99,7 @@ function text(value: YamlValue | undefined): string {
 }
 
 function time(value: YamlValue | undefined, fallback: string): string {
-  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
-  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : fallback;
+  return vaultTime(value) ?? fallback;
 }
 
 function front(id: string, file: VaultFile): { data: Readonly<Record<string, YamlValue>>; body: string } {

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { InvalidInputError } from '../errors.ts';
 import { readFrontMatter, writeFrontMatter } from './frontMatter.ts';
 import { YamlError, type YamlValue } from './yamlReader.ts';
+import { rfc3339 } from '../time.ts';
 
 /** The vault format this Satchel writes; a vault of a later format is read by no older Satchel. */
 export const VAULT_FORMAT = 1;
@@ -177,16 +178,17 @@ export function parseAsset(id: string, files: readonly VaultFile[], now: () => s
   const code = codes[0]!;
   const language = text(data.language) || code.name.slice(CODE_PREFIX.length);
   const binary = data.binary === true;
-  const created = time(data.created) ?? time(data.updated) ?? now();
+  const created = vaultTime(data.created) ?? vaultTime(data.updated) ?? now();
   return {
     id,
-    name: text(data.name) || id,
+    // A blank name (a hand edit on the git host) is no name, as the create door takes it: the id stands in.
+    name: text(data.name).trim() === '' ? id : text(data.name),
     language,
     tags: texts(data.tags),
     websites: websites(data.websites),
     ...(front.body !== '' ? { description: front.body } : {}),
     created,
-    updated: time(data.updated) ?? created,
+    updated: vaultTime(data.updated) ?? created,
     favorited: data.favorited === true,
     syntax: data.syntax === true,
     prefixes: texts(data.prefixes),
@@ -220,11 +222,14 @@ function websites(value: YamlValue | undefined): VaultWebsite[] {
   return out;
 }
 
-/** An ISO time as written; a number is milliseconds since the epoch (massCode writes those). */
-function time(value: YamlValue | undefined): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
-  if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) return undefined;
-  return value;
+/** An ISO time as written; a number is milliseconds since the epoch (massCode writes those). Anything else is no time. */
+export function vaultTime(value: YamlValue | undefined): string | undefined {
+  if (typeof value === 'number') {
+    // new Date(1e20) is an Invalid Date, whose toISOString throws.
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  }
+  return typeof value === 'string' ? rfc3339(value) : undefined;
 }
 
 /** Whether two records are the same (the same files, byte for byte). */
