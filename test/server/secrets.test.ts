@@ -10,6 +10,8 @@ import { withClient } from '../support/helpers.ts';
 import { codeSeed } from '../support/assetFixtures.ts';
 import { ClientError } from '../../src/client/errors.ts';
 import { PLANTED } from '../core/secrets/plantedSecrets.ts';
+import { LIMITS } from '../../src/core/limits.ts';
+import { TEST_AUTHOR } from '../support/authors.ts';
 
 const aws = PLANTED.find((p) => p.shape === 'aws:AWSSecretAccessKey')!;
 const github = PLANTED.find((p) => p.shape === 'github:GITHUB_TOKEN')!;
@@ -62,5 +64,32 @@ test('sync-secrets, summary and scan; bad input is a clear 4xx', async () => {
     const bad = await fetch(`${server.url}/satchel/assets/${created.id}/sync-secrets`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ include: 'yes' }) });
     assert.equal(bad.status, 400);
     assert.match(await bad.text(), /include/);
+  });
+});
+
+test('health answers while the largest snippet allowed is scanned', async () => {
+  await withClient(async (_client, server) => {
+    const line = 'const value = compute(input, options); // ordinary code\n';
+    const text = `${line.repeat(Math.floor((LIMITS.contentChars - 200) / line.length))}${github.text}\n`;
+    const created = await server.core.assets.writes.create(codeSeed(text, 'large'), { author: TEST_AUTHOR });
+    assert.ok(!server.core.assets.secrets.isCurrent(created.id));
+    let scanning = true;
+    const snapshot = fetch(`${server.url}/asset/${created.id}`).then(async (response) => {
+      const asset = (await response.json()) as { sensitives?: { iterable: Array<{ name: string }> } };
+      scanning = false;
+      return asset;
+    });
+    const latencies: number[] = [];
+    while (scanning) {
+      const started = performance.now();
+      const health = await fetch(`${server.url}/.well-known/health`);
+      assert.equal(health.status, 200);
+      await health.text();
+      latencies.push(performance.now() - started);
+    }
+    const asset = await snapshot;
+    assert.deepEqual(asset.sensitives?.iterable.map((s) => s.name), ['GitHub token']);
+    assert.ok(latencies.length > 0);
+    assert.ok(Math.max(...latencies) < 1000, `health took up to ${Math.max(...latencies).toFixed(0)} ms (${latencies.length} probes)`);
   });
 });
