@@ -5,9 +5,9 @@
  */
 import { resultOf } from './longOperation.ts';
 import type { HttpTransport } from './http.ts';
-import { secretOperations as op, type SecretScanProgress, type SecretsSummary, type SyncSecretsSetting } from '../wire/secrets.ts';
+import { secretOperations as op, type Forgotten, type SecretScanProgress, type SecretsSummary, type SyncSecretsSetting } from '../wire/secrets.ts';
 
-export type { SecretScanProgress, SecretsSummary, SyncSecretsSetting } from '../wire/secrets.ts';
+export type { Forgotten, SecretScanProgress, SecretsSummary, SyncSecretsSetting } from '../wire/secrets.ts';
 
 export interface SecretScanOptions {
   readonly signal?: AbortSignal | undefined;
@@ -24,6 +24,14 @@ export class SecretsClient {
   /** "Not a Secret": the value of sensitive `sensitiveId` (an id from `Asset.sensitives`) is no longer flagged, in any snippet. */
   dismiss(assetId: string, sensitiveId: string): Promise<void> {
     return this.http.call(op.dismiss, { params: { asset: assetId, sensitive: sensitiveId } });
+  }
+
+  /**
+   * "Forget Secret": the value of `sensitiveId` (every value found, when left out) is removed from the
+   * snippet, its revisions and the trash, a backup taken first (its name in the reply). Rewrites history: confirm first.
+   */
+  forget(assetId: string, sensitiveId?: string): Promise<Forgotten> {
+    return this.http.call(op.forget, { params: { asset: assetId }, body: sensitiveId === undefined ? {} : { sensitive: sensitiveId } });
   }
 
   /** Whether the snippet syncs with its secrets (otherwise each value is replaced by its placeholder on the remote). */

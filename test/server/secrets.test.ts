@@ -93,3 +93,19 @@ test('health answers while the largest snippet allowed is scanned', async () => 
     assert.ok(Math.max(...latencies) < 1000, `health took up to ${Math.max(...latencies).toFixed(0)} ms (${latencies.length} probes)`);
   });
 });
+
+test('POST …/sensitives/forget through the client: the value leaves the snippet, the reply names the backup', async () => {
+  await withClient(async (client, server) => {
+    const created = await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: codeSeed(`${github.text}\n${aws.text}\n`, 'two') as never });
+    const asset = await new AssetApi(server.sdk).assetSnapshot({ asset: created.id });
+    const gh = asset.sensitives!.iterable.find((s) => s.name === 'GitHub token')!;
+    const forgotten = await client.secrets.forget(created.id, gh.id);
+    assert.match(forgotten.backup, /before-forget-secret/);
+    const after = await new AssetApi(server.sdk).assetSnapshot({ asset: created.id });
+    assert.deepEqual(after.sensitives?.iterable.map((s) => s.name), ['AWS secret access key']);
+    assert.ok(!JSON.stringify(after).includes(github.value));
+    const bad = await fetch(`${server.url}/satchel/assets/${created.id}/sensitives/forget`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sensitive: 7 }) });
+    assert.equal(bad.status, 400);
+    await assert.rejects(client.secrets.forget(created.id, 'no-such'), (error: unknown) => error instanceof ClientError && error.status === 404);
+  });
+});

@@ -3,6 +3,7 @@ import { route, type RouteModule } from './deps.ts';
 import { empty, input, json, param } from '../http.ts';
 import { longOperationReply } from '../ndjson.ts';
 import { secretOperations as op } from '../../wire/secrets.ts';
+import { writeOptions } from '../writeOptions.ts';
 
 export const secretRoutes: RouteModule = (router, { core }) => {
   const secrets = core.assets.secrets;
@@ -10,6 +11,12 @@ export const secretRoutes: RouteModule = (router, { core }) => {
   route(router, op.dismiss, (ctx) => {
     secrets.dismiss(param(ctx, 'asset'), param(ctx, 'sensitive'));
     empty(ctx);
+  });
+
+  route(router, op.forget, async (ctx) => {
+    const asset = param(ctx, 'asset');
+    const { sensitive } = input(ctx, op.forget);
+    json(ctx, await core.secretForgetter.forget(asset, writeOptions(ctx, { current: () => core.history.current(asset) }), sensitive));
   });
 
   route(router, op.syncSecrets, (ctx) => {
