@@ -115,3 +115,17 @@ test('the background scan runs on its own after start, and an asset written mid-
     assert.equal(core.assets.secrets.findingsFor(asset.id)[0]?.label, 'Stripe live secret key');
   });
 });
+
+test('an import, written by its own process on its own connection, leaves its snippets pending and flagged once scanned', async () => {
+  await withCore(async (core) => {
+    const entries = { 'Deploy hook': { scope: 'shellscript', prefix: ['deploy'], body: github.text }, Plain: { scope: 'typescript', prefix: ['plain'], body: 'export const x = 1;' } };
+    const text = JSON.stringify(entries);
+    const summary = await core.imports.import([{ name: 'mine.code-snippets', text: () => text }]);
+    assert.equal(summary.imported, 2);
+    const ids = core.assets.identifiers();
+    assert.ok(ids.every((id) => !core.assets.secrets.isCurrent(id)), 'the import process\'s writes were noted');
+    const flagged = [];
+    for (const id of ids) if ((await core.assets.secrets.findingsNow(id)).length > 0) flagged.push(core.assets.get(id).name);
+    assert.deepEqual(flagged, ['Deploy hook']);
+  }, { secretsScan: false });
+});
