@@ -53,6 +53,19 @@ export interface SecretsSummary {
   readonly scan: SecretScanProgress;
 }
 
+/** A finding as views show it: what and where, and the id of its value's Sensitive; never the value. */
+export interface DescribedFinding extends SecretFinding {
+  /** The id of the value's `Sensitive` (what dismiss and forget take). */
+  readonly sensitive: string;
+}
+
+export interface FlaggedAsset {
+  readonly asset: string;
+  /** Whether these are the findings of its current texts (false: a scan is pending). */
+  readonly current: boolean;
+  readonly findings: readonly DescribedFinding[];
+}
+
 export interface SecretsOptions {
   readonly scanner?: SecretScanner;
   /** Whether pending assets are scanned in the background on their own (default true; tests drive `scanPending`). */
@@ -149,6 +162,34 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   /** The stored findings with their value hashes and the sensitive id of each (the wire's `Sensitive`s: sensitives.ts). */
   storedFindings(assetId: string): Array<StoredFinding & { readonly sensitiveId: string }> {
     return this.records.findings(assetId).map((finding) => ({ ...finding, sensitiveId: sensitiveId(assetId, finding.valueHash) }));
+  }
+
+  /** Every asset with findings that are not dismissed, and what was found (never the values): the tree's icons and hovers. */
+  flagged(): FlaggedAsset[] {
+    const ids = (this.context.database
+      .prepare('SELECT DISTINCT asset_id FROM secret_findings f WHERE NOT EXISTS (SELECT 1 FROM secret_dismissed d WHERE d.value_hash = f.value_hash) ORDER BY asset_id')
+      .all() as Array<{ asset_id: string }>).map((row) => row.asset_id);
+    return ids.map((id) => ({ asset: id, current: this.isCurrent(id), findings: this.described(id) }));
+  }
+
+  /** What was found in an asset as it is now (scanned first when pending), without the values. */
+  async describedNow(assetId: string): Promise<DescribedFinding[]> {
+    await this.findingsNow(assetId);
+    return this.described(assetId);
+  }
+
+  private described(assetId: string): DescribedFinding[] {
+    return this.storedFindings(assetId).map((f) => ({
+      sensitive: f.sensitiveId,
+      ruleId: f.ruleId,
+      category: f.category,
+      severity: f.severity,
+      label: f.label,
+      field: f.field,
+      start: f.start,
+      end: f.end,
+      line: f.line,
+    }));
   }
 
   // ------------------------------------------------------------------ the user's choices
