@@ -154,6 +154,18 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     return this.source.textsOf(assetId);
   }
 
+  /**
+   * Whether `text` (a search query, a tool's argument) names a value the detector found in some
+   * snippet, whole or as one of its words: a door answers such a search for an agent with nothing.
+   * Reads at most 256 words; each is looked up by its keyed hash (an index search).
+   */
+  holdsKnownValue(text: string): boolean {
+    const words = new Set([text.trim(), ...text.split(/[\s"'`]+/, 256)].filter((word) => word.length >= 8));
+    const known = this.context.database.prepare('SELECT 1 FROM secret_findings WHERE value_hash = ? LIMIT 1');
+    for (const word of words) if (known.get(this.records.hash(word)) !== undefined) return true;
+    return false;
+  }
+
   /** Whether the user marked the snippet to sync with its secrets (the one exception to redaction on sync). */
   syncsWithSecrets(assetId: string): boolean {
     return this.records.isIncluded(assetId);

@@ -22,6 +22,9 @@ test('a create is pending until scanned; findingsNow scans it at once and the st
     assert.deepEqual(now.map((f) => [f.label, f.line, f.category, f.severity]), [['Stripe live secret key', 2, 'SECRET_KEY', 'HIGH']]);
     assert.ok(secrets.isCurrent(asset.id));
     assert.deepEqual(secrets.findingsFor(asset.id), now);
+    assert.equal(secrets.holdsKnownValue(stripe.value), true, 'a search for the value itself');
+    assert.equal(secrets.holdsKnownValue(`find "${stripe.value}" please`), true);
+    assert.equal(secrets.holdsKnownValue('stripe client setup'), false);
     assert.ok(!redactText(core.assets.text(asset.id)!, now).includes(stripe.value));
   }, { secretsScan: false });
 });
