@@ -17,7 +17,7 @@
 import type { StoreContext } from '../context.ts';
 import { Emitter, type Disposable, type Event } from '../events.ts';
 import { NotFoundError } from '../errors.ts';
-import type { SecretFinding, SecretFindingsReader } from './findings.ts';
+import { redactText, type SecretField, type SecretFinding, type SecretFindingsReader } from './findings.ts';
 import type { SecretTexts } from './detector.ts';
 import { SecretScanner, type ScanPriority } from './secretScanner.ts';
 import { SecretRecords, type StoredFinding } from './secretRecords.ts';
@@ -95,6 +95,8 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   private paused = false;
   /** Set by start(): until then only doors scan (an assets area built alone, as in tests, scans nothing by itself). */
   private started = false;
+  /** Holds taken by `defer`. */
+  private deferred = 0;
   private scanned = 0;
   private disposed = false;
   private readonly subscription: Disposable;
@@ -141,6 +143,25 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     }
     // Written again during each scan: the findings of the latest texts read are the freshest there are.
     return latest ?? [];
+  }
+
+  /**
+   * The asset's texts with every value replaced by its placeholder, and the findings they were
+   * redacted by: the findings belong to exactly the texts returned (read again and scanned on the
+   * spot should a write from another connection land between the scan and the read). The safest
+   * call for a door that sends a snippet's code, name or description out.
+   */
+  async redactedNow(assetId: string): Promise<{ readonly texts: SecretTexts; readonly findings: readonly SecretFinding[] }> {
+    let findings = await this.findingsNow(assetId);
+    const texts = this.source.textsOf(assetId);
+    if (texts === undefined) throw new NotFoundError('asset', assetId);
+    if (!this.isCurrent(assetId) || this.records.scannedFingerprint(assetId) !== this.records.fingerprint(texts)) findings = await this.scanTexts(texts);
+    const redact = (field: SecretField, text: string | undefined): string | undefined =>
+      text === undefined ? undefined : redactText(text, findings.filter((f) => f.field === field));
+    return {
+      texts: { code: redact('code', texts.code) ?? '', name: redact('name', texts.name), description: redact('description', texts.description) },
+      findings,
+    };
   }
 
   /** The findings of texts that are not stored (dismissed values left out). */
@@ -241,6 +262,20 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     this.wake();
   }
 
+  /** Holds the background scan until disposed (an import under way: its snippets are scanned after it). */
+  defer(): Disposable {
+    this.deferred++;
+    let released = false;
+    return {
+      dispose: () => {
+        if (released) return;
+        released = true;
+        this.deferred--;
+        this.wake();
+      },
+    };
+  }
+
   /** Stops the background scan after the asset under way; doors still scan what they send (findingsNow). */
   pause(): void {
     this.paused = true;
@@ -290,7 +325,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   }
 
   private wake(): void {
-    if (!this.background || !this.started || this.paused || this.disposed || this.running) return;
+    if (!this.background || !this.started || this.deferred > 0 || this.paused || this.disposed || this.running) return;
     this.running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.scanPending())
       .then(

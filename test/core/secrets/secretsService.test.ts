@@ -48,6 +48,13 @@ test('every write door notes the asset; the value gone clears its findings', asy
     core.assets.writes.edit(asset.id, { name: `deploy ${github.value}`, description: `uses ${stripe.value}` }, TEST_WRITE);
     assert.deepEqual((await secrets.findingsNow(asset.id)).map((f) => f.field).sort(), ['description', 'name']);
 
+    // A restore of a revision that held a value brings its finding back.
+    const withToken = core.history.list(asset.id).revisions.find((r) => core.history.get(asset.id, r.id).content?.text?.includes(github.value))!;
+    core.history.restore(asset.id, withToken.id, TEST_WRITE);
+    assert.ok((await secrets.findingsNow(asset.id)).some((f) => f.label === 'GitHub token'));
+    const redacted = await secrets.redactedNow(asset.id);
+    assert.ok(!JSON.stringify(redacted.texts).includes(github.value) && redacted.texts.code.includes('«secret: GitHub token»'));
+
     // Update (POST /asset/update) of the format's content.
     const full = core.assets.get(asset.id);
     const format = full.formats.iterable[0]!;
