@@ -97,6 +97,8 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   private started = false;
   /** Holds taken by `defer`. */
   private deferred = 0;
+  /** Assets the last run could not scan: a run that left only those is not started again by itself. */
+  private lastRunFailed = 0;
   private scanned = 0;
   private disposed = false;
   private readonly subscription: Disposable;
@@ -288,18 +290,30 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   async scanPending(options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: SecretScanProgress) => void } = {}): Promise<SecretScanProgress> {
     this.paused = false;
     const listener = options.onProgress ? this.onDidProgress(options.onProgress) : undefined;
+    // An asset whose scan failed stays pending (doors scan it again when they send it) and is not retried in this run.
+    const failed = new Set<string>();
     try {
       while (!this.disposed) {
         if (options.signal?.aborted) {
           this.paused = true;
           break;
         }
-        const batch = this.records.pendingBatch(BATCH);
+        const batch = this.records.pendingBatch(BATCH + failed.size).filter((id) => !failed.has(id));
         if (batch.length === 0) break;
-        for (const assetId of batch) {
+        for (const assetId of batch.slice(0, BATCH)) {
           if (options.signal?.aborted || this.disposed) break;
           const seq = this.records.pendingSeq(assetId);
-          if (seq !== undefined) await this.scanOne(assetId, seq, 'background');
+          if (seq !== undefined) {
+            try {
+              await this.scanOne(assetId, seq, 'background');
+            } catch (error) {
+              // Deleted meanwhile: its note went with it. Anything else is logged, and left pending.
+              if (!(error instanceof NotFoundError)) {
+                failed.add(assetId);
+                this.context.logger.error(`The secrets scan of asset ${assetId} failed; it stays pending`, error);
+              }
+            }
+          }
           this.progressed.fire(this.progress());
           // Between two assets the loop answers others (a batch of small snippets is scanned on this thread).
           await new Promise((resolve) => setImmediate(resolve));
@@ -308,12 +322,16 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     } finally {
       listener?.dispose();
     }
+    this.lastRunFailed = failed.size;
     return this.progress();
   }
 
-  /** Resolves once nothing is pending (the background scan ran out of notes). */
+  /** Resolves once nothing is pending but what could not be scanned (the background scan ran out of notes). */
   async settled(): Promise<void> {
-    while (this.records.pendingCount() > 0 && !this.disposed) await this.scanPending();
+    while (this.records.pendingCount() > 0 && !this.disposed) {
+      await this.scanPending();
+      if (this.lastRunFailed > 0) return;
+    }
   }
 
   dispose(): void {
@@ -334,8 +352,8 @@ export class SecretsService implements SecretFindingsReader, Disposable {
       )
       .finally(() => {
         this.running = undefined;
-        // A note taken while the last batch was read is scanned too.
-        if (!this.paused && !this.disposed && this.records.pendingCount() > 0) this.wake();
+        // A note taken while the last batch was read is scanned too (not the ones that failed: the next write wakes them).
+        if (!this.paused && !this.disposed && this.records.pendingCount() > this.lastRunFailed) this.wake();
       });
   }
 

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { withCore } from '../../support/helpers.ts';
 import { codeSeed } from '../../support/assetFixtures.ts';
 import { TEST_AUTHOR, TEST_WRITE } from '../../support/authors.ts';
-import { redactText } from '../../../src/core/secrets/findings.ts';
+import { redactText, type SecretFinding } from '../../../src/core/secrets/findings.ts';
+import { SecretScanner } from '../../../src/core/secrets/secretScanner.ts';
+import { SecretsService, type SecretTexts } from '../../../src/core/secrets/secretsService.ts';
 import { PLANTED } from './plantedSecrets.ts';
 
 const stripe = PLANTED.find((p) => p.shape === 'stripe:STRIPE_SECRET_KEY_LIVE')!;
@@ -137,5 +139,31 @@ test('an import, written by its own process on its own connection, leaves its sn
     const flagged = [];
     for (const id of ids) if ((await core.assets.secrets.findingsNow(id)).length > 0) flagged.push(core.assets.get(id).name);
     assert.deepEqual(flagged, ['Deploy hook']);
+  }, { secretsScan: false });
+});
+
+test('a scan that fails leaves its asset pending (a door scanning it fails closed) and does not stop the others', async () => {
+  await withCore(async (core) => {
+    const bad = await core.assets.writes.create(codeSeed('const poison = 1;'), { author: TEST_AUTHOR });
+    const good = await core.assets.writes.create(codeSeed(github.text), { author: TEST_AUTHOR });
+    class Failing extends SecretScanner {
+      override scan(texts: SecretTexts): Promise<SecretFinding[]> {
+        return texts.code.includes('poison') ? Promise.reject(new Error('scanner broke')) : super.scan(texts);
+      }
+    }
+    const errors: string[] = [];
+    const context = Object.assign(Object.create(core.context) as typeof core.context, { logger: { info() {}, warn() {}, error: (message: string) => errors.push(message) } });
+    const secrets = new SecretsService(context, { textsOf: (id) => core.assets.secrets.textsOf(id) }, { scanner: new Failing() });
+    try {
+      const progress = await secrets.scanPending();
+      assert.equal(progress.pending, 1);
+      assert.ok(!secrets.isCurrent(bad.id) && secrets.isCurrent(good.id));
+      assert.equal(secrets.findingsFor(good.id)[0]?.label, 'GitHub token');
+      assert.match(errors.join('\n'), new RegExp(bad.id));
+      await assert.rejects(secrets.findingsNow(bad.id), /scanner broke/);
+      await secrets.settled();
+    } finally {
+      secrets.dispose();
+    }
   }, { secretsScan: false });
 });
