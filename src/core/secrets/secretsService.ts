@@ -387,8 +387,11 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     // Derived data: a crash before it reaches the disk loses the findings and keeps the note together.
     this.context.unsyncedTransaction(() => {
       if (!this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(assetId)) return;
+      const had = this.records.findings(assetId, true).length;
       this.records.replace(assetId, stored, fingerprint, new Date().toISOString());
       this.records.settle(assetId, seq);
+      // Its `sensitives` changed: the asset streams tell their clients (the editor's tree and hovers read them again).
+      if (had > 0 || stored.length > 0) this.context.publish({ kind: 'asset', id: assetId });
     });
     this.scanned++;
     this.changed.fire(assetId);
