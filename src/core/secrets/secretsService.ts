@@ -233,7 +233,13 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   dismiss(assetId: string, id: string): void {
     const finding = this.storedFindings(assetId).find((f) => f.sensitiveId === id);
     if (!finding) throw new NotFoundError('sensitive', id);
-    this.context.transaction(() => this.records.dismiss(finding.valueHash, new Date().toISOString()));
+    this.context.transaction(() => {
+      this.records.dismiss(finding.valueHash, new Date().toISOString());
+      // Every snippet holding the value shows it no longer.
+      for (const row of this.context.database.prepare('SELECT DISTINCT asset_id FROM secret_findings WHERE value_hash = ?').all(finding.valueHash) as Array<{ asset_id: string }>) {
+        this.context.publish({ kind: 'asset', id: row.asset_id });
+      }
+    });
     this.changed.fire(assetId);
   }
 
