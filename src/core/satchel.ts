@@ -47,6 +47,8 @@ import { trashMigrations } from './trash/schema.ts';
 import { TrashStore } from './trash/trashStore.ts';
 import { TrashService, type TrashOptions } from './trash/trashService.ts';
 import type { LinkEnd } from './store/links.ts';
+import { secretMigrations } from './secrets/schema.ts';
+import { SecretForgetter } from './secrets/forgetSecret.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -62,6 +64,7 @@ export const allMigrations = [
   ...syncMigrations,
   ...agentChangeMigrations,
   ...trashMigrations,
+  ...secretMigrations,
 ];
 
 export interface CoreOptions {
@@ -91,6 +94,8 @@ export interface CoreOptions {
   };
   /** How long deleted assets and conversations stay in the trash (docs/trash.md). */
   readonly trash?: TrashOptions;
+  /** Whether pending assets are scanned for secrets in the background (default true; doors scan what they send either way). */
+  readonly secretsScan?: boolean;
 }
 
 export class Satchel implements Disposable {
@@ -123,6 +128,8 @@ export class Satchel implements Disposable {
   readonly agentWrites: AgentWrites;
   /** Deleted assets and conversations: listed, restored whole, deleted for good. */
   readonly trash: TrashService;
+  /** "Forget Secret": a value removed from a snippet, its revisions and the trash, a backup first (the secrets themselves: `assets.secrets`). */
+  readonly secretForgetter: SecretForgetter;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -180,6 +187,15 @@ export class Satchel implements Disposable {
     this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
     this.recall = this.composeRecall(options);
     this.imports = this.composeImports(options, fingerprints);
+    this.secretForgetter = new SecretForgetter({
+      context,
+      secrets: this.assets.secrets,
+      backups: this.backups,
+      texts: (id) => this.assets.secrets.textsOf(id),
+      edit: (id, edit, by) => void this.assets.writes.edit(id, edit, by),
+    });
+    // Scans what is pending: after the upgrade, the whole library once; then each write.
+    if (options.secretsScan !== false) this.assets.secrets.start();
   }
 
   /** The trash: what deletes of assets and conversations kept, restored through each area or forgotten for good. */
@@ -253,7 +269,7 @@ export class Satchel implements Disposable {
       child: { path: context.database.path, schemaVersion: context.database.schemaVersion },
       inProcess,
       session: () => {
-        const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer(), this.trash.retention.defer()];
+        const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer(), this.trash.retention.defer(), this.assets.secrets.defer()];
         return toDisposable(() => {
           disposeAll(held);
           // An import may have grown the store many times over: statistics taken before it would mislead the planner.
