@@ -1,12 +1,13 @@
 /**
- * What an import of a path reads: a Satchel vault's shard folders, a massCode Markdown vault's
- * folders, or the snippet files of a file or folder (files.ts). Each is read only when the import
- * gets to it.
+ * What an import of a path reads: a Satchel vault's shard folders, the records of a folder Pieces'
+ * export tool wrote (piecesArchive.ts), a massCode Markdown vault's folders, or the snippet files
+ * of a file or folder (files.ts). Each is read only when the import gets to it.
  */
 import { listImportFiles } from './files.ts';
 import { massCodeVaultParts, massCodeVaultRoot } from './massCodeVault.ts';
 import { isSatchelVault, vaultParts } from '../sync/vaultImport.ts';
 import type { ParsedFile } from './types.ts';
+import { piecesArchiveParts, piecesArchiveRecords } from './piecesArchive.ts';
 
 export type ImportInput =
   /** A snippet file, read as text. */
@@ -16,6 +17,7 @@ export type ImportInput =
 
 export async function importInputs(path: string): Promise<ImportInput[]> {
   if (isSatchelVault(path)) return vaultParts(path);
+  if (piecesArchiveRecords(path) !== undefined) return piecesArchiveParts(path);
   const massCode = massCodeVaultRoot(path);
   if (massCode !== undefined) return massCodeVaultParts(massCode);
   return (await listImportFiles(path)).map((file) => ({ name: file, path: file }));
