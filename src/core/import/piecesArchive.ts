@@ -74,13 +74,12 @@ export function piecesArchiveParts(dir: string): Array<{ readonly name: string; 
 
 type ArchiveIndex = PiecesIndex & { messagesOf(id: string): Json[] };
 
-/** Every related record of the archive, its asset ids and its messages by conversation. */
+/** Every related record of the archive, and its messages by conversation. */
 function readIndex(records: string): ArchiveIndex {
   const index = new PiecesIndex();
   for (const kind of ['format', 'tag', 'website', 'annotation', 'anchor', 'anchorPoint'] as const) {
     index.add(kind, jsonFiles(join(records, FOLDERS[kind])).map(readRecord));
   }
-  index.addAssets(jsonFiles(join(records, FOLDERS.asset)).map((file) => idOf(readRecord(file))));
   const messages = new Map<string, Json[]>();
   for (const message of jsonFiles(join(records, FOLDERS.message)).map(readRecord)) {
     if (!isRecord(message)) continue;

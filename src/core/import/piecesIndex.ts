@@ -43,7 +43,7 @@ export function timeOf(value: unknown, fallback: string): string {
 
 export class PiecesIndex {
   private readonly records = new Map<RelatedKind, Map<string, Json>>(RELATED_KINDS.map((kind) => [kind, new Map()]));
-  /** Every asset of the library (a conversation links only to those). */
+  /** The library's assets read into snippets so far (a conversation links only to those). */
   private readonly assets = new Set<string>();
   /** For each asset or conversation id, the ids of its related records that name it from their side. */
   private readonly named = new Map<string, Map<RelatedKind, Set<string>>>();
@@ -61,7 +61,7 @@ export class PiecesIndex {
     }
   }
 
-  /** Notes the library's asset ids (a conversation read in a later part links to them). */
+  /** Notes assets read into snippets (a conversation read in a later part links to them). */
   addAssets(ids: Iterable<string>): void {
     for (const id of ids) if (id !== '') this.assets.add(id);
   }

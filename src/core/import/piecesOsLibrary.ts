@@ -36,7 +36,6 @@ export async function* piecesOsSources(pieces: PiecesOs, signal?: AbortSignal): 
   const read = (path: string): Promise<unknown> => readPiecesJson(pieces.url, path, signal);
   const index = new PiecesIndex();
   const ids = await assetIds(read);
-  index.addAssets(ids);
   for (let at = 0; at < ids.length; at += ASSETS_PER_PART) {
     const assets = (await inTurn(ids.slice(at, at + ASSETS_PER_PART), (id) => read(`/asset/${encodeURIComponent(id)}?transferables=true`))).filter(isRecord);
     // An asset deleted in Pieces since it was listed (404) is left out.

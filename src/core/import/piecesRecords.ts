@@ -23,11 +23,15 @@ const ROLES = ['UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT'] as const;
 /** A part of an import: a file name for the summary (and the import's author) and its records. */
 export function piecesPart(source: string, assets: readonly unknown[], conversations: readonly PiecesConversation[], index: PiecesIndex): ParsedFile {
   const collector = new SnippetCollector(source);
-  for (const [at, asset] of assets.entries()) addAsset(collector, asset, index, at);
-  const known = new Set(assets.map(idOf));
+  for (const [at, asset] of assets.entries()) {
+    const before = collector.snippets.length;
+    addAsset(collector, asset, index, at);
+    // A conversation links to the snippets that are imported (a link to one that failed would never read back).
+    if (collector.snippets.length > before) index.addAssets([idOf(asset)]);
+  }
   const records: VaultConversation[] = [];
   for (const conversation of conversations) {
-    const record = conversationRecord(conversation, index, (id) => known.has(id) || index.assetKnown(id));
+    const record = conversationRecord(conversation, index, (id) => index.assetKnown(id));
     if (typeof record === 'string') collector.fail(conversationLabel(conversation.conversation), record);
     else records.push(record);
   }
@@ -43,6 +47,8 @@ export interface PiecesConversation {
 function addAsset(collector: SnippetCollector, asset: unknown, index: PiecesIndex, at: number): void {
   const label = isRecord(asset) && typeof asset.name === 'string' && asset.name.trim() !== '' ? asset.name : `asset ${idOf(asset) || at + 1}`;
   if (!isRecord(asset) || idOf(asset) === '') return collector.fail(label, 'not a Pieces asset (no id)');
+  // Deleted in Pieces (an export may keep it): not brought over.
+  if (asset.deleted !== undefined) return;
   const formats = index.relatedOf(asset, 'format');
   const originalId = idOf(asset.original);
   const inline = isRecord(asset.original) && isRecord(asset.original.reference) ? asset.original.reference : undefined;
