@@ -8,11 +8,11 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, request, tempDir, type TestServer } from '../support/helpers.ts';
-import { recordedLibrary, startPiecesOs } from '../support/piecesOsServer.ts';
+import { startPiecesOs } from '../support/piecesOsServer.ts';
+import { writePiecesArchive } from '../support/piecesArchive.ts';
 import { importInputs } from '../../src/core/import/importInputs.ts';
 import { piecesArchiveRecords } from '../../src/core/import/piecesArchive.ts';
 import { resolvePiecesOs } from '../../src/core/import/piecesOs.ts';
@@ -24,39 +24,6 @@ import { ANNOTATIONS, ANCHOR_POINT, ASSETS, CONVERSATION, MESSAGES, PNG, TEXTS }
 let h: TestServer;
 let archive: string;
 
-/** Writes the recorded library as the export tool lays it out (preserve mode: raw/). */
-function writeArchive(dir: string): void {
-  const library = recordedLibrary();
-  const write = (material: string, type: string, record: { readonly id: string; readonly [key: string]: unknown }): void => {
-    const folder = join(dir, 'raw', material);
-    mkdirSync(folder, { recursive: true });
-    const key = createHash('sha256').update(`${type}\u0000${record.id}`).digest('hex');
-    writeFileSync(join(folder, `${key}.json`), `${JSON.stringify(record, null, 2)}\n`);
-  };
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ format_version: 5, tool_version: '0.20.0-dev', mode: 'preserve', status: 'complete', os_version: '12.3.1', coverage: [], issues: [] }, null, 2));
-  writeFileSync(join(dir, 'index.md'), '# Pieces export\n');
-  for (const asset of library.assets) {
-    for (const format of asset.formats.iterable) write('formats', 'FORMATS', format);
-    // The archive's asset names its related records by id; each has a file of its own.
-    write('assets', 'ASSETS', {
-      ...asset,
-      formats: { iterable: asset.formats.iterable.map((format) => ({ id: format.id })) },
-      original: { id: asset.original.id },
-      tags: { iterable: (asset.tags?.iterable ?? []).map((tag) => ({ id: tag.id })) },
-      websites: { iterable: (asset.websites?.iterable ?? []).map((site) => ({ id: site.id })) },
-      annotations: { iterable: (asset.annotations?.iterable ?? []).map((annotation) => ({ id: annotation.id })) },
-      anchors: { iterable: (asset.anchors?.iterable ?? []).map((anchor) => ({ id: anchor.id })) },
-    });
-  }
-  for (const tag of library.tags) write('tags', 'TAGS', tag);
-  for (const site of library.websites) write('websites', 'WEBSITES', site);
-  for (const annotation of library.annotations) write('annotations', 'ANNOTATIONS', annotation);
-  for (const anchor of library.anchors) write('anchors', 'ANCHORS', anchor);
-  for (const point of library.anchorPoints) write('anchor_points', 'ANCHOR_POINTS', point);
-  for (const conversation of library.conversations) write('conversations', 'CONVERSATIONS', conversation);
-  for (const message of library.messages) write('messages', 'CONVERSATION_MESSAGES', message);
-}
-
 async function* sourcesOf(path: string): AsyncGenerator<ImportSource> {
   for (const input of await importInputs(path)) {
     if ('read' in input) yield { name: input.name, parsed: input.read() };
@@ -67,7 +34,7 @@ before(async () => {
   h = await startTestServer();
   archive = join(tempDir('satchel-pieces-archive-'), 'Pieces-Export');
   mkdirSync(archive);
-  writeArchive(archive);
+  writePiecesArchive(archive);
 });
 after(async () => {
   await h.close();
