@@ -6,6 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { startPiecesOs, type PiecesOsStandIn } from '../support/piecesOsServer.ts';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
@@ -200,8 +201,48 @@ test('discovery finds Pieces OS on its ports and never takes Satchel for it', as
   assert.deepEqual(pieces.reads.slice(readsBefore), ['/.well-known/version']);
 });
 
+/** Two ports of Pieces OS's range that are free now, lowest first (the range's upper end: Satchel's own default is 39300). */
+async function freePiecesPorts(): Promise<[number, number]> {
+  const free: number[] = [];
+  for (let port = 39333; port >= 39301 && free.length < 2; port--) {
+    const server = createServer();
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (listening) {
+      free.push(port);
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+  assert.equal(free.length, 2, 'two free ports in 39301-39333');
+  return [free[1]!, free[0]!];
+}
+
+test('with no address the host finds Pieces OS on its ports, passing over its own (which answers the version check too)', async () => {
+  const [ownPort, piecesPort] = await freePiecesPorts();
+  const own = await startTestServer({ port: ownPort });
+  const ownClient = new SatchelClient(own.url);
+  const standIn = await startPiecesOs('12.4.0', piecesPort);
+  try {
+    const summary = await ownClient.imports.importPieces(undefined);
+    assert.equal(summary.source, `Pieces OS 12.4.0 at 127.0.0.1:${piecesPort}`);
+    assert.equal(summary.imported, ASSETS.length);
+    assert.ok(standIn.reads.includes('/assets/identifiers'));
+  } finally {
+    ownClient.dispose();
+    await own.close();
+    await standIn.close();
+  }
+});
+
 test('given Satchel own address, the import refuses it as not Pieces OS; with none running, it says so', async () => {
   await assert.rejects(client.imports.importPieces(h.url), (error: Error & { status?: number }) => /Satchel itself/.test(error.message) && error.status === 400);
   const reply = await request(h.url, 'POST', '/satchel/import/pieces', { body: { url: 12 } });
   assert.equal(reply.status, 400);
+  const gone = await startPiecesOs();
+  const port = gone.port;
+  await gone.close();
+  await assert.rejects(resolvePiecesOs(undefined, { ports: [port] }), (error: Error & { code?: string }) => /No Pieces OS is running/.test(error.message) && error.code === 'unavailable');
+  await assert.rejects(client.imports.importPieces(`http://127.0.0.1:${port}`), (error: Error & { status?: number }) => /No Pieces OS answers at/.test(error.message) && error.status === 503);
 });

@@ -38,7 +38,7 @@ export interface PiecesOsStandIn {
   close(): Promise<void>;
 }
 
-export async function startPiecesOs(version = '12.3.1'): Promise<PiecesOsStandIn> {
+export async function startPiecesOs(version = '12.3.1', port = 0): Promise<PiecesOsStandIn> {
   const reads: string[] = [];
   const standIn: { library: PiecesLibrary; hold: Promise<void> | undefined } = { library: recordedLibrary(), hold: undefined };
   const answer = (res: ServerResponse, value: unknown): void => {
@@ -97,11 +97,14 @@ export async function startPiecesOs(version = '12.3.1'): Promise<PiecesOsStandIn
   const server = createServer((req, res) => {
     handle(req, res).catch(() => res.writeHead(500).end());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${bound}`,
+    port: bound,
     reads,
     get library() {
       return standIn.library;
