@@ -18,7 +18,7 @@ import { authorOf } from '../core/history/authors.ts';
 import { ProgressBar } from './progressBar.ts';
 import { cancelOnInterrupt } from './interrupt.ts';
 import { resolvePiecesOs } from '../core/import/piecesOs.ts';
-import { piecesLabel, piecesOsSources } from '../core/import/piecesOsLibrary.ts';
+import { listPiecesLibrary, piecesLabel, piecesOsSources } from '../core/import/piecesOsLibrary.ts';
 
 const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS.join('|')}] [--batch-size N] <file-or-folder>…
        satchel import [--data-dir DIR] --from-pieces [URL]
@@ -95,7 +95,8 @@ async function runPiecesImport(dataDir: string, positionals: readonly string[], 
         process.stderr.write(`Importing from ${piecesLabel(pieces)}.\n`);
         const core = Satchel.open({ dataDir });
         try {
-          const done = await core.imports.import(piecesOsSources(pieces, interrupt.signal), { ...options, format: 'pieces' });
+          const listing = await listPiecesLibrary(pieces, interrupt.signal);
+          const done = await core.imports.import(piecesOsSources(pieces, listing, interrupt.signal), { ...options, format: 'pieces', files: listing.parts });
           if (!done.cancelled) await core.imports.merged();
           return { ...done, source: piecesLabel(pieces) };
         } finally {

@@ -16,7 +16,7 @@ import { writePiecesArchive } from '../support/piecesArchive.ts';
 import { importInputs } from '../../src/core/import/importInputs.ts';
 import { piecesArchiveRecords } from '../../src/core/import/piecesArchive.ts';
 import { resolvePiecesOs } from '../../src/core/import/piecesOs.ts';
-import { piecesOsSources } from '../../src/core/import/piecesOsLibrary.ts';
+import { listPiecesLibrary, piecesOsSources } from '../../src/core/import/piecesOsLibrary.ts';
 import type { ImportSource } from '../../src/core/import/importer.ts';
 import type { Asset } from '../../src/core/piecesTypes.ts';
 import { ANNOTATIONS, ANCHOR_POINT, ASSETS, CONVERSATION, MESSAGES, PNG, TEXTS } from '../fixtures/piecesOs/library.ts';
@@ -80,7 +80,8 @@ test('a second run of the archive, then the live Pieces OS it came from, add not
   assert.equal(again.conversations ?? 0, 0);
   const pieces = await startPiecesOs();
   try {
-    const live = await h.core.imports.import(piecesOsSources(await resolvePiecesOs(pieces.url)));
+    const found = await resolvePiecesOs(pieces.url);
+    const live = await h.core.imports.import(piecesOsSources(found, await listPiecesLibrary(found)));
     assert.equal(live.imported, 0);
     assert.equal(live.updated, 0);
     assert.equal(live.conversations ?? 0, 0);

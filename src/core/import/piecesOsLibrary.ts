@@ -31,11 +31,26 @@ export function piecesLabel(pieces: PiecesOs): string {
   return `Pieces OS ${pieces.version} at ${new URL(pieces.url).host}`;
 }
 
-export async function* piecesOsSources(pieces: PiecesOs, signal?: AbortSignal): AsyncGenerator<ImportSource> {
+/** What a library holds, listed before it is read: its asset ids and its conversations (without their messages). */
+export interface PiecesListing {
+  readonly assetIds: readonly string[];
+  readonly conversations: readonly Json[];
+  /** How many parts the import reads (its progress counts them as files). */
+  readonly parts: number;
+}
+
+export async function listPiecesLibrary(pieces: PiecesOs, signal?: AbortSignal): Promise<PiecesListing> {
+  const read = (path: string): Promise<unknown> => readPiecesJson(pieces.url, path, signal);
+  const ids = await listedAssetIds(read);
+  const conversations = itemsOf(await read('/conversations?transferables=false')).filter((conversation) => idOf(conversation) !== '');
+  return { assetIds: ids, conversations, parts: Math.ceil(ids.length / ASSETS_PER_PART) + Math.ceil(conversations.length / CONVERSATIONS_PER_PART) };
+}
+
+export async function* piecesOsSources(pieces: PiecesOs, listing: PiecesListing, signal?: AbortSignal): AsyncGenerator<ImportSource> {
   const name = piecesLabel(pieces);
   const read = (path: string): Promise<unknown> => readPiecesJson(pieces.url, path, signal);
   const index = new PiecesIndex();
-  const ids = await assetIds(read);
+  const ids = listing.assetIds;
   for (let at = 0; at < ids.length; at += ASSETS_PER_PART) {
     const assets = (await inTurn(ids.slice(at, at + ASSETS_PER_PART), (id) => read(`/asset/${encodeURIComponent(id)}?transferables=true`))).filter(isRecord);
     // An asset deleted in Pieces since it was listed (404) is left out.
@@ -43,7 +58,7 @@ export async function* piecesOsSources(pieces: PiecesOs, signal?: AbortSignal): 
     for (const asset of assets) for (const anchor of index.relatedOf(asset, 'anchor')) await complete(anchor, ['anchorPoint'], index, read);
     yield { name, parsed: piecesPart(name, assets, [], index) };
   }
-  const conversations = itemsOf(await read('/conversations?transferables=false')).filter((conversation) => idOf(conversation) !== '');
+  const { conversations } = listing;
   for (let at = 0; at < conversations.length; at += CONVERSATIONS_PER_PART) {
     const part = await inTurn(conversations.slice(at, at + CONVERSATIONS_PER_PART), async (conversation): Promise<PiecesConversation> => {
       const messages = itemsOf(await read(`/conversation/${encodeURIComponent(idOf(conversation))}/messages?transferables=true`));
@@ -55,7 +70,7 @@ export async function* piecesOsSources(pieces: PiecesOs, signal?: AbortSignal): 
 }
 
 /** The library's asset ids: GET /assets/identifiers, or the content-free snapshot where a version lacks it. */
-async function assetIds(read: (path: string) => Promise<unknown>): Promise<string[]> {
+async function listedAssetIds(read: (path: string) => Promise<unknown>): Promise<string[]> {
   const listed = (await read('/assets/identifiers')) ?? (await read('/assets?transferables=false'));
   return [...new Set(itemsOf(listed).map(idOf).filter((id) => id !== ''))];
 }

@@ -61,7 +61,8 @@ export function piecesImportCommands(s: Services): CommandMap {
           const cancel = token.onCancellationRequested(() => stop.abort());
           let shown = 0;
           const onProgress = (p: ImportProgress): void => {
-            const share = 100 * progressShare(p);
+            // A Pieces OS import knows its parts up front; the snippets found grow part by part.
+            const share = 100 * (p.files ? Math.min(1, p.filesDone / p.files) : progressShare(p));
             progress.report({ increment: Math.max(0, share - shown), message: `${p.imported.toLocaleString()} imported, ${(p.updated + p.duplicates).toLocaleString()} already here` });
             shown = Math.max(shown, share);
           };

@@ -23,7 +23,7 @@ import { isKnownSpecific } from '../../core/assets/specifics.ts';
 import { importOperations as op } from '../../wire/imports.ts';
 import type { BodyOut } from '../../wire/operation.ts';
 import { resolvePiecesOs } from '../../core/import/piecesOs.ts';
-import { piecesLabel, piecesOsSources } from '../../core/import/piecesOsLibrary.ts';
+import { listPiecesLibrary, piecesLabel, piecesOsSources } from '../../core/import/piecesOsLibrary.ts';
 
 /** A part's snippets as the importer takes them: each checked against the bounds every format shares. */
 function partSource(part: BodyOut<typeof op.import>['parts'][number]): ImportSource {
@@ -67,7 +67,8 @@ export const importRoutes: RouteModule = (router, { core }) => {
       async (signal, onProgress) => {
         const pieces = await resolvePiecesOs(request.url, { skip: ownPort !== undefined ? [ownPort] : [], signal });
         source = piecesLabel(pieces);
-        return core.imports.import(piecesOsSources(pieces, signal), { signal, onProgress, format: 'pieces', batchSize: request.batchSize });
+        const listing = await listPiecesLibrary(pieces, signal);
+        return core.imports.import(piecesOsSources(pieces, listing, signal), { signal, onProgress, format: 'pieces', batchSize: request.batchSize, files: listing.parts });
       },
       (summary) => {
         if (summary.cancelled) core.context.logger.info(`Import from ${source ?? 'Pieces OS'} cancelled by its client after ${summary.imported} of ${summary.found} snippets.`);
