@@ -5,14 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Satchel } from '../../src/core/satchel.ts';
 import { tryStartHost } from '../../src/hosting/host.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { tempDir } from '../support/helpers.ts';
 import { runCli } from '../support/cli.ts';
 import { startPiecesOs } from '../support/piecesOsServer.ts';
-import { ASSETS } from '../fixtures/piecesOs/library.ts';
+import { writePiecesArchive } from '../support/piecesArchive.ts';
+import { ANCHOR, ANCHOR_POINT, ANNOTATIONS, ASSETS } from '../fixtures/piecesOs/library.ts';
 
 test('with no host: the Pieces library is imported directly, and a second run adds nothing', { timeout: 90_000 }, async () => {
   const dataDir = tempDir('satchel-cli-pieces-');
@@ -35,6 +37,33 @@ test('with no host: the Pieces library is imported directly, and a second run ad
   } finally {
     await pieces.close();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('with a host: an export-tool folder goes to the host as parts, annotations, anchors and authors included', { timeout: 90_000 }, async () => {
+  const dataDir = tempDir('satchel-cli-pieces-archive-');
+  const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0 });
+  assert.ok(host);
+  const archive = join(tempDir('satchel-cli-pieces-export-'), 'Pieces-Export');
+  mkdirSync(archive);
+  writePiecesArchive(archive);
+  try {
+    const result = await runCli(['import', '--data-dir', dataDir, archive]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /through the Satchel host/);
+    assert.match(result.stdout, /imported 4, skipped 0 duplicates, 0 failed, 1 conversations/);
+    const records = host.core.context.records;
+    assert.equal(records.get<{ text: string }>('annotation', ANNOTATIONS.retryComment.id)?.text, ANNOTATIONS.retryComment.text);
+    assert.equal(records.get<{ fullpath: string }>('anchor', ANCHOR.id)?.fullpath, ANCHOR_POINT.fullpath);
+    assert.ok(host.core.context.links.has({ kind: 'anchor', id: ANCHOR.id }, { kind: 'asset', id: 'asset-retry-0001' }));
+    assert.equal(host.core.assets.get('asset-parse-0002').formats.iterable[0]?.application.name, 'JETBRAINS');
+    assert.equal(host.core.assets.get('asset-sql-0003').created.value, '2023-11-20T16:45:10.500Z');
+    const again = await runCli(['import', '--data-dir', dataDir, archive]);
+    assert.match(again.stdout, /imported 0, skipped 4 duplicates, 0 failed \(/);
+  } finally {
+    await host.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(join(archive, '..'), { recursive: true, force: true });
   }
 });
 
