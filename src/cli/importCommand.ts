@@ -119,10 +119,10 @@ async function runPiecesImport(dataDir: string, positionals: readonly string[], 
 }
 
 /** The inputs as the importer reads them, each read when its turn comes. */
-function* sourcesOf(inputs: readonly ImportInput[]): Generator<ImportSource> {
+async function* sourcesOf(inputs: readonly ImportInput[]): AsyncGenerator<ImportSource> {
   for (const input of inputs) {
     if ('path' in input) yield { name: input.name, text: () => readFile(input.path, 'utf8') };
-    else yield { name: input.name, parsed: input.read() };
+    else yield { name: input.name, parsed: await input.read() };
   }
 }
 
@@ -143,7 +143,7 @@ function importInto(dataDir: string, files: readonly ImportInput[], options: Imp
       client.imports.importFiles(
         files.map((input) => ({
           name: input.name,
-          read: async () => ('path' in input ? readImportFile(input.path, options.format) : { name: input.name, parsed: input.read() }),
+          read: async () => ('path' in input ? readImportFile(input.path, options.format) : { name: input.name, parsed: await input.read() }),
         })),
         options,
       ),

@@ -15,6 +15,7 @@ import { startPiecesOs } from '../support/piecesOsServer.ts';
 import { writePiecesArchive } from '../support/piecesArchive.ts';
 import { importInputs } from '../../src/core/import/importInputs.ts';
 import { piecesArchiveRecords } from '../../src/core/import/piecesArchive.ts';
+import { diskArchive } from '../../src/core/import/piecesArchiveDisk.ts';
 import { resolvePiecesOs } from '../../src/core/import/piecesOs.ts';
 import { listPiecesLibrary, piecesOsSources } from '../../src/core/import/piecesOsLibrary.ts';
 import type { ImportSource } from '../../src/core/import/importer.ts';
@@ -26,7 +27,7 @@ let archive: string;
 
 async function* sourcesOf(path: string): AsyncGenerator<ImportSource> {
   for (const input of await importInputs(path)) {
-    if ('read' in input) yield { name: input.name, parsed: input.read() };
+    if ('read' in input) yield { name: input.name, parsed: await input.read() };
   }
 }
 
@@ -41,10 +42,10 @@ after(async () => {
   rmSync(join(archive, '..'), { recursive: true, force: true });
 });
 
-test('an archive is recognised by its manifest and records folder; other folders are not', () => {
-  assert.equal(piecesArchiveRecords(archive), join(archive, 'raw'));
-  assert.equal(piecesArchiveRecords(join(archive, 'raw')), undefined);
-  assert.equal(piecesArchiveRecords(join(archive, 'missing')), undefined);
+test('an archive is recognised by its manifest and records folder; other folders are not', async () => {
+  assert.equal(await piecesArchiveRecords(diskArchive(archive)), 'raw');
+  assert.equal(await piecesArchiveRecords(diskArchive(join(archive, 'raw'))), undefined);
+  assert.equal(await piecesArchiveRecords(diskArchive(join(archive, 'missing'))), undefined);
 });
 
 test('the archive imports whole: snippets with their Pieces ids, labels, annotations, anchors, times and the conversation', async () => {

@@ -1,5 +1,5 @@
 /**
- * What a record made elsewhere brings besides its snippet (a Pieces library's, exactrecords.ts):
+ * What a record made elsewhere brings besides its snippet (a Pieces library's, exactRecords.ts):
  * annotations other than its description (comments, summaries, documentation) and anchors (the
  * files and folders it belongs to), each stored under its own id and linked to the asset, inside
  * the caller's transaction. Put again, a record equal to the stored one writes nothing, so an

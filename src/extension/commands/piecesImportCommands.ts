@@ -9,6 +9,7 @@ import { progressShare } from '../../core/import/formats.ts';
 import { piecesArchiveParts, piecesArchiveRecords } from '../../core/import/piecesArchive.ts';
 import type { ImportProgress, ImportSummary } from '../../client/imports.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
+import { workspaceArchive } from '../workspaceFiles.ts';
 
 /** What the command imports from: a running Pieces OS (`url` undefined: found on its ports), or an export folder. */
 export type PiecesSource = { readonly url?: string | undefined } | { readonly folder: vscode.Uri };
@@ -85,15 +86,16 @@ export function piecesImportCommands(s: Services): CommandMap {
   };
 }
 
-/** An export folder on this machine, read here and sent to the host as parsed parts (the same records as a live import). */
+/** An export folder (wherever VS Code reaches it), read here and sent to the host as parsed parts (the same records as a live import). */
 async function importFolder(s: Services, folder: vscode.Uri, signal: AbortSignal, onProgress: (p: ImportProgress) => void): Promise<ImportSummary> {
-  if (folder.scheme !== 'file' || piecesArchiveRecords(folder.fsPath) === undefined) {
-    throw new Error(`${folder.fsPath} is not a folder Pieces' export tool wrote on this machine (it has manifest.json, and raw/ or data/)`);
+  const files = workspaceArchive(folder);
+  if ((await piecesArchiveRecords(files)) === undefined) {
+    throw new Error(`${files.label} is not a folder Pieces' export tool wrote (it has manifest.json, and raw/ or data/)`);
   }
   const { client } = connected(s.server);
-  const parts = piecesArchiveParts(folder.fsPath);
+  const parts = await piecesArchiveParts(files);
   return client.imports.importFiles(
-    parts.map((part) => ({ name: part.name, read: async () => ({ name: part.name, parsed: part.read() }) })),
+    parts.map((part) => ({ name: part.name, read: async () => ({ name: part.name, parsed: await part.read() }) })),
     { signal, onProgress },
   );
 }
