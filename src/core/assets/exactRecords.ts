@@ -56,6 +56,7 @@ export interface ExactFields {
   readonly prefixes?: readonly string[] | undefined;
 }
 
+// Where the bulk path and sync have always taken it from (it lives in time.ts, which exactAttachments.ts uses too).
 export { stampAt };
 
 /** The record's content as revisions and edits take it. */
