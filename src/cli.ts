@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     console.log(
       'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N] [--trash-retention-days N] [--allow-host NAME]… [--[no-]review-agent-writes]\n' +
         '       satchel import [--data-dir DIR] <file-or-folder>…\n' +
+        '       satchel import [--data-dir DIR] --from-pieces [URL]\n' +
         '       satchel backup [--data-dir DIR] [FILE]\n' +
         '       satchel restore [--data-dir DIR] [FILE]\n' +
         '       satchel export --vault DIR [--data-dir DIR]\n' +

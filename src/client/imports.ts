@@ -108,6 +108,31 @@ export class ImportsClient {
     return total.summary(options.signal?.aborted === true);
   }
 
+  /**
+   * Imports a running Pieces OS's library (`url`, or the one the host finds on Pieces OS's ports):
+   * the host reads it and imports it as it imports files. Aborting the signal cancels between
+   * batches; what was written stays, and a later run adds only what is missing or changed.
+   */
+  async importPieces(url: string | undefined, options: Omit<ClientImportOptions, 'format'> = {}): Promise<ImportSummary> {
+    const body: BodyIn<typeof op.importPieces> = { ...(url !== undefined ? { url } : {}), ...(options.batchSize ? { batchSize: options.batchSize } : {}) };
+    let last: ImportProgress | undefined;
+    try {
+      const lines = await this.http.call(op.importPieces, { body, signal: options.signal });
+      return await resultOf(
+        lines,
+        'summary',
+        (progress) => {
+          last = progress;
+          options.onProgress?.(progress);
+        },
+        op.importPieces.path,
+      );
+    } catch (error) {
+      if (error instanceof ClientError && error.code === 'aborted') return cancelledSummary(last);
+      throw error;
+    }
+  }
+
   /** A file read on this side: its snippets in parts, its own failures and format counted here. */
   private async sendParsed(name: string, parsed: ParsedFile, total: Totals, options: ClientImportOptions, signal: AbortSignal): Promise<void> {
     total.addLocal({ files: 0, failures: parsed.failures, found: parsed.snippets.length, format: parsed.format });

@@ -13,6 +13,12 @@ function readable(date: Date): string {
   return readableFormat.format(date) + ' UTC';
 }
 
+/** A wire timestamp whose value is exactly `value` (a record made elsewhere: its time is never re-formatted). */
+export function stampAt(value: string): GroupedTimestamp {
+  const date = new Date(value);
+  return { ...stamp(Number.isNaN(date.getTime()) ? new Date() : date), value };
+}
+
 export function newId(): string {
   return randomUUID();
 }

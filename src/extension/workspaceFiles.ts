@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { DomainError } from '../core/errors.ts';
 import { importFileFromText, type EntryKind, type ImportTree, type ReadImportFile } from '../core/import/importTree.ts';
+import type { ArchiveFiles } from '../core/import/piecesArchive.ts';
 
 /** How a Uri is named to the user and in an import's sources: a local file by its path, anything else in full. */
 export function uriLabel(uri: vscode.Uri): string {
@@ -66,4 +67,39 @@ export async function readImportUri(uri: vscode.Uri): Promise<ReadImportFile> {
     if (error instanceof DomainError || error instanceof vscode.FileSystemError) return { name, error: (error as Error).message };
     throw error;
   }
+}
+
+/** A Pieces export-tool archive through VS Code's file system (the folder may be in a remote window's workspace). */
+export function workspaceArchive(folder: vscode.Uri): ArchiveFiles {
+  const at = (path: string): vscode.Uri => vscode.Uri.joinPath(folder, ...path.split('/'));
+  return {
+    label: uriLabel(folder),
+    read: async (path) => {
+      try {
+        return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(at(path)));
+      } catch (error) {
+        if (error instanceof vscode.FileSystemError) return undefined;
+        throw error;
+      }
+    },
+    jsonFiles: async (path) => {
+      try {
+        return (await vscode.workspace.fs.readDirectory(at(path)))
+          .filter(([name, type]) => type === vscode.FileType.File && name.endsWith('.json'))
+          .map(([name]) => name)
+          .sort();
+      } catch (error) {
+        if (error instanceof vscode.FileSystemError) return [];
+        throw error;
+      }
+    },
+    isFolder: async (path) => {
+      try {
+        return ((await vscode.workspace.fs.stat(at(path))).type & vscode.FileType.Directory) !== 0;
+      } catch (error) {
+        if (error instanceof vscode.FileSystemError) return false;
+        throw error;
+      }
+    },
+  };
 }

@@ -10,6 +10,35 @@ import type { LongOperationLine } from './longOperation.ts';
 
 const formatSchema = z.enum(IMPORT_FORMATS);
 
+/** Annotations or anchors of one record (a Pieces snippet's comments and summaries; the files it belongs to). */
+const MAX_ATTACHMENTS = 1000;
+const idSchema = z.string().min(1).max(256);
+const applicationSchema = z.object({
+  id: z.string().max(256),
+  name: z.string().max(256),
+  version: z.string().max(256),
+  platform: z.string().max(64),
+  onboarded: z.boolean(),
+  privacy: z.string().max(64),
+});
+const annotationSchema = z.object({
+  id: idSchema,
+  type: z.enum(['UNKNOWN', 'DESCRIPTION', 'COMMENT', 'DOCUMENTATION', 'SUMMARY', 'EXPLANATION', 'GIT_COMMIT']),
+  text: z.string(),
+  created: z.string().max(64),
+  updated: z.string().max(64),
+});
+const anchorSchema = z.object({
+  id: idSchema,
+  type: z.enum(['UNKNOWN', 'FILE', 'DIRECTORY']),
+  fullpath: z.string().max(8192),
+  name: z.string().max(4096).optional(),
+  platform: z.string().max(64).optional(),
+  pointId: idSchema,
+  created: z.string().max(64),
+  updated: z.string().max(64),
+});
+
 /** A snippet a caller already read from a file too large to send whole (bounds are checked again on import). */
 const snippetSchema = z.object({
   name: z.string().max(4096),
@@ -28,6 +57,10 @@ const snippetSchema = z.object({
       websites: z.array(z.object({ url: z.string().max(8192), name: z.string().max(4096) })).max(256).readonly(),
       favorited: z.boolean(),
       bytes: z.array(z.number().int().min(0).max(255)).readonly().optional(),
+      /** What a Pieces library's record keeps besides (src/core/import/piecesRecords.ts). */
+      application: applicationSchema.optional(),
+      annotations: z.array(annotationSchema).max(MAX_ATTACHMENTS).readonly().optional(),
+      anchors: z.array(anchorSchema).max(MAX_ATTACHMENTS).readonly().optional(),
     })
     .optional(),
 });
@@ -68,9 +101,20 @@ const importRequest = z
   })
   .refine((request) => request.files.length + request.parts.length > 0, { message: 'give files (name and content) or parts', path: ['files'] });
 
+/** Which Pieces OS to read: `url` (on this machine), or the one found on Pieces OS's ports. */
+const piecesImportRequest = z.object({
+  url: z.string().min(1).max(2048).optional(),
+  batchSize: z.number().int().min(1).max(10_000).optional(),
+});
+
 export const importOperations = {
   /** Answers progress lines as batches are written, then a summary or an error line. */
   import: post('/satchel/import', ndjson<ImportLine>(), 'import request', importRequest),
+  /**
+   * Imports a running Pieces OS's library over its interface, read by the host (src/core/import/piecesOs.ts):
+   * progress lines, then the summary (its `source` names the Pieces OS read) or an error line.
+   */
+  importPieces: post('/satchel/import/pieces', ndjson<ImportLine>(), 'Pieces import request', piecesImportRequest),
 } as const;
 
 /** One line of the reply. */

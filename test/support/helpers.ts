@@ -42,6 +42,8 @@ export interface TestServerOptions extends Partial<Omit<CoreOptions, 'dataDir'>>
   readonly bodyLimit?: number;
   readonly bodyInFlight?: number;
   readonly logger?: Logger;
+  /** The port to serve on (default 0: any free one). */
+  readonly port?: number;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -50,7 +52,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const core = Satchel.open({ ...options, dataDir, logger });
   const server = await serve(core, {
     logger,
-    port: 0,
+    port: options.port ?? 0,
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     ...(options.bodyInFlight ? { bodyInFlight: options.bodyInFlight } : {}),
   });

@@ -29,6 +29,7 @@ import { trackedOf } from './assetRevisions.ts';
 import { editedDoc, setTags } from './assetEdits.ts';
 import { LIMITS } from '../limits.ts';
 import { putExactly, stampAt, type ExactFields, type ExactRecord } from './exactRecords.ts';
+import { putAttachments } from './exactAttachments.ts';
 import { wellFormed } from './content.ts';
 
 const IMPORT_CACHE_KIB = 32 * 1024;
@@ -184,7 +185,7 @@ export class BulkWriter {
           formatId,
           now: created,
           creator: this.targets.creator,
-          application: this.targets.application,
+          application: record?.application ?? this.targets.application,
           classification: classificationOf(asset.language),
           bytes: bytesOf(record?.bytes?.length ?? Buffer.byteLength(asset.text)),
           name: asset.name,
@@ -212,6 +213,7 @@ export class BulkWriter {
         if (asset.syntax || asset.prefixes?.length) this.snippetFacts.put(doc.id, { syntax: asset.syntax ?? false, prefixes: asset.prefixes ?? [] });
         this.targets.revisions.created(trackedOf(doc), asset.tags, asset.description || undefined, author);
         if (asset.origin !== undefined) this.targets.origins?.record(asset.origin, doc.id);
+        if (record !== undefined) putAttachments(this.context, doc.id, record);
         written.push({ id: doc.id, text: asset.text, fingerprint: ahead?.fingerprint });
         ids.push(doc.id);
         this.context.publish({ kind: 'asset', id: doc.id });

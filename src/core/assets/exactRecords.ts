@@ -5,8 +5,9 @@
  * batch's transaction, itself a revision by the writer's author when what revisions keep changed.
  */
 import type { StoreContext } from '../context.ts';
-import type { GroupedTimestamp } from '../piecesTypes.ts';
-import { stamp } from '../time.ts';
+import type { Application } from '../piecesTypes.ts';
+import { putAttachments, type ExactAttachments } from './exactAttachments.ts';
+import { stampAt } from '../time.ts';
 import type { Author } from '../history/authors.ts';
 import type { RevisionContent } from '../history/state.ts';
 import type { SnippetFactsStore } from '../snippets/snippetFacts.ts';
@@ -21,7 +22,7 @@ import type { Labels } from './labels.ts';
 import type { StoredAsset } from './storedAsset.ts';
 
 /** What a record fixes of an asset besides its name, text, language, tags, description and snippet facts. */
-export interface ExactRecord {
+export interface ExactRecord extends ExactAttachments {
   readonly id: string;
   /** ISO-8601, kept exactly as given. */
   readonly created: string;
@@ -30,6 +31,8 @@ export interface ExactRecord {
   readonly favorited: boolean;
   /** Binary content (an image): its bytes; the asset's text is then ''. */
   readonly bytes?: readonly number[] | undefined;
+  /** The application that saved it where it was made (a Pieces library's VS Code, JetBrains…): its format's author. */
+  readonly application?: Application | undefined;
 }
 
 /** What an exact write writes through (the bulk path's targets). */
@@ -53,11 +56,8 @@ export interface ExactFields {
   readonly prefixes?: readonly string[] | undefined;
 }
 
-/** A wire timestamp whose value is exactly `value` (a record's time is never re-formatted). */
-export function stampAt(value: string): GroupedTimestamp {
-  const date = new Date(value);
-  return { ...stamp(Number.isNaN(date.getTime()) ? new Date() : date), value };
-}
+// Where the bulk path and sync have always taken it from (it lives in time.ts, which exactAttachments.ts uses too).
+export { stampAt };
 
 /** The record's content as revisions and edits take it. */
 export function recordContent(fields: ExactFields, record: ExactRecord): RevisionContent {
@@ -118,7 +118,11 @@ export function putExactly(
   const createdChanged = doc.created.value !== record.created;
   if (createdChanged) next.created = stampAt(record.created);
   const timeChanged = doc.updated.value !== record.updated;
-  if (edited === undefined && !tagged && !described && !sited && !factsChanged && !favoriteChanged && !createdChanged && !timeChanged) return false;
+  const attached = putAttachments(context, doc.id, record);
+  const application = record.application;
+  const applicationChanged = application !== undefined && next.formats.iterable.some((format) => JSON.stringify(format.application) !== JSON.stringify(application));
+  if (applicationChanged) next.formats = { iterable: next.formats.iterable.map((format) => ({ ...format, application })) };
+  if (edited === undefined && !tagged && !described && !sited && !factsChanged && !favoriteChanged && !createdChanged && !timeChanged && !attached && !applicationChanged) return false;
   next.updated = updated;
   const indexed = indexing.indexed(next);
   store.write(rowid, next, indexed.keywords);

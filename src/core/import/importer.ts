@@ -53,6 +53,8 @@ export interface ImportSummary extends ImportCounts {
   readonly formats: Partial<Record<ImportFormat, number>>;
   readonly cancelled: boolean;
   readonly elapsedMs: number;
+  /** What was imported from, when it was no file (a Pieces OS: "Pieces OS 12.3.1 at 127.0.0.1:39300"). */
+  readonly source?: string | undefined;
 }
 
 export interface ImportOptions {

@@ -101,7 +101,8 @@ export class SnippetCollector {
       overLimit('contentBytes', snippet.record?.bytes?.length ?? 0) ??
       overLimit('tagsPerAsset', tags.length) ??
       overLimit('annotationChars', description?.length ?? 0) ??
-      overLimit('websitesPerAsset', snippet.record?.websites.length ?? 0);
+      overLimit('websitesPerAsset', snippet.record?.websites.length ?? 0) ??
+      attachmentRefusal(snippet.record);
     if (refused !== undefined) return this.fail(item, refused);
     const prefixes = boundedPrefixes(snippet.prefixes ?? []);
     this.snippets.push({
@@ -120,6 +121,19 @@ export class SnippetCollector {
   result(format: ImportFormat): ParsedFile {
     return { format, snippets: this.snippets, failures: this.failures };
   }
+}
+
+/** Why a record's annotations or anchors cannot be stored (the limits every door holds them to), or undefined. */
+function attachmentRefusal(record: ExactRecord | undefined): string | undefined {
+  for (const annotation of record?.annotations ?? []) {
+    const over = overLimit('annotationChars', annotation.text.length);
+    if (over !== undefined) return over;
+  }
+  for (const anchor of record?.anchors ?? []) {
+    const over = overLimit('nameChars', anchor.name?.length ?? 0);
+    if (over !== undefined) return over;
+  }
+  return undefined;
 }
 
 /** Tags as the store keeps them: trimmed, cut to the tag limit, one per text ignoring case (the first spelling). */

@@ -9,6 +9,7 @@ import { conversationCommands } from './conversationCommands.ts';
 import { modelCommands } from './modelCommands.ts';
 import { serverCommands } from './serverCommands.ts';
 import { importCommands } from './importCommands.ts';
+import { piecesImportCommands } from './piecesImportCommands.ts';
 import { snippetCommands } from './snippetCommands.ts';
 import { historyCommands } from './historyCommands.ts';
 import { syncCommands } from './syncCommands.ts';
@@ -23,6 +24,7 @@ export function allCommands(services: Services): CommandMap {
     ...modelCommands(services),
     ...serverCommands(services),
     ...importCommands(services),
+    ...piecesImportCommands(services),
     ...snippetCommands(services),
     ...historyCommands(services),
     ...syncCommands(services),

@@ -22,6 +22,8 @@ import type { ImportSource } from '../../core/import/importer.ts';
 import { isKnownSpecific } from '../../core/assets/specifics.ts';
 import { importOperations as op } from '../../wire/imports.ts';
 import type { BodyOut } from '../../wire/operation.ts';
+import { resolvePiecesOs } from '../../core/import/piecesOs.ts';
+import { listPiecesLibrary, piecesLabel, piecesOsSources } from '../../core/import/piecesOsLibrary.ts';
 
 /** A part's snippets as the importer takes them: each checked against the bounds every format shares. */
 function partSource(part: BodyOut<typeof op.import>['parts'][number]): ImportSource {
@@ -49,6 +51,30 @@ export const importRoutes: RouteModule = (router, { core }) => {
       },
     );
     holdBodyUntil(ctx, importing);
+  });
+
+  // The host reads Pieces OS itself (its own port skipped: Satchel is never taken for Pieces OS),
+  // through the same import as files, so the same limits, batches, cancellation and summary apply.
+  route(router, op.importPieces, (ctx) => {
+    const request = input(ctx, op.importPieces);
+    const ownPort = ctx.req.socket.localPort;
+    let source: string | undefined;
+    // Not awaited: the reply streams while the import runs (longOperationReply settles with it, errors included).
+    void longOperationReply(
+      ctx,
+      core.context.logger,
+      op.importPieces,
+      async (signal, onProgress) => {
+        const pieces = await resolvePiecesOs(request.url, { skip: ownPort !== undefined ? [ownPort] : [], signal });
+        source = piecesLabel(pieces);
+        const listing = await listPiecesLibrary(pieces, signal);
+        return core.imports.import(piecesOsSources(pieces, listing, signal), { signal, onProgress, format: 'pieces', batchSize: request.batchSize, files: listing.parts });
+      },
+      (summary) => {
+        if (summary.cancelled) core.context.logger.info(`Import from ${source ?? 'Pieces OS'} cancelled by its client after ${summary.imported} of ${summary.found} snippets.`);
+        return { summary: { ...summary, ...(source !== undefined ? { source } : {}) } };
+      },
+    );
   });
 };
 

@@ -10,7 +10,7 @@ import type { ImportSource } from '../../../src/core/import/importer.ts';
 const vault = fileURLToPath(new URL('../../fixtures/import/masscode-vault/', import.meta.url));
 
 async function sources(path: string): Promise<ImportSource[]> {
-  return (await importInputs(path)).map((input) => ('read' in input ? { name: input.name, parsed: input.read() } : { name: input.name, text: () => '' }));
+  return Promise.all((await importInputs(path)).map(async (input): Promise<ImportSource> => ('read' in input ? { name: input.name, parsed: await input.read() } : { name: input.name, text: () => '' })));
 }
 
 test("a massCode vault imports: fragments as snippets, folders and state.json's tag names as tags, descriptions; trash left out", async () => {

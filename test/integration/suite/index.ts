@@ -10,6 +10,7 @@ export async function run(): Promise<void> {
   await import('./agents.test.ts');
   await import('./agentChanges.test.ts');
   await import('./import.test.ts');
+  await import('./piecesImport.test.ts');
   await import('./snippets.test.ts');
   await import('./editing.test.ts');
   await import('./dragAndDrop.test.ts');
