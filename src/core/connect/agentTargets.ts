@@ -178,3 +178,11 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     rulesPath: (where) => pathsOf(where).join(pathsOf(where).dirname(AGENTS.goose.configPath(where)), '.goosehints'),
   },
 };
+
+/** Satchel's MCP endpoint on a host's port (streamable HTTP). */
+export function mcpUrl(port: number): string {
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+/** The port Satchel takes first when it is free, and so the one to name when no host runs. */
+export const FIRST_PORT = 39300;
