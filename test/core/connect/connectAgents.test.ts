@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AGENT_IDS, AGENTS, type Where } from '../../../src/core/connect/agentTargets.ts';
 import { inspectConfig, planConnect, planDisconnect } from '../../../src/core/connect/connectPlan.ts';
@@ -145,4 +145,29 @@ test('a file changed between the preview and the write is not overwritten', asyn
   } finally {
     dispose();
   }
+});
+
+test("a symlinked config file stays a symlink: the file it points to is written", async () => {
+  const { where, dispose } = homeFor();
+  try {
+    const agent = AGENTS.cursor;
+    const file = agent.configPath(where);
+    const target = join(where.home, 'dotfiles', 'cursor-mcp.json');
+    put(target, FIXTURES.cursor.existing);
+    mkdirSync(dirname(file), { recursive: true });
+    symlinkSync(target, file);
+    await writeConfigChange(planConnect(agent, file, await readConfigText(file), { url: URL_NOW }));
+    assert.ok(lstatSync(file).isSymbolicLink());
+    assert.match(readFileSync(target, 'utf8'), /"satchel"/);
+  } finally {
+    dispose();
+  }
+});
+
+test('a servers key that holds something else than the agent expects is refused, naming the key', () => {
+  assert.throws(() => planConnect(AGENTS.cursor, 'mcp.json', '{ "mcpServers": [] }', { url: URL_NOW }), /"mcpServers" is not an object/);
+  assert.throws(() => planConnect(AGENTS.goose, 'config.yaml', 'extensions: [a]\n', { url: URL_NOW }), /"extensions" is not a mapping/);
+  assert.throws(() => planConnect(AGENTS.continue, 'config.yaml', 'mcpServers: {}\n', { url: URL_NOW }), /"mcpServers" is not a list/);
+  assert.throws(() => planConnect(AGENTS.codex, 'config.toml', 'mcp_servers = 3\n', { url: URL_NOW }), /"mcp_servers" is not a table/);
+  assert.throws(() => planConnect(AGENTS.zed, 'settings.json', '[1, 2]', { url: URL_NOW }), /does not hold a JSON object/);
 });
