@@ -80,7 +80,8 @@ async function run(verb: 'connect' | 'disconnect', args: readonly string[]): Pro
   for (const id of positionals.filter(isAgentId)) {
     const agent = AGENTS[id];
     try {
-      const change = verb === 'connect' && url !== undefined ? await connectChange(agent, where, url, choices) : planDisconnect(agent, agent.configPath(where), await readConfigText(agent.configPath(where)));
+      const file = agent.configPath(where);
+      const change = url !== undefined ? await connectChange(agent, file, url, choices) : planDisconnect(agent, file, await readConfigText(file));
       const wrote = await offer(agent, change, verb, choices);
       if (choices.rules) await offerRules(agent, where, verb, choices);
       if (wrote && verb === 'connect') console.log(`Restart ${agent.name} (or reload its MCP servers) to use Satchel at ${url}.`);
@@ -113,8 +114,7 @@ function endpoint(url: string | undefined, portText: string | undefined, dataDir
   return mcpUrl(FIRST_PORT);
 }
 
-async function connectChange(agent: AgentTarget, where: Where, url: string, choices: Choices): Promise<ConfigChange> {
-  const file = agent.configPath(where);
+async function connectChange(agent: AgentTarget, file: string, url: string, choices: Choices): Promise<ConfigChange> {
   const before = await readConfigText(file);
   let replacePieces = choices.replacePieces;
   const { pieces } = inspectConfig(agent, file, before);
