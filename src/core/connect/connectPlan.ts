@@ -36,12 +36,12 @@ export interface ConfigState {
 }
 
 export function inspectConfig(agent: AgentTarget, file: string, text: string | undefined): ConfigState {
-  const entries = agent.reader(text ?? '', file).entries();
+  const entries = agent.reader(withoutBom(text ?? ''), file).entries();
   return { satchel: entries.get(agent.key), pieces: piecesKeys(entries, agent.key) };
 }
 
 export function planConnect(agent: AgentTarget, file: string, before: string | undefined, options: ConnectOptions): ConfigChange {
-  const map = agent.reader(before ?? '', file);
+  const map = agent.reader(withoutBom(before ?? ''), file);
   const entries = map.entries();
   const pieces = piecesKeys(entries, agent.key);
   const replace = options.replacePieces === true && pieces.length > 0;
@@ -58,13 +58,13 @@ export function planConnect(agent: AgentTarget, file: string, before: string | u
   }
   map.set(agent.key, entry);
   expected.set(agent.key, entry);
-  const after = checked(agent, file, map.text(), rest, expected);
+  const after = bomOf(before) + checked(agent, file, map.text(), rest, expected);
   return { file, before, after, changed: after !== (before ?? ''), previous, pieces, piecesReplaced: replace };
 }
 
 /** Removes only Satchel's entry; a file without one is left as it is. */
 export function planDisconnect(agent: AgentTarget, file: string, before: string | undefined): ConfigChange {
-  const map = agent.reader(before ?? '', file);
+  const map = agent.reader(withoutBom(before ?? ''), file);
   const entries = map.entries();
   const previous = entries.get(agent.key);
   const pieces = piecesKeys(entries, agent.key);
@@ -75,8 +75,19 @@ export function planDisconnect(agent: AgentTarget, file: string, before: string 
   const expected = new Map(entries);
   map.delete(agent.key);
   expected.delete(agent.key);
-  const after = checked(agent, file, map.text(), rest, expected);
+  const after = bomOf(before) + checked(agent, file, map.text(), rest, expected);
   return { file, before, after, changed: after !== before, previous, pieces, piecesReplaced: false };
+}
+
+/** A byte-order mark (Windows editors write one) is set aside for parsing and put back on writing. */
+const BOM = '\uFEFF';
+
+function withoutBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
+
+function bomOf(text: string | undefined): string {
+  return text?.startsWith(BOM) ? BOM : '';
 }
 
 function piecesKeys(entries: ReadonlyMap<string, unknown>, satchelKey: string): string[] {

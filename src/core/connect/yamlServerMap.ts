@@ -19,12 +19,14 @@ export function yamlListServerMap(key: string, skeleton: Readonly<Record<string,
 
 class YamlServerMap implements ServerMap {
   private readonly document: Document;
+  private readonly eol: string;
   private readonly key: string;
   private readonly shape: 'map' | 'list';
 
   constructor(text: string, file: string, key: string, shape: 'map' | 'list', skeleton: Readonly<Record<string, unknown>> = {}) {
     this.key = key;
     this.shape = shape;
+    this.eol = text.includes('\r\n') ? '\r\n' : '\n';
     this.document = parseDocument(text.trim() === '' ? '' : text, { keepSourceTokens: false });
     const problem = this.document.errors[0];
     if (problem) {
@@ -76,7 +78,9 @@ class YamlServerMap implements ServerMap {
 
   text(): string {
     // Flow lists as people write them (`[x]`, not `[ x ]`), and no long line folded.
-    return this.document.toString({ flowCollectionPadding: false, lineWidth: 0 });
+    const text = this.document.toString({ flowCollectionPadding: false, lineWidth: 0 });
+    // The yaml package writes \n; a file written with \r\n (Windows) keeps its line ends.
+    return this.eol === '\n' ? text : text.replace(/\r?\n/g, this.eol);
   }
 
   private indexOf(key: string): number | undefined {

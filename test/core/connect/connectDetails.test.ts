@@ -90,3 +90,29 @@ test('the rules block is added once, replaced on a second run, and removed leavi
   assert.match(cursor.after, /^---\ndescription: .*\nalwaysApply: true\n---\n/);
   assert.equal(planRules('CLAUDE.md', undefined, false).changed, false);
 });
+
+test("a byte-order mark and Windows line ends are kept", () => {
+  const json = '\uFEFF{\r\n  "mcpServers": {\r\n    "other": { "url": "x" }\r\n  }\r\n}\r\n';
+  const connected = planConnect(AGENTS.cursor, 'mcp.json', json, { url: URL_NOW });
+  assert.ok(connected.after.startsWith('\uFEFF{'));
+  assert.ok(!/[^\r]\n/.test(connected.after), 'every line ends with CRLF');
+  assert.equal(planDisconnect(AGENTS.cursor, 'mcp.json', connected.after).after, json);
+
+  const yaml = 'GOOSE_PROVIDER: anthropic\r\nextensions:\r\n  developer:\r\n    enabled: true\r\n    type: builtin\r\n    name: developer\r\n';
+  const goose = planConnect(AGENTS.goose, 'config.yaml', yaml, { url: URL_NOW });
+  assert.ok(!/[^\r]\n/.test(goose.after), 'every line ends with CRLF');
+  assert.equal(planDisconnect(AGENTS.goose, 'config.yaml', goose.after).after, yaml);
+
+  const toml = '\uFEFFmodel = "o3"\r\n';
+  const codex = planConnect(AGENTS.codex, 'config.toml', toml, { url: URL_NOW });
+  assert.ok(codex.after.startsWith('\uFEFFmodel = "o3"\r\n') && !/[^\r]\n/.test(codex.after));
+  assert.equal(planDisconnect(AGENTS.codex, 'config.toml', codex.after).after, toml);
+});
+
+test("Continue: hub blocks (`uses:`) in mcpServers are never matched nor lost", () => {
+  const text = 'name: Local Config\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - uses: anthropic/memory-mcp\n  - name: satchel-notes\n    command: notes\n';
+  const connected = planConnect(AGENTS.continue, 'config.yaml', text, { url: URL_NOW });
+  assert.ok(connected.after.includes('  - uses: anthropic/memory-mcp\n'));
+  assert.match(connected.after, /- name: Satchel\n {4}type: streamable-http\n {4}url: http:\/\/127\.0\.0\.1:39300\/mcp\n$/);
+  assert.equal(planDisconnect(AGENTS.continue, 'config.yaml', connected.after).after, text);
+});
