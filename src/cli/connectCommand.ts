@@ -16,6 +16,7 @@ import { readConfigText, writeConfigChange } from '../core/connect/configFiles.t
 import { planRules } from '../core/connect/rulesBlock.ts';
 import { currentHost } from '../hosting/host.ts';
 import { canAsk, confirm } from './confirm.ts';
+import { hostUrl } from './hostAddress.ts';
 
 const USAGE = `Usage: satchel connect <agent>… [--port N | --url URL] [--data-dir DIR] [--replace-pieces | --keep-pieces] [--rules] [--yes]
        satchel disconnect <agent>… [--rules] [--yes]
@@ -71,7 +72,7 @@ async function run(verb: 'connect' | 'disconnect', args: readonly string[]): Pro
     replacePieces: values['replace-pieces'] ? true : values['keep-pieces'] ? false : undefined,
     rules: values.rules === true,
   };
-  const url = verb === 'connect' || values.list ? endpoint(values.url, values.port, values['data-dir'] ?? defaultDataDir()) : undefined;
+  const url = verb === 'connect' || values.list ? await endpoint(values.url, values.port, values['data-dir'] ?? defaultDataDir()) : undefined;
   if (values.list) {
     await list(where, url ?? mcpUrl(FIRST_PORT));
     return 0;
@@ -94,7 +95,7 @@ async function run(verb: 'connect' | 'disconnect', args: readonly string[]): Pro
 }
 
 /** The MCP URL: given, on a given port, or on the port of the host serving the data directory. */
-function endpoint(url: string | undefined, portText: string | undefined, dataDir: string): string {
+async function endpoint(url: string | undefined, portText: string | undefined, dataDir: string): Promise<string> {
   if (url !== undefined) {
     if (!/^https?:\/\/[^/]+\/\S*$/.test(url)) throw new Error(`--url must be an http(s) URL, not ${url}`);
     return url;
@@ -104,9 +105,9 @@ function endpoint(url: string | undefined, portText: string | undefined, dataDir
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`--port must be a port number, not ${portText}`);
     return mcpUrl(port);
   }
-  // A data directory that does not exist has no host (and probing would create it).
-  const host = existsSync(dataDir) ? currentHost(dataDir) : { hosted: false as const };
-  if (host.hosted && host.port !== undefined) return mcpUrl(host.port);
+  // A data directory that does not exist has no host (and probing would create it). A host that
+  // is starting gets the few seconds it takes to write its port file.
+  if (existsSync(dataDir) && currentHost(dataDir).hosted) return `${await hostUrl(dataDir)}/mcp`;
   process.stderr.write(
     `No Satchel host serves ${dataDir} now; using port ${FIRST_PORT}, the one Satchel takes first. ` +
       'If Satchel later starts on another port (another program holds 39300), run this again.\n',
