@@ -4,7 +4,8 @@
  * over when that host exits. `satchel import <file-or-folder>` imports snippet files (cli/importCommand.ts);
  * `satchel backup [FILE]` and `satchel restore FILE` copy the store out and put a copy back
  * (cli/backupCommand.ts, cli/restoreCommand.ts); `satchel export --vault DIR` writes the library as a
- * plain-file vault (cli/exportCommand.ts); `satchel sync` syncs it with a git remote (cli/syncCommand.ts).
+ * plain-file vault (cli/exportCommand.ts); `satchel sync` syncs it with a git remote (cli/syncCommand.ts);
+ * `satchel connect <agent>` writes Satchel's MCP entry into an agent's config (cli/connectCommand.ts).
  */
 import { parseArgs } from 'node:util';
 import { currentHost, startHostWhenFree, type RunningHost } from './hosting/host.ts';
@@ -15,6 +16,7 @@ import { runBackupCommand } from './cli/backupCommand.ts';
 import { runRestoreCommand } from './cli/restoreCommand.ts';
 import { runExportCommand } from './cli/exportCommand.ts';
 import { runSyncCommand } from './cli/syncCommand.ts';
+import { runConnectCommand, runDisconnectCommand } from './cli/connectCommand.ts';
 import { keepOption } from './cli/backupText.ts';
 import { retentionOption } from './cli/trashOption.ts';
 
@@ -48,6 +50,8 @@ async function main(): Promise<void> {
         '       satchel restore [--data-dir DIR] [FILE]\n' +
         '       satchel export --vault DIR [--data-dir DIR]\n' +
         '       satchel sync [--data-dir DIR] [--remote URL] [--confirm-deletes] [--status]\n' +
+        '       satchel connect <agent>… [--port N] [--replace-pieces] [--rules] [--yes]   (satchel connect --help)\n' +
+        '       satchel disconnect <agent>… [--rules] [--yes]\n' +
         '  --keep-backups: copies kept of each kind of automatic backup (default 5; 0 takes none).\n' +
         '  --trash-retention-days: days deleted snippets and conversations stay in the trash (default 30; 0 keeps them until emptied).\n' +
         '  --allow-host: a Host name answered besides loopback ones, e.g. host.docker.internal for tools in a container (Docker Desktop).\n' +
@@ -123,6 +127,8 @@ const subcommands: Readonly<Record<string, (args: readonly string[]) => Promise<
   restore: runRestoreCommand,
   export: runExportCommand,
   sync: runSyncCommand,
+  connect: runConnectCommand,
+  disconnect: runDisconnectCommand,
 };
 const subcommand = subcommands[process.argv[2] ?? ''];
 const run = subcommand ? subcommand(process.argv.slice(3)).then((code) => void (process.exitCode = code)) : main();

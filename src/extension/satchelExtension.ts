@@ -19,6 +19,7 @@ import { Commands } from './commands/index.ts';
 import { SnippetCompletions } from './completion/snippetCompletions.ts';
 import { TemplatePreviews } from './templatePreview.ts';
 import { SnippetHistory } from './history/snippetHistory.ts';
+import { AgentConnections } from './agents/agentConnections.ts';
 import { SatchelSync } from './sync/satchelSync.ts';
 import { whenCountChanges } from './trashPages.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
@@ -97,6 +98,7 @@ export class SatchelExtension extends Owner {
         log: this.log,
         history: this.history,
         sync: this.sync,
+        agentConnections: this._register(new AgentConnections()),
       }),
     );
     this.agents = this._register(new SatchelAgents(this.server, version, () => this.settings, this.log));

@@ -15,6 +15,7 @@ import { historyCommands } from './historyCommands.ts';
 import { syncCommands } from './syncCommands.ts';
 import { agentChangeCommands } from './agentChangeCommands.ts';
 import { trashCommands } from './trashCommands.ts';
+import { connectCommands } from './connectCommands.ts';
 import type { CommandMap, Services } from './services.ts';
 
 export function allCommands(services: Services): CommandMap {
@@ -30,6 +31,7 @@ export function allCommands(services: Services): CommandMap {
     ...syncCommands(services),
     ...agentChangeCommands(services),
     ...trashCommands(services),
+    ...connectCommands(services),
   };
 }
 

@@ -24,6 +24,7 @@ export function serverCommands(s: Services): CommandMap {
       const choice = await vscode.window.showQuickPick(
         [
           { label: '$(copy) Copy Server URL', command: 'satchel.server.copyUrl' },
+          { label: '$(plug) Connect an Agent…', command: 'satchel.agents.connect' },
           { label: '$(output) Show Log', command: 'satchel.server.showLog' },
           { label: '$(debug-restart) Restart Server', command: 'satchel.server.restart' },
         ],

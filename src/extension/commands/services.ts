@@ -9,6 +9,7 @@ import type { Log } from '../log.ts';
 import type { TemplatePreviews } from '../templatePreview.ts';
 import type { SnippetHistory } from '../history/snippetHistory.ts';
 import type { SatchelSync } from '../sync/satchelSync.ts';
+import type { AgentConnections } from '../agents/agentConnections.ts';
 
 export interface Services {
   readonly server: ServerController;
@@ -25,6 +26,8 @@ export interface Services {
   readonly history: SnippetHistory;
   /** Sync through git and its Conflicts view. */
   readonly sync: SatchelSync;
+  /** Satchel's MCP entry in other agents' config files. */
+  readonly agentConnections: AgentConnections;
 }
 
 /**

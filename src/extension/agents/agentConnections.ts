@@ -1,0 +1,178 @@
+/**
+ * *Satchel: Connect an Agent…* and *Disconnect an Agent…*: pick an agent, see the change to its
+ * config file in a diff editor (both sides read-only `satchel-agent-config:` documents), and write
+ * it only when the user says so. The work on the file itself is core/connect's; this is the asking.
+ * A caller that passes a request (a test, a keybinding) names the agent and its answers instead.
+ */
+import * as vscode from 'vscode';
+import { homedir } from 'node:os';
+import { basename, extname, join } from 'node:path';
+import { AGENT_IDS, AGENTS, type AgentId, type AgentTarget, type Where } from '../../core/connect/agentTargets.ts';
+import { inspectConfig, planConnect, planDisconnect, type ConfigChange, type ConfigState } from '../../core/connect/connectPlan.ts';
+import { readConfigText, writeConfigChange, type WrittenChange } from '../../core/connect/configFiles.ts';
+import { planRules } from '../../core/connect/rulesBlock.ts';
+import { ReadOnlyDocuments } from '../readOnlyDocuments.ts';
+
+export const AGENT_CONFIG_SCHEME = 'satchel-agent-config';
+
+/** Answers given up front instead of asked. */
+export interface ConnectRequest {
+  readonly agent: AgentId;
+  /** Replace the agent's Pieces entries (asked when undefined and there are some). */
+  readonly replacePieces?: boolean;
+  /** Write without asking (the diff is still opened). */
+  readonly write?: boolean;
+  /** Add (connect) or remove (disconnect) the rules block too, without asking. */
+  readonly rules?: boolean;
+}
+
+export interface ConnectOutcome {
+  readonly agent: AgentId;
+  readonly change: ConfigChange;
+  /** Undefined when nothing was written (no change, or the user said no). */
+  readonly written: WrittenChange | undefined;
+}
+
+export class AgentConnections extends ReadOnlyDocuments {
+  private readonly texts = new Map<string, string>();
+  private opened = 0;
+  private readonly where: () => Where;
+
+  constructor(where: () => Where = () => ({ home: homedir(), platform: process.platform, env: process.env })) {
+    super(AGENT_CONFIG_SCHEME);
+    this.where = where;
+    this._register(vscode.workspace.onDidCloseTextDocument((document) => this.texts.delete(document.uri.toString())));
+  }
+
+  override provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  /** Connects an agent to Satchel's MCP endpoint `url`; undefined when the user cancels. */
+  async connect(url: string, request?: ConnectRequest): Promise<ConnectOutcome | undefined> {
+    const agent = request ? AGENTS[request.agent] : await this.pick('Connect an agent to Satchel', url);
+    if (!agent) return undefined;
+    const file = agent.configPath(this.where());
+    const before = await readConfigText(file);
+    const state = inspectConfig(agent, file, before);
+    let replacePieces = request?.replacePieces;
+    if (state.pieces.length > 0 && replacePieces === undefined) {
+      const replace = 'Replace Pieces';
+      const keep = 'Keep Both';
+      const names = state.pieces.map((key) => `"${key}"`).join(', ');
+      const choice = await vscode.window.showInformationMessage(
+        `${agent.name} has an entry for Pieces OS (${names}). Replace it with Satchel's?`,
+        { modal: true, detail: 'Satchel answers the Pieces tools too; keeping both lists each tool twice.' },
+        replace,
+        keep,
+      );
+      if (choice === undefined) return undefined;
+      replacePieces = choice === replace;
+    }
+    const change = planConnect(agent, file, before, { url, replacePieces });
+    const written = await this.offer(agent, change, 'Connect', request?.write === true);
+    if (written) {
+      const backup = written.backup ? ` The original is kept as ${basename(written.backup)}.` : '';
+      void vscode.window.showInformationMessage(`Connected ${agent.name} to Satchel (${url}).${backup} Restart ${agent.name} or reload its MCP servers.`);
+      await this.offerRules(agent, 'connect', request);
+    } else if (!change.changed) {
+      void vscode.window.showInformationMessage(`${agent.name} is already connected to Satchel (${url}).`);
+    }
+    return { agent: agent.id, change, written };
+  }
+
+  /** Removes Satchel's entry from an agent's file; undefined when the user cancels. */
+  async disconnect(request?: ConnectRequest): Promise<ConnectOutcome | undefined> {
+    const agent = request ? AGENTS[request.agent] : await this.pick('Disconnect an agent from Satchel', undefined, true);
+    if (!agent) return undefined;
+    const file = agent.configPath(this.where());
+    const change = planDisconnect(agent, file, await readConfigText(file));
+    const written = await this.offer(agent, change, 'Disconnect', request?.write === true);
+    if (written) void vscode.window.showInformationMessage(`Removed Satchel from ${agent.name} (${basename(written.file)}).`);
+    else if (!change.changed) void vscode.window.showInformationMessage(`${agent.name} has no Satchel entry.`);
+    await this.offerRules(agent, 'disconnect', request);
+    return { agent: agent.id, change, written };
+  }
+
+  /** Lets the user pick an agent, each shown with where it stands. */
+  private async pick(title: string, url: string | undefined, connectedOnly = false): Promise<AgentTarget | undefined> {
+    const where = this.where();
+    const items: (vscode.QuickPickItem & { readonly agent: AgentTarget })[] = [];
+    for (const id of AGENT_IDS) {
+      const agent = AGENTS[id];
+      const file = agent.configPath(where);
+      const state = await stateOf(agent, file);
+      if (connectedOnly && state !== 'error' && state.satchel === undefined) continue;
+      items.push({ agent, label: agent.name, description: describe(state, url), detail: file });
+    }
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('No agent has a Satchel entry.');
+      return undefined;
+    }
+    return (await vscode.window.showQuickPick(items, { title, placeHolder: 'The agent whose MCP configuration to change', matchOnDetail: true }))?.agent;
+  }
+
+  /** Opens the diff and writes when the user agrees; the written files, or undefined. */
+  private async offer(agent: AgentTarget, change: ConfigChange, verb: 'Connect' | 'Disconnect', write: boolean): Promise<WrittenChange | undefined> {
+    if (!change.changed) return undefined;
+    await this.showDiff(agent, change);
+    if (!write) {
+      const detail = [`The original is kept beside it as ${basename(change.file)}.satchel-backup-<time>.`, agent.note].filter(Boolean).join('\n');
+      const choice = await vscode.window.showInformationMessage(`${verb} ${agent.name}: write this change to ${change.file}?`, { modal: true, detail }, verb);
+      if (choice !== verb) return undefined;
+    }
+    return writeConfigChange(change);
+  }
+
+  private async showDiff(agent: AgentTarget, change: ConfigChange): Promise<void> {
+    const version = String(++this.opened);
+    const name = basename(change.file, extname(change.file));
+    const language = extname(change.file).slice(1) || undefined;
+    const left = this.uriOf(`${agent.id}-before`, version, name, language);
+    const right = this.uriOf(`${agent.id}-after`, version, name, language);
+    this.texts.set(left.toString(), change.before ?? '');
+    this.texts.set(right.toString(), change.after);
+    const title = `${basename(change.file)} (${agent.name}): ${change.before === undefined ? 'new file' : 'before ↔ after'}`;
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+  }
+
+  /** Offers (or, given a request, applies) the rules block in the agent's instructions file. */
+  private async offerRules(agent: AgentTarget, verb: 'connect' | 'disconnect', request: ConnectRequest | undefined): Promise<void> {
+    if (request && request.rules !== true) return;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const file = agent.id === 'cursor' ? (folder !== undefined ? join(folder, '.cursor', 'rules', 'satchel.mdc') : undefined) : agent.rulesPath?.(this.where());
+    if (file === undefined) return;
+    const change = planRules(file, await readConfigText(file), verb === 'connect', agent.id === 'cursor');
+    if (!change.changed) return;
+    if (!request) {
+      const yes = verb === 'connect' ? 'Add Rules' : 'Remove Rules';
+      const question =
+        verb === 'connect'
+          ? `Also add a short block to ${basename(file)} telling ${agent.name} when to search and save in Satchel?`
+          : `Also remove Satchel's rules block from ${basename(file)}?`;
+      if ((await vscode.window.showInformationMessage(question, yes, 'No')) !== yes) return;
+    }
+    await this.offer(agent, change, verb === 'connect' ? 'Connect' : 'Disconnect', request?.write === true);
+  }
+
+  override dispose(): void {
+    this.texts.clear();
+    super.dispose();
+  }
+}
+
+async function stateOf(agent: AgentTarget, file: string): Promise<ConfigState | 'error'> {
+  try {
+    return inspectConfig(agent, file, await readConfigText(file));
+  } catch {
+    return 'error';
+  }
+}
+
+function describe(state: ConfigState | 'error', url: string | undefined): string {
+  if (state === 'error') return '$(warning) its file cannot be read';
+  const pieces = state.pieces.length > 0 ? ' · has a Pieces entry' : '';
+  if (state.satchel === undefined) return `not connected${pieces}`;
+  const current = url === undefined || JSON.stringify(state.satchel).includes(url);
+  return `${current ? '$(check) connected' : '$(sync) connected to another port'}${pieces}`;
+}
