@@ -4,7 +4,8 @@
  * the extension reaches workspace content only through VS Code (TextDocument, workspace.fs):
  *
  *   - nothing the extension runs imports node:fs, directly or through the modules of core, wire
- *     and client it imports, except the modules listed below, which touch only Satchel's own data;
+ *     and client it imports, except the modules listed below, which touch only Satchel's own data
+ *     and the agents' configuration files in the user's home;
  *   - a Uri becomes a local path (`fsPath`) only in workspaceFiles.ts, which refuses a non-file Uri.
  */
 import { test } from 'node:test';
@@ -20,6 +21,8 @@ const extensionDir = join(root, 'src/extension');
 const OWN_DATA: Record<string, string> = {
   'src/core/backups/backupFiles.ts': 'the backups folder of the data directory (settings.ts reads its bounds)',
   'src/core/store/privateFiles.ts': 'files of the data directory made private to the user (run by backupFiles.ts)',
+  // Not workspace content: each agent reads its file on the machine Satchel runs on (the UI side in a remote window).
+  'src/core/connect/configFiles.ts': "the agents' own configuration files in the user's home (Connect an Agent)",
 };
 
 const NODE_FS = /^(node:)?fs(\/promises)?$/;

@@ -12,6 +12,7 @@ import { inspectConfig, planConnect, planDisconnect, type ConfigChange, type Con
 import { readConfigText, writeConfigChange, type WrittenChange } from '../../core/connect/configFiles.ts';
 import { planRules } from '../../core/connect/rulesBlock.ts';
 import { ReadOnlyDocuments } from '../readOnlyDocuments.ts';
+import { localPath } from '../workspaceFiles.ts';
 
 export const AGENT_CONFIG_SCHEME = 'satchel-agent-config';
 
@@ -139,7 +140,9 @@ export class AgentConnections extends ReadOnlyDocuments {
   /** Offers (or, given a request, applies) the rules block in the agent's instructions file. */
   private async offerRules(agent: AgentTarget, verb: 'connect' | 'disconnect', request: ConnectRequest | undefined): Promise<void> {
     if (request && request.rules !== true) return;
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    // Cursor reads its rules from the project; a remote window's project is on another machine, where this process writes nothing.
+    const project = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const folder = project?.scheme === 'file' ? localPath(project, 'The project') : undefined;
     const file = agent.id === 'cursor' ? (folder !== undefined ? join(folder, '.cursor', 'rules', 'satchel.mdc') : undefined) : agent.rulesPath?.(this.where());
     if (file === undefined) return;
     const change = planRules(file, await readConfigText(file), verb === 'connect', agent.id === 'cursor');
