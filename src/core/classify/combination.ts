@@ -34,8 +34,8 @@ export const tunedCombination: Combination = {
   foreignConfidence: 0.5,
   floor: 0.03,
   bias: {
-    c: 1.75, cpp: -3, cs: 0.5, css: 2, go: 1, hs: -1.75, html: -3, java: -0.75, js: -3.25, kt: -0.25, lua: -1, md: -1, pl: 1.5,
-    ps1: 1.75, py: 1.5, rs: -0.75, scala: -0.5, sql: -1, ts: -0.5, yaml: -0.75,
+    c: 1.25, cpp: -3, cs: 1, css: 2.5, hs: -2.5, html: -3.5, java: -0.75, js: -3.25, json: -2, kt: -0.25, lua: -2, md: -4, php: -1,
+    pl: 1, ps1: 1.5, py: -0.25, rb: 0.25, rs: -0.75, scala: -0.5, sh: -1, sql: -0.5, swift: 1, ts: -0.5, yaml: -0.75,
   },
 };
 

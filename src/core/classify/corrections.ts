@@ -8,11 +8,7 @@ import type { ClassificationSpecific } from '../piecesTypes.ts';
 const typeScriptOnly =
   /[\w)\]]\??:\s*(string|number|boolean|any|unknown|void|never|object|readonly|Promise|Array|Record|[A-Z]\w*(<|\[\]|\s*[|=,;)])|\{|\()|\b(interface|type|enum|namespace|declare|implements|abstract|readonly|private|protected|public)\s+\w|\bas\s+(const|\w+)\b|<\w+(,\s*\w+)*>\s*\(|\w!\./;
 
-/**
- * What the models read as one of `from` but has syntax only `to` has is `to`. Chosen out of fold on
- * the tuning packages, where each was right on the snippets it changed (in brackets) and wrong on
- * none unless said.
- */
+/** What the models read as one of `from` but has syntax only `to` has is `to`. */
 const corrections: readonly { readonly from: readonly ClassificationSpecific[]; readonly to: ClassificationSpecific; readonly syntax: RegExp }[] = [
   // A type annotation, an interface, a type alias, `as const`, `import type`, a member's modifier (10).
   {

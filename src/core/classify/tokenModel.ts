@@ -33,7 +33,7 @@ export interface TokenModelData {
  * The regression's score is added to naive Bayes's log-likelihood times this, the temperature at
  * which combination.ts cools naive Bayes: the two then count alike (chosen on tuning packages).
  */
-export const regressionWeight = 4 / 10;
+const regressionWeight = 4 / 10;
 
 /**
  * Naive Bayes's additive smoothing, in snippets: a token a language has few snippets of counts for
