@@ -2,7 +2,7 @@
  * Trains the token model (src/core/classify/tokenModel.ts) on snippets cut from the tuning
  * packages only, never the held-out ones:
  *
- *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS tune /tmp/train.json 300 json,xml
+ *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS tune /tmp/train.json 2400 json,xml
  *   node --experimental-strip-types test/bench/languages/train.ts /tmp/train.json src/core/classify/tokenModel.json
  *
  * `--fold 0|1` trains on half the packages (by a hash of their id), for tune.ts to score the other half.

@@ -1,11 +1,15 @@
 /**
  * Chooses how the token model and guesslang are combined (decision.ts's weights), on the tuning
  * packages only: each half of them is scored by a token model trained on the other half, so the
- * weights are chosen on code neither model was trained on. Then prints the chosen weights' figure
- * on the held-out set with the shipped token model.
+ * weights are chosen on code neither model was trained on. The biases start from the shipped ones
+ * (combination.ts) and move only where the tuning snippets gain; they are scored with guesslang asked
+ * below decision.ts's `sureWithoutModel`, as LanguageClassifier does, and with the syntax
+ * corrections. Then prints how the gate trades guesslang's calls for accuracy, and the chosen
+ * weights' figure on the held-out set with the shipped token model.
  *
- *   node --experimental-strip-types test/bench/languages/tune.ts TRAIN.json TUNE.json TUNE.model.json HELDOUT.model.json
- * (TUNE.model.json and HELDOUT.model.json: modelOutputs.ts on TUNE.json and heldout.json.)
+ *   node --experimental-strip-types test/bench/languages/tune.ts TRAIN.json TUNE.json TUNE.model.json HELDOUT.model.json [FOLD-MODELS-PREFIX]
+ * (TUNE.model.json and HELDOUT.model.json: modelOutputs.ts on TUNE.json and heldout.json; the prefix
+ * reuses the fold models outOfFold.ts wrote.)
  */
 import { readFileSync } from 'node:fs';
 import { combine, tunedCombination, type Combination } from '../../../src/core/classify/combination.ts';
