@@ -35,6 +35,27 @@ export interface TokenModelData {
  */
 const regressionWeight = 4 / 10;
 
+/**
+ * Naive Bayes's additive smoothing, in snippets: a token a language has few snippets of counts for
+ * less. Out of fold on the tuning packages 0.5 gave 89.5% (short 87.0%), 5 gave 90.7% (88.0%), and
+ * 2 to 12 all within 0.4 points of that.
+ */
+const defaultSmoothing = 5;
+
+/**
+ * How a name is spelled (snake_case, camelCase, PascalCase, CONSTANT_CASE), a token of its own: a
+ * few lines rarely repeat a keyword, but their names show a language's habits (Python and Rust
+ * snake_case, Java and JavaScript camelCase). Measured out of fold on the tuning packages: +0.3
+ * points overall, +0.5 on short snippets.
+ */
+function shapeOf(word: string): string | undefined {
+  if (/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(word)) return 'Ksnake';
+  if (/^[a-z][a-z0-9]*([A-Z][a-z0-9]+)+$/.test(word)) return 'Kcamel';
+  if (/^([A-Z][a-z0-9]+){2,}$/.test(word)) return 'KPascal';
+  if (/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(word)) return 'KCONST';
+  return undefined;
+}
+
 /** What a snippet is read into: each token once (presence, not count, so one long line cannot outvote the rest). */
 export function tokensOf(text: string, maxChars = 4_000): Set<string> {
   const found = new Set<string>();
@@ -50,6 +71,8 @@ export function tokensOf(text: string, maxChars = 4_000): Set<string> {
     if (words.length > 1) found.add(`${words[words.length - 2]!} ${words[words.length - 1]!}$`);
     for (let i = 0; i < words.length; i++) {
       found.add(words[i]!);
+      const shape = shapeOf(words[i]!);
+      if (shape !== undefined) found.add(shape);
       if (i > 0) found.add(`${words[i - 1]!} ${words[i]!}`);
     }
   }
@@ -74,14 +97,17 @@ export class TokenModel {
   private readonly logDocuments: Float64Array;
   private readonly smoothing: number;
 
-  constructor(data: TokenModelData, smoothing = 0.5) {
+  private readonly regressionWeight: number;
+
+  constructor(data: TokenModelData, smoothing = defaultSmoothing, weight = regressionWeight) {
     this.smoothing = smoothing;
+    this.regressionWeight = weight;
     this.languages = data.languages as readonly ClassificationSpecific[];
     const counts = data.counts.split('\n');
     const weights = data.weights?.split('\n');
     const pairs = (line: string | undefined): number[] => (line === undefined || line === '' ? [] : line.split(/[ :]/).map(Number));
     this.tokens = new Map(data.tokens.split('\n').map((token, i) => [token, { counts: pairs(counts[i]), weights: pairs(weights?.[i]) }]));
-    this.intercepts = Float64Array.from(data.intercepts ?? data.languages.map(() => 0), (value) => value * regressionWeight);
+    this.intercepts = Float64Array.from(data.intercepts ?? data.languages.map(() => 0), (value) => value * weight);
     this.logDocuments = Float64Array.from(data.documents, (count) => Math.log(count + 2 * smoothing));
     this.unseen = Float64Array.from(this.logDocuments, (logTotal) => Math.log(smoothing) - logTotal);
   }
@@ -94,7 +120,7 @@ export class TokenModel {
       if (found === undefined) continue;
       known++;
       const { counts: pairs, weights } = found;
-      for (let i = 0; i < weights.length; i += 2) scores[weights[i]!]! += weights[i + 1]! * regressionWeight;
+      for (let i = 0; i < weights.length; i += 2) scores[weights[i]!]! += weights[i + 1]! * this.regressionWeight;
       for (let language = 0; language < scores.length; language++) scores[language]! += this.unseen[language]!;
       for (let i = 0; i < pairs.length; i += 2) {
         const language = pairs[i]!;

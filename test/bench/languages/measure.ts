@@ -17,12 +17,12 @@ interface Tally {
 
 const percent = (tally: Tally): string => `${((100 * tally.right) / Math.max(1, tally.all)).toFixed(1)}%`;
 
-/** Mean, median and 95th percentile: guesslang is asked for few snippets, so the mean alone hides both. */
+/** Mean, median, 95th and 99th percentiles: guesslang is asked for few snippets, so the mean alone hides them. */
 function timeFigures(times: readonly number[]): string {
   const sorted = [...times].sort((a, b) => a - b);
   const at = (share: number): string => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!.toFixed(2);
   const mean = times.reduce((sum, time) => sum + time, 0) / Math.max(1, times.length);
-  return `${mean.toFixed(2)} ms a snippet (p50 ${at(0.5)}, p95 ${at(0.95)}, max ${at(1)})`;
+  return `${mean.toFixed(2)} ms a snippet (p50 ${at(0.5)}, p95 ${at(0.95)}, p99 ${at(0.99)}, max ${at(1)})`;
 }
 
 async function measure(classifier: LanguageClassifier, snippets: readonly BenchSnippet[], withHints: boolean): Promise<void> {

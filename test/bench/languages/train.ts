@@ -2,13 +2,13 @@
  * Trains the token model (src/core/classify/tokenModel.ts) on snippets cut from the tuning
  * packages only, never the held-out ones:
  *
- *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS tune /tmp/train.json 300 json,xml
+ *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS tune /tmp/train.json 2400 json,xml
  *   node --experimental-strip-types test/bench/languages/train.ts /tmp/train.json src/core/classify/tokenModel.json
  *
  * `--fold 0|1` trains on half the packages (by a hash of their id), for tune.ts to score the other half.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { tokensOf, type TokenModelData } from '../../../src/core/classify/tokenModel.ts';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { TokenModel, tokensOf, type TokenModelData } from '../../../src/core/classify/tokenModel.ts';
 import { readBenchSet, type BenchSnippet } from './benchSet.ts';
 import { trainWeights } from './trainWeights.ts';
 
@@ -51,6 +51,21 @@ export function train(snippets: readonly BenchSnippet[]): TokenModelData {
   const regression = trainWeights(snippets, languages, vocabulary);
   const pairs = kept.map(({ row }) => row.flatMap((count, language) => (count > 0 ? [`${language}:${count}`] : [])).join(' ')).join('\n');
   return { languages, documents, tokens, counts: pairs, weights: regression.weights.join('\n'), intercepts: regression.intercepts };
+}
+
+/**
+ * The two fold models: each trained on one half of the tuning packages, to score the other half.
+ * With a prefix they are read from PREFIX0.json and PREFIX1.json when there and written there when
+ * not, so changes to the decision alone are measured in seconds.
+ */
+export function foldModels(trainFile: string, prefix?: string, smoothing?: number, weight?: number): TokenModel[] {
+  return [0, 1].map((fold) => {
+    const file = prefix === undefined ? undefined : `${prefix}${fold}.json`;
+    if (file !== undefined && existsSync(file)) return new TokenModel(JSON.parse(readFileSync(file, 'utf8')) as TokenModelData, smoothing, weight);
+    const data = train(readBenchSet(trainFile).filter((snippet) => foldOf(packageOf(snippet)) === fold));
+    if (file !== undefined) writeFileSync(file, JSON.stringify(data));
+    return new TokenModel(data, smoothing, weight);
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,25 +1,29 @@
 /**
  * Chooses how the token model and guesslang are combined (decision.ts's weights), on the tuning
  * packages only: each half of them is scored by a token model trained on the other half, so the
- * weights are chosen on code neither model was trained on. Then prints the chosen weights' figure
- * on the held-out set with the shipped token model.
+ * weights are chosen on code neither model was trained on. The biases start from the shipped ones
+ * (combination.ts) and move only where the tuning snippets gain; they are scored with guesslang asked
+ * below decision.ts's `sureWithoutModel`, as LanguageClassifier does, and with the syntax
+ * corrections. Then prints how the gate trades guesslang's calls for accuracy, and the chosen
+ * weights' figure on the held-out set with the shipped token model.
  *
- *   node --experimental-strip-types test/bench/languages/tune.ts TRAIN.json TUNE.json TUNE.model.json HELDOUT.model.json
- * (TUNE.model.json and HELDOUT.model.json: modelOutputs.ts on TUNE.json and heldout.json.)
+ *   node --experimental-strip-types test/bench/languages/tune.ts TRAIN.json TUNE.json TUNE.model.json HELDOUT.model.json [FOLD-MODELS-PREFIX]
+ * (TUNE.model.json and HELDOUT.model.json: modelOutputs.ts on TUNE.json and heldout.json; the prefix
+ * reuses the fold models outOfFold.ts wrote.)
  */
 import { readFileSync } from 'node:fs';
-import { combine, type Combination } from '../../../src/core/classify/combination.ts';
+import { combine, tunedCombination, type Combination } from '../../../src/core/classify/combination.ts';
 import type { ModelGuess } from '../../../src/core/classify/combination.ts';
 import { TokenModel, type TokenScores } from '../../../src/core/classify/tokenModel.ts';
 import { readBenchSet, type BenchSnippet } from './benchSet.ts';
 import { sureWithoutModel } from '../../../src/core/classify/decision.ts';
-import { foldOf, packageOf, train } from './train.ts';
+import { foldModels, foldOf, packageOf } from './train.ts';
+import { correctedBySyntax } from '../../../src/core/classify/corrections.ts';
 import shipped from '../../../src/core/classify/tokenModel.json' with { type: 'json' };
 
-const [trainFile, tuneFile, tuneModelFile, heldOutModelFile] = process.argv.slice(2);
-if (!trainFile || !tuneFile || !tuneModelFile || !heldOutModelFile) throw new Error('usage: tune.ts TRAIN.json TUNE.json TUNE.model.json HELDOUT.model.json');
-const trainSet = readBenchSet(trainFile);
-const folds = [0, 1].map((fold) => new TokenModel(train(trainSet.filter((snippet) => foldOf(packageOf(snippet)) === fold))));
+const [trainFile, tuneFile, tuneModelFile, heldOutModelFile, prefix] = process.argv.slice(2);
+if (!trainFile || !tuneFile || !tuneModelFile || !heldOutModelFile) throw new Error('usage: tune.ts TRAIN.json TUNE.json TUNE.model.json HELDOUT.model.json [FOLD-MODELS-PREFIX]');
+const folds = foldModels(trainFile, prefix);
 
 interface Case {
   readonly snippet: BenchSnippet;
@@ -34,7 +38,7 @@ function accuracy(cases: readonly Case[], weights: Combination): { all: number; 
   for (const { snippet, guesses, scores } of cases) {
     // As LanguageClassifier does: guesslang only where the token model alone is unsure.
     const alone = combine(scores, [], weights);
-    const ok = (alone.confidence >= sureWithoutModel ? alone : combine(scores, guesses, weights)).specific === snippet.language ? 1 : 0;
+    const ok = correctedBySyntax(snippet.text, (alone.confidence >= sureWithoutModel ? alone : combine(scores, guesses, weights)).specific) === snippet.language ? 1 : 0;
     right += ok;
     if (snippet.size === 'short') {
       short += ok;
@@ -63,8 +67,9 @@ const objective = (weights: Combination): number => {
   const score = accuracy(tuneCases, weights);
   return score.all + score.short;
 };
-let bias: Record<string, number> = {};
-let current = objective(best!.weights);
+// Warm: from the shipped biases, so a retune moves them only where it gains.
+let bias: Record<string, number> = { ...tunedCombination.bias };
+let current = objective({ ...best!.weights, bias });
 for (let pass = 0; pass < 3; pass++) {
   for (const language of new Set(tuneCases.map((c) => c.scores.languages).flat())) {
     for (const step of [-1, -0.5, -0.25, 0.25, 0.5, 1]) {
@@ -83,25 +88,28 @@ const tuneTokens = accuracy(tuneCases, { ...best!.weights, modelWeight: 0 });
 console.log(`tuning set, token model alone: ${(100 * tuneTokens.all).toFixed(1)}%, short ${(100 * tuneTokens.short).toFixed(1)}%`);
 const misses = new Map<string, number>();
 for (const { snippet, guesses, scores } of tuneCases) {
-  const specific = combine(scores, guesses, best!.weights).specific;
+  const specific = correctedBySyntax(snippet.text, combine(scores, guesses, best!.weights).specific);
   if (specific !== snippet.language) misses.set(`${snippet.language}→${specific}`, (misses.get(`${snippet.language}→${specific}`) ?? 0) + 1);
 }
 console.log(`tuning set mistakes: ${[...misses].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([pair, count]) => `${pair} ${count}`).join(', ')}`);
 // How sure the token model alone must be for guesslang to be skipped (it costs 100 times more).
-const gated = (cases: readonly Case[], sure: number): { all: number; skipped: number } => {
+const gated = (cases: readonly Case[], sure: number): { all: number; short: number; skipped: number } => {
   let right = 0;
+  let short = 0;
   let skipped = 0;
   for (const { snippet, guesses, scores } of cases) {
     const alone = combine(scores, [], best!.weights);
     const skip = alone.confidence >= sure;
     skipped += skip ? 1 : 0;
-    right += (skip ? alone : combine(scores, guesses, best!.weights)).specific === snippet.language ? 1 : 0;
+    const ok = correctedBySyntax(snippet.text, (skip ? alone : combine(scores, guesses, best!.weights)).specific) === snippet.language ? 1 : 0;
+    right += ok;
+    short += snippet.size === 'short' ? ok : 0;
   }
-  return { all: right / cases.length, skipped: skipped / cases.length };
+  return { all: right / cases.length, short: short / cases.filter((c) => c.snippet.size === 'short').length, skipped: skipped / cases.length };
 };
-for (const sure of [0.9, 0.97, 0.99, 0.995, 0.999, 1.01]) {
+for (const sure of [0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.97, 0.99, 0.995, 0.999, 1.01]) {
   const result = gated(tuneCases, sure);
-  console.log(`skip guesslang at token confidence ≥ ${sure}: tuning ${(100 * result.all).toFixed(1)}%, skipped ${(100 * result.skipped).toFixed(0)}%`);
+  console.log(`skip guesslang at token confidence ≥ ${sure}: tuning ${(100 * result.all).toFixed(1)}%, short ${(100 * result.short).toFixed(1)}%, skipped ${(100 * result.skipped).toFixed(1)}%`);
 }
 const heldOutputs = JSON.parse(readFileSync(heldOutModelFile, 'utf8')) as ModelGuess[][];
 const shippedModel = new TokenModel(shipped as ConstructorParameters<typeof TokenModel>[0]);

@@ -14,9 +14,9 @@ import { languageOf } from '../../../src/core/classify/languages.ts';
 import { readBenchSet, type BenchSnippet } from '../../bench/languages/benchSet.ts';
 
 const FLOOR = {
-  combined: { all: 0.881, short: 0.852 },
-  tokens: { all: 0.879, short: 0.838 },
-  gated: { all: 0.89, short: 0.85 },
+  combined: { all: 0.899, short: 0.872 },
+  tokens: { all: 0.905, short: 0.86 },
+  gated: { all: 0.906, short: 0.862 },
 };
 
 const snippets = readBenchSet();
@@ -57,14 +57,15 @@ test('guesslang asked only where the token model is unsure (what LanguageClassif
   t.diagnostic(`overall ${(100 * all).toFixed(1)}%, short ${(100 * short).toFixed(1)}%, guesslang asked for ${asked}`);
   assert.ok(all >= FLOOR.gated.all, `overall ${all}`);
   assert.ok(short >= FLOOR.gated.short, `short ${short}`);
-  assert.ok(asked <= snippets.length / 4, `guesslang asked for ${asked}`);
+  // Fewer than one in twenty, so the 95th percentile of the time a snippet takes is the token model's.
+  assert.ok(asked < snippets.length / 20, `guesslang asked for ${asked}`);
 });
 
 test('C++ that the models read as C is corrected by its syntax (std::, templates, ::, classes)', () => {
   const cpp = snippets.filter((snippet) => snippet.language === 'cpp');
   const right = cpp.filter((snippet) => chooseLanguage(snippet.text, []).specific === 'cpp').length;
-  // 31 of 40 now, 26 before the corrections.
-  assert.ok(right >= 30, `${right} of ${cpp.length}`);
+  // 32 of 40 now (31 with the first token model), 26 before the corrections.
+  assert.ok(right >= 31, `${right} of ${cpp.length}`);
 });
 
 test('the token model alone (guesslang unloaded): its figure holds', (t) => {

@@ -1,0 +1,64 @@
+/**
+ * What the models read as one language but has syntax only a close one has is that one. Each rule
+ * was chosen out of fold on the tuning packages (test/bench/languages/outOfFold.ts), where it was
+ * right on the snippets it changed (in brackets) and wrong on none unless said.
+ */
+import type { ClassificationSpecific } from '../piecesTypes.ts';
+
+const typeScriptOnly =
+  /[\w)\]]\??:\s*(string|number|boolean|any|unknown|void|never|object|readonly|Promise|Array|Record|[A-Z]\w*(<|\[\]|\s*[|=,;)])|\{|\()|\b(interface|type|enum|namespace|declare|implements|abstract|readonly|private|protected|public)\s+\w|\bas\s+(const|\w+)\b|<\w+(,\s*\w+)*>\s*\(|\w!\./;
+
+/** What the models read as one of `from` but has syntax only `to` has is `to`. */
+const corrections: readonly { readonly from: readonly ClassificationSpecific[]; readonly to: ClassificationSpecific; readonly syntax: RegExp }[] = [
+  // A type annotation, an interface, a type alias, `as const`, `import type`, a member's modifier (10).
+  {
+    from: ['js'],
+    to: 'ts',
+    syntax: /[\w)\]]\??:\s*(string|number|boolean|any|unknown|void|never|Promise<|Array<|Record<)\b|\binterface\s+\w+\s*(<|\{|extends)|\btype\s+\w+\s*(<[^>]*>)?\s*=\s*[^=]|\bas\s+const\b|\bimport\s+type\b|\b(private|public|protected|readonly)\s+\w+\s*[:;=(]/,
+  },
+  // Kotlin's `fun`, `val`, a typed `var` (61; 8 read as Scala).
+  { from: ['java'], to: 'kt', syntax: /\bfun\s+\w+|\bval\s+\w+|\bvar\s+\w+\s*:/ },
+  { from: ['scala'], to: 'kt', syntax: /\bfun\s+[\w.<>]+\(/ },
+  // Kotlin's `fun f(` or a `val` declared read as TypeScript, JavaScript or Swift (36).
+  { from: ['ts', 'js', 'swift'], to: 'kt', syntax: /\bfun\s+[\w.<>]+\(|^\s*(override\s+|private\s+)?val\s+\w+\s*[:=]/m },
+  // Perl's documentation, POD (28).
+  { from: ['md'], to: 'pl', syntax: /^=(head\d|item|over|back|cut|pod|begin|end|encoding)\b/m },
+  // Perl's `my $x`, `sub f {`, `=~` read as PHP (4).
+  { from: ['php'], to: 'pl', syntax: /\bmy\s+[$@%]|\bsub\s+\w+\s*\{|=~/ },
+  // A page's tags around its styles (4), or read as XML (11; 1 wrong, Python holding HTML templates).
+  { from: ['xml'], to: 'html', syntax: /<(div|p|a|br|span|table|tr|td|ul|li|h[1-6]|body|head|title|img|form|input)\b|<!DOCTYPE html/i },
+  { from: ['css'], to: 'html', syntax: /<(!DOCTYPE|html|head|body|style|div|link|meta|script|span|p|a|table)\b|<\/\w+>/i },
+  // `std::`, templates, namespaces, access labels, C++'s standard headers, `::`, classes (9).
+  {
+    from: ['c'],
+    to: 'cpp',
+    syntax: /\bstd::|\btemplate\s*<|\bnamespace\s+\w+\s*\{|\bnullptr\b|\bconstexpr\b|\b(public|private|protected)\s*:|\bvirtual\b|#include\s*<(iostream|string|vector|map|memory|algorithm|utility|cstdint|cstddef|cstdlib|cstring|functional|type_traits)>|::|\bclass\s+\w+/,
+  },
+];
+
+/** A Markdown code fence opening or closing (a text that is one fenced block is a hint, hints.ts). */
+const fence = /^ {0,3}(```|~~~)[\w+#.-]*\s*$/m;
+
+/** A YAML line: `key:` or `key: value`, or a list item, not ending as code lines do. */
+const yamlLine = /^\s*(- +)?(("[^"]*"|'[^']*'|[\w.$/-]+)\s*:(\s+[^\s].*)?|- +.*)$/;
+
+/** Most of the lines are YAML's and none are code's: YAML, whatever the models read. */
+function looksLikeYaml(text: string): boolean {
+  const lines = text.split('\n').filter((line) => line.trim() !== '' && !/^\s*#/.test(line));
+  if (lines.length < 3) return false;
+  const yaml = lines.filter((line) => yamlLine.test(line) && !/[;{(,]\s*$/.test(line)).length;
+  return yaml >= lines.length * 0.8 && lines.some((line) => /^\s*[\w.-]+:(\s|$)/.test(line));
+}
+
+const commonJs = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w+\s*=|['"]use strict['"]|@(param|type|returns?)\s*\{/;
+
+/** The models' answer, corrected by the syntax the text has. */
+export function correctedBySyntax(text: string, specific: ClassificationSpecific): ClassificationSpecific {
+  // CommonJS or JSDoc types and nothing only TypeScript has (a type annotation, an interface…): JavaScript.
+  if (specific === 'ts' && commonJs.test(text) && !typeScriptOnly.test(text)) return 'js';
+  // A code fence in the text: Markdown around code, whatever the code is (8 right on tuning snippets).
+  if (fence.test(text)) return 'md';
+  // Lines that are all `key: value` or list items: YAML (7 right, 1 wrong: a Markdown list of `key: value`).
+  if (looksLikeYaml(text)) return 'yaml';
+  return corrections.find(({ from, syntax }) => from.includes(specific) && syntax.test(text))?.to ?? specific;
+}
