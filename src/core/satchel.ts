@@ -36,6 +36,7 @@ import { ImportOrigins } from './import/importOrigins.ts';
 import { importMigrations } from './import/schema.ts';
 import { syncMigrations } from './sync/schema.ts';
 import { SyncService, type SyncServiceOptions } from './sync/syncService.ts';
+import type { DoorSecrets } from './secrets/doorSecrets.ts';
 import { ConversationRecords } from './sync/conversationRecords.ts';
 import type { ClassificationSpecific } from './piecesTypes.ts';
 import { Backups } from './backups/backups.ts';
@@ -80,7 +81,9 @@ export interface CoreOptions {
   /** Copies kept of each kind of backup (default DEFAULT_KEEP; 0 takes no automatic ones). */
   readonly keepBackups?: number;
   /** How sync runs git (tests name a git that is not there). */
-  readonly sync?: Omit<SyncServiceOptions, 'dataDir' | 'backups'>;
+  readonly sync?: Omit<SyncServiceOptions, 'dataDir' | 'backups' | 'secrets'>;
+  /** The secrets detector as the doors that leave the machine ask it (doorSecrets.ts); tests give their own. */
+  readonly secrets?: DoorSecrets;
   /** How agents' writes are taken (docs/agents.md). */
   readonly agents?: {
     /**
@@ -123,6 +126,8 @@ export class Satchel implements Disposable {
   readonly agentWrites: AgentWrites;
   /** Deleted assets and conversations: listed, restored whole, deleted for good. */
   readonly trash: TrashService;
+  /** The secrets detector as every door that leaves the machine asks it (issue 32); undefined when there is none. */
+  readonly doorSecrets: () => DoorSecrets | undefined;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -171,8 +176,10 @@ export class Satchel implements Disposable {
       {},
       context.logger,
     );
-    this.snippets = new SnippetService(context, this.assets);
-    this.sync = new SyncService(context, this.assets, this.conversations, { ...options.sync, dataDir: options.dataDir, backups: this.backups }, () => ({
+    const secrets = (): DoorSecrets | undefined => options.secrets;
+    this.doorSecrets = secrets;
+    this.snippets = new SnippetService(context, this.assets, secrets);
+    this.sync = new SyncService(context, this.assets, this.conversations, { ...options.sync, secrets, dataDir: options.dataDir, backups: this.backups }, () => ({
       has: (id) => trashStore.has(id),
       restore: (id, by) => this.trash.restore(id, by),
     }));

@@ -32,8 +32,8 @@ async function withPair(fn: (pair: Pair) => Promise<void>): Promise<void> {
   const remote = bareRepository(root);
   const secretsA = new FakeSecrets();
   const secretsB = new FakeSecrets();
-  const a = Satchel.open({ dataDir: join(root, 'a'), importWorker: false, sync: { secrets: () => secretsA } });
-  const b = Satchel.open({ dataDir: join(root, 'b'), importWorker: false, sync: { secrets: () => secretsB } });
+  const a = Satchel.open({ dataDir: join(root, 'a'), importWorker: false, secrets: secretsA });
+  const b = Satchel.open({ dataDir: join(root, 'b'), importWorker: false, secrets: secretsB });
   a.sync.configure(remote);
   b.sync.configure(remote);
   try {
