@@ -184,7 +184,7 @@ export class Satchel implements Disposable {
       restore: (id, by) => this.trash.restore(id, by),
     }));
     this.trash = this.composeTrash(options, trashStore);
-    this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
+    this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {}, secrets);
     this.recall = this.composeRecall(options);
     this.imports = this.composeImports(options, fingerprints);
   }
