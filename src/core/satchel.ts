@@ -37,6 +37,8 @@ import { importMigrations } from './import/schema.ts';
 import { syncMigrations } from './sync/schema.ts';
 import { SyncService, type SyncServiceOptions } from './sync/syncService.ts';
 import type { DoorSecrets } from './secrets/doorSecrets.ts';
+import { ScanningDoorSecrets } from './secrets/scanningDoors.ts';
+import { SecretScanner } from './secrets/secretScanner.ts';
 import { ConversationRecords } from './sync/conversationRecords.ts';
 import type { ClassificationSpecific } from './piecesTypes.ts';
 import { Backups } from './backups/backups.ts';
@@ -126,8 +128,9 @@ export class Satchel implements Disposable {
   readonly agentWrites: AgentWrites;
   /** Deleted assets and conversations: listed, restored whole, deleted for good. */
   readonly trash: TrashService;
-  /** The secrets detector as every door that leaves the machine asks it (issue 32); undefined when there is none. */
-  readonly doorSecrets: () => DoorSecrets | undefined;
+  /** The secrets detector as every door that leaves the machine asks it (issue 32). */
+  readonly doorSecrets: () => DoorSecrets;
+  private readonly closeSecrets: () => void;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -176,8 +179,11 @@ export class Satchel implements Disposable {
       {},
       context.logger,
     );
-    const secrets = (): DoorSecrets | undefined => options.secrets;
+    // The doors' detector: the caller's, else one scanning each text as it goes out (made when first asked).
+    let scanning: ScanningDoorSecrets | undefined;
+    const secrets = (): DoorSecrets => options.secrets ?? (scanning ??= new ScanningDoorSecrets(new SecretScanner({ logger: context.logger })));
     this.doorSecrets = secrets;
+    this.closeSecrets = () => scanning?.dispose();
     this.snippets = new SnippetService(context, this.assets, secrets);
     this.sync = new SyncService(context, this.assets, this.conversations, { ...options.sync, secrets, dataDir: options.dataDir, backups: this.backups }, () => ({
       has: (id) => trashStore.has(id),
@@ -296,6 +302,7 @@ export class Satchel implements Disposable {
     this.recall.dispose();
     this.trash.dispose();
     this.snippets.dispose();
+    this.closeSecrets();
     this.history.dispose();
     await this.models.close();
     await this.classifier.unload();

@@ -150,3 +150,38 @@ test('a deleted snippet and its revisions leave nothing of a value on the remote
     assert.deepEqual(plantedIn(remoteHistory(remote)), []);
   });
 });
+
+test('with the real detector (no detector given): six credential shapes never reach the remote, and come back as this machine\'s values', SLOW, async () => {
+  const root = tempDir('satchel-secret-sync-real-');
+  const remote = bareRepository(root);
+  const a = Satchel.open({ dataDir: join(root, 'a'), importWorker: false });
+  const b = Satchel.open({ dataDir: join(root, 'b'), importWorker: false });
+  a.sync.configure(remote);
+  b.sync.configure(remote);
+  try {
+    const text = [
+      `aws_access_key_id = "${PLANTED.awsKeyId}"`,
+      `aws_secret_access_key = "${PLANTED.awsSecret}"`,
+      `curl -H "Authorization: Bearer ${PLANTED.githubToken}" https://api.github.com/user`,
+      `const slack = new WebClient("${PLANTED.slackToken}");`,
+      `const stripe = new Stripe("${PLANTED.stripeKey}");`,
+      `DATABASE_URL=postgres://app:${PLANTED.postgresPassword}@db.internal:5432/app`,
+      '',
+    ].join('\n');
+    const asset = await a.assets.writes.create(seed(text, { name: 'Credentials' }), TEST_WRITE);
+    const sent = await a.sync.sync();
+    assert.equal(sent.secrets?.redacted, 1);
+    await b.sync.sync();
+    const onB = String(recordsOf(b).read(asset.id)?.content);
+    assert.deepEqual(plantedIn(onB), []);
+    b.assets.writes.edit(asset.id, { content: { text: `# shared\n${onB}` } }, TEST_WRITE);
+    await b.sync.sync();
+    await a.sync.sync();
+    assert.equal(recordsOf(a).read(asset.id)?.content, `# shared\n${text}`);
+    assert.deepEqual(plantedIn(remoteHistory(remote)), []);
+  } finally {
+    await a.close();
+    await b.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
