@@ -26,6 +26,12 @@ export interface DoorSecrets {
   syncsWithSecrets(assetId: string): boolean;
 }
 
+/** What a sync sent of the snippets holding secrets: how many went with their values hidden, and which went with them by the user's choice. */
+export interface SecretsSent {
+  readonly redacted: number;
+  readonly withSecrets: ReadonlyArray<{ readonly id: string; readonly name: string }>;
+}
+
 /** A finding's span as a door hides it: overlapping findings merged under the first one's label (as redactText does). */
 export interface SecretSpan {
   readonly start: number;
@@ -197,4 +203,19 @@ function firstUnused(list: HiddenList | undefined): HiddenValue | undefined {
   if (list === undefined) return undefined;
   while (list.next < list.items.length && list.items[list.next]!.used) list.next++;
   return list.items[list.next];
+}
+
+/** What an agent that wrote a value is told (undefined: it wrote none). */
+export function keptText(findings: ReadonlyArray<Pick<SecretFinding, 'label' | 'line'> & { readonly field: string }>): string | undefined {
+  if (findings.length === 0) return undefined;
+  const listed = [...new Map(findings.map((f) => [`${f.label}\0${f.field}\0${f.line}`, f])).values()]
+    .slice(0, 5)
+    .map((f) => `${f.label} (${f.field === 'code' ? `line ${f.line}` : f.field})`)
+    .join(', ');
+  const more = findings.length > 5 ? ', …' : '';
+  return (
+    `It holds ${findings.length === 1 ? 'a secret' : `${findings.length} secrets`}: ${listed}${more}. ` +
+    'The value is kept on this machine and the snippet is flagged; agents, sync and exports see a placeholder («secret: …») instead. ' +
+    'Do not repeat the value in your reply.'
+  );
 }

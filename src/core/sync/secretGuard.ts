@@ -9,17 +9,12 @@
  * it had a value. A conflict copy (a new record holding this machine's version) takes its values from the
  * snippet it is a copy of.
  */
-import type { DoorSecrets, SecretTexts } from '../secrets/doorSecrets.ts';
+import type { DoorSecrets, SecretsSent, SecretTexts } from '../secrets/doorSecrets.ts';
 import { holdsPlaceholder, redactTexts, restoreTexts } from '../secrets/doorSecrets.ts';
 import type { SecretFinding } from '../secrets/findings.ts';
 import type { SyncedKind } from './syncTargets.ts';
 import type { VaultAsset } from './vaultFormat.ts';
 
-/** What a sync sent of the snippets holding secrets: how many went with their values hidden, and which went with them by the user's choice. */
-export interface SecretsSent {
-  readonly redacted: number;
-  readonly withSecrets: ReadonlyArray<{ readonly id: string; readonly name: string }>;
-}
 
 /** The texts of a record a value can sit in (binary content has none to scan). */
 export function textsOfRecord(record: VaultAsset): SecretTexts {

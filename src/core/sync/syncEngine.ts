@@ -29,7 +29,7 @@ import { VAULT_FORMAT, type VaultFile } from './vaultFormat.ts';
 import { validBranch, type PendingSync, type SyncSettings, type SyncState } from './syncState.ts';
 import type { FinishOptions, KnownPlan, Skipped, SyncFinisher } from './syncFinish.ts';
 import type { SyncKind, SyncKindName, SyncRecord } from './syncKinds.ts';
-import type { SecretsSent } from './secretGuard.ts';
+import type { SecretsSent } from '../secrets/doorSecrets.ts';
 
 export type SyncPhase = 'reading' | 'fetching' | 'fetched' | 'merging' | 'committed' | 'pushing' | 'pushed' | 'applying' | 'done';
 

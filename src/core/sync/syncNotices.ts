@@ -1,6 +1,6 @@
 /** What the user is told of a sync's notices (conflicts settled, edits kept over deletes), in the CLI and in VS Code alike. */
 import type { PlanNotice } from './syncPlan.ts';
-import type { SecretsSent } from './secretGuard.ts';
+import type { SecretsSent } from '../secrets/doorSecrets.ts';
 
 export function noticeText(notice: PlanNotice): { message: string; conflict: boolean } {
   const conversation = notice.kind === 'conversation';

@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
 import { guarded, toolResult } from './toolResults.ts';
-import { agentName, agentView } from './agentSecrets.ts';
+import { agentName, agentView } from '../agentSecrets.ts';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;

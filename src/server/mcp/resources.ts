@@ -10,7 +10,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { contentOf } from '../../core/assets/content.ts';
 import { imageTypeOf } from '../../core/assets/specifics.ts';
 import { languageName, originalOf } from './snippetViews.ts';
-import { agentName, agentView } from './agentSecrets.ts';
+import { agentName, agentView } from '../agentSecrets.ts';
 
 export const ASSET_URI_PREFIX = 'satchel://assets/';
 /** Snippets a resource listing offers. */

@@ -15,7 +15,7 @@ import { MAX_CONTENT_CHARS, detailOf, detailText, listingText, summaryOf, type S
 import { registerSnippetWriteTools } from './snippetWriteTools.ts';
 import type { ExchangeSlots } from './exchangeSlots.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
-import { agentName, agentView, foundOnlyBySecret, scannedText } from './agentSecrets.ts';
+import { agentName, agentView, foundOnlyBySecret, scannedText } from '../agentSecrets.ts';
 import { SUMMARY_CHARS } from '../../core/assets/summaries.ts';
 import type { SearchMode } from '../../wire/search.ts';
 

@@ -16,7 +16,7 @@ import { LIMITS, limitMessage, type LimitKind } from '../../core/limits.ts';
 import type { AgentWriteResult } from '../../core/agents/agentWrites.ts';
 import { languageName, savedOf } from './snippetViews.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
-import { agentName, agentView, findingFacts, keptText, restoredEdit } from './agentSecrets.ts';
+import { agentName, agentView, findingFacts, keptText, restoredEdit } from '../agentSecrets.ts';
 
 /** A zod bound at one of the store's limits, refused with the store's own message (which names the size sent). */
 function atMost(kind: LimitKind) {

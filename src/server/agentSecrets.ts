@@ -4,10 +4,11 @@
  * writes a value is told it was kept and flagged, and a placeholder an agent writes back (it read the
  * snippet redacted) takes the stored value again, so the user's copy keeps working.
  */
-import type { Satchel } from '../../core/satchel.ts';
-import { redactTexts, restoreTexts, holdsPlaceholder, type SecretTexts } from '../../core/secrets/doorSecrets.ts';
-import type { SecretFinding } from '../../core/secrets/findings.ts';
-import { HEAD_CHARS } from '../../core/assets/assetHeads.ts';
+import type { Satchel } from '../core/satchel.ts';
+import { redactTexts, restoreTexts, holdsPlaceholder, type SecretTexts } from '../core/secrets/doorSecrets.ts';
+export { keptText } from '../core/secrets/doorSecrets.ts';
+import type { SecretFinding } from '../core/secrets/findings.ts';
+import { HEAD_CHARS } from '../core/assets/assetHeads.ts';
 
 /** Texts as an agent may read them, the findings that hid them, and the hidden values (lowercased, for the search filter). */
 export interface AgentView<T extends SecretTexts = SecretTexts> {
@@ -79,21 +80,6 @@ export async function restoredEdit<E extends { content?: string | undefined; nam
     ...(edit.name !== undefined ? { name: back.name } : {}),
     ...(edit.description !== undefined ? { description: back.description } : {}),
   };
-}
-
-/** What an agent that wrote a value is told (undefined: it wrote none). */
-export function keptText(findings: readonly SecretFinding[]): string | undefined {
-  if (findings.length === 0) return undefined;
-  const listed = [...new Map(findings.map((f) => [`${f.label}\0${f.field}\0${f.line}`, f])).values()]
-    .slice(0, 5)
-    .map((f) => `${f.label} (${f.field === 'code' ? `line ${f.line}` : f.field})`)
-    .join(', ');
-  const more = findings.length > 5 ? ', …' : '';
-  return (
-    `It holds ${findings.length === 1 ? 'a secret' : `${findings.length} secrets`}: ${listed}${more}. ` +
-    'The value is kept on this machine and the snippet is flagged; agents, sync and exports see a placeholder («secret: …») instead. ' +
-    'Do not repeat the value in your reply.'
-  );
 }
 
 /** The findings as an agent's tool result lists them: what and where, never the value. */
