@@ -37,8 +37,7 @@ import { importMigrations } from './import/schema.ts';
 import { syncMigrations } from './sync/schema.ts';
 import { SyncService, type SyncServiceOptions } from './sync/syncService.ts';
 import type { DoorSecrets } from './secrets/doorSecrets.ts';
-import { ScanningDoorSecrets } from './secrets/scanningDoors.ts';
-import { SecretScanner } from './secrets/secretScanner.ts';
+import { StoredDoorSecrets } from './secrets/storedDoors.ts';
 import { ConversationRecords } from './sync/conversationRecords.ts';
 import type { ClassificationSpecific } from './piecesTypes.ts';
 import { Backups } from './backups/backups.ts';
@@ -50,6 +49,8 @@ import { trashMigrations } from './trash/schema.ts';
 import { TrashStore } from './trash/trashStore.ts';
 import { TrashService, type TrashOptions } from './trash/trashService.ts';
 import type { LinkEnd } from './store/links.ts';
+import { secretMigrations } from './secrets/schema.ts';
+import { SecretForgetter } from './secrets/forgetSecret.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -65,6 +66,7 @@ export const allMigrations = [
   ...syncMigrations,
   ...agentChangeMigrations,
   ...trashMigrations,
+  ...secretMigrations,
 ];
 
 export interface CoreOptions {
@@ -96,6 +98,8 @@ export interface CoreOptions {
   };
   /** How long deleted assets and conversations stay in the trash (docs/trash.md). */
   readonly trash?: TrashOptions;
+  /** Whether pending assets are scanned for secrets in the background (default true; doors scan what they send either way). */
+  readonly secretsScan?: boolean;
 }
 
 export class Satchel implements Disposable {
@@ -128,9 +132,10 @@ export class Satchel implements Disposable {
   readonly agentWrites: AgentWrites;
   /** Deleted assets and conversations: listed, restored whole, deleted for good. */
   readonly trash: TrashService;
+  /** "Forget Secret": a value removed from a snippet, its revisions and the trash, a backup first (the secrets themselves: `assets.secrets`). */
+  readonly secretForgetter: SecretForgetter;
   /** The secrets detector as every door that leaves the machine asks it (issue 32). */
   readonly doorSecrets: () => DoorSecrets;
-  private readonly closeSecrets: () => void;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -179,11 +184,10 @@ export class Satchel implements Disposable {
       {},
       context.logger,
     );
-    // The doors' detector: the caller's, else one scanning each text as it goes out (made when first asked).
-    let scanning: ScanningDoorSecrets | undefined;
-    const secrets = (): DoorSecrets => options.secrets ?? (scanning ??= new ScanningDoorSecrets(new SecretScanner({ logger: context.logger })));
+    // The doors' detector: the caller's (tests), else the store's findings (assets.secrets), fresh for what each door sends.
+    const stored = options.secrets ?? new StoredDoorSecrets(this.assets.secrets);
+    const secrets = (): DoorSecrets => stored;
     this.doorSecrets = secrets;
-    this.closeSecrets = () => scanning?.dispose();
     this.snippets = new SnippetService(context, this.assets, secrets);
     this.sync = new SyncService(context, this.assets, this.conversations, { ...options.sync, secrets, dataDir: options.dataDir, backups: this.backups }, () => ({
       has: (id) => trashStore.has(id),
@@ -193,6 +197,15 @@ export class Satchel implements Disposable {
     this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {}, secrets);
     this.recall = this.composeRecall(options);
     this.imports = this.composeImports(options, fingerprints);
+    this.secretForgetter = new SecretForgetter({
+      context,
+      secrets: this.assets.secrets,
+      backups: this.backups,
+      texts: (id) => this.assets.secrets.textsOf(id),
+      edit: (id, edit, by) => void this.assets.writes.edit(id, edit, by),
+    });
+    // Scans what is pending: after the upgrade, the whole library once; then each write.
+    if (options.secretsScan !== false) this.assets.secrets.start();
   }
 
   /** The trash: what deletes of assets and conversations kept, restored through each area or forgotten for good. */
@@ -302,7 +315,6 @@ export class Satchel implements Disposable {
     this.recall.dispose();
     this.trash.dispose();
     this.snippets.dispose();
-    this.closeSecrets();
     this.history.dispose();
     await this.models.close();
     await this.classifier.unload();

@@ -185,3 +185,27 @@ test('with the real detector (no detector given): six credential shapes never re
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('with the store\'s findings: "sync with its secret" set by the user, and a value marked Not a Secret, are sent as they are; a snippet still pending its scan is scanned before the push', SLOW, async () => {
+  const root = tempDir('satchel-secret-sync-service-');
+  const remote = bareRepository(root);
+  // The background scan is off: every snippet is still pending when the sync reads it.
+  const a = Satchel.open({ dataDir: join(root, 'a'), importWorker: false, secretsScan: false });
+  a.sync.configure(remote);
+  try {
+    const kept = await a.assets.writes.create(seed(`const slack = new WebClient("${PLANTED.slackToken}");\n`, { name: 'Slack' }), TEST_WRITE);
+    const dismissed = await a.assets.writes.create(seed(`const stripe = new Stripe("${PLANTED.stripeKey}");\n`, { name: 'Stripe' }), TEST_WRITE);
+    const pending = await a.assets.writes.create(seed(`curl -H "Authorization: Bearer ${PLANTED.githubToken}" https://api.github.com/user\n`, { name: 'GitHub' }), TEST_WRITE);
+    assert.equal(a.assets.secrets.isCurrent(pending.id), false, 'not scanned yet');
+    await a.assets.secrets.findingsNow(kept.id);
+    a.assets.secrets.setSyncWithSecrets(kept.id, true);
+    await a.assets.secrets.findingsNow(dismissed.id);
+    a.assets.secrets.dismiss(dismissed.id, a.assets.secrets.storedFindings(dismissed.id)[0]!.sensitiveId);
+    const summary = await a.sync.sync();
+    assert.deepEqual(summary.secrets, { redacted: 1, withSecrets: [{ id: kept.id, name: 'Slack' }] });
+    assert.deepEqual(plantedIn(remoteHistory(remote)).sort(), ['slackToken', 'stripeKey']);
+  } finally {
+    await a.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
