@@ -22,6 +22,7 @@ import { ASSET_KIND, type SyncKind } from './syncKinds.ts';
 import type { VaultAsset } from './vaultFormat.ts';
 import type { DoorSecrets } from '../secrets/doorSecrets.ts';
 import { GuardedAssets } from './secretGuard.ts';
+import { GuardedConversations } from './conversationGuard.ts';
 import { redacted, runSync, type SyncOptions, type SyncSummary } from './syncEngine.ts';
 
 /** The trash, as a sync brings a snippet or conversation back from it (satchel.ts hands it in). */
@@ -181,16 +182,17 @@ export class SyncService implements Disposable {
     };
     // Every sync's snippets go through the secrets door when there is a detector (issue 32).
     const secrets = this.options.secrets?.();
+    const conversations = conversationTarget({
+      author,
+      labels,
+      restoreTrashed,
+      records: this.conversationRecords,
+      exists: (id) => this.context.records.has('conversation', id),
+      deleteConversation: (id, by) => this.conversations.delete(id, { author: by }),
+    });
     const kinds = [
       secrets !== undefined ? new GuardedAssets(assets, secrets) : assets,
-      conversationTarget({
-        author,
-        labels,
-        restoreTrashed,
-        records: this.conversationRecords,
-        exists: (id) => this.context.records.has('conversation', id),
-        deleteConversation: (id, by) => this.conversations.delete(id, { author: by }),
-      }),
+      secrets !== undefined ? new GuardedConversations(conversations, secrets) : conversations,
     ];
     const finisher = new SyncFinisher({ repo, state: this.state, targets: kinds, transaction: (fn) => this.context.transaction(fn), bulk: () => writer.begin() });
     return {

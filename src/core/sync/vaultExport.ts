@@ -13,6 +13,7 @@ import { InvalidInputError } from '../errors.ts';
 import type { LibraryRecords } from './libraryRecords.ts';
 import type { DoorSecrets } from '../secrets/doorSecrets.ts';
 import { redactRecord, textsOfRecord } from './secretGuard.ts';
+import { redactConversation } from './conversationGuard.ts';
 import { ASSETS_DIR, assetDir, assetFiles, VAULT_ATTRIBUTES, VAULT_ATTRIBUTES_TEXT, VAULT_FORMAT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
 import { CONVERSATIONS_DIR, conversationDir, conversationFiles, type VaultConversation } from './vaultConversations.ts';
 
@@ -99,8 +100,9 @@ export async function exportVault(
       cancelled = true;
       break;
     }
-    const conversation = options.conversations!.read(id);
+    let conversation = options.conversations!.read(id);
     if (conversation === undefined) continue;
+    if (options.secrets !== undefined) conversation = (await redactConversation(conversation, options.secrets)).redacted;
     writeFolder(dir, conversationDir(id), conversationFiles(conversation), existing);
     written.add(conversationDir(id));
     conversations++;

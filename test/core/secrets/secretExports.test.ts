@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { tempDir, withCore } from '../../support/helpers.ts';
 import { TEST_WRITE } from '../../support/authors.ts';
 import { seed } from '../sync/vaultSupport.ts';
-import { recordsOf } from '../sync/vaultSupport.ts';
+import { conversationsOf, recordsOf } from '../sync/vaultSupport.ts';
 import { FakeSecrets, PLANTED, plantedIn } from '../../support/fakeSecrets.ts';
 import { exportVault } from '../../../src/core/sync/vaultExport.ts';
 import type { Satchel } from '../../../src/core/satchel.ts';
@@ -34,10 +34,13 @@ test('the vault export writes placeholders for every value, in code, names and d
   await withCore(
     async (core) => {
       await plant(core);
+      const chat = core.conversations.create({ type: 'COPILOT', name: 'Deploy', messages: [] } as never, false);
+      core.conversations.createMessage(chat.id, { role: 'USER', fragment: { string: { raw: `my key is ${PLANTED.postgresPassword}` } } }, false);
       const root = tempDir('satchel-secret-export-');
       try {
-        const guarded = await exportVault(join(root, 'vault'), recordsOf(core), core.assets.identifierPages(), core.assets.ordinaryCount(), { secrets });
+        const guarded = await exportVault(join(root, 'vault'), recordsOf(core), core.assets.identifierPages(), core.assets.ordinaryCount(), { secrets, conversations: conversationsOf(core) });
         assert.equal(guarded.exported, 3);
+        assert.equal(guarded.conversations, 1);
         assert.equal(guarded.redacted, 2);
         const text = allText(join(root, 'vault'));
         assert.deepEqual(plantedIn(text), []);

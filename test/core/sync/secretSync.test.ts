@@ -13,7 +13,7 @@ import { Satchel } from '../../../src/core/satchel.ts';
 import { tempDir } from '../../support/helpers.ts';
 import { TEST_WRITE } from '../../support/authors.ts';
 import { bareRepository } from './syncSupport.ts';
-import { recordsOf, seed } from './vaultSupport.ts';
+import { conversationsOf, recordsOf, seed } from './vaultSupport.ts';
 import { FakeSecrets, PLANTED, plantedIn } from '../../support/fakeSecrets.ts';
 import { placeholderFor } from '../../../src/core/secrets/findings.ts';
 
@@ -208,4 +208,24 @@ test('with the store\'s findings: "sync with its secret" set by the user, and a 
     await a.close();
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('a key pasted into a conversation never reaches the remote; a message added elsewhere comes back around it and this machine keeps its value', SLOW, async () => {
+  await withPair(async ({ a, b, remote }) => {
+    const made = a.conversations.create({ type: 'COPILOT', name: `Deploy ${PLANTED.githubToken}`, messages: [] } as never, false);
+    a.conversations.createMessage(made.id, { role: 'USER', fragment: { string: { raw: `Why does this fail? AWS_SECRET_ACCESS_KEY=${PLANTED.awsSecret}` } } }, false);
+    await a.sync.sync();
+    assert.deepEqual(plantedIn(remoteHistory(remote)), []);
+    await b.sync.sync();
+    const onB = conversationsOf(b).read(made.id)!;
+    assert.deepEqual(plantedIn(JSON.stringify(onB)), []);
+    b.conversations.createMessage(made.id, { role: 'ASSISTANT', fragment: { string: { raw: 'Rotate that key.' } } }, false);
+    b.conversations.update({ id: made.id, name: `${onB.name ?? ""} (done)` }, false);
+    await b.sync.sync();
+    await a.sync.sync();
+    const onA = conversationsOf(a).read(made.id)!;
+    assert.equal(onA.name, `Deploy ${PLANTED.githubToken} (done)`);
+    assert.deepEqual(onA.messages.map((m) => m.text), [`Why does this fail? AWS_SECRET_ACCESS_KEY=${PLANTED.awsSecret}`, 'Rotate that key.']);
+    assert.deepEqual(plantedIn(remoteHistory(remote)), []);
+  });
 });
