@@ -89,7 +89,9 @@ export function registerConversationTools(server: McpServer, core: Satchel): voi
         const offset = args.offset ?? 0;
         const read = core.conversations.reads.messagePage(args.id, offset, args.limit ?? DEFAULT_MESSAGES, PREVIEW_CHARS);
         // A message or name holding a value (a pasted key) shows its placeholder (issue 32).
-        const texts = await Promise.all(read.messages.map(async (message) => (await agentView(core, { code: message.text, name: '' })).texts.code));
+        // A message cut for the page may cut a value too short to be found: what touches the cut is left out.
+        const uncut = (text: string, chars: number): string => (chars > text.length ? withoutLastWord(text) : text);
+        const texts = await Promise.all(read.messages.map(async (message) => (await agentView(core, { code: uncut(message.text, message.chars), name: '' })).texts.code));
         const page = { ...read, name: read.name === undefined ? undefined : await agentName(core, read.name) };
         const messages = page.messages.map((message, index) => ({
           id: message.id,
@@ -120,4 +122,11 @@ export function registerConversationTools(server: McpServer, core: Satchel): voi
         });
       }),
   );
+}
+
+/** `text` without the run of non-space characters it ends with (scanned back from the end: linear). */
+function withoutLastWord(text: string): string {
+  let end = text.length;
+  while (end > 0 && !/\s/u.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
 }
