@@ -90,6 +90,8 @@ async function search(
 ): Promise<{ snippets: SnippetSummary[]; mode?: SearchMode }> {
   let ids: string[];
   let mode: SearchMode | undefined;
+  // A query that names a value found in some snippet finds nothing (issue 32): an agent cannot confirm a secret by searching for it.
+  if (query !== '' && core.assets.secrets.holdsKnownValue(query)) return { snippets: [] };
   if (query !== '') {
     // With an embedding model loaded, the search is hybrid: snippets are found by meaning too.
     const plan = await core.recall.plan(query);

@@ -75,6 +75,8 @@ export const agentChangeRoutes: RouteModule = (router, { core, streams }) => {
   });
   route(router, op.view, async (ctx) => {
     const { items, query } = input(ctx, op.view);
+    // A query that names a value found in some snippet finds nothing, whatever each item shows.
+    const namesValue = query !== undefined && query.trim() !== '' && core.assets.secrets.holdsKnownValue(query);
     const views = [];
     for (const item of items) {
       const view = await agentView(core, { code: item.code, name: item.name ?? '', description: item.description }, item.asset);
@@ -83,7 +85,7 @@ export const agentChangeRoutes: RouteModule = (router, { core, streams }) => {
         name: view.texts.name,
         ...(view.texts.description !== undefined ? { description: view.texts.description } : {}),
         secrets: findingFacts(view.findings),
-        foundOnlyBySecret: query !== undefined && query.trim() !== '' && foundOnlyBySecret(query, view, []),
+        foundOnlyBySecret: namesValue || (query !== undefined && query.trim() !== '' && foundOnlyBySecret(query, view, [])),
       });
     }
     json(ctx, { items: views });
