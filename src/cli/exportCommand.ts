@@ -13,11 +13,16 @@ import { exportVault, type VaultExportOptions, type VaultExportSummary } from '.
 import { openSharedReader, readerOf, type LibraryReader } from '../core/sync/libraryReader.ts';
 import { bar, ProgressLine } from './progressBar.ts';
 import { cancelOnInterrupt } from './interrupt.ts';
+import type { DoorSecrets } from '../core/secrets/doorSecrets.ts';
+import { ScanningDoorSecrets } from '../core/secrets/scanningDoors.ts';
+import { SecretScanner } from '../core/secrets/secretScanner.ts';
 
-const USAGE = `Usage: satchel export --vault DIR [--data-dir DIR]
+const USAGE = `Usage: satchel export --vault DIR [--include-secrets] [--data-dir DIR]
   Writes the library as a plain-file vault: one folder per snippet (assets/<shard>/<id>/),
   its code in code.<language> and its name, tags, websites, times and description in snippet.md;
   conversations likewise (conversations/<shard>/<id>/, a file per message).
+  A key, token, password or private key in a snippet is written as a placeholder
+  («secret: AWS secret access key»); --include-secrets writes the values.
   DIR must be new, empty, or a vault written before (it is brought up to date).
   Import it again with: satchel import DIR`;
 
@@ -25,7 +30,7 @@ export async function runExportCommand(args: readonly string[]): Promise<number>
   const { values, positionals } = parseArgs({
     args: [...args],
     allowPositionals: true,
-    options: { 'data-dir': { type: 'string' }, vault: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { 'data-dir': { type: 'string' }, vault: { type: 'string' }, 'include-secrets': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help || values.vault === undefined || positionals.length > 0) {
     console.log(USAGE);
@@ -41,7 +46,10 @@ export async function runExportCommand(args: readonly string[]): Promise<number>
   };
   let summary: VaultExportSummary;
   try {
-    summary = await withReader(dataDir, (reader) => exportVault(target, reader.records, reader.pages(), reader.count(), { ...options, conversations: reader.conversations }));
+    const include = values['include-secrets'] === true;
+    summary = await withReader(dataDir, (reader, secrets) =>
+      exportVault(target, reader.records, reader.pages(), reader.count(), { ...options, conversations: reader.conversations, ...(include ? {} : { secrets }) }),
+    );
   } finally {
     line.done();
     interrupt.dispose();
@@ -53,24 +61,30 @@ export async function runExportCommand(args: readonly string[]): Promise<number>
       (summary.removed > 0 ? `, removed ${summary.removed} no longer in the library` : '') +
       ` (${(summary.elapsedMs / 1000).toFixed(1)} s).`,
   );
+  if (summary.redacted > 0) {
+    console.log(`${summary.redacted.toLocaleString('en-US')} snippet${summary.redacted === 1 ? ' holds a secret: it was' : 's hold secrets: they were'} written with placeholders (--include-secrets writes the values).`);
+  }
   return summary.cancelled ? 130 : 0;
 }
 
-async function withReader<T>(dataDir: string, use: (reader: LibraryReader) => Promise<T>): Promise<T> {
+async function withReader<T>(dataDir: string, use: (reader: LibraryReader, secrets: DoorSecrets) => Promise<T>): Promise<T> {
   const lock = HostLock.tryAcquire(dataDir);
   if (!lock) {
     process.stderr.write(`Reading ${dataDir} beside the Satchel host that serves it.\n`);
     const reader = openSharedReader(dataDir, Math.max(...allMigrations.map((migration) => migration.version)));
+    // Beside the host, each snippet is scanned as it is written.
+    const secrets = new ScanningDoorSecrets(new SecretScanner());
     try {
-      return await use(reader);
+      return await use(reader, secrets);
     } finally {
+      secrets.dispose();
       reader.dispose();
     }
   }
   try {
     const core = Satchel.open({ dataDir, importWorker: false });
     try {
-      return await use(readerOf(core.context));
+      return await use(readerOf(core.context), core.doorSecrets());
     } finally {
       await core.close();
     }

@@ -11,7 +11,7 @@ import { defaultDataDir } from '../core/dataDir.ts';
 import type { SyncOptions, SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
 import { DEFAULT_MAX_DELETE_PERCENT, validDeletePercent } from '../core/sync/massDelete.ts';
 import type { SyncStatus } from '../core/sync/syncService.ts';
-import { backupText, noticeText } from '../core/sync/syncNotices.ts';
+import { backupText, noticeText, secretsText } from '../core/sync/syncNotices.ts';
 import { absoluteRemote } from '../core/sync/remoteIdentity.ts';
 import type { SatchelClient } from '../client/satchelClient.ts';
 import { authorOf } from '../core/history/authors.ts';
@@ -128,6 +128,8 @@ function printSummary(summary: SyncSummary): void {
   for (const skipped of summary.skipped.slice(0, 20)) console.log(`  ✗ ${skipped.id}: ${skipped.reason}`);
   const backup = backupText(summary.backup);
   if (backup !== undefined) console.log(`  ${backup}`);
+  const secrets = secretsText(summary.secrets);
+  if (secrets !== undefined) console.log(`  ${secrets}`);
 }
 
 function printStatus(status: SyncStatus): void {
@@ -137,4 +139,6 @@ function printStatus(status: SyncStatus): void {
   }
   console.log(`Remote: ${status.remote} (${status.branch})\nChanged here since the last sync: ${status.changed}\nConflict copies: ${status.conflicts}`);
   if (status.last) console.log(`Last sync: ${status.last.at}, sent ${status.last.sent}, received ${status.last.received}`);
+  const secrets = secretsText(status.last?.secrets);
+  if (secrets !== undefined) console.log(`  ${secrets}`);
 }

@@ -8,11 +8,11 @@
  */
 import type { Author } from '../core/history/authors.ts';
 import { agentChangeOperations as op } from '../wire/agentChanges.ts';
-import type { AcceptAllResult, AgentChangeDetail, AgentChangeList, AgentEdit, AgentSave, AgentSaveReply, AgentWriteResult, ReviewResult, ReviewSetting } from '../wire/agentChanges.ts';
+import type { AcceptAllResult, AgentChangeDetail, AgentChangeList, AgentEdit, AgentSave, AgentSaveReply, AgentViewReply, AgentWriteReply, AgentWriteResult, ReviewResult, ReviewSetting } from '../wire/agentChanges.ts';
 import type { HttpTransport } from './http.ts';
 import { writeHeaders } from './history.ts';
 
-export type { AcceptAllResult, AgentChange, AgentChangeDetail, AgentChangeIdentifiers, AgentChangeList, AgentEdit, AgentSave, AgentSaveReply, AgentWriteResult, ReviewResult, ReviewSetting } from '../wire/agentChanges.ts';
+export type { AcceptAllResult, AgentChange, AgentChangeDetail, AgentChangeIdentifiers, AgentChangeList, AgentEdit, AgentSave, AgentSaveReply, AgentViewReply, AgentWriteReply, AgentWriteResult, SecretFact, ReviewResult, ReviewSetting } from '../wire/agentChanges.ts';
 
 export class AgentChangesClient {
   private readonly http: HttpTransport;
@@ -55,8 +55,13 @@ export class AgentChangesClient {
     return this.http.call(op.save, { body: { ...save, tags: save.tags ? [...save.tags] : undefined, websites: save.websites ? [...save.websites] : undefined }, headers: writeHeaders({ author }) });
   }
 
+  /** Texts as an agent may read them: each secret as its placeholder; with a query, which items were found only by a secret. */
+  view(items: ReadonlyArray<{ asset?: string; code: string; name?: string; description?: string }>, query?: string): Promise<AgentViewReply> {
+    return this.http.call(op.view, { body: { items: [...items], ...(query !== undefined ? { query } : {}) } });
+  }
+
   /** An agent's edit of a snippet it read at `expectedRevision`. */
-  update(asset: string, edit: AgentEdit, condition: { readonly expectedRevision: string; readonly author?: Author | undefined }): Promise<AgentWriteResult> {
+  update(asset: string, edit: AgentEdit, condition: { readonly expectedRevision: string; readonly author?: Author | undefined }): Promise<AgentWriteReply> {
     return this.http.call(op.update, {
       params: { asset },
       body: { ...edit, tags: edit.tags ? [...edit.tags] : undefined, expectedRevision: condition.expectedRevision },

@@ -25,8 +25,8 @@ export class SnippetsClient {
     return this.http.call(op.setInfo, { params: { asset }, body: change });
   }
 
-  /** One snippet, or every snippet with the tag, as a `.code-snippets` file. */
-  exportCodeSnippets(selection: { asset: string } | { tag: string }): Promise<CodeSnippetsExport> {
-    return this.http.call(op.export, { query: selection });
+  /** One snippet, or every snippet with the tag, as a `.code-snippets` file (secrets as placeholders unless `includeSecrets`). */
+  exportCodeSnippets(selection: { asset: string } | { tag: string }, options: { includeSecrets?: boolean } = {}): Promise<CodeSnippetsExport> {
+    return this.http.call(op.export, { query: { ...selection, ...(options.includeSecrets ? { includeSecrets: 'true' } : {}) } });
   }
 }

@@ -36,6 +36,8 @@ import { ImportOrigins } from './import/importOrigins.ts';
 import { importMigrations } from './import/schema.ts';
 import { syncMigrations } from './sync/schema.ts';
 import { SyncService, type SyncServiceOptions } from './sync/syncService.ts';
+import type { DoorSecrets } from './secrets/doorSecrets.ts';
+import { StoredDoorSecrets } from './secrets/storedDoors.ts';
 import { ConversationRecords } from './sync/conversationRecords.ts';
 import type { ClassificationSpecific } from './piecesTypes.ts';
 import { Backups } from './backups/backups.ts';
@@ -83,7 +85,9 @@ export interface CoreOptions {
   /** Copies kept of each kind of backup (default DEFAULT_KEEP; 0 takes no automatic ones). */
   readonly keepBackups?: number;
   /** How sync runs git (tests name a git that is not there). */
-  readonly sync?: Omit<SyncServiceOptions, 'dataDir' | 'backups'>;
+  readonly sync?: Omit<SyncServiceOptions, 'dataDir' | 'backups' | 'secrets'>;
+  /** The secrets detector as the doors that leave the machine ask it (doorSecrets.ts); tests give their own. */
+  readonly secrets?: DoorSecrets;
   /** How agents' writes are taken (docs/agents.md). */
   readonly agents?: {
     /**
@@ -130,6 +134,8 @@ export class Satchel implements Disposable {
   readonly trash: TrashService;
   /** "Forget Secret": a value removed from a snippet, its revisions and the trash, a backup first (the secrets themselves: `assets.secrets`). */
   readonly secretForgetter: SecretForgetter;
+  /** The secrets detector as every door that leaves the machine asks it (issue 32). */
+  readonly doorSecrets: () => DoorSecrets;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -178,13 +184,17 @@ export class Satchel implements Disposable {
       {},
       context.logger,
     );
-    this.snippets = new SnippetService(context, this.assets);
-    this.sync = new SyncService(context, this.assets, this.conversations, { ...options.sync, dataDir: options.dataDir, backups: this.backups }, () => ({
+    // The doors' detector: the caller's (tests), else the store's findings (assets.secrets), fresh for what each door sends.
+    const stored = options.secrets ?? new StoredDoorSecrets(this.assets.secrets);
+    const secrets = (): DoorSecrets => stored;
+    this.doorSecrets = secrets;
+    this.snippets = new SnippetService(context, this.assets, secrets);
+    this.sync = new SyncService(context, this.assets, this.conversations, { ...options.sync, secrets, dataDir: options.dataDir, backups: this.backups }, () => ({
       has: (id) => trashStore.has(id),
       restore: (id, by) => this.trash.restore(id, by),
     }));
     this.trash = this.composeTrash(options, trashStore);
-    this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
+    this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {}, secrets);
     this.recall = this.composeRecall(options);
     this.imports = this.composeImports(options, fingerprints);
     this.secretForgetter = new SecretForgetter({

@@ -58,9 +58,55 @@ export interface AgentChangeIdentifiers {
   readonly changes: readonly AgentChangeIdentifier[];
 }
 
-/** An agent's save: the write's result, with the snippet saved when it was written. */
+/** A secret found in what an agent wrote or reads: what and where, never the value (issue 32). */
+export interface SecretFact {
+  readonly label: string;
+  readonly category: string;
+  readonly field: string;
+  readonly line: number;
+}
+
+/** An agent's save: the write's result, with the snippet saved when it was written, and the secrets it holds (kept and flagged). */
 export interface AgentSaveReply extends AgentWriteResult {
   readonly saved?: Asset;
+  readonly secrets?: readonly SecretFact[];
+}
+
+/** An agent's update or delete: the write's result, and the secrets what it wrote holds. */
+export interface AgentWriteReply extends AgentWriteResult {
+  readonly secrets?: readonly SecretFact[];
+}
+
+/**
+ * Texts as an agent may read them (issue 32): each text of a snippet (or of anything else an agent is
+ * shown) with every secret as its placeholder. With a query, each item says whether it was found only
+ * by a secret (a door that searched for the agent leaves it out).
+ */
+const agentViewRequest = z.object({
+  items: z
+    .array(
+      z.object({
+        asset: z.string().min(1).max(200).optional(),
+        code: z.string(),
+        name: z.string().max(4096).optional(),
+        description: z.string().optional(),
+      }),
+    )
+    .max(100),
+  query: z.string().max(1000).optional(),
+});
+
+export interface AgentViewItem {
+  readonly code: string;
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly secrets: readonly SecretFact[];
+  /** The query matched this item only through a secret. */
+  readonly foundOnlyBySecret: boolean;
+}
+
+export interface AgentViewReply {
+  readonly items: readonly AgentViewItem[];
 }
 
 export const agentChangeOperations = {
@@ -81,7 +127,9 @@ export const agentChangeOperations = {
   /** An agent saves a snippet (or proposes it, while agent writes wait for review). */
   save: post('/satchel/agents/snippets', json<AgentSaveReply>(), 'agent save', agentSave),
   /** An agent changes a snippet it read at `expectedRevision` (required: the body's or If-Match). */
-  update: post('/satchel/agents/snippets/:asset/update', json<AgentWriteResult>(), 'agent update', agentUpdate),
+  update: post('/satchel/agents/snippets/:asset/update', json<AgentWriteReply>(), 'agent update', agentUpdate),
+  /** Texts as an agent may read them: secrets as placeholders (what the language-model tools and @satchel show). */
+  view: post('/satchel/agents/view', json<AgentViewReply>(), 'agent view', agentViewRequest),
   /** An agent deletes a snippet it read at `expectedRevision` (required). */
   delete: post('/satchel/agents/snippets/:asset/delete', json<AgentWriteResult>(), 'agent delete', agentDelete),
 } as const;

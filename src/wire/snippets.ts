@@ -4,7 +4,7 @@
  * types, and export to a `.code-snippets` file.
  *
  *   GET  /satchel/snippets/completions?query=&language=&limit=   CompletionReply
- *   GET  /satchel/snippets/export?asset=ID | ?tag=TEXT             CodeSnippetsExport
+ *   GET  /satchel/snippets/export?asset=ID | ?tag=TEXT [&includeSecrets=true]   CodeSnippetsExport (secrets as placeholders unless asked)
  *   GET  /satchel/assets/{asset}/snippet                           SnippetInfo
  *   POST /satchel/assets/{asset}/snippet  { syntax?, prefixes? }   SnippetInfo
  */

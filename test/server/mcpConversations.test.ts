@@ -60,7 +60,8 @@ test('read_conversation answers a page of previews and the offset of the next pa
   const preview = first.structured.messages[1]!;
   assert.equal(preview.chars, long.length);
   assert.equal(preview.truncated, true);
-  assert.equal(preview.text, long.slice(0, 4_000), 'a preview is the opening of the message');
+  // The opening of the message, less a word the cut touches (it may be part of a value too short to be found: issue 32).
+  assert.equal(preview.text, long.slice(0, 4_000).replace(/\S+$/u, ''), 'a preview is the opening of the message');
   assert.equal(first.structured.messages[2]!.truncated, false);
   assert.match(first.text, /messages 1–20 of 45/);
   assert.match(first.text, /\[… the first 4000 of 15007 characters\]/);

@@ -20,6 +20,7 @@ import { contentOf } from '../assets/content.ts';
 import type { FingerprintIndex, IndexMatch } from './fingerprintIndex.ts';
 import { normalizedKey } from './fingerprint.ts';
 import { copyFacts } from './copyFacts.ts';
+import type { DoorSecrets } from '../secrets/doorSecrets.ts';
 import { decide, type Decision, type DecisionSettings, type QuietReason } from './decision.ts';
 import { defaultQuietingSettings, quietingFor, type Quieting, type ReactionRecord, type SuggestionKind } from './quieting.ts';
 
@@ -54,6 +55,8 @@ function connectorAuthor(application: Application): Author {
 /** connect, suggest, react, intention, track, onboarded. */
 export class ConnectorService {
   private readonly context: StoreContext;
+  /** The secrets detector (issue 32): a copy holding a value is never suggested for saving. */
+  private readonly secrets: () => DoorSecrets | undefined;
   private readonly assets: AssetService;
   private readonly applications: ApplicationService;
   readonly settings: ConnectorSettings;
@@ -66,7 +69,9 @@ export class ConnectorService {
     applications: ApplicationService,
     index: FingerprintIndex,
     settings: Partial<ConnectorSettings>,
+    secrets: () => DoorSecrets | undefined = () => undefined,
   ) {
+    this.secrets = secrets;
     this.context = context;
     this.assets = assets;
     this.applications = applications;
@@ -81,8 +86,20 @@ export class ConnectorService {
     return { os, application, health: { os: { id: os, version } } };
   }
 
-  /** Compares a copied snippet with saved ones and decides between reuse, save and silence. */
-  suggest(applicationId: string, creation: SeededConnectorCreation, now = Date.now()): ConnectorSuggestion {
+  /**
+   * `suggest` with the copy scanned for secrets first (issue 32): code holding a credential is never
+   * suggested for a quiet save (`save.suggested` false, reason `holds_secret`); the user may still save
+   * it by hand, and the save flags it.
+   */
+  async suggestGuarded(applicationId: string, creation: SeededConnectorCreation, now = Date.now()): Promise<ConnectorSuggestion> {
+    const secrets = this.secrets();
+    this.applications.get(applicationId);
+    const holdsSecret = secrets !== undefined && (await secrets.findingsIn({ code: this.textOf(creation.asset), name: '' })).length > 0;
+    return this.suggest(applicationId, creation, now, holdsSecret);
+  }
+
+  /** Compares a copied snippet with saved ones and decides between reuse, save and silence (`holdsSecret`: never save). */
+  suggest(applicationId: string, creation: SeededConnectorCreation, now = Date.now(), holdsSecret = false): ConnectorSuggestion {
     const application = this.applications.get(applicationId);
     const text = this.textOf(creation.asset);
     const { key, prints, shape } = copyFacts(text);
@@ -96,6 +113,7 @@ export class ConnectorService {
         lastCopy: this.lastCopy(application.id),
         quieting: { reuse: this.quieting(application.id, 'reuse', now), save: this.quieting(application.id, 'save', now) },
         now,
+        holdsSecret,
       },
       this.settings,
     );

@@ -28,7 +28,8 @@ export interface DecisionSettings extends QuietingSettings {
   readonly maxReuseAssets: number;
 }
 
-export type QuietReason = 'too_short' | 'no_code' | 'repeat' | 'muted' | 'quieted' | 'not_worth_saving';
+/** `holds_secret`: the copy holds a credential (issue 32): saving it is never suggested quietly; the user may save it by hand. */
+export type QuietReason = 'too_short' | 'no_code' | 'repeat' | 'muted' | 'quieted' | 'not_worth_saving' | 'holds_secret';
 
 export type Decision =
   | { readonly kind: 'none'; readonly reason: QuietReason; readonly matches: readonly IndexMatch[] }
@@ -47,6 +48,8 @@ export interface DecisionInput {
   readonly lastCopy?: { readonly key: string; readonly at: number };
   readonly quieting: { readonly reuse: Quieting; readonly save: Quieting };
   readonly now: number;
+  /** The secrets detector found a value in the copy. */
+  readonly holdsSecret?: boolean | undefined;
 }
 
 /**
@@ -109,7 +112,7 @@ export function worthSaving(shape: CodeShape, settings: DecisionSettings, level:
 function saveOrQuiet(input: DecisionInput, settings: DecisionSettings): Decision {
   const { save } = input.quieting;
   if (isMuted(save, input.now)) return { kind: 'none', reason: 'muted', matches: [] };
-  if (worthSaving(input.shape, settings, save.level)) return { kind: 'save', matches: [] };
+  if (worthSaving(input.shape, settings, save.level)) return input.holdsSecret === true ? { kind: 'none', reason: 'holds_secret', matches: [] } : { kind: 'save', matches: [] };
   return { kind: 'none', reason: worthSaving(input.shape, settings, 0) ? 'quieted' : 'not_worth_saving', matches: [] };
 }
 

@@ -15,6 +15,7 @@ import { specificFromLanguageName } from '../classify/languages.ts';
 import { LanguageTable } from './languageTable.ts';
 import { hasWordStarting } from '../search/titleMatches.ts';
 import { factsOfRow, normalizePrefixes, PLAIN_SNIPPET, SnippetFactsStore, type SnippetFacts } from './snippetFacts.ts';
+import { redactTexts, type DoorSecrets } from '../secrets/doorSecrets.ts';
 import { codeSnippetsFile, type ExportableSnippet } from './codeSnippets.ts';
 import { safeFileName } from '../fileNames.ts';
 
@@ -58,6 +59,8 @@ export interface CodeSnippetsExport {
   /** The file's JSON text. */
   readonly content: string;
   readonly count: number;
+  /** Snippets written with their secrets replaced by placeholders (ask with includeSecrets for the values). */
+  readonly redacted: number;
 }
 
 export const DEFAULT_COMPLETIONS = 50;
@@ -76,10 +79,12 @@ export class SnippetService implements Disposable {
   private readonly assets: AssetService;
   private readonly facts: SnippetFactsStore;
   private readonly languages: LanguageTable;
+  private readonly secrets: () => DoorSecrets | undefined;
 
-  constructor(context: StoreContext, assets: AssetService) {
+  constructor(context: StoreContext, assets: AssetService, secrets: () => DoorSecrets | undefined = () => undefined) {
     this.context = context;
     this.assets = assets;
+    this.secrets = secrets;
     this.facts = new SnippetFactsStore(context.database);
     this.languages = new LanguageTable(context);
   }
@@ -141,8 +146,11 @@ export class SnippetService implements Disposable {
     return { candidates: this.candidates(matches, lower) };
   }
 
-  /** One snippet (`asset`) or every snippet tagged `tag`, as a VS Code `.code-snippets` file. */
-  exportCodeSnippets(selection: { readonly asset?: string | undefined; readonly tag?: string | undefined }): CodeSnippetsExport {
+  /**
+   * One snippet (`asset`) or every snippet tagged `tag`, as a VS Code `.code-snippets` file; each secret
+   * written as its placeholder unless `includeSecrets` (issue 32: the editor asks first).
+   */
+  async exportCodeSnippets(selection: { readonly asset?: string | undefined; readonly tag?: string | undefined; readonly includeSecrets?: boolean | undefined }): Promise<CodeSnippetsExport> {
     if ((selection.asset === undefined) === (selection.tag === undefined)) throw new InvalidInputError('Give either an asset or a tag to export');
     const ids = selection.asset !== undefined ? [selection.asset] : this.assets.labels.assetsTagged(selection.tag!);
     if (selection.asset !== undefined && !this.assets.exists(selection.asset)) throw new NotFoundError('asset', selection.asset);
@@ -154,19 +162,26 @@ export class SnippetService implements Disposable {
       .all(JSON.stringify(ids)) as Array<{ id: string; name: string; language: string; data: string }>;
     const facts = this.facts.getMany(ids);
     const descriptions = this.descriptions(ids);
-    const snippets: ExportableSnippet[] = rows.map((row) => {
+    const secrets = selection.includeSecrets === true ? undefined : this.secrets();
+    let redacted = 0;
+    const snippets: ExportableSnippet[] = [];
+    for (const row of rows) {
       const description = descriptions.get(row.id);
-      return {
-        name: row.name,
-        text: textOf(JSON.parse(row.data) as StoredAsset),
+      const texts = { code: textOf(JSON.parse(row.data) as StoredAsset), name: row.name, ...(description !== undefined ? { description } : {}) };
+      const hidden = secrets === undefined ? { texts, redacted: false } : redactTexts(texts, await secrets.findingsIn(texts, row.id));
+      if (hidden.redacted) redacted++;
+      snippets.push({
+        name: hidden.texts.name,
+        text: hidden.texts.code,
         language: row.language,
         syntax: facts.get(row.id)?.syntax ?? false,
         prefixes: facts.get(row.id)?.prefixes ?? [],
-        ...(description !== undefined ? { description } : {}),
-      };
-    });
+        ...(hidden.texts.description !== undefined ? { description: hidden.texts.description } : {}),
+      });
+    }
+    // The file is named by the snippet's name as written (a value in a name stays out of the file name too).
     const base = safeFileName(selection.tag ?? snippets[0]?.name ?? 'snippets', 'snippets');
-    return { fileName: `${base}.code-snippets`, content: codeSnippetsFile(snippets), count: snippets.length };
+    return { fileName: `${base}.code-snippets`, content: codeSnippetsFile(snippets), count: snippets.length, redacted };
   }
 
   /** Reads what completion keeps in memory (the language table) between other work, ahead of the first keystroke. */

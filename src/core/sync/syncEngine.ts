@@ -29,6 +29,7 @@ import { VAULT_FORMAT, type VaultFile } from './vaultFormat.ts';
 import { validBranch, type PendingSync, type SyncSettings, type SyncState } from './syncState.ts';
 import type { FinishOptions, KnownPlan, Skipped, SyncFinisher } from './syncFinish.ts';
 import type { SyncKind, SyncKindName, SyncRecord } from './syncKinds.ts';
+import type { SecretsSent } from '../secrets/doorSecrets.ts';
 
 export type SyncPhase = 'reading' | 'fetching' | 'fetched' | 'merging' | 'committed' | 'pushing' | 'pushed' | 'applying' | 'done';
 
@@ -66,6 +67,8 @@ export interface SyncSummary {
   readonly attempts: number;
   /** The copy of the store taken before this sync deleted much of it here (docs/backups.md). */
   readonly backup?: string | undefined;
+  /** Snippets sent with their secrets replaced by placeholders, and those sent with their values by the user's choice (absent: no secrets door). */
+  readonly secrets?: SecretsSent | undefined;
   readonly elapsedMs: number;
 }
 
@@ -80,6 +83,10 @@ export interface KindSource<R extends SyncRecord = SyncRecord> {
   allIds(): Iterable<readonly string[]>;
   /** How many there are (what a mass delete is weighed against). */
   count(): number;
+  /** The record as it may leave this machine (secretGuard.ts: values replaced by placeholders); `read` when absent. */
+  readSent?(id: string): Promise<R | undefined>;
+  /** Of the records sent, how many went with values hidden and which with their values (secretGuard.ts). */
+  sentSecrets?(sent: Iterable<string>): SecretsSent;
 }
 
 export interface EngineDeps {
@@ -128,7 +135,8 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
       }
       run.progress('pushed');
     }
-    const summary = summarize(settings, plans, result?.merged ?? remote, { notices: start.rewound ? [start.rewound.notice] : [], skipped, attempts: attempt, backup });
+    const secrets = secretsSent(deps.sources, plans);
+    const summary = { ...summarize(settings, plans, result?.merged ?? remote, { notices: start.rewound ? [start.rewound.notice] : [], skipped, attempts: attempt, backup }), ...(secrets ? { secrets } : {}) };
     if (result !== undefined) {
       const known = new Map<SyncKindName, KnownPlan>(plans.map((plan) => [plan.kind.name, plan]));
       // The records the apply could not write join the summary (`skipped` is its list) before it is kept.
@@ -251,7 +259,7 @@ async function planKinds(run: Run, start: SyncBase, remote: string | undefined):
       remoteChanged: remoteChanged.get(kind.root) ?? [],
       bases: rewound ? new Map() : bases,
       history: rewound?.history?.get(kind.root),
-      read: (id) => source.read(id),
+      read: (id) => (source.readSent ? source.readSent(id) : source.read(id)),
       signal: run.signal,
       onBad: (id, reason) => skipped.push({ id, reason }),
       onRead: (done, total) => run.progress('reading', done, total),
@@ -306,6 +314,18 @@ function summarize(
     attempts: extra.attempts,
     ...(extra.backup !== undefined ? { backup: extra.backup } : {}),
   };
+}
+
+/** What the sources that guard secrets say of the records the plans send (undefined: none guards them). */
+function secretsSent(sources: readonly KindSource[], plans: readonly SyncPlan[]): SecretsSent | undefined {
+  let total: SecretsSent | undefined;
+  for (const source of sources) {
+    const plan = plans.find((p) => p.kind.name === source.kind.name);
+    if (source.sentSecrets === undefined || plan === undefined) continue;
+    const sent = source.sentSecrets([...plan.sent].flatMap(([id, record]) => (record !== undefined ? [id] : [])));
+    total = { redacted: (total?.redacted ?? 0) + sent.redacted, withSecrets: [...(total?.withSecrets ?? []), ...sent.withSecrets] };
+  }
+  return total;
 }
 
 /** A copy of the store before the plans delete much of it here: what the backups module counts as a mass delete, or one the sync's guard let through only because it was confirmed. */

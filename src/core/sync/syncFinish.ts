@@ -36,6 +36,8 @@ export interface ApplyTarget<R extends SyncRecord = SyncRecord> {
   put(records: readonly R[]): void;
   /** Deletes the record here (a trash entry by the sync); in the batch's transaction. */
   remove(id: string): void;
+  /** Before any batch: what `put` will need of these incoming records that a transaction cannot wait for (secretGuard.ts). */
+  prepare?(records: ReadonlyMap<string, R>): Promise<void>;
 }
 
 export interface FinisherDeps {
@@ -122,6 +124,7 @@ export class SyncFinisher {
         (id, reason) => skipped.push({ id, reason: `the remote's version cannot be read: ${reason}` }),
       );
       for (const [id, record] of part.mergedRecords) if (record !== undefined) read.set(id, record);
+      await part.target.prepare?.(read);
       incoming.set(kind.name, read);
       wantedCount += wanted.size;
     }

@@ -1,5 +1,6 @@
 /** What the user is told of a sync's notices (conflicts settled, edits kept over deletes), in the CLI and in VS Code alike. */
 import type { PlanNotice } from './syncPlan.ts';
+import type { SecretsSent } from '../secrets/doorSecrets.ts';
 
 export function noticeText(notice: PlanNotice): { message: string; conflict: boolean } {
   const conversation = notice.kind === 'conversation';
@@ -44,4 +45,23 @@ export function skippedText(skipped: ReadonlyArray<{ readonly id: string; readon
 /** What the user is told of the copy of the store a sync took before deleting much of it. */
 export function backupText(backup: string | undefined): string | undefined {
   return backup === undefined ? undefined : `The store was backed up before the sync's deletes: ${backup}, in the backups folder of the data directory.`;
+}
+
+/**
+ * What the user is told of the snippets a sync sent that hold secrets (issue 32): how many went with their
+ * values replaced by placeholders (the values stay on this machine), and, by name, those sent with their
+ * values because the user chose so. Undefined when the sync sent none.
+ */
+export function secretsText(secrets: SecretsSent | undefined): string | undefined {
+  if (secrets === undefined || (secrets.redacted === 0 && secrets.withSecrets.length === 0)) return undefined;
+  const parts: string[] = [];
+  if (secrets.redacted > 0) {
+    parts.push(`${secrets.redacted === 1 ? '1 snippet holds' : `${secrets.redacted} snippets hold`} a secret: sent with placeholders, the values kept on this machine.`);
+  }
+  if (secrets.withSecrets.length > 0) {
+    const names = secrets.withSecrets.slice(0, 3).map((s) => `"${s.name}"`).join(', ');
+    const more = secrets.withSecrets.length > 3 ? ` and ${secrets.withSecrets.length - 3} more` : '';
+    parts.push(`Sent with their secrets, as you chose: ${names}${more}.`);
+  }
+  return parts.join(' ');
 }

@@ -33,8 +33,8 @@ export interface PlanInputs<R extends SyncRecord> {
    * version the other had before (the other's is older), rather than conflicting.
    */
   readonly history?: VersionHistory | undefined;
-  /** This machine's record, read now. */
-  read(id: string): R | undefined;
+  /** This machine's record, read now (as it may leave the machine). */
+  read(id: string): R | undefined | Promise<R | undefined>;
   readonly signal?: AbortSignal | undefined;
   /** A record of the remote's that could not be read (reported, and left as it is). */
   onBad?(id: string, reason: string): void;
@@ -139,7 +139,7 @@ interface Draft<R extends SyncRecord> {
 async function readOurs<R extends SyncRecord>(inputs: PlanInputs<R>, ids: ReadonlySet<string>): Promise<Ours<R>> {
   const ours: Ours<R> = new Map();
   for (const id of ids) {
-    const record = inputs.read(id);
+    const record = await inputs.read(id);
     ours.set(id, { record, oid: oidOf(inputs.kind, record) });
     if (ours.size % READ_PAGE === 0) {
       inputs.onRead?.(ours.size, ids.size);
@@ -215,7 +215,7 @@ async function addCopies<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Dra
   const copiesThere = await inputs.repo.folders(inputs.remote, draft.copies.keys(), kind.dir);
   for (const [id, copy] of draft.copies) {
     draft.ids.add(id);
-    const here = oidOf(kind, inputs.read(id));
+    const here = oidOf(kind, await inputs.read(id));
     draft.localOids.set(id, here);
     const oid = oidOf(kind, copy);
     if (copiesThere.get(id) !== oid) draft.sent.set(id, copy);

@@ -20,6 +20,9 @@ import { SyncFinisher } from './syncFinish.ts';
 import { assetTarget, conversationTarget } from './syncTargets.ts';
 import { ASSET_KIND, type SyncKind } from './syncKinds.ts';
 import type { VaultAsset } from './vaultFormat.ts';
+import type { DoorSecrets } from '../secrets/doorSecrets.ts';
+import { GuardedAssets } from './secretGuard.ts';
+import { GuardedConversations } from './conversationGuard.ts';
 import { redacted, runSync, type SyncOptions, type SyncSummary } from './syncEngine.ts';
 
 /** The trash, as a sync brings a snippet or conversation back from it (satchel.ts hands it in). */
@@ -39,6 +42,8 @@ export interface SyncServiceOptions {
   readonly gitExecutable?: string | undefined;
   /** The store's backups: a copy before a sync deletes much of the library here. */
   readonly backups?: MassDeleteBackups | undefined;
+  /** The secrets detector as the sync's door asks it (secretGuard.ts); absent, snippets are sent as they are. */
+  readonly secrets?: (() => DoorSecrets | undefined) | undefined;
 }
 
 /** What a sync asks of the backups (backups.ts). */
@@ -161,9 +166,8 @@ export class SyncService implements Disposable {
     // A conflict copy made here names this machine (conflictCopies.ts).
     const assetKind: SyncKind<VaultAsset> = { ...ASSET_KIND, merge: (base, ours, theirs, oursOid, mergeText) => mergeRecord(base, ours, theirs, oursOid, mergeText, machine) };
     // Snippets first: a conversation links to snippets that arrive in the same sync.
-    const kinds = [
-      {
-        ...assetTarget({
+    const assets = {
+      ...assetTarget({
         author,
         labels,
         restoreTrashed,
@@ -173,17 +177,22 @@ export class SyncService implements Disposable {
         deleteAsset: (id, by) => void this.assets.writes.delete(id, { author: by }),
         allIds: () => this.assets.identifierPages(),
         count: () => this.assets.ordinaryCount(),
-        }),
-        kind: assetKind,
-      },
-      conversationTarget({
-        author,
-        labels,
-        restoreTrashed,
-        records: this.conversationRecords,
-        exists: (id) => this.context.records.has('conversation', id),
-        deleteConversation: (id, by) => this.conversations.delete(id, { author: by }),
       }),
+      kind: assetKind,
+    };
+    // Every sync's snippets go through the secrets door when there is a detector (issue 32).
+    const secrets = this.options.secrets?.();
+    const conversations = conversationTarget({
+      author,
+      labels,
+      restoreTrashed,
+      records: this.conversationRecords,
+      exists: (id) => this.context.records.has('conversation', id),
+      deleteConversation: (id, by) => this.conversations.delete(id, { author: by }),
+    });
+    const kinds = [
+      secrets !== undefined ? new GuardedAssets(assets, secrets) : assets,
+      secrets !== undefined ? new GuardedConversations(conversations, secrets) : conversations,
     ];
     const finisher = new SyncFinisher({ repo, state: this.state, targets: kinds, transaction: (fn) => this.context.transaction(fn), bulk: () => writer.begin() });
     return {

@@ -4,11 +4,16 @@
  * longer in the library removed); any other non-empty directory is refused, nothing written.
  * Records are read a page at a time with a turn of the event loop between pages; progress is
  * reported and a cancel stops between pages (what was written stays, and the summary says so).
+ * With `secrets` (the default of `satchel export`), each value the detector finds is written as its
+ * placeholder (issue 32); the user asks for values with --include-secrets.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors.ts';
 import type { LibraryRecords } from './libraryRecords.ts';
+import type { DoorSecrets } from '../secrets/doorSecrets.ts';
+import { redactRecord, textsOfRecord } from './secretGuard.ts';
+import { redactConversation } from './conversationGuard.ts';
 import { ASSETS_DIR, assetDir, assetFiles, VAULT_ATTRIBUTES, VAULT_ATTRIBUTES_TEXT, VAULT_FORMAT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
 import { CONVERSATIONS_DIR, conversationDir, conversationFiles, type VaultConversation } from './vaultConversations.ts';
 
@@ -28,12 +33,16 @@ export interface VaultExportOptions {
   readonly signal?: AbortSignal | undefined;
   readonly conversations?: ConversationSource | undefined;
   readonly onProgress?: ((progress: VaultExportProgress) => void) | undefined;
+  /** Writes each value the detector finds as its placeholder; absent, the snippets are written as they are. */
+  readonly secrets?: DoorSecrets | undefined;
 }
 
 export interface VaultExportSummary extends VaultExportProgress {
   readonly conversations: number;
   /** Folders of an earlier export whose assets are no longer in the library. */
   readonly removed: number;
+  /** Snippets written with their secrets replaced by placeholders. */
+  readonly redacted: number;
   readonly cancelled: boolean;
   readonly elapsedMs: number;
 }
@@ -63,6 +72,7 @@ export async function exportVault(
   const existing = prepareDirectory(dir);
   const written = new Set<string>();
   let exported = 0;
+  let redacted = 0;
   let cancelled = false;
   for (const ids of pages) {
     if (options.signal?.aborted) {
@@ -70,8 +80,13 @@ export async function exportVault(
       break;
     }
     for (const id of ids) {
-      const record = records.read(id);
+      let record = records.read(id);
       if (record === undefined) continue;
+      if (options.secrets !== undefined) {
+        const hidden = redactRecord(record, await options.secrets.findingsIn(textsOfRecord(record), id));
+        record = hidden.record;
+        if (hidden.redacted) redacted++;
+      }
       writeFolder(dir, assetDir(id), assetFiles(record), existing);
       written.add(assetDir(id));
       exported++;
@@ -85,14 +100,15 @@ export async function exportVault(
       cancelled = true;
       break;
     }
-    const conversation = options.conversations!.read(id);
+    let conversation = options.conversations!.read(id);
     if (conversation === undefined) continue;
+    if (options.secrets !== undefined) conversation = (await redactConversation(conversation, options.secrets)).redacted;
     writeFolder(dir, conversationDir(id), conversationFiles(conversation), existing);
     written.add(conversationDir(id));
     conversations++;
   }
   const removed = existing && !cancelled ? removeOthers(dir, ASSETS_DIR, written) + (options.conversations ? removeOthers(dir, CONVERSATIONS_DIR, written) : 0) : 0;
-  return { exported, total, conversations, removed, cancelled, elapsedMs: Math.round(performance.now() - started) };
+  return { exported, total, conversations, removed, redacted, cancelled, elapsedMs: Math.round(performance.now() - started) };
 }
 
 /** Writes a record's folder; an existing one is replaced whole (a changed language renames its code file). */

@@ -7,7 +7,8 @@ import type { Asset } from '../../core/piecesTypes.ts';
 import type { ServerController } from '../serverController.ts';
 import { specificFromLanguageName } from '../../core/classify/languages.ts';
 import { ClientError } from '../../client/errors.ts';
-import { detail, summarize, type SnippetDetail, type SnippetSummary } from './snippetText.ts';
+import { detail, summarize, type ShownTexts, type SnippetDetail, type SnippetSummary } from './snippetText.ts';
+import { assetText } from '../../client/assets.ts';
 import type { Author } from '../../core/history/authors.ts';
 import type { AgentSaveReply, AgentWriteResult } from '../../client/agentChanges.ts';
 
@@ -60,6 +61,8 @@ export type SavedCheck =
   | { readonly saved: false; readonly worthSaving: boolean };
 
 const DEFAULT_LIMIT = 10;
+/** Assets per request to the host's agent view (its limit). */
+const VIEW_BATCH = 100;
 const MAX_LIMIT = 50;
 
 export class SnippetOperations {
@@ -79,26 +82,42 @@ export class SnippetOperations {
     const found = await this.client.assets.search(input.query, { ...(input.tags?.length ? { tags: input.tags } : {}), ...(signal ? { signal } : {}) });
     const assets = (found.iterable ?? []).map((hit) => hit.asset).filter((asset): asset is Asset => Boolean(asset));
     const language = input.language ? (specificFromLanguageName(input.language) ?? input.language.toLowerCase()) : undefined;
-    return assets
-      .map(summarize)
-      .filter((snippet) => !language || snippet.language === language)
-      .slice(0, clampLimit(input.limit));
+    const wanted = assets.filter((asset) => !language || summarize(asset).language === language).slice(0, clampLimit(input.limit));
+    return (await this.shown(wanted, input.query)).map(({ asset, texts }) => summarize(asset, texts));
+  }
+
+  /**
+   * Assets as an agent may read them (issue 32): the host's agent view puts each secret's placeholder
+   * where its value is; with a query, a hit found only by a secret is left out.
+   */
+  private async shown(assets: readonly Asset[], query?: string): Promise<Array<{ asset: Asset; texts: ShownTexts }>> {
+    const out: Array<{ asset: Asset; texts: ShownTexts }> = [];
+    for (let at = 0; at < assets.length; at += VIEW_BATCH) {
+      const batch = assets.slice(at, at + VIEW_BATCH);
+      const reply = await this.client.agentChanges.view(batch.map((asset) => ({ asset: asset.id, code: assetText(asset), name: asset.name ?? '' })), query);
+      batch.forEach((asset, index) => {
+        const item = reply.items[index];
+        if (item !== undefined && !item.foundOnlyBySecret) out.push({ asset, texts: { name: item.name, code: item.code } });
+      });
+    }
+    return out;
   }
 
   /** Full snippets for grounding a model: the top hits, each with its whole code. */
   async searchDetails(input: SearchInput, signal?: AbortSignal): Promise<SnippetDetail[]> {
     const found = await this.client.assets.search(input.query, { ...(input.tags?.length ? { tags: input.tags } : {}), ...(signal ? { signal } : {}) });
-    return (found.iterable ?? [])
+    const assets = (found.iterable ?? [])
       .map((hit) => hit.asset)
       .filter((asset): asset is Asset => Boolean(asset))
-      .map(detail)
       .slice(0, clampLimit(input.limit));
+    return (await this.shown(assets, input.query)).map(({ asset, texts }) => detail(asset, texts));
   }
 
   /** A snippet whole, with its current revision (the ETag of the read). */
   async get(id: string): Promise<RevisedDetail> {
     const { asset, revision } = await this.client.assets.getRevised(id);
-    return { ...detail(asset), revision };
+    const [shown] = await this.shown([asset]);
+    return { ...detail(asset, shown?.texts ?? { name: '', code: '' }), revision };
   }
 
   /** `author`: the agent saving it (its history, and the agent changes, name it). */
@@ -115,7 +134,8 @@ export class SnippetOperations {
       ...(input.name?.trim() ? { name: input.name.trim() } : {}),
       ...(tags.length > 0 ? { tags } : {}),
     }, { author });
-    return detail(created);
+    const [shown] = await this.shown([created]);
+    return detail(created, shown?.texts ?? { name: '', code: '' });
   }
 
   /**
@@ -157,7 +177,7 @@ export class SnippetOperations {
       .sort((a, b) => b.updated.localeCompare(a.updated))
       .slice(0, clampLimit(limit));
     const assets = await Promise.all(newest.map(({ id }) => client.assets.get(id).catch(goneIsUndefined)));
-    return assets.filter((asset): asset is Asset => Boolean(asset)).map(summarize);
+    return (await this.shown(assets.filter((asset): asset is Asset => Boolean(asset)))).map(({ asset, texts }) => summarize(asset, texts));
   }
 
   /** The connector's saved check: asked as a question, so it records no copy and answers the same twice. */
@@ -165,7 +185,8 @@ export class SnippetOperations {
     const client = this.client;
     const check = await client.connector.saved(content);
     const best = check.kind === 'saved' ? check.matches[0] : undefined;
-    if (best) return { saved: true, match: summarize(await client.assets.get(best.assetId)) };
+    const match = best ? (await this.shown([await client.assets.get(best.assetId)]))[0] : undefined;
+    if (match) return { saved: true, match: summarize(match.asset, match.texts) };
     return { saved: false, worthSaving: check.kind === 'not_saved' && check.worthSaving };
   }
 

@@ -44,21 +44,31 @@ export function preview(text: string, maxLines = PREVIEW_LINES, maxChars = PREVI
   return cut < text.trimEnd().length ? `${head}\n…` : head;
 }
 
-export function summarize(asset: Asset): SnippetSummary {
+/** A snippet's name and code as an agent may read them (the host's agent view: secrets as placeholders). */
+export interface ShownTexts {
+  readonly name: string;
+  readonly code: string;
+}
+
+function shownOf(asset: Asset): ShownTexts {
+  return { name: asset.name ?? '', code: assetText(asset) };
+}
+
+export function summarize(asset: Asset, shown: ShownTexts = shownOf(asset)): SnippetSummary {
   return {
     id: asset.id,
-    name: asset.name?.trim() || 'Untitled snippet',
+    name: shown.name.trim() || 'Untitled snippet',
     language: assetLanguage(asset),
     tags: (asset.tags?.iterable ?? []).map((tag) => tag.text).filter((text): text is string => Boolean(text)),
-    preview: preview(assetText(asset)),
+    preview: preview(shown.code),
     updated: asset.updated?.value ? String(asset.updated.value) : undefined,
   };
 }
 
-export function detail(asset: Asset): SnippetDetail {
+export function detail(asset: Asset, shown: ShownTexts = shownOf(asset)): SnippetDetail {
   return {
-    ...summarize(asset),
-    content: assetText(asset),
+    ...summarize(asset, shown),
+    content: shown.code,
     websites: (asset.websites?.iterable ?? []).map((site) => site.url).filter((url): url is string => Boolean(url)),
     conversations: (asset.conversations?.iterable ?? []).map((c) => c.id),
   };

@@ -5,7 +5,8 @@
  * longer current fails with the revision to read again, like the MCP tools' (snippetWriteTools.ts).
  */
 import { ClientError } from '../../client/errors.ts';
-import type { AgentSaveReply, AgentWriteResult } from '../../client/agentChanges.ts';
+import type { AgentSaveReply, AgentWriteReply, AgentWriteResult } from '../../client/agentChanges.ts';
+import { keptText } from '../../core/secrets/doorSecrets.ts';
 import { fenced } from '../../core/markdown.ts';
 import { detail, inline, preview } from './snippetText.ts';
 import type { DeleteInput, RevisedDetail, UpdateInput } from './snippetOperations.ts';
@@ -36,15 +37,20 @@ export type SaveToolResult =
       /** What an update of it names as expectedRevision. */
       readonly revision: string | undefined;
       readonly change: string | undefined;
+      /** What the model is told when what it saved holds a secret (kept and flagged). */
+      readonly secrets?: string;
     }
   | { readonly saved: false; readonly status: 'proposed'; readonly name: string; readonly change: string | undefined; readonly message: string };
 
 export function saveResult(reply: AgentSaveReply): SaveToolResult {
   if (reply.status === 'proposed' || reply.saved === undefined) {
-    return { saved: false, status: 'proposed', name: reply.name, change: reply.change, message: `Proposed saving "${reply.name}". ${PROPOSED}` };
+    const kept = keptText(reply.secrets ?? []);
+    return { saved: false, status: 'proposed', name: reply.name, change: reply.change, message: `Proposed saving "${reply.name}". ${PROPOSED}${kept !== undefined ? ` ${kept}` : ''}` };
   }
-  const { id, name, language, tags } = detail(reply.saved);
-  return { saved: true, status: 'saved', id, name, language, tags, revision: reply.revision, change: reply.change };
+  // The reply's name is the host's agent view of it (a secret in a name is a placeholder); the saved asset's is not.
+  const { id, language, tags } = detail(reply.saved);
+  const kept = keptText(reply.secrets ?? []);
+  return { saved: true, status: 'saved', id, name: reply.name, language, tags, revision: reply.revision, change: reply.change, ...(kept !== undefined ? { secrets: kept } : {}) };
 }
 
 export interface WriteToolResult {
@@ -58,11 +64,13 @@ export interface WriteToolResult {
   readonly message: string;
 }
 
-export function updateResult(input: UpdateInput, reply: AgentWriteResult): WriteToolResult {
+export function updateResult(input: UpdateInput, reply: AgentWriteReply): WriteToolResult {
   const facts = { id: input.id, name: reply.name, ...(reply.revision !== undefined ? { revision: reply.revision } : {}), ...(reply.change !== undefined ? { change: reply.change } : {}) };
-  if (reply.status === 'proposed') return { status: 'proposed', ...facts, message: `Proposed an update of "${reply.name}". ${PROPOSED}` };
+  const kept = keptText(reply.secrets ?? []);
+  const also = kept !== undefined ? ` ${kept}` : '';
+  if (reply.status === 'proposed') return { status: 'proposed', ...facts, message: `Proposed an update of "${reply.name}". ${PROPOSED}${also}` };
   if (reply.status === 'unchanged') return { status: 'unchanged', ...facts, message: `"${reply.name}" already was as asked: nothing changed.` };
-  return { status: 'updated', ...facts, message: `Updated "${reply.name}"; its revision is now ${reply.revision}. The user can see and revert the change under Agent changes.` };
+  return { status: 'updated', ...facts, message: `Updated "${reply.name}"; its revision is now ${reply.revision}. The user can see and revert the change under Agent changes.${also}` };
 }
 
 export function deleteResult(input: DeleteInput, reply: AgentWriteResult): WriteToolResult {

@@ -12,6 +12,7 @@ import type { AssetsNode } from '../views/assetsView.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
 import { resolveAsset, type AssetArg } from './assetCommands.ts';
 import { baseName, defaultSaveUri, writeWorkspaceFile } from '../workspaceFiles.ts';
+import type { CodeSnippetsExport } from '../../wire/snippets.ts';
 
 /** Answers given ahead (tests, keybindings with arguments): each one skips its question. */
 export interface TemplateAnswers {
@@ -44,6 +45,27 @@ export function snippetCommands(s: Services): CommandMap {
     await writeWorkspaceFile(uri, content);
     void vscode.window.setStatusBarMessage(`$(check) Exported ${count} snippet${count === 1 ? '' : 's'} to ${baseName(uri)}`, 4_000);
     return uri;
+  };
+
+  /**
+   * The export as the host makes it: secrets as placeholders; when some snippet holds one, a modal asks
+   * whether to write the values instead (issue 32). Undefined: the user cancelled.
+   */
+  const exported = async (selection: { asset: string } | { tag: string }): Promise<CodeSnippetsExport | undefined> => {
+    const { client } = connected(server);
+    const redacted = await client.snippets.exportCodeSnippets(selection);
+    if (redacted.redacted === 0) return redacted;
+    const include = 'Include the Secrets';
+    const placeholders = 'Export with Placeholders';
+    const what = redacted.redacted === 1 ? 'A snippet holds a secret' : `${redacted.redacted} snippets hold secrets`;
+    const choice = await vscode.window.showWarningMessage(
+      `${what} (a key, token, password or private key).`,
+      { modal: true, detail: 'The file is written with a placeholder («secret: …») where each value is, unless you include the values. A .code-snippets file is often shared or committed.' },
+      placeholders,
+      include,
+    );
+    if (choice === undefined) return undefined;
+    return choice === include ? client.snippets.exportCodeSnippets(selection, { includeSecrets: true }) : redacted;
   };
 
   return {
@@ -86,8 +108,8 @@ export function snippetCommands(s: Services): CommandMap {
     'satchel.asset.exportSnippets': async (arg: AssetArg, target?: vscode.Uri) => {
       const asset = await resolve(arg);
       if (!asset) return undefined;
-      const exported = await connected(server).client.snippets.exportCodeSnippets({ asset: asset.id });
-      return exportFile(exported.fileName, exported.content, exported.count, target);
+      const file = await exported({ asset: asset.id });
+      return file && exportFile(file.fileName, file.content, file.count, target);
     },
     'satchel.exportTagSnippets': async (arg?: AssetsNode | string, target?: vscode.Uri) => {
       const tag =
@@ -99,8 +121,8 @@ export function snippetCommands(s: Services): CommandMap {
                 placeHolder: 'Export the snippets with this tag to a .code-snippets file',
               });
       if (!tag) return undefined;
-      const exported = await connected(server).client.snippets.exportCodeSnippets({ tag });
-      return exportFile(exported.fileName, exported.content, exported.count, target);
+      const file = await exported({ tag });
+      return file && exportFile(file.fileName, file.content, file.count, target);
     },
   };
 }

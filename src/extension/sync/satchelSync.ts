@@ -12,7 +12,7 @@ import { ClientError } from '../../client/errors.ts';
 import type { SyncStatus, SyncSummary } from '../../client/sync.ts';
 import { readSyncSettings, SYNC_SECTION, type SyncSettings } from './syncSettings.ts';
 import { ConflictsView } from './conflictsView.ts';
-import { backupText, noticeText, skippedText } from '../../core/sync/syncNotices.ts';
+import { backupText, noticeText, secretsText, skippedText } from '../../core/sync/syncNotices.ts';
 
 type Reason = 'command' | 'interval' | 'focus';
 
@@ -99,7 +99,12 @@ export class SatchelSync extends Owner {
       if (skipped !== undefined) void this.warn(skipped);
       const backup = backupText(summary.backup);
       if (backup !== undefined) void vscode.window.showInformationMessage(backup);
-      if (reason === 'command' && summary.notices.length === 0) vscode.window.setStatusBarMessage(`$(check) Synced: sent ${summary.sent}, received ${summary.received}`, 5_000);
+      const secrets = secretsText(summary.secrets);
+      if (secrets !== undefined) this.log.info(`sync: ${secrets}`);
+      // The exception (values sent by choice) is said every time; placeholders alone only in the status bar and log.
+      if (summary.secrets !== undefined && summary.secrets.withSecrets.length > 0 && secrets !== undefined) void vscode.window.showInformationMessage(secrets);
+      const held = summary.secrets?.redacted ? `, ${summary.secrets.redacted} with secrets redacted` : '';
+      if (reason === 'command' && summary.notices.length === 0) vscode.window.setStatusBarMessage(`$(check) Synced: sent ${summary.sent}, received ${summary.received}${held}`, 5_000);
       return summary;
     } catch (error) {
       return this.failed(error, reason);
@@ -174,7 +179,10 @@ export class SatchelSync extends Owner {
     }
     if (this.lastError !== undefined) this.show('$(warning) Sync failed', `The last sync failed: ${this.lastError}\nClick to sync again.`, true);
     else if (status && status.conflicts > 0) this.show(`$(git-compare) ${status.conflicts} conflict${status.conflicts === 1 ? '' : 's'}`, 'Snippets changed on two machines at once: open the Conflicts view.', false, 'satchel.sync.showConflicts');
-    else if (status?.last) this.show('$(sync) Synced', `Last synced with ${status.remote ?? ''} at ${new Date(status.last.at).toLocaleString()}; ${status.changed} change(s) waiting. Click to sync now.`);
+    else if (status?.last) {
+      const secrets = secretsText(status.last.secrets);
+      this.show('$(sync) Synced', `Last synced with ${status.remote ?? ''} at ${new Date(status.last.at).toLocaleString()}; ${status.changed} change(s) waiting.${secrets !== undefined ? `\n${secrets}` : ''}\nClick to sync now.`);
+    }
     else this.show('$(sync) Sync', `Not synced yet with ${this.settings.remote ?? status?.remote ?? ''}. Click to sync now.`);
   }
 

@@ -8,6 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
 import { guarded, toolResult } from './toolResults.ts';
+import { agentName, agentView } from '../agentSecrets.ts';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -36,10 +37,13 @@ export function registerConversationTools(server: McpServer, core: Satchel): voi
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(logger, 'list_conversations', () => {
-        const conversations = core.conversations.reads.recent(args.limit ?? DEFAULT_LIMIT).map((c) => ({
+      guarded(logger, 'list_conversations', async () => {
+        const recent = core.conversations.reads.recent(args.limit ?? DEFAULT_LIMIT);
+        // A name holding a value shows its placeholder (issue 32).
+        const names = await Promise.all(recent.map((c) => agentName(core, c.name ?? '')));
+        const conversations = recent.map((c, index) => ({
           id: c.id,
-          name: c.name ?? '',
+          name: names[index]!,
           messages: c.messages,
           snippets: [...c.assets],
           updated: c.updated.value,
@@ -81,14 +85,19 @@ export function registerConversationTools(server: McpServer, core: Satchel): voi
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(logger, 'read_conversation', () => {
+      guarded(logger, 'read_conversation', async () => {
         const offset = args.offset ?? 0;
-        const page = core.conversations.reads.messagePage(args.id, offset, args.limit ?? DEFAULT_MESSAGES, PREVIEW_CHARS);
-        const messages = page.messages.map((message) => ({
+        const read = core.conversations.reads.messagePage(args.id, offset, args.limit ?? DEFAULT_MESSAGES, PREVIEW_CHARS);
+        // A message or name holding a value (a pasted key) shows its placeholder (issue 32).
+        // A message cut for the page may cut a value too short to be found: what touches the cut is left out.
+        const uncut = (text: string, chars: number): string => (chars > text.length ? withoutLastWord(text) : text);
+        const texts = await Promise.all(read.messages.map(async (message) => (await agentView(core, { code: uncut(message.text, message.chars), name: '' })).texts.code));
+        const page = { ...read, name: read.name === undefined ? undefined : await agentName(core, read.name) };
+        const messages = page.messages.map((message, index) => ({
           id: message.id,
           role: message.role ?? 'UNKNOWN',
           created: message.created?.value ?? '',
-          text: message.text,
+          text: texts[index]!,
           chars: message.chars,
           truncated: message.chars > PREVIEW_CHARS,
         }));
@@ -113,4 +122,11 @@ export function registerConversationTools(server: McpServer, core: Satchel): voi
         });
       }),
   );
+}
+
+/** `text` without the run of non-space characters it ends with (scanned back from the end: linear). */
+function withoutLastWord(text: string): string {
+  let end = text.length;
+  while (end > 0 && !/\s/u.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
 }

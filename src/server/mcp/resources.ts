@@ -10,6 +10,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { contentOf } from '../../core/assets/content.ts';
 import { imageTypeOf } from '../../core/assets/specifics.ts';
 import { languageName, originalOf } from './snippetViews.ts';
+import { agentName, agentView } from '../agentSecrets.ts';
 
 export const ASSET_URI_PREFIX = 'satchel://assets/';
 /** Snippets a resource listing offers. */
@@ -25,26 +26,31 @@ export function assetUri(id: string): string {
 
 export function registerSnippetResources(server: McpServer, core: Satchel): void {
   const template = new ResourceTemplate(`${ASSET_URI_PREFIX}{id}`, {
-    list: () => ({
-      // Names and languages: the listing reads no document.
-      resources: core.assets.summaries(core.assets.newest(LISTED)).map((snippet) => ({
-        uri: assetUri(snippet.id),
-        name: snippet.name,
-        description: `${languageName(snippet.language)} snippet`,
-        mimeType: 'text/plain',
-      })),
-    }),
+    list: async () => {
+      // Names and languages: the listing reads no document. A name holding a value shows its placeholder (issue 32).
+      const listed = core.assets.summaries(core.assets.newest(LISTED));
+      const names = await Promise.all(listed.map((snippet) => agentName(core, snippet.name, snippet.id)));
+      return {
+        resources: listed.map((snippet, index) => ({
+          uri: assetUri(snippet.id),
+          name: names[index]!,
+          description: `${languageName(snippet.language)} snippet`,
+          mimeType: 'text/plain',
+        })),
+      };
+    },
   });
 
   server.registerResource(
     'snippet',
     template,
     { title: 'Saved snippet', description: 'A snippet saved in Satchel, by id: its content as stored.', mimeType: 'text/plain' },
-    (uri, variables): ReadResourceResult => {
+    async (uri, variables): Promise<ReadResourceResult> => {
       const raw = variables.id;
       let content: ReturnType<typeof contentOf>;
+      let id: string;
       try {
-        const id = decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? '') : (raw ?? ''));
+        id = decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? '') : (raw ?? ''));
         const original = originalOf(core.assets.get(id, { transferables: true }));
         content = original ? contentOf(original) : undefined;
       } catch (error) {
@@ -59,7 +65,9 @@ export function registerSnippetResources(server: McpServer, core: Satchel): void
         const mimeType = (image && IMAGE_TYPES[image]) ?? 'application/octet-stream';
         return { contents: [{ uri: uri.href, mimeType, blob: Buffer.from(content.bytes).toString('base64') }] };
       }
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: content?.text ?? '' }] };
+      // Each value as its placeholder (issue 32).
+      const view = await agentView(core, { code: content?.text ?? '', name: '' }, id);
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: view.texts.code }] };
     },
   );
 }

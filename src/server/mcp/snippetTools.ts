@@ -15,6 +15,8 @@ import { MAX_CONTENT_CHARS, detailOf, detailText, listingText, summaryOf, type S
 import { registerSnippetWriteTools } from './snippetWriteTools.ts';
 import type { ExchangeSlots } from './exchangeSlots.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
+import { agentName, agentView, foundOnlyBySecret, scannedText } from '../agentSecrets.ts';
+import { SUMMARY_CHARS } from '../../core/assets/summaries.ts';
 import type { SearchMode } from '../../wire/search.ts';
 
 const DEFAULT_LIMIT = 10;
@@ -88,6 +90,8 @@ async function search(
 ): Promise<{ snippets: SnippetSummary[]; mode?: SearchMode }> {
   let ids: string[];
   let mode: SearchMode | undefined;
+  // A query that names a value found in some snippet finds nothing (issue 32): an agent cannot confirm a secret by searching for it.
+  if (query !== '' && core.assets.secrets.holdsKnownValue(query)) return { snippets: [] };
   if (query !== '') {
     // With an embedding model loaded, the search is hybrid: snippets are found by meaning too.
     const plan = await core.recall.plan(query);
@@ -98,7 +102,7 @@ async function search(
   } else {
     ids = core.assets.newest(limit, language);
   }
-  return { snippets: summariesOf(core, ids), ...(mode ? { mode } : {}) };
+  return { snippets: await summariesOf(core, ids, query), ...(mode ? { mode } : {}) };
 }
 
 /**
@@ -107,9 +111,18 @@ async function search(
  * import process writes on a connection of its own), the agent holds a revision older than what
  * it read, and its update is refused instead of overwriting a change it has not seen.
  */
-export function summariesOf(core: Satchel, ids: readonly string[]): SnippetSummary[] {
+export async function summariesOf(core: Satchel, ids: readonly string[], query = ''): Promise<SnippetSummary[]> {
   const revisions = new Map(ids.map((id) => [id, core.history.current(id)]));
-  return core.assets.summaries(ids).map((summary) => summaryOf(summary, revisions.get(summary.id)!));
+  // Read in one synchronous step (no write between them); the door's scans come after.
+  const read = core.assets.summaries(ids).map((summary) => ({ summary, scanned: summary.binary ? '' : scannedText(core, summary.id, { text: summary.text, chars: summary.chars }) }));
+  const shown: SnippetSummary[] = [];
+  for (const { summary, scanned } of read) {
+    // Each value as its placeholder (issue 32); a hit found only by a value is left out.
+    const view = await agentView(core, { code: scanned, name: summary.name }, summary.id);
+    if (query !== '' && foundOnlyBySecret(query, view, summary.tags)) continue;
+    shown.push(summaryOf({ ...summary, name: view.texts.name, text: view.texts.code.slice(0, SUMMARY_CHARS) }, revisions.get(summary.id)!));
+  }
+  return shown;
 }
 
 /**
@@ -174,11 +187,15 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(logger, 'get_snippet', () => {
+      guarded(logger, 'get_snippet', async () => {
         // The revision first (see summariesOf); the content read from the opening of its text: a 60 MB snippet is not parsed to show 256 KiB.
         if (!core.assets.exists(args.id)) throw new NotFoundError('asset', args.id);
         const revision = core.history.current(args.id);
-        const detail = detailOf(core.assets.get(args.id, { transferables: false }), core.assets.opening(args.id, MAX_CONTENT_CHARS), revision);
+        const asset = core.assets.get(args.id, { transferables: false });
+        const opening = core.assets.opening(args.id, MAX_CONTENT_CHARS);
+        // A cut text is scanned whole: a value that begins before the cut is hidden too (issue 32).
+        const view = await agentView(core, { code: opening.binary ? '' : scannedText(core, args.id, opening, true), name: asset.name ?? '' }, args.id);
+        const detail = detailOf({ ...asset, name: view.texts.name }, { ...opening, text: opening.binary ? opening.text : view.texts.code }, revision);
         return toolResult(detailText(detail), { ...detail });
       }),
   );
@@ -193,8 +210,8 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(logger, 'list_recent_snippets', () => {
-        const snippets = summariesOf(core, core.assets.newest(args.limit ?? DEFAULT_LIMIT));
+      guarded(logger, 'list_recent_snippets', async () => {
+        const snippets = await summariesOf(core, core.assets.newest(args.limit ?? DEFAULT_LIMIT));
         return listed(snippets, 'No snippets are saved yet.', `The ${snippets.length} newest snippet${snippets.length === 1 ? '' : 's'}:`);
       }),
   );
@@ -216,14 +233,11 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: A
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(logger, 'check_snippet_saved', () => {
+      guarded(logger, 'check_snippet_saved', async () => {
         const check = checkSaved(core.connector, core.assets, args.content);
         if (check.kind === 'saved') {
-          const matches = check.matches.map((match) => ({
-            id: match.assetId,
-            name: core.assets.get(match.assetId, { transferables: false }).name ?? '',
-            similarity: match.score,
-          }));
+          const named = check.matches.map((match) => ({ id: match.assetId, name: core.assets.get(match.assetId, { transferables: false }).name ?? '', similarity: match.score }));
+          const matches = await Promise.all(named.map(async (match) => ({ ...match, name: await agentName(core, match.name, match.id) })));
           const lines = matches.map((m) => `- ${m.name} (id ${m.id}, ${Math.round(m.similarity * 100)}% similar)`);
           return toolResult(`Already saved:\n${lines.join('\n')}`, { saved: true, worthSaving: false, matches });
         }

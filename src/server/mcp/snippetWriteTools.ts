@@ -16,6 +16,7 @@ import { LIMITS, limitMessage, type LimitKind } from '../../core/limits.ts';
 import type { AgentWriteResult } from '../../core/agents/agentWrites.ts';
 import { languageName, savedOf } from './snippetViews.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
+import { agentName, agentView, findingFacts, keptText, restoredEdit } from '../agentSecrets.ts';
 
 /** A zod bound at one of the store's limits, refused with the store's own message (which names the size sent). */
 function atMost(kind: LimitKind) {
@@ -66,6 +67,10 @@ const updateInput = {
 };
 
 const status = z.enum(['saved', 'updated', 'unchanged', 'deleted', 'proposed']);
+const secretsOutput = z
+  .array(z.object({ label: z.string(), category: z.string(), field: z.string(), line: z.number() }))
+  .optional()
+  .describe('Secrets found in what was written: kept on this machine and flagged; agents see a placeholder instead of each value.');
 const changeId = z.string().optional().describe("The id of this change in the user's list of agent changes.");
 
 /** Which tool to retry with, and how, after a conflict. */
@@ -115,6 +120,7 @@ export function registerSnippetWriteTools(server: McpServer, core: Satchel, auth
         tags: z.array(z.string()),
         revision: z.string().optional(),
         change: changeId,
+        secrets: secretsOutput,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -122,13 +128,21 @@ export function registerSnippetWriteTools(server: McpServer, core: Satchel, auth
       guarded(core.context.logger, 'save_snippet', async () => {
         const result = await core.agentWrites.save(args, author);
         const change = result.change !== undefined ? { change: result.change } : {};
-        if (result.status === 'proposed') return toolResult(proposedText('saving', result), { status: 'proposed', name: result.name, tags: args.tags ?? [], ...change });
-        const saved = savedOf(result.saved!);
-        return toolResult(`Saved "${saved.name}" (id ${saved.id}, ${languageName(saved.language)}, revision ${result.revision}).`, {
+        // A value in what the agent wrote is kept, and the agent is told so (issue 32); the reply shows placeholders.
+        const view = await agentView(core, { code: args.content, name: result.saved?.name ?? result.name }, result.saved?.id);
+        const kept = keptText(view.findings);
+        const flagged = kept !== undefined ? { secrets: findingFacts(view.findings) } : {};
+        const said = (text: string): string => (kept !== undefined ? `${text} ${kept}` : text);
+        if (result.status === 'proposed') {
+          return toolResult(said(proposedText('saving', { ...result, name: view.texts.name })), { status: 'proposed', name: view.texts.name, tags: args.tags ?? [], ...change, ...flagged });
+        }
+        const saved = { ...savedOf(result.saved!), name: view.texts.name };
+        return toolResult(said(`Saved "${saved.name}" (id ${saved.id}, ${languageName(saved.language)}, revision ${result.revision}).`), {
           status: 'saved',
           ...saved,
           revision: result.revision,
           ...change,
+          ...flagged,
         });
       }),
   );
@@ -144,16 +158,28 @@ export function registerSnippetWriteTools(server: McpServer, core: Satchel, auth
         'redo your change on what it holds now. Give only the fields to change. Every change is kept in the snippet\'s history and listed ' +
         'for the user, who may revert it; when the user reviews agent changes first, it is proposed and counts once they accept it.',
       inputSchema: updateInput,
-      outputSchema: { status, id: z.string(), name: z.string(), revision: z.string().optional().describe('The revision after the change (not for a proposal).'), change: changeId },
+      outputSchema: { status, id: z.string(), name: z.string(), revision: z.string().optional().describe('The revision after the change (not for a proposal).'), change: changeId, secrets: secretsOutput },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    ({ id, expected_revision, ...edit }) =>
-      conditional(core, 'update_snippet', () => {
+    ({ id, expected_revision, ...asked }) =>
+      conditional(core, 'update_snippet', async () => {
+        // The agent read the snippet with placeholders: where it wrote one back, the stored value stays (issue 32).
+        const edit = await restoredEdit(core, id, asked);
         const result = core.agentWrites.update(id, edit, { author, expectedRevision: expected_revision });
-        const facts = { id, name: result.name, ...(result.revision !== undefined ? { revision: result.revision } : {}), ...(result.change !== undefined ? { change: result.change } : {}) };
-        if (result.status === 'proposed') return toolResult(proposedText('an update of', result), { status: 'proposed', ...facts });
-        if (result.status === 'unchanged') return toolResult(`"${result.name}" (id ${id}) already was as asked: nothing changed (revision ${result.revision}).`, { status: 'unchanged', ...facts });
-        return toolResult(`Updated "${result.name}" (id ${id}); its revision is now ${result.revision}. The user can see and revert the change.`, { status: 'updated', ...facts });
+        const written = await agentView(core, { code: edit.content ?? '', name: edit.name ?? '', description: edit.description }, id);
+        const name = await agentName(core, result.name, id);
+        const kept = keptText(written.findings);
+        const said = (text: string): string => (kept !== undefined ? `${text} ${kept}` : text);
+        const facts = {
+          id,
+          name,
+          ...(result.revision !== undefined ? { revision: result.revision } : {}),
+          ...(result.change !== undefined ? { change: result.change } : {}),
+          ...(kept !== undefined ? { secrets: findingFacts(written.findings) } : {}),
+        };
+        if (result.status === 'proposed') return toolResult(said(proposedText('an update of', { ...result, name })), { status: 'proposed', ...facts });
+        if (result.status === 'unchanged') return toolResult(`"${name}" (id ${id}) already was as asked: nothing changed (revision ${result.revision}).`, { status: 'unchanged', ...facts });
+        return toolResult(said(`Updated "${name}" (id ${id}); its revision is now ${result.revision}. The user can see and revert the change.`), { status: 'updated', ...facts });
       }),
   );
 
@@ -170,11 +196,12 @@ export function registerSnippetWriteTools(server: McpServer, core: Satchel, auth
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     ({ id, expected_revision }) =>
-      conditional(core, 'delete_snippet', () => {
+      conditional(core, 'delete_snippet', async () => {
+        const name = await agentName(core, core.assets.exists(id) ? (core.assets.get(id, { transferables: false }).name ?? '') : '', id);
         const result = core.agentWrites.delete(id, { author, expectedRevision: expected_revision });
-        const facts = { id, name: result.name, ...(result.change !== undefined ? { change: result.change } : {}) };
-        if (result.status === 'proposed') return toolResult(proposedText('deleting', result), { status: 'proposed', ...facts });
-        return toolResult(`Deleted "${result.name}" (id ${id}): it is in the user's trash, and they can restore it.`, { status: 'deleted', ...facts });
+        const facts = { id, name, ...(result.change !== undefined ? { change: result.change } : {}) };
+        if (result.status === 'proposed') return toolResult(proposedText('deleting', { ...result, name: facts.name }), { status: 'proposed', ...facts });
+        return toolResult(`Deleted "${facts.name}" (id ${id}): it is in the user's trash, and they can restore it.`, { status: 'deleted', ...facts });
       }),
   );
 }

@@ -14,6 +14,7 @@ import type { ChangeEvent } from '../../core/events.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 import { requestAuthor, sendRevision, writeOptions } from '../writeOptions.ts';
 import type { AgentWriteOptions } from '../../core/agents/agentWrites.ts';
+import { agentName, agentView, findingFacts, foundOnlyBySecret, restoredEdit } from '../agentSecrets.ts';
 
 /** The agent a write through an agent door is by: the caller's own name, as an agent's. */
 function agentAuthor(ctx: Context): Author {
@@ -53,16 +54,45 @@ export const agentChangeRoutes: RouteModule = (router, { core, streams }) => {
   route(router, op.acceptAll, async (ctx) => json(ctx, await changes.acceptAll(requestAuthor(ctx))));
   route(router, op.revert, (ctx) => json(ctx, changes.revert(param(ctx, 'change'), requestAuthor(ctx))));
 
+  // An agent that writes a secret is told it was kept and flagged (issue 32).
   route(router, op.save, async (ctx) => {
-    const saved = await writes.save(input(ctx, op.save), agentAuthor(ctx));
+    const body = input(ctx, op.save);
+    const saved = await writes.save(body, agentAuthor(ctx));
     if (saved.revision !== undefined) sendRevision(ctx, saved.revision);
-    json(ctx, saved);
+    const view = await agentView(core, { code: body.content, name: saved.saved?.name ?? saved.name }, saved.saved?.id);
+    json(ctx, { ...saved, name: view.texts.name, ...(view.findings.length > 0 ? { secrets: findingFacts(view.findings) } : {}) });
   });
-  route(router, op.update, (ctx) => {
-    const { expectedRevision, ...edit } = input(ctx, op.update);
-    const updated = writes.update(param(ctx, 'asset'), edit, agentWrite(ctx, expectedRevision));
+  route(router, op.update, async (ctx) => {
+    const { expectedRevision, ...asked } = input(ctx, op.update);
+    const asset = param(ctx, 'asset');
+    const condition = agentWrite(ctx, expectedRevision);
+    // The agent read the snippet with placeholders: where it writes one back, the stored value stays.
+    const edit = await restoredEdit(core, asset, asked);
+    const updated = writes.update(asset, edit, condition);
     if (updated.revision !== undefined) sendRevision(ctx, updated.revision);
-    json(ctx, updated);
+    const view = await agentView(core, { code: edit.content ?? '', name: edit.name ?? '', description: edit.description }, asset);
+    json(ctx, { ...updated, name: await agentName(core, updated.name, asset), ...(view.findings.length > 0 ? { secrets: findingFacts(view.findings) } : {}) });
   });
-  route(router, op.delete, (ctx) => json(ctx, writes.delete(param(ctx, 'asset'), agentWrite(ctx, input(ctx, op.delete)?.expectedRevision))));
+  route(router, op.view, async (ctx) => {
+    const { items, query } = input(ctx, op.view);
+    // A query that names a value found in some snippet finds nothing, whatever each item shows.
+    const namesValue = query !== undefined && query.trim() !== '' && core.assets.secrets.holdsKnownValue(query);
+    const views = [];
+    for (const item of items) {
+      const view = await agentView(core, { code: item.code, name: item.name ?? '', description: item.description }, item.asset);
+      views.push({
+        code: view.texts.code,
+        name: view.texts.name,
+        ...(view.texts.description !== undefined ? { description: view.texts.description } : {}),
+        secrets: findingFacts(view.findings),
+        foundOnlyBySecret: namesValue || (query !== undefined && query.trim() !== '' && foundOnlyBySecret(query, view, [])),
+      });
+    }
+    json(ctx, { items: views });
+  });
+  route(router, op.delete, async (ctx) => {
+    const asset = param(ctx, 'asset');
+    const deleted = writes.delete(asset, agentWrite(ctx, input(ctx, op.delete)?.expectedRevision));
+    json(ctx, { ...deleted, name: await agentName(core, deleted.name, asset) });
+  });
 };

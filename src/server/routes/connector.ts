@@ -40,9 +40,9 @@ export const connectorRoutes: RouteModule = (router, { core }) => {
 
   route(router, op.saved, (ctx) => json(ctx, checkSaved(connector, core.assets, input(ctx, op.saved).text)));
 
-  route(router, op.suggestion, applicationSegment, (ctx) => {
-    // Streamed: the reply echoes the copy (target.seed), which may be tens of MB.
-    jsonStream(ctx, jsonValueReply(connector.suggest(param(ctx, 'application'), input(ctx, op.suggestion))));
+  route(router, op.suggestion, applicationSegment, async (ctx) => {
+    // Streamed: the reply echoes the copy (target.seed), which may be tens of MB. A copy holding a secret is never suggested for saving.
+    jsonStream(ctx, jsonValueReply(await connector.suggestGuarded(param(ctx, 'application'), input(ctx, op.suggestion))));
   });
 
   route(router, op.reaction, applicationSegment, async (ctx) => {

@@ -4,7 +4,7 @@
  */
 import { writeOptions } from '../writeOptions.ts';
 import { route, type RouteModule } from './deps.ts';
-import { input, json, param, queryString } from '../http.ts';
+import { input, json, param, queryBoolean, queryString } from '../http.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import { snippetOperations as op } from '../../wire/snippets.ts';
 
@@ -16,8 +16,8 @@ export const snippetRoutes: RouteModule = (router, { core }) => {
     json(ctx, core.snippets.completions({ query: queryString(ctx, 'query', 'q') ?? '', language: queryString(ctx, 'language'), limit: parsed }));
   });
 
-  route(router, op.export, (ctx) => {
-    json(ctx, core.snippets.exportCodeSnippets({ asset: queryString(ctx, 'asset'), tag: queryString(ctx, 'tag') }));
+  route(router, op.export, async (ctx) => {
+    json(ctx, await core.snippets.exportCodeSnippets({ asset: queryString(ctx, 'asset'), tag: queryString(ctx, 'tag'), includeSecrets: queryBoolean(ctx, 'includeSecrets', false) }));
   });
 
   route(router, op.info, (ctx) => {

@@ -72,7 +72,7 @@ test('a tag exported to .code-snippets and imported into another store gives the
   const exported = await withCore(async (core) => {
     await write(core, library);
     await core.assets.writes.create(codeSeed('not tagged', 'Other', { ext: 'ts' }), TEST_WRITE);
-    const file = core.snippets.exportCodeSnippets({ tag: 'export-me' });
+    const file = await core.snippets.exportCodeSnippets({ tag: 'export-me' });
     assert.equal(file.count, library.length, 'only the tag\'s snippets');
     assert.equal(file.fileName, 'export-me.code-snippets');
     assert.deepEqual(read(core).filter((s) => s.name !== 'Other'), sorted(library), 'the store holds the library as written');
@@ -97,14 +97,14 @@ test('a tag exported to .code-snippets and imported into another store gives the
 test('one snippet exported and imported back; repeated names are numbered', async () => {
   await withCore(async (core) => {
     const ids = await write(core, library);
-    const one = core.snippets.exportCodeSnippets({ asset: ids.get('Choice')! });
+    const one = await core.snippets.exportCodeSnippets({ asset: ids.get('Choice')! });
     assert.equal(one.count, 1);
     assert.equal(one.fileName, 'Choice.code-snippets');
     const parsed = parseVscodeSnippets(one.fileName, parseJsonc(one.content) as Record<string, unknown>);
     assert.deepEqual(parsed.snippets.map((s) => [s.name, s.text, s.language, s.syntax, s.prefixes]), [['Choice', library[4]!.text, 'js', true, ['con']]]);
-    assert.throws(() => core.snippets.exportCodeSnippets({}), { code: 'invalid_input' });
-    assert.throws(() => core.snippets.exportCodeSnippets({ asset: 'missing' }), { code: 'not_found' });
-    assert.deepEqual(core.snippets.exportCodeSnippets({ tag: 'no-such-tag' }).count, 0);
+    await assert.rejects(core.snippets.exportCodeSnippets({}), { code: 'invalid_input' });
+    await assert.rejects(core.snippets.exportCodeSnippets({ asset: 'missing' }), { code: 'not_found' });
+    assert.deepEqual((await core.snippets.exportCodeSnippets({ tag: 'no-such-tag' })).count, 0);
   }, { importWorker: false });
   const twice = codeSnippetsFile([
     { name: 'Same', text: 'a', language: 'ts', syntax: false, prefixes: [] },

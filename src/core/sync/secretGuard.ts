@@ -1,0 +1,156 @@
+/**
+ * The sync's door for secrets (issue 32): what the plan reads of a snippet, and so every commit the sync
+ * writes and pushes, has each value the detector finds replaced by its placeholder, unless the user chose
+ * to sync that snippet with its values. Findings are asked for the exact texts being read (scanned now
+ * when none is recorded for them), so a value added since the last sync is caught before the next push.
+ *
+ * What comes back is the redacted form, merged three ways like any record; before it is written here each
+ * placeholder takes back this machine's value (restoreTexts), so the store never gets a placeholder where
+ * it had a value. A conflict copy (a new record holding this machine's version) takes its values from the
+ * snippet it is a copy of.
+ */
+import type { DoorSecrets, SecretsSent, SecretTexts } from '../secrets/doorSecrets.ts';
+import { holdsPlaceholder, redactTexts, restoreTexts } from '../secrets/doorSecrets.ts';
+import type { SecretFinding } from '../secrets/findings.ts';
+import type { SyncedKind } from './syncTargets.ts';
+import type { VaultAsset } from './vaultFormat.ts';
+
+
+/** The texts of a record a value can sit in (binary content has none to scan). */
+export function textsOfRecord(record: VaultAsset): SecretTexts {
+  return { code: typeof record.content === 'string' ? record.content : '', name: record.name, ...(record.description !== undefined ? { description: record.description } : {}) };
+}
+
+function withTexts(record: VaultAsset, texts: SecretTexts): VaultAsset {
+  return {
+    ...record,
+    name: texts.name,
+    ...(record.description !== undefined ? { description: texts.description } : {}),
+    ...(typeof record.content === 'string' ? { content: texts.code } : {}),
+  };
+}
+
+/** A record with every value the findings name replaced by its placeholder. */
+export function redactRecord(record: VaultAsset, findings: readonly SecretFinding[]): { record: VaultAsset; redacted: boolean } {
+  const { texts, redacted } = redactTexts(textsOfRecord(record), findings);
+  return { record: redacted ? withTexts(record, texts) : record, redacted };
+}
+
+function holdsAnyPlaceholder(record: VaultAsset): boolean {
+  const texts = textsOfRecord(record);
+  return holdsPlaceholder(texts.code) || holdsPlaceholder(texts.name) || holdsPlaceholder(texts.description ?? '');
+}
+
+/** This machine's texts of a snippet and their findings, as the sync read them. */
+interface Held {
+  readonly texts: SecretTexts;
+  readonly findings: readonly SecretFinding[];
+}
+
+/**
+ * The snippets' kind of one sync with the secrets door around it. `readSent` is what the plan reads
+ * (redacted); `read` is what the apply compares with what it merged, and is redacted with what is known
+ * without scanning (a record it cannot tell is taken as changed here, merged again at the next sync).
+ */
+export class GuardedAssets implements SyncedKind<VaultAsset> {
+  private readonly inner: SyncedKind<VaultAsset>;
+  private readonly secrets: DoorSecrets;
+  /** The local texts of each snippet read with a value in it (restored from when a version comes back). */
+  private readonly held = new Map<string, Held>();
+  private readonly redactedIds = new Set<string>();
+  private readonly withSecretIds = new Map<string, string>();
+
+  constructor(inner: SyncedKind<VaultAsset>, secrets: DoorSecrets) {
+    this.inner = inner;
+    this.secrets = secrets;
+  }
+
+  get kind(): SyncedKind<VaultAsset>['kind'] {
+    return this.inner.kind;
+  }
+
+  allIds(): Iterable<readonly string[]> {
+    return this.inner.allIds();
+  }
+
+  count(): number {
+    return this.inner.count();
+  }
+
+  refusal(record: VaultAsset): string | undefined {
+    return this.inner.refusal(record);
+  }
+
+  remove(id: string): void {
+    this.inner.remove(id);
+  }
+
+  /** The snippet as it may leave this machine. */
+  async readSent(id: string): Promise<VaultAsset | undefined> {
+    const record = this.inner.read(id);
+    if (record === undefined) return undefined;
+    if (this.secrets.syncsWithSecrets(id)) {
+      this.withSecretIds.set(id, record.name);
+      return record;
+    }
+    const texts = textsOfRecord(record);
+    const findings = await this.secrets.findingsIn(texts, id);
+    if (findings.length === 0) return record;
+    this.held.set(id, { texts, findings });
+    const redacted = redactRecord(record, findings);
+    if (redacted.redacted) this.redactedIds.add(id);
+    return redacted.record;
+  }
+
+  read(id: string): VaultAsset | undefined {
+    const record = this.inner.read(id);
+    if (record === undefined || this.secrets.syncsWithSecrets(id)) return record;
+    const texts = textsOfRecord(record);
+    const held = this.held.get(id);
+    const findings = held !== undefined && sameTexts(held.texts, texts) ? held.findings : this.secrets.knownFindings?.(texts, id);
+    return findings === undefined ? record : redactRecord(record, findings).record;
+  }
+
+  /** Before the apply writes: the local texts of records that come back holding placeholders and were not read by this sync's plan (a sync finished after a crash). */
+  async prepare(records: ReadonlyMap<string, VaultAsset>): Promise<void> {
+    for (const record of records.values()) {
+      if (!holdsAnyPlaceholder(record)) continue;
+      for (const id of [record.id, record.conflictOf]) {
+        if (id === undefined || this.held.has(id)) continue;
+        const local = this.inner.read(id);
+        if (local === undefined) continue;
+        const texts = textsOfRecord(local);
+        const findings = await this.secrets.findingsIn(texts, id);
+        if (findings.length > 0) this.held.set(id, { texts, findings });
+      }
+    }
+  }
+
+  put(records: readonly VaultAsset[]): void {
+    this.inner.put(records.map((record) => this.restored(record)));
+  }
+
+  /** A record come back, with this machine's values where their placeholders are. */
+  private restored(record: VaultAsset): VaultAsset {
+    if (!holdsAnyPlaceholder(record)) return record;
+    const held = this.held.get(record.id) ?? (record.conflictOf !== undefined ? this.held.get(record.conflictOf) : undefined);
+    if (held === undefined) return record;
+    return withTexts(record, restoreTexts(textsOfRecord(record), held.texts, held.findings));
+  }
+
+  /** Of the records sent, those that went redacted and those that went with their values. */
+  sentSecrets(sent: Iterable<string>): SecretsSent {
+    let redacted = 0;
+    const withSecrets: Array<{ id: string; name: string }> = [];
+    for (const id of sent) {
+      if (this.redactedIds.has(id)) redacted++;
+      const name = this.withSecretIds.get(id);
+      if (name !== undefined) withSecrets.push({ id, name });
+    }
+    return { redacted, withSecrets };
+  }
+}
+
+function sameTexts(a: SecretTexts, b: SecretTexts): boolean {
+  return a.code === b.code && a.name === b.name && (a.description ?? '') === (b.description ?? '');
+}
