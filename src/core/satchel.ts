@@ -47,6 +47,8 @@ import { trashMigrations } from './trash/schema.ts';
 import { TrashStore } from './trash/trashStore.ts';
 import { TrashService, type TrashOptions } from './trash/trashService.ts';
 import type { LinkEnd } from './store/links.ts';
+import { memoryMigrations } from './memories/schema.ts';
+import { Memories, type MemoriesOptions } from './memories/memories.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -62,6 +64,7 @@ export const allMigrations = [
   ...syncMigrations,
   ...agentChangeMigrations,
   ...trashMigrations,
+  ...memoryMigrations,
 ];
 
 export interface CoreOptions {
@@ -91,6 +94,8 @@ export interface CoreOptions {
   };
   /** How long deleted assets and conversations stay in the trash (docs/trash.md). */
   readonly trash?: TrashOptions;
+  /** How memories' cited files are checked (docs/mcp.md). */
+  readonly memories?: MemoriesOptions;
 }
 
 export class Satchel implements Disposable {
@@ -123,6 +128,8 @@ export class Satchel implements Disposable {
   readonly agentWrites: AgentWrites;
   /** Deleted assets and conversations: listed, restored whole, deleted for good. */
   readonly trash: TrashService;
+  /** Notes agents keep about the user's work: assets marked as memories, checked against the files they cite. */
+  readonly memories: Memories;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -161,6 +168,7 @@ export class Satchel implements Disposable {
       restoreDeleted: (id, by) => void this.trash.restore(id, by),
     });
     this.agentWrites = new AgentWrites(context, this.agentChanges, this.assets, this.history);
+    this.memories = new Memories(context, this.agentWrites, options.memories);
     this.copilot = new Copilot(
       this.conversations,
       (model) => {
