@@ -168,7 +168,7 @@ export class Satchel implements Disposable {
       restoreDeleted: (id, by) => void this.trash.restore(id, by),
     });
     this.agentWrites = new AgentWrites(context, this.agentChanges, this.assets, this.history);
-    this.memories = new Memories(context, this.agentWrites, options.memories);
+    this.memories = new Memories(context, this.agentWrites, this.assets, options.memories);
     this.copilot = new Copilot(
       this.conversations,
       (model) => {

@@ -75,7 +75,9 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
   const router = new Router({ strict: false });
   const searches = searchSlots();
   const reads = readSlots();
-  for (const register of routeModules) register(router, { core, streams, searches, reads });
+  const disposals: Array<() => void> = [];
+  const onDispose = (dispose: () => void): void => void disposals.push(dispose);
+  for (const register of routeModules) register(router, { core, streams, searches, reads, onDispose });
 
   koa.silent = true;
   koa.on('error', (error: unknown) => {
@@ -98,5 +100,12 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
   koa.use(checkBooleanQueries);
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));
-  return { koa, streams, dispose: () => bodies.dispose() };
+  return {
+    koa,
+    streams,
+    dispose: () => {
+      for (const dispose of disposals) dispose();
+      bodies.dispose();
+    },
+  };
 }

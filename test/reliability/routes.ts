@@ -140,7 +140,7 @@ export function allRoutes(core: Satchel): { routes: Route[]; streams: string[] }
   const router = new Router();
   const streams = new RecordingStreams(silentLogger);
   try {
-    for (const register of MODULES) register(router, { core, streams, searches: searchSlots(), reads: readSlots() });
+    for (const register of MODULES) register(router, { core, streams, searches: searchSlots(), reads: readSlots(), onDispose: () => undefined });
   } finally {
     streams.dispose();
   }

@@ -8,12 +8,35 @@
 import type { StoreContext } from '../context.ts';
 import type { Author } from '../history/authors.ts';
 import type { AgentWrites, AgentSaveResult } from '../agents/agentWrites.ts';
-import { FileStamps, type Staleness } from './fileStamps.ts';
+import type { AssetService } from '../assets/assetService.ts';
+import { FileStamps, type FileCheck, type Staleness } from './fileStamps.ts';
 import { MemoryFactsStore, type MemoryFacts, type TimeWindow } from './memoryFacts.ts';
 import { checkedMemory, isWebLink, type MemoryInput } from './memoryInputs.ts';
 
 /** The language a memory is stored in. */
 export const MEMORY_LANGUAGE = 'md';
+
+/** A memory as it is recalled: its note (the opening of it), what it cites, and whether that moved on. */
+export interface MemoryView {
+  readonly id: string;
+  readonly title: string;
+  /** The note's opening, at most the characters asked for. */
+  readonly text: string;
+  /** Characters of the whole note. */
+  readonly chars: number;
+  readonly created: string;
+  readonly updated: string;
+  readonly tags: readonly string[];
+  readonly project?: string | undefined;
+  readonly links: readonly string[];
+  readonly client?: string | undefined;
+  /** Each cited file, as it is now against what it was when the memory was written. */
+  readonly files: readonly FileCheck[];
+  /** Some cited file changed or went since: the memory may be stale. */
+  readonly stale: boolean;
+  /** "may be stale: … changed, … is gone since it was written". */
+  readonly staleNote?: string | undefined;
+}
 
 export interface MemoriesOptions {
   /** The git executable cited files are looked up with. */
@@ -23,11 +46,13 @@ export interface MemoriesOptions {
 export class Memories {
   readonly facts: MemoryFactsStore;
   private readonly writes: AgentWrites;
+  private readonly assets: AssetService;
   private readonly stamps: FileStamps;
 
-  constructor(context: StoreContext, writes: AgentWrites, options: MemoriesOptions = {}) {
+  constructor(context: StoreContext, writes: AgentWrites, assets: AssetService, options: MemoriesOptions = {}) {
     this.facts = new MemoryFactsStore(context.database);
     this.writes = writes;
+    this.assets = assets;
     this.stamps = new FileStamps(options.git !== undefined ? { git: options.git } : {});
   }
 
@@ -74,6 +99,40 @@ export class Memories {
     const facts = this.facts.getMany(ids);
     const out = new Map<string, { facts: MemoryFacts; staleness: Staleness }>();
     await Promise.all([...facts].map(async ([id, memory]) => out.set(id, { facts: memory, staleness: await this.check(memory) })));
+    return out;
+  }
+
+  /**
+   * The views of those of `ids` that are live memories, in the order given, each with its cited
+   * files checked now: what every recall shows (the MCP tools, the Memories node).
+   */
+  async views(ids: readonly string[], chars: number): Promise<MemoryView[]> {
+    const recalled = await this.recall(ids.filter((id) => this.assets.exists(id)));
+    const summaries = new Map(this.assets.summaries([...recalled.keys()]).map((summary) => [summary.id, summary]));
+    const out: MemoryView[] = [];
+    for (const id of ids) {
+      const memory = recalled.get(id);
+      const summary = summaries.get(id);
+      if (!memory || !summary) continue;
+      const opening = this.assets.opening(id, chars);
+      const updated = this.assets.get(id, { transferables: false }).updated.value;
+      const { facts, staleness } = memory;
+      out.push({
+        id,
+        title: summary.name,
+        text: opening.text,
+        chars: opening.chars,
+        created: summary.created,
+        updated,
+        tags: summary.tags,
+        ...(facts.project !== undefined ? { project: facts.project } : {}),
+        links: facts.links,
+        ...(facts.client !== undefined ? { client: facts.client } : {}),
+        files: staleness.files,
+        stale: staleness.stale,
+        ...(staleness.note !== undefined ? { staleNote: staleness.note } : {}),
+      });
+    }
     return out;
   }
 }

@@ -116,7 +116,7 @@ export function summariesOf(core: Satchel, ids: readonly string[]): SnippetSumma
  * Every snippet tool; `author`: the MCP client whose writes they make (mcpClients.ts); `searches`:
  * the line of search work the HTTP search routes take too (searchSlots.ts).
  */
-export function registerSnippetTools(server: McpServer, core: Satchel, author: Author, searches: ExchangeSlots): void {
+export function registerSnippetTools(server: McpServer, core: Satchel, author: () => Author, searches: ExchangeSlots): void {
   const logger = core.context.logger;
 
   server.registerTool(

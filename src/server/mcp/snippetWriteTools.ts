@@ -96,8 +96,8 @@ function proposedText(what: string, result: AgentWriteResult): string {
   return `Proposed ${what} "${result.name}"${result.asset ? ` (id ${result.asset})` : ''}. ${PROPOSED}`;
 }
 
-/** `author`: the MCP client whose writes these tools make (mcpClients.ts). */
-export function registerSnippetWriteTools(server: McpServer, core: Satchel, author: Author): void {
+/** `author`: the MCP client whose writes these tools make (mcpClients.ts), asked at each call (an SSE session learns it after connecting). */
+export function registerSnippetWriteTools(server: McpServer, core: Satchel, author: () => Author): void {
   server.registerTool(
     'save_snippet',
     {
@@ -120,7 +120,7 @@ export function registerSnippetWriteTools(server: McpServer, core: Satchel, auth
     },
     (args) =>
       guarded(core.context.logger, 'save_snippet', async () => {
-        const result = await core.agentWrites.save(args, author);
+        const result = await core.agentWrites.save(args, author());
         const change = result.change !== undefined ? { change: result.change } : {};
         if (result.status === 'proposed') return toolResult(proposedText('saving', result), { status: 'proposed', name: result.name, tags: args.tags ?? [], ...change });
         const saved = savedOf(result.saved!);
@@ -149,7 +149,7 @@ export function registerSnippetWriteTools(server: McpServer, core: Satchel, auth
     },
     ({ id, expected_revision, ...edit }) =>
       conditional(core, 'update_snippet', () => {
-        const result = core.agentWrites.update(id, edit, { author, expectedRevision: expected_revision });
+        const result = core.agentWrites.update(id, edit, { author: author(), expectedRevision: expected_revision });
         const facts = { id, name: result.name, ...(result.revision !== undefined ? { revision: result.revision } : {}), ...(result.change !== undefined ? { change: result.change } : {}) };
         if (result.status === 'proposed') return toolResult(proposedText('an update of', result), { status: 'proposed', ...facts });
         if (result.status === 'unchanged') return toolResult(`"${result.name}" (id ${id}) already was as asked: nothing changed (revision ${result.revision}).`, { status: 'unchanged', ...facts });
@@ -171,7 +171,7 @@ export function registerSnippetWriteTools(server: McpServer, core: Satchel, auth
     },
     ({ id, expected_revision }) =>
       conditional(core, 'delete_snippet', () => {
-        const result = core.agentWrites.delete(id, { author, expectedRevision: expected_revision });
+        const result = core.agentWrites.delete(id, { author: author(), expectedRevision: expected_revision });
         const facts = { id, name: result.name, ...(result.change !== undefined ? { change: result.change } : {}) };
         if (result.status === 'proposed') return toolResult(proposedText('deleting', result), { status: 'proposed', ...facts });
         return toolResult(`Deleted "${result.name}" (id ${id}): it is in the user's trash, and they can restore it.`, { status: 'deleted', ...facts });
