@@ -4,6 +4,7 @@
  * (bulkWriter.ts) creates them with these; an existing one is set to the record here, inside the
  * batch's transaction, itself a revision by the writer's author when what revisions keep changed.
  */
+import { MemoryFactsStore, type MemoryFacts } from '../memories/memoryFacts.ts';
 import type { StoreContext } from '../context.ts';
 import type { GroupedTimestamp } from '../piecesTypes.ts';
 import { stamp } from '../time.ts';
@@ -30,6 +31,8 @@ export interface ExactRecord {
   readonly favorited: boolean;
   /** Binary content (an image): its bytes; the asset's text is then ''. */
   readonly bytes?: readonly number[] | undefined;
+  /** Present when the record is a memory: its facts (memories/memoryFacts.ts), kept exactly. */
+  readonly memory?: MemoryFacts | undefined;
 }
 
 /** What an exact write writes through (the bulk path's targets). */
@@ -111,6 +114,10 @@ export function putExactly(
   const factsBefore = snippetFacts.get(doc.id);
   const factsChanged = factsBefore.syntax !== facts.syntax || factsBefore.prefixes.join('\n') !== facts.prefixes.join('\n');
   if (factsChanged) snippetFacts.put(doc.id, facts);
+  // Whether it is a memory, and what it was written against, is the record's to say.
+  const memories = new MemoryFactsStore(context.database);
+  const memoryChanged = JSON.stringify(memories.get(doc.id) ?? null) !== JSON.stringify(record.memory ?? null);
+  if (memoryChanged) memories.put(doc.id, record.memory);
   const edited = editedDoc(doc, { content: recordContent(fields, record), name: fields.name, language: fields.language }, updated);
   const next: StoredAsset = { ...(edited ?? doc) };
   const favoriteChanged = (doc.favorited === true) !== record.favorited;
@@ -118,7 +125,7 @@ export function putExactly(
   const createdChanged = doc.created.value !== record.created;
   if (createdChanged) next.created = stampAt(record.created);
   const timeChanged = doc.updated.value !== record.updated;
-  if (edited === undefined && !tagged && !described && !sited && !factsChanged && !favoriteChanged && !createdChanged && !timeChanged) return false;
+  if (edited === undefined && !tagged && !described && !sited && !factsChanged && !memoryChanged && !favoriteChanged && !createdChanged && !timeChanged) return false;
   next.updated = updated;
   const indexed = indexing.indexed(next);
   store.write(rowid, next, indexed.keywords);
