@@ -164,3 +164,17 @@ test('a deleted memory leaves the listing; restored from the trash it is a memor
     assert.deepEqual(core.memories.newest(10), [id]);
   });
 });
+
+test('completion offers snippets, never memories (notes are not code to insert)', async () => {
+  await withCore(async (core) => {
+    const snippet = await core.assets.writes.create(
+      { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: '# retry notes' }, metadata: { ext: 'md' } } }, metadata: { name: 'retry helper' } } },
+      { author: user },
+    );
+    await core.memories.save({ title: 'retry decision', summary: '# why we retry' }, claude);
+    const offered = core.snippets.completions({ query: 'retry', language: 'markdown' }).candidates.map((candidate) => candidate.id);
+    assert.deepEqual(offered, [snippet.id]);
+    const newest = core.snippets.completions({ query: '', language: 'markdown' }).candidates.map((candidate) => candidate.id);
+    assert.deepEqual(newest, [snippet.id]);
+  });
+});
