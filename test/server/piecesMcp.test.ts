@@ -225,6 +225,10 @@ test("/mcp's own save_memory and recall_memories: a memory whose cited file is g
     let recalled = (await call(client, 'recall_memories', { query: 'staging deploys' })).structuredContent as { memories: Array<Record<string, any>> };
     assert.equal(recalled.memories[0]!.id, id);
     assert.equal(recalled.memories[0]!.may_be_stale, false);
+    // A snippet search finds it too, marked as a memory rather than passed off as code.
+    const found = await call(client, 'search_snippets', { query: 'staging deploys' });
+    assert.deepEqual((found.structuredContent as { snippets: Array<{ id: string; memory?: boolean }> }).snippets.map((s) => [s.id, s.memory]), [[id, true]]);
+    assert.match(text(found), /memory, Markdown/);
     const { rmSync } = await import('node:fs');
     rmSync(cited);
     const result = await call(client, 'recall_memories', {});

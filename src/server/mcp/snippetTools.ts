@@ -37,6 +37,7 @@ const summary = z.object({
   preview: z.string(),
   created: z.string(),
   revision: z.string().describe('Its current revision: pass it as expected_revision to update_snippet or delete_snippet.'),
+  memory: z.literal(true).optional().describe('Present when it is a memory (a note about the work, not code); recall_memories checks its files.'),
 });
 const snippetList = { snippets: z.array(summary) };
 const searchOutput = {
@@ -109,7 +110,8 @@ async function search(
  */
 export function summariesOf(core: Satchel, ids: readonly string[]): SnippetSummary[] {
   const revisions = new Map(ids.map((id) => [id, core.history.current(id)]));
-  return core.assets.summaries(ids).map((summary) => summaryOf(summary, revisions.get(summary.id)!));
+  const memories = core.memories.facts.memoriesAmong(ids);
+  return core.assets.summaries(ids).map((summary) => summaryOf(summary, revisions.get(summary.id)!, memories.has(summary.id)));
 }
 
 /**
