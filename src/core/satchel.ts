@@ -203,9 +203,10 @@ export class Satchel implements Disposable {
           asset: {
             live: (id) => this.assets.exists(id),
             restore: (entry, by) => this.assets.restoreTrashed(entry, by),
-            // Gone for good: its revisions and its snippet facts (kept while it could come back).
+            // Gone for good: its revisions, its snippet facts and memory facts (kept while it could come back).
             forget: (id) => {
               this.snippets.forget(id);
+              this.memories.facts.put(id, undefined);
               return this.history.purge(id);
             },
           },

@@ -162,6 +162,10 @@ test('a deleted memory leaves the listing; restored from the trash it is a memor
     assert.deepEqual(core.memories.newest(10), []);
     core.trash.restore(id, { author: user });
     assert.deepEqual(core.memories.newest(10), [id]);
+    // Deleted for good, its facts go with it.
+    core.assets.writes.delete(id, { author: user });
+    core.trash.deleteForever(id);
+    assert.equal(core.memories.facts.get(id), undefined);
   });
 });
 
