@@ -44,7 +44,7 @@ function each(ids: readonly string[], read: (id: string) => unknown): Map<string
   return out;
 }
 
-function recordKind(core: Satchel, records: RecordSearch, kind: SearchedKind, fields: Omit<Material, 'search' | 'ids' | 'snapshot'>, read: (id: string) => unknown): Material {
+function recordKind(records: RecordSearch, kind: SearchedKind, fields: Omit<Material, 'search' | 'ids' | 'snapshot'>, read: (id: string) => unknown): Material {
   return {
     ...fields,
     search: (query, limit, window, annotationType) => records.search(kind, query, limit, window, annotationType),
@@ -116,12 +116,12 @@ export function materialsOf(core: Satchel): Material[] {
     summaries,
     conversations,
     messages,
-    recordKind(core, records, 'tag', { type: 'TAGS', prefix: 'tags', key: 'tag', what: 'tags' }, (id) => core.assets.labels.tag(id)),
-    recordKind(core, records, 'annotation', { type: 'ANNOTATIONS', prefix: 'annotations', key: 'annotation', what: 'annotations (descriptions, summaries, comments)' }, (id) =>
+    recordKind(records, 'tag', { type: 'TAGS', prefix: 'tags', key: 'tag', what: 'tags' }, (id) => core.assets.labels.tag(id)),
+    recordKind(records, 'annotation', { type: 'ANNOTATIONS', prefix: 'annotations', key: 'annotation', what: 'annotations (descriptions, summaries, comments)' }, (id) =>
       related.annotation(id),
     ),
-    recordKind(core, records, 'anchor', { type: 'ANCHORS', prefix: 'anchors', key: 'anchor', what: 'anchors (files and folders snippets are linked to)' }, (id) => related.anchor(id)),
-    recordKind(core, records, 'website', { type: 'WEBSITES', prefix: 'websites', key: 'website', what: 'websites' }, (id) => core.assets.labels.website(id)),
+    recordKind(records, 'anchor', { type: 'ANCHORS', prefix: 'anchors', key: 'anchor', what: 'anchors (files and folders snippets are linked to)' }, (id) => related.anchor(id)),
+    recordKind(records, 'website', { type: 'WEBSITES', prefix: 'websites', key: 'website', what: 'websites' }, (id) => core.assets.labels.website(id)),
     models,
     {
       type: 'RANGES',

@@ -24,8 +24,8 @@ const files = z.array(z.string().min(1).max(MAX_PATH_CHARS)).max(MAX_MEMORY_FILE
 );
 const links = z.array(z.string().min(1).max(LIMITS.urlChars)).max(MAX_MEMORY_LINKS).optional().describe('URLs and other references (pull requests, issues, docs).');
 
-/** The answer to a memory saved (or proposed): how to find it again. */
-function savedText(result: AgentSaveResult, name: string): { text: string; facts: Record<string, unknown> } {
+/** The answer to a memory saved (or proposed): how to find it again (`recallWith`: the tools that do, on this path). */
+function savedText(result: AgentSaveResult, name: string, recallWith: string): { text: string; facts: Record<string, unknown> } {
   if (result.status === 'proposed') {
     return {
       text: `Proposed the memory "${name}". It waits for the user's review in Satchel (Agent changes) and counts once they accept it. Do not save it again.`,
@@ -34,8 +34,8 @@ function savedText(result: AgentSaveResult, name: string): { text: string; facts
   }
   return {
     text:
-      `Memory "${name}" saved in Satchel (id ${result.asset}). Recall it with ask_pieces_ltm, workstream_summaries_full_text_search ` +
-      'or recall_memories; if the files it cites change, it will be reported as possibly stale.',
+      `Memory "${name}" saved in Satchel (id ${result.asset}). Recall it with ${recallWith}; if the files it cites change, ` +
+      'it will be reported as possibly stale.',
     facts: { status: 'saved', id: result.asset, name, revision: result.revision, ...(result.change !== undefined ? { change: result.change } : {}) },
   };
 }
@@ -70,7 +70,7 @@ export function registerCreatePiecesMemory(server: McpServer, core: Satchel, aut
           client: args.connected_client ?? clientName(author()),
         };
         const result = await core.memories.save(input, author());
-        const { text: answer, facts } = savedText(result, input.title.trim());
+        const { text: answer, facts } = savedText(result, input.title.trim(), 'ask_pieces_ltm, workstream_summaries_full_text_search or recall_memories');
         return toolResult(answer, facts);
       }),
   );
@@ -108,8 +108,8 @@ export function registerSatchelMemoryTools(server: McpServer, core: Satchel, aut
           { title: args.title, summary: args.text, project: args.project, files: args.files, links: args.links, tags: args.tags, client: clientName(author()) },
           author(),
         );
-        const { text: answer, facts } = savedText(result, args.title.trim());
-        return toolResult(answer.replace('ask_pieces_ltm, workstream_summaries_full_text_search or recall_memories', 'recall_memories'), facts);
+        const { text: answer, facts } = savedText(result, args.title.trim(), 'recall_memories');
+        return toolResult(answer, facts);
       }),
   );
 
