@@ -21,7 +21,7 @@ const TEXT_OF: Readonly<Record<SearchedKind, string>> = {
   tag: "coalesce(json_extract(data, '$.text'), '')",
   website: "coalesce(json_extract(data, '$.url'), '') || ' ' || coalesce(json_extract(data, '$.name'), '')",
   annotation: "coalesce(json_extract(data, '$.text'), '')",
-  anchor: "coalesce(json_extract(data, '$.name'), '') || ' ' || coalesce(json_extract(data, '$.points'), '')",
+  anchor: "coalesce(json_extract(data, '$.name'), '') || ' ' || coalesce(json_extract(data, '$.fullpath'), '')",
   conversation: "coalesce(json_extract(data, '$.name'), '')",
   workstream_summary: "coalesce(json_extract(data, '$.name'), '')",
 };
@@ -97,6 +97,25 @@ export class RecordSearch {
       if (within(row.created ?? '', row.updated ?? '', window)) out.push(row.id);
     }
     return out;
+  }
+
+  /** The anchor each of `points` belongs to (an anchor has one point, kept in its record). */
+  anchorsOfPoints(points: readonly string[]): Map<string, string> {
+    if (points.length === 0) return new Map();
+    const rows = this.database
+      .prepare("SELECT id, json_extract(data, '$.pointId') AS point FROM records WHERE kind = 'anchor' AND json_extract(data, '$.pointId') IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(points)) as Array<{ id: string; point: string }>;
+    return new Map(rows.map((row) => [row.point, row.id]));
+  }
+
+  /** Ids of anchor points in `window`, newest first, at most `limit`. */
+  pointIds(limit: number, window: Window = {}): string[] {
+    const anchors = this.ids('anchor', limit, window);
+    const rows = this.database
+      .prepare("SELECT id, json_extract(data, '$.pointId') AS point FROM records WHERE kind = 'anchor' AND id IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(anchors)) as Array<{ id: string; point: string | null }>;
+    const points = new Map(rows.map((row) => [row.id, row.point]));
+    return anchors.map((id) => points.get(id)).filter((point): point is string => typeof point === 'string');
   }
 
   /** Ids of messages in `window`, newest first, at most `limit`. */

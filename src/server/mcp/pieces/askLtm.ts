@@ -96,15 +96,17 @@ async function ask(core: Satchel, args: AskArgs): Promise<Record<string, unknown
     combined_string: `${summary.name}\n${summary.text.slice(0, EVENT_CHARS)}`,
     next_step: `get_snippet with id ${summary.id} reads it whole.`,
   }));
-  const messages = words === '' ? [] : new RecordSearch(core.context.database).messages(words, EVENTS, window).map((hit) => {
-    const text = core.conversations.reads.message(hit.id, false).fragment?.string?.raw ?? '';
+  const messageHits = words === '' ? [] : new RecordSearch(core.context.database).messages(words, EVENTS, window);
+  const texts = core.conversations.reads.messageTexts(messageHits.map((hit) => hit.id), EVENT_CHARS);
+  const messages = messageHits.map((hit) => {
+    const text = texts.get(hit.id)?.text ?? '';
     return {
       id: hit.id,
       type: 'CONVERSATION_MESSAGE',
       conversation: hit.conversation,
       created: hit.created,
       score: hit.score * 0.8,
-      combined_string: text.slice(0, EVENT_CHARS),
+      combined_string: text,
     };
   });
   const events = [...snippets, ...messages].sort((a, b) => b.score - a.score).slice(0, EVENTS);

@@ -15,6 +15,8 @@ import { materialsOf, type Found, type Material } from './materials.ts';
 import { UNRECORDED_TYPES } from './unrecordedTools.ts';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+/** Characters of each matched message a conversation search shows. */
+const MATCHED_CHARS = 1_000;
 export const ANNOTATION_TYPES = ['SUMMARY', 'DESCRIPTION', 'COMMENT', 'DOCUMENTATION', 'EXPLANATION', 'CODE', 'GENERATED_CODE', 'GIT_COMMIT', 'KNOWLEDGE_GRAPH'] as const;
 
 export function registerMaterialTools(server: McpServer, core: Satchel, searches: ExchangeSlots): void {
@@ -148,9 +150,10 @@ function conversationResults(core: Satchel, text: string, limit: number, window:
   const scores = new Map<string, { score: number; exact: boolean }>();
   for (const hit of byName) scores.set(hit.id, { score: hit.score, exact: hit.exact });
   const matched = new Map<string, Array<Record<string, unknown>>>();
+  const texts = core.conversations.reads.messageTexts(messages.map((hit) => hit.id), MATCHED_CHARS);
   for (const hit of messages) {
     const list = matched.get(hit.conversation) ?? [];
-    if (list.length < 5) list.push({ id: hit.id, score: round(hit.score), text: (core.conversations.reads.message(hit.id, false).fragment?.string?.raw ?? '').slice(0, 1000) });
+    if (list.length < 5) list.push({ id: hit.id, score: round(hit.score), text: texts.get(hit.id)?.text ?? '' });
     matched.set(hit.conversation, list);
     const held = scores.get(hit.conversation);
     if (!held || held.score < hit.score) scores.set(hit.conversation, { score: hit.score * 0.9, exact: held?.exact === true || hit.exact });

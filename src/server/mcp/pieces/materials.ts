@@ -91,7 +91,14 @@ export function materialsOf(core: Satchel): Material[] {
     what: 'messages of Copilot conversations',
     search: (query, limit, window) => records.messages(query, limit, window),
     ids: (limit, window) => records.messageIds(limit, window),
-    snapshot: (ids) => each(ids, (id) => core.conversations.reads.message(id, false)),
+    // Each with its text, cut at SNAPSHOT_CHARS (a message may be hundreds of MB): `chars` is its whole length.
+    snapshot: (ids) => {
+      const texts = core.conversations.reads.messageTexts(ids, SNAPSHOT_CHARS);
+      return each(ids, (id) => {
+        const text = texts.get(id);
+        return { ...core.conversations.reads.message(id, false), text: text?.text ?? '', chars: text?.chars ?? 0, ...(text && text.text.length < text.chars ? { truncated: true } : {}) };
+      });
+    },
   };
   const models: Material = {
     type: 'MODELS',
@@ -120,9 +127,26 @@ export function materialsOf(core: Satchel): Material[] {
     recordKind(records, 'annotation', { type: 'ANNOTATIONS', prefix: 'annotations', key: 'annotation', what: 'annotations (descriptions, summaries, comments)' }, (id) =>
       related.annotation(id),
     ),
-    recordKind(records, 'anchor', { type: 'ANCHORS', prefix: 'anchors', key: 'anchor', what: 'anchors (files and folders snippets are linked to)' }, (id) => related.anchor(id)),
+    recordKind(records, 'anchor', { type: 'ANCHORS', prefix: 'anchors', key: 'anchor', what: 'anchors (files and folders snippets are linked to)' }, (id) => ({
+      ...related.anchor(id),
+      anchor_point_count: 1,
+    })),
     recordKind(records, 'website', { type: 'WEBSITES', prefix: 'websites', key: 'website', what: 'websites' }, (id) => core.assets.labels.website(id)),
     models,
+    {
+      type: 'ANCHOR_POINTS',
+      prefix: 'anchor_points',
+      key: 'anchor_point',
+      what: 'anchor points (the file or folder each anchor points at)',
+      ids: (limit, window) => records.pointIds(limit, window),
+      snapshot: (ids) => {
+        const anchors = records.anchorsOfPoints(ids);
+        return each(
+          ids.filter((id) => anchors.has(id)),
+          (id) => related.anchor(anchors.get(id)!).points.iterable[0]?.reference ?? {},
+        );
+      },
+    },
     {
       type: 'RANGES',
       prefix: 'ranges',

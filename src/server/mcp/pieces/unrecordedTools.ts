@@ -21,7 +21,6 @@ export const UNRECORDED_TYPES: readonly UnrecordedKind[] = [
   { type: 'ENTITIES', prefix: 'entities', what: 'entities (organisations and teams)', fullText: true },
   { type: 'WORKSTREAM_PATTERN_ENGINE_SOURCES', prefix: 'wpe_sources', what: 'application sources of captured activity', fullText: true },
   { type: 'WORKSTREAM_PATTERN_ENGINE_SOURCE_WINDOWS', prefix: 'wpe_source_windows', what: 'windows of captured activity', fullText: true },
-  { type: 'ANCHOR_POINTS', prefix: 'anchor_points', what: 'anchor points apart from their anchors (read them in anchors_batch_snapshot)', fullText: false },
 ];
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
