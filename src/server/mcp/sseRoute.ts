@@ -43,6 +43,12 @@ export class SseSessions {
 
   /** Opens a stream on the request's response, its session and server. */
   async open(ctx: Context): Promise<void> {
+    // HEAD asks what a GET would answer: the headers of an event stream, and no session.
+    if (ctx.method === 'HEAD') {
+      ctx.status = 200;
+      ctx.type = 'text/event-stream';
+      return;
+    }
     if (this.sessions.size >= MAX_SESSIONS) {
       ctx.set('Retry-After', '5');
       throw new HttpError(503, 'busy', `${MAX_SESSIONS} MCP SSE sessions are open already; close one, or use the streamable HTTP endpoint ${hostOperations.piecesMcp.path}.`);
