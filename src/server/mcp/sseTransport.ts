@@ -82,7 +82,10 @@ export class SseTransport implements Transport {
     });
     const waits: Array<Promise<void>> = [];
     for (const message of parsed) {
-      if (isJSONRPCRequest(message)) waits.push(new Promise<void>((resolve) => this.pending.set(message.id, resolve)));
+      if (!isJSONRPCRequest(message)) continue;
+      // A client reusing an id still waiting: the earlier post stops waiting (one answer will come for the id).
+      this.answered(message.id);
+      waits.push(new Promise<void>((resolve) => this.pending.set(message.id, resolve)));
     }
     for (const message of parsed) this.onmessage?.(message);
     return Promise.all(waits).then(() => undefined);
