@@ -1,6 +1,6 @@
 /**
  * What a memory's cited files held when it was written, and whether they still do. A file is
- * stamped with the sha256 of its bytes, a folder with that of its sorted entry names, and either,
+ * stamped with the sha256 of its bytes (of its first HASHED_BYTES and its size, for a larger one), a folder with that of its sorted entry names, and either,
  * when it lies in a git work tree, with the last commit that touched it. A recall compares: gone,
  * or different bytes (committed or not), makes the memory "may be stale"; the commit says since
  * when. Plain files outside git are checked by their hash alone.
@@ -19,6 +19,11 @@ import type { MemoryFile } from './memoryFacts.ts';
 const GIT_TIMEOUT_MS = 5_000;
 /** Hashes remembered (path, size, mtime → hash). */
 const REMEMBERED = 4096;
+/**
+ * Bytes of a file hashed at most, with its size: a recall never reads more than this of a cited
+ * file (a 50 GB dump cited by mistake). A change past it that keeps the size is not seen.
+ */
+export const HASHED_BYTES = 64 * 1024 * 1024;
 
 /** A cited file as it is now, against what the memory was written with. */
 export interface FileCheck {
@@ -95,7 +100,7 @@ export class FileStamps {
     const key = path;
     const known = this.hashes.get(key);
     if (known && known.size === info.size && known.mtimeMs === info.mtimeMs) return { kind: 'file', hash: known.hash };
-    const hash = await fileHash(path);
+    const hash = await fileHash(path, info.size);
     this.hashes.delete(key);
     this.hashes.set(key, { size: info.size, mtimeMs: info.mtimeMs, hash });
     if (this.hashes.size > REMEMBERED) this.hashes.delete(this.hashes.keys().next().value as string);
@@ -117,10 +122,12 @@ function absolute(path: string, project: string | undefined): string {
   return project !== undefined ? resolve(project, path) : resolve(path);
 }
 
-function fileHash(path: string): Promise<string> {
+function fileHash(path: string, size: number): Promise<string> {
   return new Promise<string>((done, fail) => {
     const hash = createHash('sha256');
-    createReadStream(path)
+    // The size is part of what is hashed only where the bytes are cut, so a whole file's hash is its sha256.
+    if (size > HASHED_BYTES) hash.update(`${size}\n`);
+    createReadStream(path, { end: HASHED_BYTES - 1 })
       .on('data', (chunk) => hash.update(chunk))
       .on('error', fail)
       .on('end', () => done(hash.digest('hex')));

@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, withCore } from '../../support/helpers.ts';
@@ -65,7 +66,7 @@ test('a memory is a Markdown asset marked as one, with its project, links and ci
       [join(repo, 'src'), 'folder', head],
       [join(repo, 'src', 'missing.ts'), 'missing', undefined],
     ]);
-    assert.match(facts.files[0]!.hash!, /^[0-9a-f]{64}$/);
+    assert.equal(facts.files[0]!.hash, createHash('sha256').update('export const ttl = 3600;\n').digest('hex'), "a file's stamp is the sha256 of its bytes");
     // It is the agent's change like any save, and in the memories listing, not elsewhere.
     assert.deepEqual(core.agentChanges.list().changes.map((c) => [c.kind, c.asset]), [['created', id]]);
     const snippet = await core.assets.writes.create({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'const a = 1;' } } } } }, { author: user });
