@@ -15,10 +15,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EXTENSION_ID, screenshot, until } from './support.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { AssetsNode } from '../../../src/extension/views/assetsView.ts';
+import { SatchelClient } from '../../../src/client/satchelClient.ts';
+import { authorOf } from '../../../src/core/history/authors.ts';
 
 describe('Memories', function () {
   let api: SatchelExtension;
   let agent: Client;
+  /** The memories this block made: gone for good afterwards, so later blocks see the library they expect. */
+  const made: string[] = [];
 
   before(async function () {
     api = (await vscode.extensions.getExtension<SatchelExtension>(EXTENSION_ID)!.activate())!;
@@ -29,6 +33,15 @@ describe('Memories', function () {
 
   after(async function () {
     await agent?.close();
+    const user = new SatchelClient(api.server.connection!.url, { author: authorOf('vscode', 'integration test user') });
+    try {
+      for (const id of made) {
+        await user.assets.delete(id);
+        await user.trash.deleteForever(id);
+      }
+    } finally {
+      user.dispose();
+    }
   });
 
   it("lists an agent's memory under Memories, apart from the snippets, and marks it may be stale when a cited file changes", async function () {
@@ -42,6 +55,7 @@ describe('Memories', function () {
     })) as CallToolResult;
     assert.notEqual(result.isError, true);
     const id = (result.structuredContent as { id: string }).id;
+    made.push(id);
 
     await until('the memory under Memories', () => api.assets.memories.has(id) && api.assets.asset(id));
     const roots = api.assets.getChildren();
