@@ -22,6 +22,7 @@ import { agentChangeOperations } from '../wire/agentChanges.ts';
 import type { AgentChangeIdentifiers } from '../wire/agentChanges.ts';
 import { TrashClient } from './trash.ts';
 import { SecretsClient } from './secrets.ts';
+import { MemoriesClient } from './memories.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
@@ -57,6 +58,8 @@ export class SatchelClient implements Disposable {
   readonly trash: TrashClient;
   /** Secrets found in snippets: "Not a Secret", sync with secrets, counts, the scan (docs/secrets.md). */
   readonly secrets: SecretsClient;
+  /** The memories agents saved, with their cited files checked. */
+  readonly memories: MemoriesClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
@@ -80,6 +83,7 @@ export class SatchelClient implements Disposable {
     this.agentChanges = new AgentChangesClient(this.http);
     this.trash = new TrashClient(this.http);
     this.secrets = new SecretsClient(this.http);
+    this.memories = new MemoriesClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {

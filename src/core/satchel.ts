@@ -51,6 +51,8 @@ import { TrashService, type TrashOptions } from './trash/trashService.ts';
 import type { LinkEnd } from './store/links.ts';
 import { secretMigrations } from './secrets/schema.ts';
 import { SecretForgetter } from './secrets/forgetSecret.ts';
+import { memoryMigrations } from './memories/schema.ts';
+import { Memories, type MemoriesOptions } from './memories/memories.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -67,6 +69,7 @@ export const allMigrations = [
   ...agentChangeMigrations,
   ...trashMigrations,
   ...secretMigrations,
+  ...memoryMigrations,
 ];
 
 export interface CoreOptions {
@@ -100,6 +103,8 @@ export interface CoreOptions {
   readonly trash?: TrashOptions;
   /** Whether pending assets are scanned for secrets in the background (default true; doors scan what they send either way). */
   readonly secretsScan?: boolean;
+  /** How memories' cited files are checked (docs/mcp.md). */
+  readonly memories?: MemoriesOptions;
 }
 
 export class Satchel implements Disposable {
@@ -136,6 +141,8 @@ export class Satchel implements Disposable {
   readonly secretForgetter: SecretForgetter;
   /** The secrets detector as every door that leaves the machine asks it (issue 32). */
   readonly doorSecrets: () => DoorSecrets;
+  /** Notes agents keep about the user's work: assets marked as memories, checked against the files they cite. */
+  readonly memories: Memories;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -174,6 +181,7 @@ export class Satchel implements Disposable {
       restoreDeleted: (id, by) => void this.trash.restore(id, by),
     });
     this.agentWrites = new AgentWrites(context, this.agentChanges, this.assets, this.history);
+    this.memories = new Memories(context, this.agentWrites, this.assets, options.memories);
     this.copilot = new Copilot(
       this.conversations,
       (model) => {
@@ -221,9 +229,10 @@ export class Satchel implements Disposable {
           asset: {
             live: (id) => this.assets.exists(id),
             restore: (entry, by) => this.assets.restoreTrashed(entry, by),
-            // Gone for good: its revisions and its snippet facts (kept while it could come back).
+            // Gone for good: its revisions, its snippet facts and memory facts (kept while it could come back).
             forget: (id) => {
               this.snippets.forget(id);
+              this.memories.facts.put(id, undefined);
               return this.history.purge(id);
             },
           },

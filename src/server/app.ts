@@ -30,6 +30,7 @@ import { syncRoutes } from './routes/sync.ts';
 import { agentChangeRoutes } from './routes/agentChanges.ts';
 import { trashRoutes } from './routes/trash.ts';
 import { secretRoutes } from './routes/secrets.ts';
+import { memoryRoutes } from './routes/memories.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -67,6 +68,7 @@ export const routeModules: readonly RouteModule[] = [
   agentChangeRoutes,
   trashRoutes,
   secretRoutes,
+  memoryRoutes,
   connectorRoutes,
 ];
 
@@ -77,7 +79,9 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
   const router = new Router({ strict: false });
   const searches = searchSlots();
   const reads = readSlots();
-  for (const register of routeModules) register(router, { core, streams, searches, reads });
+  const disposals: Array<() => void> = [];
+  const onDispose = (dispose: () => void): void => void disposals.push(dispose);
+  for (const register of routeModules) register(router, { core, streams, searches, reads, onDispose });
 
   koa.silent = true;
   koa.on('error', (error: unknown) => {
@@ -100,5 +104,12 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
   koa.use(checkBooleanQueries);
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));
-  return { koa, streams, dispose: () => bodies.dispose() };
+  return {
+    koa,
+    streams,
+    dispose: () => {
+      for (const dispose of disposals) dispose();
+      bodies.dispose();
+    },
+  };
 }

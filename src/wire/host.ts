@@ -18,6 +18,12 @@ export const hostOperations = {
   visionStatus: get('/workstream_pattern_engine/processors/vision/status', json<{ vision: object }>()),
   /** The MCP streamable HTTP transport: a JSON-RPC message in, its JSON-RPC answer out (mcpRoute.ts). */
   mcp: post('/mcp', json<unknown>()),
+  /** The same, at the path agents set up for Pieces point at; it offers Pieces' tools too (docs/mcp.md). */
+  piecesMcp: post('/model_context_protocol/2025-03-26/mcp', json<unknown>()),
+  /** The legacy SSE transport Pieces serves (Goose, older Copilot): the event stream, its first event naming where to post. */
+  piecesSse: get('/model_context_protocol/2024-11-05/sse', text),
+  /** Where an SSE session's client posts its messages (`?sessionId=`); the answers travel on the stream (sseRoute.ts). */
+  piecesSseMessages: post('/model_context_protocol/2024-11-05/messages', text),
 } as const;
 
 /** The host's WebSocket-only streams (the Pieces clients open all four at start-up). */

@@ -15,6 +15,7 @@ import { snippetOperations } from './snippets.ts';
 import { syncOperations } from './sync.ts';
 import { trashOperations } from './trash.ts';
 import { secretOperations } from './secrets.ts';
+import { memoryOperations } from './memories.ts';
 
 const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   agentChangeOperations,
@@ -33,6 +34,7 @@ const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   syncOperations,
   trashOperations,
   secretOperations,
+  memoryOperations,
 };
 
 /** Each operation with the name it is declared under (`assetOperations.create`). */

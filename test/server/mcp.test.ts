@@ -88,6 +88,8 @@ test('the tools are listed with JSON schemas and descriptions', async () => {
     'list_conversations',
     'list_recent_snippets',
     'read_conversation',
+    'recall_memories',
+    'save_memory',
     'save_snippet',
     'search_snippets',
     'update_snippet',

@@ -17,7 +17,7 @@ import type { HistoryService } from '../history/historyService.ts';
 import type { AssetService } from '../assets/assetService.ts';
 import { newOrderedId } from '../time.ts';
 import { ChangeLog, type AgentChangeKind, type ChangeRow, type NewChange } from './changeLog.ts';
-import { assetEditOf, seedOf, type AgentEdit, type AgentSave } from './agentInputs.ts';
+import { assetEditOf, memoryWrite, seedOf, type AgentEdit, type AgentSave } from './agentInputs.ts';
 
 export type { AgentChangeKind } from './changeLog.ts';
 
@@ -296,7 +296,8 @@ export class AgentChanges {
     const proposal = this.log.proposal(row.id);
     const by: WriteOptions = { author: row.author, acceptedChange: row.id, ...(row.base !== null ? { expectedRevision: row.base } : {}) };
     if (row.kind === 'created') {
-      const asset = await this.assets.writes.create(seedOf(JSON.parse(proposal!) as AgentSave), { author: row.author, acceptedChange: row.id });
+      const save = JSON.parse(proposal!) as AgentSave;
+      const asset = await this.assets.writes.create(seedOf(save), { author: row.author, acceptedChange: row.id, within: memoryWrite(this.context.database, save) });
       return { change: row.id, status: 'accepted', asset: asset.id, revision: this.history.current(asset.id) };
     }
     const asset = row.assetId!;

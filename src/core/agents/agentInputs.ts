@@ -10,6 +10,8 @@ import { specificFromLanguageName } from '../classify/languages.ts';
 import { SATCHEL_APPLICATION } from '../assets/origin.ts';
 import type { ClassificationSpecific, Seed } from '../piecesTypes.ts';
 import type { AssetEdit } from '../assets/assetEdits.ts';
+import { MemoryFactsStore, type MemoryFacts } from '../memories/memoryFacts.ts';
+import type { Database } from '../store/database.ts';
 
 /** A snippet an agent saves. */
 export interface AgentSave {
@@ -20,6 +22,8 @@ export interface AgentSave {
   readonly language?: string | undefined;
   /** Related urls (http or https). */
   readonly websites?: readonly string[] | undefined;
+  /** Present when what is saved is a memory (core/memories): its project, files and links. */
+  readonly memory?: MemoryFacts | undefined;
 }
 
 /** An agent's edit of a snippet: each field left out stays as it is. */
@@ -78,6 +82,7 @@ export function checkedSave(save: AgentSave): AgentSave {
     ...(save.tags !== undefined ? { tags: distinctTags(save.tags) } : {}),
     ...(save.language !== undefined ? { language: save.language } : {}),
     ...(websites.length > 0 ? { websites: [...new Set(websites.map((url) => url.trim()))] } : {}),
+    ...(save.memory !== undefined ? { memory: save.memory } : {}),
   };
 }
 
@@ -126,6 +131,13 @@ export function seedOf(save: AgentSave): Seed {
       },
     },
   };
+}
+
+/** What a save writes besides its asset, in the create's transaction: a memory's facts, when it is one. */
+export function memoryWrite(database: Database, save: AgentSave): ((id: string) => void) | undefined {
+  const memory = save.memory;
+  if (memory === undefined) return undefined;
+  return (id) => new MemoryFactsStore(database).put(id, memory);
 }
 
 /** Two edits of one snippet by one agent, as one: the later one's fields win. */

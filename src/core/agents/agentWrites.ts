@@ -16,7 +16,7 @@ import { suggestName } from '../assets/content.ts';
 import type { Asset } from '../piecesTypes.ts';
 import { newOrderedId } from '../time.ts';
 import type { AgentChanges } from './agentChanges.ts';
-import { assetEditOf, checkedEdit, checkedSave, mergedEdit, seedOf, type AgentEdit, type AgentSave } from './agentInputs.ts';
+import { assetEditOf, checkedEdit, checkedSave, mergedEdit, memoryWrite, seedOf, type AgentEdit, type AgentSave } from './agentInputs.ts';
 
 /** An agent's conditional write: by whom, on the revision it last read. */
 export interface AgentWriteOptions {
@@ -64,7 +64,7 @@ export class AgentWrites {
     requireAgent(author);
     const save = checkedSave(input);
     if (!this.changes.reviewing) {
-      const saved = await this.assets.writes.create(seedOf(save), { author });
+      const saved = await this.assets.writes.create(seedOf(save), { author, within: memoryWrite(this.context.database, save) });
       const revision = this.history.current(saved.id);
       const change = this.changes.changeLog.markEndingAt(saved.id, revision, author)?.id;
       return { status: 'applied', asset: saved.id, name: saved.name ?? '', revision, saved, ...(change !== undefined ? { change } : {}) };

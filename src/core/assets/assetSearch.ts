@@ -268,6 +268,23 @@ export class AssetSearch {
   }
 
   /**
+   * The best ordinary assets for `query` with their scores, best first, at most `limit`, those
+   * `kept` refuses left out: what a ranked recall (ask_pieces_ltm) shows. `exact`: found by its
+   * words, not by typo tolerance or meaning alone.
+   */
+  scoredIds(query: string, filter: { limit: number; semantic?: SemanticQuery | undefined; kept?: (id: string) => boolean }): Array<{ id: string; score: number; exact: boolean }> {
+    const { hits } = this.queryHits(query, { includePseudo: false, caseSensitive: false, semantic: filter.semantic });
+    const out: Array<{ id: string; score: number; exact: boolean }> = [];
+    for (const hit of hits) {
+      if (out.length >= filter.limit) break;
+      const row = this.store.facts(hit.rowid);
+      if (!row?.ordinary || (filter.kept && !filter.kept(row.id))) continue;
+      out.push({ id: row.id, score: hit.score, exact: hit.stage !== 'fuzzy' && hit.stage !== 'semantic' });
+    }
+    return out;
+  }
+
+  /**
    * Whether every phrase occurs in the asset's name, text or tags (each lower-cased once, not once
    * per phrase; the tags the index holds). The opening of the text is looked in first; the whole
    * text is read only when a phrase is not found there and the text goes on.

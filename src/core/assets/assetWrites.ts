@@ -61,6 +61,8 @@ export interface CreateOptions {
   readonly suggested?: boolean;
   /** The accepted agent proposal this create applies (WriteOptions.acceptedChange). */
   readonly acceptedChange?: string | undefined;
+  /** Runs inside the create's transaction with the new asset's id (what else the asset is: a memory's facts). */
+  readonly within?: ((id: string) => void) | undefined;
 }
 
 export class AssetWrites {
@@ -111,6 +113,7 @@ export class AssetWrites {
       indexing.reindex(rowid, doc, { created: true, indexed, keywordsWritten: true });
       this.parts.revisions.created(trackedOf(doc), tagTexts, undefined, options.author, options.acceptedChange);
       activities.add(doc.id, 'asset_created', application);
+      options.within?.(doc.id);
       this.context.publish({ kind: 'asset', id: doc.id });
       this.context.publish({ kind: 'format', id: formatId });
       return renderer.render(doc, true);

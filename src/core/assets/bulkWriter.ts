@@ -8,6 +8,7 @@
  * asset, as single creates do, and fire together after the commit, so stream subscribers see every
  * imported asset.
  */
+import { MemoryFactsStore } from '../memories/memoryFacts.ts';
 import type { StoreContext } from '../context.ts';
 import type { Disposable } from '../events.ts';
 import type { ClassificationSpecific } from '../piecesTypes.ts';
@@ -94,11 +95,14 @@ export class BulkWriter {
   private readonly context: StoreContext;
   private readonly targets: BulkTargets;
   private readonly snippetFacts: SnippetFactsStore;
+  /** A record that is a memory is created as one (sync, a vault). */
+  private readonly memoryFacts: MemoryFactsStore;
 
   constructor(context: StoreContext, targets: BulkTargets) {
     this.context = context;
     this.targets = targets;
     this.snippetFacts = new SnippetFactsStore(context.database);
+    this.memoryFacts = new MemoryFactsStore(context.database);
   }
 
   /**
@@ -211,6 +215,7 @@ export class BulkWriter {
         if (asset.description) links.push([{ kind: 'annotation', id: this.targets.descriptions.create(asset.description, now) }, { kind: 'asset', id: doc.id }]);
         this.targets.indexing.search.insert(rowid, document);
         if (asset.syntax || asset.prefixes?.length) this.snippetFacts.put(doc.id, { syntax: asset.syntax ?? false, prefixes: asset.prefixes ?? [] });
+        if (record?.memory !== undefined) this.memoryFacts.put(doc.id, record.memory);
         this.targets.revisions.created(trackedOf(doc), asset.tags, asset.description || undefined, author);
         if (asset.origin !== undefined) this.targets.origins?.record(asset.origin, doc.id);
         if (record !== undefined) putAttachments(this.context, doc.id, record);

@@ -4,6 +4,7 @@
  * (bulkWriter.ts) creates them with these; an existing one is set to the record here, inside the
  * batch's transaction, itself a revision by the writer's author when what revisions keep changed.
  */
+import { MemoryFactsStore, type MemoryFacts } from '../memories/memoryFacts.ts';
 import type { StoreContext } from '../context.ts';
 import type { Application } from '../piecesTypes.ts';
 import { putAttachments, type ExactAttachments } from './exactAttachments.ts';
@@ -33,6 +34,8 @@ export interface ExactRecord extends ExactAttachments {
   readonly bytes?: readonly number[] | undefined;
   /** The application that saved it where it was made (a Pieces library's VS Code, JetBrains…): its format's author. */
   readonly application?: Application | undefined;
+  /** Present when the record is a memory: its facts (memories/memoryFacts.ts), kept exactly. */
+  readonly memory?: MemoryFacts | undefined;
 }
 
 /** What an exact write writes through (the bulk path's targets). */
@@ -111,6 +114,10 @@ export function putExactly(
   const factsBefore = snippetFacts.get(doc.id);
   const factsChanged = factsBefore.syntax !== facts.syntax || factsBefore.prefixes.join('\n') !== facts.prefixes.join('\n');
   if (factsChanged) snippetFacts.put(doc.id, facts);
+  // Whether it is a memory, and what it was written against, is the record's to say.
+  const memories = new MemoryFactsStore(context.database);
+  const memoryChanged = JSON.stringify(memories.get(doc.id) ?? null) !== JSON.stringify(record.memory ?? null);
+  if (memoryChanged) memories.put(doc.id, record.memory);
   const edited = editedDoc(doc, { content: recordContent(fields, record), name: fields.name, language: fields.language }, updated);
   const next: StoredAsset = { ...(edited ?? doc) };
   const favoriteChanged = (doc.favorited === true) !== record.favorited;
@@ -122,7 +129,7 @@ export function putExactly(
   const application = record.application;
   const applicationChanged = application !== undefined && next.formats.iterable.some((format) => JSON.stringify(format.application) !== JSON.stringify(application));
   if (applicationChanged) next.formats = { iterable: next.formats.iterable.map((format) => ({ ...format, application })) };
-  if (edited === undefined && !tagged && !described && !sited && !factsChanged && !favoriteChanged && !createdChanged && !timeChanged && !attached && !applicationChanged) return false;
+  if (edited === undefined && !tagged && !described && !sited && !factsChanged && !memoryChanged && !favoriteChanged && !createdChanged && !timeChanged && !attached && !applicationChanged) return false;
   next.updated = updated;
   const indexed = indexing.indexed(next);
   store.write(rowid, next, indexed.keywords);

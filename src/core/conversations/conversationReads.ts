@@ -180,6 +180,11 @@ export class ConversationReads {
     return this.renderMessages([message], transferables)[0]!;
   }
 
+  /** The opening `chars` of each message's text (and its whole length), for those of `ids` that exist. */
+  messageTexts(ids: readonly string[], chars: number): Map<string, { readonly text: string; readonly chars: number }> {
+    return new Map(this.messages.previews(ids, chars).map((preview) => [preview.id, { text: preview.text, chars: preview.chars }]));
+  }
+
   /** The messages of one conversation, a page at a time (GET /conversation/{id}/messages). */
   messagesOf(id: string, transferables: boolean): PagedCollection<W.ConversationMessage> {
     this.stored(id);

@@ -202,13 +202,14 @@ export class SnippetService implements Disposable {
     if (matches.length === 0) return [];
     const rows = this.context.database
       .prepare(
-        `SELECT a.id AS id, a.name AS name, a.language AS language, a.updated AS updated, octet_length(a.data) AS size,
+        `SELECT j.key AS at, a.id AS id, a.name AS name, a.language AS language, a.updated AS updated, octet_length(a.data) AS size,
                 CASE WHEN octet_length(a.data) <= ? THEN a.data END AS data, f.syntax AS syntax, f.prefixes AS prefixes
          FROM json_each(?) j CROSS JOIN assets a ON a.rowid = j.value LEFT JOIN snippet_facts f ON f.asset_id = a.id
-         WHERE a.suggested = 0 AND a.pseudo = 0 ORDER BY j.key`,
+         WHERE a.suggested = 0 AND a.pseudo = 0 AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.asset_id = a.id) ORDER BY j.key`,
       )
-      .all(MAX_CANDIDATE_DATA, JSON.stringify(matches.map((match) => match.rowid))) as Row[];
-    const titles = new Map(rows.map((row, i) => [row.id, matches[i]?.title ?? '']));
+      .all(MAX_CANDIDATE_DATA, JSON.stringify(matches.map((match) => match.rowid))) as Array<Row & { at: number }>;
+    // Memories are notes, not code to insert: none is a candidate (a row left out shifts no title).
+    const titles = new Map(rows.map((row) => [row.id, matches[row.at]?.title ?? '']));
     return rows.map((row) => {
       const text = row.data === null ? undefined : textOf(JSON.parse(row.data) as StoredAsset);
       const fitting = text !== undefined && text.length <= MAX_CANDIDATE_TEXT ? text : undefined;

@@ -196,5 +196,6 @@ function settled(kept: VaultAsset, other: VaultAsset | undefined, fields: readon
     syntax: from('syntax').syntax,
     prefixes: from('prefixes').prefixes,
     content: from('code').content,
+    ...(from('code').memory !== undefined ? { memory: from('code').memory } : {}),
   };
 }

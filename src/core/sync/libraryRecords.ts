@@ -11,6 +11,7 @@ import type { BulkAsset } from '../assets/bulkWriter.ts';
 import type { ExactRecord } from '../assets/exactRecords.ts';
 import type { ImportedSnippet } from '../import/types.ts';
 import { SnippetFactsStore } from '../snippets/snippetFacts.ts';
+import { MemoryFactsStore } from '../memories/memoryFacts.ts';
 import { trackedOf } from '../assets/assetRevisions.ts';
 import { isKnownSpecific } from '../assets/specifics.ts';
 import { specificFromFileName } from '../classify/languages.ts';
@@ -33,10 +34,12 @@ export interface RecordSources {
 export class LibraryRecords {
   private readonly sources: RecordSources;
   private readonly facts: SnippetFactsStore;
+  private readonly memories: MemoryFactsStore;
 
   constructor(sources: RecordSources) {
     this.sources = sources;
     this.facts = new SnippetFactsStore(sources.database);
+    this.memories = new MemoryFactsStore(sources.database);
   }
 
   /** The asset as a record; undefined when there is no such ordinary asset. */
@@ -49,6 +52,7 @@ export class LibraryRecords {
     const facts = this.facts.get(id);
     const description = descriptions.of(id);
     const conflict = this.conflict(id);
+    const memory = this.memories.get(id);
     return {
       id,
       name: tracked.name,
@@ -63,6 +67,7 @@ export class LibraryRecords {
       prefixes: sortedTexts(facts.prefixes),
       ...(conflict !== undefined ? { conflictOf: conflict.original, ...(conflict.machine !== undefined ? { conflictFrom: conflict.machine } : {}) } : {}),
       content: bytes !== undefined && tracked.content.text === '' ? Uint8Array.from(bytes) : tracked.content.text,
+      ...(memory !== undefined ? { memory } : {}),
     };
   }
 
@@ -160,6 +165,7 @@ export function exactRecordOf(record: VaultAsset): ExactRecord {
     websites: record.websites,
     favorited: record.favorited,
     ...(typeof record.content !== 'string' ? { bytes: [...record.content] } : {}),
+    ...(record.memory !== undefined ? { memory: record.memory } : {}),
   };
 }
 

@@ -99,6 +99,8 @@ export async function mergeRecord(
     if (text !== undefined) content = { value: text, conflict: false };
   }
   const newer = Date.parse(ours.updated) > Date.parse(theirs.updated) ? ours.updated : theirs.updated;
+  // What a memory was written against is set once; should both sides differ, the remote's stands (no copy for it).
+  const memory = pick(base.memory, ours.memory, theirs.memory, (x, y) => JSON.stringify(x ?? null) === JSON.stringify(y ?? null)).value;
   const merged: VaultAsset = {
     id: theirs.id,
     name: name.value,
@@ -113,6 +115,7 @@ export async function mergeRecord(
     prefixes: sortedTexts(mergeSet(base.prefixes, ours.prefixes, theirs.prefixes, lower)),
     ...(theirs.conflictOf !== undefined ? { conflictOf: theirs.conflictOf, conflictFrom: theirs.conflictFrom } : {}),
     content: content.value,
+    ...(memory !== undefined ? { memory } : {}),
   };
   if (name.conflict || language.conflict || description.conflict || content.conflict) return conflict(ours, theirs, merged, oursOid, machine);
   return { merged };

@@ -5,6 +5,9 @@
  *   assets/<shard>/<id>/snippet.md        front matter (fixed key order) + the description
  *   assets/<shard>/<id>/code.<language>   the content, byte for byte
  *
+ * A memory (core/memories) is a record like a snippet whose snippet.md says `kind: "memory"` and
+ * carries its project, its cited files (path, kind, hash and commit when written) and its links.
+ *
  * The folder is named by the asset's id, so a rename edits one line of snippet.md and never moves
  * a file; the shard (two hex digits of the id's SHA-1) keeps every folder small. One record always
  * makes the same bytes (fixed key order, every string JSON-quoted), so "changed" is "its blobs
@@ -13,9 +16,10 @@
 import { reservedOnWindows } from '../fileNames.ts';
 import { createHash } from 'node:crypto';
 import { InvalidInputError } from '../errors.ts';
-import { readFrontMatter, writeFrontMatter } from './frontMatter.ts';
+import { readFrontMatter, writeFrontMatter, type FrontValue } from './frontMatter.ts';
 import { YamlError, type YamlValue } from './yamlReader.ts';
 import { rfc3339 } from '../time.ts';
+import { filesOf as memoryFilesOf, type MemoryFacts } from '../memories/memoryFacts.ts';
 
 /** The vault format this Satchel writes; a vault of a later format is read by no older Satchel. */
 export const VAULT_FORMAT = 1;
@@ -60,6 +64,8 @@ export interface VaultAsset {
   readonly conflictFrom?: string | undefined;
   /** Text, or bytes for binary content (an image). */
   readonly content: string | Uint8Array;
+  /** Present when the record is a memory: what it was written in and against. */
+  readonly memory?: MemoryFacts | undefined;
 }
 
 /** Tags, prefixes and websites are sets: written in one order whatever order they were linked in. */
@@ -147,6 +153,7 @@ function makeAssetFiles(asset: VaultAsset): VaultFile[] {
       ['conflict-of', asset.conflictOf],
       ['conflict-from', asset.conflictOf !== undefined ? asset.conflictFrom : undefined],
       ['binary', binary || undefined],
+      ...memoryEntries(asset.memory),
       ['created', asset.created],
       ['updated', asset.updated],
     ],
@@ -158,6 +165,26 @@ function makeAssetFiles(asset: VaultAsset): VaultFile[] {
     { name: SNIPPET_FILE, data: Buffer.from(meta, 'utf8') },
   ];
   return files.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** A memory's front matter keys (none for a snippet), in a fixed order. */
+function memoryEntries(memory: MemoryFacts | undefined): Array<readonly [string, FrontValue | undefined]> {
+  if (memory === undefined) return [];
+  return [
+    ['kind', 'memory'],
+    ['project', memory.project],
+    ['files', memory.files.length > 0 ? memory.files.map((file) => ({ path: file.path, kind: file.kind, ...(file.hash !== undefined ? { hash: file.hash } : {}), ...(file.commit !== undefined ? { commit: file.commit } : {}) })) : undefined],
+    ['links', memory.links.length > 0 ? memory.links : undefined],
+    ['client', memory.client],
+  ];
+}
+
+/** The memory facts of a record's front matter; undefined for a snippet. */
+function memoryOf(data: { readonly [key: string]: YamlValue }): MemoryFacts | undefined {
+  if (data.kind !== 'memory') return undefined;
+  const project = text(data.project);
+  const client = text(data.client);
+  return { ...(project !== '' ? { project } : {}), files: memoryFilesOf(data.files), links: texts(data.links), ...(client !== '' ? { client } : {}) };
 }
 
 /** The record a folder's files make; `id` is the folder's (it wins over a copied folder's `id:` line). */
@@ -195,6 +222,7 @@ export function parseAsset(id: string, files: readonly VaultFile[], now: () => s
     ...(text(data['conflict-of']) ? { conflictOf: text(data['conflict-of']) } : {}),
     ...(text(data['conflict-of']) && text(data['conflict-from']) ? { conflictFrom: text(data['conflict-from']) } : {}),
     content: binary ? new Uint8Array(code.data) : code.data.toString('utf8'),
+    ...(memoryOf(data) !== undefined ? { memory: memoryOf(data) } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * The Assets view: a "Suggestions" node (quiet-mode connector suggestions), then the assets grouped
+ * The Assets view: a "Suggestions" node (quiet-mode connector suggestions), the "Agent changes" and
+ * "Memories" nodes (memoriesNode.ts: agents' notes, apart from the code), then the other assets grouped
  * by language or by tag, then the Trash (views/trashNodes.ts) while it holds anything. The data is a
  * LiveCollection on `/assets/stream/identifiers`, so changes made by any tool on the port show up here.
  */
@@ -18,12 +19,17 @@ import { TrashPages, whenCountChanges } from '../trashPages.ts';
 import { isTrashNode, TRASH_ROOT, trashChildren, trashTreeItem, type TrashNode } from './trashNodes.ts';
 import { assetTooltip, codePreview } from './assetTooltip.ts';
 import { timeAgo } from '../../core/timeAgo.ts';
+import { MemoriesSection, memoryTooltip } from './memoriesNode.ts';
+
+/** The group key of the assets under the Memories node. */
+const MEMORIES = 'memories';
 
 export type Grouping = 'language' | 'tag';
 
 export type AssetsNode =
   | { readonly type: 'suggestions' }
   | { readonly type: 'suggestion'; readonly suggestion: PendingSuggestion }
+  | { readonly type: 'memories' }
   | { readonly type: 'group'; readonly key: string; readonly label: string; readonly assets: readonly Asset[] }
   | { readonly type: 'asset'; readonly asset: Asset; readonly group: string }
   | AgentChangesNode
@@ -39,6 +45,8 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   readonly onDidChangeAssets = this.onDidChangeItems;
   /** The Trash node's listing (read again when an asset goes or comes back). */
   readonly trash: TrashPages;
+  /** The "Memories" node: which assets are memories, and which of those may be stale. */
+  readonly memories: MemoriesSection;
 
   constructor(server: ServerController, connector: CopyConnector, log: Log, dragAndDropController?: vscode.TreeDragAndDropController<AssetsNode>) {
     super('satchel.assets', log, { showCollapseAll: true, ...(dragAndDropController ? { dragAndDropController } : {}) });
@@ -49,6 +57,9 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     this.agentChanges = this._register(new AgentChangesSection(server, log));
     this._register(this.agentChanges.onDidChange(() => this.refreshView()));
     this._register(this.trash.onDidChange(() => this.refreshView()));
+    this.memories = this._register(new MemoriesSection(server, log));
+    this._register(this.memories.onDidChange(() => this.refreshView()));
+    this._register(this.onDidChangeItems(() => this.memories.schedule()));
     this._register(whenCountChanges(this.onDidChangeItems, () => this.items.length, () => this.trash.invalidate()));
     const listTrash = (connection: Connection | undefined) => void this.trash.connect(connection && ((options) => connection.client.trash.list(options)));
     this._register(server.onDidChangeConnection(listTrash));
@@ -103,6 +114,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
       const roots: AssetsNode[] = [];
       if (this.connector.suggestions.length) roots.push({ type: 'suggestions' });
       roots.push(...this.agentChanges.roots());
+      if (this.memoryAssets().length > 0) roots.push({ type: 'memories' });
       roots.push(...this.groups());
       if (this.trash.count > 0) roots.push(TRASH_ROOT);
       return roots;
@@ -114,6 +126,10 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
         return this.connector.suggestions.map((suggestion) => ({ type: 'suggestion', suggestion }));
       case 'agentChanges':
         return this.agentChanges.children();
+      case 'memories':
+        // Opened: the files its memories cite are checked again when the list is a few seconds old.
+        this.memories.refreshIfOld();
+        return this.memoryAssets().map((asset) => ({ type: 'asset', asset, group: MEMORIES }));
       case 'group':
         return [...node.assets]
           .sort((a, b) => (b.updated?.value ?? '').localeCompare(a.updated?.value ?? ''))
@@ -128,8 +144,14 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     if (node.type === 'suggestion') return { type: 'suggestions' };
     if (node.type === 'agentChange') return { type: 'agentChanges' };
     if (node.type === 'trashEntry' || node.type === 'trashMore') return TRASH_ROOT;
+    if (node.type === 'asset' && node.group === MEMORIES) return { type: 'memories' };
     if (node.type === 'asset') return this.groups().find((group) => group.type === 'group' && group.key === node.group);
     return undefined;
+  }
+
+  /** The memories among the assets, newest first (the host's order). */
+  private memoryAssets(): Asset[] {
+    return this.memories.memories.map((memory) => this.item(memory.id)).filter((asset): asset is Asset => asset !== undefined);
   }
 
   private groups(): AssetsNode[] {
@@ -140,6 +162,8 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
       groups.set(key, list);
     };
     for (const asset of this.assets) {
+      // Memories are notes, under their own node: not Markdown snippets among the code.
+      if (this.memories.has(asset.id)) continue;
       if (this.grouping === 'language') add(assetLanguage(asset) ?? '', asset);
       else {
         const tags = asset.tags?.iterable?.map((tag) => tag.text).filter(Boolean) ?? [];
@@ -163,6 +187,16 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
       case 'agentChanges':
       case 'agentChange':
         return this.agentChanges.treeItem(node);
+      case 'memories': {
+        const memories = this.memoryAssets();
+        const stale = memories.filter((asset) => this.memories.memory(asset.id)?.stale).length;
+        const item = new vscode.TreeItem('Memories', vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = 'memories';
+        item.description = stale > 0 ? `${memories.length}, ${stale} may be stale` : `${memories.length}`;
+        item.iconPath = new vscode.ThemeIcon('notebook');
+        item.contextValue = 'memories';
+        return item;
+      }
       case 'suggestions': {
         const item = new vscode.TreeItem(`Suggestions (${this.connector.suggestions.length})`, vscode.TreeItemCollapsibleState.Expanded);
         item.id = 'suggestions';
@@ -202,6 +236,12 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
         item.iconPath = vscode.ThemeIcon.File;
         item.contextValue = 'asset';
         item.command = { command: 'satchel.asset.open', title: 'Open', arguments: [node] };
+        const memory = node.group === MEMORIES ? this.memories.memory(asset.id) : undefined;
+        if (memory) {
+          item.iconPath = memory.stale ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('note');
+          item.description = memory.stale ? `may be stale · ${item.description}` : item.description;
+          item.tooltip = memoryTooltip(memory);
+        }
         return item;
       }
     }
@@ -209,7 +249,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
 
   /** The hover, made when it is shown (with the description the host keeps), not for every item of the view. */
   async resolveTreeItem(item: vscode.TreeItem, node: AssetsNode, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
-    if (node.type !== 'asset') return item;
+    if (node.type !== 'asset' || node.group === MEMORIES) return item;
     const client = this.server.connection?.client;
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());

@@ -1,6 +1,8 @@
 /**
  * POST /mcp: the MCP streamable HTTP transport, on the host's own port behind its guards and body
- * limits.
+ * limits; the same at /model_context_protocol/2025-03-26/mcp, where agents set up for Pieces post,
+ * with Pieces' tools offered too (mcpServer.ts McpFlavour). The legacy SSE transport Pieces also
+ * serves is sseRoute.ts's.
  *
  * Stateless: each POST gets a fresh transport and a server of its own for the exchange, answered
  * with one JSON reply and closed before the request ends. Every tool is a single request and
@@ -19,12 +21,17 @@ import { route, type RouteModule } from '../routes/deps.ts';
 import { hostOperations } from '../../wire/host.ts';
 import { HttpError, describeError } from '../errors.ts';
 import { whenClientLeaves } from '../ndjson.ts';
-import { McpServers } from './mcpServer.ts';
+import { McpServers, type McpFlavour } from './mcpServer.ts';
+import { SseSessions, sseRoutes } from './sseRoute.ts';
 import { McpClients, SESSION_HEADER } from './mcpClients.ts';
 import { answerInTime, withoutCancelledRequests } from './exchangeBounds.ts';
 import { ExchangeSlots } from './exchangeSlots.ts';
 
 const MCP_PATH = hostOperations.mcp.path;
+/** Where agents set up for Pieces post (streamable HTTP), with Pieces' tools offered too. */
+const PIECES_PATH = hostOperations.piecesMcp.path;
+/** Every path whose requests and refusals are JSON-RPC (the SSE stream itself is not). */
+const JSON_RPC_PATHS = [MCP_PATH, PIECES_PATH, hostOperations.piecesSseMessages.path];
 
 /** JSON-RPC's code for a body that is not JSON; -32000 is the transport's code for its other refusals. */
 const PARSE_ERROR = -32700;
@@ -35,12 +42,12 @@ const UNPARSABLE = new Set(['malformed_json', 'invalid_encoding', 'too_deep']);
 const CONNECTION_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
 /**
- * Every path the router sends to the MCP route: it matches without regard to case and with or
- * without a trailing slash (its `sensitive` and `strict` are off), so `/MCP` is this endpoint too.
+ * The MCP path the request is for, or undefined: the router matches without regard to case and
+ * with or without a trailing slash (its `sensitive` and `strict` are off), so `/MCP` is /mcp too.
  */
-function isMcpPath(ctx: Context): boolean {
-  const path = ctx.path.toLowerCase();
-  return path === MCP_PATH || path === `${MCP_PATH}/`;
+function mcpPathOf(ctx: Context): string | undefined {
+  const path = ctx.path.toLowerCase().replace(/\/$/, '');
+  return JSON_RPC_PATHS.find((known) => known.toLowerCase() === path);
 }
 
 /**
@@ -49,12 +56,13 @@ function isMcpPath(ctx: Context): boolean {
  * the host's HTTP status.
  */
 export async function mcpRefusals(ctx: Context, next: Next): Promise<void> {
-  if (!isMcpPath(ctx)) return next();
+  const path = mcpPathOf(ctx);
+  if (path === undefined) return next();
   let refused;
   try {
     await next();
     // Only POST is routed here; other methods are refused as the SDK's stateless transport would.
-    if (ctx.status === 405 && ctx.body == null) refused = { status: 405, code: 'method_not_allowed', message: `${ctx.method} is not allowed on ${MCP_PATH}; MCP requests are POSTs.` };
+    if (ctx.status === 405 && ctx.body == null) refused = { status: 405, code: 'method_not_allowed', message: `${ctx.method} is not allowed on ${path}; MCP requests are POSTs.` };
   } catch (error) {
     refused = describeError(error);
     if (!refused) throw error;
@@ -86,11 +94,11 @@ async function reply(ctx: Context, response: Response): Promise<void> {
 }
 
 /** One exchange: the request handed to a transport and a lent server, the answer copied to the reply. */
-async function exchange(ctx: Context, clients: McpClients, servers: McpServers): Promise<void> {
+async function exchange(ctx: Context, clients: McpClients, servers: McpServers, flavour: McpFlavour): Promise<void> {
   // The client's name (for its writes' author) comes with `initialize`; later requests bring the session id it was answered with.
   const initialized = clients.initialize(ctx.request.body);
   const author = initialized?.author ?? clients.authorOf(ctx.get(SESSION_HEADER) || undefined);
-  const server = servers.take(author);
+  const server = servers.take(author, flavour);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   let answered = false;
   try {
@@ -110,22 +118,28 @@ async function exchange(ctx: Context, clients: McpClients, servers: McpServers):
   // Lent again only when nothing of this exchange can reach the next: no handler still running
   // (a timed-out exchange may have one) and no client remembered (an `initialize` was answered).
   const remembers = server.server.getClientVersion() !== undefined || server.server.getClientCapabilities() !== undefined;
-  if (answered && !remembers) servers.keep(author, server);
+  if (answered && !remembers) servers.keep(author, server, flavour);
 }
 
-export const mcpRoutes: RouteModule = (router, { core, searches }) => {
+export const mcpRoutes: RouteModule = (router, { core, searches, onDispose }) => {
   const clients = new McpClients();
   const servers = new McpServers(core, searches);
   const slots = new ExchangeSlots();
-  route(router, hostOperations.mcp, async (ctx) => {
+  const serve = (flavour: McpFlavour) => async (ctx: Context) => {
     const left = new AbortController();
     whenClientLeaves(ctx, () => left.abort());
     try {
-      await slots.run(() => exchange(ctx, clients, servers), left.signal);
+      await slots.run(() => exchange(ctx, clients, servers, flavour), left.signal);
     } catch (error) {
       // Refused as busy: the same answer as the body budget's.
       if (error instanceof HttpError && error.status === 503) ctx.set('Retry-After', '1');
       throw error;
     }
-  });
+  };
+  route(router, hostOperations.mcp, serve('satchel'));
+  route(router, hostOperations.piecesMcp, serve('pieces'));
+  // The SSE sessions take their turns in the same slots as the streamable exchanges.
+  const sessions = new SseSessions(core, searches, slots);
+  onDispose(() => sessions.dispose());
+  sseRoutes(router, sessions);
 };

@@ -8,13 +8,32 @@ import { registerSnippetTools } from './snippetTools.ts';
 import type { ExchangeSlots } from './exchangeSlots.ts';
 import { registerConversationTools } from './conversationTools.ts';
 import { registerSnippetResources } from './resources.ts';
+import { registerCreatePiecesMemory, registerSatchelMemoryTools } from './pieces/memoryTools.ts';
+import { registerAskLtm } from './pieces/askLtm.ts';
+import { registerMaterialTools } from './pieces/materialTools.ts';
+import { registerUnrecordedTools } from './pieces/unrecordedTools.ts';
+
+/**
+ * Which tool set a server offers: Satchel's own (on /mcp), or those and Pieces' 39 tools by their
+ * names and parameters (on the paths Pieces MCP configs point at). Agents on /mcp are not shown the
+ * Pieces set: half of it answers kinds Satchel does not record, and every tool's description costs
+ * an agent's context on each request (docs/mcp.md).
+ */
+export type McpFlavour = 'satchel' | 'pieces';
 
 const INSTRUCTIONS =
   "Satchel is the user's local snippet store, shared by their editor and every agent on this machine; nothing leaves the machine. " +
   'Search it (search_snippets) before writing code the user may already have, read a hit in full with get_snippet, and save ' +
   'reusable code the user wants to keep with save_snippet (check_snippet_saved first avoids duplicates). Fix, rename or retag a ' +
   'snippet with update_snippet and remove one with delete_snippet, each with the revision you last read (expected_revision); ' +
-  'the user sees and can revert every change an agent makes.';
+  'the user sees and can revert every change an agent makes. Keep notes about the work (decisions, findings) with save_memory and ' +
+  'find them again with recall_memories: a memory whose cited files changed since is reported as possibly stale.';
+
+const PIECES_INSTRUCTIONS =
+  "This is Satchel answering for Pieces: the user's memories, snippets and conversations on this machine. ask_pieces_ltm and " +
+  'the *_full_text_search tools search them; create_pieces_memory saves a memory (checked against the files it cites when it is ' +
+  'recalled). Satchel records no screen, audio, clipboard, people or windows: those tools answer empty. ' +
+  'Satchel\'s own snippet tools (search_snippets, save_snippet…) are here too.';
 
 /**
  * The JSON Schema validator every server shares. The SDK builds an Ajv instance per server by
@@ -28,15 +47,24 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
  * from, whose writes it makes. Building one costs about 1.4 ms (the tools' zod schemas and their
  * registration), several times what an exchange with it costs: McpServers lends built ones.
  */
-export function createMcpServer(core: Satchel, author: Author, searches: ExchangeSlots): McpServer {
+export function createMcpServer(core: Satchel, author: Author | (() => Author), searches: ExchangeSlots, flavour: McpFlavour = 'satchel'): McpServer {
   sharedValidator ??= new AjvJsonSchemaValidator();
+  const pieces = flavour === 'pieces';
   const server = new McpServer(
     { name: 'satchel', title: 'Satchel', version: SATCHEL_VERSION },
-    { instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator },
+    { instructions: pieces ? `${PIECES_INSTRUCTIONS} ${INSTRUCTIONS}` : INSTRUCTIONS, jsonSchemaValidator: sharedValidator },
   );
-  registerSnippetTools(server, core, author, searches);
+  const by = typeof author === 'function' ? author : () => author;
+  registerSnippetTools(server, core, by, searches);
   registerConversationTools(server, core);
   registerSnippetResources(server, core);
+  registerSatchelMemoryTools(server, core, by, searches);
+  if (pieces) {
+    registerAskLtm(server, core, searches);
+    registerCreatePiecesMemory(server, core, by);
+    registerMaterialTools(server, core, searches);
+    registerUnrecordedTools(server);
+  }
   return server;
 }
 
@@ -66,19 +94,19 @@ export class McpServers {
     this.searches = searches;
   }
 
-  /** A server not connected to anything, whose tools write as `author`. */
-  take(author: Author): McpServer {
-    const key = keyOf(author);
+  /** A server not connected to anything, offering `flavour`'s tools, whose tools write as `author`. */
+  take(author: Author, flavour: McpFlavour = 'satchel'): McpServer {
+    const key = keyOf(author, flavour);
     for (let i = this.idle.length - 1; i >= 0; i--) {
       if (this.idle[i]!.key === key) return this.idle.splice(i, 1)[0]!.server;
     }
-    return createMcpServer(this.core, author, this.searches);
+    return createMcpServer(this.core, author, this.searches, flavour);
   }
 
-  /** Returns a server taken for `author` whose exchange ended cleanly (see the class comment); it must be closed. */
-  keep(author: Author, server: McpServer): void {
+  /** Returns a server taken for `author` and `flavour` whose exchange ended cleanly (see the class comment); it must be closed. */
+  keep(author: Author, server: McpServer, flavour: McpFlavour = 'satchel'): void {
     if (server.isConnected()) throw new Error('an MCP server is kept only once closed');
-    this.idle.push({ key: keyOf(author), server });
+    this.idle.push({ key: keyOf(author, flavour), server });
     if (this.idle.length > KEPT) this.idle.shift();
   }
 
@@ -88,6 +116,6 @@ export class McpServers {
   }
 }
 
-function keyOf(author: Author): string {
-  return `${author.kind}\u0000${author.name}`;
+function keyOf(author: Author, flavour: McpFlavour): string {
+  return `${flavour}\u0000${author.kind}\u0000${author.name}`;
 }

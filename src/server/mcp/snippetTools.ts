@@ -39,6 +39,7 @@ const summary = z.object({
   preview: z.string(),
   created: z.string(),
   revision: z.string().describe('Its current revision: pass it as expected_revision to update_snippet or delete_snippet.'),
+  memory: z.literal(true).optional().describe('Present when it is a memory (a note about the work, not code); recall_memories checks its files.'),
 });
 const snippetList = { snippets: z.array(summary) };
 const searchOutput = {
@@ -115,12 +116,13 @@ export async function summariesOf(core: Satchel, ids: readonly string[], query =
   const revisions = new Map(ids.map((id) => [id, core.history.current(id)]));
   // Read in one synchronous step (no write between them); the door's scans come after.
   const read = core.assets.summaries(ids).map((summary) => ({ summary, scanned: summary.binary ? '' : scannedText(core, summary.id, { text: summary.text, chars: summary.chars }) }));
+  const memories = core.memories.facts.memoriesAmong(ids);
   const shown: SnippetSummary[] = [];
   for (const { summary, scanned } of read) {
     // Each value as its placeholder (issue 32); a hit found only by a value is left out.
     const view = await agentView(core, { code: scanned, name: summary.name }, summary.id);
     if (query !== '' && foundOnlyBySecret(query, view, summary.tags)) continue;
-    shown.push(summaryOf({ ...summary, name: view.texts.name, text: view.texts.code.slice(0, SUMMARY_CHARS) }, revisions.get(summary.id)!));
+    shown.push(summaryOf({ ...summary, name: view.texts.name, text: view.texts.code.slice(0, SUMMARY_CHARS) }, revisions.get(summary.id)!, memories.has(summary.id)));
   }
   return shown;
 }
@@ -129,7 +131,7 @@ export async function summariesOf(core: Satchel, ids: readonly string[], query =
  * Every snippet tool; `author`: the MCP client whose writes they make (mcpClients.ts); `searches`:
  * the line of search work the HTTP search routes take too (searchSlots.ts).
  */
-export function registerSnippetTools(server: McpServer, core: Satchel, author: Author, searches: ExchangeSlots): void {
+export function registerSnippetTools(server: McpServer, core: Satchel, author: () => Author, searches: ExchangeSlots): void {
   const logger = core.context.logger;
 
   server.registerTool(

@@ -30,9 +30,11 @@ export interface SnippetSummary {
   readonly created: string;
   /** Its current revision: what update_snippet and delete_snippet take as `expected_revision`. */
   readonly revision: string;
+  /** Present (true) when it is a memory (a note an agent saved, not code): recall_memories shows it with its files checked. */
+  readonly memory?: true;
 }
 
-export interface SnippetDetail extends Omit<SnippetSummary, 'preview' | 'moreTags'> {
+export interface SnippetDetail extends Omit<SnippetSummary, 'preview' | 'moreTags' | 'memory'> {
   readonly languageName: string;
   readonly content: string;
   /** True when `content` holds only the first MAX_CONTENT_CHARS characters. */
@@ -72,8 +74,9 @@ export function previewOf(text: string, chars = text.length): string {
 }
 
 /** `revision`: the asset's current revision, read before its summary (see `summariesOf` in snippetTools.ts). */
-export function summaryOf(summary: AssetSummary, revision: string): SnippetSummary {
+export function summaryOf(summary: AssetSummary, revision: string, memory = false): SnippetSummary {
   return {
+    ...(memory ? { memory: true as const } : {}),
     id: summary.id,
     name: summary.name,
     language: summary.language,
@@ -122,7 +125,8 @@ export function listingText(snippets: readonly SnippetSummary[]): string {
     .map((s) => {
       const tags = s.tags.length > 0 ? ` [${s.tags.join(', ')}${s.moreTags ? ', …' : ''}]` : '';
       const preview = s.preview.split('\n').map((line) => `    ${line}`).join('\n');
-      return `- ${s.name} (id ${s.id}, ${languageName(s.language)}, revision ${s.revision})${tags}\n${preview}`;
+      const kind = s.memory ? 'memory, ' : '';
+      return `- ${s.name} (id ${s.id}, ${kind}${languageName(s.language)}, revision ${s.revision})${tags}\n${preview}`;
     })
     .join('\n');
 }

@@ -101,8 +101,8 @@ function proposedText(what: string, result: AgentWriteResult): string {
   return `Proposed ${what} "${result.name}"${result.asset ? ` (id ${result.asset})` : ''}. ${PROPOSED}`;
 }
 
-/** `author`: the MCP client whose writes these tools make (mcpClients.ts). */
-export function registerSnippetWriteTools(server: McpServer, core: Satchel, author: Author): void {
+/** `author`: the MCP client whose writes these tools make (mcpClients.ts), asked at each call (an SSE session learns it after connecting). */
+export function registerSnippetWriteTools(server: McpServer, core: Satchel, author: () => Author): void {
   server.registerTool(
     'save_snippet',
     {
@@ -126,7 +126,7 @@ export function registerSnippetWriteTools(server: McpServer, core: Satchel, auth
     },
     (args) =>
       guarded(core.context.logger, 'save_snippet', async () => {
-        const result = await core.agentWrites.save(args, author);
+        const result = await core.agentWrites.save(args, author());
         const change = result.change !== undefined ? { change: result.change } : {};
         // A value in what the agent wrote is kept, and the agent is told so (issue 32); the reply shows placeholders.
         const view = await agentView(core, { code: args.content, name: result.saved?.name ?? result.name }, result.saved?.id);
@@ -165,7 +165,7 @@ export function registerSnippetWriteTools(server: McpServer, core: Satchel, auth
       conditional(core, 'update_snippet', async () => {
         // The agent read the snippet with placeholders: where it wrote one back, the stored value stays (issue 32).
         const edit = await restoredEdit(core, id, asked);
-        const result = core.agentWrites.update(id, edit, { author, expectedRevision: expected_revision });
+        const result = core.agentWrites.update(id, edit, { author: author(), expectedRevision: expected_revision });
         const written = await agentView(core, { code: edit.content ?? '', name: edit.name ?? '', description: edit.description }, id);
         const name = await agentName(core, result.name, id);
         const kept = keptText(written.findings);
@@ -198,7 +198,7 @@ export function registerSnippetWriteTools(server: McpServer, core: Satchel, auth
     ({ id, expected_revision }) =>
       conditional(core, 'delete_snippet', async () => {
         const name = await agentName(core, core.assets.exists(id) ? (core.assets.get(id, { transferables: false }).name ?? '') : '', id);
-        const result = core.agentWrites.delete(id, { author, expectedRevision: expected_revision });
+        const result = core.agentWrites.delete(id, { author: author(), expectedRevision: expected_revision });
         const facts = { id, name, ...(result.change !== undefined ? { change: result.change } : {}) };
         if (result.status === 'proposed') return toolResult(proposedText('deleting', { ...result, name: facts.name }), { status: 'proposed', ...facts });
         return toolResult(`Deleted "${facts.name}" (id ${id}): it is in the user's trash, and they can restore it.`, { status: 'deleted', ...facts });

@@ -12,6 +12,8 @@ export interface RouteDeps {
   readonly searches: ExchangeSlots;
   /** The line of whole-record reads (a snippet, a revision). */
   readonly reads: ExchangeSlots;
+  /** Registers what ends when the app stops (connections a route keeps open, such as MCP's SSE streams). */
+  readonly onDispose: (dispose: () => void) => void;
 }
 
 export type RouteModule = (router: Router, deps: RouteDeps) => void;

@@ -9,6 +9,7 @@ export async function run(): Promise<void> {
   await import('./satchel.test.ts');
   await import('./agents.test.ts');
   await import('./agentChanges.test.ts');
+  await import('./memories.test.ts');
   await import('./import.test.ts');
   await import('./piecesImport.test.ts');
   await import('./snippets.test.ts');
