@@ -12,7 +12,8 @@ import type { Satchel } from '../../../core/satchel.ts';
 import { RecordSearch, within, type Window } from '../../../core/search/recordSearch.ts';
 import { temporalRanges } from '../../../core/search/temporalRange.ts';
 import type { ExchangeSlots } from '../exchangeSlots.ts';
-import { guarded, toolError } from '../toolResults.ts';
+import { toolError } from '../toolResults.ts';
+import { throughDoor } from './agentDoor.ts';
 import { jsonResult } from './piecesInputs.ts';
 import { RECALL_CHARS, summaryObject } from './memoryObjects.ts';
 
@@ -45,7 +46,7 @@ export function registerAskLtm(server: McpServer, core: Satchel, searches: Excha
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(core.context.logger, 'ask_pieces_ltm', async () => {
+      throughDoor(core, 'ask_pieces_ltm', args.question, async () => {
         const answer = await searches.run(() => ask(core, args));
         return answer === undefined ? toolError('The search was cancelled.') : jsonResult(answer);
       }),

@@ -9,7 +9,8 @@ import type { Satchel } from '../../../core/satchel.ts';
 import { RecordSearch } from '../../../core/search/recordSearch.ts';
 import { temporalRanges, MAX_TEMPORAL_QUERY_CHARS } from '../../../core/search/temporalRange.ts';
 import type { ExchangeSlots } from '../exchangeSlots.ts';
-import { guarded, toolError } from '../toolResults.ts';
+import { toolError } from '../toolResults.ts';
+import { throughDoor } from './agentDoor.ts';
 import { created, identifiers, jsonResult, limitOf, query, unrecordedNote, updated, windowOf } from './piecesInputs.ts';
 import { materialsOf, type Found, type Material } from './materials.ts';
 import { UNRECORDED_TYPES } from './unrecordedTools.ts';
@@ -20,7 +21,6 @@ const MATCHED_CHARS = 1_000;
 export const ANNOTATION_TYPES = ['SUMMARY', 'DESCRIPTION', 'COMMENT', 'DOCUMENTATION', 'EXPLANATION', 'CODE', 'GENERATED_CODE', 'GIT_COMMIT', 'KNOWLEDGE_GRAPH'] as const;
 
 export function registerMaterialTools(server: McpServer, core: Satchel, searches: ExchangeSlots): void {
-  const logger = core.context.logger;
   const materials = materialsOf(core);
   const byType = new Map(materials.map((material) => [material.type, material]));
 
@@ -51,7 +51,7 @@ export function registerMaterialTools(server: McpServer, core: Satchel, searches
           annotations: READ_ONLY,
         },
         (args) =>
-          guarded(logger, name, async () => {
+          throughDoor(core, name, args.query, async () => {
             const window = windowOf(args.created, args.updated);
             const limit = args.limit ?? fallback;
             const annotationType = 'annotation_type' in args && typeof args.annotation_type === 'string' ? args.annotation_type : undefined;
@@ -74,7 +74,7 @@ export function registerMaterialTools(server: McpServer, core: Satchel, searches
         annotations: READ_ONLY,
       },
       (args) =>
-        guarded(logger, snapshotName, async () => {
+        throughDoor(core, snapshotName, undefined, async () => {
           const ids = [...new Set(args.identifiers)];
           const found = await material.snapshot(ids);
           const items = ids.filter((id) => found.has(id)).map((id) => found.get(id)!);
@@ -102,7 +102,7 @@ export function registerMaterialTools(server: McpServer, core: Satchel, searches
       annotations: READ_ONLY,
     },
     (args) =>
-      guarded(logger, 'material_identifiers', async () => {
+      throughDoor(core, 'material_identifiers', undefined, async () => {
         const limit = args.limit ?? 100;
         const material = byType.get(args.material_type);
         const unrecorded = UNRECORDED_TYPES.find((kind) => kind.type === args.material_type);
@@ -128,7 +128,7 @@ export function registerMaterialTools(server: McpServer, core: Satchel, searches
       annotations: READ_ONLY,
     },
     (args) =>
-      guarded(logger, 'extract_temporal_range', () => {
+      throughDoor(core, 'extract_temporal_range', undefined, () => {
         const found = temporalRanges(args.query);
         const ranges = found.ranges.map((range) => ({ from: range.from, to: range.to }));
         return jsonResult({ query: args.query, count: ranges.length, ranges, ...(found.note !== undefined ? { processing_note: found.note } : {}) });
@@ -209,7 +209,7 @@ function registerVectorSearches(server: McpServer, core: Satchel, searches: Exch
   });
   type VectorArgs = { query: string; threshold?: number | undefined; limit?: number | undefined; created?: Range; updated?: Range };
   const answer = (name: string, type: string, args: VectorArgs) =>
-    guarded(core.context.logger, name, async () => {
+    throughDoor(core, name, args.query, async () => {
       const found = await searches.run(() => run(type, args.query, args.threshold, args.limit ?? 25, windowOf(args.created, args.updated)));
       return found === undefined ? toolError('The search was cancelled.') : jsonResult(found);
     });

@@ -13,7 +13,8 @@ import type { AgentSaveResult } from '../../../core/agents/agentWrites.ts';
 import { MAX_MEMORY_FILES, MAX_MEMORY_LINKS, MAX_PATH_CHARS, type MemoryInput } from '../../../core/memories/memoryInputs.ts';
 import { LIMITS } from '../../../core/limits.ts';
 import type { ExchangeSlots } from '../exchangeSlots.ts';
-import { guarded, toolError, toolResult } from '../toolResults.ts';
+import { toolError, toolResult } from '../toolResults.ts';
+import { throughDoor } from './agentDoor.ts';
 import { RECALL_CHARS, summaryObject } from './memoryObjects.ts';
 
 const title = z.string().min(1).max(LIMITS.nameChars);
@@ -60,7 +61,7 @@ export function registerCreatePiecesMemory(server: McpServer, core: Satchel, aut
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) =>
-      guarded(core.context.logger, 'create_pieces_memory', async () => {
+      throughDoor(core, 'create_pieces_memory', undefined, async () => {
         const input: MemoryInput = {
           title: args.summary_description,
           summary: args.summary,
@@ -103,7 +104,7 @@ export function registerSatchelMemoryTools(server: McpServer, core: Satchel, aut
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) =>
-      guarded(core.context.logger, 'save_memory', async () => {
+      throughDoor(core, 'save_memory', undefined, async () => {
         const result = await core.memories.save(
           { title: args.title, summary: args.text, project: args.project, files: args.files, links: args.links, tags: args.tags, client: clientName(author()) },
           author(),
@@ -132,7 +133,7 @@ export function registerSatchelMemoryTools(server: McpServer, core: Satchel, aut
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(core.context.logger, 'recall_memories', async () => {
+      throughDoor(core, 'recall_memories', args.query, async () => {
         const limit = args.limit ?? 10;
         const query = args.query?.trim() ?? '';
         const ids = await searches.run(async () => {
