@@ -18,6 +18,7 @@ import { TrashPages, whenCountChanges } from '../trashPages.ts';
 import { isTrashNode, TRASH_ROOT, trashChildren, trashTreeItem, type TrashNode } from './trashNodes.ts';
 import { assetTooltip, codePreview } from './assetTooltip.ts';
 import { timeAgo } from '../../core/timeAgo.ts';
+import { assetSecrets, hideSecrets } from '../secrets/snippetSecrets.ts';
 
 export type Grouping = 'language' | 'tag';
 
@@ -39,6 +40,8 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   readonly onDidChangeAssets = this.onDidChangeItems;
   /** The Trash node's listing (read again when an asset goes or comes back). */
   readonly trash: TrashPages;
+  /** Snippets the user chose to sync with their secret (Sync With Its Secret), as the host last said. */
+  private withSecret: ReadonlySet<string> = new Set();
 
   constructor(server: ServerController, connector: CopyConnector, log: Log, dragAndDropController?: vscode.TreeDragAndDropController<AssetsNode>) {
     super('satchel.assets', log, { showCollapseAll: true, ...(dragAndDropController ? { dragAndDropController } : {}) });
@@ -63,6 +66,18 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
 
   asset(id: string): Asset | undefined {
     return this.item(id);
+  }
+
+  /** Whether the user chose to sync this snippet with its secret (its tree item and hover say so). */
+  syncsWithSecret(id: string): boolean {
+    return this.withSecret.has(id);
+  }
+
+  /** The snippets that sync with their secret, as the host says (secrets/secretsStatus.ts reads it). */
+  setSyncedWithSecret(ids: ReadonlySet<string>): void {
+    const same = ids.size === this.withSecret.size && [...ids].every((id) => this.withSecret.has(id));
+    this.withSecret = ids;
+    if (!same) this.refreshView();
   }
 
   async setGrouping(grouping: Grouping): Promise<void> {
@@ -194,13 +209,21 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
         const { asset } = node;
         const language = assetLanguage(asset);
         const name = asset.name || 'Untitled';
-        const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+        const secrets = assetSecrets(asset);
+        const item = new vscode.TreeItem(secrets.length ? hideSecrets(name, secrets) : name, vscode.TreeItemCollapsibleState.None);
         item.id = `asset:${node.group}:${asset.id}`;
         item.description = timeAgo(asset.updated?.value, Date.now(), 'short') ?? '';
         // The editable document's URI: the file icon theme draws the language's icon from it.
         item.resourceUri = snippetUri(asset.id, name, language);
         item.iconPath = vscode.ThemeIcon.File;
         item.contextValue = 'asset';
+        if (secrets.length) {
+          // A key instead of the language's icon: the snippet holds a secret (the hover says which kinds).
+          item.iconPath = new vscode.ThemeIcon('key', new vscode.ThemeColor('list.warningForeground'));
+          const count = secrets.length === 1 ? '1 secret' : `${secrets.length} secrets`;
+          item.description = item.description ? `${count} · ${item.description}` : count;
+          item.contextValue = this.syncsWithSecret(asset.id) ? 'asset:secret:synced' : 'asset:secret';
+        }
         item.command = { command: 'satchel.asset.open', title: 'Open', arguments: [node] };
         return item;
       }
@@ -215,9 +238,10 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     const cancel = token.onCancellationRequested(() => controller.abort());
     try {
       const info = await client?.snippets.info(node.asset.id, controller.signal);
-      item.tooltip = assetTooltip(node.asset, info ? { tags: info.tags, description: info.description } : {});
+      const syncsWithSecret = this.syncsWithSecret(node.asset.id);
+      item.tooltip = assetTooltip(node.asset, info ? { tags: info.tags, description: info.description, syncsWithSecret } : { syncsWithSecret });
     } catch {
-      item.tooltip = assetTooltip(node.asset);
+      item.tooltip = assetTooltip(node.asset, { syncsWithSecret: this.syncsWithSecret(node.asset.id) });
     } finally {
       cancel.dispose();
     }
