@@ -14,6 +14,7 @@ import { historyCommands } from './historyCommands.ts';
 import { syncCommands } from './syncCommands.ts';
 import { agentChangeCommands } from './agentChangeCommands.ts';
 import { trashCommands } from './trashCommands.ts';
+import { secretCommands } from './secretCommands.ts';
 import type { CommandMap, Services } from './services.ts';
 
 export function allCommands(services: Services): CommandMap {
@@ -28,6 +29,7 @@ export function allCommands(services: Services): CommandMap {
     ...syncCommands(services),
     ...agentChangeCommands(services),
     ...trashCommands(services),
+    ...secretCommands(services),
   };
 }
 

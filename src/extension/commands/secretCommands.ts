@@ -1,0 +1,134 @@
+/**
+ * What the user does about a secret the host found in a snippet: Replace Secret with Placeholder (the
+ * value becomes a named tab stop, a normal edit of the snippet's document), and the list of flagged
+ * snippets the status bar item opens. Each takes a tree node, a snippet id, a document, or a mark's
+ * target (snippet and finding); with none, the active snippet document.
+ */
+import * as vscode from 'vscode';
+import type { Asset } from '../../core/piecesTypes.ts';
+import { assetLanguage } from '../../client/assets.ts';
+import { snippetOf, snippetUri } from '../editing/snippetFileSystem.ts';
+import type { AssetsNode } from '../views/assetsView.ts';
+import type { SecretTarget } from '../secrets/secretMarks.ts';
+import { assetSecrets, describeSecret, hideSecrets, locateSecrets, type SnippetSecret } from '../secrets/snippetSecrets.ts';
+import { replaceWithTabStops } from '../secrets/secretTabStops.ts';
+import { languageName } from '../languageNames.ts';
+import { connected, type CommandMap, type Services } from './services.ts';
+
+export type SecretArg = AssetsNode | SecretTarget | vscode.Uri | string | undefined;
+
+/** A snippet with secrets, as the host has it now, and the finding the command was given (if any). */
+export interface SecretSubject {
+  readonly asset: Asset;
+  readonly secrets: readonly SnippetSecret[];
+  readonly sensitive: string | undefined;
+}
+
+/** The snippet (read from the host now) and finding a command is about. */
+export async function secretSubject(s: Services, arg: SecretArg): Promise<SecretSubject | undefined> {
+  let id: string | undefined;
+  let sensitive: string | undefined;
+  if (typeof arg === 'string') id = arg;
+  else if (arg instanceof vscode.Uri) id = snippetOf(arg)?.id;
+  else if (arg && 'type' in arg) id = arg.type === 'asset' ? arg.asset.id : undefined;
+  else if (arg && 'asset' in arg) ({ asset: id, sensitive } = arg);
+  else {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    id = active && snippetOf(active)?.id;
+    if (!id) id = (await pickFlagged(s))?.id;
+  }
+  if (!id) return undefined;
+  const asset = await connected(s.server).client.assets.get(id);
+  const secrets = assetSecrets(asset);
+  if (!secrets.length) {
+    void vscode.window.showInformationMessage(`Satchel found no secret in "${nameOf(asset)}".`);
+    return undefined;
+  }
+  if (sensitive && !secrets.some((secret) => secret.id === sensitive)) {
+    throw new Error(`That secret is no longer recorded in "${nameOf(asset)}" (the snippet changed since).`);
+  }
+  return { asset, secrets, sensitive };
+}
+
+/**
+ * The findings a command acts on: the one it was given, the only one, or the user's pick (with an "all"
+ * entry when `all` is offered). Undefined when the user cancels.
+ */
+export async function chooseSecrets(subject: SecretSubject, title: string, all: boolean): Promise<readonly SnippetSecret[] | undefined> {
+  const { secrets, sensitive } = subject;
+  if (sensitive) return secrets.filter((secret) => secret.id === sensitive);
+  if (secrets.length === 1) return secrets;
+  type Item = vscode.QuickPickItem & { chosen: readonly SnippetSecret[] };
+  const items: Item[] = secrets.map((secret) => ({ label: `$(key) ${describeSecret(secret)}`, chosen: [secret] }));
+  if (all) items.unshift({ label: `All ${secrets.length} secrets`, chosen: secrets });
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: nameOf(subject.asset) }))?.chosen;
+}
+
+export function nameOf(asset: Asset): string {
+  const secrets = assetSecrets(asset);
+  const name = asset.name || 'Untitled';
+  return secrets.length ? hideSecrets(name, secrets) : name;
+}
+
+export function secretCommands(s: Services): CommandMap {
+  return {
+    'satchel.secret.replaceWithPlaceholder': async (arg?: SecretArg) => {
+      const subject = await secretSubject(s, arg);
+      const chosen = subject && (await chooseSecrets(subject, 'Replace which secret with a placeholder?', true));
+      if (!subject || !chosen?.length) return undefined;
+      return replaceWithPlaceholders(s, subject.asset, chosen);
+    },
+    'satchel.secrets.list': async () => {
+      const asset = await pickFlagged(s);
+      if (asset) await vscode.commands.executeCommand('satchel.asset.open', asset.id);
+      return asset?.id;
+    },
+  };
+}
+
+/**
+ * Turns each chosen value into a named tab stop in the snippet's document and saves it: one revision,
+ * through the same write as Ctrl+S, so an open editor shows it (and Undo takes it back). Plain code becomes
+ * a snippet template, escaped so it still inserts as written. Returns how many values were replaced.
+ */
+async function replaceWithPlaceholders(s: Services, asset: Asset, chosen: readonly SnippetSecret[]): Promise<number> {
+  const { client } = connected(s.server);
+  const document = await vscode.workspace.openTextDocument(snippetUri(asset.id, asset.name || 'Untitled', assetLanguage(asset)));
+  const text = document.getText();
+  const spans = locateSecrets(text, chosen);
+  if (!spans.length) throw new Error(`The secret is no longer in "${nameOf(asset)}".`);
+  const { syntax } = await client.snippets.info(asset.id);
+  const { text: body, replaced } = replaceWithTabStops(
+    text,
+    syntax,
+    spans.map((span) => ({ start: span.start, end: span.end, label: span.secret.label, category: span.secret.category })),
+  );
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), body);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not edit "${nameOf(asset)}".`);
+  if (!(await document.save())) throw new Error(`Could not save "${nameOf(asset)}".`);
+  // After the text: a template flag on the old text would make its `$` read as tab stops.
+  if (!syntax) await client.snippets.setInfo(asset.id, { syntax: true });
+  await s.assets.reload(asset.id);
+  void vscode.window.setStatusBarMessage(`$(key) Replaced ${replaced === 1 ? 'a secret' : `${replaced} secrets`} with placeholders in ${nameOf(asset)}`, 4_000);
+  return replaced;
+}
+
+/** The flagged snippets of the Assets view to pick from (newest first). */
+async function pickFlagged(s: Services): Promise<Asset | undefined> {
+  const flagged = s.assets.assets
+    .filter((asset) => assetSecrets(asset).length > 0)
+    .sort((a, b) => (b.updated?.value ?? '').localeCompare(a.updated?.value ?? ''));
+  if (!flagged.length) {
+    void vscode.window.showInformationMessage('No saved snippet holds a secret Satchel knows of.');
+    return undefined;
+  }
+  type Item = vscode.QuickPickItem & { asset: Asset };
+  const items: Item[] = flagged.map((asset) => ({
+    label: `$(key) ${nameOf(asset)}`,
+    description: languageName(assetLanguage(asset)),
+    detail: assetSecrets(asset).map(describeSecret).join('; '),
+    asset,
+  }));
+  return (await vscode.window.showQuickPick(items, { title: 'Snippets holding secrets', matchOnDetail: true }))?.asset;
+}
