@@ -67,6 +67,8 @@ export type GroupedTimestamp = Jsonify<P.GroupedTimestamp>;
 export type Asset = Jsonify<P.Asset>;
 export type Assets = Jsonify<P.Assets>;
 export type FlattenedAsset = Jsonify<P.FlattenedAsset>;
+export type Sensitive = Jsonify<P.Sensitive>;
+export type Sensitives = Jsonify<P.Sensitives>;
 export type FlattenedAssets = Jsonify<P.FlattenedAssets>;
 export type ReferencedAsset = Jsonify<P.ReferencedAsset>;
 /** A seeded asset as clients send it: its application may be left out or name only itself (Satchel fills in the rest from its own). */

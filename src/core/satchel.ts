@@ -47,6 +47,7 @@ import { trashMigrations } from './trash/schema.ts';
 import { TrashStore } from './trash/trashStore.ts';
 import { TrashService, type TrashOptions } from './trash/trashService.ts';
 import type { LinkEnd } from './store/links.ts';
+import { secretMigrations } from './secrets/schema.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -62,6 +63,7 @@ export const allMigrations = [
   ...syncMigrations,
   ...agentChangeMigrations,
   ...trashMigrations,
+  ...secretMigrations,
 ];
 
 export interface CoreOptions {
@@ -91,6 +93,8 @@ export interface CoreOptions {
   };
   /** How long deleted assets and conversations stay in the trash (docs/trash.md). */
   readonly trash?: TrashOptions;
+  /** Whether pending assets are scanned for secrets in the background (default true; doors scan what they send either way). */
+  readonly secretsScan?: boolean;
 }
 
 export class Satchel implements Disposable {
@@ -180,6 +184,8 @@ export class Satchel implements Disposable {
     this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
     this.recall = this.composeRecall(options);
     this.imports = this.composeImports(options, fingerprints);
+    // Scans what is pending: after the upgrade, the whole library once; then each write.
+    if (options.secretsScan !== false) this.assets.secrets.start();
   }
 
   /** The trash: what deletes of assets and conversations kept, restored through each area or forgotten for good. */

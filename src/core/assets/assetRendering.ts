@@ -1,6 +1,6 @@
 /** Stored asset documents rendered as wire Assets, with the tags, websites, summaries and conversations linked to them. */
 import type { StoreContext } from '../context.ts';
-import type { Asset, Assets, Conversation, Tag, Website } from '../piecesTypes.ts';
+import type { Asset, Assets, Conversation, Sensitives, Tag, Website } from '../piecesTypes.ts';
 import { referencedFormat, renderFormats, type StoredAsset } from './storedAsset.ts';
 import { LIMITS } from '../limits.ts';
 
@@ -40,10 +40,13 @@ export interface LinkedConversations {
 export class AssetRenderer {
   private readonly context: StoreContext;
   private readonly conversations: LinkedConversations | undefined;
+  /** The secrets found in an asset, as its `sensitives` (the secrets area; undefined when none). */
+  private readonly sensitives: ((doc: StoredAsset) => Sensitives | undefined) | undefined;
 
-  constructor(context: StoreContext, conversations?: LinkedConversations) {
+  constructor(context: StoreContext, conversations?: LinkedConversations, sensitives?: (doc: StoredAsset) => Sensitives | undefined) {
     this.context = context;
     this.conversations = conversations;
+    this.sensitives = sensitives;
   }
 
   render(doc: StoredAsset, transferables: boolean): Asset {
@@ -83,6 +86,9 @@ export class AssetRenderer {
     // The client reads Asset.conversations as full Conversations: rendered by their own area.
     const own = (linked?.conversations ?? []).flatMap((id) => conversations?.get(id) ?? []);
     asset.conversations = { iterable: own, indices: Object.fromEntries(own.map((c, i) => [c.id, i])) };
+    // The values travel with the whole asset only (the loopback interface's full reads), never in a content-free one.
+    const sensitives = transferables ? this.sensitives?.(doc) : undefined;
+    if (sensitives) asset.sensitives = sensitives;
     return asset;
   }
 

@@ -15,6 +15,7 @@
  *   assetRevisions.ts       what each write's revision reads of an asset (the history area keeps them)
  *   assetEdits.ts           the edit of content, name, language, tags and description (save, agents, restore)
  *   descriptions.ts         the DESCRIPTION annotation an asset's description is
+ * and the secrets found in each asset (`assets.secrets`, ../secrets/secretsService.ts), shown in its `sensitives`.
  */
 import type { StoreContext } from '../context.ts';
 import type { Disposable, Event } from '../events.ts';
@@ -49,6 +50,10 @@ import type { CurrentState, HistoryTarget } from '../history/historyService.ts';
 import { AssetLinkedState } from './assetRevisions.ts';
 import { AssetTrash } from './assetTrash.ts';
 import type { TrashEntry, TrashStore } from '../trash/trashStore.ts';
+import { SecretsService, type SecretsOptions } from '../secrets/secretsService.ts';
+import { sensitivesOf } from '../secrets/sensitives.ts';
+import type { Sensitives } from '../piecesTypes.ts';
+import { flattened, type StoredAsset } from './storedAsset.ts';
 
 export type { AssetIndexer } from './assetIndexers.ts';
 export type { LinkedConversations } from './assetRendering.ts';
@@ -95,6 +100,8 @@ export class AssetService implements Disposable {
   /** Where deletes go (undefined: a delete is for good, as where no trash is composed). */
   private readonly trashed: AssetTrash | undefined;
   readonly labels: Labels;
+  /** The secrets found in each asset, kept current with every write (doors read them with `findingsNow`). */
+  readonly secrets: SecretsService;
   /** Fires after commit with the last state of a deleted asset (content-free). */
   readonly onDidDelete: Event<Asset> = this.tombstones.onDidDelete;
 
@@ -110,10 +117,13 @@ export class AssetService implements Disposable {
     indexers: readonly AssetIndexer[] = [],
     conversations?: LinkedConversations,
     trash?: TrashStore,
+    secrets: SecretsOptions = {},
   ) {
     this.classifier = classifier;
     this.store = new AssetStore(context);
     this.labels = new Labels(context);
+    this.linkedState = new AssetLinkedState(context);
+    this.secrets = new SecretsService(context, { textsOf: (id) => this.secretTexts(id) }, secrets);
     const index = new SearchIndex(context.database);
     this.similarity = new AssetSimilarity(context, index, {
       ordinaryIds: () => this.store.listing.ordinaryIds(),
@@ -121,9 +131,8 @@ export class AssetService implements Disposable {
       texts: (column, keys) => this.store.heads.of(column, keys, SIMILARITY_CHARS + 1).map((head) => ({ id: head.id, text: head.text })),
     });
     this.indexing = new AssetIndexing(index, this.store, this.labels, [...indexers, this.similarity]);
-    this.renderer = new AssetRenderer(context, conversations);
+    this.renderer = new AssetRenderer(context, conversations, (doc) => this.sensitivesOf(doc));
     this.activityRecords = new AssetActivities(context);
-    this.linkedState = new AssetLinkedState(context);
     this.revisions = 'tracking' in history ? history.tracking : new RevisionTracker(history.log, this.linkedState, history);
     const { store, labels, indexing, renderer, tombstones, revisions } = this;
     const descriptions = this.linkedState.descriptions;
@@ -333,7 +342,26 @@ export class AssetService implements Disposable {
     };
   }
 
+  /** The texts the secrets area scans: the original format's text ('' when binary), the name and the description. */
+  private secretTexts(id: string): { code: string; name?: string; description?: string } | undefined {
+    if (!this.store.exists(id)) return undefined;
+    const doc = this.store.doc(id);
+    const { text, binary } = originalContent(doc);
+    const description = this.linkedState.descriptions.of(id);
+    return { code: binary ? '' : text, ...(doc.name ? { name: doc.name } : {}), ...(description ? { description } : {}) };
+  }
+
+  /** An asset's Sensitives, when it has findings and they are current (a pending asset's spans may not fit its text). */
+  private sensitivesOf(doc: StoredAsset): Sensitives | undefined {
+    const findings = this.secrets.storedFindings(doc.id);
+    if (findings.length === 0 || !this.secrets.isCurrent(doc.id)) return undefined;
+    const texts = this.secretTexts(doc.id);
+    if (!texts) return undefined;
+    return sensitivesOf(flattened(doc), findings, { code: texts.code, name: texts.name, description: texts.description });
+  }
+
   dispose(): void {
+    this.secrets.dispose();
     this.similarity.dispose();
     this.indexing.dispose();
     this.tombstones.dispose();

@@ -1,0 +1,132 @@
+/**
+ * Runs the detector where it costs the host nothing: a snippet of a few pages on the caller's
+ * thread (a worker's round trip would cost more than the scan), anything larger on a worker thread,
+ * one at a time, interactive scans (a door waiting to send a snippet out) before background ones
+ * (the one-off scan of a library). Where the worker cannot start or dies, the scan runs on the
+ * caller's thread: slower for the loop, but a door never goes on without an answer.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Disposable } from '../events.ts';
+import type { Logger } from '../context.ts';
+import { detectSecrets, type SecretTexts } from './detector.ts';
+import type { SecretFinding } from './findings.ts';
+import type { ScanReply, ScanRequest } from './scanProtocol.ts';
+import { scanWorkerFile } from './scannerFiles.ts';
+
+export type ScanPriority = 'interactive' | 'background';
+
+export interface SecretScannerOptions {
+  /** Texts of at most this many characters in all are scanned on the caller's thread (default 32 Ki). */
+  readonly inThreadChars?: number;
+  /** The worker script (tests give one that fails). */
+  readonly worker?: URL;
+  readonly logger?: Logger;
+}
+
+interface Job {
+  readonly texts: SecretTexts;
+  readonly resolve: (findings: SecretFinding[]) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export class SecretScanner implements Disposable {
+  private readonly inThreadChars: number;
+  private readonly workerFile: URL;
+  private readonly logger: Logger | undefined;
+  private worker: Worker | undefined;
+  private ready: Promise<Worker> | undefined;
+  private readonly queues: Record<ScanPriority, Job[]> = { interactive: [], background: [] };
+  private current: { readonly id: number; readonly job: Job } | undefined;
+  private nextId = 0;
+  private disposed = false;
+  /** Set once the worker failed: scans run on the caller's thread from then on. */
+  private broken = false;
+
+  constructor(options: SecretScannerOptions = {}) {
+    this.inThreadChars = options.inThreadChars ?? 32 * 1024;
+    this.workerFile = options.worker ?? scanWorkerFile();
+    this.logger = options.logger;
+  }
+
+  /** The findings of a snippet's texts (none dismissed or stored: what is there). */
+  scan(texts: SecretTexts, priority: ScanPriority = 'interactive'): Promise<SecretFinding[]> {
+    const size = texts.code.length + (texts.name?.length ?? 0) + (texts.description?.length ?? 0);
+    if (size <= this.inThreadChars || this.broken || this.disposed) return detectSecrets(texts);
+    return new Promise((resolve, reject) => {
+      this.queues[priority].push({ texts, resolve, reject });
+      void this.giveNext();
+    });
+  }
+
+  /** Whether a worker thread is running. */
+  get threadStarted(): boolean {
+    return this.worker !== undefined;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    const worker = this.worker;
+    this.worker = undefined;
+    this.ready = undefined;
+    // What was waiting is scanned here rather than dropped: a door is waiting for it.
+    this.drainHere();
+    void worker?.terminate();
+  }
+
+  private start(): Promise<Worker> {
+    this.ready ??= new Promise<Worker>((resolve, reject) => {
+      const worker = new Worker(this.workerFile);
+      // A scanner nobody disposed must not keep a CLI process alive.
+      worker.unref();
+      this.worker = worker;
+      worker.on('message', (reply: ScanReply) => {
+        if ('ready' in reply) {
+          resolve(worker);
+          return;
+        }
+        const current = this.current;
+        if (current?.id !== reply.id) return;
+        this.current = undefined;
+        if ('findings' in reply) current.job.resolve(reply.findings);
+        else detectSecrets(current.job.texts).then(current.job.resolve, current.job.reject);
+        void this.giveNext();
+      });
+      const fail = (error: Error): void => {
+        if (this.worker !== worker) return;
+        this.logger?.warn(`The secrets scan worker stopped (${error.message}); scanning on the host's thread instead`);
+        this.broken = true;
+        this.worker = undefined;
+        this.ready = undefined;
+        reject(error);
+        this.drainHere();
+      };
+      worker.on('error', fail);
+      worker.on('exit', (code) => fail(new Error(`exited with code ${code}`)));
+    });
+    return this.ready;
+  }
+
+  private async giveNext(): Promise<void> {
+    if (this.current !== undefined) return;
+    let worker: Worker;
+    try {
+      worker = await this.start();
+    } catch {
+      return; // drainHere took the jobs
+    }
+    if (this.current !== undefined || this.worker !== worker) return;
+    const job = this.queues.interactive.shift() ?? this.queues.background.shift();
+    if (job === undefined) return;
+    const id = ++this.nextId;
+    this.current = { id, job };
+    const request: ScanRequest = { id, texts: job.texts };
+    worker.postMessage(request);
+  }
+
+  /** Scans every waiting job (and the one the worker had) on this thread. */
+  private drainHere(): void {
+    const jobs = [...(this.current ? [this.current.job] : []), ...this.queues.interactive.splice(0), ...this.queues.background.splice(0)];
+    this.current = undefined;
+    for (const job of jobs) detectSecrets(job.texts).then(job.resolve, job.reject);
+  }
+}

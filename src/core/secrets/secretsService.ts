@@ -1,0 +1,296 @@
+/**
+ * The secrets area: what the detector found in each asset, kept current with every write, read by
+ * every door that leaves the machine (docs/secrets.md).
+ *
+ * When findings are current. Every write of an asset's row or description, from any door and any
+ * connection, notes the asset as pending in its own transaction (schema.ts). A background scan takes
+ * the notes oldest first and records findings; until it has, the asset's stored findings may be
+ * stale. So:
+ *   - `findingsNow(id)` is what a door that sends an asset's texts out MUST use: it returns the
+ *     findings of the asset as it is when asked, scanning it first when it is pending. A door never
+ *     goes on with a value a scan has not seen.
+ *   - `findingsFor(id)` (SecretFindingsReader) is the synchronous read of what is recorded, for
+ *     views (the tree's icon, hovers, counts); it may lag a write by one scan (`isCurrent` tells).
+ *   - `scanTexts(texts)` scans texts that are not stored (a copy, an agent's input before it saves).
+ * Dismissed values ("Not a Secret") are left out of all three.
+ */
+import type { StoreContext } from '../context.ts';
+import { Emitter, type Disposable, type Event } from '../events.ts';
+import { NotFoundError } from '../errors.ts';
+import type { SecretFinding, SecretFindingsReader } from './findings.ts';
+import type { SecretTexts } from './detector.ts';
+import { SecretScanner, type ScanPriority } from './secretScanner.ts';
+import { SecretRecords, type StoredFinding } from './secretRecords.ts';
+import { sensitiveId } from './sensitives.ts';
+
+export type { SecretTexts } from './detector.ts';
+
+/** What the secrets area reads of an asset. */
+export interface SecretSource {
+  /** The asset's texts (its original format's text, name and description), or undefined when there is no such asset; '' for binary content. */
+  textsOf(assetId: string): SecretTexts | undefined;
+}
+
+/** How far the scan of pending assets (the one-off scan of a library after the upgrade, then each write) has come. */
+export interface SecretScanProgress {
+  /** Assets waiting for a scan. */
+  readonly pending: number;
+  /** Assets scanned since the host started. */
+  readonly scanned: number;
+  /** Whether the background scan is running now. */
+  readonly running: boolean;
+  /** Whether it was stopped (POST /satchel/secrets/scan left, or `pause`) until the next write or `resume`. */
+  readonly paused: boolean;
+}
+
+export interface SecretsSummary {
+  /** Snippets holding at least one finding that is not dismissed. */
+  readonly flaggedSnippets: number;
+  readonly findings: number;
+  readonly byCategory: Readonly<Record<string, number>>;
+  /** Flagged snippets the user marked to sync with their secrets. */
+  readonly syncingWithSecrets: number;
+  readonly scan: SecretScanProgress;
+}
+
+export interface SecretsOptions {
+  readonly scanner?: SecretScanner;
+  /** Whether pending assets are scanned in the background on their own (default true; tests drive `scanPending`). */
+  readonly background?: boolean;
+}
+
+/** Assets read per batch of the background scan. */
+const BATCH = 32;
+/** Rescans of an asset written again while it was scanned, before findingsNow answers with the latest texts it scanned. */
+const MAX_ROUNDS = 3;
+
+export class SecretsService implements SecretFindingsReader, Disposable {
+  private readonly context: StoreContext;
+  private readonly source: SecretSource;
+  private readonly records: SecretRecords;
+  private readonly scanner: SecretScanner;
+  private readonly ownsScanner: boolean;
+  private readonly background: boolean;
+  private readonly changed = new Emitter<string>();
+  /** An asset's findings were recorded anew (or dismissed, or its sync flag changed). */
+  readonly onDidChange: Event<string> = this.changed.event;
+  private readonly progressed = new Emitter<SecretScanProgress>();
+  readonly onDidProgress: Event<SecretScanProgress> = this.progressed.event;
+  /** Scans under way, by asset: a door and the background scan of the same state share one. */
+  private readonly inFlight = new Map<string, { readonly seq: number; readonly done: Promise<SecretFinding[]> }>();
+  private running: Promise<void> | undefined;
+  private paused = false;
+  /** Set by start(): until then only doors scan (an assets area built alone, as in tests, scans nothing by itself). */
+  private started = false;
+  private scanned = 0;
+  private disposed = false;
+  private readonly subscription: Disposable;
+
+  constructor(context: StoreContext, source: SecretSource, options: SecretsOptions = {}) {
+    this.context = context;
+    this.source = source;
+    this.records = new SecretRecords(context.database);
+    this.ownsScanner = options.scanner === undefined;
+    this.scanner = options.scanner ?? new SecretScanner({ logger: context.logger });
+    this.background = options.background ?? true;
+    // Any committed change of an asset (or its description) may have left a note: scan soon.
+    this.subscription = context.onDidChange((change) => {
+      if (change.kind === 'asset' || change.kind === 'annotation') this.wake();
+    });
+  }
+
+  // ------------------------------------------------------------------ reads for the doors
+
+  /** What is recorded for the asset (dismissed values left out); may lag a write by one scan: doors use findingsNow. */
+  findingsFor(assetId: string): readonly SecretFinding[] {
+    return this.records.findings(assetId).map(plain);
+  }
+
+  /** Whether the asset's recorded findings are those of its current texts. */
+  isCurrent(assetId: string): boolean {
+    return this.records.pendingSeq(assetId) === undefined;
+  }
+
+  /**
+   * The findings of the asset as it is now (dismissed values left out), scanning it first when it
+   * is pending. What every door that sends an asset's texts out must use. Throws NotFoundError when
+   * there is no such asset.
+   */
+  async findingsNow(assetId: string): Promise<readonly SecretFinding[]> {
+    let latest: SecretFinding[] | undefined;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const seq = this.records.pendingSeq(assetId);
+      if (seq === undefined) {
+        if (!this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(assetId)) throw new NotFoundError('asset', assetId);
+        return this.findingsFor(assetId);
+      }
+      latest = await this.scanOne(assetId, seq, 'interactive');
+    }
+    // Written again during each scan: the findings of the latest texts read are the freshest there are.
+    return latest ?? [];
+  }
+
+  /** The findings of texts that are not stored (dismissed values left out). */
+  async scanTexts(texts: SecretTexts): Promise<readonly SecretFinding[]> {
+    const found = await this.scanner.scan(texts, 'interactive');
+    return found.filter((finding) => !this.records.isDismissed(this.records.hash(valueOf(texts, finding))));
+  }
+
+  /** Whether the user marked the snippet to sync with its secrets (the one exception to redaction on sync). */
+  syncsWithSecrets(assetId: string): boolean {
+    return this.records.isIncluded(assetId);
+  }
+
+  /** The stored findings with their value hashes and the sensitive id of each (the wire's `Sensitive`s: sensitives.ts). */
+  storedFindings(assetId: string): Array<StoredFinding & { readonly sensitiveId: string }> {
+    return this.records.findings(assetId).map((finding) => ({ ...finding, sensitiveId: sensitiveId(assetId, finding.valueHash) }));
+  }
+
+  // ------------------------------------------------------------------ the user's choices
+
+  /** "Not a Secret": the value of that sensitive is never flagged again, in any snippet, by any door. */
+  dismiss(assetId: string, id: string): void {
+    const finding = this.storedFindings(assetId).find((f) => f.sensitiveId === id);
+    if (!finding) throw new NotFoundError('sensitive', id);
+    this.context.transaction(() => this.records.dismiss(finding.valueHash, new Date().toISOString()));
+    this.changed.fire(assetId);
+  }
+
+  /** Marks (or unmarks) the snippet to sync with its secrets. */
+  setSyncWithSecrets(assetId: string, include: boolean): void {
+    this.context.transaction(() => {
+      if (!this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(assetId)) throw new NotFoundError('asset', assetId);
+      this.records.setIncluded(assetId, include, new Date().toISOString());
+    });
+    this.changed.fire(assetId);
+  }
+
+  summary(): SecretsSummary {
+    const counts = this.records.counts();
+    return { flaggedSnippets: counts.flagged, findings: counts.findings, byCategory: counts.byCategory, syncingWithSecrets: counts.syncingWithSecrets, scan: this.progress() };
+  }
+
+  progress(): SecretScanProgress {
+    return { pending: this.records.pendingCount(), scanned: this.scanned, running: this.running !== undefined, paused: this.paused };
+  }
+
+  // ------------------------------------------------------------------ the background scan
+
+  /** Starts scanning what is pending (the one-off scan of a library after the upgrade, then each write). */
+  start(): void {
+    this.started = true;
+    this.paused = false;
+    this.wake();
+  }
+
+  /** Stops the background scan after the asset under way; doors still scan what they send (findingsNow). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /**
+   * Scans every pending asset now, a batch at a time, reporting progress; `signal` stops it (and
+   * pauses the background scan) between two assets. Resolves with the progress when nothing is pending.
+   */
+  async scanPending(options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: SecretScanProgress) => void } = {}): Promise<SecretScanProgress> {
+    this.paused = false;
+    const listener = options.onProgress ? this.onDidProgress(options.onProgress) : undefined;
+    try {
+      while (!this.disposed) {
+        if (options.signal?.aborted) {
+          this.paused = true;
+          break;
+        }
+        const batch = this.records.pendingBatch(BATCH);
+        if (batch.length === 0) break;
+        for (const assetId of batch) {
+          if (options.signal?.aborted || this.disposed) break;
+          const seq = this.records.pendingSeq(assetId);
+          if (seq !== undefined) await this.scanOne(assetId, seq, 'background');
+          this.progressed.fire(this.progress());
+          // Between two assets the loop answers others (a batch of small snippets is scanned on this thread).
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+    } finally {
+      listener?.dispose();
+    }
+    return this.progress();
+  }
+
+  /** Resolves once nothing is pending (the background scan ran out of notes). */
+  async settled(): Promise<void> {
+    while (this.records.pendingCount() > 0 && !this.disposed) await this.scanPending();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.subscription.dispose();
+    this.changed.dispose();
+    this.progressed.dispose();
+    if (this.ownsScanner) this.scanner.dispose();
+  }
+
+  private wake(): void {
+    if (!this.background || !this.started || this.paused || this.disposed || this.running) return;
+    this.running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.scanPending())
+      .then(
+        () => undefined,
+        (error: unknown) => this.context.logger.error('The secrets scan stopped', error),
+      )
+      .finally(() => {
+        this.running = undefined;
+        // A note taken while the last batch was read is scanned too.
+        if (!this.paused && !this.disposed && this.records.pendingCount() > 0) this.wake();
+      });
+  }
+
+  /** Scans the asset's current texts and records the findings for the note `seq`; the findings, dismissed ones left out. */
+  private scanOne(assetId: string, seq: number, priority: ScanPriority): Promise<SecretFinding[]> {
+    const under = this.inFlight.get(assetId);
+    if (under && under.seq === seq) return under.done;
+    const done = this.scanNow(assetId, seq, priority).finally(() => {
+      if (this.inFlight.get(assetId)?.done === done) this.inFlight.delete(assetId);
+    });
+    this.inFlight.set(assetId, { seq, done });
+    return done;
+  }
+
+  private async scanNow(assetId: string, seq: number, priority: ScanPriority): Promise<SecretFinding[]> {
+    const texts = this.source.textsOf(assetId);
+    if (texts === undefined) {
+      // Deleted since it was noted: its findings went with it (the delete trigger).
+      this.context.unsyncedTransaction(() => this.records.settle(assetId, seq));
+      throw new NotFoundError('asset', assetId);
+    }
+    const fingerprint = this.records.fingerprint(texts);
+    if (this.records.scannedFingerprint(assetId) === fingerprint) {
+      // Written, but not its texts (a score, a flag): the findings stand.
+      this.context.unsyncedTransaction(() => this.records.settle(assetId, seq));
+      return this.findingsFor(assetId).slice();
+    }
+    const found = await this.scanner.scan(texts, priority);
+    const stored = found.map((finding) => ({ ...finding, valueHash: this.records.hash(valueOf(texts, finding)) }));
+    if (this.disposed) return found;
+    // Derived data: a crash before it reaches the disk loses the findings and keeps the note together.
+    this.context.unsyncedTransaction(() => {
+      if (!this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(assetId)) return;
+      this.records.replace(assetId, stored, fingerprint, new Date().toISOString());
+      this.records.settle(assetId, seq);
+    });
+    this.scanned++;
+    this.changed.fire(assetId);
+    return stored.filter((finding) => !this.records.isDismissed(finding.valueHash)).map(plain);
+  }
+}
+
+/** The value a finding spans in its field. */
+function valueOf(texts: SecretTexts, finding: SecretFinding): string {
+  return (texts[finding.field] ?? '').slice(finding.start, finding.end);
+}
+
+/** A finding without what the store adds. */
+function plain(finding: SecretFinding): SecretFinding {
+  return { ruleId: finding.ruleId, category: finding.category, severity: finding.severity, label: finding.label, field: finding.field, start: finding.start, end: finding.end, line: finding.line };
+}
