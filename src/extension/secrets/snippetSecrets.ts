@@ -36,7 +36,9 @@ export function secretsOf(asset: Pick<Asset, 'sensitives'>, code: string): Snipp
     const value = sensitive.text || group?.text || '';
     let start: number | undefined;
     let end: number | undefined;
-    if (group && Number.isInteger(group.start) && Number.isInteger(group.end) && group.start >= 0 && group.end > group.start && group.end <= code.length) {
+    // The span is in the text of the field the value was found in (the code, the name or the description):
+    // it is the code's only when the code holds the value there.
+    if (group && value && Number.isInteger(group.start) && Number.isInteger(group.end) && code.slice(group.start, group.end) === value) {
       start = group.start;
       end = group.end;
     } else if (value) {

@@ -42,12 +42,12 @@ test('reads the interface\'s sensitives: kind, category, severity, the span and 
   assert.deepEqual(secretsOf({}, CODE), [], 'no sensitives: nothing');
 });
 
-test('a span that does not fit the code is looked up by its value; a value not in the code has no line', () => {
+test('a span that does not hold the value in the code is looked up by it; a value only in the name or description has no line', () => {
   const stale = sensitive('s1', 'AWS secret access key', 'SECRET_KEY', SECRET, CODE.length + 10);
   const [found] = secretsOf(asset(stale), CODE);
   assert.equal(found!.line, 4);
   assert.equal(CODE.slice(found!.start, found!.end), SECRET);
-  const inName = sensitive('s2', 'GitHub token', 'ACCESS_TOKEN', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 9_999);
+  const inName = sensitive('s2', 'GitHub token', 'ACCESS_TOKEN', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 2);
   const [elsewhere] = secretsOf(asset(inName), CODE);
   assert.equal(elsewhere!.line, undefined);
   assert.match(describeSecret(elsewhere!), /in its name or description/);
