@@ -74,9 +74,14 @@ export function secretCommands(s: Services): CommandMap {
   return {
     'satchel.secret.replaceWithPlaceholder': async (arg?: SecretArg) => {
       const subject = await secretSubject(s, arg);
-      const chosen = subject && (await chooseSecrets(subject, 'Replace which secret with a placeholder?', true));
-      if (!subject || !chosen?.length) return undefined;
-      return replaceWithPlaceholders(s, subject.asset, chosen);
+      if (!subject) return undefined;
+      // A tab stop goes into the code: values only in the name or description are left to Forget Secret.
+      const inCode = { ...subject, secrets: subject.secrets.filter((secret) => secret.line !== undefined) };
+      if (!inCode.secrets.length || (subject.sensitive && !inCode.secrets.some((secret) => secret.id === subject.sensitive))) {
+        throw new Error(`The secret is not in the code of "${nameOf(subject.asset)}" (it is in its name or description).`);
+      }
+      const chosen = await chooseSecrets(inCode, 'Replace which secret with a placeholder?', true);
+      return chosen?.length ? replaceWithPlaceholders(s, subject.asset, chosen) : undefined;
     },
     'satchel.secrets.list': async () => {
       const asset = await pickFlagged(s);

@@ -1,5 +1,5 @@
 /**
- * Secrets marked in an open snippet's document: each value highlighted, a warning in the Problems view and
+ * Secrets marked in an open snippet's documents (its code and its description): each value highlighted, a warning in the Problems view and
  * on hover (the kind and what the doors show instead, never the value), and the quick fixes Replace Secret
  * with Placeholder, Not a Secret and Forget Secret on it. The document may hold unsaved edits, so the
  * values are found in its text as it is now (snippetSecrets.ts), not at the host's offsets.
@@ -70,10 +70,10 @@ export class SecretMarks extends Owner implements vscode.CodeActionProvider {
     return this.marks.get(document.uri.toString()) ?? [];
   }
 
-  /** Marks a snippet's code document again from its text and its recorded secrets. */
+  /** Marks a snippet's document (its code or its description) again from its text and its recorded secrets. */
   refresh(document: vscode.TextDocument): void {
     const snippet = snippetOf(document.uri);
-    if (snippet?.part !== 'content') return;
+    if (!snippet) return;
     const key = document.uri.toString();
     clearTimeout(this.pending.get(key));
     this.pending.delete(key);
@@ -108,7 +108,8 @@ export class SecretMarks extends Owner implements vscode.CodeActionProvider {
         fix.isPreferred = preferred;
         actions.push(fix);
       };
-      action(`Replace ${mark.secret.label} with Placeholder`, 'satchel.secret.replaceWithPlaceholder', true);
+      // The tab stop goes into the code; a value in the description is forgotten or dismissed.
+      if (snippet.part === 'content') action(`Replace ${mark.secret.label} with Placeholder`, 'satchel.secret.replaceWithPlaceholder', true);
       action('Not a Secret', 'satchel.secret.notASecret');
       action('Forget Secret…', 'satchel.secret.forget');
     }
@@ -116,7 +117,7 @@ export class SecretMarks extends Owner implements vscode.CodeActionProvider {
   }
 
   private settle(document: vscode.TextDocument): void {
-    if (snippetOf(document.uri)?.part !== 'content') return;
+    if (!snippetOf(document.uri)) return;
     const key = document.uri.toString();
     clearTimeout(this.pending.get(key));
     this.pending.set(key, setTimeout(() => this.refresh(document), SETTLE_MS));
@@ -130,7 +131,7 @@ export class SecretMarks extends Owner implements vscode.CodeActionProvider {
   }
 
   private paint(editor: vscode.TextEditor): void {
-    if (snippetOf(editor.document.uri)?.part !== 'content') return;
+    if (!snippetOf(editor.document.uri)) return;
     editor.setDecorations(this.decoration, this.marksIn(editor.document).map((mark) => mark.range));
   }
 
