@@ -21,6 +21,7 @@ import { AgentChangesClient } from './agentChanges.ts';
 import { agentChangeOperations } from '../wire/agentChanges.ts';
 import type { AgentChangeIdentifiers } from '../wire/agentChanges.ts';
 import { TrashClient } from './trash.ts';
+import { SecretsClient } from './secrets.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
@@ -54,6 +55,8 @@ export class SatchelClient implements Disposable {
   readonly agentChanges: AgentChangesClient;
   /** Deleted assets and conversations: list, restore, delete forever, empty (Satchel's own operations). */
   readonly trash: TrashClient;
+  /** Secrets found in snippets: "Not a Secret", sync with secrets, counts, the scan (docs/secrets.md). */
+  readonly secrets: SecretsClient;
   private readonly http: HttpTransport;
   private readonly streamOptions: StreamOptions;
   private readonly streams = new Set<StreamConnection<unknown>>();
@@ -76,6 +79,7 @@ export class SatchelClient implements Disposable {
     this.sync = new SyncClient(this.http);
     this.agentChanges = new AgentChangesClient(this.http);
     this.trash = new TrashClient(this.http);
+    this.secrets = new SecretsClient(this.http);
   }
 
   health(timeoutMs?: number): Promise<string> {

@@ -48,6 +48,7 @@ import { TrashStore } from './trash/trashStore.ts';
 import { TrashService, type TrashOptions } from './trash/trashService.ts';
 import type { LinkEnd } from './store/links.ts';
 import { secretMigrations } from './secrets/schema.ts';
+import { SecretForgetter } from './secrets/forgetSecret.ts';
 
 export const allMigrations = [
   ...baseMigrations,
@@ -127,6 +128,8 @@ export class Satchel implements Disposable {
   readonly agentWrites: AgentWrites;
   /** Deleted assets and conversations: listed, restored whole, deleted for good. */
   readonly trash: TrashService;
+  /** "Forget Secret": a value removed from a snippet, its revisions and the trash, a backup first (the secrets themselves: `assets.secrets`). */
+  readonly secretForgetter: SecretForgetter;
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
@@ -184,6 +187,13 @@ export class Satchel implements Disposable {
     this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {});
     this.recall = this.composeRecall(options);
     this.imports = this.composeImports(options, fingerprints);
+    this.secretForgetter = new SecretForgetter({
+      context,
+      secrets: this.assets.secrets,
+      backups: this.backups,
+      texts: (id) => this.assets.secrets.textsOf(id),
+      edit: (id, edit, by) => void this.assets.writes.edit(id, edit, by),
+    });
     // Scans what is pending: after the upgrade, the whole library once; then each write.
     if (options.secretsScan !== false) this.assets.secrets.start();
   }

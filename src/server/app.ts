@@ -29,6 +29,7 @@ import { backupRoutes } from './routes/backups.ts';
 import { syncRoutes } from './routes/sync.ts';
 import { agentChangeRoutes } from './routes/agentChanges.ts';
 import { trashRoutes } from './routes/trash.ts';
+import { secretRoutes } from './routes/secrets.ts';
 
 export interface AppOptions {
   readonly logger: Logger;
@@ -65,6 +66,7 @@ export const routeModules: readonly RouteModule[] = [
   syncRoutes,
   agentChangeRoutes,
   trashRoutes,
+  secretRoutes,
   connectorRoutes,
 ];
 

@@ -100,6 +100,11 @@ export function post(path: string, reply: Reply, what = '', body?: z.ZodType): O
   return declare('POST', path, reply, what, body);
 }
 
+/** A PUT, which reads its body (Satchel's own settings of a record). */
+export function put<P extends string, R extends Reply, Body extends z.ZodType>(path: P, reply: R, what: string, body: Body): Operation<P, Body, R> {
+  return declare('PUT', path, reply, what, body);
+}
+
 /**
  * A WebSocket stream that answers no plain GET (streams that do are declared as their GET
  * operation, whose path the socket shares); `Frame` is what each server frame holds, as a type only.

@@ -14,6 +14,7 @@ import { searchOperations } from './search.ts';
 import { snippetOperations } from './snippets.ts';
 import { syncOperations } from './sync.ts';
 import { trashOperations } from './trash.ts';
+import { secretOperations } from './secrets.ts';
 
 const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   agentChangeOperations,
@@ -31,6 +32,7 @@ const tables: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   snippetOperations,
   syncOperations,
   trashOperations,
+  secretOperations,
 };
 
 /** Each operation with the name it is declared under (`assetOperations.create`). */

@@ -19,7 +19,7 @@ export const MAX_KEEP = 100;
  * Why a copy was taken: asked for (`manual`), or automatically before something that changes much
  * of the store (`before-delete-<what>` names the deleting operation).
  */
-export type BackupReason = 'manual' | 'before-migration' | 'before-import' | 'before-restore' | `before-delete-${string}`;
+export type BackupReason = 'manual' | 'before-migration' | 'before-import' | 'before-restore' | 'before-forget-secret' | `before-delete-${string}`;
 
 export interface BackupFile {
   readonly name: string;

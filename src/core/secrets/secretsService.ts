@@ -136,6 +136,11 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     return found.filter((finding) => !this.records.isDismissed(this.records.hash(valueOf(texts, finding))));
   }
 
+  /** The asset's texts as the detector reads them (its original format's text, name, description), or undefined when there is no such asset. */
+  textsOf(assetId: string): SecretTexts | undefined {
+    return this.source.textsOf(assetId);
+  }
+
   /** Whether the user marked the snippet to sync with its secrets (the one exception to redaction on sync). */
   syncsWithSecrets(assetId: string): boolean {
     return this.records.isIncluded(assetId);

@@ -9,9 +9,13 @@ import { sendRevision, writeOptions } from '../writeOptions.ts';
 import { withSlot } from '../searchSlots.ts';
 import type { Satchel } from '../../core/satchel.ts';
 
-/** GET /asset/{id} (and its spellings): the asset, its current revision as the ETag. */
-export function snapshot(ctx: Context, core: Satchel): void {
+/**
+ * GET /asset/{id} (and its spellings): the asset, its current revision as the ETag, and its
+ * `sensitives` as of now (a snippet written a moment ago is scanned before it is shown).
+ */
+export async function snapshot(ctx: Context, core: Satchel): Promise<void> {
   const id = param(ctx, 'asset');
+  await core.assets.secrets.findingsNow(id);
   const asset = core.assets.get(id, { transferables: transferables(ctx) });
   sendRevision(ctx, core.history.current(id));
   json(ctx, asset);

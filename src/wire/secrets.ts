@@ -1,0 +1,40 @@
+/**
+ * Satchel's secrets operations (not part of the Pieces interface; docs/secrets.md). The findings
+ * themselves travel as `Asset.sensitives` in GET /asset/{id}; these are the user's choices and counts.
+ *
+ *   POST /satchel/assets/{asset}/sensitives/{sensitive}/dismiss   204: "Not a Secret" (that value, everywhere)
+ *   POST /satchel/assets/{asset}/sensitives/forget  {sensitive?}  Forgotten: the value(s) removed from the snippet, its revisions and the trash (a backup first)
+ *   PUT  /satchel/assets/{asset}/sync-secrets  {include}          SyncSecretsSetting: the snippet syncs with its secrets, or not
+ *   GET  /satchel/secrets/summary                                 SecretsSummary: flagged snippets, findings by category, scan progress
+ *   POST /satchel/secrets/scan                                    NDJSON: progress lines, then `scanned` or `error`
+ */
+import { z } from 'zod';
+import type { SecretScanProgress, SecretsSummary } from '../core/secrets/secretsService.ts';
+import type { Forgotten } from '../core/secrets/forgetSecret.ts';
+import { get, json, ndjson, none, post, put } from './operation.ts';
+import type { LongOperationLine } from './longOperation.ts';
+
+export type { SecretScanProgress, SecretsSummary } from '../core/secrets/secretsService.ts';
+export type { Forgotten } from '../core/secrets/forgetSecret.ts';
+
+export const forgetSchema = z.strictObject({ sensitive: z.string().min(1).max(128).optional() });
+
+export const syncSecretsSchema = z.strictObject({ include: z.boolean() });
+
+export interface SyncSecretsSetting {
+  readonly asset: string;
+  readonly include: boolean;
+}
+
+/** A line of POST /satchel/secrets/scan's reply. */
+export type SecretScanLine = LongOperationLine<SecretScanProgress, 'scanned', SecretScanProgress>;
+
+export const secretOperations = {
+  dismiss: post('/satchel/assets/:asset/sensitives/:sensitive/dismiss', none),
+  /** Rewrites history (the snippet's revisions, the trash): the editor confirms first. */
+  forget: post('/satchel/assets/:asset/sensitives/forget', json<Forgotten>(), 'ForgetSecret', forgetSchema),
+  syncSecrets: put('/satchel/assets/:asset/sync-secrets', json<SyncSecretsSetting>(), 'SyncSecrets', syncSecretsSchema),
+  summary: get('/satchel/secrets/summary', json<SecretsSummary>()),
+  /** Scans what is pending (the one-off scan of a library after the upgrade), reporting progress; a client that leaves pauses it. */
+  scan: post('/satchel/secrets/scan', ndjson<SecretScanLine>()),
+} as const;
