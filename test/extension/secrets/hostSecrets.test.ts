@@ -93,3 +93,14 @@ test('Replace Secret with Placeholder, saved as the editor saves it, leaves a te
     assert.equal(renderSnippet(template), UPLOAD.replace(KEY_ID, 'AWS_ACCESS_KEY_ID').replace(SECRET, 'AWS_SECRET_ACCESS_KEY'));
   });
 });
+
+test('the editor\'s toggle reads whether a snippet syncs with its secret (GET sync-secrets), 404 for no snippet', async () => {
+  await withClient(async (client) => {
+    const { application } = await client.connector.connect({ name: 'VS_CODE', version: '1.0.0', platform: 'LINUX' });
+    const created = await client.assets.createFromText({ text: UPLOAD, application, language: 'py', name: 'Upload a report' });
+    assert.deepEqual(await client.secrets.syncsWithSecrets(created.id), { asset: created.id, include: false });
+    await client.secrets.setSyncWithSecrets(created.id, true);
+    assert.deepEqual(await client.secrets.syncsWithSecrets(created.id), { asset: created.id, include: true });
+    await assert.rejects(client.secrets.syncsWithSecrets('no-such-asset'), (error: unknown) => error instanceof Error && 'status' in error && error.status === 404);
+  });
+});
