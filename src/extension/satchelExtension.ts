@@ -81,7 +81,7 @@ export class SatchelExtension extends Owner {
       return asset ? assetSecrets(asset) : [];
     };
     this.secretMarks = this._register(new SecretMarks(secretsOf, this.assets.onDidChangeAssets));
-    this.secretsStatus = this._register(new SecretsStatus(this.assets));
+    this.secretsStatus = this._register(new SecretsStatus(this.assets, this.server, this.log));
     this.conversations = this._register(new ConversationsView(this.server, this.log));
     // A conversation deleted or restored by any tool changes the Trash node of the Assets view.
     this._register(whenCountChanges(this.conversations.onDidChangeItems, () => this.conversations.conversations.length, () => this.assets.trash.invalidate()));
@@ -110,6 +110,7 @@ export class SatchelExtension extends Owner {
         log: this.log,
         history: this.history,
         sync: this.sync,
+        secretsStatus: this.secretsStatus,
       }),
     );
     this.agents = this._register(new SatchelAgents(this.server, version, () => this.settings, this.log));

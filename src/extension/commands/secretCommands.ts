@@ -1,11 +1,16 @@
 /**
  * What the user does about a secret the host found in a snippet: Replace Secret with Placeholder (the
- * value becomes a named tab stop, a normal edit of the snippet's document), and the list of flagged
- * snippets the status bar item opens. Each takes a tree node, a snippet id, a document, or a mark's
- * target (snippet and finding); with none, the active snippet document.
+ * value becomes a named tab stop, a normal edit of the snippet's document), Not a Secret (the value is
+ * never flagged again), Forget Secret (the value leaves the snippet, its revisions and the trash: the one
+ * write that rewrites history, confirmed first, a backup taken by the host), Sync With Its Secret (the
+ * per-snippet exception to redaction on sync, a toggle), and the list of flagged snippets the status bar
+ * item opens. Each takes a tree node, a snippet id, a document, or a mark's target (snippet and finding);
+ * with none, the active snippet document.
  */
 import * as vscode from 'vscode';
 import type { Asset } from '../../core/piecesTypes.ts';
+import type { Forgotten } from '../../client/secrets.ts';
+import { placeholderFor } from '../../core/secrets/findings.ts';
 import { assetLanguage } from '../../client/assets.ts';
 import { snippetOf, snippetUri } from '../editing/snippetFileSystem.ts';
 import type { AssetsNode } from '../views/assetsView.ts';
@@ -83,6 +88,57 @@ export function secretCommands(s: Services): CommandMap {
       const chosen = await chooseSecrets(inCode, 'Replace which secret with a placeholder?', true);
       return chosen?.length ? replaceWithPlaceholders(s, subject.asset, chosen) : undefined;
     },
+    'satchel.secret.notASecret': async (arg?: SecretArg) => {
+      const subject = await secretSubject(s, arg);
+      const [secret] = (subject && (await chooseSecrets(subject, 'Which one is not a secret?', false))) ?? [];
+      if (!subject || !secret) return undefined;
+      await connected(s.server).client.secrets.dismiss(subject.asset.id, secret.id);
+      await afterChange(s, subject.asset.id);
+      void vscode.window.setStatusBarMessage(`$(pass) Not a secret: that ${secret.label} is no longer flagged, in any snippet`, 5_000);
+      return secret.id;
+    },
+    'satchel.secret.forget': async (arg?: SecretArg, options?: { confirmed?: boolean }) => {
+      const subject = await secretSubject(s, arg);
+      const chosen = subject && (await chooseSecrets(subject, 'Forget which secret?', true));
+      if (!subject || !chosen?.length) return undefined;
+      const every = chosen.length === subject.secrets.length && chosen.length > 1;
+      if (!options?.confirmed && !(await confirmForget(subject.asset, chosen, every))) return undefined;
+      const forgotten: Forgotten = await connected(s.server).client.secrets.forget(subject.asset.id, every ? undefined : chosen[0]!.id);
+      await afterChange(s, subject.asset.id);
+      s.documents.changed(subject.asset.id);
+      void vscode.window.showInformationMessage(
+        `Forgot ${forgotten.values === 1 ? 'the secret' : `${forgotten.values} secrets`} of "${nameOf(subject.asset)}": the snippet, ${forgotten.revisionTexts + forgotten.revisionNames} revision ${forgotten.revisionTexts + forgotten.revisionNames === 1 ? 'field' : 'fields'} and ${forgotten.trashRows} trash ${forgotten.trashRows === 1 ? 'record' : 'records'} now hold the placeholder. The backup ${forgotten.backup} still holds the value.`,
+      );
+      return forgotten;
+    },
+    'satchel.secret.syncWithSecret': async (arg?: SecretArg, include?: boolean) => {
+      const subject = await secretSubject(s, arg);
+      if (!subject) return undefined;
+      const { client } = connected(s.server);
+      const name = nameOf(subject.asset);
+      const now = (await client.secrets.syncsWithSecrets(subject.asset.id)).include;
+      let wanted = include;
+      if (wanted === undefined) {
+        const kinds = [...new Set(subject.secrets.map((secret) => secret.label))].join(', ');
+        const answer = now
+          ? await vscode.window.showInformationMessage(
+              `"${name}" syncs with its secret. Sync it with placeholders again?`,
+              { modal: true, detail: `The next sync pushes ${placeholderFor(subject.secrets[0]!)} (and the like) instead of the values; what was pushed before stays in the remote's history.` },
+              'Sync With Placeholders',
+            )
+          : await vscode.window.showWarningMessage(
+              `Sync "${name}" with its secret?`,
+              { modal: true, detail: `Its ${kinds} will be pushed to your sync remote as written, into its history. Agents and exports still get placeholders.` },
+              'Sync With Its Secret',
+            );
+        if (!answer) return undefined;
+        wanted = !now;
+      }
+      const setting = await client.secrets.setSyncWithSecrets(subject.asset.id, wanted);
+      await s.secretsStatus.update();
+      void vscode.window.setStatusBarMessage(setting.include ? `$(key) "${name}" syncs with its secret` : `$(lock) "${name}" syncs with placeholders`, 5_000);
+      return setting.include;
+    },
     'satchel.secrets.list': async () => {
       const asset = await pickFlagged(s);
       if (asset) await vscode.commands.executeCommand('satchel.asset.open', asset.id);
@@ -117,6 +173,28 @@ async function replaceWithPlaceholders(s: Services, asset: Asset, chosen: readon
   await s.assets.reload(asset.id);
   void vscode.window.setStatusBarMessage(`$(key) Replaced ${replaced === 1 ? 'a secret' : `${replaced} secrets`} with placeholders in ${nameOf(asset)}`, 4_000);
   return replaced;
+}
+
+/** After the host changed a snippet's findings: the view reads it again, and the status its counts. */
+async function afterChange(s: Services, id: string): Promise<void> {
+  await s.assets.reload(id);
+  await s.secretsStatus.update();
+}
+
+/** The modal confirmation of Forget Secret: it rewrites history, and a backup is taken first. */
+async function confirmForget(asset: Asset, chosen: readonly SnippetSecret[], every: boolean): Promise<boolean> {
+  const what = every ? `the ${chosen.length} secrets` : `the ${chosen[0]!.label}`;
+  const answer = await vscode.window.showWarningMessage(
+    `Forget ${what} in "${nameOf(asset)}"?`,
+    {
+      modal: true,
+      detail:
+        `The value is replaced by ${placeholderFor(chosen[0]!)} in the snippet, and removed from every earlier revision of it and from the trash. ` +
+        'This rewrites history: no revision will hold it again. A backup of the library is taken first, and is then the only copy that holds the value.',
+    },
+    'Forget Secret',
+  );
+  return answer === 'Forget Secret';
 }
 
 /** The flagged snippets of the Assets view to pick from (newest first). */

@@ -9,6 +9,7 @@ import type { Log } from '../log.ts';
 import type { TemplatePreviews } from '../templatePreview.ts';
 import type { SnippetHistory } from '../history/snippetHistory.ts';
 import type { SatchelSync } from '../sync/satchelSync.ts';
+import type { SecretsStatus } from '../secrets/secretsStatus.ts';
 
 export interface Services {
   readonly server: ServerController;
@@ -25,6 +26,8 @@ export interface Services {
   readonly history: SnippetHistory;
   /** Sync through git and its Conflicts view. */
   readonly sync: SatchelSync;
+  /** The status bar's count of snippets holding secrets (read again after a secret command). */
+  readonly secretsStatus: SecretsStatus;
 }
 
 /**

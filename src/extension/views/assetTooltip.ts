@@ -19,7 +19,7 @@ const DESCRIPTION_CHARS = 1_000;
 export interface TooltipDetails {
   readonly tags?: readonly string[];
   readonly description?: string | undefined;
-  /** The user chose to sync this snippet with its secret (Sync With Its Secret). */
+  /** The user chose to sync this snippet with its secret (Sync With Its Secret); undefined when not known. */
   readonly syncsWithSecret?: boolean;
 }
 
@@ -31,7 +31,7 @@ export function assetTooltip(asset: Asset, details: TooltipDetails = {}): vscode
   markdown.appendMarkdown(`**${escapeMarkdown(shown(asset.name || 'Untitled'))}** · ${escapeMarkdown(languageName(language))}`);
   const tags = details.tags ?? asset.tags?.iterable?.map((tag) => tag.text).filter(Boolean) ?? [];
   if (tags.length) markdown.appendMarkdown(` · ${tags.map((tag) => `#${escapeMarkdown(tag)}`).join(' ')}`);
-  if (secrets.length) appendSecrets(markdown, secrets, details.syncsWithSecret ?? false);
+  if (secrets.length) appendSecrets(markdown, secrets, details.syncsWithSecret);
   const description = details.description?.trim() && shown(details.description.trim());
   if (description) {
     // The description is the user's own Markdown; untrusted, so links to commands and HTML stay inert.
@@ -44,12 +44,13 @@ export function assetTooltip(asset: Asset, details: TooltipDetails = {}): vscode
 }
 
 /** What was found, one line each (kind, category, line), and what leaves the machine instead. */
-function appendSecrets(markdown: vscode.MarkdownString, secrets: readonly SnippetSecret[], syncsWithSecret: boolean): void {
+function appendSecrets(markdown: vscode.MarkdownString, secrets: readonly SnippetSecret[], syncsWithSecret: boolean | undefined): void {
   const count = secrets.length === 1 ? 'a secret' : `${secrets.length} secrets`;
   markdown.supportThemeIcons = true;
   markdown.appendMarkdown(`\n\n$(key) **Holds ${count}:**\n`);
   for (const secret of secrets) markdown.appendMarkdown(`\n- ${escapeMarkdown(describeSecret(secret))}`);
-  const sync = syncsWithSecret ? 'Syncs with its secret, as you chose; agents and exports' : 'Sync, agents and exports';
+  // Unknown (the host did not say): only what holds whatever the choice.
+  const sync = syncsWithSecret === undefined ? 'Agents and exports' : syncsWithSecret ? 'Syncs with its secret, as you chose; agents and exports' : 'Sync, agents and exports';
   markdown.appendMarkdown(`\n\n${sync} get a placeholder instead of the value.`);
 }
 

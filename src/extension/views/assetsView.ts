@@ -40,8 +40,6 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
   readonly onDidChangeAssets = this.onDidChangeItems;
   /** The Trash node's listing (read again when an asset goes or comes back). */
   readonly trash: TrashPages;
-  /** Snippets the user chose to sync with their secret (Sync With Its Secret), as the host last said. */
-  private withSecret: ReadonlySet<string> = new Set();
 
   constructor(server: ServerController, connector: CopyConnector, log: Log, dragAndDropController?: vscode.TreeDragAndDropController<AssetsNode>) {
     super('satchel.assets', log, { showCollapseAll: true, ...(dragAndDropController ? { dragAndDropController } : {}) });
@@ -66,18 +64,6 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
 
   asset(id: string): Asset | undefined {
     return this.item(id);
-  }
-
-  /** Whether the user chose to sync this snippet with its secret (its tree item and hover say so). */
-  syncsWithSecret(id: string): boolean {
-    return this.withSecret.has(id);
-  }
-
-  /** The snippets that sync with their secret, as the host says (secrets/secretsStatus.ts reads it). */
-  setSyncedWithSecret(ids: ReadonlySet<string>): void {
-    const same = ids.size === this.withSecret.size && [...ids].every((id) => this.withSecret.has(id));
-    this.withSecret = ids;
-    if (!same) this.refreshView();
   }
 
   async setGrouping(grouping: Grouping): Promise<void> {
@@ -222,7 +208,7 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
           item.iconPath = new vscode.ThemeIcon('key', new vscode.ThemeColor('list.warningForeground'));
           const count = secrets.length === 1 ? '1 secret' : `${secrets.length} secrets`;
           item.description = item.description ? `${count} · ${item.description}` : count;
-          item.contextValue = this.syncsWithSecret(asset.id) ? 'asset:secret:synced' : 'asset:secret';
+          item.contextValue = 'asset:secret';
         }
         item.command = { command: 'satchel.asset.open', title: 'Open', arguments: [node] };
         return item;
@@ -237,11 +223,15 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
     try {
-      const info = await client?.snippets.info(node.asset.id, controller.signal);
-      const syncsWithSecret = this.syncsWithSecret(node.asset.id);
+      const flagged = assetSecrets(node.asset).length > 0;
+      const [info, sync] = await Promise.all([
+        client?.snippets.info(node.asset.id, controller.signal),
+        flagged ? client?.secrets.syncsWithSecrets(node.asset.id, controller.signal) : undefined,
+      ]);
+      const syncsWithSecret = sync?.include;
       item.tooltip = assetTooltip(node.asset, info ? { tags: info.tags, description: info.description, syncsWithSecret } : { syncsWithSecret });
     } catch {
-      item.tooltip = assetTooltip(node.asset, { syncsWithSecret: this.syncsWithSecret(node.asset.id) });
+      item.tooltip = assetTooltip(node.asset);
     } finally {
       cancel.dispose();
     }

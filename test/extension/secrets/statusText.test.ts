@@ -21,3 +21,10 @@ test('says how many sync with their secret, by the user\'s choice', () => {
   assert.match(status.tooltip, /Sync pushes 2 snippets with placeholders; 1 snippet with its secret, as you chose\./);
   assert.match(secretsStatusText({ flagged: 2, syncedWithSecret: 5 })!.tooltip, /0 snippets with placeholders; 2 snippets with their secret/, 'never more than flagged');
 });
+
+test('without the host\'s word on sync, says only what holds whatever the choice', () => {
+  assert.deepEqual(secretsStatusText({ flagged: 2, syncedWithSecret: undefined }), {
+    text: '$(key) 2',
+    tooltip: '2 snippets hold a secret. Agents and exports get placeholders. Click to list them.',
+  });
+});
