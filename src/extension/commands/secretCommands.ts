@@ -93,6 +93,9 @@ export function secretCommands(s: Services): CommandMap {
       const [secret] = (subject && (await chooseSecrets(subject, 'Which one is not a secret?', false))) ?? [];
       if (!subject || !secret) return undefined;
       await connected(s.server).client.secrets.dismiss(subject.asset.id, secret.id);
+      // The value is dismissed everywhere: every snippet of the view holding it is read again.
+      const holding = s.assets.assets.filter((asset) => asset.id !== subject.asset.id && assetSecrets(asset).some((other) => other.value === secret.value));
+      await Promise.all(holding.map((asset) => s.assets.reload(asset.id)));
       await afterChange(s, subject.asset.id);
       void vscode.window.setStatusBarMessage(`$(pass) Not a secret: that ${secret.label} is no longer flagged, in any snippet`, 5_000);
       return secret.id;

@@ -2,12 +2,14 @@
  * Secrets in the editor, in a real VS Code: a snippet holding credentials shows a key in the Assets view,
  * its hover lists what was found (kind and line, never the value), the open document marks each value
  * (highlight, warning, quick fixes) wherever it is as the user edits; Replace Secret with Placeholder turns
- * a value into a named tab stop that inserts as one; the status bar counts the flagged snippets.
- * Screenshots: the tree, its hover, the marked document and the hover of a mark.
+ * a value into a named tab stop that inserts as one; Not a Secret unflags the value in every snippet;
+ * Forget Secret asks first (a modal: it rewrites history, a backup first) and leaves no revision holding
+ * the value; Sync With Its Secret is a per-snippet toggle the hover and the status bar count.
+ * Screenshots: the tree, its hover, the marked document, the hover of a mark, Forget's confirmation.
  */
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
-import { mouse, screenshot, screenshotPath, until } from './support.ts';
+import { clickDialogButton, mouse, screenshot, screenshotPath, until } from './support.ts';
 import { activated, discardEditors, openSnippet, pause, revealAsset, showAssets } from './assetsWorkbench.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { SatchelClient } from '../../../src/client/satchelClient.ts';
@@ -16,6 +18,7 @@ import type { SecretTarget } from '../../../src/extension/secrets/secretMarks.ts
 import { assetSecrets } from '../../../src/extension/secrets/snippetSecrets.ts';
 import { assetText } from '../../../src/client/assets.ts';
 import type { Asset } from '../../../src/core/piecesTypes.ts';
+import type { Forgotten } from '../../../src/client/secrets.ts';
 
 // Made up, in the shapes secretlint's AWS rules know: nobody's credentials.
 const KEY_ID = 'AKIAZ7Q3VN5LKD2WJX4M';
@@ -28,6 +31,10 @@ const UPLOAD = [
   's3.upload_file("report.csv", "reports", "2026/report.csv")',
   '',
 ].join('\n');
+
+const STRIPE_TEST = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc';
+const GITHUB = 'ghp_R8mZ2kQ7vX4nT9wL3pJ6hF1sD5gB0yC8aE2u';
+const SLACK = 'xoxb-48213579610-7730215948362-Qm3ZtR8kVn2LwX6pJd9sHf4Y';
 
 let api: SatchelExtension;
 let client: SatchelClient;
@@ -154,5 +161,72 @@ describe('Secrets in the editor', function () {
     await until('the insertion', () => target.document.getText().includes('boto3'));
     assert.equal(target.document.getText(target.selection), 'AWS_SECRET_ACCESS_KEY');
     await discardEditors();
+  });
+
+  it('Not a Secret: the value is no longer flagged, in this snippet or another one holding it', async function () {
+    const application = await api.server.application();
+    const fixture = await client.assets.createFromText({ text: `stripe.api_key = "${STRIPE_TEST}"  # the documentation's test key\n`, application, language: 'py', name: 'Stripe test fixture' });
+    const other = await client.assets.createFromText({ text: `const stripe = new Stripe('${STRIPE_TEST}');\n`, application, language: 'js', name: 'Stripe client for tests' });
+    const [secret] = assetSecrets(await flagged(fixture.id, (n) => n === 1));
+    await flagged(other.id, (n) => n === 1);
+    assert.equal(await vscode.commands.executeCommand('satchel.secret.notASecret', { asset: fixture.id, sensitive: secret!.id } satisfies SecretTarget), secret!.id);
+    await flagged(fixture.id, (n) => n === 0);
+    await flagged(other.id, (n) => n === 0);
+    assert.equal((await client.assets.get(other.id)).sensitives, undefined, 'the host honours it for every snippet');
+  });
+
+  it('Forget Secret asks first (it rewrites history, a backup first), then no revision holds the value', async function () {
+    this.timeout(120_000);
+    const application = await api.server.application();
+    const text = `curl -H "Authorization: token ${GITHUB}" https://api.github.com/user/repos\n`;
+    const deploy = await client.assets.createFromText({ text, application, language: 'sh', name: 'List my repositories' });
+    await flagged(deploy.id, (n) => n === 1);
+    await client.history.edit(deploy.id, { content: `${text}echo listed\n` });
+    await until('the edit scanned', async () => assetText(await client.assets.get(deploy.id)).includes('echo listed') && (await client.assets.get(deploy.id)).sensitives?.iterable.length === 1);
+    const revisions = (await client.history.list(deploy.id)).revisions;
+    assert.ok(revisions.length >= 2);
+
+    await showAssets();
+    const forgetting = vscode.commands.executeCommand<Forgotten | undefined>('satchel.secret.forget', deploy.id);
+    await pause(1500);
+    await screenshot('secrets-forget-confirm');
+    clickDialogButton('Forget Secret');
+    const forgotten = await forgetting;
+    assert.ok(forgotten, 'confirmed');
+    assert.match(forgotten.backup, /forget/);
+    assert.equal(forgotten.values, 1);
+    assert.ok(forgotten.revisionTexts >= 1, 'earlier revisions rewritten');
+    const now = assetText(await client.assets.get(deploy.id));
+    assert.ok(now.includes('«secret: GitHub token»') && !now.includes(GITHUB), now);
+    for (const revision of (await client.history.list(deploy.id)).revisions) {
+      const content = (await client.history.get(deploy.id, revision.id)).content;
+      assert.ok('text' in content && !content.text.includes(GITHUB), `revision ${revision.id} holds no value`);
+    }
+    await flagged(deploy.id, (n) => n === 0);
+  });
+
+  it('Sync With Its Secret is a per-snippet toggle: confirmed, shown in the hover, counted in the status bar', async function () {
+    const application = await api.server.application();
+    const bot = await client.assets.createFromText({ text: `app = App(token="${SLACK}")\n`, application, language: 'py', name: 'Slack bot' });
+    await flagged(bot.id, (n) => n === 1);
+    await api.secretsStatus.update();
+    const before = api.secretsStatus.counts;
+    assert.ok(before.flagged >= 1);
+
+    assert.equal(await vscode.commands.executeCommand('satchel.secret.syncWithSecret', bot.id, true), true);
+    assert.equal((await client.secrets.syncsWithSecrets(bot.id)).include, true);
+    assert.equal(api.secretsStatus.counts.syncedWithSecret, (before.syncedWithSecret ?? 0) + 1);
+    assert.match(api.secretsStatus.text ?? '', /synced\)$/);
+    const node = nodeOf(bot.id);
+    const item = await api.assets.resolveTreeItem(api.assets.getTreeItem(node), node, new vscode.CancellationTokenSource().token);
+    assert.match(item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : '', /Syncs with its secret, as you chose/);
+
+    // The toggle without an answer given: it asks, and the user chooses placeholders again.
+    const toggling = vscode.commands.executeCommand('satchel.secret.syncWithSecret', bot.id);
+    await pause(1000);
+    clickDialogButton('Sync With Placeholders');
+    assert.equal(await toggling, false);
+    assert.equal((await client.secrets.syncsWithSecrets(bot.id)).include, false);
+    assert.equal(api.secretsStatus.counts.syncedWithSecret, before.syncedWithSecret ?? 0);
   });
 });
