@@ -5,9 +5,9 @@
  */
 import { resultOf } from './longOperation.ts';
 import type { HttpTransport } from './http.ts';
-import { secretOperations as op, type Forgotten, type SecretScanProgress, type SecretsSummary, type SyncSecretsSetting } from '../wire/secrets.ts';
+import { secretOperations as op, type DescribedFinding, type FlaggedAsset, type Forgotten, type SecretScanProgress, type SecretsSummary, type SyncSecretsSetting } from '../wire/secrets.ts';
 
-export type { Forgotten, SecretScanProgress, SecretsSummary, SyncSecretsSetting } from '../wire/secrets.ts';
+export type { DescribedFinding, FlaggedAsset, Forgotten, SecretScanProgress, SecretsSummary, SyncSecretsSetting } from '../wire/secrets.ts';
 
 export interface SecretScanOptions {
   readonly signal?: AbortSignal | undefined;
@@ -19,6 +19,16 @@ export class SecretsClient {
 
   constructor(http: HttpTransport) {
     this.http = http;
+  }
+
+  /** What was found in a snippet as it is now (category, label, field, line, span, sensitive id), never the values: for hovers and marks. */
+  findings(assetId: string): Promise<DescribedFinding[]> {
+    return this.http.call(op.findings, { params: { asset: assetId } });
+  }
+
+  /** Every flagged snippet with its findings (never the values): for the tree's icons. */
+  flagged(): Promise<FlaggedAsset[]> {
+    return this.http.call(op.flagged);
   }
 
   /** "Not a Secret": the value of sensitive `sensitiveId` (an id from `Asset.sensitives`) is no longer flagged, in any snippet. */

@@ -269,7 +269,7 @@ export class Satchel implements Disposable {
       child: { path: context.database.path, schemaVersion: context.database.schemaVersion },
       inProcess,
       session: () => {
-        const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer(), this.trash.retention.defer()];
+        const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer(), this.trash.retention.defer(), this.assets.secrets.defer()];
         return toDisposable(() => {
           disposeAll(held);
           // An import may have grown the store many times over: statistics taken before it would mislead the planner.

@@ -109,3 +109,18 @@ test('POST …/sensitives/forget through the client: the value leaves the snippe
     await assert.rejects(client.secrets.forget(created.id, 'no-such'), (error: unknown) => error instanceof ClientError && error.status === 404);
   });
 });
+
+test('findings and flagged list what was found without the values', async () => {
+  await withClient(async (client, server) => {
+    const created = await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: codeSeed(`x = 1\n${github.text}\n`, 'gh') as never });
+    const findings = await client.secrets.findings(created.id);
+    assert.deepEqual(findings.map((f) => [f.label, f.line, f.field, f.category]), [['GitHub token', 2, 'code', 'ACCESS_TOKEN']]);
+    assert.ok(!JSON.stringify(findings).includes(github.value));
+    const asset = await new AssetApi(server.sdk).assetSnapshot({ asset: created.id });
+    assert.equal(findings[0]!.sensitive, asset.sensitives!.iterable[0]!.id);
+    const flagged = await client.secrets.flagged();
+    assert.deepEqual(flagged.map((f) => [f.asset, f.current, f.findings.length]), [[created.id, true, 1]]);
+    assert.ok(!JSON.stringify(flagged).includes(github.value));
+    await assert.rejects(client.secrets.findings('no-such-asset'), (error: unknown) => error instanceof ClientError && error.status === 404);
+  });
+});

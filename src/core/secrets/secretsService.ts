@@ -17,7 +17,7 @@
 import type { StoreContext } from '../context.ts';
 import { Emitter, type Disposable, type Event } from '../events.ts';
 import { NotFoundError } from '../errors.ts';
-import type { SecretFinding, SecretFindingsReader } from './findings.ts';
+import { redactText, type SecretField, type SecretFinding, type SecretFindingsReader } from './findings.ts';
 import type { SecretTexts } from './detector.ts';
 import { SecretScanner, type ScanPriority } from './secretScanner.ts';
 import { SecretRecords, type StoredFinding } from './secretRecords.ts';
@@ -53,6 +53,19 @@ export interface SecretsSummary {
   readonly scan: SecretScanProgress;
 }
 
+/** A finding as views show it: what and where, and the id of its value's Sensitive; never the value. */
+export interface DescribedFinding extends SecretFinding {
+  /** The id of the value's `Sensitive` (what dismiss and forget take). */
+  readonly sensitive: string;
+}
+
+export interface FlaggedAsset {
+  readonly asset: string;
+  /** Whether these are the findings of its current texts (false: a scan is pending). */
+  readonly current: boolean;
+  readonly findings: readonly DescribedFinding[];
+}
+
 export interface SecretsOptions {
   readonly scanner?: SecretScanner;
   /** Whether pending assets are scanned in the background on their own (default true; tests drive `scanPending`). */
@@ -82,6 +95,10 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   private paused = false;
   /** Set by start(): until then only doors scan (an assets area built alone, as in tests, scans nothing by itself). */
   private started = false;
+  /** Holds taken by `defer`. */
+  private deferred = 0;
+  /** Assets the last run could not scan: a run that left only those is not started again by itself. */
+  private lastRunFailed = 0;
   private scanned = 0;
   private disposed = false;
   private readonly subscription: Disposable;
@@ -130,6 +147,25 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     return latest ?? [];
   }
 
+  /**
+   * The asset's texts with every value replaced by its placeholder, and the findings they were
+   * redacted by: the findings belong to exactly the texts returned (read again and scanned on the
+   * spot should a write from another connection land between the scan and the read). The safest
+   * call for a door that sends a snippet's code, name or description out.
+   */
+  async redactedNow(assetId: string): Promise<{ readonly texts: SecretTexts; readonly findings: readonly SecretFinding[] }> {
+    let findings = await this.findingsNow(assetId);
+    const texts = this.source.textsOf(assetId);
+    if (texts === undefined) throw new NotFoundError('asset', assetId);
+    if (!this.isCurrent(assetId) || this.records.scannedFingerprint(assetId) !== this.records.fingerprint(texts)) findings = await this.scanTexts(texts);
+    const redact = (field: SecretField, text: string | undefined): string | undefined =>
+      text === undefined ? undefined : redactText(text, findings.filter((f) => f.field === field));
+    return {
+      texts: { code: redact('code', texts.code) ?? '', name: redact('name', texts.name), description: redact('description', texts.description) },
+      findings,
+    };
+  }
+
   /** The findings of texts that are not stored (dismissed values left out). */
   async scanTexts(texts: SecretTexts): Promise<readonly SecretFinding[]> {
     const found = await this.scanner.scan(texts, 'interactive');
@@ -141,6 +177,18 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     return this.source.textsOf(assetId);
   }
 
+  /**
+   * Whether `text` (a search query, a tool's argument) names a value the detector found in some
+   * snippet, whole or as one of its words: a door answers such a search for an agent with nothing.
+   * Reads at most 256 words; each is looked up by its keyed hash (an index search).
+   */
+  holdsKnownValue(text: string): boolean {
+    const words = new Set([text.trim(), ...text.split(/[\s"'`]+/, 256)].filter((word) => word.length >= 8));
+    const known = this.context.database.prepare('SELECT 1 FROM secret_findings WHERE value_hash = ? LIMIT 1');
+    for (const word of words) if (known.get(this.records.hash(word)) !== undefined) return true;
+    return false;
+  }
+
   /** Whether the user marked the snippet to sync with its secrets (the one exception to redaction on sync). */
   syncsWithSecrets(assetId: string): boolean {
     return this.records.isIncluded(assetId);
@@ -149,6 +197,34 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   /** The stored findings with their value hashes and the sensitive id of each (the wire's `Sensitive`s: sensitives.ts). */
   storedFindings(assetId: string): Array<StoredFinding & { readonly sensitiveId: string }> {
     return this.records.findings(assetId).map((finding) => ({ ...finding, sensitiveId: sensitiveId(assetId, finding.valueHash) }));
+  }
+
+  /** Every asset with findings that are not dismissed, and what was found (never the values): the tree's icons and hovers. */
+  flagged(): FlaggedAsset[] {
+    const ids = (this.context.database
+      .prepare('SELECT DISTINCT asset_id FROM secret_findings f WHERE NOT EXISTS (SELECT 1 FROM secret_dismissed d WHERE d.value_hash = f.value_hash) ORDER BY asset_id')
+      .all() as Array<{ asset_id: string }>).map((row) => row.asset_id);
+    return ids.map((id) => ({ asset: id, current: this.isCurrent(id), findings: this.described(id) }));
+  }
+
+  /** What was found in an asset as it is now (scanned first when pending), without the values. */
+  async describedNow(assetId: string): Promise<DescribedFinding[]> {
+    await this.findingsNow(assetId);
+    return this.described(assetId);
+  }
+
+  private described(assetId: string): DescribedFinding[] {
+    return this.storedFindings(assetId).map((f) => ({
+      sensitive: f.sensitiveId,
+      ruleId: f.ruleId,
+      category: f.category,
+      severity: f.severity,
+      label: f.label,
+      field: f.field,
+      start: f.start,
+      end: f.end,
+      line: f.line,
+    }));
   }
 
   // ------------------------------------------------------------------ the user's choices
@@ -188,6 +264,20 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     this.wake();
   }
 
+  /** Holds the background scan until disposed (an import under way: its snippets are scanned after it). */
+  defer(): Disposable {
+    this.deferred++;
+    let released = false;
+    return {
+      dispose: () => {
+        if (released) return;
+        released = true;
+        this.deferred--;
+        this.wake();
+      },
+    };
+  }
+
   /** Stops the background scan after the asset under way; doors still scan what they send (findingsNow). */
   pause(): void {
     this.paused = true;
@@ -200,18 +290,30 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   async scanPending(options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: SecretScanProgress) => void } = {}): Promise<SecretScanProgress> {
     this.paused = false;
     const listener = options.onProgress ? this.onDidProgress(options.onProgress) : undefined;
+    // An asset whose scan failed stays pending (doors scan it again when they send it) and is not retried in this run.
+    const failed = new Set<string>();
     try {
       while (!this.disposed) {
         if (options.signal?.aborted) {
           this.paused = true;
           break;
         }
-        const batch = this.records.pendingBatch(BATCH);
+        const batch = this.records.pendingBatch(BATCH + failed.size).filter((id) => !failed.has(id));
         if (batch.length === 0) break;
-        for (const assetId of batch) {
+        for (const assetId of batch.slice(0, BATCH)) {
           if (options.signal?.aborted || this.disposed) break;
           const seq = this.records.pendingSeq(assetId);
-          if (seq !== undefined) await this.scanOne(assetId, seq, 'background');
+          if (seq !== undefined) {
+            try {
+              await this.scanOne(assetId, seq, 'background');
+            } catch (error) {
+              // Deleted meanwhile: its note went with it. Anything else is logged, and left pending.
+              if (!(error instanceof NotFoundError)) {
+                failed.add(assetId);
+                this.context.logger.error(`The secrets scan of asset ${assetId} failed; it stays pending`, error);
+              }
+            }
+          }
           this.progressed.fire(this.progress());
           // Between two assets the loop answers others (a batch of small snippets is scanned on this thread).
           await new Promise((resolve) => setImmediate(resolve));
@@ -220,12 +322,16 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     } finally {
       listener?.dispose();
     }
+    this.lastRunFailed = failed.size;
     return this.progress();
   }
 
-  /** Resolves once nothing is pending (the background scan ran out of notes). */
+  /** Resolves once nothing is pending but what could not be scanned (the background scan ran out of notes). */
   async settled(): Promise<void> {
-    while (this.records.pendingCount() > 0 && !this.disposed) await this.scanPending();
+    while (this.records.pendingCount() > 0 && !this.disposed) {
+      await this.scanPending();
+      if (this.lastRunFailed > 0) return;
+    }
   }
 
   dispose(): void {
@@ -237,7 +343,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   }
 
   private wake(): void {
-    if (!this.background || !this.started || this.paused || this.disposed || this.running) return;
+    if (!this.background || !this.started || this.deferred > 0 || this.paused || this.disposed || this.running) return;
     this.running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.scanPending())
       .then(
@@ -246,8 +352,8 @@ export class SecretsService implements SecretFindingsReader, Disposable {
       )
       .finally(() => {
         this.running = undefined;
-        // A note taken while the last batch was read is scanned too.
-        if (!this.paused && !this.disposed && this.records.pendingCount() > 0) this.wake();
+        // A note taken while the last batch was read is scanned too (not the ones that failed: the next write wakes them).
+        if (!this.paused && !this.disposed && this.records.pendingCount() > this.lastRunFailed) this.wake();
       });
   }
 

@@ -11,16 +11,24 @@ import type { Satchel } from '../../core/satchel.ts';
 
 /**
  * GET /asset/{id} (and its spellings): the asset, its current revision as the ETag, and its
- * `sensitives` as of now (a snippet written a moment ago is scanned before it is shown).
+ * `sensitives` (scanned first by `scanned`, before the read takes its slot).
  */
-export async function snapshot(ctx: Context, core: Satchel): Promise<void> {
+export function snapshot(ctx: Context, core: Satchel): void {
   const id = param(ctx, 'asset');
-  await core.assets.secrets.findingsNow(id);
   const asset = core.assets.get(id, { transferables: transferables(ctx) });
   sendRevision(ctx, core.history.current(id));
   json(ctx, asset);
 }
 
+
+/**
+ * Runs `read` once the asset's secrets are current: a snippet written a moment ago is scanned
+ * before it is shown, outside the line of reads (which starts one read per turn of the loop).
+ */
+export async function scanned(ctx: Context, core: Satchel, read: () => Promise<void>): Promise<void> {
+  await core.assets.secrets.findingsNow(param(ctx, 'asset'));
+  await read();
+}
 
 /** Each associable kind: its two operations, the path parameter naming the record, and its kind. */
 const LINKABLE = [
@@ -48,11 +56,11 @@ export const assetRoutes: RouteModule = (router, { core, reads }) => {
     json(ctx, transferables(ctx) ? reclassified : assets.get(reclassified.id, { transferables: false }));
   });
 
-  route(router, op.snapshot, (ctx) => withSlot(ctx, reads, () => snapshot(ctx, core)));
+  route(router, op.snapshot, (ctx) => scanned(ctx, core, () => withSlot(ctx, reads, () => snapshot(ctx, core))));
 
   route(router, op.snapshotPost, (ctx) => {
     input(ctx, op.snapshotPost);
-    return withSlot(ctx, reads, () => snapshot(ctx, core));
+    return scanned(ctx, core, () => withSlot(ctx, reads, () => snapshot(ctx, core)));
   });
 
   route(router, op.formats, (ctx) => {

@@ -9,7 +9,7 @@ import { input, json, jsonStream, param, pseudo, queryBoolean, queryString, text
 import { jsonArrayReply, jsonPagedReply } from '../jsonEncode.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
 import { searchModeHeaders, searchOperations as search } from '../../wire/search.ts';
-import { assetRoutes, snapshot } from './asset.ts';
+import { assetRoutes, scanned, snapshot } from './asset.ts';
 import { requestAuthor, sendRevision, writeOptions } from '../writeOptions.ts';
 import { formatRoutes } from './formats.ts';
 import { labelRoutes } from './labels.ts';
@@ -108,7 +108,7 @@ export const assetsRoutes: RouteModule = (router, deps) => {
 
   registerAssetStreams(router, deps);
 
-  route(router, op.snapshotAlias, (ctx) => withSlot(ctx, deps.reads, () => snapshot(ctx, core)));
+  route(router, op.snapshotAlias, (ctx) => scanned(ctx, core, () => withSlot(ctx, deps.reads, () => snapshot(ctx, core))));
 
   route(router, op.formatsAlias, (ctx) => {
     json(ctx, assets.formats(param(ctx, 'asset'), transferables(ctx)));

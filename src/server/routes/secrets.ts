@@ -9,6 +9,10 @@ import { NotFoundError } from '../../core/errors.ts';
 export const secretRoutes: RouteModule = (router, { core }) => {
   const secrets = core.assets.secrets;
 
+  route(router, op.findings, async (ctx) => json(ctx, await secrets.describedNow(param(ctx, 'asset'))));
+
+  route(router, op.flagged, (ctx) => json(ctx, secrets.flagged()));
+
   route(router, op.dismiss, (ctx) => {
     secrets.dismiss(param(ctx, 'asset'), param(ctx, 'sensitive'));
     empty(ctx);

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { withCore } from '../../support/helpers.ts';
 import { codeSeed } from '../../support/assetFixtures.ts';
 import { TEST_AUTHOR, TEST_WRITE } from '../../support/authors.ts';
-import { redactText } from '../../../src/core/secrets/findings.ts';
+import { redactText, type SecretFinding } from '../../../src/core/secrets/findings.ts';
+import { SecretScanner } from '../../../src/core/secrets/secretScanner.ts';
+import { SecretsService, type SecretTexts } from '../../../src/core/secrets/secretsService.ts';
 import { PLANTED } from './plantedSecrets.ts';
 
 const stripe = PLANTED.find((p) => p.shape === 'stripe:STRIPE_SECRET_KEY_LIVE')!;
@@ -22,6 +24,9 @@ test('a create is pending until scanned; findingsNow scans it at once and the st
     assert.deepEqual(now.map((f) => [f.label, f.line, f.category, f.severity]), [['Stripe live secret key', 2, 'SECRET_KEY', 'HIGH']]);
     assert.ok(secrets.isCurrent(asset.id));
     assert.deepEqual(secrets.findingsFor(asset.id), now);
+    assert.equal(secrets.holdsKnownValue(stripe.value), true, 'a search for the value itself');
+    assert.equal(secrets.holdsKnownValue(`find "${stripe.value}" please`), true);
+    assert.equal(secrets.holdsKnownValue('stripe client setup'), false);
     assert.ok(!redactText(core.assets.text(asset.id)!, now).includes(stripe.value));
   }, { secretsScan: false });
 });
@@ -44,6 +49,13 @@ test('every write door notes the asset; the value gone clears its findings', asy
     // The name and the description are scanned too.
     core.assets.writes.edit(asset.id, { name: `deploy ${github.value}`, description: `uses ${stripe.value}` }, TEST_WRITE);
     assert.deepEqual((await secrets.findingsNow(asset.id)).map((f) => f.field).sort(), ['description', 'name']);
+
+    // A restore of a revision that held a value brings its finding back.
+    const withToken = core.history.list(asset.id).revisions.find((r) => core.history.get(asset.id, r.id).content?.text?.includes(github.value))!;
+    core.history.restore(asset.id, withToken.id, TEST_WRITE);
+    assert.ok((await secrets.findingsNow(asset.id)).some((f) => f.label === 'GitHub token'));
+    const redacted = await secrets.redactedNow(asset.id);
+    assert.ok(!JSON.stringify(redacted.texts).includes(github.value) && redacted.texts.code.includes('«secret: GitHub token»'));
 
     // Update (POST /asset/update) of the format's content.
     const full = core.assets.get(asset.id);
@@ -114,4 +126,44 @@ test('the background scan runs on its own after start, and an asset written mid-
     while (!core.assets.secrets.isCurrent(asset.id) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(core.assets.secrets.findingsFor(asset.id)[0]?.label, 'Stripe live secret key');
   });
+});
+
+test('an import, written by its own process on its own connection, leaves its snippets pending and flagged once scanned', async () => {
+  await withCore(async (core) => {
+    const entries = { 'Deploy hook': { scope: 'shellscript', prefix: ['deploy'], body: github.text }, Plain: { scope: 'typescript', prefix: ['plain'], body: 'export const x = 1;' } };
+    const text = JSON.stringify(entries);
+    const summary = await core.imports.import([{ name: 'mine.code-snippets', text: () => text }]);
+    assert.equal(summary.imported, 2);
+    const ids = core.assets.identifiers();
+    assert.ok(ids.every((id) => !core.assets.secrets.isCurrent(id)), 'the import process\'s writes were noted');
+    const flagged = [];
+    for (const id of ids) if ((await core.assets.secrets.findingsNow(id)).length > 0) flagged.push(core.assets.get(id).name);
+    assert.deepEqual(flagged, ['Deploy hook']);
+  }, { secretsScan: false });
+});
+
+test('a scan that fails leaves its asset pending (a door scanning it fails closed) and does not stop the others', async () => {
+  await withCore(async (core) => {
+    const bad = await core.assets.writes.create(codeSeed('const poison = 1;'), { author: TEST_AUTHOR });
+    const good = await core.assets.writes.create(codeSeed(github.text), { author: TEST_AUTHOR });
+    class Failing extends SecretScanner {
+      override scan(texts: SecretTexts): Promise<SecretFinding[]> {
+        return texts.code.includes('poison') ? Promise.reject(new Error('scanner broke')) : super.scan(texts);
+      }
+    }
+    const errors: string[] = [];
+    const context = Object.assign(Object.create(core.context) as typeof core.context, { logger: { info() {}, warn() {}, error: (message: string) => errors.push(message) } });
+    const secrets = new SecretsService(context, { textsOf: (id) => core.assets.secrets.textsOf(id) }, { scanner: new Failing() });
+    try {
+      const progress = await secrets.scanPending();
+      assert.equal(progress.pending, 1);
+      assert.ok(!secrets.isCurrent(bad.id) && secrets.isCurrent(good.id));
+      assert.equal(secrets.findingsFor(good.id)[0]?.label, 'GitHub token');
+      assert.match(errors.join('\n'), new RegExp(bad.id));
+      await assert.rejects(secrets.findingsNow(bad.id), /scanner broke/);
+      await secrets.settled();
+    } finally {
+      secrets.dispose();
+    }
+  }, { secretsScan: false });
 });
