@@ -149,19 +149,16 @@ async function main(): Promise<number> {
         // A test asks for the real mouse: a drag between views and editors, a hover, a drop (see mouseActions.ts).
         const mouse = /\[\[mouse:(.+)\]\]/.exec(text);
         if (mouse) console.log(`[runner] ${await performMouse(page, JSON.parse(mouse[1]!) as MouseRequest)}`);
-        // A test asks for a real click on a notification's button (e.g. a progress's Cancel), in a toast or the
-        // open list, or on a modal dialog's button (a confirmation).
-        const click = /\[\[click-(notification|dialog)-button:([^\]]+)\]\]/.exec(text);
+        // A test asks for a real click on a notification's button (e.g. a progress's Cancel), in a toast or the open list.
+        const click = /\[\[click-notification-button:([^\]]+)\]\]/.exec(text);
         if (click) {
-          const [, kind, label] = click;
-          const where = kind === 'dialog' ? '.monaco-dialog-box .dialog-buttons .monaco-button' : '.notification-list-item-buttons-container .monaco-button';
-          const button = page.locator(where, { hasText: label! }).first();
+          const button = page.locator('.notification-list-item-buttons-container .monaco-button', { hasText: click[1]! }).first();
           await button.click({ timeout: 10_000 }).then(
-            () => console.log(`[runner] clicked ${label}`),
+            () => console.log(`[runner] clicked ${click[1]}`),
             async (error: unknown) => {
               const shot = join(repoRoot, 'out', 'click-failed.png');
               await page.screenshot({ path: shot });
-              console.log(`[runner] could not click ${label} (see ${shot}): ${String(error).split('\n')[0]}`);
+              console.log(`[runner] could not click ${click[1]} (see ${shot}): ${String(error).split('\n')[0]}`);
             },
           );
         }

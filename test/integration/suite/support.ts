@@ -34,11 +34,6 @@ export function clickNotificationButton(label: string): void {
   console.log(`[[click-notification-button:${label}]]`);
 }
 
-/** Asks the runner to click a button of the open modal dialog, as a user would (a confirmation's). */
-export function clickDialogButton(label: string): void {
-  console.log(`[[click-dialog-button:${label}]]`);
-}
-
 /**
  * A minimal in-memory file system of its own scheme: documents and folders that are neither
  * `file:` nor `untitled:`, as a remote window's `vscode-remote:` workspace is to a UI extension.
