@@ -160,6 +160,11 @@ export function looksRandom(value: string): boolean {
   const lower = value.toLowerCase();
   if (NOT_VALUES.some((marker) => lower.includes(marker))) return false;
   if (UUID.test(value)) return false;
+  // A path or URL (`"/oauth2/v2.0/token"`; credentials inside URLs are the basic-auth and connection-string rules').
+  if (value.startsWith('/') || value.startsWith('.') || value.includes('://')) return false;
+  // A value naming what it is (`my_secret_token_1`) or a constant's name (`SIGN_IN_V2_SUBMIT_PASSWORD`) is a reference.
+  if (/password|passwd|secret|token/.test(lower)) return false;
+  if (/^[A-Z0-9]+(_[A-Z0-9]+){2,}$/.test(value)) return false;
   // A dotted identifier (config.auth.token, self.api_key) is a reference.
   if (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value)) return false;
   return entropy(value) >= MIN_ENTROPY;

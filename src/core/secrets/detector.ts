@@ -78,8 +78,17 @@ export async function detectInText(text: string, field: SecretField, rule?: stri
  * Never .p12: that rule reads the named file from disk. Linear: one search, one look at the start.
  */
 function pathFor(text: string): string {
-  if (text.includes('_authToken=')) return '.npmrc';
+  if (looksLikeNpmrc(text)) return '.npmrc';
   return text.trimStart().startsWith('{') ? 'snippet.json' : 'snippet';
+}
+
+/** Whether an `_authToken=` starts a line or follows a registry's `//host/:` (not a regex or prose naming it). */
+function looksLikeNpmrc(text: string): boolean {
+  for (let at = text.indexOf('_authToken='); at !== -1; at = text.indexOf('_authToken=', at + 1)) {
+    const before = at === 0 ? '\n' : text[at - 1];
+    if (before === '\n' || before === ':') return true;
+  }
+  return false;
 }
 
 /**

@@ -23,54 +23,10 @@ import { SecretScanner, type ScanPriority } from './secretScanner.ts';
 import { SecretRecords, type StoredFinding } from './secretRecords.ts';
 import { sensitiveId } from './sensitives.ts';
 
+import type { DescribedFinding, FlaggedAsset, SecretScanProgress, SecretSource, SecretsOptions, SecretsSummary } from './secretTypes.ts';
+
 export type { SecretTexts } from './detector.ts';
-
-/** What the secrets area reads of an asset. */
-export interface SecretSource {
-  /** The asset's texts (its original format's text, name and description), or undefined when there is no such asset; '' for binary content. */
-  textsOf(assetId: string): SecretTexts | undefined;
-}
-
-/** How far the scan of pending assets (the one-off scan of a library after the upgrade, then each write) has come. */
-export interface SecretScanProgress {
-  /** Assets waiting for a scan. */
-  readonly pending: number;
-  /** Assets scanned since the host started. */
-  readonly scanned: number;
-  /** Whether the background scan is running now. */
-  readonly running: boolean;
-  /** Whether it was stopped (POST /satchel/secrets/scan left, or `pause`) until the next write or `resume`. */
-  readonly paused: boolean;
-}
-
-export interface SecretsSummary {
-  /** Snippets holding at least one finding that is not dismissed. */
-  readonly flaggedSnippets: number;
-  readonly findings: number;
-  readonly byCategory: Readonly<Record<string, number>>;
-  /** Flagged snippets the user marked to sync with their secrets. */
-  readonly syncingWithSecrets: number;
-  readonly scan: SecretScanProgress;
-}
-
-/** A finding as views show it: what and where, and the id of its value's Sensitive; never the value. */
-export interface DescribedFinding extends SecretFinding {
-  /** The id of the value's `Sensitive` (what dismiss and forget take). */
-  readonly sensitive: string;
-}
-
-export interface FlaggedAsset {
-  readonly asset: string;
-  /** Whether these are the findings of its current texts (false: a scan is pending). */
-  readonly current: boolean;
-  readonly findings: readonly DescribedFinding[];
-}
-
-export interface SecretsOptions {
-  readonly scanner?: SecretScanner;
-  /** Whether pending assets are scanned in the background on their own (default true; tests drive `scanPending`). */
-  readonly background?: boolean;
-}
+export type { DescribedFinding, FlaggedAsset, SecretScanProgress, SecretSource, SecretsOptions, SecretsSummary } from './secretTypes.ts';
 
 /** Assets read per batch of the background scan. */
 const BATCH = 32;
@@ -233,7 +189,13 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   dismiss(assetId: string, id: string): void {
     const finding = this.storedFindings(assetId).find((f) => f.sensitiveId === id);
     if (!finding) throw new NotFoundError('sensitive', id);
-    this.context.transaction(() => this.records.dismiss(finding.valueHash, new Date().toISOString()));
+    this.context.transaction(() => {
+      this.records.dismiss(finding.valueHash, new Date().toISOString());
+      // Every snippet holding the value shows it no longer.
+      for (const row of this.context.database.prepare('SELECT DISTINCT asset_id FROM secret_findings WHERE value_hash = ?').all(finding.valueHash) as Array<{ asset_id: string }>) {
+        this.context.publish({ kind: 'asset', id: row.asset_id });
+      }
+    });
     this.changed.fire(assetId);
   }
 
@@ -387,8 +349,11 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     // Derived data: a crash before it reaches the disk loses the findings and keeps the note together.
     this.context.unsyncedTransaction(() => {
       if (!this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(assetId)) return;
+      const had = this.records.findings(assetId, true).length;
       this.records.replace(assetId, stored, fingerprint, new Date().toISOString());
       this.records.settle(assetId, seq);
+      // Its `sensitives` changed: the asset streams tell their clients (the editor's tree and hovers read them again).
+      if (had > 0 || stored.length > 0) this.context.publish({ kind: 'asset', id: assetId });
     });
     this.scanned++;
     this.changed.fire(assetId);

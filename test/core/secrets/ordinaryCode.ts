@@ -13,5 +13,12 @@ export const ORDINARY: ReadonlyArray<readonly [what: string, code: string]> = [
   ['placeholders and templates', `API_KEY=<your-api-key>\nSTRIPE_SECRET_KEY=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx\npassword: "\${DB_PASSWORD}"\ntoken = "{{ secrets.DEPLOY_TOKEN }}"\nclient_secret = "REPLACE_ME"`],
   ['names that only contain a secret word', `const secretName = "prod-db-credentials-v2-2024";\nconst tokenizer = new Tokenizer("bert-base-uncased-v2");\npassword_hash = bcrypt.hashpw(pw, bcrypt.gensalt(12))\nmax_tokens = 4096\nconst tokenType = "Bearer";`],
   ['hashes and digests', `const sha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";\nETag: "33a64df551425fcc55e4d42a148795d9f25f89d4"\nchecksum = md5("d41d8cd98f00b204e9800998ecf8427e")`],
+  ['paths, constants and patterns found in real code', `export const SIGNIN_TOKEN = "/oauth2/v2.0/token";
+const ids = {
+  submitPassword: SIGN_IN_V2_SUBMIT_PASSWORD,
+  submitNewPassword: RESET_PASSWORD_V2_SUBMIT,
+};
+const AuthTokenPattern = /_authToken=([^$].*)/g;
+const callbackToken = "https://login.example.org/v2/callback123";`],
   ['expressions', `token = jwt.sign(payload, secret, { expiresIn: '1h' })\nconst apiKey = config.get('apiKey');\nsecret = self.settings.SECRET\npassword = hash(password + salt1234567890abcdef)`],
 ];

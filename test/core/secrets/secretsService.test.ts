@@ -20,7 +20,11 @@ test('a create is pending until scanned; findingsNow scans it at once and the st
   await withCore(async (core) => {
     const secrets = core.assets.secrets;
     const asset = await core.assets.writes.create(codeSeed(`import stripe\n${stripe.text}\n`), { author: TEST_AUTHOR });
+    const announced: string[] = [];
+    const listening = core.context.onDidChange((change) => void (change.kind === 'asset' && announced.push(change.id)));
     const now = await secrets.findingsNow(asset.id);
+    listening.dispose();
+    assert.deepEqual(announced, [asset.id], 'the asset streams hear that its sensitives changed');
     assert.deepEqual(now.map((f) => [f.label, f.line, f.category, f.severity]), [['Stripe live secret key', 2, 'SECRET_KEY', 'HIGH']]);
     assert.ok(secrets.isCurrent(asset.id));
     assert.deepEqual(secrets.findingsFor(asset.id), now);
