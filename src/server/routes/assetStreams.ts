@@ -7,8 +7,7 @@
 import type { Satchel } from '../../core/satchel.ts';
 import { route, type RouteModule } from './deps.ts';
 import type { Asset, Assets, StreamedIdentifiers } from '../../core/piecesTypes.ts';
-import type { ChangeEvent, Event } from '../../core/events.ts';
-import { toDisposable } from '../../core/lifecycle.ts';
+import type { ChangeEvent } from '../../core/events.ts';
 import { jsonStream } from '../http.ts';
 import { jsonArrayReply } from '../jsonEncode.ts';
 import { mapPages } from '../../core/assets/assetStore.ts';
@@ -46,34 +45,14 @@ function assetChange(core: Satchel, change: ChangeEvent, transferables: boolean)
   return { iterable: [core.assets.get(change.id, { transferables })] };
 }
 
-/**
- * Committed changes, and an asset whose scan recorded findings: its `sensitives` changed without a write
- * of its own (the scan runs after the write a window already fetched, when the asset was still pending),
- * so a window's Assets view learns it holds a secret. Scans that found nothing send nothing (the one-off
- * scan of a large library stays quiet); a value removed is a write, which sends its own frame.
- */
-function assetChanges(core: Satchel): Event<ChangeEvent> {
-  return (listener) => {
-    const committed = core.context.onDidChange(listener);
-    const scanned = core.assets.secrets.onDidChange((id) => {
-      if (core.assets.secrets.findingsFor(id).length > 0) listener({ kind: 'asset', id });
-    });
-    return toDisposable(() => {
-      committed.dispose();
-      scanned.dispose();
-    });
-  };
-}
-
 export const registerAssetStreams: RouteModule = (router, { core, streams }) => {
-  const changes = assetChanges(core);
   const kinds = [
     { op: op.streamIdentifiers, initial: () => identifiersFrame(core), change: (c: ChangeEvent) => identifierChange(core, c) },
     { op: op.streamTransferables, transferables: true, initial: () => assetsFrame(core, true), change: (c: ChangeEvent) => assetChange(core, c, true) },
     { op: op.stream, transferables: false, initial: () => assetsFrame(core, false), change: (c: ChangeEvent) => assetChange(core, c, false) },
   ];
   for (const stream of kinds) {
-    const frames = registerSharedStream(streams, stream.op.path, stream, changes);
+    const frames = registerSharedStream(streams, stream.op.path, stream, core.context.onDidChange);
     const { transferables } = stream;
     // The plain GET of an Assets stream is the same document as GET /assets, streamed the same
     // way; the WebSocket's connect frame is one message, built once and shared.
