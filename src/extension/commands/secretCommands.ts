@@ -1,6 +1,6 @@
 /**
  * What the user does about a secret the host found in a snippet: Replace Secret with Placeholder (the
- * value becomes a named tab stop, a normal edit of the snippet's document), Not a Secret (the value is
+ * value becomes a named tab stop, an ordinary conditional edit of the snippet), Not a Secret (the value is
  * never flagged again), Forget Secret (the value leaves the snippet, its revisions and the trash: the one
  * write that rewrites history, confirmed first, a backup taken by the host), Sync With Its Secret (the
  * per-snippet exception to redaction on sync, a toggle), and the list of flagged snippets the status bar
@@ -12,11 +12,11 @@ import type { Asset } from '../../core/piecesTypes.ts';
 import type { Forgotten } from '../../client/secrets.ts';
 import { placeholderFor } from '../../core/secrets/findings.ts';
 import { assetLanguage } from '../../client/assets.ts';
-import { snippetOf, snippetUri } from '../editing/snippetFileSystem.ts';
+import { snippetOf } from '../editing/snippetFileSystem.ts';
 import type { AssetsNode } from '../views/assetsView.ts';
 import type { SecretTarget } from '../secrets/secretMarks.ts';
-import { assetSecrets, describeSecret, hideSecrets, locateSecrets, type SnippetSecret } from '../secrets/snippetSecrets.ts';
-import { replaceWithTabStops } from '../secrets/secretTabStops.ts';
+import { assetSecrets, describeSecret, hideSecrets, type SnippetSecret } from '../secrets/snippetSecrets.ts';
+import { replaceSecretsWithPlaceholders } from '../secrets/replaceSecrets.ts';
 import { languageName } from '../languageNames.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
 
@@ -151,29 +151,20 @@ export function secretCommands(s: Services): CommandMap {
 }
 
 /**
- * Turns each chosen value into a named tab stop in the snippet's document and saves it: one revision,
- * through the same write as Ctrl+S, so an open editor shows it (and Undo takes it back). Plain code becomes
- * a snippet template, escaped so it still inserts as written. Returns how many values were replaced.
+ * Turns each chosen value into a named tab stop: one conditional edit of the snippet through the host (a
+ * revision; Show History brings the value back if wanted), which open documents follow. A document of the
+ * snippet with unsaved changes is left to the user to save or revert first, so nothing typed is lost.
  */
 async function replaceWithPlaceholders(s: Services, asset: Asset, chosen: readonly SnippetSecret[]): Promise<number> {
-  const { client } = connected(s.server);
-  const document = await vscode.workspace.openTextDocument(snippetUri(asset.id, asset.name || 'Untitled', assetLanguage(asset)));
-  const text = document.getText();
-  const spans = locateSecrets(text, chosen);
-  if (!spans.length) throw new Error(`The secret is no longer in "${nameOf(asset)}".`);
-  const { syntax } = await client.snippets.info(asset.id);
-  const { text: body, replaced } = replaceWithTabStops(
-    text,
-    syntax,
-    spans.map((span) => ({ start: span.start, end: span.end, label: span.secret.label, category: span.secret.category })),
+  const dirty = vscode.workspace.textDocuments.find((document) => document.isDirty && snippetOf(document.uri)?.id === asset.id);
+  if (dirty) throw new Error(`"${nameOf(asset)}" has unsaved changes in an editor: save or revert them, then replace the secret.`);
+  const replaced = await replaceSecretsWithPlaceholders(
+    connected(s.server).client,
+    asset.id,
+    chosen.map((secret) => secret.id),
   );
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), body);
-  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not edit "${nameOf(asset)}".`);
-  if (!(await document.save())) throw new Error(`Could not save "${nameOf(asset)}".`);
-  // After the text: a template flag on the old text would make its `$` read as tab stops.
-  if (!syntax) await client.snippets.setInfo(asset.id, { syntax: true });
-  await s.assets.reload(asset.id);
+  s.documents.changed(asset.id);
+  await afterChange(s, asset.id);
   void vscode.window.setStatusBarMessage(`$(key) Replaced ${replaced === 1 ? 'a secret' : `${replaced} secrets`} with placeholders in ${nameOf(asset)}`, 4_000);
   return replaced;
 }

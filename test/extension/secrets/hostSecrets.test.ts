@@ -1,8 +1,9 @@
 /**
  * The editor's reading of secrets against a real host (no VS Code): what `GET /asset/{id}` records in
  * `sensitives` is read as the tree, hover and marks read it (kind, line, span; hidden in previews), the
- * assets stream tells a window when a scan recorded them, and Replace Secret with Placeholder's rewrite,
- * saved as the editor saves it, leaves a template the host no longer flags.
+ * assets stream tells a window when a scan recorded them, Replace Secret with Placeholder's conditional
+ * edit leaves a template the host no longer flags (and never overwrites a change made meanwhile), and the
+ * toggle reads whether a snippet syncs with its secret.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,8 @@ import { assetText } from '../../../src/client/assets.ts';
 import type { Asset, StreamedIdentifiers } from '../../../src/core/piecesTypes.ts';
 import type { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { describeSecret, hideSecrets, locateSecrets, secretsOf } from '../../../src/extension/secrets/snippetSecrets.ts';
-import { replaceWithTabStops } from '../../../src/extension/secrets/secretTabStops.ts';
+import { replaceSecretsWithPlaceholders, SecretGoneError } from '../../../src/extension/secrets/replaceSecrets.ts';
+import { ClientError } from '../../../src/client/errors.ts';
 import { renderSnippet } from '../../../src/core/snippets/snippetSyntax.ts';
 
 // Made up, in the shapes of secretlint's AWS rules: nobody's credentials.
@@ -72,25 +74,46 @@ test('a flagged snippet reads as the editor shows it: kinds and lines, values hi
   });
 });
 
-test('Replace Secret with Placeholder, saved as the editor saves it, leaves a template the host no longer flags', async () => {
+test('Replace Secret with Placeholder writes one conditional edit the host no longer flags; a template keeps numbering', async () => {
   await withClient(async (client) => {
     const { application } = await client.connector.connect({ name: 'VS_CODE', version: '1.0.0', platform: 'LINUX' });
     const created = await client.assets.createFromText({ text: UPLOAD, application, language: 'py', name: 'Upload a report' });
     const asset = await withSensitives(client, created.id, 2);
-    const code = assetText(asset);
-    const spans = locateSecrets(code, secretsOf(asset, code));
-    const { text, replaced } = replaceWithTabStops(code, false, spans.map((s) => ({ start: s.start, end: s.end, label: s.secret.label, category: s.secret.category })));
-    assert.equal(replaced, 2);
-    await client.history.edit(created.id, { content: text });
-    await client.snippets.setInfo(created.id, { syntax: true });
-    const after = await withSensitives(client, created.id, 0);
-    const template = assetText(after);
-    assert.ok(template.includes('aws_access_key_id="${1:AWS_ACCESS_KEY_ID}"'));
-    assert.ok(template.includes('aws_secret_access_key="${2:AWS_SECRET_ACCESS_KEY}"'));
-    assert.ok(template.includes('print(f"uploaded to \\${BUCKET\\}")'), 'the code\'s own `${` escaped');
-    assert.equal(after.sensitives, undefined, 'no sensitives once the values are gone');
+    const [keyId, secret] = secretsOf(asset, assetText(asset));
+    const revisions = (await client.history.list(created.id)).revisions.length;
+
+    assert.equal(await replaceSecretsWithPlaceholders(client, created.id, [secret!.id]), 1);
+    const once = await withSensitives(client, created.id, 1);
+    assert.equal(once.sensitives?.iterable[0]?.id, keyId!.id, 'only the chosen value went');
+    assert.ok(assetText(once).includes('aws_secret_access_key="${1:AWS_SECRET_ACCESS_KEY}"'));
+    assert.ok(assetText(once).includes('print(f"uploaded to \\${BUCKET\\}")'), "the code's own `${` escaped");
+    assert.equal((await client.snippets.info(created.id)).syntax, true, 'now a template');
+    assert.equal((await client.history.list(created.id)).revisions.length, revisions + 1, 'one revision');
+
+    assert.equal(await replaceSecretsWithPlaceholders(client, created.id, []), 1, 'every value left in the code');
+    const template = assetText(await withSensitives(client, created.id, 0));
+    assert.ok(template.includes('aws_access_key_id="${2:AWS_ACCESS_KEY_ID}"'), 'numbered after the template\'s own');
     // What inserting it gives before the user types: the code with the names where the values were.
     assert.equal(renderSnippet(template), UPLOAD.replace(KEY_ID, 'AWS_ACCESS_KEY_ID').replace(SECRET, 'AWS_SECRET_ACCESS_KEY'));
+    await assert.rejects(replaceSecretsWithPlaceholders(client, created.id, []), SecretGoneError);
+  });
+});
+
+test('Replace Secret with Placeholder never overwrites a change made meanwhile', async () => {
+  await withClient(async (client) => {
+    const { application } = await client.connector.connect({ name: 'VS_CODE', version: '1.0.0', platform: 'LINUX' });
+    const created = await client.assets.createFromText({ text: UPLOAD, application, language: 'py', name: 'Upload a report' });
+    await withSensitives(client, created.id, 2);
+    // Another tool edits between the command's read and its write: the write is refused, the edit kept.
+    const getRevised = client.assets.getRevised.bind(client.assets);
+    client.assets.getRevised = async (...args: Parameters<typeof getRevised>) => {
+      const read = await getRevised(...args);
+      await client.history.edit(created.id, { content: `${UPLOAD}# edited elsewhere\n` });
+      return read;
+    };
+    await assert.rejects(replaceSecretsWithPlaceholders(client, created.id, []), (error: unknown) => error instanceof ClientError && error.staleRevision);
+    const kept = assetText(await client.assets.get(created.id));
+    assert.ok(kept.endsWith('# edited elsewhere\n') && kept.includes(SECRET));
   });
 });
 
