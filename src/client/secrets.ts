@@ -49,6 +49,11 @@ export class SecretsClient {
     return this.http.call(op.syncSecrets, { params: { asset: assetId }, body: { include } });
   }
 
+  /** Whether the snippet syncs with its secrets now. */
+  syncsWithSecrets(assetId: string, signal?: AbortSignal): Promise<SyncSecretsSetting> {
+    return this.http.call(op.syncSecretsSetting, { params: { asset: assetId }, ...(signal ? { signal } : {}) });
+  }
+
   summary(): Promise<SecretsSummary> {
     return this.http.call(op.summary);
   }

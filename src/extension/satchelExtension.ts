@@ -25,6 +25,9 @@ import { whenCountChanges } from './trashPages.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 import { RemoteNotices } from './remoteNotice.ts';
+import { SecretMarks } from './secrets/secretMarks.ts';
+import { SecretsStatus } from './secrets/secretsStatus.ts';
+import { assetSecrets } from './secrets/snippetSecrets.ts';
 
 export class SatchelExtension extends Owner {
   readonly log = this._register(new Log());
@@ -48,6 +51,10 @@ export class SatchelExtension extends Owner {
   readonly sync: SatchelSync;
   /** Says so when the library is on a remote machine and empty. */
   readonly remote: RemoteNotices;
+  /** Secrets the host found, marked in open snippet documents (highlight, warning, quick fixes). */
+  readonly secretMarks: SecretMarks;
+  /** How many snippets hold secrets, in the status bar. */
+  readonly secretsStatus: SecretsStatus;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
@@ -70,6 +77,12 @@ export class SatchelExtension extends Owner {
     this.assets = this._register(new AssetsView(this.server, this.connector, this.log, this.dragAndDrop));
     this._register(this.dragAndDrop.onDidSave((asset) => void this.assets.reload(asset.id)));
     this.documents = this._register(new SnippetFileSystem(this.server, this.assets.onDidChangeAssets));
+    const secretsOf = (id: string) => {
+      const asset = this.assets.asset(id);
+      return asset ? assetSecrets(asset) : [];
+    };
+    this.secretMarks = this._register(new SecretMarks(secretsOf, this.assets.onDidChangeAssets));
+    this.secretsStatus = this._register(new SecretsStatus(this.assets, this.server, this.log));
     this.conversations = this._register(new ConversationsView(this.server, this.log));
     // A conversation deleted or restored by any tool changes the Trash node of the Assets view.
     this._register(whenCountChanges(this.conversations.onDidChangeItems, () => this.conversations.conversations.length, () => this.assets.trash.invalidate()));
@@ -99,6 +112,7 @@ export class SatchelExtension extends Owner {
         history: this.history,
         sync: this.sync,
         agentConnections: this._register(new AgentConnections()),
+        secretsStatus: this.secretsStatus,
       }),
     );
     this.agents = this._register(new SatchelAgents(this.server, version, () => this.settings, this.log));

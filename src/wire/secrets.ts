@@ -5,6 +5,7 @@
  *   POST /satchel/assets/{asset}/sensitives/{sensitive}/dismiss   204: "Not a Secret" (that value, everywhere)
  *   POST /satchel/assets/{asset}/sensitives/forget  {sensitive?}  Forgotten: the value(s) removed from the snippet, its revisions and the trash (a backup first)
  *   PUT  /satchel/assets/{asset}/sync-secrets  {include}          SyncSecretsSetting: the snippet syncs with its secrets, or not
+ *   GET  /satchel/assets/{asset}/sync-secrets                     SyncSecretsSetting: whether it does (the editor's toggle and hover)
  *   GET  /satchel/assets/{asset}/sensitives                       DescribedFinding[]: what was found (scanned first when pending), never the values
  *   GET  /satchel/secrets/flagged                                 FlaggedAsset[]: every flagged snippet and its findings, never the values
  *   GET  /satchel/secrets/summary                                 SecretsSummary: flagged snippets, findings by category, scan progress
@@ -38,6 +39,7 @@ export const secretOperations = {
   /** Rewrites history (the snippet's revisions, the trash): the editor confirms first. */
   forget: post('/satchel/assets/:asset/sensitives/forget', json<Forgotten>(), 'ForgetSecret', forgetSchema),
   syncSecrets: put('/satchel/assets/:asset/sync-secrets', json<SyncSecretsSetting>(), 'SyncSecrets', syncSecretsSchema),
+  syncSecretsSetting: get('/satchel/assets/:asset/sync-secrets', json<SyncSecretsSetting>()),
   summary: get('/satchel/secrets/summary', json<SecretsSummary>()),
   /** Scans what is pending (the one-off scan of a library after the upgrade), reporting progress; a client that leaves pauses it. */
   scan: post('/satchel/secrets/scan', ndjson<SecretScanLine>()),

@@ -16,6 +16,7 @@ import { syncCommands } from './syncCommands.ts';
 import { agentChangeCommands } from './agentChangeCommands.ts';
 import { trashCommands } from './trashCommands.ts';
 import { connectCommands } from './connectCommands.ts';
+import { secretCommands } from './secretCommands.ts';
 import type { CommandMap, Services } from './services.ts';
 
 export function allCommands(services: Services): CommandMap {
@@ -32,6 +33,7 @@ export function allCommands(services: Services): CommandMap {
     ...agentChangeCommands(services),
     ...trashCommands(services),
     ...connectCommands(services),
+    ...secretCommands(services),
   };
 }
 

@@ -10,6 +10,7 @@ import type { TemplatePreviews } from '../templatePreview.ts';
 import type { SnippetHistory } from '../history/snippetHistory.ts';
 import type { SatchelSync } from '../sync/satchelSync.ts';
 import type { AgentConnections } from '../agents/agentConnections.ts';
+import type { SecretsStatus } from '../secrets/secretsStatus.ts';
 
 export interface Services {
   readonly server: ServerController;
@@ -28,6 +29,8 @@ export interface Services {
   readonly sync: SatchelSync;
   /** Satchel's MCP entry in other agents' config files. */
   readonly agentConnections: AgentConnections;
+  /** The status bar's count of snippets holding secrets (read again after a secret command). */
+  readonly secretsStatus: SecretsStatus;
 }
 
 /**

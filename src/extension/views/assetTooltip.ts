@@ -1,7 +1,8 @@
 /**
  * What hovering an item of the Assets view shows: the snippet's name and language, its tags and
- * description, and the head of its code highlighted in its language. Bounded whatever the snippet's
- * size (a 1 MiB one-line snippet shows its first characters).
+ * description, the secrets the host found in it (kind and line), and the head of its code highlighted in
+ * its language. Bounded whatever the snippet's size (a 1 MiB one-line snippet shows its first characters).
+ * A secret's value is never shown: the name, description and code show its placeholder instead.
  */
 import * as vscode from 'vscode';
 import type { Asset, ClassificationSpecific } from '../../core/piecesTypes.ts';
@@ -9,6 +10,7 @@ import { assetLanguage, assetText } from '../../client/assets.ts';
 import { languageOf } from '../../core/classify/languages.ts';
 import { languageName } from '../languageNames.ts';
 import { escapeMarkdown } from '../../core/markdown.ts';
+import { assetSecrets, describeSecret, hideSecrets, type SnippetSecret } from '../secrets/snippetSecrets.ts';
 
 const PREVIEW_LINES = 15;
 const PREVIEW_LINE_CHARS = 200;
@@ -17,23 +19,39 @@ const DESCRIPTION_CHARS = 1_000;
 export interface TooltipDetails {
   readonly tags?: readonly string[];
   readonly description?: string | undefined;
+  /** The user chose to sync this snippet with its secret (Sync With Its Secret); undefined when not known. */
+  readonly syncsWithSecret?: boolean;
 }
 
 export function assetTooltip(asset: Asset, details: TooltipDetails = {}): vscode.MarkdownString {
   const language = assetLanguage(asset);
+  const secrets = assetSecrets(asset);
+  const shown = (text: string) => (secrets.length ? hideSecrets(text, secrets) : text);
   const markdown = new vscode.MarkdownString();
-  markdown.appendMarkdown(`**${escapeMarkdown(asset.name || 'Untitled')}** · ${escapeMarkdown(languageName(language))}`);
+  markdown.appendMarkdown(`**${escapeMarkdown(shown(asset.name || 'Untitled'))}** · ${escapeMarkdown(languageName(language))}`);
   const tags = details.tags ?? asset.tags?.iterable?.map((tag) => tag.text).filter(Boolean) ?? [];
   if (tags.length) markdown.appendMarkdown(` · ${tags.map((tag) => `#${escapeMarkdown(tag)}`).join(' ')}`);
-  const description = details.description?.trim();
+  if (secrets.length) appendSecrets(markdown, secrets, details.syncsWithSecret);
+  const description = details.description?.trim() && shown(details.description.trim());
   if (description) {
     // The description is the user's own Markdown; untrusted, so links to commands and HTML stay inert.
     markdown.appendMarkdown('\n\n---\n\n');
     markdown.appendMarkdown(description.length > DESCRIPTION_CHARS ? `${description.slice(0, DESCRIPTION_CHARS)}…` : description);
   }
   markdown.appendMarkdown('\n\n');
-  appendCode(markdown, assetText(asset), language);
+  appendCode(markdown, shown(assetText(asset)), language);
   return markdown;
+}
+
+/** What was found, one line each (kind, category, line), and what leaves the machine instead. */
+function appendSecrets(markdown: vscode.MarkdownString, secrets: readonly SnippetSecret[], syncsWithSecret: boolean | undefined): void {
+  const count = secrets.length === 1 ? 'a secret' : `${secrets.length} secrets`;
+  markdown.supportThemeIcons = true;
+  markdown.appendMarkdown(`\n\n$(key) **Holds ${count}:**\n`);
+  for (const secret of secrets) markdown.appendMarkdown(`\n- ${escapeMarkdown(describeSecret(secret))}`);
+  // Unknown (the host did not say): only what holds whatever the choice.
+  const sync = syncsWithSecret === undefined ? 'Agents and exports' : syncsWithSecret ? 'Syncs with its secret, as you chose; agents and exports' : 'Sync, agents and exports';
+  markdown.appendMarkdown(`\n\n${sync} get a placeholder instead of the value.`);
 }
 
 /** The head of `text` as a highlighted code block (suggestions' tooltips show it too). */

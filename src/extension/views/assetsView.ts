@@ -23,6 +23,7 @@ import { MemoriesSection, memoryTooltip } from './memoriesNode.ts';
 
 /** The group key of the assets under the Memories node. */
 const MEMORIES = 'memories';
+import { assetSecrets, hideSecrets } from '../secrets/snippetSecrets.ts';
 
 export type Grouping = 'language' | 'tag';
 
@@ -228,13 +229,21 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
         const { asset } = node;
         const language = assetLanguage(asset);
         const name = asset.name || 'Untitled';
-        const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+        const secrets = assetSecrets(asset);
+        const item = new vscode.TreeItem(secrets.length ? hideSecrets(name, secrets) : name, vscode.TreeItemCollapsibleState.None);
         item.id = `asset:${node.group}:${asset.id}`;
         item.description = timeAgo(asset.updated?.value, Date.now(), 'short') ?? '';
         // The editable document's URI: the file icon theme draws the language's icon from it.
         item.resourceUri = snippetUri(asset.id, name, language);
         item.iconPath = vscode.ThemeIcon.File;
         item.contextValue = 'asset';
+        if (secrets.length) {
+          // A key instead of the language's icon: the snippet holds a secret (the hover says which kinds).
+          item.iconPath = new vscode.ThemeIcon('key', new vscode.ThemeColor('list.warningForeground'));
+          const count = secrets.length === 1 ? '1 secret' : `${secrets.length} secrets`;
+          item.description = item.description ? `${count} · ${item.description}` : count;
+          item.contextValue = 'asset:secret';
+        }
         item.command = { command: 'satchel.asset.open', title: 'Open', arguments: [node] };
         const memory = node.group === MEMORIES ? this.memories.memory(asset.id) : undefined;
         if (memory) {
@@ -254,8 +263,13 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
     try {
-      const info = await client?.snippets.info(node.asset.id, controller.signal);
-      item.tooltip = assetTooltip(node.asset, info ? { tags: info.tags, description: info.description } : {});
+      const flagged = assetSecrets(node.asset).length > 0;
+      const [info, sync] = await Promise.all([
+        client?.snippets.info(node.asset.id, controller.signal),
+        flagged ? client?.secrets.syncsWithSecrets(node.asset.id, controller.signal) : undefined,
+      ]);
+      const syncsWithSecret = sync?.include;
+      item.tooltip = assetTooltip(node.asset, info ? { tags: info.tags, description: info.description, syncsWithSecret } : { syncsWithSecret });
     } catch {
       item.tooltip = assetTooltip(node.asset);
     } finally {

@@ -4,6 +4,7 @@ import { empty, input, json, param } from '../http.ts';
 import { longOperationReply } from '../ndjson.ts';
 import { secretOperations as op } from '../../wire/secrets.ts';
 import { writeOptions } from '../writeOptions.ts';
+import { NotFoundError } from '../../core/errors.ts';
 
 export const secretRoutes: RouteModule = (router, { core }) => {
   const secrets = core.assets.secrets;
@@ -27,6 +28,12 @@ export const secretRoutes: RouteModule = (router, { core }) => {
     const asset = param(ctx, 'asset');
     const { include } = input(ctx, op.syncSecrets);
     secrets.setSyncWithSecrets(asset, include);
+    json(ctx, { asset, include: secrets.syncsWithSecrets(asset) });
+  });
+
+  route(router, op.syncSecretsSetting, (ctx) => {
+    const asset = param(ctx, 'asset');
+    if (!core.assets.exists(asset)) throw new NotFoundError('asset', asset);
     json(ctx, { asset, include: secrets.syncsWithSecrets(asset) });
   });
 

@@ -19,8 +19,8 @@ export type MousePoint =
   | { readonly treeItem: string }
   /** An editor tab by its label. */
   | { readonly tab: string }
-  /** The start of the active editor's n-th visible line (1-based). */
-  | { readonly editorLine: number };
+  /** The active editor's n-th visible line (1-based): its start, or the middle of its character at `character` (0-based). */
+  | { readonly editorLine: number; readonly character?: number };
 
 export type MouseRequest =
   | { readonly action: 'drag'; readonly from: MousePoint; readonly to: MousePoint; readonly shift?: boolean; readonly done: string }
@@ -130,12 +130,19 @@ async function dropText(page: Page, point: MousePoint, text: string): Promise<vo
 
 async function pointOf(page: Page, point: MousePoint): Promise<{ x: number; y: number }> {
   if ('editorLine' in point) {
-    const lines = await page
-      .locator('.editor-group-container.active .monaco-editor .view-lines .view-line')
-      .evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect()).map((rect) => ({ x: rect.left, y: rect.top, height: rect.height })));
+    const lines = await page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line').evaluateAll((elements) =>
+      elements.map((element) => {
+        const rect = element.getBoundingClientRect();
+        // The line's text is one span: its width over its length is the (monospace) character width.
+        const text = element.firstElementChild;
+        const width = text ? text.getBoundingClientRect().width / Math.max(1, (text.textContent ?? '').length) : 0;
+        return { x: rect.left, y: rect.top, height: rect.height, charWidth: width };
+      }),
+    );
     const line = [...lines].sort((a, b) => a.y - b.y)[point.editorLine - 1];
     if (!line) throw new Error(`the active editor shows no line ${point.editorLine}`);
-    return { x: line.x + 2, y: line.y + line.height / 2 };
+    const x = point.character === undefined ? line.x + 2 : line.x + (point.character + 0.5) * line.charWidth;
+    return { x, y: line.y + line.height / 2 };
   }
   const locator = 'tab' in point
     ? page.locator('.tabs-container .tab', { hasText: point.tab }).first()

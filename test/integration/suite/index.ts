@@ -19,6 +19,7 @@ export async function run(): Promise<void> {
   await import('./sync.test.ts');
   await import('./trash.test.ts');
   await import('./connectAgent.test.ts');
+  await import('./secrets.test.ts');
   // Last: it restarts the host on another data directory and back.
   await import('./remote.test.ts');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
