@@ -4,13 +4,16 @@
  */
 import * as vscode from 'vscode';
 import { SatchelExtension } from './extension/satchelExtension.ts';
-import { HostElection } from './hosting/hostElection.ts';
+import { join } from 'node:path';
+import { HostSupervisor } from './hosting/hostSupervisor.ts';
+import type { DataHostCommand } from './hosting/hostCommand.ts';
 
 let extension: SatchelExtension | undefined;
 
 export function activate(context: vscode.ExtensionContext): SatchelExtension | undefined {
   try {
-    extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'), (options) => new HostElection(options), context.extension.extensionKind);
+    const command = hostCommand(context.extensionPath);
+    extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'), (options) => new HostSupervisor({ ...options, command }), context.extension.extensionKind);
   } catch (error) {
     void reportActivationFailure(context, error);
     return undefined;
@@ -19,6 +22,15 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
   context.subscriptions.push({ dispose: () => void started.shutdown() });
   setImmediate(() => void started.start());
   return started;
+}
+
+/**
+ * The data host runs on the Node VS Code ships: the extension host's own executable, which is
+ * Electron in desktop VS Code (ELECTRON_RUN_AS_NODE=1 makes it plain Node, as language servers are
+ * started) and Node itself in a remote or browser window's server.
+ */
+function hostCommand(extensionPath: string): DataHostCommand {
+  return { execPath: process.execPath, script: join(extensionPath, 'dist', 'cli.cjs'), env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 
 export async function deactivate(): Promise<void> {

@@ -116,7 +116,7 @@ export class SatchelExtension extends Owner {
         this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
         this.completions.update();
         if (event.affectsConfiguration(AGENT_REVIEW_KEY)) void this.agents.review.changed();
-        if (SERVER_KEYS.some((key) => event.affectsConfiguration(key))) void this.start();
+        if (SERVER_KEYS.some((key) => event.affectsConfiguration(key))) void this.restart();
       }),
     );
     this._register(this.server.onDidChangeRole((role) => this.onRole(role)));
@@ -124,6 +124,12 @@ export class SatchelExtension extends Owner {
 
   start(): Promise<Role> {
     this.started = this.server.start();
+    return this.started;
+  }
+
+  /** After a change of the server's settings: the data host starts again with them. */
+  private restart(): Promise<Role> {
+    this.started = this.server.restart();
     return this.started;
   }
 

@@ -12,7 +12,7 @@ import type { Logger } from '../core/context.ts';
 import { tryStartHost, startHostWhenFree, type HostOptions, type RunningHost } from './host.ts';
 import { readPortFile } from './portFile.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
-import type { Hosting, Role } from './hosting.ts';
+import type { Role } from './hosting.ts';
 
 export type { Role } from './hosting.ts';
 
@@ -21,7 +21,7 @@ export interface ElectionOptions extends HostOptions {
   readonly probeIntervalMs?: number;
 }
 
-export class HostElection implements Hosting {
+export class HostElection {
   private readonly options: ElectionOptions;
   private readonly logger: Logger;
   private readonly changes = new Emitter<Role>();

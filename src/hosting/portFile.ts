@@ -13,6 +13,8 @@ export interface PortFile {
   readonly port: number;
   readonly pid: number;
   readonly started: string;
+  /** A host a VS Code window started (`satchel --managed`): windows may stop it and start another. */
+  readonly managed?: boolean;
 }
 
 export function readPortFile(dataDir: string): PortFile | undefined {
@@ -26,9 +28,9 @@ export function readPortFile(dataDir: string): PortFile | undefined {
 }
 
 /** Names this process as `dataDir`'s host on `port`; a failure is logged, never thrown. */
-export function writePortFile(dataDir: string, port: number, logger: Logger): void {
+export function writePortFile(dataDir: string, port: number, logger: Logger, managed = false): void {
   const portFile = join(dataDir, PORT_FILE);
-  const content: PortFile = { port, pid: process.pid, started: new Date().toISOString() };
+  const content: PortFile = { port, pid: process.pid, started: new Date().toISOString(), ...(managed ? { managed } : {}) };
   const partial = `${portFile}.${process.pid}.tmp`;
   try {
     writeFileSync(partial, JSON.stringify(content), { mode: PRIVATE_FILE_MODE });
