@@ -1,0 +1,176 @@
+/**
+ * The window's part in serving a data directory (hosting/hostSupervisor.ts) against real host
+ * processes of the built CLI: the host outlives the window that started it, another window takes
+ * the lead and starts it again, it leaves once no window is connected, and a host that cannot
+ * start says why through its exit code.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, waitFor } from '../support/helpers.ts';
+import { ensureCliBuilt } from '../reliability/support.ts';
+import { HostSupervisor, type SupervisorOptions } from '../../src/hosting/hostSupervisor.ts';
+import { hostArgs, type DataHostCommand } from '../../src/hosting/hostCommand.ts';
+import { readPortFile } from '../../src/hosting/portFile.ts';
+import { hostTuning } from '../../src/cli/hostTuning.ts';
+import { exitWhenIdle } from '../../src/hosting/idleExit.ts';
+import { Emitter } from '../../src/core/events.ts';
+import { silentLogger } from '../../src/core/context.ts';
+import { StoreUnusableError } from '../../src/core/errors.ts';
+import { EXIT_SERVED_ELSEWHERE, EXIT_STORE_UNUSABLE } from '../../src/hosting/hostExit.ts';
+import { parseArgs } from 'node:util';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function window(dataDir: string, options: Partial<SupervisorOptions> = {}): HostSupervisor {
+  const command: DataHostCommand = { execPath: process.execPath, script: ensureCliBuilt() };
+  return new HostSupervisor({ dataDir, logger: silentLogger, port: 0, idleMinutes: 1, probeIntervalMs: 100, command, ...options });
+}
+
+test('the host outlives the window that started it; the other window takes the lead and starts it again when it dies', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const first = window(dataDir);
+  const second = window(dataDir);
+  let pid: number | undefined;
+  try {
+    assert.equal((await first.start()).kind, 'host');
+    pid = first.hostPid!;
+    const role = await second.start();
+    assert.equal(role.kind, 'client');
+    assert.equal(second.hostPid, pid, 'both windows use one host');
+    await first.close();
+    await waitFor(() => second.role.kind === 'host', 5_000);
+    assert.ok(alive(pid), 'the host is still running after its window closed');
+    assert.equal(second.hostPid, pid, 'the new lead kept the same host');
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => second.hostPid !== undefined && second.hostPid !== pid, 10_000);
+    pid = second.hostPid;
+    assert.equal(readPortFile(dataDir)?.pid, pid);
+  } finally {
+    await second.stopHost();
+    await first.close();
+    await second.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('the host leaves once no window has been connected for its idle time, and not while one is', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  // 0.02 minutes: 1.2 s.
+  const only = window(dataDir, { idleMinutes: 0.02 });
+  try {
+    await only.start();
+    const pid = only.hostPid!;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    assert.ok(alive(pid), 'a connected window keeps the host');
+    await only.close();
+    await waitFor(() => !alive(pid), 10_000);
+    assert.equal(readPortFile(dataDir), undefined, 'it removed its port file as it left');
+  } finally {
+    await only.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a host that cannot open its store ends with a code the window turns into StoreUnusableError, with the log', async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const script = join(dataDir, 'fails.cjs');
+  writeFileSync(script, `console.error('[satchel] Cannot open the store: disk on fire'); process.exit(${EXIT_STORE_UNUSABLE});`);
+  const failing = window(dataDir, { command: { execPath: process.execPath, script } });
+  try {
+    const role = await failing.start();
+    assert.equal(role.kind, 'failed');
+    assert.ok(role.kind === 'failed' && role.error instanceof StoreUnusableError);
+    assert.match(role.kind === 'failed' ? role.error.message : '', /disk on fire/);
+  } finally {
+    await failing.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a host that finds the directory served elsewhere leaves, and the window waits instead of failing', async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const script = join(dataDir, 'served.cjs');
+  writeFileSync(script, `process.exit(${EXIT_SERVED_ELSEWHERE});`);
+  const waiting = window(dataDir, { command: { execPath: process.execPath, script } });
+  try {
+    assert.equal((await waiting.start()).kind, 'waiting');
+  } finally {
+    await waiting.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("the window's settings reach the host as flags the CLI reads back", () => {
+  const args = hostArgs({
+    dataDir: '/d',
+    port: 39310,
+    idleMinutes: 10,
+    connectorMinLength: 20,
+    connectorReuseThreshold: 0.7,
+    modelIdleUnloadMs: 90_000,
+    catalogBaseUrl: 'http://127.0.0.1:1/m',
+    allowedHosts: ['host.docker.internal'],
+    reviewAgentWrites: false,
+    keepBackups: 3,
+    trashRetentionDays: 7,
+  });
+  const { values } = parseArgs({
+    args,
+    options: {
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      'keep-backups': { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
+      'review-agent-writes': { type: 'boolean' },
+      'trash-retention-days': { type: 'string' },
+      'connector-min-length': { type: 'string' },
+      'connector-reuse-threshold': { type: 'string' },
+      'model-idle-unload-minutes': { type: 'string' },
+      'model-catalog-url': { type: 'string' },
+      'idle-minutes': { type: 'string' },
+      wait: { type: 'boolean' },
+      managed: { type: 'boolean' },
+    },
+    allowNegative: true,
+  });
+  assert.equal(values.wait, false);
+  assert.equal(values.managed, true);
+  assert.equal(values['review-agent-writes'], false);
+  assert.deepEqual(values['allow-host'], ['host.docker.internal']);
+  assert.deepEqual(hostTuning(values), {
+    connector: { minLength: 20, reuseThreshold: 0.7 },
+    models: { idleUnloadMs: 90_000, catalogBaseUrl: 'http://127.0.0.1:1/m' },
+    idleMs: 600_000,
+  });
+  assert.throws(() => hostTuning({ 'idle-minutes': '-1' }), /--idle-minutes must be a number of minutes from 0, not -1/);
+  assert.throws(() => hostTuning({ 'connector-reuse-threshold': '2' }), /--connector-reuse-threshold/);
+});
+
+test('the idle exit counts connections: it fires only after the last one has been closed for its time', async () => {
+  const changes = new Emitter<number>();
+  let open = 1;
+  let fired = 0;
+  const watch = exitWhenIdle({ get connections() { return open; }, onDidChangeConnections: changes.event }, 50, () => fired++);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(fired, 0, 'not while a connection is open');
+  open = 0;
+  changes.fire(0);
+  open = 1;
+  changes.fire(1);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(fired, 0, 'a connection opened within the time resets it');
+  open = 0;
+  changes.fire(0);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(fired, 1);
+  watch.dispose();
+});
