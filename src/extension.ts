@@ -7,13 +7,24 @@ import { SatchelExtension } from './extension/satchelExtension.ts';
 import { join } from 'node:path';
 import { HostSupervisor } from './hosting/hostSupervisor.ts';
 import type { DataHostCommand } from './hosting/hostCommand.ts';
+import type { BundleLoad } from './extensionLoader.ts';
+import { performance } from 'node:perf_hooks';
 
 let extension: SatchelExtension | undefined;
+let bundle: BundleLoad | undefined;
+
+/** Told by the loader (extensionLoader.ts) how this bundle was compiled and run. */
+export function bundleLoaded(load: BundleLoad): void {
+  bundle = load;
+}
 
 export function activate(context: vscode.ExtensionContext): SatchelExtension | undefined {
+  const activating = performance.now();
   try {
     const command = hostCommand(context.extensionPath);
     extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'), (options) => new HostSupervisor({ ...options, command }), context.extension.extensionKind);
+    extension.activation = { ...bundle, activateMs: performance.now() - activating };
+    extension.log.info(activationLine(extension.activation));
   } catch (error) {
     void reportActivationFailure(context, error);
     return undefined;
@@ -22,6 +33,11 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
   context.subscriptions.push({ dispose: () => void started.shutdown() });
   setImmediate(() => void started.start());
   return started;
+}
+
+function activationLine(figures: NonNullable<SatchelExtension['activation']>): string {
+  const ms = (value: number | undefined): string => (value === undefined ? '?' : `${value.toFixed(1)} ms`);
+  return `Activated in ${ms(figures.activateMs)}; the bundle compiled in ${ms(figures.compileMs)} (code cache ${figures.codeCache ?? 'not used'}) and ran in ${ms(figures.runMs)}.`;
 }
 
 /**

@@ -25,6 +25,14 @@ import type { Role, StartHosting } from '../hosting/hosting.ts';
 import { explainClientOnly, explainHostingFailure, type HostingAction } from './hostingFailure.ts';
 import { RemoteNotices } from './remoteNotice.ts';
 
+/** What activation cost (extensionLoader.ts and extension.ts measure it; docs/performance.md). */
+export interface ActivationFigures {
+  readonly compileMs?: number;
+  readonly runMs?: number;
+  readonly codeCache?: string;
+  readonly activateMs: number;
+}
+
 export class SatchelExtension extends Owner {
   readonly log = this._register(new Log());
   readonly server: ServerController;
@@ -47,6 +55,8 @@ export class SatchelExtension extends Owner {
   readonly sync: SatchelSync;
   /** Says so when the library is on a remote machine and empty. */
   readonly remote: RemoteNotices;
+  /** Set by the entry point once activation returns. */
+  activation: ActivationFigures | undefined;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
