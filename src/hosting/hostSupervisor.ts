@@ -147,7 +147,8 @@ export class HostSupervisor implements Hosting {
       const how = this.child?.pid === pid && this.childExit ? ` (${this.childExit})` : '';
       this.pendingNotice = `The Satchel host (pid ${pid}, port ${port}) stopped${how}`;
       this.logger.warn(`${this.pendingNotice}; ${this.lead ? 'starting it again' : 'waiting for it to start again'}.`);
-      if (!this.attached) this.set({ kind: 'waiting', notice: `${this.pendingNotice}; ${this.lead ? 'starting it again' : 'waiting for it'}.` });
+      // A window that cannot start one goes straight to `failed` (look() says so).
+      if (!this.attached && !this.cannotHost) this.set({ kind: 'waiting', notice: `${this.pendingNotice}; ${this.lead ? 'starting it again' : 'waiting for it'}.` });
       void this.look();
     }, 20);
   }
