@@ -120,7 +120,7 @@ export class HostSupervisor implements Hosting {
       return this.attached !== undefined;
     }
     this.attached = { url, port: file.port, pid: file.pid, socket };
-    socket.once('close', () => this.lost(socket));
+    socket.once('close', () => void this.lost(socket));
     this.backoffMs = 0;
     this.announceAttached(file);
     return true;
@@ -136,9 +136,21 @@ export class HostSupervisor implements Hosting {
   }
 
   /** The presence socket closed: the host ended (or was stopped). The lead starts another at once. */
-  private lost(socket: WebSocket): void {
-    if (this.attached?.socket !== socket || this.disposed) return;
-    const { pid, port } = this.attached;
+  private async lost(socket: WebSocket): Promise<void> {
+    const was = this.attached;
+    if (was?.socket !== socket || this.disposed) return;
+    // A closed socket is not always a dead host: one that missed the host's pings (an extension host
+    // frozen for half a minute) is dropped by it. The same host answering again keeps the connection.
+    const again = readPortFile(this.options.dataDir)?.pid === was.pid ? await openPresence(was.url) : undefined;
+    if (again && this.attached === was && !this.disposed) {
+      this.attached = { ...was, socket: again };
+      again.once('close', () => void this.lost(again));
+      this.logger.info(`The connection to the Satchel host (pid ${was.pid}) dropped and was opened again.`);
+      return;
+    }
+    again?.terminate();
+    if (this.attached !== was || this.disposed) return;
+    const { pid, port } = was;
     this.attached = undefined;
     this.lostAt = Date.now();
     // The child's exit may be reported just after its socket closed.

@@ -16,6 +16,7 @@ export async function run(): Promise<void> {
   await import('./history.test.ts');
   await import('./sync.test.ts');
   await import('./trash.test.ts');
+  await import('./hostProcess.test.ts');
   // Last: it restarts the host on another data directory and back.
   await import('./remote.test.ts');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
