@@ -31,6 +31,7 @@ interface Run {
   readonly phases: Record<string, Phase>;
   readonly whole: Omit<Phase, 'ms'>;
   readonly extensionHostRssAddedMb: number;
+  readonly extensionHostCpuSeconds: number;
   readonly dataHost: null | string | { pid: number; rssMb: number; cpuSeconds: number };
 }
 
@@ -54,4 +55,5 @@ for (const phase of Object.keys(runs[0]!.phases)) {
 console.log(`| whole day: p50 / p99 / max (ms) | ${runs.map((run) => `${run.whole.p50} / ${run.whole.p99} / ${run.whole.max}`).join(' | ')} |`);
 console.log(`| activation (require + activate) | ${runs.map((run) => (run.bundle === '-' ? '' : `${run.activation.requireMs} + ${run.activation.activateMs} ms`)).join(' | ')} |`);
 console.log(`| extension host RSS added | ${runs.map((run) => `${run.extensionHostRssAddedMb} MB`).join(' | ')} |`);
-console.log(`| data host RSS / CPU | ${runs.map((run) => (typeof run.dataHost === 'object' && run.dataHost ? `${run.dataHost.rssMb} MB / ${run.dataHost.cpuSeconds} s` : String(run.dataHost ?? ''))).join(' | ')} |`);
+console.log(`| extension host CPU after start | ${runs.map((run) => `${run.extensionHostCpuSeconds} s`).join(' | ')} |`);
+console.log(`| data host RSS / CPU after start | ${runs.map((run) => (typeof run.dataHost === 'object' && run.dataHost ? `${run.dataHost.rssMb} MB / ${run.dataHost.cpuSeconds} s` : String(run.dataHost ?? ''))).join(' | ')} |`);

@@ -97,6 +97,7 @@ async function main() {
   const client = api?.server.connection.client;
   const hostPid = () => (api ? JSON.parse(readFileSync(path.join(dataDir, 'port.json'), 'utf8')).pid : undefined);
   const ticks0 = api ? cpuTicks(hostPid()) : NaN;
+  const cpu0 = process.cpuUsage();
   await phase('first search', async () => {
     if (client) await client.assets.search('retry');
   });
@@ -133,6 +134,7 @@ async function main() {
     phases,
     whole: { p50: ms(whole.percentile(50)), p99: ms(whole.percentile(99)), max: ms(whole.max) },
     extensionHostRssAddedMb: Math.round((process.memoryUsage().rss - rssBefore) / 2 ** 20),
+    extensionHostCpuSeconds: (() => { const cpu = process.cpuUsage(cpu0); return Math.round((cpu.user + cpu.system) / 1e4) / 100; })(),
     dataHost: pid === undefined ? null : pid === process.pid ? 'in the extension host' : { pid, rssMb: rssMb(pid), cpuSeconds: (cpuTicks(pid) - ticks0) / 100 },
   };
   console.log(JSON.stringify(result));
