@@ -22,7 +22,8 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
   const activating = performance.now();
   try {
     const command = hostCommand(context.extensionPath);
-    extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'), (options) => new HostSupervisor({ ...options, command }), context.extension.extensionKind);
+    const version = String(context.extension.packageJSON.version ?? '0.0.0');
+    extension = new SatchelExtension(version, (options) => new HostSupervisor({ ...options, command, version }), context.extension.extensionKind);
     extension.activation = { ...bundle, activateMs: performance.now() - activating };
     extension.log.info(activationLine(extension.activation));
   } catch (error) {

@@ -74,6 +74,8 @@ export function spawnDataHost(command: DataHostCommand, settings: DataHostSettin
     const logStart = fstatSync(log).size;
     const child = spawn(command.execPath, [...(command.execArgv ?? []), command.script, ...hostArgs(settings)], {
       detached: true,
+      // Not the window's folder: a process outliving the window must not hold a workspace (Windows locks a cwd).
+      cwd: settings.dataDir,
       stdio: ['ignore', log, log],
       windowsHide: true,
       env: { ...process.env, ...command.env },

@@ -25,6 +25,8 @@ export interface SupervisorOptions extends HostingOptions {
   readonly command: DataHostCommand;
   /** How often a window with no host looks again (and the lead retries the lead lock at 4×). */
   readonly probeIntervalMs?: number;
+  /** This extension's version: the lead replaces a window-started host of another version (after an update). */
+  readonly version?: string;
 }
 
 interface Attached {
@@ -113,6 +115,11 @@ export class HostSupervisor implements Hosting {
     } finally {
       probe.dispose();
     }
+    if (this.outdated(file)) {
+      this.logger.info(`The Satchel host (pid ${file.pid}) is version ${file.version ?? '?'}, this window's is ${this.options.version}: starting this version's.`);
+      await this.stopHost();
+      return false;
+    }
     const socket = await openPresence(url);
     if (!socket) return false;
     if (this.disposed || this.attached) {
@@ -124,6 +131,12 @@ export class HostSupervisor implements Hosting {
     this.backoffMs = 0;
     this.announceAttached(file);
     return true;
+  }
+
+  /** A host a window started from another version of the extension, which this lead did not start itself. */
+  private outdated(file: PortFile): boolean {
+    const version = this.options.version;
+    return this.lead !== undefined && file.managed === true && version !== undefined && file.version !== version && this.child?.pid !== file.pid;
   }
 
   private announceAttached(file: PortFile): void {

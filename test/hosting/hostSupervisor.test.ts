@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, waitFor } from '../support/helpers.ts';
 import { ensureCliBuilt } from '../reliability/support.ts';
@@ -58,6 +58,32 @@ test('the host outlives the window that started it; the other window takes the l
     await second.stopHost();
     await first.close();
     await second.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('after an update, the lead window replaces a host another version started, and keeps the one it started itself', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const current = readPortFile;
+  const before = window(dataDir);
+  let updated: HostSupervisor | undefined;
+  try {
+    await before.start();
+    const old = before.hostPid!;
+    assert.equal(current(dataDir)?.version, JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version, 'the port file says which version serves');
+    await before.close();
+    updated = window(dataDir, { version: '99.0.0' });
+    const role = await updated.start();
+    assert.equal(role.kind, 'host');
+    assert.notEqual(updated.hostPid, old, 'a host of this version was started');
+    await waitFor(() => !alive(old), 5_000);
+    const own = updated.hostPid!;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(updated.hostPid, own, 'the host it started (still reporting 0.1.0 here) is kept, not replaced in a loop');
+  } finally {
+    await updated?.stopHost();
+    await updated?.close();
+    await before.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
