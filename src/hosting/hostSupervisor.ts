@@ -61,6 +61,8 @@ export class HostSupervisor implements Hosting {
   private timer: NodeJS.Timeout | undefined;
   private readonly standby = new AbortController();
   private disposed = false;
+  /** Set by stopHost(): this part is about to be replaced (new settings), so it starts no host of its own. */
+  private replacing = false;
 
   constructor(options: SupervisorOptions) {
     this.options = options;
@@ -91,7 +93,7 @@ export class HostSupervisor implements Hosting {
 
   /** Connects to the host the port file names, or (the lead) starts one. */
   private async look(): Promise<void> {
-    if (this.disposed || this.attached) return;
+    if (this.disposed || this.replacing || this.attached) return;
     if (await this.attach()) return;
     if (this.lead && !this.cannotHost) {
       await this.startHost();
@@ -117,7 +119,7 @@ export class HostSupervisor implements Hosting {
     }
     if (this.outdated(file)) {
       this.logger.info(`The Satchel host (pid ${file.pid}) is version ${file.version ?? '?'}, this window's is ${this.options.version}: starting this version's.`);
-      await this.stopHost();
+      await terminate(this.options.dataDir, file);
       return false;
     }
     const socket = await openPresence(url);
@@ -152,6 +154,10 @@ export class HostSupervisor implements Hosting {
   private async lost(socket: WebSocket): Promise<void> {
     const was = this.attached;
     if (was?.socket !== socket || this.disposed) return;
+    if (this.replacing) {
+      this.attached = undefined;
+      return;
+    }
     // A closed socket is not always a dead host: one that missed the host's pings (an extension host
     // frozen for half a minute) is dropped by it. The same host answering again keeps the connection.
     const again = readPortFile(this.options.dataDir)?.pid === was.pid ? await openPresence(was.url) : undefined;
@@ -285,18 +291,9 @@ export class HostSupervisor implements Hosting {
   async stopHost(): Promise<boolean> {
     const file = readPortFile(this.options.dataDir);
     if (!file?.managed) return false;
-    try {
-      process.kill(file.pid, 'SIGTERM');
-    } catch {
-      return false;
-    }
-    // SIGTERM ends it within 2 s (cli.ts); then its port file is gone or names another.
-    for (let waited = 0; waited < 3_000; waited += 50) {
-      await delay(50);
-      const now = readPortFile(this.options.dataDir);
-      if (!now || now.pid !== file.pid) return true;
-    }
-    return true;
+    // Its successor (with the new settings) starts the next host, not this part with the old ones.
+    this.replacing = true;
+    return terminate(this.options.dataDir, file);
   }
 
   async close(): Promise<void> {
@@ -309,6 +306,21 @@ export class HostSupervisor implements Hosting {
     this.lead = undefined;
     this.changes.dispose();
   }
+}
+
+/** Ends a host with SIGTERM (it ends within 2 s, cli.ts) and waits until its port file is gone or names another. */
+async function terminate(dataDir: string, file: PortFile): Promise<boolean> {
+  try {
+    process.kill(file.pid, 'SIGTERM');
+  } catch {
+    return false;
+  }
+  for (let waited = 0; waited < 3_000; waited += 50) {
+    await delay(50);
+    const now = readPortFile(dataDir);
+    if (!now || now.pid !== file.pid) return true;
+  }
+  return true;
 }
 
 /** A WebSocket to the host's health stream, open, or undefined when it does not open within 2 s. */

@@ -88,6 +88,31 @@ test('after an update, the lead window replaces a host another version started, 
   }
 });
 
+test('a restart with new settings (a port): the next host has them; the part being replaced starts none with the old ones', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  // The same steps as ServerController.restart(): stop the host, close this part, start a new one.
+  const old = window(dataDir);
+  let next: HostSupervisor | undefined;
+  try {
+    await old.start();
+    assert.ok(await old.stopHost());
+    // A busy extension host may take a while between the two; the old part must not fill the gap.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(old.role.kind === 'host' || old.role.kind === 'client' ? old.hostPid : undefined, undefined, 'the old part started no host');
+    await old.close();
+    next = window(dataDir, { port: 39321 });
+    const role = await next.start();
+    assert.equal(role.kind === 'host' && role.port, 39321, `the new host listens on the new port: ${JSON.stringify(role)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(next.role.kind === 'host' && next.role.port, 39321, 'and stays the one used');
+  } finally {
+    await next?.stopHost();
+    await next?.close();
+    await old.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('the host leaves once no window has been connected for its idle time, and not while one is', { timeout: 60_000 }, async () => {
   const dataDir = tempDir('satchel-supervisor-');
   // 0.02 minutes: 1.2 s.
