@@ -34,7 +34,8 @@ const nodeCheck = [
   '#!/usr/bin/env node',
   'if (!require("node:module").isBuiltin("node:sqlite")) {',
   '  console.error("Satchel needs Node.js 22.13 or newer (node:sqlite); this is " + process.version + ". Run it through npm start, which uses the Node the project installs.");',
-  '  process.exit(1);',
+  // EXIT_NO_SQLITE (src/hosting/hostExit.ts): a VS Code window that started it explains it as such.
+  '  process.exit(76);',
   '}',
   // node:sqlite is stable enough for us; its ExperimentalWarning would only alarm users.
   'const emitWarning = process.emitWarning;',

@@ -13,7 +13,9 @@ import { tryStartHost } from '../../src/hosting/host.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { readPortFile } from '../../src/hosting/portFile.ts';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
-import { EXIT_SERVED_ELSEWHERE, EXIT_STORE_UNUSABLE } from '../../src/hosting/hostExit.ts';
+import { EXIT_NO_SQLITE, EXIT_SERVED_ELSEWHERE, EXIT_STORE_UNUSABLE } from '../../src/hosting/hostExit.ts';
+import { spawnSync } from 'node:child_process';
+import { ensureCliBuilt } from '../reliability/support.ts';
 
 test('--no-wait leaves with code 75 while another process serves the data directory', async () => {
   const dataDir = tempDir('satchel-managed-');
@@ -41,5 +43,19 @@ test('a store that will not open ends the host with code 77, and a bad --idle-mi
     assert.match(bad.stderr, /--idle-minutes must be a number of minutes from 0, not soon/);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('the built host on a Node without node:sqlite ends with code 76, which a window explains as such', () => {
+  const dir = tempDir('satchel-managed-');
+  try {
+    // What an Electron built without node:sqlite answers.
+    const preload = join(dir, 'nosqlite.cjs');
+    writeFileSync(preload, "const m = require('node:module'); const isBuiltin = m.isBuiltin; m.isBuiltin = (id) => !/sqlite/.test(id) && isBuiltin(id);");
+    const result = spawnSync(process.execPath, ['--require', preload, ensureCliBuilt(), '--data-dir', dir], { encoding: 'utf8' });
+    assert.equal(result.status, EXIT_NO_SQLITE, result.stderr);
+    assert.match(result.stderr, /needs Node\.js 22\.13 or newer \(node:sqlite\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
