@@ -1,6 +1,7 @@
 /**
- * Entry point. Activation only builds the UI and returns; the server starts right after, and a
- * failure is shown with "Show Log" / "Retry", never thrown at the user.
+ * Entry point (loaded by extensionLoader.ts). Activation only builds the UI and returns; the data
+ * host is found or started right after, in its own process, and a failure is shown with "Show Log"
+ * / "Retry", never thrown at the user.
  */
 import * as vscode from 'vscode';
 import { SatchelExtension } from './extension/satchelExtension.ts';

@@ -1,7 +1,8 @@
 /**
- * Runs this window's part of the election and turns its role into a Connection: a client of the
- * server (this window's own or another's), plus the connector application it registered as. The
- * UI only ever sees the Connection, so a takeover just swaps it.
+ * Runs this window's part in serving the data directory (hosting/hostSupervisor.ts: the data host is
+ * its own process, which the lead window starts) and turns its role into a Connection: a client of
+ * that host, plus the connector application it registered as. The UI only ever sees the
+ * Connection, so a restarted host just swaps it.
  */
 import * as vscode from 'vscode';
 import type { Application } from '../core/piecesTypes.ts';
