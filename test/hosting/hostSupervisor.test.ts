@@ -20,6 +20,7 @@ import { silentLogger } from '../../src/core/context.ts';
 import { StoreUnusableError } from '../../src/core/errors.ts';
 import { EXIT_SERVED_ELSEWHERE, EXIT_STORE_UNUSABLE } from '../../src/hosting/hostExit.ts';
 import { parseArgs } from 'node:util';
+import { createServer, type AddressInfo } from 'node:net';
 
 function alive(pid: number): boolean {
   try {
@@ -28,6 +29,16 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A loopback port nothing listens on now (other hosts on this machine use the Pieces range). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 function window(dataDir: string, options: Partial<SupervisorOptions> = {}): HostSupervisor {
@@ -100,11 +111,12 @@ test('a restart with new settings (a port): the next host has them; the part bei
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(old.role.kind === 'host' || old.role.kind === 'client' ? old.hostPid : undefined, undefined, 'the old part started no host');
     await old.close();
-    next = window(dataDir, { port: 39321 });
+    const port = await freePort();
+    next = window(dataDir, { port });
     const role = await next.start();
-    assert.equal(role.kind === 'host' && role.port, 39321, `the new host listens on the new port: ${JSON.stringify(role)}`);
+    assert.equal(role.kind === 'host' && role.port, port, `the new host listens on the new port: ${JSON.stringify(role)}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.equal(next.role.kind === 'host' && next.role.port, 39321, 'and stays the one used');
+    assert.equal(next.role.kind === 'host' && next.role.port, port, 'and stays the one used');
   } finally {
     await next?.stopHost();
     await next?.close();
