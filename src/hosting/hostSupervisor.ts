@@ -38,6 +38,9 @@ interface Attached {
 
 const SERVED_ELSEWHERE_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 8_000;
+/** A host that stops this often is not started again (as language clients do): something is wrong with it. */
+const CRASHES_ALLOWED = 5;
+const CRASH_WINDOW_MS = 3 * 60_000;
 
 export class HostSupervisor implements Hosting {
   private readonly options: SupervisorOptions;
@@ -58,6 +61,8 @@ export class HostSupervisor implements Hosting {
   /** Said with the next role: what happened to the host. */
   private pendingNotice: string | undefined;
   private lostAt = 0;
+  /** When the hosts this window looked after stopped, within the last CRASH_WINDOW_MS. */
+  private readonly stops: number[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly standby = new AbortController();
   private disposed = false;
@@ -178,10 +183,21 @@ export class HostSupervisor implements Hosting {
       const how = this.child?.pid === pid && this.childExit ? ` (${this.childExit})` : '';
       this.pendingNotice = `The Satchel host (pid ${pid}, port ${port}) stopped${how}`;
       this.logger.warn(`${this.pendingNotice}; ${this.lead ? 'starting it again' : 'waiting for it to start again'}.`);
+      if (this.lead && this.tooManyStops()) {
+        this.hostingFailed(new Error(`The Satchel host stopped ${CRASHES_ALLOWED} times in ${CRASH_WINDOW_MS / 60_000} minutes, so it is not started again; its log is host.log in ${this.options.dataDir}. Retry starts it again.`));
+        return;
+      }
       // A window that cannot start one goes straight to `failed` (look() says so).
       if (!this.attached && !this.cannotHost) this.set({ kind: 'waiting', notice: `${this.pendingNotice}; ${this.lead ? 'starting it again' : 'waiting for it'}.` });
       void this.look();
     }, 20);
+  }
+
+  private tooManyStops(): boolean {
+    const now = Date.now();
+    this.stops.push(now);
+    while (this.stops.length > 0 && this.stops[0]! < now - CRASH_WINDOW_MS) this.stops.shift();
+    return this.stops.length >= CRASHES_ALLOWED;
   }
 
   private async startHost(): Promise<void> {
@@ -194,7 +210,7 @@ export class HostSupervisor implements Hosting {
     return this.starting;
   }
 
-  /** Starts the host process and waits until it serves, ends, or stops answering for long. */
+  /** Starts the host process and waits until it serves or ends (a large store may take long to open). */
   private async runHost(): Promise<void> {
     let spawned;
     try {

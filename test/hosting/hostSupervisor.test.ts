@@ -125,6 +125,28 @@ test('a restart with new settings (a port): the next host has them; the part bei
   }
 });
 
+test('a host that keeps stopping is started again 4 times, then the window says so and stops trying', { timeout: 90_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const only = window(dataDir);
+  try {
+    await only.start();
+    for (let stop = 1; stop <= 5; stop++) {
+      const pid = only.hostPid!;
+      process.kill(pid, 'SIGKILL');
+      if (stop < 5) await waitFor(() => only.hostPid !== undefined && only.hostPid !== pid, 15_000);
+    }
+    await waitFor(() => only.role.kind === 'failed', 5_000);
+    assert.match(only.role.kind === 'failed' ? only.role.error.message : '', /stopped 5 times in 3 minutes, so it is not started again/);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The port file, if any, is the fifth's, which SIGKILL left behind.
+    const left = readPortFile(dataDir);
+    assert.ok(left === undefined || !alive(left.pid), 'no sixth host');
+  } finally {
+    await only.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('the host leaves once no window has been connected for its idle time, and not while one is', { timeout: 60_000 }, async () => {
   const dataDir = tempDir('satchel-supervisor-');
   // 0.02 minutes: 1.2 s.
