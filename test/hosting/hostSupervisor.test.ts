@@ -12,7 +12,9 @@ import { tempDir, waitFor } from '../support/helpers.ts';
 import { ensureCliBuilt } from '../reliability/support.ts';
 import { HostSupervisor, type SupervisorOptions } from '../../src/hosting/hostSupervisor.ts';
 import { hostArgs, type DataHostCommand } from '../../src/hosting/hostCommand.ts';
-import { readPortFile } from '../../src/hosting/portFile.ts';
+import { readPortFile, writePortFile } from '../../src/hosting/portFile.ts';
+import { createServer as createHttpServer } from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { hostTuning } from '../../src/cli/hostTuning.ts';
 import { exitWhenIdle } from '../../src/hosting/idleExit.ts';
 import { Emitter } from '../../src/core/events.ts';
@@ -143,6 +145,44 @@ test('a host that keeps stopping is started again 4 times, then the window says 
     assert.ok(left === undefined || !alive(left.pid), 'no sixth host');
   } finally {
     await only.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a presence socket the host drops while it still answers is opened again, with no role change; a host gone is reported', async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  // A stand-in host: health, the health stream, and a port file naming it.
+  const server = createHttpServer((req, res) => res.end(req.url === '/.well-known/health' ? 'ok' : ''));
+  const sockets: WebSocket[] = [];
+  const streams = new WebSocketServer({ server, path: '/.well-known/stream/health' });
+  streams.on('connection', (socket) => {
+    sockets.push(socket);
+    socket.send('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  writePortFile(dataDir, (server.address() as AddressInfo).port, silentLogger);
+  const served = join(dataDir, 'served.cjs');
+  writeFileSync(served, `process.exit(${EXIT_SERVED_ELSEWHERE});`);
+  const only = window(dataDir, { command: { execPath: process.execPath, script: served } });
+  const roles: string[] = [];
+  only.onDidChangeRole((role) => roles.push(role.kind));
+  try {
+    assert.equal((await only.start()).kind, 'host');
+    await waitFor(() => sockets.length === 1);
+    sockets[0]!.terminate();
+    await waitFor(() => sockets.length === 2, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(roles, ['host'], 'the window kept its connection');
+    server.closeAllConnections();
+    for (const socket of sockets) socket.terminate();
+    streams.close();
+    server.close();
+    await waitFor(() => only.role.kind === 'waiting' && only.role.notice !== undefined, 5_000);
+    assert.match(only.role.kind === 'waiting' ? only.role.notice! : '', /stopped/);
+  } finally {
+    await only.close();
+    streams.close();
+    server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
