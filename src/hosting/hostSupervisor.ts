@@ -55,6 +55,8 @@ export class HostSupervisor implements Hosting {
   /** The host this window started, while it runs. */
   private child: ChildProcess | undefined;
   private childExit: string | undefined;
+  /** Resolves when the host this window started ends. */
+  private childExited: Promise<unknown> = Promise.resolve();
   private starting: Promise<void> | undefined;
   private backoffMs = 0;
   private notBefore = 0;
@@ -177,8 +179,10 @@ export class HostSupervisor implements Hosting {
     const { pid, port } = was;
     this.attached = undefined;
     this.lostAt = Date.now();
-    // The child's exit may be reported just after its socket closed.
-    setTimeout(() => {
+    // The child's exit is reported after its socket closed, later still on a busy machine: its
+    // wait status says how it ended. A host this window did not start is waited for no longer.
+    const ownChild = this.child?.pid === pid;
+    void Promise.race([ownChild ? this.childExited : Promise.resolve(), delay(ownChild ? 1_000 : 0)]).then(() => {
       if (this.disposed) return;
       const how = this.child?.pid === pid && this.childExit ? ` (${this.childExit})` : '';
       this.pendingNotice = `The Satchel host (pid ${pid}, port ${port}) stopped${how}`;
@@ -190,7 +194,7 @@ export class HostSupervisor implements Hosting {
       // A window that cannot start one goes straight to `failed` (look() says so).
       if (!this.attached && !this.cannotHost) this.set({ kind: 'waiting', notice: `${this.pendingNotice}; ${this.lead ? 'starting it again' : 'waiting for it'}.` });
       void this.look();
-    }, 20);
+    });
   }
 
   private tooManyStops(): boolean {
@@ -233,6 +237,7 @@ export class HostSupervisor implements Hosting {
         resolve({ code, signal });
       });
     });
+    this.childExited = exited;
     let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     void exited.then((result) => (ended = result));
     if (this.current.kind !== 'waiting' && this.current.kind !== 'starting') this.set({ kind: 'waiting', ...this.notice() });
