@@ -34,15 +34,26 @@ const nodeCheck = [
   '#!/usr/bin/env node',
   'if (!require("node:module").isBuiltin("node:sqlite")) {',
   '  console.error("Satchel needs Node.js 22.13 or newer (node:sqlite); this is " + process.version + ". Run it through npm start, which uses the Node the project installs.");',
-  '  process.exit(1);',
+  // EXIT_NO_SQLITE (src/hosting/hostExit.ts): a VS Code window that started it explains it as such.
+  '  process.exit(76);',
   '}',
   // node:sqlite is stable enough for us; its ExperimentalWarning would only alarm users.
   'const emitWarning = process.emitWarning;',
   'process.emitWarning = (warning, ...rest) => { if (!String(warning).includes("SQLite is an experimental")) emitWarning.call(process, warning, ...rest); };',
 ].join('\n');
 
+/** The extension's `undici` is its Pool alone (scripts/undiciPool.cjs). */
+const poolOnly = {
+  name: 'undici-pool-only',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: path.resolve('scripts/undiciPool.cjs') }));
+  },
+};
+
 const entries = [
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.cjs', banner: { js: importMetaUrl } },
+  // VS Code loads the loader (main), which compiles the bundle with V8's code cache (src/extensionLoader.ts).
+  { entryPoints: ['src/extensionLoader.ts'], outfile: 'dist/extension.cjs' },
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.cjs', banner: { js: importMetaUrl }, plugins: [poolOnly] },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs', banner: { js: `${nodeCheck}\n${importMetaUrl}` } },
   // The language model's worker thread, and the model it loads (a VSIX ships only dist/).
   { entryPoints: ['src/core/classify/classifyWorker.ts'], outfile: 'dist/classifyWorker.cjs', banner: { js: importMetaUrl } },

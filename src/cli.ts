@@ -8,7 +8,10 @@
  * `satchel connect <agent>` writes Satchel's MCP entry into an agent's config (cli/connectCommand.ts).
  */
 import { parseArgs } from 'node:util';
-import { currentHost, startHostWhenFree, type RunningHost } from './hosting/host.ts';
+import { currentHost, startHostWhenFree, tryStartHost, type HostOptions, type RunningHost } from './hosting/host.ts';
+import { EXIT_SERVED_ELSEWHERE, exitCodeOf } from './hosting/hostExit.ts';
+import { exitWhenIdle } from './hosting/idleExit.ts';
+import { hostTuning } from './cli/hostTuning.ts';
 import type { Logger } from './core/context.ts';
 import { defaultDataDir } from './core/dataDir.ts';
 import { runImportCommand } from './cli/importCommand.ts';
@@ -37,6 +40,13 @@ async function main(): Promise<void> {
       'allow-host': { type: 'string', multiple: true },
       'review-agent-writes': { type: 'boolean' },
       'trash-retention-days': { type: 'string' },
+      'connector-min-length': { type: 'string' },
+      'connector-reuse-threshold': { type: 'string' },
+      'model-idle-unload-minutes': { type: 'string' },
+      'model-catalog-url': { type: 'string' },
+      'idle-minutes': { type: 'string' },
+      wait: { type: 'boolean' },
+      managed: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowNegative: true,
@@ -44,6 +54,8 @@ async function main(): Promise<void> {
   if (values.help) {
     console.log(
       'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N] [--trash-retention-days N] [--allow-host NAME]… [--[no-]review-agent-writes]\n' +
+        '               [--connector-min-length N] [--connector-reuse-threshold X] [--model-idle-unload-minutes N] [--model-catalog-url URL]\n' +
+        '               [--idle-minutes N] [--no-wait] [--managed]\n' +
         '       satchel import [--data-dir DIR] <file-or-folder>…\n' +
         '       satchel import [--data-dir DIR] --from-pieces [URL]\n' +
         '       satchel backup [--data-dir DIR] [FILE]\n' +
@@ -56,6 +68,9 @@ async function main(): Promise<void> {
         '  --trash-retention-days: days deleted snippets and conversations stay in the trash (default 30; 0 keeps them until emptied).\n' +
         '  --allow-host: a Host name answered besides loopback ones, e.g. host.docker.internal for tools in a container (Docker Desktop).\n' +
         "  --review-agent-writes: agents' writes wait under Agent changes until you accept them; --no-review-agent-writes: they count at once.\n" +
+        '  --idle-minutes: exit once no connection (window, tool, stream) has been open for this long (default: never).\n' +
+        `  --no-wait: exit with code ${EXIT_SERVED_ELSEWHERE} instead of waiting when another process serves the data directory.\n` +
+        '  --managed: started by a VS Code window, which may stop it to start one with its own settings (port file says so).\n' +
         '    Kept in the data directory: without either, the last choice (here or in VS Code) stands.\n' +
         '  SATCHEL_DATA_DIR, SATCHEL_PORT, SATCHEL_TRASH_RETENTION_DAYS and SATCHEL_ALLOWED_HOSTS (comma-separated) are read too.',
     );
@@ -72,6 +87,7 @@ async function main(): Promise<void> {
   }
 
   const allowedHosts = values['allow-host'] ?? process.env.SATCHEL_ALLOWED_HOSTS?.split(',').filter((name) => name.trim() !== '') ?? [];
+  const tuning = hostTuning(values);
 
   // Said when the lock is found held, not from a look at the port file before trying: a process
   // started beside another could look before that one had written it, and then wait saying nothing.
@@ -100,25 +116,37 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  const options: HostOptions = {
+    dataDir,
+    logger,
+    ...(port !== undefined ? { port } : {}),
+    ...(keepBackups !== undefined ? { keepBackups } : {}),
+    ...(retentionDays !== undefined ? { trash: { retentionDays } } : {}),
+    ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
+    ...(tuning.connector ? { connector: tuning.connector } : {}),
+    ...(tuning.models ? { models: tuning.models } : {}),
+    agents: { reviewChanges },
+    managed: values.managed === true,
+  };
   try {
-    host = await startHostWhenFree(
-      {
-        dataDir,
-        logger,
-        ...(port !== undefined ? { port } : {}),
-        ...(keepBackups !== undefined ? { keepBackups } : {}),
-        ...(retentionDays !== undefined ? { trash: { retentionDays } } : {}),
-        ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
-        agents: { reviewChanges },
-      },
-      stop.signal,
-      waiting,
-    );
+    if (values.wait === false) {
+      host = await tryStartHost(options);
+      if (!host) {
+        waiting();
+        logger.info(`--no-wait: leaving (exit code ${EXIT_SERVED_ELSEWHERE}).`);
+        process.exit(EXIT_SERVED_ELSEWHERE);
+      }
+    } else host = await startHostWhenFree(options, stop.signal, waiting);
   } catch (error) {
     if (stop.signal.aborted) return;
-    throw error;
+    console.error(`[satchel] ${(error as Error).message ?? error}`);
+    process.exit(exitCodeOf(error));
   }
   logger.info(`serving ${dataDir} on ${host.server.url}${host.core.agentChanges.reviewing ? "; agents' writes wait for review" : ''}`);
+  if (tuning.idleMs !== undefined) {
+    const minutes = tuning.idleMs / 60_000;
+    exitWhenIdle(host.server, tuning.idleMs, () => void shutdown(`no connection for ${minutes} minute${minutes === 1 ? '' : 's'}`));
+  }
 }
 
 const subcommands: Readonly<Record<string, (args: readonly string[]) => Promise<number>>> = {

@@ -1,16 +1,32 @@
 /**
- * Entry point. Activation only builds the UI and returns; the server starts right after, and a
- * failure is shown with "Show Log" / "Retry", never thrown at the user.
+ * Entry point (loaded by extensionLoader.ts). Activation only builds the UI and returns; the data
+ * host is found or started right after, in its own process, and a failure is shown with "Show Log"
+ * / "Retry", never thrown at the user.
  */
 import * as vscode from 'vscode';
 import { SatchelExtension } from './extension/satchelExtension.ts';
-import { HostElection } from './hosting/hostElection.ts';
+import { join } from 'node:path';
+import { HostSupervisor } from './hosting/hostSupervisor.ts';
+import type { DataHostCommand } from './hosting/hostCommand.ts';
+import type { BundleLoad } from './extensionLoader.ts';
+import { performance } from 'node:perf_hooks';
 
 let extension: SatchelExtension | undefined;
+let bundle: BundleLoad | undefined;
+
+/** Told by the loader (extensionLoader.ts) how this bundle was compiled and run. */
+export function bundleLoaded(load: BundleLoad): void {
+  bundle = load;
+}
 
 export function activate(context: vscode.ExtensionContext): SatchelExtension | undefined {
+  const activating = performance.now();
   try {
-    extension = new SatchelExtension(String(context.extension.packageJSON.version ?? '0.0.0'), (options) => new HostElection(options), context.extension.extensionKind);
+    const command = hostCommand(context.extensionPath);
+    const version = String(context.extension.packageJSON.version ?? '0.0.0');
+    extension = new SatchelExtension(version, (options) => new HostSupervisor({ ...options, command, version }), context.extension.extensionKind);
+    extension.activation = { ...bundle, activateMs: performance.now() - activating };
+    extension.log.info(activationLine(extension.activation));
   } catch (error) {
     void reportActivationFailure(context, error);
     return undefined;
@@ -19,6 +35,20 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
   context.subscriptions.push({ dispose: () => void started.shutdown() });
   setImmediate(() => void started.start());
   return started;
+}
+
+function activationLine(figures: NonNullable<SatchelExtension['activation']>): string {
+  const ms = (value: number | undefined): string => (value === undefined ? '?' : `${value.toFixed(1)} ms`);
+  return `Activated in ${ms(figures.activateMs)}; the bundle compiled in ${ms(figures.compileMs)} (code cache ${figures.codeCache ?? 'not used'}) and ran in ${ms(figures.runMs)}.`;
+}
+
+/**
+ * The data host runs on the Node VS Code ships: the extension host's own executable, which is
+ * Electron in desktop VS Code (ELECTRON_RUN_AS_NODE=1 makes it plain Node, as language servers are
+ * started) and Node itself in a remote or browser window's server.
+ */
+function hostCommand(extensionPath: string): DataHostCommand {
+  return { execPath: process.execPath, script: join(extensionPath, 'dist', 'cli.cjs'), env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 
 export async function deactivate(): Promise<void> {

@@ -29,6 +29,14 @@ import { SecretMarks } from './secrets/secretMarks.ts';
 import { SecretsStatus } from './secrets/secretsStatus.ts';
 import { assetSecrets } from './secrets/snippetSecrets.ts';
 
+/** What activation cost (extensionLoader.ts and extension.ts measure it; docs/performance.md). */
+export interface ActivationFigures {
+  readonly compileMs?: number;
+  readonly runMs?: number;
+  readonly codeCache?: string;
+  readonly activateMs: number;
+}
+
 export class SatchelExtension extends Owner {
   readonly log = this._register(new Log());
   readonly server: ServerController;
@@ -55,6 +63,8 @@ export class SatchelExtension extends Owner {
   readonly secretMarks: SecretMarks;
   /** How many snippets hold secrets, in the status bar. */
   readonly secretsStatus: SecretsStatus;
+  /** Set by the entry point once activation returns. */
+  activation: ActivationFigures | undefined;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
@@ -132,7 +142,7 @@ export class SatchelExtension extends Owner {
         this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
         this.completions.update();
         if (event.affectsConfiguration(AGENT_REVIEW_KEY)) void this.agents.review.changed();
-        if (SERVER_KEYS.some((key) => event.affectsConfiguration(key))) void this.start();
+        if (SERVER_KEYS.some((key) => event.affectsConfiguration(key))) void this.restart();
       }),
     );
     this._register(this.server.onDidChangeRole((role) => this.onRole(role)));
@@ -140,6 +150,12 @@ export class SatchelExtension extends Owner {
 
   start(): Promise<Role> {
     this.started = this.server.start();
+    return this.started;
+  }
+
+  /** After a change of the server's settings: the data host starts again with them. */
+  private restart(): Promise<Role> {
+    this.started = this.server.restart();
     return this.started;
   }
 

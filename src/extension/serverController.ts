@@ -1,7 +1,8 @@
 /**
- * Runs this window's part of the election and turns its role into a Connection: a client of the
- * server (this window's own or another's), plus the connector application it registered as. The
- * UI only ever sees the Connection, so a takeover just swaps it.
+ * Runs this window's part in serving the data directory (hosting/hostSupervisor.ts: the data host is
+ * its own process, which the lead window starts) and turns its role into a Connection: a client of
+ * that host, plus the connector application it registered as. The UI only ever sees the
+ * Connection, so a restarted host just swaps it.
  */
 import * as vscode from 'vscode';
 import type { Application } from '../core/piecesTypes.ts';
@@ -28,6 +29,8 @@ export class ServerController extends Owner {
   private readonly version: string;
   private readonly startHosting: StartHosting;
   private election: Hosting | undefined;
+  /** The data directory of the current election. */
+  private electionDir: string | undefined;
   private current: Connection | undefined;
   private applicationPromise: Promise<Application> | undefined;
   private readonly _onDidChangeConnection = this._register(new vscode.EventEmitter<Connection | undefined>());
@@ -50,7 +53,21 @@ export class ServerController extends Owner {
   }
 
   get dataDir(): string | undefined {
-    return this.election ? this.readSettings().dataDir : undefined;
+    return this.election ? this.electionDir : undefined;
+  }
+
+  /**
+   * Starts the data host again with this window's settings, then reconnects. Only a host a window
+   * started is stopped, and only by the lead window (every window hears a settings change) or on
+   * the user's command; a host started outside VS Code is left alone.
+   */
+  async restart(byUser = false): Promise<Role> {
+    const election = this.election;
+    if (election && (byUser || this.role.kind === 'host') && this.electionDir === this.readSettings().dataDir) {
+      if (await election.stopHost()) this.log.info('Stopped the Satchel host to start it with the current settings.');
+      else if (byUser) this.log.info('The Satchel host was not started by VS Code (`satchel` on the command line?): restart it where it runs; reconnecting.');
+    }
+    return this.start();
   }
 
   /** Starts (or restarts) the election; resolves with the first role. Never throws: failures are the `failed` role. */
@@ -62,15 +79,19 @@ export class ServerController extends Owner {
       dataDir: settings.dataDir,
       logger: this.log,
       ...(settings.port !== undefined ? { port: settings.port } : {}),
-      connector: { minLength: settings.connectorMinLength, reuseThreshold: settings.connectorReuseThreshold },
-      models: { idleUnloadMs: settings.idleUnloadMs, ...(settings.catalogBaseUrl ? { catalogBaseUrl: settings.catalogBaseUrl } : {}) },
+      connectorMinLength: settings.connectorMinLength,
+      connectorReuseThreshold: settings.connectorReuseThreshold,
+      modelIdleUnloadMs: settings.idleUnloadMs,
+      ...(settings.catalogBaseUrl ? { catalogBaseUrl: settings.catalogBaseUrl } : {}),
       keepBackups: settings.keepBackups,
       ...(settings.allowedHosts.length > 0 ? { allowedHosts: settings.allowedHosts } : {}),
-      // Set by the user: this host starts with it. Left at its default: the store's last choice stands.
-      ...(settings.agentReviewWrites !== undefined ? { agents: { reviewChanges: settings.agentReviewWrites } } : {}),
-      trash: { retentionDays: settings.trashRetentionDays },
+      // Set by the user: the host starts with it. Left at its default: the store's last choice stands.
+      ...(settings.agentReviewWrites !== undefined ? { reviewAgentWrites: settings.agentReviewWrites } : {}),
+      trashRetentionDays: settings.trashRetentionDays,
+      idleMinutes: settings.hostIdleMinutes,
     });
     this.election = election;
+    this.electionDir = settings.dataDir;
     election.onDidChangeRole((role) => this.onRole(role));
     return election.start();
   }

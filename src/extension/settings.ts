@@ -43,12 +43,17 @@ export interface Settings {
   readonly agentReviewWrites: boolean | undefined;
   /** Days deleted assets and conversations stay in the trash (0: until it is emptied). */
   readonly trashRetentionDays: number;
+  /** The data host leaves after this many minutes with no window or tool connected. */
+  readonly hostIdleMinutes: number;
 }
+
+/** How long the data host stays once no window uses it (a window opened meanwhile finds it running). */
+export const DEFAULT_HOST_IDLE_MINUTES = 10;
 
 export const AGENT_REVIEW_KEY = `${SECTION}.agents.reviewWrites`;
 
 /** Keys whose change needs the server restarted (the others apply at once). */
-export const SERVER_KEYS = ['port', 'dataDirectory', 'server.allowedHosts', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep', 'trash.retentionDays'].map((key) => `${SECTION}.${key}`);
+export const SERVER_KEYS = ['port', 'dataDirectory', 'server.allowedHosts', 'connector.minLength', 'connector.reuseThreshold', 'models.idleUnloadMinutes', 'models.catalogBaseUrl', 'backups.keep', 'trash.retentionDays', 'host.idleMinutes'].map((key) => `${SECTION}.${key}`);
 
 /** What settings are read through; `inspect` tells a value the user set from the default. */
 export type Configuration = Pick<vscode.WorkspaceConfiguration, 'get'> & Partial<Pick<vscode.WorkspaceConfiguration, 'inspect'>>;
@@ -74,6 +79,7 @@ export function readSettings(configuration: Configuration, env: NodeJS.ProcessEn
     syncRemote: String(configuration.get<string>('sync.remote', '') ?? '').trim() || undefined,
     agentReviewWrites: userSet(configuration, 'agents.reviewWrites') ? configuration.get<boolean>('agents.reviewWrites', false) === true : undefined,
     trashRetentionDays: Math.min(MAX_RETENTION_DAYS, Math.max(0, Math.round(configuration.get<number>('trash.retentionDays', DEFAULT_RETENTION_DAYS)))),
+    hostIdleMinutes: Math.max(0, Number(configuration.get<number>('host.idleMinutes', DEFAULT_HOST_IDLE_MINUTES)) || 0),
   };
 }
 

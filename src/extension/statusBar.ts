@@ -4,6 +4,13 @@ import type { Role } from '../hosting/hosting.ts';
 import { Owner } from '../core/lifecycle.ts';
 import type { ServerController } from './serverController.ts';
 
+/** How long "host restarted" stays in the status bar. */
+const NOTICE_MS = 15_000;
+
+function pidOf(pid: number | undefined): string {
+  return pid !== undefined ? ` (pid ${pid})` : '';
+}
+
 export class StatusBar extends Owner {
   private readonly item: vscode.StatusBarItem;
   private flashTimer: NodeJS.Timeout | undefined;
@@ -14,7 +21,7 @@ export class StatusBar extends Owner {
     this.item = this._register(vscode.window.createStatusBarItem('satchel.status', vscode.StatusBarAlignment.Right, 100));
     this.item.name = 'Satchel';
     this.item.command = 'satchel.server.menu';
-    this._register(server.onDidChangeRole((role) => this.render(role)));
+    this._register(server.onDidChangeRole((role) => this.changed(role)));
     this.render(server.role);
     this.item.show();
   }
@@ -25,6 +32,22 @@ export class StatusBar extends Owner {
     this.item.text = `$(lightbulb) Satchel: ${message}`;
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.flashTimer = setTimeout(() => this.render(this.role), 4_000);
+  }
+
+  /** A role with a notice (the data host stopped, and was started again) shows it a while, highlighted. */
+  private changed(role: Role): void {
+    this.render(role);
+    const notice = role.kind === 'host' || role.kind === 'client' || role.kind === 'waiting' ? role.notice : undefined;
+    if (notice === undefined) return;
+    this.item.tooltip = `${notice}\n\n${String(this.item.tooltip ?? '')}`;
+    if (role.kind !== 'host' && role.kind !== 'client') {
+      this.item.text = '$(sync~spin) Satchel: host stopped';
+      return;
+    }
+    clearTimeout(this.flashTimer);
+    this.item.text = `$(warning) Satchel :${role.port} host restarted`;
+    this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this.flashTimer = setTimeout(() => this.render(this.role), NOTICE_MS);
   }
 
   get text(): string {
@@ -41,17 +64,17 @@ export class StatusBar extends Owner {
         break;
       case 'host':
         this.item.text = `$(server) Satchel :${role.port}`;
-        this.item.tooltip = `Satchel serves ${role.url} from this window (host). Click for options.`;
+        this.item.tooltip = `Satchel's data host${pidOf(role.pid)} serves ${role.url} beside VS Code; this window starts it again if it stops. Click for options.`;
         break;
       case 'client':
         this.item.text = `$(plug) Satchel :${role.port}`;
         this.item.tooltip = role.cannotHost
-          ? `Satchel uses the server at ${role.url} (client); this window cannot host one itself: ${role.cannotHost.message}`
-          : `Satchel uses the server of another window at ${role.url} (client). Click for options.`;
+          ? `Satchel uses the server at ${role.url} (client); this window cannot start one itself: ${role.cannotHost.message}`
+          : `Satchel uses the data host${pidOf(role.pid)} at ${role.url}, which another window looks after. Click for options.`;
         break;
       case 'waiting':
         this.item.text = '$(sync~spin) Satchel';
-        this.item.tooltip = 'Another process holds the data directory; waiting for it or to take over.';
+        this.item.tooltip = 'Satchel is waiting for its data host to answer (starting, or another process holds the data directory).';
         break;
       case 'failed':
         this.item.text = '$(error) Satchel';

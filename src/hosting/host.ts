@@ -12,6 +12,8 @@ const WARM_UP_DELAY_MS = 250;
 
 export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'logger'> {
   readonly logger: NonNullable<CoreOptions['logger']>;
+  /** Started by a VS Code window, which may stop it to start one with its settings (the port file says so). */
+  readonly managed?: boolean;
 }
 
 export interface RunningHost {
@@ -49,7 +51,7 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
   try {
     core = Satchel.open(options);
     const server = await serve(core, options);
-    writePortFile(core.dataDir, server.port, options.logger);
+    writePortFile(core.dataDir, server.port, options.logger, options.managed === true);
     const opened = core;
     // Read in slices between requests; closing the store mid-way only ends the reading early.
     const warmUp = setTimeout(() => {

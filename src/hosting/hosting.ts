@@ -3,15 +3,21 @@
  * imports only these types; the composition root hands it a factory that builds the real thing.
  */
 import type { Event } from '../core/events.ts';
-import type { HostOptions } from './host.ts';
+import type { Logger } from '../core/context.ts';
+import type { DataHostSettings } from './hostCommand.ts';
 
+/**
+ * `notice`: what last happened to the data host that the user should hear of (it stopped, how, and
+ * that it was started again), said once with the role that follows it.
+ */
 export type Role =
   | { readonly kind: 'starting' }
-  | { readonly kind: 'host'; readonly url: string; readonly port: number }
-  /** `cannotHost`: why this process could not take over if that server went away. */
-  | { readonly kind: 'client'; readonly url: string; readonly port: number; readonly cannotHost?: Error }
-  /** Another process holds the lock but its server does not answer yet. */
-  | { readonly kind: 'waiting' }
+  /** This window leads: it starts the data host (its own process) and starts it again when it stops. */
+  | { readonly kind: 'host'; readonly url: string; readonly port: number; readonly pid?: number; readonly notice?: string }
+  /** `cannotHost`: why this process could not start a host if that one went away. */
+  | { readonly kind: 'client'; readonly url: string; readonly port: number; readonly pid?: number; readonly cannotHost?: Error; readonly notice?: string }
+  /** No data host answers yet: one is starting, or another process holds the data directory. */
+  | { readonly kind: 'waiting'; readonly notice?: string }
   | { readonly kind: 'failed'; readonly error: Error };
 
 export interface Hosting {
@@ -19,11 +25,15 @@ export interface Hosting {
   readonly onDidChangeRole: Event<Role>;
   /** Resolves once the first role is known; never throws (a failure is the `failed` role). */
   start(): Promise<Role>;
-  /** Stops hosting (the lock goes to a successor) or stops waiting. */
+  /** Stops this window's part; the data host itself stays for the other windows (and leaves when idle). */
   close(): Promise<void>;
+  /** Stops the data host when a window started it (so one can start with new settings); false when it is not one. */
+  stopHost(): Promise<boolean>;
 }
 
-export type HostingOptions = HostOptions;
+export interface HostingOptions extends DataHostSettings {
+  readonly logger: Logger;
+}
 
 /** Builds this process's part in serving one data directory (one per start; a restart builds another). */
 export type StartHosting = (options: HostingOptions) => Hosting;

@@ -6,6 +6,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../core/context.ts';
 import { PRIVATE_FILE_MODE } from '../core/store/privateFiles.ts';
+import { SATCHEL_VERSION } from '../server/version.ts';
 
 export const PORT_FILE = 'port.json';
 
@@ -13,6 +14,10 @@ export interface PortFile {
   readonly port: number;
   readonly pid: number;
   readonly started: string;
+  /** A host a VS Code window started (`satchel --managed`): windows may stop it and start another. */
+  readonly managed?: boolean;
+  /** Satchel's version of the host, so a window of another version (updated) starts its own. */
+  readonly version?: string;
 }
 
 export function readPortFile(dataDir: string): PortFile | undefined {
@@ -26,9 +31,9 @@ export function readPortFile(dataDir: string): PortFile | undefined {
 }
 
 /** Names this process as `dataDir`'s host on `port`; a failure is logged, never thrown. */
-export function writePortFile(dataDir: string, port: number, logger: Logger): void {
+export function writePortFile(dataDir: string, port: number, logger: Logger, managed = false): void {
   const portFile = join(dataDir, PORT_FILE);
-  const content: PortFile = { port, pid: process.pid, started: new Date().toISOString() };
+  const content: PortFile = { port, pid: process.pid, started: new Date().toISOString(), version: SATCHEL_VERSION, ...(managed ? { managed } : {}) };
   const partial = `${portFile}.${process.pid}.tmp`;
   try {
     writeFileSync(partial, JSON.stringify(content), { mode: PRIVATE_FILE_MODE });

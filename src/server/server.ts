@@ -8,6 +8,7 @@ import type { Satchel } from '../core/satchel.ts';
 import type { Logger } from '../core/context.ts';
 import { createApp, type AppOptions, type SatchelApp } from './app.ts';
 import { rawErrorReply } from './errors.ts';
+import { Emitter, type Event } from '../core/events.ts';
 
 export const DEFAULT_PORT = 39300;
 export const LAST_PORT = 39333;
@@ -26,6 +27,10 @@ export interface SatchelServer {
   readonly port: number;
   readonly url: string;
   readonly app: SatchelApp;
+  /** Open connections (HTTP keep-alive and WebSocket streams): whether anyone uses the host now. */
+  readonly connections: number;
+  /** Fires with the new count as connections open and close (the idle exit, hosting/idleExit.ts). */
+  readonly onDidChangeConnections: Event<number>;
   close(): Promise<void>;
 }
 
@@ -33,6 +38,7 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
   const app = createApp(core, options);
   const callback = app.koa.callback();
   const sockets = new Set<Socket>();
+  const connectionChanges = new Emitter<number>();
   /** Requests whose body is still arriving: nothing of theirs is acknowledged, so a close ends them at once. */
   const receiving = new Set<IncomingMessage>();
   const track = (req: IncomingMessage, res: ServerResponse): void => {
@@ -51,7 +57,11 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
     server.on('upgrade', (req, socket, head) => app.streams.handleUpgrade(req, socket, head));
     server.on('connection', (socket) => {
       sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
+      connectionChanges.fire(sockets.size);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        connectionChanges.fire(sockets.size);
+      });
     });
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       // Requests Node's parser refuses never reach Koa; they still get the one JSON error shape.
@@ -105,6 +115,7 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      connectionChanges.dispose();
       app.streams.dispose();
       app.dispose();
       // `complete` is set once the whole message arrived, read or not (a GET or DELETE no parser read).
@@ -117,7 +128,16 @@ export async function serve(core: Satchel, options: ServeOptions): Promise<Satch
     return closing;
   };
 
-  return { port, url: `http://127.0.0.1:${port}`, app, close };
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    app,
+    get connections() {
+      return sockets.size;
+    },
+    onDidChangeConnections: connectionChanges.event,
+    close,
+  };
 }
 
 function range(from: number, to: number): number[] {

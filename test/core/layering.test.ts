@@ -5,7 +5,7 @@
  *   wire       the operations' declarations (zod); over core's types and its pure value tables
  *   server     HTTP + WebSocket over core and wire
  *   client     typed client of the interface over wire; from core only types and the event helpers
- *   hosting    who serves a data directory (lock, port file, election) over core, server and client
+ *   hosting    who serves a data directory (lock, port file, the host process) over core, wire, server and client
  *   extension  the vscode adapter over client, wire and core; sees hosting through its types only
  *   cli        the headless entry's subcommands (cli.ts's part of the composition root); no vscode
  *   extension.ts, cli.ts  composition roots: may import anything
@@ -41,7 +41,7 @@ const RULES: Record<string, Rule> = {
     forbiddenPackages: /^(vscode|koa|@koa\/|ws$|undici)/ },
   server: { uses: ['core', 'wire'], forbiddenPackages: /^(vscode|undici)/ },
   client: { uses: ['wire'], typesFrom: ['core'], runtimeFiles: ['src/core/events.ts'], forbiddenPackages: /^(vscode|koa|@koa\/)/ },
-  hosting: { uses: ['core', 'server', 'client'], forbiddenPackages: /^(vscode|koa|@koa\/)/ },
+  hosting: { uses: ['core', 'wire', 'server', 'client'], forbiddenPackages: /^(vscode|koa|@koa\/)/ },
   extension: { uses: ['client', 'wire', 'core'], typesFrom: ['hosting'], forbiddenPackages: /^(koa|@koa\/|ws$|undici)/ },
   cli: { uses: ['core', 'wire', 'client', 'hosting'], forbiddenPackages: /^(vscode|koa|@koa\/)/ },
 };

@@ -1,7 +1,8 @@
 /**
  * A window that cannot host (desktop VS Code on an Electron built without node:sqlite, or a store
  * that will not open) says so plainly and still works as the client of another Satchel serving the
- * data directory. node:sqlite's absence is simulated through the store's loader seam.
+ * data directory. node:sqlite's absence is simulated through the store's loader seam (the window
+ * takes its lead lock with it; the data host it would start runs on the same Node).
  */
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,9 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir, waitFor } from '../support/helpers.ts';
-import { HostElection, type Role } from '../../src/hosting/hostElection.ts';
+import { HostSupervisor } from '../../src/hosting/hostSupervisor.ts';
+import type { Role } from '../../src/hosting/hosting.ts';
+import { ensureCliBuilt } from '../reliability/support.ts';
 import { explainClientOnly, explainHostingFailure } from '../../src/extension/hostingFailure.ts';
 import { setSqliteLoaderForTests } from '../../src/core/store/sqlite.ts';
 import { SqliteUnavailableError, StoreUnusableError } from '../../src/core/errors.ts';
@@ -22,6 +25,11 @@ import { DATABASE_FILE } from '../../src/core/store/database.ts';
 afterEach(() => setSqliteLoaderForTests());
 
 const withoutSqlite = () => setSqliteLoaderForTests(() => undefined);
+
+/** A window's part, starting the built CLI as its data host when it leads. */
+function windowOn(dataDir: string, probeIntervalMs: number): HostSupervisor {
+  return new HostSupervisor({ dataDir, logger: silentLogger, port: 0, idleMinutes: 1, probeIntervalMs, command: { execPath: process.execPath, script: ensureCliBuilt() } });
+}
 
 test('without node:sqlite, opening a store or the host lock throws SqliteUnavailableError naming the runtime', () => {
   const dataDir = tempDir('satchel-nosqlite-');
@@ -47,7 +55,7 @@ test('without node:sqlite and another Satchel serving the directory, the window 
   const other = await tryStartHost({ dataDir, logger: silentLogger, port: 0 });
   assert.ok(other);
   withoutSqlite();
-  const window = new HostElection({ dataDir, logger: silentLogger, port: 0, probeIntervalMs: 100 });
+  const window = windowOn(dataDir, 100);
   const roles: Role[] = [];
   window.onDidChangeRole((role) => roles.push(role));
   let second: Awaited<ReturnType<typeof tryStartHost>>;
@@ -85,7 +93,7 @@ test('without node:sqlite and another Satchel serving the directory, the window 
 test('without node:sqlite and nothing serving the directory, the window fails with the reason and keeps looking', async () => {
   const dataDir = tempDir('satchel-nosqlite-');
   withoutSqlite();
-  const window = new HostElection({ dataDir, logger: silentLogger, port: 0, probeIntervalMs: 100 });
+  const window = windowOn(dataDir, 100);
   try {
     const role = await window.start();
     assert.equal(role.kind, 'failed');
@@ -104,10 +112,10 @@ test('without node:sqlite and nothing serving the directory, the window fails wi
   }
 });
 
-test('a store that will not open fails with StoreUnusableError, releases the lock, and does not retry in a loop', async () => {
+test('a store that will not open fails with StoreUnusableError, releases the lock, and does not retry in a loop', { timeout: 60_000 }, async () => {
   const dataDir = tempDir('satchel-badstore-');
   writeFileSync(join(dataDir, DATABASE_FILE), 'this is not a SQLite database, and it is long enough to have a header'.repeat(20));
-  const window = new HostElection({ dataDir, logger: silentLogger, port: 0, probeIntervalMs: 50 });
+  const window = windowOn(dataDir, 50);
   const roles: Role['kind'][] = [];
   window.onDidChangeRole((role) => roles.push(role.kind));
   try {
@@ -115,7 +123,8 @@ test('a store that will not open fails with StoreUnusableError, releases the loc
     assert.equal(role.kind, 'failed');
     assert.ok(role.kind === 'failed' && role.error instanceof StoreUnusableError);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.deepEqual(roles, ['failed'], 'no standby host keeps taking the lock and failing again');
+    assert.deepEqual(roles, ['failed'], 'no host is started again and again');
+    assert.match(role.kind === 'failed' ? role.error.message : '', /store/i, "the host's own words are in the error");
     const lock = HostLock.tryAcquire(dataDir);
     assert.ok(lock, 'the lock is free for a Satchel that can open the store');
     lock.dispose();

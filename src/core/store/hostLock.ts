@@ -21,11 +21,14 @@ export class HostLock implements Disposable {
     this.db = db;
   }
 
-  /** The lock, or undefined when another process (or another holder here) has it. */
-  static tryAcquire(dataDir: string): HostLock | undefined {
+  /**
+   * The lock, or undefined when another process (or another holder here) has it. `file` names
+   * another lock of the same kind in the directory (the windows' lead lock, hosting/leadLock.ts).
+   */
+  static tryAcquire(dataDir: string, file = LOCK_FILE): HostLock | undefined {
     // The database names a data directory; the lock file alone may be a probe's.
     ensurePrivateDir(dataDir, DATABASE_FILE);
-    const path = join(dataDir, LOCK_FILE);
+    const path = join(dataDir, file);
     ensurePrivateFile(path);
     const { DatabaseSync } = sqlite();
     const db = new DatabaseSync(path, { timeout: 0 });
@@ -62,10 +65,10 @@ export class HostLock implements Disposable {
 
   /** Polls until the lock is free (or `signal` aborts); a standby host waits here. */
   /** `onWaiting` is told once, when the lock is first found held: this process is then a standby. */
-  static async acquire(dataDir: string, signal?: AbortSignal, pollMs = 250, onWaiting?: () => void): Promise<HostLock> {
+  static async acquire(dataDir: string, signal?: AbortSignal, pollMs = 250, onWaiting?: () => void, file = LOCK_FILE): Promise<HostLock> {
     for (let tries = 0; ; tries++) {
       signal?.throwIfAborted();
-      const lock = HostLock.tryAcquire(dataDir);
+      const lock = HostLock.tryAcquire(dataDir, file);
       if (lock) return lock;
       if (tries === 0) onWaiting?.();
       await new Promise((resolve) => setTimeout(resolve, pollMs));

@@ -15,7 +15,7 @@ export function serverCommands(s: Services): CommandMap {
     'satchel.server.showLog': () => log.show(),
     'satchel.server.restart': async () => {
       log.info('Restarting the server');
-      return server.start();
+      return server.restart(true);
     },
     'satchel.server.menu': async () => {
       const role = server.role;

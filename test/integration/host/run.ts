@@ -7,7 +7,7 @@
  *   node --experimental-strip-types test/integration/host/run.ts [--vsix=FILE] [--timeout=1200] [--verbose]
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { format } from 'node:util';
@@ -79,6 +79,16 @@ async function modelMirror(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server };
 }
 
+/** The data host outlives the windows (its own process group); the run's data directory goes with the run. */
+function stopDataHost(dataDir: string): void {
+  try {
+    const file = JSON.parse(readFileSync(join(dataDir, 'port.json'), 'utf8')) as { pid?: unknown; managed?: unknown };
+    if (typeof file.pid === 'number' && file.managed === true) process.kill(file.pid, 'SIGTERM');
+  } catch {
+    // No host left, or it already left.
+  }
+}
+
 async function main(): Promise<number> {
   const tools = ensureHost();
   const vsix = packageVsix();
@@ -98,6 +108,8 @@ async function main(): Promise<number> {
       'satchel.remote.warnOnRemoteHost': false,
       // No "Your application running on port N is available" notification above the ones tests click.
       'remote.autoForwardPorts': false,
+      // Satchel's data hosts (one per data directory the suite uses) leave 30 s after the last window.
+      'satchel.host.idleMinutes': 0.5,
     },
     env: { SATCHEL_SCREENSHOT_DIR: screenshotDir },
   });
@@ -177,6 +189,7 @@ async function main(): Promise<number> {
     console.log(`\n${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
     await browser.close().catch(() => {});
     mirror.server.close();
+    stopDataHost(dataDir);
     await workbench.stop();
     console.log(`[runner] finished after ${((Date.now() - started) / 1000).toFixed(1)}s`);
   }

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { assetText } from '../../../src/client/assets.ts';
-import { HostElection } from '../../../src/hosting/hostElection.ts';
+import { HostSupervisor } from '../../../src/hosting/hostSupervisor.ts';
+import { readPortFile } from '../../../src/hosting/portFile.ts';
 import { silentLogger } from '../../../src/core/context.ts';
 import type { Asset } from '../../../src/core/piecesTypes.ts';
 
@@ -39,9 +40,13 @@ describe('Satchel in VS Code', function () {
 
   after(() => client?.dispose());
 
-  it('activates on startup and hosts the server on its port', async function () {
+  it('activates on startup and starts the data host as its own process, on its port', async function () {
     const role = api.server.role;
     assert.equal(role.kind, 'host');
+    const file = readPortFile(api.server.dataDir!);
+    assert.ok(file?.managed, 'the port file names a host a window started');
+    assert.notEqual(file.pid, process.pid, 'the data host is not the extension host');
+    assert.equal(role.kind === 'host' && role.pid, file.pid);
     const url = api.server.connection!.url;
     const health = await fetch(`${url}/.well-known/health`);
     assert.equal(health.status, 200);
@@ -58,9 +63,9 @@ describe('Satchel in VS Code', function () {
     assert.deepEqual([...api.commands.ids].sort(), manifest.contributes.commands.map((c) => c.command).sort());
   });
 
-  it('a second election on the same data directory becomes a client of this window', async function () {
+  it('a second window on the same data directory becomes a client of the same data host', async function () {
     const dataDir = api.server.dataDir!;
-    const second = new HostElection({ dataDir, logger: silentLogger, probeIntervalMs: 200 });
+    const second = new HostSupervisor({ dataDir, logger: silentLogger, probeIntervalMs: 200, idleMinutes: 1, command: { execPath: process.execPath, script: '/nonexistent' } });
     try {
       const role = await second.start();
       assert.equal(role.kind, 'client');
@@ -68,7 +73,7 @@ describe('Satchel in VS Code', function () {
     } finally {
       await second.close();
     }
-    assert.equal(api.server.role.kind, 'host', 'the window is still the host');
+    assert.equal(api.server.role.kind, 'host', 'the window still leads');
   });
 
   it('saves the selection as an asset that appears in the Assets tree', async function () {

@@ -1,0 +1,301 @@
+/**
+ * The window's part in serving a data directory (hosting/hostSupervisor.ts) against real host
+ * processes of the built CLI: the host outlives the window that started it, another window takes
+ * the lead and starts it again, it leaves once no window is connected, and a host that cannot
+ * start says why through its exit code.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, waitFor } from '../support/helpers.ts';
+import { ensureCliBuilt } from '../reliability/support.ts';
+import { HostSupervisor, type SupervisorOptions } from '../../src/hosting/hostSupervisor.ts';
+import { hostArgs, type DataHostCommand } from '../../src/hosting/hostCommand.ts';
+import { readPortFile, writePortFile } from '../../src/hosting/portFile.ts';
+import { createServer as createHttpServer } from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { hostTuning } from '../../src/cli/hostTuning.ts';
+import { exitWhenIdle } from '../../src/hosting/idleExit.ts';
+import { Emitter } from '../../src/core/events.ts';
+import { silentLogger } from '../../src/core/context.ts';
+import { StoreUnusableError } from '../../src/core/errors.ts';
+import { EXIT_SERVED_ELSEWHERE, EXIT_STORE_UNUSABLE } from '../../src/hosting/hostExit.ts';
+import { parseArgs } from 'node:util';
+import { createServer, type AddressInfo } from 'node:net';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A loopback port nothing listens on now (other hosts on this machine use the Pieces range). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function window(dataDir: string, options: Partial<SupervisorOptions> = {}): HostSupervisor {
+  const command: DataHostCommand = { execPath: process.execPath, script: ensureCliBuilt() };
+  return new HostSupervisor({ dataDir, logger: silentLogger, port: 0, idleMinutes: 1, probeIntervalMs: 100, command, ...options });
+}
+
+test('the host outlives the window that started it; the other window takes the lead and starts it again when it dies', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const first = window(dataDir);
+  const second = window(dataDir);
+  let pid: number | undefined;
+  try {
+    assert.equal((await first.start()).kind, 'host');
+    pid = first.hostPid!;
+    const role = await second.start();
+    assert.equal(role.kind, 'client');
+    assert.equal(second.hostPid, pid, 'both windows use one host');
+    await first.close();
+    await waitFor(() => second.role.kind === 'host', 5_000);
+    assert.ok(alive(pid), 'the host is still running after its window closed');
+    assert.equal(second.hostPid, pid, 'the new lead kept the same host');
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => second.hostPid !== undefined && second.hostPid !== pid, 10_000);
+    pid = second.hostPid;
+    assert.equal(readPortFile(dataDir)?.pid, pid);
+  } finally {
+    await second.stopHost();
+    await first.close();
+    await second.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('after an update, the lead window replaces a host another version started, and keeps the one it started itself', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const current = readPortFile;
+  const before = window(dataDir);
+  let updated: HostSupervisor | undefined;
+  try {
+    await before.start();
+    const old = before.hostPid!;
+    assert.equal(current(dataDir)?.version, JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version, 'the port file says which version serves');
+    await before.close();
+    updated = window(dataDir, { version: '99.0.0' });
+    const role = await updated.start();
+    assert.equal(role.kind, 'host');
+    assert.notEqual(updated.hostPid, old, 'a host of this version was started');
+    await waitFor(() => !alive(old), 5_000);
+    const own = updated.hostPid!;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(updated.hostPid, own, 'the host it started (still reporting 0.1.0 here) is kept, not replaced in a loop');
+  } finally {
+    await updated?.stopHost();
+    await updated?.close();
+    await before.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a restart with new settings (a port): the next host has them; the part being replaced starts none with the old ones', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  // The same steps as ServerController.restart(): stop the host, close this part, start a new one.
+  const old = window(dataDir);
+  let next: HostSupervisor | undefined;
+  try {
+    await old.start();
+    assert.ok(await old.stopHost());
+    // A busy extension host may take a while between the two; the old part must not fill the gap.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(old.role.kind === 'host' || old.role.kind === 'client' ? old.hostPid : undefined, undefined, 'the old part started no host');
+    await old.close();
+    const port = await freePort();
+    next = window(dataDir, { port });
+    const role = await next.start();
+    assert.equal(role.kind === 'host' && role.port, port, `the new host listens on the new port: ${JSON.stringify(role)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(next.role.kind === 'host' && next.role.port, port, 'and stays the one used');
+  } finally {
+    await next?.stopHost();
+    await next?.close();
+    await old.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a host that keeps stopping is started again 4 times, then the window says so and stops trying', { timeout: 90_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const only = window(dataDir);
+  try {
+    await only.start();
+    for (let stop = 1; stop <= 5; stop++) {
+      const pid = only.hostPid!;
+      process.kill(pid, 'SIGKILL');
+      if (stop < 5) await waitFor(() => only.hostPid !== undefined && only.hostPid !== pid, 15_000);
+    }
+    await waitFor(() => only.role.kind === 'failed', 5_000);
+    assert.match(only.role.kind === 'failed' ? only.role.error.message : '', /stopped 5 times in 3 minutes, so it is not started again/);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The port file, if any, is the fifth's, which SIGKILL left behind.
+    const left = readPortFile(dataDir);
+    assert.ok(left === undefined || !alive(left.pid), 'no sixth host');
+  } finally {
+    await only.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a presence socket the host drops while it still answers is opened again, with no role change; a host gone is reported', async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  // A stand-in host: health, the health stream, and a port file naming it.
+  const server = createHttpServer((req, res) => res.end(req.url === '/.well-known/health' ? 'ok' : ''));
+  const sockets: WebSocket[] = [];
+  const streams = new WebSocketServer({ server, path: '/.well-known/stream/health' });
+  streams.on('connection', (socket) => {
+    sockets.push(socket);
+    socket.send('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  writePortFile(dataDir, (server.address() as AddressInfo).port, silentLogger);
+  const served = join(dataDir, 'served.cjs');
+  writeFileSync(served, `process.exit(${EXIT_SERVED_ELSEWHERE});`);
+  const only = window(dataDir, { command: { execPath: process.execPath, script: served } });
+  const roles: string[] = [];
+  only.onDidChangeRole((role) => roles.push(role.kind));
+  try {
+    assert.equal((await only.start()).kind, 'host');
+    await waitFor(() => sockets.length === 1);
+    sockets[0]!.terminate();
+    await waitFor(() => sockets.length === 2, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(roles, ['host'], 'the window kept its connection');
+    server.closeAllConnections();
+    for (const socket of sockets) socket.terminate();
+    streams.close();
+    server.close();
+    await waitFor(() => only.role.kind === 'waiting' && only.role.notice !== undefined, 5_000);
+    assert.match(only.role.kind === 'waiting' ? only.role.notice! : '', /stopped/);
+  } finally {
+    await only.close();
+    streams.close();
+    server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('the host leaves once no window has been connected for its idle time, and not while one is', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  // 0.02 minutes: 1.2 s.
+  const only = window(dataDir, { idleMinutes: 0.02 });
+  try {
+    await only.start();
+    const pid = only.hostPid!;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    assert.ok(alive(pid), 'a connected window keeps the host');
+    await only.close();
+    await waitFor(() => !alive(pid), 10_000);
+    assert.equal(readPortFile(dataDir), undefined, 'it removed its port file as it left');
+  } finally {
+    await only.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a host that cannot open its store ends with a code the window turns into StoreUnusableError, with the log', async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const script = join(dataDir, 'fails.cjs');
+  writeFileSync(script, `console.error('[satchel] Cannot open the store: disk on fire'); process.exit(${EXIT_STORE_UNUSABLE});`);
+  const failing = window(dataDir, { command: { execPath: process.execPath, script } });
+  try {
+    const role = await failing.start();
+    assert.equal(role.kind, 'failed');
+    assert.ok(role.kind === 'failed' && role.error instanceof StoreUnusableError);
+    assert.match(role.kind === 'failed' ? role.error.message : '', /disk on fire/);
+  } finally {
+    await failing.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a host that finds the directory served elsewhere leaves, and the window waits instead of failing', async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const script = join(dataDir, 'served.cjs');
+  writeFileSync(script, `process.exit(${EXIT_SERVED_ELSEWHERE});`);
+  const waiting = window(dataDir, { command: { execPath: process.execPath, script } });
+  try {
+    assert.equal((await waiting.start()).kind, 'waiting');
+  } finally {
+    await waiting.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("the window's settings reach the host as flags the CLI reads back", () => {
+  const args = hostArgs({
+    dataDir: '/d',
+    port: 39310,
+    idleMinutes: 10,
+    connectorMinLength: 20,
+    connectorReuseThreshold: 0.7,
+    modelIdleUnloadMs: 90_000,
+    catalogBaseUrl: 'http://127.0.0.1:1/m',
+    allowedHosts: ['host.docker.internal'],
+    reviewAgentWrites: false,
+    keepBackups: 3,
+    trashRetentionDays: 7,
+  });
+  const { values } = parseArgs({
+    args,
+    options: {
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      'keep-backups': { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
+      'review-agent-writes': { type: 'boolean' },
+      'trash-retention-days': { type: 'string' },
+      'connector-min-length': { type: 'string' },
+      'connector-reuse-threshold': { type: 'string' },
+      'model-idle-unload-minutes': { type: 'string' },
+      'model-catalog-url': { type: 'string' },
+      'idle-minutes': { type: 'string' },
+      wait: { type: 'boolean' },
+      managed: { type: 'boolean' },
+    },
+    allowNegative: true,
+  });
+  assert.equal(values.wait, false);
+  assert.equal(values.managed, true);
+  assert.equal(values['review-agent-writes'], false);
+  assert.deepEqual(values['allow-host'], ['host.docker.internal']);
+  assert.deepEqual(hostTuning(values), {
+    connector: { minLength: 20, reuseThreshold: 0.7 },
+    models: { idleUnloadMs: 90_000, catalogBaseUrl: 'http://127.0.0.1:1/m' },
+    idleMs: 600_000,
+  });
+  assert.throws(() => hostTuning({ 'idle-minutes': '-1' }), /--idle-minutes must be a number of minutes from 0, not -1/);
+  assert.throws(() => hostTuning({ 'connector-reuse-threshold': '2' }), /--connector-reuse-threshold/);
+});
+
+test('the idle exit counts connections: it fires only after the last one has been closed for its time', async () => {
+  const changes = new Emitter<number>();
+  let open = 1;
+  let fired = 0;
+  const watch = exitWhenIdle({ get connections() { return open; }, onDidChangeConnections: changes.event }, 50, () => fired++);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(fired, 0, 'not while a connection is open');
+  open = 0;
+  changes.fire(0);
+  open = 1;
+  changes.fire(1);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(fired, 0, 'a connection opened within the time resets it');
+  open = 0;
+  changes.fire(0);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(fired, 1);
+  watch.dispose();
+});
