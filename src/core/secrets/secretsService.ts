@@ -43,6 +43,13 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   private readonly changed = new Emitter<string>();
   /** An asset's findings were recorded anew (or dismissed, or its sync flag changed). */
   readonly onDidChange: Event<string> = this.changed.event;
+  private readonly chose = new Emitter<readonly string[]>();
+  /**
+   * The user changed what a door sends of these snippets (Not a Secret, sync with its secret), in the
+   * transaction that records the choice: sync marks them changed there, so the next push sends them as
+   * now chosen rather than at their next edit.
+   */
+  readonly onDidChoose: Event<readonly string[]> = this.chose.event;
   private readonly progressed = new Emitter<SecretScanProgress>();
   readonly onDidProgress: Event<SecretScanProgress> = this.progressed.event;
   /** Scans under way, by asset: a door and the background scan of the same state share one. */
@@ -192,9 +199,9 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     this.context.transaction(() => {
       this.records.dismiss(finding.valueHash, new Date().toISOString());
       // Every snippet holding the value shows it no longer.
-      for (const row of this.context.database.prepare('SELECT DISTINCT asset_id FROM secret_findings WHERE value_hash = ?').all(finding.valueHash) as Array<{ asset_id: string }>) {
-        this.context.publish({ kind: 'asset', id: row.asset_id });
-      }
+      const holding = (this.context.database.prepare('SELECT DISTINCT asset_id FROM secret_findings WHERE value_hash = ?').all(finding.valueHash) as Array<{ asset_id: string }>).map((row) => row.asset_id);
+      for (const id of holding) this.context.publish({ kind: 'asset', id });
+      this.chose.fire(holding);
     });
     this.changed.fire(assetId);
   }
@@ -204,6 +211,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     this.context.transaction(() => {
       if (!this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(assetId)) throw new NotFoundError('asset', assetId);
       this.records.setIncluded(assetId, include, new Date().toISOString());
+      this.chose.fire([assetId]);
     });
     this.changed.fire(assetId);
   }
@@ -300,6 +308,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     this.disposed = true;
     this.subscription.dispose();
     this.changed.dispose();
+    this.chose.dispose();
     this.progressed.dispose();
     if (this.ownsScanner) this.scanner.dispose();
   }

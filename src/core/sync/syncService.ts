@@ -80,6 +80,7 @@ export class SyncService implements Disposable {
   private readonly conversations: SyncedConversations;
   private readonly conversationRecords: ConversationRecords;
   private readonly conflictCopies: ConflictCopies;
+  private readonly choices: Disposable;
 
   constructor(context: StoreContext, assets: AssetService, conversations: SyncedConversations, options: SyncServiceOptions, trash?: () => TrashedRecords | undefined) {
     this.context = context;
@@ -91,6 +92,8 @@ export class SyncService implements Disposable {
     this.records = new LibraryRecords({ database: context.database, ...assets.bulkTargets() });
     this.conversationRecords = new ConversationRecords(context, (id) => assets.exists(id));
     this.conflictCopies = new ConflictCopies(context, assets, this.records);
+    // Not a Secret or sync with its secret changes what a snippet sends, not the snippet: it is sent again.
+    this.choices = assets.secrets.onDidChoose((ids) => this.state.touch('asset', ids));
   }
 
   settings(): SyncSettings | undefined {
@@ -213,6 +216,7 @@ export class SyncService implements Disposable {
   }
 
   dispose(): void {
+    this.choices.dispose();
     void this.close();
   }
 }

@@ -143,6 +143,12 @@ export class SyncState {
     return this.database.prepare('SELECT 1 FROM sync_dirty WHERE kind = ? AND id = ? AND seq > ?').get(kind, id, seq) !== undefined;
   }
 
+  /** The records are to be sent again at the next sync (what they send changed, not they themselves). In the caller's transaction. */
+  touch(kind: SyncKindName, ids: readonly string[]): void {
+    const mark = this.database.prepare('INSERT OR REPLACE INTO sync_dirty (kind, id) VALUES (?, ?)');
+    for (const id of ids) mark.run(kind, id);
+  }
+
   /** The record is synced: its note goes. */
   clean(kind: SyncKindName, id: string): void {
     this.database.prepare('DELETE FROM sync_dirty WHERE kind = ? AND id = ?').run(kind, id);

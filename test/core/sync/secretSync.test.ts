@@ -229,3 +229,34 @@ test('a key pasted into a conversation never reaches the remote; a message added
     assert.deepEqual(plantedIn(remoteHistory(remote)), []);
   });
 });
+
+test('a choice made after a sync (sync with its secret, then back; Not a Secret) is sent at the next sync, without an edit of the snippet', SLOW, async () => {
+  const root = tempDir('satchel-secret-sync-choice-');
+  const remote = bareRepository(root);
+  const a = Satchel.open({ dataDir: join(root, 'a'), importWorker: false });
+  a.sync.configure(remote);
+  // The files of the remote's head (not its history: a value sent by choice stays there, as the user was told).
+  const head = (): string => execFileSync('git', ['--git-dir', remote, 'grep', '-h', '-I', '-e', '.', 'main'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  try {
+    const slack = await a.assets.writes.create(seed(`const slack = new WebClient("${PLANTED.slackToken}");\n`, { name: 'Slack' }), TEST_WRITE);
+    const stripe = await a.assets.writes.create(seed(`const stripe = new Stripe("${PLANTED.stripeKey}");\n`, { name: 'Stripe' }), TEST_WRITE);
+    await a.sync.sync();
+    assert.deepEqual(plantedIn(remoteHistory(remote)), []);
+
+    await a.assets.secrets.findingsNow(slack.id);
+    a.assets.secrets.setSyncWithSecrets(slack.id, true);
+    let summary = await a.sync.sync();
+    assert.deepEqual(summary.secrets?.withSecrets, [{ id: slack.id, name: 'Slack' }]);
+    assert.deepEqual(plantedIn(head()), ['slackToken'], 'the snippet went again, with its value');
+
+    a.assets.secrets.setSyncWithSecrets(slack.id, false);
+    await a.assets.secrets.findingsNow(stripe.id);
+    a.assets.secrets.dismiss(stripe.id, a.assets.secrets.storedFindings(stripe.id)[0]!.sensitiveId);
+    summary = await a.sync.sync();
+    assert.deepEqual(summary.secrets?.withSecrets, []);
+    assert.deepEqual(plantedIn(head()), ['stripeKey'], 'the head holds the dismissed value and no longer the one synced by choice');
+  } finally {
+    await a.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
