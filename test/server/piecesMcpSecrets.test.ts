@@ -42,11 +42,12 @@ async function call(name: string, args: Record<string, unknown>): Promise<CallTo
 }
 
 test('a memory and a snippet holding credentials come back from every Pieces tool with placeholders, never a value', async () => {
-  await call('create_pieces_memory', {
+  const saved = await call('create_pieces_memory', {
     summary_description: 'deploy bucket credentials',
     summary: `We deploy with the token ${PLANTED.githubToken} and the bucket client.\n\nexport GITHUB_TOKEN=${PLANTED.githubToken}`,
     connected_client: 'Cursor',
   });
+  assert.match(JSON.stringify(saved.content), /GitHub token.*kept on this machine/, 'the agent is told the value was kept and flagged');
   const asked = await call('ask_pieces_ltm', { question: 'how do we deploy the bucket?', chat_llm: 'gpt-4o' });
   assert.match(JSON.stringify(asked), /deploy bucket/, 'the answer finds the memory and the snippet');
   assert.match(JSON.stringify(asked), /«secret: /, 'their values as placeholders');

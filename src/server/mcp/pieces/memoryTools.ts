@@ -16,6 +16,7 @@ import type { ExchangeSlots } from '../exchangeSlots.ts';
 import { toolError, toolResult } from '../toolResults.ts';
 import { throughDoor } from './agentDoor.ts';
 import { RECALL_CHARS, summaryObject } from './memoryObjects.ts';
+import { agentView, keptText } from '../../agentSecrets.ts';
 
 const title = z.string().min(1).max(LIMITS.nameChars);
 const text = z.string().min(1).max(LIMITS.contentChars);
@@ -72,7 +73,7 @@ export function registerCreatePiecesMemory(server: McpServer, core: Satchel, aut
         };
         const result = await core.memories.save(input, author());
         const { text: answer, facts } = savedText(result, input.title.trim(), 'ask_pieces_ltm, workstream_summaries_full_text_search or recall_memories');
-        return toolResult(answer, facts);
+        return toolResult(await saidKept(core, answer, { code: input.summary, name: input.title }), facts);
       }),
   );
 }
@@ -110,7 +111,7 @@ export function registerSatchelMemoryTools(server: McpServer, core: Satchel, aut
           author(),
         );
         const { text: answer, facts } = savedText(result, args.title.trim(), 'recall_memories');
-        return toolResult(answer, facts);
+        return toolResult(await saidKept(core, answer, { code: args.text, name: args.title }), facts);
       }),
   );
 
@@ -155,4 +156,10 @@ export function registerSatchelMemoryTools(server: McpServer, core: Satchel, aut
 /** The client's own name, not the stand-in of a client that gave none. */
 function clientName(author: Author): string | undefined {
   return author.name === '' || author.name === authorOf(author.kind).name ? undefined : author.name;
+}
+
+/** An agent that saved a memory holding a credential is told it was kept and flagged, as a snippet's save says (issue 32). */
+async function saidKept(core: Satchel, answer: string, written: { code: string; name: string }): Promise<string> {
+  const kept = keptText((await agentView(core, written)).findings);
+  return kept === undefined ? answer : `${answer} ${kept}`;
 }
