@@ -12,6 +12,7 @@ import { detectSecrets, type SecretTexts } from './detector.ts';
 import type { SecretFinding } from './findings.ts';
 import type { ScanReply, ScanRequest } from './scanProtocol.ts';
 import { scanWorkerFile } from './scannerFiles.ts';
+import { mergedFindings, windowsOf } from './scanWindows.ts';
 
 export type ScanPriority = 'interactive' | 'background';
 
@@ -49,7 +50,21 @@ export class SecretScanner implements Disposable {
   }
 
   /** The findings of a snippet's texts (none dismissed or stored: what is there). */
-  scan(texts: SecretTexts, priority: ScanPriority = 'interactive'): Promise<SecretFinding[]> {
+  async scan(texts: SecretTexts, priority: ScanPriority = 'interactive'): Promise<SecretFinding[]> {
+    const windows = windowsOf(texts.code.length);
+    if (windows.length === 1) return this.scanWhole(texts, priority);
+    // A text past the content limit (an older store's): a window at a time, the name and description with the first.
+    const inCode: SecretFinding[][] = [];
+    let elsewhere: SecretFinding[] = [];
+    for (const [start, end] of windows) {
+      const part = await this.scanWhole({ ...(start === 0 ? texts : {}), code: texts.code.slice(start, end) }, priority);
+      inCode.push(part.filter((finding) => finding.field === 'code'));
+      if (start === 0) elsewhere = part.filter((finding) => finding.field !== 'code');
+    }
+    return [...mergedFindings(texts.code, windows, inCode), ...elsewhere];
+  }
+
+  private scanWhole(texts: SecretTexts, priority: ScanPriority): Promise<SecretFinding[]> {
     const size = texts.code.length + (texts.name?.length ?? 0) + (texts.description?.length ?? 0);
     if (size <= this.inThreadChars || this.broken || this.disposed) return detectSecrets(texts);
     return new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import type { Disposable } from '../events.ts';
 import { StoreUnusableError } from '../errors.ts';
-import { ensurePrivateDir, ensurePrivateFile } from './privateFiles.ts';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
 import { sqlite } from './sqlite.ts';
 import { DATABASE_FILE } from './database.ts';
 import { SQLITE_BUSY, SQLITE_LOCKED, sqliteCode } from './storageErrors.ts';
@@ -30,6 +30,8 @@ export class HostLock implements Disposable {
     ensurePrivateDir(dataDir, DATABASE_FILE);
     const path = join(dataDir, file);
     ensurePrivateFile(path);
+    // A holder killed mid-transaction leaves its journal (given the lock file's mode then: an older Satchel's 0644).
+    tightenIfPresent(`${path}-journal`);
     const { DatabaseSync } = sqlite();
     const db = new DatabaseSync(path, { timeout: 0 });
     try {
