@@ -17,7 +17,8 @@ export interface LiveCollectionSource<T> {
   open(): IdentifierStream;
   /** The id this collection cares about in one stream entry (e.g. `entry.asset?.id`). */
   key(entry: StreamedIdentifier): string | undefined;
-  fetch(id: string): Promise<T>;
+  /** One record; undefined (or a not-found ClientError) when it no longer exists. */
+  fetch(id: string): Promise<T | undefined>;
   /**
    * The records among `ids` that exist, by id, in one request (a missing id is simply absent). Used
    * when a frame (or the frames that queued up while one was applied) names more than a few records:

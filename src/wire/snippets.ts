@@ -7,7 +7,8 @@
  *   GET  /satchel/snippets/export?asset=ID | ?tag=TEXT [&includeSecrets=true]   CodeSnippetsExport (secrets as placeholders unless asked)
  *   GET  /satchel/assets/{asset}/snippet                           SnippetInfo
  *   POST /satchel/assets/{asset}/snippet  { syntax?, prefixes? }   SnippetInfo
- *   POST /satchel/assets/by-id[?transferables=true]  { ids }       Assets (those that exist, in order; no content unless asked)
+ *   POST /satchel/assets/by-id[?transferables=true]  { ids }       Assets (those that exist, in order; no content unless
+ *                                                                  asked, but always their secrets, as the editor marks them)
  */
 import { z } from 'zod';
 import type { Assets } from '../core/piecesTypes.ts';

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorCode, request, withClient } from '../support/helpers.ts';
-import { assetText } from '../../src/client/assets.ts';
+import { assetText, hasContent } from '../../src/client/assets.ts';
+import { PLANTED } from '../core/secrets/plantedSecrets.ts';
 
 test('completions, facts and export through the client; errors are 4xx JSON', async () => {
   await withClient(async (client, server) => {
@@ -71,8 +72,16 @@ test('POST /satchel/assets/by-id answers the assets named that exist, in order, 
     assert.equal(lean[0]!.name, 'Second');
     assert.equal(lean[0]!.original?.reference?.classification?.specific, 'py');
     assert.equal(assetText(lean[0]!), '', 'no content unless asked');
+    assert.equal(hasContent(lean[0]!), false);
     const full = await client.snippets.byId([first.id], { transferables: true });
     assert.equal(assetText(full[0]!), 'const first = 1;');
+    assert.equal(hasContent(full[0]!), true);
+    // A lean record still carries the secrets found in it: the editor counts them and marks them by value.
+    const aws = PLANTED.find((p) => p.shape === 'aws:AWSSecretAccessKey')!;
+    const secret = await client.assets.createFromText({ text: `import boto3\n${aws.text}\n`, application, language: 'py', name: 'boto3' });
+    const [leanSecret] = await client.snippets.byId([secret.id]);
+    assert.equal(assetText(leanSecret!), '');
+    assert.equal(leanSecret!.sensitives?.iterable?.length, 1);
     // The client splits a long list into requests the route accepts.
     const many = await client.snippets.byId([...Array.from({ length: 700 }, (_, i) => `missing-${i}`), first.id]);
     assert.deepEqual(many.map((asset) => asset.id), [first.id]);

@@ -210,7 +210,8 @@ export class AssetService implements Disposable {
   /**
    * The assets among `ids` that exist, in that order, rendered together (linked records read in one
    * statement); an id of no asset is left out. What a view asks for when a change names many assets,
-   * so it never reads the whole store for them. Without transferables no content is read.
+   * so it never reads the whole store for them. Without transferables no content is read, but the
+   * secrets found in each (`sensitives`, values included) are: the editor counts and marks them.
    */
   some(ids: readonly string[], options: { transferables?: boolean } = {}): Asset[] {
     const transferables = options.transferables ?? true;
@@ -222,7 +223,7 @@ export class AssetService implements Disposable {
         if (!(error instanceof NotFoundError)) throw error;
       }
     }
-    return docs.length ? this.renderer.renderAll(docs, transferables) : [];
+    return docs.length ? this.renderer.renderAll(docs, transferables, true) : [];
   }
 
   /**
