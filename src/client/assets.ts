@@ -147,6 +147,16 @@ export function assetText(asset: Asset): string {
   return original?.fragment?.string?.raw ?? '';
 }
 
+/**
+ * Whether the record carries the content of its original format: a reply without transferables (what
+ * the Assets view holds of each snippet) does not, and its text must be asked for.
+ */
+export function hasContent(asset: Asset): boolean {
+  const formats = asset.formats?.iterable ?? [];
+  const original = formats.find((format) => format.id === asset.original?.id) ?? formats[0];
+  return Boolean(original && (original.fragment?.string ?? original.fragment?.bytes ?? original.file?.string ?? original.file?.bytes));
+}
+
 /** The language of the asset's original format (`ts`, `py`…), or undefined when unclassified. */
 export function assetLanguage(asset: Asset): string | undefined {
   return asset.original?.reference?.classification?.specific ?? asset.formats?.iterable?.[0]?.classification?.specific;

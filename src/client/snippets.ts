@@ -1,5 +1,6 @@
 /** Saved assets as editor snippets: completion candidates, snippet facts and `.code-snippets` export (Satchel's own operations). */
-import { snippetOperations as op, type CodeSnippetsExport, type CompletionReply, type SnippetInfo } from '../wire/snippets.ts';
+import type { Asset } from '../core/piecesTypes.ts';
+import { snippetOperations as op, ASSETS_BY_ID_MAX, type CodeSnippetsExport, type CompletionReply, type SnippetInfo } from '../wire/snippets.ts';
 import type { HttpTransport } from './http.ts';
 
 export class SnippetsClient {
@@ -23,6 +24,23 @@ export class SnippetsClient {
 
   setInfo(asset: string, change: { syntax?: boolean; prefixes?: readonly string[] }): Promise<SnippetInfo> {
     return this.http.call(op.setInfo, { params: { asset }, body: change });
+  }
+
+  /**
+   * The assets among `ids` that exist (others are left out), without their content unless
+   * `transferables`: a request per ASSETS_BY_ID_MAX ids, one after another.
+   */
+  async byId(ids: readonly string[], options: { transferables?: boolean; signal?: AbortSignal } = {}): Promise<Asset[]> {
+    const found: Asset[] = [];
+    for (let at = 0; at < ids.length; at += ASSETS_BY_ID_MAX) {
+      const reply = await this.http.call(op.byId, {
+        query: { transferables: options.transferables ?? false },
+        body: { ids: ids.slice(at, at + ASSETS_BY_ID_MAX) },
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      found.push(...(reply.iterable ?? []));
+    }
+    return found;
   }
 
   /** One snippet, or every snippet with the tag, as a `.code-snippets` file (secrets as placeholders unless `includeSecrets`). */

@@ -1,7 +1,8 @@
 /**
  * A view's data: the records named by one identifiers stream, each fetched by id. The first frame
  * after every (re)connect lists everything, so it replaces the collection; later frames only name
- * changed or deleted ids. Knows nothing of VS Code.
+ * changed or deleted ids. Only the records a frame names are fetched, in bounded chunks. Knows
+ * nothing of VS Code.
  */
 import { Emitter, type Disposable, type Event } from '../core/events.ts';
 import type { StreamedIdentifier, StreamedIdentifiers } from '../core/piecesTypes.ts';
@@ -16,13 +17,15 @@ export interface LiveCollectionSource<T> {
   open(): IdentifierStream;
   /** The id this collection cares about in one stream entry (e.g. `entry.asset?.id`). */
   key(entry: StreamedIdentifier): string | undefined;
-  fetch(id: string): Promise<T>;
+  /** One record; undefined (or a not-found ClientError) when it no longer exists. */
+  fetch(id: string): Promise<T | undefined>;
   /**
-   * Every record in one request, by id. Used when a frame (or the frames that queued up while one
-   * was applied) names more than a few records: a request per record meant 10,000 requests for the
-   * first frame of a 10k-asset store, and one per imported snippet during a bulk import.
+   * The records among `ids` that exist, by id, in one request (a missing id is simply absent). Used
+   * when a frame (or the frames that queued up while one was applied) names more than a few records:
+   * a request per record meant 10,000 requests for the first frame of a 10k-asset store, and reading
+   * the whole store instead meant parsing all 10k records for every import batch's frame.
    */
-  fetchAll?(): Promise<ReadonlyMap<string, T>>;
+  fetchMany?(ids: readonly string[]): Promise<ReadonlyMap<string, T>>;
 }
 
 /** What one change of the collection touched: the ids a frame named, or everything after a (re)connect. */
@@ -31,8 +34,13 @@ export interface CollectionChange {
   readonly full: boolean;
 }
 
-/** Changes naming more records than this are loaded with `fetchAll`, when the source has it. */
+/** Changes naming more records than this are loaded with `fetchMany`, when the source has it. */
 const BULK_FETCH_FROM = 32;
+/**
+ * Ids per `fetchMany`: each reply is parsed in one go on the editor's process, so its size, not the
+ * store's, bounds how long that holds the event loop.
+ */
+export const FETCH_CHUNK = 250;
 
 export class LiveCollection<T> implements Disposable {
   private readonly source: LiveCollectionSource<T>;
@@ -129,10 +137,10 @@ export class LiveCollection<T> implements Disposable {
   }
 
   private async apply(present: readonly string[], deleted: readonly string[], full: boolean): Promise<void> {
-    const bulk = present.length > BULK_FETCH_FROM ? await this.fetchAll() : undefined;
-    // The frame names the records; the snapshot only saves asking for them one by one.
-    const fromBulk = bulk ? present.flatMap((id) => (bulk.has(id) ? [[id, bulk.get(id)] as const] : [])) : [];
-    const remaining = bulk ? present.filter((id) => !bulk.has(id)) : present;
+    const bulk = present.length > BULK_FETCH_FROM ? await this.fetchMany(present) : undefined;
+    // What the bulk requests answered for; an id they did not answer for (its chunk failed) is asked alone.
+    const fromBulk = bulk ? present.flatMap((id) => (bulk.answered.has(id) ? [[id, bulk.found.get(id)] as const] : [])) : [];
+    const remaining = bulk ? present.filter((id) => !bulk.answered.has(id)) : present;
     const fetched = await mapLimit(remaining, 8, async (id) => {
       try {
         return [id, await this.source.fetch(id)] as const;
@@ -152,14 +160,26 @@ export class LiveCollection<T> implements Disposable {
     if (full) this.loadedResolve?.();
   }
 
-  private async fetchAll(): Promise<ReadonlyMap<string, T> | undefined> {
-    if (!this.source.fetchAll) return undefined;
-    try {
-      return await this.source.fetchAll();
-    } catch (error) {
-      this.logger.warn(`Could not fetch the snapshot, fetching records one by one: ${(error as Error).message}`);
-      return undefined;
+  /**
+   * The records among `ids`, FETCH_CHUNK at a time, one request after another: never the whole store
+   * for a frame that names a few hundred records. `answered` holds the ids of the chunks that came back
+   * (an id among them not in `found` no longer exists).
+   */
+  private async fetchMany(ids: readonly string[]): Promise<{ found: Map<string, T>; answered: Set<string> } | undefined> {
+    const fetchMany = this.source.fetchMany?.bind(this.source);
+    if (!fetchMany) return undefined;
+    const found = new Map<string, T>();
+    const answered = new Set<string>();
+    for (let at = 0; at < ids.length && this.stream; at += FETCH_CHUNK) {
+      const chunk = ids.slice(at, at + FETCH_CHUNK);
+      try {
+        for (const [id, item] of await fetchMany(chunk)) found.set(id, item);
+        for (const id of chunk) answered.add(id);
+      } catch (error) {
+        this.logger.warn(`Could not fetch ${chunk.length} records at once, fetching them one by one: ${(error as Error).message}`);
+      }
     }
+    return { found, answered };
   }
 
   dispose(): void {

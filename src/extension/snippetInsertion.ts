@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Asset } from '../core/piecesTypes.ts';
 import { snippetBody, type InsertableText } from '../core/snippets/snippetSyntax.ts';
-import { assetText } from '../client/assets.ts';
+import { assetText, hasContent } from '../client/assets.ts';
 import type { SatchelClient } from '../client/satchelClient.ts';
 
 export type { InsertableText } from '../core/snippets/snippetSyntax.ts';
@@ -30,7 +30,7 @@ export function insertSnippet(
 
 /** A saved asset as an insertion needs it: its text, and whether the host records it as snippet syntax. */
 export async function insertableAsset(client: SatchelClient, asset: Asset): Promise<InsertableText> {
-  const text = asset.formats?.iterable?.length ? assetText(asset) : assetText(await client.assets.get(asset.id));
+  const text = hasContent(asset) ? assetText(asset) : assetText(await client.assets.get(asset.id));
   const { syntax } = await client.snippets.info(asset.id);
   return { text, syntax };
 }

@@ -7,9 +7,13 @@
  *   GET  /satchel/snippets/export?asset=ID | ?tag=TEXT [&includeSecrets=true]   CodeSnippetsExport (secrets as placeholders unless asked)
  *   GET  /satchel/assets/{asset}/snippet                           SnippetInfo
  *   POST /satchel/assets/{asset}/snippet  { syntax?, prefixes? }   SnippetInfo
+ *   POST /satchel/assets/by-id[?transferables=true]  { ids }       Assets (those that exist, in order; no content unless
+ *                                                                  asked, but always their secrets, as the editor marks them)
  */
 import { z } from 'zod';
+import type { Assets } from '../core/piecesTypes.ts';
 import type { CodeSnippetsExport, CompletionReply, SnippetInfo, SnippetService } from '../core/snippets/snippetService.ts';
+import type { AssetService } from '../core/assets/assetService.ts';
 import { get, json, post, type Feeds } from './operation.ts';
 
 const snippetChange = z
@@ -20,14 +24,26 @@ const snippetChange = z
   })
   .refine((change) => change.syntax !== undefined || change.prefixes !== undefined, { message: 'give syntax or prefixes' });
 
+/**
+ * Ids one `/satchel/assets/by-id` request may name: a view asks for the assets a change named in
+ * chunks of at most this many, so no reply (and no parse in the editor's process) grows with the store.
+ */
+export const ASSETS_BY_ID_MAX = 500;
+
+const assetIds = z.object({ ids: z.array(z.string().min(1).max(256)).min(1).max(ASSETS_BY_ID_MAX).readonly() });
+
 export const snippetOperations = {
   completions: get('/satchel/snippets/completions', json<CompletionReply>()),
   export: get('/satchel/snippets/export', json<CodeSnippetsExport>()),
   info: get('/satchel/assets/:asset/snippet', json<SnippetInfo>()),
   setInfo: post('/satchel/assets/:asset/snippet', json<SnippetInfo>(), 'snippet change', snippetChange),
+  byId: post('/satchel/assets/by-id', json<Assets>(), 'asset ids', assetIds),
 } as const;
 
 export type { CodeSnippetsExport, CompletionCandidate, CompletionReply, SnippetInfo } from '../core/snippets/snippetService.ts';
 
 /** The parsed change is what core takes. */
-export type CoreSnippetBodies = [Feeds<z.output<typeof snippetChange>, Parameters<SnippetService['setInfo']>[1]>];
+export type CoreSnippetBodies = [
+  Feeds<z.output<typeof snippetChange>, Parameters<SnippetService['setInfo']>[1]>,
+  Feeds<z.output<typeof assetIds>['ids'], Parameters<AssetService['some']>[0]>,
+];

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorCode, request, withClient } from '../support/helpers.ts';
-import { assetText } from '../../src/client/assets.ts';
+import { assetText, hasContent } from '../../src/client/assets.ts';
+import { PLANTED } from '../core/secrets/plantedSecrets.ts';
 
 test('completions, facts and export through the client; errors are 4xx JSON', async () => {
   await withClient(async (client, server) => {
@@ -58,5 +59,49 @@ test('an import sent as parts (a file read on the client side) keeps snippet syn
     assert.deepEqual(candidate?.prefixes, ['fe']);
     const asset = await client.assets.get(candidate!.id);
     assert.equal(assetText(asset), 'for (const ${1:item} of ${2:items}) {}');
+  });
+});
+
+test('POST /satchel/assets/by-id answers the assets named that exist, in order, without content unless asked; bad input is 4xx', async () => {
+  await withClient(async (client, server) => {
+    const application = { id: 'test', name: 'OPEN_SOURCE', version: '1', platform: 'LINUX', onboarded: false, privacy: 'OPEN' } as never;
+    const first = await client.assets.createFromText({ text: 'const first = 1;', application, language: 'ts', name: 'First' });
+    const second = await client.assets.createFromText({ text: 'print("second")', application, language: 'py', name: 'Second' });
+    const lean = await client.snippets.byId([second.id, 'missing', first.id, second.id]);
+    assert.deepEqual(lean.map((asset) => asset.id), [second.id, first.id], 'a missing id is left out, a repeated one answered once');
+    assert.equal(lean[0]!.name, 'Second');
+    assert.equal(lean[0]!.original?.reference?.classification?.specific, 'py');
+    assert.equal(assetText(lean[0]!), '', 'no content unless asked');
+    assert.equal(hasContent(lean[0]!), false);
+    const full = await client.snippets.byId([first.id], { transferables: true });
+    assert.equal(assetText(full[0]!), 'const first = 1;');
+    assert.equal(hasContent(full[0]!), true);
+    // A lean record still carries the secrets found in it: the editor counts them and marks them by value.
+    const aws = PLANTED.find((p) => p.shape === 'aws:AWSSecretAccessKey')!;
+    const secret = await client.assets.createFromText({ text: `import boto3\n${aws.text}\n`, application, language: 'py', name: 'boto3' });
+    const [leanSecret] = await client.snippets.byId([secret.id]);
+    assert.equal(assetText(leanSecret!), '');
+    assert.equal(leanSecret!.sensitives?.iterable?.length, 1);
+    // The client splits a long list into requests the route accepts.
+    const many = await client.snippets.byId([...Array.from({ length: 700 }, (_, i) => `missing-${i}`), first.id]);
+    assert.deepEqual(many.map((asset) => asset.id), [first.id]);
+
+    const cases: Array<[unknown, number, string]> = [
+      [{}, 400, 'invalid_input'],
+      [{ ids: [] }, 400, 'invalid_input'],
+      [{ ids: 'abc' }, 400, 'invalid_input'],
+      [{ ids: [1, 2] }, 400, 'invalid_input'],
+      [{ ids: [''] }, 400, 'invalid_input'],
+      [{ ids: ['x'.repeat(300)] }, 400, 'invalid_input'],
+      [{ ids: Array.from({ length: 501 }, (_, i) => `id-${i}`) }, 400, 'invalid_input'],
+    ];
+    for (const [body, status, code] of cases) {
+      const answer = await request(server.url, 'POST', '/satchel/assets/by-id', { body });
+      assert.equal(answer.status, status, JSON.stringify(body).slice(0, 80));
+      assert.equal(errorCode(answer), code, JSON.stringify(body).slice(0, 80));
+    }
+    const bounded = await request(server.url, 'POST', '/satchel/assets/by-id', { body: { ids: Array.from({ length: 500 }, (_, i) => (i === 499 ? first.id : `id-${i}`)) } });
+    assert.equal(bounded.status, 200, 'the bound itself is accepted');
+    assert.match(bounded.text, new RegExp(first.id));
   });
 });

@@ -57,16 +57,17 @@ export class AssetRenderer {
    * Many assets at once: the records linked to them come from one statement (and one more per
    * asset with very many), and the conversations linked to any of them are read once each.
    */
-  renderAll(docs: readonly StoredAsset[], transferables: boolean): Asset[] {
+  renderAll(docs: readonly StoredAsset[], transferables: boolean, withSensitives = transferables): Asset[] {
     const linked = this.linkedOf(docs.map((doc) => doc.id));
     const conversationIds = [...new Set([...linked.values()].flatMap((entry) => entry.conversations))];
     const conversations = conversationIds.length > 0 ? this.conversations?.getMany(conversationIds, transferables) : undefined;
-    return docs.map((doc) => this.renderOne(doc, transferables, linked.get(doc.id), conversations));
+    return docs.map((doc) => this.renderOne(doc, transferables, withSensitives, linked.get(doc.id), conversations));
   }
 
   private renderOne(
     doc: StoredAsset,
     transferables: boolean,
+    withSensitives: boolean,
     linked: Linked | undefined,
     conversations: ReadonlyMap<string, Conversation> | undefined,
   ): Asset {
@@ -86,8 +87,9 @@ export class AssetRenderer {
     // The client reads Asset.conversations as full Conversations: rendered by their own area.
     const own = (linked?.conversations ?? []).flatMap((id) => conversations?.get(id) ?? []);
     asset.conversations = { iterable: own, indices: Object.fromEntries(own.map((c, i) => [c.id, i])) };
-    // The values travel with the whole asset only (the loopback interface's full reads), never in a content-free one.
-    const sensitives = transferables ? this.sensitives?.(doc) : undefined;
+    // The values travel with the whole asset only (the loopback interface's full reads), never in a content-free
+    // one, except to Satchel's own editor (`AssetService.some`), which marks them in the snippet's document.
+    const sensitives = withSensitives ? this.sensitives?.(doc) : undefined;
     if (sensitives) asset.sensitives = sensitives;
     return asset;
   }

@@ -208,6 +208,25 @@ export class AssetService implements Disposable {
   }
 
   /**
+   * The assets among `ids` that exist, in that order, rendered together (linked records read in one
+   * statement); an id of no asset is left out. What a view asks for when a change names many assets,
+   * so it never reads the whole store for them. Without transferables no content is read, but the
+   * secrets found in each (`sensitives`, values included) are: the editor counts and marks them.
+   */
+  some(ids: readonly string[], options: { transferables?: boolean } = {}): Asset[] {
+    const transferables = options.transferables ?? true;
+    const docs: StoredAsset[] = [];
+    for (const id of new Set(ids)) {
+      try {
+        docs.push(this.store.doc(id, transferables ? 'data' : CONTENT_FREE_DATA));
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+      }
+    }
+    return docs.length ? this.renderer.renderAll(docs, transferables, true) : [];
+  }
+
+  /**
    * What a listing shows of each ordinary asset among `ids` (in that order; others left out):
    * name, language, its first tags and the opening of its text, read without its document when
    * that is large. A summary of a 60 MB snippet costs what one of a small snippet does.

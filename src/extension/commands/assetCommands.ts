@@ -1,7 +1,7 @@
 /** Saving, finding and using assets: the editor commands and the Assets view's item actions. */
 import * as vscode from 'vscode';
 import type { Asset, ClassificationSpecific } from '../../core/piecesTypes.ts';
-import { assetLanguage, assetText, type ExportType } from '../../client/assets.ts';
+import { assetLanguage, assetText, hasContent, type ExportType } from '../../client/assets.ts';
 import { descriptionUri, snippetOf, snippetUri } from '../editing/snippetFileSystem.ts';
 import { fromVscodeLanguage, knownLanguages, languageName } from '../languageNames.ts';
 import { languageOf } from '../../core/classify/languages.ts';
@@ -25,7 +25,9 @@ export async function resolveAsset(s: Services, arg: AssetArg): Promise<Asset | 
   else if (arg && 'id' in arg) id = arg.id;
   else if (arg && 'type' in arg && arg.type === 'suggestion') id = arg.suggestion.asset?.id;
   if (!id) return pickAsset(s);
-  return s.assets.asset(id) ?? client.assets.get(id);
+  const held = s.assets.asset(id);
+  // The view holds snippets without their text; the commands given one copy, insert or export it.
+  return held && hasContent(held) ? held : client.assets.get(id);
 }
 
 export function assetCommands(s: Services): CommandMap {
@@ -260,7 +262,8 @@ export async function pickAsset(s: Services, initialQuery = ''): Promise<Asset |
     try {
       const found = query.trim()
         ? (await client.assets.search(query, { signal: controller.signal })).iterable.flatMap((hit) => (hit.asset ? [hit.asset] : []))
-        : s.assets.assets.slice(0, 50);
+        : // The newest, with their text (the view holds them without it) for the detail line and the command.
+          await client.snippets.byId(s.assets.assets.slice(0, 50).map((asset) => asset.id), { transferables: true, signal: controller.signal });
       if (controller.signal.aborted) return;
       pick.items = found.map((asset) => ({
         label: asset.name || 'Untitled',

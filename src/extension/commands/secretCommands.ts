@@ -201,7 +201,9 @@ async function pickFlagged(s: Services): Promise<Asset | undefined> {
     return undefined;
   }
   type Item = vscode.QuickPickItem & { asset: Asset };
-  const items: Item[] = flagged.map((asset) => ({
+  // With their text, so each finding says its line (the view holds snippets without it).
+  const full = await connected(s.server).client.snippets.byId(flagged.map((asset) => asset.id), { transferables: true });
+  const items: Item[] = full.map((asset) => ({
     label: `$(key) ${nameOf(asset)}`,
     description: languageName(assetLanguage(asset)),
     detail: assetSecrets(asset).map(describeSecret).join('; '),

@@ -87,8 +87,10 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     return {
       open: () => connection.client.assetIdentifiers(),
       key: (entry) => entry.asset?.id,
-      fetch: (id) => connection.client.assets.get(id),
-      fetchAll: async () => new Map((await connection.client.assets.list()).iterable.map((asset) => [asset.id, asset])),
+      // Without their content: the tree shows names, languages, tags and secret counts; what reads a
+      // snippet's text (hover, copy, insert, drag) asks the host for it then (see `hasContent`).
+      fetch: async (id) => (await connection.client.snippets.byId([id]))[0],
+      fetchMany: async (ids) => new Map((await connection.client.snippets.byId(ids)).map((asset) => [asset.id, asset])),
     };
   }
 
@@ -264,12 +266,15 @@ export class AssetsView extends LiveTreeView<Asset, AssetsNode> {
     const cancel = token.onCancellationRequested(() => controller.abort());
     try {
       const flagged = assetSecrets(node.asset).length > 0;
-      const [info, sync] = await Promise.all([
+      // The tree holds each snippet without its text: the code preview's is read for the hover.
+      const [full, info, sync] = await Promise.all([
+        client?.snippets.byId([node.asset.id], { transferables: true, signal: controller.signal }),
         client?.snippets.info(node.asset.id, controller.signal),
         flagged ? client?.secrets.syncsWithSecrets(node.asset.id, controller.signal) : undefined,
       ]);
       const syncsWithSecret = sync?.include;
-      item.tooltip = assetTooltip(node.asset, info ? { tags: info.tags, description: info.description, syncsWithSecret } : { syncsWithSecret });
+      const asset = full?.[0] ?? node.asset;
+      item.tooltip = assetTooltip(asset, info ? { tags: info.tags, description: info.description, syncsWithSecret } : { syncsWithSecret });
     } catch {
       item.tooltip = assetTooltip(node.asset);
     } finally {

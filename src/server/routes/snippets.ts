@@ -27,4 +27,9 @@ export const snippetRoutes: RouteModule = (router, { core }) => {
   route(router, op.setInfo, (ctx) => {
     json(ctx, core.snippets.setInfo(param(ctx, 'asset'), input(ctx, op.setInfo), writeOptions(ctx)));
   });
+
+  // Without content unless asked (`transferables=true`): what a tree view lists, not what it opens.
+  route(router, op.byId, (ctx) => {
+    json(ctx, { iterable: core.assets.some(input(ctx, op.byId).ids, { transferables: queryBoolean(ctx, 'transferables', false) }) });
+  });
 };

@@ -29,7 +29,12 @@ let client: SatchelClient;
 
 /** The snippet saved with exactly this text, once the Assets view has it. */
 function savedWith(text: string): Promise<Asset> {
-  return until(`a snippet holding ${JSON.stringify(text.slice(0, 30))}`, () => api.assets.assets.find((asset) => assetText(asset) === text), 20_000);
+  // The view holds snippets without their text: the text of those it holds is read from the host.
+  return until(
+    `a snippet holding ${JSON.stringify(text.slice(0, 30))}`,
+    async () => (await client.snippets.byId(api.assets.assets.map((asset) => asset.id), { transferables: true })).find((asset) => assetText(asset) === text),
+    20_000,
+  );
 }
 
 /** A file holding TARGET alone in the editor area, and the Assets view showing the snippet to drag. */

@@ -39,12 +39,15 @@ async function changeThroughInterface(id: string, change: (text: string) => stri
   const asset = await client.assets.get(id, false);
   const format = await formats.formatSnapshot({ format: asset.original!.id, transferable: true });
   const text = change(format.fragment?.string?.raw ?? '');
-  await formats.formatUpdateValue({ format: { ...format, fragment: { ...format.fragment, string: { raw: text } } } });
-  // The window hears of it through the Assets view's stream.
-  await until('the change to reach the window', () => {
-    const seen = api.assets.asset(id);
-    return seen !== undefined && assetText(seen) === text;
-  });
+  // The window hears of it through the Assets view's stream (the view holds snippets without their text).
+  let heard = false;
+  const listening = api.assets.onDidChangeAssets(({ ids, full }) => (heard ||= full || ids.includes(id)));
+  try {
+    await formats.formatUpdateValue({ format: { ...format, fragment: { ...format.fragment, string: { raw: text } } } });
+    await until('the change to reach the window', () => heard && api.assets.asset(id) !== undefined);
+  } finally {
+    listening.dispose();
+  }
   return text;
 }
 

@@ -83,7 +83,8 @@ describe('Satchel in VS Code', function () {
     saved = (await vscode.commands.executeCommand<Asset>('satchel.saveSelection'))!;
     assert.ok(saved?.id, 'the command returns the new asset');
     const inTree = await until('the asset in the tree', () => api.assets.asset(saved.id));
-    assert.match(assetText(inTree), /export async function retry/);
+    assert.equal(inTree.name, saved.name);
+    assert.match(assetText(await api.server.connection!.client.assets.get(saved.id)), /export async function retry/);
     const roots = api.assets.getChildren();
     const group = roots.find((node) => node.type === 'group' && node.assets.some((a) => a.id === saved.id));
     assert.ok(group, 'the asset is in a language group');
@@ -144,7 +145,7 @@ describe('Satchel in VS Code', function () {
     assert.match(opened.document.getText(), /retry/);
     const newId = await vscode.commands.executeCommand<string>('satchel.suggestion.save', { suggestion: save });
     const stored = await until('the saved suggestion', () => api.assets.asset(newId!));
-    assert.match(assetText(stored), /debounce/);
+    assert.match(assetText(await api.server.connection!.client.assets.get(stored.id)), /debounce/);
     assert.equal(api.connector.suggestions.length, 0, 'answered suggestions leave the list');
   });
 
