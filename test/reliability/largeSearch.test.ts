@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { tempDir } from '../support/helpers.ts';
-import { HostProcess, figures, processMemory, raw } from './support.ts';
+import { HostProcess, figures, processMemory, raw, afterUpgradeScan } from './support.ts';
 import { withHealth } from './healthProbe.ts';
 import { callTool } from './mcpCall.ts';
 import { fetchCounted } from './countedReply.ts';
@@ -40,6 +40,8 @@ before(async () => {
   host = new HostProcess(dataDir);
   port = (await host.waitFor('serving', 120_000)).port!;
   figures('large-store-opened', processMemory(host.pid));
+  // The one-off scan for secrets of a store written before it (60 MB texts, a window at a time) is its own figure.
+  figures('large-store-secrets-scan', await afterUpgradeScan(host, port));
 });
 
 after(async () => {

@@ -363,11 +363,11 @@ export class AssetService implements Disposable {
 
   /** The texts the secrets area scans: the original format's text ('' when binary), the name and the description. */
   private secretTexts(id: string): { code: string; name?: string; description?: string } | undefined {
-    if (!this.store.exists(id)) return undefined;
-    const doc = this.store.doc(id);
-    const { text, binary } = originalContent(doc);
+    const content = this.store.originalText(id);
+    if (content === undefined) return undefined;
+    const name = content.name;
     const description = this.linkedState.descriptions.of(id);
-    return { code: binary ? '' : text, ...(doc.name ? { name: doc.name } : {}), ...(description ? { description } : {}) };
+    return { code: content.binary ? '' : content.text, ...(name ? { name } : {}), ...(description ? { description } : {}) };
   }
 
   /** An asset's Sensitives, when it has findings and they are current (a pending asset's spans may not fit its text). */

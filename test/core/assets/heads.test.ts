@@ -65,3 +65,18 @@ test('a large asset has a head in step with its writes; a small one has none', a
     store.close();
   }
 });
+
+test('the text a large asset scans for secrets is taken out of its document by SQLite, the same as the whole document gives', async () => {
+  const store = openAssetStore();
+  try {
+    const text = `#!/bin/sh\n${LINE.repeat(Math.ceil((HEAD_CHARS * 2) / LINE.length))}echo "the far end"\n`;
+    const large = await store.assets.writes.create(codeSeed(text, 'large one'), TEST_WRITE);
+    const small = await store.assets.writes.create(codeSeed('export const tiny = 1;', 'small one'), TEST_WRITE);
+    assert.equal(heads(store).length, 1);
+    assert.deepEqual(store.assets.secrets.textsOf(large.id), { code: text, name: 'large one' });
+    assert.deepEqual(store.assets.secrets.textsOf(small.id), { code: 'export const tiny = 1;', name: 'small one' });
+    assert.equal(store.assets.secrets.textsOf('no-such-id'), undefined);
+  } finally {
+    store.close();
+  }
+});
