@@ -45,3 +45,28 @@ test('export --vault writes placeholders for every credential; --include-secrets
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('importing the library\'s own redacted vault back keeps every value: placeholders take this store\'s values again', { timeout: 120_000 }, async () => {
+  const root = tempDir('satchel-cli-secrets-back-');
+  const data = join(root, 'data');
+  const aws = `import boto3\ns3 = boto3.client("s3", aws_access_key_id="${PLANTED.awsKeyId}", aws_secret_access_key="${PLANTED.awsSecret}")\n`;
+  try {
+    let core = Satchel.open({ dataDir: data, importWorker: false });
+    const made = await core.assets.writes.create(seed(aws, { name: 'S3', ext: 'py' }), TEST_WRITE);
+    await core.assets.secrets.findingsNow(made.id);
+    await core.close();
+    const exported = await runCli(['export', '--data-dir', data, '--vault', join(root, 'vault')]);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.deepEqual(plantedIn(allText(join(root, 'vault'))), []);
+    const imported = await runCli(['import', '--data-dir', data, join(root, 'vault')]);
+    assert.equal(imported.code, 0, imported.stderr);
+    core = Satchel.open({ dataDir: data, importWorker: false });
+    try {
+      assert.equal(core.assets.text(made.id), aws, 'the snippet keeps its values, not the placeholders');
+    } finally {
+      await core.close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

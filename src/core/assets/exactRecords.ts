@@ -21,6 +21,9 @@ import { trackedOf } from './assetRevisions.ts';
 import { editedDoc, setTags } from './assetEdits.ts';
 import type { Labels } from './labels.ts';
 import type { StoredAsset } from './storedAsset.ts';
+import { holdsPlaceholder, restoreTexts } from '../secrets/doorSecrets.ts';
+import { recordedFindings } from '../secrets/recordedFindings.ts';
+import { originalContent } from './assetHeads.ts';
 
 /** What a record fixes of an asset besides its name, text, language, tags, description and snippet facts. */
 export interface ExactRecord extends ExactAttachments {
@@ -105,6 +108,7 @@ export function putExactly(
 ): boolean {
   const { store, labels, indexing, revisions, descriptions } = targets;
   const { rowid, doc } = store.load(record.id);
+  fields = withOwnValues(context, descriptions, doc, fields);
   const turn = revisions.begin(trackedOf(doc), { author });
   const updated = stampAt(record.updated);
   const tagged = setTags(context, labels, doc.id, fields.tags);
@@ -138,4 +142,19 @@ export function putExactly(
   turn.finish(trackedOf(next), { tags: tagged, description: described });
   context.publish({ kind: 'asset', id: doc.id });
   return true;
+}
+
+/**
+ * A record holding placeholders (this library exported, or synced, with its values hidden) takes this
+ * store's values back where it has them, as a sync does: importing one's own vault never puts a
+ * placeholder where a value was (issue 32). Only findings recorded for the asset's texts as they are count.
+ */
+function withOwnValues(context: StoreContext, descriptions: Descriptions, doc: StoredAsset, fields: ExactFields): ExactFields {
+  const incoming = { code: fields.text, name: fields.name, ...(fields.description !== undefined ? { description: fields.description } : {}) };
+  if (![incoming.code, incoming.name, incoming.description ?? ''].some(holdsPlaceholder)) return fields;
+  const findings = recordedFindings(context.database, doc.id);
+  if (findings === undefined || findings.length === 0) return fields;
+  const local = { code: originalContent(doc).text, name: doc.name ?? '', description: descriptions.of(doc.id) };
+  const back = restoreTexts(incoming, local, findings);
+  return { ...fields, text: back.code, name: back.name, ...(back.description !== undefined ? { description: back.description } : {}) };
 }
