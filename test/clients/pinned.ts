@@ -1,5 +1,5 @@
 /**
- * The two published Pieces clients the real-client tests run, each pinned to one commit.
+ * The published Pieces clients the real-client tests run, each pinned to one commit.
  *
  * Their source is never part of this repository: the tests take it from a local snapshot of the
  * client's git repository (see snapshot.ts for where they look), extract `src/` at the pinned
@@ -7,7 +7,7 @@
  * that commit.
  *
  * Providing a snapshot:
- *   - a git checkout (or clone) of the client anywhere, named by env PIECES_CLI_SRC / PIECES_SDK_SRC
+ *   - a git checkout (or clone) of the client anywhere, named by the client's env variable below (PIECES_CLI_SRC, PIECES_SDK_SRC, ...)
  *     (the commit below must be in its history; the checkout's own HEAD and work tree don't matter);
  *   - or the session's fetch mirror (/work/.mirror/<owner>+<name>/repo), found by itself.
  *
@@ -21,11 +21,11 @@ export interface PinnedClient {
   /** GitHub owner/name. */
   readonly repo: string;
   readonly commit: string;
-  /** The client's own version at that commit (pyproject.toml), for messages and the README. */
+  /** The client's own version at that commit (pyproject.toml / package.json), for messages and the README. */
   readonly version: string;
   /** Env variable naming a git checkout of the client to take the source from. */
   readonly env: string;
-  /** The Python package directory under src/ the tests import. */
+  /** The directory under src/ the tests import (a Python package; '' for src/ itself). */
   readonly pkg: string;
 }
 
@@ -45,4 +45,18 @@ export const PIECES_SDK: PinnedClient = {
   version: '4.2.0',
   env: 'PIECES_SDK_SRC',
   pkg: 'pieces_os_client',
+};
+
+/**
+ * Pieces' copilot vanilla TypeScript example (a browser page; no version of its own). Its
+ * non-UI modules (src/index.ts's getApplication, CopilotStreamController, ModelProgressController)
+ * are bundled at test time against this repository's @pieces.app/pieces-os-client (the example
+ * locked 2.0.0-2; the API it calls is unchanged in 4.x).
+ */
+export const COPILOT_VANILLA_EXAMPLE: PinnedClient = {
+  repo: 'pieces-app/pieces-copilot-vanilla-typescript-example',
+  commit: '5eb6476b9f32cd9330dd886e01f97cd536181985',
+  version: 'main@5eb6476',
+  env: 'PIECES_VANILLA_EXAMPLE_SRC',
+  pkg: '',
 };

@@ -3,7 +3,7 @@
  * commit into a cache outside the repository (the clients' code is never committed here).
  *
  * Where it looks, in order:
- *   1. the git checkout named by the client's env variable (PIECES_CLI_SRC / PIECES_SDK_SRC). Set
+ *   1. the git checkout named by the client's env variable (pinned.ts: PIECES_CLI_SRC, ...). Set
  *      but unusable is an error, not a skip: someone asked for that copy. A directory that is not a
  *      git repository but has src/<package> (an unpacked release archive) is used as it is;
  *   2. the session's fetch mirror, <PIECES_CLIENTS_MIRROR or /work/.mirror>/<owner>+<name>/repo (a
