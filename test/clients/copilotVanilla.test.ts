@@ -5,7 +5,7 @@
  * src/index.ts, ModelProgressController's models snapshot, and CopilotStreamController.askQGPT
  * (QGPTApi.relevance, then the question on /qgpt/stream). Its modules are bundled here with esbuild
  * against this repository's @pieces.app/pieces-os-client and run in a child Node process
- * (node/vanilla_run.ts) with the few browser globals they touch. The assertions are on what the
+ * (node/vanilla_run.ts) with the few browser globals they touch (node/browser.ts). The assertions are on what the
  * example renders and on what Satchel stored.
  */
 import { test, before, after } from 'node:test';
@@ -118,6 +118,7 @@ test('the copilot vanilla example registers, picks its default model and streams
   // askQGPT: relevance found the saved snippet (it is the question's context), and the answer rendered whole.
   const answer = step('answer');
   assert.equal(answer['statuses'].at(-1), 'COMPLETED');
+  assert.deepEqual(answer['errors'], [], 'nothing the example logged as an error');
   assert.equal(answer['rendered'].at(-1), ANSWER);
   assert.ok(!answer['rendered'].some((m: string) => /ERROR|failed|closed/.test(m)), JSON.stringify(answer['rendered']));
   assert.match(prompts[0] ?? '', /How do I list the active users\?/);
