@@ -60,3 +60,17 @@ export const COPILOT_VANILLA_EXAMPLE: PinnedClient = {
   env: 'PIECES_VANILLA_EXAMPLE_SRC',
   pkg: '',
 };
+
+/**
+ * Pieces' example app (React, `example-typescript`). Its non-UI modules (src/app/utils/Connect.tsx,
+ * src/app/components/Asset/Asset.tsx, with its src/platform.config.ts) are bundled at test time
+ * against this repository's @pieces.app/pieces-os-client (the app asks ^4.0.0). Its copilot panel
+ * calls `pieces-copilot-sdk`, whose source cannot be had here: that part is not driven.
+ */
+export const EXAMPLE_TYPESCRIPT: PinnedClient = {
+  repo: 'pieces-app/example-typescript',
+  commit: 'c5dbe72978f1eaeda97f8103794b09b749509e9c',
+  version: '1.1.0',
+  env: 'PIECES_EXAMPLE_TS_SRC',
+  pkg: 'app',
+};
