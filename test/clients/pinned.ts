@@ -25,8 +25,10 @@ export interface PinnedClient {
   readonly version: string;
   /** Env variable naming a git checkout of the client to take the source from. */
   readonly env: string;
-  /** The directory under src/ the tests import (a Python package; '' for src/ itself). */
+  /** The directory under `tree` the tests import (a Python package; '' for the tree itself). */
   readonly pkg: string;
+  /** The repository's directory the tests take (default 'src'; '' for the whole tree). */
+  readonly tree?: string;
 }
 
 /** The Pieces CLI (`pieces`); its own copy of the SDK is under src/pieces/_vendor. */
@@ -73,4 +75,18 @@ export const EXAMPLE_TYPESCRIPT: PinnedClient = {
   version: '1.1.0',
   env: 'PIECES_EXAMPLE_TS_SRC',
   pkg: 'app',
+};
+
+/**
+ * Pieces for Neovim 1.5.1: its Python part (rplugin/python3/pieces_python), run with a stand-in
+ * for Neovim (pynvim) and the pinned Python SDK above (the plugin asks pip for pieces_os_client
+ * >= 4.4.0; the package index is out of reach here, so its update request is recorded, not run).
+ */
+export const PIECES_NEOVIM: PinnedClient = {
+  repo: 'pieces-app/plugin_neovim',
+  commit: '5d3240dbc27c786b301b0a7179849646619c624b',
+  version: '1.5.1',
+  env: 'PIECES_NEOVIM_SRC',
+  pkg: 'pieces_python',
+  tree: 'rplugin/python3',
 };

@@ -1,5 +1,5 @@
 /**
- * Finds a pinned Pieces client's source on this machine and extracts its `src/` at the pinned
+ * Finds a pinned Pieces client's source on this machine and extracts its `src/` (or the pin's `tree`) at the pinned
  * commit into a cache outside the repository (the clients' code is never committed here).
  *
  * Where it looks, in order:
@@ -62,16 +62,18 @@ function fromCheckout(pin: PinnedClient, dir: string): ClientSource {
     }
     return { src: extract(pin, gitDir), from: `${dir} @ ${pin.commit.slice(0, 7)}` };
   }
-  if (isDir(join(dir, 'src', pin.pkg))) {
-    return { src: join(dir, 'src'), from: `${dir} (not a git repository: taken as ${pin.repo} ${pin.commit.slice(0, 7)} unchecked)` };
+  const tree = pin.tree ?? 'src';
+  if (isDir(join(dir, tree, pin.pkg))) {
+    return { src: join(dir, tree), from: `${dir} (not a git repository: taken as ${pin.repo} ${pin.commit.slice(0, 7)} unchecked)` };
   }
-  throw new Error(`${pin.env}=${dir} is neither a git checkout of ${pin.repo} nor a directory with src/${pin.pkg}`);
+  throw new Error(`${pin.env}=${dir} is neither a git checkout of ${pin.repo} nor a directory with ${join(tree, pin.pkg)}`);
 }
 
 function extract(pin: PinnedClient, gitDir: string): string {
   const root = process.env['PIECES_CLIENTS_CACHE'] ?? join(tmpdir(), 'satchel-pieces-clients');
   const target = join(root, `${pin.repo.split('/')[1]}-${pin.commit}`);
-  const src = join(target, 'src');
+  const tree = pin.tree ?? 'src';
+  const src = join(target, tree);
   if (isDir(join(src, pin.pkg))) return src;
   mkdirSync(root, { recursive: true });
   // Extracted beside the target and renamed into place: a run killed midway, or another test
@@ -79,7 +81,7 @@ function extract(pin: PinnedClient, gitDir: string): string {
   const part = mkdtempSync(join(root, '.part-'));
   try {
     const tar = join(part, 'src.tar');
-    execFileSync('git', ['--git-dir', gitDir, 'archive', '--format=tar', '-o', tar, pin.commit, 'src'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('git', ['--git-dir', gitDir, 'archive', '--format=tar', '-o', tar, pin.commit, ...(tree ? [tree] : [])], { stdio: ['ignore', 'ignore', 'pipe'] });
     execFileSync('tar', ['-xf', tar, '-C', part], { stdio: ['ignore', 'ignore', 'pipe'] });
     rmSync(tar);
     try {
@@ -91,7 +93,7 @@ function extract(pin: PinnedClient, gitDir: string): string {
   } finally {
     rmSync(part, { recursive: true, force: true });
   }
-  if (!isDir(join(src, pin.pkg))) throw new Error(`${pin.repo} ${pin.commit} has no src/${pin.pkg}`);
+  if (!isDir(join(src, pin.pkg))) throw new Error(`${pin.repo} ${pin.commit} has no ${join(tree, pin.pkg)}`);
   return src;
 }
 
