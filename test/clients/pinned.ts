@@ -90,3 +90,17 @@ export const PIECES_NEOVIM: PinnedClient = {
   pkg: 'pieces_python',
   tree: 'rplugin/python3',
 };
+
+/**
+ * Pieces for Sublime 1.10.9 (tag 1.10.9). Its whole tree is taken: it is imported as the package
+ * `Pieces` and carries its own copy of the Python SDK (_pieces_lib, pieces_os_client 5.0.1); run with
+ * stand-ins for Sublime's modules (python/sublime_run.py).
+ */
+export const PIECES_SUBLIME: PinnedClient = {
+  repo: 'pieces-app/plugin_sublime',
+  commit: '77d514aea14bdf219c1d6bb98a767d46f48ba3a9',
+  version: '1.10.9',
+  env: 'PIECES_SUBLIME_SRC',
+  pkg: '_pieces_lib',
+  tree: '',
+};

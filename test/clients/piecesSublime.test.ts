@@ -1,0 +1,85 @@
+/**
+ * Pieces for Sublime (pinned in pinned.ts; its source comes from a local snapshot, see
+ * snapshot.ts, and the test skips saying how to provide one when there is none) starts unchanged
+ * against a real Satchel host with stand-ins for Sublime's modules (python/sublime_run.py): its
+ * plugin_loaded() opens the health socket, and startup() accepts the version, chooses the model its
+ * default settings name (`o4-mini-2025-04-16`; it used to stop there, every command then asking to
+ * sign in), opens its streams and reaches its onboarding. The assertions are on what the plugin
+ * chose and ran.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, request, type TestServer } from '../support/helpers.ts';
+import { PIECES_SUBLIME } from './pinned.ts';
+import { clientSource } from './snapshot.ts';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const source = clientSource(PIECES_SUBLIME);
+const SCRIPT = here('./python/sublime_run.py');
+
+let t: TestServer;
+let python: string;
+let packages: string;
+before(async () => {
+  if (source.skip) return;
+  python = execFileSync('bash', [here('./setup.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
+  t = await startTestServer();
+  packages = mkdtempSync(join(tmpdir(), 'satchel-sublime-packages-'));
+});
+after(async () => {
+  await t?.close();
+  if (packages) rmSync(packages, { recursive: true, force: true });
+});
+
+type Step = Record<string, any> & { step: string };
+
+function runPlugin(): Promise<{ steps: Step[]; stderr: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(python, [SCRIPT, source.src!, packages], {
+      env: { ...process.env, SATCHEL_PORT: new URL(t.url).port, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Generous: seconds here, minutes were seen on a 2-core machine shared with other builds.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const steps = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Step);
+      resolve({ steps, stderr, code });
+    });
+  });
+}
+
+test('Pieces for Sublime starts: version accepted, its default model chosen, onboarding reached', { skip: source.skip }, async (ctx) => {
+  ctx.diagnostic(`Pieces for Sublime ${PIECES_SUBLIME.version} from ${source.from}`);
+  const run = await runPlugin();
+  const step = (name: string): Step => {
+    const found = run.steps.find((s) => s.step === name);
+    assert.ok(found, `the plugin reached "${name}" (exit ${run.code}); stderr:\n${run.stderr.slice(-3000)}`);
+    return found;
+  };
+  assert.equal(step('imported')['version'], PIECES_SUBLIME.version);
+
+  const started = step('started');
+  assert.deepEqual(started['errors'], [], run.stderr.slice(-3000));
+  assert.doesNotMatch(run.stderr, /out of date|Traceback/, run.stderr.slice(-3000));
+  // The model its settings name, answered by a stand-in Satchel lists under that unique.
+  assert.equal(started['unique'], 'o4-mini-2025-04-16', JSON.stringify(started));
+  const models = (await request(t.url, 'GET', '/models')).json.iterable as Array<Record<string, any>>;
+  assert.equal(models.find((m) => m['id'] === started['model_id'])?.['unique'], 'o4-mini-2025-04-16');
+  // startup() ran to its end: its first-run onboarding was launched in the active window.
+  assert.ok((started['commands'] as unknown[][]).some((c) => c[0] === 'window' && c[1] === 'pieces_onboarding'), JSON.stringify(started['commands']));
+  assert.equal(run.code, 0, run.stderr.slice(-3000));
+});
