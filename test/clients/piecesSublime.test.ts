@@ -4,8 +4,8 @@
  * against a real Satchel host with stand-ins for Sublime's modules (python/sublime_run.py): its
  * plugin_loaded() opens the health socket, and startup() accepts the version, chooses the model its
  * default settings name (`o4-mini-2025-04-16`; it used to stop there, every command then asking to
- * sign in), opens its streams and reaches its onboarding. The assertions are on what the plugin
- * chose and ran.
+ * sign in), opens its streams and reaches its onboarding; then a question asked in its copilot view
+ * gets the loaded model's answer. The assertions are on what the plugin chose, ran and showed.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,12 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
+import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { PIECES_SUBLIME } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const source = clientSource(PIECES_SUBLIME);
 const SCRIPT = here('./python/sublime_run.py');
+const QUESTION = 'How do I sort a dict by value?';
+const ANSWER = 'Use sorted(d.items(), key=lambda kv: kv[1]).';
 
 let t: TestServer;
 let python: string;
@@ -41,7 +44,7 @@ type Step = Record<string, any> & { step: string };
 function runPlugin(): Promise<{ steps: Step[]; stderr: string; code: number | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(python, [SCRIPT, source.src!, packages], {
-      env: { ...process.env, SATCHEL_PORT: new URL(t.url).port, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
+      env: { ...process.env, SATCHEL_PORT: new URL(t.url).port, SUBLIME_QUESTION: QUESTION, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -62,9 +65,18 @@ function runPlugin(): Promise<{ steps: Step[]; stderr: string; code: number | nu
   });
 }
 
-test('Pieces for Sublime starts: version accepted, its default model chosen, onboarding reached', { skip: source.skip }, async (ctx) => {
+test('Pieces for Sublime starts (version accepted, its default model chosen, onboarding reached) and its copilot view answers from Satchel', { skip: source.skip }, async (ctx) => {
   ctx.diagnostic(`Pieces for Sublime ${PIECES_SUBLIME.version} from ${source.from}`);
-  const run = await runPlugin();
+  const prompts: string[] = [];
+  const model: TextGenerator = { generate: async (prompt) => (prompts.push(prompt), ANSWER) };
+  const original = t.core.models.textGenerator;
+  t.core.models.textGenerator = () => model;
+  let run: Awaited<ReturnType<typeof runPlugin>>;
+  try {
+    run = await runPlugin();
+  } finally {
+    t.core.models.textGenerator = original;
+  }
   const step = (name: string): Step => {
     const found = run.steps.find((s) => s.step === name);
     assert.ok(found, `the plugin reached "${name}" (exit ${run.code}); stderr:\n${run.stderr.slice(-3000)}`);
@@ -81,5 +93,14 @@ test('Pieces for Sublime starts: version accepted, its default model chosen, onb
   assert.equal(models.find((m) => m['id'] === started['model_id'])?.['unique'], 'o4-mini-2025-04-16');
   // startup() ran to its end: its first-run onboarding was launched in the active window.
   assert.ok((started['commands'] as unknown[][]).some((c) => c[0] === 'window' && c[1] === 'pieces_onboarding'), JSON.stringify(started['commands']));
+
+  // The copilot view: the question typed after its prompt, the answer appended after "Copilot",
+  // and the conversation it opened kept for the follow-up.
+  const answer = step('answer');
+  assert.deepEqual(answer['errors'], [], run.stderr.slice(-3000));
+  assert.equal(answer['text'], `>>> **User**: ${QUESTION}\n\n>>> **Copilot**: ${ANSWER}\n\n>>> **User**: `);
+  assert.match(prompts[0] ?? '', /How do I sort a dict by value\?/);
+  const messages = (await request(t.url, 'GET', `/conversation/${answer['conversation']}/messages`)).json.iterable;
+  assert.equal(messages.length, 2);
   assert.equal(run.code, 0, run.stderr.slice(-3000));
 });

@@ -71,6 +71,9 @@ class Anything:
     def __iter__(self):
         return iter(())
 
+    def __getitem__(self, key):
+        return Anything()
+
 
 def permissive(name, **defined):
     module = types.ModuleType(name)
@@ -116,21 +119,73 @@ def load_settings(name):
     return settings_cache[name]
 
 
+class Region:
+    def __init__(self, a, b=None):
+        self.a = a
+        self.b = a if b is None else b
+
+    def begin(self):
+        return min(self.a, self.b)
+
+    def end(self):
+        return max(self.a, self.b)
+
+
+class View(Anything):
+    """A buffer: the text commands the plugin runs on it that change text are applied."""
+
+    def __init__(self, *args, **kwargs):
+        self.text = ""
+        self._settings = Settings({})
+
+    def run_command(self, name, args=None):
+        commands.append(["view", name, args])
+        if name == "append":
+            self.text += args["characters"]
+        elif name == "pieces_remove_region":
+            self.text = self.text[: args["a"]] + self.text[args["b"] :]
+
+    def size(self):
+        return len(self.text)
+
+    def substr(self, region):
+        return self.text[region.begin() : region.end()]
+
+    def settings(self):
+        return self._settings
+
+    def is_valid(self):
+        return True
+
+    def __bool__(self):
+        return True
+
+
 class Window(Anything):
     def run_command(self, name, args=None):
         commands.append(["window", name, args])
+
+    def new_file(self, *args, **kwargs):
+        return View()
 
 
 window = Window()
 
 
-def set_timeout_async(callback, delay=0):
-    threading.Thread(target=callback, daemon=True).start()
+def set_timeout(callback, delay=0):
+    # Sublime runs it later on its own thread (set_timeout: the UI's, set_timeout_async: a worker).
+    timer = threading.Timer(delay / 1000, callback)
+    timer.daemon = True
+    timer.start()
 
 
 permissive(
     "sublime",
+    Region=Region,
+    View=View,
+    Window=Window,
     platform=lambda: "linux",
+    ui_info=lambda: {"theme": {"style": "dark"}, "color_scheme": {"style": "dark"}},
     arch=lambda: "x64",
     version=lambda: "4180",
     packages_path=lambda: packages,
@@ -139,8 +194,8 @@ permissive(
     active_window=lambda: window,
     windows=lambda: [window],
     run_command=lambda name, args=None: commands.append(["sublime", name, args]),
-    set_timeout=lambda callback, delay=0: callback(),
-    set_timeout_async=set_timeout_async,
+    set_timeout=set_timeout,
+    set_timeout_async=set_timeout,
     status_message=lambda text: commands.append(["status", text, None]),
     error_message=lambda text: errors.append(text),
     message_dialog=lambda text: commands.append(["dialog", text, None]),
@@ -182,5 +237,19 @@ emit(
     commands=commands,
     errors=errors,
 )
+
+# The copilot view (it opens with its ">>> **User**: " prompt): the question typed, then Enter
+# (its pieces_enter_response command calls copilot.ask()).
+from Pieces.copilot.ask_command import copilot  # noqa: E402
+
+question = os.environ.get("SUBLIME_QUESTION", "")
+if question:
+    view = copilot.gpt_view
+    copilot.add_query(question)
+    copilot.ask()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not copilot.conversation_id and not errors:
+        time.sleep(0.05)
+    emit("answer", text=view.text, conversation=copilot.conversation_id, errors=errors)
 sys.stdout.flush()
 os._exit(0)
