@@ -10,7 +10,6 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ import { TEST_AUTHOR } from '../support/authors.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { COPILOT_VANILLA_EXAMPLE } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
+import { runSteps, stepOf, type Step, type StepRun } from './childSteps.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const source = clientSource(COPILOT_VANILLA_EXAMPLE);
@@ -62,28 +62,8 @@ after(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-type Step = Record<string, any> & { step: string };
-
-function runExample(): Promise<{ steps: Step[]; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', RUNNER, bundle, t.url, QUESTION], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      const steps = stdout
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Step);
-      resolve({ steps, stderr, code });
-    });
-  });
+function runExample(): Promise<StepRun> {
+  return runSteps(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', RUNNER, bundle, t.url, QUESTION]);
 }
 
 test('the copilot vanilla example registers, picks its default model and streams an answer from Satchel', { skip: source.skip }, async (ctx) => {
@@ -99,11 +79,7 @@ test('the copilot vanilla example registers, picks its default model and streams
   } finally {
     t.core.models.textGenerator = original;
   }
-  const step = (name: string): Step => {
-    const found = run.steps.find((s) => s.step === name);
-    assert.ok(found, `the example reached "${name}" (exit ${run.code}); stderr:\n${run.stderr.slice(-3000)}`);
-    return found;
-  };
+  const step = (name: string): Step => stepOf(run, name, 'the example');
 
   // getApplication(): the connector registered the example's application.
   const connected = step('connected');

@@ -10,7 +10,6 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { codeSeed } from '../support/assetFixtures.ts';
 import { TEST_AUTHOR } from '../support/authors.ts';
 import { EXAMPLE_TYPESCRIPT } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
+import { runSteps, stepOf, type Step, type StepRun } from './childSteps.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const source = clientSource(EXAMPLE_TYPESCRIPT);
@@ -61,39 +61,15 @@ after(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-type Step = Record<string, any> & { step: string };
-
-function runExample(): Promise<{ steps: Step[]; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', RUNNER, bundle, t.url, CODE, NAME], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      const steps = stdout
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Step);
-      resolve({ steps, stderr, code });
-    });
-  });
+function runExample(): Promise<StepRun> {
+  return runSteps(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', RUNNER, bundle, t.url, CODE, NAME]);
 }
 
 test('the example app connects (its header finds the user) and creates, renames and deletes a snippet in Satchel', { skip: source.skip }, async (ctx) => {
   ctx.diagnostic(`example-typescript ${EXAMPLE_TYPESCRIPT.version} from ${source.from}`);
   const other = await t.core.assets.writes.create(codeSeed('SELECT id, email FROM users WHERE active = true;\n', 'Active users', { ext: 'sql' }) as never, { author: TEST_AUTHOR });
   const run = await runExample();
-  const step = (name: string): Step => {
-    const found = run.steps.find((s) => s.step === name);
-    assert.ok(found, `the example reached "${name}" (exit ${run.code}); stderr:\n${run.stderr.slice(-3000)}`);
-    return found;
-  };
+  const step = (name: string): Step => stepOf(run, name, 'the example');
 
   // connect(): what App.tsx reads from the reply.
   const connected = step('connected');

@@ -9,7 +9,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { startTestServer, request, type TestServer } from '../support/helpers.ts
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { PIECES_NEOVIM, PIECES_SDK } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
+import { runSteps, stepOf, pythonEnv, type Step, type StepRun } from './childSteps.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const plugin = clientSource(PIECES_NEOVIM);
@@ -41,32 +42,11 @@ after(async () => {
   if (data) rmSync(data, { recursive: true, force: true });
 });
 
-type Step = Record<string, any> & { step: string };
 /** The plugin's run, for the picker check below. */
 let finished: Awaited<ReturnType<typeof runPlugin>> | undefined;
 
-function runPlugin(): Promise<{ steps: Step[]; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, [SCRIPT, sdk.src!, plugin.src!, data, QUESTION], {
-      env: { ...process.env, SATCHEL_PORT: new URL(t.url).port, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // Generous: seconds here, minutes were seen on a 2-core machine shared with other builds.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      const steps = stdout
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Step);
-      resolve({ steps, stderr, code });
-    });
-  });
+function runPlugin(): Promise<StepRun> {
+  return runSteps(python, [SCRIPT, sdk.src!, plugin.src!, data, QUESTION], pythonEnv({ SATCHEL_PORT: new URL(t.url).port }));
 }
 
 test('Pieces for Neovim starts with its default model, offers it, and answers a question from Satchel', { skip }, async (ctx) => {
@@ -82,11 +62,7 @@ test('Pieces for Neovim starts with its default model, offers it, and answers a 
   } finally {
     t.core.models.textGenerator = original;
   }
-  const step = (name: string): Step => {
-    const found = run.steps.find((s) => s.step === name);
-    assert.ok(found, `the plugin reached "${name}" (exit ${run.code}); stderr:\n${run.stderr.slice(-3000)}`);
-    return found;
-  };
+  const step = (name: string): Step => stepOf(run, name, 'the plugin');
 
   // Start-up: the settings' default model is accepted (it used to stop at "Not a vaild model name").
   assert.equal(step('started')['model'], 'GPT-4o Chat Model', run.stderr.slice(-3000));

@@ -8,12 +8,13 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { PIECES_SDK } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
+import { runSteps, stepOf, pythonEnv, type Step, type StepRun } from './childSteps.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const source = clientSource(PIECES_SDK);
@@ -29,30 +30,8 @@ before(async () => {
 });
 after(() => t?.close());
 
-type Step = Record<string, any> & { step: string };
-
-function runSdk(port: string): Promise<{ steps: Step[]; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, [SCRIPT, source.src!], {
-      env: { ...process.env, SATCHEL_PORT: port, PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    // Generous: about 20 s here, but minutes were seen on a 2-core machine shared with other builds.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      const steps = stdout
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Step);
-      resolve({ steps, stderr, code });
-    });
-  });
+function runSdk(port: string): Promise<StepRun> {
+  return runSteps(python, [SCRIPT, source.src!], pythonEnv({ SATCHEL_PORT: port }));
 }
 
 test('the Python SDK README examples work unchanged against Satchel', { skip: source.skip }, async (ctx) => {
@@ -72,11 +51,7 @@ test('the Python SDK README examples work unchanged against Satchel', { skip: so
   } finally {
     t.core.models.textGenerator = original;
   }
-  const step = (name: string): Step => {
-    const found = run.steps.find((s) => s.step === name);
-    assert.ok(found, `the SDK reached "${name}" (exit ${run.code}); stderr:\n${run.stderr.slice(-3000)}`);
-    return found;
-  };
+  const step = (name: string): Step => stepOf(run, name, 'the SDK');
 
   // Start-up: the SDK accepted the version, found a user and its default chat model.
   const started = step('started');
