@@ -13,7 +13,6 @@ import { ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
 import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 import { WalFlusher } from './walFlusher.ts';
-import { WalRestart } from './walRestart.ts';
 import { PlanStatistics, type StatisticsRefresh } from './planStatistics.ts';
 import { writeLockFree } from './writeLock.ts';
 import { toDisposable, type Disposable } from '../lifecycle.ts';
@@ -56,7 +55,6 @@ export class Database {
   private readonly grouped: Array<{ fn: () => unknown; resolve(value: unknown): void; reject(error: unknown): void }> = [];
   private groupScheduled = false;
   private checkpoints: WalCheckpointer | undefined;
-  private walRestart: WalRestart | undefined;
   /** Keeps the query planner's statistics in step with the tables (the store's own connection only). */
   statistics: PlanStatistics | undefined;
   /** How long a write waits for another connection's write lock (SQLite's busy_timeout). */
@@ -153,17 +151,9 @@ export class Database {
   /** Hands WAL checkpoints to a worker thread (see walCheckpointer.ts); SQLite's own are turned off. */
   private checkpointOffTheEventLoop(walRestartPages: number | undefined): void {
     this.db.exec('PRAGMA wal_autocheckpoint = 0');
-    const checkpoints = new WalCheckpointer(
-      this.path,
-      () => {
-        this.walRestart = undefined;
-        // Without the worker, SQLite checkpoints inside commits again, as it does by default.
-        if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
-      },
-      { reported: (result) => this.walRestart?.checkpointed(result) },
-    );
-    this.checkpoints = checkpoints;
-    this.walRestart = new WalRestart({ maxPages: walRestartPages });
+    // Without the worker, SQLite checkpoints inside commits again, as it does by default.
+    const fallBack = (): void => void (this.db.isOpen && this.db.exec('PRAGMA wal_autocheckpoint = 1000'));
+    this.checkpoints = new WalCheckpointer(this.path, fallBack, { restartPages: walRestartPages });
   }
 
   /** Resolves after the next checkpoint of the WAL (undefined if none can run). */
@@ -231,7 +221,7 @@ export class Database {
 
   /** The outermost transaction: BEGIN, `fn`, COMMIT; hands back the `onCommit` callbacks it queued. */
   private commitOuter<T>(fn: () => T): { result: T; callbacks: Array<() => void> } {
-    this.walRestart?.beforeBegin(this.db);
+    this.checkpoints?.beforeBegin(this.db);
     this.db.exec('BEGIN IMMEDIATE');
     this.depth = 1;
     let result: T;

@@ -14,7 +14,9 @@
  * `fallBack` hands checkpoints back to SQLite.
  */
 import { Worker } from 'node:worker_threads';
+import type { DatabaseSync } from 'node:sqlite';
 import type { Disposable } from '../events.ts';
+import { WalRestart } from './walRestart.ts';
 
 /** A checkpoint runs at most this often while writes go on (the WAL grows meanwhile, by what they wrote). */
 const INTERVAL_MS = 250;
@@ -70,14 +72,20 @@ export class WalCheckpointer implements Disposable {
   private readonly waiters: Array<(result: CheckpointResult | undefined) => void> = [];
 
   private readonly idleMs: number;
-  private readonly reported: ((result: CheckpointResult) => void) | undefined;
+  /** Lets the WAL start over when writes never leave it fully copied (walRestart.ts). */
+  private readonly restart: WalRestart;
 
-  /** `fallBack` is called once if checkpoints cannot run off the event loop; `reported`, with each checkpoint's result. */
-  constructor(path: string, fallBack: (reason: string) => void, options: { idleMs?: number; reported?: (result: CheckpointResult) => void } = {}) {
+  /** `fallBack` is called once if checkpoints cannot run off the event loop. */
+  constructor(path: string, fallBack: (reason: string) => void, options: { idleMs?: number; restartPages?: number | undefined } = {}) {
     this.path = path;
     this.fallBack = fallBack;
     this.idleMs = options.idleMs ?? IDLE_MS;
-    this.reported = options.reported;
+    this.restart = new WalRestart({ maxPages: options.restartPages });
+  }
+
+  /** Called before an outermost BEGIN on the store's connection (see walRestart.ts); nothing once checkpoints fell back to SQLite. */
+  beforeBegin(db: DatabaseSync): void {
+    if (!this.failed && !this.disposed) this.restart.beforeBegin(db);
   }
 
   /** Whether a worker (and its connection) is open now. */
@@ -144,7 +152,7 @@ export class WalCheckpointer implements Disposable {
     this.worker?.unref();
     // A failed checkpoint (a full disk, a busy file) leaves the WAL as it was: the next one retries.
     const result = reply.ok ? { log: reply.log, checkpointed: reply.checkpointed } : undefined;
-    if (result) this.reported?.(result);
+    if (result) this.restart.checkpointed(result);
     for (const resolve of this.waiters.splice(0)) resolve(result);
     if (this.dirty) this.written();
     else if (!this.disposed && !this.failed) {
