@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { currentHost, startHostWhenFree, tryStartHost, type HostOptions, type RunningHost } from './hosting/host.ts';
 import { EXIT_SERVED_ELSEWHERE, exitCodeOf } from './hosting/hostExit.ts';
 import { exitWhenIdle } from './hosting/idleExit.ts';
+import { HOST_FLAGS } from './hosting/hostCommand.ts';
 import { hostTuning } from './cli/hostTuning.ts';
 import type { Logger } from './core/context.ts';
 import { defaultDataDir } from './core/dataDir.ts';
@@ -33,22 +34,7 @@ const logger: Logger = {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: {
-      'data-dir': { type: 'string' },
-      port: { type: 'string' },
-      'keep-backups': { type: 'string' },
-      'allow-host': { type: 'string', multiple: true },
-      'review-agent-writes': { type: 'boolean' },
-      'trash-retention-days': { type: 'string' },
-      'connector-min-length': { type: 'string' },
-      'connector-reuse-threshold': { type: 'string' },
-      'model-idle-unload-minutes': { type: 'string' },
-      'model-catalog-url': { type: 'string' },
-      'idle-minutes': { type: 'string' },
-      wait: { type: 'boolean' },
-      managed: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: { ...HOST_FLAGS, help: { type: 'boolean', short: 'h' } },
     allowNegative: true,
   });
   if (values.help) {

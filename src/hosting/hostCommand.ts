@@ -11,6 +11,23 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/store/privateFiles.
 import { DATABASE_FILE } from '../core/store/database.ts';
 
 export const HOST_LOG_FILE = 'host.log';
+
+/** The flags the headless host takes (`satchel`, src/cli.ts), as node:util's parseArgs reads them; hostArgs writes them. */
+export const HOST_FLAGS = {
+  'data-dir': { type: 'string' },
+  port: { type: 'string' },
+  'keep-backups': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'review-agent-writes': { type: 'boolean' },
+  'trash-retention-days': { type: 'string' },
+  'connector-min-length': { type: 'string' },
+  'connector-reuse-threshold': { type: 'string' },
+  'model-idle-unload-minutes': { type: 'string' },
+  'model-catalog-url': { type: 'string' },
+  'idle-minutes': { type: 'string' },
+  wait: { type: 'boolean' },
+  managed: { type: 'boolean' },
+} as const;
 /** A log past this size at a start is kept once as host.log.1 and begun anew. */
 const LOG_ROTATE_BYTES = 2 * 1024 * 1024;
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { tempDir, waitFor } from '../support/helpers.ts';
 import { ensureCliBuilt } from '../reliability/support.ts';
 import { HostSupervisor, type SupervisorOptions } from '../../src/hosting/hostSupervisor.ts';
-import { hostArgs, type DataHostCommand } from '../../src/hosting/hostCommand.ts';
+import { HOST_FLAGS, hostArgs, type DataHostCommand } from '../../src/hosting/hostCommand.ts';
 import { readPortFile, writePortFile } from '../../src/hosting/portFile.ts';
 import { createServer as createHttpServer } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -250,21 +250,7 @@ test("the window's settings reach the host as flags the CLI reads back", () => {
   });
   const { values } = parseArgs({
     args,
-    options: {
-      'data-dir': { type: 'string' },
-      port: { type: 'string' },
-      'keep-backups': { type: 'string' },
-      'allow-host': { type: 'string', multiple: true },
-      'review-agent-writes': { type: 'boolean' },
-      'trash-retention-days': { type: 'string' },
-      'connector-min-length': { type: 'string' },
-      'connector-reuse-threshold': { type: 'string' },
-      'model-idle-unload-minutes': { type: 'string' },
-      'model-catalog-url': { type: 'string' },
-      'idle-minutes': { type: 'string' },
-      wait: { type: 'boolean' },
-      managed: { type: 'boolean' },
-    },
+    options: HOST_FLAGS,
     allowNegative: true,
   });
   assert.equal(values.wait, false);
