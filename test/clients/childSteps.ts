@@ -5,7 +5,8 @@
  * shared with other builds.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 // Each driver prints its own fields per step; the tests read them by name.
 export type Step = Record<string, any> & { step: string };
@@ -46,4 +47,10 @@ export function stepOf(run: StepRun, name: string, who: string): Step {
   const found = run.steps.find((s) => s.step === name);
   assert.ok(found, `${who} reached "${name}" (exit ${run.code}); stderr:\n${run.stderr.slice(-3000)}`);
   return found;
+}
+
+/** The Python the drivers run with: setup.sh installs what they need (Debian's packages) and prints its path last. */
+export function clientPython(): string {
+  const setup = fileURLToPath(new URL('./setup.sh', import.meta.url));
+  return execFileSync('bash', [setup], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
 }

@@ -6,7 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { PIECES_CLI } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
 import { TEST_AUTHOR } from '../support/authors.ts';
+import { clientPython } from './childSteps.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const source = clientSource(PIECES_CLI);
@@ -29,7 +30,7 @@ let python: string;
 let home: string;
 before(async () => {
   if (skip) return;
-  python = execFileSync('bash', [here('./setup.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
+  python = clientPython();
   t = await startTestServer();
   home = mkdtempSync(join(tmpdir(), 'satchel-cli-home-'));
 });

@@ -9,7 +9,6 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +17,7 @@ import { startTestServer, request, type TestServer } from '../support/helpers.ts
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { PIECES_NEOVIM, PIECES_SDK } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
-import { runSteps, stepOf, pythonEnv, type Step, type StepRun } from './childSteps.ts';
+import { clientPython, runSteps, stepOf, pythonEnv, type Step, type StepRun } from './childSteps.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const plugin = clientSource(PIECES_NEOVIM);
@@ -33,7 +32,7 @@ let python: string;
 let data: string;
 before(async () => {
   if (skip) return;
-  python = execFileSync('bash', [here('./setup.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
+  python = clientPython();
   t = await startTestServer();
   data = mkdtempSync(join(tmpdir(), 'satchel-nvim-data-'));
 });

@@ -8,13 +8,12 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { PIECES_SDK } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
-import { runSteps, stepOf, pythonEnv, type Step, type StepRun } from './childSteps.ts';
+import { clientPython, runSteps, stepOf, pythonEnv, type Step, type StepRun } from './childSteps.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const source = clientSource(PIECES_SDK);
@@ -25,7 +24,7 @@ let t: TestServer;
 let python: string;
 before(async () => {
   if (source.skip) return;
-  python = execFileSync('bash', [here('./setup.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
+  python = clientPython();
   t = await startTestServer();
 });
 after(() => t?.close());
