@@ -13,7 +13,6 @@
  * next transaction tries again.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import type { CheckpointResult } from './walCheckpointer.ts';
 
 /** 64 MiB of 4 KiB pages. */
 const MAX_PAGES = 16_384;
@@ -34,7 +33,7 @@ export class WalRestart {
   }
 
   /** Told of the worker's checkpoints. */
-  checkpointed(result: CheckpointResult): void {
+  checkpointed(result: { readonly log: number }): void {
     this.pages = result.log;
   }
 
