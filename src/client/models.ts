@@ -1,4 +1,9 @@
-/** The model catalog: downloads, loading into memory, custom imports. */
+/**
+ * The model catalog: downloads, loading into memory, custom imports. `list`, `get` and `importFile`
+ * answer every model's true state (Satchel's own routes); download, load and the other actions
+ * answer through the Pieces paths, where a model that cannot chat shows as not downloaded: read its
+ * state with `get`.
+ */
 import type { Model, ModelDeleteCacheOutput, Models } from '../core/piecesTypes.ts';
 import type { RecallStatus } from '../core/search/semanticRecall.ts';
 import type { BodyIn } from '../wire/operation.ts';
@@ -14,11 +19,11 @@ export class ModelsClient {
   }
 
   list(): Promise<Models> {
-    return this.http.call(op.list);
+    return this.http.call(op.satchelList);
   }
 
   get(id: string): Promise<Model> {
-    return this.http.call(op.get, { params: { model: id } });
+    return this.http.call(op.satchelGet, { params: { model: id } });
   }
 
   download(id: string): Promise<Model> {

@@ -80,7 +80,11 @@ export const modelImportSchema = z.object({
 /** ModelDeleteCacheInput carries nothing Satchel reads; it may be absent. */
 export const deleteCacheSchema = z.union([z.undefined(), z.null(), z.looseObject({})]);
 
-/** The models area (interface.md §4.6–4.7, and the file import): route and client both use these. */
+/**
+ * The models area (interface.md §4.6–4.7, and the file import): route and client both use these.
+ * The Pieces paths show a model that cannot chat as not downloaded (core/models/piecesView.ts);
+ * the two /satchel/ reads give every model's true state, for Satchel's own views.
+ */
 export const modelOperations = {
   streamIdentifiers: get('/models/stream/identifiers', json<W.StreamedIdentifiers>()),
   downloadProgress: get('/model/:model/download/progress', json<W.ModelDownloadProgress>()),
@@ -97,6 +101,9 @@ export const modelOperations = {
   cancelDownload: post('/model/:model/download/cancel', json<W.Model>()),
   load: post('/model/:model/load', json<W.Model>()),
   unload: post('/model/:model/unload', json<W.Model>()),
+  /** Every model with its true state (the classifier and embedding models downloaded as they are). */
+  satchelList: get('/satchel/models', json<W.Models>()),
+  satchelGet: get('/satchel/models/:model', json<W.Model>()),
 } as const;
 
 /** Every body the published models allow is accepted (see Accepts). */

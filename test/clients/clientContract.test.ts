@@ -254,9 +254,13 @@ test('Sublime and Neovim start-up: their default models are listed as usable cha
   const usable = models.filter((m) => m['cloud'] || m['downloaded']);
   for (const unique of SUBLIME_DEFAULT_UNIQUES) assert.ok(usable.some((m) => m['unique'] === unique), `Sublime's ${unique} is listed and usable`);
   assert.ok(usable.some((m) => m['name'] === NEOVIM_DEFAULT_MODEL), `Neovim's "${NEOVIM_DEFAULT_MODEL}" is listed and usable`);
-  // A picker that keeps cloud models, or models with any capability, skips what cannot chat.
-  for (const model of models.filter((m) => m['usage'] === 'CODE_CLASSIFICATION' || m['usage'] === 'TEXT_EMBEDDING')) {
+  // A picker that keeps cloud or downloaded models (Neovim's, the SDK's get_models), or models with any
+  // capability, skips what cannot chat.
+  const cannotChat = models.filter((m) => m['usage'] === 'CODE_CLASSIFICATION' || m['usage'] === 'TEXT_EMBEDDING');
+  assert.ok(cannotChat.length > 0, 'the classifier and the encoder are listed');
+  for (const model of cannotChat) {
     assert.equal(model['cloud'], false, model['name']);
+    assert.equal(model['downloaded'], false, model['name']);
     assert.ok(model['capabilities'] && !Object.values(model['capabilities'] as Json).includes(true), `${model['name']} states no capability`);
   }
 });

@@ -103,6 +103,7 @@ export const CONTRACT = {
       'iterable[].id': 'string',
       'iterable[].name': 'string',
       'iterable[].cloud': 'boolean',
+      'iterable[].downloaded': 'boolean',
       'iterable[].version': 'string',
       'iterable[].type': 'string',
       'iterable[].usage': 'string',
@@ -167,11 +168,12 @@ export const CONTRACT = {
   // The five clients of issue 33, each request as the client sends it (its comment names the client).
   // Sublime 1.10.9 and Neovim 1.5.1: ModelsApi.models_snapshot at start-up, their default picked by
   // `unique` (Sublime: o4-mini-2025-04-16, then gpt-4o) or `name` (Neovim: "GPT-4o Chat Model")
-  // among the cloud or downloaded ones; Neovim's picker lists every such model as a chat model.
+  // among the cloud or downloaded ones; Neovim's picker lists every such model as a chat model
+  // (the SDK's get_models reads nothing else).
   editorModels: {
     method: 'GET',
     path: '/models',
-    reads: { 'iterable[].id': 'string', 'iterable[].name': 'string', 'iterable[].cloud': 'boolean', 'iterable[].usage': 'string', 'iterable[].foundation': 'string' },
+    reads: { 'iterable[].id': 'string', 'iterable[].name': 'string', 'iterable[].cloud': 'boolean', 'iterable[].downloaded': 'boolean', 'iterable[].usage': 'string', 'iterable[].foundation': 'string' },
   },
   // The example app (React): ConnectorApi.connect, its header shows `user.name` ("Please Login" without one).
   connectWithUser: { method: 'POST', path: '/connect', reads: { ...application('application'), 'user.id': 'string', 'user.name': 'string' } },

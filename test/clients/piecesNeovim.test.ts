@@ -4,8 +4,9 @@
  * missing) runs unchanged against a real Satchel host with a stand-in for Neovim
  * (python/nvim_run.py): its start-up sets its default model "GPT-4o Chat Model", its model list
  * offers it, and a copilot question renders the loaded model's answer. The assertions are on what
- * the plugin hands Neovim's Lua side. Its picker still offers the models that cannot chat: a `todo`
- * test below runs that check and reports it until the host stops offering them.
+ * the plugin hands Neovim's Lua side. Its picker offers every model that is `cloud` or `downloaded`
+ * (the SDK's get_models): the second test checks it offers every chat model Satchel has and none of
+ * the models that cannot chat (the classifier, the encoder), which the Pieces paths show as not downloaded.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,8 @@ import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
 import { PIECES_NEOVIM, PIECES_SDK } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
 import { clientPython, runSteps, stepOf, pythonEnv, type Step, type StepRun } from './childSteps.ts';
+import { canChat, CLASSIFIER_ID } from '../../src/core/models/catalog.ts';
+import type { Model } from '../../src/core/piecesTypes.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const plugin = clientSource(PIECES_NEOVIM);
@@ -42,7 +45,7 @@ after(async () => {
 });
 
 /** The plugin's run, for the picker check below. */
-let finished: Awaited<ReturnType<typeof runPlugin>> | undefined;
+let finished: StepRun | undefined;
 
 function runPlugin(): Promise<StepRun> {
   return runSteps(python, [SCRIPT, sdk.src!, plugin.src!, data, QUESTION], pythonEnv({ SATCHEL_PORT: new URL(t.url).port }));
@@ -86,12 +89,16 @@ test('Pieces for Neovim starts with its default model, offers it, and answers a 
   assert.equal(run.code, 0, run.stderr.slice(-3000));
 });
 
-const NO_CHAT = 'Pieces for Neovim 1.5.1 offers every model that is `cloud` or `downloaded` (it reads no capability); Satchel lists its classifier and embedding model as downloaded, so its picker offers them as chat models (issue 33 asks that they not be)';
-test('Pieces for Neovim\'s model picker offers no model that cannot chat', { skip, todo: NO_CHAT }, async () => {
+test('Pieces for Neovim\'s model picker offers no model that cannot chat, and every chat model Satchel lists', { skip }, async () => {
   assert.ok(finished, 'the plugin ran (see the test above)');
-  const offered = finished.steps.find((s) => s.step === 'models')?.['lua'] as string;
-  const models = (await request(t.url, 'GET', '/models')).json.iterable as Array<Record<string, any>>;
-  const cannotChat = models.filter((m) => m['usage'] === 'CODE_CLASSIFICATION' || m['usage'] === 'TEXT_EMBEDDING');
-  assert.ok(cannotChat.length > 0, 'Satchel lists its classifier and embedding model');
-  assert.deepEqual(cannotChat.filter((m) => offered.includes(`"${m['name']}"`)).map((m) => m['name']), []);
+  // The plugin's picker is the SDK's get_models: every model that is cloud or downloaded, capabilities unread.
+  const offered = stepOf(finished, 'models', 'the plugin')['lua'] as string;
+  const models = (await request(t.url, 'GET', '/satchel/models')).json.iterable as Model[];
+  const cannotChat = models.filter((m) => !canChat(m));
+  // Downloaded, on Satchel's own route: the picker offered it while the Pieces paths said so too.
+  assert.ok(cannotChat.some((m) => m.id === CLASSIFIER_ID && m.downloaded), 'Satchel lists its classifier, downloaded');
+  assert.deepEqual(cannotChat.filter((m) => offered.includes(`"${m.name}"`)).map((m) => m.name), []);
+  const chat = models.filter((m) => canChat(m) && (m.cloud || m.downloaded));
+  assert.ok(chat.length >= 4, chat.map((m) => m.name).join(', '));
+  assert.deepEqual(chat.filter((m) => !offered.includes(`"${m.name}"`)).map((m) => m.name), [], offered);
 });

@@ -53,13 +53,15 @@ test("the models the clients default to are listed as stand-ins, answered by the
   }
 });
 
-test('the classifier and the sentence encoder never pass for chat models: no capability, not cloud, and a question naming one is refused 400', async () => {
+test('the classifier and the sentence encoder never pass for chat models: no capability, neither cloud nor downloaded, and a question naming one is refused 400', async () => {
   const models = (await new P.ModelsApi(t.sdk).modelsSnapshot()).iterable;
   for (const id of [CLASSIFIER_ID, ENCODER_ID]) {
     const model = models.find((m) => m.id === id);
     if (!model) continue; // the encoder is known only where the build carries it
     assert.notEqual(model.usage, P.ModelUsageEnum.CodeConversation);
     assert.equal(model.cloud, false);
+    // The SDK's get_models keeps every model that is cloud or downloaded, whatever it can do.
+    assert.equal(model.downloaded, false, `${model.name} is not offered as downloaded`);
     assert.ok(model.capabilities, `${model.name} states its capabilities`);
     assert.ok(Object.values(model.capabilities).every((value) => value !== true), `${model.name}: no capability a chat picker looks for`);
     assert.equal(model.capabilities.codebases, false);

@@ -65,9 +65,12 @@ async function codeSearch(query: string): Promise<{ mode: string | null; search:
 const names = (reply: { json: { iterable: Array<{ asset?: { name?: string } }> } }): Array<string | undefined> => reply.json.iterable.map((hit) => hit.asset?.name);
 
 test('the built-in encoder: listed and loadable, a snippet found by what it does, and the searches say how they ran', async () => {
-  const listed = (await request(t.url, 'GET', '/models')).json.iterable.find((model: { id: string }) => model.id === ENCODER_ID);
+  const listed = (await request(t.url, 'GET', '/satchel/models')).json.iterable.find((model: { id: string }) => model.id === ENCODER_ID);
   assert.ok(listed, 'the encoder is listed');
   assert.deepEqual({ usage: listed.usage, downloaded: listed.downloaded, loaded: listed.loaded, cloud: listed.cloud }, { usage: 'TEXT_EMBEDDING', downloaded: true, loaded: false, cloud: false });
+  // Pieces clients take whatever is downloaded for a chat model: there it is not.
+  const shown = (await request(t.url, 'GET', '/models')).json.iterable.find((model: { id: string }) => model.id === ENCODER_ID);
+  assert.deepEqual({ usage: shown.usage, downloaded: shown.downloaded, cloud: shown.cloud }, { usage: 'TEXT_EMBEDDING', downloaded: false, cloud: false });
 
   // Without a model: by words only, and the reply says why.
   const lexicalCode = await codeSearch(QUERY);
@@ -108,10 +111,11 @@ test('the built-in encoder: listed and loadable, a snippet found by what it does
 });
 
 test('the built-in encoder cannot be deleted, updated or have its cache deleted; downloading it is a no-op', async () => {
-  assert.equal((await request(t.url, 'POST', `/model/${ENCODER_ID}/download`)).json.downloaded, true);
+  const download = await request(t.url, 'POST', `/model/${ENCODER_ID}/download`);
+  assert.deepEqual({ status: download.status, downloading: download.json.downloading }, { status: 200, downloading: false });
   const cache = await request(t.url, 'POST', `/models/${ENCODER_ID}/delete/cache`, { body: { model: { id: ENCODER_ID } } });
   assert.equal(cache.status, 422, cache.text);
   assert.match(cache.text, /ships with Satchel/);
   assert.equal((await request(t.url, 'POST', `/models/${ENCODER_ID}/delete`)).status, 403);
-  assert.equal((await request(t.url, 'GET', `/model/${ENCODER_ID}`)).json.downloaded, true);
+  assert.equal((await request(t.url, 'GET', `/satchel/models/${ENCODER_ID}`)).json.downloaded, true);
 });

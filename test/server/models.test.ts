@@ -14,7 +14,8 @@ import { FileServer } from '../support/fileServer.ts';
 import { tinyGguf } from '../support/gguf.ts';
 import { openFrames } from '../support/frames.ts';
 import { isAlive } from '../support/processes.ts';
-import { shippedCatalog, STAND_IN_IDS } from '../../src/core/models/catalog.ts';
+import { canChat, shippedCatalog, STAND_IN_IDS } from '../../src/core/models/catalog.ts';
+import type { Model } from '../../src/core/piecesTypes.ts';
 
 const [qwen, smol, , embedder] = shippedCatalog();
 let files: FileServer;
@@ -62,9 +63,12 @@ test('the catalog and the classifier are listed with every required Model field'
     assert.equal(m.cloud, STAND_IN_IDS.includes(m.id as (typeof STAND_IN_IDS)[number]), m.name);
     assert.equal(m.custom, false);
   }
+  // The classifier ships with Satchel, but Pieces clients take every downloaded model for a chat model.
   const classifier = list.iterable.find((m) => m.usage === 'CODE_CLASSIFICATION')!;
-  assert.equal(classifier.downloaded, true);
+  assert.equal(classifier.downloaded, false);
   assert.equal(list.iterable.find((m) => m.id === qwen!.id)!.downloaded, false);
+  const own = (await request(t.url, 'GET', '/satchel/models')).json.iterable as Model[];
+  assert.equal(own.find((m) => m.id === classifier.id)!.downloaded, true, "Satchel's own route gives the true state");
 });
 
 test('download with live progress → verify → load → generate → unload → delete cache', async () => {
@@ -231,4 +235,33 @@ test('a restart in the middle of a download shows a resumable state, then resume
     await second.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test('a downloaded embedding model: downloaded on Satchel\'s routes, never on the Pieces paths, and refused as the model of a question', async () => {
+  assert.equal((await downloadAndWait(t, embedder!.id)).at(-1)!.status, 'COMPLETED');
+  const own = await request(t.url, 'GET', `/satchel/models/${embedder!.id}`);
+  assert.equal(own.status, 200, own.text);
+  assert.deepEqual({ usage: own.json.usage, downloaded: own.json.downloaded }, { usage: 'TEXT_EMBEDDING', downloaded: true });
+  assert.equal((await request(t.url, 'GET', `/model/${embedder!.id}`)).json.downloaded, false);
+  // Asking to download it again answers at once, still shown as not downloaded there.
+  const again = await request(t.url, 'POST', `/model/${embedder!.id}/download`);
+  assert.deepEqual({ downloaded: again.json.downloaded, downloading: again.json.downloading }, { downloaded: false, downloading: false });
+  // What every Pieces client's picker keeps (cloud or downloaded) holds chat models only; Satchel's list keeps the truth.
+  const pieces = (await request(t.url, 'GET', '/models')).json.iterable as Model[];
+  const offered = pieces.filter((m) => m.cloud || m.downloaded);
+  assert.ok(offered.length >= 4, offered.map((m) => m.name).join(', '));
+  assert.deepEqual(offered.filter((m) => !canChat(m)).map((m) => m.name), []);
+  const truth = (await request(t.url, 'GET', '/satchel/models')).json.iterable as Model[];
+  assert.deepEqual(truth.map((m) => m.id), pieces.map((m) => m.id), 'the same models, in the same order');
+  assert.ok(truth.some((m) => m.id === embedder!.id && m.downloaded));
+  for (const m of truth) {
+    const shown = pieces.find((p) => p.id === m.id)!;
+    assert.equal(shown.downloaded, canChat(m) ? m.downloaded : false, m.name);
+    assert.deepEqual({ usage: shown.usage, foundation: shown.foundation, capabilities: shown.capabilities }, { usage: m.usage, foundation: m.foundation, capabilities: m.capabilities }, m.name);
+  }
+  const refused = await request(t.url, 'POST', '/qgpt/question', { body: { query: 'hello?', relevant: { iterable: [] }, model: embedder!.id } });
+  assert.equal(refused.status, 400, refused.text);
+  assert.match(refused.json.error.message, /cannot answer questions \(its usage is TEXT_EMBEDDING\)/);
+  assert.equal((await request(t.url, 'GET', '/satchel/models/nope')).status, 404);
+  await models.modelsDeleteSpecificModelCache({ model: embedder!.id });
 });

@@ -81,7 +81,9 @@ test('create sets custom, never duplicates, update changes only custom models, d
 test('the classifier is a model that loads and unloads; its cache cannot be deleted', async () => {
   const listed = (await models.modelsSnapshot()).iterable.find((m) => m.id === CLASSIFIER_ID)!;
   assert.equal(listed.usage, 'CODE_CLASSIFICATION');
-  assert.equal(listed.downloaded, true);
+  // It ships with Satchel: downloaded on Satchel's own route, not on the Pieces paths (whose clients would offer it for chat).
+  assert.equal(listed.downloaded, false);
+  assert.equal((await request(t.url, 'GET', `/satchel/models/${CLASSIFIER_ID}`)).json.downloaded, true);
   const loaded = await model.modelSpecificModelLoad({ model: CLASSIFIER_ID });
   assert.equal(loaded.loaded, true);
   assert.equal(t.core.classifier.loaded, true);
@@ -95,7 +97,7 @@ test('the classifier is a model that loads and unloads; its cache cannot be dele
   assert.equal(cache.status, 422);
   assert.equal(errorCode(cache), 'unsupported');
   const download = await model.modelSpecificModelDownload({ model: CLASSIFIER_ID });
-  assert.equal(download.downloaded, true);
+  assert.equal(download.downloading, false, 'downloading it is a no-op');
   const progress = await request(t.url, 'GET', `/model/${CLASSIFIER_ID}/download/progress`);
   assert.deepEqual(progress.json, { status: 'COMPLETED', percentage: 100 });
 });

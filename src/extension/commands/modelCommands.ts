@@ -53,17 +53,21 @@ export function modelCommands(s: Services): CommandMap {
           stream.onDidChangeConnected((isConnected) => {
             if (!isConnected || started) return;
             started = true;
-            client.models.download(id).then(
-              (model) => {
-                void models.reload(id);
-                if (model.downloaded && !model.downloading) finish('COMPLETED');
-              },
-              (error: unknown) => {
-                stream.dispose();
-                cancel.dispose();
-                reject(error);
-              },
-            );
+            // The state is read back from Satchel's route: the Pieces reply shows an embedding model as not downloaded.
+            client.models
+              .download(id)
+              .then(() => client.models.get(id))
+              .then(
+                (model) => {
+                  void models.reload(id);
+                  if (model.downloaded && !model.downloading) finish('COMPLETED');
+                },
+                (error: unknown) => {
+                  stream.dispose();
+                  cancel.dispose();
+                  reject(error);
+                },
+              );
           });
         }),
     );
