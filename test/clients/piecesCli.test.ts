@@ -15,6 +15,7 @@ import { startTestServer, request, type TestServer } from '../support/helpers.ts
 import { codeSeed } from '../support/assetFixtures.ts';
 import { NO_MODEL_NOTICE } from '../../src/core/conversations/copilot.ts';
 import type { TextGenerator } from '../../src/core/models/textGenerator.ts';
+import { classifierModel, encoderModel } from '../../src/core/models/catalog.ts';
 import { PIECES_CLI } from './pinned.ts';
 import { clientSource } from './snapshot.ts';
 import { TEST_AUTHOR } from '../support/authors.ts';
@@ -107,6 +108,8 @@ test('pieces list models shows the models the CLI can pick, its default included
   const listed = await pieces('list', 'models');
   assert.match(listed.out, /GPT-3\.5-turbo Chat Model/, listed.out);
   assert.match(listed.out, /Gemini 2\.0 Flash Lite Chat Model/, listed.out);
+  // Its list is the SDK's get_models (cloud or downloaded): the models that cannot chat are not in it.
+  for (const model of [classifierModel(), encoderModel()]) assert.ok(!listed.out.includes(model.name), `${model.name} listed:\n${listed.out}`);
   assert.doesNotMatch(listed.out, /Traceback/, listed.out);
 });
 

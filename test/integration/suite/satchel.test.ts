@@ -188,6 +188,11 @@ describe('Satchel in VS Code', function () {
     assert.equal(loaded?.loaded, true);
     await until('loaded state in the tree', () => api.models.models.find((m) => m.id === model.id)?.loaded);
     await showView('models');
+    // The classifier and the built-in encoder ship with Satchel: the view (Satchel's own route) shows them
+    // downloaded, though the Pieces paths show them as not downloaded so that Pieces clients' chat pickers skip them.
+    const builtIns = api.models.models.filter((m) => String(m.usage) === 'CODE_CLASSIFICATION' || (String(m.usage) === 'TEXT_EMBEDDING' && /built in/i.test(m.name)));
+    assert.ok(builtIns.some((m) => String(m.usage) === 'CODE_CLASSIFICATION'), 'the classifier is in the view');
+    for (const m of builtIns) assert.match(String(api.models.getTreeItem({ type: 'model', model: m }).description), /^(downloaded|loaded)/, m.name);
     await screenshot('models');
     const unloaded = await vscode.commands.executeCommand<{ loaded?: boolean }>('satchel.model.unload', model.id);
     assert.equal(unloaded?.loaded, false);
