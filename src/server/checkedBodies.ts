@@ -3,6 +3,8 @@
  * (jsonWorker.ts): the route takes the checked value instead of checking the body again on the event
  * loop, and a refusal is thrown where the route reads its body, as it is for a body checked there.
  * An operation is known by its declared name (wire/operations.ts), which is also its router layer's.
+ * For a checked body, ctx.request.body is the schema's output too (the parsed text never crossed);
+ * the routes that read ctx.request.body directly (MCP's) declare no schema, so theirs is the text's.
  */
 import type { Context } from 'koa';
 import type { Operation } from '../wire/operation.ts';
