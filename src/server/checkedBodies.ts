@@ -9,11 +9,18 @@
 import type { Context } from 'koa';
 import type { Operation } from '../wire/operation.ts';
 import { allOperations } from '../wire/operations.ts';
+import { InvalidInputError, TooLargeError, type DomainError } from '../core/errors.ts';
+import type { RefusalCode } from './jsonProtocol.ts';
 
-/** What the worker made of a body for `operation`: the schema's output, or the 400 message. */
+/** What the worker made of a body for `operation`: the schema's output, or why it was refused. */
 export type CheckedBody =
   | { readonly operation: string; readonly ok: true; readonly value: unknown }
-  | { readonly operation: string; readonly ok: false; readonly message: string };
+  | { readonly operation: string; readonly ok: false; readonly code: RefusalCode; readonly message: string };
+
+/** The domain error the route would have thrown for a refused body: same code, same words. */
+export function refusalOf(body: { readonly code: RefusalCode; readonly message: string }): DomainError {
+  return body.code === 'too_large' ? new TooLargeError(body.message) : new InvalidInputError(body.message);
+}
 
 const checked = new WeakMap<Context, CheckedBody>();
 const names = new Map<Operation, string>(allOperations.map(({ name, op }) => [op, name]));

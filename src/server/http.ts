@@ -10,7 +10,7 @@ import { encodeJson, jsonValueReply, needsWalk } from './jsonEncode.ts';
 import { InvalidInputError } from '../core/errors.ts';
 import type { BodyOut, WithBody } from '../wire/operation.ts';
 import { check } from '../wire/validate.ts';
-import { checkedFor } from './checkedBodies.ts';
+import { checkedFor, refusalOf } from './checkedBodies.ts';
 
 /** Validates `value` with `schema`; a failure is a 400 that names the offending field. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
@@ -26,7 +26,7 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, what: stri
 export function input<O extends WithBody>(ctx: Context, op: O): BodyOut<O> {
   const checked = checkedFor(ctx, op);
   if (checked === undefined) return parse<O['body']>(op.body, ctx.request.body, op.what);
-  if (!checked.ok) throw new InvalidInputError(checked.message);
+  if (!checked.ok) throw refusalOf(checked);
   // The worker's output of op.body, structured-cloned: the schema's output for this operation.
   return checked.value as BodyOut<O>;
 }

@@ -13,8 +13,13 @@ export interface ParseRequest extends ParseLimits {
   readonly operation?: string;
 }
 
-/** The worker's check of the parsed value against the operation's schema. */
-export type SchemaCheck = { readonly operation: string; readonly ok: true } | { readonly operation: string; readonly ok: false; readonly message: string };
+/** Why the worker refused a body: its schema (invalid_input) or a record limit core checks first (too_large). */
+export type RefusalCode = 'invalid_input' | 'too_large';
+
+/** The worker's check of the parsed value against the operation's schema (and, for a seed, core's first checks). */
+export type SchemaCheck =
+  | { readonly operation: string; readonly ok: true }
+  | { readonly operation: string; readonly ok: false; readonly code: RefusalCode; readonly message: string };
 
 export type ParseOutcome =
   | { readonly ok: true; readonly value: unknown; readonly checked?: SchemaCheck }

@@ -95,6 +95,25 @@ test(
   },
 );
 
+test('a seed of 15 million bytes is refused (413 too_large) before it reaches the event loop: health answers within 1 s', async () => {
+  // The JSON worker checks a large seed with core's first checks (core/assets/seedChecks.ts), so the
+  // bytes are refused there, not structured-cloned to the loop and decoded there to be refused.
+  const host = new HostProcess(tempDir('satchel-rel-cost-'));
+  try {
+    const { port } = await host.waitFor('serving');
+    const raw = Array.from({ length: 15_000_000 }, (_, i) => i % 256).join(',');
+    const body = Buffer.from(`{"type":"SEEDED_ASSET","asset":{"format":{"fragment":{"bytes":{"raw":[${raw}]}}}}}`);
+    const result = await whileProbing(host, port!, '/assets/create?transferables=false', body);
+    figures('large-bytes-seed', { bytes: body.length, status: result.status, ms: result.ms, health_slowest_ms: result.slowest, loop_held_ms: result.held });
+    assert.equal(result.status, 413, result.text.slice(0, 200));
+    assert.match(result.text, /binary content has 15,000,000 bytes; the limit is 8,388,608/);
+    assert.equal(result.failures, 0);
+    assert.ok(result.waited < 1000, `health waited ${result.waited} ms (round trip ${result.slowest} ms) behind the seed`);
+  } finally {
+    await host.kill();
+  }
+});
+
 interface StalledUpload {
   /** Status of the answer, 0 when the connection closed without one. */
   readonly status: number;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, request, errorCode, type TestServer } from '../support/helpers.ts';
 import { codeSeed } from '../support/assetFixtures.ts';
 import { JsonParser } from '../../src/server/jsonParse.ts';
+import { LIMITS, limitMessage } from '../../src/core/limits.ts';
 
 let t: TestServer;
 before(async () => {
@@ -75,12 +76,53 @@ test('the worker checks with the operation named and sends back only what its sc
 
     const refused = await parser.parseFor(Buffer.from(JSON.stringify({ query: 7 })), 'request body', 'assetOperations.search');
     assert.equal(refused.value, undefined);
-    assert.deepEqual(refused.checked, { operation: 'assetOperations.search', ok: false, message: 'Invalid AssetsSearchWithFiltersInput at query: Invalid input: expected string, received number' });
+    assert.deepEqual(refused.checked, { operation: 'assetOperations.search', ok: false, code: 'invalid_input', message: 'Invalid AssetsSearchWithFiltersInput at query: Invalid input: expected string, received number' });
 
     // No operation (a WebSocket frame, an unknown route): parsed only, as before.
     assert.deepEqual(await parser.parseFor(Buffer.from('{"padding":[1,2]}'), 'frame'), { value: { padding: [1, 2] } });
     // Malformed JSON is still malformed JSON, whatever the operation.
     await assert.rejects(parser.parseFor(Buffer.from('{"query":'), 'request body', 'assetOperations.search'), /not valid JSON/);
+  } finally {
+    parser.dispose();
+  }
+});
+
+test("a seed over a record limit is refused on the worker with core's own 413, and nothing is stored", async () => {
+  // Bytes that are UTF-8 text ("a" each) count as characters: one past the content limit.
+  const raw = Array.from({ length: LIMITS.contentChars + 1 }, () => 97);
+  const seed = { type: 'SEEDED_ASSET', asset: { format: { fragment: { bytes: { raw } } } } };
+  const before = (await request(t.url, 'GET', '/assets/identifiers')).json as { iterable: unknown[] };
+  for (const path of ['/assets/create', '/assets/draft']) {
+    const reply = await request(t.url, 'POST', path, { body: seed });
+    assert.equal(reply.status, 413, `${path} ${reply.text.slice(0, 200)}`);
+    assert.deepEqual(answerOf(reply), { status: 413, code: 'too_large', message: limitMessage('contentChars', LIMITS.contentChars + 1) });
+  }
+  const after = (await request(t.url, 'GET', '/assets/identifiers')).json as { iterable: unknown[] };
+  assert.equal(after.iterable.length, before.iterable.length);
+  // Core's other first checks give the same answer large or small: an unknown language, no content.
+  for (const body of [
+    codeSeed('x', 'x', { ext: 'no-such-language' }),
+    { type: 'SEEDED_ASSET', asset: { format: {} } },
+  ]) {
+    const small = await request(t.url, 'POST', '/assets/create', { body });
+    const large = await request(t.url, 'POST', '/assets/create', { body: padded(body) });
+    assert.equal(small.status, 400, small.text.slice(0, 200));
+    assert.deepEqual(answerOf(large), answerOf(small));
+  }
+  // A draft without an asset is answered with the seed as given, large or small (draftSeed).
+  const bare = await request(t.url, 'POST', '/assets/draft', { body: padded({ type: 'SEEDED_ASSET' }) });
+  assert.equal(bare.status, 200, bare.text.slice(0, 200));
+});
+
+test('the worker refuses an over-limit seed with the limit and sends back nothing of it', async () => {
+  const parser = new JsonParser(0);
+  try {
+    const seed = { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'x'.repeat(LIMITS.contentChars + 5) } } } } };
+    const refused = await parser.parseFor(Buffer.from(JSON.stringify(seed)), 'request body', 'assetOperations.create');
+    assert.deepEqual(refused, {
+      value: undefined,
+      checked: { operation: 'assetOperations.create', ok: false, code: 'too_large', message: limitMessage('contentChars', LIMITS.contentChars + 5) },
+    });
   } finally {
     parser.dispose();
   }
