@@ -14,6 +14,7 @@ import { massCodeVaultParts } from '../../../src/core/import/massCodeVault.ts';
 import { readFrontMatter } from '../../../src/core/sync/frontMatter.ts';
 import { parseYamlTexts } from '../../../src/core/sync/yamlReader.ts';
 import { parseAsset } from '../../../src/core/sync/vaultFormat.ts';
+import { CONVERSATION_FILE, parseConversation } from '../../../src/core/sync/vaultConversations.ts';
 
 /** Strings the core schema would read as something else, as a person types them. */
 const AMBIGUOUS = ['12345678901234567890', '1e3', '0x10', '0o17', '+12', '.inf', 'true', 'False', '007'];
@@ -104,4 +105,18 @@ test("a hand-edited Satchel vault record keeps its strings as written; times and
   assert.equal(record.created, '2024-03-21T05:46:40.000Z', 'a number is milliseconds since the epoch');
   assert.equal(record.updated, '2024-01-02T00:00:00.000Z');
   assert.equal(record.favorited, true);
+});
+
+test('a hand-edited vault conversation keeps its name, type, roles and ids as written', () => {
+  const head = '---\nname: 1e3\ntype: 0x10\ncreated: 1711000000000\nassets: [12345678901234567890]\n---\n';
+  const message = '---\nid: 007\nrole: True\ncreated: 1711000000001\n---\nhello';
+  const conversation = parseConversation('c', [
+    { name: CONVERSATION_FILE, data: Buffer.from(head) },
+    { name: 'message-a.md', data: Buffer.from(message) },
+  ]);
+  assert.equal(conversation.name, '1e3');
+  assert.equal(conversation.type, '0x10');
+  assert.deepEqual(conversation.assets, ['12345678901234567890']);
+  assert.equal(conversation.created, '2024-03-21T05:46:40.000Z');
+  assert.deepEqual(conversation.messages.map((m) => [m.id, m.role, m.text]), [['007', 'True', 'hello']]);
 });
