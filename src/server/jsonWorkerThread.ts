@@ -2,8 +2,9 @@
  * The JSON worker thread (jsonWorker.ts): decodes, measures and parses a large body off the event
  * loop and, given the operation the router will run, checks it with that operation's schema here.
  * What crosses back to the event loop (by structured clone, which costs it per value) is then only
- * what the route keeps: a body the schema refuses crosses as its 400 message, and keys a stripping
- * schema drops (the 15 million numbers of an unknown `padding` field) never cross at all.
+ * what the route keeps: a body the schema refuses crosses as its 400 message, keys a stripping
+ * schema drops (the 15 million numbers of an unknown `padding` field) never cross at all, and a
+ * seed core's first checks refuse (over the content limit) crosses as core's 413 or 400.
  */
 import { parentPort } from 'node:worker_threads';
 import { jsonShape } from './jsonDepth.ts';
@@ -36,7 +37,7 @@ function checker<S extends z.ZodType>(schema: S, what: string, first?: (body: z.
       if (error instanceof DomainError && (error.code === 'invalid_input' || error.code === 'too_large')) {
         return { value: undefined, checked: { operation, ok: false, code: error.code, message: error.message } };
       }
-      throw error;
+      // Anything else is core's to answer: the same checks run again on the loop (prepareSeed) and throw there.
     }
     return { value: result.data, checked: { operation, ok: true } };
   };
