@@ -59,6 +59,8 @@ const entries = [
   { entryPoints: ['src/core/classify/classifyWorker.ts'], outfile: 'dist/classifyWorker.cjs', banner: { js: importMetaUrl } },
   // The secrets detector's worker thread (src/core/secrets/secretScanner.ts): large snippets are scanned off the host's loop.
   { entryPoints: ['src/core/secrets/scanWorker.ts'], outfile: 'dist/secretsWorker.cjs', banner: { js: importMetaUrl } },
+  // The JSON worker thread (src/server/jsonWorker.ts): large request bodies are parsed and checked off the host's loop.
+  { entryPoints: ['src/server/jsonWorkerThread.ts'], outfile: 'dist/jsonWorker.cjs', banner: { js: importMetaUrl } },
   // The child process imports run in (src/core/import/importProcess.ts): reads and writes snippets on its own connection.
   { entryPoints: ['src/core/import/importHost.ts'], outfile: 'dist/importHost.cjs', banner: { js: importMetaUrl } },
   // Its helper (src/core/import/batchPreparer.ts): batches' identifiers and fingerprints.

@@ -12,7 +12,7 @@ import { bodyParser } from './body.ts';
 import { checkBooleanQueries } from './http.ts';
 import { StreamRegistry, type StreamOptions } from './streams.ts';
 import { readSlots, searchSlots } from './searchSlots.ts';
-import type { RouteModule } from './routes/deps.ts';
+import { operationServed, type RouteModule } from './routes/deps.ts';
 import { wellKnownRoutes } from './routes/wellKnown.ts';
 import { assetsRoutes } from './routes/assets.ts';
 import { applicationsRoutes } from './routes/applications.ts';
@@ -98,6 +98,7 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
   const bodies = bodyParser({
     ...(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {}),
     ...(options.bodyInFlight !== undefined ? { inFlight: options.bodyInFlight } : {}),
+    operationOf: (ctx) => operationServed(router, ctx.method, ctx.path),
   });
   koa.use(mcpRefusals);
   koa.use(bodies.middleware);

@@ -14,6 +14,7 @@
 import type { Context, Next } from 'koa';
 import { HttpError } from './errors.ts';
 import { JsonParser } from './jsonParse.ts';
+import { keepChecked } from './checkedBodies.ts';
 import type { Disposable } from '../core/events.ts';
 
 
@@ -36,6 +37,11 @@ export interface BodyOptions {
   readonly limit?: number;
   readonly inFlight?: number;
   readonly idleMs?: number;
+  /**
+   * The declared name of the operation the router will run for a request, if any: a large body is
+   * then checked with its schema on the worker (checkedBodies.ts).
+   */
+  readonly operationOf?: (ctx: Context) => string | undefined;
 }
 
 /** The bytes every request body holds right now, against one total. */
@@ -100,7 +106,9 @@ export function bodyParser(options: BodyOptions = {}): BodyParser {
         if (!isJsonType(ctx.get('content-type'))) {
           throw new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
         }
-        ctx.request.body = await parser.parse(raw, 'request body');
+        const parsed = await parser.parseFor(raw, 'request body', options.operationOf?.(ctx));
+        ctx.request.body = parsed.value;
+        if (parsed.checked !== undefined) keepChecked(ctx, parsed.checked.ok ? { ...parsed.checked, value: parsed.value } : parsed.checked);
       }
       await next();
     } finally {

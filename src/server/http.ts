@@ -9,19 +9,26 @@ import { z } from 'zod';
 import { encodeJson, jsonValueReply, needsWalk } from './jsonEncode.ts';
 import { InvalidInputError } from '../core/errors.ts';
 import type { BodyOut, WithBody } from '../wire/operation.ts';
+import { check } from '../wire/validate.ts';
+import { checkedFor, refusalOf } from './checkedBodies.ts';
 
 /** Validates `value` with `schema`; a failure is a 400 that names the offending field. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-  throw new InvalidInputError(`Invalid ${what}${where}: ${issue?.message ?? 'not acceptable'}`);
+  const result = check(schema, value, what);
+  if (result.ok) return result.data;
+  throw new InvalidInputError(result.message);
 }
 
-/** The request body of a declared operation, validated by its schema (an absent body is validated too). */
+/**
+ * The request body of a declared operation, validated by its schema (an absent body is validated
+ * too). A large body was validated by the same schema on the JSON worker (checkedBodies.ts).
+ */
 export function input<O extends WithBody>(ctx: Context, op: O): BodyOut<O> {
-  return parse<O['body']>(op.body, ctx.request.body, op.what);
+  const checked = checkedFor(ctx, op);
+  if (checked === undefined) return parse<O['body']>(op.body, ctx.request.body, op.what);
+  if (!checked.ok) throw refusalOf(checked);
+  // The worker's output of op.body, structured-cloned: the schema's output for this operation.
+  return checked.value as BodyOut<O>;
 }
 
 

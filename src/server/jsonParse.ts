@@ -7,6 +7,7 @@
 import { HttpError } from './errors.ts';
 import { jsonShape } from './jsonDepth.ts';
 import { JsonWorker, type ParseLimits, type ParseOutcome } from './jsonWorker.ts';
+import type { SchemaCheck } from './jsonProtocol.ts';
 import type { Disposable } from '../core/events.ts';
 
 /** No wire model nests anywhere near this deep. */
@@ -31,7 +32,17 @@ export class JsonParser implements Disposable {
 
   /** The value of the JSON text `raw`; `what` names it in the error ("request body", "frame"). */
   async parse(raw: Buffer, what: string): Promise<unknown> {
-    return unwrap(raw.length >= this.workerFrom ? await this.worker.parse(raw, LIMITS) : parseHere(raw), what);
+    return (await this.parseFor(raw, what)).value;
+  }
+
+  /**
+   * As parse; a text parsed on the worker is also checked there with the schema of `operation` (a
+   * declared name), and `checked` says how: then `value` is the schema's output (undefined if refused).
+   */
+  async parseFor(raw: Buffer, what: string, operation?: string): Promise<{ readonly value: unknown; readonly checked?: SchemaCheck }> {
+    const outcome = raw.length >= this.workerFrom ? await this.worker.parse(raw, LIMITS, operation) : parseHere(raw);
+    const value = unwrap(outcome, what);
+    return outcome.ok && outcome.checked !== undefined ? { value, checked: outcome.checked } : { value };
   }
 
   dispose(): void {

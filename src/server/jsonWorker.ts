@@ -4,48 +4,28 @@
  * health, SIGTERM and every other caller wait. The bytes are moved to the worker, not copied; the
  * parsed value comes back by structured clone, which costs the event loop per string and object
  * (ten million short strings: 4 s), so bodies with more of those than `maxNodes` are refused in
- * the worker before they are parsed. Numbers (TransferableBytes) clone cheaply and are not counted.
+ * the worker before they are parsed. Numbers cost less each but not nothing (fifteen million: 0.3
+ * to 1 s on a loaded machine), so a body for a known operation is checked with that operation's
+ * schema in the worker (jsonWorkerThread.ts) and only what the schema keeps comes back.
  */
 import { Worker } from 'node:worker_threads';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Disposable } from '../core/events.ts';
 import { Calls } from '../core/rpc/calls.ts';
 import { UnavailableError } from '../core/errors.ts';
-import { jsonShape } from './jsonDepth.ts';
+import type { ParseLimits, ParseOutcome, ParseReply } from './jsonProtocol.ts';
 
-export type ParseOutcome =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly code: 'invalid_encoding' | 'too_deep' | 'too_complex' | 'malformed_json'; readonly message: string };
+export type { ParseLimits, ParseOutcome } from './jsonProtocol.ts';
 
-export interface ParseLimits {
-  readonly maxDepth: number;
-  /** Strings, objects and arrays: what costs the receiving thread to rebuild (numbers are cheap). */
-  readonly maxNodes: number;
+/** The worker's bundle, built beside the host's (esbuild.mjs); the TypeScript source when run from sources (tests). */
+export const bundledJsonWorker = 'jsonWorker.cjs';
+
+function workerFile(): URL {
+  // A CommonJS bundle has __dirname and no import.meta; the ES module sources have the reverse.
+  if (typeof __dirname === 'string') return pathToFileURL(path.join(__dirname, bundledJsonWorker));
+  return new URL('./jsonWorkerThread.ts', import.meta.url);
 }
-
-// Self-contained CommonJS: an eval worker needs no file beside the bundle.
-const source = `
-const { parentPort } = require('node:worker_threads');
-const decoder = new TextDecoder('utf-8', { fatal: true });
-const jsonShape = ${jsonShape.toString()};
-parentPort.on('message', ({ id, bytes, maxDepth, maxNodes }) => {
-  let text;
-  try {
-    text = decoder.decode(bytes);
-  } catch {
-    return parentPort.postMessage({ id, ok: false, code: 'invalid_encoding', message: '' });
-  }
-  const shape = jsonShape(text);
-  if (shape.depth > maxDepth) return parentPort.postMessage({ id, ok: false, code: 'too_deep', message: '' });
-  if (shape.nodes > maxNodes) return parentPort.postMessage({ id, ok: false, code: 'too_complex', message: '' });
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return parentPort.postMessage({ id, ok: false, code: 'malformed_json', message: error.message });
-  }
-  parentPort.postMessage({ id, ok: true, value });
-});
-`;
 
 /** One worker, started on the first large body; requests are answered in order. */
 export class JsonWorker implements Disposable {
@@ -53,23 +33,25 @@ export class JsonWorker implements Disposable {
   private readonly calls = new Calls<ParseOutcome>();
   private disposed = false;
 
-  parse(bytes: Buffer, limits: ParseLimits): Promise<ParseOutcome> {
+  /** `operation`: the declared name of the operation whose schema checks the value (jsonWorkerThread.ts). */
+  parse(bytes: Buffer, limits: ParseLimits, operation?: string): Promise<ParseOutcome> {
     if (this.disposed) return Promise.reject(closing());
     const worker = this.start();
-    // A buffer that owns its whole ArrayBuffer is moved; a slice of a shared one is copied.
+    // A buffer that owns its whole ArrayBuffer is moved; a slice of a shared one is copied, into an
+    // ArrayBuffer of its own (Buffer.from would take a small copy from Node's pool, which cannot move).
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
-    const payload = whole ? bytes : Buffer.from(bytes);
+    const payload = whole ? bytes : new Uint8Array(bytes);
     return this.calls.call((id) => {
       if (this.calls.size === 1) worker.ref();
-      worker.postMessage({ id, bytes: payload, ...limits }, [payload.buffer as ArrayBuffer]);
+      worker.postMessage({ id, bytes: payload, ...limits, ...(operation !== undefined ? { operation } : {}) }, [payload.buffer as ArrayBuffer]);
     }).reply;
   }
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(source, { eval: true });
+    const worker = new Worker(workerFile());
     worker.unref();
-    worker.on('message', (message: ParseOutcome & { id: number }) => {
+    worker.on('message', (message: ParseReply) => {
       this.calls.deliver(message.id, message);
       if (this.calls.size === 0) worker.unref();
     });

@@ -117,8 +117,10 @@ const assetFilters: z.ZodType<In.AssetFiltersInput, In.AssetFiltersInput> = z.lo
   type: z.enum(['UNKNOWN', 'AND', 'OR']).optional(),
 });
 
+// A plain (stripping) object: the search reads these four fields and nothing else, so a body's
+// other keys are dropped where it is checked (on the JSON worker for a large one) and never cross.
 export const searchWithFiltersSchema = z
-  .looseObject({
+  .object({
     query: z.string().optional(),
     casing: z.boolean().optional(),
     // `identifers` is the wire spelling (a typo in the interface); the corrected one is accepted too.

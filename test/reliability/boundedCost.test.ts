@@ -25,7 +25,7 @@ function largeSeed(bytes: number): Buffer {
 }
 
 /** One large request while health is polled; the reply, its time and the slowest health answer. */
-async function whileProbing(host: HostProcess, port: number, path: string, body: Buffer): Promise<{ status: number; text: string; ms: number; slowest: number; waited: number; failures: number }> {
+async function whileProbing(host: HostProcess, port: number, path: string, body: Buffer): Promise<{ status: number; text: string; ms: number; slowest: number; held: number; waited: number; failures: number }> {
   const probe = probeHealth(port, host);
   await sleep(300);
   const started = performance.now();
@@ -33,7 +33,7 @@ async function whileProbing(host: HostProcess, port: number, path: string, body:
   const ms = Math.round(performance.now() - started);
   await sleep(300);
   const health = await probe.stop();
-  return { status: reply.status, text: reply.text, ms, slowest: health.slowest, waited: waitedOf(health), failures: health.failures };
+  return { status: reply.status, text: reply.text, ms, slowest: health.slowest, held: health.held ?? -1, waited: waitedOf(health), failures: health.failures };
 }
 
 test('60 MB bodies costly to parse are parsed off the event loop or refused: health answers within 1 s meanwhile', async () => {
@@ -50,7 +50,7 @@ test('60 MB bodies costly to parse are parsed off the event loop or refused: hea
     for (const [shape, text] of Object.entries(bodies)) {
       const body = Buffer.from(text);
       const result = await whileProbing(host, port!, '/assets/search?transferables=false', body);
-      figures('large-body-parse', { shape, bytes: body.length, status: result.status, ms: result.ms, health_slowest_ms: result.slowest });
+      figures('large-body-parse', { shape, bytes: body.length, status: result.status, ms: result.ms, health_slowest_ms: result.slowest, loop_held_ms: result.held });
       if (shape === 'numbers') assert.equal(result.status, 200, result.text.slice(0, 200));
       else assert.ok(result.status === 200 || result.status === 413, `${shape}: ${result.status} ${result.text.slice(0, 200)}`);
       assert.equal(result.failures, 0);
@@ -94,6 +94,25 @@ test(
     }
   },
 );
+
+test('a seed of 15 million bytes is refused (413 too_large) before it reaches the event loop: health answers within 1 s', async () => {
+  // The JSON worker checks a large seed with core's first checks (core/assets/seedChecks.ts), so the
+  // bytes are refused there, not structured-cloned to the loop and decoded there to be refused.
+  const host = new HostProcess(tempDir('satchel-rel-cost-'));
+  try {
+    const { port } = await host.waitFor('serving');
+    const raw = Array.from({ length: 15_000_000 }, (_, i) => i % 256).join(',');
+    const body = Buffer.from(`{"type":"SEEDED_ASSET","asset":{"format":{"fragment":{"bytes":{"raw":[${raw}]}}}}}`);
+    const result = await whileProbing(host, port!, '/assets/create?transferables=false', body);
+    figures('large-bytes-seed', { bytes: body.length, status: result.status, ms: result.ms, health_slowest_ms: result.slowest, loop_held_ms: result.held });
+    assert.equal(result.status, 413, result.text.slice(0, 200));
+    assert.match(result.text, /binary content has 15,000,000 bytes; the limit is 8,388,608/);
+    assert.equal(result.failures, 0);
+    assert.ok(result.waited < 1000, `health waited ${result.waited} ms (round trip ${result.slowest} ms) behind the seed`);
+  } finally {
+    await host.kill();
+  }
+});
 
 interface StalledUpload {
   /** Status of the answer, 0 when the connection closed without one. */

@@ -35,4 +35,6 @@ const tick = () => {
   lastWall = wall;
   lastWaiting = waiting;
 };
-setInterval(tick, INTERVAL_MS).unref();
+// `--require` preloads this into the host's worker threads too; their loops are meant to be held
+// (a 50 MB parse) and schedstat above is the main thread's, so only the main thread is watched.
+if (require('node:worker_threads').isMainThread) setInterval(tick, INTERVAL_MS).unref();

@@ -7,10 +7,11 @@ import type { LanguageClassifier } from '../classify/languageClassifier.ts';
 import type { Classification, ClassificationSpecific, Seed, SeededFormat } from '../piecesTypes.ts';
 import type { FormatInput, SeedInput } from './inputs.ts';
 import { InvalidInputError } from '../errors.ts';
-import { checkContent, checkLimit, checkSeededTags, checkSeededWebsites } from '../limits.ts';
+import { checkContent } from '../limits.ts';
+import { checkedSeed } from './seedChecks.ts';
 import { imageTypeOf, isKnownSpecific } from './specifics.ts';
 import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
-import { contentOf, suggestName, wellFormed, type Content } from './content.ts';
+import { contentOf, suggestName, type Content } from './content.ts';
 import { bytesOf, withoutContent, type StoredAsset, type StoredFormat } from './storedAsset.ts';
 import { SATCHEL_APPLICATION } from './origin.ts';
 
@@ -22,22 +23,8 @@ export interface Prepared {
 }
 
 export async function prepareSeed(seed: SeedInput, classifier: LanguageClassifier): Promise<Prepared> {
-  const seeded = seed.asset;
-  if (!seeded) throw new InvalidInputError('A Seed needs an asset (Seed.asset with a format)');
-  const format = seeded.format;
-  const content = format ? contentOf(format) : undefined;
-  if (!format || !content) {
-    throw new InvalidInputError('The seed has no content: give asset.format.fragment.string.raw or asset.format.file.bytes.raw');
-  }
   // Refused before any work is spent on it (the classifier, a transaction).
-  checkContent(content);
-  checkSeededTags((seeded.metadata?.tags ?? []).map((tag) => tag.text));
-  checkSeededWebsites(seeded.metadata?.websites ?? []);
-  const fileName = format.file?.metadata?.name;
-  const givenName = wellFormed(seeded.metadata?.name?.trim() || fileName || '') || undefined;
-  if (givenName !== undefined) checkLimit('nameChars', givenName.length);
-  const given = format.classification?.specific ?? format.fragment?.metadata?.ext ?? format.file?.metadata?.ext;
-  if (given !== undefined && !isKnownSpecific(given)) throw new InvalidInputError(`Unknown classification ${JSON.stringify(given)}`);
+  const { format, content, fileName, givenName, given } = checkedSeed(seed);
   const image = content.bytes ? imageTypeOf(Uint8Array.from(content.bytes.slice(0, 16))) : undefined;
   let specific = given ?? (fileName ? specificFromFileName(fileName) : undefined) ?? image;
   if (!specific) {

@@ -75,10 +75,12 @@ function readFolder(root: string, folder: string, tagNames: ReadonlyMap<number, 
       continue;
     }
     const data = front?.data ?? {};
+    // Strings as written: a hand-edited `name: 12345678901234567890` or `description: 1e3` keeps its text.
+    const written = front?.texts ?? {};
     if (data.isDeleted === 1 || data.isDeleted === true) continue;
-    const name = typeof data.name === 'string' && data.name !== '' ? data.name : fileName;
+    const name = typeof written.name === 'string' && written.name !== '' ? written.name : fileName;
     const tags = [...folderTags, ...numbers(data.tags).flatMap((id) => (tagNames.has(id) ? [tagNames.get(id)!] : []))];
-    const description = typeof data.description === 'string' ? data.description : undefined;
+    const description = typeof written.description === 'string' ? written.description : undefined;
     const fragments = fragmentsOf(front?.body ?? '');
     if (fragments.length === 0) {
       collector.fail(name, 'it has no fragments');

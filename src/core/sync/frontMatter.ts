@@ -4,7 +4,7 @@
  * always makes the same bytes and a change shows as the one line it changed; read back, like any
  * front matter from outside, by the `yaml` package (yamlReader.ts).
  */
-import { parseYaml, YamlError, type YamlValue } from './yamlReader.ts';
+import { parseYamlTexts, YamlError, type YamlText, type YamlValue } from './yamlReader.ts';
 
 /** A value of a front matter key as the vault writes it. */
 export type FrontValue = string | boolean | number | readonly string[] | ReadonlyArray<Readonly<Record<string, string>>>;
@@ -40,6 +40,11 @@ function quote(text: string): string {
 
 export interface FrontMatter {
   readonly data: { readonly [key: string]: YamlValue };
+  /**
+   * The same mapping with every scalar as written (YamlText): what fields that are strings in the
+   * record read, so a hand-written `name: 12345678901234567890` keeps its digits.
+   */
+  readonly texts: { readonly [key: string]: YamlText };
   readonly body: string;
 }
 
@@ -56,9 +61,10 @@ export function readFrontMatter(text: string): FrontMatter | undefined {
     const end = source.indexOf('\n', at);
     const line = source.slice(at, end < 0 ? source.length : end).replace(/\r$/, '');
     if (/^---[ \t]*$/.test(line)) {
-      const data = parseYaml(source.slice(open[0].length, at));
+      const { value: data, texts } = parseYamlTexts(source.slice(open[0].length, at));
       if (data !== null && (typeof data !== 'object' || Array.isArray(data))) throw new YamlError('the front matter is not a mapping');
-      return { data: data ?? {}, body: end < 0 ? '' : source.slice(end + 1) };
+      const mapping = texts !== null && typeof texts === 'object' && !Array.isArray(texts) ? texts : {};
+      return { data: data ?? {}, texts: mapping, body: end < 0 ? '' : source.slice(end + 1) };
     }
     if (end < 0) throw new YamlError('the front matter has no closing ---');
     at = end + 1;

@@ -10,7 +10,7 @@
  * `created` time (then id), as the store orders them. Pure: records to files and back.
  */
 import { readFrontMatter, writeFrontMatter } from './frontMatter.ts';
-import { YamlError, type YamlValue } from './yamlReader.ts';
+import { YamlError, type YamlText, type YamlValue } from './yamlReader.ts';
 import { idSegment, shardOf, sortedTexts, sortedWebsites, vaultTime, VaultFormatError, type VaultFile, type VaultWebsite } from './vaultFormat.ts';
 
 export const CONVERSATIONS_DIR = 'conversations';
@@ -102,7 +102,8 @@ function time(value: YamlValue | undefined, fallback: string): string {
   return vaultTime(value) ?? fallback;
 }
 
-function front(id: string, file: VaultFile): { data: Readonly<Record<string, YamlValue>>; body: string } {
+/** A file's front matter: `data` for times and flags, `texts` (as written) for every string field. */
+function front(id: string, file: VaultFile): { data: Readonly<Record<string, YamlValue>>; texts: Readonly<Record<string, YamlText>>; body: string } {
   try {
     const parsed = readFrontMatter(file.data.toString('utf8'));
     if (parsed === undefined) throw new VaultFormatError(`${id}/${file.name}: no front matter`);
@@ -117,34 +118,34 @@ function front(id: string, file: VaultFile): { data: Readonly<Record<string, Yam
 export function parseConversation(id: string, files: readonly VaultFile[], now: () => string = () => new Date().toISOString()): VaultConversation {
   const headFile = files.find((file) => file.name === CONVERSATION_FILE);
   if (!headFile) throw new VaultFormatError(`${id}: no ${CONVERSATION_FILE}`);
-  const head = front(id, headFile).data;
+  const { data: head, texts: headTexts } = front(id, headFile);
   const created = time(head.created, now());
   const messages = files
     .filter((file) => file.name.startsWith(MESSAGE_PREFIX) && file.name.endsWith('.md'))
     .map((file): VaultMessage => {
-      const { data, body } = front(id, file);
+      const { data, texts, body } = front(id, file);
       const messageCreated = time(data.created, created);
       return {
-        id: text(data.id) || file.name.slice(MESSAGE_PREFIX.length, -'.md'.length),
-        role: text(data.role) || 'USER',
-        ...(text(data.sentiment) ? { sentiment: text(data.sentiment) } : {}),
+        id: text(texts.id) || file.name.slice(MESSAGE_PREFIX.length, -'.md'.length),
+        role: text(texts.role) || 'USER',
+        ...(text(texts.sentiment) ? { sentiment: text(texts.sentiment) } : {}),
         created: messageCreated,
         updated: time(data.updated, messageCreated),
         text: body,
       };
     })
     .sort(byCreated);
-  const websites = Array.isArray(head.websites)
-    ? head.websites.flatMap((site): VaultWebsite[] =>
+  const websites = Array.isArray(headTexts.websites)
+    ? headTexts.websites.flatMap((site): VaultWebsite[] =>
         site !== null && typeof site === 'object' && !Array.isArray(site) && text(site.url) !== '' ? [{ url: text(site.url), name: text(site.name) || text(site.url) }] : [],
       )
     : [];
   return {
     id,
-    ...(text(head.name) ? { name: text(head.name) } : {}),
-    type: text(head.type) || 'COPILOT',
+    ...(text(headTexts.name) ? { name: text(headTexts.name) } : {}),
+    type: text(headTexts.type) || 'COPILOT',
     favorited: head.favorited === true,
-    assets: sortedTexts(Array.isArray(head.assets) ? head.assets.map(text).filter(Boolean) : []),
+    assets: sortedTexts(Array.isArray(headTexts.assets) ? headTexts.assets.map(text).filter(Boolean) : []),
     websites: sortedWebsites(websites),
     created,
     updated: time(head.updated, created),

@@ -17,7 +17,7 @@ import { reservedOnWindows } from '../fileNames.ts';
 import { createHash } from 'node:crypto';
 import { InvalidInputError } from '../errors.ts';
 import { readFrontMatter, writeFrontMatter, type FrontValue } from './frontMatter.ts';
-import { YamlError, type YamlValue } from './yamlReader.ts';
+import { YamlError, type YamlText, type YamlValue } from './yamlReader.ts';
 import { rfc3339 } from '../time.ts';
 import { filesOf as memoryFilesOf, type MemoryFacts } from '../memories/memoryFacts.ts';
 
@@ -179,8 +179,8 @@ function memoryEntries(memory: MemoryFacts | undefined): Array<readonly [string,
   ];
 }
 
-/** The memory facts of a record's front matter; undefined for a snippet. */
-function memoryOf(data: { readonly [key: string]: YamlValue }): MemoryFacts | undefined {
+/** The memory facts of a record's front matter (its texts: every fact is a string); undefined for a snippet. */
+function memoryOf(data: { readonly [key: string]: YamlText }): MemoryFacts | undefined {
   if (data.kind !== 'memory') return undefined;
   const project = text(data.project);
   const client = text(data.client);
@@ -202,27 +202,29 @@ export function parseAsset(id: string, files: readonly VaultFile[], now: () => s
   }
   if (!front) throw new VaultFormatError(`${id}/${SNIPPET_FILE}: no front matter`);
   const data = front.data;
+  // Fields that are strings in the record read the texts as written (a hand-typed `name: 1e3` stays "1e3").
+  const written = front.texts;
   const code = codes[0]!;
-  const language = text(data.language) || code.name.slice(CODE_PREFIX.length);
+  const language = text(written.language) || code.name.slice(CODE_PREFIX.length);
   const binary = data.binary === true;
   const created = vaultTime(data.created) ?? vaultTime(data.updated) ?? now();
   return {
     id,
     // A blank name (a hand edit on the git host) is no name, as the create door takes it: the id stands in.
-    name: text(data.name).trim() === '' ? id : text(data.name),
+    name: text(written.name).trim() === '' ? id : text(written.name),
     language,
-    tags: texts(data.tags),
-    websites: websites(data.websites),
+    tags: texts(written.tags),
+    websites: websites(written.websites),
     ...(front.body !== '' ? { description: front.body } : {}),
     created,
     updated: vaultTime(data.updated) ?? created,
     favorited: data.favorited === true,
     syntax: data.syntax === true,
-    prefixes: texts(data.prefixes),
-    ...(text(data['conflict-of']) ? { conflictOf: text(data['conflict-of']) } : {}),
-    ...(text(data['conflict-of']) && text(data['conflict-from']) ? { conflictFrom: text(data['conflict-from']) } : {}),
+    prefixes: texts(written.prefixes),
+    ...(text(written['conflict-of']) ? { conflictOf: text(written['conflict-of']) } : {}),
+    ...(text(written['conflict-of']) && text(written['conflict-from']) ? { conflictFrom: text(written['conflict-from']) } : {}),
     content: binary ? new Uint8Array(code.data) : code.data.toString('utf8'),
-    ...(memoryOf(data) !== undefined ? { memory: memoryOf(data) } : {}),
+    ...(memoryOf(written) !== undefined ? { memory: memoryOf(written) } : {}),
   };
 }
 

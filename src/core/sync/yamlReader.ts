@@ -7,9 +7,17 @@
  * is refused in linear time), a key appearing twice is an error, and `__proto__` is a key like any
  * other (js-yaml defines it as an own property; so does the copy below).
  */
-import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
+import { CORE_SCHEMA, FAILSAFE_SCHEMA, load, YAMLException } from 'js-yaml';
 
 export type YamlValue = string | number | boolean | null | YamlValue[] | { [key: string]: YamlValue };
+
+/**
+ * A document with every scalar as text: what a field that is a string in the record reads. A plain
+ * scalar the core schema takes for a number or a boolean is the text as written (`12345678901234567890`,
+ * `1e3`, `0x10`, `true`, never 12345678901234567000, 1000, 16 or true); null (`null`, `~`, nothing)
+ * stays null, no value, which is what every writer means by it (a name "null" is dumped quoted).
+ */
+export type YamlText = string | null | YamlText[] | { [key: string]: YamlText };
 
 /** The text is not YAML, or not YAML this reader accepts; the message names the line. */
 export class YamlError extends Error {}
@@ -27,6 +35,44 @@ export function parseYaml(source: string): YamlValue {
     throw new YamlError(error instanceof Error ? error.message : String(error));
   }
   return new Copy(source.length).of(value);
+}
+
+/**
+ * The document by the core schema (as parseYaml) and, beside it, with every scalar as written
+ * (YamlText): the same text read again by js-yaml's failsafe schema, which keeps each scalar the
+ * string it spells, when the core reading holds a number or a boolean (a document of strings, as
+ * Satchel's vault writes most records, is its own texts). Both readings are linear and bounded
+ * alike; a document the failsafe schema refuses (an explicit `!!int` tag) has its texts spelled
+ * from the core reading instead.
+ */
+export function parseYamlTexts(source: string): { readonly value: YamlValue; readonly texts: YamlText } {
+  const value = parseYaml(source);
+  if (!spellsOtherThanText(value)) return { value, texts: textsOf(value, undefined) };
+  let written: YamlValue | undefined;
+  try {
+    written = new Copy(source.length).of(load(source, { schema: FAILSAFE_SCHEMA }));
+  } catch {
+    written = undefined;
+  }
+  return { value, texts: textsOf(value, written) };
+}
+
+function spellsOtherThanText(value: YamlValue): boolean {
+  if (typeof value === 'number' || typeof value === 'boolean') return true;
+  if (value === null || typeof value === 'string') return false;
+  return Array.isArray(value) ? value.some(spellsOtherThanText) : Object.values(value).some(spellsOtherThanText);
+}
+
+/** `value`'s shape with each scalar as `written` spells it (a failsafe reading is all strings and nulls). */
+function textsOf(value: YamlValue, written: YamlValue | undefined): YamlText {
+  if (value === null) return null;
+  if (Array.isArray(value)) return value.map((item, index) => textsOf(item, Array.isArray(written) ? written[index] : undefined));
+  if (typeof value === 'object') {
+    const spelled = written !== null && typeof written === 'object' && !Array.isArray(written) ? written : undefined;
+    // Own properties only, so a `__proto__` key is data here too.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, textsOf(item, spelled !== undefined && Object.hasOwn(spelled, key) ? spelled[key] : undefined)]));
+  }
+  return typeof written === 'string' ? written : String(value);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Satchel } from '../../core/satchel.ts';
 import type { StreamRegistry } from '../streams.ts';
 import type { Operation } from '../../wire/operation.ts';
 import type { ExchangeSlots } from '../mcp/exchangeSlots.ts';
+import { operationName } from '../checkedBodies.ts';
 
 /** What a route module gets: the domain, the stream registry and the lines of heavy work (searchSlots.ts). Routes stay thin over core. */
 export interface RouteDeps {
@@ -21,20 +22,16 @@ export type RouteModule = (router: Router, deps: RouteDeps) => void;
 /**
  * Serves a declared operation at its method and path: the one way a route module registers one,
  * so no path is written twice and every served path is declared (test/server/routeTable.test.ts).
+ * The router's layer is named for the operation (operationServed reads it back).
  */
 export function route(router: Router, op: Operation, ...handlers: RouterMiddleware[]): void {
-  switch (op.method) {
-    case 'GET':
-      router.get(op.path, ...handlers);
-      break;
-    case 'POST':
-      router.post(op.path, ...handlers);
-      break;
-    case 'PUT':
-      router.put(op.path, ...handlers);
-      break;
-    case 'DELETE':
-      router.delete(op.path, ...handlers);
-      break;
-  }
+  const name = operationName(op);
+  // What router.get/post/put/delete(name, path, …) do, with the method from the declaration.
+  router.register(op.path, [op.method.toLowerCase()], handlers, name === undefined ? {} : { name });
+}
+
+/** The declared name of the operation `router` runs for this method and path (the first route layer that matches). */
+export function operationServed(router: Router, method: string, path: string): string | undefined {
+  const layer = router.match(path, method).pathAndMethod.find((candidate) => candidate.methods.length > 0);
+  return layer?.name ?? undefined;
 }

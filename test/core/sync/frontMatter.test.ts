@@ -64,8 +64,8 @@ test('values as YAML 1.2 core reads them: times stay text, yes is a string', () 
 });
 
 test('front matter from outside: fences with trailing blanks, CRLF, a BOM; the body exactly as written', () => {
-  assert.deepEqual(readFrontMatter('--- \nname: x\n---  \nbody\n'), { data: { name: 'x' }, body: 'body\n' });
-  assert.deepEqual(readFrontMatter('\ufeff---\t\r\nname: "y"\r\ntags:\r\n  - a\r\n---\r\nline\r\n'), { data: { name: 'y', tags: ['a'] }, body: 'line\r\n' });
+  assert.deepEqual(readFrontMatter('--- \nname: x\n---  \nbody\n'), { data: { name: 'x' }, texts: { name: 'x' }, body: 'body\n' });
+  assert.deepEqual(readFrontMatter('\ufeff---\t\r\nname: "y"\r\ntags:\r\n  - a\r\n---\r\nline\r\n'), { data: { name: 'y', tags: ['a'] }, texts: { name: 'y', tags: ['a'] }, body: 'line\r\n' });
   assert.equal(readFrontMatter('no front matter\n'), undefined);
   assert.throws(() => readFrontMatter('---\nname: x\n'), /no closing ---/);
   assert.throws(() => readFrontMatter('---\n- a list\n---\n'), /not a mapping/);
@@ -75,6 +75,7 @@ test("the vault's own writer and the parser agree on every character a string ca
   const texts = ['# Title\nSome text', '  lead', 'trail  ', '\u2028\u2029', 'tab\there', 'nul\u0000', 'é😀', '---', "it's \"quoted\"", ''];
   for (const text of texts) {
     const written = writeFrontMatter([['name', text], ['tags', [text, 'x']]], 'body');
-    assert.deepEqual(readFrontMatter(written), { data: { name: text, tags: [text, 'x'] }, body: 'body' }, JSON.stringify(text));
+    const fields = { name: text, tags: [text, 'x'] };
+    assert.deepEqual(readFrontMatter(written), { data: fields, texts: fields, body: 'body' }, JSON.stringify(text));
   }
 });
