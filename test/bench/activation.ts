@@ -16,7 +16,8 @@ const { values, positionals } = parseArgs({ options: { runs: { type: 'string', d
 const bundles = positionals.length > 0 ? positionals : ['dist/extension.cjs'];
 const runs = Number(values.runs);
 
-type Figures = Record<'compileMs' | 'runMs' | 'requireMs' | 'activateMs' | 'firstTurnMs', number> & { codeCache: string; alsoLoaded: string[] };
+type Key = 'compileMs' | 'runMs' | 'requireMs' | 'activateMs' | 'cpuMs' | 'firstTurnMs';
+type Figures = Record<Key, number> & { codeCache: string; alsoLoaded: string[] };
 
 const caches = bundles.map(() => tempDataDir('satchel-code-cache-'));
 const results: Figures[][] = bundles.map(() => []);
@@ -44,12 +45,12 @@ const median = (values: number[]): number => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 console.log(`\nload average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; medians of ${runs} runs with the code cache used (first run, cache written, in brackets)`);
-console.log('| bundle | compile | run | require | activate() | require + activate() | turn after | other files loaded |\n|---|---|---|---|---|---|---|---|');
+console.log('| bundle | compile | run | require | activate() | require + activate() | its CPU time | turn after | other files loaded |\n|---|---|---|---|---|---|---|---|---|');
 for (const [index, bundle] of bundles.entries()) {
   const [first, ...cached] = results[index]!;
   const used = cached.filter((figures) => figures.codeCache === 'used');
-  const m = (key: 'compileMs' | 'runMs' | 'requireMs' | 'activateMs' | 'firstTurnMs'): string => `${median(used.map((figures) => figures[key]))} (${first![key]})`;
+  const m = (key: Key): string => `${median(used.map((figures) => figures[key]))} (${first![key]})`;
   const whole = `${median(used.map((figures) => figures.requireMs + figures.activateMs)).toFixed(1)} (${(first!.requireMs + first!.activateMs).toFixed(1)})`;
-  console.log(`| ${bundle} | ${m('compileMs')} | ${m('runMs')} | ${m('requireMs')} | ${m('activateMs')} | ${whole} | ${m('firstTurnMs')} | ${first!.alsoLoaded.join(', ') || 'none'} |`);
+  console.log(`| ${bundle} | ${m('compileMs')} | ${m('runMs')} | ${m('requireMs')} | ${m('activateMs')} | ${whole} | ${m('cpuMs')} | ${m('firstTurnMs')} | ${first!.alsoLoaded.join(', ') || 'none'} |`);
   if (used.length < cached.length) console.log(`  (${cached.length - used.length} runs did not use the cache)`);
 }

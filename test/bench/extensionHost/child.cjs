@@ -7,7 +7,7 @@
 'use strict';
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks');
 const { readFileSync } = require('node:fs');
-const { installVscode } = require('./vscodeStub.cjs');
+const { installVscode } = require('../../support/vscodeStub.cjs');
 const path = require('node:path');
 
 const [bundle, dataDir, snippetsFile] = process.argv.slice(2);

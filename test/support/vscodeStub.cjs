@@ -1,6 +1,6 @@
-// The `vscode` module of a stand-in extension host (child.cjs, activationChild.cjs): every name
-// @types/vscode exports is a stub that absorbs any use (constructible, callable, assignable), with a
-// working EventEmitter and the settings given.
+// The `vscode` module of a stand-in extension host (test/bench/extensionHost,
+// test/packaging/activation.test.ts): every name @types/vscode exports is a stub that absorbs any use
+// (constructible, callable, assignable), with a working EventEmitter and the settings given.
 'use strict';
 const { readFileSync } = require('node:fs');
 const Module = require('node:module');
@@ -28,7 +28,7 @@ class EventEmitter {
 
 /** From now on `require('vscode')` answers the stub; `settings` are what getConfiguration().get reads. */
 function installVscode(settings) {
-  const types = readFileSync(path.join(__dirname, '../../../node_modules/@types/vscode/index.d.ts'), 'utf8');
+  const types = readFileSync(path.join(__dirname, '../../node_modules/@types/vscode/index.d.ts'), 'utf8');
   const names = [...new Set([...types.matchAll(/^\s*export (?:class|namespace|enum|const|function) (\w+)/gm)].map((m) => m[1]))];
   const absorbing = (known) => new Proxy(known, { get: (t, k) => (k in t ? t[k] : stub()) });
   const vscode = Object.assign(Object.fromEntries(names.map((n) => [n, stub()])), {
