@@ -42,18 +42,31 @@ const nodeCheck = [
   'process.emitWarning = (warning, ...rest) => { if (!String(warning).includes("SQLite is an experimental")) emitWarning.call(process, warning, ...rest); };',
 ].join('\n');
 
-/** The extension's `undici` is its Pool alone (scripts/undiciPool.cjs). */
-const poolOnly = {
-  name: 'undici-pool-only',
+/**
+ * What the extension's bundle takes in place of two packages, so the editor compiles and runs neither
+ * when it loads Satchel (docs/performance.md, activation): the client's pool is Node's own http
+ * (src/client/nodeHttpPool.ts) instead of undici, and zod is required from its own bundle
+ * (dist/zod.cjs) the first time a schema is built (scripts/zodOnDemand.cjs), which the extension's
+ * client never does.
+ */
+const vscodeOnce = path.resolve('scripts/vscodeOnce.mjs');
+const extensionLean = {
+  name: 'extension-lean',
   setup(build) {
-    build.onResolve({ filter: /^undici$/ }, () => ({ path: path.resolve('scripts/undiciPool.cjs') }));
+    build.onResolve({ filter: /^\.\/undiciPool\.ts$/ }, (args) =>
+      args.importer === path.resolve('src/client/http.ts') ? { path: path.resolve('src/client/nodeHttpPool.ts') } : undefined,
+    );
+    build.onResolve({ filter: /^zod$/ }, () => ({ path: path.resolve('scripts/zodOnDemand.cjs') }));
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.importer === vscodeOnce ? { path: 'vscode', external: true } : { path: vscodeOnce }));
   },
 };
 
 const entries = [
   // VS Code loads the loader (main), which compiles the bundle with V8's code cache (src/extensionLoader.ts).
   { entryPoints: ['src/extensionLoader.ts'], outfile: 'dist/extension.cjs' },
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.cjs', banner: { js: importMetaUrl }, plugins: [poolOnly] },
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.cjs', banner: { js: importMetaUrl }, plugins: [extensionLean] },
+  // zod for the extension, loaded on first use (scripts/zodOnDemand.cjs).
+  { stdin: { contents: "export { z } from 'zod';", resolveDir: '.', loader: 'js' }, outfile: 'dist/zod.cjs' },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs', banner: { js: `${nodeCheck}\n${importMetaUrl}` } },
   // The language model's worker thread, and the model it loads (a VSIX ships only dist/).
   { entryPoints: ['src/core/classify/classifyWorker.ts'], outfile: 'dist/classifyWorker.cjs', banner: { js: importMetaUrl } },

@@ -1,12 +1,14 @@
 /**
- * HTTP to one Satchel server over a keep-alive undici Pool. Each call names a declared operation
+ * HTTP to one Satchel server over a keep-alive connection pool (pool.ts: undici's, or Node's own in
+ * the extension). Each call names a declared operation
  * (src/wire): its method and path, path parameters and body typed from the declaration, the reply
  * read the way the operation answers. Replies are read fully (so the connection returns to the
  * pool), NDJSON ones line by line as they arrive; every failure becomes a ClientError.
  */
-import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ClientError } from './errors.ts';
+import { openPool } from './undiciPool.ts';
+import type { OpenPool, Pool, PoolReply } from './pool.ts';
 import { pathOf, type Method, type Operation, type PathParams, type ReplyOf } from '../wire/operation.ts';
 
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -64,12 +66,15 @@ export class HttpTransport {
   private readonly timeoutMs: number;
   private readonly headers: Readonly<Record<string, string>>;
 
-  /** `headers` go with every request (Satchel's own client names its author in one). */
-  constructor(baseUrl: string, options: { connections?: number; timeoutMs?: number; headers?: Readonly<Record<string, string>> } = {}) {
+  /**
+   * `headers` go with every request (Satchel's own client names its author in one); `openPool` is
+   * undici's unless given (the extension's bundle puts Node's own in its place: pool.ts).
+   */
+  constructor(baseUrl: string, options: { connections?: number; timeoutMs?: number; headers?: Readonly<Record<string, string>>; openPool?: OpenPool } = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.headers = options.headers ?? {};
-    this.pool = new Pool(this.baseUrl, { connections: options.connections ?? 8, keepAliveTimeout: 10_000 });
+    this.pool = (options.openPool ?? openPool)(this.baseUrl, { connections: options.connections ?? 8, keepAliveTimeoutMs: 10_000 });
   }
 
   /** Calls a declared operation. */
@@ -175,7 +180,7 @@ export class HttpTransport {
    * Sends the request and checks the status; `fail` says why the reply could not be read
    * (cancelled by the caller, out of time, or the host unreachable).
    */
-  private async open(method: Method, path: string, options: RequestOptions, timeoutMs: number | undefined): Promise<{ reply: Dispatcher.ResponseData; fail: (cause: unknown) => ClientError }> {
+  private async open(method: Method, path: string, options: RequestOptions, timeoutMs: number | undefined): Promise<{ reply: PoolReply; fail: (cause: unknown) => ClientError }> {
     const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     const signals = [options.signal, timeout].filter((signal) => signal !== undefined);
     const fail = (cause: unknown): ClientError => {
@@ -189,7 +194,7 @@ export class HttpTransport {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    let reply: Dispatcher.ResponseData;
+    let reply: PoolReply;
     let text: string;
     try {
       reply = await this.pool.request({ method, path: path + queryString(options.query), headers, body, signal: AbortSignal.any(signals) });

@@ -6,10 +6,13 @@ export function stamp(date: Date = new Date()): GroupedTimestamp {
   return { value: date.toISOString(), readable: readable(date) };
 }
 
-// One formatter for the process: toLocaleString builds a new one on every call (~0.5 ms).
-const readableFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+// One formatter for the process: toLocaleString builds a new one on every call (~0.5 ms). Made on
+// first use: the first Intl formatter of a process loads ICU's data (tens of ms), which the
+// extension would otherwise pay at activation (docs/performance.md).
+let readableFormat: Intl.DateTimeFormat | undefined;
 
 function readable(date: Date): string {
+  readableFormat ??= new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
   return readableFormat.format(date) + ' UTC';
 }
 

@@ -11,20 +11,20 @@ import type { AcceptAllResult, AgentChangeDetail, AgentChangeList, ReviewResult 
 import type { AgentWriteResult } from '../core/agents/agentWrites.ts';
 import type { AgentEdit, AgentSave } from '../core/agents/agentInputs.ts';
 import type { Asset } from '../core/piecesTypes.ts';
-import { get, json, post, type Feeds } from './operation.ts';
+import { lazy, get, json, post, type Feeds } from './operation.ts';
 
-const expectedRevision = z.string().min(1).max(64);
+const expectedRevision = lazy(() => z.string().min(1).max(64));
 
 /** The store's limits are core's (413 past them); these bounds only keep a body's parts sane. */
-const agentSave = z.object({
+const agentSave = lazy(() => z.object({
   content: z.string(),
   name: z.string().max(4096).optional(),
   tags: z.array(z.string().max(4096)).max(10_000).optional(),
   language: z.string().max(64).optional(),
   websites: z.array(z.string().max(8192)).max(10_000).optional(),
-});
+}));
 
-const agentUpdate = z.object({
+const agentUpdate = lazy(() => z.object({
   content: z.string().optional(),
   name: z.string().max(4096).optional(),
   language: z.string().max(64).optional(),
@@ -32,12 +32,12 @@ const agentUpdate = z.object({
   /** '' removes the description. */
   description: z.string().optional(),
   /** The revision the agent last read (If-Match says the same). */
-  expectedRevision: expectedRevision.optional(),
-});
+  expectedRevision: expectedRevision().optional(),
+}));
 
-const agentDelete = z.object({ expectedRevision: expectedRevision.optional() }).optional();
+const agentDelete = lazy(() => z.object({ expectedRevision: expectedRevision().optional() }).optional());
 
-const reviewSetting = z.object({ reviewing: z.boolean() });
+const reviewSetting = lazy(() => z.object({ reviewing: z.boolean() }));
 
 /** Whether agent writes wait for the user's review (kept in the store: every host of it honours the last choice). */
 export interface ReviewSetting {
@@ -45,7 +45,7 @@ export interface ReviewSetting {
 }
 
 /** What the agent doors parse is what core takes. */
-export type CoreAgentBodies = [Feeds<z.output<typeof agentSave>, AgentSave>, Feeds<Omit<z.output<typeof agentUpdate>, 'expectedRevision'>, AgentEdit>];
+export type CoreAgentBodies = [Feeds<z.output<ReturnType<typeof agentSave>>, AgentSave>, Feeds<Omit<z.output<ReturnType<typeof agentUpdate>>, 'expectedRevision'>, AgentEdit>];
 
 /** One change's id in a stream frame; `removed` once it was accepted, reverted or rejected. */
 export interface AgentChangeIdentifier {
@@ -82,7 +82,7 @@ export interface AgentWriteReply extends AgentWriteResult {
  * shown) with every secret as its placeholder. With a query, each item says whether it was found only
  * by a secret (a door that searched for the agent leaves it out).
  */
-const agentViewRequest = z.object({
+const agentViewRequest = lazy(() => z.object({
   items: z
     .array(
       z.object({
@@ -94,7 +94,7 @@ const agentViewRequest = z.object({
     )
     .max(100),
   query: z.string().max(1000).optional(),
-});
+}));
 
 export interface AgentViewItem {
   readonly code: string;

@@ -7,37 +7,37 @@ import { z } from 'zod';
 import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
 import type * as W from '../core/piecesTypes.ts';
 import type * as In from '../core/assets/inputs.ts';
-import { get, json, none, post, text, type Accepts, type Feeds } from './operation.ts';
+import { lazy, get, json, none, post, text, type Accepts, type Feeds } from './operation.ts';
 
 const GENERIC = ['UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE'] as const;
 const TAG_CATEGORY = ['UNKNOWN', 'HANDLE', 'EMAIL'] as const;
 
-const transferableString = z.looseObject(transferableStringFields);
-const transferableBytes = z.looseObject(transferableBytesFields);
-const fragment = z.looseObject({
-  string: transferableString.optional(),
-  bytes: transferableBytes.optional(),
+const transferableString = lazy(() => z.looseObject(transferableStringFields()));
+const transferableBytes = lazy(() => z.looseObject(transferableBytesFields()));
+const fragment = lazy(() => z.looseObject({
+  string: transferableString().optional(),
+  bytes: transferableBytes().optional(),
   metadata: z.looseObject({ ext: z.string().optional() }).optional(),
-});
-const file = z.looseObject({
-  string: transferableString.optional(),
-  bytes: transferableBytes.optional(),
+}));
+const file = lazy(() => z.looseObject({
+  string: transferableString().optional(),
+  bytes: transferableBytes().optional(),
   metadata: z.looseObject({ name: z.string().optional(), ext: z.string().optional(), size: z.number().optional() }).optional(),
-});
-const classification = z.looseObject({ generic: z.enum(GENERIC).optional(), specific: z.string().optional() });
-const timestamp = z.looseObject({ value: z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'not an ISO date') });
-const reference = z.looseObject({ id: z.string().min(1) });
+}));
+const classification = lazy(() => z.looseObject({ generic: z.enum(GENERIC).optional(), specific: z.string().optional() }));
+const timestamp = lazy(() => z.looseObject({ value: z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'not an ISO date') }));
+const reference = lazy(() => z.looseObject({ id: z.string().min(1) }));
 
-export const seedSchema = z.looseObject({
+export const seedSchema = lazy(() => z.looseObject({
   type: z.enum(['UNKNOWN', 'SEEDED_FORMAT', 'SEEDED_ASSET']).optional(),
   asset: z
     .looseObject({
       application: z.looseObject({ id: z.string().optional(), name: z.string().optional() }).optional(),
-      format: z.looseObject({ fragment: fragment.optional(), file: file.optional(), classification: classification.optional() }),
+      format: z.looseObject({ fragment: fragment().optional(), file: file().optional(), classification: classification().optional() }),
       metadata: z
         .looseObject({
           name: z.string().optional(),
-          mechanism: mechanism.optional(),
+          mechanism: mechanism().optional(),
           tags: z.array(z.looseObject({ text: z.string().min(1), category: z.enum(TAG_CATEGORY).optional() })).optional(),
           websites: z.array(z.looseObject({ url: z.string().min(1), name: z.string() })).optional(),
         })
@@ -47,16 +47,16 @@ export const seedSchema = z.looseObject({
       demo: z.boolean().optional(),
     })
     .optional(),
-});
+}));
 
-const formatInput = z.looseObject({
+const formatInput = lazy(() => z.looseObject({
   id: z.string().min(1),
-  fragment: fragment.optional(),
-  file: file.optional(),
-  classification: classification.optional(),
-});
+  fragment: fragment().optional(),
+  file: file().optional(),
+  classification: classification().optional(),
+}));
 
-const score = z.looseObject({
+const score = lazy(() => z.looseObject({
   manual: z.number().optional(),
   automatic: z.number().optional(),
   priority: z.number().optional(),
@@ -64,35 +64,35 @@ const score = z.looseObject({
   update: z.number().optional(),
   reference: z.number().optional(),
   searched: z.number().optional(),
-});
+}));
 
-export const assetSchema = z.looseObject({
+export const assetSchema = lazy(() => z.looseObject({
   id: z.string().min(1),
   name: z.string().optional(),
-  mechanism: mechanism.optional(),
-  formats: z.looseObject({ iterable: z.array(formatInput) }).optional(),
-  score: score.optional(),
+  mechanism: mechanism().optional(),
+  formats: z.looseObject({ iterable: z.array(formatInput()) }).optional(),
+  score: score().optional(),
   favorited: z.boolean().optional(),
   curated: z.boolean().optional(),
   discovered: z.boolean().optional(),
   demo: z.boolean().optional(),
   pseudo: z.boolean().optional(),
-  interacted: timestamp.optional(),
-});
+  interacted: timestamp().optional(),
+}));
 
-export const formatSchema = formatInput;
+export const formatSchema = lazy(() => formatInput());
 
-export const reclassificationSchema = z.looseObject({ ext: z.string().min(1), asset: reference });
+export const reclassificationSchema = lazy(() => z.looseObject({ ext: z.string().min(1), asset: reference() }));
 
-const seededScore = z.looseObject(seededScoreFields);
-export const scoreIncrementSchema = z.looseObject({ asset: seededScore.optional(), assets: seededScore.optional() }).optional();
+const seededScore = lazy(() => z.looseObject(seededScoreFields()));
+export const scoreIncrementSchema = lazy(() => z.looseObject({ asset: seededScore().optional(), assets: seededScore().optional() }).optional());
 
-export const accessorSchema = z.looseObject({ os: z.string().optional(), share: z.string().optional() }).optional();
+export const accessorSchema = lazy(() => z.looseObject({ os: z.string().optional(), share: z.string().optional() }).optional());
 
-const flattenedAssets = z.looseObject({ iterable: z.array(reference) });
-const filterTimestamp = z.looseObject({ from: timestamp.optional(), to: timestamp.optional(), between: z.boolean().optional() });
+const flattenedAssets = lazy(() => z.looseObject({ iterable: z.array(reference()) }));
+const filterTimestamp = lazy(() => z.looseObject({ from: timestamp().optional(), to: timestamp().optional(), between: z.boolean().optional() }));
 
-const assetFilter = z.looseObject({
+const assetFilter = lazy(() => z.looseObject({
   classification: z.string().optional(),
   tags: z.array(z.string()).optional(),
   websites: z.array(z.string()).optional(),
@@ -105,38 +105,38 @@ const assetFilter = z.looseObject({
       content: z.boolean().optional(),
     })
     .optional(),
-  created: filterTimestamp.optional(),
-  updated: filterTimestamp.optional(),
+  created: filterTimestamp().optional(),
+  updated: filterTimestamp().optional(),
   get operations() {
-    return assetFilters.optional();
+    return assetFilters().optional();
   },
-});
+}));
 // Annotated (it is recursive) with the core's filter type, so the two cannot drift apart.
-const assetFilters: z.ZodType<In.AssetFiltersInput, In.AssetFiltersInput> = z.looseObject({
-  iterable: z.array(assetFilter),
+const assetFilters: () => z.ZodType<In.AssetFiltersInput, In.AssetFiltersInput> = lazy(() => z.looseObject({
+  iterable: z.array(assetFilter()),
   type: z.enum(['UNKNOWN', 'AND', 'OR']).optional(),
-});
+}));
 
 // A plain (stripping) object: the search reads these four fields and nothing else, so a body's
 // other keys are dropped where it is checked (on the JSON worker for a large one) and never cross.
-export const searchWithFiltersSchema = z
+export const searchWithFiltersSchema = lazy(() => z
   .object({
     query: z.string().optional(),
     casing: z.boolean().optional(),
     // `identifers` is the wire spelling (a typo in the interface); the corrected one is accepted too.
-    space: z.looseObject({ identifers: flattenedAssets.optional(), identifiers: flattenedAssets.optional() }).optional(),
-    filters: assetFilters.optional(),
+    space: z.looseObject({ identifers: flattenedAssets().optional(), identifiers: flattenedAssets().optional() }).optional(),
+    filters: assetFilters().optional(),
   })
-  .optional();
+  .optional());
 
-const assetsInput = z.looseObject({
+const assetsInput = lazy(() => z.looseObject({
   iterable: z.array(z.looseObject({ id: z.string().optional(), formats: z.looseObject({ iterable: z.array(z.looseObject({})) }).optional() })),
-});
-export const relatedSchema = assetsInput.optional();
+}));
+export const relatedSchema = lazy(() => assetsInput().optional());
 
-export const recommendationSchema = z
+export const recommendationSchema = lazy(() => z
   .looseObject({
-    assets: assetsInput,
+    assets: assetsInput(),
     interactions: z.looseObject({
       iterable: z.array(
         z.looseObject({
@@ -148,21 +148,21 @@ export const recommendationSchema = z
       ),
     }),
   })
-  .optional();
+  .optional());
 
-export const seededTagSchema = z.looseObject({
+export const seededTagSchema = lazy(() => z.looseObject({
   text: z.string().min(1),
   asset: z.string().min(1).optional(),
   category: z.enum(TAG_CATEGORY).optional(),
-  mechanism: mechanism.optional(),
-});
+  mechanism: mechanism().optional(),
+}));
 
-export const seededWebsiteSchema = z.looseObject({
+export const seededWebsiteSchema = lazy(() => z.looseObject({
   url: z.string().min(1),
   name: z.string(),
   asset: z.string().min(1).optional(),
-  mechanism: mechanism.optional(),
-});
+  mechanism: mechanism().optional(),
+}));
 
 /**
  * The assets, asset, format, tag and website areas (interface.md §4.1–4.2): route and client both
@@ -228,23 +228,23 @@ export const assetOperations = {
  * a search space that names identifiers must list them (`space.identifers.iterable`).
  */
 export type PublishedAssetBodies = [
-  Accepts<typeof seedSchema, W.Seed>,
-  Accepts<typeof assetSchema, W.Asset>,
-  Accepts<typeof formatSchema, W.Format>,
-  Accepts<typeof reclassificationSchema, W.AssetReclassification>,
-  Accepts<typeof scoreIncrementSchema, W.SeededScoreIncrement>,
-  Accepts<typeof relatedSchema, W.Assets>,
-  Accepts<typeof recommendationSchema, W.SeededAssetsRecommendation>,
-  Accepts<typeof seededTagSchema, W.SeededTag>,
-  Accepts<typeof seededWebsiteSchema, W.SeededWebsite>,
+  Accepts<ReturnType<typeof seedSchema>, W.Seed>,
+  Accepts<ReturnType<typeof assetSchema>, W.Asset>,
+  Accepts<ReturnType<typeof formatSchema>, W.Format>,
+  Accepts<ReturnType<typeof reclassificationSchema>, W.AssetReclassification>,
+  Accepts<ReturnType<typeof scoreIncrementSchema>, W.SeededScoreIncrement>,
+  Accepts<ReturnType<typeof relatedSchema>, W.Assets>,
+  Accepts<ReturnType<typeof recommendationSchema>, W.SeededAssetsRecommendation>,
+  Accepts<ReturnType<typeof seededTagSchema>, W.SeededTag>,
+  Accepts<ReturnType<typeof seededWebsiteSchema>, W.SeededWebsite>,
 ];
 
 /** Every parsed body is one the assets core takes as it is (see Feeds). */
 export type CoreAssetBodies = [
-  Feeds<z.output<typeof seedSchema>, In.SeedInput>,
-  Feeds<z.output<typeof assetSchema>, In.AssetUpdateInput>,
-  Feeds<z.output<typeof formatSchema>, In.FormatUpdateInput>,
-  Feeds<z.output<typeof relatedSchema>, In.RelatedInput | undefined>,
-  Feeds<z.output<typeof recommendationSchema>, In.RecommendationInput | undefined>,
-  Feeds<z.output<typeof searchWithFiltersSchema>, In.SearchWithFiltersInput | undefined>,
+  Feeds<z.output<ReturnType<typeof seedSchema>>, In.SeedInput>,
+  Feeds<z.output<ReturnType<typeof assetSchema>>, In.AssetUpdateInput>,
+  Feeds<z.output<ReturnType<typeof formatSchema>>, In.FormatUpdateInput>,
+  Feeds<z.output<ReturnType<typeof relatedSchema>>, In.RelatedInput | undefined>,
+  Feeds<z.output<ReturnType<typeof recommendationSchema>>, In.RecommendationInput | undefined>,
+  Feeds<z.output<ReturnType<typeof searchWithFiltersSchema>>, In.SearchWithFiltersInput | undefined>,
 ];

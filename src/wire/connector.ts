@@ -5,57 +5,57 @@
  */
 import { z } from 'zod';
 import { mechanism, transferableBytesFields, transferableStringFields } from './shared.ts';
-import { get, json, none, post, text as textReply, type Accepts } from './operation.ts';
+import { lazy, get, json, none, post, text as textReply, type Accepts } from './operation.ts';
 import type * as P from '@pieces.app/pieces-os-client';
 import type * as W from '../core/piecesTypes.ts';
 import type { SavedCheck } from '../core/connector/savedCheck.ts';
 import type { StoredUsageEvent } from '../core/applications/applicationService.ts';
 
-const text = z.string().min(1, 'must not be empty');
+const text = lazy(() => z.string().min(1, 'must not be empty'));
 
 /** SeededTrackedApplication: what an application says about itself when it connects. */
-export const trackedApplication = z.looseObject({
-  name: text,
-  version: text,
-  platform: text,
+export const trackedApplication = lazy(() => z.looseObject({
+  name: text(),
+  version: text(),
+  platform: text(),
   privacy: z.string().optional(),
   capabilities: z.string().optional(),
   automaticUnload: z.boolean().optional(),
   enrichment: z.looseObject({}).optional(),
-});
+}));
 
-export const connectorConnection = z.looseObject({ application: trackedApplication });
+export const connectorConnection = lazy(() => z.looseObject({ application: trackedApplication() }));
 
-const transferableString = z.looseObject(transferableStringFields);
-const transferableBytes = z.looseObject(transferableBytesFields);
-const contentPart = z.looseObject({ string: transferableString.optional(), bytes: transferableBytes.optional() });
+const transferableString = lazy(() => z.looseObject(transferableStringFields()));
+const transferableBytes = lazy(() => z.looseObject(transferableBytesFields()));
+const contentPart = lazy(() => z.looseObject({ string: transferableString().optional(), bytes: transferableBytes().optional() }));
 
-export const connectorAsset = z.looseObject({
+export const connectorAsset = lazy(() => z.looseObject({
   format: z.looseObject({
-    fragment: contentPart.optional(),
-    file: contentPart.optional(),
+    fragment: contentPart().optional(),
+    file: contentPart().optional(),
     classification: z.looseObject({}).optional(),
   }),
   metadata: z.looseObject({}).optional(),
-});
+}));
 
-export const connectorCreation = z.looseObject({ asset: connectorAsset.optional() });
+export const connectorCreation = lazy(() => z.looseObject({ asset: connectorAsset().optional() }));
 
-export const reaction = z.looseObject({
+export const reaction = lazy(() => z.looseObject({
   save: z.boolean(),
-  reuse: z.looseObject({ asset: text }).optional(),
-  seed: connectorCreation,
-});
+  reuse: z.looseObject({ asset: text() }).optional(),
+  seed: connectorCreation(),
+}));
 
-const pairs = z.record(z.string(), z.unknown());
-const referenced = z.looseObject({ id: text });
+const pairs = lazy(() => z.record(z.string(), z.unknown()));
+const referenced = lazy(() => z.looseObject({ id: text() }));
 
-export const tracking = z.looseObject({
-  asset: z.looseObject({ asset: referenced, identifier_description_pair: pairs.optional() }).optional(),
+export const tracking = lazy(() => z.looseObject({
+  asset: z.looseObject({ asset: referenced(), identifier_description_pair: pairs().optional() }).optional(),
   format: z
     .looseObject({
-      format: referenced.extend({ reference: z.looseObject({ asset: z.string().optional() }).optional() }),
-      identifier_description_pair: pairs.optional(),
+      format: referenced().extend({ reference: z.looseObject({ asset: z.string().optional() }).optional() }),
+      identifier_description_pair: pairs().optional(),
     })
     .optional(),
   interaction: z.looseObject({ description: z.string() }).optional(),
@@ -67,38 +67,38 @@ export const tracking = z.looseObject({
   conversation: z.looseObject({}).optional(),
   conversation_message: z.looseObject({}).optional(),
   workstream_summary: z.looseObject({}).optional(),
-});
+}));
 
 /** Application as sent to register and update: update needs the id, register may leave it out. */
-export const application = trackedApplication.extend({
-  id: text.optional(),
+export const application = lazy(() => trackedApplication().extend({
+  id: text().optional(),
   onboarded: z.boolean().optional(),
-  mechanism: mechanism.optional(),
-});
+  mechanism: mechanism().optional(),
+}));
 
-export const applicationUpdate = application.extend({ id: text });
+export const applicationUpdate = lazy(() => application().extend({ id: text() }));
 
 /*
  * The deprecated tracking operations take any JSON object an old client sends (or none): they only
  * record it. Fields Satchel reads are typed when present, so a wrong type is still a clear 400.
  */
-const anyTrackedApplication = z.looseObject({ name: z.string().optional(), version: z.string().optional(), platform: z.string().optional() });
+const anyTrackedApplication = lazy(() => z.looseObject({ name: z.string().optional(), version: z.string().optional(), platform: z.string().optional() }));
 
-export const interactionEvent = z.looseObject({ description: z.string().optional(), element: z.string().optional() }).optional();
+export const interactionEvent = lazy(() => z.looseObject({ description: z.string().optional(), element: z.string().optional() }).optional());
 
-export const keyboardEvent = z.looseObject({ description: z.string().optional(), shortcut: z.array(z.number()).optional() }).optional();
+export const keyboardEvent = lazy(() => z.looseObject({ description: z.string().optional(), shortcut: z.array(z.number()).optional() }).optional());
 
-export const installation = z.looseObject({ application: anyTrackedApplication.optional() }).optional();
+export const installation = lazy(() => z.looseObject({ application: anyTrackedApplication().optional() }).optional());
 
-export const updateEvent = z.looseObject({ previous: anyTrackedApplication.optional(), current: anyTrackedApplication.optional() }).optional();
+export const updateEvent = lazy(() => z.looseObject({ previous: anyTrackedApplication().optional(), current: anyTrackedApplication().optional() }).optional());
 
 /** applicationsSessionClose sends a bare JSON string, or nothing. */
-export const sessionId = z.string().min(1).optional();
+export const sessionId = lazy(() => z.string().min(1).optional());
 
 /** Satchel's own question (not in the published interface): is this code already saved? */
-export const savedQuestion = z.object({ text });
+export const savedQuestion = lazy(() => z.object({ text: text() }));
 
-const onboardedFlag = z.boolean({ error: 'the body must be a bare JSON boolean (true or false)' });
+const onboardedFlag = lazy(() => z.boolean({ error: 'the body must be a bare JSON boolean (true or false)' }));
 
 /** The connector area (interface.md §4.4): route and client both use these. */
 export const connectorOperations = {
@@ -115,12 +115,12 @@ export const connectorOperations = {
 
 /** Every body the published models allow is accepted (see Accepts). */
 export type PublishedConnectorBodies = [
-  Accepts<typeof connectorConnection, W.SeededConnectorConnection>,
-  Accepts<typeof connectorCreation, W.SeededConnectorCreation>,
-  Accepts<typeof reaction, W.Reaction>,
-  Accepts<typeof connectorAsset, W.SeededConnectorAsset>,
-  Accepts<typeof tracking, W.Jsonify<P.SeededConnectorTracking>>,
-  Accepts<typeof applicationUpdate, W.Application>,
+  Accepts<ReturnType<typeof connectorConnection>, W.SeededConnectorConnection>,
+  Accepts<ReturnType<typeof connectorCreation>, W.SeededConnectorCreation>,
+  Accepts<ReturnType<typeof reaction>, W.Reaction>,
+  Accepts<ReturnType<typeof connectorAsset>, W.SeededConnectorAsset>,
+  Accepts<ReturnType<typeof tracking>, W.Jsonify<P.SeededConnectorTracking>>,
+  Accepts<ReturnType<typeof applicationUpdate>, W.Application>,
 ];
 
 /** The applications area's bodies (interface.md §4.3), deprecated tracking operations included. */

@@ -5,107 +5,107 @@
 import { z } from 'zod';
 import { mechanism, seededScoreFields, transferableBytesFields, transferableStringFields } from './shared.ts';
 import type * as W from '../core/piecesTypes.ts';
-import { get, json, none, post, type Accepts, type Requiring } from './operation.ts';
+import { lazy, get, json, none, post, type Accepts, type Requiring } from './operation.ts';
 
-const id = z.string().min(1, 'must be a non-empty id');
+const id = lazy(() => z.string().min(1, 'must be a non-empty id'));
 
-const timestamp = z.object({
+const timestamp = lazy(() => z.object({
   value: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO-8601 date'),
   readable: z.string().optional(),
-});
+}));
 
-const reference = z.object({ id });
+const reference = lazy(() => z.object({ id: id() }));
 
-export const idList = z.object({ iterable: z.array(reference) });
+export const idList = lazy(() => z.object({ iterable: z.array(reference()) }));
 
-const transferableString = z.object(transferableStringFields);
-const transferableBytes = z.object(transferableBytesFields);
+const transferableString = lazy(() => z.object(transferableStringFields()));
+const transferableBytes = lazy(() => z.object(transferableBytesFields()));
 
-const fragment = z.object({ string: transferableString.optional(), bytes: transferableBytes.optional() });
+const fragment = lazy(() => z.object({ string: transferableString().optional(), bytes: transferableBytes().optional() }));
 
-const role = z.enum(['UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT']);
-const conversationType = z.enum(['UNKNOWN', 'COPILOT']);
-export const annotationType = z.enum(['UNKNOWN', 'DESCRIPTION', 'COMMENT', 'DOCUMENTATION', 'SUMMARY', 'EXPLANATION', 'GIT_COMMIT']);
-const anchorType = z.enum(['UNKNOWN', 'FILE', 'DIRECTORY']);
-const sentiment = z.enum(['UNKNOWN', 'LIKE', 'DISLIKE', 'REPORT']);
+const role = lazy(() => z.enum(['UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT']));
+const conversationType = lazy(() => z.enum(['UNKNOWN', 'COPILOT']));
+export const annotationType = lazy(() => z.enum(['UNKNOWN', 'DESCRIPTION', 'COMMENT', 'DOCUMENTATION', 'SUMMARY', 'EXPLANATION', 'GIT_COMMIT']));
+const anchorType = lazy(() => z.enum(['UNKNOWN', 'FILE', 'DIRECTORY']));
+const sentiment = lazy(() => z.enum(['UNKNOWN', 'LIKE', 'DISLIKE', 'REPORT']));
 
-const messageFields = {
-  role,
-  fragment,
-  created: timestamp.optional(),
-  sentiment: sentiment.optional(),
-};
+const messageFields = lazy(() => ({
+  role: role(),
+  fragment: fragment(),
+  created: timestamp().optional(),
+  sentiment: sentiment().optional(),
+}));
 
-export const seededMessage = z.object({ ...messageFields, conversation: reference });
+export const seededMessage = lazy(() => z.object({ ...messageFields(), conversation: reference() }));
 
-const seededAnnotation = z.object({
-  type: annotationType,
+const seededAnnotation = lazy(() => z.object({
+  type: annotationType(),
   text: z.string(),
-  mechanism: mechanism.optional(),
+  mechanism: mechanism().optional(),
   favorited: z.boolean().optional(),
   pseudo: z.boolean().optional(),
-  asset: id.optional(),
-  conversation: id.optional(),
-  anchor: id.optional(),
-  workstreamSummary: id.optional(),
-});
+  asset: id().optional(),
+  conversation: id().optional(),
+  anchor: id().optional(),
+  workstreamSummary: id().optional(),
+}));
 
-export const seededAnchor = z.object({
-  type: anchorType,
+export const seededAnchor = lazy(() => z.object({
+  type: anchorType(),
   fullpath: z.string().min(1),
   name: z.string().optional(),
   watch: z.boolean().optional(),
   platform: z.enum(['UNKNOWN', 'WEB', 'MACOS', 'LINUX', 'WINDOWS', 'FUCHSIA', 'IOS', 'ANDROID']).optional(),
-  asset: id.optional(),
-  conversation: id.optional(),
-  annotations: z.array(seededAnnotation).optional(),
-});
+  asset: id().optional(),
+  conversation: id().optional(),
+  annotations: z.array(seededAnnotation()).optional(),
+}));
 
-export const seededConversation = z.object({
-  type: conversationType,
+export const seededConversation = lazy(() => z.object({
+  type: conversationType(),
   name: z.string().optional(),
   favorited: z.boolean().optional(),
   demo: z.boolean().optional(),
-  model: reference.optional(),
-  messages: z.array(z.object(messageFields)).optional(),
-  annotations: z.array(seededAnnotation.omit({ conversation: true })).optional(),
-  anchors: z.array(seededAnchor.omit({ conversation: true })).optional(),
-  assets: idList.optional(),
-  websites: idList.optional(),
-});
+  model: reference().optional(),
+  messages: z.array(z.object(messageFields())).optional(),
+  annotations: z.array(seededAnnotation().omit({ conversation: true })).optional(),
+  anchors: z.array(seededAnchor().omit({ conversation: true })).optional(),
+  assets: idList().optional(),
+  websites: idList().optional(),
+}));
 
-export const conversationUpdate = z.object({
-  id,
+export const conversationUpdate = lazy(() => z.object({
+  id: id(),
   name: z.string().optional(),
-  type: conversationType.optional(),
+  type: conversationType().optional(),
   favorited: z.boolean().optional(),
   demo: z.boolean().optional(),
-});
+}));
 
-const seededScore = z.object(seededScoreFields);
+const seededScore = lazy(() => z.object(seededScoreFields()));
 
-export const scoreIncrement = z.object({ conversation: seededScore.optional(), conversations: seededScore.optional() }).optional();
+export const scoreIncrement = lazy(() => z.object({ conversation: seededScore().optional(), conversations: seededScore().optional() }).optional());
 
-export const summarizeInput = z.object({ messages: idList.optional() }).optional();
+export const summarizeInput = lazy(() => z.object({ messages: idList().optional() }).optional());
 
-export const seededRange = z.object({
-  from: timestamp.optional(),
-  to: timestamp.optional(),
+export const seededRange = lazy(() => z.object({
+  from: timestamp().optional(),
+  to: timestamp().optional(),
   between: z.boolean().optional(),
-  summary: reference.optional(),
-  conversation: z.object({ reference }).optional(),
-});
+  summary: reference().optional(),
+  conversation: z.object({ reference: reference() }).optional(),
+}));
 
-export const seededWorkstreamSummary = z.object({
+export const seededWorkstreamSummary = lazy(() => z.object({
   name: z.string(),
-  model: z.looseObject({ id }),
+  model: z.looseObject({ id: id() }),
   favorited: z.boolean().optional(),
-  assets: idList.optional(),
-  conversations: idList.optional(),
-  anchors: idList.optional(),
-  ranges: idList.optional(),
-  websites: idList.optional(),
-});
+  assets: idList().optional(),
+  conversations: idList().optional(),
+  anchors: idList().optional(),
+  ranges: idList().optional(),
+  websites: idList().optional(),
+}));
 
 /**
  * The conversations area (interface.md §4.5) with its messages and the records conversations
@@ -174,12 +174,12 @@ type WithAssetList<T extends { assets?: { iterable?: unknown } }> = Omit<T, 'ass
  * a message names its conversation, and an asset list lists its assets.
  */
 export type PublishedConversationBodies = [
-  Accepts<typeof seededConversation, WithAssetList<W.SeededConversation>>,
-  Accepts<typeof conversationUpdate, W.Conversation>,
-  Accepts<typeof summarizeInput, W.ConversationSummarizeInput>,
-  Accepts<typeof scoreIncrement, W.SeededScoreIncrement>,
-  Accepts<typeof seededMessage, Requiring<W.SeededConversationMessage, 'conversation'>>,
-  Accepts<typeof seededAnchor, W.SeededAnchor>,
-  Accepts<typeof seededRange, W.SeededRange>,
-  Accepts<typeof seededWorkstreamSummary, WithAssetList<W.SeededWorkstreamSummary>>,
+  Accepts<ReturnType<typeof seededConversation>, WithAssetList<W.SeededConversation>>,
+  Accepts<ReturnType<typeof conversationUpdate>, W.Conversation>,
+  Accepts<ReturnType<typeof summarizeInput>, W.ConversationSummarizeInput>,
+  Accepts<ReturnType<typeof scoreIncrement>, W.SeededScoreIncrement>,
+  Accepts<ReturnType<typeof seededMessage>, Requiring<W.SeededConversationMessage, 'conversation'>>,
+  Accepts<ReturnType<typeof seededAnchor>, W.SeededAnchor>,
+  Accepts<ReturnType<typeof seededRange>, W.SeededRange>,
+  Accepts<ReturnType<typeof seededWorkstreamSummary>, WithAssetList<W.SeededWorkstreamSummary>>,
 ];

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { authorOf, isAuthorKind, type Author } from '../core/history/authors.ts';
 import type { RevisionList, RevisionSummary } from '../core/history/historyService.ts';
 import type { Asset } from '../core/piecesTypes.ts';
-import { get, json, post } from './operation.ts';
+import { lazy, get, json, post } from './operation.ts';
 
 /** The header Satchel's own client names itself in (a Pieces client never sends it). */
 export const AUTHOR_HEADER = 'satchel-author';
@@ -47,9 +47,9 @@ export function revisionsOfIfMatch(value: string | undefined): string[] {
     .filter((tag) => tag !== '' && tag !== '*');
 }
 
-const expectedRevision = z.string().min(1).max(64).optional();
+const expectedRevision = lazy(() => z.string().min(1).max(64).optional());
 
-const editRequest = z
+const editRequest = lazy(() => z
   .object({
     content: z.string().optional(),
     name: z.string().max(4096).optional(),
@@ -58,13 +58,13 @@ const editRequest = z
     /** '' removes the description. */
     description: z.string().optional(),
     /** The revision the edit is based on (If-Match says the same). */
-    expectedRevision,
+    expectedRevision: expectedRevision(),
   })
   .refine((edit) => edit.content !== undefined || edit.name !== undefined || edit.language !== undefined || edit.tags !== undefined || edit.description !== undefined, {
     message: 'give at least one of content, name, language, tags, description',
-  });
+  }));
 
-const restoreRequest = z.object({ expectedRevision }).optional();
+const restoreRequest = lazy(() => z.object({ expectedRevision: expectedRevision() }).optional());
 
 export const historyOperations = {
   /** Newest first, with the current revision. */

@@ -5,42 +5,42 @@
 import { z } from 'zod';
 import { IMPORT_FORMATS } from '../core/import/formats.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
-import { ndjson, post } from './operation.ts';
+import { lazy, ndjson, post } from './operation.ts';
 import type { LongOperationLine } from './longOperation.ts';
 
-const formatSchema = z.enum(IMPORT_FORMATS);
+const formatSchema = lazy(() => z.enum(IMPORT_FORMATS));
 
 /** Annotations or anchors of one record (a Pieces snippet's comments and summaries; the files it belongs to). */
 const MAX_ATTACHMENTS = 1000;
-const idSchema = z.string().min(1).max(256);
-const applicationSchema = z.object({
+const idSchema = lazy(() => z.string().min(1).max(256));
+const applicationSchema = lazy(() => z.object({
   id: z.string().max(256),
   name: z.string().max(256),
   version: z.string().max(256),
   platform: z.string().max(64),
   onboarded: z.boolean(),
   privacy: z.string().max(64),
-});
-const annotationSchema = z.object({
-  id: idSchema,
+}));
+const annotationSchema = lazy(() => z.object({
+  id: idSchema(),
   type: z.enum(['UNKNOWN', 'DESCRIPTION', 'COMMENT', 'DOCUMENTATION', 'SUMMARY', 'EXPLANATION', 'GIT_COMMIT']),
   text: z.string(),
   created: z.string().max(64),
   updated: z.string().max(64),
-});
-const anchorSchema = z.object({
-  id: idSchema,
+}));
+const anchorSchema = lazy(() => z.object({
+  id: idSchema(),
   type: z.enum(['UNKNOWN', 'FILE', 'DIRECTORY']),
   fullpath: z.string().max(8192),
   name: z.string().max(4096).optional(),
   platform: z.string().max(64).optional(),
-  pointId: idSchema,
+  pointId: idSchema(),
   created: z.string().max(64),
   updated: z.string().max(64),
-});
+}));
 
 /** A snippet a caller already read from a file too large to send whole (bounds are checked again on import). */
-const snippetSchema = z.object({
+const snippetSchema = lazy(() => z.object({
   name: z.string().max(4096),
   text: z.string(),
   language: z.string().max(64).optional(),
@@ -58,54 +58,54 @@ const snippetSchema = z.object({
       favorited: z.boolean(),
       bytes: z.array(z.number().int().min(0).max(255)).readonly().optional(),
       /** What a Pieces library's record keeps besides (src/core/import/piecesRecords.ts). */
-      application: applicationSchema.optional(),
-      annotations: z.array(annotationSchema).max(MAX_ATTACHMENTS).readonly().optional(),
-      anchors: z.array(anchorSchema).max(MAX_ATTACHMENTS).readonly().optional(),
+      application: applicationSchema().optional(),
+      annotations: z.array(annotationSchema()).max(MAX_ATTACHMENTS).readonly().optional(),
+      anchors: z.array(anchorSchema()).max(MAX_ATTACHMENTS).readonly().optional(),
     })
     .optional(),
-});
+}));
 
-const timeSchema = z.string().max(64);
+const timeSchema = lazy(() => z.string().max(64));
 /** A Satchel vault's conversation (src/core/sync/vaultConversations.ts): written with its ids and times. */
-const conversationSchema = z.object({
+const conversationSchema = lazy(() => z.object({
   id: z.string().min(1).max(256),
   name: z.string().max(4096).optional(),
   type: z.string().max(64),
   favorited: z.boolean(),
   assets: z.array(z.string().max(256)).max(10_000).readonly(),
   websites: z.array(z.object({ url: z.string().max(8192), name: z.string().max(4096) })).max(256).readonly(),
-  created: timeSchema,
-  updated: timeSchema,
+  created: timeSchema(),
+  updated: timeSchema(),
   messages: z
-    .array(z.object({ id: z.string().min(1).max(256), role: z.string().max(64), sentiment: z.string().max(64).optional(), created: timeSchema, updated: timeSchema, text: z.string() }))
+    .array(z.object({ id: z.string().min(1).max(256), role: z.string().max(64), sentiment: z.string().max(64).optional(), created: timeSchema(), updated: timeSchema(), text: z.string() }))
     .max(100_000)
     .readonly(),
-});
+}));
 
-const importRequest = z
+const importRequest = lazy(() => z
   .object({
     files: z.array(z.object({ name: z.string().min(1).max(4096), content: z.string() })).max(10_000).default([]),
     parts: z
       .array(
         z.object({
           name: z.string().min(1).max(4096),
-          format: formatSchema,
-          snippets: z.array(snippetSchema).max(50_000),
-          conversations: z.array(conversationSchema).max(10_000).readonly().optional(),
+          format: formatSchema(),
+          snippets: z.array(snippetSchema()).max(50_000),
+          conversations: z.array(conversationSchema()).max(10_000).readonly().optional(),
         }),
       )
       .max(100)
       .default([]),
-    format: formatSchema.optional(),
+    format: formatSchema().optional(),
     batchSize: z.number().int().min(1).max(10_000).optional(),
   })
-  .refine((request) => request.files.length + request.parts.length > 0, { message: 'give files (name and content) or parts', path: ['files'] });
+  .refine((request) => request.files.length + request.parts.length > 0, { message: 'give files (name and content) or parts', path: ['files'] }));
 
 /** Which Pieces OS to read: `url` (on this machine), or the one found on Pieces OS's ports. */
-const piecesImportRequest = z.object({
+const piecesImportRequest = lazy(() => z.object({
   url: z.string().min(1).max(2048).optional(),
   batchSize: z.number().int().min(1).max(10_000).optional(),
-});
+}));
 
 export const importOperations = {
   /** Answers progress lines as batches are written, then a summary or an error line. */

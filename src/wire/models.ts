@@ -12,30 +12,30 @@ import {
 } from '../core/models/enums.ts';
 import { byteDescriptor } from '../core/models/catalog.ts';
 import type * as W from '../core/piecesTypes.ts';
-import { get, json, none, post, type Accepts } from './operation.ts';
+import { lazy, get, json, none, post, type Accepts } from './operation.ts';
 
-const timestamp = z.object({
+const timestamp = lazy(() => z.object({
   value: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO-8601 date'),
   readable: z.string().optional(),
-});
+}));
 
 // `readable` is required on the wire; a caller that only sends the number gets it filled in.
-const bytes = z
+const bytes = lazy(() => z
   .object({ value: z.number().int().nonnegative(), readable: z.string().optional() })
-  .transform((b) => (b.readable ? { value: b.value, readable: b.readable } : byteDescriptor(b.value)));
+  .transform((b) => (b.readable ? { value: b.value, readable: b.readable } : byteDescriptor(b.value))));
 
-const tokens = z.number().int().positive().nullable();
+const tokens = lazy(() => z.number().int().positive().nullable());
 
-const fields = {
+const fields = lazy(() => ({
   version: z.string(),
-  created: timestamp,
+  created: timestamp(),
   name: z.string().trim().min(1, 'must not be empty'),
   description: z.string().optional(),
   cloud: z.boolean(),
   type: z.enum(MODEL_TYPE_VALUES),
   usage: z.enum(MODEL_USAGE_VALUES),
-  bytes: bytes.optional(),
-  ram: bytes.optional(),
+  bytes: bytes().optional(),
+  ram: bytes().optional(),
   quantization: z.string().optional(),
   foundation: z.enum(MODEL_FOUNDATION_VALUES).optional(),
   downloaded: z.boolean().optional(),
@@ -43,7 +43,7 @@ const fields = {
   parameters: z.number().nonnegative().nullable().optional(),
   provider: z.enum(MODEL_PROVIDER_VALUES).optional(),
   cpu: z.boolean().optional(),
-  maxTokens: z.object({ total: tokens, input: tokens.optional(), output: tokens.optional() }).optional(),
+  maxTokens: z.object({ total: tokens(), input: tokens().optional(), output: tokens().optional() }).optional(),
   custom: z.boolean().optional(),
   capabilities: z
     .object({
@@ -56,29 +56,29 @@ const fields = {
       websites: z.boolean().optional(),
     })
     .optional(),
-};
+}));
 
-export const seededModelSchema = z.object(fields);
+export const seededModelSchema = lazy(() => z.object(fields()));
 
-export const modelSchema = z.object({
-  ...fields,
+export const modelSchema = lazy(() => z.object({
+  ...fields(),
   id: z.string().min(1),
   loaded: z.boolean().optional(),
   downloading: z.boolean().optional(),
-});
+}));
 
 /** Body of POST /models/import: a GGUF file already on this machine. */
-export const modelImportSchema = z.object({
+export const modelImportSchema = lazy(() => z.object({
   path: z.string().min(1),
   name: z.string().trim().min(1).optional(),
   description: z.string().optional(),
   version: z.string().min(1).optional(),
   usage: z.enum(MODEL_USAGE_VALUES).optional(),
   foundation: z.enum(MODEL_FOUNDATION_VALUES).optional(),
-});
+}));
 
 /** ModelDeleteCacheInput carries nothing Satchel reads; it may be absent. */
-export const deleteCacheSchema = z.union([z.undefined(), z.null(), z.looseObject({})]);
+export const deleteCacheSchema = lazy(() => z.union([z.undefined(), z.null(), z.looseObject({})]));
 
 /**
  * The models area (interface.md §4.6–4.7, and the file import): route and client both use these.
@@ -108,7 +108,7 @@ export const modelOperations = {
 
 /** Every body the published models allow is accepted (see Accepts). */
 export type PublishedModelBodies = [
-  Accepts<typeof seededModelSchema, W.SeededModel>,
-  Accepts<typeof modelSchema, W.Model>,
-  Accepts<typeof deleteCacheSchema, W.ModelDeleteCacheInput>,
+  Accepts<ReturnType<typeof seededModelSchema>, W.SeededModel>,
+  Accepts<ReturnType<typeof modelSchema>, W.Model>,
+  Accepts<ReturnType<typeof deleteCacheSchema>, W.ModelDeleteCacheInput>,
 ];

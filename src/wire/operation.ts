@@ -36,7 +36,7 @@ export interface Operation<P extends string = string, Body extends z.ZodType | u
   /** Koa-style path; `:name` segments are filled by `pathOf`. */
   readonly path: P;
   readonly reply: R;
-  /** The body's schema; undefined when the operation reads no body. */
+  /** The body's schema, built when first read; undefined when the operation reads no body. */
   readonly body: Body;
   /** The published model's name of the body, used in 400 messages ("SeededConnectorCreation: …"). */
   readonly what: string;
@@ -76,32 +76,50 @@ export type BodyIn<O extends WithBody> = z.input<O['body']>;
 /** What a route hands to core (after parsing). */
 export type BodyOut<O extends WithBody> = z.output<O['body']>;
 
-function declare<P extends string, R extends Reply, Body extends z.ZodType | undefined>(
-  method: Method,
-  path: P,
-  reply: R,
-  what: string,
-  body: Body,
-): Operation<P, Body, R> {
-  return { method, path, reply, what, body };
+/**
+ * Calls `build` once, when first asked. Each area builds its schemas in such functions, so loading
+ * the declarations builds none: the data host builds a schema on the first request that reads it,
+ * and the extension's client, which reads only methods, paths and reply kinds, never builds any (nor
+ * loads zod: docs/performance.md, activation).
+ */
+export function lazy<T>(build: () => T): () => T {
+  let built: { readonly value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
+/** A body's schema, given as the function that builds it (one of its area's `lazy` schemas). */
+export type Schema<Body extends z.ZodType> = () => Body;
+
+function declare(method: Method, path: string, reply: Reply, what: string, body: Schema<z.ZodType> | undefined): Operation {
+  const schema = body === undefined ? undefined : lazy(body);
+  return {
+    method,
+    path,
+    reply,
+    what,
+    get body() {
+      return schema?.();
+    },
+  };
 }
 
 /** A GET; `body` only for the few the client sends with a JSON body (the published client does). */
 export function get<P extends string, R extends Reply>(path: P, reply: R): Operation<P, undefined, R>;
-export function get<P extends string, R extends Reply, Body extends z.ZodType>(path: P, reply: R, what: string, body: Body): Operation<P, Body, R>;
-export function get(path: string, reply: Reply, what = '', body?: z.ZodType): Operation {
+export function get<P extends string, R extends Reply, Body extends z.ZodType>(path: P, reply: R, what: string, body: Schema<Body>): Operation<P, Body, R>;
+export function get(path: string, reply: Reply, what = '', body?: Schema<z.ZodType>): Operation {
   return declare('GET', path, reply, what, body);
 }
 
 /** A POST; without `body` it reads none (whatever is sent is only checked to be JSON). */
 export function post<P extends string, R extends Reply>(path: P, reply: R): Operation<P, undefined, R>;
-export function post<P extends string, R extends Reply, Body extends z.ZodType>(path: P, reply: R, what: string, body: Body): Operation<P, Body, R>;
-export function post(path: string, reply: Reply, what = '', body?: z.ZodType): Operation {
+export function post<P extends string, R extends Reply, Body extends z.ZodType>(path: P, reply: R, what: string, body: Schema<Body>): Operation<P, Body, R>;
+export function post(path: string, reply: Reply, what = '', body?: Schema<z.ZodType>): Operation {
   return declare('POST', path, reply, what, body);
 }
 
 /** A PUT, which reads its body (Satchel's own settings of a record). */
-export function put<P extends string, R extends Reply, Body extends z.ZodType>(path: P, reply: R, what: string, body: Body): Operation<P, Body, R> {
+export function put<P extends string, R extends Reply, Body extends z.ZodType>(path: P, reply: R, what: string, body: Schema<Body>): Operation<P, Body, R>;
+export function put(path: string, reply: Reply, what: string, body: Schema<z.ZodType>): Operation {
   return declare('PUT', path, reply, what, body);
 }
 

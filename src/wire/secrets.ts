@@ -14,15 +14,15 @@
 import { z } from 'zod';
 import type { DescribedFinding, FlaggedAsset, SecretScanProgress, SecretsSummary } from '../core/secrets/secretsService.ts';
 import type { Forgotten } from '../core/secrets/forgetSecret.ts';
-import { get, json, ndjson, none, post, put } from './operation.ts';
+import { lazy, get, json, ndjson, none, post, put } from './operation.ts';
 import type { LongOperationLine } from './longOperation.ts';
 
 export type { DescribedFinding, FlaggedAsset, SecretScanProgress, SecretsSummary } from '../core/secrets/secretsService.ts';
 export type { Forgotten } from '../core/secrets/forgetSecret.ts';
 
-export const forgetSchema = z.strictObject({ sensitive: z.string().min(1).max(128).optional() });
+export const forgetSchema = lazy(() => z.strictObject({ sensitive: z.string().min(1).max(128).optional() }));
 
-export const syncSecretsSchema = z.strictObject({ include: z.boolean() });
+export const syncSecretsSchema = lazy(() => z.strictObject({ include: z.boolean() }));
 
 export interface SyncSecretsSetting {
   readonly asset: string;

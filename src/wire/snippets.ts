@@ -14,15 +14,15 @@ import { z } from 'zod';
 import type { Assets } from '../core/piecesTypes.ts';
 import type { CodeSnippetsExport, CompletionReply, SnippetInfo, SnippetService } from '../core/snippets/snippetService.ts';
 import type { AssetService } from '../core/assets/assetService.ts';
-import { get, json, post, type Feeds } from './operation.ts';
+import { lazy, get, json, post, type Feeds } from './operation.ts';
 
-const snippetChange = z
+const snippetChange = lazy(() => z
   .object({
     syntax: z.boolean().optional(),
     /** Replaces the prefixes; each new one also becomes a tag. */
     prefixes: z.array(z.string().max(4096)).max(1024).readonly().optional(),
   })
-  .refine((change) => change.syntax !== undefined || change.prefixes !== undefined, { message: 'give syntax or prefixes' });
+  .refine((change) => change.syntax !== undefined || change.prefixes !== undefined, { message: 'give syntax or prefixes' }));
 
 /**
  * Ids one `/satchel/assets/by-id` request may name: a view asks for the assets a change named in
@@ -30,7 +30,7 @@ const snippetChange = z
  */
 export const ASSETS_BY_ID_MAX = 500;
 
-const assetIds = z.object({ ids: z.array(z.string().min(1).max(256)).min(1).max(ASSETS_BY_ID_MAX).readonly() });
+const assetIds = lazy(() => z.object({ ids: z.array(z.string().min(1).max(256)).min(1).max(ASSETS_BY_ID_MAX).readonly() }));
 
 export const snippetOperations = {
   completions: get('/satchel/snippets/completions', json<CompletionReply>()),
@@ -44,6 +44,6 @@ export type { CodeSnippetsExport, CompletionCandidate, CompletionReply, SnippetI
 
 /** The parsed change is what core takes. */
 export type CoreSnippetBodies = [
-  Feeds<z.output<typeof snippetChange>, Parameters<SnippetService['setInfo']>[1]>,
-  Feeds<z.output<typeof assetIds>['ids'], Parameters<AssetService['some']>[0]>,
+  Feeds<z.output<ReturnType<typeof snippetChange>>, Parameters<SnippetService['setInfo']>[1]>,
+  Feeds<z.output<ReturnType<typeof assetIds>>['ids'], Parameters<AssetService['some']>[0]>,
 ];

@@ -12,10 +12,10 @@
 import { z } from 'zod';
 import type { SyncProgress, SyncSummary } from '../core/sync/syncEngine.ts';
 import type { ConflictChoice, ConflictField, ConflictSides, SyncConflict, SyncStatus } from '../core/sync/syncService.ts';
-import { get, json, ndjson, none, post } from './operation.ts';
+import { lazy, get, json, ndjson, none, post } from './operation.ts';
 import type { LongOperationLine } from './longOperation.ts';
 
-const syncRequest = z
+const syncRequest = lazy(() => z
   .object({
     /** A URL or path the user's git can push to; sets the remote (a new one starts over). */
     remote: z.string().min(1).max(4096).optional(),
@@ -25,7 +25,7 @@ const syncRequest = z
     /** The share of the library (0-100 %) a sync may delete without asking (default 50). */
     maxDeletePercent: z.number().min(0).max(100).optional(),
   })
-  .default({});
+  .default({}));
 
 export type SyncLine = LongOperationLine<SyncProgress, 'summary', SyncSummary>;
 
@@ -34,10 +34,10 @@ const CHOICES = ['mine', 'theirs', 'both'] as const satisfies readonly ConflictC
 const FIELDS = ['name', 'language', 'tags', 'websites', 'description', 'code', 'prefixes', 'syntax', 'favorited'] as const satisfies readonly ConflictField[];
 
 /** `fields`: those taken from the version kept (default: all of them). */
-const resolveRequest = z.object({
+const resolveRequest = lazy(() => z.object({
   keep: z.enum(CHOICES),
   fields: z.array(z.enum(FIELDS)).max(FIELDS.length).optional(),
-});
+}));
 
 export const syncOperations = {
   sync: post('/satchel/sync', ndjson<SyncLine>(), 'sync request', syncRequest),

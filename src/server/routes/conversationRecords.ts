@@ -26,7 +26,7 @@ export const conversationRecordRoutes: RouteModule = (router, { core, streams })
 
   route(router, op.annotations, (ctx) => {
     const filter = queryString(ctx, 'annotation_type_filter', 'annotationTypeFilter');
-    json(ctx, records.annotations(filter === undefined ? undefined : parse(annotationType, filter, 'annotation_type_filter')));
+    json(ctx, records.annotations(filter === undefined ? undefined : parse(annotationType(), filter, 'annotation_type_filter')));
   });
   route(router, op.annotation, (ctx) => json(ctx, records.annotation(param(ctx, 'annotation'))));
   route(router, op.deleteAnnotation, (ctx) => {

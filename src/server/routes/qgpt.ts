@@ -102,9 +102,9 @@ export const qgptRoutes: RouteModule = (router, { core, streams, searches }) => 
           subscriber.send({ conversation: '', status: 'FAILED', statusCode: frame.error.status, errorMessage: frame.error.message });
           return;
         }
-        let input: z.output<typeof streamInput>;
+        let input: z.output<ReturnType<typeof streamInput>>;
         try {
-          input = parse(streamInput, frame.value, 'QGPTStreamInput');
+          input = parse(streamInput(), frame.value, 'QGPTStreamInput');
         } catch (error) {
           const message = describeError(error)?.message ?? 'The frame is not a QGPTStreamInput.';
           subscriber.send({ conversation: '', status: 'FAILED', statusCode: 400, errorMessage: message });

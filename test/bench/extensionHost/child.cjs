@@ -7,48 +7,12 @@
 'use strict';
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks');
 const { readFileSync } = require('node:fs');
-const Module = require('node:module');
+const { installVscode } = require('../../support/vscodeStub.cjs');
 const path = require('node:path');
 
 const [bundle, dataDir, snippetsFile] = process.argv.slice(2);
 const KEYSTROKE_MS = 50;
 const LINE = 'const response = await fetchWithRetry(endpoint, { attempts: 3 });';
-
-/** Every vscode export a stub that absorbs any use: constructible, callable, assignable. */
-function stub() {
-  const own = new Map();
-  return new Proxy(class {}, {
-    get: (target, key) => (own.has(key) ? own.get(key) : key === 'then' ? undefined : key in target && key !== 'name' && key !== 'length' ? target[key] : stub()),
-    set: (_, key, value) => (own.set(key, value), true),
-    apply: () => stub(),
-    construct: () => stub(),
-  });
-}
-class EventEmitter {
-  listeners = new Set();
-  event = (listener) => (this.listeners.add(listener), { dispose: () => this.listeners.delete(listener) });
-  fire(e) {
-    for (const listener of [...this.listeners]) listener(e);
-  }
-  dispose() {
-    this.listeners.clear();
-  }
-}
-function installVscode() {
-  const types = readFileSync(path.join(__dirname, '../../../node_modules/@types/vscode/index.d.ts'), 'utf8');
-  const names = [...new Set([...types.matchAll(/^\s*export (?:class|namespace|enum|const|function) (\w+)/gm)].map((m) => m[1]))];
-  const absorbing = (known) => new Proxy(known, { get: (t, k) => (k in t ? t[k] : stub()) });
-  const settings = { dataDirectory: dataDir, 'models.idleUnloadMinutes': 0, 'remote.warnOnRemoteHost': false, 'host.idleMinutes': 0.1 };
-  const vscode = Object.assign(Object.fromEntries(names.map((n) => [n, stub()])), {
-    EventEmitter,
-    ExtensionKind: { UI: 1, Workspace: 2 },
-    workspace: absorbing({ getConfiguration: () => ({ get: (k, d) => (k in settings ? settings[k] : d), inspect: () => undefined, update: async () => {} }), workspaceFolders: [] }),
-  });
-  const load = Module._load;
-  Module._load = function (request, ...rest) {
-    return request === 'vscode' ? vscode : load.call(this, request, ...rest);
-  };
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const ms = (ns) => Math.round(ns / 1e4) / 100;
@@ -86,7 +50,7 @@ async function main() {
   let activation = {};
   await phase('start', async () => {
     if (bundle === '-') return sleep(3_000);
-    installVscode();
+    installVscode({ dataDirectory: dataDir, 'models.idleUnloadMinutes': 0, 'remote.warnOnRemoteHost': false, 'host.idleMinutes': 0.1 });
     const t0 = performance.now();
     const extension = require(path.resolve(bundle));
     const t1 = performance.now();

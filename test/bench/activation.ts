@@ -1,0 +1,56 @@
+/**
+ * Activation in a stand-in extension host: each run is a fresh Node process
+ * (extensionHost/activationChild.cjs) that requires dist/extension.cjs with `vscode` stubbed and
+ * activates it, as VS Code does. The first run of each bundle writes V8's code cache (to a scratch
+ * cache folder; it stays up the few seconds the loader waits before writing), the others use it, as every start after the first does. Prints each run's JSON and
+ * the medians of the cached runs; bundles given side by side are run alternately, in one run.
+ *   npm run build -- --production && node --experimental-strip-types test/bench/activation.ts [--runs 10] dist/extension.cjs [OTHER/dist/extension.cjs]
+ */
+import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { removeDir, repoRoot, tempDataDir } from './processes.ts';
+
+const { values, positionals } = parseArgs({ options: { runs: { type: 'string', default: '10' } }, allowPositionals: true });
+const bundles = positionals.length > 0 ? positionals : ['dist/extension.cjs'];
+const runs = Number(values.runs);
+
+type Key = 'compileMs' | 'runMs' | 'requireMs' | 'activateMs' | 'cpuMs' | 'firstTurnMs';
+type Figures = Record<Key, number> & { codeCache: string; alsoLoaded: string[] };
+
+const caches = bundles.map(() => tempDataDir('satchel-code-cache-'));
+const results: Figures[][] = bundles.map(() => []);
+const loads: number[] = [];
+for (let run = 0; run <= runs; run++) {
+  for (const [index, bundle] of bundles.entries()) {
+    const dataDir = tempDataDir();
+    loads.push(loadavg()[0]!);
+    const child = spawnSync(process.execPath, [join(repoRoot, 'test', 'bench', 'extensionHost', 'activationChild.cjs'), bundle, dataDir, run === 0 ? '6000' : '0'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, XDG_CACHE_HOME: caches[index]! },
+    });
+    removeDir(dataDir);
+    const line = child.stdout.trim().split('\n').at(-1) ?? '';
+    if (child.status !== 0 || !line.startsWith('{')) throw new Error(`${bundle}: exit ${child.status}\n${child.stderr}`);
+    console.log(`${bundle} ${line}`);
+    results[index]!.push(JSON.parse(line) as Figures);
+  }
+}
+for (const cache of caches) removeDir(cache);
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+console.log(`\nload average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; medians of ${runs} runs with the code cache used (first run, cache written, in brackets)`);
+console.log('| bundle | compile | run | require | activate() | require + activate() | its CPU time | turn after | other files loaded |\n|---|---|---|---|---|---|---|---|---|');
+for (const [index, bundle] of bundles.entries()) {
+  const [first, ...cached] = results[index]!;
+  const used = cached.filter((figures) => figures.codeCache === 'used');
+  const m = (key: Key): string => `${median(used.map((figures) => figures[key]))} (${first![key]})`;
+  const whole = `${median(used.map((figures) => figures.requireMs + figures.activateMs)).toFixed(1)} (${(first!.requireMs + first!.activateMs).toFixed(1)})`;
+  console.log(`| ${bundle} | ${m('compileMs')} | ${m('runMs')} | ${m('requireMs')} | ${m('activateMs')} | ${whole} | ${m('cpuMs')} | ${m('firstTurnMs')} | ${first!.alsoLoaded.join(', ') || 'none'} |`);
+  if (used.length < cached.length) console.log(`  (${cached.length - used.length} runs did not use the cache)`);
+}

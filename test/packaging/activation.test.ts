@@ -1,0 +1,73 @@
+/**
+ * What loading Satchel costs the extension host (docs/performance.md, activation): the extension's
+ * bundle carries neither zod nor undici, and requiring and activating it, as VS Code does, builds no
+ * schema, so zod's own bundle (dist/zod.cjs) stays unloaded; that bundle is required only when a
+ * schema is first built. Needs the bundles: npm test runs `npm run package` first.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const dist = join(root, 'dist');
+
+// Requires and activates the bundle with `vscode` stubbed, then, in the same turn (before the data
+// host's discovery starts), lists what of dist/ is loaded.
+const child = `
+const path = require('node:path');
+const [stub, bundle, dataDir] = process.argv.slice(1);
+require(stub).installVscode({ dataDirectory: dataDir });
+const extension = require(bundle);
+extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: { version: '0.0.0' }, extensionKind: 1 } });
+console.log(JSON.stringify(Object.keys(require.cache).filter((file) => path.dirname(file) === path.dirname(bundle)).map((file) => path.basename(file)).sort()));
+process.exit(0);
+`;
+
+test("the extension's bundle holds neither zod nor undici", () => {
+  const bundle = join(dist, 'extensionMain.cjs');
+  assert.ok(existsSync(bundle), `${bundle} is missing: run npm run package`);
+  const source = readFileSync(bundle, 'utf8');
+  // undici's error codes and zod's base type name, which no other code spells.
+  assert.doesNotMatch(source, /UND_ERR_/, 'undici is bundled');
+  assert.doesNotMatch(source, /\$ZodType/, 'zod is bundled');
+  assert.match(readFileSync(join(dist, 'zod.cjs'), 'utf8'), /\$ZodType/);
+});
+
+test('requiring and activating the extension loads no zod: no schema is built', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'satchel-activation-'));
+  try {
+    const result = spawnSync(process.execPath, ['-e', child, join(root, 'test', 'support', 'vscodeStub.cjs'), join(dist, 'extension.cjs'), scratch], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: scratch },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout.trim().split('\n').at(-1)!), ['extension.cjs']);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+test("the extension's zod is its own bundle, required when a schema is first built", () => {
+  // The on-demand module beside dist/zod.cjs, as esbuild puts both in the extension's dist/.
+  const scratch = mkdtempSync(join(tmpdir(), 'satchel-zod-'));
+  try {
+    copyFileSync(join(root, 'scripts', 'zodOnDemand.cjs'), join(scratch, 'onDemand.cjs'));
+    copyFileSync(join(dist, 'zod.cjs'), join(scratch, 'zod.cjs'));
+    const probe = `
+const onDemand = require(process.argv[1] + '/onDemand.cjs');
+const loaded = () => Object.keys(require.cache).some((file) => file.endsWith('zod.cjs'));
+const before = loaded();
+const parsed = onDemand.z.object({ a: onDemand.z.string() }).safeParse({ a: 1 }).success;
+console.log(JSON.stringify({ before, after: loaded(), parsed }));
+`;
+    const result = spawnSync(process.execPath, ['-e', probe, scratch], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout.trim()), { before: false, after: true, parsed: false });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
