@@ -63,9 +63,12 @@ export async function runMcpStdioCommand(args: readonly string[]): Promise<numbe
   console.info = console.error;
   console.debug = console.error;
   const log = (line: string): void => void process.stderr.write(`[satchel mcp-stdio] ${line}\n`);
-  const locate = fixedHost(values.port, values.url) ?? dataDirHosts(resolve(values['data-dir'] ?? defaultDataDir()), values.start !== false, log);
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const fixed = fixedHost(values.port, values.url);
+  const locate = fixed ?? dataDirHosts(dataDir, values.start !== false, log);
+  const current = fixed ? undefined : () => portFileHost(dataDir);
 
-  const relay = new McpRelay({ agent: new StdioServerTransport(), locate, log });
+  const relay = new McpRelay({ agent: new StdioServerTransport(), locate, log, ...(current ? { current } : {}) });
   const stdinClosed = new Promise<void>((done) => {
     process.stdin.once('end', done);
     process.stdin.once('close', done);
@@ -94,6 +97,11 @@ function fixedHost(portText: string | undefined, urlText: string | undefined): (
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--url must be an http(s) URL, not ${urlText}`);
   const host: RelayHost = { url, identity: url.href };
   return () => Promise.resolve(host);
+}
+
+function portFileHost(dataDir: string): RelayHost | undefined {
+  const file = readPortFile(dataDir);
+  return file && hostOf(file);
 }
 
 function hostOf(file: PortFile): RelayHost {

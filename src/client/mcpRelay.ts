@@ -41,6 +41,11 @@ export interface McpRelayOptions {
    * wanted (waited for, or started). Rejects with a message for the agent when there is none.
    */
   readonly locate: (lost?: RelayHost) => Promise<RelayHost>;
+  /**
+   * The host serving now, when that can be read cheaply (the port file): checked before each
+   * request, so a host restarted on the same port is given the agent's `initialize` too.
+   */
+  readonly current?: () => RelayHost | undefined;
   /** Lines for the log (stderr): never the agent's stdout. */
   readonly log: (line: string) => void;
   /** The fetch the transports use (tests count requests with it). */
@@ -194,6 +199,8 @@ export class McpRelay {
 
   /** A host, found if none is known (without initializing it). */
   private found(): Promise<RelayHost> {
+    const now = this.host && this.options.current?.();
+    if (now !== undefined && now.identity !== this.host?.identity) this.host = now;
     if (this.host) return Promise.resolve(this.host);
     this.locating ??= this.options.locate(this.lostHost).then(
       (host) => {

@@ -72,6 +72,15 @@ test('an MCP client on the bridge lists and calls tools, and keeps its session a
     assert.equal(again.status, 'saved');
     assert.deepEqual(host.core.history.list(again.id).revisions[0]!.author, { kind: 'mcp', name: 'Claude Desktop test' }, "the new host was given the client's initialize");
     assert.match(stderr(), /session goes on with the Satchel host/);
+
+    // Restarted on the same port between two calls: no connection fails, the port file tells.
+    const samePort = Number(new URL(host.server.url).port);
+    await host.close();
+    const same = await tryStartHost({ dataDir, logger: silentLogger, port: samePort });
+    assert.ok(same);
+    host = same;
+    const third = structured<{ id: string }>(await client.callTool({ name: 'save_snippet', arguments: { content: 'export const thrice = (n: number) => n * 3;\n', name: 'thrice', language: 'ts' } }));
+    assert.deepEqual(host.core.history.list(third.id).revisions[0]!.author, { kind: 'mcp', name: 'Claude Desktop test' });
   } finally {
     await client.close();
     await host.close();
