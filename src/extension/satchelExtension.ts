@@ -20,6 +20,7 @@ import { SnippetCompletions } from './completion/snippetCompletions.ts';
 import { TemplatePreviews } from './templatePreview.ts';
 import { SnippetHistory } from './history/snippetHistory.ts';
 import { AgentConnections } from './agents/agentConnections.ts';
+import { stdioBridge, type SatchelRuntime } from '../core/connect/agentTargets.ts';
 import { SatchelSync } from './sync/satchelSync.ts';
 import { whenCountChanges } from './trashPages.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
@@ -70,8 +71,11 @@ export class SatchelExtension extends Owner {
   /** Resolves with the first role of the current start. */
   started: Promise<Role> = Promise.resolve({ kind: 'starting' });
 
-  /** `extensionKind`: which side of a remote window this extension host is on. */
-  constructor(version: string, startHosting: StartHosting, extensionKind: vscode.ExtensionKind) {
+  /**
+   * `extensionKind`: which side of a remote window this extension host is on. `runtime`: the Node
+   * and CLI script the host runs on, which agents that start only local servers run as the bridge.
+   */
+  constructor(version: string, startHosting: StartHosting, extensionKind: vscode.ExtensionKind, runtime: SatchelRuntime) {
     super();
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.server = this._register(new ServerController(this.log, () => this.settings, version, startHosting));
@@ -121,7 +125,7 @@ export class SatchelExtension extends Owner {
         log: this.log,
         history: this.history,
         sync: this.sync,
-        agentConnections: this._register(new AgentConnections()),
+        agentConnections: this._register(new AgentConnections(() => stdioBridge(runtime, { dataDir: this.settings.dataDir }))),
         secretsStatus: this.secretsStatus,
       }),
     );
