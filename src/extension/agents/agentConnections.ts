@@ -12,6 +12,7 @@ import { AGENT_IDS, AGENTS, type AgentId, type AgentTarget, type McpEndpoint, ty
 import { inspectConfig, planConnect, planDisconnect, type ConfigChange, type ConfigState } from '../../core/connect/connectPlan.ts';
 import { readConfigText, writeConfigChange, type WrittenChange } from '../../core/connect/configFiles.ts';
 import { planRules } from '../../core/connect/rulesBlock.ts';
+import { bridgeScript, planBridgeRefresh } from '../../core/connect/bridgeRefresh.ts';
 import { ReadOnlyDocuments } from '../readOnlyDocuments.ts';
 import { localPath } from '../workspaceFiles.ts';
 
@@ -85,6 +86,32 @@ export class AgentConnections extends ReadOnlyDocuments {
       void vscode.window.showInformationMessage(`${agent.name} is already connected to Satchel (${url}).`);
     }
     return { agent: agent.id, change, written };
+  }
+
+  /**
+   * Moves the entries of agents that start only local servers from another version of this
+   * extension (whose folder an update removes) to this one's bridge; the files changed.
+   */
+  async refreshBridges(url: string, log: (line: string) => void): Promise<string[]> {
+    const bridge = this.bridge();
+    const own = bridgeScript({ args: bridge.args });
+    if (own === undefined) return [];
+    const changed: string[] = [];
+    for (const id of AGENT_IDS) {
+      const agent = AGENTS[id];
+      if (!agent.stdio) continue;
+      const file = agent.configPath(this.where());
+      try {
+        const change = planBridgeRefresh(agent, file, await readConfigText(file), url, bridge, own);
+        if (!change) continue;
+        const written = await writeConfigChange(change);
+        changed.push(written.file);
+        log(`${agent.name}'s Satchel entry ran another version's bridge; it now runs this one's (${written.file}; restart ${agent.name} to use it).`);
+      } catch (error) {
+        log(`${agent.name}'s Satchel entry could not be updated to this version: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return changed;
   }
 
   /** Removes Satchel's entry from an agent's file; undefined when the user cancels. */
