@@ -125,24 +125,28 @@ export class McpRelay {
       this.initialized = false;
       this.sessionHost = undefined;
     }
-    for (let attempt = 0; ; attempt++) {
-      let host: RelayHost | undefined;
-      try {
-        host = message.method === 'initialize' ? await this.found() : await this.connected();
-        await this.exchange(message, host);
-        return;
-      } catch (error) {
-        if (this.closed || this.cancelledIds.delete(message.id)) return;
-        // Refused before the host had it: safe to send again, once, to the host found anew.
-        if (attempt === 0 && host !== undefined && isLost(error)) {
-          this.options.log(`the Satchel host at ${host.url.origin} is gone (${errorText(error)}); looking for it again`);
-          this.lose(host);
-          continue;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let host: RelayHost | undefined;
+        try {
+          host = message.method === 'initialize' ? await this.found() : await this.connected();
+          await this.exchange(message, host);
+          return;
+        } catch (error) {
+          if (this.closed || this.cancelledIds.has(message.id)) return;
+          // Refused before the host had it: safe to send again, once, to the host found anew.
+          if (attempt === 0 && host !== undefined && isLost(error)) {
+            this.options.log(`the Satchel host at ${host.url.origin} is gone (${errorText(error)}); looking for it again`);
+            this.lose(host);
+            continue;
+          }
+          if (host !== undefined && isCutOff(error)) this.lose(host);
+          await this.answer({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.ConnectionClosed, message: failureText(message, error) } });
+          return;
         }
-        if (host !== undefined && isCutOff(error)) this.lose(host);
-        await this.answer({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.ConnectionClosed, message: failureText(message, error) } });
-        return;
       }
+    } finally {
+      this.cancelledIds.delete(message.id);
     }
   }
 
@@ -153,7 +157,14 @@ export class McpRelay {
     try {
       const answered = new Promise<void>((resolve, reject) => {
         transport.onmessage = (reply) => {
-          if ((isJSONRPCResultResponse(reply) || isJSONRPCErrorResponse(reply)) && reply.id === message.id) resolve();
+          if ((isJSONRPCResultResponse(reply) || isJSONRPCErrorResponse(reply)) && reply.id === message.id) {
+            // Known before the agent, answered, sends its next request.
+            if (message.method === 'initialize') {
+              this.sessionId = transport.sessionId;
+              this.sessionHost = host;
+            }
+            resolve();
+          }
           void this.answer(reply);
         };
         transport.onerror = reject;
@@ -163,12 +174,6 @@ export class McpRelay {
       answered.catch(() => undefined);
       await transport.start();
       await transport.send(message);
-      if (message.method === 'initialize' && transport.sessionId !== undefined) {
-        this.sessionId = transport.sessionId;
-        this.sessionHost = host;
-      } else if (message.method === 'initialize') {
-        this.sessionHost = host;
-      }
       await answered;
     } finally {
       if (this.inFlight.get(message.id) === transport) this.inFlight.delete(message.id);
