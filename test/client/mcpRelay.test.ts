@@ -21,6 +21,8 @@ interface Upstream {
   readonly url: URL;
   readonly server: McpServer;
   readonly headers: IncomingHttpHeaders[];
+  /** Calls of `vanish` the server received (each cut off). */
+  readonly vanished: () => number;
   /** Resolves when the `slow` tool's call was cancelled on the server. */
   readonly slowAborted: Promise<void>;
   close(): Promise<void>;
@@ -44,9 +46,22 @@ async function upstream(): Promise<Upstream> {
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID });
   await server.connect(transport);
   const headers: IncomingHttpHeaders[] = [];
+  let vanished = 0;
   const http = createServer((req, res) => {
     headers.push(req.headers);
-    void transport.handleRequest(req, res);
+    if (req.method !== 'POST') return void transport.handleRequest(req, res);
+    // A call of `vanish` finds the host gone while it has the request: the connection just ends.
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { method?: string; params?: { name?: string } };
+      if (body.method === 'tools/call' && body.params?.name === 'vanish') {
+        vanished++;
+        req.socket.destroy();
+        return;
+      }
+      void transport.handleRequest(req, res, body);
+    });
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const port = (http.address() as AddressInfo).port;
@@ -55,6 +70,7 @@ async function upstream(): Promise<Upstream> {
     server,
     headers,
     slowAborted,
+    vanished: () => vanished,
     close: async () => {
       await server.close();
       http.closeAllConnections();
@@ -130,6 +146,24 @@ test("the server's list_changed on its GET stream reaches the agent", async () =
     }
     assert.ok(changed > 0, 'notifications/tools/list_changed arrived');
     assert.ok(up.headers.some((headers) => headers.accept === 'text/event-stream'), 'the GET stream was opened');
+  } finally {
+    await client.close();
+    await relay.close();
+    await up.close();
+  }
+});
+
+test('a request cut off while the host had it is answered with an error saying so, and not sent twice', async () => {
+  const up = await upstream();
+  const { client, relay, log } = await relayTo(up);
+  try {
+    await assert.rejects(client.callTool({ name: 'vanish', arguments: {} }), /stopped while answering tools\/call; it may or may not have been done/);
+    assert.equal(up.vanished(), 1, 'a write may have been done: never sent again');
+    assert.equal(relay.pending, 0);
+    // The next request finds the host again (here the same one) and goes on.
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'after' } });
+    assert.deepEqual(result.content, [{ type: 'text', text: 'echo: after' }]);
+    assert.deepEqual(log.filter((line) => /could not/.test(line)), []);
   } finally {
     await client.close();
     await relay.close();
