@@ -35,7 +35,9 @@ const FIND_HOST_MS = 30_000;
 const POLL_MS = 100;
 /** What a VS Code window gives the host it starts (extension/settings.ts DEFAULT_HOST_IDLE_MINUTES). */
 const IDLE_MINUTES = 10;
-/** After stdin closed: what is still open (a keep-alive socket) is not waited for. */
+/** After stdin closed: requests already received are answered within this (`echo … | satchel mcp-stdio`); an agent that closes stdin waits 2 s before SIGTERM. */
+const DRAIN_MS = 1500;
+/** After that: what is still open (a keep-alive socket) is not waited for. */
 const EXIT_GRACE_MS = 500;
 
 export async function runMcpStdioCommand(args: readonly string[]): Promise<number> {
@@ -75,6 +77,7 @@ export async function runMcpStdioCommand(args: readonly string[]): Promise<numbe
   });
   await relay.start();
   await stdinClosed;
+  await relay.drain(DRAIN_MS);
   await relay.close();
   setTimeout(() => process.exit(process.exitCode ?? 0), EXIT_GRACE_MS).unref();
   return 0;

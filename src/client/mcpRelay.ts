@@ -70,12 +70,16 @@ export class McpRelay {
   /** Finding a host, and replaying `initialize` to it: one at a time, shared by the requests waiting. */
   private locating: Promise<RelayHost> | undefined;
   private reinitializing: Promise<RelayHost> | undefined;
+  /** The agent's own `initialize` while it is under way: requests sent beside it wait for it, not replay it. */
+  private initializing: Promise<void> | undefined;
   /** The host that last refused a connection, for `locate` to find another. */
   private lostHost: RelayHost | undefined;
   private session: StreamableHTTPClientTransport | undefined;
   private sessionOf: RelayHost | undefined;
   private readonly inFlight = new Map<RequestId, StreamableHTTPClientTransport>();
   private readonly cancelledIds = new Set<RequestId>();
+  /** Requests from the agent not yet answered, from their arrival (finding a host included). */
+  private readonly running = new Set<Promise<void>>();
   private closed = false;
 
   constructor(options: McpRelayOptions) {
@@ -94,6 +98,14 @@ export class McpRelay {
     return this.inFlight.size;
   }
 
+  /** Waits up to `ms` for the requests received so far to be answered (stdin closed after a last request). */
+  async drain(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([Promise.allSettled([...this.running]), late]);
+    clearTimeout(timer);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -104,7 +116,11 @@ export class McpRelay {
   }
 
   private async fromAgent(message: JSONRPCMessage): Promise<void> {
-    if (isJSONRPCRequest(message)) return this.request(message);
+    if (isJSONRPCRequest(message)) {
+      const answered = this.request(message);
+      this.running.add(answered);
+      return answered.finally(() => this.running.delete(answered));
+    }
     if (isJSONRPCNotification(message)) {
       if (message.method === 'notifications/cancelled') await this.cancel(message.params?.requestId);
       if (message.method === 'notifications/initialized') this.initialized = true;
@@ -120,11 +136,14 @@ export class McpRelay {
   }
 
   private async request(message: JSONRPCRequest): Promise<void> {
+    let initialized: (() => void) | undefined;
     if (message.method === 'initialize') {
       this.initialize = message;
       this.initialized = false;
       this.sessionHost = undefined;
+      this.initializing = new Promise<void>((resolve) => (initialized = resolve));
     }
+    const initializing = this.initializing;
     try {
       for (let attempt = 0; ; attempt++) {
         let host: RelayHost | undefined;
@@ -147,6 +166,8 @@ export class McpRelay {
       }
     } finally {
       this.cancelledIds.delete(message.id);
+      initialized?.();
+      if (initialized && this.initializing === initializing) this.initializing = undefined;
     }
   }
 
@@ -224,6 +245,7 @@ export class McpRelay {
   /** The host the agent's session is open on: a new one is given the agent's `initialize` first. */
   private async connected(): Promise<RelayHost> {
     for (;;) {
+      if (this.initializing) await this.initializing;
       const host = await this.found();
       if (this.initialize === undefined || this.sessionHost?.identity === host.identity) return host;
       this.reinitializing ??= this.reinitialize(host).finally(() => (this.reinitializing = undefined));

@@ -120,28 +120,31 @@ test('with no host serving the data directory, the bridge starts one and relays 
   }
 });
 
-test('closing stdin ends the bridge, and stdout held only JSON-RPC lines', async () => {
+test('closing stdin ends the bridge once the requests already sent are answered, and stdout held only JSON-RPC lines', async () => {
   const dataDir = tempDir('satchel-mcp-stdio-');
   const host = await hostOn(dataDir);
   try {
     const child = spawn(process.execPath, [CLI, 'mcp-stdio', '--data-dir', dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
     const lines: string[] = [];
-    const answered = new Promise<void>((resolve) =>
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        lines.push(line);
-        resolve();
-      }),
-    );
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
-    await answered;
+    // As `printf … | satchel mcp-stdio` sends them: all at once, stdin closed right after.
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    child.stdin.end(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
     const started = Date.now();
-    child.stdin.end();
-    assert.equal(await exited, 0);
-    assert.ok(Date.now() - started < 2000, `exited ${Date.now() - started} ms after stdin closed`);
-    assert.ok(lines.length > 0);
-    for (const line of lines) assert.equal((JSON.parse(line) as { jsonrpc?: string }).jsonrpc, '2.0', line);
-    assert.equal((JSON.parse(lines[0]!) as { id: number }).id, 1);
+    assert.equal(await exited, 0, stderr);
+    assert.ok(Date.now() - started < 5000, `exited ${Date.now() - started} ms after stdin closed`);
+    const replies = lines.map((line) => JSON.parse(line) as { jsonrpc?: string; id?: number; result?: { tools?: unknown[] } });
+    for (const reply of replies) assert.equal(reply.jsonrpc, '2.0');
+    assert.deepEqual(replies.map((reply) => reply.id).sort(), [1, 2]);
+    assert.ok((replies.find((reply) => reply.id === 2)?.result?.tools?.length ?? 0) > 5);
+    assert.doesNotMatch(stderr, /session goes on/, 'a request sent beside initialize waits for it instead of replaying it');
   } finally {
     await host.close();
     rmSync(dataDir, { recursive: true, force: true });
