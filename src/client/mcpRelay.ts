@@ -5,8 +5,8 @@
  *
  * Each request goes out on a transport of its own, so that the agent's `notifications/cancelled`
  * can end that one exchange (the host's MCP route is stateless: a cancellation posted separately
- * would reach a server that knows nothing of the request, while a request whose client leaves is
- * abandoned by the host). Notifications and responses share the session's transport, which also
+ * reaches a server that knows nothing of the request, while an exchange whose client left is
+ * dropped from the host's queue when it has not started). Notifications and responses share the session's transport, which also
  * holds the GET stream a server may send list changes on (Satchel's answers 405: it has none).
  *
  * A host that restarts (an update, a crash, the idle exit) is found again through `locate` and
