@@ -13,6 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { McpRelay, type RelayHost } from '../client/mcpRelay.ts';
@@ -124,7 +125,8 @@ function dataDirHosts(dataDir: string, start: boolean, log: (line: string) => vo
       if (file !== undefined && hostOf(file).identity !== lost?.identity) return hostOf(file);
       // The lock is not probed while the host started here starts: the probe would take it for an instant.
       if (child === undefined || child.exit === EXIT_SERVED_ELSEWHERE) {
-        if (!currentHost(dataDir).hosted) {
+        // A directory that does not exist has no host (and the lock probe would create it).
+        if (!existsSync(dataDir) || !currentHost(dataDir).hosted) {
           if (!start) throw new Error(`No Satchel host serves ${dataDir} (mcp-stdio was given --no-start). Open VS Code with Satchel, or run \`satchel\`.`);
           child = startHost(dataDir, log);
         }

@@ -8,7 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -89,13 +90,15 @@ test('an MCP client on the bridge lists and calls tools, and keeps its session a
 });
 
 test('a request while no host runs, with --no-start, is answered with an error naming the reason', async () => {
-  const dataDir = tempDir('satchel-mcp-stdio-');
+  const parent = tempDir('satchel-mcp-stdio-');
+  const dataDir = join(parent, 'not-yet');
   const { client, transport } = bridge(['--data-dir', dataDir, '--no-start']);
   try {
     await assert.rejects(client.connect(transport), /No Satchel host serves .*--no-start/);
+    assert.equal(existsSync(dataDir), false, 'looking for a host creates no data directory');
   } finally {
     await client.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(parent, { recursive: true, force: true });
   }
 });
 
