@@ -5,7 +5,8 @@
  * `satchel backup [FILE]` and `satchel restore FILE` copy the store out and put a copy back
  * (cli/backupCommand.ts, cli/restoreCommand.ts); `satchel export --vault DIR` writes the library as a
  * plain-file vault (cli/exportCommand.ts); `satchel sync` syncs it with a git remote (cli/syncCommand.ts);
- * `satchel connect <agent>` writes Satchel's MCP entry into an agent's config (cli/connectCommand.ts).
+ * `satchel connect <agent>` writes Satchel's MCP entry into an agent's config (cli/connectCommand.ts);
+ * `satchel mcp-stdio` serves MCP on stdin/stdout for agents that start only local servers (cli/mcpStdioCommand.ts).
  */
 import { parseArgs } from 'node:util';
 import { currentHost, startHostWhenFree, tryStartHost, type HostOptions, type RunningHost } from './hosting/host.ts';
@@ -21,6 +22,7 @@ import { runRestoreCommand } from './cli/restoreCommand.ts';
 import { runExportCommand } from './cli/exportCommand.ts';
 import { runSyncCommand } from './cli/syncCommand.ts';
 import { runConnectCommand, runDisconnectCommand } from './cli/connectCommand.ts';
+import { runMcpStdioCommand } from './cli/mcpStdioCommand.ts';
 import { keepOption } from './cli/backupText.ts';
 import { retentionOption } from './cli/trashOption.ts';
 
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
         '       satchel sync [--data-dir DIR] [--remote URL] [--confirm-deletes] [--status]\n' +
         '       satchel connect <agent>… [--port N] [--replace-pieces] [--rules] [--yes]   (satchel connect --help)\n' +
         '       satchel disconnect <agent>… [--rules] [--yes]\n' +
+        '       satchel mcp-stdio [--data-dir DIR | --port N | --url URL] [--no-start]   (MCP over stdio, e.g. for Claude Desktop)\n' +
         '  --keep-backups: copies kept of each kind of automatic backup (default 5; 0 takes none).\n' +
         '  --trash-retention-days: days deleted snippets and conversations stay in the trash (default 30; 0 keeps them until emptied).\n' +
         '  --allow-host: a Host name answered besides loopback ones, e.g. host.docker.internal for tools in a container (Docker Desktop).\n' +
@@ -143,6 +146,7 @@ const subcommands: Readonly<Record<string, (args: readonly string[]) => Promise<
   sync: runSyncCommand,
   connect: runConnectCommand,
   disconnect: runDisconnectCommand,
+  'mcp-stdio': runMcpStdioCommand,
 };
 const subcommand = subcommands[process.argv[2] ?? ''];
 const run = subcommand ? subcommand(process.argv.slice(3)).then((code) => void (process.exitCode = code)) : main();

@@ -24,7 +24,8 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
   try {
     const command = hostCommand(context.extensionPath);
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
-    extension = new SatchelExtension(version, (options) => new HostSupervisor({ ...options, command, version }), context.extension.extensionKind);
+    // Agents that start only local servers (Claude Desktop) run the bridge with the same Node and script.
+    extension = new SatchelExtension(version, (options) => new HostSupervisor({ ...options, command, version }), context.extension.extensionKind, command);
     extension.activation = { ...bundle, activateMs: performance.now() - activating };
     extension.log.info(activationLine(extension.activation));
   } catch (error) {

@@ -4,13 +4,13 @@
  * and asking before writing (--yes writes without asking; without a terminal, --yes is required).
  * The original is kept beside the file. `satchel connect --list` says where each agent stands.
  */
-import { parseArgs } from 'node:util';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { defaultDataDir } from '../core/dataDir.ts';
-import { AGENT_IDS, AGENTS, FIRST_PORT, isAgentId, mcpUrl, type AgentTarget, type Where } from '../core/connect/agentTargets.ts';
+import { AGENT_IDS, AGENTS, FIRST_PORT, isAgentId, mcpUrl, stdioBridge, type AgentTarget, type McpEndpoint, type SatchelRuntime, type Where } from '../core/connect/agentTargets.ts';
 import { inspectConfig, planConnect, planDisconnect, type ConfigChange } from '../core/connect/connectPlan.ts';
 import { readConfigText, writeConfigChange } from '../core/connect/configFiles.ts';
 import { planRules } from '../core/connect/rulesBlock.ts';
@@ -72,9 +72,14 @@ async function run(verb: 'connect' | 'disconnect', args: readonly string[]): Pro
     replacePieces: values['replace-pieces'] ? true : values['keep-pieces'] ? false : undefined,
     rules: values.rules === true,
   };
-  const url = verb === 'connect' || values.list ? await endpoint(values.url, values.port, values['data-dir'] ?? defaultDataDir()) : undefined;
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const url = verb === 'connect' || values.list ? await endpoint(values.url, values.port, dataDir) : undefined;
+  // Agents that start only local servers run this Satchel's `mcp-stdio`: to the data directory's
+  // host (found again when its port changes) unless an address was given.
+  const given = values.url !== undefined || values.port !== undefined;
+  const target = url !== undefined ? { url, bridge: stdioBridge(cliRuntime(), given ? { url } : { dataDir }) } : undefined;
   if (values.list) {
-    await list(where, url ?? mcpUrl(FIRST_PORT));
+    await list(where, target ?? { url: mcpUrl(FIRST_PORT), bridge: stdioBridge(cliRuntime(), { dataDir }) });
     return 0;
   }
   let failed = 0;
@@ -82,16 +87,23 @@ async function run(verb: 'connect' | 'disconnect', args: readonly string[]): Pro
     const agent = AGENTS[id];
     try {
       const file = agent.configPath(where);
-      const change = url !== undefined ? await connectChange(agent, file, url, choices) : planDisconnect(agent, file, await readConfigText(file));
+      const change = target !== undefined ? await connectChange(agent, file, target, choices) : planDisconnect(agent, file, await readConfigText(file));
       const wrote = await offer(agent, change, verb, choices);
       if (choices.rules) await offerRules(agent, where, verb, choices);
-      if (wrote && verb === 'connect') console.log(`Restart ${agent.name} (or reload its MCP servers) to use Satchel at ${url}.`);
+      if (wrote && verb === 'connect') console.log(`Restart ${agent.name} (or reload its MCP servers) to use Satchel at ${agent.stdio ? `${url} through satchel mcp-stdio` : url}.`);
     } catch (error) {
       failed++;
       console.error(`${agent.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   return failed > 0 ? 1 : 0;
+}
+
+/** This process's Node and script, which the bridge entry runs (with ELECTRON_RUN_AS_NODE=1 when the Node is an Electron). */
+function cliRuntime(): SatchelRuntime {
+  const script = process.argv[1];
+  if (script === undefined) throw new Error('cannot tell which script runs satchel, so the bridge entry cannot name it');
+  return { execPath: process.execPath, execArgv: process.execArgv, script: resolve(script), ...(process.versions.electron !== undefined ? { env: { ELECTRON_RUN_AS_NODE: '1' } } : {}) };
 }
 
 /** The MCP URL: given, on a given port, or on the port of the host serving the data directory. */
@@ -115,7 +127,7 @@ async function endpoint(url: string | undefined, portText: string | undefined, d
   return mcpUrl(FIRST_PORT);
 }
 
-async function connectChange(agent: AgentTarget, file: string, url: string, choices: Choices): Promise<ConfigChange> {
+async function connectChange(agent: AgentTarget, file: string, target: McpEndpoint, choices: Choices): Promise<ConfigChange> {
   const before = await readConfigText(file);
   let replacePieces = choices.replacePieces;
   const { pieces } = inspectConfig(agent, file, before);
@@ -128,7 +140,7 @@ async function connectChange(agent: AgentTarget, file: string, url: string, choi
       replacePieces = await confirm(`${agent.name} has an entry for Pieces OS (${names}). Replace it with Satchel's?`);
     }
   }
-  return planConnect(agent, file, before, { url, replacePieces });
+  return planConnect(agent, file, before, { ...target, replacePieces });
 }
 
 /** Shows the change and writes it when the user agrees (or gave --yes); true when written. */
@@ -178,8 +190,8 @@ function patchOf(change: ConfigChange): string {
   return createTwoFilesPatch(from, change.file, change.before ?? '', change.after, undefined, undefined, { context: 3 }).replace(/^=+\n/m, '');
 }
 
-/** Each agent's file, and whether it points at Satchel (at `url`), at Pieces, or cannot be read. */
-async function list(where: Where, url: string): Promise<void> {
+/** Each agent's file, and whether it points at Satchel (at `target`), at Pieces, or cannot be read. */
+async function list(where: Where, target: McpEndpoint): Promise<void> {
   for (const id of AGENT_IDS) {
     const agent = AGENTS[id];
     const file = agent.configPath(where);
@@ -187,9 +199,16 @@ async function list(where: Where, url: string): Promise<void> {
     try {
       const text = await readConfigText(file);
       const found = inspectConfig(agent, file, text);
-      const current = JSON.stringify(found.satchel ?? null).includes(url);
+      const current = isDeepStrictEqual(found.satchel, agent.entry(target));
+      const how = agent.stdio ? 'through satchel mcp-stdio' : target.url;
       state =
-        text === undefined ? 'no file yet' : found.satchel === undefined ? 'not connected' : current ? `connected (${url})` : 'connected to another address: run satchel connect again';
+        text === undefined
+          ? 'no file yet'
+          : found.satchel === undefined
+            ? 'not connected'
+            : current
+              ? `connected (${how})`
+              : `connected ${agent.stdio ? 'with another bridge command' : 'to another address'}: run satchel connect again`;
       if (found.pieces.length > 0) state += `; Pieces entry: ${found.pieces.join(', ')}`;
     } catch (error) {
       state = `cannot read: ${error instanceof Error ? error.message : String(error)}`;

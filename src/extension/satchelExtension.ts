@@ -20,6 +20,7 @@ import { SnippetCompletions } from './completion/snippetCompletions.ts';
 import { TemplatePreviews } from './templatePreview.ts';
 import { SnippetHistory } from './history/snippetHistory.ts';
 import { AgentConnections } from './agents/agentConnections.ts';
+import { FIRST_PORT, mcpUrl, stdioBridge, type SatchelRuntime } from '../core/connect/agentTargets.ts';
 import { SatchelSync } from './sync/satchelSync.ts';
 import { whenCountChanges } from './trashPages.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
@@ -57,6 +58,8 @@ export class SatchelExtension extends Owner {
   readonly completions: SnippetCompletions;
   /** Sync through git: Sync Now, the interval and focus syncs, the status bar item, the Conflicts view. */
   readonly sync: SatchelSync;
+  /** Connect an Agent… and the agents' entries this install wrote. */
+  readonly agentConnections: AgentConnections;
   /** Says so when the library is on a remote machine and empty. */
   readonly remote: RemoteNotices;
   /** Secrets the host found, marked in open snippet documents (highlight, warning, quick fixes). */
@@ -70,8 +73,11 @@ export class SatchelExtension extends Owner {
   /** Resolves with the first role of the current start. */
   started: Promise<Role> = Promise.resolve({ kind: 'starting' });
 
-  /** `extensionKind`: which side of a remote window this extension host is on. */
-  constructor(version: string, startHosting: StartHosting, extensionKind: vscode.ExtensionKind) {
+  /**
+   * `extensionKind`: which side of a remote window this extension host is on. `runtime`: the Node
+   * and CLI script the host runs on, which agents that start only local servers run as the bridge.
+   */
+  constructor(version: string, startHosting: StartHosting, extensionKind: vscode.ExtensionKind, runtime: SatchelRuntime) {
     super();
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.server = this._register(new ServerController(this.log, () => this.settings, version, startHosting));
@@ -109,6 +115,7 @@ export class SatchelExtension extends Owner {
       }),
     );
     this.sync = this._register(new SatchelSync(this.server, this.log));
+    this.agentConnections = this._register(new AgentConnections(() => stdioBridge(runtime, { dataDir: this.settings.dataDir })));
     this.commands = this._register(
       new Commands({
         server: this.server,
@@ -121,7 +128,7 @@ export class SatchelExtension extends Owner {
         log: this.log,
         history: this.history,
         sync: this.sync,
-        agentConnections: this._register(new AgentConnections()),
+        agentConnections: this.agentConnections,
         secretsStatus: this.secretsStatus,
       }),
     );
@@ -150,6 +157,8 @@ export class SatchelExtension extends Owner {
 
   start(): Promise<Role> {
     this.started = this.server.start();
+    // An update moved the extension's folder: Claude Desktop's entry is moved to this version's bridge.
+    void this.agentConnections.refreshBridges(mcpUrl(FIRST_PORT), (line) => this.log.info(line));
     return this.started;
   }
 

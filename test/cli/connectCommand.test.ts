@@ -2,7 +2,8 @@
  * `satchel connect` / `satchel disconnect` run as a user runs them, in a temporary home: nothing is
  * written without a terminal to ask unless --yes is given; the entry names the running host's port;
  * Pieces entries stay unless --replace-pieces; --list says where each agent stands; disconnect
- * gives the file back; a malformed file is refused and left alone.
+ * gives the file back; a malformed file is refused and left alone. Claude Desktop's entry runs
+ * `satchel mcp-stdio`, and the command written is run to check that it serves MCP.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +16,8 @@ import { tryStartHost } from '../../src/hosting/host.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { tempDir } from '../support/helpers.ts';
 import { CLI_ARGS } from '../support/cli.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 interface Run {
   readonly code: number | null;
@@ -121,3 +124,40 @@ test('a malformed file or an unknown agent is refused with a clear message, and 
     rmSync(home, { recursive: true, force: true });
   }
 });
+
+test("claude-desktop gets Satchel's own stdio bridge, and the command written into its file serves MCP", { timeout: 60_000 }, async () => {
+  const home = tempDir('satchel-cli-connect-');
+  const dataDir = join(home, 'data');
+  const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0 });
+  assert.ok(host);
+  try {
+    const written = await satchel(home, ['connect', 'claude-desktop', '--data-dir', dataDir, '--yes']);
+    assert.equal(written.code, 0, written.stderr);
+    assert.match(written.stdout, /through satchel mcp-stdio/);
+    const file = join(home, '.config', 'Claude', 'claude_desktop_config.json');
+    const entry = (JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }> }).mcpServers.satchel!;
+    assert.equal(entry.command, process.execPath, 'an absolute Node: agents start servers with a PATH of their own');
+    assert.deepEqual(entry.args.slice(-4), [CLI_ARGS.at(-1), 'mcp-stdio', '--data-dir', dataDir]);
+    assert.ok(!JSON.stringify(entry).includes('npx'), 'nothing fetched at run time');
+
+    // Run it as Claude Desktop does: the command, its arguments and its env, MCP on stdio.
+    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...plainEnv(), ...entry.env }, stderr: 'pipe' });
+    const client = new Client({ name: 'claude-ai', version: '0.1.0' });
+    try {
+      await client.connect(transport);
+      const tools = (await client.listTools()).tools.map((tool) => tool.name);
+      assert.ok(tools.includes('search_snippets'), tools.join(', '));
+    } finally {
+      await client.close();
+    }
+    const listed = await satchel(home, ['connect', '--list', '--data-dir', dataDir]);
+    assert.match(listed.stdout, /claude-desktop\s+Claude Desktop\s+connected \(through satchel mcp-stdio\)/);
+  } finally {
+    await host.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+function plainEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}

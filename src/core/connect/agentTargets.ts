@@ -32,12 +32,59 @@ export interface AgentTarget {
   readonly reader: ServerMapReader;
   /** The key (or, in a list, the name) of Satchel's entry. */
   readonly key: string;
-  /** Satchel's entry for the MCP endpoint `url`. */
-  entry(url: string): unknown;
+  /** Satchel's entry: the MCP URL, or for an agent that starts only local servers, the bridge. */
+  entry(endpoint: McpEndpoint): unknown;
+  /** It starts only local (stdio) servers from its file: its entry runs `satchel mcp-stdio`. */
+  readonly stdio?: true;
   /** A line the user should read before connecting, when there is one. */
   readonly note?: string;
   /** The user-level instructions file the agent reads, for the optional rules block. */
   rulesPath?(where: Where): string;
+}
+
+/** A command line that runs `satchel mcp-stdio` (cli/mcpStdioCommand.ts) on this machine. */
+export interface StdioBridge {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Set for the command: ELECTRON_RUN_AS_NODE=1 when it is VS Code's own executable. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** Where an agent is pointed: Satchel's streamable HTTP URL, and the bridge to it over stdio. */
+export interface McpEndpoint {
+  readonly url: string;
+  readonly bridge: StdioBridge;
+}
+
+/**
+ * The Satchel that runs the bridge: a Node (or VS Code's Electron run as Node) and the CLI's
+ * script, `dist/cli.cjs` in the extension's folder or wherever `satchel` was installed.
+ */
+export interface SatchelRuntime {
+  readonly execPath: string;
+  readonly execArgv?: readonly string[];
+  readonly script: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The bridge to the host of a data directory (found by its port file, started when none runs) or
+ * to the host at a URL. Absolute paths: agents start servers with a PATH of their own (Claude
+ * Desktop on macOS sees no shell profile), where neither `node` nor `satchel` may be found.
+ */
+export function stdioBridge(runtime: SatchelRuntime, to: { readonly dataDir: string } | { readonly url: string }): StdioBridge {
+  const target = 'dataDir' in to ? ['--data-dir', to.dataDir] : ['--url', to.url];
+  return {
+    command: runtime.execPath,
+    args: [...(runtime.execArgv ?? []), runtime.script, 'mcp-stdio', ...target],
+    ...(runtime.env !== undefined && Object.keys(runtime.env).length > 0 ? { env: { ...runtime.env } } : {}),
+  };
+}
+
+/** Whether an entry runs Satchel's bridge (of any install: the paths change with each update of the extension). */
+export function isBridgeEntry(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null || !('args' in entry) || !Array.isArray(entry.args)) return false;
+  return entry.args.includes('mcp-stdio');
 }
 
 export const SATCHEL_KEY = 'satchel';
@@ -74,7 +121,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     configPath: (where) => pathsOf(where).join(where.env.CLAUDE_CONFIG_DIR ?? where.home, '.claude.json'),
     reader: jsonServerMap(['mcpServers'], false),
     key: SATCHEL_KEY,
-    entry: (url) => ({ type: 'http', url }),
+    entry: ({ url }) => ({ type: 'http', url }),
     note: 'Claude Code rewrites ~/.claude.json while it runs: quit it first (or run `claude mcp add --scope user --transport http satchel <url>`).',
     rulesPath: (where) => pathsOf(where).join(where.env.CLAUDE_CONFIG_DIR ?? pathsOf(where).join(where.home, '.claude'), 'CLAUDE.md'),
   },
@@ -85,9 +132,10 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     configPath: (where) => pathsOf(where).join(appConfigDir(where, 'Claude'), 'claude_desktop_config.json'),
     reader: jsonServerMap(['mcpServers'], false),
     key: SATCHEL_KEY,
-    // Its config file starts only local (stdio) servers; `mcp-remote` bridges to an HTTP endpoint.
-    entry: (url) => ({ command: 'npx', args: ['-y', 'mcp-remote', url, '--transport', 'http-only'] }),
-    note: 'Claude Desktop starts only local servers from its config file: the entry runs `npx mcp-remote`, which needs Node.js.',
+    // Its config file starts only local (stdio) servers: Satchel's own bridge, with nothing fetched at run time.
+    entry: ({ bridge }) => ({ command: bridge.command, args: [...bridge.args], ...(bridge.env ? { env: { ...bridge.env } } : {}) }),
+    stdio: true,
+    note: "Claude Desktop starts only local servers from its config file: the entry runs Satchel's bridge (`satchel mcp-stdio`) with this Satchel's files, and starts a Satchel host when none runs.",
   },
   cursor: {
     id: 'cursor',
@@ -96,7 +144,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     configPath: (where) => pathsOf(where).join(where.home, '.cursor', 'mcp.json'),
     reader: jsonServerMap(['mcpServers'], false),
     key: SATCHEL_KEY,
-    entry: (url) => ({ url }),
+    entry: ({ url }) => ({ url }),
   },
   windsurf: {
     id: 'windsurf',
@@ -105,7 +153,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     configPath: (where) => pathsOf(where).join(where.home, '.codeium', 'windsurf', 'mcp_config.json'),
     reader: jsonServerMap(['mcpServers'], false),
     key: SATCHEL_KEY,
-    entry: (url) => ({ serverUrl: url }),
+    entry: ({ url }) => ({ serverUrl: url }),
   },
   vscode: {
     id: 'vscode',
@@ -114,7 +162,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     configPath: (where) => pathsOf(where).join(appConfigDir(where, 'Code'), 'User', 'mcp.json'),
     reader: jsonServerMap(['servers'], true),
     key: SATCHEL_KEY,
-    entry: (url) => ({ type: 'http', url }),
+    entry: ({ url }) => ({ type: 'http', url }),
     note: 'Where the Satchel extension is installed VS Code finds Satchel by itself; this entry is for VS Code windows and profiles without it.',
   },
   continue: {
@@ -125,7 +173,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     // A config.yaml must name itself; a file Satchel creates starts as Continue's own default does.
     reader: yamlListServerMap('mcpServers', { name: 'Local Config', version: '1.0.0', schema: 'v1' }),
     key: SATCHEL_KEY,
-    entry: (url) => ({ name: 'Satchel', type: 'streamable-http', url }),
+    entry: ({ url }) => ({ name: 'Satchel', type: 'streamable-http', url }),
   },
   codex: {
     id: 'codex',
@@ -134,7 +182,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     configPath: (where) => pathsOf(where).join(where.env.CODEX_HOME ?? pathsOf(where).join(where.home, '.codex'), 'config.toml'),
     reader: tomlServerMap('mcp_servers'),
     key: SATCHEL_KEY,
-    entry: (url) => ({ url }),
+    entry: ({ url }) => ({ url }),
     rulesPath: (where) => pathsOf(where).join(where.env.CODEX_HOME ?? pathsOf(where).join(where.home, '.codex'), 'AGENTS.md'),
   },
   gemini: {
@@ -145,7 +193,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     reader: jsonServerMap(['mcpServers'], true),
     key: SATCHEL_KEY,
     // `httpUrl` is streamable HTTP; `url` would be taken for SSE.
-    entry: (url) => ({ httpUrl: url, description: DESCRIPTION }),
+    entry: ({ url }) => ({ httpUrl: url, description: DESCRIPTION }),
     rulesPath: (where) => pathsOf(where).join(where.home, '.gemini', 'GEMINI.md'),
   },
   zed: {
@@ -160,7 +208,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     },
     reader: jsonServerMap(['context_servers'], true),
     key: SATCHEL_KEY,
-    entry: (url) => ({ url }),
+    entry: ({ url }) => ({ url }),
   },
   goose: {
     id: 'goose',
@@ -173,7 +221,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     },
     reader: yamlMapServerMap('extensions'),
     key: SATCHEL_KEY,
-    entry: (url) => ({ enabled: true, type: 'streamable_http', name: SATCHEL_KEY, description: DESCRIPTION, uri: url, timeout: 300 }),
+    entry: ({ url }) => ({ enabled: true, type: 'streamable_http', name: SATCHEL_KEY, description: DESCRIPTION, uri: url, timeout: 300 }),
     // Goose reads global hints from beside its config file.
     rulesPath: (where) => pathsOf(where).join(pathsOf(where).dirname(AGENTS.goose.configPath(where)), '.goosehints'),
   },

@@ -5,13 +5,12 @@
  * in place is refused, never damaged.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { AgentTarget } from './agentTargets.ts';
+import type { AgentTarget, McpEndpoint } from './agentTargets.ts';
 import { isPiecesEntry } from './piecesEntries.ts';
 import { ConfigFileError } from './serverMap.ts';
 
-export interface ConnectOptions {
-  /** Satchel's MCP endpoint, e.g. http://127.0.0.1:39300/mcp. */
-  readonly url: string;
+/** Satchel's MCP endpoint (e.g. http://127.0.0.1:39300/mcp) and its stdio bridge. */
+export interface ConnectOptions extends McpEndpoint {
   /** Remove the agent's Pieces entries while adding Satchel's. */
   readonly replacePieces?: boolean | undefined;
 }
@@ -45,7 +44,7 @@ export function planConnect(agent: AgentTarget, file: string, before: string | u
   const entries = map.entries();
   const pieces = piecesKeys(entries, agent.key);
   const replace = options.replacePieces === true && pieces.length > 0;
-  const entry = agent.entry(options.url);
+  const entry = agent.entry(options);
   const previous = entries.get(agent.key);
   if (isDeepStrictEqual(previous, entry) && !replace) {
     return { file, before, after: before ?? '', changed: false, previous, pieces, piecesReplaced: false };

@@ -7,10 +7,12 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { basename, extname, join } from 'node:path';
-import { AGENT_IDS, AGENTS, type AgentId, type AgentTarget, type Where } from '../../core/connect/agentTargets.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { AGENT_IDS, AGENTS, type AgentId, type AgentTarget, type McpEndpoint, type StdioBridge, type Where } from '../../core/connect/agentTargets.ts';
 import { inspectConfig, planConnect, planDisconnect, type ConfigChange, type ConfigState } from '../../core/connect/connectPlan.ts';
 import { readConfigText, writeConfigChange, type WrittenChange } from '../../core/connect/configFiles.ts';
 import { planRules } from '../../core/connect/rulesBlock.ts';
+import { bridgeScript, planBridgeRefresh } from '../../core/connect/bridgeRefresh.ts';
 import { ReadOnlyDocuments } from '../readOnlyDocuments.ts';
 import { localPath } from '../workspaceFiles.ts';
 
@@ -38,9 +40,12 @@ export class AgentConnections extends ReadOnlyDocuments {
   private readonly texts = new Map<string, string>();
   private opened = 0;
   private readonly where: () => Where;
+  private readonly bridge: () => StdioBridge;
 
-  constructor(where: () => Where = () => ({ home: homedir(), platform: process.platform, env: process.env })) {
+  /** `bridge`: the command that runs this extension's `satchel mcp-stdio`, for agents that start only local servers. */
+  constructor(bridge: () => StdioBridge, where: () => Where = () => ({ home: homedir(), platform: process.platform, env: process.env })) {
     super(AGENT_CONFIG_SCHEME);
+    this.bridge = bridge;
     this.where = where;
     this._register(vscode.workspace.onDidCloseTextDocument((document) => this.texts.delete(document.uri.toString())));
   }
@@ -51,7 +56,8 @@ export class AgentConnections extends ReadOnlyDocuments {
 
   /** Connects an agent to Satchel's MCP endpoint `url`; undefined when the user cancels. */
   async connect(url: string, request?: ConnectRequest): Promise<ConnectOutcome | undefined> {
-    const agent = request ? AGENTS[request.agent] : await this.pick('Connect an agent to Satchel', url);
+    const endpoint: McpEndpoint = { url, bridge: this.bridge() };
+    const agent = request ? AGENTS[request.agent] : await this.pick('Connect an agent to Satchel', endpoint);
     if (!agent) return undefined;
     const file = agent.configPath(this.where());
     const before = await readConfigText(file);
@@ -70,7 +76,7 @@ export class AgentConnections extends ReadOnlyDocuments {
       if (choice === undefined) return undefined;
       replacePieces = choice === replace;
     }
-    const change = planConnect(agent, file, before, { url, replacePieces });
+    const change = planConnect(agent, file, before, { ...endpoint, replacePieces });
     const written = await this.offer(agent, change, 'Connect', request?.write === true);
     if (written) {
       const backup = written.backup ? ` The original is kept as ${basename(written.backup)}.` : '';
@@ -80,6 +86,32 @@ export class AgentConnections extends ReadOnlyDocuments {
       void vscode.window.showInformationMessage(`${agent.name} is already connected to Satchel (${url}).`);
     }
     return { agent: agent.id, change, written };
+  }
+
+  /**
+   * Moves the entries of agents that start only local servers from another version of this
+   * extension (whose folder an update removes) to this one's bridge; the files changed.
+   */
+  async refreshBridges(url: string, log: (line: string) => void): Promise<string[]> {
+    const bridge = this.bridge();
+    const own = bridgeScript({ args: bridge.args });
+    if (own === undefined) return [];
+    const changed: string[] = [];
+    for (const id of AGENT_IDS) {
+      const agent = AGENTS[id];
+      if (!agent.stdio) continue;
+      const file = agent.configPath(this.where());
+      try {
+        const change = planBridgeRefresh(agent, file, await readConfigText(file), url, bridge, own);
+        if (!change) continue;
+        const written = await writeConfigChange(change);
+        changed.push(written.file);
+        log(`${agent.name}'s Satchel entry ran another version's bridge; it now runs this one's (${written.file}; restart ${agent.name} to use it).`);
+      } catch (error) {
+        log(`${agent.name}'s Satchel entry could not be updated to this version: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return changed;
   }
 
   /** Removes Satchel's entry from an agent's file; undefined when the user cancels. */
@@ -96,7 +128,7 @@ export class AgentConnections extends ReadOnlyDocuments {
   }
 
   /** Lets the user pick an agent, each shown with where it stands. */
-  private async pick(title: string, url: string | undefined, connectedOnly = false): Promise<AgentTarget | undefined> {
+  private async pick(title: string, endpoint: McpEndpoint | undefined, connectedOnly = false): Promise<AgentTarget | undefined> {
     const where = this.where();
     const items: (vscode.QuickPickItem & { readonly agent: AgentTarget })[] = [];
     for (const id of AGENT_IDS) {
@@ -104,7 +136,7 @@ export class AgentConnections extends ReadOnlyDocuments {
       const file = agent.configPath(where);
       const state = await stateOf(agent, file);
       if (connectedOnly && state !== 'error' && state.satchel === undefined) continue;
-      items.push({ agent, label: agent.name, description: describe(state, url), detail: file });
+      items.push({ agent, label: agent.name, description: describe(agent, state, endpoint), detail: file });
     }
     if (items.length === 0) {
       void vscode.window.showInformationMessage('No agent has a Satchel entry.');
@@ -172,10 +204,11 @@ async function stateOf(agent: AgentTarget, file: string): Promise<ConfigState | 
   }
 }
 
-function describe(state: ConfigState | 'error', url: string | undefined): string {
+function describe(agent: AgentTarget, state: ConfigState | 'error', endpoint: McpEndpoint | undefined): string {
   if (state === 'error') return '$(warning) its file cannot be read';
   const pieces = state.pieces.length > 0 ? ' · has a Pieces entry' : '';
   if (state.satchel === undefined) return `not connected${pieces}`;
-  const current = url === undefined || JSON.stringify(state.satchel).includes(url);
-  return `${current ? '$(check) connected' : '$(sync) connected to another port'}${pieces}`;
+  const current = endpoint === undefined || isDeepStrictEqual(state.satchel, agent.entry(endpoint));
+  const elsewhere = agent.stdio ? '$(sync) connected through another Satchel install' : '$(sync) connected to another port';
+  return `${current ? '$(check) connected' : elsewhere}${pieces}`;
 }

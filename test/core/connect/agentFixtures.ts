@@ -6,7 +6,14 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
 import { parse as parseToml } from 'smol-toml';
-import type { AgentId } from '../../../src/core/connect/agentTargets.ts';
+import type { AgentId, StdioBridge } from '../../../src/core/connect/agentTargets.ts';
+
+/** The bridge a packaged extension on Windows writes: VS Code's executable run as Node, the CLI in the extension's folder. */
+export const BRIDGE: StdioBridge = {
+  command: 'C:\\Users\\ann\\AppData\\Local\\Programs\\Microsoft VS Code\\Code.exe',
+  args: ['C:\\Users\\ann\\.vscode\\extensions\\satchel-dev.satchel-0.1.0-win32-x64\\dist\\cli.cjs', 'mcp-stdio', '--data-dir', 'C:\\Users\\ann\\.satchel'],
+  env: { ELECTRON_RUN_AS_NODE: '1' },
+};
 
 export interface AgentFixture {
   /** A file with another server, a comment where the format has them, and a setting elsewhere. */

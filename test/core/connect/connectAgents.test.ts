@@ -13,9 +13,10 @@ import { inspectConfig, planConnect, planDisconnect } from '../../../src/core/co
 import { readConfigText, writeConfigChange } from '../../../src/core/connect/configFiles.ts';
 import { ConfigFileError } from '../../../src/core/connect/serverMap.ts';
 import { tempDir } from '../../support/helpers.ts';
-import { FIXTURES, settingOf } from './agentFixtures.ts';
+import { BRIDGE, FIXTURES, settingOf } from './agentFixtures.ts';
 
 const URL_NOW = 'http://127.0.0.1:39301/mcp';
+const NOW = { url: URL_NOW, bridge: BRIDGE };
 
 function homeFor(): { where: Where; dispose(): void } {
   const home = tempDir('satchel-connect-home-');
@@ -42,7 +43,7 @@ for (const id of AGENT_IDS) {
     try {
       const file = agent.configPath(where);
       put(file, fixture.existing);
-      const change = planConnect(agent, file, await readConfigText(file), { url: URL_NOW });
+      const change = planConnect(agent, file, await readConfigText(file), NOW);
       assert.equal(change.changed, true);
       assert.deepEqual(change.pieces, []);
       const written = await writeConfigChange(change);
@@ -52,17 +53,22 @@ for (const id of AGENT_IDS) {
       const text = readFileSync(file, 'utf8');
       const parsed = fixture.parse(text);
       const servers = fixture.servers(parsed);
-      assert.equal(urlIn(servers[agent.key]), URL_NOW, 'the entry reaches the host');
-      assert.deepEqual(servers[agent.key], agent.entry(URL_NOW));
+      if (agent.stdio) assert.deepEqual(servers[agent.key], { command: BRIDGE.command, args: BRIDGE.args, env: BRIDGE.env }, "the entry runs Satchel's bridge");
+      else assert.equal(urlIn(servers[agent.key]), URL_NOW, 'the entry reaches the host');
+      assert.deepEqual(servers[agent.key], agent.entry(NOW));
       assert.deepEqual(servers[fixture.otherKey], fixture.servers(fixture.parse(fixture.existing))[fixture.otherKey], 'the other server is untouched');
       assert.equal(settingOf(fixture, parsed), fixture.setting[1], 'settings outside the servers stay');
       if (fixture.comment) assert.ok(text.includes(fixture.comment), 'the comment is kept');
       assert.equal(inspectConfig(agent, file, text).satchel !== undefined, true);
 
-      // Connecting again to the same URL changes nothing; to a new port, only the URL.
-      assert.equal(planConnect(agent, file, text, { url: URL_NOW }).changed, false);
-      const moved = planConnect(agent, file, text, { url: 'http://127.0.0.1:39305/mcp' });
-      assert.equal(urlIn(fixture.servers(fixture.parse(moved.after))[agent.key]), 'http://127.0.0.1:39305/mcp');
+      // Connecting again to the same URL changes nothing; to a new port, only the URL (the bridge finds the port itself).
+      assert.equal(planConnect(agent, file, text, NOW).changed, false);
+      const moved = planConnect(agent, file, text, { ...NOW, url: 'http://127.0.0.1:39305/mcp' });
+      if (agent.stdio) assert.equal(moved.changed, false);
+      else assert.equal(urlIn(fixture.servers(fixture.parse(moved.after))[agent.key]), 'http://127.0.0.1:39305/mcp');
+      // Another install of Satchel (the extension's folder is renamed by each update): only the bridge's paths change.
+      const updated = { ...NOW, bridge: { ...BRIDGE, args: BRIDGE.args.map((arg) => arg.replace('0.1.0', '0.2.0')) } };
+      assert.equal(planConnect(agent, file, text, updated).changed, agent.stdio === true);
 
       const removal = planDisconnect(agent, file, text);
       assert.equal(removal.changed, true);
@@ -78,12 +84,12 @@ for (const id of AGENT_IDS) {
     const { where, dispose } = homeFor();
     try {
       const file = agent.configPath(where);
-      const change = planConnect(agent, file, await readConfigText(file), { url: URL_NOW });
+      const change = planConnect(agent, file, await readConfigText(file), NOW);
       const written = await writeConfigChange(change);
       assert.equal(written.backup, undefined);
       const servers = fixture.servers(fixture.parse(readFileSync(file, 'utf8')));
       assert.deepEqual(Object.keys(servers), [agent.key]);
-      assert.deepEqual(servers[agent.key], agent.entry(URL_NOW));
+      assert.deepEqual(servers[agent.key], agent.entry(NOW));
       assert.equal(planDisconnect(agent, join(where.home, 'nothing-here'), undefined).changed, false);
     } finally {
       dispose();
@@ -95,17 +101,17 @@ for (const id of AGENT_IDS) {
     try {
       const file = agent.configPath(where);
       put(file, fixture.withPieces);
-      const kept = planConnect(agent, file, fixture.withPieces, { url: URL_NOW });
+      const kept = planConnect(agent, file, fixture.withPieces, NOW);
       assert.deepEqual(kept.pieces, [fixture.piecesKey]);
       assert.equal(kept.piecesReplaced, false);
       assert.ok(fixture.piecesKey in fixture.servers(fixture.parse(kept.after)), 'kept when not asked');
 
-      const replaced = planConnect(agent, file, fixture.withPieces, { url: URL_NOW, replacePieces: true });
+      const replaced = planConnect(agent, file, fixture.withPieces, { ...NOW, replacePieces: true });
       assert.equal(replaced.piecesReplaced, true);
       await writeConfigChange(replaced);
       const servers = fixture.servers(fixture.parse(readFileSync(file, 'utf8')));
       assert.equal(fixture.piecesKey in servers, false, 'the Pieces entry is gone');
-      assert.deepEqual(servers[agent.key], agent.entry(URL_NOW));
+      assert.deepEqual(servers[agent.key], agent.entry(NOW));
       assert.ok(fixture.otherKey in servers, 'the other server stays');
       assert.deepEqual(inspectConfig(agent, file, readFileSync(file, 'utf8')).pieces, []);
     } finally {
@@ -119,7 +125,7 @@ for (const id of AGENT_IDS) {
       const file = agent.configPath(where);
       put(file, fixture.malformed);
       assert.throws(
-        () => planConnect(agent, file, fixture.malformed, { url: URL_NOW }),
+        () => planConnect(agent, file, fixture.malformed, NOW),
         (error: unknown) =>
           error instanceof ConfigFileError && error.message.includes(file) && /line \d+/.test(error.message) && /Nothing was changed/.test(error.message),
       );
@@ -138,7 +144,7 @@ test('a file changed between the preview and the write is not overwritten', asyn
     const agent = AGENTS.cursor;
     const file = agent.configPath(where);
     put(file, FIXTURES.cursor.existing);
-    const change = planConnect(agent, file, FIXTURES.cursor.existing, { url: URL_NOW });
+    const change = planConnect(agent, file, FIXTURES.cursor.existing, NOW);
     writeFileSync(file, '{ "mcpServers": {} }\n');
     await assert.rejects(writeConfigChange(change), /changed since the preview/);
     assert.equal(readFileSync(file, 'utf8'), '{ "mcpServers": {} }\n');
@@ -156,7 +162,7 @@ test("a symlinked config file stays a symlink: the file it points to is written"
     put(target, FIXTURES.cursor.existing);
     mkdirSync(dirname(file), { recursive: true });
     symlinkSync(target, file);
-    await writeConfigChange(planConnect(agent, file, await readConfigText(file), { url: URL_NOW }));
+    await writeConfigChange(planConnect(agent, file, await readConfigText(file), NOW));
     assert.ok(lstatSync(file).isSymbolicLink());
     assert.match(readFileSync(target, 'utf8'), /"satchel"/);
   } finally {
@@ -165,9 +171,9 @@ test("a symlinked config file stays a symlink: the file it points to is written"
 });
 
 test('a servers key that holds something else than the agent expects is refused, naming the key', () => {
-  assert.throws(() => planConnect(AGENTS.cursor, 'mcp.json', '{ "mcpServers": [] }', { url: URL_NOW }), /"mcpServers" is not an object/);
-  assert.throws(() => planConnect(AGENTS.goose, 'config.yaml', 'extensions: [a]\n', { url: URL_NOW }), /"extensions" is not a mapping/);
-  assert.throws(() => planConnect(AGENTS.continue, 'config.yaml', 'mcpServers: {}\n', { url: URL_NOW }), /"mcpServers" is not a list/);
-  assert.throws(() => planConnect(AGENTS.codex, 'config.toml', 'mcp_servers = 3\n', { url: URL_NOW }), /"mcp_servers" is not a table/);
-  assert.throws(() => planConnect(AGENTS.zed, 'settings.json', '[1, 2]', { url: URL_NOW }), /does not hold a JSON object/);
+  assert.throws(() => planConnect(AGENTS.cursor, 'mcp.json', '{ "mcpServers": [] }', NOW), /"mcpServers" is not an object/);
+  assert.throws(() => planConnect(AGENTS.goose, 'config.yaml', 'extensions: [a]\n', NOW), /"extensions" is not a mapping/);
+  assert.throws(() => planConnect(AGENTS.continue, 'config.yaml', 'mcpServers: {}\n', NOW), /"mcpServers" is not a list/);
+  assert.throws(() => planConnect(AGENTS.codex, 'config.toml', 'mcp_servers = 3\n', NOW), /"mcp_servers" is not a table/);
+  assert.throws(() => planConnect(AGENTS.zed, 'settings.json', '[1, 2]', NOW), /does not hold a JSON object/);
 });

@@ -13,8 +13,10 @@ import { isPiecesEntry, isPiecesUrl } from '../../../src/core/connect/piecesEntr
 import { planRules, RULES } from '../../../src/core/connect/rulesBlock.ts';
 import { ConfigFileError } from '../../../src/core/connect/serverMap.ts';
 import { yamlMapServerMap } from '../../../src/core/connect/yamlServerMap.ts';
+import { BRIDGE } from './agentFixtures.ts';
 
 const URL_NOW = 'http://127.0.0.1:39300/mcp';
+const NOW = { url: URL_NOW, bridge: BRIDGE };
 
 test('each agent reads its file from the documented place on Windows, macOS and Linux', () => {
   const windows: Where = { home: 'C:\\Users\\ann', platform: 'win32', env: { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' } };
@@ -61,11 +63,11 @@ test("Pieces' entries are told apart by their URL, directly or through a bridge"
 test('TOML: a server written as an inline table is refused, not guessed at; a quoted table header is found', () => {
   const codex = AGENTS.codex;
   const inline = 'mcp_servers = { satchel = { url = "http://127.0.0.1:39301/mcp" } }\n';
-  assert.throws(() => planConnect(codex, 'config.toml', inline, { url: URL_NOW }), (error: unknown) => error instanceof ConfigFileError && /cannot edit in place/.test(error.message));
+  assert.throws(() => planConnect(codex, 'config.toml', inline, NOW), (error: unknown) => error instanceof ConfigFileError && /cannot edit in place/.test(error.message));
   assert.throws(() => planDisconnect(codex, 'config.toml', inline), ConfigFileError);
 
   const quoted = '[mcp_servers."satchel"]\nurl = "http://127.0.0.1:39301/mcp" # old port\n\n[mcp_servers.satchel.env]\nA = "1"\n\n[other]\nx = 1\n';
-  const moved = planConnect(codex, 'config.toml', quoted, { url: URL_NOW });
+  const moved = planConnect(codex, 'config.toml', quoted, NOW);
   assert.deepEqual(JSON.parse(JSON.stringify(parseToml(moved.after))), { mcp_servers: { satchel: { url: URL_NOW } }, other: { x: 1 } });
   const gone = planDisconnect(codex, 'config.toml', moved.after);
   assert.equal(gone.after, '[other]\nx = 1\n');
@@ -75,7 +77,7 @@ test('YAML keeps comments through an edit where js-yaml (load, then dump) drops 
   const text = '# my provider\nGOOSE_PROVIDER: anthropic # chosen in goose configure\nextensions: {}\n';
   assert.ok(!dump(load(text)).includes('#'), 'js-yaml loses every comment');
   const map = yamlMapServerMap('extensions')(text, 'config.yaml');
-  map.set('satchel', AGENTS.goose.entry(URL_NOW));
+  map.set('satchel', AGENTS.goose.entry(NOW));
   assert.ok(map.text().includes('# my provider') && map.text().includes('# chosen in goose configure'));
 });
 
@@ -93,25 +95,25 @@ test('the rules block is added once, replaced on a second run, and removed leavi
 
 test("a byte-order mark and Windows line ends are kept", () => {
   const json = '\uFEFF{\r\n  "mcpServers": {\r\n    "other": { "url": "x" }\r\n  }\r\n}\r\n';
-  const connected = planConnect(AGENTS.cursor, 'mcp.json', json, { url: URL_NOW });
+  const connected = planConnect(AGENTS.cursor, 'mcp.json', json, NOW);
   assert.ok(connected.after.startsWith('\uFEFF{'));
   assert.ok(!/[^\r]\n/.test(connected.after), 'every line ends with CRLF');
   assert.equal(planDisconnect(AGENTS.cursor, 'mcp.json', connected.after).after, json);
 
   const yaml = 'GOOSE_PROVIDER: anthropic\r\nextensions:\r\n  developer:\r\n    enabled: true\r\n    type: builtin\r\n    name: developer\r\n';
-  const goose = planConnect(AGENTS.goose, 'config.yaml', yaml, { url: URL_NOW });
+  const goose = planConnect(AGENTS.goose, 'config.yaml', yaml, NOW);
   assert.ok(!/[^\r]\n/.test(goose.after), 'every line ends with CRLF');
   assert.equal(planDisconnect(AGENTS.goose, 'config.yaml', goose.after).after, yaml);
 
   const toml = '\uFEFFmodel = "o3"\r\n';
-  const codex = planConnect(AGENTS.codex, 'config.toml', toml, { url: URL_NOW });
+  const codex = planConnect(AGENTS.codex, 'config.toml', toml, NOW);
   assert.ok(codex.after.startsWith('\uFEFFmodel = "o3"\r\n') && !/[^\r]\n/.test(codex.after));
   assert.equal(planDisconnect(AGENTS.codex, 'config.toml', codex.after).after, toml);
 });
 
 test("Continue: hub blocks (`uses:`) in mcpServers are never matched nor lost", () => {
   const text = 'name: Local Config\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - uses: anthropic/memory-mcp\n  - name: satchel-notes\n    command: notes\n';
-  const connected = planConnect(AGENTS.continue, 'config.yaml', text, { url: URL_NOW });
+  const connected = planConnect(AGENTS.continue, 'config.yaml', text, NOW);
   assert.ok(connected.after.includes('  - uses: anthropic/memory-mcp\n'));
   assert.match(connected.after, /- name: Satchel\n {4}type: streamable-http\n {4}url: http:\/\/127\.0\.0\.1:39300\/mcp\n$/);
   assert.equal(planDisconnect(AGENTS.continue, 'config.yaml', connected.after).after, text);

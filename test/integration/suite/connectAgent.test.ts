@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { EXTENSION_ID, screenshot, until } from './support.ts';
@@ -62,5 +64,42 @@ describe('Connect an Agent', function () {
     const servers = parseToml(text).mcp_servers as Record<string, { url: string }>;
     assert.deepEqual(Object.keys(servers), ['satchel']);
     assert.equal(servers.satchel?.url, `http://127.0.0.1:${api.server.connection!.port}/mcp`);
+  });
+
+  it("gives Claude Desktop the extension's own stdio bridge, which serves MCP when run as Claude Desktop runs it", async function () {
+    this.timeout(60_000);
+    const outcome = await vscode.commands.executeCommand<ConnectOutcome>('satchel.agents.connect', { agent: 'claude-desktop', write: true });
+    assert.ok(outcome.written, 'written');
+    const entry = (JSON.parse(readFileSync(outcome.change.file, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }).mcpServers.satchel!;
+    const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    assert.equal(entry.command, process.execPath, "the editor's own executable, run as Node");
+    assert.deepEqual(entry.args.slice(0, 2), [join(extensionPath, 'dist', 'cli.cjs'), 'mcp-stdio'], 'the CLI inside the installed package');
+    assert.equal(entry.env.ELECTRON_RUN_AS_NODE, '1');
+
+    // Run the entry as Claude Desktop does and speak MCP over its stdio.
+    const child = spawn(entry.command, entry.args, { env: { ...process.env, ...entry.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    interface Reply {
+      readonly id?: number;
+      readonly result?: { serverInfo?: { name: string }; tools?: { name: string }[] };
+    }
+    const replies = new Map<number, Reply>();
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line) as Reply;
+      if (typeof message.id === 'number') replies.set(message.id, message);
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const send = (message: object): boolean => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-ai', version: '0.1.0' } } });
+    await until('the answer to initialize', () => replies.get(1), 30_000);
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/list' });
+    const listed = await until('the tools', () => replies.get(2), 30_000);
+    assert.equal(replies.get(1)?.result?.serverInfo?.name, 'satchel');
+    assert.ok(listed.result?.tools?.some((tool) => tool.name === 'search_snippets'));
+    child.stdin.end();
+    assert.equal(await exited, 0, 'the bridge ends when stdin closes');
+
+    const removed = await vscode.commands.executeCommand<ConnectOutcome>('satchel.agents.disconnect', { agent: 'claude-desktop', write: true });
+    assert.ok(removed.written);
   });
 });
