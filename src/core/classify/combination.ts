@@ -29,13 +29,13 @@ export interface Combination {
 
 export const tunedCombination: Combination = {
   temperature: 4,
-  modelWeight: 3,
+  modelWeight: 4,
   // The tuning set holds none of the languages only guesslang knows, so 0.5 was kept rather than tuned.
   foreignConfidence: 0.5,
-  floor: 0.03,
+  floor: 1e-4,
   bias: {
-    c: 1.25, cpp: -3, cs: 1, css: 2.5, hs: -2.5, html: -3.5, java: -0.75, js: -3.25, json: -2, kt: -0.25, lua: -2, md: -4, php: -1,
-    pl: 1, ps1: 1.5, py: -0.25, rb: 0.25, rs: -0.75, scala: -0.5, sh: -1, sql: -0.5, swift: 1, ts: -0.5, yaml: -0.75,
+    c: 0.25, cpp: -3.5, cs: 1, css: 2.5, hs: -2, html: -3.5, java: -2.75, js: -4.25, json: -2, kt: 0, lua: -2, md: -4, php: -2,
+    pl: 1, ps1: 1.5, py: -1.25, r: 2, rb: 1.25, rs: -0.75, scala: -0.5, sh: -1, sql: 0.5, swift: 0.75, ts: -0.5, yaml: -0.75,
   },
 };
 

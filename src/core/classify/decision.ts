@@ -46,6 +46,8 @@ export const sureWithoutModel = 0.6;
 export function standsWithoutModel(alone: LanguageGuess, sure = sureWithoutModel): boolean {
   return alone.source !== 'tokens' || alone.confidence >= sure;
 }
+const markdownList = /^ {0,3}([-*+]|\d{1,3}[.)]) +\S/m;
+
 /** Fewer known tokens than this and the token model has no opinion worth taking. */
 const minKnownTokens = 3;
 
@@ -85,7 +87,8 @@ export function chooseLanguage(text: string, guesses: readonly ModelGuess[], mod
   if (isBlank(text)) return { specific: 'txt', confidence: 0, source: 'default' };
   const head = text.slice(0, 3_000);
   // guesslang has no "plain text" class and the token model none either.
-  if (looksLikeProse(head)) return { specific: 'txt', confidence: 0.5, source: 'fallback' };
+  // Sentences in a Markdown list (`- item`, `1. item`) are a Markdown document's, not a plain note's.
+  if (looksLikeProse(head)) return { specific: markdownList.test(head) ? 'md' : 'txt', confidence: 0.5, source: 'fallback' };
   if (looksLikeCommandLine(head)) return { specific: 'sh', confidence: 0.6, source: 'fallback' };
   if (looksLikeSqlStatement(head)) return { specific: 'sql', confidence: 0.6, source: 'fallback' };
   if (isJson(text)) return { specific: 'json', confidence: 0.9, source: 'fallback' };

@@ -29,3 +29,22 @@ test('a name’s spelling is a token of its own', () => {
   for (const shape of ['Ksnake', 'Kcamel', 'KPascal', 'KCONST']) assert.ok(tokens.has(shape), shape);
   assert.ok(!tokensOf('x = y\n').has('Ksnake'));
 });
+
+test('a declaration typed with a class, or a cast to one, is TypeScript; an import renamed with `as` is not', () => {
+  assert.equal(correctedBySyntax('const x: SomeInterface = { value: realValue };\nexpect(x.value).toBe(42);\n', 'js'), 'ts');
+  assert.equal(correctedBySyntax('if (errorConstructor) {\n  expect((cause as Error).name).toBe(name);\n}\n', 'js'), 'ts');
+  assert.equal(correctedBySyntax("import { a as B } from './b.js';\nexport { B as C };\nB();\n", 'js'), 'js');
+  // An object literal's `key: Value` is not a type.
+  assert.equal(correctedBySyntax('const options = { base: Base, flags: [] };\n', 'js'), 'js');
+});
+
+test('C++ casts, `this->`, overloaded operators and `const T&` parameters read as C are C++; C named `operator` is not', () => {
+  assert.equal(correctedBySyntax('bool operator==(const Mark& other) const {\n  return pos == other.pos;\n}\n', 'c'), 'cpp');
+  assert.equal(correctedBySyntax('void f(const Value& v) {\n  this->count = static_cast<int>(v.size());\n}\n', 'c'), 'cpp');
+  assert.equal(correctedBySyntax('int operator;\nchar *name = p->name;\nreturn operator + 1;\n', 'c'), 'c');
+});
+
+test('a line’s first and last three characters and pairs of words one apart are tokens', () => {
+  const tokens = tokensOf('  <td>{groups[1]}</td>\ndef first(value):\n');
+  for (const token of ['C^<td', 'Ctd>$', 'def _ (', 'C^def', 'Ce):$']) assert.ok(tokens.has(token), token);
+});
