@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { correctedBySyntax } from '../../../src/core/classify/corrections.ts';
 import { tokensOf } from '../../../src/core/classify/tokenModel.ts';
+import { chooseLanguage } from '../../../src/core/classify/decision.ts';
+import { looksLikeProse } from '../../../src/core/classify/fallbackClassifier.ts';
 
 test('a code fence inside the text makes it Markdown, whatever the code is', () => {
   const readme = 'Install it, then:\n\n```js\nconst acorn = require("acorn");\nacorn.parse(code);\n```\n';
@@ -47,4 +49,11 @@ test('C++ casts, `this->`, overloaded operators and `const T&` parameters read a
 test('a line’s first and last three characters and pairs of words one apart are tokens', () => {
   const tokens = tokensOf('  <td>{groups[1]}</td>\ndef first(value):\n');
   for (const token of ['C^<td', 'Ctd>$', 'def _ (', 'C^def', 'Ce):$']) assert.ok(tokens.has(token), token);
+});
+
+test('sentences in a Markdown list are Markdown, plain sentences text, a docstring’s sentences closed by `"""` not prose', () => {
+  const list = 'If you really must do this, you have a few options:\n\n- Limit yourself to installing tagged releases, so that you only get zipped installs.\n- Add the dependencies as real submodules instead.\n';
+  assert.equal(chooseLanguage(list, []).specific, 'md');
+  assert.equal(chooseLanguage('This module holds the source of features which are not included by default.\nThe artifacts are not deployed.\n', []).specific, 'txt');
+  assert.equal(looksLikeProse('    Returns a tuple of the keychain and the path to the temporary\n    directory that contains it.\n    """\n'), false);
 });
