@@ -82,7 +82,7 @@ test('creates and MCP saves without a language do not wait for an import\'s clas
   // A file that names no language: every snippet is asked of the classifier, and each is one the token
   // model alone is unsure of (a plain assignment fits many languages), so guesslang's worker is asked too.
   const snippets = Object.fromEntries(
-    Array.from({ length: IMPORTED }, (_, i) => [`Import ${i}`, { prefix: `i${i}`, body: `value_${i} = compute(alpha, beta)\nresult = value_${i} + ${i}\n` }]),
+    Array.from({ length: IMPORTED }, (_, i) => [`Import ${i}`, { prefix: `i${i}`, body: `value_${i} = alpha + beta\nresult = value_${i} * ${i}\n` }]),
   );
   const probe = probeHealth(port, host);
   const importing = await startImport(JSON.stringify({ files: [{ name: 'snippets.code-snippets', content: JSON.stringify(snippets) }] }));

@@ -29,13 +29,14 @@ export interface Combination {
 
 export const tunedCombination: Combination = {
   temperature: 4,
-  modelWeight: 3,
+  modelWeight: 4,
   // The tuning set holds none of the languages only guesslang knows, so 0.5 was kept rather than tuned.
   foreignConfidence: 0.5,
-  floor: 0.03,
+  floor: 1e-4,
   bias: {
-    c: 1.25, cpp: -3, cs: 1, css: 2.5, hs: -2.5, html: -3.5, java: -0.75, js: -3.25, json: -2, kt: -0.25, lua: -2, md: -4, php: -1,
-    pl: 1, ps1: 1.5, py: -0.25, rb: 0.25, rs: -0.75, scala: -0.5, sh: -1, sql: -0.5, swift: 1, ts: -0.5, yaml: -0.75,
+    c: 0.25, cpp: -3.5, cs: 1, css: 3.5, go: -1, hs: -1.5, html: -3.5, java: -4.25, js: -5.5, json: -3, kt: 0, lua: -2, md: -4,
+    php: -2.5, pl: 1.25, ps1: 1.5, py: -2.25, r: 3, rb: 1.25, rs: -0.75, scala: -0.5, sh: -2, sql: 0.5, swift: 0.25, ts: -0.5,
+    yaml: -0.75,
   },
 };
 

@@ -10,11 +10,12 @@ const typeScriptOnly =
 
 /** What the models read as one of `from` but has syntax only `to` has is `to`. */
 const corrections: readonly { readonly from: readonly ClassificationSpecific[]; readonly to: ClassificationSpecific; readonly syntax: RegExp }[] = [
-  // A type annotation, an interface, a type alias, `as const`, `import type`, a member's modifier (10).
+  // A type annotation, an interface, a type alias, `as const`, `import type`, a member's modifier (10);
+  // a declaration typed with a class (`const x: Foo =`), a cast to one (`(e as Error)`) (3 more, issue 31's third pass).
   {
     from: ['js'],
     to: 'ts',
-    syntax: /[\w)\]]\??:\s*(string|number|boolean|any|unknown|void|never|Promise<|Array<|Record<)\b|\binterface\s+\w+\s*(<|\{|extends)|\btype\s+\w+\s*(<[^>]*>)?\s*=\s*[^=]|\bas\s+const\b|\bimport\s+type\b|\b(private|public|protected|readonly)\s+\w+\s*[:;=(]/,
+    syntax: /[\w)\]]\??:\s*(string|number|boolean|any|unknown|void|never|Promise<|Array<|Record<)\b|\binterface\s+\w+\s*(<|\{|extends)|\btype\s+\w+\s*(<[^>]*>)?\s*=\s*[^=]|\bas\s+const\b|\bimport\s+type\b|\b(private|public|protected|readonly)\s+\w+\s*[:;=(]|\b(const|let|var)\s+\w+\s*:\s*[A-Z][\w.]*(<[^>\n]*>)?(\[\])?\s*=|\w[)\]]?\s+as\s+[A-Z][\w.]*(<[^>\n]*>)?(\[\])?\s*[);\]]/,
   },
   // Kotlin's `fun`, `val`, a typed `var` (61; 8 read as Scala).
   { from: ['java'], to: 'kt', syntax: /\bfun\s+\w+|\bval\s+\w+|\bvar\s+\w+\s*:/ },
@@ -28,11 +29,12 @@ const corrections: readonly { readonly from: readonly ClassificationSpecific[]; 
   // A page's tags around its styles (4), or read as XML (11; 1 wrong, Python holding HTML templates).
   { from: ['xml'], to: 'html', syntax: /<(div|p|a|br|span|table|tr|td|ul|li|h[1-6]|body|head|title|img|form|input)\b|<!DOCTYPE html/i },
   { from: ['css'], to: 'html', syntax: /<(!DOCTYPE|html|head|body|style|div|link|meta|script|span|p|a|table)\b|<\/\w+>/i },
-  // `std::`, templates, namespaces, access labels, C++'s standard headers, `::`, classes (9).
+  // `std::`, templates, namespaces, access labels, C++'s standard headers, `::`, classes (9); `this->`,
+  // C++'s casts, `explicit`, `override`, `noexcept`, `operator==(`, a `const T&` parameter (1 more).
   {
     from: ['c'],
     to: 'cpp',
-    syntax: /\bstd::|\btemplate\s*<|\bnamespace\s+\w+\s*\{|\bnullptr\b|\bconstexpr\b|\b(public|private|protected)\s*:|\bvirtual\b|#include\s*<(iostream|string|vector|map|memory|algorithm|utility|cstdint|cstddef|cstdlib|cstring|functional|type_traits)>|::|\bclass\s+\w+/,
+    syntax: /\bstd::|\btemplate\s*<|\bnamespace\s+\w+\s*\{|\bnullptr\b|\bconstexpr\b|\b(public|private|protected)\s*:|\bvirtual\b|#include\s*<(iostream|string|vector|map|memory|algorithm|utility|cstdint|cstddef|cstdlib|cstring|functional|type_traits)>|::|\bclass\s+\w+|\bthis->|\b(static_cast|dynamic_cast|reinterpret_cast|const_cast)\s*<|\b(explicit|override|noexcept)\b|\boperator\s*(\(\)|[-+*/%^&|~!=<>[\]]+)\s*\(|\bconst\s+\w+\s*&\s*\w/,
   },
 ];
 

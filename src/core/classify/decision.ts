@@ -4,8 +4,9 @@
  * runs it without guesslang when that is unloaded, slow or gone.
  *
  * Measured on held-out real code (docs/languages.md): guesslang alone is right on 74.7% of
- * snippets, the token model alone on 91.5%, the token model with guesslang where it is unsure on
- * 91.6%; the old rule (guesslang at 0.2 confidence or more, highlight.js below) on 73.0%.
+ * snippets, the token model alone on 92.2%, the token model with guesslang where it is unsure on
+ * 92.2% (92.0% and 92.3% on the tuning packages, out of fold); the old rule (guesslang at 0.2
+ * confidence or more, highlight.js below) on 73.0%.
  * highlight.js only answers where the token model knows too few of the snippet's tokens to have an
  * opinion.
  */
@@ -36,9 +37,9 @@ export const modelMinLength = 20;
 export const modelMaxLength = 100_000;
 /**
  * The token model's confidence at or above which guesslang is not asked: on the tuning packages,
- * out of fold, it asks guesslang for 2% of the snippets, so the 95th percentile of the time a
- * snippet takes is the token model's, and keeps most of what asking it for 15% gave (92.1% against
- * 92.3%; test/bench/languages/tune.ts, docs/languages.md).
+ * out of fold, it asks guesslang for 1.2% of the snippets, so the 95th percentile of the time a
+ * snippet takes is the token model's, and is as good as asking it for 11% (92.7% against 92.0%;
+ * test/bench/languages/tune.ts, docs/languages.md).
  */
 export const sureWithoutModel = 0.6;
 
@@ -46,6 +47,8 @@ export const sureWithoutModel = 0.6;
 export function standsWithoutModel(alone: LanguageGuess, sure = sureWithoutModel): boolean {
   return alone.source !== 'tokens' || alone.confidence >= sure;
 }
+const markdownList = /^ {0,3}([-*+]|\d{1,3}[.)]) +\S/m;
+
 /** Fewer known tokens than this and the token model has no opinion worth taking. */
 const minKnownTokens = 3;
 
@@ -85,7 +88,8 @@ export function chooseLanguage(text: string, guesses: readonly ModelGuess[], mod
   if (isBlank(text)) return { specific: 'txt', confidence: 0, source: 'default' };
   const head = text.slice(0, 3_000);
   // guesslang has no "plain text" class and the token model none either.
-  if (looksLikeProse(head)) return { specific: 'txt', confidence: 0.5, source: 'fallback' };
+  // Sentences in a Markdown list (`- item`, `1. item`) are a Markdown document's, not a plain note's.
+  if (looksLikeProse(head)) return { specific: markdownList.test(head) ? 'md' : 'txt', confidence: 0.5, source: 'fallback' };
   if (looksLikeCommandLine(head)) return { specific: 'sh', confidence: 0.6, source: 'fallback' };
   if (looksLikeSqlStatement(head)) return { specific: 'sql', confidence: 0.6, source: 'fallback' };
   if (isJson(text)) return { specific: 'json', confidence: 0.9, source: 'fallback' };

@@ -139,8 +139,9 @@ export function looksLikeProse(snippet: string): boolean {
   const letters = wordList.reduce((sum, word) => sum + word.length, 0);
   const marks = (trimmed.match(codeMarks) ?? []).length;
   if (letters / nonSpace < 0.8 || marks > Math.max(1, nonSpace / 200)) return false;
-  // Identifiers like fooBar or snake_case, and calls like f(x), are code even without braces.
-  if (/\b[a-z]+[A-Z]\w*\b|\w\(|\)\s*$/m.test(trimmed)) return false;
+  // Identifiers like fooBar or snake_case, and calls like f(x), are code even without braces; so is a
+  // docstring's closing `"""` (the sentences are a Python comment).
+  if (/\b[a-z]+[A-Z]\w*\b|\w\(|\)\s*$|^\s*("""|''')/m.test(trimmed)) return false;
   // Lines of `import Data.List`, `local x`, `key: value`: code and YAML read as words too.
   const lines = trimmed.split('\n').filter((line) => line.trim() !== '');
   const codeLines = lines.filter((line) => codeLineStart.test(line)).length;

@@ -14,6 +14,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchLanguages, type BenchSnippet } from './benchSet.ts';
 import { generator, usable } from './windows.ts';
+import { languageStatedInText } from '../../../src/core/classify/hints.ts';
+import { languageOf } from '../../../src/core/classify/languages.ts';
 
 const extensions: Readonly<Record<string, string>> = {
   py: 'py', js: 'js', mjs: 'js', cjs: 'js', ts: 'ts', java: 'java', c: 'c', cpp: 'cpp', cc: 'cpp', cxx: 'cpp', hpp: 'cpp',
@@ -52,6 +54,20 @@ function languageOfFile(relative: string, pkg: Package): string | undefined {
   const ext = base.slice(dot + 1);
   if (ext === 'h') return pkg.header;
   return Object.hasOwn(extensions, ext) ? extensions[ext] : undefined;
+}
+
+/**
+ * Whether a file's own first line (a shebang) or an editor modeline in its first or last five lines
+ * names a language other than the one its extension gives: such a file is not a sample of its
+ * extension's language (bash completions named `btdownloadheadless.py` with `-*- shell-script -*-`).
+ * Decided from the file alone, the same rule for the tuning and the held-out packages.
+ */
+export function statesOtherLanguage(lines: readonly string[], language: string): boolean {
+  const stated = languageStatedInText([...lines.slice(0, 5), ...lines.slice(-5)].join('\n'));
+  if (stated === undefined) return false;
+  const specific = languageOf(stated)?.specific ?? stated;
+  // `#!/usr/bin/env node` runs compiled TypeScript too: it names the runtime, not the language.
+  return specific !== language && !(specific === 'js' && language === 'ts');
 }
 
 function walk(root: string, relative = ''): string[] {
@@ -103,7 +119,8 @@ function main(): void {
         const start = Math.floor(random() * (lines.length - length + 1));
         const window = lines.slice(start, start + length);
         const text = `${window.join('\n')}\n`;
-        if (!usable(window) || text.includes('\u0000') || seen.has(text)) continue;
+        // Checked after every draw of the generator, so a file left out changes only its own windows.
+        if (!usable(window) || text.includes('\u0000') || seen.has(text) || statesOtherLanguage(lines, language)) continue;
         seen.add(text);
         snippets.push({ language, size, source: `${id}/${file}:${start + 1}`, text });
         made++;
@@ -115,4 +132,4 @@ function main(): void {
   console.log(`${snippets.length} snippets → ${output}`);
 }
 
-main();
+if (import.meta.url === `file://${process.argv[1]}`) main();

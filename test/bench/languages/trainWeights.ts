@@ -11,7 +11,8 @@
 import { tokensOf } from '../../../src/core/classify/tokenModel.ts';
 import type { BenchSnippet } from './benchSet.ts';
 
-const epochs = 5;
+/** Passes over the examples: 8 rather than 5 gave +0.2 points, +0.3 on short snippets, out of fold (tune.ts). */
+const epochs = 8;
 const rate = 0.2;
 /** The weights are stored in tenths; smaller ones are dropped, which keeps the JSON compact. */
 export const weightScale = 10;

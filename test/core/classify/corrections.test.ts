@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { correctedBySyntax } from '../../../src/core/classify/corrections.ts';
 import { tokensOf } from '../../../src/core/classify/tokenModel.ts';
+import { chooseLanguage } from '../../../src/core/classify/decision.ts';
+import { looksLikeProse } from '../../../src/core/classify/fallbackClassifier.ts';
 
 test('a code fence inside the text makes it Markdown, whatever the code is', () => {
   const readme = 'Install it, then:\n\n```js\nconst acorn = require("acorn");\nacorn.parse(code);\n```\n';
@@ -28,4 +30,30 @@ test('a name’s spelling is a token of its own', () => {
   const tokens = tokensOf('my_value = someValue + OtherValue + MAX_SIZE\n');
   for (const shape of ['Ksnake', 'Kcamel', 'KPascal', 'KCONST']) assert.ok(tokens.has(shape), shape);
   assert.ok(!tokensOf('x = y\n').has('Ksnake'));
+});
+
+test('a declaration typed with a class, or a cast to one, is TypeScript; an import renamed with `as` is not', () => {
+  assert.equal(correctedBySyntax('const x: SomeInterface = { value: realValue };\nexpect(x.value).toBe(42);\n', 'js'), 'ts');
+  assert.equal(correctedBySyntax('if (errorConstructor) {\n  expect((cause as Error).name).toBe(name);\n}\n', 'js'), 'ts');
+  assert.equal(correctedBySyntax("import { a as B } from './b.js';\nexport { B as C };\nB();\n", 'js'), 'js');
+  // An object literal's `key: Value` is not a type.
+  assert.equal(correctedBySyntax('const options = { base: Base, flags: [] };\n', 'js'), 'js');
+});
+
+test('C++ casts, `this->`, overloaded operators and `const T&` parameters read as C are C++; C named `operator` is not', () => {
+  assert.equal(correctedBySyntax('bool operator==(const Mark& other) const {\n  return pos == other.pos;\n}\n', 'c'), 'cpp');
+  assert.equal(correctedBySyntax('void f(const Value& v) {\n  this->count = static_cast<int>(v.size());\n}\n', 'c'), 'cpp');
+  assert.equal(correctedBySyntax('int operator;\nchar *name = p->name;\nreturn operator + 1;\n', 'c'), 'c');
+});
+
+test('a line’s first and last three characters and pairs of words one apart are tokens', () => {
+  const tokens = tokensOf('  <td>{groups[1]}</td>\ndef first(value):\n');
+  for (const token of ['C^<td', 'Ctd>$', 'def _ (', 'C^def', 'Ce):$']) assert.ok(tokens.has(token), token);
+});
+
+test('sentences in a Markdown list are Markdown, plain sentences text, a docstring’s sentences closed by `"""` not prose', () => {
+  const list = 'If you really must do this, you have a few options:\n\n- Limit yourself to installing tagged releases, so that you only get zipped installs.\n- Add the dependencies as real submodules instead.\n';
+  assert.equal(chooseLanguage(list, []).specific, 'md');
+  assert.equal(chooseLanguage('This module holds the source of features which are not included by default.\nThe artifacts are not deployed.\n', []).specific, 'txt');
+  assert.equal(looksLikeProse('    Returns a tuple of the keychain and the path to the temporary\n    directory that contains it.\n    """\n'), false);
 });

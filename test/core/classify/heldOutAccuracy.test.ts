@@ -14,9 +14,9 @@ import { languageOf } from '../../../src/core/classify/languages.ts';
 import { readBenchSet, type BenchSnippet } from '../../bench/languages/benchSet.ts';
 
 const FLOOR = {
-  combined: { all: 0.899, short: 0.872 },
-  tokens: { all: 0.905, short: 0.86 },
-  gated: { all: 0.906, short: 0.862 },
+  combined: { all: 0.896, short: 0.866 },
+  tokens: { all: 0.912, short: 0.872 },
+  gated: { all: 0.912, short: 0.872 },
 };
 
 const snippets = readBenchSet();
@@ -64,8 +64,8 @@ test('guesslang asked only where the token model is unsure (what LanguageClassif
 test('C++ that the models read as C is corrected by its syntax (std::, templates, ::, classes)', () => {
   const cpp = snippets.filter((snippet) => snippet.language === 'cpp');
   const right = cpp.filter((snippet) => chooseLanguage(snippet.text, []).specific === 'cpp').length;
-  // 32 of 40 now (31 with the first token model), 26 before the corrections.
-  assert.ok(right >= 31, `${right} of ${cpp.length}`);
+  // 33 of 40 now (32 with the second token model, 31 with the first), 26 before the corrections.
+  assert.ok(right >= 32, `${right} of ${cpp.length}`);
 });
 
 test('the token model alone (guesslang unloaded): its figure holds', (t) => {

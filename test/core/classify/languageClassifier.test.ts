@@ -203,7 +203,7 @@ test('guesslang is asked only where the token model is unsure', async () => {
     assert.ok(sure.confidence >= sureWithoutModel);
     assert.equal(classifier.loaded, true, 'the worker was not asked');
     // Plain assignments fit many languages (test/reliability/classifyPriority.test.ts imports such snippets).
-    const unsure = await classifier.classify('value_0 = compute(alpha, beta)\nresult = value_0 + 0\n');
+    const unsure = await classifier.classify('value_0 = alpha + beta\nresult = value_0 * 0\n');
     assert.ok(unsure.confidence < sureWithoutModel);
     assert.equal(classifier.loaded, false, 'the worker was asked');
   } finally {
