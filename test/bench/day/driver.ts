@@ -183,6 +183,7 @@ export async function run(): Promise<void> {
   if (config.withSatchel) {
     await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions');
     console.log('[[day-runtime-extensions]]');
-    await sleep(3_000);
+    // The runner reads the editor while this module still runs (the window closes when it returns).
+    await sleep(17_000);
   }
 }

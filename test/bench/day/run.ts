@@ -7,10 +7,10 @@
  * table and writes the figures to out/bench-day/day-<size>.json. A measurement, not a test: it is
  * not part of `npm test`.
  *
- *   npm run bench:day -- [--size=100000] [--import-size=10000] [--backfill-seconds=45] [--vsix=FILE] [--timeout=2400]
+ *   npm run bench:day -- [--size=100000] [--import-size=10000] [--backfill-seconds=45] [--vsix=FILE] [--timeout=2400] [--keep-library]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
@@ -50,13 +50,27 @@ async function writeSnippetFolder(folder: string, count: number, seed: number): 
   }
 }
 
-/** The library, through the bulk import path (`satchel import`, the CLI of the same build, Node 22). */
+/**
+ * The library, through the bulk import path (`satchel import`, the CLI of the same build, Node 22).
+ * With --keep-library the filled store is kept in out/bench-day/library-<size> and copied from there
+ * on the next run (the day changes its copy); delete that folder after a change to the store's format.
+ */
 async function fillLibrary(dataDir: string, scratch: string): Promise<void> {
+  const kept = join(repoRoot, 'out/bench-day', `library-${size}`);
+  if (args.has('keep-library') && existsSync(join(kept, 'satchel.db'))) {
+    cpSync(kept, dataDir, { recursive: true });
+    say(`library of ${size} copied from ${kept}`);
+    return;
+  }
   const folder = join(scratch, 'library');
   await writeSnippetFolder(folder, size, 42);
   const t0 = Date.now();
   execFileSync(process.execPath, [join(repoRoot, 'dist/cli.cjs'), 'import', '--data-dir', dataDir, folder], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
   rmSync(folder, { recursive: true, force: true });
+  if (args.has('keep-library')) {
+    rmSync(kept, { recursive: true, force: true });
+    cpSync(dataDir, kept, { recursive: true, filter: (source) => !/\.lock|port\.json|\.log$/.test(source) });
+  }
   say(`library of ${size} imported in ${((Date.now() - t0) / 1000).toFixed(1)} s (load ${load()})`);
 }
 
@@ -127,8 +141,12 @@ async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vs
         else if (text.includes('[day]')) say(`${config.withSatchel ? 'with' : 'without'} Satchel ${text.replace('[day] ', '')}`);
         else if (process.env.SATCHEL_DAY_VERBOSE || (/error|fail/i.test(text) && !/open-vsx|ENOTFOUND/.test(text))) console.log(text);
         if (text.includes('[[day-runtime-extensions]]')) {
-          await new Promise((r) => setTimeout(r, 1500));
-          const rows = await page.evaluate<{ name: string; time: string }[]>(RUNTIME_ROWS).catch(() => []);
+          // The editor draws its rows once the workbench has gathered every extension's status: a busy window takes seconds.
+          let rows: { name: string; time: string }[] = [];
+          for (let tries = 0; tries < 30 && !rows.some((row) => row.name === 'Satchel'); tries++) {
+            await new Promise((r) => setTimeout(r, 500));
+            rows = await page.evaluate<{ name: string; time: string }[]>(RUNTIME_ROWS).catch(() => []);
+          }
           vscodeActivation = rows.find((row) => row.name === 'Satchel')?.time ?? (rows.length ? `not listed among ${rows.map((r) => r.name).join(', ')}` : 'the Running Extensions editor showed no rows');
         }
       });
