@@ -117,6 +117,8 @@ export async function run(): Promise<void> {
         }
       })());
     }
+    // Back to the class's own method (the wrapper was an own property of this instance).
+    if (connector) Reflect.deleteProperty(connector, 'prepareDocumentPaste');
     return connector ? `${COPIES - direct} reached the connector through the editor's copy, ${direct} handed to it (handleCopy)` : undefined;
   });
 
