@@ -1,0 +1,27 @@
+/** What the day's runner hands the driver in the extension host, and what the driver answers. */
+import type { PhaseFigures } from './sampler.ts';
+
+export interface DayConfig {
+  readonly withSatchel: boolean;
+  readonly size: number;
+  readonly dataDir: string;
+  readonly workspace: string;
+  readonly importFolder: string;
+  /** A bare git repository, the first sync's remote. */
+  readonly remote: string;
+  readonly backfillSeconds: number;
+  /** In the run without Satchel: how long each of Satchel's own phases took with it. */
+  readonly durations?: Readonly<Record<string, number>>;
+}
+
+export interface DayResult {
+  readonly withSatchel: boolean;
+  readonly size: number;
+  /** How long the extension host had run when the driver started (Satchel activates at onStartupFinished, maybe before). */
+  readonly extHostUptimeAtDriverS: number;
+  readonly rssAtDriverStartMb: number;
+  activation?: Readonly<Record<string, number | string | undefined>>;
+  readonly phases: Record<string, PhaseFigures>;
+  whole: { p50: number; p99: number; max: number };
+  dataHost?: number;
+}

@@ -1,0 +1,191 @@
+/**
+ * The scripted day, run inside VS Code's extension host (the test module the smoke-test driver
+ * loads, `run()`), once with Satchel installed and once without it. The editor actions are the same
+ * in both runs (typing a line with a completion request per keystroke, selecting and copying code,
+ * selecting code to save); the phases that are Satchel's alone (sync, import, back-fill, history)
+ * wait in the run without it as long as they took with it, so both floors cover the same time.
+ * Each phase's figures are printed as `[day] …` lines and the whole as one `[[day-result:…]]` line.
+ */
+import * as vscode from 'vscode';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DaySampler } from './sampler.ts';
+import type { DayConfig, DayResult } from './dayTypes.ts';
+import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
+import type { SyncSummary } from '../../../src/client/sync.ts';
+import type { ImportSummary } from '../../../src/client/imports.ts';
+import { readPortFile } from '../../../src/hosting/portFile.ts';
+import { ENCODER_ID } from '../../../src/core/models/catalog.ts';
+
+const EXTENSION_ID = 'satchel-dev.satchel';
+const KEYSTROKE_MS = 50;
+const LINE = 'response = fetch_with_retry(endpoint, attempts=3, backoff_seconds=0.5)';
+const COPIES = 50;
+const SAVES = 20;
+const EDITS = 200;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const atLeast = async <T>(ms: number, work: Promise<T>): Promise<T> => (await Promise.all([work, sleep(ms)]))[0];
+
+/** A distinct block of Python per copy or save, so none is a duplicate of another. */
+function block(kind: string, i: number): string {
+  return `def ${kind}_rows_${i}(rows, limit=${i + 3}):\n    picked = [row for row in rows if row.get("score", 0) > ${i % 7}]\n    return sorted(picked, key=lambda row: row["${kind}_${i}"])[:limit]\n`;
+}
+
+async function openDocument(folder: string): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(folder, 'day.py')));
+  return vscode.window.showTextDocument(document);
+}
+
+/** Appends text at the end of the document and returns the range it took. */
+async function append(editor: vscode.TextEditor, text: string): Promise<vscode.Range> {
+  const start = editor.document.positionAt(editor.document.getText().length);
+  await editor.edit((edit) => edit.insert(start, text));
+  return new vscode.Range(start, editor.document.positionAt(editor.document.getText().length));
+}
+
+export async function run(): Promise<void> {
+  const config = JSON.parse(readFileSync(process.env.SATCHEL_DAY_CONFIG!, 'utf8')) as DayConfig;
+  const started = performance.now();
+  let api: SatchelExtension | undefined;
+  const dataHostPid = (): number | undefined => (config.withSatchel ? readPortFile(config.dataDir)?.pid : undefined);
+  const sampler = new DaySampler(dataHostPid);
+  const rssAtStart = Math.round(process.memoryUsage().rss / 2 ** 20);
+  const waitAsWith = (phase: string) => sleep(config.durations?.[phase] ?? 0);
+  const result: DayResult = { withSatchel: config.withSatchel, size: config.size, extHostUptimeAtDriverS: Math.round(process.uptime() * 10) / 10, rssAtDriverStartMb: rssAtStart, phases: sampler.phases, whole: { p50: 0, p99: 0, max: 0 } };
+
+  await sampler.phase('start', async () => {
+    const extension = vscode.extensions.getExtension<SatchelExtension>(EXTENSION_ID);
+    if (!config.withSatchel) {
+      if (extension) throw new Error('Satchel is installed in the run without it');
+      return waitAsWith('start');
+    }
+    if (!extension) throw new Error('Satchel is not installed');
+    api = await extension.activate();
+    while (!api.server.connection) await sleep(20);
+    return `connected ${Math.round(performance.now() - started)} ms after the driver started (extension host up ${result.extHostUptimeAtDriverS} s before it)`;
+  });
+  result.activation = api?.activation ? { ...api.activation } : undefined;
+  if (api) {
+    // Machine-scoped settings: a remote window reads them from here, not from the user's settings file.
+    const sync = vscode.workspace.getConfiguration('satchel.sync');
+    await sync.update('intervalMinutes', 0, vscode.ConfigurationTarget.Global);
+    await sync.update('onFocus', false, vscode.ConfigurationTarget.Global);
+    await sync.update('remote', config.remote, vscode.ConfigurationTarget.Global);
+  }
+  const client = api?.server.connection?.client;
+  const editor = await openDocument(config.workspace);
+
+  await sampler.phase('first search', async () => {
+    if (!client) return waitAsWith('first search');
+    const found = await client.assets.search('retry backoff');
+    return `${found.iterable.length} results`;
+  });
+
+  await sampler.phase('completion on each keystroke', async () => {
+    await append(editor, '\n');
+    let items = 0;
+    for (const char of LINE) {
+      const range = await append(editor, char);
+      const list = await atLeast(KEYSTROKE_MS, Promise.resolve(vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, range.end)));
+      items += list?.items.length ?? 0;
+    }
+    return `${LINE.length} keystrokes, ${items} items offered`;
+  });
+
+  await sampler.phase(`${COPIES} copies (connector)`, async () => {
+    // The editor's copy reaches the connector through prepareDocumentPaste when the workbench runs
+    // the paste providers for it; the copies it did not reach are handed to the connector as that hook does.
+    let heard = 0;
+    const connector = api?.connector;
+    const prepare = connector?.prepareDocumentPaste.bind(connector);
+    if (connector && prepare) connector.prepareDocumentPaste = (document, ranges) => (heard++, prepare(document, ranges));
+    let direct = 0;
+    for (let i = 0; i < COPIES; i++) {
+      const range = await append(editor, `\n${block('copied', i)}`);
+      editor.selection = new vscode.Selection(range.start, range.end);
+      const before = heard;
+      await atLeast(100, (async () => {
+        // A headless browser may refuse the clipboard; the copy is not waited for past 2 s.
+        await Promise.race([Promise.resolve(vscode.commands.executeCommand('editor.action.clipboardCopyAction')).catch(() => undefined), sleep(2_000)]);
+        // The workbench asks the providers after the copy command returns: give it a moment.
+        for (let waited = 0; connector && heard === before && waited < 500; waited += 25) await sleep(25);
+        if (connector && heard === before) {
+          direct++;
+          await connector.handleCopy(editor.document.getText(range), editor.document.languageId);
+        }
+      })());
+    }
+    // Back to the class's own method (the wrapper was an own property of this instance).
+    if (connector) Reflect.deleteProperty(connector, 'prepareDocumentPaste');
+    return connector ? `${COPIES - direct} reached the connector through the editor's copy, ${direct} handed to it (handleCopy)` : undefined;
+  });
+
+  await sampler.phase(`${SAVES} saves (Save Selection as Asset)`, async () => {
+    for (let i = 0; i < SAVES; i++) {
+      const range = await append(editor, `\n${block('saved', i)}`);
+      editor.selection = new vscode.Selection(range.start, range.end);
+      await atLeast(250, Promise.resolve(api ? vscode.commands.executeCommand('satchel.saveSelection') : undefined));
+    }
+  });
+
+  await sampler.phase('first sync', async () => {
+    if (!api) return waitAsWith('first sync');
+    const summary = await vscode.commands.executeCommand<SyncSummary | undefined>('satchel.sync.now');
+    return `sent ${summary?.sent ?? '?'} to a local bare repository`;
+  });
+
+  await sampler.phase('10k import', async () => {
+    if (!api) return waitAsWith('10k import');
+    // A folder of VS Code snippet files, as the Explorer passes it.
+    const folder = vscode.Uri.file(config.importFolder);
+    const summary = await vscode.commands.executeCommand<ImportSummary>('satchel.importSnippets', folder, [folder]);
+    return `imported ${summary?.imported}, duplicates ${summary?.duplicates}, failed ${summary?.failed}`;
+  });
+
+  await sampler.phase('back-fill (built-in encoder)', async () => {
+    if (!api || !client) return waitAsWith('back-fill (built-in encoder)');
+    const loadStarted = performance.now();
+    await vscode.commands.executeCommand('satchel.model.load', ENCODER_ID);
+    const loadedMs = Math.round(performance.now() - loadStarted);
+    const deadline = performance.now() + config.backfillSeconds * 1000;
+    let status = await client.models.semanticStatus();
+    while (status.state === 'indexing' && performance.now() < deadline) {
+      await sleep(1000);
+      status = await client.models.semanticStatus();
+    }
+    const seconds = (performance.now() - loadStarted - loadedMs) / 1000;
+    const stopped = status.state === 'indexing' ? (await client.models.cancelSemanticBackfill()).status : status;
+    await vscode.commands.executeCommand('satchel.model.unload', ENCODER_ID);
+    return `encoder loaded in ${loadedMs} ms; ${stopped.done} of ${stopped.total} snippets embedded in ${seconds.toFixed(0)} s (${(stopped.done / seconds).toFixed(1)}/s), state ${status.state}${status.state === 'indexing' ? ', then cancelled and unloaded' : ''}`;
+  });
+
+  await sampler.phase('history compaction', async () => {
+    if (!client) return waitAsWith('history compaction');
+    // Each edit appends a revision; the compactor looks at each edited snippet 2 s later, on the data host.
+    const found = await client.assets.search('parse');
+    const ids = found.iterable.map((hit) => hit.identifier).filter((id): id is string => typeof id === 'string');
+    let edits = 0;
+    for (let i = 0; i < EDITS && ids.length > 0; i++) {
+      await client.history.edit(ids[i % ids.length]!, { content: `# edit ${i}\n${block('edited', i)}` });
+      edits++;
+    }
+    await sleep(8_000);
+    return `${edits} edits over ${Math.min(ids.length, EDITS)} snippets, then 8 s for the compactor`;
+  });
+
+  await sampler.phase('settle 10 s', () => sleep(10_000));
+  result.whole = sampler.whole();
+  result.dataHost = dataHostPid();
+  sampler.dispose();
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  console.log(`[[day-result:${JSON.stringify(result)}]]`);
+  // The runner reads VS Code's own activation figure from the Running Extensions editor.
+  if (config.withSatchel) {
+    await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions');
+    console.log('[[day-runtime-extensions]]');
+    // The runner reads the editor while this module still runs (the window closes when it returns).
+    await sleep(17_000);
+  }
+}

@@ -1,0 +1,55 @@
+/** The day's table: each phase with and without Satchel, then the figures the goals name, judged. */
+import type { DayResult } from './dayTypes.ts';
+
+export interface RunOutcome {
+  readonly result: DayResult;
+  readonly loadBefore: string;
+  readonly loadAfter: string;
+  /** The Running Extensions editor's text for Satchel ("Activation: 35ms"), or why it is missing. */
+  readonly vscodeActivation?: string | undefined;
+}
+
+const GOALS = { activationMs: 50, addedP99Ms: 10, addedMaxMs: 50, addedRssMb: 30, dataHostMb: 150 };
+const met = (ok: boolean): string => (ok ? 'yes' : '**no**');
+
+export function printDay(withSatchel: RunOutcome, without: RunOutcome, run: { size: number; minutes: string }): void {
+  const w = withSatchel.result;
+  const o = without.result;
+  const lines: string[] = [];
+  lines.push(`| phase (${run.size} snippets) | time | with Satchel: delay p50 / p99 / max | without: p50 / p99 / max | data host RSS (peak) / CPU | its children: peak RSS / CPU | notes |`, '|---|---|---|---|---|---|---|');
+  for (const [name, p] of Object.entries(w.phases)) {
+    const b = o.phases[name];
+    const host = p.dataHostRssMb === undefined ? '' : `${p.dataHostRssMb} (${p.dataHostPeakRssMb}) MB / ${p.dataHostCpuS ?? '?'} s`;
+    const children = p.childrenPeakRssMb === undefined ? '' : `${p.childrenPeakRssMb} MB / ${p.childrenCpuS ?? '?'} s`;
+    lines.push(`| ${name} | ${(p.ms / 1000).toFixed(1)} s | ${p.p50} / ${p.p99} / ${p.max} ms | ${b ? `${b.p50} / ${b.p99} / ${b.max} ms` : ''} | ${host} | ${children} | ${p.note ?? ''} |`);
+  }
+  lines.push(`| whole day | | ${w.whole.p50} / ${w.whole.p99} / ${w.whole.max} ms | ${o.whole.p50} / ${o.whole.p99} / ${o.whole.max} ms | | | |`);
+  console.log(`\n${lines.join('\n')}\n`);
+
+  const phases = Object.entries(w.phases);
+  const worstAdded = (key: 'p99' | 'max') => Math.max(...phases.map(([name, p]) => p[key] - (o.phases[name]?.[key] ?? 0)));
+  const addedP99 = worstAdded('p99');
+  const addedMax = worstAdded('max');
+  const last = (r: DayResult) => Object.values(r.phases).at(-1)!;
+  const addedRss = last(w).extHostRssMb - last(o).extHostRssMb;
+  const peakRss = Math.max(...phases.map(([name, p]) => p.extHostRssMb - (o.phases[name]?.extHostRssMb ?? 0)));
+  const dataHostPeak = Math.max(...phases.map(([, p]) => p.dataHostPeakRssMb ?? 0));
+  const vscodeMs = Number(/(\d+)\s*ms/.exec(withSatchel.vscodeActivation ?? '')?.[1] ?? NaN);
+  const a = w.activation ?? {};
+  const rounded = (value: unknown): string => (typeof value === 'number' ? value.toFixed(1) : String(value ?? '?'));
+  const summary = [
+    '| figure | measured | goal | met |',
+    '|---|---|---|---|',
+    `| activation, as VS Code reports it (Running Extensions) | ${withSatchel.vscodeActivation ?? 'not read'} | ≤ ${GOALS.activationMs} ms | ${Number.isNaN(vscodeMs) ? '' : met(vscodeMs <= GOALS.activationMs)} |`,
+    `| activation, the extension's own split | compile ${rounded(a.compileMs)} ms (code cache ${a.codeCache ?? '?'}), run ${rounded(a.runMs)} ms, activate() ${rounded(a.activateMs)} ms | | |`,
+    `| extension-host delay added by Satchel, worst phase: p99 | ${addedP99.toFixed(1)} ms (whole day ${w.whole.p99} vs ${o.whole.p99}) | ≤ ${GOALS.addedP99Ms} ms | ${met(addedP99 <= GOALS.addedP99Ms)} |`,
+    `| extension-host delay added by Satchel, worst phase: max | ${addedMax.toFixed(1)} ms (whole day ${w.whole.max} vs ${o.whole.max}) | ≤ ${GOALS.addedMaxMs} ms | ${met(addedMax <= GOALS.addedMaxMs)} |`,
+    `| extension-host RSS added by Satchel: end of day (largest at a phase's end) | ${addedRss} MB (${peakRss} MB); ${last(w).extHostRssMb} vs ${last(o).extHostRssMb} MB | ≤ ${GOALS.addedRssMb} MB | ${met(Math.max(addedRss, peakRss) <= GOALS.addedRssMb)} |`,
+    `| data host RSS, highest sampled (every 250 ms) through the day | ${dataHostPeak} MB | ≤ ${GOALS.dataHostMb} MB | ${met(dataHostPeak <= GOALS.dataHostMb)} |`,
+    `| data host CPU through the day | ${phases.reduce((sum, [, p]) => sum + (p.dataHostCpuS ?? 0), 0).toFixed(1)} s | | |`,
+    `| extension host CPU through the day: with / without | ${phases.reduce((s, [, p]) => s + p.extHostCpuS, 0).toFixed(1)} / ${Object.values(o.phases).reduce((s, p) => s + p.extHostCpuS, 0).toFixed(1)} s | | |`,
+    `| load average (1/5/15 min) before → after | with: ${withSatchel.loadBefore} → ${withSatchel.loadAfter}; without: ${without.loadBefore} → ${without.loadAfter} | | |`,
+    `| run time | ${run.minutes} min in all | | |`,
+  ];
+  console.log(`${summary.join('\n')}\n`);
+}

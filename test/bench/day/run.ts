@@ -1,0 +1,200 @@
+/**
+ * `npm run bench:day`: a scripted day with a large library, measured in the real VS Code harness
+ * (code-server + headless Chromium, test/integration/host). Packages the linux-x64 .vsix (or takes
+ * --vsix), fills a data directory with the library through `satchel import`, then runs the day
+ * (driver.ts, loaded into the extension host by the smoke-test driver) twice, each in a fresh
+ * code-server with a fresh user-data directory: with Satchel installed, then without it. Prints a
+ * table and writes the figures to out/bench-day/day-<size>.json. A measurement, not a test: it is
+ * not part of `npm test`.
+ *
+ *   npm run bench:day -- [--size=100000] [--import-size=10000] [--backfill-seconds=45] [--vsix=FILE] [--timeout=2400] [--keep-library]
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { format } from 'node:util';
+import * as esbuild from 'esbuild';
+import { bundleAliases } from '../../../scripts/bundleAliases.mjs';
+import { ensureHost, launchChromium, repoRoot, startCodeServer, type HostTools } from '../../integration/host/codeServer.ts';
+import { generateCorpus } from '../corpus.ts';
+import { snippetFiles } from '../figures/importFigure.ts';
+import { readPortFile } from '../../../src/hosting/portFile.ts';
+import type { DayConfig, DayResult } from './dayTypes.ts';
+import { printDay, type RunOutcome } from './report.ts';
+
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const size = Number(args.get('size') ?? 100_000);
+const importSize = Number(args.get('import-size') ?? 10_000);
+const backfillSeconds = Number(args.get('backfill-seconds') ?? 45);
+const timeoutSec = Number(args.get('timeout') ?? 2400);
+const started = Date.now();
+const say = (text: string) => console.log(`[bench:day] ${((Date.now() - started) / 1000).toFixed(0)} s: ${text}`);
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+
+function packageVsix(): string {
+  const given = args.get('vsix') ?? process.env.SATCHEL_VSIX;
+  if (given) return resolve(given);
+  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/package.mjs'), '--target=linux-x64'], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('packaging linux-x64 failed');
+  return join(repoRoot, 'dist/satchel-linux-x64.vsix');
+}
+
+/** Writes the corpus as VS Code snippet files (5,000 a file) into a new folder. */
+async function writeSnippetFolder(folder: string, count: number, seed: number): Promise<void> {
+  mkdirSync(folder, { recursive: true });
+  for (const file of snippetFiles(generateCorpus(count, seed))) {
+    const read = await file.read();
+    if (!('content' in read)) throw new Error(`${read.name}: the corpus file was not text`);
+    writeFileSync(join(folder, read.name), read.content);
+  }
+}
+
+/**
+ * The library, through the bulk import path (`satchel import`, the CLI of the same build, Node 22).
+ * With --keep-library the filled store is kept in out/bench-day/library-<size> and copied from there
+ * on the next run (the day changes its copy); delete that folder after a change to the store's format.
+ */
+async function fillLibrary(dataDir: string, scratch: string): Promise<void> {
+  const kept = join(repoRoot, 'out/bench-day', `library-${size}`);
+  if (args.has('keep-library') && existsSync(join(kept, 'satchel.db'))) {
+    cpSync(kept, dataDir, { recursive: true });
+    say(`library of ${size} copied from ${kept}`);
+    return;
+  }
+  const folder = join(scratch, 'library');
+  await writeSnippetFolder(folder, size, 42);
+  const t0 = Date.now();
+  execFileSync(process.execPath, [join(repoRoot, 'dist/cli.cjs'), 'import', '--data-dir', dataDir, folder], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
+  rmSync(folder, { recursive: true, force: true });
+  if (args.has('keep-library')) {
+    rmSync(kept, { recursive: true, force: true });
+    cpSync(dataDir, kept, { recursive: true, filter: (source) => !/\.lock|port\.json|\.log$/.test(source) });
+  }
+  say(`library of ${size} imported in ${((Date.now() - t0) / 1000).toFixed(1)} s (load ${load()})`);
+}
+
+async function bundleDriver(): Promise<string> {
+  const outfile = join(repoRoot, 'out/bench-day/driver.cjs');
+  await esbuild.build({
+    entryPoints: [join(repoRoot, 'test/bench/day/driver.ts')],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    external: ['vscode'],
+    alias: bundleAliases,
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/** The data host outlives the window (its own process group); it goes with the run. */
+function stopDataHost(dataDir: string): void {
+  const file = readPortFile(dataDir);
+  try {
+    if (file?.pid) process.kill(file.pid, 'SIGTERM');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** VS Code's own activation figure for Satchel, from the Running Extensions editor's rows. */
+const RUNTIME_ROWS = `[...document.querySelectorAll('.runtime-extensions-editor .monaco-list-row')].map((row) => ({ name: row.querySelector('.name')?.textContent ?? '', time: row.querySelector('.activation-time')?.textContent ?? '' }))`;
+
+async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vsix: string | undefined, scratch: string): Promise<RunOutcome> {
+  const configFile = join(scratch, `day-${config.withSatchel ? 'with' : 'without'}.json`);
+  const workbench = await startCodeServer(tools, {
+    ...(vsix ? { vsix } : {}),
+    settings: {
+      'satchel.dataDirectory': config.dataDir,
+      'satchel.remote.warnOnRemoteHost': false,
+      'satchel.models.idleUnloadMinutes': 0,
+      'satchel.host.idleMinutes': 0.5,
+      'remote.autoForwardPorts': false,
+    },
+    env: { SATCHEL_DAY_CONFIG: configFile },
+  });
+  const workspace = join(workbench.tmp, 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  // VS Code runs a test module only in an extension development window: an empty extension makes it one, in both runs.
+  const devPath = join(workbench.tmp, 'day-driver-extension');
+  mkdirSync(devPath, { recursive: true });
+  writeFileSync(join(devPath, 'package.json'), JSON.stringify({ name: 'day-driver', publisher: 'satchel-bench', version: '0.0.1', engines: { vscode: '*' } }));
+  writeFileSync(join(workspace, 'day.py'), 'import time\n\n');
+  writeFileSync(configFile, JSON.stringify({ ...config, workspace } satisfies DayConfig));
+  const loadBefore = load();
+  const browser = await launchChromium(tools);
+  let result: DayResult | undefined;
+  let vscodeActivation: string | undefined;
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+    const exit = new Promise<number>((resolveExit, reject) => {
+      const killer = setTimeout(() => reject(new Error(`TIMEOUT: no result after ${timeoutSec}s`)), timeoutSec * 1000);
+      browser.on('disconnected', () => reject(new Error('browser disconnected')));
+      void page.exposeFunction('codeAutomationExit', (code: number) => (clearTimeout(killer), resolveExit(code)));
+      void page.exposeFunction('codeAutomationLog', async (_type: string, logArgs: unknown[]) => {
+        const text = format(...logArgs);
+        const day = /\[\[day-result:(.+)\]\]/.exec(text);
+        if (day) result = JSON.parse(day[1]!) as DayResult;
+        else if (text.includes('[day]')) say(`${config.withSatchel ? 'with' : 'without'} Satchel ${text.replace('[day] ', '')}`);
+        else if (process.env.SATCHEL_DAY_VERBOSE || (/error|fail/i.test(text) && !/open-vsx|ENOTFOUND/.test(text))) console.log(text);
+        if (text.includes('[[day-runtime-extensions]]')) {
+          // The editor draws its rows once the workbench has gathered every extension's status: a busy window takes seconds.
+          let rows: { name: string; time: string }[] = [];
+          for (let tries = 0; tries < 30 && !rows.some((row) => row.name === 'Satchel'); tries++) {
+            await new Promise((r) => setTimeout(r, 500));
+            rows = await page.evaluate<{ name: string; time: string }[]>(RUNTIME_ROWS).catch(() => []);
+          }
+          vscodeActivation = rows.find((row) => row.name === 'Satchel')?.time ?? (rows.length ? `not listed among ${rows.map((r) => r.name).join(', ')}` : 'the Running Extensions editor showed no rows');
+        }
+      });
+    });
+    await page.goto(workbench.url({ folder: workspace, devPath, testsPath: join(repoRoot, 'out/bench-day/driver.cjs') }));
+    const code = await exit;
+    if (code !== 0 || !result) throw new Error(`the day ${config.withSatchel ? 'with' : 'without'} Satchel failed (exit ${code}):\n${workbench.log().slice(-6000)}`);
+    return { result, loadBefore, loadAfter: load(), vscodeActivation };
+  } finally {
+    await browser.close().catch(() => {});
+    if (config.withSatchel) stopDataHost(config.dataDir);
+    await workbench.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const tools = ensureHost();
+  const vsix = packageVsix();
+  const scratch = mkdtempSync(join(tmpdir(), 'satchel-day-'));
+  try {
+    const dataDir = join(scratch, 'data');
+    say(`filling a library of ${size} (load ${load()})`);
+    await fillLibrary(dataDir, scratch);
+    const importFolder = join(scratch, 'import');
+    await writeSnippetFolder(importFolder, importSize, 7);
+    execFileSync('git', ['init', '--bare', '--quiet', '--initial-branch=main', join(scratch, 'remote.git')]);
+    await bundleDriver();
+    const base = { size, dataDir, importFolder, backfillSeconds, remote: join(scratch, 'remote.git') };
+    say('the day with Satchel');
+    const withSatchel = await runDay(tools, { ...base, withSatchel: true }, vsix, scratch);
+    const durations = Object.fromEntries(Object.entries(withSatchel.result.phases).map(([name, phase]) => [name, phase.ms]));
+    say('the same day without Satchel');
+    const without = await runDay(tools, { ...base, withSatchel: false, durations }, undefined, scratch);
+    const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+    mkdirSync(join(repoRoot, 'out/bench-day'), { recursive: true });
+    const file = join(repoRoot, `out/bench-day/day-${size}.json`);
+    writeFileSync(file, JSON.stringify({ size, importSize, backfillSeconds, minutes, withSatchel, without }, null, 1));
+    printDay(withSatchel, without, { size, minutes });
+    say(`figures written to ${file}`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,167 @@
+/**
+ * What the scripted day records per phase, from inside the extension host: the event loop's delay
+ * (perf_hooks.monitorEventLoopDelay, reset between phases), this process's RSS and CPU, and the data
+ * host's RSS (sampled, the highest seen) and CPU (its own /proc figures: it is another process).
+ */
+import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+
+export interface PhaseFigures {
+  readonly ms: number;
+  /** Event-loop delay of the extension host, ms (10 ms resolution: 10.1 is on time). */
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly extHostRssMb: number;
+  readonly extHostCpuS: number;
+  readonly dataHostRssMb?: number;
+  readonly dataHostPeakRssMb?: number;
+  readonly dataHostCpuS?: number;
+  /** The data host's child processes (import, encoder, git): highest sampled RSS summed, and CPU. */
+  readonly childrenPeakRssMb?: number;
+  readonly childrenCpuS?: number | undefined;
+  readonly note?: string;
+}
+
+const RESOLUTION_MS = 10;
+const SAMPLE_MS = 250;
+const round = (value: number, places = 1): number => Math.round(value * 10 ** places) / 10 ** places;
+const ms = (ns: number): number => round(ns / 1e6, 1);
+
+/** Resident memory of a process, MB (from /proc; undefined when it is gone). */
+export function rssMbOf(pid: number): number | undefined {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : round(Number(kb) / 1024, 0);
+  } catch {
+    return undefined;
+  }
+}
+
+/** User + system CPU of a process, seconds (clock ticks of 10 ms). */
+export function cpuSecondsOf(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The processes a process started and still runs (the import child, the encoder, git). */
+export function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU seconds of the children a process has waited for (cutime + cstime): the ones that already exited. */
+function reapedCpuSecondsOf(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The data host's children's CPU so far: what exited and was waited for, plus each living one's own. */
+class ChildrenCpu {
+  private readonly seen = new Map<number, number>();
+  private reaped0: number | undefined;
+  private readonly start = new Map<number, number>();
+  private readonly pid: number;
+
+  constructor(pid: number) {
+    this.pid = pid;
+    this.reaped0 = reapedCpuSecondsOf(pid);
+    for (const child of childrenOf(pid)) this.start.set(child, cpuSecondsOf(child) ?? 0);
+  }
+
+  /** Called on every sample: a child's last reading before it exits. */
+  sample(): void {
+    for (const child of childrenOf(this.pid)) {
+      if (!this.start.has(child)) this.start.set(child, 0);
+      this.seen.set(child, cpuSecondsOf(child) ?? this.seen.get(child) ?? 0);
+    }
+  }
+
+  /** Seconds since the phase began. Exited children are counted by the reaped figure (living ones by their own). */
+  total(): number | undefined {
+    this.sample();
+    const reaped = reapedCpuSecondsOf(this.pid);
+    if (reaped === undefined || this.reaped0 === undefined) return undefined;
+    const living = new Set(childrenOf(this.pid));
+    let sum = reaped - this.reaped0;
+    for (const child of living) sum += (this.seen.get(child) ?? 0) - (this.start.get(child) ?? 0);
+    return round(sum, 2);
+  }
+}
+
+export class DaySampler {
+  private readonly phaseDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  private readonly wholeDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  private readonly dataHostPid: () => number | undefined;
+  private peak = 0;
+  private childrenPeak = 0;
+  private children: ChildrenCpu | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  readonly phases: Record<string, PhaseFigures> = {};
+
+  constructor(dataHostPid: () => number | undefined) {
+    this.dataHostPid = dataHostPid;
+    this.phaseDelay.enable();
+    this.wholeDelay.enable();
+    // The same sampling timer runs with and without Satchel, so it is part of both floors.
+    this.timer = setInterval(() => {
+      const pid = this.dataHostPid();
+      const rss = pid === undefined ? undefined : rssMbOf(pid);
+      if (rss !== undefined) this.peak = Math.max(this.peak, rss);
+      if (pid !== undefined) this.childrenPeak = Math.max(this.childrenPeak, childrenOf(pid).reduce((sum, child) => sum + (rssMbOf(child) ?? 0), 0));
+      this.children?.sample();
+    }, SAMPLE_MS);
+  }
+
+  async phase(name: string, run: () => Promise<string | void>): Promise<void> {
+    const pid = this.dataHostPid();
+    const hostCpu0 = pid === undefined ? undefined : cpuSecondsOf(pid);
+    const cpu0 = process.cpuUsage();
+    this.peak = 0;
+    this.childrenPeak = 0;
+    this.children = pid === undefined ? undefined : new ChildrenCpu(pid);
+    this.phaseDelay.reset();
+    const started = performance.now();
+    const note = (await run()) ?? undefined;
+    const elapsed = performance.now() - started;
+    const cpu = process.cpuUsage(cpu0);
+    const after = this.dataHostPid();
+    const hostCpu1 = after === undefined ? undefined : cpuSecondsOf(after);
+    const rss = after === undefined ? undefined : rssMbOf(after);
+    this.phases[name] = {
+      ms: Math.round(elapsed),
+      p50: ms(this.phaseDelay.percentile(50)),
+      p99: ms(this.phaseDelay.percentile(99)),
+      max: ms(this.phaseDelay.max),
+      extHostRssMb: round(process.memoryUsage().rss / 2 ** 20, 0),
+      extHostCpuS: round((cpu.user + cpu.system) / 1e6, 2),
+      ...(rss !== undefined ? { dataHostRssMb: rss, dataHostPeakRssMb: Math.max(this.peak, rss) } : {}),
+      // A host restarted within the phase (another pid) has no comparable CPU figure.
+      ...(hostCpu0 !== undefined && hostCpu1 !== undefined && pid === after ? { dataHostCpuS: round(hostCpu1 - hostCpu0, 2) } : {}),
+      ...(this.children && pid === after ? { childrenPeakRssMb: this.childrenPeak, childrenCpuS: this.children.total() } : {}),
+      ...(note ? { note } : {}),
+    };
+    console.log(`[day] ${name}: ${JSON.stringify(this.phases[name])}`);
+  }
+
+  whole(): { p50: number; p99: number; max: number } {
+    return { p50: ms(this.wholeDelay.percentile(50)), p99: ms(this.wholeDelay.percentile(99)), max: ms(this.wholeDelay.max) };
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    this.phaseDelay.disable();
+    this.wholeDelay.disable();
+  }
+}
