@@ -174,9 +174,13 @@ export class AssetsView extends Owner implements vscode.TreeDataProvider<AssetsN
           return [data.pages, key] as const;
         })();
     if (group === undefined) return undefined;
+    const wasHeld = pages.held(group)?.items.length;
     let held = await pages.open(group);
     for (;;) {
       const asset = held.items.find((candidate) => candidate.id === id);
+      // Pages read here are shown: VS Code keeps the children it last asked for, and a reveal
+      // waits for this refresh before it looks for the node among them.
+      if (held.items.length !== wasHeld) this.refreshView();
       if (asset) return { type: 'asset', asset, group };
       if (!held.more) return undefined;
       await pages.more(group);

@@ -25,11 +25,14 @@ describe('Assets view paging', function () {
   });
 
   it('opens a group of more than a page a page at a time, with "Load more…"', async () => {
-    const files = Array.from({ length: SNIPPETS }, (_, i) => ({
-      name: `paged_${String(i).padStart(3, '0')}.rs`,
-      read: async () => ({ name: `paged_${String(i).padStart(3, '0')}.rs`, content: `fn paged_${i}() -> u32 {\n    ${i}\n}\n` }),
-    }));
-    await client.imports.importFiles(files);
+    const application = await api.server.application();
+    for (let at = 0; at < SNIPPETS; at += 10) {
+      await Promise.all(
+        Array.from({ length: Math.min(10, SNIPPETS - at) }, (_, i) =>
+          client.assets.createFromText({ text: `fn paged_${at + i}() -> u32 {\n    ${at + i}\n}\n`, application, language: 'rs', name: `paged ${String(at + i).padStart(3, '0')}` }),
+        ),
+      );
+    }
     const group = await until('the Rust group with every snippet', () =>
       api.assets.getChildren().find((node): node is GroupNode => node.type === 'group' && node.pageKey === 'rs' && node.count >= SNIPPETS),
     );
