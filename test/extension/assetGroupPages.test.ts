@@ -207,3 +207,26 @@ async function until(probe: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !probe(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
   assert.ok(probe(), 'timed out');
 }
+
+test('a reload and a "Load more…" that overlap run one after the other: no record twice, none skipped', async () => {
+  const ids = numbered('r', 35);
+  const slow = () => new Promise((resolve) => setTimeout(resolve, 5));
+  const pages = new GroupPages<string>(async (_, after, limit) => (await slow(), pageOf(ids, after, limit)), (id) => id, { pageSize: 10, maxHeld: 1_000 });
+  await pages.open('g');
+  await Promise.all([pages.more('g'), pages.reload(['g']), pages.more('g'), pages.reload(['g'])]);
+  const held = pages.held('g')!.items;
+  assert.equal(new Set(held).size, held.length, 'each record once');
+  assert.deepEqual(held, ids.slice(0, held.length), 'in order, none skipped');
+  assert.equal(held.length, 30, 'two more pages read, each reload as far as it had read');
+});
+
+test('a collapsed group is let go later only if nobody read it since', async () => {
+  let now = 0;
+  const pages = new GroupPages<string>(async (_, after, limit) => pageOf(numbered('c', 5), after, limit), (id) => id, { pageSize: 10, maxHeld: 100, now: () => now });
+  await pages.open('g');
+  now = 10;
+  pages.held('g');
+  assert.equal(pages.closeIfUnreadSince('g', 5), false, 'read after the collapse: kept');
+  assert.equal(pages.closeIfUnreadSince('g', 10), true, 'unread since: let go');
+  assert.equal(pages.held('g'), undefined);
+});

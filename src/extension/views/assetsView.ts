@@ -31,6 +31,8 @@ import { GroupPages, type Held } from './groupPages.ts';
 const MEMORIES = 'memories';
 /** A group nobody read for this long is let go (VS Code asks again when it shows it). */
 const IDLE_MS = 10 * 60_000;
+/** A collapsed group is let go this long after, unless read again. */
+const LET_GO_MS = 30_000;
 
 export type Grouping = 'language' | 'tag';
 
@@ -227,9 +229,18 @@ export class AssetsView extends Owner implements vscode.TreeDataProvider<AssetsN
     return end < this.memories.count ? { items, next: String(end) } : { items };
   }
 
+  /**
+   * A collapsed group is let go a little later, unless read again meanwhile: VS Code collapses and
+   * reopens a group around a refresh or a reveal, and reading its first page again each time would
+   * leave it answering asynchronously while the next refresh voids the answer.
+   */
   private letGo(node: AssetsNode): void {
-    if (node.type === 'group') this.data.value?.pages.close(node.pageKey);
-    if (node.type === 'memories') this.memoryPages.close(MEMORIES);
+    const pages = node.type === 'group' ? this.data.value?.pages : node.type === 'memories' ? this.memoryPages : undefined;
+    const key = node.type === 'group' ? node.pageKey : MEMORIES;
+    if (!pages) return;
+    const collapsed = Date.now();
+    const timer = setTimeout(() => pages.closeIfUnreadSince(key, collapsed), LET_GO_MS);
+    timer.unref?.();
   }
 
   private describe(): string | undefined {
@@ -285,7 +296,9 @@ export class AssetsView extends Owner implements vscode.TreeDataProvider<AssetsN
   }
 
   private pageNodes(group: string, held: Held<Asset>, count: number): AssetsNode[] {
-    const nodes: AssetsNode[] = held.items.map((asset) => ({ type: 'asset', asset, group }));
+    // Each record once: VS Code refuses a second element with the same id, and the whole group with it.
+    const seen = new Set<string>();
+    const nodes: AssetsNode[] = held.items.flatMap((asset) => (seen.has(asset.id) ? [] : (seen.add(asset.id), [{ type: 'asset' as const, asset, group }])));
     if (held.more) nodes.push({ type: 'more', group, held: held.items.length, count });
     return nodes;
   }

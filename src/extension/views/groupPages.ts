@@ -68,7 +68,7 @@ export class GroupPages<T> {
       this.groups.set(key, entry);
       const started = entry;
       await this.run(started, () => this.read(started, 1));
-    } else if (entry.busy) await entry.busy;
+    } else if (entry.busy) await entry.busy.catch(() => undefined);
     return this.held(key) ?? { items: [], more: false };
   }
 
@@ -76,18 +76,27 @@ export class GroupPages<T> {
   async more(key: string): Promise<void> {
     const entry = this.groups.get(key);
     if (!entry) return;
-    if (entry.busy) await entry.busy;
-    if (entry.next === undefined || this.groups.get(key) !== entry) return;
     await this.run(entry, async () => {
+      // The cursor as it is when this read's turn comes (a reload before it may have moved it).
+      if (entry.next === undefined || this.groups.get(key) !== entry) return;
       const page = await this.source(key, entry.next, this.pageSize);
-      entry.items.push(...page.items);
+      const held = new Set(entry.items.map(this.id));
+      entry.items.push(...page.items.filter((item) => !held.has(this.id(item))));
       entry.next = page.next;
     });
   }
 
-  /** Lets a group go (it was collapsed). */
+  /** Lets a group go. */
   close(key: string): void {
     this.groups.delete(key);
+  }
+
+  /** Lets a group go unless it was read after `since` (collapsed, then opened or revealed again). */
+  closeIfUnreadSince(key: string, since: number): boolean {
+    const entry = this.groups.get(key);
+    if (!entry || entry.usedAt > since || entry.busy) return false;
+    this.groups.delete(key);
+    return true;
   }
 
   /** Lets go every group not read since `idleMs` ago; returns their keys. */
@@ -108,11 +117,12 @@ export class GroupPages<T> {
       [...new Set(keys)].map(async (key) => {
         const entry = this.groups.get(key);
         if (!entry) return;
-        if (entry.busy) await entry.busy;
-        if (this.groups.get(key) !== entry) return;
-        const pages = Math.max(1, Math.ceil(entry.items.length / this.pageSize));
-        await this.run(entry, () => this.read(entry, pages));
-        read.push(key);
+        await this.run(entry, async () => {
+          if (this.groups.get(key) !== entry) return;
+          // As many pages as it holds when this read's turn comes ("Load more…" before it counts).
+          await this.read(entry, Math.max(1, Math.ceil(entry.items.length / this.pageSize)));
+          read.push(key);
+        });
       }),
     );
     return read;
@@ -157,10 +167,11 @@ export class GroupPages<T> {
   /** Replaces the entry's records with the group's first `pages` pages. */
   private async read(entry: Entry<T>, pages: number): Promise<void> {
     const items: T[] = [];
+    const ids = new Set<string>();
     let next: string | undefined;
     for (let page = 0; page < pages; page++) {
       const answer = await this.source(entry.key, next, this.pageSize);
-      items.push(...answer.items);
+      for (const item of answer.items) if (!ids.has(this.id(item))) (ids.add(this.id(item)), items.push(item));
       next = answer.next;
       if (next === undefined) break;
     }
@@ -168,17 +179,24 @@ export class GroupPages<T> {
     entry.next = next;
   }
 
+  /**
+   * Runs `work` after the reads already queued on the group, one at a time: a reload and a "Load
+   * more…" that overlapped would read from cursors the other had moved (a record twice, or skipped).
+   */
   private async run(entry: Entry<T>, work: () => Promise<void>): Promise<void> {
-    const busy = work().finally(() => {
-      if (entry.busy === busy) entry.busy = undefined;
-    });
+    const busy = (entry.busy ?? Promise.resolve()).catch(() => undefined).then(work);
     entry.busy = busy;
+    const settle = () => {
+      if (entry.busy === busy) entry.busy = undefined;
+    };
     try {
       await busy;
     } catch (error) {
       // A first page that failed leaves nothing held, so the next open asks again.
       if (entry.items.length === 0 && this.groups.get(entry.key) === entry) this.groups.delete(entry.key);
       throw error;
+    } finally {
+      settle();
     }
     entry.usedAt = this.now();
     this.trim(entry);
