@@ -10,8 +10,8 @@
  *   POST /satchel/assets/by-id[?transferables=true]  { ids }       Assets (those that exist, in order; no content unless
  *                                                                  asked, but always their secrets, as the editor marks them)
  *   GET  /satchel/assets/groups?by=language|tag                     AssetGroupCounts (the Assets tree's groups, memories apart)
- *   GET  /satchel/assets/groups/page?by=&key=&after=&limit=         AssetGroupPage (one group's assets in id order, without
- *                                                                  content; `next` is the cursor of the following page)
+ *   GET  /satchel/assets/groups/page?by=&key=&after=&limit=         AssetGroupPage (one group's assets without content, a
+ *                                                                  language's newest first; `next` is the following page's cursor)
  */
 import { z } from 'zod';
 import type { Asset, Assets } from '../core/piecesTypes.ts';
@@ -44,7 +44,7 @@ const groupBy = z.enum(['language', 'tag'] satisfies GroupBy[]);
 /** The query of `/satchel/assets/groups`. */
 export const assetGroupsQuery = z.object({ by: groupBy.default('language') });
 
-/** The query of `/satchel/assets/groups/page`: `after` is the last id of the page before ('' or absent: from the start). */
+/** The query of `/satchel/assets/groups/page`: `after` is the `next` of the page before ('' or absent: from the start). */
 export const assetGroupPageQuery = z.object({
   by: groupBy,
   key: z.string().max(256),

@@ -1,7 +1,7 @@
 /**
  * GET /satchel/assets/groups and /satchel/assets/groups/page: the Assets tree's group counts (by
- * language, by tag with "untagged", memories apart) and one group read a page at a time in id order
- * until the cursor runs out; bad input is a 4xx JSON answer.
+ * language, by tag with "untagged", memories apart) and one group read a page at a time (a language
+ * newest first, a tag in id order) until the cursor runs out; bad input is a 4xx JSON answer.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { assetText } from '../../src/client/assets.ts';
 import { authorOf } from '../../src/core/history/authors.ts';
 import { PLANTED } from '../core/secrets/plantedSecrets.ts';
 
-test('group counts and pages: every asset of a group once, in id order, memories apart; bad input is 4xx', async () => {
+test('group counts and pages: every asset of a group once, newest first, memories apart; bad input is 4xx', async () => {
   await withClient(async (client, server) => {
     const application = { id: 'test', name: 'OPEN_SOURCE', version: '1', platform: 'LINUX', onboarded: false, privacy: 'OPEN' } as never;
     const ts: string[] = [];
@@ -30,7 +30,7 @@ test('group counts and pages: every asset of a group once, in id order, memories
     const counts = Object.fromEntries(byTag.groups.map((group) => [group.label ?? '(untagged)', group.count]));
     assert.deepEqual(counts, { alpha: 2, beta: 1, '(untagged)': 6 });
 
-    // Pages of 3: 3 + 3 + 1, ascending ids, no repeats, the last without a cursor.
+    // Pages of 3: 3 + 3 + 1, newest first, no repeats, the last without a cursor.
     const seen: string[] = [];
     let after: string | undefined;
     let pages = 0;
@@ -43,7 +43,9 @@ test('group counts and pages: every asset of a group once, in id order, memories
       after = page.next;
     } while (after !== undefined);
     assert.equal(pages, 3);
-    assert.deepEqual(seen, [...ts].sort());
+    const created = new Map((await client.snippets.byId(ts)).map((asset) => [asset.id, asset.created.value]));
+    const newestFirst = [...ts].sort((a, b) => created.get(b)!.localeCompare(created.get(a)!) || b.localeCompare(a));
+    assert.deepEqual(seen, newestFirst, 'newest first (ties by id)');
 
     const [pyPage] = (await client.snippets.groupPage('language', 'py')).iterable;
     assert.equal(pyPage!.id, py.id);
@@ -66,6 +68,7 @@ test('group counts and pages: every asset of a group once, in id order, memories
       ['/satchel/assets/groups/page?by=language&key=ts&limit=ten', 400],
       [`/satchel/assets/groups/page?by=language&key=${'k'.repeat(300)}`, 400],
       [`/satchel/assets/groups/page?by=language&key=ts&after=${'a'.repeat(300)}`, 400],
+      ['/satchel/assets/groups/page?by=language&key=ts&after=not-a-cursor', 400],
     ];
     for (const [path, status] of cases) {
       const answer = await request(server.url, 'GET', path);

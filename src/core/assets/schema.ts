@@ -66,8 +66,8 @@ export const assetMigrations: readonly Migration[] = [
     version: 302,
     name: 'the Assets tree groups by language from an index',
     up(db) {
-      // Group counts walk it without the documents, and a page of one language reads its ids in order.
-      db.exec('CREATE INDEX IF NOT EXISTS assets_groups ON assets (suggested, pseudo, language, id)');
+      // Group counts walk it without the documents, and a page of one language reads it newest first.
+      db.exec('CREATE INDEX IF NOT EXISTS assets_groups ON assets (suggested, pseudo, language, created, id)');
     },
   },
 ];

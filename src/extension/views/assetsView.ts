@@ -178,16 +178,17 @@ export class AssetsView extends Owner implements vscode.TreeDataProvider<AssetsN
     if (group === undefined) return undefined;
     const wasHeld = pages.held(group)?.items.length;
     let held = await pages.open(group);
-    for (;;) {
-      const asset = held.items.find((candidate) => candidate.id === id);
-      // Pages read here are shown: VS Code keeps the children it last asked for, and a reveal
-      // waits for this refresh before it looks for the node among them.
-      if (held.items.length !== wasHeld) this.refreshView();
-      if (asset) return { type: 'asset', asset, group };
-      if (!held.more) return undefined;
+    // A language's newest are on its first page, so a snippet just saved is found at once.
+    let asset = held.items.find((candidate) => candidate.id === id);
+    while (!asset && held.more) {
       await pages.more(group);
       held = pages.held(group) ?? { items: [], more: false };
+      asset = held.items.find((candidate) => candidate.id === id);
     }
+    // Pages read here are shown: VS Code keeps the children it last asked for, and a reveal waits
+    // for this refresh before it looks for the node among them.
+    if (held.items.length !== wasHeld) this.refreshView();
+    return asset && { type: 'asset', asset, group };
   }
 
   private connect(connection: Connection | undefined): void {
