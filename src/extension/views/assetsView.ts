@@ -13,19 +13,19 @@ import { assetLanguage } from '../../client/assets.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { CopyConnector, PendingSuggestion } from '../copyConnector.ts';
 import type { Log } from '../log.ts';
-import { snippetUri } from '../editing/snippetFileSystem.ts';
 import { languageName } from '../languageNames.ts';
 import { AgentChangesSection, type AgentChangesNode } from './agentChangesNode.ts';
 import { TrashPages, whenCountChanges } from '../trashPages.ts';
 import { isTrashNode, TRASH_ROOT, trashChildren, trashTreeItem, type TrashNode } from './trashNodes.ts';
 import { assetTooltip, codePreview } from './assetTooltip.ts';
 import { timeAgo } from '../../core/timeAgo.ts';
-import { MemoriesSection, memoryTooltip } from './memoriesNode.ts';
-import { assetSecrets, hideSecrets } from '../secrets/snippetSecrets.ts';
+import { MemoriesSection } from './memoriesNode.ts';
+import { assetSecrets } from '../secrets/snippetSecrets.ts';
 import { Owner, MutableDisposable, toDisposable } from '../../core/lifecycle.ts';
 import type { CollectionChange } from '../liveCollection.ts';
 import { AssetsData, ASSETS_DATA, type AssetsSource } from './assetsData.ts';
 import { GroupPages, type Held } from './groupPages.ts';
+import { assetTreeItem, moreTreeItem, type AssetRow, type MoreRow } from './assetTreeItems.ts';
 
 /** The group key of the assets under the Memories node. */
 const MEMORIES = 'memories';
@@ -51,8 +51,8 @@ export type AssetsNode =
   | { readonly type: 'suggestion'; readonly suggestion: PendingSuggestion }
   | { readonly type: 'memories' }
   | GroupNode
-  | { readonly type: 'asset'; readonly asset: Asset; readonly group: string }
-  | { readonly type: 'more'; readonly group: string; readonly held: number; readonly count: number }
+  | AssetRow
+  | MoreRow
   | AgentChangesNode
   | TrashNode;
 
@@ -384,43 +384,10 @@ export class AssetsView extends Owner implements vscode.TreeDataProvider<AssetsN
         item.contextValue = 'group';
         return item;
       }
-      case 'more': {
-        const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
-        item.id = `more:${this.grouping}:${node.group}:${node.held}`;
-        item.description = `${node.held} of ${node.count}`;
-        item.iconPath = new vscode.ThemeIcon('ellipsis');
-        item.contextValue = 'more';
-        item.command = { command: 'satchel.assets.loadMore', title: 'Load More', arguments: [node] };
-        return item;
-      }
-      case 'asset': {
-        const { asset } = node;
-        const language = assetLanguage(asset);
-        const name = asset.name || 'Untitled';
-        const secrets = assetSecrets(asset);
-        const item = new vscode.TreeItem(secrets.length ? hideSecrets(name, secrets) : name, vscode.TreeItemCollapsibleState.None);
-        item.id = `asset:${node.group}:${asset.id}`;
-        item.description = timeAgo(asset.updated?.value, Date.now(), 'short') ?? '';
-        // The editable document's URI: the file icon theme draws the language's icon from it.
-        item.resourceUri = snippetUri(asset.id, name, language);
-        item.iconPath = vscode.ThemeIcon.File;
-        item.contextValue = 'asset';
-        if (secrets.length) {
-          // A key instead of the language's icon: the snippet holds a secret (the hover says which kinds).
-          item.iconPath = new vscode.ThemeIcon('key', new vscode.ThemeColor('list.warningForeground'));
-          const count = secrets.length === 1 ? '1 secret' : `${secrets.length} secrets`;
-          item.description = item.description ? `${count} · ${item.description}` : count;
-          item.contextValue = 'asset:secret';
-        }
-        item.command = { command: 'satchel.asset.open', title: 'Open', arguments: [node] };
-        const memory = node.group === MEMORIES ? this.memories.memory(asset.id) : undefined;
-        if (memory) {
-          item.iconPath = memory.stale ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('note');
-          item.description = memory.stale ? `may be stale · ${item.description}` : item.description;
-          item.tooltip = memoryTooltip(memory);
-        }
-        return item;
-      }
+      case 'more':
+        return moreTreeItem(node, this.grouping);
+      case 'asset':
+        return assetTreeItem(node, node.group === MEMORIES ? this.memories.memory(node.asset.id) : undefined);
     }
   }
 
