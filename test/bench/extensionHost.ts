@@ -37,6 +37,8 @@ interface Run {
   readonly extensionHostRssAddedMb: number;
   readonly extensionHostRssAddedAfterGcMb?: number;
   readonly extensionHostRssAddedAtStartMb?: number;
+  readonly extensionHostHeapAtStartMb?: number;
+  readonly extensionHostHeapAfterGcMb?: number;
   readonly extensionHostCpuSeconds: number;
   readonly dataHost: null | string | { pid: number; rssMb: number; cpuSeconds: number };
 }
@@ -63,5 +65,6 @@ console.log(`| activation (require + activate) | ${runs.map((run) => (run.bundle
 console.log(`| extension host RSS added | ${runs.map((run) => `${run.extensionHostRssAddedMb} MB`).join(' | ')} |`);
 console.log(`| extension host RSS added once connected (after a full GC) | ${runs.map((run) => `${run.extensionHostRssAddedAtStartMb ?? '?'} MB`).join(' | ')} |`);
 console.log(`| extension host RSS added, after a full GC | ${runs.map((run) => `${run.extensionHostRssAddedAfterGcMb ?? '?'} MB`).join(' | ')} |`);
+console.log(`| JS heap used once connected / at the end, after a full GC | ${runs.map((run) => `${run.extensionHostHeapAtStartMb ?? '?'} / ${run.extensionHostHeapAfterGcMb ?? '?'} MB`).join(' | ')} |`);
 console.log(`| extension host CPU after start | ${runs.map((run) => `${run.extensionHostCpuSeconds} s`).join(' | ')} |`);
 console.log(`| data host RSS / CPU after start | ${runs.map((run) => (typeof run.dataHost === 'object' && run.dataHost ? `${run.dataHost.rssMb} MB / ${run.dataHost.cpuSeconds} s` : String(run.dataHost ?? ''))).join(' | ')} |`);

@@ -96,7 +96,9 @@ async function main() {
   });
   // Satchel's fixed cost (its code, Node's modules it loads, the connection), before any workload.
   global.gc?.();
-  const rssAfterStartMb = Math.round((process.memoryUsage().rss - rssBefore) / 2 ** 20);
+  const atStart = process.memoryUsage();
+  const rssAfterStartMb = Math.round((atStart.rss - rssBefore) / 2 ** 20);
+  const heapAtStartMb = Math.round(atStart.heapUsed / 2 ** 20);
   const client = api?.server.connection.client;
   const hostPid = () => (api ? JSON.parse(readFileSync(path.join(dataDir, 'port.json'), 'utf8')).pid : undefined);
   const ticks0 = api ? cpuTicks(hostPid()) : NaN;
@@ -137,7 +139,8 @@ async function main() {
   if (process.env.SATCHEL_HEAP_SNAPSHOT) require('node:v8').writeHeapSnapshot(process.env.SATCHEL_HEAP_SNAPSHOT);
   // What stays once garbage is collected (with --expose-gc): what the process holds, not what it last let go.
   global.gc?.();
-  const rssAfterGc = process.memoryUsage().rss;
+  const afterGc = process.memoryUsage();
+  const rssAfterGc = afterGc.rss;
   const result = {
     bundle,
     activation,
@@ -145,7 +148,10 @@ async function main() {
     whole: { p50: ms(whole.percentile(50)), p99: ms(whole.percentile(99)), max: ms(whole.max) },
     extensionHostRssAddedMb: Math.round((memory.rss - rssBefore) / 2 ** 20),
     extensionHostRssAddedAtStartMb: rssAfterStartMb,
+    extensionHostHeapAtStartMb: heapAtStartMb,
     extensionHostRssAddedAfterGcMb: global.gc ? Math.round((rssAfterGc - rssBefore) / 2 ** 20) : undefined,
+    // The JS heap Satchel still uses once garbage is collected: what it holds, whatever V8 kept of its peak.
+    extensionHostHeapAfterGcMb: global.gc ? Math.round(afterGc.heapUsed / 2 ** 20) : undefined,
     extensionHostMemoryMb: Object.fromEntries(['heapUsed', 'heapTotal', 'external', 'arrayBuffers'].map((key) => [key, Math.round(memory[key] / 2 ** 20)])),
     extensionHostCpuSeconds: (() => { const cpu = process.cpuUsage(cpu0); return Math.round((cpu.user + cpu.system) / 1e4) / 100; })(),
     dataHost: pid === undefined ? null : pid === process.pid ? 'in the extension host' : { pid, rssMb: rssMb(pid), cpuSeconds: (cpuTicks(pid) - ticks0) / 100 },
