@@ -1,6 +1,6 @@
 /** Saved assets as editor snippets: completion candidates, snippet facts and `.code-snippets` export (Satchel's own operations). */
 import type { Asset } from '../core/piecesTypes.ts';
-import { snippetOperations as op, ASSETS_BY_ID_MAX, type CodeSnippetsExport, type CompletionReply, type SnippetInfo } from '../wire/snippets.ts';
+import { snippetOperations as op, ASSETS_BY_ID_MAX, type AssetGroupCounts, type AssetGroupPage, type CodeSnippetsExport, type CompletionReply, type GroupBy, type SnippetInfo } from '../wire/snippets.ts';
 import type { HttpTransport } from './http.ts';
 
 export class SnippetsClient {
@@ -41,6 +41,19 @@ export class SnippetsClient {
       found.push(...(reply.iterable ?? []));
     }
     return found;
+  }
+
+  /** How many snippets each language or tag holds (memories apart), for a tree that pages its groups. */
+  groups(by: GroupBy, signal?: AbortSignal): Promise<AssetGroupCounts> {
+    return this.http.call(op.groups, { query: { by }, ...(signal ? { signal } : {}) });
+  }
+
+  /** One page of a group (`key` from `groups`), in id order after `after`, without content. */
+  groupPage(by: GroupBy, key: string, options: { after?: string; limit?: number; signal?: AbortSignal } = {}): Promise<AssetGroupPage> {
+    return this.http.call(op.groupPage, {
+      query: { by, key, after: options.after ?? '', limit: options.limit },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   /** One snippet, or every snippet with the tag, as a `.code-snippets` file (secrets as placeholders unless `includeSecrets`). */

@@ -65,6 +65,13 @@ test('no statement of a workload over every record kind scans a growing table (l
     await ok('POST', '/assets/search?transferables=false', { query: 'const' });
     await ok('GET', `/asset/${assets[1]}`);
     await ok('GET', '/assets?transferables=false');
+    // The Assets tree's groups and pages (an editor holds what it shows): counts and a page of each kind.
+    for (const by of ['language', 'tag']) await ok('GET', `/satchel/assets/groups?by=${by}`);
+    const firstPage = await ok('GET', '/satchel/assets/groups/page?by=language&key=ts&limit=1');
+    assert.ok(firstPage.next, 'a second page');
+    await ok('GET', `/satchel/assets/groups/page?by=language&key=ts&limit=1&after=${encodeURIComponent(firstPage.next)}`);
+    await ok('GET', `/satchel/assets/groups/page?by=tag&key=${tag.id}&after=a&limit=2`);
+    await ok('GET', '/satchel/assets/groups/page?by=tag&key=&limit=2');
     await ok('POST', `/messages/${messages[1]}/delete`);
     await ok('POST', `/asset/${assets[1]}/tags/disassociate/${tag.id}`);
     await ok('POST', `/conversations/${conversation.id}/delete`);

@@ -54,6 +54,7 @@ import { SecretsService, type SecretsOptions } from '../secrets/secretsService.t
 import { sensitivesOf } from '../secrets/sensitives.ts';
 import type { Sensitives } from '../piecesTypes.ts';
 import { flattened, type StoredAsset } from './storedAsset.ts';
+import { AssetGroups } from './assetGroups.ts';
 
 export type { AssetIndexer } from './assetIndexers.ts';
 export type { LinkedConversations } from './assetRendering.ts';
@@ -100,6 +101,8 @@ export class AssetService implements Disposable {
   /** Where deletes go (undefined: a delete is for good, as where no trash is composed). */
   private readonly trashed: AssetTrash | undefined;
   readonly labels: Labels;
+  /** The Assets tree's group counts and pages (an editor holds only what it shows). */
+  readonly groups: AssetGroups;
   /** The secrets found in each asset, kept current with every write (doors read them with `findingsNow`). */
   readonly secrets: SecretsService;
   /** Fires after commit with the last state of a deleted asset (content-free). */
@@ -122,6 +125,7 @@ export class AssetService implements Disposable {
     this.classifier = classifier;
     this.store = new AssetStore(context);
     this.labels = new Labels(context);
+    this.groups = new AssetGroups(context);
     this.linkedState = new AssetLinkedState(context);
     this.secrets = new SecretsService(context, { textsOf: (id) => this.secretTexts(id) }, secrets);
     const index = new SearchIndex(context.database);

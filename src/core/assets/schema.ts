@@ -62,4 +62,12 @@ export const assetMigrations: readonly Migration[] = [
       createHeads(db);
     },
   },
+  {
+    version: 302,
+    name: 'the Assets tree groups by language from an index',
+    up(db) {
+      // Group counts walk it without the documents, and a page of one language reads it newest first.
+      db.exec('CREATE INDEX IF NOT EXISTS assets_groups ON assets (suggested, pseudo, language, created, id)');
+    },
+  },
 ];

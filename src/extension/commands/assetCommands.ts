@@ -118,6 +118,7 @@ export function assetCommands(s: Services): CommandMap {
       return asset && (await insert(asset)) ? asset : undefined;
     },
     'satchel.assets.refresh': () => assets.refresh(),
+    'satchel.assets.loadMore': (node?: AssetsNode) => (node ? assets.loadMore(node) : undefined),
     'satchel.assets.groupByTag': () => assets.setGrouping('tag' satisfies Grouping),
     'satchel.assets.groupByLanguage': () => assets.setGrouping('language' satisfies Grouping),
     'satchel.asset.insert': async (arg: AssetArg) => {
@@ -263,7 +264,7 @@ export async function pickAsset(s: Services, initialQuery = ''): Promise<Asset |
       const found = query.trim()
         ? (await client.assets.search(query, { signal: controller.signal })).iterable.flatMap((hit) => (hit.asset ? [hit.asset] : []))
         : // The newest, with their text (the view holds them without it) for the detail line and the command.
-          await client.snippets.byId(s.assets.assets.slice(0, 50).map((asset) => asset.id), { transferables: true, signal: controller.signal });
+          await client.snippets.byId(newestHeld(s.assets.assets, 50), { transferables: true, signal: controller.signal });
       if (controller.signal.aborted) return;
       pick.items = found.map((asset) => ({
         label: asset.name || 'Untitled',
@@ -298,4 +299,9 @@ export async function pickAsset(s: Services, initialQuery = ''): Promise<Asset |
   pick.show();
   await run(initialQuery);
   return chosen;
+}
+
+/** The ids of the newest snippets the view holds (its open groups' and the last changes'). */
+function newestHeld(assets: readonly Asset[], limit: number): string[] {
+  return [...assets].sort((a, b) => (b.updated?.value ?? '').localeCompare(a.updated?.value ?? '')).slice(0, limit).map((asset) => asset.id);
 }

@@ -191,18 +191,19 @@ async function confirmForget(asset: Asset, chosen: readonly SnippetSecret[], eve
   return answer === 'Forget Secret';
 }
 
-/** The flagged snippets of the Assets view to pick from (newest first). */
+/** The flagged snippets of the library to pick from (newest first), as the host lists them. */
 async function pickFlagged(s: Services): Promise<Asset | undefined> {
-  const flagged = s.assets.assets
-    .filter((asset) => assetSecrets(asset).length > 0)
-    .sort((a, b) => (b.updated?.value ?? '').localeCompare(a.updated?.value ?? ''));
+  const { client } = connected(s.server);
+  const flagged = await client.secrets.flagged();
   if (!flagged.length) {
     void vscode.window.showInformationMessage('No saved snippet holds a secret Satchel knows of.');
     return undefined;
   }
   type Item = vscode.QuickPickItem & { asset: Asset };
-  // With their text, so each finding says its line (the view holds snippets without it).
-  const full = await connected(s.server).client.snippets.byId(flagged.map((asset) => asset.id), { transferables: true });
+  // With their text, so each finding says its line (the view holds only the snippets it shows).
+  const full = (await client.snippets.byId(flagged.map((entry) => entry.asset), { transferables: true }))
+    .filter((asset) => assetSecrets(asset).length > 0)
+    .sort((a, b) => (b.updated?.value ?? '').localeCompare(a.updated?.value ?? ''));
   const items: Item[] = full.map((asset) => ({
     label: `$(key) ${nameOf(asset)}`,
     description: languageName(assetLanguage(asset)),

@@ -117,7 +117,7 @@ export function snippetCommands(s: Services): CommandMap {
           ? arg
           : arg?.type === 'group' && arg.key !== ''
             ? arg.key
-            : await vscode.window.showQuickPick([...new Set(assets.assets.flatMap((asset) => asset.tags?.iterable?.map((t) => t.text) ?? []))].sort(), {
+            : await vscode.window.showQuickPick(tagTexts(s), {
                 placeHolder: 'Export the snippets with this tag to a .code-snippets file',
               });
       if (!tag) return undefined;
@@ -200,4 +200,10 @@ function describeStops(stops: readonly TemplateStop[]): string {
   if (stops.length === 0) return 'No placeholder proposed: nothing repeats and there is no string';
   const listed = stops.map((stop) => `$${stop.index} ${stop.kind === 'string' ? `"${stop.placeholder}"` : stop.placeholder}${stop.occurrences > 1 ? ` ×${stop.occurrences}` : ''}`);
   return `${stops.length} placeholder${stops.length === 1 ? '' : 's'}: ${listed.join(', ')}`;
+}
+
+/** Every tag of the library, as the host counts them (the view holds only the groups the user opened). */
+async function tagTexts(s: Services): Promise<string[]> {
+  const { groups } = await connected(s.server).client.snippets.groups('tag');
+  return groups.flatMap((group) => (group.key && group.label ? [group.label] : [])).sort();
 }

@@ -68,6 +68,7 @@ export class SecretsStatus extends Owner {
     } catch (error) {
       this.log.warn(`The secrets summary could not be read: ${(error as Error).message}`);
     }
+    // Without the host's answer, what the view holds (it holds only what it shows, so this is a floor).
     counts ??= { flagged: this.assets.assets.filter((asset) => assetSecrets(asset).length > 0).length, syncedWithSecret: undefined };
     if (this._isDisposed) return;
     this.current = counts;

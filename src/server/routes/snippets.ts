@@ -4,9 +4,9 @@
  */
 import { writeOptions } from '../writeOptions.ts';
 import { route, type RouteModule } from './deps.ts';
-import { input, json, param, queryBoolean, queryString } from '../http.ts';
+import { input, json, param, parse, queryBoolean, queryString } from '../http.ts';
 import { InvalidInputError } from '../../core/errors.ts';
-import { snippetOperations as op } from '../../wire/snippets.ts';
+import { snippetOperations as op, assetGroupsQuery, assetGroupPageQuery } from '../../wire/snippets.ts';
 
 export const snippetRoutes: RouteModule = (router, { core }) => {
   route(router, op.completions, (ctx) => {
@@ -31,5 +31,16 @@ export const snippetRoutes: RouteModule = (router, { core }) => {
   // Without content unless asked (`transferables=true`): what a tree view lists, not what it opens.
   route(router, op.byId, (ctx) => {
     json(ctx, { iterable: core.assets.some(input(ctx, op.byId).ids, { transferables: queryBoolean(ctx, 'transferables', false) }) });
+  });
+
+  // The Assets tree's groups and one page of a group: an editor holds what it shows, not the library.
+  route(router, op.groups, (ctx) => {
+    json(ctx, core.assets.groups.counts(parse(assetGroupsQuery(), ctx.query, 'group query').by));
+  });
+
+  route(router, op.groupPage, (ctx) => {
+    const { by, key, after, limit } = parse(assetGroupPageQuery(), ctx.query, 'group page query');
+    const page = core.assets.groups.page(by, key, after, limit);
+    json(ctx, { iterable: core.assets.some(page.ids, { transferables: false }), ...(page.next !== undefined ? { next: page.next } : {}) });
   });
 };

@@ -3,14 +3,14 @@
 // and runs the scripted workload through the extension's own client (api.server.connection.client)
 // while perf_hooks.monitorEventLoopDelay watches this process's event loop. With no bundle it runs
 // the same timers without Satchel (the machine's floor). Prints one JSON line.
-//   node child.cjs <bundle|-> <dataDir> <snippetsFile>
+//   node --expose-gc child.cjs <bundle|-> <dataDir> <snippetsDir: N.json per snippet and names.json>
 'use strict';
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks');
 const { readFileSync } = require('node:fs');
 const { installVscode } = require('../../support/vscodeStub.cjs');
 const path = require('node:path');
 
-const [bundle, dataDir, snippetsFile] = process.argv.slice(2);
+const [bundle, dataDir, snippetsDir] = process.argv.slice(2);
 const KEYSTROKE_MS = 50;
 const LINE = 'const response = await fetchWithRetry(endpoint, { attempts: 3 });';
 
@@ -58,6 +58,11 @@ async function main() {
     activation = { requireMs: Math.round(t1 - t0), activateMs: Math.round(performance.now() - t1), ...(api.activation ?? {}) };
     while (!api.server.connection) await sleep(20);
   });
+  // Satchel's fixed cost (its code, Node's modules it loads, the connection), before any workload.
+  global.gc?.();
+  const atStart = process.memoryUsage();
+  const rssAfterStartMb = Math.round((atStart.rss - rssBefore) / 2 ** 20);
+  const heapAtStartMb = Math.round(atStart.heapUsed / 2 ** 20);
   const client = api?.server.connection.client;
   const hostPid = () => (api ? JSON.parse(readFileSync(path.join(dataDir, 'port.json'), 'utf8')).pid : undefined);
   const ticks0 = api ? cpuTicks(hostPid()) : NaN;
@@ -87,17 +92,31 @@ async function main() {
   });
   await phase('10k import', async () => {
     if (!client) return sleep(20_000);
-    const files = JSON.parse(readFileSync(snippetsFile, 'utf8'));
-    await client.imports.importFiles(files.map((file) => ({ name: file.name, read: async () => file })));
+    const names = JSON.parse(readFileSync(path.join(snippetsDir, 'names.json'), 'utf8'));
+    await client.imports.importFiles(names.map((name, i) => ({ name, read: async () => JSON.parse(readFileSync(path.join(snippetsDir, `${i}.json`), 'utf8')) })));
   });
   await phase('settle 10 s', () => sleep(10_000));
   const pid = hostPid();
+  // Where the process's memory is (heap, buffers outside it); SATCHEL_HEAP_SNAPSHOT=FILE writes a heap
+  // snapshot there to say what holds it.
+  const memory = process.memoryUsage();
+  if (process.env.SATCHEL_HEAP_SNAPSHOT) require('node:v8').writeHeapSnapshot(process.env.SATCHEL_HEAP_SNAPSHOT);
+  // What stays once garbage is collected (with --expose-gc): what the process holds, not what it last let go.
+  global.gc?.();
+  const afterGc = process.memoryUsage();
+  const rssAfterGc = afterGc.rss;
   const result = {
     bundle,
     activation,
     phases,
     whole: { p50: ms(whole.percentile(50)), p99: ms(whole.percentile(99)), max: ms(whole.max) },
-    extensionHostRssAddedMb: Math.round((process.memoryUsage().rss - rssBefore) / 2 ** 20),
+    extensionHostRssAddedMb: Math.round((memory.rss - rssBefore) / 2 ** 20),
+    extensionHostRssAddedAtStartMb: rssAfterStartMb,
+    extensionHostHeapAtStartMb: heapAtStartMb,
+    extensionHostRssAddedAfterGcMb: global.gc ? Math.round((rssAfterGc - rssBefore) / 2 ** 20) : undefined,
+    // The JS heap Satchel still uses once garbage is collected: what it holds, whatever V8 kept of its peak.
+    extensionHostHeapAfterGcMb: global.gc ? Math.round(afterGc.heapUsed / 2 ** 20) : undefined,
+    extensionHostMemoryMb: Object.fromEntries(['heapUsed', 'heapTotal', 'external', 'arrayBuffers'].map((key) => [key, Math.round(memory[key] / 2 ** 20)])),
     extensionHostCpuSeconds: (() => { const cpu = process.cpuUsage(cpu0); return Math.round((cpu.user + cpu.system) / 1e4) / 100; })(),
     dataHost: pid === undefined ? null : pid === process.pid ? 'in the extension host' : { pid, rssMb: rssMb(pid), cpuSeconds: (cpuTicks(pid) - ticks0) / 100 },
   };

@@ -38,13 +38,8 @@ export async function revealAsset(api: SatchelExtension, id: string): Promise<vo
   throw failure;
 }
 
-function nodeOf(api: SatchelExtension, id: string): AssetsNode | undefined {
-  for (const group of api.assets.getChildren()) {
-    if (group.type !== 'group') continue;
-    const asset = group.assets.find((candidate) => candidate.id === id);
-    if (asset) return { type: 'asset', asset, group: group.key };
-  }
-  return undefined;
+function nodeOf(api: SatchelExtension, id: string): Promise<AssetsNode | undefined> {
+  return api.assets.nodeOf(id);
 }
 
 /** Opens a snippet as the Assets view does, and waits for its editable editor. */

@@ -20,6 +20,7 @@ export async function run(): Promise<void> {
   await import('./trash.test.ts');
   await import('./connectAgent.test.ts');
   await import('./secrets.test.ts');
+  await import('./assetsPaging.test.ts');
   await import('./hostProcess.test.ts');
   // Last: it restarts the host on another data directory and back.
   await import('./remote.test.ts');

@@ -62,13 +62,13 @@ describe('Memories', function () {
     const memoriesRoot = roots.find((node) => node.type === 'memories');
     assert.ok(memoriesRoot, 'a Memories node');
     assert.equal(api.assets.getTreeItem(memoriesRoot).label, 'Memories');
-    const children = api.assets.getChildren(memoriesRoot);
+    const children = await api.assets.getChildren(memoriesRoot);
     const memoryNode = children.find((node): node is Extract<AssetsNode, { type: 'asset' }> => node.type === 'asset' && node.asset.id === id);
     assert.ok(memoryNode);
     assert.doesNotMatch(String(api.assets.getTreeItem(memoryNode).description), /may be stale/);
     // Not among the Markdown snippets.
     for (const group of roots.filter((node) => node.type === 'group')) {
-      assert.ok(!api.assets.getChildren(group).some((node) => node.type === 'asset' && node.asset.id === id), 'not in a language group');
+      assert.ok(!(await api.assets.getChildren(group)).some((node) => node.type === 'asset' && node.asset.id === id), 'not in a language group');
     }
 
     writeFileSync(cited, 'export const ttlSeconds = 60;\n');

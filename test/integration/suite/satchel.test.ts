@@ -85,10 +85,9 @@ describe('Satchel in VS Code', function () {
     const inTree = await until('the asset in the tree', () => api.assets.asset(saved.id));
     assert.equal(inTree.name, saved.name);
     assert.match(assetText(await api.server.connection!.client.assets.get(saved.id)), /export async function retry/);
-    const roots = api.assets.getChildren();
-    const group = roots.find((node) => node.type === 'group' && node.assets.some((a) => a.id === saved.id));
-    assert.ok(group, 'the asset is in a language group');
-    const node = { type: 'asset', asset: inTree, group: group.type === 'group' ? group.key : '' } as const;
+    const node = await api.assets.nodeOf(saved.id);
+    assert.ok(node?.type === 'asset', 'the asset is in a language group');
+    assert.ok(api.assets.getChildren().some((root) => root.type === 'group' && root.pageKey === node.group), 'under its group');
     const item = await api.assets.resolveTreeItem(api.assets.getTreeItem(node), node, new vscode.CancellationTokenSource().token);
     assert.equal(item.contextValue, 'asset');
     assert.ok(item.tooltip instanceof vscode.MarkdownString && item.tooltip.value.includes('retry'), 'tooltip previews the code');

@@ -39,13 +39,10 @@ const SLACK = 'xoxb-48213579610-7730215948362-Qm3ZtR8kVn2LwX6pJd9sHf4Y';
 let api: SatchelExtension;
 let client: SatchelClient;
 
-function nodeOf(id: string): AssetsNode {
-  for (const group of api.assets.getChildren()) {
-    if (group.type !== 'group') continue;
-    const asset = group.assets.find((candidate) => candidate.id === id);
-    if (asset) return { type: 'asset', asset, group: group.key };
-  }
-  throw new Error(`${id} is not in the Assets view`);
+async function nodeOf(id: string): Promise<AssetsNode> {
+  const node = await api.assets.nodeOf(id);
+  if (!node) throw new Error(`${id} is not in the Assets view`);
+  return node;
 }
 
 /** Waits until the view's copy of the snippet carries `count` findings (the host scans on every write). */
@@ -82,7 +79,7 @@ describe('Secrets in the editor', function () {
     assert.deepEqual(assetSecrets(api.assets.asset(upload.id)!).map((s) => s.label).sort(), ['AWS access key ID', 'AWS secret access key']);
     const secrets = assetSecrets(upload);
     assert.deepEqual(secrets.map((s) => [s.label, s.line]), [['AWS access key ID', 3], ['AWS secret access key', 4]]);
-    const node = nodeOf(upload.id);
+    const node = await nodeOf(upload.id);
     const item = api.assets.getTreeItem(node);
     assert.ok(item.iconPath instanceof vscode.ThemeIcon && item.iconPath.id === 'key', 'a key instead of the language icon');
     assert.match(String(item.description), /^2 secrets/);
@@ -98,7 +95,7 @@ describe('Secrets in the editor', function () {
     await showAssets();
     await revealAsset(api, upload.id);
     // Its group's row at the top, so the snippet's row is not the one under the sticky group header.
-    const group = api.assets.getChildren().find((candidate) => candidate.type === 'group' && node.type === 'asset' && candidate.key === node.group);
+    const group = api.assets.getChildren().find((candidate) => candidate.type === 'group' && node.type === 'asset' && candidate.pageKey === node.group);
     if (group) await api.assets.treeView.reveal(group, { select: false, focus: false }).then(undefined, () => undefined);
     await pause(500);
     await screenshot('secrets-tree');
@@ -166,7 +163,7 @@ describe('Secrets in the editor', function () {
     await flagged(upload.id, (n) => n === 0);
     const template = assetText(await client.assets.get(upload.id));
     assert.ok(template.includes('aws_access_key_id="${2:AWS_ACCESS_KEY_ID}"'), template);
-    assert.equal(api.assets.getTreeItem(nodeOf(upload.id)).contextValue, 'asset', 'no longer flagged');
+    assert.equal(api.assets.getTreeItem(await nodeOf(upload.id)).contextValue, 'asset', 'no longer flagged');
 
     // Inserted, the template puts the cursor on the first name to type over.
     const target = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'python' }));
@@ -225,7 +222,7 @@ describe('Secrets in the editor', function () {
     assert.equal((await client.secrets.syncsWithSecrets(bot.id)).include, true);
     assert.equal(api.secretsStatus.counts.syncedWithSecret, (before.syncedWithSecret ?? 0) + 1);
     assert.match(api.secretsStatus.text ?? '', /synced\)$/);
-    const node = nodeOf(bot.id);
+    const node = await nodeOf(bot.id);
     const item = await api.assets.resolveTreeItem(api.assets.getTreeItem(node), node, new vscode.CancellationTokenSource().token);
     assert.match(item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : '', /Syncs with its secret, as you chose/);
 

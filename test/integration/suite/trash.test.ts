@@ -27,6 +27,7 @@ function trashEntries(): Array<Extract<AssetsNode, { type: 'trashEntry' }>> {
   const root = trashRoot();
   if (!root) return [];
   const children = api.assets.getChildren(root);
+  if (!Array.isArray(children)) return [];
   return children.flatMap((node) => (node.type === 'trashEntry' ? [node] : []));
 }
 
