@@ -11,8 +11,11 @@
 import { tokensOf } from '../../../src/core/classify/tokenModel.ts';
 import type { BenchSnippet } from './benchSet.ts';
 
-/** Passes over the examples: 8 rather than 5 gave +0.2 points, +0.3 on short snippets, out of fold (tune.ts). */
-const epochs = 8;
+/**
+ * Passes over the examples: 8 rather than 5 gave +0.2 points, +0.3 on short snippets, out of fold (tune.ts).
+ * EPOCHS overrides it for experiments (docs/languages.md has the passes tried).
+ */
+const epochs = process.env['EPOCHS'] === undefined ? 8 : Number(process.env['EPOCHS']);
 const rate = 0.2;
 /** The weights are stored in tenths; smaller ones are dropped, which keeps the JSON compact. */
 export const weightScale = 10;
