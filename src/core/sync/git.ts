@@ -166,6 +166,8 @@ export class Git {
           yield* input;
         } catch (error) {
           inputFailed = { error };
+          // Stopped rather than shown an input that ends early (fast-import would leave a crash report in the repository).
+          child.kill('SIGTERM');
           throw error;
         }
       };

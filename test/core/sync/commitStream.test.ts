@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../support/helpers.ts';
 import { fastImportStream, LOCAL_REF, STREAM_CHUNK_BYTES, VaultRepo, type CommitPlan } from '../../../src/core/sync/vaultRepo.ts';
@@ -57,6 +57,7 @@ test('streamed commits are written by git whole; a record that fails mid-stream 
     const failing: CommitPlan[] = [{ ref: LOCAL_REF, parent: undefined, message: 'half', changes: folders(100, { count: 0 }, 60) }];
     await assert.rejects(repo.commit(failing), /record unreadable/);
     assert.equal(await repo.resolve(LOCAL_REF), undefined, 'no ref points at a half-written commit');
+    assert.deepEqual(readdirSync(repo.git.gitDir).filter((name) => name.startsWith('fast_import_crash')), [], 'git was stopped, not left to report a crash');
     const [oid] = await repo.commit([{ ref: LOCAL_REF, parent: undefined, message: 'whole', changes: folders(100, { count: 0 }) }]);
     assert.equal(await repo.resolve(LOCAL_REF), oid);
     const listed = execFileSync('git', ['--git-dir', repo.git.gitDir, 'ls-tree', '-r', '--name-only', oid!], { encoding: 'utf8' }).trim().split('\n');
