@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { Readable, pipeline } from 'node:stream';
 import { UnavailableError } from '../errors.ts';
 
 /** Git is not installed (or not on PATH): the sync stops before anything changed. */
@@ -65,7 +66,8 @@ export interface GitResult {
 }
 
 export interface GitRunOptions {
-  readonly input?: Buffer | string | undefined;
+  /** What git reads on its stdin; an iterable is streamed as git takes it (fast-import of a whole library), never held whole. */
+  readonly input?: Buffer | string | AsyncIterable<Buffer> | undefined;
   readonly signal?: AbortSignal | undefined;
   /** Exit codes that are answers rather than failures (merge-file's conflict count, merge-base's 1). */
   readonly allowed?: ReadonlySet<number> | undefined;
@@ -144,9 +146,12 @@ export class Git {
         options.signal?.removeEventListener('abort', abort);
         reject(error.code === 'ENOENT' ? new GitMissingError() : error);
       });
+      // An input that failed while streamed: git saw its input end early, the failure is the reason.
+      let inputFailed: { error: unknown } | undefined;
       child.once('close', (code) => {
         options.signal?.removeEventListener('abort', abort);
         if (options.signal?.aborted) return reject(abortError(options.signal));
+        if (inputFailed !== undefined) return reject(inputFailed.error);
         const result = { code, stdout: Buffer.concat(out), stderr };
         if (code === 0 || (code !== null && options.allowed?.has(code))) resolve(result);
         else reject(new GitError(args[0] ?? '', code, stderr));
@@ -154,7 +159,20 @@ export class Git {
       child.stdin!.on('error', () => {
         // git may exit before reading all of its input (a failing command): its exit says why.
       });
-      child.stdin!.end(options.input ?? '');
+      const input = options.input ?? '';
+      if (typeof input === 'string' || Buffer.isBuffer(input)) return void child.stdin!.end(input);
+      const source = async function* (): AsyncGenerator<Buffer> {
+        try {
+          yield* input;
+        } catch (error) {
+          inputFailed = { error };
+          // Stopped rather than shown an input that ends early (fast-import would leave a crash report in the repository).
+          child.kill('SIGTERM');
+          throw error;
+        }
+      };
+      // Backpressure: the next chunk is made when git has taken the last; a failure ends git's input (it then exits).
+      pipeline(Readable.from(source(), { objectMode: false }), child.stdin!, () => undefined);
     });
   }
 

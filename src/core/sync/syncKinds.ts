@@ -55,7 +55,16 @@ export const CONVERSATION_KIND: SyncKind<VaultConversation> = {
   label: (record) => record.name ?? 'Untitled conversation',
 };
 
+/** Each record's folder id, computed once: a sync compares the same (immutable) record objects many times, and their files are not kept. */
+const folderOids = new WeakMap<SyncRecord, string>();
+
 /** The git tree id of a record's folder (undefined: no record). */
 export function oidOf<R extends SyncRecord>(kind: SyncKind<R>, record: R | undefined): string | undefined {
-  return record === undefined ? undefined : folderOid(kind.files(record));
+  if (record === undefined) return undefined;
+  let oid = folderOids.get(record);
+  if (oid === undefined) {
+    oid = folderOid(kind.files(record));
+    folderOids.set(record, oid);
+  }
+  return oid;
 }

@@ -50,17 +50,13 @@ export function byCreated(a: VaultMessage, b: VaultMessage): number {
   return a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** Each record's files, made once: a sync compares, commits and applies the same record objects. */
-const filesOf = new WeakMap<VaultConversation, readonly VaultFile[]>();
-
-/** The conversation's files, in name order (the same array for the same record object: do not change it). */
+/**
+ * The conversation's files, in name order, made anew at each call: a sync holds every record of a first
+ * sync at once, and keeping each one's bytes with it doubled what it held (issue 34); the folder's
+ * id is what is kept (syncKinds.ts oidOf).
+ */
 export function conversationFiles(conversation: VaultConversation): readonly VaultFile[] {
-  let files = filesOf.get(conversation);
-  if (files === undefined) {
-    files = makeConversationFiles(conversation);
-    filesOf.set(conversation, files);
-  }
-  return files;
+  return makeConversationFiles(conversation);
 }
 
 function makeConversationFiles(conversation: VaultConversation): VaultFile[] {

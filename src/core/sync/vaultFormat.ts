@@ -125,17 +125,13 @@ function extensionOf(language: string): string {
   return /^[A-Za-z0-9_+#-]{1,24}$/.test(language) ? language : 'txt';
 }
 
-/** Each record's files, made once: a sync compares, commits and applies the same record objects. */
-const filesOf = new WeakMap<VaultAsset, readonly VaultFile[]>();
-
-/** The record's files, in name order (the same array for the same record object: do not change it). */
+/**
+ * The record's files, in name order, made anew at each call: a sync holds every record of a first
+ * sync at once, and keeping each one's bytes with it doubled what it held (issue 34); the folder's
+ * id is what is kept (syncKinds.ts oidOf).
+ */
 export function assetFiles(asset: VaultAsset): readonly VaultFile[] {
-  let files = filesOf.get(asset);
-  if (files === undefined) {
-    files = makeAssetFiles(asset);
-    filesOf.set(asset, files);
-  }
-  return files;
+  return makeAssetFiles(asset);
 }
 
 function makeAssetFiles(asset: VaultAsset): VaultFile[] {

@@ -33,6 +33,8 @@ export function blobOid(data: Buffer): string {
 
 /** Records serialized between turns of the event loop while a commit's stream is built. */
 const STREAM_PAGE = 500;
+/** Bytes of fast-import's input made before they are handed to git: a first sync's whole library is never held at once. */
+export const STREAM_CHUNK_BYTES = 1024 * 1024;
 
 /** The git tree id of a record's folder: computed here, so a record is compared with a commit's without git. */
 export function folderOid(files: readonly VaultFile[]): string {
@@ -236,52 +238,7 @@ export class VaultRepo {
    * each plan's ref at its commit; returns the commits' ids in order.
    */
   async commit(plans: readonly CommitPlan[], signal?: AbortSignal): Promise<string[]> {
-    const chunks: Buffer[] = [];
-    const push = (text: string): void => void chunks.push(Buffer.from(text, 'utf8'));
-    const marks = new Map<string, number>();
-    let nextMark = 1;
-    const blob = (data: Buffer): number => {
-      const oid = blobOid(data);
-      let mark = marks.get(oid);
-      if (mark === undefined) {
-        mark = nextMark++;
-        marks.set(oid, mark);
-        push(`blob\nmark :${mark}\ndata ${data.length}\n`);
-        chunks.push(data);
-        push('\n');
-      }
-      return mark;
-    };
-    const marker = blob(Buffer.from(VAULT_MARKER_TEXT));
-    const attributes = blob(Buffer.from(VAULT_ATTRIBUTES_TEXT));
-    const files: Array<Array<{ dir: string; files: Array<{ name: string; mark: number }> | undefined }>> = [];
-    let serialized = 0;
-    for (const plan of plans) {
-      const changes: (typeof files)[number] = [];
-      for (const [dir, folder] of plan.changes) {
-        changes.push({ dir, files: folder?.map((file) => ({ name: file.name, mark: blob(file.data) })) });
-        // A first sync streams the whole library: the host answers between pages of it.
-        if (++serialized % STREAM_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
-      }
-      files.push(changes);
-    }
-    const when = Math.floor(Date.now() / 1000);
-    plans.forEach((plan, index) => {
-      const message = Buffer.from(plan.message, 'utf8');
-      push(`reset ${plan.ref}\ncommit ${plan.ref}\ncommitter Satchel on ${safeName(hostname())} <sync@satchel.invalid> ${when} +0000\ndata ${message.length}\n`);
-      chunks.push(message);
-      push('\n');
-      if (plan.parent !== undefined) push(`from ${plan.parent}\n`);
-      push(`M 100644 :${marker} ${VAULT_MARKER}\n`);
-      push(`M 100644 :${attributes} ${VAULT_ATTRIBUTES}\n`);
-      for (const change of files[index]!) {
-        push(`D ${change.dir}\n`);
-        for (const file of change.files ?? []) push(`M 100644 :${file.mark} ${change.dir}/${file.name}\n`);
-      }
-      push('\n');
-    });
-    push('done\n');
-    await this.git.run(['fast-import', '--quiet', '--done', '--force'], { input: Buffer.concat(chunks), signal });
+    await this.git.run(['fast-import', '--quiet', '--done', '--force'], { input: fastImportStream(plans), signal });
     const oids = await this.git.text(['rev-parse', ...plans.map((plan) => plan.ref)]);
     return oids.split('\n');
   }
@@ -326,4 +283,71 @@ export class PushRefusedError extends GitError {
 
 function safeName(name: string): string {
   return name.replace(/[<>\n]/g, '').slice(0, 64) || 'a machine';
+}
+
+/**
+ * The input of one fast-import writing `plans`, in chunks of about STREAM_CHUNK_BYTES made as git
+ * reads them: each record's blobs (once per content), then each commit's changes by mark. Only
+ * the folders' paths and marks are kept until the commits are written, never the files' bytes.
+ */
+export async function* fastImportStream(plans: readonly CommitPlan[]): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let size = 0;
+  const push = (data: Buffer | string): void => {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    pending.push(bytes);
+    size += bytes.length;
+  };
+  const take = (): Buffer => {
+    const chunk = Buffer.concat(pending, size);
+    pending = [];
+    size = 0;
+    return chunk;
+  };
+  const marks = new Map<string, number>();
+  let nextMark = 1;
+  const blob = (data: Buffer): number => {
+    const oid = blobOid(data);
+    let mark = marks.get(oid);
+    if (mark === undefined) {
+      mark = nextMark++;
+      marks.set(oid, mark);
+      push(`blob\nmark :${mark}\ndata ${data.length}\n`);
+      push(data);
+      push('\n');
+    }
+    return mark;
+  };
+  const marker = blob(Buffer.from(VAULT_MARKER_TEXT));
+  const attributes = blob(Buffer.from(VAULT_ATTRIBUTES_TEXT));
+  const files: Array<Array<{ dir: string; files: Array<{ name: string; mark: number }> | undefined }>> = [];
+  let serialized = 0;
+  for (const plan of plans) {
+    const changes: (typeof files)[number] = [];
+    for (const [dir, folder] of plan.changes) {
+      changes.push({ dir, files: folder?.map((file) => ({ name: file.name, mark: blob(file.data) })) });
+      if (size >= STREAM_CHUNK_BYTES) yield take();
+      // A first sync streams the whole library: the host answers between pages of it.
+      if (++serialized % STREAM_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    files.push(changes);
+  }
+  const when = Math.floor(Date.now() / 1000);
+  for (const [index, plan] of plans.entries()) {
+    const message = Buffer.from(plan.message, 'utf8');
+    push(`reset ${plan.ref}\ncommit ${plan.ref}\ncommitter Satchel on ${safeName(hostname())} <sync@satchel.invalid> ${when} +0000\ndata ${message.length}\n`);
+    push(message);
+    push('\n');
+    if (plan.parent !== undefined) push(`from ${plan.parent}\n`);
+    push(`M 100644 :${marker} ${VAULT_MARKER}\n`);
+    push(`M 100644 :${attributes} ${VAULT_ATTRIBUTES}\n`);
+    for (const change of files[index]!) {
+      push(`D ${change.dir}\n`);
+      for (const file of change.files ?? []) push(`M 100644 :${file.mark} ${change.dir}/${file.name}\n`);
+      if (size >= STREAM_CHUNK_BYTES) yield take();
+    }
+    push('\n');
+  }
+  push('done\n');
+  yield take();
 }
