@@ -19,6 +19,8 @@ interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Sent as JSON; a bare string or boolean is sent as a JSON scalar, as the Pieces client does. */
   readonly body?: unknown;
+  /** The body's JSON text in pieces, in place of `body` (callWithJsonPieces). */
+  readonly jsonPieces?: AsyncIterable<string> | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;
 }
@@ -81,6 +83,17 @@ export class HttpTransport {
   call<O extends Operation>(op: O, ...options: CallArgs<O>): Promise<CallResult<O>>;
   async call(op: Operation, options: RequestOptions & { readonly params?: Readonly<Record<string, string>> } = {}): Promise<unknown> {
     return (await this.revised(op, options)).value;
+  }
+
+  /**
+   * Calls a declared operation whose body is too large to build as one string on a thread that must
+   * stay responsive (the extension host's): `pieces` yields the body's JSON text, each piece written
+   * as the connection takes it. The caller answers for the text being the operation's body; the
+   * host checks it as any other.
+   */
+  callWithJsonPieces<O extends Operation>(op: O, pieces: AsyncIterable<string>, options: { readonly signal?: AbortSignal }): Promise<CallResult<O>>;
+  async callWithJsonPieces(op: Operation, pieces: AsyncIterable<string>, options: { readonly signal?: AbortSignal }): Promise<unknown> {
+    return (await this.revised(op, { jsonPieces: pieces, signal: options.signal })).value;
   }
 
   /** Calls a JSON or text operation and reads the revision its reply's ETag names. */
@@ -189,8 +202,11 @@ export class HttpTransport {
       return ClientError.unreachableAt(this.baseUrl, cause);
     };
     const headers: Record<string, string> = { ...this.headers, ...options.headers };
-    let body: string | null = null;
-    if (options.body !== undefined) {
+    let body: string | AsyncIterable<string> | null = null;
+    if (options.jsonPieces !== undefined) {
+      body = options.jsonPieces;
+      headers['content-type'] = 'application/json';
+    } else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }

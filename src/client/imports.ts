@@ -169,7 +169,13 @@ export class ImportsClient {
       onProgress(line);
     };
     try {
-      const lines = await this.whenNotBusy(() => this.http.call(op.import, { body: payload, signal }), signal);
+      // Files' text goes in pieces (a request is up to 16 MB of it): built and written whole, it held
+      // the extension host for hundreds of milliseconds (docs/performance.md, a day in VS Code).
+      const files = payload.files;
+      const lines = await this.whenNotBusy(
+        () => (files !== undefined && payload.parts === undefined ? this.http.callWithJsonPieces(op.import, importJsonPieces({ ...payload, files }), { signal }) : this.http.call(op.import, { body: payload, signal })),
+        signal,
+      );
       return await resultOf(lines, 'summary', progress, op.import.path);
     } catch (error) {
       // Cancelled on this side, before the reply or while reading it.
@@ -192,6 +198,33 @@ export class ImportsClient {
       if (!(await pause(BUSY_RETRY_MS, signal))) throw new ClientError(0, 'aborted', `${op.import.path} was cancelled`);
     }
   }
+}
+
+/** Characters of a file's text escaped and written at once: a millisecond or so of work. */
+const PIECE_CHARS = 128 * 1024;
+
+/**
+ * The JSON text of a request of files, in pieces of at most about PIECE_CHARS characters, yielding to
+ * the event loop between pieces so a large file's escaping never holds the thread. A piece never ends
+ * between the two halves of a surrogate pair, so each escapes as JSON.stringify would the whole.
+ */
+export async function* importJsonPieces(body: { readonly files: ReadonlyArray<{ readonly name: string; readonly content: string }>; readonly format?: string; readonly batchSize?: number }): AsyncGenerator<string> {
+  const { files, ...rest } = body;
+  const tail = JSON.stringify(rest).slice(1);
+  yield '{"files":[';
+  for (const [index, file] of files.entries()) {
+    yield `${index > 0 ? ',' : ''}{"name":${JSON.stringify(file.name)},"content":"`;
+    for (let start = 0; start < file.content.length; ) {
+      let end = Math.min(start + PIECE_CHARS, file.content.length);
+      const last = file.content.charCodeAt(end - 1);
+      if (end < file.content.length && last >= 0xd800 && last <= 0xdbff) end--;
+      yield JSON.stringify(file.content.slice(start, end)).slice(1, -1);
+      start = end;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    yield '"}';
+  }
+  yield tail === '}' ? ']}' : `],${tail}`;
 }
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */

@@ -5,7 +5,7 @@
  * every start (docs/performance.md, activation). Plain HTTP only: the client talks to a loopback
  * host, or to a remote window's forwarded port, which is plain HTTP too.
  */
-import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { OpenPool, Pool, PoolReply, PoolReplyBody, PoolRequest } from './pool.ts';
 
 export const openPool: OpenPool = (origin, options) => new NodeHttpPool(origin, options.connections, options.keepAliveTimeoutMs);
@@ -32,7 +32,8 @@ class NodeHttpPool implements Pool {
         (reply) => resolve({ statusCode: reply.statusCode ?? 0, headers: reply.headers, body: bodyOf(reply) }),
       );
       outgoing.on('error', reject);
-      outgoing.end(request.body ?? undefined);
+      if (request.body === null || typeof request.body === 'string') outgoing.end(request.body ?? undefined);
+      else writePieces(outgoing, request.body).catch((error: unknown) => outgoing.destroy(error instanceof Error ? error : new Error(String(error))));
     });
     this.open.add(sent);
     const settled = (): void => void this.open.delete(sent);
@@ -48,6 +49,25 @@ class NodeHttpPool implements Pool {
   async destroy(): Promise<void> {
     this.agent.destroy();
   }
+}
+
+/** Writes a body's pieces as the socket takes them, waiting for it to drain; stops if the request is destroyed. */
+async function writePieces(outgoing: ClientRequest, pieces: AsyncIterable<string>): Promise<void> {
+  for await (const piece of pieces) {
+    if (outgoing.destroyed) return;
+    if (!outgoing.write(piece)) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          outgoing.off('drain', done);
+          outgoing.off('close', done);
+          resolve();
+        };
+        outgoing.on('drain', done);
+        outgoing.on('close', done);
+      });
+    }
+  }
+  if (!outgoing.destroyed) outgoing.end();
 }
 
 function bodyOf(reply: IncomingMessage): PoolReplyBody {

@@ -10,7 +10,8 @@ export interface PoolRequest {
   /** The path with its query string. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | null;
+  /** JSON text whole, or in pieces written as they come (a large body never held as one string). */
+  readonly body: string | AsyncIterable<string> | null;
   readonly signal: AbortSignal;
 }
 

@@ -94,6 +94,32 @@ for (const [name, openPool] of pools) {
     }
   });
 
+  test(`${name}: a body given in pieces arrives whole, as JSON, and its reply is read`, async () => {
+    let received: { type: string | undefined; body: string } | undefined;
+    const server = await serve((req, body, res) => {
+      received = { type: req.headers['content-type'], body };
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(`${JSON.stringify({ summary: { imported: 1 } })}\n`);
+    });
+    const http = new HttpTransport(server.url, { openPool });
+    // Larger than a socket takes at once, so the pool waits for it to drain between pieces.
+    const big = 'x'.repeat(1024 * 1024);
+    async function* pieces(): AsyncGenerator<string> {
+      yield '{"files":[{"name":"a.json","content":"';
+      for (let i = 0; i < 8; i++) yield big;
+      yield 'é"}]}';
+    }
+    try {
+      const lines: unknown[] = [];
+      for await (const line of await http.callWithJsonPieces(importOperations.import, pieces(), {})) lines.push(line);
+      assert.deepEqual(lines, [{ summary: { imported: 1 } }]);
+      assert.equal(received?.type, 'application/json');
+      assert.deepEqual(JSON.parse(received?.body ?? ''), { files: [{ name: 'a.json', content: `${big.repeat(8)}é` }] });
+    } finally {
+      await http.close();
+      await server.close();
+    }
+  });
+
   test(`${name}: an error reply, a timeout, a cancel and a closed port each become their ClientError`, async () => {
     const server = await serve((req, _body, res) => {
       if (req.url === '/.well-known/health') return void setTimeout(() => res.end('late'), 2_000);
