@@ -193,11 +193,24 @@ export class ImportsClient {
       try {
         return await send();
       } catch (error) {
-        if (!(error instanceof ClientError && error.status === 503) || waited >= MAX_BUSY_WAIT_MS) throw error;
+        if (!(error instanceof ClientError && (error.status === 503 || cutWhileSending(error))) || waited >= MAX_BUSY_WAIT_MS) throw error;
       }
       if (!(await pause(BUSY_RETRY_MS, signal))) throw new ClientError(0, 'aborted', `${op.import.path} was cancelled`);
     }
   }
+}
+
+/**
+ * The host closed the connection while this side was still writing the body. It does that when it
+ * refuses a body before reading all of it (its budget for bodies is taken: the 503 it sends cannot be
+ * read once the write fails), and a body it did not read whole was acted on in no part, so it is
+ * sent again as after a 503. A host that is gone answers the next attempt with a refused connection.
+ */
+function cutWhileSending(error: ClientError): boolean {
+  if (error.code !== 'unreachable') return false;
+  const cause = error.cause;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? cause.code : undefined;
+  return code === 'EPIPE' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
 /** Characters of a file's text escaped and written at once: a millisecond or so of work. */
