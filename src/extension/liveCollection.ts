@@ -9,6 +9,7 @@ import type { StreamedIdentifier, StreamedIdentifiers } from '../core/piecesType
 import type { StreamConnection } from '../client/streams.ts';
 import { ClientError } from '../client/errors.ts';
 import type { Logger } from '../core/context.ts';
+import { FrameQueue } from './frameQueue.ts';
 
 /** What the collection uses of a stream connection. */
 export type IdentifierStream = Pick<StreamConnection<StreamedIdentifiers>, 'onFrame' | 'onDidChangeConnected' | 'dispose'>;
@@ -54,8 +55,7 @@ export class LiveCollection<T> implements Disposable {
   private loadedResolve: (() => void) | undefined;
   loaded: Promise<void>;
   /** Frames not applied yet, merged: while one apply waits for the host, later frames queue here. */
-  private pending: { full: boolean; present: Set<string>; deleted: Set<string> } | undefined;
-  private draining = false;
+  private readonly frames = new FrameQueue((present, deleted, full) => this.apply(present, deleted, full), () => this.stream !== undefined);
 
   constructor(source: LiveCollectionSource<T>, logger: Logger) {
     this.source = source;
@@ -104,36 +104,8 @@ export class LiveCollection<T> implements Disposable {
         if (!id) continue;
         (entry.deleted ? deleted : present).push(id);
       }
-      this.queue(present, deleted, full);
+      this.frames.push(present, deleted, full);
     });
-  }
-
-  private queue(present: readonly string[], deleted: readonly string[], full: boolean): void {
-    // A full frame replaces whatever was queued before it.
-    if (full || !this.pending) this.pending = { full, present: new Set(), deleted: new Set() };
-    for (const id of deleted) {
-      this.pending.present.delete(id);
-      this.pending.deleted.add(id);
-    }
-    for (const id of present) {
-      this.pending.deleted.delete(id);
-      this.pending.present.add(id);
-    }
-    if (!this.draining) void this.drain();
-  }
-
-  /** One apply at a time, in frame order, so a delete never races an older fetch of the same id. */
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.pending && this.stream) {
-        const { present, deleted, full } = this.pending;
-        this.pending = undefined;
-        await this.apply([...present], [...deleted], full);
-      }
-    } finally {
-      this.draining = false;
-    }
   }
 
   private async apply(present: readonly string[], deleted: readonly string[], full: boolean): Promise<void> {

@@ -11,6 +11,7 @@ import type { Asset, StreamedIdentifiers } from '../../core/piecesTypes.ts';
 import type { AssetGroupCounts, GroupBy } from '../../wire/snippets.ts';
 import type { Logger } from '../../core/context.ts';
 import type { CollectionChange, IdentifierStream } from '../liveCollection.ts';
+import { FrameQueue } from '../frameQueue.ts';
 import { GroupPages, type Page } from './groupPages.ts';
 import { RecentRecords } from './recentRecords.ts';
 
@@ -45,8 +46,7 @@ export class AssetsData implements Disposable {
   private current: AssetGroupCounts | undefined;
   readonly pages: GroupPages<Asset>;
   private readonly recent: RecentRecords<Asset>;
-  private pending: { full: boolean; present: Set<string>; deleted: Set<string> } | undefined;
-  private draining = false;
+  private readonly frames = new FrameQueue((present, deleted, full) => this.apply(present, deleted, full), () => this.stream !== undefined);
   private readonly changes = new Emitter<CollectionChange>();
   /** Fires after a change was applied (counts, open groups and recent records read again). */
   readonly onDidChange: Event<CollectionChange> = this.changes.event;
@@ -104,13 +104,8 @@ export class AssetsData implements Disposable {
 
   /** Reads one record now (after a local action), without waiting for the stream. */
   async reload(id: string): Promise<void> {
-    this.queue([id], [], false);
-    await this.settled();
-  }
-
-  private settledResolvers: Array<() => void> = [];
-  private settled(): Promise<void> {
-    return this.draining ? new Promise((resolve) => this.settledResolvers.push(resolve)) : Promise.resolve();
+    this.frames.push([id], [], false);
+    await this.frames.settled();
   }
 
   private open(): void {
@@ -129,35 +124,8 @@ export class AssetsData implements Disposable {
         const id = entry.asset?.id;
         if (id) (entry.deleted ? deleted : present).push(id);
       }
-      this.queue(present, deleted, full);
+      this.frames.push(present, deleted, full);
     });
-  }
-
-  private queue(present: readonly string[], deleted: readonly string[], full: boolean): void {
-    if (full || !this.pending) this.pending = { full: full || (this.pending?.full ?? false), present: new Set(), deleted: new Set() };
-    for (const id of deleted) {
-      this.pending.present.delete(id);
-      this.pending.deleted.add(id);
-    }
-    for (const id of present) {
-      this.pending.deleted.delete(id);
-      this.pending.present.add(id);
-    }
-    if (!this.draining) void this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.pending && this.stream) {
-        const { present, deleted, full } = this.pending;
-        this.pending = undefined;
-        await this.apply([...present], [...deleted], full);
-      }
-    } finally {
-      this.draining = false;
-      for (const resolve of this.settledResolvers.splice(0)) resolve();
-    }
   }
 
   private async apply(present: readonly string[], deleted: readonly string[], full: boolean): Promise<void> {
@@ -212,7 +180,7 @@ export class AssetsData implements Disposable {
     this.pages.clear();
     this.recent.clear();
     this.loadedResolve?.();
-    for (const resolve of this.settledResolvers.splice(0)) resolve();
+    this.frames.release();
   }
 }
 
