@@ -1,6 +1,6 @@
 /**
- * The Assets view's rows for a snippet and for a group's "Load more…" (views/assetsView.ts), apart
- * from the view so it stays about what it holds and when.
+ * The Assets view's rows (views/assetsView.ts): a snippet, a group and its "Load more…", the Memories
+ * node and the connector's suggestions, apart from the view so it stays about what it holds and when.
  */
 import * as vscode from 'vscode';
 import type { Asset } from '../../core/piecesTypes.ts';
@@ -9,7 +9,23 @@ import { assetLanguage } from '../../client/assets.ts';
 import { snippetUri } from '../editing/snippetFileSystem.ts';
 import { timeAgo } from '../../core/timeAgo.ts';
 import { memoryTooltip } from './memoriesNode.ts';
+import { codePreview } from './assetTooltip.ts';
+import { languageName } from '../languageNames.ts';
+import type { PendingSuggestion } from '../copyConnector.ts';
+import type { AssetGroupCounts } from '../../wire/snippets.ts';
 import { assetSecrets, hideSecrets } from '../secrets/snippetSecrets.ts';
+
+export type Grouping = 'language' | 'tag';
+
+export interface GroupNode {
+  readonly type: 'group';
+  /** What commands see: the language, or the tag's text ('' for none). */
+  readonly key: string;
+  /** The host's key for the group's pages (the tag's id for tags). */
+  readonly pageKey: string;
+  readonly label: string;
+  readonly count: number;
+}
 
 export interface AssetRow {
   readonly type: 'asset';
@@ -61,5 +77,61 @@ export function moreTreeItem(node: MoreRow, grouping: string): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon('ellipsis');
   item.contextValue = 'more';
   item.command = { command: 'satchel.assets.loadMore', title: 'Load More', arguments: [node] };
+  return item;
+}
+
+/** The groups as the host counts them (memories apart), by label, the unnamed one last. */
+export function groupNodes(counts: AssetGroupCounts, grouping: Grouping): GroupNode[] {
+  return counts.groups
+    .filter((group) => group.count > 0)
+    .map((group) => {
+      const tag = group.label ?? group.key;
+      return {
+        type: 'group' as const,
+        key: grouping === 'language' ? group.key : group.key ? tag : '',
+        pageKey: group.key,
+        label: grouping === 'language' ? languageName(group.key || undefined) : group.key ? `#${tag}` : 'Untagged',
+        count: group.count,
+      };
+    })
+    .sort((a, b) => (a.pageKey === '' ? 1 : b.pageKey === '' ? -1 : a.label.localeCompare(b.label)));
+}
+
+export function groupTreeItem(node: GroupNode, grouping: Grouping, open: boolean): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.label, open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `group:${grouping}:${node.pageKey}`;
+  item.description = `${node.count}`;
+  item.iconPath = new vscode.ThemeIcon(grouping === 'language' ? 'symbol-namespace' : 'tag');
+  item.contextValue = 'group';
+  return item;
+}
+
+export function memoriesTreeItem(memories: readonly MemoryView[]): vscode.TreeItem {
+  const stale = memories.filter((memory) => memory.stale).length;
+  const item = new vscode.TreeItem('Memories', vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = 'memories';
+  item.description = stale > 0 ? `${memories.length}, ${stale} may be stale` : `${memories.length}`;
+  item.iconPath = new vscode.ThemeIcon('notebook');
+  item.contextValue = 'memories';
+  return item;
+}
+
+export function suggestionsTreeItem(count: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(`Suggestions (${count})`, vscode.TreeItemCollapsibleState.Expanded);
+  item.id = 'suggestions';
+  item.iconPath = new vscode.ThemeIcon('lightbulb');
+  item.contextValue = 'suggestions';
+  return item;
+}
+
+export function suggestionTreeItem(suggestion: PendingSuggestion): vscode.TreeItem {
+  const firstLine = suggestion.text.trim().split('\n')[0]!.slice(0, 60);
+  const label = suggestion.kind === 'reuse' ? `Already saved: ${suggestion.asset?.name ?? 'asset'}` : `Save? ${firstLine}`;
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.id = `suggestion:${suggestion.id}`;
+  item.description = timeAgo(new Date(suggestion.created).toISOString(), Date.now(), 'short') ?? '';
+  item.iconPath = new vscode.ThemeIcon(suggestion.kind === 'reuse' ? 'references' : 'save');
+  item.tooltip = codePreview(suggestion.text, suggestion.language);
+  item.contextValue = `suggestion:${suggestion.kind}`;
   return item;
 }

@@ -13,19 +13,17 @@ import { assetLanguage } from '../../client/assets.ts';
 import type { ServerController, Connection } from '../serverController.ts';
 import type { CopyConnector, PendingSuggestion } from '../copyConnector.ts';
 import type { Log } from '../log.ts';
-import { languageName } from '../languageNames.ts';
 import { AgentChangesSection, type AgentChangesNode } from './agentChangesNode.ts';
 import { TrashPages, whenCountChanges } from '../trashPages.ts';
 import { isTrashNode, TRASH_ROOT, trashChildren, trashTreeItem, type TrashNode } from './trashNodes.ts';
-import { assetTooltip, codePreview } from './assetTooltip.ts';
-import { timeAgo } from '../../core/timeAgo.ts';
+import { assetTooltip } from './assetTooltip.ts';
 import { MemoriesSection } from './memoriesNode.ts';
 import { assetSecrets } from '../secrets/snippetSecrets.ts';
 import { Owner, MutableDisposable, toDisposable } from '../../core/lifecycle.ts';
 import type { CollectionChange } from '../liveCollection.ts';
 import { AssetsData, ASSETS_DATA, type AssetsSource } from './assetsData.ts';
 import { GroupPages, type Held } from './groupPages.ts';
-import { assetTreeItem, moreTreeItem, type AssetRow, type MoreRow } from './assetTreeItems.ts';
+import { assetTreeItem, groupNodes, groupTreeItem, memoriesTreeItem, moreTreeItem, suggestionsTreeItem, suggestionTreeItem, type AssetRow, type Grouping, type GroupNode, type MoreRow } from './assetTreeItems.ts';
 
 /** The group key of the assets under the Memories node. */
 const MEMORIES = 'memories';
@@ -34,17 +32,7 @@ const IDLE_MS = 10 * 60_000;
 /** A collapsed group is let go this long after, unless read again. */
 const LET_GO_MS = 30_000;
 
-export type Grouping = 'language' | 'tag';
-
-export interface GroupNode {
-  readonly type: 'group';
-  /** What commands see: the language, or the tag's text ('' for none). */
-  readonly key: string;
-  /** The host's key for the group's pages (the tag's id for tags). */
-  readonly pageKey: string;
-  readonly label: string;
-  readonly count: number;
-}
+export type { Grouping, GroupNode };
 
 export type AssetsNode =
   | { readonly type: 'suggestions' }
@@ -319,23 +307,9 @@ export class AssetsView extends Owner implements vscode.TreeDataProvider<AssetsN
     return undefined;
   }
 
-  /** The groups as the host counts them (memories apart), by label, the unnamed one last. */
   private groups(): GroupNode[] {
     const counts = this.data.value?.counts;
-    if (!counts || counts.by !== this.grouping) return [];
-    return counts.groups
-      .filter((group) => group.count > 0)
-      .map((group) => {
-        const tag = group.label ?? group.key;
-        return {
-          type: 'group' as const,
-          key: this.grouping === 'language' ? group.key : group.key ? tag : '',
-          pageKey: group.key,
-          label: this.grouping === 'language' ? languageName(group.key || undefined) : group.key ? `#${tag}` : 'Untagged',
-          count: group.count,
-        };
-      })
-      .sort((a, b) => (a.pageKey === '' ? 1 : b.pageKey === '' ? -1 : a.label.localeCompare(b.label)));
+    return counts && counts.by === this.grouping ? groupNodes(counts, this.grouping) : [];
   }
 
   getTreeItem(node: AssetsNode): vscode.TreeItem {
@@ -344,46 +318,16 @@ export class AssetsView extends Owner implements vscode.TreeDataProvider<AssetsN
       case 'agentChanges':
       case 'agentChange':
         return this.agentChanges.treeItem(node);
-      case 'memories': {
-        const memories = this.memories.memories;
-        const stale = memories.filter((memory) => memory.stale).length;
-        const item = new vscode.TreeItem('Memories', vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = 'memories';
-        item.description = stale > 0 ? `${memories.length}, ${stale} may be stale` : `${memories.length}`;
-        item.iconPath = new vscode.ThemeIcon('notebook');
-        item.contextValue = 'memories';
-        return item;
-      }
-      case 'suggestions': {
-        const item = new vscode.TreeItem(`Suggestions (${this.connector.suggestions.length})`, vscode.TreeItemCollapsibleState.Expanded);
-        item.id = 'suggestions';
-        item.iconPath = new vscode.ThemeIcon('lightbulb');
-        item.contextValue = 'suggestions';
-        return item;
-      }
-      case 'suggestion': {
-        const { suggestion } = node;
-        const firstLine = suggestion.text.trim().split('\n')[0]!.slice(0, 60);
-        const label = suggestion.kind === 'reuse' ? `Already saved: ${suggestion.asset?.name ?? 'asset'}` : `Save? ${firstLine}`;
-        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-        item.id = `suggestion:${suggestion.id}`;
-        item.description = timeAgo(new Date(suggestion.created).toISOString(), Date.now(), 'short') ?? '';
-        item.iconPath = new vscode.ThemeIcon(suggestion.kind === 'reuse' ? 'references' : 'save');
-        item.tooltip = codePreview(suggestion.text, suggestion.language);
-        item.contextValue = `suggestion:${suggestion.kind}`;
-        return item;
-      }
-      case 'group': {
+      case 'memories':
+        return memoriesTreeItem(this.memories.memories);
+      case 'suggestions':
+        return suggestionsTreeItem(this.connector.suggestions.length);
+      case 'suggestion':
+        return suggestionTreeItem(node.suggestion);
+      case 'group':
         // Open at first only while the whole library fits one page: opening every group of a large
         // one would read a page of each.
-        const open = this.count <= ASSETS_DATA.pageSize;
-        const item = new vscode.TreeItem(node.label, open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `group:${this.grouping}:${node.pageKey}`;
-        item.description = `${node.count}`;
-        item.iconPath = new vscode.ThemeIcon(this.grouping === 'language' ? 'symbol-namespace' : 'tag');
-        item.contextValue = 'group';
-        return item;
-      }
+        return groupTreeItem(node, this.grouping, this.count <= ASSETS_DATA.pageSize);
       case 'more':
         return moreTreeItem(node, this.grouping);
       case 'asset':
