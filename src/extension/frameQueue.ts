@@ -3,6 +3,12 @@
  * the host, later frames queue here as one (a full frame replaces whatever was queued before it), and
  * applies run one at a time in frame order, so a delete never races an older fetch of the same id.
  */
+/** What a queue follows: a stream of id frames that says when it (re)connects. */
+export interface FrameSource<Entry> {
+  onFrame(listener: (frame: { readonly iterable?: readonly Entry[] } | undefined) => void): unknown;
+  onDidChangeConnected(listener: (connected: boolean) => void): unknown;
+}
+
 export class FrameQueue {
   private readonly apply: (present: string[], deleted: string[], full: boolean) => Promise<void>;
   private readonly wanted: () => boolean;
@@ -27,6 +33,28 @@ export class FrameQueue {
       this.pending.present.add(id);
     }
     if (!this.draining) void this.drain();
+  }
+
+  /**
+   * Queues the frames of `stream`: the first after every (re)connect lists every record, so it is
+   * full (it replaces what was held); the later ones name what changed, each entry's id read by `key`.
+   */
+  follow<Entry extends { readonly deleted?: boolean | null }>(stream: FrameSource<Entry>, key: (entry: Entry) => string | undefined): void {
+    let expectFull = true;
+    stream.onDidChangeConnected((connected) => {
+      if (connected) expectFull = true;
+    });
+    stream.onFrame((frame) => {
+      const full = expectFull;
+      expectFull = false;
+      const present: string[] = [];
+      const deleted: string[] = [];
+      for (const entry of frame?.iterable ?? []) {
+        const id = key(entry);
+        if (id) (entry.deleted ? deleted : present).push(id);
+      }
+      this.push(present, deleted, full);
+    });
   }
 
   /** Resolves once what is queued now has been applied, or the queue was let go. */

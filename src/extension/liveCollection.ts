@@ -47,7 +47,6 @@ export class LiveCollection<T> implements Disposable {
   private readonly source: LiveCollectionSource<T>;
   private readonly logger: Logger;
   private stream: IdentifierStream | undefined;
-  private expectFull = true;
   private readonly items = new Map<string, T>();
   private readonly changes = new Emitter<CollectionChange>();
   readonly onDidChange: Event<CollectionChange> = this.changes.event;
@@ -90,22 +89,7 @@ export class LiveCollection<T> implements Disposable {
   private open(): void {
     const stream = this.source.open();
     this.stream = stream;
-    this.expectFull = true;
-    stream.onDidChangeConnected((connected) => {
-      if (connected) this.expectFull = true;
-    });
-    stream.onFrame((frame) => {
-      const full = this.expectFull;
-      this.expectFull = false;
-      const present: string[] = [];
-      const deleted: string[] = [];
-      for (const entry of frame?.iterable ?? []) {
-        const id = this.source.key(entry);
-        if (!id) continue;
-        (entry.deleted ? deleted : present).push(id);
-      }
-      this.frames.push(present, deleted, full);
-    });
+    this.frames.follow(stream, (entry) => this.source.key(entry));
   }
 
   private async apply(present: readonly string[], deleted: readonly string[], full: boolean): Promise<void> {

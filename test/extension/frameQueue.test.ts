@@ -57,3 +57,23 @@ test('nothing is applied once frames are no longer wanted, and release lets a wa
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(applied, [['a']]);
 });
+
+test('a followed stream: the first frame after each (re)connect is full, entries without an id are skipped', async () => {
+  const applied: Array<{ present: string[]; deleted: string[]; full: boolean }> = [];
+  const queue = new FrameQueue(async (present, deleted, full) => void applied.push({ present, deleted, full }), () => true);
+  let frame!: (frame: { iterable?: Array<{ id?: string; deleted?: boolean }> } | undefined) => void;
+  let connected!: (connected: boolean) => void;
+  queue.follow<{ id?: string; deleted?: boolean }>({ onFrame: (listener) => (frame = listener), onDidChangeConnected: (listener) => (connected = listener) }, (entry) => entry.id);
+  frame({ iterable: [{ id: 'a' }, { id: 'b' }, {}] });
+  await queue.settled();
+  frame({ iterable: [{ id: 'b', deleted: true }] });
+  await queue.settled();
+  connected(true);
+  frame({ iterable: [{ id: 'a' }] });
+  await queue.settled();
+  assert.deepEqual(applied, [
+    { present: ['a', 'b'], deleted: [], full: true },
+    { present: [], deleted: ['b'], full: false },
+    { present: ['a'], deleted: [], full: true },
+  ]);
+});

@@ -7,7 +7,7 @@
  * ones. Frames arriving while one is applied are merged. Knows nothing of VS Code.
  */
 import { Emitter, type Disposable, type Event } from '../../core/events.ts';
-import type { Asset, StreamedIdentifiers } from '../../core/piecesTypes.ts';
+import type { Asset } from '../../core/piecesTypes.ts';
 import type { AssetGroupCounts, GroupBy } from '../../wire/snippets.ts';
 import type { Logger } from '../../core/context.ts';
 import type { CollectionChange, IdentifierStream } from '../liveCollection.ts';
@@ -41,7 +41,6 @@ export class AssetsData implements Disposable {
   private readonly logger: Logger;
   private readonly options: AssetsDataOptions;
   private stream: IdentifierStream | undefined;
-  private expectFull = true;
   private by: GroupBy;
   private current: AssetGroupCounts | undefined;
   readonly pages: GroupPages<Asset>;
@@ -111,21 +110,7 @@ export class AssetsData implements Disposable {
   private open(): void {
     const stream = this.source.open();
     this.stream = stream;
-    this.expectFull = true;
-    stream.onDidChangeConnected((connected) => {
-      if (connected) this.expectFull = true;
-    });
-    stream.onFrame((frame: StreamedIdentifiers) => {
-      const full = this.expectFull;
-      this.expectFull = false;
-      const present: string[] = [];
-      const deleted: string[] = [];
-      for (const entry of frame?.iterable ?? []) {
-        const id = entry.asset?.id;
-        if (id) (entry.deleted ? deleted : present).push(id);
-      }
-      this.frames.push(present, deleted, full);
-    });
+    this.frames.follow(stream, (entry) => entry.asset?.id);
   }
 
   private async apply(present: readonly string[], deleted: readonly string[], full: boolean): Promise<void> {
