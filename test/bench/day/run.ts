@@ -14,9 +14,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
-import * as esbuild from 'esbuild';
-import { bundleAliases } from '../../../scripts/bundleAliases.mjs';
-import { ensureHost, launchChromium, repoRoot, startCodeServer, type HostTools } from '../../integration/host/codeServer.ts';
+import { bundleForExtensionHost, ensureHost, launchChromium, repoRoot, startCodeServer, type HostTools } from '../../integration/host/codeServer.ts';
 import { generateCorpus } from '../corpus.ts';
 import { snippetFiles } from '../figures/importFigure.ts';
 import { readPortFile } from '../../../src/hosting/portFile.ts';
@@ -74,20 +72,8 @@ async function fillLibrary(dataDir: string, scratch: string): Promise<void> {
   say(`library of ${size} imported in ${((Date.now() - t0) / 1000).toFixed(1)} s (load ${load()})`);
 }
 
-async function bundleDriver(): Promise<string> {
-  const outfile = join(repoRoot, 'out/bench-day/driver.cjs');
-  await esbuild.build({
-    entryPoints: [join(repoRoot, 'test/bench/day/driver.ts')],
-    outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node22',
-    external: ['vscode'],
-    alias: bundleAliases,
-    logLevel: 'warning',
-  });
-  return outfile;
+function bundleDriver(): Promise<string> {
+  return bundleForExtensionHost('test/bench/day/driver.ts', 'out/bench-day/driver.cjs');
 }
 
 /** The data host outlives the window (its own process group); it goes with the run. */

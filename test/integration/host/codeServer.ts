@@ -10,8 +10,27 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { bundleAliases } from '../../../scripts/bundleAliases.mjs';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** A test module bundled to run inside the extension host (the suite, the day's driver): `vscode` is the host's own. */
+export async function bundleForExtensionHost(entry: string, outfile: string, options: { readonly external?: readonly string[]; readonly sourcemap?: boolean } = {}): Promise<string> {
+  await esbuild.build({
+    entryPoints: [join(repoRoot, entry)],
+    outfile: join(repoRoot, outfile),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    external: ['vscode', ...(options.external ?? [])],
+    alias: bundleAliases,
+    ...(options.sourcemap ? { sourcemap: 'inline' as const } : {}),
+    logLevel: 'warning',
+  });
+  return join(repoRoot, outfile);
+}
 
 export interface HostTools {
   readonly codeServer: string;

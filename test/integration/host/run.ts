@@ -11,9 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { format } from 'node:util';
-import * as esbuild from 'esbuild';
-import { bundleAliases } from '../../../scripts/bundleAliases.mjs';
-import { ensureHost, launchChromium, repoRoot, startCodeServer } from './codeServer.ts';
+import { bundleForExtensionHost, ensureHost, launchChromium, repoRoot, startCodeServer } from './codeServer.ts';
 import { writeStubModelExtension } from './stubModel.ts';
 import { performMouse, type MouseRequest } from './mouseActions.ts';
 import { tinyGguf } from '../../support/gguf.ts';
@@ -35,21 +33,8 @@ function packageVsix(): string {
   return join(repoRoot, 'dist/satchel-linux-x64.vsix');
 }
 
-async function bundleSuite(): Promise<string> {
-  const outfile = join(repoRoot, 'out/integration/suite.cjs');
-  await esbuild.build({
-    entryPoints: [join(repoRoot, 'test/integration/suite/index.ts')],
-    outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node22',
-    external: ['vscode', 'mocha'],
-    alias: bundleAliases,
-    sourcemap: 'inline',
-    logLevel: 'warning',
-  });
-  return outfile;
+function bundleSuite(): Promise<string> {
+  return bundleForExtensionHost('test/integration/suite/index.ts', 'out/integration/suite.cjs', { external: ['mocha'], sourcemap: true });
 }
 
 /** A stand-in for the model hosting site: every catalog file is a tiny GGUF, sent slowly enough to show progress. */
