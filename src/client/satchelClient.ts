@@ -26,6 +26,7 @@ import { MemoriesClient } from './memories.ts';
 import { pathOf } from '../wire/operation.ts';
 import { hostOperations } from '../wire/host.ts';
 import { assetOperations } from '../wire/assets.ts';
+import { snippetOperations } from '../wire/snippets.ts';
 import { conversationOperations } from '../wire/conversations.ts';
 import { modelOperations } from '../wire/models.ts';
 
@@ -96,6 +97,14 @@ export class SatchelClient implements Disposable {
 
   assetIdentifiers(): StreamConnection<StreamedIdentifiers> {
     return this.stream(assetOperations.streamIdentifiers.path);
+  }
+
+  /**
+   * The asset identifiers stream whose connect frame names only the newest RECENT_IDENTIFIERS
+   * (wire/snippets.ts) rather than every asset; its change frames are the same.
+   */
+  recentAssetIdentifiers(): StreamConnection<StreamedIdentifiers> {
+    return this.stream(snippetOperations.streamRecent.path);
   }
 
   conversationIdentifiers(): StreamConnection<StreamedIdentifiers> {

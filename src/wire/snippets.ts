@@ -12,9 +12,12 @@
  *   GET  /satchel/assets/groups?by=language|tag                     AssetGroupCounts (the Assets tree's groups, memories apart)
  *   GET  /satchel/assets/groups/page?by=&key=&after=&limit=         AssetGroupPage (one group's assets without content, a
  *                                                                  language's newest first; `next` is the following page's cursor)
+ *   GET  /satchel/assets/stream/recent (WebSocket; a plain GET: its connect frame)   StreamedIdentifiers: the newest
+ *                                                                  RECENT_IDENTIFIERS ids on connect, then every change as
+ *                                                                  /assets/stream/identifiers sends it
  */
 import { z } from 'zod';
-import type { Asset, Assets } from '../core/piecesTypes.ts';
+import type { Asset, Assets, StreamedIdentifiers } from '../core/piecesTypes.ts';
 import type { CodeSnippetsExport, CompletionReply, SnippetInfo, SnippetService } from '../core/snippets/snippetService.ts';
 import type { AssetService } from '../core/assets/assetService.ts';
 import type { AssetGroupCounts, GroupBy } from '../core/assets/assetGroups.ts';
@@ -58,6 +61,13 @@ export interface AssetGroupPage {
   readonly next?: string;
 }
 
+/**
+ * Ids the connect frame of `/satchel/assets/stream/recent` names (newest first). The editor's Assets
+ * view reads only the newest few records on connect; the Pieces stream's connect frame names every
+ * asset, 5.6 MB of JSON at 100k that the editor's extension host parsed in one turn at every connect.
+ */
+export const RECENT_IDENTIFIERS = 200;
+
 export const snippetOperations = {
   completions: get('/satchel/snippets/completions', json<CompletionReply>()),
   export: get('/satchel/snippets/export', json<CodeSnippetsExport>()),
@@ -66,6 +76,7 @@ export const snippetOperations = {
   byId: post('/satchel/assets/by-id', json<Assets>(), 'asset ids', assetIds),
   groups: get('/satchel/assets/groups', json<AssetGroupCounts>()),
   groupPage: get('/satchel/assets/groups/page', json<AssetGroupPage>()),
+  streamRecent: get('/satchel/assets/stream/recent', json<StreamedIdentifiers>()),
 } as const;
 
 export type { AssetGroupCount, AssetGroupCounts, GroupBy } from '../core/assets/assetGroups.ts';

@@ -8,7 +8,7 @@
  */
 import { Emitter, type Disposable, type Event } from '../../core/events.ts';
 import type { Asset } from '../../core/piecesTypes.ts';
-import type { AssetGroupCounts, GroupBy } from '../../wire/snippets.ts';
+import { RECENT_IDENTIFIERS, type AssetGroupCounts, type GroupBy } from '../../wire/snippets.ts';
 import type { Logger } from '../../core/context.ts';
 import type { CollectionChange, IdentifierStream } from '../liveCollection.ts';
 import { FrameQueue } from '../frameQueue.ts';
@@ -28,13 +28,13 @@ export interface AssetsDataOptions {
   readonly pageSize: number;
   /** Records held over all open groups. */
   readonly maxHeld: number;
-  /** Records of recent changes held. */
+  /** Records of recent changes held (on connect: the newest ones, all the connect frame names). */
   readonly recent: number;
   /** New records read per change (the first ones it names); the others show when their group is opened. */
   readonly perChange: number;
 }
 
-export const ASSETS_DATA: AssetsDataOptions = { pageSize: 100, maxHeld: 2_000, recent: 200, perChange: 32 };
+export const ASSETS_DATA: AssetsDataOptions = { pageSize: 100, maxHeld: 2_000, recent: RECENT_IDENTIFIERS, perChange: 32 };
 
 export class AssetsData implements Disposable {
   private readonly source: AssetsSource;
@@ -50,7 +50,7 @@ export class AssetsData implements Disposable {
   /** Fires after a change was applied (counts, open groups and recent records read again). */
   readonly onDidChange: Event<CollectionChange> = this.changes.event;
   private loadedResolve: (() => void) | undefined;
-  /** Resolves once the first frame (the whole library's ids) has been applied. */
+  /** Resolves once the first frame (the newest ids, or the whole library's) has been applied. */
   readonly loaded: Promise<void>;
 
   constructor(source: AssetsSource, by: GroupBy, logger: Logger, options: AssetsDataOptions = ASSETS_DATA) {

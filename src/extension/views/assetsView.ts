@@ -188,7 +188,8 @@ export class AssetsView extends Owner implements vscode.TreeDataProvider<AssetsN
     }
     const client = connection.client;
     const source: AssetsSource = {
-      open: () => client.assetIdentifiers(),
+      // The connect frame names the newest few, all AssetsData reads of it (not the whole library's ids).
+      open: () => client.recentAssetIdentifiers(),
       counts: (by) => client.snippets.groups(by),
       page: async (by, key, after, limit) => {
         const page = await client.snippets.groupPage(by, key, { ...(after !== undefined ? { after } : {}), limit });
@@ -200,7 +201,8 @@ export class AssetsView extends Owner implements vscode.TreeDataProvider<AssetsN
     };
     const data = new AssetsData(source, this.grouping, this.log);
     data.onDidChange((change) => {
-      if (change.ids.some((id) => this.memories.has(id))) void this.memoryPages.reload([MEMORIES]);
+      // After a (re)connect the frame names only the newest snippets: the memories are read again anyway.
+      if (change.full || change.ids.some((id) => this.memories.has(id))) void this.memoryPages.reload([MEMORIES]);
       this.refreshView();
       this._onDidChangeAssets.fire(change);
     });

@@ -3,6 +3,8 @@
  * change: identifier frames mark deletions with `deleted: true`; Assets frames carry the deleted
  * asset's last state with its `deleted` timestamp and an index of -1. A plain GET on a stream path
  * answers with the connect frame as a one-shot snapshot (what the client's generated method does).
+ * Satchel's own fourth, `/satchel/assets/stream/recent`, is the identifiers stream whose connect
+ * frame names only the newest few: what the editor's Assets view reads on connect.
  */
 import type { Satchel } from '../../core/satchel.ts';
 import { route, type RouteModule } from './deps.ts';
@@ -13,10 +15,16 @@ import { jsonArrayReply } from '../jsonEncode.ts';
 import { mapPages } from '../../core/assets/assetStore.ts';
 import { registerSharedStream } from '../sharedFrames.ts';
 import { assetOperations as op } from '../../wire/assets.ts';
+import { RECENT_IDENTIFIERS, snippetOperations } from '../../wire/snippets.ts';
 
 /** The StreamedIdentifiers of every asset, encoded a page at a time (1M ids in one value held the loop for seconds). */
 function identifiersFrame(core: Satchel): AsyncGenerator<Buffer> {
   return jsonArrayReply('iterable', mapPages(core.assets.identifierPages(), (id) => ({ asset: { id } })));
+}
+
+/** The StreamedIdentifiers of the newest assets (a page's worth: small enough to be one value). */
+function recentIdentifiersFrame(core: Satchel): StreamedIdentifiers {
+  return { iterable: core.assets.newest(RECENT_IDENTIFIERS).map((id) => ({ asset: { id } })) };
 }
 
 /** The Assets document of every asset, encoded a page at a time (the store may hold more than a string can). */
@@ -48,6 +56,7 @@ function assetChange(core: Satchel, change: ChangeEvent, transferables: boolean)
 export const registerAssetStreams: RouteModule = (router, { core, streams }) => {
   const kinds = [
     { op: op.streamIdentifiers, initial: () => identifiersFrame(core), change: (c: ChangeEvent) => identifierChange(core, c) },
+    { op: snippetOperations.streamRecent, initial: () => recentIdentifiersFrame(core), change: (c: ChangeEvent) => identifierChange(core, c) },
     { op: op.streamTransferables, transferables: true, initial: () => assetsFrame(core, true), change: (c: ChangeEvent) => assetChange(core, c, true) },
     { op: op.stream, transferables: false, initial: () => assetsFrame(core, false), change: (c: ChangeEvent) => assetChange(core, c, false) },
   ];
