@@ -12,6 +12,8 @@ export interface DayConfig {
   readonly backfillSeconds: number;
   /** In the run without Satchel: how long each of Satchel's own phases took with it. */
   readonly durations?: Readonly<Record<string, number>>;
+  /** Where each phase's CPU profile is written (`--profile=DIR`); none when unset. */
+  readonly profileDir?: string;
 }
 
 export interface DayResult {

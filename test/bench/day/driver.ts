@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DaySampler } from './sampler.ts';
+import { PhaseProfiler } from './phaseProfiler.ts';
 import type { DayConfig, DayResult } from './dayTypes.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { SyncSummary } from '../../../src/client/sync.ts';
@@ -51,11 +52,13 @@ export async function run(): Promise<void> {
   let api: SatchelExtension | undefined;
   const dataHostPid = (): number | undefined => (config.withSatchel ? readPortFile(config.dataDir)?.pid : undefined);
   const sampler = new DaySampler(dataHostPid);
+  const profiler = config.profileDir ? new PhaseProfiler(join(config.profileDir, config.withSatchel ? 'with' : 'without')) : undefined;
+  const phase = (name: string, run: () => Promise<string | void>): Promise<void> => sampler.phase(name, profiler ? () => profiler.around(name, run) : run);
   const rssAtStart = Math.round(process.memoryUsage().rss / 2 ** 20);
   const waitAsWith = (phase: string) => sleep(config.durations?.[phase] ?? 0);
   const result: DayResult = { withSatchel: config.withSatchel, size: config.size, extHostUptimeAtDriverS: Math.round(process.uptime() * 10) / 10, rssAtDriverStartMb: rssAtStart, phases: sampler.phases, whole: { p50: 0, p99: 0, max: 0 } };
 
-  await sampler.phase('start', async () => {
+  await phase('start', async () => {
     const extension = vscode.extensions.getExtension<SatchelExtension>(EXTENSION_ID);
     if (!config.withSatchel) {
       if (extension) throw new Error('Satchel is installed in the run without it');
@@ -77,13 +80,13 @@ export async function run(): Promise<void> {
   const client = api?.server.connection?.client;
   const editor = await openDocument(config.workspace);
 
-  await sampler.phase('first search', async () => {
+  await phase('first search', async () => {
     if (!client) return waitAsWith('first search');
     const found = await client.assets.search('retry backoff');
     return `${found.iterable.length} results`;
   });
 
-  await sampler.phase('completion on each keystroke', async () => {
+  await phase('completion on each keystroke', async () => {
     await append(editor, '\n');
     let items = 0;
     for (const char of LINE) {
@@ -94,7 +97,7 @@ export async function run(): Promise<void> {
     return `${LINE.length} keystrokes, ${items} items offered`;
   });
 
-  await sampler.phase(`${COPIES} copies (connector)`, async () => {
+  await phase(`${COPIES} copies (connector)`, async () => {
     // The editor's copy reaches the connector through prepareDocumentPaste when the workbench runs
     // the paste providers for it; the copies it did not reach are handed to the connector as that hook does.
     let heard = 0;
@@ -122,7 +125,7 @@ export async function run(): Promise<void> {
     return connector ? `${COPIES - direct} reached the connector through the editor's copy, ${direct} handed to it (handleCopy)` : undefined;
   });
 
-  await sampler.phase(`${SAVES} saves (Save Selection as Asset)`, async () => {
+  await phase(`${SAVES} saves (Save Selection as Asset)`, async () => {
     for (let i = 0; i < SAVES; i++) {
       const range = await append(editor, `\n${block('saved', i)}`);
       editor.selection = new vscode.Selection(range.start, range.end);
@@ -130,13 +133,13 @@ export async function run(): Promise<void> {
     }
   });
 
-  await sampler.phase('first sync', async () => {
+  await phase('first sync', async () => {
     if (!api) return waitAsWith('first sync');
     const summary = await vscode.commands.executeCommand<SyncSummary | undefined>('satchel.sync.now');
     return `sent ${summary?.sent ?? '?'} to a local bare repository`;
   });
 
-  await sampler.phase('10k import', async () => {
+  await phase('10k import', async () => {
     if (!api) return waitAsWith('10k import');
     // A folder of VS Code snippet files, as the Explorer passes it.
     const folder = vscode.Uri.file(config.importFolder);
@@ -144,7 +147,7 @@ export async function run(): Promise<void> {
     return `imported ${summary?.imported}, duplicates ${summary?.duplicates}, failed ${summary?.failed}`;
   });
 
-  await sampler.phase('back-fill (built-in encoder)', async () => {
+  await phase('back-fill (built-in encoder)', async () => {
     if (!api || !client) return waitAsWith('back-fill (built-in encoder)');
     const loadStarted = performance.now();
     await vscode.commands.executeCommand('satchel.model.load', ENCODER_ID);
@@ -161,7 +164,7 @@ export async function run(): Promise<void> {
     return `encoder loaded in ${loadedMs} ms; ${stopped.done} of ${stopped.total} snippets embedded in ${seconds.toFixed(0)} s (${(stopped.done / seconds).toFixed(1)}/s), state ${status.state}${status.state === 'indexing' ? ', then cancelled and unloaded' : ''}`;
   });
 
-  await sampler.phase('history compaction', async () => {
+  await phase('history compaction', async () => {
     if (!client) return waitAsWith('history compaction');
     // Each edit appends a revision; the compactor looks at each edited snippet 2 s later, on the data host.
     const found = await client.assets.search('parse');
@@ -175,10 +178,11 @@ export async function run(): Promise<void> {
     return `${edits} edits over ${Math.min(ids.length, EDITS)} snippets, then 8 s for the compactor`;
   });
 
-  await sampler.phase('settle 10 s', () => sleep(10_000));
+  await phase('settle 10 s', () => sleep(10_000));
   result.whole = sampler.whole();
   result.dataHost = dataHostPid();
   sampler.dispose();
+  profiler?.dispose();
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   console.log(`[[day-result:${JSON.stringify(result)}]]`);
   // The runner reads VS Code's own activation figure from the Running Extensions editor.

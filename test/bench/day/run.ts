@@ -8,6 +8,10 @@
  * not part of `npm test`.
  *
  *   npm run bench:day -- [--size=100000] [--import-size=10000] [--backfill-seconds=45] [--vsix=FILE] [--timeout=2400] [--keep-library]
+ *                        [--profile=DIR] [--only-with]
+ *
+ * --profile writes a CPU profile of each phase of both runs into DIR/with and DIR/without (a diagnosis:
+ * summarise with test/bench/day/longTasks.ts); --only-with skips the run without Satchel (no table).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -160,9 +164,14 @@ async function main(): Promise<void> {
     await writeSnippetFolder(importFolder, importSize, 7);
     execFileSync('git', ['init', '--bare', '--quiet', '--initial-branch=main', join(scratch, 'remote.git')]);
     await bundleDriver();
-    const base = { size, dataDir, importFolder, backfillSeconds, remote: join(scratch, 'remote.git') };
+    const profile = args.get('profile');
+    const base = { size, dataDir, importFolder, backfillSeconds, remote: join(scratch, 'remote.git'), ...(profile ? { profileDir: resolve(profile) } : {}) };
     say('the day with Satchel');
     const withSatchel = await runDay(tools, { ...base, withSatchel: true }, vsix, scratch);
+    if (args.has('only-with')) {
+      say(`only the day with Satchel (--only-with): ${JSON.stringify(withSatchel.result.phases, null, 1)}`);
+      return;
+    }
     const durations = Object.fromEntries(Object.entries(withSatchel.result.phases).map(([name, phase]) => [name, phase.ms]));
     say('the same day without Satchel');
     const without = await runDay(tools, { ...base, withSatchel: false, durations }, undefined, scratch);
