@@ -3,7 +3,7 @@
  * loaded local model answers, grounded in the attached assets; the question and answer are kept
  * as a conversation. Resolves with the answer text once the COMPLETED frame arrives.
  */
-import WebSocket from 'ws';
+import { loadWebSocket } from './webSocket.ts';
 import { ClientError } from './errors.ts';
 import { qgptSockets } from '../wire/qgpt.ts';
 
@@ -29,9 +29,11 @@ interface Frame {
   readonly question?: { answers?: { iterable?: { text?: string }[] } };
 }
 
-export function askCopilot(baseUrl: string, question: CopilotQuestion): Promise<CopilotAnswer> {
+export async function askCopilot(baseUrl: string, question: CopilotQuestion): Promise<CopilotAnswer> {
   const url = `${baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws')}${qgptSockets.stream.path}`;
-  if (question.signal?.aborted) return Promise.reject(new ClientError(0, 'aborted', 'The question was cancelled'));
+  if (question.signal?.aborted) throw new ClientError(0, 'aborted', 'The question was cancelled');
+  const WebSocket = await loadWebSocket();
+  if (question.signal?.aborted) throw new ClientError(0, 'aborted', 'The question was cancelled');
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: 5_000 });
     let text = '';

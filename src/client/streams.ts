@@ -2,7 +2,8 @@
  * One WebSocket stream of a Satchel server. The server sends a full frame on connect and then only
  * changes, so reconnecting (with backoff) is all it takes to resubscribe and catch up.
  */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { loadWebSocket } from './webSocket.ts';
 import { Emitter, type Disposable, type Event } from '../core/events.ts';
 
 export interface StreamOptions {
@@ -39,7 +40,15 @@ export class StreamConnection<T> implements Disposable {
 
   private open(): void {
     if (this.disposed) return;
-    const socket = new WebSocket(this.url, { perMessageDeflate: false, handshakeTimeout: 5_000 });
+    loadWebSocket().then(
+      (Socket) => this.connect(Socket),
+      () => this.schedule(),
+    );
+  }
+
+  private connect(Socket: typeof WebSocket): void {
+    if (this.disposed) return;
+    const socket = new Socket(this.url, { perMessageDeflate: false, handshakeTimeout: 5_000 });
     this.socket = socket;
     socket.on('open', () => {
       this.attempt = 0;

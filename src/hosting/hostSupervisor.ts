@@ -6,7 +6,8 @@
  * stops; every window holds a WebSocket to it, which closes the moment the host dies and which the
  * host counts to know it is still used (hosting/idleExit.ts). Knows nothing of VS Code.
  */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { loadWebSocket } from '../client/webSocket.ts';
 import type { ChildProcess } from 'node:child_process';
 import { Emitter, type Event } from '../core/events.ts';
 import type { Logger } from '../core/context.ts';
@@ -92,6 +93,9 @@ export class HostSupervisor implements Hosting {
       this.cannotHost = asError(error);
       this.logger.error('This window cannot start the Satchel host', error);
     }
+    // Opening the lock (node:sqlite loaded, a database opened) and starting the host (a spawn) each
+    // hold the editor's extension host for tens of ms: in one turn they held it 100 ms (bench:day).
+    await new Promise((resolve) => setImmediate(resolve));
     await this.look();
     if (!this.lead && !this.cannotHost) this.standForLead();
     this.schedule();
@@ -345,9 +349,10 @@ async function terminate(dataDir: string, file: PortFile): Promise<boolean> {
 }
 
 /** A WebSocket to the host's health stream, open, or undefined when it does not open within 2 s. */
-function openPresence(url: string): Promise<WebSocket | undefined> {
+async function openPresence(url: string): Promise<WebSocket | undefined> {
+  const Socket = await loadWebSocket();
   return new Promise((resolve) => {
-    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}${hostSockets.health.path}`, { perMessageDeflate: false, handshakeTimeout: 2_000 });
+    const socket = new Socket(`${url.replace(/^http/, 'ws')}${hostSockets.health.path}`, { perMessageDeflate: false, handshakeTimeout: 2_000 });
     socket.once('open', () => resolve(socket));
     socket.once('error', () => resolve(undefined));
     // Errors after opening end in 'close', which the owner hears.

@@ -2,7 +2,8 @@
  * What loading Satchel costs the extension host (docs/performance.md, activation): the extension's
  * bundle carries neither zod nor undici, and requiring and activating it, as VS Code does, builds no
  * schema, so zod's own bundle (dist/zod.cjs) stays unloaded; that bundle is required only when a
- * schema is first built. Needs the bundles: npm test runs `npm run package` first.
+ * schema is first built. ws (with the zlib and TLS it requires) is loaded when the first socket
+ * opens, after activation. Needs the bundles: npm test runs `npm run package` first.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,6 +48,21 @@ test('requiring and activating the extension loads no zod: no schema is built', 
     });
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout.trim().split('\n').at(-1)!), ['extension.cjs']);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+test('requiring and activating the extension loads no ws: neither zlib nor tls, which only it requires, is loaded', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'satchel-activation-'));
+  try {
+    const probe = child.replace('console.log(', 'const builtins = process.moduleLoadList.filter((name) => /^NativeModule (zlib|tls|https)$/.test(name));\nconsole.log(JSON.stringify(builtins));\nconsole.log(');
+    const result = spawnSync(process.execPath, ['-e', probe, join(root, 'test', 'support', 'vscodeStub.cjs'), join(dist, 'extension.cjs'), scratch], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: scratch },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout.trim().split('\n').at(-2)!), []);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
