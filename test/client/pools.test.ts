@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { syncBuiltinESMExports } from 'node:module';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { HttpTransport } from '../../src/client/http.ts';
@@ -142,3 +143,24 @@ for (const [name, openPool] of pools) {
     }
   });
 }
+
+test("node:http: requests are not made through http.request, which VS Code's extension host replaces with its proxy support", async () => {
+  const server = await serve((_req, _body, res) => void res.end('ok'));
+  // What @vscode/proxy-agent does to the extension host's http module (and, for this ESM test, what
+  // the bundle's CommonJS require would see at once).
+  const original = { request: http.request, get: http.get };
+  let patched = 0;
+  const count = <F extends (...args: never[]) => unknown>(f: F): F => ((...args: Parameters<F>) => (patched++, f(...args))) as F;
+  Object.assign(http, { request: count(original.request), get: count(original.get) });
+  syncBuiltinESMExports();
+  const transport = new HttpTransport(server.url, { openPool: nodeHttpPool });
+  try {
+    assert.equal(await transport.call(hostOperations.health), 'ok');
+    assert.equal(patched, 0, 'a request went through http.request');
+  } finally {
+    Object.assign(http, original);
+    syncBuiltinESMExports();
+    await transport.close();
+    await server.close();
+  }
+});
