@@ -26,7 +26,7 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
     // Agents that start only local servers (Claude Desktop) run the bridge with the same Node and script.
     extension = new SatchelExtension(version, (options) => new HostSupervisor({ ...options, command, version }), context.extension.extensionKind, command);
-    extension.activation = { ...bundle, activateMs: performance.now() - activating };
+    extension.activation = { ...bundle, activateMs: performance.now() - activating, steps: extension.activationSteps };
     extension.log.info(activationLine(extension.activation));
   } catch (error) {
     void reportActivationFailure(context, error);
@@ -40,7 +40,8 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
 
 function activationLine(figures: NonNullable<SatchelExtension['activation']>): string {
   const ms = (value: number | undefined): string => (value === undefined ? '?' : `${value.toFixed(1)} ms`);
-  return `Activated in ${ms(figures.activateMs)}; the bundle compiled in ${ms(figures.compileMs)} (code cache ${figures.codeCache ?? 'not used'}) and ran in ${ms(figures.runMs)}.`;
+  const steps = Object.entries(figures.steps ?? {}).map(([name, value]) => `${name} ${ms(value)}`).join(', ');
+  return `Activated in ${ms(figures.activateMs)} (${steps}); the bundle compiled in ${ms(figures.compileMs)} (code cache ${figures.codeCache ?? 'not used'}) and ran in ${ms(figures.runMs)}.`;
 }
 
 /**

@@ -3,6 +3,7 @@
  * the commands, each owned here. The server starts after activation has returned.
  */
 import * as vscode from 'vscode';
+import { performance } from 'node:perf_hooks';
 import { Owner } from '../core/lifecycle.ts';
 import { Log } from './log.ts';
 import { AGENT_REVIEW_KEY, readSettings, SECTION, SERVER_KEYS, type Settings } from './settings.ts';
@@ -36,6 +37,22 @@ export interface ActivationFigures {
   readonly runMs?: number;
   readonly codeCache?: string;
   readonly activateMs: number;
+  /** Where activate() spent its time: ms per part of the composition, in order (the log and bench:day read it). */
+  readonly steps?: Readonly<Record<string, number>>;
+}
+
+/** Times the parts of a synchronous composition: each `step(name)` ends the part named. */
+function stepTimer(): { step(name: string): void; readonly steps: Record<string, number> } {
+  let last = performance.now();
+  const steps: Record<string, number> = {};
+  return {
+    steps,
+    step(name) {
+      const now = performance.now();
+      steps[name] = Math.round((now - last) * 10) / 10;
+      last = now;
+    },
+  };
 }
 
 export class SatchelExtension extends Owner {
@@ -68,6 +85,8 @@ export class SatchelExtension extends Owner {
   readonly secretsStatus: SecretsStatus;
   /** Set by the entry point once activation returns. */
   activation: ActivationFigures | undefined;
+  /** The constructor's parts, ms (ActivationFigures.steps). */
+  readonly activationSteps: Readonly<Record<string, number>>;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
@@ -79,10 +98,14 @@ export class SatchelExtension extends Owner {
    */
   constructor(version: string, startHosting: StartHosting, extensionKind: vscode.ExtensionKind, runtime: SatchelRuntime) {
     super();
+    const timer = stepTimer();
+    this.activationSteps = timer.steps;
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.server = this._register(new ServerController(this.log, () => this.settings, version, startHosting));
     this.statusBar = this._register(new StatusBar(this.server));
+    timer.step('server and status bar');
     this.connector = this._register(new CopyConnector(this.server, this.statusBar, this.log, () => this.settings));
+    timer.step('copy connector');
     this.dragAndDrop = this._register(
       new AssetsDragAndDrop({
         server: this.server,
@@ -103,6 +126,7 @@ export class SatchelExtension extends Owner {
     // A conversation deleted or restored by any tool changes the Trash node of the Assets view.
     this._register(whenCountChanges(this.conversations.onDidChangeItems, () => this.conversations.conversations.length, () => this.assets.trash.invalidate()));
     this.models = this._register(new ModelsView(this.server, this.log));
+    timer.step('views');
     const templates = this._register(new TemplatePreviews());
     this.history = this._register(
       new SnippetHistory({
@@ -115,6 +139,7 @@ export class SatchelExtension extends Owner {
       }),
     );
     this.sync = this._register(new SatchelSync(this.server, this.log));
+    timer.step('history and sync');
     this.agentConnections = this._register(new AgentConnections(() => stdioBridge(runtime, { dataDir: this.settings.dataDir })));
     this.commands = this._register(
       new Commands({
@@ -132,7 +157,9 @@ export class SatchelExtension extends Owner {
         secretsStatus: this.secretsStatus,
       }),
     );
+    timer.step('commands');
     this.agents = this._register(new SatchelAgents(this.server, version, () => this.settings, this.log));
+    timer.step('agents');
     this.remote = this._register(
       new RemoteNotices({
         server: this.server,
@@ -153,6 +180,7 @@ export class SatchelExtension extends Owner {
       }),
     );
     this._register(this.server.onDidChangeRole((role) => this.onRole(role)));
+    timer.step('completions and the rest');
   }
 
   start(): Promise<Role> {

@@ -22,7 +22,7 @@ export interface DayResult {
   /** How long the extension host had run when the driver started (Satchel activates at onStartupFinished, maybe before). */
   readonly extHostUptimeAtDriverS: number;
   readonly rssAtDriverStartMb: number;
-  activation?: Readonly<Record<string, number | string | undefined>>;
+  activation?: Readonly<Record<string, number | string | undefined | Readonly<Record<string, number>>>>;
   readonly phases: Record<string, PhaseFigures>;
   whole: { p50: number; p99: number; max: number };
   dataHost?: number;

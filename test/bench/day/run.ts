@@ -169,7 +169,7 @@ async function main(): Promise<void> {
     say('the day with Satchel');
     const withSatchel = await runDay(tools, { ...base, withSatchel: true }, vsix, scratch);
     if (args.has('only-with')) {
-      say(`only the day with Satchel (--only-with): ${JSON.stringify(withSatchel.result.phases, null, 1)}`);
+      say(`only the day with Satchel (--only-with): ${JSON.stringify({ phases: withSatchel.result.phases, activation: withSatchel.result.activation, vscodeActivation: withSatchel.vscodeActivation }, null, 1)}`);
       return;
     }
     const durations = Object.fromEntries(Object.entries(withSatchel.result.phases).map(([name, phase]) => [name, phase.ms]));

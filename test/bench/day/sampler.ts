@@ -13,6 +13,8 @@ export interface PhaseFigures {
   readonly p99: number;
   readonly max: number;
   readonly extHostRssMb: number;
+  /** The extension host's JS heap in use at the phase's end (what a full GC has to mark). */
+  readonly extHostHeapMb?: number;
   readonly extHostCpuS: number;
   readonly dataHostRssMb?: number;
   readonly dataHostPeakRssMb?: number;
@@ -145,6 +147,7 @@ export class DaySampler {
       p99: ms(this.phaseDelay.percentile(99)),
       max: ms(this.phaseDelay.max),
       extHostRssMb: round(process.memoryUsage().rss / 2 ** 20, 0),
+      extHostHeapMb: round(process.memoryUsage().heapUsed / 2 ** 20, 0),
       extHostCpuS: round((cpu.user + cpu.system) / 1e6, 2),
       ...(rss !== undefined ? { dataHostRssMb: rss, dataHostPeakRssMb: Math.max(this.peak, rss) } : {}),
       // A host restarted within the phase (another pid) has no comparable CPU figure.
