@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { currentHost, startHostWhenFree, tryStartHost, type HostOptions, type RunningHost } from './hosting/host.ts';
 import { EXIT_SERVED_ELSEWHERE, exitCodeOf } from './hosting/hostExit.ts';
 import { exitWhenIdle } from './hosting/idleExit.ts';
+import { collectWhenIdle } from './hosting/idleCollection.ts';
 import { HOST_FLAGS } from './hosting/hostCommand.ts';
 import { hostTuning } from './cli/hostTuning.ts';
 import type { Logger } from './core/context.ts';
@@ -132,6 +133,8 @@ async function main(): Promise<void> {
     process.exit(exitCodeOf(error));
   }
   logger.info(`serving ${dataDir} on ${host.server.url}${host.core.agentChanges.reviewing ? "; agents' writes wait for review" : ''}`);
+  // A process of its own: what the work left behind is given back once it is idle.
+  collectWhenIdle();
   if (tuning.idleMs !== undefined) {
     const minutes = tuning.idleMs / 60_000;
     exitWhenIdle(host.server, tuning.idleMs, () => void shutdown(`no connection for ${minutes} minute${minutes === 1 ? '' : 's'}`));
