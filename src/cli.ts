@@ -106,6 +106,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // A process of its own: what the work left behind is given back once it is idle.
+  const collector = collectWhenIdle();
   const options: HostOptions = {
     dataDir,
     logger,
@@ -117,7 +119,10 @@ async function main(): Promise<void> {
     ...(tuning.models ? { models: tuning.models } : {}),
     agents: { reviewChanges },
     managed: values.managed === true,
+    // The warm-up leaves the most behind, and a busy window leaves the host no idle time after it.
+    afterWarmUp: () => collector?.collectNow(),
   };
+
   try {
     if (values.wait === false) {
       host = await tryStartHost(options);
@@ -133,8 +138,6 @@ async function main(): Promise<void> {
     process.exit(exitCodeOf(error));
   }
   logger.info(`serving ${dataDir} on ${host.server.url}${host.core.agentChanges.reviewing ? "; agents' writes wait for review" : ''}`);
-  // A process of its own: what the work left behind is given back once it is idle.
-  collectWhenIdle();
   if (tuning.idleMs !== undefined) {
     const minutes = tuning.idleMs / 60_000;
     exitWhenIdle(host.server, tuning.idleMs, () => void shutdown(`no connection for ${minutes} minute${minutes === 1 ? '' : 's'}`));

@@ -33,25 +33,32 @@ export interface IdleCollectionOptions {
   readonly busyShare?: () => number;
 }
 
+export interface IdleCollector extends Disposable {
+  /** Collects now (after the start's warm-up, which leaves the most behind and is followed by no idle time when a window is busy). */
+  collectNow(): void;
+}
+
 /** Collects after work once the host is idle (see the module comment); undefined when this runtime has no way to. */
-export function collectWhenIdle(options: IdleCollectionOptions = {}): Disposable | undefined {
+export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollector | undefined {
   const collect = options.collect ?? fullCollection();
   if (collect === undefined) return undefined;
   const heapBytes = options.heapBytes ?? committedHeap;
   const busyShare = options.busyShare ?? eventLoopBusyShare();
   const growth = options.growthBytes ?? GROWTH_BYTES;
   let afterLast = heapBytes();
+  const collectNow = (): void => {
+    collect();
+    afterLast = heapBytes();
+  };
   const timer = setInterval(() => {
     const busy = busyShare();
     const now = heapBytes();
     // A heap that shrank by itself sets the mark lower: growth counts from there.
     if (now < afterLast) afterLast = now;
-    if (busy > IDLE_SHARE || now - afterLast < growth) return;
-    collect();
-    afterLast = heapBytes();
+    if (busy <= IDLE_SHARE && now - afterLast >= growth) collectNow();
   }, options.checkMs ?? CHECK_MS);
   timer.unref();
-  return { dispose: () => clearInterval(timer) };
+  return { collectNow, dispose: () => clearInterval(timer) };
 }
 
 function committedHeap(): number {
