@@ -84,7 +84,7 @@ export function hostArgs(settings: DataHostSettings): string[] {
  * it maps directly and trims at to the largest block the process has freed, so after the warm-up's
  * large buffers were let go, freed memory stayed in the heaps. Setting the trim threshold also fixes
  * the mapping threshold at its default (128 KiB). Profiled at 100k snippets, the idle host held
- * 124 MB with both, 144–154 MB without (docs/performance.md).
+ * 124 MB with both, 151–154 MB with neither (docs/performance.md).
  */
 export const DATA_HOST_ALLOCATOR_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',

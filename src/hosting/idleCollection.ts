@@ -8,7 +8,7 @@
  * event loop was idle through the last check, the host collects once, shrinking its heap as V8 does
  * on a low-memory signal; then not again until the heap grows again.
  *
- * Only for the host as its own process (the CLI): a collection holds the event loop for 50–200 ms,
+ * Only for the host as its own process (the CLI): a collection holds the event loop for 110–220 ms at 100k,
  * which a quiet data host can spare and an editor's extension host could not.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
