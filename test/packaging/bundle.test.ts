@@ -49,3 +49,21 @@ test('dist/extension.cjs loads where node:sqlite is missing', () => {
   assert.equal(result.status, 0, result.stderr);
   assert.deepEqual(JSON.parse(result.stdout.trim().split('\n').at(-1)!), { activate: 'function', deactivate: 'function' });
 });
+
+/**
+ * What the data host keeps of its bundles for as long as it runs (docs/performance.md, the data host in
+ * everyday use): V8 holds a source with a character above U+00FF at two bytes a character, and the
+ * token model inlined stayed in the heap whether anything was classified or not.
+ */
+test('every bundle is Latin-1, and the token model is a file beside them, not part of the host or its worker', () => {
+  for (const name of ['cli.cjs', 'classifyWorker.cjs', 'extensionMain.cjs', 'jsonWorker.cjs', 'secretsWorker.cjs', 'importHost.cjs', 'encoderHost.cjs']) {
+    const bundle = join(root, 'dist', name);
+    assert.ok(existsSync(bundle), `${bundle} is missing: run npm run package`);
+    const text = readFileSync(bundle, 'utf8');
+    const wide = /[^\x00-\xff]/.exec(text);
+    assert.equal(wide, null, `${name}: ${JSON.stringify(wide && text.slice(Math.max(0, wide.index - 30), wide.index + 10))}`);
+    if (name === 'cli.cjs' || name === 'classifyWorker.cjs') assert.ok(!text.includes('Kcamel\\nKPascal') && !text.includes('Kcamel\nKPascal'), `${name} inlines the token model`);
+  }
+  const model = JSON.parse(readFileSync(join(root, 'dist', 'tokenModel.json'), 'utf8')) as { tokens: string };
+  assert.ok(model.tokens.split('\n').length > 10_000);
+});

@@ -1,12 +1,12 @@
 /**
- * Where the worker script and the guesslang model files are, in each of the three ways Satchel
- * runs: TypeScript sources (tests), the esbuild bundles in dist/, and a packaged VSIX that ships
- * only dist/ (esbuild.mjs copies the model next to the bundles).
+ * Where the worker script, the guesslang model files and the token model are, in each of the three
+ * ways Satchel runs: TypeScript sources (tests), the esbuild bundles in dist/, and a packaged VSIX
+ * that ships only dist/ (esbuild.mjs copies the models next to the bundles).
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface ClassifierFiles {
   readonly worker: URL;
@@ -17,6 +17,17 @@ export interface ClassifierFiles {
 /** The bundle's copy of the model, relative to dist/ (kept in step with esbuild.mjs). */
 export const bundledModelDir = 'guesslang';
 export const bundledWorker = 'classifyWorker.cjs';
+/** The token model (decision.ts), beside the bundles: read from its file when first used, not part of any bundle. */
+export const tokenModelName = 'tokenModel.json';
+
+/**
+ * The token model's file. Kept out of the bundles: inlined, its 4.6 MB of text stayed in every
+ * host's heap twice over (the bundle's source and the literal's strings) whether a snippet was ever
+ * classified or not.
+ */
+export function tokenModelFile(): string {
+  return typeof __dirname === 'string' ? path.join(__dirname, tokenModelName) : fileURLToPath(new URL(`./${tokenModelName}`, import.meta.url));
+}
 
 export function classifierFiles(): ClassifierFiles {
   // A CommonJS bundle has __dirname and no import.meta; the ES module sources have the reverse.

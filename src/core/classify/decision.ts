@@ -14,8 +14,9 @@ import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { combine, tunedCombination, type Combination, type ModelGuess } from './combination.ts';
 import { correctedBySyntax } from './corrections.ts';
 import { classifyWithFallback, looksLikeCommandLine, looksLikeProse, looksLikeSqlStatement } from './fallbackClassifier.ts';
+import { readFileSync } from 'node:fs';
 import { TokenModel, type TokenModelData } from './tokenModel.ts';
-import trained from './tokenModel.json' with { type: 'json' };
+import { tokenModelFile } from './classifierFiles.ts';
 
 export type { ModelGuess } from './combination.ts';
 
@@ -52,12 +53,43 @@ const markdownList = /^ {0,3}([-*+]|\d{1,3}[.)]) +\S/m;
 /** Fewer known tokens than this and the token model has no opinion worth taking. */
 const minKnownTokens = 3;
 
-let tokenModel: TokenModel | undefined;
+/**
+ * The token model is let go this long after it was last used: it holds ~9 MB of the host's memory,
+ * and reading it again from its file takes 60–80 ms, so a host that classifies a save now and
+ * then holds it only while snippets are being classified.
+ */
+const TOKEN_MODEL_IDLE_MS = 5 * 60_000;
 
-/** Built on first use: parsing its 60,000 tokens takes tens of milliseconds. */
+let tokenModel: TokenModel | undefined;
+let idleMs = TOKEN_MODEL_IDLE_MS;
+let letGo: NodeJS.Timeout | undefined;
+
+/** Read from its file on first use (and after it was let go), parsing its 60,000 tokens. */
 function tokens(): TokenModel {
-  tokenModel ??= new TokenModel(trained satisfies TokenModelData);
+  if (letGo) letGo.refresh();
+  else {
+    letGo = setTimeout(letGoOfTokenModel, idleMs);
+    letGo.unref();
+  }
+  tokenModel ??= new TokenModel(JSON.parse(readFileSync(tokenModelFile(), 'utf8')) as TokenModelData);
   return tokenModel;
+}
+
+function letGoOfTokenModel(): void {
+  clearTimeout(letGo);
+  letGo = undefined;
+  tokenModel = undefined;
+}
+
+/** Whether the token model is held now (tests: that an idle one is let go). */
+export function tokenModelHeld(): boolean {
+  return tokenModel !== undefined;
+}
+
+/** Test seam: how long the token model is kept after its last use (restored with no argument); lets go of it now. */
+export function setTokenModelIdleMsForTests(ms = TOKEN_MODEL_IDLE_MS): void {
+  idleMs = ms;
+  letGoOfTokenModel();
 }
 
 /** An object or array JSON.parse reads: too few tokens for either model on one line, and certain. */

@@ -11,6 +11,7 @@
  */
 
 import { isSeparator, isWordStart, matchQuality, TopMatches } from './titleMatches.ts';
+import { PackedPostings, PostingsBuilder, type PostingList } from './titlePostings.ts';
 
 export interface TitleSource {
   /** Every asset's rowid and title, read when the index is first used. */
@@ -21,8 +22,7 @@ export class TitleTrigrams {
   private readonly source: TitleSource;
   private readonly titles = new Map<number, string>();
   /** Trigram code → rowids. Replaced or deleted titles leave stale entries until the next compaction. */
-  private postings: Map<number, PostingList> | undefined;
-  private entries = 0;
+  private postings: PackedPostings | undefined;
   private stale = 0;
   private reading: Reading | undefined;
 
@@ -59,12 +59,7 @@ export class TitleTrigrams {
     this.delete(rowid);
     const lower = title.toLowerCase();
     this.titles.set(rowid, lower);
-    for (const code of codesOf(lower)) {
-      let rows = this.postings.get(code);
-      if (!rows) this.postings.set(code, (rows = new PostingList(0)));
-      rows.add(rowid);
-      this.entries++;
-    }
+    for (const code of codesOf(lower)) this.postings.add(code, rowid);
   }
 
   delete(rowid: number): void {
@@ -76,7 +71,7 @@ export class TitleTrigrams {
     if (old === undefined) return;
     this.titles.delete(rowid);
     this.stale += codesOf(old).size;
-    if (this.stale > this.entries / 4) this.compact();
+    if (this.stale > this.postings.entries / 4) this.compact();
   }
 
   /**
@@ -92,13 +87,13 @@ export class TitleTrigrams {
       if (!rows) continue;
       // Stale entries can repeat a rowid within one list; each trigram counts once.
       const counted = this.stale > 0 ? new Set<number>() : undefined;
-      for (const rowid of rows) {
+      rows.forEach((rowid) => {
         if (counted) {
-          if (counted.has(rowid)) continue;
+          if (counted.has(rowid)) return;
           counted.add(rowid);
         }
         shared.set(rowid, (shared.get(rowid) ?? 0) + 1);
-      }
+      });
     }
     const needed = Math.max(1, Math.ceil(minShare * codes.size));
     const found: Array<[rowid: number, count: number, length: number]> = [];
@@ -134,12 +129,12 @@ export class TitleTrigrams {
     const shortest = lists.reduce((a, b) => (b.length < a.length ? b : a));
     const found: Array<[rowid: number, length: number]> = [];
     const seen = new Set<number>();
-    for (const rowid of shortest) {
-      if (seen.has(rowid)) continue;
+    shortest.forEach((rowid) => {
+      if (seen.has(rowid)) return;
       seen.add(rowid);
       const title = this.titles.get(rowid);
       if (title !== undefined && terms.every((term) => title.includes(term))) found.push([rowid, title.length]);
-    }
+    });
     return found
       .sort((a, b) => a[1] - b[1] || b[0] - a[0])
       .slice(0, limit)
@@ -198,7 +193,7 @@ export class TitleTrigrams {
   }
 
 
-  private build(): Map<number, PostingList> {
+  private build(): PackedPostings {
     if (this.postings) return this.postings;
     const reading = this.startReading();
     reading.step(Number.POSITIVE_INFINITY);
@@ -221,10 +216,9 @@ export class TitleTrigrams {
     return this.reading;
   }
 
-  private finishReading(reading: Reading): Map<number, PostingList> {
-    const { postings, entries } = reading.builder.finish();
+  private finishReading(reading: Reading): PackedPostings {
+    const postings = reading.builder.finish();
     this.postings = postings;
-    this.entries = entries;
     this.reading = undefined;
     for (const [rowid, title] of reading.queued) {
       if (title === undefined) this.delete(rowid);
@@ -234,16 +228,21 @@ export class TitleTrigrams {
   }
 
   private compact(): void {
-    const builder = new IndexBuilder();
-    for (const [rowid, title] of this.titles) builder.add(rowid, title);
-    ({ postings: this.postings, entries: this.entries } = builder.finish());
+    const builder = new PostingsBuilder();
+    for (const [rowid, title] of this.titles) builder.add(rowid, indexCodes(title));
+    this.postings = builder.finish();
     this.stale = 0;
+  }
+
+  /** Bytes the packed posting lists hold (undefined before the index is read). */
+  get packedBytes(): number | undefined {
+    return this.postings?.packedBytes;
   }
 }
 
 /** A reading of the store's titles in progress, and the writes that happened during it. */
 class Reading {
-  readonly builder = new IndexBuilder();
+  readonly builder = new PostingsBuilder();
   readonly queued: Array<[rowid: number, title: string | undefined]> = [];
   private readonly titles: Iterator<readonly [number, string]>;
 
@@ -256,81 +255,9 @@ class Reading {
     for (let i = 0; i < count; i++) {
       const next = this.titles.next();
       if (next.done) return true;
-      this.builder.add(next.value[0], next.value[1]);
+      this.builder.add(next.value[0], indexCodes(next.value[1]));
     }
     return false;
-  }
-}
-
-/**
- * Posting lists sized exactly, in two passes (count, then fill): lists grown one push at a
- * time left half their memory as slack and garbage (100 MB of resident memory at 100k assets).
- */
-class IndexBuilder {
-  private readonly rowids: number[] = [];
-  private readonly ends: number[] = [];
-  private codes = new Int32Array(1 << 16);
-  private used = 0;
-  private readonly counts = new Map<number, number>();
-
-  add(rowid: number, title: string): void {
-    const start = this.used;
-    for (const code of codesOf(title)) {
-      if (this.used === this.codes.length) {
-        const grown = new Int32Array(this.codes.length * 2);
-        grown.set(this.codes);
-        this.codes = grown;
-      }
-      this.codes[this.used++] = code;
-      this.counts.set(code, (this.counts.get(code) ?? 0) + 1);
-    }
-    if (this.used > start) {
-      this.rowids.push(rowid);
-      this.ends.push(this.used);
-    }
-  }
-
-  finish(): { postings: Map<number, PostingList>; entries: number } {
-    const postings = new Map<number, PostingList>();
-    for (const [code, count] of this.counts) postings.set(code, new PostingList(count));
-    for (let k = 0, start = 0; k < this.rowids.length; start = this.ends[k]!, k++) {
-      for (let j = start; j < this.ends[k]!; j++) postings.get(this.codes[j]!)!.fill(this.rowids[k]!);
-    }
-    return { postings, entries: this.used };
-  }
-}
-
-/** Rowids of one trigram: an exact-size array from the last build, then what was added since. */
-class PostingList {
-  private readonly base: Int32Array;
-  private filled = 0;
-  private added: number[] | undefined;
-
-  constructor(size: number) {
-    this.base = new Int32Array(size);
-  }
-
-  get length(): number {
-    return this.filled + (this.added?.length ?? 0);
-  }
-
-  fill(rowid: number): void {
-    this.base[this.filled++] = rowid;
-  }
-
-  add(rowid: number): void {
-    (this.added ??= []).push(rowid);
-  }
-
-  /** Each rowid, in a plain loop (a generator costs more than the visit for lists of 10k+). */
-  forEach(visit: (rowid: number) => void): void {
-    for (let i = 0; i < this.filled; i++) visit(this.base[i]!);
-    if (this.added) for (const rowid of this.added) visit(rowid);
-  }
-
-  *[Symbol.iterator](): Iterator<number> {
-    for (let i = 0; i < this.filled; i++) yield this.base[i]!;
-    if (this.added) yield* this.added;
   }
 }
 
@@ -362,6 +289,24 @@ function codesOf(title: string, wordStarts = true): Set<number> {
   for (let i = 0; i + 3 <= title.length; i++) codes.add(codeAt(title, i));
   if (wordStarts) for (let i = 0; i < title.length; i++) if (isWordStart(title, i)) codes.add(wordStartCode(title, i));
   return codes;
+}
+
+let scratch = new Int32Array(256);
+
+/**
+ * What `codesOf` gives the index, distinct and ascending, in a scratch array that the next call
+ * reuses (the builder reads it at once): a build of 100k titles made a Set a title, 150 MB of young
+ * garbage that grew V8's young generation to its largest (32 MB, kept after the build).
+ */
+function indexCodes(title: string): Int32Array {
+  if (scratch.length < 2 * title.length) scratch = new Int32Array(4 * title.length);
+  let count = 0;
+  for (let i = 0; i + 3 <= title.length; i++) scratch[count++] = codeAt(title, i);
+  for (let i = 0; i < title.length; i++) if (isWordStart(title, i)) scratch[count++] = wordStartCode(title, i);
+  const codes = scratch.subarray(0, count).sort();
+  let distinct = 0;
+  for (let i = 0; i < count; i++) if (i === 0 || codes[i] !== codes[i - 1]) codes[distinct++] = codes[i]!;
+  return scratch.subarray(0, distinct);
 }
 
 function sharedWith(codes: ReadonlySet<number>, title: string): number {
