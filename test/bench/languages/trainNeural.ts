@@ -16,7 +16,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { encodeNeuralModel, NeuralModel, neuralFeatures, type NeuralShape, type NeuralWeights } from './neuralModel.ts';
 import { readBenchSet, type BenchSnippet } from './benchSet.ts';
-import { foldOf, packageOf } from './train.ts';
+import { tunedCombination } from '../../../src/core/classify/combination.ts';
+import { foldModels, foldOf, packageOf } from './train.ts';
 import { withShortWindows } from './trainWeights.ts';
 import { generator } from './windows.ts';
 
@@ -32,6 +33,29 @@ const rate = setting('RATE', adam ? 0.001 : 0.005);
 /** The embeddings' step, scaled by each row's own running gradient (row-wise Adagrad): a rare token's row still learns. */
 const embeddingRate = setting('ERATE', 0.1);
 
+/**
+ * BOOST=PREFIX: each example's score starts from the combination of the token model that did not
+ * see its package (train.ts's fold models at PREFIX0.json and PREFIX1.json, out of fold), so the
+ * neural model learns what to add to it rather than the language from scratch (docs/languages.md).
+ */
+function boostBase(snippets: readonly BenchSnippet[], languages: readonly string[], prefix: string, trainFile: string, cache: string): Float32Array {
+  if (existsSync(cache)) {
+    const bytes = readFileSync(cache);
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  }
+  const tokenFolds = foldModels(trainFile, prefix);
+  const all = withShortWindows(snippets);
+  const base = new Float32Array(all.length * languages.length);
+  all.forEach((snippet, i) => {
+    const scores = tokenFolds[1 - foldOf(packageOf(snippet))]!.score(snippet.text);
+    const at = new Map(scores.languages.map((language, l) => [language as string, scores.logLikelihoods[l]! / tunedCombination.temperature]));
+    const least = Math.min(...at.values());
+    languages.forEach((language, l) => (base[i * languages.length + l] = (at.get(language) ?? least) + (tunedCombination.bias?.[language] ?? 0)));
+  });
+  writeFileSync(cache, base);
+  return base;
+}
+
 interface Examples {
   /** Every example's embedding rows, one after the other. */
   readonly features: Int32Array;
@@ -39,6 +63,8 @@ interface Examples {
   readonly starts: Int32Array;
   readonly labels: Int32Array;
   readonly folds: Int8Array;
+  /** With BOOST, each example's starting scores (languages a row). */
+  base?: Float32Array;
 }
 
 /** Reading 259,200 examples' tokens takes minutes on a loaded machine: kept in CACHE.bin for the next run. */
@@ -149,7 +175,7 @@ export function trainNeural(examples: Examples, languages: readonly string[], us
       } else input.set(mean);
       let top = -Infinity;
       for (let l = 0; l < count; l++) {
-        let sum = b2[l]!;
+        let sum = b2[l]! + (examples.base?.[at * count + l] ?? 0);
         for (let k = 0; k < width; k++) sum += w2[l * width + k]! * input[k]!;
         out[l] = sum;
         if (sum > top) top = sum;
@@ -213,6 +239,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const started = performance.now();
   const examples = cachedExamples(snippets, languages, `${input}.neural${Math.log2(buckets)}${charGrams > 0 ? `c${charGrams}` : ''}.bin`);
   console.log(`${examples.labels.length} examples, ${examples.features.length} rows read in ${((performance.now() - started) / 1000).toFixed(0)} s; dim ${dim}, hidden ${hidden}, buckets ${buckets}, character ${charGrams}-grams, ${epochs} epochs, rate ${rate}`);
+  const boost = process.env['BOOST'];
+  if (boost !== undefined) examples.base = boostBase(snippets, languages, boost, input, `${input}.boost.bin`);
   const folds = [0, 1].map((fold) => trainFile(examples, languages, `${prefix}${fold}.bin`, (i) => examples.folds[i] === fold));
   if (tuneFile !== undefined) {
     const tune = readBenchSet(tuneFile);
