@@ -9,7 +9,7 @@
  *
  * A model is one binary file: a JSON header (shape), then float32 row scales and dense layers, then
  * the embeddings as int8 (a scale a row). Loaded, the int8 table is a view on the file's bytes, so a
- * model takes about its file size in memory (2.0 MiB at 65,536 rows of 32).
+ * model takes about its file size in memory (2.25 MiB at 65,536 rows of 32).
  */
 import { tokensOf } from '../../../src/core/classify/tokenModel.ts';
 
@@ -20,7 +20,7 @@ export interface NeuralShape {
   /** Embedding rows: a power of two, so a hash's low bits pick one. */
   readonly buckets: number;
   readonly dim: number;
-  /** Units of the hidden layer; 0 for a linear model over the mean embedding. */
+  /** Units of the hidden layer; 0 for a linear model over the pooled embeddings. */
   readonly hidden: number;
   /** Also the text's character n-grams of this length (whitespace runs read as one space); 0 or absent: tokens only. */
   readonly charGrams?: number;
