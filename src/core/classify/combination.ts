@@ -25,6 +25,18 @@ export interface Combination {
   readonly bias?: Readonly<Record<string, number>>;
   /** The probability given to a language guesslang does not list. */
   readonly floor?: number;
+  /** A further model's log-probabilities (`ExtraScores`) count this many times; absent or 0 ignores them. */
+  readonly extraWeight?: number;
+}
+
+/**
+ * Log-probabilities a further model gives each language, added to the combination with
+ * `extraWeight`: how a benchmark scores a candidate model beside the token model (issue 31's
+ * neural classifier, test/bench/languages/neuralModel.ts, did not gain out of fold and does not ship).
+ */
+export interface ExtraScores {
+  readonly languages: readonly string[];
+  readonly logProbabilities: Float64Array;
 }
 
 export const tunedCombination: Combination = {
@@ -43,7 +55,12 @@ export const tunedCombination: Combination = {
 /** What guesslang gives a language it did not list in its answers, unless the weights say. */
 const floor = 1e-3;
 
-export function combine(scores: TokenScores, guesses: readonly ModelGuess[], weights: Combination = tunedCombination): { specific: ClassificationSpecific; confidence: number } {
+export function combine(
+  scores: TokenScores,
+  guesses: readonly ModelGuess[],
+  weights: Combination = tunedCombination,
+  extra?: ExtraScores,
+): { specific: ClassificationSpecific; confidence: number } {
   const modelOf = new Map<ClassificationSpecific, number>();
   for (const guess of guesses) {
     const specific = specificFromGuesslang(guess.languageId);
@@ -55,13 +72,22 @@ export function combine(scores: TokenScores, guesses: readonly ModelGuess[], wei
     return { specific: topSpecific, confidence: top.confidence };
   }
   const hasModel = guesses.length > 0 && weights.modelWeight > 0;
+  const extraOf = extraScoresOf(extra, weights.extraWeight);
   let best = 0;
   const combined = scores.languages.map((language, i) => {
     const model = hasModel ? weights.modelWeight * Math.log((modelOf.get(language) ?? 0) + (weights.floor ?? floor)) : 0;
-    return scores.logLikelihoods[i]! / weights.temperature + model + (weights.bias?.[language] ?? 0);
+    return scores.logLikelihoods[i]! / weights.temperature + model + (weights.bias?.[language] ?? 0) + extraOf(language);
   });
   for (let i = 1; i < combined.length; i++) if (combined[i]! > combined[best]!) best = i;
   // The winner's share of the combined posterior.
   const total = combined.reduce((sum, value) => sum + Math.exp(value - combined[best]!), 0);
   return { specific: scores.languages[best]!, confidence: 1 / total };
+}
+
+/** The further model's weighted log-probability of a language (its least for one it was not trained on). */
+function extraScoresOf(extra: ExtraScores | undefined, weight = 0): (language: ClassificationSpecific) => number {
+  if (extra === undefined || weight === 0) return () => 0;
+  const least = Math.min(...extra.logProbabilities);
+  const at = new Map<string, number>(extra.languages.map((language, i) => [language, extra.logProbabilities[i]!]));
+  return (language) => weight * (at.get(language) ?? least);
 }

@@ -11,7 +11,7 @@
  * opinion.
  */
 import type { ClassificationSpecific } from '../piecesTypes.ts';
-import { combine, tunedCombination, type Combination, type ModelGuess } from './combination.ts';
+import { combine, tunedCombination, type Combination, type ExtraScores, type ModelGuess } from './combination.ts';
 import { correctedBySyntax } from './corrections.ts';
 import { classifyWithFallback, looksLikeCommandLine, looksLikeProse, looksLikeSqlStatement } from './fallbackClassifier.ts';
 import { readFileSync } from 'node:fs';
@@ -114,9 +114,16 @@ export function wantsModel(text: string): boolean {
 
 /**
  * Prose as text, one-line commands and SQL statements by their first word, then the models
- * combined. `model` and `weights` are the shipped ones unless a benchmark scores others.
+ * combined. `model` and `weights` are the shipped ones unless a benchmark scores others; `extra` is
+ * a further model a benchmark adds, counted with `weights.extraWeight` (none ships: docs/languages.md).
  */
-export function chooseLanguage(text: string, guesses: readonly ModelGuess[], model: TokenModel = tokens(), weights: Combination = tunedCombination): LanguageGuess {
+export function chooseLanguage(
+  text: string,
+  guesses: readonly ModelGuess[],
+  model: TokenModel = tokens(),
+  weights: Combination = tunedCombination,
+  extra?: (text: string) => ExtraScores,
+): LanguageGuess {
   if (isBlank(text)) return { specific: 'txt', confidence: 0, source: 'default' };
   const head = text.slice(0, 3_000);
   // guesslang has no "plain text" class and the token model none either.
@@ -127,6 +134,6 @@ export function chooseLanguage(text: string, guesses: readonly ModelGuess[], mod
   if (isJson(text)) return { specific: 'json', confidence: 0.9, source: 'fallback' };
   const scores = model.score(text);
   if (scores.known < minKnownTokens) return { ...classifyWithFallback(text), source: 'fallback' };
-  const combined = combine(scores, guesses, weights);
+  const combined = combine(scores, guesses, weights, (weights.extraWeight ?? 0) > 0 ? extra?.(text) : undefined);
   return { specific: correctedBySyntax(text, combined.specific), confidence: combined.confidence, source: guesses.length > 0 ? 'model' : 'tokens' };
 }

@@ -11,7 +11,9 @@
  * and written there when not, so changes to the decision alone are measured in seconds.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tunedCombination } from '../../../src/core/classify/combination.ts';
 import { chooseLanguage, standsWithoutModel, type ModelGuess } from '../../../src/core/classify/decision.ts';
+import { NeuralModel } from './neuralModel.ts';
 import { languageStatedInText } from '../../../src/core/classify/hints.ts';
 import { languageOf } from '../../../src/core/classify/languages.ts';
 import type { ClassificationSpecific } from '../../../src/core/piecesTypes.ts';
@@ -26,6 +28,17 @@ const smoothing = process.env['SMOOTHING'] === undefined ? undefined : Number(pr
 const weight = process.env['REGRESSION_WEIGHT'] === undefined ? undefined : Number(process.env['REGRESSION_WEIGHT']);
 
 const models = foldModels(trainFile, prefix, smoothing, weight);
+/**
+ * NEURAL=PREFIX adds the neural fold models trainNeural.ts wrote (PREFIX0.bin, PREFIX1.bin) with
+ * weight NEURAL_WEIGHT (docs/languages.md, fifth pass).
+ */
+const neuralPrefix = process.env['NEURAL'];
+const neuralModels = [0, 1].map((fold) => {
+  if (neuralPrefix === undefined) return undefined;
+  const neural = new NeuralModel(readFileSync(`${neuralPrefix}${fold}.bin`));
+  return (text: string) => neural.score(text);
+});
+const combination = process.env['NEURAL_WEIGHT'] === undefined ? tunedCombination : { ...tunedCombination, extraWeight: Number(process.env['NEURAL_WEIGHT']) };
 const allTune = readBenchSet(tuneFile);
 const tune = allTune.filter((snippet) => (benchLanguages as readonly string[]).includes(snippet.language));
 // Without guesslang's answers (not yet written), the gated figure is the token model's.
@@ -46,10 +59,11 @@ const started = performance.now();
 const outcomes: Outcome[] = tune.map((snippet) => {
   const stated = languageStatedInText(snippet.text);
   const model = models[1 - foldOf(packageOf(snippet))]!;
+  const neural = neuralModels[1 - foldOf(packageOf(snippet))]!;
   if (stated !== undefined) return { snippet, alone: stated, sure: 1, stands: true, combined: stated };
-  const alone = chooseLanguage(snippet.text, [], model);
+  const alone = chooseLanguage(snippet.text, [], model, combination, neural);
   const stands = standsWithoutModel(alone);
-  const combined = stands ? alone.specific : chooseLanguage(snippet.text, guessesOf.get(snippet)!, model).specific;
+  const combined = stands ? alone.specific : chooseLanguage(snippet.text, guessesOf.get(snippet)!, model, combination, neural).specific;
   return { snippet, alone: alone.specific, sure: alone.source === 'tokens' ? alone.confidence : 1, stands, combined };
 });
 const elapsed = performance.now() - started;
