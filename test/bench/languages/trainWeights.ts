@@ -27,7 +27,7 @@ function generator(seed: number): () => number {
 }
 
 /** Two short windows (4–12 lines) of each longer snippet, next to the snippet itself. */
-function withShortWindows(snippets: readonly BenchSnippet[]): BenchSnippet[] {
+export function withShortWindows(snippets: readonly BenchSnippet[]): BenchSnippet[] {
   const random = generator(99);
   const windows: BenchSnippet[] = [];
   for (const snippet of snippets) {
