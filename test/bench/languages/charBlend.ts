@@ -7,14 +7,18 @@
  * added at that weight, without guesslang and with guesslang asked where the result is below
  * decision.ts's `sureWithoutModel` (as tune.ts scores; weight 0 is tune.ts's figure).
  *
- *   node --experimental-strip-types test/bench/languages/charBlend.ts TRAIN.json TUNE.json TUNE.guesslang.json TOKEN-FOLDS-PREFIX CHAR-FOLDS-PREFIX [0,0.25,0.5]
+ *   node --experimental-strip-types test/bench/languages/charBlend.ts TRAIN.json TUNE.json TUNE.guesslang.json TOKEN-FOLDS-PREFIX CHAR-FOLDS-PREFIX [0,0.25,0.5] [--retune]
+ *
+ * With `--retune`, the biases are also retuned at each weight as tune.ts does (from the shipped
+ * ones, steps up and down a language at a time, kept where all + short gains), since a second
+ * model shifts how sure each language comes out.
  *
  * The fold models are read from TOKEN-FOLDS-PREFIX0.json and CHAR-FOLDS-PREFIXchars0.bin (and 1)
  * when there, and trained and written there when not (train.ts, trainChars.ts with its CHAR_*
  * settings).
  */
 import { readFileSync } from 'node:fs';
-import { combine, tunedCombination, type ModelGuess } from '../../../src/core/classify/combination.ts';
+import { combine, tunedCombination, type Combination, type ModelGuess } from '../../../src/core/classify/combination.ts';
 import { correctedBySyntax } from '../../../src/core/classify/corrections.ts';
 import { sureWithoutModel } from '../../../src/core/classify/decision.ts';
 import type { TokenScores } from '../../../src/core/classify/tokenModel.ts';
@@ -23,7 +27,7 @@ import type { CharScores } from './charModel.ts';
 import { foldModels, foldOf, packageOf } from './train.ts';
 import { foldCharModels } from './trainChars.ts';
 
-const [trainFile, tuneFile, guesslangFile, tokenPrefix, charPrefix, weightList = '0,0.1,0.2,0.3,0.5,0.75,1,1.5,2'] = process.argv.slice(2);
+const [trainFile, tuneFile, guesslangFile, tokenPrefix, charPrefix, weightList = '0,0.1,0.2,0.3,0.5,0.75,1,1.5,2'] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 if (!trainFile || !tuneFile || !guesslangFile || !tokenPrefix || !charPrefix) {
   throw new Error('usage: charBlend.ts TRAIN.json TUNE.json TUNE.guesslang.json TOKEN-FOLDS-PREFIX CHAR-FOLDS-PREFIX [WEIGHTS]');
 }
@@ -80,17 +84,47 @@ for (const c of short) if (!charRight(c)) misses.set(`${c.snippet.language}→${
 console.log(`short, character model alone, mistakes: ${[...misses].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([pair, count]) => `${pair} ${count}`).join(', ')}`);
 console.log('| character model weight | without guesslang: all / short | guesslang below the gate: all / short | guesslang asked |');
 console.log('|---:|---:|---:|---:|');
-for (const weight of weightList.split(',').map(Number)) {
+
+function score(weight: number, weights: Combination): { alone: Map<Case, boolean>; gated: Map<Case, boolean>; asked: number } {
   let asked = 0;
   const alone = new Map<Case, boolean>();
   const gated = new Map<Case, boolean>();
   for (const c of cases) {
     const scores = blended(c, weight);
-    const first = combine(scores, [], tunedCombination);
+    const first = combine(scores, [], weights);
     alone.set(c, correctedBySyntax(c.snippet.text, first.specific) === c.snippet.language);
     const stands = first.confidence >= sureWithoutModel;
     asked += stands ? 0 : 1;
-    gated.set(c, correctedBySyntax(c.snippet.text, (stands ? first : combine(scores, c.guesses, tunedCombination)).specific) === c.snippet.language);
+    gated.set(c, correctedBySyntax(c.snippet.text, (stands ? first : combine(scores, c.guesses, weights)).specific) === c.snippet.language);
   }
-  console.log(`| ${weight} | ${share(cases, (c) => alone.get(c)!)} / ${share(short, (c) => alone.get(c)!)} | ${share(cases, (c) => gated.get(c)!)} / ${share(short, (c) => gated.get(c)!)} | ${asked} |`);
+  return { alone, gated, asked };
+}
+
+/** tune.ts's objective and steps: all + short with guesslang below the gate. */
+function retuned(weight: number): Combination {
+  const objective = (weights: Combination): number => {
+    const { gated } = score(weight, weights);
+    return cases.filter((c) => gated.get(c)).length / cases.length + short.filter((c) => gated.get(c)).length / short.length;
+  };
+  let bias: Record<string, number> = { ...tunedCombination.bias };
+  let current = objective(tunedCombination);
+  for (let pass = 0; pass < 2; pass++) {
+    for (const language of cases[0]!.tokens.languages) {
+      for (const step of [-1, -0.5, 0.5, 1]) {
+        const trial = { ...bias, [language]: Number(((bias[language] ?? 0) + step).toFixed(2)) };
+        const value = objective({ ...tunedCombination, bias: trial });
+        if (value > current + 1e-9) {
+          current = value;
+          bias = trial;
+        }
+      }
+    }
+  }
+  return { ...tunedCombination, bias };
+}
+
+for (const weight of weightList.split(',').map(Number)) {
+  const weights = process.argv.includes('--retune') ? retuned(weight) : tunedCombination;
+  const { alone, gated, asked } = score(weight, weights);
+  console.log(`| ${weight}${weights === tunedCombination ? '' : ', biases retuned'} | ${share(cases, (c) => alone.get(c)!)} / ${share(short, (c) => alone.get(c)!)} | ${share(cases, (c) => gated.get(c)!)} / ${share(short, (c) => gated.get(c)!)} | ${asked} |`);
 }
