@@ -5,15 +5,19 @@
  * on the training windows and two short windows cut from each longer one (as trainWeights.ts
  * does), then quantized to int8; or, with CHAR_KIND=nb, naive Bayes over the same buckets.
  *
- *   node --experimental-strip-types test/bench/languages/trainChars.ts /tmp/train.json /tmp/chars.bin [--fold 0|1]
+ *   node --experimental-strip-types test/bench/languages/trainChars.ts /tmp/train.json /tmp/chars.bin [--fold 0|1 [--residual PREFIX]]
  *
  * `--fold 0|1` trains on half the packages (by train.ts's hash of their id), for charBlend.ts to
- * score the other half. CHAR_BITS, CHAR_EPOCHS, CHAR_RATE, CHAR_FORM (plain, masked) and CHAR_KIND
+ * score the other half; with `--residual TOKEN-FOLDS-PREFIX` too, on top of the shipped combination's
+ * scores from the token model of the other half (a residual model). CHAR_BITS, CHAR_EPOCHS, CHAR_RATE, CHAR_FORM (plain, masked) and CHAR_KIND
  * override the defaults, which are the best variant tried out of fold (docs/languages.md).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CharModel, decodeCharModel, encodeCharModel, forEachBucket, type CharForm, type CharModelData } from './charModel.ts';
 import { readBenchSet, type BenchSnippet } from './benchSet.ts';
+import { tunedCombination } from '../../../src/core/classify/combination.ts';
+import { TokenModel, type TokenModelData } from '../../../src/core/classify/tokenModel.ts';
+import type { ClassificationSpecific } from '../../../src/core/piecesTypes.ts';
 import { foldOf, packageOf } from './train.ts';
 import { withShortWindows } from './trainWeights.ts';
 
@@ -73,11 +77,34 @@ function trainBayes(snippets: readonly BenchSnippet[], languages: readonly strin
   return { bits, form, languages, scale, intercepts: Float32Array.from(documents, (d) => Math.log(d / total)), weights };
 }
 
-export function trainChars(snippets: readonly BenchSnippet[]): CharModelData {
+/**
+ * The shipped combination's log-scores without guesslang (combination.ts: the token model's
+ * log-likelihoods cooled, plus the biases), in `languages` order: what a residual model is trained
+ * on top of.
+ */
+export function combinationScores(model: TokenModel, languages: readonly string[]): (text: string) => Float64Array {
+  return (text) => {
+    const scores = model.score(text);
+    const combined = scores.languages.map((language, i) => scores.logLikelihoods[i]! / tunedCombination.temperature + (tunedCombination.bias?.[language] ?? 0));
+    const lowest = Math.min(...combined);
+    return Float64Array.from(languages, (language) => {
+      const at = scores.languages.indexOf(language as ClassificationSpecific);
+      return at === -1 ? lowest : combined[at]!;
+    });
+  };
+}
+
+/**
+ * With `offsets`, a residual model: the regression is trained on top of those fixed scores (the
+ * token model's, from a model that did not see the example's package), so it learns only what they miss.
+ */
+export function trainChars(snippets: readonly BenchSnippet[], offsets?: (text: string) => Float64Array): CharModelData {
   const languages = [...new Set(snippets.map((snippet) => snippet.language))].sort();
   if (kind === 'nb') return trainBayes(snippets, languages);
   const count = languages.length;
   const examples = withShortWindows(snippets).map((snippet) => ({ text: snippet.text, language: languages.indexOf(snippet.language) }));
+  const fixed = offsets === undefined ? undefined : new Float32Array(examples.length * count);
+  if (fixed !== undefined) examples.forEach((example, i) => fixed.set(offsets!(example.text), i * count));
   const size = 1 << bits;
   const weights = new Float32Array(size * count);
   const intercepts = new Float64Array(count);
@@ -112,7 +139,7 @@ export function trainChars(snippets: readonly BenchSnippet[]): CharModelData {
         for (let l = 0; l < count; l++) scores[l]! += weights[row + l]!;
       }
       let top = -Infinity;
-      for (let l = 0; l < count; l++) top = Math.max(top, (scores[l] = intercepts[l]! + scores[l]! * x));
+      for (let l = 0; l < count; l++) top = Math.max(top, (scores[l] = intercepts[l]! + scores[l]! * x + (fixed === undefined ? 0 : fixed[at * count + l]!)));
       let total = 0;
       for (let l = 0; l < count; l++) total += (scores[l] = Math.exp(scores[l]! - top));
       loss -= Math.log(scores[language]! / total);
@@ -158,7 +185,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const fold = foldAt === -1 ? undefined : Number(process.argv[foldAt + 1]);
   const snippets = readBenchSet(input).filter((snippet) => fold === undefined || foldOf(packageOf(snippet)) === fold);
   const started = performance.now();
-  const model = trainChars(snippets);
+  // --residual PREFIX: on top of the token model of the other half (PREFIX0.json, PREFIX1.json, as outOfFold.ts writes them).
+  const residualAt = process.argv.indexOf('--residual');
+  let offsets: ((text: string) => Float64Array) | undefined;
+  if (residualAt !== -1) {
+    if (fold === undefined) throw new Error('--residual needs --fold: each half on top of the token model of the other');
+    const tokens = new TokenModel(JSON.parse(readFileSync(`${process.argv[residualAt + 1]!}${1 - fold}.json`, 'utf8')) as TokenModelData);
+    offsets = combinationScores(tokens, [...new Set(snippets.map((snippet) => snippet.language))].sort());
+  }
+  const model = trainChars(snippets, offsets);
   writeFileSync(output, encodeCharModel(model));
   console.log(`${model.languages.length} languages, 2^${model.bits} buckets, ${(readFileSync(output).length / 1e6).toFixed(2)} MB, ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
