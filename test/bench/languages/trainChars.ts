@@ -30,6 +30,8 @@ const rate = fromEnv('CHAR_RATE', 0.5);
 const kind = process.env['CHAR_KIND'] ?? 'lr';
 /** How names are read (charModel.ts CharForm). */
 const form: CharForm = process.env['CHAR_FORM'] === 'plain' ? 'plain' : 'masked';
+/** A residual model's offsets are the combination's scores times this (they are too sure to train on as they are). */
+const offsetScale = fromEnv('CHAR_OFFSET_SCALE', 1);
 /** Naive Bayes's additive smoothing, in snippets. */
 const smoothing = fromEnv('CHAR_SMOOTHING', 5);
 
@@ -104,7 +106,7 @@ export function trainChars(snippets: readonly BenchSnippet[], offsets?: (text: s
   const count = languages.length;
   const examples = withShortWindows(snippets).map((snippet) => ({ text: snippet.text, language: languages.indexOf(snippet.language) }));
   const fixed = offsets === undefined ? undefined : new Float32Array(examples.length * count);
-  if (fixed !== undefined) examples.forEach((example, i) => fixed.set(offsets!(example.text), i * count));
+  if (fixed !== undefined) examples.forEach((example, i) => fixed.set(offsets!(example.text).map((value) => value * offsetScale), i * count));
   const size = 1 << bits;
   const weights = new Float32Array(size * count);
   const intercepts = new Float64Array(count);
