@@ -21,14 +21,14 @@ import { ConflictError, InvalidInputError, UnsupportedError } from '../errors.ts
 import { DEFAULT_MAX_DELETE_PERCENT, MassDeleteError, tooMany, validDeletePercent } from './massDelete.ts';
 import type { Logger } from '../context.ts';
 import { abortError } from './git.ts';
-import { LOCAL_REF, MERGED_REF, type CommitPlan, type VaultRepo } from './vaultRepo.ts';
-import { planSync, type PlanNotice, type SyncPlan } from './syncPlan.ts';
+import { LOCAL_REF, MERGED_REF, type CommitPlan, type FolderChange, type VaultRepo } from './vaultRepo.ts';
+import { AS_HERE, planSync, type Planned, type PlanNotice, type SyncPlan } from './syncPlan.ts';
 import { syncBase, type SyncBase } from './syncBase.ts';
 import { noticeText } from './syncNotices.ts';
-import { VAULT_FORMAT, type VaultFile } from './vaultFormat.ts';
+import { VAULT_FORMAT } from './vaultFormat.ts';
 import { validBranch, type PendingSync, type SyncSettings, type SyncState } from './syncState.ts';
 import type { FinishOptions, KnownPlan, Skipped, SyncFinisher } from './syncFinish.ts';
-import type { SyncKind, SyncKindName, SyncRecord } from './syncKinds.ts';
+import { oidOf, type SyncKind, type SyncKindName, type SyncRecord } from './syncKinds.ts';
 import type { SecretsSent } from '../secrets/doorSecrets.ts';
 
 export type SyncPhase = 'reading' | 'fetching' | 'fetched' | 'merging' | 'committed' | 'pushing' | 'pushed' | 'applying' | 'done';
@@ -111,6 +111,8 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
   const run = runOf(deps, options);
   await deps.repo.init();
   let backup: string | undefined;
+  // Set when a record changed between a plan and its commit: the next try holds what it reads.
+  let holdRecords = false;
   for (let attempt = 1; ; attempt++) {
     run.checkAbort();
     const fetched = await fetchRemote(run, settings);
@@ -120,10 +122,18 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     await checkVault(run, settings, remote);
     const start = await startingPoint(run, settings, remote);
     run.checkAbort();
-    const { plans, skipped, seq } = await planKinds(run, start, remote);
+    const { plans, skipped, seq } = await planKinds(run, start, remote, holdRecords);
     backup ??= await backUpBeforeDeletes(deps, plans, run.percent, run.signal);
     run.checkAbort();
-    const result = await writeCommits(run, plans, start.base, remote);
+    let result: PendingSync | undefined;
+    try {
+      result = await writeCommits(run, plans, start.base, remote);
+    } catch (error) {
+      if (!(error instanceof RecordChangedError)) throw error;
+      deps.logger.info(`sync: ${error.message}; planning again (try ${attempt})`);
+      holdRecords = true;
+      continue;
+    }
     if (result !== undefined && result.merged !== remote) {
       // Recorded before the push: a sync killed after the push finds it and finishes it.
       deps.state.setPending(result);
@@ -235,7 +245,7 @@ async function startingPoint(run: Run, settings: SyncSettings, remote: string | 
 }
 
 /** Step 3: each kind's plan (syncPlan.ts), stopped by the delete guard unless confirmed; and the seq of the last change the plans saw. */
-async function planKinds(run: Run, start: SyncBase, remote: string | undefined): Promise<{ plans: SyncPlan[]; skipped: Skipped; seq: number }> {
+async function planKinds(run: Run, start: SyncBase, remote: string | undefined, holdRecords: boolean): Promise<{ plans: SyncPlan[]; skipped: Skipped; seq: number }> {
   const { repo, state, sources } = run.deps;
   const { base, rewound } = start;
   // Read before the records are: a change after this seq is one the plan may not have seen.
@@ -259,7 +269,8 @@ async function planKinds(run: Run, start: SyncBase, remote: string | undefined):
       remoteChanged: remoteChanged.get(kind.root) ?? [],
       bases: rewound ? new Map() : bases,
       history: rewound?.history?.get(kind.root),
-      read: (id) => (source.readSent ? source.readSent(id) : source.read(id)),
+      read: (id) => readSent(source, id),
+      holdRecords,
       signal: run.signal,
       onBad: (id, reason) => skipped.push({ id, reason }),
       onRead: (done, total) => run.progress('reading', done, total),
@@ -282,9 +293,11 @@ function guardDeletes(plan: SyncPlan, here: number, percent: number): void {
 async function writeCommits(run: Run, plans: readonly SyncPlan[], base: string | undefined, remote: string | undefined): Promise<PendingSync | undefined> {
   const changedHere = plans.some((plan) => plan.local.size > 0);
   const sending = plans.some((plan) => plan.sent.size > 0) || remote === undefined;
+  const sources = run.deps.sources;
   const commits: CommitPlan[] = [
-    { ref: LOCAL_REF, parent: base, message: 'This machine before the sync', changes: folderChanges(plans, (plan) => plan.local) },
-    ...(sending ? [{ ref: MERGED_REF, parent: remote, message: commitMessage(plans), changes: folderChanges(plans, (plan) => plan.sent) }] : []),
+    { ref: LOCAL_REF, parent: base, message: 'This machine before the sync', changes: folderChanges(plans, (plan) => plan.local, (plan, id) => readAgain(sources, plan, id)) },
+    // A record sent as it is here is the folder the commit before wrote (or the base had): named by its tree, not read a third time.
+    ...(sending ? [{ ref: MERGED_REF, parent: remote, message: () => commitMessage(plans), changes: folderChanges(plans, (plan) => plan.sent, (plan, id) => Promise.resolve(treeHere(plan, id))) }] : []),
   ];
   const written = changedHere || sending ? await run.deps.repo.commit(commits, run.signal) : [];
   const local = changedHere ? written[0]! : base;
@@ -337,16 +350,51 @@ async function backUpBeforeDeletes(deps: EngineDeps, plans: readonly SyncPlan[],
   return deps.beforeMassDelete(deleting, counts.reduce((sum, count) => sum + count, 0), confirmed, signal);
 }
 
-/** The folders the plans change in one of their commits, by path; each record's files are made as the commit streams them. */
-function* folderChanges(plans: readonly SyncPlan[], changes: (plan: SyncPlan) => ReadonlyMap<string, SyncRecord | undefined>): Generator<readonly [string, readonly VaultFile[] | undefined]> {
-  for (const plan of plans) for (const [id, record] of changes(plan)) yield [plan.kind.dir(id), record === undefined ? undefined : plan.kind.files(record)];
+/** A record sent as it is here: the folder the local commit wrote or the base had (none: it was deleted before the commit read it). */
+function treeHere(plan: SyncPlan, id: string): FolderChange[1] {
+  const tree = plan.localOids.get(id);
+  return tree === undefined ? undefined : { tree };
+}
+
+/** This machine's record as it may leave it (`readSent`, else `read`). */
+function readSent(source: KindSource, id: string): Promise<SyncRecord | undefined> | SyncRecord | undefined {
+  return source.readSent ? source.readSent(id) : source.read(id);
+}
+
+/** A record changed between the plan and the commit (the plan did not hold the version it read, only its folder id). */
+class RecordChangedError extends Error {}
+
+/** A record the plan took as it is here (AS_HERE), read again for the commit: its files, unless it changed since the plan read it. */
+async function readAgain(sources: readonly KindSource[], plan: SyncPlan, id: string): Promise<FolderChange[1]> {
+  const source = sources.find((candidate) => candidate.kind.name === plan.kind.name)!;
+  const record = await readSent(source, id);
+  const oid = oidOf(plan.kind, record);
+  if (plan.unread.has(id)) {
+    // Read now for the first time: what the commit holds is what the apply compares with.
+    plan.localOids.set(id, oid);
+    plan.mergedOids.set(id, oid);
+  } else if (oid !== plan.localOids.get(id)) throw new RecordChangedError(`${plan.kind.plural.slice(0, -1)} ${id} changed while it was being synced`);
+  if (record === undefined) return undefined;
+  if (plan.sentNames.length < 3 && plan.sent.get(id) === AS_HERE) plan.sentNames.push(plan.kind.label(record));
+  return plan.kind.files(record);
+}
+
+/** The folders the plans change in one of their commits, by path; each record's files are made as the commit streams them, AS_HERE's by `here`. */
+async function* folderChanges(
+  plans: readonly SyncPlan[],
+  changes: (plan: SyncPlan) => ReadonlyMap<string, Planned<SyncRecord>>,
+  here: (plan: SyncPlan, id: string) => Promise<FolderChange[1]>,
+): AsyncGenerator<FolderChange> {
+  for (const plan of plans) {
+    for (const [id, record] of changes(plan)) yield [plan.kind.dir(id), record === AS_HERE ? await here(plan, id) : record === undefined ? undefined : plan.kind.files(record)];
+  }
 }
 
 function commitMessage(plans: readonly SyncPlan[]): string {
-  const records = plans.flatMap((plan) => [...plan.sent.values()].map((record) => ({ record, plan })));
-  const deleted = records.filter(({ record }) => record === undefined).length;
+  const records = plans.flatMap((plan) => [...plan.sent.values()]);
+  const deleted = records.filter((record) => record === undefined).length;
   const changed = records.length - deleted;
-  const names = records.flatMap(({ record, plan }) => (record ? [plan.kind.label(record)] : [])).slice(0, 3);
+  const names = plans.flatMap((plan) => plan.sentNames).slice(0, 3);
   return `Sync: ${changed} changed${deleted > 0 ? `, ${deleted} deleted` : ''}${names.length > 0 ? ` (${names.join(', ')}${changed > names.length ? ', …' : ''})` : ''}`;
 }
 

@@ -46,12 +46,21 @@ export function folderOid(files: readonly VaultFile[]): string {
   return createHash('sha1').update(`tree ${body.length}\0`).update(body).digest('hex');
 }
 
-/** One commit to write: its parent, and the folders it changes from the parent's tree, by path (undefined: removed), made as they are streamed. */
+/** A folder already in the repository, or written by an earlier commit of the same fast-import: its tree id. */
+export interface FolderTree {
+  readonly tree: string;
+}
+
+/** A folder a commit changes: its files, a tree it is (FolderTree), or undefined (removed). */
+export type FolderChange = readonly [dir: string, folder: readonly VaultFile[] | FolderTree | undefined];
+
+/** One commit to write: its parent, and the folders it changes from the parent's tree, by path, made as they are streamed. */
 export interface CommitPlan {
   readonly ref: string;
   readonly parent: string | undefined;
-  readonly message: string;
-  readonly changes: Iterable<readonly [dir: string, files: readonly VaultFile[] | undefined]>;
+  /** Made after every change is streamed, when it is a function (it may name records the stream read). */
+  readonly message: string | (() => string);
+  readonly changes: Iterable<FolderChange> | AsyncIterable<FolderChange>;
 }
 
 export class VaultRepo {
@@ -320,12 +329,12 @@ export async function* fastImportStream(plans: readonly CommitPlan[]): AsyncGene
   };
   const marker = blob(Buffer.from(VAULT_MARKER_TEXT));
   const attributes = blob(Buffer.from(VAULT_ATTRIBUTES_TEXT));
-  const files: Array<Array<{ dir: string; files: Array<{ name: string; mark: number }> | undefined }>> = [];
+  const files: Array<Array<{ dir: string; files: Array<{ name: string; mark: number }> | FolderTree | undefined }>> = [];
   let serialized = 0;
   for (const plan of plans) {
     const changes: (typeof files)[number] = [];
-    for (const [dir, folder] of plan.changes) {
-      changes.push({ dir, files: folder?.map((file) => ({ name: file.name, mark: blob(file.data) })) });
+    for await (const [dir, folder] of plan.changes) {
+      changes.push({ dir, files: folder === undefined || 'tree' in folder ? folder : folder.map((file) => ({ name: file.name, mark: blob(file.data) })) });
       if (size >= STREAM_CHUNK_BYTES) yield take();
       // A first sync streams the whole library: the host answers between pages of it.
       if (++serialized % STREAM_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -334,7 +343,7 @@ export async function* fastImportStream(plans: readonly CommitPlan[]): AsyncGene
   }
   const when = Math.floor(Date.now() / 1000);
   for (const [index, plan] of plans.entries()) {
-    const message = Buffer.from(plan.message, 'utf8');
+    const message = Buffer.from(typeof plan.message === 'string' ? plan.message : plan.message(), 'utf8');
     push(`reset ${plan.ref}\ncommit ${plan.ref}\ncommitter Satchel on ${safeName(hostname())} <sync@satchel.invalid> ${when} +0000\ndata ${message.length}\n`);
     push(message);
     push('\n');
@@ -343,7 +352,9 @@ export async function* fastImportStream(plans: readonly CommitPlan[]): AsyncGene
     push(`M 100644 :${attributes} ${VAULT_ATTRIBUTES}\n`);
     for (const change of files[index]!) {
       push(`D ${change.dir}\n`);
-      for (const file of change.files ?? []) push(`M 100644 :${file.mark} ${change.dir}/${file.name}\n`);
+      // fast-import finds a tree an earlier commit of its own stream wrote, as well as one in the repository.
+      if (change.files !== undefined && 'tree' in change.files) push(`M 040000 ${change.files.tree} ${change.dir}\n`);
+      else for (const file of change.files ?? []) push(`M 100644 :${file.mark} ${change.dir}/${file.name}\n`);
       if (size >= STREAM_CHUNK_BYTES) yield take();
     }
     push('\n');
