@@ -21,14 +21,15 @@ import { ConflictError, InvalidInputError, UnsupportedError } from '../errors.ts
 import { DEFAULT_MAX_DELETE_PERCENT, MassDeleteError, tooMany, validDeletePercent } from './massDelete.ts';
 import type { Logger } from '../context.ts';
 import { abortError } from './git.ts';
-import { LOCAL_REF, MERGED_REF, type CommitPlan, type FolderChange, type VaultRepo } from './vaultRepo.ts';
-import { AS_HERE, planSync, type Planned, type PlanNotice, type SyncPlan } from './syncPlan.ts';
+import type { VaultRepo } from './vaultRepo.ts';
+import { planSync, type PlanNotice, type SyncPlan } from './syncPlan.ts';
+import { commitPlans, readSent, RecordChangedError, type KindSource } from './syncCommits.ts';
 import { syncBase, type SyncBase } from './syncBase.ts';
 import { noticeText } from './syncNotices.ts';
 import { VAULT_FORMAT } from './vaultFormat.ts';
 import { validBranch, type PendingSync, type SyncSettings, type SyncState } from './syncState.ts';
 import type { FinishOptions, KnownPlan, Skipped, SyncFinisher } from './syncFinish.ts';
-import { oidOf, type SyncKind, type SyncKindName, type SyncRecord } from './syncKinds.ts';
+import type { SyncKindName } from './syncKinds.ts';
 import type { SecretsSent } from '../secrets/doorSecrets.ts';
 
 export type SyncPhase = 'reading' | 'fetching' | 'fetched' | 'merging' | 'committed' | 'pushing' | 'pushed' | 'applying' | 'done';
@@ -75,19 +76,7 @@ export interface SyncSummary {
 /** Pushes tried before giving up when other machines keep pushing first. */
 const MAX_ATTEMPTS = 8;
 
-/** Where the engine reads one kind's records here. */
-export interface KindSource<R extends SyncRecord = SyncRecord> {
-  readonly kind: SyncKind<R>;
-  read(id: string): R | undefined;
-  /** Every record's id, a page at a time (a first sync's local changes). */
-  allIds(): Iterable<readonly string[]>;
-  /** How many there are (what a mass delete is weighed against). */
-  count(): number;
-  /** The record as it may leave this machine (secretGuard.ts: values replaced by placeholders); `read` when absent. */
-  readSent?(id: string): Promise<R | undefined>;
-  /** Of the records sent, how many went with values hidden and which with their values (secretGuard.ts). */
-  sentSecrets?(sent: Iterable<string>): SecretsSent;
-}
+export type { KindSource } from './syncCommits.ts';
 
 export interface EngineDeps {
   readonly repo: VaultRepo;
@@ -265,7 +254,8 @@ async function planKinds(run: Run, start: SyncBase, remote: string | undefined, 
       kind,
       base,
       remote,
-      dirty: base === undefined ? new Set([...[...source.allIds()].flat(), ...localIds]) : new Set(localIds),
+      // A first sync: every id, a page at a time (the plan makes the one set of them it keeps).
+      dirty: base === undefined ? everyId(source, localIds) : localIds,
       remoteChanged: remoteChanged.get(kind.root) ?? [],
       bases: rewound ? new Map() : bases,
       history: rewound?.history?.get(kind.root),
@@ -281,6 +271,11 @@ async function planKinds(run: Run, start: SyncBase, remote: string | undefined, 
   return { plans, skipped, seq: noted.seq };
 }
 
+function* everyId(source: KindSource, more: readonly string[]): Generator<string> {
+  for (const page of source.allIds()) yield* page;
+  yield* more;
+}
+
 /** Stops a plan that deletes more than the share, weighed against what each side holds now (the remote still has what was deleted here). */
 function guardDeletes(plan: SyncPlan, here: number, percent: number): void {
   const there = here + plan.deletesThere;
@@ -293,12 +288,7 @@ function guardDeletes(plan: SyncPlan, here: number, percent: number): void {
 async function writeCommits(run: Run, plans: readonly SyncPlan[], base: string | undefined, remote: string | undefined): Promise<PendingSync | undefined> {
   const changedHere = plans.some((plan) => plan.local.size > 0);
   const sending = plans.some((plan) => plan.sent.size > 0) || remote === undefined;
-  const sources = run.deps.sources;
-  const commits: CommitPlan[] = [
-    { ref: LOCAL_REF, parent: base, message: 'This machine before the sync', changes: folderChanges(plans, (plan) => plan.local, (plan, id) => readAgain(sources, plan, id)) },
-    // A record sent as it is here is the folder the commit before wrote (or the base had): named by its tree, not read a third time.
-    ...(sending ? [{ ref: MERGED_REF, parent: remote, message: () => commitMessage(plans), changes: folderChanges(plans, (plan) => plan.sent, (plan, id) => Promise.resolve(treeHere(plan, id))) }] : []),
-  ];
+  const commits = commitPlans(plans, run.deps.sources, base, remote, sending);
   const written = changedHere || sending ? await run.deps.repo.commit(commits, run.signal) : [];
   const local = changedHere ? written[0]! : base;
   const merged = sending ? written[1]! : remote;
@@ -348,54 +338,6 @@ async function backUpBeforeDeletes(deps: EngineDeps, plans: readonly SyncPlan[],
   const counts = deps.sources.map((source) => source.count());
   const confirmed = plans.some((plan, index) => tooMany(plan.deletesHere, counts[index]!, Math.min(percent, DEFAULT_MAX_DELETE_PERCENT)));
   return deps.beforeMassDelete(deleting, counts.reduce((sum, count) => sum + count, 0), confirmed, signal);
-}
-
-/** A record sent as it is here: the folder the local commit wrote or the base had (none: it was deleted before the commit read it). */
-function treeHere(plan: SyncPlan, id: string): FolderChange[1] {
-  const tree = plan.localOids.get(id);
-  return tree === undefined ? undefined : { tree };
-}
-
-/** This machine's record as it may leave it (`readSent`, else `read`). */
-function readSent(source: KindSource, id: string): Promise<SyncRecord | undefined> | SyncRecord | undefined {
-  return source.readSent ? source.readSent(id) : source.read(id);
-}
-
-/** A record changed between the plan and the commit (the plan did not hold the version it read, only its folder id). */
-class RecordChangedError extends Error {}
-
-/** A record the plan took as it is here (AS_HERE), read again for the commit: its files, unless it changed since the plan read it. */
-async function readAgain(sources: readonly KindSource[], plan: SyncPlan, id: string): Promise<FolderChange[1]> {
-  const source = sources.find((candidate) => candidate.kind.name === plan.kind.name)!;
-  const record = await readSent(source, id);
-  const oid = oidOf(plan.kind, record);
-  if (plan.unread.has(id)) {
-    // Read now for the first time: what the commit holds is what the apply compares with.
-    plan.localOids.set(id, oid);
-    plan.mergedOids.set(id, oid);
-  } else if (oid !== plan.localOids.get(id)) throw new RecordChangedError(`${plan.kind.plural.slice(0, -1)} ${id} changed while it was being synced`);
-  if (record === undefined) return undefined;
-  if (plan.sentNames.length < 3 && plan.sent.get(id) === AS_HERE) plan.sentNames.push(plan.kind.label(record));
-  return plan.kind.files(record);
-}
-
-/** The folders the plans change in one of their commits, by path; each record's files are made as the commit streams them, AS_HERE's by `here`. */
-async function* folderChanges(
-  plans: readonly SyncPlan[],
-  changes: (plan: SyncPlan) => ReadonlyMap<string, Planned<SyncRecord>>,
-  here: (plan: SyncPlan, id: string) => Promise<FolderChange[1]>,
-): AsyncGenerator<FolderChange> {
-  for (const plan of plans) {
-    for (const [id, record] of changes(plan)) yield [plan.kind.dir(id), record === AS_HERE ? await here(plan, id) : record === undefined ? undefined : plan.kind.files(record)];
-  }
-}
-
-function commitMessage(plans: readonly SyncPlan[]): string {
-  const records = plans.flatMap((plan) => [...plan.sent.values()]);
-  const deleted = records.filter((record) => record === undefined).length;
-  const changed = records.length - deleted;
-  const names = plans.flatMap((plan) => plan.sentNames).slice(0, 3);
-  return `Sync: ${changed} changed${deleted > 0 ? `, ${deleted} deleted` : ''}${names.length > 0 ? ` (${names.join(', ')}${changed > names.length ? ', …' : ''})` : ''}`;
 }
 
 /** A remote's address without the credentials it may carry (https://user:token@host/…). */

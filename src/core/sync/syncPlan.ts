@@ -151,6 +151,8 @@ const SENT_NAMES = 3;
 
 /** This machine's version of each record (held only when it is merged, or all held: `holdRecords`), and its folder id. */
 type Ours<R> = Map<string, { readonly record: R | undefined; readonly oid: string | undefined; readonly unread?: true }>;
+/** One entry for every record the plan does not read (a first sync's whole library). */
+const UNREAD = { record: undefined, oid: undefined, unread: true } as const;
 
 /** The plan as it is being made. */
 interface Draft<R extends SyncRecord> {
@@ -179,7 +181,7 @@ async function readOurs<R extends SyncRecord>(inputs: PlanInputs<R>, ids: Readon
   for (const id of ids) {
     // Neither side's history has it: sent as it is here, whatever it holds (read once, by the commit).
     if (inputs.holdRecords !== true && inputs.history === undefined && !theirs.has(id) && !baseCommit.has(id) && !inputs.bases.get(id)) {
-      ours.set(id, { record: undefined, oid: undefined, unread: true });
+      ours.set(id, UNREAD);
       continue;
     }
     const record = await inputs.read(id);
@@ -223,7 +225,7 @@ function compare<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Draft<R>, o
     if (o.unread) {
       draft.local.set(id, AS_HERE);
       draft.sent.set(id, AS_HERE);
-      draft.baseOids.set(id, undefined);
+      // No base (absent from baseOids reads the same).
       continue;
     }
     const planned = plannedOf(o);
