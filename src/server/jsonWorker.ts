@@ -27,16 +27,35 @@ function workerFile(): URL {
   return new URL('./jsonWorkerThread.ts', import.meta.url);
 }
 
-/** One worker, started on the first large body; requests are answered in order. */
+/**
+ * Idle this long, the worker ends (issue 34): its heap grew to parse the last bodies (an import's
+ * 16 MB requests) and V8 keeps what it grew to; a burst of bodies (one import) reuses one worker,
+ * the next burst starts another (tens of milliseconds).
+ */
+export const JSON_WORKER_IDLE_MS = 10_000;
+
+/** One worker, started on the first large body and ended when idle; requests are answered in order. */
 export class JsonWorker implements Disposable {
   private worker: Worker | undefined;
   private readonly calls = new Calls<ParseOutcome>();
   private disposed = false;
+  private readonly idleMs: number;
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor(idleMs = JSON_WORKER_IDLE_MS) {
+    this.idleMs = idleMs;
+  }
+
+  /** Whether a worker thread is running now. */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
 
   /** `operation`: the declared name of the operation whose schema checks the value (jsonWorkerThread.ts). */
   parse(bytes: Buffer, limits: ParseLimits, operation?: string): Promise<ParseOutcome> {
     if (this.disposed) return Promise.reject(closing());
     const worker = this.start();
+    clearTimeout(this.idle);
     // A buffer that owns its whole ArrayBuffer is moved; a slice of a shared one is copied, into an
     // ArrayBuffer of its own (Buffer.from would take a small copy from Node's pool, which cannot move).
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
@@ -53,7 +72,10 @@ export class JsonWorker implements Disposable {
     worker.unref();
     worker.on('message', (message: ParseReply) => {
       this.calls.deliver(message.id, message);
-      if (this.calls.size === 0) worker.unref();
+      if (this.calls.size > 0) return;
+      worker.unref();
+      clearTimeout(this.idle);
+      this.idle = setTimeout(() => this.end(worker), this.idleMs).unref();
     });
     const fail = (error: Error): void => {
       // A worker that died (out of memory on a hostile body) fails its requests; the next starts anew.
@@ -66,8 +88,16 @@ export class JsonWorker implements Disposable {
     return worker;
   }
 
+  /** Ends an idle worker (none of its calls is waiting); the next large body starts another. */
+  private end(worker: Worker): void {
+    if (this.worker !== worker || this.calls.size > 0) return;
+    this.worker = undefined;
+    void worker.terminate();
+  }
+
   dispose(): void {
     this.disposed = true;
+    clearTimeout(this.idle);
     // The host is stopping (SIGTERM while a large body is parsed): an expected end, a domain error
     // (503, no stack logged), failed before terminate() so the worker's exit code is not reported.
     this.calls.failAll(closing());

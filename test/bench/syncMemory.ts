@@ -20,7 +20,7 @@ const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
 function sample(label: string): void {
   const vmRss = /VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
   const m = process.memoryUsage();
-  console.log(`${label.padEnd(22)} rss ${String(mb(Number(vmRss) * 1024)).padStart(5)} MB  heapUsed ${String(mb(m.heapUsed)).padStart(5)}  external ${String(mb(m.external)).padStart(5)}  arrayBuffers ${String(mb(m.arrayBuffers)).padStart(5)}`);
+  console.log(`${label.padEnd(22)} rss ${String(mb(Number(vmRss) * 1024)).padStart(5)} MB  heapUsed ${String(mb(m.heapUsed)).padStart(5)}  heapTotal ${String(mb(m.heapTotal)).padStart(5)}  external ${String(mb(m.external)).padStart(5)}  arrayBuffers ${String(mb(m.arrayBuffers)).padStart(5)}`);
 }
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -42,6 +42,10 @@ const summary = await satchel.sync.sync({
 sample('synced');
 gc?.();
 sample('synced, after gc');
+// What the process gives back once idle (V8 and the allocator return freed pages over time).
+await new Promise((resolve) => setTimeout(resolve, 30_000));
+gc?.();
+sample('30 s after, after gc');
 // SYNC_MEMORY_SNAPSHOT=file: a heap snapshot of what the sync left (open it in Chrome's DevTools).
 if (process.env['SYNC_MEMORY_SNAPSHOT']) writeHeapSnapshot(process.env['SYNC_MEMORY_SNAPSHOT']);
 console.log(`peak rss seen ${mb(peak)} MB; sent ${summary.sent} in ${summary.elapsedMs} ms`);

@@ -21,14 +21,15 @@ import { ConflictError, InvalidInputError, UnsupportedError } from '../errors.ts
 import { DEFAULT_MAX_DELETE_PERCENT, MassDeleteError, tooMany, validDeletePercent } from './massDelete.ts';
 import type { Logger } from '../context.ts';
 import { abortError } from './git.ts';
-import { LOCAL_REF, MERGED_REF, type CommitPlan, type VaultRepo } from './vaultRepo.ts';
+import type { VaultRepo } from './vaultRepo.ts';
 import { planSync, type PlanNotice, type SyncPlan } from './syncPlan.ts';
+import { commitPlans, readSent, RecordChangedError, type KindSource } from './syncCommits.ts';
 import { syncBase, type SyncBase } from './syncBase.ts';
 import { noticeText } from './syncNotices.ts';
-import { VAULT_FORMAT, type VaultFile } from './vaultFormat.ts';
+import { VAULT_FORMAT } from './vaultFormat.ts';
 import { validBranch, type PendingSync, type SyncSettings, type SyncState } from './syncState.ts';
 import type { FinishOptions, KnownPlan, Skipped, SyncFinisher } from './syncFinish.ts';
-import type { SyncKind, SyncKindName, SyncRecord } from './syncKinds.ts';
+import type { SyncKindName } from './syncKinds.ts';
 import type { SecretsSent } from '../secrets/doorSecrets.ts';
 
 export type SyncPhase = 'reading' | 'fetching' | 'fetched' | 'merging' | 'committed' | 'pushing' | 'pushed' | 'applying' | 'done';
@@ -75,19 +76,7 @@ export interface SyncSummary {
 /** Pushes tried before giving up when other machines keep pushing first. */
 const MAX_ATTEMPTS = 8;
 
-/** Where the engine reads one kind's records here. */
-export interface KindSource<R extends SyncRecord = SyncRecord> {
-  readonly kind: SyncKind<R>;
-  read(id: string): R | undefined;
-  /** Every record's id, a page at a time (a first sync's local changes). */
-  allIds(): Iterable<readonly string[]>;
-  /** How many there are (what a mass delete is weighed against). */
-  count(): number;
-  /** The record as it may leave this machine (secretGuard.ts: values replaced by placeholders); `read` when absent. */
-  readSent?(id: string): Promise<R | undefined>;
-  /** Of the records sent, how many went with values hidden and which with their values (secretGuard.ts). */
-  sentSecrets?(sent: Iterable<string>): SecretsSent;
-}
+export type { KindSource } from './syncCommits.ts';
 
 export interface EngineDeps {
   readonly repo: VaultRepo;
@@ -111,6 +100,8 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
   const run = runOf(deps, options);
   await deps.repo.init();
   let backup: string | undefined;
+  // Set when a record changed between a plan and its commit: the next try holds what it reads.
+  let holdRecords = false;
   for (let attempt = 1; ; attempt++) {
     run.checkAbort();
     const fetched = await fetchRemote(run, settings);
@@ -120,10 +111,18 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     await checkVault(run, settings, remote);
     const start = await startingPoint(run, settings, remote);
     run.checkAbort();
-    const { plans, skipped, seq } = await planKinds(run, start, remote);
+    const { plans, skipped, seq } = await planKinds(run, start, remote, holdRecords);
     backup ??= await backUpBeforeDeletes(deps, plans, run.percent, run.signal);
     run.checkAbort();
-    const result = await writeCommits(run, plans, start.base, remote);
+    let result: PendingSync | undefined;
+    try {
+      result = await writeCommits(run, plans, start.base, remote);
+    } catch (error) {
+      if (!(error instanceof RecordChangedError)) throw error;
+      deps.logger.info(`sync: ${error.message}; planning again (try ${attempt})`);
+      holdRecords = true;
+      continue;
+    }
     if (result !== undefined && result.merged !== remote) {
       // Recorded before the push: a sync killed after the push finds it and finishes it.
       deps.state.setPending(result);
@@ -235,7 +234,7 @@ async function startingPoint(run: Run, settings: SyncSettings, remote: string | 
 }
 
 /** Step 3: each kind's plan (syncPlan.ts), stopped by the delete guard unless confirmed; and the seq of the last change the plans saw. */
-async function planKinds(run: Run, start: SyncBase, remote: string | undefined): Promise<{ plans: SyncPlan[]; skipped: Skipped; seq: number }> {
+async function planKinds(run: Run, start: SyncBase, remote: string | undefined, holdRecords: boolean): Promise<{ plans: SyncPlan[]; skipped: Skipped; seq: number }> {
   const { repo, state, sources } = run.deps;
   const { base, rewound } = start;
   // Read before the records are: a change after this seq is one the plan may not have seen.
@@ -255,11 +254,13 @@ async function planKinds(run: Run, start: SyncBase, remote: string | undefined):
       kind,
       base,
       remote,
-      dirty: base === undefined ? new Set([...[...source.allIds()].flat(), ...localIds]) : new Set(localIds),
+      // A first sync: every id, a page at a time (the plan makes the one set of them it keeps).
+      dirty: base === undefined ? everyId(source, localIds) : localIds,
       remoteChanged: remoteChanged.get(kind.root) ?? [],
       bases: rewound ? new Map() : bases,
       history: rewound?.history?.get(kind.root),
-      read: (id) => (source.readSent ? source.readSent(id) : source.read(id)),
+      read: (id) => readSent(source, id),
+      holdRecords,
       signal: run.signal,
       onBad: (id, reason) => skipped.push({ id, reason }),
       onRead: (done, total) => run.progress('reading', done, total),
@@ -268,6 +269,11 @@ async function planKinds(run: Run, start: SyncBase, remote: string | undefined):
     plans.push(plan);
   }
   return { plans, skipped, seq: noted.seq };
+}
+
+function* everyId(source: KindSource, more: readonly string[]): Generator<string> {
+  for (const page of source.allIds()) yield* page;
+  yield* more;
 }
 
 /** Stops a plan that deletes more than the share, weighed against what each side holds now (the remote still has what was deleted here). */
@@ -282,10 +288,7 @@ function guardDeletes(plan: SyncPlan, here: number, percent: number): void {
 async function writeCommits(run: Run, plans: readonly SyncPlan[], base: string | undefined, remote: string | undefined): Promise<PendingSync | undefined> {
   const changedHere = plans.some((plan) => plan.local.size > 0);
   const sending = plans.some((plan) => plan.sent.size > 0) || remote === undefined;
-  const commits: CommitPlan[] = [
-    { ref: LOCAL_REF, parent: base, message: 'This machine before the sync', changes: folderChanges(plans, (plan) => plan.local) },
-    ...(sending ? [{ ref: MERGED_REF, parent: remote, message: commitMessage(plans), changes: folderChanges(plans, (plan) => plan.sent) }] : []),
-  ];
+  const commits = commitPlans(plans, run.deps.sources, base, remote, sending);
   const written = changedHere || sending ? await run.deps.repo.commit(commits, run.signal) : [];
   const local = changedHere ? written[0]! : base;
   const merged = sending ? written[1]! : remote;
@@ -335,19 +338,6 @@ async function backUpBeforeDeletes(deps: EngineDeps, plans: readonly SyncPlan[],
   const counts = deps.sources.map((source) => source.count());
   const confirmed = plans.some((plan, index) => tooMany(plan.deletesHere, counts[index]!, Math.min(percent, DEFAULT_MAX_DELETE_PERCENT)));
   return deps.beforeMassDelete(deleting, counts.reduce((sum, count) => sum + count, 0), confirmed, signal);
-}
-
-/** The folders the plans change in one of their commits, by path; each record's files are made as the commit streams them. */
-function* folderChanges(plans: readonly SyncPlan[], changes: (plan: SyncPlan) => ReadonlyMap<string, SyncRecord | undefined>): Generator<readonly [string, readonly VaultFile[] | undefined]> {
-  for (const plan of plans) for (const [id, record] of changes(plan)) yield [plan.kind.dir(id), record === undefined ? undefined : plan.kind.files(record)];
-}
-
-function commitMessage(plans: readonly SyncPlan[]): string {
-  const records = plans.flatMap((plan) => [...plan.sent.values()].map((record) => ({ record, plan })));
-  const deleted = records.filter(({ record }) => record === undefined).length;
-  const changed = records.length - deleted;
-  const names = records.flatMap(({ record, plan }) => (record ? [plan.kind.label(record)] : [])).slice(0, 3);
-  return `Sync: ${changed} changed${deleted > 0 ? `, ${deleted} deleted` : ''}${names.length > 0 ? ` (${names.join(', ')}${changed > names.length ? ', …' : ''})` : ''}`;
 }
 
 /** A remote's address without the credentials it may carry (https://user:token@host/…). */

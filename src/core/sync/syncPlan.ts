@@ -14,6 +14,15 @@ import type { VaultFile } from './vaultFormat.ts';
 /** Records read between turns of the event loop. */
 const READ_PAGE = 500;
 
+/**
+ * A record the plan takes as this machine has it, without holding it (issue 34: a first sync takes
+ * the whole library so, and held it all from reading to the apply): the commit reads it again and
+ * refuses it unless its folder id is still the plan's (`localOids`).
+ */
+export const AS_HERE: unique symbol = Symbol('as here');
+/** What the plan puts in a commit for a record: its version, undefined (deleted), or AS_HERE (read again). */
+export type Planned<R> = R | undefined | typeof AS_HERE;
+
 export interface PlanInputs<R extends SyncRecord> {
   readonly repo: VaultRepo;
   readonly kind: SyncKind<R>;
@@ -35,6 +44,12 @@ export interface PlanInputs<R extends SyncRecord> {
   readonly history?: VersionHistory | undefined;
   /** This machine's record, read now (as it may leave the machine). */
   read(id: string): R | undefined | Promise<R | undefined>;
+  /**
+   * Hold every record read, as the commit writes it (a sync run again because a record changed between
+   * its plan and its commit: holding them is what makes the second try certain to go through); otherwise
+   * only the records merged are held, the others are AS_HERE.
+   */
+  readonly holdRecords?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
   /** A record of the remote's that could not be read (reported, and left as it is). */
   onBad?(id: string, reason: string): void;
@@ -64,9 +79,18 @@ export interface PlanNotice {
 export interface SyncPlan<R extends SyncRecord = SyncRecord> {
   readonly kind: SyncKind<R>;
   /** This machine's versions that differ from the base commit's (the local commit's changes). */
-  readonly local: Map<string, R | undefined>;
+  readonly local: Map<string, Planned<R>>;
   /** The merge's versions that differ from the remote's (the merged commit's changes: what is sent). */
-  readonly sent: Map<string, R | undefined>;
+  readonly sent: Map<string, Planned<R>>;
+  /** The names of the first records sent (for the commit's message). */
+  readonly sentNames: string[];
+  /**
+   * Records the plan did not read (AS_HERE in both commits): neither the remote nor a base has them,
+   * so they are sent as they are here whatever they hold (a first sync to an empty remote sends the
+   * whole library so). The commit reads each once and records its folder id in `localOids` and
+   * `mergedOids`.
+   */
+  readonly unread: ReadonlySet<string>;
   /** Records the merge deletes here, and there. */
   readonly deletesHere: number;
   readonly deletesThere: number;
@@ -76,8 +100,8 @@ export interface SyncPlan<R extends SyncRecord = SyncRecord> {
   /** Every id the plan looked at. */
   readonly ids: ReadonlySet<string>;
   /** Each id's folder here when the plan read it, and in the merge (undefined: absent). */
-  readonly localOids: ReadonlyMap<string, string | undefined>;
-  readonly mergedOids: ReadonlyMap<string, string | undefined>;
+  readonly localOids: Map<string, string | undefined>;
+  readonly mergedOids: Map<string, string | undefined>;
   /** The merge's version of each record it changed on either side, as far as the plan holds it (records taken whole from the remote are read when applied). */
   readonly mergedRecords: ReadonlyMap<string, R | undefined>;
   /** Each record's base as the merge took it (undefined: absent). */
@@ -90,14 +114,16 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
   // Nobody pushed since the last sync: the remote's folders are the base's (one lookup, not two).
   const baseCommit = await repo.folders(base, ids, kind.dir);
   const theirs = base === remote ? baseCommit : await repo.folders(remote, ids, kind.dir);
-  const ours = await readOurs(inputs, ids);
+  const sentNames: string[] = [];
+  const ours = await readOurs(inputs, ids, baseCommit, theirs, sentNames);
   const draft: Draft<R> = {
     kind,
     ids,
     local: new Map(),
     sent: new Map(),
+    sentNames,
     notices: [],
-    localOids: new Map([...ours].map(([id, o]) => [id, o.oid])),
+    localOids: new Map([...ours].flatMap(([id, o]) => (o.unread ? [] : [[id, o.oid] as const]))),
     baseOids: new Map(),
     copies: new Map(),
     deletesHere: 0,
@@ -109,22 +135,32 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
     await mergeBoth(inputs, draft, toMerge, ours, theirs);
     await addCopies(inputs, draft);
   }
-  const mergedRecords = new Map([...draft.copies, ...draft.sent]);
+  // A record sent as it is here is here already: the apply needs only the versions that differ from this machine's.
+  const mergedRecords = new Map<string, R | undefined>(draft.copies);
+  for (const [id, record] of draft.sent) if (record !== AS_HERE) mergedRecords.set(id, record);
   const mergedOids = new Map<string, string | undefined>();
-  for (const id of ids) mergedOids.set(id, mergedRecords.has(id) ? oidOf(kind, mergedRecords.get(id)) : theirs.get(id));
+  for (const id of ids) mergedOids.set(id, draft.sent.get(id) === AS_HERE ? draft.localOids.get(id) : mergedRecords.has(id) ? oidOf(kind, mergedRecords.get(id)) : theirs.get(id));
+  for (const record of mergedRecords.values()) if (record !== undefined && draft.sentNames.length < SENT_NAMES) draft.sentNames.push(kind.label(record));
   const { local, sent, deletesHere, deletesThere, received, notices, localOids, baseOids } = draft;
-  return { kind, local, sent, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords, baseOids };
+  const unread = new Set([...ours].flatMap(([id, o]) => (o.unread ? [id] : [])));
+  return { kind, local, sent, sentNames, unread, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords, baseOids };
 }
 
-/** This machine's version of each record, and its folder id. */
-type Ours<R> = Map<string, { readonly record: R | undefined; readonly oid: string | undefined }>;
+/** Names a commit's message gives. */
+const SENT_NAMES = 3;
+
+/** This machine's version of each record (held only when it is merged, or all held: `holdRecords`), and its folder id. */
+type Ours<R> = Map<string, { readonly record: R | undefined; readonly oid: string | undefined; readonly unread?: true }>;
+/** One entry for every record the plan does not read (a first sync's whole library). */
+const UNREAD = { record: undefined, oid: undefined, unread: true } as const;
 
 /** The plan as it is being made. */
 interface Draft<R extends SyncRecord> {
   readonly kind: SyncKind<R>;
   readonly ids: Set<string>;
-  readonly local: Map<string, R | undefined>;
-  readonly sent: Map<string, R | undefined>;
+  readonly local: Map<string, Planned<R>>;
+  readonly sent: Map<string, Planned<R>>;
+  readonly sentNames: string[];
   readonly notices: PlanNotice[];
   readonly localOids: Map<string, string | undefined>;
   readonly baseOids: Map<string, string | undefined>;
@@ -135,12 +171,26 @@ interface Draft<R extends SyncRecord> {
   received: number;
 }
 
-/** Reads this machine's records, a page between turns of the event loop (a first sync reads the whole library: the host answers between pages). */
-async function readOurs<R extends SyncRecord>(inputs: PlanInputs<R>, ids: ReadonlySet<string>): Promise<Ours<R>> {
+/**
+ * Reads this machine's records, a page between turns of the event loop (a first sync reads the whole
+ * library: the host answers between pages). Only the records changed on both sides (merged) are kept,
+ * unless `holdRecords`: the others go to the commits as AS_HERE, read again there.
+ */
+async function readOurs<R extends SyncRecord>(inputs: PlanInputs<R>, ids: ReadonlySet<string>, baseCommit: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>, sentNames: string[]): Promise<Ours<R>> {
   const ours: Ours<R> = new Map();
   for (const id of ids) {
+    // Neither side's history has it: sent as it is here, whatever it holds (read once, by the commit).
+    if (inputs.holdRecords !== true && inputs.history === undefined && !theirs.has(id) && !baseCommit.has(id) && !inputs.bases.get(id)) {
+      ours.set(id, UNREAD);
+      continue;
+    }
     const record = await inputs.read(id);
-    ours.set(id, { record, oid: oidOf(inputs.kind, record) });
+    const oid = oidOf(inputs.kind, record);
+    const t = theirs.get(id);
+    const b = baseOf(inputs, baseCommit, id, oid, t);
+    const merged = oid !== t && oid !== b && t !== b;
+    if (record !== undefined && oid !== t && oid !== b && t === b && sentNames.length < SENT_NAMES) sentNames.push(inputs.kind.label(record));
+    ours.set(id, { record: inputs.holdRecords === true || merged ? record : undefined, oid });
     if (ours.size % READ_PAGE === 0) {
       inputs.onRead?.(ours.size, ids.size);
       await new Promise((resolve) => setImmediate(resolve));
@@ -162,12 +212,24 @@ function baseOf<R extends SyncRecord>(inputs: PlanInputs<R>, baseCommit: Readonl
   return undefined;
 }
 
+/** What the commits take of this machine's record: the record when held, AS_HERE when not (read again). */
+function plannedOf<R>(o: { readonly record: R | undefined; readonly oid: string | undefined }): Planned<R> {
+  return o.record ?? (o.oid === undefined ? undefined : AS_HERE);
+}
+
 /** Compares each record's three folder ids: one side changed it, that side's version; both, returned to be merged. */
 function compare<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Draft<R>, ours: Ours<R>, baseCommit: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>): string[] {
   const toMerge: string[] = [];
   for (const id of draft.ids) {
     const o = ours.get(id)!;
-    if (o.oid !== baseCommit.get(id)) draft.local.set(id, o.record);
+    if (o.unread) {
+      draft.local.set(id, AS_HERE);
+      draft.sent.set(id, AS_HERE);
+      // No base (absent from baseOids reads the same).
+      continue;
+    }
+    const planned = plannedOf(o);
+    if (o.oid !== baseCommit.get(id)) draft.local.set(id, planned);
     const t = theirs.get(id);
     const b = baseOf(inputs, baseCommit, id, o.oid, t);
     draft.baseOids.set(id, b);
@@ -176,8 +238,8 @@ function compare<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Draft<R>, o
       draft.received++;
       if (t === undefined) draft.deletesHere++;
     } else if (t === b) {
-      draft.sent.set(id, o.record);
-      if (o.record === undefined) draft.deletesThere++;
+      draft.sent.set(id, planned);
+      if (o.oid === undefined) draft.deletesThere++;
     } else toMerge.push(id);
   }
   return toMerge;

@@ -46,12 +46,21 @@ export function folderOid(files: readonly VaultFile[]): string {
   return createHash('sha1').update(`tree ${body.length}\0`).update(body).digest('hex');
 }
 
-/** One commit to write: its parent, and the folders it changes from the parent's tree, by path (undefined: removed), made as they are streamed. */
+/** A folder already in the repository, or written by an earlier commit of the same fast-import: its tree id. */
+export interface FolderTree {
+  readonly tree: string;
+}
+
+/** A folder a commit changes: its files, a tree it is (FolderTree), or undefined (removed). */
+export type FolderChange = readonly [dir: string, folder: readonly VaultFile[] | FolderTree | undefined];
+
+/** One commit to write: its parent, and the folders it changes from the parent's tree, by path, made as they are streamed. */
 export interface CommitPlan {
   readonly ref: string;
   readonly parent: string | undefined;
-  readonly message: string;
-  readonly changes: Iterable<readonly [dir: string, files: readonly VaultFile[] | undefined]>;
+  /** Made when the commits before this one are streamed, when it is a function (it may name records they read). */
+  readonly message: string | (() => string);
+  readonly changes: Iterable<FolderChange> | AsyncIterable<FolderChange>;
 }
 
 export class VaultRepo {
@@ -287,8 +296,10 @@ function safeName(name: string): string {
 
 /**
  * The input of one fast-import writing `plans`, in chunks of about STREAM_CHUNK_BYTES made as git
- * reads them: each record's blobs (once per content), then each commit's changes by mark. Only
- * the folders' paths and marks are kept until the commits are written, never the files' bytes.
+ * reads them. Each commit's files go inline, as its changes are made: nothing of a record is kept
+ * once its chunk is handed on (issue 34: the marks of every blob and every folder's list of them,
+ * kept until the commits were written, were 50 MB at 100k snippets). The commits are written in order,
+ * so a later one may name a folder an earlier one wrote by its tree (FolderTree).
  */
 export async function* fastImportStream(plans: readonly CommitPlan[]): AsyncGenerator<Buffer> {
   let pending: Buffer[] = [];
@@ -304,47 +315,30 @@ export async function* fastImportStream(plans: readonly CommitPlan[]): AsyncGene
     size = 0;
     return chunk;
   };
-  const marks = new Map<string, number>();
-  let nextMark = 1;
-  const blob = (data: Buffer): number => {
-    const oid = blobOid(data);
-    let mark = marks.get(oid);
-    if (mark === undefined) {
-      mark = nextMark++;
-      marks.set(oid, mark);
-      push(`blob\nmark :${mark}\ndata ${data.length}\n`);
-      push(data);
-      push('\n');
-    }
-    return mark;
+  const file = (path: string, data: Buffer): void => {
+    push(`M 100644 inline ${path}\ndata ${data.length}\n`);
+    push(data);
+    push('\n');
   };
-  const marker = blob(Buffer.from(VAULT_MARKER_TEXT));
-  const attributes = blob(Buffer.from(VAULT_ATTRIBUTES_TEXT));
-  const files: Array<Array<{ dir: string; files: Array<{ name: string; mark: number }> | undefined }>> = [];
+  const when = Math.floor(Date.now() / 1000);
   let serialized = 0;
   for (const plan of plans) {
-    const changes: (typeof files)[number] = [];
-    for (const [dir, folder] of plan.changes) {
-      changes.push({ dir, files: folder?.map((file) => ({ name: file.name, mark: blob(file.data) })) });
-      if (size >= STREAM_CHUNK_BYTES) yield take();
-      // A first sync streams the whole library: the host answers between pages of it.
-      if (++serialized % STREAM_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
-    files.push(changes);
-  }
-  const when = Math.floor(Date.now() / 1000);
-  for (const [index, plan] of plans.entries()) {
-    const message = Buffer.from(plan.message, 'utf8');
+    // Made now, when the commits before it are written (it may name records they read).
+    const message = Buffer.from(typeof plan.message === 'string' ? plan.message : plan.message(), 'utf8');
     push(`reset ${plan.ref}\ncommit ${plan.ref}\ncommitter Satchel on ${safeName(hostname())} <sync@satchel.invalid> ${when} +0000\ndata ${message.length}\n`);
     push(message);
     push('\n');
     if (plan.parent !== undefined) push(`from ${plan.parent}\n`);
-    push(`M 100644 :${marker} ${VAULT_MARKER}\n`);
-    push(`M 100644 :${attributes} ${VAULT_ATTRIBUTES}\n`);
-    for (const change of files[index]!) {
-      push(`D ${change.dir}\n`);
-      for (const file of change.files ?? []) push(`M 100644 :${file.mark} ${change.dir}/${file.name}\n`);
+    file(VAULT_MARKER, Buffer.from(VAULT_MARKER_TEXT));
+    file(VAULT_ATTRIBUTES, Buffer.from(VAULT_ATTRIBUTES_TEXT));
+    for await (const [dir, folder] of plan.changes) {
+      push(`D ${dir}\n`);
+      // fast-import finds a tree an earlier commit of its own stream wrote, as well as one in the repository.
+      if (folder !== undefined && 'tree' in folder) push(`M 040000 ${folder.tree} ${dir}\n`);
+      else for (const one of folder ?? []) file(`${dir}/${one.name}`, one.data);
       if (size >= STREAM_CHUNK_BYTES) yield take();
+      // A first sync streams the whole library: the host answers between pages of it.
+      if (++serialized % STREAM_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     push('\n');
   }
