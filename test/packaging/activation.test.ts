@@ -3,15 +3,18 @@
  * bundle carries neither zod nor undici, and requiring and activating it, as VS Code does, builds no
  * schema, so zod's own bundle (dist/zod.cjs) stays unloaded; that bundle is required only when a
  * schema is first built. ws (with the zlib and TLS it requires) is loaded when the first socket
- * opens, after activation. Needs the bundles: npm test runs `npm run package` first.
+ * opens, after activation. The config-file parsers (yaml, js-yaml, jsonc-parser, smol-toml) are their
+ * own bundles too, required on first use (scripts/onDemandPackages.mjs). Needs the bundles: npm test
+ * runs `npm run package` first.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onDemandPackages, onDemandSource } from '../../scripts/onDemandPackages.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = join(root, 'dist');
@@ -84,6 +87,78 @@ console.log(JSON.stringify({ before, after: loaded(), parsed }));
     const result = spawnSync(process.execPath, ['-e', probe, scratch], { encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout.trim()), { before: false, after: true, parsed: false });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+// A string of each parser's own code (an error message) that Satchel's sources never spell.
+const parserMarkers: Record<keyof typeof onDemandPackages, string> = {
+  yaml: 'Implicit map keys',
+  'js-yaml': 'duplicated mapping key',
+  'jsonc-parser': 'InvalidSymbol',
+  'smol-toml': 'Invalid TOML',
+};
+
+test("the extension's bundle holds no config-file parser: each is its own bundle, and activation loads none", () => {
+  const source = readFileSync(join(dist, 'extensionMain.cjs'), 'utf8');
+  for (const [name, marker] of Object.entries(parserMarkers)) {
+    assert.ok(!source.includes(marker), `${name} is bundled in extensionMain.cjs`);
+    const file = onDemandPackages[name as keyof typeof onDemandPackages];
+    assert.ok(readFileSync(join(dist, file), 'latin1').includes(marker), `${file} does not hold ${name}`);
+    // The extension's bundle requires it by name, from beside itself.
+    assert.ok(source.includes(JSON.stringify(file)), `extensionMain.cjs never requires ${file}`);
+  }
+  // And activating loads none of them (nor anything else of dist/ but the loader).
+  const scratch = mkdtempSync(join(tmpdir(), 'satchel-activation-'));
+  try {
+    const result = spawnSync(process.execPath, ['-e', child, join(root, 'test', 'support', 'vscodeStub.cjs'), join(dist, 'extension.cjs'), scratch], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: scratch },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const loaded: unknown = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+    assert.ok(Array.isArray(loaded));
+    for (const file of Object.values(onDemandPackages)) assert.ok(!loaded.includes(file), `${file} loaded at activation`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+test('an on-demand parser is required from its bundle when first read, and parses as the package does', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'satchel-on-demand-'));
+  try {
+    for (const file of Object.values(onDemandPackages)) copyFileSync(join(dist, file), join(scratch, file));
+    const names = (file: string): string[] => {
+      const listed = spawnSync(process.execPath, ['-e', 'console.log(JSON.stringify(Object.keys(require(process.argv[1]))))', join(scratch, file)], { encoding: 'utf8' });
+      assert.equal(listed.status, 0, listed.stderr);
+      const keys: unknown = JSON.parse(listed.stdout);
+      assert.ok(Array.isArray(keys) && keys.every((key) => typeof key === 'string'));
+      return keys;
+    };
+    for (const [name, file] of Object.entries(onDemandPackages)) writeFileSync(join(scratch, `${name}.onDemand.cjs`), onDemandSource(file, names(file)));
+    const probe = `
+const dir = process.argv[1];
+const loaded = (file) => Object.keys(require.cache).some((path) => path.endsWith('/' + file));
+const toml = require(dir + '/smol-toml.onDemand.cjs');
+const jsonc = require(dir + '/jsonc-parser.onDemand.cjs');
+const yaml = require(dir + '/yaml.onDemand.cjs');
+const jsYaml = require(dir + '/js-yaml.onDemand.cjs');
+const before = ['smolToml.cjs', 'jsoncParser.cjs', 'yaml.cjs', 'jsYaml.cjs'].filter(loaded);
+let tomlError = false;
+try { toml.parse('a = '); } catch (error) { tomlError = error instanceof toml.TomlError; }
+const parsed = [toml.parse('a = 1').a, jsonc.parse('{"a": 2, /* c */}').a, yaml.parseDocument('a: 3').toJS().a, jsYaml.load('a: 4').a];
+console.log(JSON.stringify({ before, after: ['smolToml.cjs', 'jsoncParser.cjs', 'yaml.cjs', 'jsYaml.cjs'].filter(loaded), parsed, tomlError, isMap: yaml.isMap(yaml.parseDocument('a: 1').contents) }));
+`;
+    const result = spawnSync(process.execPath, ['-e', probe, scratch], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout.trim()), {
+      before: [],
+      after: ['smolToml.cjs', 'jsoncParser.cjs', 'yaml.cjs', 'jsYaml.cjs'],
+      parsed: [1, 2, 3, 4],
+      tomlError: true,
+      isMap: true,
+    });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
