@@ -19,6 +19,7 @@ import type { Logger } from '../context.ts';
 import type { ChangeEvent, Disposable } from '../events.ts';
 import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { Calls } from '../rpc/calls.ts';
+import { lowerPriority } from '../childPriority.ts';
 import { isFileError } from './files.ts';
 import type { ImportOptions, ImportSource, ImportSummary, SnippetImporter } from './importer.ts';
 import { bundledImportHost, relayedError, type FromChild, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
@@ -221,6 +222,7 @@ export class ImportProcess {
           // Structured clone: a parsed file's snippets cross as they are.
           serialization: 'advanced',
         });
+        lowerPriority(child, (message) => this.deps.logger.warn(message));
       } catch {
         child = undefined;
       }

@@ -10,6 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Emitter } from '../events.ts';
+import { lowerPriority } from '../childPriority.ts';
 import { UnavailableError, UnsupportedError } from '../errors.ts';
 import { Calls } from '../rpc/calls.ts';
 import { READY_ID, resultOf, type DistributiveOmit, type RpcReply, type RpcRequest } from '../rpc/replies.ts';
@@ -45,6 +46,7 @@ export class ModelProcess<Request extends RpcRequest> {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
     });
+    lowerPriority(child);
     this.child = child;
     this.started = this.calls.replyAt(READY_ID);
     child.stderr?.setEncoding('utf8');

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Readable, pipeline } from 'node:stream';
 import { UnavailableError } from '../errors.ts';
+import { lowerPriority } from '../childPriority.ts';
 
 /** Git is not installed (or not on PATH): the sync stops before anything changed. */
 export class GitMissingError extends UnavailableError {
@@ -128,7 +129,9 @@ export class Git {
   spawn(args: readonly string[]): ChildProcess {
     // `--version` is asked as it is: it touches no repository, and a wrapper may answer it alone.
     const settings = args[0] === '--version' ? [] : this.settings;
-    return spawn(this.executable, [...settings, ...args], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(this.executable, [...settings, ...args], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    lowerPriority(child);
+    return child;
   }
 
   /** Runs git to its end; throws GitError on a failing exit, GitMissingError when there is no git. */
