@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import { ClientError } from './errors.ts';
+import { deadline } from './deadline.ts';
 import { openPool } from './undiciPool.ts';
 import type { OpenPool, Pool, PoolReply } from './pool.ts';
 import { pathOf, type Method, type Operation, type PathParams, type ReplyOf } from '../wire/operation.ts';
@@ -142,11 +143,13 @@ export class HttpTransport {
 
   /** The whole reply's text, and the revision its ETag names. */
   private async send(method: Method, path: string, options: RequestOptions): Promise<Revised<string>> {
-    const { reply, fail } = await this.open(method, path, options, options.timeoutMs ?? this.timeoutMs);
+    const { reply, fail, settle } = await this.open(method, path, options, options.timeoutMs ?? this.timeoutMs);
     try {
       return { value: await reply.body.text(), revision: revisionOfEtag(reply.headers.etag) };
     } catch (cause) {
       throw fail(cause);
+    } finally {
+      settle();
     }
   }
 
@@ -155,7 +158,7 @@ export class HttpTransport {
    * caller's signal ends it (the lines show it is alive); leaving the loop early closes the reply.
    */
   private async lines(method: Method, path: string, options: RequestOptions): Promise<AsyncIterable<unknown>> {
-    const { reply, fail } = await this.open(method, path, options, options.timeoutMs);
+    const { reply, fail, settle } = await this.open(method, path, options, options.timeoutMs);
     return (async function* parsed(): AsyncGenerator<unknown> {
       // Decoded as a stream: a character may be split between chunks.
       const decoder = new TextDecoder();
@@ -185,20 +188,26 @@ export class HttpTransport {
       } finally {
         // A caller that stops reading (it has what it wanted) lets the connection go.
         reply.body.destroy();
+        settle();
       }
     })();
   }
 
   /**
    * Sends the request and checks the status; `fail` says why the reply could not be read
-   * (cancelled by the caller, out of time, or the host unreachable).
+   * (cancelled by the caller, out of time, or the host unreachable). The time limit covers reading
+   * the reply too: the caller calls `settle` once it has read it or given up.
    */
-  private async open(method: Method, path: string, options: RequestOptions, timeoutMs: number | undefined): Promise<{ reply: PoolReply; fail: (cause: unknown) => ClientError }> {
-    const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-    const signals = [options.signal, timeout].filter((signal) => signal !== undefined);
+  private async open(
+    method: Method,
+    path: string,
+    options: RequestOptions,
+    timeoutMs: number | undefined,
+  ): Promise<{ reply: PoolReply; fail: (cause: unknown) => ClientError; settle: () => void }> {
+    const limit = deadline(options.signal, timeoutMs);
     const fail = (cause: unknown): ClientError => {
       if (options.signal?.aborted) return new ClientError(0, 'aborted', `${method} ${path} was cancelled`, { cause });
-      if (timeout?.aborted) return new ClientError(0, 'timeout', `${method} ${path} timed out`, { cause });
+      if (limit.timedOut) return new ClientError(0, 'timeout', `${method} ${path} timed out`, { cause });
       return ClientError.unreachableAt(this.baseUrl, cause);
     };
     const headers: Record<string, string> = { ...this.headers, ...options.headers };
@@ -213,12 +222,14 @@ export class HttpTransport {
     let reply: PoolReply;
     let text: string;
     try {
-      reply = await this.pool.request({ method, path: path + queryString(options.query), headers, body, signal: AbortSignal.any(signals) });
-      if (reply.statusCode >= 200 && reply.statusCode < 300) return { reply, fail };
+      reply = await this.pool.request({ method, path: path + queryString(options.query), headers, body, signal: limit.signal });
+      if (reply.statusCode >= 200 && reply.statusCode < 300) return { reply, fail, settle: limit.settle };
       text = await reply.body.text();
     } catch (cause) {
+      limit.settle();
       throw fail(cause);
     }
+    limit.settle();
     throw ClientError.fromReply(reply.statusCode, text);
   }
 
