@@ -63,6 +63,16 @@ export async function discardEditors(): Promise<void> {
   }
 }
 
+/**
+ * One editor group with no editors, whatever earlier suites left open: a test that opens an editor
+ * beside another (ViewColumn.Beside) then finds it in column 2, not one further right.
+ */
+export async function oneEmptyEditorGroup(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.joinAllGroups');
+  await discardEditors();
+  await until('one empty editor group', () => vscode.window.tabGroups.all.length === 1 && vscode.window.tabGroups.all[0]!.tabs.length === 0);
+}
+
 /** The range of the first occurrence of `text` in the document. */
 export function rangeOf(document: vscode.TextDocument, text: string): vscode.Range {
   const at = document.getText().indexOf(text);

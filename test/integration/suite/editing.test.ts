@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
 import { Configuration, FormatApi } from '@pieces.app/pieces-os-client';
 import { clickNotificationButton, mouse, screenshot, screenshotPath, until } from './support.ts';
-import { activated, discardEditors, openSnippet, pause, rangeOf, revealAsset, saveActive, showAssets } from './assetsWorkbench.ts';
+import { activated, discardEditors, oneEmptyEditorGroup, openSnippet, pause, rangeOf, revealAsset, saveActive, showAssets } from './assetsWorkbench.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { SatchelClient } from '../../../src/client/satchelClient.ts';
 import { assetLanguage, assetText } from '../../../src/client/assets.ts';
@@ -109,6 +109,8 @@ describe('Snippets edited in place', function () {
 
   before(async function () {
     ({ api, client } = await activated());
+    // The code opens in column 1 and its description beside it in column 2, not after groups earlier suites left open.
+    await oneEmptyEditorGroup();
     formats = new FormatApi(new Configuration({ basePath: api.server.connection!.url }));
     const application = await api.server.application();
     port = await client.assets.createFromText({ text: PORT, application, language: 'ts', name: 'Parse a port', tags: ['network'] });

@@ -28,6 +28,15 @@ const SNIPPETS = JSON.stringify({
   'Remote fetch': { prefix: 'rfetch', body: ['await fetch(${1:url});'], scope: 'javascript' },
 });
 
+/**
+ * Drops every notification earlier tests left: the runner clicks the first button with a label, and
+ * another one's "Don't Show Again" (VS Code's own prompts carry one too) would be clicked instead of the notice's.
+ */
+async function clearNotifications(): Promise<void> {
+  await vscode.commands.executeCommand('notifications.clearAll');
+  await new Promise((r) => setTimeout(r, 300));
+}
+
 /** Toasts of this headless window go straight to the notification list: open it, as a user would. */
 async function showNotifications(): Promise<void> {
   await vscode.commands.executeCommand('notifications.showList');
@@ -125,6 +134,7 @@ describe('Remote windows', function () {
 
     it('a new, empty library there is announced with the machine and the data directory; Set Sync Remote opens the sync settings', async function () {
       this.timeout(90_000);
+      await clearNotifications();
       await configuration().update('remote.warnOnRemoteHost', true, vscode.ConfigurationTarget.Global);
       await configuration().update('dataDirectory', emptyDir, vscode.ConfigurationTarget.Global);
       const notice = await until('the remote notice', () => api.server.dataDir === emptyDir && api.remote.showing, 30_000);
@@ -139,6 +149,7 @@ describe('Remote windows', function () {
 
     it("Don't Show Again turns the warning off; a library with snippets is never announced", async function () {
       this.timeout(60_000);
+      await clearNotifications();
       const again = api.remote.check();
       await until('the notice again', () => api.remote.showing);
       await showNotifications();
