@@ -97,7 +97,9 @@ async function hover(page: Page, point: MousePoint, screenshot: string | undefin
       .locator('.monaco-hover, .workbench-hover')
       .evaluateAll((elements) => elements.filter((element) => element.getBoundingClientRect().width > 0).map((element) => element.textContent ?? ''));
     const text = texts.sort((a, b) => b.length - a.length)[0]?.trim();
-    if (text) {
+    // A hover whose providers are still resolving reads "Loading..." (seen under load); wait for its content.
+    const loading = text?.includes('Loading...') === true && Date.now() <= deadline;
+    if (text && !loading) {
       // Highlighting and the lazily resolved parts land a moment after the hover opens.
       await pause(700);
       if (screenshot) await page.screenshot({ path: screenshot });
