@@ -35,6 +35,7 @@ export class TitleTrigrams {
    * the rest at once), so a large store's first requests after start are not held up by it.
    */
   async warmGradually(slice = 2000): Promise<void> {
+    if (this.postings) return;
     const reading = this.startReading();
     while (!this.postings && this.reading === reading) {
       if (reading.step(slice)) {
@@ -203,13 +204,16 @@ export class TitleTrigrams {
   private startReading(): Reading {
     if (this.reading) return this.reading;
     const titles = this.titles;
+    // What an ended reading put there: every title is counted as it is read.
+    titles.clear();
     const source = this.source;
     this.reading = new Reading(
+      titles,
       (function* () {
         for (const { rowid, title } of source.titles()) {
           const lower = title.toLowerCase();
           titles.set(rowid, lower);
-          yield [rowid, lower] as const;
+          yield rowid;
         }
       })(),
     );
@@ -228,9 +232,7 @@ export class TitleTrigrams {
   }
 
   private compact(): void {
-    const builder = new PostingsBuilder();
-    for (const [rowid, title] of this.titles) builder.add(rowid, indexCodes(title));
-    this.postings = builder.finish();
+    this.postings = buildPostings(this.titles);
     this.stale = 0;
   }
 
@@ -244,21 +246,46 @@ export class TitleTrigrams {
 class Reading {
   readonly builder = new PostingsBuilder();
   readonly queued: Array<[rowid: number, title: string | undefined]> = [];
-  private readonly titles: Iterator<readonly [number, string]>;
+  private readonly titles: ReadonlyMap<number, string>;
+  /** Rowids of the titles read, each put in `titles` as it is given (ascending: the store's order). */
+  private readonly reading: Iterator<number>;
+  /** Once all are read (and counted): the rowids, filled up to `next`. */
+  private rowids: Float64Array | undefined;
+  private next = 0;
 
-  constructor(titles: Iterator<readonly [number, string]>) {
+  constructor(titles: ReadonlyMap<number, string>, reading: Iterator<number>) {
     this.titles = titles;
+    this.reading = reading;
   }
 
-  /** Reads up to `count` titles; true once all are read. */
+  /** Reads, then fills, up to `count` titles; true once all are filled. */
   step(count: number): boolean {
     for (let i = 0; i < count; i++) {
-      const next = this.titles.next();
-      if (next.done) return true;
-      this.builder.add(next.value[0], indexCodes(next.value[1]));
+      if (this.rowids === undefined) {
+        const read = this.reading.next();
+        if (read.done) this.rowids = ascendingRowids(this.titles);
+        else this.builder.count(read.value, indexCodes(this.titles.get(read.value)!));
+      } else {
+        if (this.next === this.rowids.length) return true;
+        const rowid = this.rowids[this.next++]!;
+        this.builder.fill(rowid, indexCodes(this.titles.get(rowid)!));
+      }
     }
-    return false;
+    return this.rowids !== undefined && this.next === this.rowids.length;
   }
+}
+
+function ascendingRowids(titles: ReadonlyMap<number, string>): Float64Array {
+  return Float64Array.from(titles.keys()).sort();
+}
+
+/** The packed lists of `titles`, both passes at once (a compaction). */
+function buildPostings(titles: ReadonlyMap<number, string>): PackedPostings {
+  const builder = new PostingsBuilder();
+  const rowids = ascendingRowids(titles);
+  for (const rowid of rowids) builder.count(rowid, indexCodes(titles.get(rowid)!));
+  for (const rowid of rowids) builder.fill(rowid, indexCodes(titles.get(rowid)!));
+  return builder.finish();
 }
 
 /**
