@@ -117,11 +117,12 @@ export class PostingsBuilder {
     return this.slotCodes.byteLength + this.counts.byteLength + this.sizes.byteLength + this.last.byteLength;
   }
 
-  /** Pass one: a title's distinct codes. Rowids must ascend. */
-  count(rowid: number, codes: Iterable<number>): void {
+  /** Pass one: a title's distinct codes (the first `length` of `codes`). Rowids must ascend. */
+  count(rowid: number, codes: ArrayLike<number>, length = codes.length): void {
     if (this.layout) throw new Error('PostingsBuilder: count after fill');
     this.ascending(rowid);
-    for (const code of codes) {
+    for (let i = 0; i < length; i++) {
+      const code = codes[i]!;
       let slot = this.slots.get(code);
       if (slot === undefined) {
         slot = this.slotCount++;
@@ -137,11 +138,12 @@ export class PostingsBuilder {
   }
 
   /** Pass two: the same titles with the same codes, in the same order. */
-  fill(rowid: number, codes: Iterable<number>): void {
+  fill(rowid: number, codes: ArrayLike<number>, length = codes.length): void {
     const layout = (this.layout ??= this.lay());
     this.ascending(rowid);
     const bytes = layout.bytes;
-    for (const code of codes) {
+    for (let i = 0; i < length; i++) {
+      const code = codes[i]!;
       const slot = this.slots.get(code);
       if (slot === undefined) throw new Error('PostingsBuilder: a code filled that was not counted');
       let gap = rowid - this.last[slot]!;

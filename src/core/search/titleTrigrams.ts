@@ -264,11 +264,11 @@ class Reading {
       if (this.rowids === undefined) {
         const read = this.reading.next();
         if (read.done) this.rowids = ascendingRowids(this.titles);
-        else this.builder.count(read.value, indexCodes(this.titles.get(read.value)!));
+        else countTitle(this.builder, read.value, this.titles.get(read.value)!);
       } else {
         if (this.next === this.rowids.length) return true;
         const rowid = this.rowids[this.next++]!;
-        this.builder.fill(rowid, indexCodes(this.titles.get(rowid)!));
+        fillTitle(this.builder, rowid, this.titles.get(rowid)!);
       }
     }
     return this.rowids !== undefined && this.next === this.rowids.length;
@@ -279,12 +279,22 @@ function ascendingRowids(titles: ReadonlyMap<number, string>): Float64Array {
   return Float64Array.from(titles.keys()).sort();
 }
 
+function countTitle(builder: PostingsBuilder, rowid: number, title: string): void {
+  const { codes, length } = indexCodes(title);
+  builder.count(rowid, codes, length);
+}
+
+function fillTitle(builder: PostingsBuilder, rowid: number, title: string): void {
+  const { codes, length } = indexCodes(title);
+  builder.fill(rowid, codes, length);
+}
+
 /** The packed lists of `titles`, both passes at once (a compaction). */
 function buildPostings(titles: ReadonlyMap<number, string>): PackedPostings {
   const builder = new PostingsBuilder();
   const rowids = ascendingRowids(titles);
-  for (const rowid of rowids) builder.count(rowid, indexCodes(titles.get(rowid)!));
-  for (const rowid of rowids) builder.fill(rowid, indexCodes(titles.get(rowid)!));
+  for (const rowid of rowids) countTitle(builder, rowid, titles.get(rowid)!);
+  for (const rowid of rowids) fillTitle(builder, rowid, titles.get(rowid)!);
   return builder.finish();
 }
 
@@ -318,22 +328,34 @@ function codesOf(title: string, wordStarts = true): Set<number> {
   return codes;
 }
 
-let scratch = new Int32Array(256);
+/** A title's index codes: the first `length` of `codes`. */
+interface Codes {
+  codes: Int32Array;
+  length: number;
+}
+
+const scratch: Codes & { views: Int32Array[] } = { codes: new Int32Array(256), length: 0, views: [] };
 
 /**
  * What `codesOf` gives the index, distinct and ascending, in a scratch array that the next call
- * reuses (the builder reads it at once): a build of 100k titles made a Set a title, 150 MB of young
- * garbage that grew V8's young generation to its largest (32 MB, kept after the build).
+ * reuses (the builder reads it at once), sorted through a view kept for each length: a build of 100k
+ * titles made a Set a title (150 MB of young garbage), then two views a title (2 × 200k objects),
+ * and garbage made while the titles kept are read grows V8's young generation, up to 32 MB.
  */
-function indexCodes(title: string): Int32Array {
-  if (scratch.length < 2 * title.length) scratch = new Int32Array(4 * title.length);
+function indexCodes(title: string): Codes {
+  if (scratch.codes.length < 2 * title.length) {
+    scratch.codes = new Int32Array(4 * title.length);
+    scratch.views = [];
+  }
+  const codes = scratch.codes;
   let count = 0;
-  for (let i = 0; i + 3 <= title.length; i++) scratch[count++] = codeAt(title, i);
-  for (let i = 0; i < title.length; i++) if (isWordStart(title, i)) scratch[count++] = wordStartCode(title, i);
-  const codes = scratch.subarray(0, count).sort();
+  for (let i = 0; i + 3 <= title.length; i++) codes[count++] = codeAt(title, i);
+  for (let i = 0; i < title.length; i++) if (isWordStart(title, i)) codes[count++] = wordStartCode(title, i);
+  (scratch.views[count] ??= codes.subarray(0, count)).sort();
   let distinct = 0;
   for (let i = 0; i < count; i++) if (i === 0 || codes[i] !== codes[i - 1]) codes[distinct++] = codes[i]!;
-  return scratch.subarray(0, distinct);
+  scratch.length = distinct;
+  return scratch;
 }
 
 function sharedWith(codes: ReadonlySet<number>, title: string): number {

@@ -5,8 +5,8 @@ import { PostingsBuilder, type PackedPostings } from '../../../src/core/search/t
 /** Both passes over the same titles, as TitleTrigrams builds. */
 function build(titles: ReadonlyArray<readonly [rowid: number, codes: Iterable<number>]>): PackedPostings {
   const builder = new PostingsBuilder();
-  for (const [rowid, codes] of titles) builder.count(rowid, codes);
-  for (const [rowid, codes] of titles) builder.fill(rowid, codes);
+  for (const [rowid, codes] of titles) builder.count(rowid, [...codes]);
+  for (const [rowid, codes] of titles) builder.fill(rowid, [...codes]);
   return builder.finish();
 }
 
@@ -86,10 +86,10 @@ test('a dense index takes about a byte a rowid, not four, and the builder a few 
     entries += codes.size;
   }
   const builder = new PostingsBuilder();
-  for (const [rowid, codes] of titles) builder.count(rowid, codes);
+  for (const [rowid, codes] of titles) builder.count(rowid, [...codes]);
   // Holding each title's codes until the end (the builder before) took 4 bytes an entry: 3.2 MB here.
   assert.ok(builder.workingBytes <= 4096 * 24, `${builder.workingBytes} working bytes for 400 codes`);
-  for (const [rowid, codes] of titles) builder.fill(rowid, codes);
+  for (const [rowid, codes] of titles) builder.fill(rowid, [...codes]);
   assert.ok(builder.workingBytes <= 4096 * 24);
   const postings = builder.finish();
   assert.equal(postings.entries, entries);
