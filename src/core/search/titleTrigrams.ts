@@ -242,14 +242,20 @@ export class TitleTrigrams {
   }
 }
 
-/** A reading of the store's titles in progress, and the writes that happened during it. */
+/**
+ * A reading of the store's titles in progress, and the writes that happened during it: each title
+ * is counted as it is read (the store gives them by rowid), then all are filled in rowid order.
+ */
 class Reading {
-  readonly builder = new PostingsBuilder();
+  builder = new PostingsBuilder();
   readonly queued: Array<[rowid: number, title: string | undefined]> = [];
   private readonly titles: ReadonlyMap<number, string>;
-  /** Rowids of the titles read, each put in `titles` as it is given (ascending: the store's order). */
+  /** Rowids of the titles read, each put in `titles` as it is given. */
   private readonly reading: Iterator<number>;
-  /** Once all are read (and counted): the rowids, filled up to `next`. */
+  private last = -Infinity;
+  /** A source that gave rowids out of order: all are counted again, in order, once read. */
+  private recount = false;
+  /** Once all are read: the rowids in order, counted (when recounting) then filled up to `next`. */
   private rowids: Float64Array | undefined;
   private next = 0;
 
@@ -263,15 +269,28 @@ class Reading {
     for (let i = 0; i < count; i++) {
       if (this.rowids === undefined) {
         const read = this.reading.next();
-        if (read.done) this.rowids = ascendingRowids(this.titles);
-        else countTitle(this.builder, read.value, this.titles.get(read.value)!);
-      } else {
-        if (this.next === this.rowids.length) return true;
-        const rowid = this.rowids[this.next++]!;
-        fillTitle(this.builder, rowid, this.titles.get(rowid)!);
+        if (read.done) {
+          this.rowids = ascendingRowids(this.titles);
+          if (this.recount) this.builder = new PostingsBuilder();
+        } else if (this.recount || read.value <= this.last) this.recount = true;
+        else {
+          this.last = read.value;
+          countTitle(this.builder, read.value, this.titles.get(read.value)!);
+        }
+        continue;
       }
+      const rowids = this.rowids;
+      if (this.next === rowids.length) {
+        if (!this.recount) return true;
+        this.recount = false;
+        this.next = 0;
+        continue;
+      }
+      const rowid = rowids[this.next++]!;
+      if (this.recount) countTitle(this.builder, rowid, this.titles.get(rowid)!);
+      else fillTitle(this.builder, rowid, this.titles.get(rowid)!);
     }
-    return this.rowids !== undefined && this.next === this.rowids.length;
+    return this.rowids !== undefined && !this.recount && this.next === this.rowids.length;
   }
 }
 
@@ -334,6 +353,9 @@ interface Codes {
   length: number;
 }
 
+/** Views kept for lengths up to this (a title of 200 characters has about 230 codes). */
+const MAX_KEPT_VIEW = 512;
+
 const scratch: Codes & { views: Int32Array[] } = { codes: new Int32Array(256), length: 0, views: [] };
 
 /**
@@ -351,7 +373,7 @@ function indexCodes(title: string): Codes {
   let count = 0;
   for (let i = 0; i + 3 <= title.length; i++) codes[count++] = codeAt(title, i);
   for (let i = 0; i < title.length; i++) if (isWordStart(title, i)) codes[count++] = wordStartCode(title, i);
-  (scratch.views[count] ??= codes.subarray(0, count)).sort();
+  (count <= MAX_KEPT_VIEW ? (scratch.views[count] ??= codes.subarray(0, count)) : codes.subarray(0, count)).sort();
   let distinct = 0;
   for (let i = 0; i < count; i++) if (i === 0 || codes[i] !== codes[i - 1]) codes[distinct++] = codes[i]!;
   scratch.length = distinct;
