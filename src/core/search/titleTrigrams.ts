@@ -35,6 +35,7 @@ export class TitleTrigrams {
    * the rest at once), so a large store's first requests after start are not held up by it.
    */
   async warmGradually(slice = 2000): Promise<void> {
+    if (this.postings) return;
     const reading = this.startReading();
     while (!this.postings && this.reading === reading) {
       if (reading.step(slice)) {
@@ -203,13 +204,16 @@ export class TitleTrigrams {
   private startReading(): Reading {
     if (this.reading) return this.reading;
     const titles = this.titles;
+    // What an ended reading put there: every title is counted as it is read.
+    titles.clear();
     const source = this.source;
     this.reading = new Reading(
+      titles,
       (function* () {
         for (const { rowid, title } of source.titles()) {
           const lower = title.toLowerCase();
           titles.set(rowid, lower);
-          yield [rowid, lower] as const;
+          yield rowid;
         }
       })(),
     );
@@ -228,9 +232,7 @@ export class TitleTrigrams {
   }
 
   private compact(): void {
-    const builder = new PostingsBuilder();
-    for (const [rowid, title] of this.titles) builder.add(rowid, indexCodes(title));
-    this.postings = builder.finish();
+    this.postings = buildPostings(this.titles);
     this.stale = 0;
   }
 
@@ -240,25 +242,79 @@ export class TitleTrigrams {
   }
 }
 
-/** A reading of the store's titles in progress, and the writes that happened during it. */
+/**
+ * A reading of the store's titles in progress, and the writes that happened during it: each title
+ * is counted as it is read (the store gives them by rowid), then all are filled in rowid order.
+ */
 class Reading {
-  readonly builder = new PostingsBuilder();
+  builder = new PostingsBuilder();
   readonly queued: Array<[rowid: number, title: string | undefined]> = [];
-  private readonly titles: Iterator<readonly [number, string]>;
+  private readonly titles: ReadonlyMap<number, string>;
+  /** Rowids of the titles read, each put in `titles` as it is given. */
+  private readonly reading: Iterator<number>;
+  private last = -Infinity;
+  /** A source that gave rowids out of order: all are counted again, in order, once read. */
+  private recount = false;
+  /** Once all are read: the rowids in order, counted (when recounting) then filled up to `next`. */
+  private rowids: Float64Array | undefined;
+  private next = 0;
 
-  constructor(titles: Iterator<readonly [number, string]>) {
+  constructor(titles: ReadonlyMap<number, string>, reading: Iterator<number>) {
     this.titles = titles;
+    this.reading = reading;
   }
 
-  /** Reads up to `count` titles; true once all are read. */
+  /** Reads, then fills, up to `count` titles; true once all are filled. */
   step(count: number): boolean {
     for (let i = 0; i < count; i++) {
-      const next = this.titles.next();
-      if (next.done) return true;
-      this.builder.add(next.value[0], indexCodes(next.value[1]));
+      if (this.rowids === undefined) {
+        const read = this.reading.next();
+        if (read.done) {
+          this.rowids = ascendingRowids(this.titles);
+          if (this.recount) this.builder = new PostingsBuilder();
+        } else if (this.recount || read.value <= this.last) this.recount = true;
+        else {
+          this.last = read.value;
+          countTitle(this.builder, read.value, this.titles.get(read.value)!);
+        }
+        continue;
+      }
+      const rowids = this.rowids;
+      if (this.next === rowids.length) {
+        if (!this.recount) return true;
+        this.recount = false;
+        this.next = 0;
+        continue;
+      }
+      const rowid = rowids[this.next++]!;
+      if (this.recount) countTitle(this.builder, rowid, this.titles.get(rowid)!);
+      else fillTitle(this.builder, rowid, this.titles.get(rowid)!);
     }
-    return false;
+    return this.rowids !== undefined && !this.recount && this.next === this.rowids.length;
   }
+}
+
+function ascendingRowids(titles: ReadonlyMap<number, string>): Float64Array {
+  return Float64Array.from(titles.keys()).sort();
+}
+
+function countTitle(builder: PostingsBuilder, rowid: number, title: string): void {
+  const { codes, length } = indexCodes(title);
+  builder.count(rowid, codes, length);
+}
+
+function fillTitle(builder: PostingsBuilder, rowid: number, title: string): void {
+  const { codes, length } = indexCodes(title);
+  builder.fill(rowid, codes, length);
+}
+
+/** The packed lists of `titles`, both passes at once (a compaction). */
+function buildPostings(titles: ReadonlyMap<number, string>): PackedPostings {
+  const builder = new PostingsBuilder();
+  const rowids = ascendingRowids(titles);
+  for (const rowid of rowids) countTitle(builder, rowid, titles.get(rowid)!);
+  for (const rowid of rowids) fillTitle(builder, rowid, titles.get(rowid)!);
+  return builder.finish();
 }
 
 /**
@@ -291,22 +347,37 @@ function codesOf(title: string, wordStarts = true): Set<number> {
   return codes;
 }
 
-let scratch = new Int32Array(256);
+/** A title's index codes: the first `length` of `codes`. */
+interface Codes {
+  codes: Int32Array;
+  length: number;
+}
+
+/** Views kept for lengths up to this (a title of 200 characters has about 230 codes). */
+const MAX_KEPT_VIEW = 512;
+
+const scratch: Codes & { views: Int32Array[] } = { codes: new Int32Array(256), length: 0, views: [] };
 
 /**
  * What `codesOf` gives the index, distinct and ascending, in a scratch array that the next call
- * reuses (the builder reads it at once): a build of 100k titles made a Set a title, 150 MB of young
- * garbage that grew V8's young generation to its largest (32 MB, kept after the build).
+ * reuses (the builder reads it at once), sorted through a view kept for each length: a build of 100k
+ * titles made a Set a title (150 MB of young garbage), then two views a title (2 × 200k objects),
+ * and garbage made while the titles kept are read grows V8's young generation, up to 32 MB.
  */
-function indexCodes(title: string): Int32Array {
-  if (scratch.length < 2 * title.length) scratch = new Int32Array(4 * title.length);
+function indexCodes(title: string): Codes {
+  if (scratch.codes.length < 2 * title.length) {
+    scratch.codes = new Int32Array(4 * title.length);
+    scratch.views = [];
+  }
+  const codes = scratch.codes;
   let count = 0;
-  for (let i = 0; i + 3 <= title.length; i++) scratch[count++] = codeAt(title, i);
-  for (let i = 0; i < title.length; i++) if (isWordStart(title, i)) scratch[count++] = wordStartCode(title, i);
-  const codes = scratch.subarray(0, count).sort();
+  for (let i = 0; i + 3 <= title.length; i++) codes[count++] = codeAt(title, i);
+  for (let i = 0; i < title.length; i++) if (isWordStart(title, i)) codes[count++] = wordStartCode(title, i);
+  (count <= MAX_KEPT_VIEW ? (scratch.views[count] ??= codes.subarray(0, count)) : codes.subarray(0, count)).sort();
   let distinct = 0;
   for (let i = 0; i < count; i++) if (i === 0 || codes[i] !== codes[i - 1]) codes[distinct++] = codes[i]!;
-  return scratch.subarray(0, distinct);
+  scratch.length = distinct;
+  return scratch;
 }
 
 function sharedWith(codes: ReadonlySet<number>, title: string): number {

@@ -139,3 +139,18 @@ test('completions follow set and delete (stale word-start postings are checked o
   assert.deepEqual(titles.completions('be', () => 1, 10), []);
   assert.deepEqual(titles.containing(['beta'], 10), [], 'containing is unchanged by the word-start codes');
 });
+
+test('a source giving titles out of rowid order is indexed the same as one in order', async () => {
+  const titles: Array<[number, string]> = [];
+  for (let rowid = 1; rowid <= 300; rowid++) titles.push([rowid * 7, `${['Retry', 'Parse', 'Debounce'][rowid % 3]} handler ${rowid} ${rowid % 5 === 0 ? 'backoff' : 'json'}`]);
+  const ordered = index(titles).index;
+  const shuffled = index([...titles].reverse()).index;
+  const gradual = index([...titles.slice(150), ...titles.slice(0, 150)]).index;
+  await gradual.warmGradually(40);
+  for (const titleIndex of [shuffled, gradual]) {
+    assert.deepEqual(titleIndex.containing(['backoff'], 500), ordered.containing(['backoff'], 500));
+    assert.deepEqual(titleIndex.candidates(trigrams('debunce hanlder'), 0.3, 50), ordered.candidates(trigrams('debunce hanlder'), 0.3, 50));
+    assert.deepEqual(titleIndex.completions('ha', () => 1, 400), ordered.completions('ha', () => 1, 400));
+  }
+  assert.equal(ordered.containing(['backoff'], 500).length, 60);
+});
