@@ -9,10 +9,14 @@
  *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS tune /tmp/tune.json
  *
  * Deterministic: the same corpus gives the same snippets (seeded generator, sorted listings).
+ * Label rules, decided from the file alone: a file whose shebang or modeline names another language
+ * is left out (statesOtherLanguage), and so is a window wholly inside an embedded block of another
+ * language, an HTML page's style or script or a Markdown fence (embedded.ts).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchLanguages, type BenchSnippet } from './benchSet.ts';
+import { insideEmbeddedBlock } from './embedded.ts';
 import { generator, usable } from './windows.ts';
 import { languageStatedInText } from '../../../src/core/classify/hints.ts';
 import { languageOf } from '../../../src/core/classify/languages.ts';
@@ -121,6 +125,7 @@ function main(): void {
         const text = `${window.join('\n')}\n`;
         // Checked after every draw of the generator, so a file left out changes only its own windows.
         if (!usable(window) || text.includes('\u0000') || seen.has(text) || statesOtherLanguage(lines, language)) continue;
+        if (process.env['EMBEDDED_RULE'] !== 'off' && insideEmbeddedBlock(lines, language, start, length)) continue;
         seen.add(text);
         snippets.push({ language, size, source: `${id}/${file}:${start + 1}`, text });
         made++;

@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { embeddedBlocks, insideEmbeddedBlock } from '../../bench/languages/embedded.ts';
 import { statesOtherLanguage } from '../../bench/languages/extract.ts';
 
 test('a bash completion named `.py` with a shell-script modeline is not a Python sample', () => {
@@ -19,4 +20,72 @@ test('a file whose shebang or modeline agrees with its extension, or that states
   assert.equal(statesOtherLanguage(['#!/usr/bin/perl', 'print "hi";'], 'sh'), true);
   // `#!/usr/bin/env node` names the runtime of compiled TypeScript too.
   assert.equal(statesOtherLanguage(['#!/usr/bin/env node', 'const x: number = 1;'], 'ts'), false);
+});
+
+// The second label rule (test/bench/languages/embedded.ts): a window whose every line lies inside one
+// embedded block of another language is not a sample of its file's extension.
+const page = [
+  '<!DOCTYPE html>', // 0
+  '<html><head>', // 1
+  '<style type="text/css">', // 2
+  '  body { margin: 0; }', // 3
+  '  p { color: red; }', // 4
+  '</style>', // 5
+  '<script>', // 6
+  '  const x = 1;', // 7
+  '  console.log(x);', // 8
+  '</script>', // 9
+  '<script type="text/template">', // 10
+  '  <li>{{ name }}</li>', // 11
+  '</script>', // 12
+  '</head><body><p>Hi</p></body></html>', // 13
+];
+
+test('an HTML page: lines wholly inside its style or a JavaScript script are not HTML samples', () => {
+  assert.deepEqual(embeddedBlocks(page, 'html'), [{ first: 3, last: 4 }, { first: 7, last: 8 }]);
+  assert.equal(insideEmbeddedBlock(page, 'html', 3, 2), true);
+  assert.equal(insideEmbeddedBlock(page, 'html', 7, 2), true);
+  // A window that takes in a tag, or spans two blocks, is still HTML.
+  assert.equal(insideEmbeddedBlock(page, 'html', 2, 3), false);
+  assert.equal(insideEmbeddedBlock(page, 'html', 4, 2), false);
+  assert.equal(insideEmbeddedBlock(page, 'html', 3, 6), false);
+  // A script of a non-JavaScript type is left alone.
+  assert.equal(insideEmbeddedBlock(page, 'html', 11, 1), false);
+  // Only HTML pages and Markdown files have such blocks.
+  assert.equal(insideEmbeddedBlock(page, 'php', 3, 2), false);
+});
+
+test('a style or script opened and closed on one line, or unclosed, holds no whole line', () => {
+  assert.deepEqual(embeddedBlocks(['<p>', '<style>p{}</style><script src="a.js"></script>', '<p>'], 'html'), []);
+  assert.deepEqual(embeddedBlocks(['<SCRIPT type="module">x()', 'y()', 'z()</Script >'], 'html'), [{ first: 1, last: 1 }]);
+  assert.deepEqual(embeddedBlocks(['<script>', 'a()', 'b()'], 'html'), []);
+  assert.deepEqual(embeddedBlocks(['<styles>', 'a', '</styles>'], 'html'), []);
+});
+
+test('a Markdown file: lines inside a fenced code block are not Markdown samples, unless the fence is Markdown', () => {
+  const readme = [
+    '# Title', // 0
+    '', // 1
+    '```python', // 2
+    'def f():', // 3
+    '    return 1', // 4
+    '```', // 5
+    '- a list item', // 6
+    '  ~~~', // 7
+    '  make all', // 8
+    '  ~~~', // 9
+    '````markdown', // 10
+    '# inner', // 11
+    '````', // 12
+    '``` not a fence ` here', // 13
+    'text', // 14
+    '```sh', // 15
+    'ls', // 16
+  ];
+  assert.deepEqual(embeddedBlocks(readme, 'md'), [{ first: 3, last: 4 }, { first: 8, last: 8 }, { first: 16, last: 16 }]);
+  assert.equal(insideEmbeddedBlock(readme, 'md', 3, 2), true);
+  assert.equal(insideEmbeddedBlock(readme, 'md', 2, 3), false);
+  assert.equal(insideEmbeddedBlock(readme, 'md', 11, 1), false);
+  // A closing fence must be at least as long as the opening one.
+  assert.deepEqual(embeddedBlocks(['````', 'a', '```', 'b', '````', 'c'], 'md'), [{ first: 1, last: 3 }]);
 });
