@@ -5,7 +5,10 @@
  * guesslang alone, the token model alone (guesslang unloaded), the two combined (what Satchel
  * does), and with the file name as the hint.
  *
- *   node --experimental-strip-types test/bench/languages/report.ts
+ *   node --experimental-strip-types test/bench/languages/report.ts [SET.json GUESSLANG.json]
+ *
+ * Another set and its stored answers can be named (heldout.embedded.json, the held-out set re-cut
+ * with the embedded-block label rule, and heldout.embedded.guesslang.json).
  */
 import { readFileSync } from 'node:fs';
 import { chooseLanguage, standsWithoutModel, type ModelGuess } from '../../../src/core/classify/decision.ts';
@@ -15,8 +18,11 @@ import { languageOf, specificFromGuesslang } from '../../../src/core/classify/la
 import type { ClassificationSpecific } from '../../../src/core/piecesTypes.ts';
 import { benchLanguages, readBenchSet, type BenchSnippet } from './benchSet.ts';
 
-const snippets = readBenchSet();
-const guesslang = JSON.parse(readFileSync(new URL('./heldout.guesslang.json', import.meta.url), 'utf8')) as ModelGuess[][];
+const [setFile, guesslangFile] = process.argv.slice(2);
+if ((setFile === undefined) !== (guesslangFile === undefined)) throw new Error('usage: report.ts [SET.json GUESSLANG.json]');
+const snippets = readBenchSet(setFile);
+const guesslang = JSON.parse(readFileSync(guesslangFile ?? new URL('./heldout.guesslang.json', import.meta.url), 'utf8')) as ModelGuess[][];
+if (guesslang.length !== snippets.length) throw new Error('the set and the stored answers differ in length');
 
 /** decision.ts before issue 31. */
 function oldRule(text: string, guesses: readonly ModelGuess[]): ClassificationSpecific {
