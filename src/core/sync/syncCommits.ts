@@ -55,7 +55,6 @@ async function readAgain(sources: readonly KindSource[], plan: SyncPlan, id: str
   if (plan.unread.has(id)) {
     // Read now for the first time: what the commit holds is what the apply compares with.
     plan.localOids.set(id, oid);
-    plan.mergedOids.set(id, oid);
   } else if (oid !== plan.localOids.get(id)) throw new RecordChangedError(`${plan.kind.plural.slice(0, -1)} ${id} changed while it was being synced`);
   if (record === undefined) return undefined;
   if (plan.sentNames.length < 3 && plan.sent.get(id) === AS_HERE) plan.sentNames.push(plan.kind.label(record));
