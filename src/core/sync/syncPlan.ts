@@ -78,9 +78,9 @@ export interface PlanNotice {
 
 export interface SyncPlan<R extends SyncRecord = SyncRecord> {
   readonly kind: SyncKind<R>;
-  /** This machine's versions that differ from the base commit's (the local commit's changes). */
+  /** This machine's versions that differ from the base commit's (the local commit's changes), but for `unread` (`changesOf`). */
   readonly local: Map<string, Planned<R>>;
-  /** The merge's versions that differ from the remote's (the merged commit's changes: what is sent). */
+  /** The merge's versions that differ from the remote's (the merged commit's changes: what is sent), but for `unread` (`changesOf`). */
   readonly sent: Map<string, Planned<R>>;
   /** The names of the first records sent (for the commit's message). */
   readonly sentNames: string[];
@@ -88,7 +88,8 @@ export interface SyncPlan<R extends SyncRecord = SyncRecord> {
    * Records the plan did not read (AS_HERE in both commits): neither the remote nor a base has them,
    * so they are sent as they are here whatever they hold (a first sync to an empty remote sends the
    * whole library so). The commit reads each once and records its folder id in `localOids`, which is
-   * also its merged folder (`mergedOids` has none of them).
+   * also its merged folder. Each is a change of both commits, AS_HERE, held here only (issue 34: not
+   * in `local`, `sent` or `mergedOids` too, each a map of 100k ids at a first sync).
    */
   readonly unread: ReadonlySet<string>;
   /** Records the merge deletes here, and there. */
@@ -229,12 +230,8 @@ function compare<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Draft<R>, o
   const toMerge: string[] = [];
   for (const id of draft.ids) {
     const o = ours.get(id)!;
-    if (o.unread) {
-      draft.local.set(id, AS_HERE);
-      draft.sent.set(id, AS_HERE);
-      // No base (absent from baseOids reads the same).
-      continue;
-    }
+    // A change of both commits, AS_HERE, named by `unread` only; no base (absent from baseOids reads the same).
+    if (o.unread) continue;
     const planned = plannedOf(o);
     if (o.oid !== baseCommit.get(id)) draft.local.set(id, planned);
     const t = theirs.get(id);
@@ -290,4 +287,15 @@ async function addCopies<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Dra
     if (copiesThere.get(id) !== oid) draft.sent.set(id, copy);
     if (here !== oid) draft.received++;
   }
+}
+
+/** One of a plan's commits' changes: its map's, then every record it did not read (AS_HERE in both). */
+export function* changesOf<R extends SyncRecord>(plan: SyncPlan<R>, commit: 'local' | 'sent'): Generator<[string, Planned<R>]> {
+  yield* plan[commit];
+  for (const id of plan.unread) yield [id, AS_HERE];
+}
+
+/** How many records one of a plan's commits changes. */
+export function changeCount(plan: SyncPlan, commit: 'local' | 'sent'): number {
+  return plan[commit].size + plan.unread.size;
 }
