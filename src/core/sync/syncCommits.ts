@@ -6,7 +6,7 @@
  * (KindSource) is declared here, beside the commits that read them.
  */
 import { LOCAL_REF, MERGED_REF, type CommitPlan, type FolderChange } from './vaultRepo.ts';
-import { AS_HERE, type Planned, type SyncPlan } from './syncPlan.ts';
+import { AS_HERE, changeCount, changesOf, type Planned, type SyncPlan } from './syncPlan.ts';
 import { oidOf, type SyncKind, type SyncRecord } from './syncKinds.ts';
 import type { SecretsSent } from '../secrets/doorSecrets.ts';
 
@@ -27,9 +27,9 @@ export interface KindSource<R extends SyncRecord = SyncRecord> {
 /** The commits to write; the merged one only when `sending`. */
 export function commitPlans(plans: readonly SyncPlan[], sources: readonly KindSource[], base: string | undefined, remote: string | undefined, sending: boolean): CommitPlan[] {
   return [
-    { ref: LOCAL_REF, parent: base, message: 'This machine before the sync', changes: folderChanges(plans, (plan) => plan.local, (plan, id) => readAgain(sources, plan, id)) },
+    { ref: LOCAL_REF, parent: base, message: 'This machine before the sync', changes: folderChanges(plans, (plan) => changesOf(plan, 'local'), (plan, id) => readAgain(sources, plan, id)) },
     // A record sent as it is here is the folder the commit before wrote (or the base had): named by its tree, not read again.
-    ...(sending ? [{ ref: MERGED_REF, parent: remote, message: () => commitMessage(plans), changes: folderChanges(plans, (plan) => plan.sent, (plan, id) => Promise.resolve(treeHere(plan, id))) }] : []),
+    ...(sending ? [{ ref: MERGED_REF, parent: remote, message: () => commitMessage(plans), changes: folderChanges(plans, (plan) => changesOf(plan, 'sent'), (plan, id) => Promise.resolve(treeHere(plan, id))) }] : []),
   ];
 }
 
@@ -55,17 +55,16 @@ async function readAgain(sources: readonly KindSource[], plan: SyncPlan, id: str
   if (plan.unread.has(id)) {
     // Read now for the first time: what the commit holds is what the apply compares with.
     plan.localOids.set(id, oid);
-    plan.mergedOids.set(id, oid);
   } else if (oid !== plan.localOids.get(id)) throw new RecordChangedError(`${plan.kind.plural.slice(0, -1)} ${id} changed while it was being synced`);
   if (record === undefined) return undefined;
-  if (plan.sentNames.length < 3 && plan.sent.get(id) === AS_HERE) plan.sentNames.push(plan.kind.label(record));
+  if (plan.sentNames.length < 3 && (plan.unread.has(id) || plan.sent.get(id) === AS_HERE)) plan.sentNames.push(plan.kind.label(record));
   return plan.kind.files(record);
 }
 
 /** The folders the plans change in one of their commits, by path; each record's files are made as the commit streams them, AS_HERE's by `here`. */
 async function* folderChanges(
   plans: readonly SyncPlan[],
-  changes: (plan: SyncPlan) => ReadonlyMap<string, Planned<SyncRecord>>,
+  changes: (plan: SyncPlan) => Iterable<[string, Planned<SyncRecord>]>,
   here: (plan: SyncPlan, id: string) => Promise<FolderChange[1]>,
 ): AsyncGenerator<FolderChange> {
   for (const plan of plans) {
@@ -74,9 +73,9 @@ async function* folderChanges(
 }
 
 function commitMessage(plans: readonly SyncPlan[]): string {
-  const records = plans.flatMap((plan) => [...plan.sent.values()]);
-  const deleted = records.filter((record) => record === undefined).length;
-  const changed = records.length - deleted;
+  let deleted = 0;
+  for (const plan of plans) for (const record of plan.sent.values()) if (record === undefined) deleted++;
+  const changed = plans.reduce((sum, plan) => sum + changeCount(plan, 'sent'), 0) - deleted;
   const names = plans.flatMap((plan) => plan.sentNames).slice(0, 3);
   return `Sync: ${changed} changed${deleted > 0 ? `, ${deleted} deleted` : ''}${names.length > 0 ? ` (${names.join(', ')}${changed > names.length ? ', …' : ''})` : ''}`;
 }

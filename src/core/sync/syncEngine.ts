@@ -22,7 +22,7 @@ import { DEFAULT_MAX_DELETE_PERCENT, MassDeleteError, tooMany, validDeletePercen
 import type { Logger } from '../context.ts';
 import { abortError } from './git.ts';
 import type { VaultRepo } from './vaultRepo.ts';
-import { planSync, type PlanNotice, type SyncPlan } from './syncPlan.ts';
+import { changeCount, changesOf, planSync, type PlanNotice, type SyncPlan } from './syncPlan.ts';
 import { commitPlans, readSent, RecordChangedError, type KindSource } from './syncCommits.ts';
 import { syncBase, type SyncBase } from './syncBase.ts';
 import { noticeText } from './syncNotices.ts';
@@ -286,8 +286,8 @@ function guardDeletes(plan: SyncPlan, here: number, percent: number): void {
 
 /** Step 4: this machine's state on the base and the merge on the remote's head, in one fast-import; what to push and apply (undefined: nothing anywhere). */
 async function writeCommits(run: Run, plans: readonly SyncPlan[], base: string | undefined, remote: string | undefined): Promise<PendingSync | undefined> {
-  const changedHere = plans.some((plan) => plan.local.size > 0);
-  const sending = plans.some((plan) => plan.sent.size > 0) || remote === undefined;
+  const changedHere = plans.some((plan) => changeCount(plan, 'local') > 0);
+  const sending = plans.some((plan) => changeCount(plan, 'sent') > 0) || remote === undefined;
   const commits = commitPlans(plans, run.deps.sources, base, remote, sending);
   const written = changedHere || sending ? await run.deps.repo.commit(commits, run.signal) : [];
   const local = changedHere ? written[0]! : base;
@@ -308,7 +308,7 @@ function summarize(
     remote: settings.remote,
     branch: settings.branch,
     commit,
-    sent: total((plan) => plan.sent.size),
+    sent: total((plan) => changeCount(plan, 'sent')),
     received: total((plan) => plan.received),
     deletedHere: total((plan) => plan.deletesHere),
     deletedThere: total((plan) => plan.deletesThere),
@@ -325,7 +325,7 @@ function secretsSent(sources: readonly KindSource[], plans: readonly SyncPlan[])
   for (const source of sources) {
     const plan = plans.find((p) => p.kind.name === source.kind.name);
     if (source.sentSecrets === undefined || plan === undefined) continue;
-    const sent = source.sentSecrets([...plan.sent].flatMap(([id, record]) => (record !== undefined ? [id] : [])));
+    const sent = source.sentSecrets(sentIds(plan));
     total = { redacted: (total?.redacted ?? 0) + sent.redacted, withSecrets: [...(total?.withSecrets ?? []), ...sent.withSecrets] };
   }
   return total;
@@ -343,4 +343,9 @@ async function backUpBeforeDeletes(deps: EngineDeps, plans: readonly SyncPlan[],
 /** A remote's address without the credentials it may carry (https://user:token@host/…). */
 export function redacted(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+}
+
+/** The ids of the records a plan sends (not deleted). */
+function* sentIds(plan: SyncPlan): Generator<string> {
+  for (const [id, record] of changesOf(plan, 'sent')) if (record !== undefined) yield id;
 }

@@ -52,9 +52,11 @@ export interface FinisherDeps {
 
 /** What the sync that made a merge knows of one kind's records (syncPlan.ts): no need to read it back from git. */
 export interface KnownPlan {
-  readonly ids: Iterable<string>;
+  readonly ids: ReadonlySet<string>;
   readonly localOids: ReadonlyMap<string, string | undefined>;
+  /** The merge's folder of each record the plan read (a record it did not read, `unread`, is merged as it is here: its `localOids`). */
   readonly mergedOids: ReadonlyMap<string, string | undefined>;
+  readonly unread: ReadonlySet<string>;
   readonly mergedRecords: ReadonlyMap<string, SyncRecord | undefined>;
   /** Each record's base when the plan merged it (undefined: absent): what a record that cannot be applied keeps as its base. */
   readonly baseOids: ReadonlyMap<string, string | undefined>;
@@ -69,9 +71,12 @@ export interface KnownMerge {
 /** One kind's part of the apply. */
 interface Folders {
   readonly target: ApplyTarget;
-  readonly ids: string[];
-  readonly localFolders: ReadonlyMap<string, string>;
-  readonly mergedFolders: ReadonlyMap<string, string>;
+  /** Every id to apply (iterated more than once: the plan's own set, not a copy), and how many. */
+  readonly ids: Iterable<string>;
+  readonly count: number;
+  /** Each record's folder here as the sync read it, and in the merge (undefined: absent). */
+  localFolder(id: string): string | undefined;
+  mergedFolder(id: string): string | undefined;
   /** Known: whether a record changed here since the sync read it, without reading it. */
   readonly seq?: number | undefined;
   readonly mergedRecords: ReadonlyMap<string, SyncRecord | undefined>;
@@ -79,8 +84,31 @@ interface Folders {
   readonly baseFolders: ReadonlyMap<string, string | undefined>;
 }
 
-function defined(oids: ReadonlyMap<string, string | undefined>): Map<string, string> {
-  return new Map([...oids].flatMap(([id, oid]) => (oid !== undefined ? [[id, oid] as const] : [])));
+/** Up to `size` ids from where the apply is. */
+function take(ids: Iterator<string>, size: number): string[] {
+  const batch: string[] = [];
+  for (let next = ids.next(); ; next = ids.next()) {
+    if (next.done === true) break;
+    batch.push(next.value);
+    if (batch.length >= size) break;
+  }
+  return batch;
+}
+
+/** The plan's ids and the records' own bases not among them (a base left by an earlier sync), without copying the plan's (issue 34: 100k ids). */
+function planIds(plan: ReadonlySet<string>, bases: ReadonlyMap<string, string>): { ids: Iterable<string>; count: number } {
+  let more = 0;
+  for (const id of bases.keys()) if (!plan.has(id)) more++;
+  if (more === 0) return { ids: plan, count: plan.size };
+  return {
+    ids: {
+      *[Symbol.iterator]() {
+        yield* plan;
+        for (const id of bases.keys()) if (!plan.has(id)) yield id;
+      },
+    },
+    count: plan.size + more,
+  };
 }
 
 export interface FinishOptions {
@@ -114,8 +142,8 @@ export class SyncFinisher {
     for (const part of parts) {
       const wanted = new Map<string, string>();
       for (const id of part.ids) {
-        const merged = part.mergedFolders.get(id);
-        if (merged !== undefined && merged !== part.localFolders.get(id) && !part.mergedRecords.has(id)) wanted.set(id, merged);
+        const merged = part.mergedFolder(id);
+        if (merged !== undefined && merged !== part.localFolder(id) && !part.mergedRecords.has(id)) wanted.set(id, merged);
       }
       const { kind } = part.target;
       const read = await repo.records(
@@ -131,18 +159,17 @@ export class SyncFinisher {
     // Keeps the base reachable in the private repository (for git's gc); the store's record is what counts.
     const reference = repo.setRef(SYNCED_REF, pending.merged).catch(() => undefined);
     const session = wantedCount > BULK ? this.deps.bulk() : undefined;
-    const total = parts.reduce((sum, part) => sum + part.ids.length, 0);
+    const total = parts.reduce((sum, part) => sum + part.count, 0);
     let done = 0;
     try {
       for (const part of parts) {
         let size = FIRST_BATCH;
-        for (let at = 0; at < part.ids.length; ) {
+        const ids = part.ids[Symbol.iterator]();
+        for (let batch = take(ids, size); batch.length > 0; batch = take(ids, size)) {
           if (options.signal?.aborted) throw abortError(options.signal);
-          const batch = part.ids.slice(at, at + size);
           const started = performance.now();
           this.applyIsolated(batch, part, incoming.get(part.target.kind.name)!, skipped);
           const perRecord = (performance.now() - started) / batch.length;
-          at += batch.length;
           done += batch.length;
           size = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, BATCH_TARGET_MS / Math.max(perRecord, 0.01))));
           options.onProgress?.(done, total);
@@ -157,7 +184,7 @@ export class SyncFinisher {
         const name = part.target.kind.name;
         const bases = state.bases(name);
         // A base equal to the merged commit's is the commit's own once it is the base.
-        for (const id of part.ids) if (bases.has(id) && (bases.get(id) || undefined) === part.mergedFolders.get(id)) state.dropBase(name, id);
+        for (const id of part.ids) if (bases.has(id) && (bases.get(id) || undefined) === part.mergedFolder(id)) state.dropBase(name, id);
       }
       state.finished(pending.merged, options.summary?.(skipped) ?? '{}');
     });
@@ -168,12 +195,15 @@ export class SyncFinisher {
   private fromPlans(known: KnownMerge): Folders[] {
     return this.deps.targets.map((target) => {
       const plan = known.plans.get(target.kind.name);
-      const bases = this.deps.state.bases(target.kind.name).keys();
+      // The plan's maps as they are (no copy: 100k ids at a first sync); an absent id reads as undefined.
+      const localOids = plan?.localOids ?? new Map<string, string | undefined>();
+      const mergedOids = plan?.mergedOids ?? new Map<string, string | undefined>();
+      const unread = plan?.unread ?? new Set<string>();
       return {
         target,
-        ids: [...new Set([...(plan?.ids ?? []), ...bases])],
-        localFolders: defined(plan?.localOids ?? new Map()),
-        mergedFolders: defined(plan?.mergedOids ?? new Map()),
+        ...planIds(plan?.ids ?? new Set(), this.deps.state.bases(target.kind.name)),
+        localFolder: (id) => localOids.get(id),
+        mergedFolder: (id) => (unread.has(id) ? localOids.get(id) : mergedOids.get(id)),
         seq: known.seq,
         mergedRecords: plan?.mergedRecords ?? new Map(),
         baseFolders: plan?.baseOids ?? new Map(),
@@ -194,7 +224,7 @@ export class SyncFinisher {
         const [localFolders, mergedFolders, baseCommit] = await Promise.all([repo.folders(local, ids, dir), repo.folders(pending.merged, ids, dir), repo.folders(pending.base, ids, dir)]);
         const own = state.bases(name);
         const baseFolders = new Map(ids.map((id) => [id, own.has(id) ? own.get(id) || undefined : baseCommit.get(id)]));
-        return { target, ids, localFolders, mergedFolders, mergedRecords: new Map(), baseFolders };
+        return { target, ids, count: ids.length, localFolder: (id: string) => localFolders.get(id), mergedFolder: (id: string) => mergedFolders.get(id), mergedRecords: new Map(), baseFolders };
       }),
     );
   }
@@ -236,8 +266,8 @@ export class SyncFinisher {
     const kind = target.kind.name;
     const puts: SyncRecord[] = [];
     for (const id of ids) {
-      const merged = part.mergedFolders.get(id);
-      const read = part.localFolders.get(id);
+      const merged = part.mergedFolder(id);
+      const read = part.localFolder(id);
       // What is here now: what the sync read, unless a change was noted since (then read to see).
       const changed = part.seq !== undefined && state.changedAfter(kind, id, part.seq);
       const now = part.seq === undefined || changed ? oidOf(target.kind, target.read(id)) : read;
@@ -272,7 +302,7 @@ export class SyncFinisher {
     for (const record of puts) {
       // The write noted the record as changed here; it is what the merged commit holds.
       state.clean(kind, record.id);
-      state.setBase(kind, record.id, part.mergedFolders.get(record.id));
+      state.setBase(kind, record.id, part.mergedFolder(record.id));
     }
   }
 }

@@ -78,17 +78,18 @@ export interface PlanNotice {
 
 export interface SyncPlan<R extends SyncRecord = SyncRecord> {
   readonly kind: SyncKind<R>;
-  /** This machine's versions that differ from the base commit's (the local commit's changes). */
+  /** This machine's versions that differ from the base commit's (the local commit's changes), but for `unread` (`changesOf`). */
   readonly local: Map<string, Planned<R>>;
-  /** The merge's versions that differ from the remote's (the merged commit's changes: what is sent). */
+  /** The merge's versions that differ from the remote's (the merged commit's changes: what is sent), but for `unread` (`changesOf`). */
   readonly sent: Map<string, Planned<R>>;
   /** The names of the first records sent (for the commit's message). */
   readonly sentNames: string[];
   /**
    * Records the plan did not read (AS_HERE in both commits): neither the remote nor a base has them,
    * so they are sent as they are here whatever they hold (a first sync to an empty remote sends the
-   * whole library so). The commit reads each once and records its folder id in `localOids` and
-   * `mergedOids`.
+   * whole library so). The commit reads each once and records its folder id in `localOids`, which is
+   * also its merged folder. Each is a change of both commits, AS_HERE, held here only (issue 34: not
+   * in `local`, `sent` or `mergedOids` too, each a map of 100k ids at a first sync).
    */
   readonly unread: ReadonlySet<string>;
   /** Records the merge deletes here, and there. */
@@ -99,7 +100,7 @@ export interface SyncPlan<R extends SyncRecord = SyncRecord> {
   readonly notices: PlanNotice[];
   /** Every id the plan looked at. */
   readonly ids: ReadonlySet<string>;
-  /** Each id's folder here when the plan read it, and in the merge (undefined: absent). */
+  /** Each id's folder here when the plan read it, and in the merge (undefined: absent; `unread`'s merged folder is its `localOids`). */
   readonly localOids: Map<string, string | undefined>;
   readonly mergedOids: Map<string, string | undefined>;
   /** The merge's version of each record it changed on either side, as far as the plan holds it (records taken whole from the remote are read when applied). */
@@ -123,13 +124,18 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
     sent: new Map(),
     sentNames,
     notices: [],
-    localOids: new Map([...ours].flatMap(([id, o]) => (o.unread ? [] : [[id, o.oid] as const]))),
+    localOids: new Map(),
     baseOids: new Map(),
     copies: new Map(),
     deletesHere: 0,
     deletesThere: 0,
     received: 0,
   };
+  const unread = new Set<string>();
+  for (const [id, o] of ours) {
+    if (o.unread) unread.add(id);
+    else draft.localOids.set(id, o.oid);
+  }
   const toMerge = compare(inputs, draft, ours, baseCommit, theirs);
   if (toMerge.length > 0) {
     await mergeBoth(inputs, draft, toMerge, ours, theirs);
@@ -139,10 +145,12 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
   const mergedRecords = new Map<string, R | undefined>(draft.copies);
   for (const [id, record] of draft.sent) if (record !== AS_HERE) mergedRecords.set(id, record);
   const mergedOids = new Map<string, string | undefined>();
-  for (const id of ids) mergedOids.set(id, draft.sent.get(id) === AS_HERE ? draft.localOids.get(id) : mergedRecords.has(id) ? oidOf(kind, mergedRecords.get(id)) : theirs.get(id));
+  for (const id of ids) {
+    // A record the plan did not read is merged as it is here: its localOids once the commit reads it (no second map of 100k ids).
+    if (!unread.has(id)) mergedOids.set(id, draft.sent.get(id) === AS_HERE ? draft.localOids.get(id) : mergedRecords.has(id) ? oidOf(kind, mergedRecords.get(id)) : theirs.get(id));
+  }
   for (const record of mergedRecords.values()) if (record !== undefined && draft.sentNames.length < SENT_NAMES) draft.sentNames.push(kind.label(record));
   const { local, sent, deletesHere, deletesThere, received, notices, localOids, baseOids } = draft;
-  const unread = new Set([...ours].flatMap(([id, o]) => (o.unread ? [id] : [])));
   return { kind, local, sent, sentNames, unread, deletesHere, deletesThere, received, notices, ids, localOids, mergedOids, mergedRecords, baseOids };
 }
 
@@ -222,12 +230,8 @@ function compare<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Draft<R>, o
   const toMerge: string[] = [];
   for (const id of draft.ids) {
     const o = ours.get(id)!;
-    if (o.unread) {
-      draft.local.set(id, AS_HERE);
-      draft.sent.set(id, AS_HERE);
-      // No base (absent from baseOids reads the same).
-      continue;
-    }
+    // A change of both commits, AS_HERE, named by `unread` only; no base (absent from baseOids reads the same).
+    if (o.unread) continue;
     const planned = plannedOf(o);
     if (o.oid !== baseCommit.get(id)) draft.local.set(id, planned);
     const t = theirs.get(id);
@@ -283,4 +287,15 @@ async function addCopies<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Dra
     if (copiesThere.get(id) !== oid) draft.sent.set(id, copy);
     if (here !== oid) draft.received++;
   }
+}
+
+/** One of a plan's commits' changes: its map's, then every record it did not read (AS_HERE in both). */
+export function* changesOf<R extends SyncRecord>(plan: SyncPlan<R>, commit: 'local' | 'sent'): Generator<[string, Planned<R>]> {
+  yield* plan[commit];
+  for (const id of plan.unread) yield [id, AS_HERE];
+}
+
+/** How many records one of a plan's commits changes. */
+export function changeCount(plan: SyncPlan, commit: 'local' | 'sent'): number {
+  return plan[commit].size + plan.unread.size;
 }
