@@ -31,6 +31,21 @@ console.log(JSON.stringify(Object.keys(require.cache).filter((file) => path.dirn
 process.exit(0);
 `;
 
+/** Runs `script` (the child above, or a probe made from it) on the built extension; its output lines. */
+function activateInChild(script: string): string[] {
+  const scratch = mkdtempSync(join(tmpdir(), 'satchel-activation-'));
+  try {
+    const result = spawnSync(process.execPath, ['-e', script, join(root, 'test', 'support', 'vscodeStub.cjs'), join(dist, 'extension.cjs'), scratch], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: scratch },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return result.stdout.trim().split('\n');
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 test("the extension's bundle holds neither zod nor undici", () => {
   const bundle = join(dist, 'extensionMain.cjs');
   assert.ok(existsSync(bundle), `${bundle} is missing: run npm run package`);
@@ -43,32 +58,12 @@ test("the extension's bundle holds neither zod nor undici", () => {
 });
 
 test('requiring and activating the extension loads no zod: no schema is built', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'satchel-activation-'));
-  try {
-    const result = spawnSync(process.execPath, ['-e', child, join(root, 'test', 'support', 'vscodeStub.cjs'), join(dist, 'extension.cjs'), scratch], {
-      encoding: 'utf8',
-      env: { ...process.env, XDG_CACHE_HOME: scratch },
-    });
-    assert.equal(result.status, 0, result.stderr);
-    assert.deepEqual(JSON.parse(result.stdout.trim().split('\n').at(-1)!), ['extension.cjs']);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  assert.deepEqual(JSON.parse(activateInChild(child).at(-1)!), ['extension.cjs']);
 });
 
 test('requiring and activating the extension loads no ws: neither zlib nor tls, which only it requires, is loaded', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'satchel-activation-'));
-  try {
-    const probe = child.replace('console.log(', 'const builtins = process.moduleLoadList.filter((name) => /^NativeModule (zlib|tls|https)$/.test(name));\nconsole.log(JSON.stringify(builtins));\nconsole.log(');
-    const result = spawnSync(process.execPath, ['-e', probe, join(root, 'test', 'support', 'vscodeStub.cjs'), join(dist, 'extension.cjs'), scratch], {
-      encoding: 'utf8',
-      env: { ...process.env, XDG_CACHE_HOME: scratch },
-    });
-    assert.equal(result.status, 0, result.stderr);
-    assert.deepEqual(JSON.parse(result.stdout.trim().split('\n').at(-2)!), []);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  const probe = child.replace('console.log(', 'const builtins = process.moduleLoadList.filter((name) => /^NativeModule (zlib|tls|https)$/.test(name));\nconsole.log(JSON.stringify(builtins));\nconsole.log(');
+  assert.deepEqual(JSON.parse(activateInChild(probe).at(-2)!), []);
 });
 
 test("the extension's zod is its own bundle, required when a schema is first built", () => {
@@ -110,19 +105,9 @@ test("the extension's bundle holds no config-file parser: each is its own bundle
     assert.ok(source.includes(JSON.stringify(file)), `extensionMain.cjs never requires ${file}`);
   }
   // And activating loads none of them (nor anything else of dist/ but the loader).
-  const scratch = mkdtempSync(join(tmpdir(), 'satchel-activation-'));
-  try {
-    const result = spawnSync(process.execPath, ['-e', child, join(root, 'test', 'support', 'vscodeStub.cjs'), join(dist, 'extension.cjs'), scratch], {
-      encoding: 'utf8',
-      env: { ...process.env, XDG_CACHE_HOME: scratch },
-    });
-    assert.equal(result.status, 0, result.stderr);
-    const loaded: unknown = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
-    assert.ok(Array.isArray(loaded));
-    for (const file of Object.values(onDemandPackages)) assert.ok(!loaded.includes(file), `${file} loaded at activation`);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  const loaded: unknown = JSON.parse(activateInChild(child).at(-1)!);
+  assert.ok(Array.isArray(loaded));
+  for (const file of Object.values(onDemandPackages)) assert.ok(!loaded.includes(file), `${file} loaded at activation`);
 });
 
 test('an on-demand parser is required from its bundle when first read, and parses as the package does', () => {

@@ -20,6 +20,7 @@ import { TokenModel, type TokenModelData } from '../../../src/core/classify/toke
 import type { ClassificationSpecific } from '../../../src/core/piecesTypes.ts';
 import { foldOf, packageOf } from './train.ts';
 import { withShortWindows } from './trainWeights.ts';
+import { lcg, shuffle } from './seeded.ts';
 
 const fromEnv = (name: string, fallback: number): number => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 /** 2^16 buckets: 1.77 MB for 27 languages. */
@@ -34,12 +35,6 @@ const form: CharForm = process.env['CHAR_FORM'] === 'plain' ? 'plain' : 'masked'
 const offsetScale = fromEnv('CHAR_OFFSET_SCALE', 1);
 /** Naive Bayes's additive smoothing, in snippets. */
 const smoothing = fromEnv('CHAR_SMOOTHING', 5);
-
-/** A seeded generator (LCG), so training gives the same model on every run. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 /** int8 with one scale, clipped at the 99.99th percentile of the weights' size so a few large ones do not coarsen the rest. */
 function quantize(values: Float32Array): { scale: number; weights: Int8Array } {
@@ -117,14 +112,11 @@ export function trainChars(snippets: readonly BenchSnippet[], offsets?: (text: s
   let stamp = 0;
   const buckets = new Int32Array(64 * 1024);
   const scores = new Float64Array(count);
-  const random = generator(11);
+  const random = lcg(11);
   const order = examples.map((_, i) => i);
   let step = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    shuffle(order, random);
     const learningRate = rate / (1 + epoch);
     let loss = 0;
     for (const at of order) {

@@ -20,6 +20,7 @@ import { tunedCombination } from '../../../src/core/classify/combination.ts';
 import { foldModels, foldOf, packageOf } from './train.ts';
 import { withShortWindows } from './trainWeights.ts';
 import { generator } from './windows.ts';
+import { shuffle } from './seeded.ts';
 
 const setting = (name: string, fallback: number): number => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 const dim = setting('DIM', 32);
@@ -146,10 +147,7 @@ export function trainNeural(examples: Examples, languages: readonly string[], us
   };
   let step = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    shuffle(order, random);
     for (const at of order) {
       learningRate = rate * (1 - step++ / total);
       firstCorrection = 1 - 0.9 ** Math.min(step, 1000);

@@ -10,6 +10,7 @@
  */
 import { tokensOf } from '../../../src/core/classify/tokenModel.ts';
 import type { BenchSnippet } from './benchSet.ts';
+import { lcg, shuffle } from './seeded.ts';
 
 /**
  * Passes over the examples: 8 rather than 5 gave +0.2 points, +0.3 on short snippets, out of fold (tune.ts).
@@ -20,15 +21,9 @@ const rate = 0.2;
 /** The weights are stored in tenths; smaller ones are dropped, which keeps the JSON compact. */
 export const weightScale = 10;
 
-/** A seeded generator (LCG), so training gives the same model on every run. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
-
 /** Two short windows (4–12 lines) of each longer snippet, next to the snippet itself. */
 export function withShortWindows(snippets: readonly BenchSnippet[]): BenchSnippet[] {
-  const random = generator(99);
+  const random = lcg(99);
   const windows: BenchSnippet[] = [];
   for (const snippet of snippets) {
     const lines = snippet.text.split('\n');
@@ -61,15 +56,12 @@ export function trainWeights(snippets: readonly BenchSnippet[], languages: reado
   // Sums of step × update, from which the average over all steps follows (averaged SGD).
   const weightSums = new Float64Array(weights.length);
   const interceptSums = new Float64Array(count);
-  const random = generator(7);
+  const random = lcg(7);
   const order = examples.map((_, i) => i);
   const scores = new Float64Array(count);
   let step = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    shuffle(order, random);
     const learningRate = rate / (1 + epoch);
     for (const at of order) {
       const { features, language } = examples[at]!;
