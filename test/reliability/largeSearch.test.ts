@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { tempDir } from '../support/helpers.ts';
-import { HostProcess, figures, processMemory, raw, afterUpgradeScan } from './support.ts';
+import { HostProcess, figures, processMemory, raw, afterUpgradeScan, resetPeakMemory } from './support.ts';
 import { withHealth } from './healthProbe.ts';
 import { callTool } from './mcpCall.ts';
 import { fetchCounted } from './countedReply.ts';
@@ -107,6 +107,8 @@ const CONTENT_HEALTH_MS = 5000;
 
 test('/search/full_text with content streams every hit whole (1.8 GB) while health keeps answering and the host stays under 1.2 GB', async () => {
   const path = '/search/full_text?query=largeProbe';
+  // The bound is this request's: the earlier tests' previews of the same 60 MB texts set their own peak.
+  resetPeakMemory(host.pid);
   const { result, slowest, waited } = await withHealth({ port, host }, () => fetchCounted(port, path, /\/\*(BEGIN|END)-\d+\*\//g));
   const memory = processMemory(host.pid);
   figures('large-store-search-content', { path, status: result.status, mib: Math.round(result.bytes / 1024 / 1024), ms: result.ms, health_slowest_ms: slowest, loop_held_ms: waited, ...memory });

@@ -354,8 +354,13 @@ export async function afterUpgradeScan(host: HostProcess, port: number, timeoutM
     await sleep(250);
   }
   const memory = processMemory(host.pid);
-  writeFileSync(`/proc/${host.pid}/clear_refs`, '5');
+  resetPeakMemory(host.pid);
   return { ...memory, scan_ms: Math.round(performance.now() - started) };
+}
+
+/** Resets the process's peak RSS (VmHWM), so the next reading of it is what came after. */
+export function resetPeakMemory(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
 /** Opens the store read-only beside a running host (what a backup tool would see) and asserts PRAGMA integrity_check passes; `more` checks more on the same connection. */
