@@ -4,7 +4,8 @@
  * fingerprint index; see src/core/satchel.ts).
  */
 import type { Disposable } from '../events.ts';
-import { INDEXED_TAGS_CHARS, SearchIndex, indexedDocument, type IndexedDocument } from '../search/searchIndex.ts';
+import { SearchIndex } from '../search/searchIndex.ts';
+import { INDEXED_TAGS_CHARS, indexedDocument, type IndexedDocument } from '../search/indexedDocument.ts';
 import { textOf, type AssetStore } from './assetStore.ts';
 import type { Labels } from './labels.ts';
 import type { StoredAsset } from './storedAsset.ts';

@@ -11,7 +11,7 @@ import type { SemanticQuery } from '../search/hybridSearch.ts';
 import { checkFilters, filterTagValues, filtersReadText, matchesFilters, type FilterSubject } from './filters.ts';
 import { CONTENT_FREE_DATA, mapPages, PAGE_BYTES, textOf, type AssetStore } from './assetStore.ts';
 import { HEAD_CHARS, type TextHead } from './assetHeads.ts';
-import { INDEXED_TAGS_CHARS } from '../search/searchIndex.ts';
+import { INDEXED_TAGS_CHARS } from '../search/indexedDocument.ts';
 import type { AssetRenderer } from './assetRendering.ts';
 import type { Labels } from './labels.ts';
 import type { StoredAsset } from './storedAsset.ts';

@@ -6,7 +6,7 @@
  * the stored rows are the same either way.
  */
 import { WORD_INDEX_IDENTIFIERS, distinctIdentifiers, wordIndexText } from '../search/tokens.ts';
-import { INDEXED_IDENTIFIERS } from '../search/searchIndex.ts';
+import { INDEXED_IDENTIFIERS } from '../search/indexedDocument.ts';
 import { defaultFingerprintOptions, fingerprints, textHash, type PreparedFingerprint } from '../connector/fingerprint.ts';
 
 export interface PreparedAsset {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
 import { prepareAsset, type PreparedAsset } from '../../../src/core/import/preparedAsset.ts';
-import { indexedDocument } from '../../../src/core/search/searchIndex.ts';
+import { indexedDocument } from '../../../src/core/search/indexedDocument.ts';
 import { wordIndexText } from '../../../src/core/search/tokens.ts';
 import { defaultFingerprintOptions, fingerprints } from '../../../src/core/connector/fingerprint.ts';
 import { textHash } from '../../../src/core/connector/fingerprint.ts';
