@@ -16,7 +16,7 @@ import { readConfigText, writeConfigChange } from '../core/connect/configFiles.t
 import { planRules } from '../core/connect/rulesBlock.ts';
 import { currentHost } from '../hosting/host.ts';
 import { canAsk, confirm } from './confirm.ts';
-import { hostUrl } from './hostAddress.ts';
+import { hostChoiceOptions, hostUrl } from './hostAddress.ts';
 
 const USAGE = `Usage: satchel connect <agent>… [--port N | --url URL] [--data-dir DIR] [--replace-pieces | --keep-pieces] [--rules] [--yes]
        satchel disconnect <agent>… [--rules] [--yes]
@@ -48,9 +48,7 @@ async function run(verb: 'connect' | 'disconnect', args: readonly string[]): Pro
     args: [...args],
     allowPositionals: true,
     options: {
-      'data-dir': { type: 'string' },
-      port: { type: 'string' },
-      url: { type: 'string' },
+      ...hostChoiceOptions,
       'replace-pieces': { type: 'boolean' },
       'keep-pieces': { type: 'boolean' },
       rules: { type: 'boolean' },

@@ -4,6 +4,13 @@ import { HostLock } from '../core/store/hostLock.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import type { Author } from '../core/history/authors.ts';
 
+/** The options naming the host a subcommand talks to: its data directory's, or one at a port or URL given outright. */
+export const hostChoiceOptions = {
+  'data-dir': { type: 'string' },
+  port: { type: 'string' },
+  url: { type: 'string' },
+} as const;
+
 /** How long to wait for a host that holds the lock to write its port file. */
 const PORT_WAIT_MS = 10_000;
 

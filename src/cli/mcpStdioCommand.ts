@@ -23,6 +23,7 @@ import { currentHost } from '../hosting/host.ts';
 import { readPortFile, type PortFile } from '../hosting/portFile.ts';
 import { hostLogSince, spawnDataHost } from '../hosting/hostCommand.ts';
 import { EXIT_SERVED_ELSEWHERE } from '../hosting/hostExit.ts';
+import { hostChoiceOptions } from './hostAddress.ts';
 
 const USAGE = `Usage: satchel mcp-stdio [--data-dir DIR | --port N | --url URL] [--no-start]
   Serves Satchel's MCP tools on stdin/stdout, relayed to the Satchel host of the data directory
@@ -46,9 +47,7 @@ export async function runMcpStdioCommand(args: readonly string[]): Promise<numbe
     args: [...args],
     allowPositionals: true,
     options: {
-      'data-dir': { type: 'string' },
-      port: { type: 'string' },
-      url: { type: 'string' },
+      ...hostChoiceOptions,
       start: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
