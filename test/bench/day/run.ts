@@ -13,12 +13,12 @@
  * --profile writes a CPU profile of each phase of both runs into DIR/with and DIR/without (a diagnosis:
  * summarise with test/bench/day/longTasks.ts); --only-with skips the run without Satchel (no table).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
-import { bundleForExtensionHost, ensureHost, launchChromium, repoRoot, startCodeServer, type HostTools } from '../../integration/host/codeServer.ts';
+import { bundleForExtensionHost, ensureHost, linuxVsix, launchChromium, repoRoot, startCodeServer, type HostTools } from '../../integration/host/codeServer.ts';
 import { generateCorpus } from '../corpus.ts';
 import { snippetFiles } from '../figures/importFigure.ts';
 import { readPortFile } from '../../../src/hosting/portFile.ts';
@@ -33,14 +33,6 @@ const timeoutSec = Number(args.get('timeout') ?? 2400);
 const started = Date.now();
 const say = (text: string) => console.log(`[bench:day] ${((Date.now() - started) / 1000).toFixed(0)} s: ${text}`);
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
-
-function packageVsix(): string {
-  const given = args.get('vsix') ?? process.env.SATCHEL_VSIX;
-  if (given) return resolve(given);
-  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/package.mjs'), '--target=linux-x64'], { cwd: repoRoot, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('packaging linux-x64 failed');
-  return join(repoRoot, 'dist/satchel-linux-x64.vsix');
-}
 
 /** Writes the corpus as VS Code snippet files (5,000 a file) into a new folder. */
 async function writeSnippetFolder(folder: string, count: number, seed: number): Promise<void> {
@@ -154,7 +146,7 @@ async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vs
 
 async function main(): Promise<void> {
   const tools = ensureHost();
-  const vsix = packageVsix();
+  const vsix = linuxVsix(args.get('vsix') ?? process.env.SATCHEL_VSIX);
   const scratch = mkdtempSync(join(tmpdir(), 'satchel-day-'));
   try {
     const dataDir = join(scratch, 'data');

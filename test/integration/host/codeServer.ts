@@ -15,6 +15,17 @@ import { bundleAliases } from '../../../scripts/bundleAliases.mjs';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
+/**
+ * The .vsix to install: `given` (`--vsix=FILE` or SATCHEL_VSIX), else the linux-x64 platform package,
+ * built the way `npm run package` builds every target.
+ */
+export function linuxVsix(given: string | undefined): string {
+  if (given) return resolve(given);
+  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/package.mjs'), '--target=linux-x64'], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('packaging linux-x64 failed');
+  return join(repoRoot, 'dist/satchel-linux-x64.vsix');
+}
+
 /** A test module bundled to run inside the extension host (the suite, the day's driver): `vscode` is the host's own. */
 export async function bundleForExtensionHost(entry: string, outfile: string, options: { readonly external?: readonly string[]; readonly sourcemap?: boolean } = {}): Promise<string> {
   await esbuild.build({

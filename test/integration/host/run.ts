@@ -6,12 +6,11 @@
  *
  *   node --experimental-strip-types test/integration/host/run.ts [--vsix=FILE] [--timeout=1200] [--verbose]
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { format } from 'node:util';
-import { bundleForExtensionHost, ensureHost, launchChromium, repoRoot, startCodeServer } from './codeServer.ts';
+import { bundleForExtensionHost, ensureHost, linuxVsix, launchChromium, repoRoot, startCodeServer } from './codeServer.ts';
 import { writeStubModelExtension } from './stubModel.ts';
 import { performMouse, type MouseRequest } from './mouseActions.ts';
 import { tinyGguf } from '../../support/gguf.ts';
@@ -23,15 +22,6 @@ const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split
 const timeoutSec = Number(args.get('timeout') ?? 1200);
 const verbose = args.has('verbose');
 const started = Date.now();
-
-function packageVsix(): string {
-  const given = args.get('vsix') ?? process.env.SATCHEL_VSIX;
-  if (given) return resolve(given);
-  // The linux-x64 platform package, built the way `npm run package` builds every target.
-  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/package.mjs'), '--target=linux-x64'], { cwd: repoRoot, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('packaging linux-x64 failed');
-  return join(repoRoot, 'dist/satchel-linux-x64.vsix');
-}
 
 function bundleSuite(): Promise<string> {
   return bundleForExtensionHost('test/integration/suite/index.ts', 'out/integration/suite.cjs', { external: ['mocha'], sourcemap: true });
@@ -76,7 +66,7 @@ function stopDataHost(dataDir: string): void {
 
 async function main(): Promise<number> {
   const tools = ensureHost();
-  const vsix = packageVsix();
+  const vsix = linuxVsix(args.get('vsix') ?? process.env.SATCHEL_VSIX);
   const suite = await bundleSuite();
   const mirror = await modelMirror();
   const screenshotDir = resolve(args.get('screenshots') ?? join(repoRoot, 'media/screenshots'));
