@@ -36,7 +36,7 @@ import { SatchelClient } from '../../src/client/satchelClient.ts';
 import { typedQuery } from '../../src/extension/completion/completionSource.ts';
 import type { StreamConnection } from '../../src/client/streams.ts';
 import type { Disposable } from '../../src/core/events.ts';
-import { cpuMsOf, repoRoot, removeDir, startChild, type Child } from './processes.ts';
+import { cpuMsOf, memoryOf, repoRoot, removeDir, startChild, type Child } from './processes.ts';
 import { DATA_HOST_ALLOCATOR_ENV } from '../../src/hosting/hostCommand.ts';
 import { BenchClient } from './client.ts';
 import { generateCorpus, latencyQueries, type Corpus } from './corpus.ts';
@@ -77,8 +77,7 @@ function read(pid: number): Reading {
 }
 
 function vmRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) / 1024;
+  return memoryOf(pid).rss / 2 ** 20;
 }
 
 async function phase(pid: number, name: string, figures: PhaseFigures[], work: () => Promise<string | void>): Promise<void> {

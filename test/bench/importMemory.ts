@@ -7,20 +7,17 @@
  *   cp -r <library> /tmp/lib && ./node_modules/.bin/node --expose-gc --experimental-strip-types \
  *     --disable-warning=ExperimentalWarning test/bench/importMemory.ts /tmp/lib [size]
  */
-import { readFileSync } from 'node:fs';
 import { Satchel } from '../../src/core/satchel.ts';
 import { generateCorpus } from './corpus.ts';
 import { snippetFiles } from './figures/importFigure.ts';
+import { ownMemoryLine } from './processes.ts';
 
 const dataDir = process.argv[2];
 if (dataDir === undefined) throw new Error('usage: importMemory.ts <data dir (a copy)> [size]');
 const size = Number(process.argv[3] ?? 10_000);
 
-const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
 function sample(label: string): void {
-  const vmRss = /VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  const m = process.memoryUsage();
-  console.log(`${label.padEnd(24)} rss ${String(mb(Number(vmRss) * 1024)).padStart(5)} MB  heapUsed ${String(mb(m.heapUsed)).padStart(5)}  heapTotal ${String(mb(m.heapTotal)).padStart(5)}  external ${String(mb(m.external)).padStart(5)}  arrayBuffers ${String(mb(m.arrayBuffers)).padStart(5)}`);
+  console.log(ownMemoryLine(label, 24));
 }
 const gc = (globalThis as { gc?: () => void }).gc;
 

@@ -147,3 +147,11 @@ export function cpuMsOf(pid: number): number {
     return Number.NaN;
   }
 }
+
+const mib = (bytes: number): string => String(Math.round(bytes / 2 ** 20)).padStart(5);
+
+/** One line of this process's memory at a step of a one-process measurement: RSS and the V8 heap's parts, in MB. */
+export function ownMemoryLine(label: string, width: number): string {
+  const m = process.memoryUsage();
+  return `${label.padEnd(width)} rss ${mib(memoryOf(process.pid).rss)} MB  heapUsed ${mib(m.heapUsed)}  heapTotal ${mib(m.heapTotal)}  external ${mib(m.external)}  arrayBuffers ${mib(m.arrayBuffers)}`;
+}

@@ -7,20 +7,18 @@
  *     --disable-warning=ExperimentalWarning test/bench/syncMemory.ts /tmp/lib
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 import { Satchel } from '../../src/core/satchel.ts';
+import { ownMemoryLine } from './processes.ts';
 
 const dataDir = process.argv[2];
 if (dataDir === undefined) throw new Error('usage: syncMemory.ts <data dir (a copy)>');
 
-const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
 function sample(label: string): void {
-  const vmRss = /VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  const m = process.memoryUsage();
-  console.log(`${label.padEnd(22)} rss ${String(mb(Number(vmRss) * 1024)).padStart(5)} MB  heapUsed ${String(mb(m.heapUsed)).padStart(5)}  heapTotal ${String(mb(m.heapTotal)).padStart(5)}  external ${String(mb(m.external)).padStart(5)}  arrayBuffers ${String(mb(m.arrayBuffers)).padStart(5)}`);
+  console.log(ownMemoryLine(label, 22));
 }
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -48,5 +46,5 @@ gc?.();
 sample('30 s after, after gc');
 // SYNC_MEMORY_SNAPSHOT=file: a heap snapshot of what the sync left (open it in Chrome's DevTools).
 if (process.env['SYNC_MEMORY_SNAPSHOT']) writeHeapSnapshot(process.env['SYNC_MEMORY_SNAPSHOT']);
-console.log(`peak rss seen ${mb(peak)} MB; sent ${summary.sent} in ${summary.elapsedMs} ms`);
+console.log(`peak rss seen ${Math.round(peak / 2 ** 20)} MB; sent ${summary.sent} in ${summary.elapsedMs} ms`);
 await satchel.close();
