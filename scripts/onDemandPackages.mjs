@@ -1,7 +1,8 @@
 // The packages the extension's bundle requires on first use from their own bundles in dist/ (esbuild.mjs,
 // docs/performance.md, activation): the config-file parsers, 190 kB of the 540 kB bundle that VS Code
 // compiled and ran at every activation, read only when an agent's config is connected or inspected and
-// when a file is imported. The data host and CLI keep them bundled. As with zod (scripts/zodOnDemand.cjs),
+// when a file is imported. ws too (49 kB): the client's sockets load it when the first one opens
+// (src/client/webSocket.ts). The data host and CLI keep them bundled. As with zod (scripts/zodOnDemand.cjs),
 // the sources import the package as usual and are type-checked against it; only the extension's bundle
 // takes, in its place, a module whose exports are getters that require the package's bundle the first
 // time one is read.
@@ -9,7 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /** Package → its bundle in dist/. */
-export const onDemandPackages = { yaml: 'yaml.cjs', 'js-yaml': 'jsYaml.cjs', 'jsonc-parser': 'jsoncParser.cjs', 'smol-toml': 'smolToml.cjs' };
+export const onDemandPackages = { yaml: 'yaml.cjs', 'js-yaml': 'jsYaml.cjs', 'jsonc-parser': 'jsoncParser.cjs', 'smol-toml': 'smolToml.cjs', ws: 'ws.cjs' };
 
 /** The esbuild entry of each package's own bundle: everything it exports, nothing else. */
 export function onDemandEntries() {

@@ -25,7 +25,13 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
     const command = hostCommand(context.extensionPath);
     const version = String(context.extension.packageJSON.version ?? '0.0.0');
     // Agents that start only local servers (Claude Desktop) run the bridge with the same Node and script.
-    extension = new SatchelExtension(version, (options) => new HostSupervisor({ ...options, command, version }), context.extension.extensionKind, command);
+    extension = new SatchelExtension(
+      version,
+      (options) => new HostSupervisor({ ...options, command, version }),
+      context.extension.extensionKind,
+      command,
+      contributedCommands(context.extension.packageJSON),
+    );
     extension.activation = { ...bundle, activateMs: performance.now() - activating, steps: extension.activationSteps };
     extension.log.info(activationLine(extension.activation));
   } catch (error) {
@@ -42,6 +48,14 @@ function activationLine(figures: NonNullable<SatchelExtension['activation']>): s
   const ms = (value: number | undefined): string => (value === undefined ? '?' : `${value.toFixed(1)} ms`);
   const steps = Object.entries(figures.steps ?? {}).map(([name, value]) => `${name} ${ms(value)}`).join(', ');
   return `Activated in ${ms(figures.activateMs)} (${steps}); the bundle compiled in ${ms(figures.compileMs)} (code cache ${figures.codeCache ?? 'not used'}) and ran in ${ms(figures.runMs)}.`;
+}
+
+/** The command ids the manifest (package.json, read by VS Code) contributes. */
+function contributedCommands(manifest: unknown): string[] {
+  const contributes: unknown = manifest && typeof manifest === 'object' && 'contributes' in manifest ? manifest.contributes : undefined;
+  const commands: unknown = contributes && typeof contributes === 'object' && 'commands' in contributes ? contributes.commands : undefined;
+  if (!Array.isArray(commands)) return [];
+  return commands.flatMap((entry: unknown) => (entry && typeof entry === 'object' && 'command' in entry && typeof entry.command === 'string' ? [entry.command] : []));
 }
 
 /**

@@ -82,10 +82,42 @@ function writeCache(cacheFile: string, script: Script): void {
   }
 }
 
+/**
+ * A diagnosis, not a figure (docs/performance.md, activation): with SATCHEL_ACTIVATION_PROFILE=DIR in
+ * the editor's environment, V8's CPU profile of loading the bundle and of `activate()`, written to
+ * DIR/activation-<pid>.cpuprofile. The profiler is never loaded otherwise.
+ */
+const profileDir = process.env.SATCHEL_ACTIVATION_PROFILE;
+const profiler = profileDir ? startProfile() : undefined;
+
+function startProfile(): import('node:inspector').Session {
+  const { Session } = require('node:inspector') as typeof import('node:inspector');
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 100 });
+  session.post('Profiler.start');
+  return session;
+}
+
+function stopProfile(session: import('node:inspector').Session, dir: string): void {
+  session.post('Profiler.stop', (error, result) => {
+    if (!error) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `activation-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+    }
+    session.disconnect();
+  });
+}
+
 const main = load();
 
 export function activate(context: unknown): unknown {
-  return main.activate(context);
+  try {
+    return main.activate(context);
+  } finally {
+    if (profiler && profileDir) stopProfile(profiler, profileDir);
+  }
 }
 
 export function deactivate(): Promise<void> {

@@ -95,8 +95,9 @@ export class SatchelExtension extends Owner {
   /**
    * `extensionKind`: which side of a remote window this extension host is on. `runtime`: the Node
    * and CLI script the host runs on, which agents that start only local servers run as the bridge.
+   * `commandIds`: the commands the manifest contributes, registered here.
    */
-  constructor(version: string, startHosting: StartHosting, extensionKind: vscode.ExtensionKind, runtime: SatchelRuntime) {
+  constructor(version: string, startHosting: StartHosting, extensionKind: vscode.ExtensionKind, runtime: SatchelRuntime, commandIds: readonly string[]) {
     super();
     const timer = stepTimer();
     this.activationSteps = timer.steps;
@@ -142,20 +143,23 @@ export class SatchelExtension extends Owner {
     timer.step('history and sync');
     this.agentConnections = this._register(new AgentConnections(() => stdioBridge(runtime, { dataDir: this.settings.dataDir })));
     this.commands = this._register(
-      new Commands({
-        server: this.server,
-        assets: this.assets,
-        conversations: this.conversations,
-        models: this.models,
-        connector: this.connector,
-        documents: this.documents,
-        templates,
-        log: this.log,
-        history: this.history,
-        sync: this.sync,
-        agentConnections: this.agentConnections,
-        secretsStatus: this.secretsStatus,
-      }),
+      new Commands(
+        {
+          server: this.server,
+          assets: this.assets,
+          conversations: this.conversations,
+          models: this.models,
+          connector: this.connector,
+          documents: this.documents,
+          templates,
+          log: this.log,
+          history: this.history,
+          sync: this.sync,
+          agentConnections: this.agentConnections,
+          secretsStatus: this.secretsStatus,
+        },
+        commandIds,
+      ),
     );
     timer.step('commands');
     this.agents = this._register(new SatchelAgents(this.server, version, () => this.settings, this.log));

@@ -3,8 +3,8 @@
  * bundle carries neither zod nor undici, and requiring and activating it, as VS Code does, builds no
  * schema, so zod's own bundle (dist/zod.cjs) stays unloaded; that bundle is required only when a
  * schema is first built. ws (with the zlib and TLS it requires) is loaded when the first socket
- * opens, after activation. The config-file parsers (yaml, js-yaml, jsonc-parser, smol-toml) are their
- * own bundles too, required on first use (scripts/onDemandPackages.mjs). Needs the bundles: npm test
+ * opens, after activation, from its own bundle (dist/ws.cjs), as are the config-file parsers (yaml,
+ * js-yaml, jsonc-parser, smol-toml): each required on first use (scripts/onDemandPackages.mjs). Needs the bundles: npm test
  * runs `npm run package` first.
  */
 import { test } from 'node:test';
@@ -26,7 +26,7 @@ const path = require('node:path');
 const [stub, bundle, dataDir] = process.argv.slice(1);
 require(stub).installVscode({ dataDirectory: dataDir });
 const extension = require(bundle);
-extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: { version: '0.0.0' }, extensionKind: 1 } });
+extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
 console.log(JSON.stringify(Object.keys(require.cache).filter((file) => path.dirname(file) === path.dirname(bundle)).map((file) => path.basename(file)).sort()));
 process.exit(0);
 `;
@@ -87,17 +87,104 @@ console.log(JSON.stringify({ before, after: loaded(), parsed }));
   }
 });
 
-// A string of each parser's own code (an error message) that Satchel's sources never spell.
-const parserMarkers: Record<keyof typeof onDemandPackages, string> = {
+/**
+ * Whether the code around each marker (a string the bundle spells once) ran while the bundle was
+ * required and activated, from V8's precise coverage: it ran if a function holding it was called, or if
+ * no function but the bundle's top level holds it (code that runs as the bundle loads). Not a timing:
+ * which code runs at activation is the same on any machine.
+ */
+function ranAtActivation(markers: readonly string[]): Record<string, boolean> {
+  const probe = `
+const path = require('node:path');
+const { readFileSync } = require('node:fs');
+const { wrap, wrapper } = require('node:module');
+const { Session } = require('node:inspector');
+const [stub, bundle, dataDir, markers] = process.argv.slice(1);
+require(stub).installVscode({ dataDirectory: dataDir });
+const session = new Session();
+session.connect();
+let coverage;
+session.post('Profiler.enable');
+session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+const extension = require(bundle);
+extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
+session.post('Profiler.takePreciseCoverage', (error, result) => { if (error) throw error; coverage = result.result; });
+const main = path.join(path.dirname(bundle), 'extensionMain.cjs');
+// The loader compiles the bundle wrapped as a CommonJS module: offsets are in that text.
+const text = wrap(readFileSync(main, 'utf8'));
+const functions = coverage.find((script) => script.url.endsWith('extensionMain.cjs')).functions.map((fn) => fn.ranges[0]);
+const ran = {};
+for (const marker of JSON.parse(markers)) {
+  const at = text.indexOf(marker);
+  if (at === -1 || text.indexOf(marker, at + 1) !== -1) throw new Error('not spelled once in the bundle: ' + marker);
+  // Not the script nor the module wrapper: the bundle's top level.
+  const holding = functions.filter((range) => range.startOffset >= wrapper[0].length && range.startOffset <= at && at < range.endOffset);
+  ran[marker] = holding.length === 0 || holding.some((range) => range.count > 0);
+}
+console.log(JSON.stringify(ran));
+process.exit(0);
+`;
+  const scratch = mkdtempSync(join(tmpdir(), 'satchel-coverage-'));
+  try {
+    const result = spawnSync(process.execPath, ['-e', probe, join(root, 'test', 'support', 'vscodeStub.cjs'), join(dist, 'extension.cjs'), scratch, JSON.stringify(markers)], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: scratch },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as Record<string, boolean>;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+test("activation registers every command but builds no handler: the command modules' code runs when a command first does", () => {
+  // One message of each of two command modules (agentChangeCommands.ts, assetCommands.ts), inside the
+  // function that builds that module's handlers.
+  const markers = ['Pick a change under Agent changes in the Assets view.', 'Open an editor to insert the asset into.'];
+  assert.deepEqual(ranAtActivation(markers), Object.fromEntries(markers.map((marker) => [marker, false])));
+});
+
+test("activation builds none of the language tables (core/classify/languages.ts): they are built on first use", () => {
+  // Two entries of the table by file name (specificFromFileName), built on first use as the others are.
+  const markers = ['cmakelists.txt', 'gnumakefile'];
+  assert.deepEqual(ranAtActivation(markers), Object.fromEntries(markers.map((marker) => [marker, false])));
+});
+
+test('activation registers the commands the manifest contributes, and a command builds its handler when first run', () => {
+  const probe = `
+const path = require('node:path');
+const [stub, bundle, dataDir] = process.argv.slice(1);
+require(stub).installVscode({ dataDirectory: dataDir });
+const registered = new Map();
+require('vscode').commands = { registerCommand: (id, handler) => (registered.set(id, handler), { dispose() {} }), executeCommand: async () => undefined };
+require('vscode').window.showErrorMessage = async () => undefined;
+const extension = require(bundle);
+extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
+registered.get('satchel.server.copyUrl')().then(
+  () => console.log(JSON.stringify({ ids: [...registered.keys()].sort(), copyUrl: 'copied' })),
+  (error) => console.log(JSON.stringify({ ids: [...registered.keys()].sort(), copyUrl: error.message })),
+).finally(() => process.exit(0));
+`;
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
+  const reply = JSON.parse(activateInChild(probe).at(-1)!) as { ids: string[]; copyUrl: string };
+  // Every one (views and editors register a few commands of their own beside them).
+  assert.deepEqual(manifest.contributes.commands.map((entry) => entry.command).filter((id) => !reply.ids.includes(id)), []);
+  // Its handler ran, built on this first call: with no data host yet, it says so.
+  assert.equal(reply.copyUrl, 'Satchel has no server yet.');
+});
+
+// A string of each on-demand package's own code (an error message) that Satchel's sources never spell.
+const onDemandMarkers: Record<keyof typeof onDemandPackages, string> = {
   yaml: 'Implicit map keys',
   'js-yaml': 'duplicated mapping key',
   'jsonc-parser': 'InvalidSymbol',
   'smol-toml': 'Invalid TOML',
+  ws: 'Invalid WebSocket frame',
 };
 
-test("the extension's bundle holds no config-file parser: each is its own bundle, and activation loads none", () => {
+test("the extension's bundle holds neither a config-file parser nor ws: each is its own bundle, and activation loads none", () => {
   const source = readFileSync(join(dist, 'extensionMain.cjs'), 'utf8');
-  for (const [name, marker] of Object.entries(parserMarkers)) {
+  for (const [name, marker] of Object.entries(onDemandMarkers)) {
     assert.ok(!source.includes(marker), `${name} is bundled in extensionMain.cjs`);
     const file = onDemandPackages[name as keyof typeof onDemandPackages];
     assert.ok(readFileSync(join(dist, file), 'latin1').includes(marker), `${file} does not hold ${name}`);
@@ -110,7 +197,7 @@ test("the extension's bundle holds no config-file parser: each is its own bundle
   for (const file of Object.values(onDemandPackages)) assert.ok(!loaded.includes(file), `${file} loaded at activation`);
 });
 
-test('an on-demand parser is required from its bundle when first read, and parses as the package does', () => {
+test('an on-demand package is required from its bundle when first read, and works as the package does', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'satchel-on-demand-'));
   try {
     for (const file of Object.values(onDemandPackages)) copyFileSync(join(dist, file), join(scratch, file));
@@ -129,20 +216,32 @@ const toml = require(dir + '/smol-toml.onDemand.cjs');
 const jsonc = require(dir + '/jsonc-parser.onDemand.cjs');
 const yaml = require(dir + '/yaml.onDemand.cjs');
 const jsYaml = require(dir + '/js-yaml.onDemand.cjs');
-const before = ['smolToml.cjs', 'jsoncParser.cjs', 'yaml.cjs', 'jsYaml.cjs'].filter(loaded);
+const ws = require(dir + '/ws.onDemand.cjs');
+const before = ['smolToml.cjs', 'jsoncParser.cjs', 'yaml.cjs', 'jsYaml.cjs', 'ws.cjs'].filter(loaded);
 let tomlError = false;
 try { toml.parse('a = '); } catch (error) { tomlError = error instanceof toml.TomlError; }
 const parsed = [toml.parse('a = 1').a, jsonc.parse('{"a": 2, /* c */}').a, yaml.parseDocument('a: 3').toJS().a, jsYaml.load('a: 4').a];
-console.log(JSON.stringify({ before, after: ['smolToml.cjs', 'jsoncParser.cjs', 'yaml.cjs', 'jsYaml.cjs'].filter(loaded), parsed, tomlError, isMap: yaml.isMap(yaml.parseDocument('a: 1').contents) }));
+// The client's socket class (src/client/webSocket.ts reads the named export), echoing over loopback.
+const server = new ws.WebSocketServer({ host: '127.0.0.1', port: 0 }, () => {
+  server.on('connection', (socket) => socket.on('message', (data) => socket.send(data)));
+  const socket = new ws.WebSocket('ws://127.0.0.1:' + server.address().port);
+  socket.on('open', () => socket.send('ping'));
+  socket.on('message', (data) => {
+    socket.close();
+    server.close();
+    console.log(JSON.stringify({ before, after: ['smolToml.cjs', 'jsoncParser.cjs', 'yaml.cjs', 'jsYaml.cjs', 'ws.cjs'].filter(loaded), parsed, tomlError, isMap: yaml.isMap(yaml.parseDocument('a: 1').contents), echoed: String(data) }));
+  });
+});
 `;
     const result = spawnSync(process.execPath, ['-e', probe, scratch], { encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout.trim()), {
       before: [],
-      after: ['smolToml.cjs', 'jsoncParser.cjs', 'yaml.cjs', 'jsYaml.cjs'],
+      after: ['smolToml.cjs', 'jsoncParser.cjs', 'yaml.cjs', 'jsYaml.cjs', 'ws.cjs'],
       parsed: [1, 2, 3, 4],
       tomlError: true,
       isMap: true,
+      echoed: 'ping',
     });
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -125,16 +125,28 @@ const texts = 'txt text log md mdown mdwn markdown markdn rtf rtx csv list';
 const references =
   'uri uris urls uniform_resource_locator custom_url_scheme unix_file_path windows_file_path uniform_resource_identifier';
 
-const generics = new Map<string, ClassificationGeneric>();
-for (const [generic, values] of [
-  ['IMAGE', images],
-  ['VIDEO', videos],
-  ['FILE', files],
-  ['TEXT', texts],
-  ['EXTERNAL_RESOURCE_REFERENCE', references],
-] as const) {
-  for (const value of values.split(' ')) generics.set(value, generic);
+/**
+ * The lookup tables below are built on first use, not as the module loads: the extension's bundle
+ * holds this module, and VS Code counts loading that bundle as Satchel's activation (docs/performance.md).
+ */
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
 }
+
+const generics = once(() => {
+  const byValue = new Map<string, ClassificationGeneric>();
+  for (const [generic, values] of [
+    ['IMAGE', images],
+    ['VIDEO', videos],
+    ['FILE', files],
+    ['TEXT', texts],
+    ['EXTERNAL_RESOURCE_REFERENCE', references],
+  ] as const) {
+    for (const value of values.split(' ')) byValue.set(value, generic);
+  }
+  return byValue;
+});
 
 export interface ClassificationPair {
   readonly generic: ClassificationGeneric;
@@ -149,32 +161,32 @@ export function classificationOf(specific: ClassificationSpecific): Classificati
 
 export function genericOf(specific: ClassificationSpecific): ClassificationGeneric {
   if (specific === 'UNKNOWN') return 'UNKNOWN';
-  return generics.get(specific) ?? 'CODE';
+  return generics().get(specific) ?? 'CODE';
 }
 
 /**
- * The enum values that are a file extension or a file name themselves: all but UNKNOWN, the
- * highlight.js grammar names and the snake_case kinds of reference (uniform_resource_locator…).
+ * Lower-cased file name or extension → specific value. The enum's own spelling wins over a language
+ * alias. `longest`: the longest name or extension (or run of them, `pyx.in`) it knows.
  */
-const enumFileNames = CLASSIFICATION_SPECIFIC_VALUES.filter(
-  (value) => value !== 'UNKNOWN' && !value.startsWith('hljs-') && !/^[a-z]+(_[a-z]+)+$/.test(value),
-);
-
-/** Lower-cased file name or extension → specific value. The enum's own spelling wins over a language alias. */
-const byFileName = new Map<string, ClassificationSpecific>();
-for (const info of supportedLanguages) {
-  for (const extension of info.extensions) byFileName.set(extension, info.specific);
-}
-for (const value of enumFileNames) byFileName.set(value.toLowerCase(), value as ClassificationSpecific);
-// Conventional file names with no extension.
-byFileName.set('dockerfile', 'dockerfile');
-byFileName.set('containerfile', 'dockerfile');
-byFileName.set('makefile', 'hljs-makefile');
-byFileName.set('gnumakefile', 'hljs-makefile');
-byFileName.set('cmakelists.txt', 'hljs-cmake');
-byFileName.set('jenkinsfile', 'groovy');
-/** The longest name or extension (or run of them, `pyx.in`) that byFileName knows. */
-const LONGEST_EXTENSION = Math.max(...[...byFileName.keys()].map((key) => key.length));
+const fileNames = once(() => {
+  const byFileName = new Map<string, ClassificationSpecific>();
+  for (const info of supportedLanguages) {
+    for (const extension of info.extensions) byFileName.set(extension, info.specific);
+  }
+  // The enum values that are a file extension or a file name themselves: all but UNKNOWN, the
+  // highlight.js grammar names and the snake_case kinds of reference (uniform_resource_locator…).
+  for (const value of CLASSIFICATION_SPECIFIC_VALUES) {
+    if (value !== 'UNKNOWN' && !value.startsWith('hljs-') && !/^[a-z]+(_[a-z]+)+$/.test(value)) byFileName.set(value.toLowerCase(), value as ClassificationSpecific);
+  }
+  // Conventional file names with no extension.
+  byFileName.set('dockerfile', 'dockerfile');
+  byFileName.set('containerfile', 'dockerfile');
+  byFileName.set('makefile', 'hljs-makefile');
+  byFileName.set('gnumakefile', 'hljs-makefile');
+  byFileName.set('cmakelists.txt', 'hljs-cmake');
+  byFileName.set('jenkinsfile', 'groovy');
+  return { byFileName, longest: Math.max(...[...byFileName.keys()].map((key) => key.length)) };
+});
 
 /**
  * The specific value a file name implies: the whole name first (`Dockerfile`, `Gemfile`,
@@ -184,37 +196,43 @@ const LONGEST_EXTENSION = Math.max(...[...byFileName.keys()].map((key) => key.le
 export function specificFromFileName(fileName: string): ClassificationSpecific | undefined {
   const base = (fileName.split(/[\\/]/).pop() ?? '').toLowerCase();
   if (base === '') return undefined;
+  const { byFileName, longest } = fileNames();
   const whole = byFileName.get(base);
   if (whole !== undefined) return whole;
   if (base.startsWith('dockerfile.') || base.endsWith('.dockerfile')) return 'dockerfile';
-  // Only the name's last LONGEST_EXTENSION characters can hold a known extension: looking up
-  // every suffix of a name like `a.a.a.…` would cost the square of its length.
-  for (let dot = base.indexOf('.', Math.max(0, base.length - LONGEST_EXTENSION - 1)); dot !== -1; dot = base.indexOf('.', dot + 1)) {
+  // Only the name's last `longest` characters can hold a known extension: looking up every suffix
+  // of a name like `a.a.a.…` would cost the square of its length.
+  for (let dot = base.indexOf('.', Math.max(0, base.length - longest - 1)); dot !== -1; dot = base.indexOf('.', dot + 1)) {
     const found = byFileName.get(base.slice(dot + 1));
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
-
-const infoBySpecific = new Map<string, LanguageInfo>(supportedLanguages.map((info) => [info.specific, info]));
-for (const info of supportedLanguages) {
-  for (const extension of info.extensions) {
-    if (!infoBySpecific.has(extension)) infoBySpecific.set(extension, info);
+const infoBySpecific = once(() => {
+  const bySpecific = new Map<string, LanguageInfo>(supportedLanguages.map((info) => [info.specific, info]));
+  for (const info of supportedLanguages) {
+    for (const extension of info.extensions) {
+      if (!bySpecific.has(extension)) bySpecific.set(extension, info);
+    }
   }
-}
+  return bySpecific;
+});
 
 /** The language a specific value belongs to (`hpp` → C++, `yml` → YAML), if it is one Satchel lists. */
 export function languageOf(specific: ClassificationSpecific): LanguageInfo | undefined {
-  return infoBySpecific.get(specific);
+  return infoBySpecific().get(specific);
 }
 
-const bySpokenName = new Map<string, ClassificationSpecific>();
-for (const info of supportedLanguages) {
-  for (const key of [info.specific, info.name, info.vscodeId, ...info.extensions]) {
-    if (!bySpokenName.has(key.toLowerCase())) bySpokenName.set(key.toLowerCase(), info.specific);
+const bySpokenName = once(() => {
+  const byName = new Map<string, ClassificationSpecific>();
+  for (const info of supportedLanguages) {
+    for (const key of [info.specific, info.name, info.vscodeId, ...info.extensions]) {
+      if (!byName.has(key.toLowerCase())) byName.set(key.toLowerCase(), info.specific);
+    }
   }
-}
+  return byName;
+});
 
 /** Names other tools use (Ace/massCode modes, VS Code ids, linguist names) that no language's id, name or extensions reach. */
 const ALIASES: Readonly<Record<string, ClassificationSpecific>> = {
@@ -247,7 +265,7 @@ export function specificFromLanguageName(name: string | undefined | null): Class
   const key = name.trim().toLowerCase().replace(/^\./, '');
   if (key === '') return undefined;
   // Satchel's own languages first: `bash` means the `sh` the classifier stores, though the enum has both.
-  const spoken = bySpokenName.get(key);
+  const spoken = bySpokenName().get(key);
   if (spoken !== undefined) return spoken;
   if (Object.hasOwn(ALIASES, key)) return ALIASES[key];
   if (CLASSIFICATION_SPECIFIC_VALUES.includes(key)) return key as ClassificationSpecific;

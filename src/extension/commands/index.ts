@@ -17,7 +17,7 @@ import { agentChangeCommands } from './agentChangeCommands.ts';
 import { trashCommands } from './trashCommands.ts';
 import { connectCommands } from './connectCommands.ts';
 import { secretCommands } from './secretCommands.ts';
-import type { CommandMap, Services } from './services.ts';
+import type { CommandHandler, CommandMap, Services } from './services.ts';
 
 export function allCommands(services: Services): CommandMap {
   return {
@@ -37,16 +37,31 @@ export function allCommands(services: Services): CommandMap {
   };
 }
 
+/**
+ * Registers the commands the manifest contributes (`ids`; test/extension/manifest.test.ts holds the
+ * two to the same list) and builds their handlers when one first runs: building them compiles every
+ * command module's code, which activation, counted by VS Code as Satchel's, has no use for
+ * (docs/performance.md, activation).
+ */
 export class Commands extends Owner {
   readonly ids: readonly string[];
+  private readonly services: Services;
+  private handlers: CommandMap | undefined;
 
-  constructor(services: Services) {
+  constructor(services: Services, ids: readonly string[]) {
     super();
-    const map = allCommands(services);
-    this.ids = Object.keys(map);
-    for (const [id, handler] of Object.entries(map)) {
-      this._register(vscode.commands.registerCommand(id, reported(id, handler, services)));
+    this.services = services;
+    this.ids = ids;
+    for (const id of ids) {
+      this._register(vscode.commands.registerCommand(id, reported(id, (...args: never[]) => this.handler(id)(...args), services)));
     }
+  }
+
+  private handler(id: string): CommandHandler {
+    this.handlers ??= allCommands(this.services);
+    const handler = this.handlers[id];
+    if (!handler) throw new Error(`No handler for ${id}.`);
+    return handler;
   }
 }
 

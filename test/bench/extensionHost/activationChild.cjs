@@ -1,5 +1,5 @@
 // One activation in a stand-in extension host (test/bench/activation.ts): the bundle required and
-// activated the way VS Code does, with `vscode` stubbed, then the turn right after activation (the
+// activated the way VS Code does (with the manifest beside the bundle's dist/), `vscode` stubbed, then the turn right after activation (the
 // data host's discovery starts there, with the first request). Prints one JSON line: the loader's
 // split, the require and activate() times (wall and CPU), that turn, and which other files of dist/ it loaded.
 // `lingerMs` keeps the process up that long after, so the loader writes its code cache.
@@ -15,7 +15,7 @@ const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const extension = require(path.resolve(bundle));
 const t1 = performance.now();
-const api = extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: { version: '0.0.0' }, extensionKind: 1 } });
+const api = extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
 const t2 = performance.now();
 // CPU time (user + system) of require and activate(): what the machine's other load does not inflate.
 const cpu = process.cpuUsage(cpu0);

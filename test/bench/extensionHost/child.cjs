@@ -54,7 +54,7 @@ async function main() {
     const t0 = performance.now();
     const extension = require(path.resolve(bundle));
     const t1 = performance.now();
-    api = extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: { version: '0.0.0' }, extensionKind: 1 } });
+    api = extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
     activation = { requireMs: Math.round(t1 - t0), activateMs: Math.round(performance.now() - t1), ...(api.activation ?? {}) };
     while (!api.server.connection) await sleep(20);
   });
