@@ -51,7 +51,7 @@ const nodeCheck = [
  * client never does. The config-file parsers come from their own bundles the same way, on first use
  * (scripts/onDemandPackages.mjs).
  */
-const vscodeOnce = path.resolve('scripts/vscodeOnce.mjs');
+const sources = path.resolve('src') + path.sep;
 const extensionLean = {
   name: 'extension-lean',
   setup(build) {
@@ -59,9 +59,20 @@ const extensionLean = {
       args.importer === path.resolve('src/client/http.ts') ? { path: path.resolve('src/client/nodeHttpPool.ts') } : undefined,
     );
     build.onResolve({ filter: /^zod$/ }, () => ({ path: path.resolve('scripts/zodOnDemand.cjs') }));
-    build.onResolve({ filter: /^vscode$/ }, (args) => (args.importer === vscodeOnce ? { path: 'vscode', external: true } : { path: vscodeOnce }));
+    // `vscode` as the API object itself, not a copy: imported as a namespace (`import * as vscode`, as the
+    // sources do for the types), the external module is copied export by export onto a new object (one
+    // getter each, ~300, as the bundle loads); as a default import of a module that is `require('vscode')`,
+    // every `vscode.x` reads the API directly.
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (!args.path.startsWith(sources)) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      return text.includes(VSCODE_NAMESPACE) ? { contents: text.replaceAll(VSCODE_NAMESPACE, "import vscode from 'vscode';"), loader: 'ts' } : undefined;
+    });
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-api' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-api' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-api' }, () => ({ contents: "export default require('vscode');", loader: 'js' }));
   },
 };
+const VSCODE_NAMESPACE = "import * as vscode from 'vscode';";
 
 /**
  * Every bundle's text in Latin-1: esbuild escapes what is not ASCII in strings and templates but

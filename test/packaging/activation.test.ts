@@ -173,6 +173,26 @@ registered.get('satchel.server.copyUrl')().then(
   assert.equal(reply.copyUrl, 'Satchel has no server yet.');
 });
 
+test("the bundle reads the vscode API object itself: it never lists the API's exports to copy them", () => {
+  // A namespace import of the external module made the bundle copy all ~300 exports onto a new object as
+  // it loaded (esbuild's __reExport); listing the keys is the first step of that copy.
+  const probe = `
+const path = require('node:path');
+const Module = require('node:module');
+const [stub, bundle, dataDir] = process.argv.slice(1);
+require(stub).installVscode({ dataDirectory: dataDir });
+let listed = 0;
+const api = new Proxy(require('vscode'), { ownKeys: (target) => (listed++, Reflect.ownKeys(target)) });
+const load = Module._load;
+Module._load = function (request, ...rest) { return request === 'vscode' ? api : load.call(this, request, ...rest); };
+const extension = require(bundle);
+extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
+console.log(JSON.stringify({ listed }));
+process.exit(0);
+`;
+  assert.deepEqual(JSON.parse(activateInChild(probe).at(-1)!), { listed: 0 });
+});
+
 // A string of each on-demand package's own code (an error message) that Satchel's sources never spell.
 const onDemandMarkers: Record<keyof typeof onDemandPackages, string> = {
   yaml: 'Implicit map keys',

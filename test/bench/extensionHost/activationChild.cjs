@@ -11,6 +11,13 @@ const { installVscode } = require('../../support/vscodeStub.cjs');
 
 const [bundle, dataDir, lingerMs = '0'] = process.argv.slice(2);
 installVscode({ dataDirectory: dataDir, 'models.idleUnloadMinutes': 0, 'remote.warnOnRemoteHost': false, 'host.idleMinutes': 0.1 });
+// SATCHEL_BENCH_PRELOAD=1: Node's modules the bundle requires are loaded first, as VS Code's extension host
+// has them (http, net, tls, crypto, child_process…) before any extension: what is left is Satchel's own.
+if (process.env.SATCHEL_BENCH_PRELOAD === '1') {
+  const { isBuiltin } = require('node:module');
+  const source = require('node:fs').readFileSync(path.join(path.dirname(path.resolve(bundle)), 'extensionMain.cjs'), 'utf8');
+  for (const [, name] of source.matchAll(/require\("([^"]+)"\)/g)) if (isBuiltin(name)) require(name);
+}
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const extension = require(path.resolve(bundle));
