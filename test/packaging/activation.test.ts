@@ -193,6 +193,27 @@ process.exit(0);
   assert.deepEqual(JSON.parse(activateInChild(probe).at(-1)!), { listed: 0 });
 });
 
+test('activation refreshes no view: with no data host yet, each new tree is already empty', () => {
+  // Each tree view's refreshes and the properties set on it, until activate() returns.
+  const probe = `
+const path = require('node:path');
+const [stub, bundle, dataDir] = process.argv.slice(1);
+require(stub).installVscode({ dataDirectory: dataDir });
+const window = require('vscode').window;
+const createTreeView = window.createTreeView;
+const events = [];
+window.createTreeView = (id, options) => {
+  options.treeDataProvider.onDidChangeTreeData?.(() => events.push(id + ' refreshed'));
+  return new Proxy(createTreeView(id, options), { set: (view, key, value) => (events.push(id + '.' + String(key) + ' set'), Reflect.set(view, key, value)) });
+};
+const extension = require(bundle);
+extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
+console.log(JSON.stringify(events));
+process.exit(0);
+`;
+  assert.deepEqual(JSON.parse(activateInChild(probe).at(-1)!), []);
+});
+
 // A string of each on-demand package's own code (an error message) that Satchel's sources never spell.
 const onDemandMarkers: Record<keyof typeof onDemandPackages, string> = {
   yaml: 'Implicit map keys',

@@ -97,9 +97,13 @@ export class AssetsView extends Owner implements vscode.TreeDataProvider<AssetsN
     this._register(toDisposable(() => clearInterval(sweep)));
     const listTrash = (connection: Connection | undefined) => void this.trash.connect(connection && ((options) => connection.client.trash.list(options)));
     this._register(server.onDidChangeConnection(listTrash));
-    listTrash(server.connection);
     this._register(server.onDidChangeConnection((connection) => this.connect(connection)));
-    this.connect(server.connection);
+    // With no connection yet (at activation) the new view is already empty: refreshing it would only
+    // have VS Code ask for the same roots again.
+    if (server.connection) {
+      listTrash(server.connection);
+      this.connect(server.connection);
+    }
     void vscode.commands.executeCommand('setContext', 'satchel.assetsGrouping', this.grouping);
   }
 

@@ -25,10 +25,14 @@ export abstract class LiveTreeView<T, N> extends Owner implements vscode.TreeDat
     this.treeView = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, ...options }));
   }
 
-  /** Follows the server's connection; call at the end of the subclass constructor. */
+  /**
+   * Follows the server's connection; call at the end of the subclass constructor. With none yet (at
+   * activation: the data host is found after it) the new view already shows nothing, and a refresh
+   * would only have VS Code ask for the same empty tree again.
+   */
   protected follow(server: ServerController): void {
     this._register(server.onDidChangeConnection((connection) => this.connect(connection)));
-    this.connect(server.connection);
+    if (server.connection) this.connect(server.connection);
   }
 
   /** Where this view's records come from over one connection. */
