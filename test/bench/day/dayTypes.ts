@@ -14,6 +14,8 @@ export interface DayConfig {
   readonly durations?: Readonly<Record<string, number>>;
   /** Where each phase's CPU profile is written (`--profile=DIR`); none when unset. */
   readonly profileDir?: string;
+  /** Only the start, then VS Code's activation figure (`--only-start`). */
+  readonly startOnly?: boolean;
 }
 
 export interface DayResult {

@@ -58,6 +58,23 @@ export async function run(): Promise<void> {
   const waitAsWith = (phase: string) => sleep(config.durations?.[phase] ?? 0);
   const result: DayResult = { withSatchel: config.withSatchel, size: config.size, extHostUptimeAtDriverS: Math.round(process.uptime() * 10) / 10, rssAtDriverStartMb: rssAtStart, phases: sampler.phases, whole: { p50: 0, p99: 0, max: 0 } };
 
+  /** The whole day's figures, then VS Code's activation figure (the runner reads it). */
+  const finish = async (): Promise<void> => {
+    result.whole = sampler.whole();
+    result.dataHost = dataHostPid();
+    sampler.dispose();
+    profiler?.dispose();
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    console.log(`[[day-result:${JSON.stringify(result)}]]`);
+    // The runner reads VS Code's own activation figure from the Running Extensions editor.
+    if (config.withSatchel) {
+      await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions');
+      console.log('[[day-runtime-extensions]]');
+      // The runner reads the editor while this module still runs (the window closes when it returns).
+      await sleep(17_000);
+    }
+  };
+
   await phase('start', async () => {
     const extension = vscode.extensions.getExtension<SatchelExtension>(EXTENSION_ID);
     if (!config.withSatchel) {
@@ -70,6 +87,7 @@ export async function run(): Promise<void> {
     return `connected ${Math.round(performance.now() - started)} ms after the driver started (extension host up ${result.extHostUptimeAtDriverS} s before it)`;
   });
   result.activation = api?.activation ? { ...api.activation } : undefined;
+  if (config.startOnly) return finish();
   if (api) {
     // Machine-scoped settings: a remote window reads them from here, not from the user's settings file.
     const sync = vscode.workspace.getConfiguration('satchel.sync');
@@ -179,17 +197,5 @@ export async function run(): Promise<void> {
   });
 
   await phase('settle 10 s', () => sleep(10_000));
-  result.whole = sampler.whole();
-  result.dataHost = dataHostPid();
-  sampler.dispose();
-  profiler?.dispose();
-  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  console.log(`[[day-result:${JSON.stringify(result)}]]`);
-  // The runner reads VS Code's own activation figure from the Running Extensions editor.
-  if (config.withSatchel) {
-    await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions');
-    console.log('[[day-runtime-extensions]]');
-    // The runner reads the editor while this module still runs (the window closes when it returns).
-    await sleep(17_000);
-  }
+  await finish();
 }

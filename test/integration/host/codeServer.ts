@@ -187,6 +187,7 @@ export async function startCodeServer(tools: HostTools, options: { settings?: Re
 type Chromium = { launch(options: Record<string, unknown>): Promise<Browser> };
 export interface Page {
   goto(url: string): Promise<unknown>;
+  setViewportSize(size: { width: number; height: number }): Promise<void>;
   screenshot(options: { path: string }): Promise<unknown>;
   exposeFunction(name: string, fn: (...args: any[]) => unknown): Promise<void>;
   on(event: string, fn: (...args: any[]) => void): void;
