@@ -19,6 +19,10 @@ import { onDemandPackages, onDemandSource } from '../../scripts/onDemandPackages
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = join(root, 'dist');
 
+// Activates the required bundle as VS Code does, with the manifest beside its dist/ (a probe's line).
+const ACTIVATE =
+  "extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });";
+
 // Requires and activates the bundle with `vscode` stubbed, then, in the same turn (before the data
 // host's discovery starts), lists what of dist/ is loaded.
 const child = `
@@ -26,7 +30,7 @@ const path = require('node:path');
 const [stub, bundle, dataDir] = process.argv.slice(1);
 require(stub).installVscode({ dataDirectory: dataDir });
 const extension = require(bundle);
-extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
+${ACTIVATE}
 console.log(JSON.stringify(Object.keys(require.cache).filter((file) => path.dirname(file) === path.dirname(bundle)).map((file) => path.basename(file)).sort()));
 process.exit(0);
 `;
@@ -107,7 +111,7 @@ let coverage;
 session.post('Profiler.enable');
 session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
 const extension = require(bundle);
-extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
+${ACTIVATE}
 session.post('Profiler.takePreciseCoverage', (error, result) => { if (error) throw error; coverage = result.result; });
 const main = path.join(path.dirname(bundle), 'extensionMain.cjs');
 // The loader compiles the bundle wrapped as a CommonJS module: offsets are in that text.
@@ -159,7 +163,7 @@ const registered = new Map();
 require('vscode').commands = { registerCommand: (id, handler) => (registered.set(id, handler), { dispose() {} }), executeCommand: async () => undefined };
 require('vscode').window.showErrorMessage = async () => undefined;
 const extension = require(bundle);
-extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
+${ACTIVATE}
 registered.get('satchel.server.copyUrl')().then(
   () => console.log(JSON.stringify({ ids: [...registered.keys()].sort(), copyUrl: 'copied' })),
   (error) => console.log(JSON.stringify({ ids: [...registered.keys()].sort(), copyUrl: error.message })),
@@ -186,7 +190,7 @@ const api = new Proxy(require('vscode'), { ownKeys: (target) => (listed++, Refle
 const load = Module._load;
 Module._load = function (request, ...rest) { return request === 'vscode' ? api : load.call(this, request, ...rest); };
 const extension = require(bundle);
-extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
+${ACTIVATE}
 console.log(JSON.stringify({ listed }));
 process.exit(0);
 `;
@@ -207,7 +211,7 @@ window.createTreeView = (id, options) => {
   return new Proxy(createTreeView(id, options), { set: (view, key, value) => (events.push(id + '.' + String(key) + ' set'), Reflect.set(view, key, value)) });
 };
 const extension = require(bundle);
-extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
+${ACTIVATE}
 console.log(JSON.stringify(events));
 process.exit(0);
 `;
