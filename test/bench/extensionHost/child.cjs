@@ -51,10 +51,11 @@ async function main() {
   await phase('start', async () => {
     if (bundle === '-') return sleep(3_000);
     installVscode({ dataDirectory: dataDir, 'models.idleUnloadMinutes': 0, 'remote.warnOnRemoteHost': false, 'host.idleMinutes': 0.1 });
+    const manifest = require(path.resolve(path.dirname(bundle), '..', 'package.json'));
     const t0 = performance.now();
     const extension = require(path.resolve(bundle));
     const t1 = performance.now();
-    api = extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: require(path.resolve(path.dirname(bundle), '..', 'package.json')), extensionKind: 1 } });
+    api = extension.activate({ subscriptions: [], extensionPath: path.resolve(path.dirname(bundle), '..'), extension: { packageJSON: manifest, extensionKind: 1 } });
     activation = { requireMs: Math.round(t1 - t0), activateMs: Math.round(performance.now() - t1), ...(api.activation ?? {}) };
     while (!api.server.connection) await sleep(20);
   });
