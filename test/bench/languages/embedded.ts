@@ -4,12 +4,18 @@
  * `<script>` (without a type, or with a JavaScript one) JavaScript; a Markdown file's fenced code
  * block holds the fence's language, or unlabeled code. Decided from the file's text and the
  * window's place in it only, never from a classifier, alike for the tuning and held-out packages.
+ * A block also names the language its lines are in, for the training cut's relabelling
+ * (extract.ts, EMBEDDED_RULE=relabel).
  */
+import { specificFromFence } from '../../../src/core/classify/hints.ts';
+import { languageOf } from '../../../src/core/classify/languages.ts';
 
 /** Lines `first` to `last` (0-based, inclusive) lie wholly inside one embedded block. */
 export interface EmbeddedBlock {
   readonly first: number;
   readonly last: number;
+  /** The language its lines are in (`css`, `js`, a fence's), undefined for a fence naming none Satchel knows. */
+  readonly language: string | undefined;
 }
 
 /** `type` values that still mean JavaScript; any other (`text/template`, `application/ld+json`) is left alone. */
@@ -49,12 +55,18 @@ function htmlBlocks(lines: readonly string[]): EmbeddedBlock[] {
     // A line is inside when it starts after the opening tag and ends before the closing one.
     while (last < lines.length && starts[last]! + lines[last]!.length <= contentEnd) last++;
     last--;
-    if (last >= first) blocks.push({ first, last });
+    if (last >= first) blocks.push({ first, last, language: tag === 'style' ? 'css' : 'js' });
   }
   return blocks;
 }
 
 const fenceOpen = /^\s*(`{3,}|~{3,})\s*([^\s`{]*)/;
+
+/** The language a fence's info string names, through the table the classifier reads hints with (`yml` → yaml). */
+function fenceLanguage(line: string, fence: string): string | undefined {
+  const specific = specificFromFence(line.slice(line.indexOf(fence) + fence.length));
+  return specific === undefined ? undefined : (languageOf(specific)?.specific ?? specific);
+}
 
 /**
  * The lines between a Markdown fence and its closing fence (or the file's end, as CommonMark reads
@@ -72,7 +84,7 @@ function markdownBlocks(lines: readonly string[]): EmbeddedBlock[] {
     const closing = new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
     let end = i + 1;
     while (end < lines.length && !closing.test(lines[end]!)) end++;
-    if (end > i + 1 && info !== 'markdown' && info !== 'md') blocks.push({ first: i + 1, last: end - 1 });
+    if (end > i + 1 && info !== 'markdown' && info !== 'md') blocks.push({ first: i + 1, last: end - 1, language: fenceLanguage(lines[i]!, fence) });
     i = end;
   }
   return blocks;
@@ -85,7 +97,12 @@ export function embeddedBlocks(lines: readonly string[], language: string): Embe
   return [];
 }
 
+/** The embedded block every line of the window `start`…`start + length - 1` lies inside, if one does. */
+export function embeddedBlockAround(lines: readonly string[], language: string, start: number, length: number): EmbeddedBlock | undefined {
+  return embeddedBlocks(lines, language).find((block) => start >= block.first && start + length - 1 <= block.last);
+}
+
 /** Whether every line of the window `start`…`start + length - 1` lies inside one embedded block. */
 export function insideEmbeddedBlock(lines: readonly string[], language: string, start: number, length: number): boolean {
-  return embeddedBlocks(lines, language).some((block) => start >= block.first && start + length - 1 <= block.last);
+  return embeddedBlockAround(lines, language, start, length) !== undefined;
 }

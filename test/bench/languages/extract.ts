@@ -12,11 +12,14 @@
  * Label rules, decided from the file alone: a file whose shebang or modeline names another language
  * is left out (statesOtherLanguage), and so is a window wholly inside an embedded block of another
  * language, an HTML page's style or script or a Markdown fence (embedded.ts).
+ * EMBEDDED_RULE=relabel (training cuts only, never a set that is scored): the same cut as with the
+ * rule, plus each window it left out labelled with its block's language (style → css, script → js,
+ * a fence → the language its info string names) when that is one of the cut's languages.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchLanguages, type BenchSnippet } from './benchSet.ts';
-import { insideEmbeddedBlock } from './embedded.ts';
+import { embeddedBlockAround, type EmbeddedBlock } from './embedded.ts';
 import { generator, usable } from './windows.ts';
 import { languageStatedInText } from '../../../src/core/classify/hints.ts';
 import { languageOf } from '../../../src/core/classify/languages.ts';
@@ -76,8 +79,8 @@ export function statesOtherLanguage(lines: readonly string[], language: string):
 
 interface Drawn {
   readonly snippet: BenchSnippet;
-  /** Wholly inside an embedded block of another language (embedded.ts). */
-  readonly embedded: boolean;
+  /** The embedded block of another language it lies wholly inside (embedded.ts), if the rule is on. */
+  readonly embedded: EmbeddedBlock | undefined;
 }
 
 function walk(root: string, relative = ''): string[] {
@@ -113,17 +116,25 @@ function main(): void {
   const random = generator(seed);
   // A window the embedded-block rule leaves out is replaced from a generator of its own, so the main
   // generator draws what it drew without the rule and no other window changes (EMBEDDED_RULE=off
-  // cuts as before the rule).
+  // cuts as before the rule). For that, `seen` holds every window the main generator drew, left out
+  // or not, and the replacements are kept apart: a later main window equal to one is replaced too.
   const spare = generator(seed + 7919);
-  const embeddedRule = process.env['EMBEDDED_RULE'] !== 'off';
+  const rule = process.env['EMBEDDED_RULE'] ?? 'on';
+  if (rule !== 'on' && rule !== 'off' && rule !== 'relabel') throw new Error('EMBEDDED_RULE is on, off or relabel');
+  // A relabelled window is drawn from another language's files: fine to learn from, not to score.
+  if (rule === 'relabel' && (wanted !== 'tune' || perClassArg === undefined)) throw new Error('EMBEDDED_RULE=relabel is for training cuts (tune with a count)');
+  const embeddedRule = rule !== 'off';
+  const languages = [...benchLanguages, ...extra.split(',').filter((name) => name !== '')];
+  const relabelled: BenchSnippet[] = [];
   const snippets: BenchSnippet[] = [];
   const seen = new Set<string>();
-  for (const language of [...benchLanguages, ...extra.split(',').filter((name) => name !== '')]) {
+  const replacements = new Set<string>();
+  for (const language of languages) {
     const byPackage = files.get(language);
     if (byPackage === undefined) throw new Error(`no ${wanted} package has ${language}`);
     const ids = [...byPackage.keys()];
     for (const [size, min, max] of [['short', 4, 12], ['medium', 15, 40]] as const) {
-      const draw = (next: () => number): Drawn | undefined => {
+      const draw = (next: () => number, replacing: boolean): Drawn | undefined => {
         const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
         // A package first, so one big package does not make up a language.
         const id = pick(ids);
@@ -135,25 +146,39 @@ function main(): void {
         const window = lines.slice(start, start + length);
         const text = `${window.join('\n')}\n`;
         // Checked after every draw of the generator, so a file left out changes only its own windows.
-        if (!usable(window) || text.includes('\u0000') || seen.has(text) || statesOtherLanguage(lines, language)) return undefined;
+        if (!usable(window) || text.includes('\u0000') || seen.has(text) || (replacing && replacements.has(text)) || statesOtherLanguage(lines, language)) {
+          return undefined;
+        }
         const snippet = { language, size, source: `${id}/${file}:${start + 1}`, text };
-        return { snippet, embedded: embeddedRule && insideEmbeddedBlock(lines, language, start, length) };
+        return { snippet, embedded: embeddedRule ? embeddedBlockAround(lines, language, start, length) : undefined };
       };
       let made = 0;
       for (let tries = 0; made < perClass && tries < perClass * 200; tries++) {
-        let drawn = draw(random);
+        const drawn = draw(random, false);
         if (drawn === undefined) continue;
-        for (let spareTries = 0; drawn?.embedded !== false && spareTries < perClass * 200; spareTries++) drawn = draw(spare);
-        if (drawn?.embedded !== false) continue;
         seen.add(drawn.snippet.text);
-        snippets.push(drawn.snippet);
+        // Only the main generator's windows are relabelled: those a cut without the rule teaches as this language.
+        const block = drawn.embedded?.language;
+        if (rule === 'relabel' && block !== undefined && languages.includes(block)) relabelled.push({ ...drawn.snippet, language: block });
+        let taken = drawn.embedded === undefined && !replacements.has(drawn.snippet.text) ? drawn : undefined;
+        for (let spareTries = 0; taken === undefined && spareTries < perClass * 200; spareTries++) {
+          const replacement = draw(spare, true);
+          if (replacement !== undefined && replacement.embedded === undefined) taken = replacement;
+        }
+        if (taken === undefined) continue;
+        if (taken !== drawn) replacements.add(taken.snippet.text);
+        snippets.push(taken.snippet);
         made++;
       }
       if (made < perClass) console.error(`${wanted} ${language} ${size}: only ${made}`);
     }
   }
-  writeFileSync(output, `[${snippets.map((snippet) => JSON.stringify(snippet)).join(',\n')}]\n`);
-  console.log(`${snippets.length} snippets → ${output}`);
+  const counts = new Map<string, number>();
+  for (const snippet of relabelled) counts.set(snippet.language, (counts.get(snippet.language) ?? 0) + 1);
+  if (rule === 'relabel') console.log(`relabelled ${relabelled.length}: ${[...counts].map(([name, count]) => `${name} ${count}`).join(', ')}`);
+  const all = [...snippets, ...relabelled];
+  writeFileSync(output, `[${all.map((snippet) => JSON.stringify(snippet)).join(',\n')}]\n`);
+  console.log(`${all.length} snippets → ${output}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -17,6 +17,8 @@ import { lcg, shuffle } from './seeded.ts';
  * EPOCHS overrides it for experiments (docs/languages.md has the passes tried).
  */
 const epochs = process.env['EPOCHS'] === undefined ? 8 : Number(process.env['EPOCHS']);
+/** The shuffle's seed; SHUFFLE_SEED changes it, to see how much a figure moves with the order alone. */
+const shuffleSeed = process.env['SHUFFLE_SEED'] === undefined ? 7 : Number(process.env['SHUFFLE_SEED']);
 const rate = 0.2;
 /** The weights are stored in tenths; smaller ones are dropped, which keeps the JSON compact. */
 export const weightScale = 10;
@@ -56,7 +58,7 @@ export function trainWeights(snippets: readonly BenchSnippet[], languages: reado
   // Sums of step × update, from which the average over all steps follows (averaged SGD).
   const weightSums = new Float64Array(weights.length);
   const interceptSums = new Float64Array(count);
-  const random = lcg(7);
+  const random = lcg(shuffleSeed);
   const order = examples.map((_, i) => i);
   const scores = new Float64Array(count);
   let step = 0;

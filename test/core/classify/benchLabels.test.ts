@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embeddedBlocks, insideEmbeddedBlock } from '../../bench/languages/embedded.ts';
+import { embeddedBlockAround, embeddedBlocks, insideEmbeddedBlock } from '../../bench/languages/embedded.ts';
 import { statesOtherLanguage } from '../../bench/languages/extract.ts';
 
 test('a bash completion named `.py` with a shell-script modeline is not a Python sample', () => {
@@ -42,7 +42,7 @@ const page = [
 ];
 
 test('an HTML page: lines wholly inside its style or a JavaScript script are not HTML samples', () => {
-  assert.deepEqual(embeddedBlocks(page, 'html'), [{ first: 3, last: 4 }, { first: 7, last: 8 }]);
+  assert.deepEqual(embeddedBlocks(page, 'html'), [{ first: 3, last: 4, language: 'css' }, { first: 7, last: 8, language: 'js' }]);
   assert.equal(insideEmbeddedBlock(page, 'html', 3, 2), true);
   assert.equal(insideEmbeddedBlock(page, 'html', 7, 2), true);
   // A window that takes in a tag, or spans two blocks, is still HTML.
@@ -57,7 +57,7 @@ test('an HTML page: lines wholly inside its style or a JavaScript script are not
 
 test('a style or script opened and closed on one line, or unclosed, holds no whole line', () => {
   assert.deepEqual(embeddedBlocks(['<p>', '<style>p{}</style><script src="a.js"></script>', '<p>'], 'html'), []);
-  assert.deepEqual(embeddedBlocks(['<SCRIPT type="module">x()', 'y()', 'z()</Script >'], 'html'), [{ first: 1, last: 1 }]);
+  assert.deepEqual(embeddedBlocks(['<SCRIPT type="module">x()', 'y()', 'z()</Script >'], 'html'), [{ first: 1, last: 1, language: 'js' }]);
   assert.deepEqual(embeddedBlocks(['<script>', 'a()', 'b()'], 'html'), []);
   assert.deepEqual(embeddedBlocks(['<styles>', 'a', '</styles>'], 'html'), []);
 });
@@ -82,10 +82,26 @@ test('a Markdown file: lines inside a fenced code block are not Markdown samples
     '```sh', // 15
     'ls', // 16
   ];
-  assert.deepEqual(embeddedBlocks(readme, 'md'), [{ first: 3, last: 4 }, { first: 8, last: 8 }, { first: 16, last: 16 }]);
+  assert.deepEqual(embeddedBlocks(readme, 'md'), [
+    { first: 3, last: 4, language: 'py' },
+    { first: 8, last: 8, language: undefined },
+    { first: 16, last: 16, language: 'sh' },
+  ]);
   assert.equal(insideEmbeddedBlock(readme, 'md', 3, 2), true);
   assert.equal(insideEmbeddedBlock(readme, 'md', 2, 3), false);
   assert.equal(insideEmbeddedBlock(readme, 'md', 11, 1), false);
   // A closing fence must be at least as long as the opening one.
-  assert.deepEqual(embeddedBlocks(['````', 'a', '```', 'b', '````', 'c'], 'md'), [{ first: 1, last: 3 }]);
+  assert.deepEqual(embeddedBlocks(['````', 'a', '```', 'b', '````', 'c'], 'md'), [{ first: 1, last: 3, language: undefined }]);
+});
+
+test("a block names the language its lines are in, read from a fence's info string as the classifier reads hints", () => {
+  const fences = ['```{.rust}', 'fn main() {}', '```', '~~~ yml title="ci"', 'on: push', '~~~', '```diff', '-a', '```', '```Bash', 'ls', '```'];
+  assert.deepEqual(
+    embeddedBlocks(fences, 'md').map((block) => block.language),
+    ['rs', 'yaml', undefined, 'sh'],
+  );
+  // The window's own block, for the training cut's relabelling (extract.ts, EMBEDDED_RULE=relabel).
+  assert.equal(embeddedBlockAround(fences, 'md', 4, 1)?.language, 'yaml');
+  assert.equal(embeddedBlockAround(fences, 'md', 3, 2), undefined);
+  assert.equal(embeddedBlockAround(page, 'html', 3, 2)?.language, 'css');
 });
