@@ -42,7 +42,15 @@ export interface BodyOptions {
    * then checked with its schema on the worker (checkedBodies.ts).
    */
   readonly operationOf?: (ctx: Context) => string | undefined;
+  /** Operations (by declared name) whose bodies a reader of their own reads before the JSON parser (BodyReader). */
+  readonly readers?: ReadonlyMap<string, BodyReader>;
 }
+
+/**
+ * Reads the body of one operation itself (importBody.ts): sets `ctx.request.body` and answers true,
+ * or answers false to leave the body to the JSON parser, whose refusals are the ones clients get.
+ */
+export type BodyReader = (raw: Buffer, ctx: Context) => Promise<boolean>;
 
 /** The bytes every request body holds right now, against one total. */
 class ByteBudget {
@@ -106,9 +114,13 @@ export function bodyParser(options: BodyOptions = {}): BodyParser {
         if (!isJsonType(ctx.get('content-type'))) {
           throw new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
         }
-        const parsed = await parser.parseFor(raw, 'request body', options.operationOf?.(ctx));
-        ctx.request.body = parsed.value;
-        if (parsed.checked !== undefined) keepChecked(ctx, parsed.checked.ok ? { ...parsed.checked, value: parsed.value } : parsed.checked);
+        const operation = options.operationOf?.(ctx);
+        const reader = operation !== undefined ? options.readers?.get(operation) : undefined;
+        if (reader === undefined || !(await reader(raw, ctx))) {
+          const parsed = await parser.parseFor(raw, 'request body', operation);
+          ctx.request.body = parsed.value;
+          if (parsed.checked !== undefined) keepChecked(ctx, parsed.checked.ok ? { ...parsed.checked, value: parsed.value } : parsed.checked);
+        }
       }
       await next();
     } finally {

@@ -52,7 +52,7 @@ async function* sources(id: number): AsyncIterable<ImportSource> {
       // The read failed in the store's process: it fails here as the file error it was (isFileError).
       const failure = Object.assign(new Error(message.error.message), { code: message.error.code, syscall: message.error.syscall });
       yield { name: message.name, text: () => Promise.reject(failure) };
-    } else if ('parsed' in message) yield message;
+    } else if ('parsed' in message || 'jsonText' in message) yield message;
     else {
       const { text } = message;
       yield { name: message.name, text: () => text };

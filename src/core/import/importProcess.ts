@@ -176,7 +176,11 @@ export class ImportProcess {
           switch (message.type) {
             case 'next':
               void nextSource(files).then(
-                (source) => send({ type: 'source', id, source }),
+                ({ source, taken }) => {
+                  send({ type: 'source', id, source });
+                  // The message is a copy (serialized as it is sent): the bytes it was made of may go.
+                  taken?.();
+                },
                 (error: unknown) => {
                   // Not a file error (those fail their file alone): the import stops, and the child's
                   // wait for the file ends.
@@ -307,18 +311,22 @@ function cancelledSummary(files: number | undefined): ImportSummary {
   return { filesDone: 0, files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
 }
 
-/** The next file as it crosses to the child; a file that cannot be read goes as its error, which fails it alone. */
-async function nextSource(files: AsyncIterator<ImportSource>): Promise<SourceMessage | undefined> {
+/**
+ * The next file as it crosses to the child (and what to tell its source once it is sent); a file that
+ * cannot be read goes as its error, which fails it alone.
+ */
+async function nextSource(files: AsyncIterator<ImportSource>): Promise<{ source: SourceMessage | undefined; taken?: (() => void) | undefined }> {
   const next = await files.next();
-  if (next.done) return undefined;
+  if (next.done) return { source: undefined };
   const source = next.value;
-  if ('parsed' in source) return { name: source.name, parsed: source.parsed };
+  if ('parsed' in source) return { source: { name: source.name, parsed: source.parsed } };
+  if ('jsonText' in source) return { source: { name: source.name, jsonText: source.jsonText }, taken: source.taken?.bind(source) };
   try {
-    return { name: source.name, text: await source.text() };
+    return { source: { name: source.name, text: await source.text() } };
   } catch (error) {
     if (!isFileError(error)) throw error;
     const { message, code, syscall } = error as NodeJS.ErrnoException;
-    return { name: source.name, error: { message, code: code ?? 'EIO', syscall: syscall ?? 'read' } };
+    return { source: { name: source.name, error: { message, code: code ?? 'EIO', syscall: syscall ?? 'read' } } };
   }
 }
 

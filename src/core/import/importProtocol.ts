@@ -23,6 +23,8 @@ export interface ImportHostData {
 export type SourceMessage =
   | { readonly name: string; readonly text: string }
   | { readonly name: string; readonly parsed: ParsedFile }
+  /** The text as its JSON string's bytes (ImportSource's `jsonText`): decoded in the child. */
+  | { readonly name: string; readonly jsonText: Uint8Array }
   | { readonly name: string; readonly error: { readonly message: string; readonly code: string; readonly syscall: string } };
 
 export interface ImportStart {
