@@ -14,6 +14,7 @@
  * the one that parser and the schema give, in the same words.
  */
 import { isUtf8 } from 'node:buffer';
+import { freeNow, ownBuffer } from './freeBuffer.ts';
 
 /** Bytes checked between two turns of the event loop (about a millisecond of work). */
 const SLICE_BYTES = 1024 * 1024;
@@ -250,9 +251,8 @@ export interface FileTexts {
   /** Each file's text as the bytes of its JSON string, by the file's index (undefined where it has none). */
   readonly texts: ReadonlyArray<Uint8Array | undefined>;
   /**
-   * Frees the body's bytes at once, once every file has been handed on (the import process copies
-   * each as it takes it). Left to the garbage collector, a body's buffer outlived its import by
-   * seconds to minutes: it is in V8's old generation, which an idle host seldom collects.
+   * Frees the body's bytes at once (freeBuffer.ts), once every file has been handed on: the import
+   * process copies each as it takes it.
    */
   release(): void;
 }
@@ -269,7 +269,7 @@ export async function readImportBody(raw: Buffer, ctx: { readonly request: { bod
   if (skeleton === undefined) return false;
   ctx.request.body = skeleton.value;
   // Only a buffer that is the body's alone is freed (a small body may share one of Node's pools).
-  let owned = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer ? raw.buffer : undefined;
+  let owned = ownBuffer(raw);
   fileTexts.set(ctx, {
     texts: skeleton.contents.map((bytes) => (bytes === undefined ? undefined : raw.subarray(bytes.start, bytes.end))),
     release: () => {
@@ -287,10 +287,3 @@ export function takeFileTexts(ctx: object): FileTexts | undefined {
   return texts;
 }
 
-/**
- * Detaches the buffer, dropping its memory now rather than at the next full collection: ES2024's
- * `transfer(0)` (Node 21 and later; where the runtime lacks it, the collector frees it as before).
- */
-function freeNow(buffer: ArrayBuffer): void {
-  if ('transfer' in buffer && typeof buffer.transfer === 'function') buffer.transfer(0);
-}

@@ -6,6 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import type { ImportSource } from '../../src/core/import/importer.ts';
 
@@ -77,4 +78,36 @@ test('large bodies it does not read are refused as the JSON parser and the schem
     assert.equal(reply.json?.error?.code, code, reply.text.slice(0, 300));
   }
   assert.equal(h.core.assets.identifiers().length, before, 'nothing imported');
+});
+
+/** POSTs `body` with no length (chunked), written in pieces of the given sizes; the reply's text. */
+function postChunked(url: string, body: Buffer, pieces: readonly number[]): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method: 'POST', path: '/satchel/import', headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    let at = 0;
+    for (const size of pieces) {
+      if (at >= body.length) break;
+      req.write(body.subarray(at, at + size));
+      at += size;
+    }
+    req.end(body.subarray(at));
+  });
+}
+
+test('bodies of no declared length arrive whole, whatever pieces they come in', async () => {
+  for (const [tag, count, pieces] of [
+    ['small', 20, [1, 7]],
+    ['edge', 700, [65_535, 1, 1, 65_536]],
+    ['large', 4000, [1, 65_537, 3, 131_071, 200_000, 5]],
+  ] as const) {
+    const body = Buffer.from(JSON.stringify({ files: [{ name: `${tag}.code-snippets`, content: snippetFile(tag, count) }] }));
+    assert.equal(summaryOf(await postChunked(h.url, body, pieces)).imported, count, tag);
+  }
 });
