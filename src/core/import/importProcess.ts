@@ -22,7 +22,7 @@ import { Calls } from '../rpc/calls.ts';
 import { lowerPriority } from '../childPriority.ts';
 import { isFileError } from './files.ts';
 import type { ImportOptions, ImportSource, ImportSummary, SnippetImporter } from './importer.ts';
-import { bundledImportHost, relayedError, type FromChild, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
+import { bundledImportHost, relayedError, SOURCE_PIECE_BYTES, type FromChild, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
 
 export interface ImportProcessDeps {
   readonly child: ImportHostData;
@@ -169,17 +169,26 @@ export class ImportProcess {
         options.signal?.removeEventListener('abort', cancel);
         outcome();
       };
+      /** A file whose bytes are crossing in pieces (SOURCE_PIECE_BYTES): the rest of them. */
+      let sending: { readonly name: string; readonly bytes: Uint8Array; readonly taken?: (() => void) | undefined } | undefined;
+      const sendPiece = (file: NonNullable<typeof sending>): void => {
+        const more = file.bytes.length > SOURCE_PIECE_BYTES;
+        send({ type: 'source', id, source: { name: file.name, jsonText: file.bytes.subarray(0, SOURCE_PIECE_BYTES), ...(more ? { more } : {}) } });
+        sending = more ? { ...file, bytes: file.bytes.subarray(SOURCE_PIECE_BYTES) } : undefined;
+        // Each message is a copy (serialized as it is sent): once the last is, the bytes may go.
+        if (!more) file.taken?.();
+      };
       // The id is read only by callbacks, which run after it is set.
       const id = session.imports.listen({
         fail: (error) => finish(() => reject(error)),
         message: (message) => {
           switch (message.type) {
             case 'next':
+              if (sending !== undefined) return sendPiece(sending);
               void nextSource(files).then(
                 ({ source, taken }) => {
+                  if (source !== undefined && 'jsonText' in source) return sendPiece({ name: source.name, bytes: source.jsonText, taken });
                   send({ type: 'source', id, source });
-                  // The message is a copy (serialized as it is sent): the bytes it was made of may go.
-                  taken?.();
                 },
                 (error: unknown) => {
                   // Not a file error (those fail their file alone): the import stops, and the child's

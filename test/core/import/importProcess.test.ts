@@ -12,6 +12,7 @@ import { tempDir, waitFor, withCore } from '../../support/helpers.ts';
 import { isAlive } from '../../support/processes.ts';
 import { SnippetImporter, type ImportSource } from '../../../src/core/import/importer.ts';
 import { ImportProcess } from '../../../src/core/import/importProcess.ts';
+import { SOURCE_PIECE_BYTES } from '../../../src/core/import/importProtocol.ts';
 import { BulkWriter } from '../../../src/core/assets/bulkWriter.ts';
 import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
 
@@ -214,5 +215,17 @@ test('in this process too (no child): the bytes are decoded as the import gets t
     assert.equal(events[0], 'taken a.code-snippets');
     assert.ok(events.indexOf('taken b.code-snippets') > events.indexOf('progress 200'), 'b is decoded when the import gets to it');
     await imports.close();
+  });
+});
+
+test('a file\'s bytes larger than a piece cross to the child in pieces and arrive whole', async () => {
+  await withCore(async (core) => {
+    const events: string[] = [];
+    const large = bytesFile('large.code-snippets', 9000, 0, events);
+    assert.ok('jsonText' in large && large.jsonText.length > 2 * SOURCE_PIECE_BYTES, 'three pieces at least');
+    const summary = await core.imports.import([large, bytesFile('small.code-snippets', 10, 20_000, events)], { batchSize: 1000 });
+    assert.deepEqual([summary.imported, summary.failed], [9010, 0]);
+    assert.deepEqual(events, ['taken large.code-snippets', 'taken small.code-snippets'], 'each taken once, after its last piece');
+    assert.equal(core.assets.identifiers().length, 9010);
   });
 });
