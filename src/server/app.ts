@@ -9,6 +9,9 @@ import type { Logger } from '../core/context.ts';
 import { errorMiddleware, isClientGone } from './errors.ts';
 import { extraHosts, guard } from './guard.ts';
 import { bodyParser } from './body.ts';
+import { operationName } from './checkedBodies.ts';
+import { readImportBody } from './importBody.ts';
+import { importOperations } from '../wire/imports.ts';
 import { checkBooleanQueries } from './http.ts';
 import { StreamRegistry, type StreamOptions } from './streams.ts';
 import { readSlots, searchSlots } from './searchSlots.ts';
@@ -99,6 +102,8 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
     ...(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {}),
     ...(options.bodyInFlight !== undefined ? { inFlight: options.bodyInFlight } : {}),
     operationOf: (ctx) => operationServed(router, ctx.method, ctx.path),
+    // An import's files stay bytes until the import process decodes them (importBody.ts).
+    readers: new Map([[operationName(importOperations.import)!, readImportBody]]),
   });
   koa.use(mcpRefusals);
   koa.use(bodies.middleware);

@@ -15,6 +15,7 @@ import type { Context, Next } from 'koa';
 import { HttpError } from './errors.ts';
 import { JsonParser } from './jsonParse.ts';
 import { keepChecked } from './checkedBodies.ts';
+import { freeNow } from './freeBuffer.ts';
 import type { Disposable } from '../core/events.ts';
 
 
@@ -42,7 +43,15 @@ export interface BodyOptions {
    * then checked with its schema on the worker (checkedBodies.ts).
    */
   readonly operationOf?: (ctx: Context) => string | undefined;
+  /** Operations (by declared name) whose bodies a reader of their own reads before the JSON parser (BodyReader). */
+  readonly readers?: ReadonlyMap<string, BodyReader>;
 }
+
+/**
+ * Reads the body of one operation itself (importBody.ts): sets `ctx.request.body` and answers true,
+ * or answers false to leave the body to the JSON parser, whose refusals are the ones clients get.
+ */
+export type BodyReader = (raw: Buffer, ctx: Context) => Promise<boolean>;
 
 /** The bytes every request body holds right now, against one total. */
 class ByteBudget {
@@ -106,9 +115,13 @@ export function bodyParser(options: BodyOptions = {}): BodyParser {
         if (!isJsonType(ctx.get('content-type'))) {
           throw new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
         }
-        const parsed = await parser.parseFor(raw, 'request body', options.operationOf?.(ctx));
-        ctx.request.body = parsed.value;
-        if (parsed.checked !== undefined) keepChecked(ctx, parsed.checked.ok ? { ...parsed.checked, value: parsed.value } : parsed.checked);
+        const operation = options.operationOf?.(ctx);
+        const reader = operation !== undefined ? options.readers?.get(operation) : undefined;
+        if (reader === undefined || !(await reader(raw, ctx))) {
+          const parsed = await parser.parseFor(raw, 'request body', operation);
+          ctx.request.body = parsed.value;
+          if (parsed.checked !== undefined) keepChecked(ctx, parsed.checked.ok ? { ...parsed.checked, value: parsed.value } : parsed.checked);
+        }
       }
       await next();
     } finally {
@@ -146,16 +159,31 @@ function refuse(ctx: Context, error: HttpError): HttpError {
   return error;
 }
 
+/** A body of unknown length is read into a buffer this large at first, then twice as large each time it fills. */
+const FIRST_BUFFER_BYTES = 64 * 1024;
+
 /**
- * The whole body, into one buffer of the declared size when there is one (no second copy). Each
+ * The whole body, into one buffer of the declared size when there is one (no second copy), else
+ * into one that doubles as it fills and is copied to the body's size at the end (each smaller one
+ * freed at once). Each chunk is copied as it arrives: chunks kept until the end reached V8's old
+ * generation and stayed, a body's size of them, until its next full collection (issue 34). Each
  * chunk is counted against the budget through `hold`; a pause longer than `idleMs` ends it.
  */
 function readAll(ctx: Context, limit: number, idleMs: number, declared: number, hold: (bytes: number) => void): Promise<Buffer> {
   const req = ctx.req;
   return new Promise<Buffer>((resolve, reject) => {
     let buffer = declared > 0 ? Buffer.allocUnsafeSlow(declared) : undefined;
-    const chunks: Buffer[] = [];
     let size = 0;
+    /** Room for `bytes` in all, in a buffer of unknown length's next size. */
+    const grow = (bytes: number): Buffer => {
+      if (buffer !== undefined && bytes <= buffer.length) return buffer;
+      const grown = Buffer.allocUnsafeSlow(Math.min(limit, Math.max(bytes, FIRST_BUFFER_BYTES, 2 * (buffer?.length ?? 0))));
+      if (buffer !== undefined) {
+        buffer.copy(grown, 0, 0, size);
+        freeNow(buffer.buffer);
+      }
+      return (buffer = grown);
+    };
     let timer: NodeJS.Timeout | undefined;
     const arm = (): void => {
       clearTimeout(timer);
@@ -171,14 +199,20 @@ function readAll(ctx: Context, limit: number, idleMs: number, declared: number, 
       req.off('close', onClose);
       if (error) {
         // What was received is dropped at once; the request stops reading.
+        if (buffer !== undefined) freeNow(buffer.buffer);
         buffer = undefined;
-        chunks.length = 0;
         req.pause();
         reject(error);
         return;
       }
-      if (buffer) resolve(size === buffer.length ? buffer : buffer.subarray(0, size));
-      else resolve(Buffer.concat(chunks, size));
+      if (buffer === undefined || size === buffer.length) resolve(buffer ?? Buffer.alloc(0));
+      else if (declared > 0) resolve(buffer.subarray(0, size));
+      else {
+        const body = Buffer.allocUnsafeSlow(size);
+        buffer.copy(body, 0, 0, size);
+        freeNow(buffer.buffer);
+        resolve(body);
+      }
     };
     const onData = (chunk: Buffer): void => {
       arm();
@@ -193,8 +227,7 @@ function readAll(ctx: Context, limit: number, idleMs: number, declared: number, 
         finish(error);
         return;
       }
-      if (buffer) chunk.copy(buffer, size);
-      else chunks.push(chunk);
+      chunk.copy(declared > 0 && buffer !== undefined ? buffer : grow(next), size);
       size = next;
     };
     const onEnd = (): void => finish();

@@ -41,6 +41,8 @@ let current: { id: number; stop: AbortController; source?: (source: SourceMessag
 let running: Promise<void> = Promise.resolve();
 
 async function* sources(id: number): AsyncIterable<ImportSource> {
+  /** The pieces of a file's bytes received so far (SourceMessage's `more`). */
+  const pieces: Uint8Array[] = [];
   for (;;) {
     const message = await new Promise<SourceMessage | undefined>((resolve) => {
       if (current?.id !== id) return resolve(undefined);
@@ -52,6 +54,12 @@ async function* sources(id: number): AsyncIterable<ImportSource> {
       // The read failed in the store's process: it fails here as the file error it was (isFileError).
       const failure = Object.assign(new Error(message.error.message), { code: message.error.code, syscall: message.error.syscall });
       yield { name: message.name, text: () => Promise.reject(failure) };
+    } else if ('jsonText' in message) {
+      pieces.push(message.jsonText);
+      if (message.more === true) continue;
+      const jsonText = pieces.length === 1 ? message.jsonText : Buffer.concat(pieces);
+      pieces.length = 0;
+      yield { name: message.name, jsonText };
     } else if ('parsed' in message) yield message;
     else {
       const { text } = message;

@@ -22,7 +22,7 @@ import { Calls } from '../rpc/calls.ts';
 import { lowerPriority } from '../childPriority.ts';
 import { isFileError } from './files.ts';
 import type { ImportOptions, ImportSource, ImportSummary, SnippetImporter } from './importer.ts';
-import { bundledImportHost, relayedError, type FromChild, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
+import { bundledImportHost, relayedError, SOURCE_PIECE_BYTES, type FromChild, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
 
 export interface ImportProcessDeps {
   readonly child: ImportHostData;
@@ -169,14 +169,27 @@ export class ImportProcess {
         options.signal?.removeEventListener('abort', cancel);
         outcome();
       };
+      /** A file whose bytes are crossing in pieces (SOURCE_PIECE_BYTES): the rest of them. */
+      let sending: { readonly name: string; readonly bytes: Uint8Array; readonly taken?: (() => void) | undefined } | undefined;
+      const sendPiece = (file: NonNullable<typeof sending>): void => {
+        const more = file.bytes.length > SOURCE_PIECE_BYTES;
+        send({ type: 'source', id, source: { name: file.name, jsonText: file.bytes.subarray(0, SOURCE_PIECE_BYTES), ...(more ? { more } : {}) } });
+        sending = more ? { ...file, bytes: file.bytes.subarray(SOURCE_PIECE_BYTES) } : undefined;
+        // Each message is a copy (serialized as it is sent): once the last is, the bytes may go.
+        if (!more) file.taken?.();
+      };
       // The id is read only by callbacks, which run after it is set.
       const id = session.imports.listen({
         fail: (error) => finish(() => reject(error)),
         message: (message) => {
           switch (message.type) {
             case 'next':
+              if (sending !== undefined) return sendPiece(sending);
               void nextSource(files).then(
-                (source) => send({ type: 'source', id, source }),
+                ({ source, taken }) => {
+                  if (source !== undefined && 'jsonText' in source) return sendPiece({ name: source.name, bytes: source.jsonText, taken });
+                  send({ type: 'source', id, source });
+                },
                 (error: unknown) => {
                   // Not a file error (those fail their file alone): the import stops, and the child's
                   // wait for the file ends.
@@ -307,18 +320,22 @@ function cancelledSummary(files: number | undefined): ImportSummary {
   return { filesDone: 0, files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
 }
 
-/** The next file as it crosses to the child; a file that cannot be read goes as its error, which fails it alone. */
-async function nextSource(files: AsyncIterator<ImportSource>): Promise<SourceMessage | undefined> {
+/**
+ * The next file as it crosses to the child (and what to tell its source once it is sent); a file that
+ * cannot be read goes as its error, which fails it alone.
+ */
+async function nextSource(files: AsyncIterator<ImportSource>): Promise<{ source: SourceMessage | undefined; taken?: (() => void) | undefined }> {
   const next = await files.next();
-  if (next.done) return undefined;
+  if (next.done) return { source: undefined };
   const source = next.value;
-  if ('parsed' in source) return { name: source.name, parsed: source.parsed };
+  if ('parsed' in source) return { source: { name: source.name, parsed: source.parsed } };
+  if ('jsonText' in source) return { source: { name: source.name, jsonText: source.jsonText }, taken: source.taken?.bind(source) };
   try {
-    return { name: source.name, text: await source.text() };
+    return { source: { name: source.name, text: await source.text() } };
   } catch (error) {
     if (!isFileError(error)) throw error;
     const { message, code, syscall } = error as NodeJS.ErrnoException;
-    return { name: source.name, error: { message, code: code ?? 'EIO', syscall: syscall ?? 'read' } };
+    return { source: { name: source.name, error: { message, code: code ?? 'EIO', syscall: syscall ?? 'read' } } };
   }
 }
 

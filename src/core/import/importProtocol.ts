@@ -23,7 +23,18 @@ export interface ImportHostData {
 export type SourceMessage =
   | { readonly name: string; readonly text: string }
   | { readonly name: string; readonly parsed: ParsedFile }
+  /**
+   * The text as its JSON string's bytes (ImportSource's `jsonText`), decoded in the child: a piece of
+   * them (at most SOURCE_PIECE_BYTES), `more` when further pieces follow (the child asks for each).
+   */
+  | { readonly name: string; readonly jsonText: Uint8Array; readonly more?: boolean }
   | { readonly name: string; readonly error: { readonly message: string; readonly code: string; readonly syscall: string } };
+
+/**
+ * A file's bytes cross in pieces of at most this. Sent whole, a 9 MB file was serialized into one
+ * buffer of its size, which stayed in the store's process until its next collection (issue 34).
+ */
+export const SOURCE_PIECE_BYTES = 1024 * 1024;
 
 export interface ImportStart {
   readonly type: 'import';

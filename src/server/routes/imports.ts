@@ -14,6 +14,7 @@
  * and send a file too large for one as `parts`, its snippets read on their side (readImportFile).
  */
 import { holdBodyUntil } from '../body.ts';
+import { takeFileTexts } from '../importBody.ts';
 import { input } from '../http.ts';
 import { longOperationReply } from '../ndjson.ts';
 import { route, type RouteModule } from './deps.ts';
@@ -35,15 +36,57 @@ function partSource(part: BodyOut<typeof op.import>['parts'][number]): ImportSou
   return { name: part.name, parsed: { ...collector.result(part.format), ...(part.conversations ? { conversations: part.conversations } : {}) } };
 }
 
+/**
+ * The request's files and parts as the import reads them. A file's text is still its JSON string's
+ * bytes in the body when importBody.ts read it: the import decodes it where it runs. A function of
+ * its own so that nothing of the route's closures keeps the body's bytes.
+ */
+function sourcesOf(ctx: object, request: BodyOut<typeof op.import>): { readonly count: number; readonly sources: Iterable<ImportSource> } {
+  const read = takeFileTexts(ctx);
+  // The body is freed once the import has taken the last of its files' bytes (or stopped).
+  let untaken = read?.texts.filter((bytes) => bytes !== undefined).length ?? 0;
+  const sources: Array<ImportSource | undefined> = [
+    ...request.files.map((file, index): ImportSource => {
+      const jsonText = read?.texts[index];
+      if (jsonText === undefined) return { name: file.name, text: () => file.content };
+      let counted = false;
+      const taken = (): void => {
+        if (!counted && --untaken === 0) read?.release();
+        counted = true;
+      };
+      return { name: file.name, jsonText, taken };
+    }),
+    ...request.parts.map(partSource),
+  ];
+  return { count: sources.length, sources: handedOnce(sources, () => read?.release()) };
+}
+
+/**
+ * The sources one at a time, each let go of once the import has taken it, and `done` once it has
+ * taken them all (asked for the next after the last: the import process copied each as it took it)
+ * or stopped. The body's bytes need not stay in this process while the import process works on them.
+ */
+function* handedOnce(sources: Array<ImportSource | undefined>, done: () => void): Generator<ImportSource> {
+  try {
+    for (let index = 0; index < sources.length; index++) {
+      const source = sources[index]!;
+      sources[index] = undefined;
+      yield source;
+    }
+  } finally {
+    done();
+  }
+}
+
 export const importRoutes: RouteModule = (router, { core }) => {
   route(router, op.import, (ctx) => {
     const request = input(ctx, op.import);
-    const files: ImportSource[] = [...request.files.map((file) => ({ name: file.name, text: () => file.content })), ...request.parts.map(partSource)];
+    const files = sourcesOf(ctx, request);
     const importing = longOperationReply(
       ctx,
       core.context.logger,
       op.import,
-      (signal, onProgress) => core.imports.import(files, { signal, onProgress, files: files.length, format: request.format, batchSize: request.batchSize }),
+      (signal, onProgress) => core.imports.import(files.sources, { signal, onProgress, files: files.count, format: request.format, batchSize: request.batchSize }),
       (summary) => {
         // Not an error: one line, so a log shows where an import stopped.
         if (summary.cancelled) core.context.logger.info(`Import cancelled by its client after ${summary.imported} of ${summary.found} snippets.`);

@@ -12,6 +12,7 @@ import { tempDir, waitFor, withCore } from '../../support/helpers.ts';
 import { isAlive } from '../../support/processes.ts';
 import { SnippetImporter, type ImportSource } from '../../../src/core/import/importer.ts';
 import { ImportProcess } from '../../../src/core/import/importProcess.ts';
+import { SOURCE_PIECE_BYTES } from '../../../src/core/import/importProtocol.ts';
 import { BulkWriter } from '../../../src/core/assets/bulkWriter.ts';
 import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
 
@@ -169,5 +170,62 @@ test('an import cancelled while it waits its turn settles at once: its files are
     assert.equal((await after).imported, 10, 'the import behind it ran in turn');
     assert.equal(read, 0, 'its file was never read');
     assert.equal(core.assets.identifiers().length, 3010);
+  });
+});
+
+/** The file as a request body carries it: its text as a JSON string's bytes (the host never decodes them). */
+function bytesFile(name: string, count: number, from: number, events: string[]): ImportSource {
+  const source = file(name, count, from);
+  const text = 'text' in source ? String(source.text()) : '';
+  return { name, jsonText: Buffer.from(JSON.stringify(text)), taken: () => void events.push(`taken ${name}`) };
+}
+
+test('a file given as its JSON string\'s bytes is decoded where the import runs, and let go of once taken: before its batches are written', async () => {
+  await withCore(async (core) => {
+    const events: string[] = [];
+    const summary = await core.imports.import([bytesFile('a.code-snippets', 1200, 0, events), { name: 'bad.json', jsonText: Buffer.from('"unterminated') }, bytesFile('b.code-snippets', 300, 2000, events)], {
+      batchSize: 250,
+      onProgress: (progress) => void events.push(`progress ${progress.imported}`),
+    });
+    assert.deepEqual([summary.imported, summary.failed, summary.filesDone], [1500, 1, 3]);
+    assert.ok(summary.failures.some((failure) => failure.source === 'bad.json' && /not a JSON string/.test(failure.reason)), JSON.stringify(summary.failures));
+    assert.equal(events[0], 'taken a.code-snippets', 'taken before any batch of it was written');
+    assert.ok(events.indexOf('taken b.code-snippets') < events.findIndex((event) => /^progress (1[3-9]\d\d|1500)$/.test(event)));
+    assert.equal(core.assets.identifiers().length, 1500);
+  });
+});
+
+test('in this process too (no child): the bytes are decoded as the import gets to the file, and taken then', async () => {
+  await withCore(async (core) => {
+    const imports = new ImportProcess({
+      child: { path: core.context.database.path, schemaVersion: core.context.database.schemaVersion },
+      inProcess: new SnippetImporter({ writer: new BulkWriter(core.context, core.assets.bulkTargets()), isSaved: () => false, classify: async () => 'ts', preparer: new BatchPreparer(false) }),
+      session: () => core.assets.deferMerging(),
+      classify: async () => 'ts',
+      adopt: () => assert.fail('nothing is written elsewhere'),
+      script: false,
+      logger: { info() {}, warn() {}, error() {} },
+    });
+    const events: string[] = [];
+    const summary = await imports.import([bytesFile('a.code-snippets', 300, 0, events), bytesFile('b.code-snippets', 200, 1000, events)], {
+      batchSize: 100,
+      onProgress: (progress) => void events.push(`progress ${progress.imported}`),
+    });
+    assert.equal(summary.imported, 500);
+    assert.equal(events[0], 'taken a.code-snippets');
+    assert.ok(events.indexOf('taken b.code-snippets') > events.indexOf('progress 200'), 'b is decoded when the import gets to it');
+    await imports.close();
+  });
+});
+
+test('a file\'s bytes larger than a piece cross to the child in pieces and arrive whole', async () => {
+  await withCore(async (core) => {
+    const events: string[] = [];
+    const large = bytesFile('large.code-snippets', 9000, 0, events);
+    assert.ok('jsonText' in large && large.jsonText.length > 2 * SOURCE_PIECE_BYTES, 'three pieces at least');
+    const summary = await core.imports.import([large, bytesFile('small.code-snippets', 10, 20_000, events)], { batchSize: 1000 });
+    assert.deepEqual([summary.imported, summary.failed], [9010, 0]);
+    assert.deepEqual(events, ['taken large.code-snippets', 'taken small.code-snippets'], 'each taken once, after its last piece');
+    assert.equal(core.assets.identifiers().length, 9010);
   });
 });
