@@ -51,6 +51,7 @@ import { AssetLinkedState } from './assetRevisions.ts';
 import { AssetTrash } from './assetTrash.ts';
 import type { TrashEntry, TrashStore } from '../trash/trashStore.ts';
 import { SecretsService, type SecretsOptions } from '../secrets/secretsService.ts';
+import type { SecretOpening } from '../secrets/secretTypes.ts';
 import { sensitivesOf } from '../secrets/sensitives.ts';
 import type { Sensitives } from '../piecesTypes.ts';
 import { flattened, type StoredAsset } from './storedAsset.ts';
@@ -127,7 +128,7 @@ export class AssetService implements Disposable {
     this.labels = new Labels(context);
     this.groups = new AssetGroups(context);
     this.linkedState = new AssetLinkedState(context);
-    this.secrets = new SecretsService(context, { textsOf: (id) => this.secretTexts(id) }, secrets);
+    this.secrets = new SecretsService(context, { textsOf: (id) => this.secretTexts(id), openingOf: (id, chars) => this.secretOpening(id, chars) }, secrets);
     const index = new SearchIndex(context.database);
     this.similarity = new AssetSimilarity(context, index, {
       ordinaryIds: () => this.store.listing.ordinaryIds(),
@@ -372,6 +373,19 @@ export class AssetService implements Disposable {
     const name = content.name;
     const description = this.linkedState.descriptions.of(id);
     return { code: content.binary ? '' : content.text, ...(name ? { name } : {}), ...(description ? { description } : {}) };
+  }
+
+  /** Its texts with the opening of its code (a large one's read from its head, not its document), and the code's whole length. */
+  private secretOpening(id: string, chars: number): SecretOpening | undefined {
+    const head = this.store.heads.of('id', [id], chars, true)[0];
+    if (head === undefined) {
+      // A suggested asset, or none: its document, read whole.
+      const texts = this.secretTexts(id);
+      return texts === undefined ? undefined : { texts: { ...texts, code: texts.code.slice(0, chars) }, chars: texts.code.length };
+    }
+    const description = this.linkedState.descriptions.of(id);
+    const code = head.binary ? '' : head.text;
+    return { texts: { code, ...(head.name ? { name: head.name } : {}), ...(description ? { description } : {}) }, chars: head.binary ? 0 : head.chars };
   }
 
   /** An asset's Sensitives, when it has findings and they are current (a pending asset's spans may not fit its text). */

@@ -23,7 +23,7 @@ import { SecretScanner, type ScanPriority } from './secretScanner.ts';
 import { SecretRecords, type StoredFinding } from './secretRecords.ts';
 import { sensitiveId } from './sensitives.ts';
 
-import type { DescribedFinding, FlaggedAsset, SecretScanProgress, SecretSource, SecretsOptions, SecretsSummary } from './secretTypes.ts';
+import type { DescribedFinding, FlaggedAsset, SecretOpening, SecretScanProgress, SecretSource, SecretsOptions, SecretsSummary } from './secretTypes.ts';
 
 export type { SecretTexts } from './detector.ts';
 export type { DescribedFinding, FlaggedAsset, SecretScanProgress, SecretSource, SecretsOptions, SecretsSummary } from './secretTypes.ts';
@@ -138,6 +138,13 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   /** The asset's texts as the detector reads them (its original format's text, name, description), or undefined when there is no such asset. */
   textsOf(assetId: string): SecretTexts | undefined {
     return this.source.textsOf(assetId);
+  }
+
+  /** The asset's texts with the first `chars` characters of its code and the length of the whole (see SecretSource.openingOf). */
+  openingOf(assetId: string, chars: number): SecretOpening | undefined {
+    if (this.source.openingOf) return this.source.openingOf(assetId, chars);
+    const texts = this.source.textsOf(assetId);
+    return texts === undefined ? undefined : { texts: { ...texts, code: texts.code.slice(0, chars) }, chars: texts.code.length };
   }
 
   /**
