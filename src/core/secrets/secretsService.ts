@@ -20,6 +20,8 @@ import { NotFoundError } from '../errors.ts';
 import { redactText, type SecretField, type SecretFinding, type SecretFindingsReader } from './findings.ts';
 import type { SecretTexts } from './detector.ts';
 import { SecretScanner, type ScanPriority } from './secretScanner.ts';
+import { WINDOW_CHARS } from './scanWindows.ts';
+import type { StoredScanResult } from './scanProtocol.ts';
 import { SecretRecords, type StoredFinding } from './secretRecords.ts';
 import { sensitiveId } from './sensitives.ts';
 
@@ -347,21 +349,42 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   }
 
   private async scanNow(assetId: string, seq: number, priority: ScanPriority): Promise<SecretFinding[]> {
-    const texts = this.source.textsOf(assetId);
+    const offThread = await this.scanOffThread(assetId, priority);
+    if (offThread?.kind === 'scanned') return this.record(assetId, seq, offThread.fingerprint, offThread.findings);
+    if (offThread?.kind === 'unchanged') return this.unchanged(assetId, seq);
+    const texts = offThread?.kind === 'missing' ? undefined : this.source.textsOf(assetId);
     if (texts === undefined) {
       // Deleted since it was noted: its findings went with it (the delete trigger).
       this.context.unsyncedTransaction(() => this.records.settle(assetId, seq));
       throw new NotFoundError('asset', assetId);
     }
     const fingerprint = this.records.fingerprint(texts);
-    if (this.records.scannedFingerprint(assetId) === fingerprint) {
-      // Written, but not its texts (a score, a flag): the findings stand.
-      this.context.unsyncedTransaction(() => this.records.settle(assetId, seq));
-      return this.findingsFor(assetId).slice();
-    }
+    if (this.records.scannedFingerprint(assetId) === fingerprint) return this.unchanged(assetId, seq);
     const found = await this.scanner.scan(texts, priority);
-    const stored = found.map((finding) => ({ ...finding, valueHash: this.records.hash(valueOf(texts, finding)) }));
-    if (this.disposed) return found;
+    return this.record(assetId, seq, fingerprint, found.map((finding) => ({ ...finding, valueHash: this.records.hash(valueOf(texts, finding)) })));
+  }
+
+  /** Written, but not its texts (a score, a flag): the findings stand. */
+  private unchanged(assetId: string, seq: number): SecretFinding[] {
+    this.context.unsyncedTransaction(() => this.records.settle(assetId, seq));
+    return this.findingsFor(assetId).slice();
+  }
+
+  /**
+   * A text past the content limit (an older store's 60 MB snippets) read, hashed and scanned on the
+   * scanner's worker, which reads it from the store's file itself (storedScan.ts); undefined for
+   * any other text, or when the worker cannot (the texts are then read here).
+   */
+  private async scanOffThread(assetId: string, priority: ScanPriority): Promise<StoredScanResult | undefined> {
+    const opening = this.source.openingOf?.(assetId, 0);
+    if (opening === undefined || opening.chars <= WINDOW_CHARS) return undefined;
+    const stored = { file: this.context.database.path, assetId, key: this.records.hashingKey().toString('hex') };
+    return this.scanner.scanStored({ ...stored, description: opening.texts.description, scanned: this.records.scannedFingerprint(assetId) }, priority);
+  }
+
+  /** Records the findings of the texts of `fingerprint` for the note `seq`; the findings, dismissed ones left out. */
+  private record(assetId: string, seq: number, fingerprint: string, stored: ReadonlyArray<SecretFinding & { readonly valueHash: string }>): SecretFinding[] {
+    if (this.disposed) return stored.map(plain);
     // Derived data: a crash before it reaches the disk loses the findings and keeps the note together.
     this.context.unsyncedTransaction(() => {
       if (!this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(assetId)) return;
