@@ -51,7 +51,7 @@ import { AssetLinkedState } from './assetRevisions.ts';
 import { AssetTrash } from './assetTrash.ts';
 import type { TrashEntry, TrashStore } from '../trash/trashStore.ts';
 import { SecretsService, type SecretsOptions } from '../secrets/secretsService.ts';
-import type { SecretOpening } from '../secrets/secretTypes.ts';
+import { AssetSecretTexts } from './assetSecretTexts.ts';
 import { sensitivesOf } from '../secrets/sensitives.ts';
 import type { Sensitives } from '../piecesTypes.ts';
 import { flattened, type StoredAsset } from './storedAsset.ts';
@@ -98,6 +98,7 @@ export class AssetService implements Disposable {
   /** Related and recommended assets. */
   readonly recommendations: AssetRecommendations;
   private readonly linkedState: AssetLinkedState;
+  private readonly secretTexts: AssetSecretTexts;
   private readonly revisions: RevisionTracking;
   /** Where deletes go (undefined: a delete is for good, as where no trash is composed). */
   private readonly trashed: AssetTrash | undefined;
@@ -128,7 +129,8 @@ export class AssetService implements Disposable {
     this.labels = new Labels(context);
     this.groups = new AssetGroups(context);
     this.linkedState = new AssetLinkedState(context);
-    this.secrets = new SecretsService(context, { textsOf: (id) => this.secretTexts(id), openingOf: (id, chars) => this.secretOpening(id, chars) }, secrets);
+    this.secretTexts = new AssetSecretTexts(this.store, this.linkedState.descriptions);
+    this.secrets = new SecretsService(context, this.secretTexts, secrets);
     const index = new SearchIndex(context.database);
     this.similarity = new AssetSimilarity(context, index, {
       ordinaryIds: () => this.store.listing.ordinaryIds(),
@@ -366,33 +368,11 @@ export class AssetService implements Disposable {
     };
   }
 
-  /** The texts the secrets area scans: the original format's text ('' when binary), the name and the description. */
-  private secretTexts(id: string): { code: string; name?: string; description?: string } | undefined {
-    const content = this.store.originalText(id);
-    if (content === undefined) return undefined;
-    const name = content.name;
-    const description = this.linkedState.descriptions.of(id);
-    return { code: content.binary ? '' : content.text, ...(name ? { name } : {}), ...(description ? { description } : {}) };
-  }
-
-  /** Its texts with the opening of its code (a large one's read from its head, not its document), and the code's whole length. */
-  private secretOpening(id: string, chars: number): SecretOpening | undefined {
-    const head = this.store.heads.of('id', [id], chars, true)[0];
-    if (head === undefined) {
-      // A suggested asset, or none: its document, read whole.
-      const texts = this.secretTexts(id);
-      return texts === undefined ? undefined : { texts: { ...texts, code: texts.code.slice(0, chars) }, chars: texts.code.length };
-    }
-    const description = this.linkedState.descriptions.of(id);
-    const code = head.binary ? '' : head.text;
-    return { texts: { code, ...(head.name ? { name: head.name } : {}), ...(description ? { description } : {}) }, chars: head.binary ? 0 : head.chars };
-  }
-
   /** An asset's Sensitives, when it has findings and they are current (a pending asset's spans may not fit its text). */
   private sensitivesOf(doc: StoredAsset): Sensitives | undefined {
     const findings = this.secrets.storedFindings(doc.id);
     if (findings.length === 0 || !this.secrets.isCurrent(doc.id)) return undefined;
-    const texts = this.secretTexts(doc.id);
+    const texts = this.secretTexts.textsOf(doc.id);
     if (!texts) return undefined;
     return sensitivesOf(flattened(doc), findings, { code: texts.code, name: texts.name, description: texts.description });
   }

@@ -77,6 +77,11 @@ export class AssetStore {
     return originalTextIn(this.context.database, id);
   }
 
+  /** The bytes of the asset's stored document (its record header says: the document is not read), or undefined when there is no such asset. */
+  documentBytes(id: string): number | undefined {
+    return (this.context.database.prepare('SELECT octet_length(data) AS size FROM assets WHERE id = ?').get(id) as { size: number } | undefined)?.size;
+  }
+
   /** One index probe: the document (whose content may span many pages) is not read. */
   exists(id: string): boolean {
     return this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(id) !== undefined;

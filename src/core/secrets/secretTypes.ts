@@ -13,6 +13,11 @@ export interface SecretSource {
    * undefined when there is no such asset. Without it, the opening is cut from `textsOf`.
    */
   openingOf?(assetId: string, chars: number): SecretOpening | undefined;
+  /**
+   * The asset's description when its stored document is larger than `bytes`, read without the document
+   * (which the secrets worker then reads itself: storedScan.ts); undefined for a smaller one or none.
+   */
+  largeDocument?(assetId: string, bytes: number): { readonly description?: string } | undefined;
 }
 
 /** An asset's texts with `texts.code` the opening of its code, whose whole length is `chars`. */

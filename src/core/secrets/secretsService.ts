@@ -371,15 +371,15 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   }
 
   /**
-   * A text past the content limit (an older store's 60 MB snippets) read, hashed and scanned on the
-   * scanner's worker, which reads it from the store's file itself (storedScan.ts); undefined for
-   * any other text, or when the worker cannot (the texts are then read here).
+   * A document past the content limit's size (an older store's 60 MB snippets) read, hashed and
+   * scanned on the scanner's worker, which reads it from the store's file itself (storedScan.ts);
+   * undefined for a smaller one, or when the worker cannot (the texts are then read here).
    */
   private async scanOffThread(assetId: string, priority: ScanPriority): Promise<StoredScanResult | undefined> {
-    const opening = this.source.openingOf?.(assetId, 0);
-    if (opening === undefined || opening.chars <= WINDOW_CHARS) return undefined;
+    const large = this.source.largeDocument?.(assetId, WINDOW_CHARS);
+    if (large === undefined) return undefined;
     const stored = { file: this.context.database.path, assetId, key: this.records.hashingKey().toString('hex') };
-    return this.scanner.scanStored({ ...stored, description: opening.texts.description, scanned: this.records.scannedFingerprint(assetId) }, priority);
+    return this.scanner.scanStored({ ...stored, description: large.description, scanned: this.records.scannedFingerprint(assetId) }, priority);
   }
 
   /** Records the findings of the texts of `fingerprint` for the note `seq`; the findings, dismissed ones left out. */

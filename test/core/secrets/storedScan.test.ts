@@ -18,6 +18,10 @@ import { tempDir } from '../../support/helpers.ts';
 import { TEST_WRITE } from '../../support/authors.ts';
 import { seed } from '../sync/vaultSupport.ts';
 import { PLANTED } from '../../support/fakeSecrets.ts';
+import { AssetSecretTexts } from '../../../src/core/assets/assetSecretTexts.ts';
+import { AssetStore } from '../../../src/core/assets/assetStore.ts';
+import { Descriptions } from '../../../src/core/assets/descriptions.ts';
+import type { StoreContext } from '../../../src/core/context.ts';
 
 const filler = 'const value = compute(alpha, beta, gamma); // padding\n';
 const border = LIMITS.contentChars - 20;
@@ -48,13 +52,16 @@ class Watched extends SecretScanner {
   }
 }
 
+/** The store's own source of texts (what AssetService gives its secrets area), over `context`. */
+const sourceOver = (context: StoreContext): AssetSecretTexts => new AssetSecretTexts(new AssetStore(context), new Descriptions(context));
+
 const shape = (findings: readonly SecretFinding[]) => findings.map((f) => [f.field, f.start, f.end, f.line, f.label]);
 
 test('a text past the content limit is read and scanned on the worker, with the findings and fingerprint of a read on the host', { timeout: 60_000 }, async () => {
   const { dataDir, id } = await grownStore();
   const core = Satchel.open({ dataDir, secretsScan: false });
   const scanner = new Watched();
-  const offThread = new SecretsService(core.context, { textsOf: (asset) => core.assets.secrets.textsOf(asset), openingOf: (asset, chars) => core.assets.secrets.openingOf(asset, chars) }, { scanner, background: false });
+  const offThread = new SecretsService(core.context, sourceOver(core.context), { scanner, background: false });
   try {
     assert.ok(code.length > LIMITS.contentChars + 1, 'past the content limit');
     const found = await offThread.findingsNow(id);
@@ -91,7 +98,7 @@ test('a worker that cannot start leaves the host to read the text and scan it as
   const { dataDir, id } = await grownStore();
   const core = Satchel.open({ dataDir, secretsScan: false });
   const scanner = new Watched({ worker: new URL('./no-such-worker.ts', import.meta.url) });
-  const secrets = new SecretsService(core.context, { textsOf: (asset) => core.assets.secrets.textsOf(asset), openingOf: (asset, chars) => core.assets.secrets.openingOf(asset, chars) }, { scanner, background: false });
+  const secrets = new SecretsService(core.context, sourceOver(core.context), { scanner, background: false });
   try {
     const found = await secrets.findingsNow(id);
     assert.deepEqual(scanner.asked, [`scan ${code.length}`]);
