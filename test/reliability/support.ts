@@ -358,8 +358,15 @@ export async function afterUpgradeScan(host: HostProcess, port: number, timeoutM
   const memory = processMemory(host.pid);
   resetPeakMemory(host.pid);
   // The longest the host's loop was held meanwhile (loopWatch.cjs; 0: never past 50 ms).
-  const held = host.loopHolds.filter((hold) => hold.at >= from).reduce((longest, hold) => Math.max(longest, hold.held), 0);
-  return { ...memory, scan_ms: Math.round(performance.now() - started), loop_held_ms: held };
+  return { ...memory, scan_ms: Math.round(performance.now() - started), loop_held_ms: heldSince(host, from) };
+}
+
+/**
+ * The longest hold of `host`'s event loop (less its waits for a CPU) since `from` (epoch ms); a gap
+ * that began before counts only its part since (the host's start-up work just before a probe).
+ */
+export function heldSince(host: HostProcess, from: number): number {
+  return host.loopHolds.filter((hold) => hold.at >= from).reduce((longest, hold) => Math.max(longest, Math.min(hold.held, hold.at - from)), 0);
 }
 
 /** Resets the process's peak RSS (VmHWM), so the next reading of it is what came after. */
