@@ -12,22 +12,23 @@ import { scanInWindows } from './scanWindows.ts';
 import { textsFingerprint, valueHash } from './secretRecords.ts';
 import type { StoredScan, StoredScanResult } from './scanProtocol.ts';
 
-/** One read-only connection per store file, opened on first use (a worker serves one host's store). */
-const connections = new Map<string, DatabaseSync>();
-
-function connectionTo(file: string): DatabaseSync {
-  let database = connections.get(file);
-  if (database === undefined) {
-    database = new DatabaseSync(file, { readOnly: true });
+/**
+ * The snippet's original text and name, on a read-only connection opened for this read and closed
+ * after it (a millisecond beside reading 60 MB): none is left open on a file the host may replace.
+ */
+function originalText(file: string, assetId: string): ReturnType<typeof originalTextIn> {
+  const database = new DatabaseSync(file, { readOnly: true });
+  try {
     // The host may be writing: wait for its lock rather than fail.
     database.exec('PRAGMA busy_timeout = 5000');
-    connections.set(file, database);
+    return originalTextIn(database, assetId);
+  } finally {
+    database.close();
   }
-  return database;
 }
 
 export async function scanStored(request: StoredScan): Promise<StoredScanResult> {
-  const content = originalTextIn(connectionTo(request.file), request.assetId);
+  const content = originalText(request.file, request.assetId);
   if (content === undefined) return { kind: 'missing' };
   const texts: SecretTexts = {
     code: content.binary ? '' : content.text,
