@@ -29,11 +29,13 @@ export async function agentView<T extends SecretTexts>(core: Satchel, texts: T, 
 
 /**
  * A snippet's text as the door scans it: the opening a reply shows when that is all of it, else more of
- * it (a private key that starts in the opening and ends past it is still found), up to the whole text.
+ * it (a private key that starts in the opening and ends past it is still found), up to the whole text
+ * (`whole`) when the door cannot answer for an opening with the whole text's findings: the store's
+ * door can (storedDoors.ts), so a 60 MB text is not read to show 256 KiB of it.
  */
 export function scannedText(core: Satchel, id: string, opening: { text: string; chars: number }, whole = false): string {
   if (opening.chars <= opening.text.length) return opening.text;
-  if (whole) return core.assets.text(id) ?? opening.text;
+  if (whole && core.doorSecrets()?.answersForOpenings !== true) return core.assets.text(id) ?? opening.text;
   return core.assets.opening(id, HEAD_CHARS).text;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The data host's background children start below its CPU priority (a higher nice value on Unix,
- * BELOW_NORMAL on Windows): git run by sync's runner, the import process and a model runtime; the
+ * BELOW_NORMAL on Windows): git run by sync's runner or by a memory's file stamps, the import
+ * process and a model runtime; the
  * host itself keeps its own. Lowering that fails is reported once and never stops the child.
  */
 import { test } from 'node:test';
@@ -13,6 +14,8 @@ import { ModelProcess } from '../../src/core/models/modelProcess.ts';
 import type { EncoderRequest } from '../../src/core/models/encoderProtocol.ts';
 import type { ImportSource } from '../../src/core/import/importer.ts';
 import { tempDir, withCore } from '../support/helpers.ts';
+import { FileStamps } from '../../src/core/memories/fileStamps.ts';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 
 /** Lower priority is a larger number in os.getPriority's terms (nice values, Windows' classes mapped to them). */
 function assertBelowHost(pid: number | undefined, what: string): void {
@@ -35,6 +38,19 @@ test('git started by sync\'s runner runs below the host\'s priority', async () =
     child.stdin!.end();
     await closed;
   }
+});
+
+test('git started by a memory\'s file stamps runs below the host\'s priority (Linux: /proc)', async () => {
+  // A stand-in for git that answers with its own nice value (from /proc, once lowered) as a 40-digit commit.
+  const dir = tempDir();
+  mkdirSync(join(dir, '.git'));
+  writeFileSync(join(dir, 'cited.ts'), 'export const cited = 1;\n');
+  const git = join(dir, 'fake-git');
+  writeFileSync(git, "#!/bin/sh\nsleep 0.3\nprintf '%040d\\n' \"$(cut -d' ' -f19 /proc/$$/stat)\"\n");
+  chmodSync(git, 0o755);
+  const [stamp] = await new FileStamps({ git }).stamp([join(dir, 'cited.ts')], undefined);
+  assert.ok(stamp?.kind === 'file' && stamp.commit !== undefined, `stamped with its commit: ${JSON.stringify(stamp)}`);
+  assert.equal(Number(stamp.commit), Math.max(getPriority(), BACKGROUND_PRIORITY), `git ran at ${Number(stamp.commit)}, the host at ${getPriority()}`);
 });
 
 test('the import process runs below the host\'s priority', async () => {

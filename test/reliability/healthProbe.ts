@@ -1,6 +1,6 @@
 /** Health answered while something else runs: the slowest answer is how long the host was blocked. */
 import assert from 'node:assert/strict';
-import { percentile, raw, sleep, type HostProcess } from './support.ts';
+import { heldSince, percentile, raw, sleep, type HostProcess } from './support.ts';
 
 export interface HealthFigures {
   /** The slowest answer, round trip, in ms: on a busy machine it also counts the probe's and the host's waits for a CPU. */
@@ -82,12 +82,4 @@ export async function withHealth<T>(
  */
 export function waitedOf(figures: HealthFigures): number {
   return figures.held === undefined ? figures.slowest : Math.min(figures.held, figures.slowest);
-}
-
-/**
- * The longest hold of `host`'s event loop (less its waits for a CPU) since `from` (epoch ms); a gap
- * that began before counts only its part since (the host's start-up work just before a probe).
- */
-function heldSince(host: HostProcess, from: number): number {
-  return host.loopHolds.filter((hold) => hold.at >= from).reduce((longest, hold) => Math.max(longest, Math.min(hold.held, hold.at - from)), 0);
 }

@@ -51,6 +51,7 @@ import { AssetLinkedState } from './assetRevisions.ts';
 import { AssetTrash } from './assetTrash.ts';
 import type { TrashEntry, TrashStore } from '../trash/trashStore.ts';
 import { SecretsService, type SecretsOptions } from '../secrets/secretsService.ts';
+import { AssetSecretTexts } from './assetSecretTexts.ts';
 import { sensitivesOf } from '../secrets/sensitives.ts';
 import type { Sensitives } from '../piecesTypes.ts';
 import { flattened, type StoredAsset } from './storedAsset.ts';
@@ -97,6 +98,7 @@ export class AssetService implements Disposable {
   /** Related and recommended assets. */
   readonly recommendations: AssetRecommendations;
   private readonly linkedState: AssetLinkedState;
+  private readonly secretTexts: AssetSecretTexts;
   private readonly revisions: RevisionTracking;
   /** Where deletes go (undefined: a delete is for good, as where no trash is composed). */
   private readonly trashed: AssetTrash | undefined;
@@ -127,7 +129,8 @@ export class AssetService implements Disposable {
     this.labels = new Labels(context);
     this.groups = new AssetGroups(context);
     this.linkedState = new AssetLinkedState(context);
-    this.secrets = new SecretsService(context, { textsOf: (id) => this.secretTexts(id) }, secrets);
+    this.secretTexts = new AssetSecretTexts(this.store, this.linkedState.descriptions);
+    this.secrets = new SecretsService(context, this.secretTexts, secrets);
     const index = new SearchIndex(context.database);
     this.similarity = new AssetSimilarity(context, index, {
       ordinaryIds: () => this.store.listing.ordinaryIds(),
@@ -365,20 +368,11 @@ export class AssetService implements Disposable {
     };
   }
 
-  /** The texts the secrets area scans: the original format's text ('' when binary), the name and the description. */
-  private secretTexts(id: string): { code: string; name?: string; description?: string } | undefined {
-    const content = this.store.originalText(id);
-    if (content === undefined) return undefined;
-    const name = content.name;
-    const description = this.linkedState.descriptions.of(id);
-    return { code: content.binary ? '' : content.text, ...(name ? { name } : {}), ...(description ? { description } : {}) };
-  }
-
   /** An asset's Sensitives, when it has findings and they are current (a pending asset's spans may not fit its text). */
   private sensitivesOf(doc: StoredAsset): Sensitives | undefined {
     const findings = this.secrets.storedFindings(doc.id);
     if (findings.length === 0 || !this.secrets.isCurrent(doc.id)) return undefined;
-    const texts = this.secretTexts(doc.id);
+    const texts = this.secretTexts.textsOf(doc.id);
     if (!texts) return undefined;
     return sensitivesOf(flattened(doc), findings, { code: texts.code, name: texts.name, description: texts.description });
   }

@@ -6,6 +6,7 @@
 import type { StoreContext } from '../context.ts';
 import { NotFoundError } from '../errors.ts';
 import { AssetHeads, originalContent } from './assetHeads.ts';
+import { originalTextIn, type OriginalText } from './originalText.ts';
 import { AssetListing, type StoredRow } from './assetListing.ts';
 import type { StoredAsset } from './storedAsset.ts';
 
@@ -71,31 +72,14 @@ export class AssetStore {
     return this.context.database.prepare(`SELECT rowid, id, pseudo, suggested, ${column} AS data FROM assets WHERE id = ?`).get(id) as Row | undefined;
   }
 
-  /**
-   * The text of the asset's original format, whether it is binary (as originalContent gives them) and its name,
-   * without parsing a large document in JavaScript: an asset with a head (a document past
-   * LARGE_DOCUMENT_CHARS) has its original format found in its bare document and only that format's
-   * content taken out by SQLite. A 60 MB snippet stored three times over in its formats was 180 MB
-   * of JSON parsed for one text (the secrets scan of an older store reads every one).
-   */
-  originalText(id: string): { text: string; binary: boolean; name: string | undefined } | undefined {
-    const database = this.context.database;
-    const head = database.prepare('SELECT h.bare AS bare FROM assets a JOIN asset_heads h ON h.rowid = a.rowid WHERE a.id = ?').get(id) as { bare: string } | undefined;
-    if (head === undefined) {
-      if (!this.exists(id)) return undefined;
-      const doc = this.doc(id);
-      return { ...originalContent(doc), name: doc.name };
-    }
-    const bare = JSON.parse(head.bare) as StoredAsset;
-    const index = Math.max(0, bare.formats.iterable.findIndex((format) => format.id === bare.original.id));
-    const path = `$.formats.iterable[${index}]`;
-    const row = database.prepare(`SELECT json_extract(data, '${path}.fragment') AS fragment, json_extract(data, '${path}.file') AS file FROM assets WHERE id = ?`).get(id) as
-      | { fragment: string | null; file: string | null }
-      | undefined;
-    if (row === undefined) return undefined;
-    const part = (json: string | null): StoredAsset['formats']['iterable'][number]['fragment'] => (json === null ? undefined : (JSON.parse(json) as StoredAsset['formats']['iterable'][number]['fragment']));
-    const content = originalContent({ ...bare, formats: { iterable: [{ ...bare.formats.iterable[index]!, fragment: part(row.fragment), file: part(row.file) }] } });
-    return { ...content, name: bare.name };
+  /** The text of the asset's original format, whether it is binary and its name, read without parsing a large document (originalText.ts). */
+  originalText(id: string): OriginalText | undefined {
+    return originalTextIn(this.context.database, id);
+  }
+
+  /** The bytes of the asset's stored document (its record header says: the document is not read), or undefined when there is no such asset. */
+  documentBytes(id: string): number | undefined {
+    return (this.context.database.prepare('SELECT octet_length(data) AS size FROM assets WHERE id = ?').get(id) as { size: number } | undefined)?.size;
   }
 
   /** One index probe: the document (whose content may span many pages) is not read. */

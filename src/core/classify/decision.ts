@@ -14,9 +14,8 @@ import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { combine, tunedCombination, type Combination, type ExtraScores, type ModelGuess } from './combination.ts';
 import { correctedBySyntax } from './corrections.ts';
 import { classifyWithFallback, looksLikeCommandLine, looksLikeProse, looksLikeSqlStatement } from './fallbackClassifier.ts';
-import { readFileSync } from 'node:fs';
-import { TokenModel, type TokenModelData } from './tokenModel.ts';
-import { tokenModelFile } from './classifierFiles.ts';
+import type { TokenModel } from './tokenModel.ts';
+import { loadTokenModel, readTokenModel } from './tokenModelFile.ts';
 
 export type { ModelGuess } from './combination.ts';
 
@@ -61,17 +60,38 @@ const minKnownTokens = 3;
 const TOKEN_MODEL_IDLE_MS = 5 * 60_000;
 
 let tokenModel: TokenModel | undefined;
+let loading: Promise<TokenModel> | undefined;
 let idleMs = TOKEN_MODEL_IDLE_MS;
 let letGo: NodeJS.Timeout | undefined;
 
-/** Read from its file on first use (and after it was let go), parsing its 60,000 tokens. */
-function tokens(): TokenModel {
+function keepHeld(): void {
   if (letGo) letGo.refresh();
   else {
     letGo = setTimeout(letGoOfTokenModel, idleMs);
     letGo.unref();
   }
-  tokenModel ??= new TokenModel(JSON.parse(readFileSync(tokenModelFile(), 'utf8')) as TokenModelData);
+}
+
+/** Read from its file on first use (and after it was let go), parsing its 60,000 tokens in one go: what a worker does. */
+function tokens(): TokenModel {
+  keepHeld();
+  tokenModel ??= readTokenModel();
+  return tokenModel;
+}
+
+/**
+ * The token model, read when it is not held without holding the caller's event loop for more than
+ * a part of it (tokenModelFile.ts): what the host's thread awaits before chooseLanguage.
+ */
+export async function tokenModelReady(): Promise<TokenModel> {
+  if (tokenModel === undefined) {
+    loading ??= loadTokenModel().finally(() => {
+      loading = undefined;
+    });
+    const loaded = await loading;
+    tokenModel ??= loaded;
+  }
+  keepHeld();
   return tokenModel;
 }
 

@@ -13,7 +13,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Disposable } from '../events.ts';
 import { classifierFiles, type ClassifierFiles } from './classifierFiles.ts';
-import { chooseLanguage, isBlank, modelMaxLength, standsWithoutModel, sureWithoutModel, type LanguageGuess } from './decision.ts';
+import { chooseLanguage, isBlank, modelMaxLength, standsWithoutModel, sureWithoutModel, tokenModelReady, type LanguageGuess } from './decision.ts';
 import { languageFromHints, languageStatedInText, type LanguageHints } from './hints.ts';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './workerProtocol.ts';
 
@@ -113,7 +113,7 @@ export class LanguageClassifier implements Disposable {
     if (stated !== undefined) return { specific: stated, confidence: 1, source: 'hint' };
     // guesslang costs 20-70 ms a snippet, the token model well under one: it is asked only where
     // it can change the answer and the token model is unsure (docs/languages.md).
-    const alone = chooseLanguage(text, []);
+    const alone = chooseLanguage(text, [], await tokenModelReady());
     if (standsWithoutModel(alone, this.sureWithoutModel)) return alone;
     return (await this.askWorker(text.slice(0, modelMaxLength), options.priority ?? 'interactive')) ?? alone;
   }

@@ -115,15 +115,16 @@ export class TokenModel {
 
   private readonly regressionWeight: number;
 
-  constructor(data: TokenModelData, smoothing = defaultSmoothing, weight = regressionWeight) {
+  /** `built`: the parts buildTokenModel made a step at a time (else they are made here). */
+  constructor(data: TokenModelData, smoothing = defaultSmoothing, weight = regressionWeight, built?: BuiltParts) {
     if (data.languages.length > 256) throw new Error(`A token model holds at most 256 languages, not ${data.languages.length}`);
     this.smoothing = smoothing;
     this.regressionWeight = weight;
     this.languages = data.languages as readonly ClassificationSpecific[];
-    const tokens = data.tokens.split('\n');
-    this.index = new Map(tokens.map((token, i) => [token, i]));
-    this.counts = pairsOf(data.counts, tokens.length);
-    this.weights = pairsOf(data.weights ?? '', tokens.length);
+    const parts = built ?? { index: indexOf(data), counts: countsOf(data), weights: weightsOf(data) };
+    this.index = parts.index;
+    this.counts = parts.counts;
+    this.weights = parts.weights;
     this.intercepts = Float64Array.from(data.intercepts ?? data.languages.map(() => 0), (value) => value * weight);
     this.logDocuments = Float64Array.from(data.documents, (count) => Math.log(count + 2 * smoothing));
     this.unseen = Float64Array.from(this.logDocuments, (logTotal) => Math.log(smoothing) - logTotal);
@@ -148,6 +149,45 @@ export class TokenModel {
   }
 }
 
+/** What building a model costs (tens of ms each on a 60,000-token model), made apart by buildTokenModel. */
+interface BuiltParts {
+  readonly index: Map<string, number>;
+  readonly counts: Pairs;
+  readonly weights: Pairs;
+}
+
+function tokenCount(data: TokenModelData): number {
+  let lines = 1;
+  for (let at = data.tokens.indexOf('\n'); at !== -1; at = data.tokens.indexOf('\n', at + 1)) lines++;
+  return lines;
+}
+
+function indexOf(data: TokenModelData): Map<string, number> {
+  return new Map(data.tokens.split('\n').map((token, i) => [token, i]));
+}
+
+function countsOf(data: TokenModelData, tokens = tokenCount(data)): Pairs {
+  return pairsOf(data.counts, tokens, data.languages.length);
+}
+
+function weightsOf(data: TokenModelData, tokens = tokenCount(data)): Pairs {
+  return pairsOf(data.weights ?? '', tokens, data.languages.length);
+}
+
+/**
+ * The model built a part at a time, `pause` awaited between the parts: on the host's thread
+ * (languageClassifier.ts) no turn of its event loop then holds more than one part.
+ */
+export async function buildTokenModel(data: TokenModelData, pause: () => Promise<void>): Promise<TokenModel> {
+  const index = indexOf(data);
+  const tokens = tokenCount(data);
+  await pause();
+  const counts = countsOf(data, tokens);
+  await pause();
+  const weights = weightsOf(data, tokens);
+  return new TokenModel(data, defaultSmoothing, regressionWeight, { index, counts, weights });
+}
+
 /** Each token's `language:value` pairs: token i's are at `starts[i]` up to `starts[i + 1]`. */
 interface Pairs {
   readonly starts: Int32Array;
@@ -158,8 +198,9 @@ interface Pairs {
 /**
  * Reads `lines` (a line a token, each `language:value` pairs space separated; a missing line has
  * none) in two passes over the text, counting then filling, without an array or a string a pair.
+ * A language number past the model's `languageCount` languages is refused (it would score NaN).
  */
-function pairsOf(lines: string, tokens: number): Pairs {
+function pairsOf(lines: string, tokens: number, languageCount: number): Pairs {
   let total = 0;
   for (let i = 0; i < lines.length; i++) if (lines.charCodeAt(i) === COLON) total++;
   const starts = new Int32Array(tokens + 1);
@@ -184,6 +225,7 @@ function pairsOf(lines: string, tokens: number): Pairs {
       digits = true;
     } else if (code === MINUS) negative = true;
     else if (code === COLON) {
+      if (number >= languageCount) throw new Error(`The token model names language ${number} of ${languageCount}`);
       languages[pair] = number;
       number = 0;
       digits = false;

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
+import { lowerPriority } from '../childPriority.ts';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { MemoryFile } from './memoryFacts.ts';
 
@@ -159,8 +160,10 @@ async function insideGit(dir: string): Promise<boolean> {
   }
 }
 
+/** Runs git below the host's priority, as sync's git does (childPriority.ts): a recall's stamps are not what the editor waits on. */
 function run(command: string, args: readonly string[], cwd: string): Promise<string | undefined> {
   return new Promise((done) => {
-    execFile(command, args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 16, windowsHide: true }, (error, stdout) => done(error ? undefined : stdout));
+    const child = execFile(command, args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 16, windowsHide: true }, (error, stdout) => done(error ? undefined : stdout));
+    lowerPriority(child);
   });
 }

@@ -20,6 +20,12 @@ export interface DoorSecrets {
    * out), for exactly these texts: recorded ones when they were made for them, else a scan now.
    */
   findingsIn(texts: SecretTexts, assetId?: string): Promise<readonly SecretFinding[]>;
+  /**
+   * True when `findingsIn` given the snippet's stored texts with its code cut (an opening) answers with
+   * the whole text's findings cut there, so a value that begins in the opening and ends past it is hidden
+   * too; otherwise a door that must catch such a value gives the whole text (agentSecrets.ts).
+   */
+  readonly answersForOpenings?: boolean;
   /** The findings for exactly these texts when they are known without scanning (the apply of a sync runs in a transaction). */
   knownFindings?(texts: SecretTexts, assetId: string): readonly SecretFinding[] | undefined;
   /** The user chose to sync this snippet with its values (the one exception, named in the sync summary). */

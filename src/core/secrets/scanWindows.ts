@@ -6,6 +6,7 @@
  */
 import { LIMITS } from '../limits.ts';
 import type { SecretFinding } from './findings.ts';
+import type { SecretTexts } from './detector.ts';
 
 /** Characters of one window: the largest text a snippet may hold, which the detector is measured on. */
 export const WINDOW_CHARS = LIMITS.contentChars;
@@ -48,4 +49,21 @@ export function mergedFindings(code: string, windows: ReadonlyArray<readonly [nu
     for (; at < finding.start; at++) if (code.charCodeAt(at) === 10) line++;
     return { ...finding, line };
   });
+}
+
+/**
+ * The findings of `texts`, the code scanned by `scanWhole` a window at a time when it is longer than
+ * one (the name and description with the first window), merged as findings of the whole text.
+ */
+export async function scanInWindows(texts: SecretTexts, scanWhole: (texts: SecretTexts) => Promise<SecretFinding[]>): Promise<SecretFinding[]> {
+  const windows = windowsOf(texts.code.length);
+  if (windows.length === 1) return scanWhole(texts);
+  const inCode: SecretFinding[][] = [];
+  let elsewhere: SecretFinding[] = [];
+  for (const [start, end] of windows) {
+    const part = await scanWhole({ ...(start === 0 ? texts : {}), code: texts.code.slice(start, end) });
+    inCode.push(part.filter((finding) => finding.field === 'code'));
+    if (start === 0) elsewhere = part.filter((finding) => finding.field !== 'code');
+  }
+  return [...mergedFindings(texts.code, windows, inCode), ...elsewhere];
 }

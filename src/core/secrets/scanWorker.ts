@@ -1,10 +1,12 @@
 /**
  * The worker thread large texts are scanned on (secretScanner.ts), so the host's loop answers while a
  * 4 MiB snippet is scanned. Protocol: `{ ready: true }` once loaded, then `{ id, findings }` or
- * `{ id, error }` for each `{ id, texts }`, one at a time.
+ * `{ id, error }` for each `{ id, texts }`, and `{ id, stored }` or `{ id, error }` for each `{ id,
+ * stored }` (a stored snippet it reads itself: storedScan.ts), one at a time.
  */
 import { parentPort } from 'node:worker_threads';
 import { detectSecrets } from './detector.ts';
+import { scanStored } from './storedScan.ts';
 import type { ScanReply, ScanRequest } from './scanProtocol.ts';
 
 const port = parentPort;
@@ -15,9 +17,11 @@ function reply(message: ScanReply): void {
 }
 
 port.on('message', (request: ScanRequest) => {
-  detectSecrets(request.texts).then(
-    (findings) => reply({ id: request.id, findings }),
-    (error: unknown) => reply({ id: request.id, error: String(error) }),
-  );
+  const failed = (error: unknown): void => reply({ id: request.id, error: String(error) });
+  if ('stored' in request) {
+    scanStored(request.stored).then((stored) => reply({ id: request.id, stored }), failed);
+    return;
+  }
+  detectSecrets(request.texts).then((findings) => reply({ id: request.id, findings }), failed);
 });
 reply({ ready: true });

@@ -7,6 +7,18 @@ import type { Database } from '../store/database.ts';
 import type { SecretCategory, SecretField, SecretFinding, SecretSeverity } from './findings.ts';
 import type { SecretTexts } from './detector.ts';
 
+/** The keyed hash of a value with the store's key (SecretRecords.hash). */
+export function valueHash(key: Buffer, value: string): string {
+  return createHmac('sha256', key).update(value).digest('hex');
+}
+
+/** The keyed hash of a snippet's texts with the store's key (SecretRecords.fingerprint). */
+export function textsFingerprint(key: Buffer, texts: SecretTexts): string {
+  const mac = createHmac('sha256', key);
+  for (const text of [texts.code, texts.name ?? '', texts.description ?? '']) mac.update(`${text.length}:`).update(text);
+  return mac.digest('hex');
+}
+
 /** A finding as stored: the finding and the keyed hash of its value. */
 export interface StoredFinding extends SecretFinding {
   readonly valueHash: string;
@@ -50,14 +62,17 @@ export class SecretRecords {
 
   /** The keyed hash of a value (or any text): what the store keeps instead of it. */
   hash(value: string): string {
-    return createHmac('sha256', this.hashKey()).update(value).digest('hex');
+    return valueHash(this.hashKey(), value);
   }
 
   /** The keyed hash of a snippet's texts: which state a scan read. */
   fingerprint(texts: SecretTexts): string {
-    const mac = createHmac('sha256', this.hashKey());
-    for (const text of [texts.code, texts.name ?? '', texts.description ?? '']) mac.update(`${text.length}:`).update(text);
-    return mac.digest('hex');
+    return textsFingerprint(this.hashKey(), texts);
+  }
+
+  /** The store's hashing key, for a thread that hashes what it read itself (scanWorker.ts). */
+  hashingKey(): Buffer {
+    return this.hashKey();
   }
 
   /** The findings of an asset, by position; `dismissed` false leaves out the values the user dismissed. */

@@ -10,9 +10,9 @@ import type { Disposable } from '../events.ts';
 import type { Logger } from '../context.ts';
 import { detectSecrets, type SecretTexts } from './detector.ts';
 import type { SecretFinding } from './findings.ts';
-import type { ScanReply, ScanRequest } from './scanProtocol.ts';
+import type { ScanReply, ScanRequest, StoredScan, StoredScanResult } from './scanProtocol.ts';
 import { scanWorkerFile } from './scannerFiles.ts';
-import { mergedFindings, windowsOf } from './scanWindows.ts';
+import { scanInWindows } from './scanWindows.ts';
 
 export type ScanPriority = 'interactive' | 'background';
 
@@ -24,11 +24,10 @@ export interface SecretScannerOptions {
   readonly logger?: Logger;
 }
 
-interface Job {
-  readonly texts: SecretTexts;
-  readonly resolve: (findings: SecretFinding[]) => void;
-  readonly reject: (error: Error) => void;
-}
+/** Texts to scan, or a stored snippet the worker reads itself (undefined when it could not: the caller reads it). */
+type Job =
+  | { readonly texts: SecretTexts; readonly resolve: (findings: SecretFinding[]) => void; readonly reject: (error: Error) => void }
+  | { readonly stored: StoredScan; readonly settle: (result: StoredScanResult | undefined) => void };
 
 export class SecretScanner implements Disposable {
   private readonly inThreadChars: number;
@@ -51,17 +50,8 @@ export class SecretScanner implements Disposable {
 
   /** The findings of a snippet's texts (none dismissed or stored: what is there). */
   async scan(texts: SecretTexts, priority: ScanPriority = 'interactive'): Promise<SecretFinding[]> {
-    const windows = windowsOf(texts.code.length);
-    if (windows.length === 1) return this.scanWhole(texts, priority);
-    // A text past the content limit (an older store's): a window at a time, the name and description with the first.
-    const inCode: SecretFinding[][] = [];
-    let elsewhere: SecretFinding[] = [];
-    for (const [start, end] of windows) {
-      const part = await this.scanWhole({ ...(start === 0 ? texts : {}), code: texts.code.slice(start, end) }, priority);
-      inCode.push(part.filter((finding) => finding.field === 'code'));
-      if (start === 0) elsewhere = part.filter((finding) => finding.field !== 'code');
-    }
-    return [...mergedFindings(texts.code, windows, inCode), ...elsewhere];
+    // A text past the content limit (an older store's): a window at a time.
+    return scanInWindows(texts, (part) => this.scanWhole(part, priority));
   }
 
   private scanWhole(texts: SecretTexts, priority: ScanPriority): Promise<SecretFinding[]> {
@@ -69,6 +59,19 @@ export class SecretScanner implements Disposable {
     if (size <= this.inThreadChars || this.broken || this.disposed) return detectSecrets(texts);
     return new Promise((resolve, reject) => {
       this.queues[priority].push({ texts, resolve, reject });
+      void this.giveNext();
+    });
+  }
+
+  /**
+   * A stored snippet read, hashed and scanned on the worker (storedScan.ts), in the queue of
+   * `priority`; undefined when the worker cannot (it failed, or this scanner is disposed): the
+   * caller then reads the texts itself and scans them.
+   */
+  scanStored(stored: StoredScan, priority: ScanPriority = 'background'): Promise<StoredScanResult | undefined> {
+    if (this.broken || this.disposed) return Promise.resolve(undefined);
+    return new Promise((settle) => {
+      this.queues[priority].push({ stored, settle });
       void this.giveNext();
     });
   }
@@ -102,8 +105,12 @@ export class SecretScanner implements Disposable {
         const current = this.current;
         if (current?.id !== reply.id) return;
         this.current = undefined;
-        if ('findings' in reply) current.job.resolve(reply.findings);
-        else detectSecrets(current.job.texts).then(current.job.resolve, current.job.reject);
+        const job = current.job;
+        if ('stored' in job) {
+          if ('error' in reply) this.logger?.warn(`The secrets worker could not read snippet ${job.stored.assetId} (${reply.error}); it is read on the host's thread`);
+          job.settle('stored' in reply ? reply.stored : undefined);
+        } else if ('findings' in reply) job.resolve(reply.findings);
+        else runHere(job);
         void this.giveNext();
       });
       const fail = (error: Error): void => {
@@ -134,14 +141,19 @@ export class SecretScanner implements Disposable {
     if (job === undefined) return;
     const id = ++this.nextId;
     this.current = { id, job };
-    const request: ScanRequest = { id, texts: job.texts };
+    const request: ScanRequest = 'stored' in job ? { id, stored: job.stored } : { id, texts: job.texts };
     worker.postMessage(request);
   }
 
-  /** Scans every waiting job (and the one the worker had) on this thread. */
+  /** Scans every waiting job (and the one the worker had) on this thread; a stored one goes back to its caller, who reads it. */
   private drainHere(): void {
     const jobs = [...(this.current ? [this.current.job] : []), ...this.queues.interactive.splice(0), ...this.queues.background.splice(0)];
     this.current = undefined;
-    for (const job of jobs) detectSecrets(job.texts).then(job.resolve, job.reject);
+    for (const job of jobs) runHere(job);
   }
+}
+
+function runHere(job: Job): void {
+  if ('stored' in job) job.settle(undefined);
+  else detectSecrets(job.texts).then(job.resolve, job.reject);
 }

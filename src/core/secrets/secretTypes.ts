@@ -7,6 +7,23 @@ import type { SecretScanner } from './secretScanner.ts';
 export interface SecretSource {
   /** The asset's texts (its original format's text, name and description), or undefined when there is no such asset; '' for binary content. */
   textsOf(assetId: string): SecretTexts | undefined;
+  /**
+   * The asset's texts with only the first `chars` characters of its code (fewer when that is all a
+   * large text's stored head holds), and the characters of its whole code, read without its document;
+   * undefined when there is no such asset. Without it, the opening is cut from `textsOf`.
+   */
+  openingOf?(assetId: string, chars: number): SecretOpening | undefined;
+  /**
+   * The asset's description when its stored document is larger than `bytes`, read without the document
+   * (which the secrets worker then reads itself: storedScan.ts); undefined for a smaller one or none.
+   */
+  largeDocument?(assetId: string, bytes: number): { readonly description?: string } | undefined;
+}
+
+/** An asset's texts with `texts.code` the opening of its code, whose whole length is `chars`. */
+export interface SecretOpening {
+  readonly texts: SecretTexts;
+  readonly chars: number;
 }
 
 /** How far the scan of pending assets (the one-off scan of a library after the upgrade, then each write) has come. */

@@ -20,10 +20,12 @@ import { NotFoundError } from '../errors.ts';
 import { redactText, type SecretField, type SecretFinding, type SecretFindingsReader } from './findings.ts';
 import type { SecretTexts } from './detector.ts';
 import { SecretScanner, type ScanPriority } from './secretScanner.ts';
+import { WINDOW_CHARS } from './scanWindows.ts';
+import type { StoredScanResult } from './scanProtocol.ts';
 import { SecretRecords, type StoredFinding } from './secretRecords.ts';
 import { sensitiveId } from './sensitives.ts';
 
-import type { DescribedFinding, FlaggedAsset, SecretScanProgress, SecretSource, SecretsOptions, SecretsSummary } from './secretTypes.ts';
+import type { DescribedFinding, FlaggedAsset, SecretOpening, SecretScanProgress, SecretSource, SecretsOptions, SecretsSummary } from './secretTypes.ts';
 
 export type { SecretTexts } from './detector.ts';
 export type { DescribedFinding, FlaggedAsset, SecretScanProgress, SecretSource, SecretsOptions, SecretsSummary } from './secretTypes.ts';
@@ -138,6 +140,13 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   /** The asset's texts as the detector reads them (its original format's text, name, description), or undefined when there is no such asset. */
   textsOf(assetId: string): SecretTexts | undefined {
     return this.source.textsOf(assetId);
+  }
+
+  /** The asset's texts with the first `chars` characters of its code and the length of the whole (see SecretSource.openingOf). */
+  openingOf(assetId: string, chars: number): SecretOpening | undefined {
+    if (this.source.openingOf) return this.source.openingOf(assetId, chars);
+    const texts = this.source.textsOf(assetId);
+    return texts === undefined ? undefined : { texts: { ...texts, code: texts.code.slice(0, chars) }, chars: texts.code.length };
   }
 
   /**
@@ -340,21 +349,42 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   }
 
   private async scanNow(assetId: string, seq: number, priority: ScanPriority): Promise<SecretFinding[]> {
-    const texts = this.source.textsOf(assetId);
+    const offThread = await this.scanOffThread(assetId, priority);
+    if (offThread?.kind === 'scanned') return this.record(assetId, seq, offThread.fingerprint, offThread.findings);
+    if (offThread?.kind === 'unchanged') return this.unchanged(assetId, seq);
+    const texts = offThread?.kind === 'missing' ? undefined : this.source.textsOf(assetId);
     if (texts === undefined) {
       // Deleted since it was noted: its findings went with it (the delete trigger).
       this.context.unsyncedTransaction(() => this.records.settle(assetId, seq));
       throw new NotFoundError('asset', assetId);
     }
     const fingerprint = this.records.fingerprint(texts);
-    if (this.records.scannedFingerprint(assetId) === fingerprint) {
-      // Written, but not its texts (a score, a flag): the findings stand.
-      this.context.unsyncedTransaction(() => this.records.settle(assetId, seq));
-      return this.findingsFor(assetId).slice();
-    }
+    if (this.records.scannedFingerprint(assetId) === fingerprint) return this.unchanged(assetId, seq);
     const found = await this.scanner.scan(texts, priority);
-    const stored = found.map((finding) => ({ ...finding, valueHash: this.records.hash(valueOf(texts, finding)) }));
-    if (this.disposed) return found;
+    return this.record(assetId, seq, fingerprint, found.map((finding) => ({ ...finding, valueHash: this.records.hash(valueOf(texts, finding)) })));
+  }
+
+  /** Written, but not its texts (a score, a flag): the findings stand. */
+  private unchanged(assetId: string, seq: number): SecretFinding[] {
+    this.context.unsyncedTransaction(() => this.records.settle(assetId, seq));
+    return this.findingsFor(assetId).slice();
+  }
+
+  /**
+   * A document past the content limit's size (an older store's 60 MB snippets) read, hashed and
+   * scanned on the scanner's worker, which reads it from the store's file itself (storedScan.ts);
+   * undefined for a smaller one, or when the worker cannot (the texts are then read here).
+   */
+  private async scanOffThread(assetId: string, priority: ScanPriority): Promise<StoredScanResult | undefined> {
+    const large = this.source.largeDocument?.(assetId, WINDOW_CHARS);
+    if (large === undefined) return undefined;
+    const stored = { file: this.context.database.path, assetId, key: this.records.hashingKey().toString('hex') };
+    return this.scanner.scanStored({ ...stored, description: large.description, scanned: this.records.scannedFingerprint(assetId) }, priority);
+  }
+
+  /** Records the findings of the texts of `fingerprint` for the note `seq`; the findings, dismissed ones left out. */
+  private record(assetId: string, seq: number, fingerprint: string, stored: ReadonlyArray<SecretFinding & { readonly valueHash: string }>): SecretFinding[] {
+    if (this.disposed) return stored.map(plain);
     // Derived data: a crash before it reaches the disk loses the findings and keeps the note together.
     this.context.unsyncedTransaction(() => {
       if (!this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(assetId)) return;

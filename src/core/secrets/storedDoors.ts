@@ -2,43 +2,82 @@
  * The doors' detector over the store's findings (secretsService.ts): a door asks for the findings of the
  * exact texts it is about to send. When those are the snippet's texts as stored, the answer is the
  * service's `findingsNow` (recorded, or scanned first when the snippet is pending), checked again against
- * the texts once it comes (a write in between sends the door to a scan of its own texts); any other text
- * (an opening, a copy, a message) is scanned as it is, dismissed values left out either way.
+ * the texts once it comes (a write in between sends the door to a scan of its own texts). When they are
+ * the stored texts with only an opening of the code (a preview, get_snippet's first 256 KiB), the answer
+ * is the same findings cut at the opening, so a value that begins before the cut is hidden as far as it
+ * shows. Any other text (a copy, a message) is scanned as it is, dismissed values left out either way.
+ *
+ * Telling which it is reads only the opening the door holds and the code's length (a large text's
+ * head): comparing against the whole stored text read 60 MB to answer for a 240-character preview.
  */
 import type { DoorSecrets, SecretTexts } from './doorSecrets.ts';
 import type { SecretFinding } from './findings.ts';
 import type { SecretsService } from './secretsService.ts';
 
 /** What the doors need of the secrets area. */
-export type StoredSecrets = Pick<SecretsService, 'findingsNow' | 'findingsFor' | 'isCurrent' | 'scanTexts' | 'textsOf' | 'syncsWithSecrets'>;
+export type StoredSecrets = Pick<SecretsService, 'findingsNow' | 'findingsFor' | 'isCurrent' | 'scanTexts' | 'textsOf' | 'openingOf' | 'syncsWithSecrets'>;
+
+/** How a door's texts stand to the snippet's stored texts. */
+type Match = 'whole' | 'opening' | undefined;
 
 export class StoredDoorSecrets implements DoorSecrets {
   private readonly service: StoredSecrets;
+  readonly answersForOpenings = true;
 
   constructor(service: StoredSecrets) {
     this.service = service;
   }
 
   async findingsIn(texts: SecretTexts, assetId?: string): Promise<readonly SecretFinding[]> {
-    if (assetId !== undefined && this.stored(texts, assetId)) {
+    const match = assetId === undefined ? undefined : this.match(texts, assetId);
+    if (assetId !== undefined && match !== undefined) {
       const findings = await this.service.findingsNow(assetId).catch(() => undefined);
       // Still the stored texts, and what is recorded is theirs: the recorded findings are these texts'.
-      if (findings !== undefined && this.service.isCurrent(assetId) && this.stored(texts, assetId)) return findings;
+      if (findings !== undefined && this.service.isCurrent(assetId) && this.match(texts, assetId) === match) {
+        return match === 'whole' ? findings : cutAt(findings, texts.code.length);
+      }
     }
     return this.service.scanTexts(texts);
   }
 
   knownFindings(texts: SecretTexts, assetId: string): readonly SecretFinding[] | undefined {
-    return this.service.isCurrent(assetId) && this.stored(texts, assetId) ? this.service.findingsFor(assetId) : undefined;
+    return this.service.isCurrent(assetId) && this.match(texts, assetId) === 'whole' ? this.service.findingsFor(assetId) : undefined;
   }
 
   syncsWithSecrets(assetId: string): boolean {
     return this.service.syncsWithSecrets(assetId);
   }
 
-  /** Whether `texts` are the snippet's texts as stored now. */
-  private stored(texts: SecretTexts, assetId: string): boolean {
+  /**
+   * Whether `texts` are the snippet's texts as stored now ('whole'), the same with the code cut
+   * ('opening'), or something else. The stored opening is read as far as `texts.code` goes (a
+   * large text's head holds 256 KiB); only a text longer than that and as long as the stored one
+   * is compared with the whole stored text.
+   */
+  private match(texts: SecretTexts, assetId: string): Match {
+    const length = texts.code.length;
+    const stored = this.service.openingOf(assetId, length);
+    if (stored === undefined || stored.chars < length) return undefined;
+    if ((stored.texts.name ?? '') !== texts.name || (stored.texts.description ?? '') !== (texts.description ?? '')) return undefined;
+    if (stored.texts.code.length === length) {
+      if (stored.texts.code !== texts.code) return undefined;
+      return stored.chars === length ? 'whole' : 'opening';
+    }
+    // Longer than what the opening holds: only the whole text can say (an opening this long is scanned).
+    if (stored.chars !== length) return undefined;
     const now = this.service.textsOf(assetId);
-    return now !== undefined && now.code === texts.code && (now.name ?? '') === texts.name && (now.description ?? '') === (texts.description ?? '');
+    return now !== undefined && now.code === texts.code ? 'whole' : undefined;
   }
+}
+
+/**
+ * The findings of a text as they stand in its first `chars` characters: those that begin there, a
+ * value that goes on past the cut ending at it (what shows of it is hidden).
+ */
+function cutAt(findings: readonly SecretFinding[], chars: number): SecretFinding[] {
+  return findings.flatMap((finding) => {
+    if (finding.field !== 'code') return [finding];
+    if (finding.start >= chars) return [];
+    return [finding.end > chars ? { ...finding, end: chars } : finding];
+  });
 }

@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { TokenModel, tokensOf, type TokenModelData } from '../../../src/core/classify/tokenModel.ts';
-import { chooseLanguage, setTokenModelIdleMsForTests, tokenModelHeld } from '../../../src/core/classify/decision.ts';
+import { chooseLanguage, setTokenModelIdleMsForTests, tokenModelHeld, tokenModelReady } from '../../../src/core/classify/decision.ts';
+import { loadTokenModel, readTokenModel, tokenModelData } from '../../../src/core/classify/tokenModelFile.ts';
+import { tempDir } from '../../support/helpers.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tokenModelFile } from '../../../src/core/classify/classifierFiles.ts';
 
 /** The scores as the model defines them, from the pairs read the plain way (a reference for the packed arrays). */
@@ -91,4 +95,47 @@ test('the token model is read from its file when first used and let go once idle
   // Read again on the next use, with the same answer.
   assert.deepEqual(chooseLanguage(python, []), first);
   assert.equal(tokenModelHeld(), true);
+});
+
+test('the model file is checked for shape as it is read; a pair naming a language the model lacks is refused', () => {
+  const shipped: unknown = JSON.parse(readFileSync(tokenModelFile(), 'utf8'));
+  const data = tokenModelData(shipped);
+  assert.equal(data.languages.length, 27);
+  const wrong: Array<[unknown, RegExp]> = [
+    [[], /not a JSON object/],
+    [{ ...small, languages: ['py', 3, 'rs'] }, /"languages"/],
+    [{ ...small, languages: [] }, /"languages"/],
+    [{ ...small, documents: [10, 20] }, /"documents"/],
+    [{ ...small, documents: [10, '20', 5] }, /"documents"/],
+    [{ ...small, tokens: ['def'] }, /"tokens" or "counts"/],
+    [{ ...small, counts: undefined }, /"tokens" or "counts"/],
+    [{ ...small, weights: 7 }, /"weights"/],
+    [{ ...small, intercepts: [1, 2] }, /"intercepts"/],
+  ];
+  for (const [value, message] of wrong) assert.throws(() => tokenModelData(value), message, JSON.stringify(value));
+  assert.deepEqual(tokenModelData(small), small);
+  assert.throws(() => new TokenModel({ ...small, counts: '0:9 3:1' }), /language 3 of 3/);
+  assert.throws(() => new TokenModel({ ...small, weights: '7:1' }), /language 7 of 3/);
+});
+
+test('read in one go or a part at a time, the model scores alike; a bad file is refused either way', async () => {
+  const parted = await loadTokenModel();
+  const whole = readTokenModel();
+  const snippets = (JSON.parse(readFileSync(new URL('../../bench/languages/heldout.json', import.meta.url), 'utf8')) as Array<{ text: string }>).slice(0, 30);
+  for (const { text } of snippets) assert.deepEqual(parted.score(text), whole.score(text));
+  const dir = tempDir('satchel-token-model-');
+  const bad = join(dir, 'tokenModel.json');
+  writeFileSync(bad, JSON.stringify({ ...small, documents: 'many' }));
+  assert.throws(() => readTokenModel(bad), /"documents"/);
+  await assert.rejects(loadTokenModel(bad), /"documents"/);
+});
+
+test('callers that await the token model together share one read, and it is held after', async (t) => {
+  t.after(() => setTokenModelIdleMsForTests());
+  setTokenModelIdleMsForTests(60_000);
+  assert.equal(tokenModelHeld(), false);
+  const [a, b] = await Promise.all([tokenModelReady(), tokenModelReady()]);
+  assert.equal(a, b);
+  assert.equal(tokenModelHeld(), true);
+  assert.equal(await tokenModelReady(), a);
 });

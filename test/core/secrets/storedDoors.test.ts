@@ -1,20 +1,20 @@
-/** The doors over the store's findings (storedDoors.ts): stored texts answered by findingsNow, anything else scanned, a write between them noticed. */
+/** The doors over the store's findings (storedDoors.ts): stored texts and openings of them answered by findingsNow, anything else scanned, a write between them noticed. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StoredDoorSecrets, type StoredSecrets } from '../../../src/core/secrets/storedDoors.ts';
 import type { SecretTexts } from '../../../src/core/secrets/doorSecrets.ts';
 import type { SecretFinding } from '../../../src/core/secrets/findings.ts';
 
-const finding = (label: string): SecretFinding => ({ ruleId: 'r', category: 'SECRET', severity: 'HIGH', label, field: 'code', start: 0, end: 1, line: 1 });
+const finding = (label: string, start = 0, end = 1): SecretFinding => ({ ruleId: 'r', category: 'SECRET', severity: 'HIGH', label, field: 'code', start, end, line: 1 });
 
-function service(stored: { texts: SecretTexts; current: boolean }, onNow?: () => void): StoredSecrets & { calls: string[] } {
+function service(stored: { texts: SecretTexts; current: boolean; head?: number; findings?: SecretFinding[] }, onNow?: () => void): StoredSecrets & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
     findingsNow: async () => {
       calls.push('now');
       onNow?.();
-      return [finding('recorded')];
+      return stored.findings ?? [finding('recorded')];
     },
     findingsFor: () => [finding('recorded')],
     isCurrent: () => stored.current,
@@ -22,19 +22,24 @@ function service(stored: { texts: SecretTexts; current: boolean }, onNow?: () =>
       calls.push('scan');
       return [finding('scanned')];
     },
-    textsOf: () => stored.texts,
+    textsOf: () => {
+      calls.push('whole');
+      return stored.texts;
+    },
+    openingOf: (_id, chars) => ({ texts: { ...stored.texts, code: stored.texts.code.slice(0, Math.min(chars, stored.head ?? chars)) }, chars: stored.texts.code.length }),
     syncsWithSecrets: (id) => id === 'kept',
   };
 }
 
-test('the stored texts are answered by findingsNow; an opening or a copy is scanned as it is', async () => {
+test('the stored texts are answered by findingsNow; another text or a copy is scanned as it is', async () => {
   const stored = { texts: { code: 'x', name: 'n', description: undefined }, current: true };
   const s = service(stored);
   const doors = new StoredDoorSecrets(s);
   assert.equal((await doors.findingsIn({ code: 'x', name: 'n' }, 'a'))[0]!.label, 'recorded');
   assert.equal((await doors.findingsIn({ code: 'x…', name: 'n' }, 'a'))[0]!.label, 'scanned');
   assert.equal((await doors.findingsIn({ code: 'x', name: 'n' }))[0]!.label, 'scanned');
-  assert.deepEqual(s.calls, ['now', 'scan', 'scan']);
+  assert.equal((await doors.findingsIn({ code: 'x', name: 'other' }, 'a'))[0]!.label, 'scanned');
+  assert.deepEqual(s.calls, ['now', 'scan', 'scan', 'scan']);
   assert.equal(doors.knownFindings({ code: 'x', name: 'n' }, 'a')?.[0]?.label, 'recorded');
   assert.equal(doors.knownFindings({ code: 'y', name: 'n' }, 'a'), undefined);
   assert.equal(doors.syncsWithSecrets('kept'), true);
@@ -50,4 +55,36 @@ test('a write while findingsNow runs (or findings not current after it) sends th
   const pending = service({ texts: { code: 'x', name: 'n' }, current: false });
   assert.equal((await new StoredDoorSecrets(pending).findingsIn({ code: 'x', name: 'n' }, 'a'))[0]!.label, 'scanned');
   assert.equal(new StoredDoorSecrets(pending).knownFindings({ code: 'x', name: 'n' }, 'a'), undefined);
+});
+
+test('an opening of the stored code is answered with the recorded findings cut at it, without reading the whole text', async () => {
+  const code = `${'a'.repeat(20)}KEY${'b'.repeat(20)}`;
+  const recorded = [finding('across the cut', 18, 26), finding('past the cut', 30, 35), { ...finding('in the name', 0, 1), field: 'name' as const }];
+  const s = service({ texts: { code, name: 'n' }, current: true, head: 25, findings: recorded });
+  const doors = new StoredDoorSecrets(s);
+  const found = await doors.findingsIn({ code: code.slice(0, 22), name: 'n' }, 'a');
+  assert.deepEqual(
+    found.map((f) => [f.label, f.start, f.end]),
+    [
+      ['across the cut', 18, 22],
+      ['in the name', 0, 1],
+    ],
+  );
+  // Not a prefix of the stored code, or longer than the head holds and not the whole: scanned as it is.
+  assert.equal((await doors.findingsIn({ code: `X${code.slice(1, 22)}`, name: 'n' }, 'a'))[0]!.label, 'scanned');
+  assert.equal((await doors.findingsIn({ code: code.slice(0, 30), name: 'n' }, 'a'))[0]!.label, 'scanned');
+  assert.deepEqual(s.calls, ['now', 'scan', 'scan']);
+  // The whole text, longer than the head: compared with the stored text (the one read of it).
+  assert.equal((await doors.findingsIn({ code, name: 'n' }, 'a'))[0]!.label, 'across the cut');
+  assert.deepEqual(s.calls.slice(3), ['whole', 'now', 'whole']);
+  assert.equal(doors.knownFindings({ code: code.slice(0, 22), name: 'n' }, 'a'), undefined);
+});
+
+test('an opening whose snippet is written while findingsNow runs is scanned as it is', async () => {
+  const stored = { texts: { code: 'abcdef', name: 'n' } as SecretTexts, current: true };
+  const s = service(stored, () => {
+    stored.texts = { code: 'xbcdef', name: 'n' };
+  });
+  assert.equal((await new StoredDoorSecrets(s).findingsIn({ code: 'abc', name: 'n' }, 'a'))[0]!.label, 'scanned');
+  assert.deepEqual(s.calls, ['now', 'scan']);
 });

@@ -1,0 +1,102 @@
+/**
+ * The agents' door for secrets over a snippet larger than a tool shows, with the store's own door and
+ * the real detector: a listing's preview and get_snippet's first 256 KiB show each value as its
+ * placeholder, a private key that begins before get_snippet's cut and ends after it included, and
+ * neither reads the snippet's whole text to say so (the door answers for an opening with the whole
+ * text's recorded findings cut there: before, each preview read the whole text, 60 MB at the limit).
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startTestServer, type TestServer } from '../support/helpers.ts';
+import { TEST_WRITE } from '../support/authors.ts';
+import { seed } from '../core/sync/vaultSupport.ts';
+import { PLANTED, plantedIn } from '../support/fakeSecrets.ts';
+import { PLANTED as SHAPES } from '../core/secrets/plantedSecrets.ts';
+import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
+import { HEAD_CHARS } from '../../src/core/assets/assetHeads.ts';
+
+const key = SHAPES.find((planted) => planted.shape === 'privatekey:PrivateKey')!;
+/** The key's first characters that still fall before get_snippet's cut. */
+const SHOWN_OF_KEY = 120;
+const filler = (chars: number): string => {
+  const line = 'export const table_entry = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07]; // entry\n';
+  return line.repeat(Math.ceil(chars / line.length)).slice(0, chars - 1) + '\n';
+};
+const opening = `const github = "${PLANTED.githubToken}";\n`;
+const keyAt = MAX_CONTENT_CHARS - SHOWN_OF_KEY - key.text.indexOf(key.value);
+const TEXT = opening + filler(keyAt - opening.length) + key.text + filler(2 * HEAD_CHARS);
+
+let t: TestServer;
+let client: Client;
+let id = '';
+/** Reads of a whole text made while the tools ran. */
+const wholeReads: string[] = [];
+
+before(async () => {
+  t = await startTestServer();
+  id = (await t.core.assets.writes.create(seed(TEXT, { name: 'large table', ext: 'ts' }), TEST_WRITE)).id;
+  // The scan a write leaves pending is done first: what is measured is the door, not the first scan.
+  await t.core.assets.secrets.findingsNow(id);
+  const secrets = t.core.assets.secrets;
+  const textsOf = secrets.textsOf.bind(secrets);
+  secrets.textsOf = (asset) => {
+    wholeReads.push(`secrets.textsOf(${asset})`);
+    return textsOf(asset);
+  };
+  const text = t.core.assets.text.bind(t.core.assets);
+  t.core.assets.text = (asset) => {
+    wholeReads.push(`assets.text(${asset})`);
+    return text(asset);
+  };
+  client = new Client({ name: 'satchel-large-secrets-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+});
+after(async () => {
+  await client.close();
+  await t.close();
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  assert.notEqual(result.isError, true, JSON.stringify(result.content));
+  return result;
+}
+
+test('the text is laid out as meant: a token in the preview, a key across the cut, more than a head', () => {
+  assert.ok(TEXT.length > 2 * HEAD_CHARS);
+  const start = TEXT.indexOf(key.value);
+  assert.ok(start < MAX_CONTENT_CHARS && start + key.value.length > MAX_CONTENT_CHARS, 'the key spans the cut');
+  assert.equal(MAX_CONTENT_CHARS - start, SHOWN_OF_KEY);
+});
+
+test('search_snippets and list_recent_snippets preview the snippet with its token hidden, without reading its whole text', async () => {
+  for (const [name, args] of [
+    ['list_recent_snippets', { limit: 5 }],
+    ['search_snippets', { query: 'table_entry' }],
+    ['search_snippets', { language: 'ts' }],
+  ] as const) {
+    const result = await call(name, args);
+    const snippets = (result.structuredContent as { snippets: Array<{ id: string; preview: string }> }).snippets;
+    assert.deepEqual(snippets.map((s) => s.id), [id], name);
+    assert.match(snippets[0]!.preview, /^const github = "«secret: GitHub token»";\nexport const table_entry/, name);
+    assert.deepEqual(plantedIn(JSON.stringify(result)), [], name);
+  }
+  assert.deepEqual(wholeReads, []);
+});
+
+test('get_snippet shows the first 256 KiB with the key that begins before the cut hidden as far as it shows, without reading the whole text', async () => {
+  const result = await call('get_snippet', { id });
+  const detail = result.structuredContent as { content: string; truncated: boolean; length: number };
+  assert.equal(detail.truncated, true);
+  assert.equal(detail.length, TEXT.length);
+  assert.ok(detail.content.startsWith('const github = "«secret: GitHub token»";\n'));
+  assert.deepEqual(plantedIn(JSON.stringify(result)), []);
+  const shown = JSON.stringify(result);
+  assert.ok(!shown.includes(key.value.slice(0, 16)), 'no part of the key that falls before the cut');
+  assert.ok(!shown.includes(key.value.slice(SHOWN_OF_KEY - 16, SHOWN_OF_KEY)), 'not the key\'s last characters before the cut either');
+  assert.match(detail.content, /«secret: [^»]+»$/, 'the content ends in the key\'s placeholder');
+  assert.deepEqual(wholeReads, []);
+});
