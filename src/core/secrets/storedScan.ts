@@ -5,7 +5,6 @@
  * Read on the host's thread, one 60 MB text of an older store held its event loop 250–370 ms (SQLite
  * taking the text out of its document, then hashing it) during the one-off scan of the library.
  */
-import { DatabaseSync } from 'node:sqlite';
 import { originalTextIn } from '../assets/originalText.ts';
 import { detectSecrets, type SecretTexts } from './detector.ts';
 import { scanInWindows } from './scanWindows.ts';
@@ -17,6 +16,8 @@ import type { StoredScan, StoredScanResult } from './scanProtocol.ts';
  * after it (a millisecond beside reading 60 MB): none is left open on a file the host may replace.
  */
 function originalText(file: string, assetId: string): ReturnType<typeof originalTextIn> {
+  // Loaded here, not at import: the extension's bundle holds this module and must load where node:sqlite is missing.
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
   const database = new DatabaseSync(file, { readOnly: true });
   try {
     // The host may be writing: wait for its lock rather than fail.
