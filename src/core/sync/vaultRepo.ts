@@ -167,9 +167,10 @@ export class VaultRepo {
 
   /** The folder (tree) id of each record in a commit, its folder's path given by `dirOf`; absent ones are left out. */
   async folders(commit: string | undefined, ids: Iterable<string>, dirOf: (id: string) => string): Promise<Map<string, string>> {
-    const list = [...ids];
     const out = new Map<string, string>();
-    if (commit === undefined || list.length === 0) return out;
+    if (commit === undefined) return out;
+    const list = [...ids];
+    if (list.length === 0) return out;
     const result = await this.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: list.map((id) => `${commit}:${dirOf(id)}\n`).join('') });
     result.stdout
       .toString('utf8')
