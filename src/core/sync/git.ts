@@ -200,7 +200,8 @@ async function feed(input: AsyncIterable<Buffer>, stdin: Writable, failed: (erro
     const chunk = next.value;
     const writing = new Promise<boolean>((resolve) => stdin.write(chunk, (error) => resolve(error == null)));
     if (!(await before)) {
-      await iterator.return?.();
+      // Git stopped reading (it exited, or was stopped): the input is closed, git's exit says why.
+      await Promise.resolve(iterator.return?.()).catch(() => undefined);
       return;
     }
     before = writing;
