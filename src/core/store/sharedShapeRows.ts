@@ -88,8 +88,10 @@ class SharedShapeStatement implements StatementSync {
    * changed, which may change what `SELECT *` returns: the names are read again then.
    */
   private row(values: Row): Row {
+    // A Node whose method left setReturnArrays aside (iterate() in some releases) made the row itself.
+    if (!Array.isArray(values)) return values;
     // What setReturnArrays makes of a row; node:sqlite's types know rows as objects only.
-    const cells = values as unknown as readonly SQLOutputValue[];
+    const cells: readonly SQLOutputValue[] = values;
     if (cells.length !== this.names.length) this.names = this.statement.columns().map((column) => column.name);
     const row: Row = {};
     for (let i = 0; i < cells.length; i++) row[this.names[i]!] = cells[i] as SQLOutputValue;
