@@ -6,6 +6,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { sqlite } from './sqlite.ts';
+import { sharedShapeRows } from './sharedShapeRows.ts';
 import { StoreUnusableError } from '../errors.ts';
 import { checkDataDir, checkReadable } from './openChecks.ts';
 import { storageError } from './storageErrors.ts';
@@ -165,11 +166,12 @@ export class Database {
     return schemaVersion(this.db);
   }
 
-  /** A cached prepared statement. */
+  /** A cached prepared statement; its rows share one shape (sharedShapeRows.ts). */
   prepare(sql: string): StatementSync {
     let statement = this.statements.get(sql);
     if (!statement) {
-      statement = this.db.prepare(sql);
+      const prepared = this.db.prepare(sql);
+      statement = sharedShapeRows(prepared) ?? prepared;
       this.statements.set(sql, statement);
     }
     return statement;

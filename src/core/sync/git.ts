@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { Readable, pipeline } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { UnavailableError } from '../errors.ts';
 import { lowerPriority } from '../childPriority.ts';
 
@@ -164,24 +164,49 @@ export class Git {
       });
       const input = options.input ?? '';
       if (typeof input === 'string' || Buffer.isBuffer(input)) return void child.stdin!.end(input);
-      const source = async function* (): AsyncGenerator<Buffer> {
-        try {
-          yield* input;
-        } catch (error) {
-          inputFailed = { error };
-          // Stopped rather than shown an input that ends early (fast-import would leave a crash report in the repository).
-          child.kill('SIGTERM');
-          throw error;
-        }
-      };
-      // Backpressure: the next chunk is made when git has taken the last; a failure ends git's input (it then exits).
-      pipeline(Readable.from(source(), { objectMode: false }), child.stdin!, () => undefined);
+      void feed(input, child.stdin!, (error) => {
+        inputFailed = { error };
+        // Stopped rather than shown an input that ends early (fast-import would leave a crash report in the repository).
+        child.kill('SIGTERM');
+      });
     });
   }
 
   async text(args: readonly string[], options: GitRunOptions = {}): Promise<string> {
     return (await this.run(args, options)).stdout.toString('utf8').trim();
   }
+}
+
+/**
+ * Writes `input` to git's stdin as git takes it: a chunk is asked for when the one before it is on
+ * its way (so making one overlaps git reading the last), and chunk N is written whole, taken by the
+ * pipe, before chunk N+2 is asked for: a producer may write chunk N+2 into chunk N's memory
+ * (fastImport.ts uses two buffers in turn). An input that fails is told to `failed`; a write that
+ * fails (git exited) ends the input, and git's exit says why.
+ */
+async function feed(input: AsyncIterable<Buffer>, stdin: Writable, failed: (error: unknown) => void): Promise<void> {
+  const iterator = input[Symbol.asyncIterator]();
+  let before: Promise<boolean> = Promise.resolve(true);
+  for (;;) {
+    let next: IteratorResult<Buffer>;
+    try {
+      next = await iterator.next();
+    } catch (error) {
+      failed(error);
+      stdin.destroy();
+      return;
+    }
+    if (next.done === true) break;
+    const chunk = next.value;
+    const writing = new Promise<boolean>((resolve) => stdin.write(chunk, (error) => resolve(error == null)));
+    if (!(await before)) {
+      // Git stopped reading (it exited, or was stopped): the input is closed, git's exit says why.
+      await Promise.resolve(iterator.return?.()).catch(() => undefined);
+      return;
+    }
+    before = writing;
+  }
+  if (await before) stdin.end();
 }
 
 export function abortError(signal: AbortSignal): Error {

@@ -7,7 +7,7 @@
  */
 import { LOCAL_REF, MERGED_REF, type CommitPlan, type FolderChange } from './vaultRepo.ts';
 import { AS_HERE, changeCount, changesOf, type Planned, type SyncPlan } from './syncPlan.ts';
-import { oidOf, type SyncKind, type SyncRecord } from './syncKinds.ts';
+import { folderOf, type SyncKind, type SyncRecord } from './syncKinds.ts';
 import type { SecretsSent } from '../secrets/doorSecrets.ts';
 
 /** Where the engine reads one kind's records here. */
@@ -51,14 +51,15 @@ export class RecordChangedError extends Error {}
 async function readAgain(sources: readonly KindSource[], plan: SyncPlan, id: string): Promise<FolderChange[1]> {
   const source = sources.find((candidate) => candidate.kind.name === plan.kind.name)!;
   const record = await readSent(source, id);
-  const oid = oidOf(plan.kind, record);
+  const folder = record === undefined ? undefined : folderOf(plan.kind, record);
+  const oid = folder?.oid;
   if (plan.unread.has(id)) {
     // Read now for the first time: what the commit holds is what the apply compares with.
     plan.localOids.set(id, oid);
   } else if (oid !== plan.localOids.get(id)) throw new RecordChangedError(`${plan.kind.plural.slice(0, -1)} ${id} changed while it was being synced`);
-  if (record === undefined) return undefined;
+  if (record === undefined || folder === undefined) return undefined;
   if (plan.sentNames.length < 3 && (plan.unread.has(id) || plan.sent.get(id) === AS_HERE)) plan.sentNames.push(plan.kind.label(record));
-  return plan.kind.files(record);
+  return folder.files;
 }
 
 /** The folders the plans change in one of their commits, by path; each record's files are made as the commit streams them, AS_HERE's by `here`. */

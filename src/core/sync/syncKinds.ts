@@ -58,6 +58,17 @@ export const CONVERSATION_KIND: SyncKind<VaultConversation> = {
 /** Each record's folder id, computed once: a sync compares the same (immutable) record objects many times, and their files are not kept. */
 const folderOids = new WeakMap<SyncRecord, string>();
 
+/** A record's files and its folder's git id, the files made once for both (a commit writes what it compares); the id kept as oidOf's. */
+export function folderOf<R extends SyncRecord>(kind: SyncKind<R>, record: R): { readonly files: readonly VaultFile[]; readonly oid: string } {
+  const files = kind.files(record);
+  let oid = folderOids.get(record);
+  if (oid === undefined) {
+    oid = folderOid(files);
+    folderOids.set(record, oid);
+  }
+  return { files, oid };
+}
+
 /** The git tree id of a record's folder (undefined: no record). */
 export function oidOf<R extends SyncRecord>(kind: SyncKind<R>, record: R | undefined): string | undefined {
   if (record === undefined) return undefined;

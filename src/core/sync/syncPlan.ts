@@ -111,12 +111,15 @@ export interface SyncPlan<R extends SyncRecord = SyncRecord> {
 
 export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Promise<SyncPlan<R>> {
   const { repo, base, remote, kind } = inputs;
-  const ids = new Set<string>([...inputs.dirty, ...inputs.remoteChanged, ...inputs.bases.keys()]);
+  // Added one by one: no array of them first (a first sync's are the whole library).
+  const ids = new Set<string>(inputs.dirty);
+  for (const id of inputs.remoteChanged) ids.add(id);
+  for (const id of inputs.bases.keys()) ids.add(id);
   // Nobody pushed since the last sync: the remote's folders are the base's (one lookup, not two).
   const baseCommit = await repo.folders(base, ids, kind.dir);
   const theirs = base === remote ? baseCommit : await repo.folders(remote, ids, kind.dir);
   const sentNames: string[] = [];
-  const ours = await readOurs(inputs, ids, baseCommit, theirs, sentNames);
+  const { ours, unread } = await readOurs(inputs, ids, baseCommit, theirs, sentNames);
   const draft: Draft<R> = {
     kind,
     ids,
@@ -131,12 +134,8 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
     deletesThere: 0,
     received: 0,
   };
-  const unread = new Set<string>();
-  for (const [id, o] of ours) {
-    if (o.unread) unread.add(id);
-    else draft.localOids.set(id, o.oid);
-  }
-  const toMerge = compare(inputs, draft, ours, baseCommit, theirs);
+  for (const [id, o] of ours) draft.localOids.set(id, o.oid);
+  const toMerge = compare(inputs, draft, ours, unread, baseCommit, theirs);
   if (toMerge.length > 0) {
     await mergeBoth(inputs, draft, toMerge, ours, theirs);
     await addCopies(inputs, draft);
@@ -157,10 +156,8 @@ export async function planSync<R extends SyncRecord>(inputs: PlanInputs<R>): Pro
 /** Names a commit's message gives. */
 const SENT_NAMES = 3;
 
-/** This machine's version of each record (held only when it is merged, or all held: `holdRecords`), and its folder id. */
-type Ours<R> = Map<string, { readonly record: R | undefined; readonly oid: string | undefined; readonly unread?: true }>;
-/** One entry for every record the plan does not read (a first sync's whole library). */
-const UNREAD = { record: undefined, oid: undefined, unread: true } as const;
+/** This machine's version of each record the plan read (held only when it is merged, or all held: `holdRecords`), and its folder id. */
+type Ours<R> = Map<string, { readonly record: R | undefined; readonly oid: string | undefined }>;
 
 /** The plan as it is being made. */
 interface Draft<R extends SyncRecord> {
@@ -182,14 +179,30 @@ interface Draft<R extends SyncRecord> {
 /**
  * Reads this machine's records, a page between turns of the event loop (a first sync reads the whole
  * library: the host answers between pages). Only the records changed on both sides (merged) are kept,
- * unless `holdRecords`: the others go to the commits as AS_HERE, read again there.
+ * unless `holdRecords`: the others go to the commits as AS_HERE, read again there. A record neither
+ * side's history has is not read at all (`unread`); when that is every record (a first sync to an
+ * empty remote), `unread` is the plan's own set of ids, not a second set of them (issue 34: 100k ids,
+ * and a map of them besides); nothing is added to `ids` after then (conflict copies come of records read).
  */
-async function readOurs<R extends SyncRecord>(inputs: PlanInputs<R>, ids: ReadonlySet<string>, baseCommit: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>, sentNames: string[]): Promise<Ours<R>> {
+async function readOurs<R extends SyncRecord>(
+  inputs: PlanInputs<R>,
+  ids: ReadonlySet<string>,
+  baseCommit: ReadonlyMap<string, string>,
+  theirs: ReadonlyMap<string, string>,
+  sentNames: string[],
+): Promise<{ ours: Ours<R>; unread: ReadonlySet<string> }> {
+  // Neither side's history has it: sent as it is here, whatever it holds (read once, by the commit).
+  const isUnread = (id: string): boolean => inputs.holdRecords !== true && inputs.history === undefined && !theirs.has(id) && !baseCommit.has(id) && !inputs.bases.get(id);
   const ours: Ours<R> = new Map();
+  let unreadCount = 0;
+  for (const id of ids) if (isUnread(id)) unreadCount++;
+  if (unreadCount === ids.size) return { ours, unread: ids };
+  const unread = new Set<string>();
+  let seen = 0;
   for (const id of ids) {
-    // Neither side's history has it: sent as it is here, whatever it holds (read once, by the commit).
-    if (inputs.holdRecords !== true && inputs.history === undefined && !theirs.has(id) && !baseCommit.has(id) && !inputs.bases.get(id)) {
-      ours.set(id, UNREAD);
+    seen++;
+    if (isUnread(id)) {
+      unread.add(id);
       continue;
     }
     const record = await inputs.read(id);
@@ -200,11 +213,11 @@ async function readOurs<R extends SyncRecord>(inputs: PlanInputs<R>, ids: Readon
     if (record !== undefined && oid !== t && oid !== b && t === b && sentNames.length < SENT_NAMES) sentNames.push(inputs.kind.label(record));
     ours.set(id, { record: inputs.holdRecords === true || merged ? record : undefined, oid });
     if (ours.size % READ_PAGE === 0) {
-      inputs.onRead?.(ours.size, ids.size);
+      inputs.onRead?.(seen, ids.size);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  return ours;
+  return { ours, unread };
 }
 
 /** The base of a record: its own, else the base commit's, else (no common history: syncBase.ts) a version one side had before the other's. */
@@ -226,12 +239,19 @@ function plannedOf<R>(o: { readonly record: R | undefined; readonly oid: string 
 }
 
 /** Compares each record's three folder ids: one side changed it, that side's version; both, returned to be merged. */
-function compare<R extends SyncRecord>(inputs: PlanInputs<R>, draft: Draft<R>, ours: Ours<R>, baseCommit: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>): string[] {
+function compare<R extends SyncRecord>(
+  inputs: PlanInputs<R>,
+  draft: Draft<R>,
+  ours: Ours<R>,
+  unread: ReadonlySet<string>,
+  baseCommit: ReadonlyMap<string, string>,
+  theirs: ReadonlyMap<string, string>,
+): string[] {
   const toMerge: string[] = [];
   for (const id of draft.ids) {
-    const o = ours.get(id)!;
     // A change of both commits, AS_HERE, named by `unread` only; no base (absent from baseOids reads the same).
-    if (o.unread) continue;
+    if (unread.has(id)) continue;
+    const o = ours.get(id)!;
     const planned = plannedOf(o);
     if (o.oid !== baseCommit.get(id)) draft.local.set(id, planned);
     const t = theirs.get(id);

@@ -7,10 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Git, GitError, MAX_VAULT_FILE_BYTES, ObjectReader, olderThan, treeEntries } from './git.ts';
-import { idOfSegment, VAULT_ATTRIBUTES, VAULT_ATTRIBUTES_TEXT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
+import { idOfSegment, VAULT_MARKER, type VaultFile } from './vaultFormat.ts';
+import { fastImportStream, type CommitPlan } from './fastImport.ts';
+
+export type { CommitPlan, FolderChange, FolderTree } from './fastImport.ts';
 
 /** Git's empty tree: a commit-less side of a comparison. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -31,11 +33,6 @@ export function blobOid(data: Buffer): string {
   return oid;
 }
 
-/** Records serialized between turns of the event loop while a commit's stream is built. */
-const STREAM_PAGE = 500;
-/** Bytes of fast-import's input made before they are handed to git: a first sync's whole library is never held at once. */
-export const STREAM_CHUNK_BYTES = 1024 * 1024;
-
 /** The git tree id of a record's folder: computed here, so a record is compared with a commit's without git. */
 export function folderOid(files: readonly VaultFile[]): string {
   const body = Buffer.concat(
@@ -44,23 +41,6 @@ export function folderOid(files: readonly VaultFile[]): string {
       .flatMap((file) => [Buffer.from(`100644 ${file.name}\0`, 'utf8'), Buffer.from(blobOid(file.data), 'hex')]),
   );
   return createHash('sha1').update(`tree ${body.length}\0`).update(body).digest('hex');
-}
-
-/** A folder already in the repository, or written by an earlier commit of the same fast-import: its tree id. */
-export interface FolderTree {
-  readonly tree: string;
-}
-
-/** A folder a commit changes: its files, a tree it is (FolderTree), or undefined (removed). */
-export type FolderChange = readonly [dir: string, folder: readonly VaultFile[] | FolderTree | undefined];
-
-/** One commit to write: its parent, and the folders it changes from the parent's tree, by path, made as they are streamed. */
-export interface CommitPlan {
-  readonly ref: string;
-  readonly parent: string | undefined;
-  /** Made when the commits before this one are streamed, when it is a function (it may name records they read). */
-  readonly message: string | (() => string);
-  readonly changes: Iterable<FolderChange> | AsyncIterable<FolderChange>;
 }
 
 export class VaultRepo {
@@ -187,9 +167,10 @@ export class VaultRepo {
 
   /** The folder (tree) id of each record in a commit, its folder's path given by `dirOf`; absent ones are left out. */
   async folders(commit: string | undefined, ids: Iterable<string>, dirOf: (id: string) => string): Promise<Map<string, string>> {
-    const list = [...ids];
     const out = new Map<string, string>();
-    if (commit === undefined || list.length === 0) return out;
+    if (commit === undefined) return out;
+    const list = [...ids];
+    if (list.length === 0) return out;
     const result = await this.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: list.map((id) => `${commit}:${dirOf(id)}\n`).join('') });
     result.stdout
       .toString('utf8')
@@ -288,60 +269,4 @@ export class PushRefusedError extends GitError {
       `The remote refused the sync's push: ${remote || 'its rules declined it'}. Satchel writes its own commits, unsigned, to one branch; ` +
       'a branch that requires signed commits, reviews or other checks cannot take them: sync with a repository or a branch (--branch) without that rule. Nothing was changed here.';
   }
-}
-
-function safeName(name: string): string {
-  return name.replace(/[<>\n]/g, '').slice(0, 64) || 'a machine';
-}
-
-/**
- * The input of one fast-import writing `plans`, in chunks of about STREAM_CHUNK_BYTES made as git
- * reads them. Each commit's files go inline, as its changes are made: nothing of a record is kept
- * once its chunk is handed on (issue 34: the marks of every blob and every folder's list of them,
- * kept until the commits were written, were 50 MB at 100k snippets). The commits are written in order,
- * so a later one may name a folder an earlier one wrote by its tree (FolderTree).
- */
-export async function* fastImportStream(plans: readonly CommitPlan[]): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let size = 0;
-  const push = (data: Buffer | string): void => {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    pending.push(bytes);
-    size += bytes.length;
-  };
-  const take = (): Buffer => {
-    const chunk = Buffer.concat(pending, size);
-    pending = [];
-    size = 0;
-    return chunk;
-  };
-  const file = (path: string, data: Buffer): void => {
-    push(`M 100644 inline ${path}\ndata ${data.length}\n`);
-    push(data);
-    push('\n');
-  };
-  const when = Math.floor(Date.now() / 1000);
-  let serialized = 0;
-  for (const plan of plans) {
-    // Made now, when the commits before it are written (it may name records they read).
-    const message = Buffer.from(typeof plan.message === 'string' ? plan.message : plan.message(), 'utf8');
-    push(`reset ${plan.ref}\ncommit ${plan.ref}\ncommitter Satchel on ${safeName(hostname())} <sync@satchel.invalid> ${when} +0000\ndata ${message.length}\n`);
-    push(message);
-    push('\n');
-    if (plan.parent !== undefined) push(`from ${plan.parent}\n`);
-    file(VAULT_MARKER, Buffer.from(VAULT_MARKER_TEXT));
-    file(VAULT_ATTRIBUTES, Buffer.from(VAULT_ATTRIBUTES_TEXT));
-    for await (const [dir, folder] of plan.changes) {
-      push(`D ${dir}\n`);
-      // fast-import finds a tree an earlier commit of its own stream wrote, as well as one in the repository.
-      if (folder !== undefined && 'tree' in folder) push(`M 040000 ${folder.tree} ${dir}\n`);
-      else for (const one of folder ?? []) file(`${dir}/${one.name}`, one.data);
-      if (size >= STREAM_CHUNK_BYTES) yield take();
-      // A first sync streams the whole library: the host answers between pages of it.
-      if (++serialized % STREAM_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
-    push('\n');
-  }
-  push('done\n');
-  yield take();
 }

@@ -43,6 +43,7 @@ test('a first sync to an empty remote: the plan reads and holds no record, every
     assert.ok([...changesOf(plan, 'sent'), ...changesOf(plan, 'local')].every(([, value]) => value === AS_HERE), 'no record is held in the commits\' changes');
     // Each id held once: not in the commits' maps or the merge's folder ids besides `unread` (issue 34: 100k ids each at a first sync).
     assert.deepEqual([plan.sent.size, plan.local.size, plan.mergedOids.size, plan.localOids.size], [0, 0, 0, 0]);
+    assert.equal(plan.unread, plan.ids, 'every id unread: `unread` is the plan\'s own set of ids, not a second one');
     assert.equal(plan.mergedRecords.size, 0, 'nor for the apply (each is already here)');
     const held = await planSync({ ...inputs, dirty: records.keys(), holdRecords: true });
     assert.equal(reads, 50);
