@@ -139,6 +139,16 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     return found.filter((finding) => !this.records.isDismissed(this.records.hash(valueOf(texts, finding))));
   }
 
+  /**
+   * Whether the asset's recorded findings were made from exactly `texts` (told by their keyed hash,
+   * without reading the stored texts): with `isCurrent`, a door holding a stored text past a head's
+   * length knows the recorded findings are its texts'.
+   */
+  recordedFor(assetId: string, texts: SecretTexts): boolean {
+    const scanned = this.records.scannedFingerprint(assetId);
+    return scanned !== undefined && scanned === this.records.fingerprint(texts);
+  }
+
   /** The asset's texts as the detector reads them (its original format's text, name, description), or undefined when there is no such asset. */
   textsOf(assetId: string): SecretTexts | undefined {
     return this.source.textsOf(assetId);
