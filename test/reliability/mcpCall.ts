@@ -35,3 +35,18 @@ export async function callTool(port: number, name: string, args: Record<string, 
       : {}),
   };
 }
+
+/** Reads the MCP resource at `uri`; resolves with the reply whatever its status, and the text of its first content. */
+export async function readResource(port: number, uri: string, timeoutMs = 120_000): Promise<{ status: number; bytes: number; ms: number; text?: string }> {
+  const started = performance.now();
+  const reply = await raw(port, {
+    method: 'POST',
+    path: '/mcp',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'resources/read', params: { uri } }),
+    timeoutMs,
+  });
+  const ms = Math.round(performance.now() - started);
+  const text = (reply.json as { result?: { contents?: Array<{ text?: string }> } } | undefined)?.result?.contents?.[0]?.text;
+  return { status: reply.status, bytes: reply.body.length, ms, ...(text !== undefined ? { text } : {}) };
+}

@@ -34,6 +34,8 @@ let client: Client;
 let id = '';
 /** Reads of a whole text made while the tools ran. */
 const wholeReads: string[] = [];
+/** Texts longer than a head scanned again by a door (the store's findings of them were recorded already). */
+const wholeScans: number[] = [];
 
 before(async () => {
   t = await startTestServer();
@@ -50,6 +52,16 @@ before(async () => {
   t.core.assets.text = (asset) => {
     wholeReads.push(`assets.text(${asset})`);
     return text(asset);
+  };
+  const get = t.core.assets.get.bind(t.core.assets);
+  t.core.assets.get = (asset, options) => {
+    if (options?.transferables !== false) wholeReads.push(`assets.get(${asset}) with its content`);
+    return get(asset, options);
+  };
+  const scanTexts = secrets.scanTexts.bind(secrets);
+  secrets.scanTexts = (texts) => {
+    if (texts.code.length > HEAD_CHARS) wholeScans.push(texts.code.length);
+    return scanTexts(texts);
   };
   client = new Client({ name: 'satchel-large-secrets-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
@@ -99,4 +111,22 @@ test('get_snippet shows the first 256 KiB with the key that begins before the cu
   assert.ok(!shown.includes(key.value.slice(SHOWN_OF_KEY - 16, SHOWN_OF_KEY)), 'not the key\'s last characters before the cut either');
   assert.match(detail.content, /«secret: [^»]+»$/, 'the content ends in the key\'s placeholder');
   assert.deepEqual(wholeReads, []);
+});
+
+test('the snippet\'s resource sends all of its text with every value hidden, reading it once and scanning none of it again', async () => {
+  wholeReads.length = 0;
+  const read = await client.readResource({ uri: `satchel://assets/${id}` });
+  const sent = read.contents[0];
+  assert.ok(sent !== undefined && 'text' in sent && typeof sent.text === 'string');
+  const shown = sent.text;
+  assert.ok(shown.startsWith('const github = "«secret: GitHub token»";\nexport const table_entry'));
+  assert.deepEqual(plantedIn(shown), []);
+  assert.ok(!shown.includes(key.value.slice(0, 16)) && !shown.includes(key.value.slice(-16)), 'no part of the key');
+  // All of it: what follows the key as stored, to its last character.
+  assert.equal([...shown.matchAll(/«secret: [^»]+»/g)].length, 2);
+  assert.ok(shown.endsWith(TEXT.slice(TEXT.indexOf(key.value) + key.value.length + 200)));
+  // Sent once, read once: before, the content was parsed out of the whole document, then its 60 MB
+  // (here 0.8 MB) scanned again because the door's texts lacked the snippet's name.
+  assert.ok(wholeReads.length <= 1, wholeReads.join(', '));
+  assert.deepEqual(wholeScans, []);
 });

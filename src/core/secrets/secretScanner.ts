@@ -93,9 +93,9 @@ export class SecretScanner implements Disposable {
 
   private start(): Promise<Worker> {
     this.ready ??= new Promise<Worker>((resolve, reject) => {
+      // Held (ref'd) while it has work, so a caller awaiting a scan gets its answer; let go once idle
+      // (giveNext), so a scanner nobody disposed never keeps a CLI process alive.
       const worker = new Worker(this.workerFile);
-      // A scanner nobody disposed must not keep a CLI process alive.
-      worker.unref();
       this.worker = worker;
       worker.on('message', (reply: ScanReply) => {
         if ('ready' in reply) {
@@ -138,7 +138,13 @@ export class SecretScanner implements Disposable {
     }
     if (this.current !== undefined || this.worker !== worker) return;
     const job = this.queues.interactive.shift() ?? this.queues.background.shift();
-    if (job === undefined) return;
+    if (job === undefined) {
+      // Let go only once start() added the 'message' listener: adding one refs the worker's port
+      // again, which is why an unref() made at creation still left an undisposed scanner's process running.
+      worker.unref();
+      return;
+    }
+    worker.ref();
     const id = ++this.nextId;
     this.current = { id, job };
     const request: ScanRequest = 'stored' in job ? { id, stored: job.stored } : { id, texts: job.texts };

@@ -19,9 +19,8 @@ import { Emitter, type Disposable, type Event } from '../events.ts';
 import { NotFoundError } from '../errors.ts';
 import { redactText, type SecretField, type SecretFinding, type SecretFindingsReader } from './findings.ts';
 import type { SecretTexts } from './detector.ts';
-import { SecretScanner, type ScanPriority } from './secretScanner.ts';
-import { WINDOW_CHARS } from './scanWindows.ts';
-import type { StoredScanResult } from './scanProtocol.ts';
+import { SecretScanner } from './secretScanner.ts';
+import { AssetScans, plainFinding, valueOf } from './assetScans.ts';
 import { SecretRecords, type StoredFinding } from './secretRecords.ts';
 import { sensitiveId } from './sensitives.ts';
 
@@ -40,6 +39,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   private readonly source: SecretSource;
   private readonly records: SecretRecords;
   private readonly scanner: SecretScanner;
+  private readonly scans: AssetScans;
   private readonly ownsScanner: boolean;
   private readonly background: boolean;
   private readonly changed = new Emitter<string>();
@@ -54,8 +54,6 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   readonly onDidChoose: Event<readonly string[]> = this.chose.event;
   private readonly progressed = new Emitter<SecretScanProgress>();
   readonly onDidProgress: Event<SecretScanProgress> = this.progressed.event;
-  /** Scans under way, by asset: a door and the background scan of the same state share one. */
-  private readonly inFlight = new Map<string, { readonly seq: number; readonly done: Promise<SecretFinding[]> }>();
   private running: Promise<void> | undefined;
   private paused = false;
   /** Set by start(): until then only doors scan (an assets area built alone, as in tests, scans nothing by itself). */
@@ -75,6 +73,10 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     this.ownsScanner = options.scanner === undefined;
     this.scanner = options.scanner ?? new SecretScanner({ logger: context.logger });
     this.background = options.background ?? true;
+    this.scans = new AssetScans(context, source, this.records, this.scanner, (assetId) => {
+      this.scanned++;
+      this.changed.fire(assetId);
+    });
     // Any committed change of an asset (or its description) may have left a note: scan soon.
     this.subscription = context.onDidChange((change) => {
       if (change.kind === 'asset' || change.kind === 'annotation') this.wake();
@@ -85,7 +87,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
 
   /** What is recorded for the asset (dismissed values left out); may lag a write by one scan: doors use findingsNow. */
   findingsFor(assetId: string): readonly SecretFinding[] {
-    return this.records.findings(assetId).map(plain);
+    return this.records.findings(assetId).map(plainFinding);
   }
 
   /** Whether the asset's recorded findings are those of its current texts. */
@@ -106,7 +108,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
         if (!this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(assetId)) throw new NotFoundError('asset', assetId);
         return this.findingsFor(assetId);
       }
-      latest = await this.scanOne(assetId, seq, 'interactive');
+      latest = await this.scans.scan(assetId, seq, 'interactive');
     }
     // Written again during each scan: the findings of the latest texts read are the freshest there are.
     return latest ?? [];
@@ -135,6 +137,16 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   async scanTexts(texts: SecretTexts): Promise<readonly SecretFinding[]> {
     const found = await this.scanner.scan(texts, 'interactive');
     return found.filter((finding) => !this.records.isDismissed(this.records.hash(valueOf(texts, finding))));
+  }
+
+  /**
+   * Whether the asset's recorded findings were made from exactly `texts` (told by their keyed hash,
+   * without reading the stored texts): with `isCurrent`, a door holding a stored text past a head's
+   * length knows the recorded findings are its texts'.
+   */
+  recordedFor(assetId: string, texts: SecretTexts): boolean {
+    const scanned = this.records.scannedFingerprint(assetId);
+    return scanned !== undefined && scanned === this.records.fingerprint(texts);
   }
 
   /** The asset's texts as the detector reads them (its original format's text, name, description), or undefined when there is no such asset. */
@@ -284,7 +296,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
           const seq = this.records.pendingSeq(assetId);
           if (seq !== undefined) {
             try {
-              await this.scanOne(assetId, seq, 'background');
+              await this.scans.scan(assetId, seq, 'background');
             } catch (error) {
               // Deleted meanwhile: its note went with it. Anything else is logged, and left pending.
               if (!(error instanceof NotFoundError)) {
@@ -315,6 +327,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.scans.dispose();
     this.subscription.dispose();
     this.changed.dispose();
     this.chose.dispose();
@@ -336,76 +349,4 @@ export class SecretsService implements SecretFindingsReader, Disposable {
         if (!this.paused && !this.disposed && this.records.pendingCount() > this.lastRunFailed) this.wake();
       });
   }
-
-  /** Scans the asset's current texts and records the findings for the note `seq`; the findings, dismissed ones left out. */
-  private scanOne(assetId: string, seq: number, priority: ScanPriority): Promise<SecretFinding[]> {
-    const under = this.inFlight.get(assetId);
-    if (under && under.seq === seq) return under.done;
-    const done = this.scanNow(assetId, seq, priority).finally(() => {
-      if (this.inFlight.get(assetId)?.done === done) this.inFlight.delete(assetId);
-    });
-    this.inFlight.set(assetId, { seq, done });
-    return done;
-  }
-
-  private async scanNow(assetId: string, seq: number, priority: ScanPriority): Promise<SecretFinding[]> {
-    const offThread = await this.scanOffThread(assetId, priority);
-    if (offThread?.kind === 'scanned') return this.record(assetId, seq, offThread.fingerprint, offThread.findings);
-    if (offThread?.kind === 'unchanged') return this.unchanged(assetId, seq);
-    const texts = offThread?.kind === 'missing' ? undefined : this.source.textsOf(assetId);
-    if (texts === undefined) {
-      // Deleted since it was noted: its findings went with it (the delete trigger).
-      this.context.unsyncedTransaction(() => this.records.settle(assetId, seq));
-      throw new NotFoundError('asset', assetId);
-    }
-    const fingerprint = this.records.fingerprint(texts);
-    if (this.records.scannedFingerprint(assetId) === fingerprint) return this.unchanged(assetId, seq);
-    const found = await this.scanner.scan(texts, priority);
-    return this.record(assetId, seq, fingerprint, found.map((finding) => ({ ...finding, valueHash: this.records.hash(valueOf(texts, finding)) })));
-  }
-
-  /** Written, but not its texts (a score, a flag): the findings stand. */
-  private unchanged(assetId: string, seq: number): SecretFinding[] {
-    this.context.unsyncedTransaction(() => this.records.settle(assetId, seq));
-    return this.findingsFor(assetId).slice();
-  }
-
-  /**
-   * A document past the content limit's size (an older store's 60 MB snippets) read, hashed and
-   * scanned on the scanner's worker, which reads it from the store's file itself (storedScan.ts);
-   * undefined for a smaller one, or when the worker cannot (the texts are then read here).
-   */
-  private async scanOffThread(assetId: string, priority: ScanPriority): Promise<StoredScanResult | undefined> {
-    const large = this.source.largeDocument?.(assetId, WINDOW_CHARS);
-    if (large === undefined) return undefined;
-    const stored = { file: this.context.database.path, assetId, key: this.records.hashingKey().toString('hex') };
-    return this.scanner.scanStored({ ...stored, description: large.description, scanned: this.records.scannedFingerprint(assetId) }, priority);
-  }
-
-  /** Records the findings of the texts of `fingerprint` for the note `seq`; the findings, dismissed ones left out. */
-  private record(assetId: string, seq: number, fingerprint: string, stored: ReadonlyArray<SecretFinding & { readonly valueHash: string }>): SecretFinding[] {
-    if (this.disposed) return stored.map(plain);
-    // Derived data: a crash before it reaches the disk loses the findings and keeps the note together.
-    this.context.unsyncedTransaction(() => {
-      if (!this.context.database.prepare('SELECT 1 FROM assets WHERE id = ?').get(assetId)) return;
-      const had = this.records.findings(assetId, true).length;
-      this.records.replace(assetId, stored, fingerprint, new Date().toISOString());
-      this.records.settle(assetId, seq);
-      // Its `sensitives` changed: the asset streams tell their clients (the editor's tree and hovers read them again).
-      if (had > 0 || stored.length > 0) this.context.publish({ kind: 'asset', id: assetId });
-    });
-    this.scanned++;
-    this.changed.fire(assetId);
-    return stored.filter((finding) => !this.records.isDismissed(finding.valueHash)).map(plain);
-  }
-}
-
-/** The value a finding spans in its field. */
-function valueOf(texts: SecretTexts, finding: SecretFinding): string {
-  return (texts[finding.field] ?? '').slice(finding.start, finding.end);
-}
-
-/** A finding without what the store adds. */
-function plain(finding: SecretFinding): SecretFinding {
-  return { ruleId: finding.ruleId, category: finding.category, severity: finding.severity, label: finding.label, field: finding.field, start: finding.start, end: finding.end, line: finding.line };
 }

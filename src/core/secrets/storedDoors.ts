@@ -15,10 +15,14 @@ import type { SecretFinding } from './findings.ts';
 import type { SecretsService } from './secretsService.ts';
 
 /** What the doors need of the secrets area. */
-export type StoredSecrets = Pick<SecretsService, 'findingsNow' | 'findingsFor' | 'isCurrent' | 'scanTexts' | 'textsOf' | 'openingOf' | 'syncsWithSecrets'>;
+export type StoredSecrets = Pick<SecretsService, 'findingsNow' | 'findingsFor' | 'isCurrent' | 'scanTexts' | 'recordedFor' | 'openingOf' | 'syncsWithSecrets'>;
 
-/** How a door's texts stand to the snippet's stored texts. */
-type Match = 'whole' | 'opening' | undefined;
+/**
+ * How a door's texts stand to the snippet's stored texts: the same ('whole'), the same with the code
+ * cut ('opening'), as long as them and the same as far as a head goes ('long': told by the keyed hash
+ * of the texts the findings were recorded for), or something else.
+ */
+type Match = 'whole' | 'opening' | 'long' | undefined;
 
 export class StoredDoorSecrets implements DoorSecrets {
   private readonly service: StoredSecrets;
@@ -33,15 +37,22 @@ export class StoredDoorSecrets implements DoorSecrets {
     if (assetId !== undefined && match !== undefined) {
       const findings = await this.service.findingsNow(assetId).catch(() => undefined);
       // Still the stored texts, and what is recorded is theirs: the recorded findings are these texts'.
-      if (findings !== undefined && this.service.isCurrent(assetId) && this.match(texts, assetId) === match) {
-        return match === 'whole' ? findings : cutAt(findings, texts.code.length);
+      // A long text's hash (about 100 ms for 60 MB) is a turn of the loop of its own, not one with
+      // the caller's read of that text.
+      if (match === 'long') await new Promise((resolve) => setImmediate(resolve));
+      if (findings !== undefined && this.service.isCurrent(assetId)) {
+        if (match === 'long' ? this.service.recordedFor(assetId, texts) : this.match(texts, assetId) === match) {
+          return match === 'opening' ? cutAt(findings, texts.code.length) : findings;
+        }
       }
     }
     return this.service.scanTexts(texts);
   }
 
   knownFindings(texts: SecretTexts, assetId: string): readonly SecretFinding[] | undefined {
-    return this.service.isCurrent(assetId) && this.match(texts, assetId) === 'whole' ? this.service.findingsFor(assetId) : undefined;
+    if (!this.service.isCurrent(assetId)) return undefined;
+    const match = this.match(texts, assetId);
+    return match === 'whole' || (match === 'long' && this.service.recordedFor(assetId, texts)) ? this.service.findingsFor(assetId) : undefined;
   }
 
   syncsWithSecrets(assetId: string): boolean {
@@ -51,8 +62,9 @@ export class StoredDoorSecrets implements DoorSecrets {
   /**
    * Whether `texts` are the snippet's texts as stored now ('whole'), the same with the code cut
    * ('opening'), or something else. The stored opening is read as far as `texts.code` goes (a
-   * large text's head holds 256 KiB); only a text longer than that and as long as the stored one
-   * is compared with the whole stored text.
+   * large text's head holds 256 KiB); a text longer than that and as long as the stored one is
+   * 'long', for the caller to tell by its hash, once: comparing it with the stored text read that
+   * whole text again (60 MB for the MCP resource that had just read it to send it).
    */
   private match(texts: SecretTexts, assetId: string): Match {
     const length = texts.code.length;
@@ -64,9 +76,7 @@ export class StoredDoorSecrets implements DoorSecrets {
       return stored.chars === length ? 'whole' : 'opening';
     }
     // Longer than what the opening holds: only the whole text can say (an opening this long is scanned).
-    if (stored.chars !== length) return undefined;
-    const now = this.service.textsOf(assetId);
-    return now !== undefined && now.code === texts.code ? 'whole' : undefined;
+    return stored.chars === length ? 'long' : undefined;
   }
 }
 

@@ -11,6 +11,7 @@ import { contentOf } from '../../core/assets/content.ts';
 import { imageTypeOf } from '../../core/assets/specifics.ts';
 import { languageName, originalOf } from './snippetViews.ts';
 import { agentName, agentView } from '../agentSecrets.ts';
+import type { SecretTexts } from '../../core/secrets/detector.ts';
 
 export const ASSET_URI_PREFIX = 'satchel://assets/';
 /** Snippets a resource listing offers. */
@@ -47,12 +48,15 @@ export function registerSnippetResources(server: McpServer, core: Satchel): void
     { title: 'Saved snippet', description: 'A snippet saved in Satchel, by id: its content as stored.', mimeType: 'text/plain' },
     async (uri, variables): Promise<ReadResourceResult> => {
       const raw = variables.id;
-      let content: ReturnType<typeof contentOf>;
       let id: string;
+      let texts: SecretTexts | undefined;
       try {
         id = decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? '') : (raw ?? ''));
-        const original = originalOf(core.assets.get(id, { transferables: true }));
-        content = original ? contentOf(original) : undefined;
+        // Its text taken out of its document by SQLite, with its name and description, read once: the
+        // door tells them for the stored ones by their hash (storedDoors.ts), so a 60 MB text is
+        // neither parsed out of its document nor read or scanned a second time.
+        texts = core.assets.secrets.textsOf(id);
+        if (texts === undefined) throw new NotFoundError('asset', id);
       } catch (error) {
         // A malformed escape (URIError) names no snippet either.
         if (error instanceof NotFoundError || error instanceof URIError) {
@@ -60,13 +64,18 @@ export function registerSnippetResources(server: McpServer, core: Satchel): void
         }
         throw error;
       }
-      if (content?.bytes && content.text === '') {
-        const image = imageTypeOf(Uint8Array.from(content.bytes.slice(0, 16)));
-        const mimeType = (image && IMAGE_TYPES[image]) ?? 'application/octet-stream';
-        return { contents: [{ uri: uri.href, mimeType, blob: Buffer.from(content.bytes).toString('base64') }] };
+      if (texts.code === '') {
+        // No text: an image or other bytes (small: the content limit), sent as a blob.
+        const original = originalOf(core.assets.get(id, { transferables: true }));
+        const content = original ? contentOf(original) : undefined;
+        if (content?.bytes && content.text === '') {
+          const image = imageTypeOf(Uint8Array.from(content.bytes.slice(0, 16)));
+          const mimeType = (image && IMAGE_TYPES[image]) ?? 'application/octet-stream';
+          return { contents: [{ uri: uri.href, mimeType, blob: Buffer.from(content.bytes).toString('base64') }] };
+        }
       }
-      // Each value as its placeholder (issue 32).
-      const view = await agentView(core, { code: content?.text ?? '', name: '' }, id);
+      // Each value as its placeholder (issue 32); only the code is sent.
+      const view = await agentView(core, { code: texts.code, name: texts.name ?? '', description: texts.description }, id);
       return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: view.texts.code }] };
     },
   );
