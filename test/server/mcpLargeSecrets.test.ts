@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { TEST_WRITE } from '../support/authors.ts';
+import { recordWholeReads } from '../support/wholeReads.ts';
 import { seed } from '../core/sync/vaultSupport.ts';
 import { PLANTED, plantedIn } from '../support/fakeSecrets.ts';
 import { PLANTED as SHAPES } from '../core/secrets/plantedSecrets.ts';
@@ -48,16 +49,7 @@ before(async () => {
     wholeReads.push(`secrets.textsOf(${asset})`);
     return textsOf(asset);
   };
-  const text = t.core.assets.text.bind(t.core.assets);
-  t.core.assets.text = (asset) => {
-    wholeReads.push(`assets.text(${asset})`);
-    return text(asset);
-  };
-  const get = t.core.assets.get.bind(t.core.assets);
-  t.core.assets.get = (asset, options) => {
-    if (options?.transferables !== false) wholeReads.push(`assets.get(${asset}) with its content`);
-    return get(asset, options);
-  };
+  recordWholeReads(t.core, wholeReads);
   const scanTexts = secrets.scanTexts.bind(secrets);
   secrets.scanTexts = (texts) => {
     if (texts.code.length > HEAD_CHARS) wholeScans.push(texts.code.length);

@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { TEST_WRITE } from '../support/authors.ts';
+import { recordWholeReads } from '../support/wholeReads.ts';
 import { seed } from '../core/sync/vaultSupport.ts';
 import { SEED_CHARS } from '../../src/server/routes/qgptRelevance.ts';
 import { HEAD_CHARS } from '../../src/core/assets/assetHeads.ts';
@@ -18,22 +19,13 @@ const SMALL = 'function frobnicate(value) {\n  return value * 2;\n}\n';
 let t: TestServer;
 const ids: Record<string, string> = {};
 /** Reads of a whole text made while the route ran. */
-const wholeReads: string[] = [];
+let wholeReads: string[] = [];
 
 before(async () => {
   t = await startTestServer();
   ids.large = (await t.core.assets.writes.create(seed(LARGE, { name: 'frobnicate table', ext: 'ts' }), TEST_WRITE)).id;
   ids.small = (await t.core.assets.writes.create(seed(SMALL, { name: 'frobnicate', ext: 'js' }), TEST_WRITE)).id;
-  const text = t.core.assets.text.bind(t.core.assets);
-  t.core.assets.text = (asset) => {
-    wholeReads.push(`assets.text(${asset})`);
-    return text(asset);
-  };
-  const get = t.core.assets.get.bind(t.core.assets);
-  t.core.assets.get = (asset, options) => {
-    if (options?.transferables !== false) wholeReads.push(`assets.get(${asset}) with its content`);
-    return get(asset, options);
-  };
+  wholeReads = recordWholeReads(t.core);
 });
 after(async () => {
   await t.close();
