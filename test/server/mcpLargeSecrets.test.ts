@@ -7,9 +7,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectMcp } from '../support/mcpClient.ts';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { TEST_WRITE } from '../support/authors.ts';
 import { recordWholeReads } from '../support/wholeReads.ts';
@@ -55,8 +55,7 @@ before(async () => {
     if (texts.code.length > HEAD_CHARS) wholeScans.push(texts.code.length);
     return scanTexts(texts);
   };
-  client = new Client({ name: 'satchel-large-secrets-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+  client = await connectMcp(t.url, 'satchel-large-secrets-test');
 });
 after(async () => {
   await client.close();
@@ -64,7 +63,7 @@ after(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await callTool(client, name, args);
   assert.notEqual(result.isError, true, JSON.stringify(result.content));
   return result;
 }

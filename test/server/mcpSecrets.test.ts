@@ -6,9 +6,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectMcp } from '../support/mcpClient.ts';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { TEST_WRITE } from '../support/authors.ts';
 import { seed } from '../core/sync/vaultSupport.ts';
@@ -31,8 +31,7 @@ const LIBRARY: Record<string, { text: string; name: string; ext: string }> = {
 before(async () => {
   t = await startTestServer({ secrets: new FakeSecrets() });
   for (const [key, s] of Object.entries(LIBRARY)) ids[key] = (await t.core.assets.writes.create(seed(s.text, { name: s.name, ext: s.ext, tags: ['creds'] }), TEST_WRITE)).id;
-  client = new Client({ name: 'satchel-secrets-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+  client = await connectMcp(t.url, 'satchel-secrets-test');
 });
 after(async () => {
   await client.close();
@@ -40,7 +39,7 @@ after(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await callTool(client, name, args);
   replies.push(JSON.stringify(result));
   return result;
 }

@@ -6,9 +6,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectMcp } from '../support/mcpClient.ts';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { TEST_WRITE } from '../support/authors.ts';
 import { seed } from '../core/sync/vaultSupport.ts';
@@ -26,8 +26,7 @@ before(async () => {
     seed(`import boto3\ns3 = boto3.client("s3", aws_access_key_id="${PLANTED.awsKeyId}", aws_secret_access_key="${PLANTED.awsSecret}")\n`, { name: 'deploy bucket client', ext: 'py' }),
     TEST_WRITE,
   );
-  client = new Client({ name: 'Cursor', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}${STREAMABLE}`)));
+  client = await connectMcp(t.url, 'Cursor', STREAMABLE);
 });
 after(async () => {
   await client.close();
@@ -35,7 +34,7 @@ after(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await callTool(client, name, args);
   assert.notEqual(result.isError, true, JSON.stringify(result.content));
   replies.push(JSON.stringify(result));
   return result;

@@ -1,0 +1,19 @@
+/**
+ * An MCP client of a test host over streamable HTTP, and its tool calls' results as the SDK's
+ * CallToolResult (`callTool` types its answer as a union with the older task result).
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** A client named `name` connected to the host at `url`, on `path` (Satchel's `/mcp` or a Pieces path). */
+export async function connectMcp(url: string, name: string, path = '/mcp'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}${path}`)));
+  return client;
+}
+
+/** Calls a tool; its result parsed as a CallToolResult. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return CallToolResultSchema.parse(await client.callTool({ name, arguments: args }));
+}
