@@ -40,7 +40,8 @@ try {
   execFileSync('cp', ['-r', resolve(values.library), dataDir]);
   for (const stale of ['port.json', 'satchel.lock']) rmSync(join(dataDir, stale), { force: true });
   const corpus = generateCorpus(Number(values.size), 42);
-  const host = await startChild(join(repoRoot, 'dist/cli.cjs'), ['--data-dir', dataDir, '--port', '0'], { timeoutMs: 300_000, env: DATA_HOST_ALLOCATOR_ENV, nodeArgs: [...DATA_HOST_NODE_FLAGS, ...values['node-arg']] });
+  const nodeArgs = [...DATA_HOST_NODE_FLAGS, ...values['node-arg']];
+  const host = await startChild(join(repoRoot, 'dist/cli.cjs'), ['--data-dir', dataDir, '--port', '0'], { timeoutMs: 300_000, env: DATA_HOST_ALLOCATOR_ENV, nodeArgs });
   const client = new BenchClient(host.url, 4);
   try {
     const application = await connect(client);
@@ -48,7 +49,7 @@ try {
     const load = loadavg()[0]!.toFixed(1);
     // The reuse tally needs the store's ids for the corpus keys; only the latency and decisions are read here.
     const figure = await measureSuggest(client, application.id, corpus, new Map(), { perKind: Number(values['per-kind']), runs: Number(values.runs), budgetMs: 600_000 });
-    console.log(`suggest ${values['node-arg'].join(' ') || '(no flag)'}: p50 ${figure.p50.toFixed(1)} ms, p95 ${figure.p95.toFixed(1)} ms over ${figure.count}; decisions ${JSON.stringify(figure.decisions)}; load ${load} → ${loadavg()[0]!.toFixed(1)}`);
+    console.log(`suggest, host's Node flags ${nodeArgs.join(' ')}: p50 ${figure.p50.toFixed(1)} ms, p95 ${figure.p95.toFixed(1)} ms over ${figure.count}; decisions ${JSON.stringify(figure.decisions)}; load ${load} → ${loadavg()[0]!.toFixed(1)}`);
   } finally {
     await client.close();
     await host.stop();
