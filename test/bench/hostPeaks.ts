@@ -10,7 +10,7 @@
  *   npm run build && ./node_modules/.bin/node --experimental-strip-types --disable-warning=ExperimentalWarning \
  *     test/bench/hostPeaks.ts --library=out/bench-day/library-100000 [--phases=sync,import,backfill,compaction]
  *     [--import-size=10000] [--backfill-seconds=45] [--rest=15] [--scratch=DIR] [--out=FILE] [--host=OTHER/cli.cjs]
- *     [--bare]
+ *     [--bare] [--node-arg=--max-semi-space-size=2 …]
  *
  * The library is copied (`cp -r`) into the scratch directory first: the phases change it.
  */
@@ -25,7 +25,7 @@ import { generateCorpus } from './corpus.ts';
 import { snippetFiles } from './figures/importFigure.ts';
 import { repoRoot, startChild } from './processes.ts';
 import { childrenOf, cpuSecondsOf, rssMbOf } from './day/sampler.ts';
-import { DATA_HOST_ALLOCATOR_ENV } from '../../src/hosting/hostCommand.ts';
+import { DATA_HOST_ALLOCATOR_ENV, DATA_HOST_NODE_FLAGS } from '../../src/hosting/hostCommand.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,8 +38,10 @@ const { values } = parseArgs({
     out: { type: 'string' },
     /** Another build's cli.cjs (a "before" figure); its folder must resolve the project's node_modules. */
     host: { type: 'string' },
-    /** The host without the allocator settings a window starts it with (DATA_HOST_ALLOCATOR_ENV), as bench:host-memory's --bare; how this bench ran before. */
+    /** The host without the allocator settings and V8 flags a window starts it with (DATA_HOST_ALLOCATOR_ENV, DATA_HOST_NODE_FLAGS), as bench:host-memory's --bare. */
     bare: { type: 'boolean', default: false },
+    /** A flag for the host's Node (repeatable), after the window's own (V8 takes the last), e.g. --node-arg=--max-semi-space-size=16. */
+    'node-arg': { type: 'string', multiple: true, default: [] },
   },
 });
 if (values.library === undefined) throw new Error('usage: hostPeaks.ts --library=<filled data dir> [--phases=…]');
@@ -78,9 +80,10 @@ interface PhaseFigure {
 }
 
 const figures: PhaseFigure[] = [];
-// As a window starts it (hosting/hostCommand.ts), glibc's allocator settings included.
+// As a window starts it (hosting/hostCommand.ts), glibc's allocator settings and V8's flags included.
 const allocator = values.bare ? {} : DATA_HOST_ALLOCATOR_ENV;
-const host = await startChild(resolve(values.host ?? join(repoRoot, 'dist/cli.cjs')), ['--data-dir', dataDir, '--port', '0'], { timeoutMs: 300_000, env: allocator });
+const nodeArgs = [...(values.bare ? [] : DATA_HOST_NODE_FLAGS), ...values['node-arg']];
+const host = await startChild(resolve(values.host ?? join(repoRoot, 'dist/cli.cjs')), ['--data-dir', dataDir, '--port', '0'], { timeoutMs: 300_000, env: allocator, nodeArgs });
 const client = new SatchelClient(host.url, { timeoutMs: 3_600_000 });
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 const rss = (): number => rssMbOf(host.pid) ?? 0;
