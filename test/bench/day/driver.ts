@@ -88,15 +88,22 @@ export async function run(): Promise<void> {
   });
   result.activation = api?.activation ? { ...api.activation } : undefined;
   if (config.startOnly) return finish();
-  if (api) {
-    // Machine-scoped settings: a remote window reads them from here, not from the user's settings file.
-    const sync = vscode.workspace.getConfiguration('satchel.sync');
-    await sync.update('intervalMinutes', 0, vscode.ConfigurationTarget.Global);
-    await sync.update('onFocus', false, vscode.ConfigurationTarget.Global);
-    await sync.update('remote', config.remote, vscode.ConfigurationTarget.Global);
-  }
+  // A phase of its own, so that nothing the day does falls between phases unmeasured (the whole day's
+  // max once came from here, in no phase).
+  const opened: { editor?: vscode.TextEditor } = {};
+  await phase('settings and document', async () => {
+    if (api) {
+      // Machine-scoped settings: a remote window reads them from here, not from the user's settings file.
+      const sync = vscode.workspace.getConfiguration('satchel.sync');
+      await sync.update('intervalMinutes', 0, vscode.ConfigurationTarget.Global);
+      await sync.update('onFocus', false, vscode.ConfigurationTarget.Global);
+      await sync.update('remote', config.remote, vscode.ConfigurationTarget.Global);
+    }
+    opened.editor = await openDocument(config.workspace);
+  });
+  const editor = opened.editor;
+  if (!editor) throw new Error('the day\'s document did not open');
   const client = api?.server.connection?.client;
-  const editor = await openDocument(config.workspace);
 
   await phase('first search', async () => {
     if (!client) return waitAsWith('first search');
