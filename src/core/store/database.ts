@@ -9,6 +9,7 @@ import { sqlite } from './sqlite.ts';
 import { sharedShapeRows } from './sharedShapeRows.ts';
 import { StoreUnusableError } from '../errors.ts';
 import { checkDataDir, checkReadable } from './openChecks.ts';
+import { makeDurable, setUpConnection } from './connectionSetup.ts';
 import { storageError } from './storageErrors.ts';
 import { ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
 import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
@@ -97,31 +98,27 @@ export class Database {
     for (const side of ['-wal', '-shm', '-journal']) tightenIfPresent(`${path}${side}`);
     const database = Database.connect(path);
     const db = database.db;
-    try {
+    setUpConnection(db, path, () => {
       if (existed) checkReadable(db, path, options.fullCheckMaxBytes ?? FULL_CHECK_MAX_BYTES);
       database.setBusyTimeout(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
       db.exec('PRAGMA journal_mode = WAL');
-      db.exec('PRAGMA synchronous = FULL');
+      makeDurable(db);
       // Checkpoints shrink the WAL back to this, so space freed after a full disk is usable again.
       db.exec('PRAGMA journal_size_limit = 4194304');
-      db.exec('PRAGMA foreign_keys = ON');
       applyMigrations(db, path, migrations, (fn) => database.transaction(fn), (pending) =>
         backupBeforeMigration(db, dataDir, pending, options.migrationBackup ?? { keep: DEFAULT_KEEP }),
       );
       database.checkpointOffTheEventLoop(options.walRestartPages);
       const refreshed = options.statisticsRefreshed;
       database.statistics = PlanStatistics.opened({ path, db, busyTimeoutMs: () => database.busyTimeoutMs, holdWriters: () => database.expectWriter(), refreshed });
-    } catch (error) {
-      db.close();
-      if (diskFull(dataDir)) {
-        throw new StoreUnusableError(
-          `The disk holding ${path} is full${released ? ' (its reserve was already given back)' : ''}; ` +
-            'the database cannot be opened until some space is freed. Nothing was changed.',
-        );
-      }
-      if (error instanceof StoreUnusableError) throw error;
-      throw new StoreUnusableError(`Cannot use the database ${path}: ${(error as Error).message}`);
-    }
+    }, () =>
+      diskFull(dataDir)
+        ? new StoreUnusableError(
+            `The disk holding ${path} is full${released ? ' (its reserve was already given back)' : ''}; ` +
+              'the database cannot be opened until some space is freed. Nothing was changed.',
+          )
+        : undefined,
+    );
     keepReserve(dataDir);
     return database;
   }
@@ -135,17 +132,12 @@ export class Database {
   static openShared(path: string, version: number, busyTimeoutMs = 10_000): Database {
     const database = Database.connect(path);
     const db = database.db;
-    try {
+    setUpConnection(db, path, () => {
       database.setBusyTimeout(busyTimeoutMs);
-      db.exec('PRAGMA synchronous = FULL');
-      db.exec('PRAGMA foreign_keys = ON');
+      makeDurable(db);
       db.exec('PRAGMA wal_autocheckpoint = 0');
       if (database.schemaVersion !== version) throw new StoreUnusableError(`The database ${path} is at schema ${database.schemaVersion}, not ${version}.`);
-    } catch (error) {
-      db.close();
-      if (error instanceof StoreUnusableError) throw error;
-      throw new StoreUnusableError(`Cannot use the database ${path}: ${(error as Error).message}`);
-    }
+    });
     return database;
   }
 
