@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectMcp } from '../support/mcpClient.ts';
+import { callToolOk, connectMcp } from '../support/mcpClient.ts';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { TEST_WRITE } from '../support/authors.ts';
 import { recordWholeReads } from '../support/wholeReads.ts';
@@ -63,8 +63,7 @@ after(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = await callTool(client, name, args);
-  assert.notEqual(result.isError, true, JSON.stringify(result.content));
+  const result = await callToolOk(client, name, args);
   return result;
 }
 

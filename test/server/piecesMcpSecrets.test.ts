@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectMcp } from '../support/mcpClient.ts';
+import { callToolOk, connectMcp } from '../support/mcpClient.ts';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { TEST_WRITE } from '../support/authors.ts';
 import { seed } from '../core/sync/vaultSupport.ts';
@@ -34,8 +34,7 @@ after(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = await callTool(client, name, args);
-  assert.notEqual(result.isError, true, JSON.stringify(result.content));
+  const result = await callToolOk(client, name, args);
   replies.push(JSON.stringify(result));
   return result;
 }

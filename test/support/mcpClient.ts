@@ -4,6 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import assert from 'node:assert/strict';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** A client named `name` connected to the host at `url`, on `path` (Satchel's `/mcp` or a Pieces path). */
@@ -16,4 +17,11 @@ export async function connectMcp(url: string, name: string, path = '/mcp'): Prom
 /** Calls a tool; its result parsed as a CallToolResult. */
 export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return CallToolResultSchema.parse(await client.callTool({ name, arguments: args }));
+}
+
+/** Calls a tool that must answer without an error (the error's content is the assertion's message). */
+export async function callToolOk(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const result = await callTool(client, name, args);
+  assert.notEqual(result.isError, true, JSON.stringify(result.content));
+  return result;
 }
