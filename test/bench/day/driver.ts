@@ -46,6 +46,22 @@ async function append(editor: vscode.TextEditor, text: string): Promise<vscode.R
   return new vscode.Range(start, editor.document.positionAt(editor.document.getText().length));
 }
 
+const activeExtensions = (): Set<string> => new Set(vscode.extensions.all.filter((extension) => extension.isActive).map((extension) => extension.id));
+
+/**
+ * Runs a phase and names the other extensions VS Code activated meanwhile: the editor's own start
+ * (JSON, TypeScript and settings support, activated when the settings file is read) lands in one
+ * phase or another from run to run and holds the extension host 100–200 ms when it does, which
+ * would otherwise read as Satchel's.
+ */
+async function noteActivations(run: () => Promise<string | void>): Promise<string | void> {
+  const before = activeExtensions();
+  const note = await run();
+  const activated = [...activeExtensions()].filter((id) => !before.has(id) && id !== EXTENSION_ID);
+  if (!activated.length) return note;
+  return [note, `VS Code activated ${activated.join(', ')} meanwhile`].filter(Boolean).join('; ');
+}
+
 export async function run(): Promise<void> {
   const config = JSON.parse(readFileSync(process.env.SATCHEL_DAY_CONFIG!, 'utf8')) as DayConfig;
   const started = performance.now();
@@ -53,7 +69,10 @@ export async function run(): Promise<void> {
   const dataHostPid = (): number | undefined => (config.withSatchel ? readPortFile(config.dataDir)?.pid : undefined);
   const sampler = new DaySampler(dataHostPid);
   const profiler = config.profileDir ? new PhaseProfiler(join(config.profileDir, config.withSatchel ? 'with' : 'without')) : undefined;
-  const phase = (name: string, run: () => Promise<string | void>): Promise<void> => sampler.phase(name, profiler ? () => profiler.around(name, run) : run);
+  const phase = (name: string, run: () => Promise<string | void>): Promise<void> => {
+    const measured = profiler ? () => profiler.around(name, run) : run;
+    return sampler.phase(name, () => noteActivations(measured));
+  };
   const rssAtStart = Math.round(process.memoryUsage().rss / 2 ** 20);
   const waitAsWith = (phase: string) => sleep(config.durations?.[phase] ?? 0);
   const result: DayResult = { withSatchel: config.withSatchel, size: config.size, extHostUptimeAtDriverS: Math.round(process.uptime() * 10) / 10, rssAtDriverStartMb: rssAtStart, phases: sampler.phases, whole: { p50: 0, p99: 0, max: 0 } };

@@ -6,7 +6,7 @@ import { Database, DATABASE_FILE } from '../../../src/core/store/database.ts';
 import type { Migration } from '../../../src/core/store/migrations.ts';
 import { Records } from '../../../src/core/store/records.ts';
 import { Links } from '../../../src/core/store/links.ts';
-import { HostLock } from '../../../src/core/store/hostLock.ts';
+import { HostLock, takeFileLock } from '../../../src/core/store/hostLock.ts';
 import { baseMigrations } from '../../../src/core/store/baseSchema.ts';
 import { StoreUnusableError } from '../../../src/core/errors.ts';
 import { tempDir } from '../../support/helpers.ts';
@@ -101,6 +101,20 @@ test('only one holder of the host lock at a time; released on dispose', () => {
   const second = HostLock.tryAcquire(dataDir);
   assert.ok(second);
   second.dispose();
+});
+
+test('taking the host lock waits for no disk sync (the lock is the file lock, not the row)', () => {
+  const dataDir = tempDir();
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+  const db = new DatabaseSync(join(dataDir, 'probe.lock'), { timeout: 0 });
+  takeFileLock(db);
+  assert.deepEqual({ ...db.prepare('PRAGMA synchronous').get() }, { synchronous: 0 });
+  assert.ok(db.isTransaction, 'the exclusive transaction that holds the file');
+  db.close();
+  const lock = HostLock.tryAcquire(dataDir);
+  assert.ok(lock, 'still taken');
+  assert.equal(HostLock.tryAcquire(dataDir), undefined, 'and still exclusive');
+  lock.dispose();
 });
 
 test('large stores get the structural check on open: a truncated file is still refused and untouched', () => {
