@@ -102,6 +102,20 @@ export const DATA_HOST_ALLOCATOR_ENV: Readonly<Record<string, string>> = {
  */
 export const DATA_HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
+/** Node's exit code for an option it does not take ("bad option: --x"), before any script runs. */
+const EXIT_BAD_OPTION = 9;
+
+/**
+ * True when a host ended this way because its runtime refused one of `flags`: a Node or Electron
+ * build whose V8 lacks the flag is then started without them, rather than never starting at all
+ * (VS Code's desktop Electron was not measured here; only Node 22 and code-server's Node 24 were).
+ */
+export function refusedNodeFlag(code: number | null, log: string, flags: readonly string[]): boolean {
+  if (code !== EXIT_BAD_OPTION) return false;
+  const refused = /bad option: (\S+)/.exec(log)?.[1];
+  return refused !== undefined && flags.includes(refused);
+}
+
 export interface SpawnedHost {
   readonly child: ChildProcess;
   /** Where this start's output begins in the log. */
@@ -109,12 +123,12 @@ export interface SpawnedHost {
 }
 
 /** Starts the host; it is neither waited for nor tied to this process (it may outlive it). */
-export function spawnDataHost(command: DataHostCommand, settings: DataHostSettings): SpawnedHost {
+export function spawnDataHost(command: DataHostCommand, settings: DataHostSettings, nodeFlags: readonly string[] = DATA_HOST_NODE_FLAGS): SpawnedHost {
   ensurePrivateDir(settings.dataDir, DATABASE_FILE);
   const log = openLog(settings.dataDir);
   try {
     const logStart = fstatSync(log).size;
-    const child = spawn(command.execPath, [...DATA_HOST_NODE_FLAGS, ...(command.execArgv ?? []), command.script, ...hostArgs(settings)], {
+    const child = spawn(command.execPath, [...nodeFlags, ...(command.execArgv ?? []), command.script, ...hostArgs(settings)], {
       detached: true,
       // Not the window's folder: a process outliving the window must not hold a workspace (Windows locks a cwd).
       cwd: settings.dataDir,

@@ -15,7 +15,7 @@ import { HostLock } from '../core/store/hostLock.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import { hostSockets } from '../wire/host.ts';
 import { readPortFile, type PortFile } from './portFile.ts';
-import { hostLogSince, spawnDataHost, type DataHostCommand } from './hostCommand.ts';
+import { DATA_HOST_NODE_FLAGS, hostLogSince, refusedNodeFlag, spawnDataHost, type DataHostCommand } from './hostCommand.ts';
 import { EXIT_SERVED_ELSEWHERE, errorOfExit } from './hostExit.ts';
 import type { Hosting, HostingOptions, Role } from './hosting.ts';
 
@@ -69,6 +69,8 @@ export class HostSupervisor implements Hosting {
   private timer: NodeJS.Timeout | undefined;
   private readonly standby = new AbortController();
   private disposed = false;
+  /** V8's flags for the host; none once its runtime refused them. */
+  private nodeFlags = DATA_HOST_NODE_FLAGS;
   /** Set by stopHost(): this part is about to be replaced (new settings), so it starts no host of its own. */
   private replacing = false;
 
@@ -222,7 +224,7 @@ export class HostSupervisor implements Hosting {
   private async runHost(): Promise<void> {
     let spawned;
     try {
-      spawned = spawnDataHost(this.options.command, this.options);
+      spawned = spawnDataHost(this.options.command, this.options, this.nodeFlags);
     } catch (error) {
       this.hostingFailed(error);
       return;
@@ -258,7 +260,13 @@ export class HostSupervisor implements Hosting {
       if (this.current.kind !== 'waiting') this.set({ kind: 'waiting', ...this.notice() });
       return;
     }
-    this.hostingFailed(errorOfExit(ended.code, ended.signal, hostLogSince(this.options.dataDir, logStart)));
+    const log = hostLogSince(this.options.dataDir, logStart);
+    if (this.nodeFlags.length > 0 && refusedNodeFlag(ended.code, log, this.nodeFlags)) {
+      this.logger.warn(`This runtime does not take ${this.nodeFlags.join(' ')}: starting the Satchel host without it (${log.trim()}).`);
+      this.nodeFlags = [];
+      return this.runHost();
+    }
+    this.hostingFailed(errorOfExit(ended.code, ended.signal, log));
   }
 
   private hostingFailed(error: unknown): void {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { tempDir, waitFor } from '../support/helpers.ts';
 import { ensureCliBuilt } from '../reliability/support.ts';
 import { HostSupervisor, type SupervisorOptions } from '../../src/hosting/hostSupervisor.ts';
-import { HOST_FLAGS, hostArgs, type DataHostCommand } from '../../src/hosting/hostCommand.ts';
+import { DATA_HOST_NODE_FLAGS, HOST_FLAGS, hostArgs, refusedNodeFlag, type DataHostCommand } from '../../src/hosting/hostCommand.ts';
 import { readPortFile, writePortFile } from '../../src/hosting/portFile.ts';
 import { createServer as createHttpServer } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -219,6 +219,37 @@ test('a host that cannot open its store ends with a code the window turns into S
     await failing.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test('a runtime that refuses the host\'s V8 flags gets the host started again without them, not a failure', async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  const script = join(dataDir, 'picky.cjs');
+  const starts = join(dataDir, 'starts.json');
+  // Stands in for a runtime without the flag: refuses it as Node does (exit 9, "bad option"), else
+  // finds the directory served elsewhere (so the window waits, having started it twice).
+  writeFileSync(script, `const fs = require('node:fs');
+const seen = fs.existsSync(${JSON.stringify(starts)}) ? JSON.parse(fs.readFileSync(${JSON.stringify(starts)}, 'utf8')) : [];
+fs.writeFileSync(${JSON.stringify(starts)}, JSON.stringify([...seen, process.execArgv]));
+const refused = process.execArgv.find((flag) => flag.startsWith('--max-semi-space-size'));
+if (refused) { console.error('node: bad option: ' + refused); process.exit(9); }
+process.exit(${EXIT_SERVED_ELSEWHERE});`);
+  const warned: string[] = [];
+  const picky = window(dataDir, { command: { execPath: process.execPath, script }, logger: { ...silentLogger, warn: (message) => warned.push(message) } });
+  try {
+    assert.equal((await picky.start()).kind, 'waiting');
+    assert.deepEqual(JSON.parse(readFileSync(starts, 'utf8')), [DATA_HOST_NODE_FLAGS, []]);
+    assert.match(warned.join('\n'), /does not take --max-semi-space-size=4/);
+  } finally {
+    await picky.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a host that ends with Node\'s exit code for another bad option is a failure as before', () => {
+  assert.equal(refusedNodeFlag(9, 'node: bad option: --max-semi-space-size=4\n', DATA_HOST_NODE_FLAGS), true);
+  assert.equal(refusedNodeFlag(9, 'node: bad option: --inspect-brk=x\n', DATA_HOST_NODE_FLAGS), false);
+  assert.equal(refusedNodeFlag(1, 'node: bad option: --max-semi-space-size=4\n', DATA_HOST_NODE_FLAGS), false);
+  assert.equal(refusedNodeFlag(9, 'node: bad option: --max-semi-space-size=4\n', []), false);
 });
 
 test('a host that finds the directory served elsewhere leaves, and the window waits instead of failing', async () => {
