@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { tempDir } from '../support/helpers.ts';
 import { PLANTED, plantedIn } from '../support/fakeSecrets.ts';
-import { PLANTED as SHAPES } from '../core/secrets/plantedSecrets.ts';
+import { KEY as key, OPENING as opening, SHOWN_OF_KEY, textAcrossCut } from '../support/textAcrossCut.ts';
 import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { HostProcess, figures, processMemory, afterUpgradeScan, resetPeakMemory } from './support.ts';
@@ -20,18 +20,8 @@ import { callTool, readResource } from './mcpCall.ts';
 import { grownStore } from './grownRows.ts';
 
 const CONTENT = 60 * 1024 * 1024;
-const key = SHAPES.find((planted) => planted.shape === 'privatekey:PrivateKey')!;
-/** The key's first characters that fall before the cut. */
-const SHOWN_OF_KEY = 120;
-const filler = (chars: number): string => {
-  const line = 'const value_0123456789 = compute(alpha, beta, gamma); // padding\n';
-  return line.repeat(Math.ceil(chars / line.length)).slice(0, chars - 1) + '\n';
-};
-const opening = `const github = "${PLANTED.githubToken}";\n`;
-const keyAt = MAX_CONTENT_CHARS - SHOWN_OF_KEY - key.text.indexOf(key.value);
 const closing = `const stripe = "${PLANTED.stripeKey}";\n/*END*/`;
-const head = opening + filler(keyAt - opening.length) + key.text;
-const TEXT = head + filler(CONTENT - head.length - closing.length) + closing;
+const TEXT = textAcrossCut(CONTENT - MAX_CONTENT_CHARS, closing);
 
 /**
  * How long health may wait behind the read: well above what reading an opening and its recorded
@@ -81,7 +71,7 @@ test('the MCP resource of a 60 MB snippet answers its opening with every value h
   assert.equal(result.status, 200);
   assert.ok(waited < HELD_MS, `health waited ${waited} ms (round trip ${slowest} ms) behind the read`);
   const shown = result.text ?? '';
-  assert.ok(shown.startsWith('const github = "«secret: GitHub token»";\nconst value_0123456789'), shown.slice(0, 120));
+  assert.ok(shown.startsWith('const github = "«secret: GitHub token»";\nexport const table_entry'), shown.slice(0, 120));
   assert.deepEqual(plantedIn(shown), []);
   assert.ok(!shown.includes(key.value.slice(0, 16)), 'no part of the key that falls before the cut');
   assert.ok(!shown.includes(key.value.slice(SHOWN_OF_KEY - 16, SHOWN_OF_KEY)), "not the key's last characters before the cut either");
