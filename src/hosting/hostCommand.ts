@@ -9,6 +9,7 @@ import { closeSync, openSync, readSync, renameSync, statSync, fstatSync } from '
 import { join } from 'node:path';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/store/privateFiles.ts';
 import { DATABASE_FILE } from '../core/store/database.ts';
+import { DATA_HOST_NODE_FLAGS } from '../core/hostNodeFlags.ts';
 
 export const HOST_LOG_FILE = 'host.log';
 
@@ -91,16 +92,8 @@ export const DATA_HOST_ALLOCATOR_ENV: Readonly<Record<string, string>> = {
   MALLOC_TRIM_THRESHOLD_: '131072',
 };
 
-/**
- * V8's flags for the data host, given to its Node before the script (the host a window starts and the
- * one `satchel mcp-stdio` starts). The young generation
- * at most 4 MB a semi-space instead of V8's 16: the first sync and the import allocate fast enough that
- * V8 grows it to its most, and the host's RSS keeps what it grew to. At 100k snippets the first sync's
- * peak went from 244–255 to 187–234 MB for about 3% more of the host's CPU; 1 and 2 MB cut it less (a
- * smaller young generation promotes more to the old one) (docs/performance.md, "A smaller young
- * generation"). Flags the caller gives (`execArgv`) come after these, so theirs win.
- */
-export const DATA_HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+/** V8's flags for the data host (declared once in core: its import process is given them too). */
+export { DATA_HOST_NODE_FLAGS };
 
 /** Node's exit code for an option it does not take ("bad option: --x"), before any script runs. */
 const EXIT_BAD_OPTION = 9;

@@ -16,10 +16,10 @@ export interface HealthFigures {
 }
 
 /**
- * Polls health every 100 ms on fresh connections; `stop()` resolves with the slowest and the median
- * answer in ms and, given the host process, how long its event loop was held meanwhile.
+ * Polls health every `everyMs` (100 ms unless told) on fresh connections; `stop()` resolves with the
+ * slowest and the median answer in ms and, given the host process, how long its event loop was held meanwhile.
  */
-export function probeHealth(port: number, host?: HostProcess): { stop(): Promise<HealthFigures> } {
+export function probeHealth(port: number, host?: HostProcess, everyMs = 100): { stop(): Promise<HealthFigures> } {
   const from = Date.now();
   let running = true;
   let slowest = 0;
@@ -39,7 +39,7 @@ export function probeHealth(port: number, host?: HostProcess): { stop(): Promise
       slowest = Math.max(slowest, ms);
       times.push(ms);
       probes++;
-      await sleep(100);
+      await sleep(everyMs);
     }
   })();
   return {
@@ -57,10 +57,10 @@ export function probeHealth(port: number, host?: HostProcess): { stop(): Promise
  * the bound tests assert (waitedOf). Fails if health failed.
  */
 export async function withHealth<T>(
-  target: { readonly port: number; readonly host?: HostProcess },
+  target: { readonly port: number; readonly host?: HostProcess; readonly everyMs?: number },
   work: () => Promise<T>,
 ): Promise<{ result: T; slowest: number; waited: number }> {
-  const probe = probeHealth(target.port, target.host);
+  const probe = probeHealth(target.port, target.host, target.everyMs);
   try {
     const result = await work();
     const health = await probe.stop();

@@ -5,7 +5,8 @@
  * health waiting before), and /search/full_text and /search/neural_code are sent a page at a time
  * like /assets/search, without reading content when transferables=false (2.8–3.2 s before; with
  * content, full_text was one 1.63 GB reply after which health had timed out and the host held 2.8 GB).
- * The store is one written before heads existed: opening it makes them.
+ * The store is one written before heads existed: opening it makes them. The MCP resource of such a
+ * snippet is largeResource.test.ts's.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +14,7 @@ import { rmSync } from 'node:fs';
 import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, processMemory, raw, afterUpgradeScan, resetPeakMemory } from './support.ts';
 import { withHealth } from './healthProbe.ts';
-import { callTool, readResource } from './mcpCall.ts';
+import { callTool } from './mcpCall.ts';
 import { fetchCounted } from './countedReply.ts';
 import { growContent, grownStore } from './grownRows.ts';
 
@@ -175,21 +176,4 @@ test('/search/full_text with content streams every hit whole (1.8 GB) while heal
   assert.match(result.tail, /\],"suggested":0,"exact":10\}$/);
   assert.ok(waited < CONTENT_HEALTH_MS, `health waited ${waited} ms (round trip ${slowest} ms) behind the reply`);
   assert.ok(memory.rss_peak_mib < 1200, `host peak RSS ${memory.rss_peak_mib} MiB`);
-});
-
-/**
- * The snippet's MCP resource sends all of its 60 MB (that read, and the reply, are what it costs;
- * last, so what it leaves is not counted in the bounds of the tests above):
- * the secrets door tells the text for the stored one by the hash of the texts last scanned. Before,
- * the content was parsed out of the whole document and the door scanned all 60 MB again.
- */
-test('the MCP resource of a 60 MB snippet sends all of it, read once (figures)', async () => {
-  resetPeakMemory(host.pid);
-  const before = processMemory(host.pid).rss_mib;
-  const { result, slowest, waited } = await withHealth({ port, host }, () => readResource(port, `satchel://assets/${ids[0]}`));
-  const grown = processMemory(host.pid).rss_peak_mib - before;
-  figures('large-store-mcp-resource', { status: result.status, mib: Math.round(result.bytes / 1024 / 1024), ms: result.ms, health_slowest_ms: slowest, loop_held_ms: waited, rss_before_mib: before, rss_grown_mib: grown });
-  assert.equal(result.status, 200);
-  assert.ok(result.text !== undefined && result.text.length > CONTENT, `${result.text?.length} characters`);
-  assert.ok(result.text.startsWith('/*BEGIN-0*/') && result.text.endsWith('/*END-0*/'));
 });

@@ -7,9 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectMcp } from '../support/mcpClient.ts';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
 import { ENCODER_ID } from '../../src/core/models/catalog.ts';
 import { SEARCH_MODE_HEADER, SEARCH_PLAN_HEADER } from '../../src/wire/search.ts';
@@ -41,10 +39,9 @@ after(async () => {
 });
 
 async function searchSnippets(query: string): Promise<{ text: string; names: string[]; search: unknown }> {
-  const mcp = new Client({ name: 'satchel-encoder-test', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+  const mcp = await connectMcp(t.url, 'satchel-encoder-test');
   try {
-    const result = (await mcp.callTool({ name: 'search_snippets', arguments: { query } })) as CallToolResult;
+    const result = await callTool(mcp, 'search_snippets', { query });
     const structured = result.structuredContent as { snippets: Array<{ name: string }>; search?: unknown };
     const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
     return { text, names: structured.snippets.map((snippet) => snippet.name), search: structured.search };

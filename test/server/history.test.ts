@@ -7,11 +7,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AssetApi, AssetsApi, Configuration } from '@pieces.app/pieces-os-client';
 import { request, startTestServer, type Reply, type TestServer } from '../support/helpers.ts';
+import { callTool, connectMcp } from '../support/mcpClient.ts';
 import { authorHeader, type RevisionList, type RevisionReply, type RevisionSummary } from '../../src/wire/history.ts';
 import { authorOf } from '../../src/core/history/authors.ts';
 import type { Asset } from '../../src/core/piecesTypes.ts';
@@ -219,12 +217,10 @@ test('an import\'s revisions are by the import, named by the file', async () => 
 });
 
 test('an MCP client\'s saves are by the name it gave in initialize; a client without the session id is "MCP client"', async () => {
-  const client = new Client({ name: 'Claude Code', version: '2.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`));
-  await client.connect(transport);
+  const client = await connectMcp(t.url, 'Claude Code');
   try {
-    assert.ok(transport.sessionId, 'initialize was answered with a session id');
-    const result = (await client.callTool({ name: 'save_snippet', arguments: { content: 'const savedByAgent = () => 42;\n', name: 'agent save' } })) as CallToolResult;
+    assert.ok(client.transport?.sessionId, 'initialize was answered with a session id');
+    const result = await callTool(client, 'save_snippet', { content: 'const savedByAgent = () => 42;\n', name: 'agent save' });
     const id = (result.structuredContent as { id: string }).id;
     assert.deepEqual((await revisionsOf(id)).revisions[0]!.author, { kind: 'mcp', name: 'Claude Code' });
   } finally {

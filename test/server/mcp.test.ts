@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { WebSocket } from 'ws';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectMcp } from '../support/mcpClient.ts';
 import { startTestServer, request, waitFor, type TestServer } from '../support/helpers.ts';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
 import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
@@ -19,23 +19,17 @@ import { TEST_WRITE } from '../support/authors.ts';
 let t: TestServer;
 let client: Client;
 
-async function connect(url: string): Promise<Client> {
-  const c = new Client({ name: 'satchel-test', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
-  return c;
-}
-
 before(async () => {
   t = await startTestServer();
-  client = await connect(t.url);
+  client = await connectMcp(t.url, 'satchel-test');
 });
 after(async () => {
   await client.close();
   await t.close();
 });
 
-async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return callTool(client, name, args);
 }
 
 function text(result: CallToolResult): string {
@@ -340,9 +334,9 @@ test('bad arguments are MCP errors and change nothing', async () => {
 });
 
 test('many clients at once, each with its own stateless exchange', async () => {
-  const clients = await Promise.all(Array.from({ length: 12 }, () => connect(t.url)));
+  const clients = await Promise.all(Array.from({ length: 12 }, () => connectMcp(t.url, 'satchel-test')));
   try {
-    const results = await Promise.all(clients.map((c) => c.callTool({ name: 'search_snippets', arguments: { query: 'retry' } })));
+    const results = await Promise.all(clients.map((c) => callTool(c, 'search_snippets', { query: 'retry' })));
     for (const result of results) assert.notEqual(result.isError, true);
   } finally {
     await Promise.all(clients.map((c) => c.close()));

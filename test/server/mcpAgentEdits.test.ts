@@ -7,9 +7,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectMcp } from '../support/mcpClient.ts';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { SatchelClient, ClientError } from '../../src/client/satchelClient.ts';
 import { authorOf } from '../../src/core/history/authors.ts';
@@ -22,16 +22,10 @@ let claude: Client;
 let cursor: Client;
 let user: SatchelClient;
 
-async function connect(url: string, name: string): Promise<Client> {
-  const c = new Client({ name, version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
-  return c;
-}
-
 before(async () => {
   t = await startTestServer();
-  claude = await connect(t.url, 'Claude Code');
-  cursor = await connect(t.url, 'Cursor');
+  claude = await connectMcp(t.url, 'Claude Code');
+  cursor = await connectMcp(t.url, 'Cursor');
   user = new SatchelClient(t.url, { author: USER });
 });
 after(async () => {
@@ -40,10 +34,6 @@ after(async () => {
   user.dispose();
   await t.close();
 });
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
 
 function text(result: CallToolResult): string {
   const first = result.content[0];
@@ -66,7 +56,7 @@ interface Detail {
 }
 
 async function saveOne(client: Client, content = CODE, name = 'clamp'): Promise<{ id: string; revision: string }> {
-  const saved = ok<{ id: string; revision: string; status: string }>(await call(client, 'save_snippet', { content, name, language: 'ts' }));
+  const saved = ok<{ id: string; revision: string; status: string }>(await callTool(client, 'save_snippet', { content, name, language: 'ts' }));
   assert.equal(saved.status, 'saved');
   return saved;
 }
@@ -93,20 +83,20 @@ test('get_snippet, search_snippets and list_recent_snippets give each snippet it
   const saved = await saveOne(claude, `${CODE}// revisions\n`, 'clamp with revisions');
   const current = t.core.history.current(saved.id);
   assert.equal(saved.revision, current);
-  const got = await call(claude, 'get_snippet', { id: saved.id });
+  const got = await callTool(claude, 'get_snippet', { id: saved.id });
   assert.equal(ok<Detail>(got).revision, current);
   assert.match(text(got), new RegExp(`revision: ${current}`));
-  const found = await call(claude, 'search_snippets', { query: 'clamp with revisions' });
+  const found = await callTool(claude, 'search_snippets', { query: 'clamp with revisions' });
   assert.equal(ok<{ snippets: Detail[] }>(found).snippets.find((s) => s.id === saved.id)?.revision, current);
   assert.match(text(found), new RegExp(`revision ${current}`), 'the text an agent reads names it too');
-  const recent = ok<{ snippets: Detail[] }>(await call(claude, 'list_recent_snippets', { limit: 5 }));
+  const recent = ok<{ snippets: Detail[] }>(await callTool(claude, 'list_recent_snippets', { limit: 5 }));
   assert.equal(recent.snippets.find((s) => s.id === saved.id)?.revision, current);
 });
 
 test('update_snippet changes content, name, tags and description as the agent, marked until the user accepts', async () => {
   const saved = await saveOne(cursor);
   await user.agentChanges.acceptAll();
-  const result = await call(claude, 'update_snippet', {
+  const result = await callTool(claude, 'update_snippet', {
     id: saved.id,
     expected_revision: saved.revision,
     content: `${CODE}export const unit = (v: number) => clamp(v, 0, 1);\n`,
@@ -138,33 +128,33 @@ test('update_snippet changes content, name, tags and description as the agent, m
   assert.equal(listed.changes.some((c) => c.id === updated.change), false);
 
   // The same update again is told it changed nothing (on the revision it now has).
-  const again = ok<{ status: string }>(await call(claude, 'update_snippet', { id: saved.id, expected_revision: updated.revision, name: 'clamp and unit' }));
+  const again = ok<{ status: string }>(await callTool(claude, 'update_snippet', { id: saved.id, expected_revision: updated.revision, name: 'clamp and unit' }));
   assert.equal(again.status, 'unchanged');
 });
 
 test('a stale expected_revision is refused with the current revision and what to do; nothing is written', async () => {
   const saved = await saveOne(claude, `${CODE}// stale\n`, 'stale clamp');
   const mine = await user.history.edit(saved.id, { name: 'renamed by the user' });
-  const result = await call(claude, 'update_snippet', { id: saved.id, expected_revision: saved.revision, content: 'overwrite()' });
+  const result = await callTool(claude, 'update_snippet', { id: saved.id, expected_revision: saved.revision, content: 'overwrite()' });
   assert.equal(result.isError, true);
   const message = text(result);
   assert.match(message, new RegExp(`changed since revision ${saved.revision}: its current revision is ${mine.revision}`));
   assert.match(message, /name by Satchel for VS Code/);
   assert.match(message, /Nothing was written\. Read it again with get_snippet/);
   assert.match(message, new RegExp(`expected_revision "${mine.revision}"`));
-  const refusedDelete = await call(claude, 'delete_snippet', { id: saved.id, expected_revision: saved.revision });
+  const refusedDelete = await callTool(claude, 'delete_snippet', { id: saved.id, expected_revision: saved.revision });
   assert.equal(refusedDelete.isError, true);
   assert.match(text(refusedDelete), /call delete_snippet again/);
   assert.equal(t.core.assets.text(saved.id), `${CODE}// stale\n`);
   assert.equal(t.core.history.current(saved.id), mine.revision);
 
-  const unknown = await call(claude, 'update_snippet', { id: 'no-such-snippet', expected_revision: saved.revision, name: 'x' });
+  const unknown = await callTool(claude, 'update_snippet', { id: 'no-such-snippet', expected_revision: saved.revision, name: 'x' });
   assert.equal(unknown.isError, true);
   assert.match(text(unknown), /Snippet "no-such-snippet" not found .*search_snippets/);
-  const nothing = await call(claude, 'update_snippet', { id: saved.id, expected_revision: mine.revision });
+  const nothing = await callTool(claude, 'update_snippet', { id: saved.id, expected_revision: mine.revision });
   assert.equal(nothing.isError, true);
   assert.match(text(nothing), /Nothing to change/);
-  const tooLong = await call(claude, 'update_snippet', { id: saved.id, expected_revision: mine.revision, name: 'n'.repeat(LIMITS.nameChars + 1) });
+  const tooLong = await callTool(claude, 'update_snippet', { id: saved.id, expected_revision: mine.revision, name: 'n'.repeat(LIMITS.nameChars + 1) });
   assert.equal(tooLong.isError, true);
   assert.match(text(tooLong), /the limit is 512/);
 });
@@ -172,8 +162,8 @@ test('a stale expected_revision is refused with the current revision and what to
 test('two agents updating one revision at once: one wins, the other is told to re-read, and after its retry nothing is lost', async () => {
   const saved = await saveOne(claude, `${CODE}// race\n`, 'raced clamp');
   const results = await Promise.all([
-    call(claude, 'update_snippet', { id: saved.id, expected_revision: saved.revision, content: `${CODE}// claude's version\n` }),
-    call(cursor, 'update_snippet', { id: saved.id, expected_revision: saved.revision, content: `${CODE}// cursor's version\n` }),
+    callTool(claude, 'update_snippet', { id: saved.id, expected_revision: saved.revision, content: `${CODE}// claude's version\n` }),
+    callTool(cursor, 'update_snippet', { id: saved.id, expected_revision: saved.revision, content: `${CODE}// cursor's version\n` }),
   ]);
   const won = results.filter((r) => r.isError !== true);
   const lost = results.filter((r) => r.isError === true);
@@ -184,10 +174,10 @@ test('two agents updating one revision at once: one wins, the other is told to r
 
   // The loser reads again and redoes its change on what the winner left.
   const loser = results[0]!.isError === true ? claude : cursor;
-  const reread = ok<Detail>(await call(loser, 'get_snippet', { id: saved.id }));
+  const reread = ok<Detail>(await callTool(loser, 'get_snippet', { id: saved.id }));
   assert.equal(reread.revision, winner.revision);
   const retried = ok<{ status: string }>(
-    await call(loser, 'update_snippet', { id: saved.id, expected_revision: reread.revision, content: `${reread.content}// and the other's\n` }),
+    await callTool(loser, 'update_snippet', { id: saved.id, expected_revision: reread.revision, content: `${reread.content}// and the other's\n` }),
   );
   assert.equal(retried.status, 'updated');
   const history = t.core.history.list(saved.id).revisions;
@@ -199,18 +189,18 @@ test('two agents updating one revision at once: one wins, the other is told to r
 
 test("delete_snippet removes the snippet as the agent's change, and the user's revert brings an update back", async () => {
   const saved = await saveOne(cursor, `${CODE}// to delete\n`, 'doomed clamp');
-  const gone = await call(claude, 'delete_snippet', { id: saved.id, expected_revision: saved.revision });
+  const gone = await callTool(claude, 'delete_snippet', { id: saved.id, expected_revision: saved.revision });
   assert.equal(ok<{ status: string }>(gone).status, 'deleted');
   assert.match(text(gone), /Deleted "doomed clamp"/);
   assert.equal(t.core.assets.exists(saved.id), false);
   const deleted = (await user.agentChanges.list()).changes.find((c) => c.asset === saved.id && c.kind === 'deleted');
   assert.equal(deleted?.agent.name, 'Claude Code');
-  const again = await call(claude, 'get_snippet', { id: saved.id });
+  const again = await callTool(claude, 'get_snippet', { id: saved.id });
   assert.equal(again.isError, true);
 
   // Reverting an update restores the revision before it, as the user's write.
   const kept = await saveOne(cursor, `${CODE}// keep me\n`, 'kept clamp');
-  const update = ok<{ change: string; revision: string }>(await call(claude, 'update_snippet', { id: kept.id, expected_revision: kept.revision, content: 'broken(' }));
+  const update = ok<{ change: string; revision: string }>(await callTool(claude, 'update_snippet', { id: kept.id, expected_revision: kept.revision, content: 'broken(' }));
   const reverted = await user.agentChanges.revert(update.change);
   assert.equal(reverted.status, 'reverted');
   assert.equal(t.core.assets.text(kept.id), `${CODE}// keep me\n`);
@@ -222,7 +212,7 @@ test("delete_snippet removes the snippet as the agent's change, and the user's r
 
 test('the review routes refuse agents, answer 404 for an unknown change, and 412 for a revert the snippet moved past', async () => {
   const saved = await saveOne(claude, `${CODE}// review routes\n`, 'reviewed clamp');
-  const update = ok<{ change: string }>(await call(claude, 'update_snippet', { id: saved.id, expected_revision: saved.revision, tags: ['x'] }));
+  const update = ok<{ change: string }>(await callTool(claude, 'update_snippet', { id: saved.id, expected_revision: saved.revision, tags: ['x'] }));
   const agentClient = new SatchelClient(t.url, { author: authorOf('agent', 'VS Code agent') });
   try {
     await assert.rejects(agentClient.agentChanges.accept(update.change), (error: unknown) => error instanceof ClientError && error.status === 403);
@@ -239,7 +229,7 @@ test('the review routes refuse agents, answer 404 for an unknown change, and 412
 
 test('while agent writes wait for review, proposals count for nothing (search, completion, connector) until accepted', async () => {
   const host = await startTestServer({ agents: { reviewChanges: true } });
-  const agent = await connect(host.url, 'Claude Code');
+  const agent = await connectMcp(host.url, 'Claude Code');
   const person = new SatchelClient(host.url, { author: USER });
   try {
     const application = { id: 'test', name: 'OPEN_SOURCE', version: '1', platform: 'LINUX', onboarded: false, privacy: 'OPEN' } as never;
@@ -248,22 +238,22 @@ test('while agent writes wait for review, proposals count for nothing (search, c
     const before = host.core.assets.identifiers().length;
 
     const PROPOSED_CODE = 'export function zebraStripeRows(rows: string[]): string[] {\n  return rows.map((row, i) => (i % 2 ? `odd ${row}` : row));\n}\n';
-    const saved = await call(agent, 'save_snippet', { content: PROPOSED_CODE, name: 'zebraStripeRows', language: 'ts' });
+    const saved = await callTool(agent, 'save_snippet', { content: PROPOSED_CODE, name: 'zebraStripeRows', language: 'ts' });
     const proposal = ok<{ status: string; id?: string; change: string }>(saved);
     assert.equal(proposal.status, 'proposed');
     assert.equal(proposal.id, undefined);
     assert.match(text(saved), /waits for the user's review/);
-    const edit = ok<{ status: string; change: string }>(await call(agent, 'update_snippet', { id: existing.id, expected_revision: existingRevision, content: 'export const greeting = "proposed_greeting_text";\n' }));
+    const edit = ok<{ status: string; change: string }>(await callTool(agent, 'update_snippet', { id: existing.id, expected_revision: existingRevision, content: 'export const greeting = "proposed_greeting_text";\n' }));
     assert.equal(edit.status, 'proposed');
-    const removal = ok<{ status: string; change: string }>(await call(agent, 'delete_snippet', { id: existing.id, expected_revision: existingRevision }));
+    const removal = ok<{ status: string; change: string }>(await callTool(agent, 'delete_snippet', { id: existing.id, expected_revision: existingRevision }));
     assert.equal(removal.status, 'proposed');
 
     // Nothing counts: no new snippet, no change, no delete; search, completion and the connector see none of it.
     assert.equal(host.core.assets.identifiers().length, before);
     assert.equal(host.core.assets.text(existing.id), 'export const greeting = "hello";\n');
     assert.equal(host.core.history.current(existing.id), existingRevision);
-    assert.equal(ok<{ snippets: unknown[] }>(await call(agent, 'search_snippets', { query: 'zebraStripeRows' })).snippets.length, 0);
-    assert.equal(ok<{ snippets: unknown[] }>(await call(agent, 'search_snippets', { query: 'proposed_greeting_text' })).snippets.length, 0);
+    assert.equal(ok<{ snippets: unknown[] }>(await callTool(agent, 'search_snippets', { query: 'zebraStripeRows' })).snippets.length, 0);
+    assert.equal(ok<{ snippets: unknown[] }>(await callTool(agent, 'search_snippets', { query: 'proposed_greeting_text' })).snippets.length, 0);
     assert.deepEqual((await person.snippets.completions('zebra', { language: 'typescript' })).candidates, []);
     assert.equal((await person.connector.saved(PROPOSED_CODE)).kind, 'not_saved');
     const listed = await person.agentChanges.list();
@@ -280,7 +270,7 @@ test('while agent writes wait for review, proposals count for nothing (search, c
     assert.equal(accepted.status, 'accepted');
     assert.ok(accepted.asset);
     assert.equal(host.core.history.list(accepted.asset).revisions[0]!.author.name, 'Claude Code');
-    assert.deepEqual(ok<{ snippets: Array<{ id: string }> }>(await call(agent, 'search_snippets', { query: 'zebraStripeRows' })).snippets.map((s) => s.id), [accepted.asset]);
+    assert.deepEqual(ok<{ snippets: Array<{ id: string }> }>(await callTool(agent, 'search_snippets', { query: 'zebraStripeRows' })).snippets.map((s) => s.id), [accepted.asset]);
     assert.equal((await person.snippets.completions('zebra', { language: 'typescript' })).candidates.length, 1);
     assert.equal((await person.connector.saved(PROPOSED_CODE)).kind, 'saved');
 

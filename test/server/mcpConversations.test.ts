@@ -5,18 +5,16 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
+import { callTool, callToolOk, connectMcp } from '../support/mcpClient.ts';
 
 let t: TestServer;
 let client: Client;
 
 before(async () => {
   t = await startTestServer();
-  client = new Client({ name: 'satchel-conversations-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+  client = await connectMcp(t.url, 'satchel-conversations-test');
 });
 after(async () => {
   await client.close();
@@ -24,10 +22,9 @@ after(async () => {
 });
 
 async function call<T>(name: string, args: Record<string, unknown>): Promise<{ text: string; structured: T }> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await callToolOk(client, name, args);
   const first = result.content[0];
   const text = first?.type === 'text' ? first.text : '';
-  assert.notEqual(result.isError, true, text);
   return { text, structured: result.structuredContent as T };
 }
 
@@ -82,7 +79,7 @@ test('read_conversation answers a page of previews and the offset of the next pa
 test('read_conversation refuses a limit over 100 and a negative offset', async () => {
   const { id } = t.core.conversations.create({ type: 'COPILOT', name: 'bounds' }, false);
   for (const args of [{ limit: 101 }, { offset: -1 }]) {
-    const result = (await client.callTool({ name: 'read_conversation', arguments: { id, ...args } })) as CallToolResult;
+    const result = await callTool(client, 'read_conversation', { id, ...args });
     assert.equal(result.isError, true, JSON.stringify(args));
     assert.match(result.content[0]?.type === 'text' ? result.content[0].text : '', /Input validation error/);
   }

@@ -6,9 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { rmSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
+import { callTool, connectMcp } from '../support/mcpClient.ts';
 import { CLOSE_GRACE_MS } from '../../src/server/server.ts';
 import { answerInTime } from '../../src/server/mcp/exchangeBounds.ts';
 
@@ -18,16 +17,10 @@ before(async () => {
 });
 after(() => t.close());
 
-async function connect(url: string): Promise<Client> {
-  const c = new Client({ name: 'satchel-test', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
-  return c;
-}
-
 test('nothing outlives its request: a host with clients still connected closes at once', async () => {
   const host = await startTestServer();
-  const clients = await Promise.all(Array.from({ length: 4 }, () => connect(host.url)));
-  await Promise.all(clients.map((c) => c.callTool({ name: 'list_recent_snippets', arguments: {} })));
+  const clients = await Promise.all(Array.from({ length: 4 }, () => connectMcp(host.url, 'satchel-test')));
+  await Promise.all(clients.map((c) => callTool(c, 'list_recent_snippets', {})));
   // The clients are left open, as agents that never say goodbye. A session or a notification
   // stream would hold the close for its grace period.
   const started = performance.now();

@@ -14,21 +14,12 @@ import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { TEST_WRITE } from '../support/authors.ts';
 import { recordWholeReads } from '../support/wholeReads.ts';
 import { seed } from '../core/sync/vaultSupport.ts';
-import { PLANTED, plantedIn } from '../support/fakeSecrets.ts';
-import { PLANTED as SHAPES } from '../core/secrets/plantedSecrets.ts';
+import { plantedIn } from '../support/fakeSecrets.ts';
+import { KEY as key, SHOWN_OF_KEY, textAcrossCut } from '../support/textAcrossCut.ts';
 import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
 import { HEAD_CHARS } from '../../src/core/assets/assetHeads.ts';
 
-const key = SHAPES.find((planted) => planted.shape === 'privatekey:PrivateKey')!;
-/** The key's first characters that still fall before get_snippet's cut. */
-const SHOWN_OF_KEY = 120;
-const filler = (chars: number): string => {
-  const line = 'export const table_entry = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07]; // entry\n';
-  return line.repeat(Math.ceil(chars / line.length)).slice(0, chars - 1) + '\n';
-};
-const opening = `const github = "${PLANTED.githubToken}";\n`;
-const keyAt = MAX_CONTENT_CHARS - SHOWN_OF_KEY - key.text.indexOf(key.value);
-const TEXT = opening + filler(keyAt - opening.length) + key.text + filler(2 * HEAD_CHARS);
+const TEXT = textAcrossCut(2 * HEAD_CHARS);
 
 let t: TestServer;
 let client: Client;

@@ -5,9 +5,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, callToolOk, connectMcp } from '../support/mcpClient.ts';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 
@@ -16,8 +16,7 @@ let client: Client;
 
 before(async () => {
   t = await startTestServer();
-  client = new Client({ name: 'satchel-limits-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+  client = await connectMcp(t.url, 'satchel-limits-test');
 });
 after(async () => {
   await client.close();
@@ -53,16 +52,12 @@ test('save_snippet over a limit is a tool error naming the limit and the size; n
     [{ content: 'const a = 1;', websites: [longUrl] }, new RegExp(`url has ${longUrl.length.toLocaleString('en-US')} characters; the limit is 2,048`)],
   ];
   for (const [args, message] of cases) {
-    const result = (await client.callTool({ name: 'save_snippet', arguments: args })) as CallToolResult;
+    const result = await callTool(client, 'save_snippet', args);
     assert.equal(result.isError, true, JSON.stringify(args).slice(0, 100));
     assert.match(text(result), message);
   }
   assert.equal(t.core.assets.identifiers().length, before, 'nothing stored');
 
-  const atLimit = (await client.callTool({
-    name: 'save_snippet',
-    arguments: { content: 'const atTheLimit = 1;', tags: Array.from({ length: LIMITS.tagsPerAsset }, (_, i) => `t${i}`) },
-  })) as CallToolResult;
-  assert.notEqual(atLimit.isError, true, text(atLimit));
+  await callToolOk(client, 'save_snippet', { content: 'const atTheLimit = 1;', tags: Array.from({ length: LIMITS.tagsPerAsset }, (_, i) => `t${i}`) });
   assert.equal(t.core.assets.identifiers().length, before + 1);
 });

@@ -7,9 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectMcp } from '../support/mcpClient.ts';
 import { startTestServer, withCore } from '../support/helpers.ts';
 import { McpServers } from '../../src/server/mcp/mcpServer.ts';
 import { DEFAULT_SLOT_LIMITS, ExchangeSlots } from '../../src/server/mcp/exchangeSlots.ts';
@@ -59,18 +57,12 @@ test('a kept server is lent again to its own author only, and serves every excha
 test('saves through /mcp are by each client\'s own name when clients interleave, however servers are lent', async () => {
   const t = await startTestServer();
   const names = ['Claude Code', 'Cursor', 'Continue'];
-  const clients = await Promise.all(
-    names.map(async (name) => {
-      const client = new Client({ name, version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
-      return client;
-    }),
-  );
+  const clients = await Promise.all(names.map((name) => connectMcp(t.url, name)));
   try {
     const saves = await Promise.all(
       Array.from({ length: 30 }, async (_, i) => {
         const client = clients[i % clients.length]!;
-        const result = (await client.callTool({ name: 'save_snippet', arguments: { content: `export const interleaved${i} = ${i};\n`, language: 'ts' } })) as CallToolResult;
+        const result = await callTool(client, 'save_snippet', { content: `export const interleaved${i} = ${i};\n`, language: 'ts' });
         return { id: (result.structuredContent as { id: string }).id, name: names[i % names.length]! };
       }),
     );

@@ -6,10 +6,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestServer, type TestServer } from '../support/helpers.ts';
+import { callToolOk, connectMcp } from '../support/mcpClient.ts';
 import { TEST_WRITE } from '../support/authors.ts';
 
 let t: TestServer;
@@ -45,8 +44,7 @@ before(async () => {
     TEST_WRITE,
   );
   snippet = asset.id;
-  client = new Client({ name: 'Cursor', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/model_context_protocol/2025-03-26/mcp`)));
+  client = await connectMcp(t.url, 'Cursor', '/model_context_protocol/2025-03-26/mcp');
 });
 
 after(async () => {
@@ -55,9 +53,7 @@ after(async () => {
 });
 
 async function json(name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const first = result.content[0];
-  assert.notEqual(result.isError, true, first?.type === 'text' ? first.text : name);
+  const first = (await callToolOk(client, name, args)).content[0];
   return JSON.parse(first?.type === 'text' ? first.text : '{}');
 }
 

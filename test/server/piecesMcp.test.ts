@@ -10,11 +10,10 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestServer, request, tempDir, type TestServer } from '../support/helpers.ts';
+import { callTool, callToolOk, connectMcp } from '../support/mcpClient.ts';
 
 const STREAMABLE = '/model_context_protocol/2025-03-26/mcp';
 const SSE = '/model_context_protocol/2024-11-05/sse';
@@ -27,18 +26,8 @@ after(async () => {
   await t.close();
 });
 
-async function connect(kind: 'streamable' | 'sse' | 'satchel', name = 'Cursor'): Promise<Client> {
-  const client = new Client({ name, version: '1.0.0' });
-  const transport =
-    kind === 'sse' ? new SSEClientTransport(new URL(`${t.url}${SSE}`)) : new StreamableHTTPClientTransport(new URL(`${t.url}${kind === 'satchel' ? '/mcp' : STREAMABLE}`));
-  await client.connect(transport);
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  assert.notEqual(result.isError, true, JSON.stringify(result.content));
-  return result;
+function connect(kind: 'streamable' | 'sse' | 'satchel', name = 'Cursor'): Promise<Client> {
+  return kind === 'sse' ? connectMcp(t.url, name, SSE, 'sse') : connectMcp(t.url, name, kind === 'satchel' ? '/mcp' : STREAMABLE);
 }
 
 function json(result: CallToolResult): Record<string, any> {
@@ -89,7 +78,7 @@ test('create_pieces_memory then ask_pieces_ltm over streamable HTTP: the memory 
   writeFileSync(cited, 'export const ttlSeconds = 3600;\n');
   const client = await connect('streamable', 'Claude Code');
   try {
-    const created = await call(client, 'create_pieces_memory', {
+    const created = await callToolOk(client, 'create_pieces_memory', {
       summary_description: 'Search API Redis caching implementation',
       summary: 'Resolved the search API bottleneck with a Redis caching layer: 800 ms down to 120 ms. Cache TTL one hour, invalidated on product updates.',
       project,
@@ -100,7 +89,7 @@ test('create_pieces_memory then ask_pieces_ltm over streamable HTTP: the memory 
     assert.match(text(created), /Memory "Search API Redis caching implementation" saved/);
     const id = (created.structuredContent as { id: string }).id;
 
-    let answer = json(await call(client, 'ask_pieces_ltm', { question: 'how did we make the search API caching faster?', chat_llm: 'gpt-4o-mini', topics: ['redis'] }));
+    let answer = json(await callToolOk(client, 'ask_pieces_ltm', { question: 'how did we make the search API caching faster?', chat_llm: 'gpt-4o-mini', topics: ['redis'] }));
     assert.equal(answer.summaries[0].id, id);
     assert.ok(answer.summaries[0].score > 0);
     assert.match(answer.summaries[0].combined_string, /Redis caching layer/);
@@ -110,7 +99,7 @@ test('create_pieces_memory then ask_pieces_ltm over streamable HTTP: the memory 
     assert.match(answer.note, /no language model/);
 
     writeFileSync(cited, 'export const ttlSeconds = 60;\n');
-    answer = json(await call(client, 'ask_pieces_ltm', { question: 'redis caching', chat_llm: 'gpt-4o-mini' }));
+    answer = json(await callToolOk(client, 'ask_pieces_ltm', { question: 'redis caching', chat_llm: 'gpt-4o-mini' }));
     assert.equal(answer.summaries[0].may_be_stale, true);
     assert.match(answer.summaries[0].stale_note, /redis\.ts changed/);
     assert.match(answer.note, /may be stale/);
@@ -120,16 +109,16 @@ test('create_pieces_memory then ask_pieces_ltm over streamable HTTP: the memory 
     assert.ok(JSON.stringify(changes.json).includes(id));
 
     // Found again by the summaries tools, listed by time, read whole.
-    const searched = json(await call(client, 'workstream_summaries_full_text_search', { query: 'Redis caching' }));
+    const searched = json(await callToolOk(client, 'workstream_summaries_full_text_search', { query: 'Redis caching' }));
     assert.equal(searched.results[0].summary.id, id);
     assert.equal(searched.results[0].summary.may_be_stale, true);
-    const listed = json(await call(client, 'material_identifiers', { material_type: 'WORKSTREAM_SUMMARIES', created: { from: '2000-01-01T00:00:00Z' } }));
+    const listed = json(await callToolOk(client, 'material_identifiers', { material_type: 'WORKSTREAM_SUMMARIES', created: { from: '2000-01-01T00:00:00Z' } }));
     assert.deepEqual(listed.identifiers, [id]);
-    const snapshot = json(await call(client, 'workstream_summaries_batch_snapshot', { identifiers: [id, 'no-such-id'] }));
+    const snapshot = json(await callToolOk(client, 'workstream_summaries_batch_snapshot', { identifiers: [id, 'no-such-id'] }));
     assert.equal(snapshot.count, 1);
     assert.deepEqual(snapshot.missing_ids, ['no-such-id']);
     assert.match(snapshot.items[0].annotations.iterable[0].text, /800 ms down to 120 ms/);
-    const future = json(await call(client, 'material_identifiers', { material_type: 'WORKSTREAM_SUMMARIES', created: { from: '2999-01-01T00:00:00Z' } }));
+    const future = json(await callToolOk(client, 'material_identifiers', { material_type: 'WORKSTREAM_SUMMARIES', created: { from: '2999-01-01T00:00:00Z' } }));
     assert.equal(future.count, 0);
   } finally {
     await client.close();
@@ -144,19 +133,19 @@ test('the kinds Satchel does not record answer empty with a line saying so; time
       ['workstream_events_full_text_search', { query: 'error', context_type: 'CLIPBOARD' }],
       ['hints_vector_search', { query: 'anything' }],
     ] as const) {
-      const answer = json(await call(client, name, args));
+      const answer = json(await callToolOk(client, name, args));
       assert.equal(answer.count, 0);
       assert.match(answer.note ?? answer.next_steps, /Satchel does not record/);
     }
-    const events = json(await call(client, 'workstream_events_batch_snapshot', { identifiers: ['a'] }));
+    const events = json(await callToolOk(client, 'workstream_events_batch_snapshot', { identifiers: ['a'] }));
     assert.deepEqual([events.count, events.missing_ids], [0, ['a']]);
-    const ids = json(await call(client, 'material_identifiers', { material_type: 'PERSONS' }));
+    const ids = json(await callToolOk(client, 'material_identifiers', { material_type: 'PERSONS' }));
     assert.deepEqual([ids.count, ids.identifiers], [0, []]);
-    const range = json(await call(client, 'extract_temporal_range', { query: 'what did I do yesterday' }));
+    const range = json(await callToolOk(client, 'extract_temporal_range', { query: 'what did I do yesterday' }));
     assert.equal(range.count, 1);
     assert.ok(Date.parse(range.ranges[0].to) - Date.parse(range.ranges[0].from) > 23 * 3600_000);
-    assert.deepEqual(json(await call(client, 'extract_temporal_range', { query: 'no time here' })).ranges, []);
-    const bad = (await client.callTool({ name: 'tags_full_text_search', arguments: { query: 'x', created: { from: 'last tuesday' } } })) as CallToolResult;
+    assert.deepEqual(json(await callToolOk(client, 'extract_temporal_range', { query: 'no time here' })).ranges, []);
+    const bad = await callTool(client, 'tags_full_text_search', { query: 'x', created: { from: 'last tuesday' } });
     assert.equal(bad.isError, true);
     assert.match(text(bad), /created\.from.*not an ISO 8601 time/);
   } finally {
@@ -169,9 +158,9 @@ test("Pieces' SSE URL (the SDK's SSEClientTransport): lists and calls create_pie
   try {
     const tools = new Set((await client.listTools()).tools.map((tool) => tool.name));
     assert.ok(tools.has('ask_pieces_ltm') && tools.has('create_pieces_memory'));
-    const created = await call(client, 'create_pieces_memory', { summary_description: 'Deploy checklist for the billing service', summary: 'Run the billing migrations before the canary.' });
+    const created = await callToolOk(client, 'create_pieces_memory', { summary_description: 'Deploy checklist for the billing service', summary: 'Run the billing migrations before the canary.' });
     const id = (created.structuredContent as { id: string }).id;
-    const answer = json(await call(client, 'ask_pieces_ltm', { question: 'billing deploy migrations', chat_llm: 'claude' }));
+    const answer = json(await callToolOk(client, 'ask_pieces_ltm', { question: 'billing deploy migrations', chat_llm: 'claude' }));
     assert.equal(answer.summaries[0].id, id);
     assert.equal(answer.summaries[0].connected_client, 'goose');
     const history = await request(t.url, 'GET', `/satchel/assets/${id}/revisions`);
@@ -220,18 +209,18 @@ test("/mcp's own save_memory and recall_memories: a memory whose cited file is g
   writeFileSync(cited, 'make deploy\n');
   const client = await connect('satchel', 'Codex');
   try {
-    const saved = await call(client, 'save_memory', { title: 'How staging deploys', text: 'Run deploy.sh after the migrations.', files: [cited], tags: ['deploy'] });
+    const saved = await callToolOk(client, 'save_memory', { title: 'How staging deploys', text: 'Run deploy.sh after the migrations.', files: [cited], tags: ['deploy'] });
     const id = (saved.structuredContent as { id: string }).id;
-    let recalled = (await call(client, 'recall_memories', { query: 'staging deploys' })).structuredContent as { memories: Array<Record<string, any>> };
+    let recalled = (await callToolOk(client, 'recall_memories', { query: 'staging deploys' })).structuredContent as { memories: Array<Record<string, any>> };
     assert.equal(recalled.memories[0]!.id, id);
     assert.equal(recalled.memories[0]!.may_be_stale, false);
     // A snippet search finds it too, marked as a memory rather than passed off as code.
-    const found = await call(client, 'search_snippets', { query: 'staging deploys' });
+    const found = await callToolOk(client, 'search_snippets', { query: 'staging deploys' });
     assert.deepEqual((found.structuredContent as { snippets: Array<{ id: string; memory?: boolean }> }).snippets.map((s) => [s.id, s.memory]), [[id, true]]);
     assert.match(text(found), /memory, Markdown/);
     const { rmSync } = await import('node:fs');
     rmSync(cited);
-    const result = await call(client, 'recall_memories', {});
+    const result = await callToolOk(client, 'recall_memories', {});
     recalled = result.structuredContent as { memories: Array<Record<string, any>> };
     assert.equal(recalled.memories[0]!.may_be_stale, true);
     assert.match(text(result), /May be stale.*deploy\.sh is gone/);

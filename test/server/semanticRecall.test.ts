@@ -13,9 +13,7 @@ import { tinyGguf } from '../support/gguf.ts';
 import { servedEntry } from '../support/catalogEntry.ts';
 import type { CatalogEntry } from '../../src/core/models/catalog.ts';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectMcp } from '../support/mcpClient.ts';
 
 let files: FileServer;
 let t: TestServer;
@@ -115,10 +113,9 @@ test('the real embedding runtime: back-fill, writes, hybrid search over HTTP, un
   );
 
   // The MCP server's search_snippets goes through the same hybrid search.
-  const mcp = new Client({ name: 'satchel-semantic-test', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+  const mcp = await connectMcp(t.url, 'satchel-semantic-test');
   try {
-    const result = (await mcp.callTool({ name: 'search_snippets', arguments: { query: 'shout', limit: 50 } })) as CallToolResult;
+    const result = await callTool(mcp, 'search_snippets', { query: 'shout', limit: 50 });
     const snippets = (result.structuredContent as { snippets: Array<{ id: string }> }).snippets;
     assert.deepEqual(
       snippets.map((snippet) => snippet.id),

@@ -4,13 +4,18 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import assert from 'node:assert/strict';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-/** A client named `name` connected to the host at `url`, on `path` (Satchel's `/mcp` or a Pieces path). */
-export async function connectMcp(url: string, name: string, path = '/mcp'): Promise<Client> {
+/**
+ * A client named `name` connected to the host at `url`, on `path` (Satchel's `/mcp` or a Pieces path),
+ * over streamable HTTP or the legacy SSE transport (Pieces' 2024-11-05 path).
+ */
+export async function connectMcp(url: string, name: string, path = '/mcp', transport: 'streamable' | 'sse' = 'streamable'): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}${path}`)));
+  const endpoint = new URL(`${url}${path}`);
+  await client.connect(transport === 'sse' ? new SSEClientTransport(endpoint) : new StreamableHTTPClientTransport(endpoint));
   return client;
 }
 

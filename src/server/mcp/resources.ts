@@ -8,8 +8,10 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import type { Satchel } from '../../core/satchel.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { contentOf } from '../../core/assets/content.ts';
+import { LIMITS } from '../../core/limits.ts';
 import { imageTypeOf } from '../../core/assets/specifics.ts';
-import { languageName, originalOf } from './snippetViews.ts';
+import { MAX_CONTENT_CHARS, cutNote, languageName, originalOf, wholeAtResource } from './snippetViews.ts';
+import { agentOpening } from './snippetOpening.ts';
 import { agentName, agentView } from '../agentSecrets.ts';
 import type { SecretTexts } from '../../core/secrets/detector.ts';
 
@@ -45,16 +47,27 @@ export function registerSnippetResources(server: McpServer, core: Satchel): void
   server.registerResource(
     'snippet',
     template,
-    { title: 'Saved snippet', description: 'A snippet saved in Satchel, by id: its content as stored.', mimeType: 'text/plain' },
+    {
+      title: 'Saved snippet',
+      description: `A snippet saved in Satchel, by id: its content as stored (one over ${LIMITS.contentChars} characters, stored before that limit, cut at its first ${MAX_CONTENT_CHARS} with a note).`,
+      mimeType: 'text/plain',
+    },
     async (uri, variables): Promise<ReadResourceResult> => {
       const raw = variables.id;
       let id: string;
       let texts: SecretTexts | undefined;
       try {
         id = decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? '') : (raw ?? ''));
+        // Its length from its stored head (a large text's document is not read to learn it).
+        const opening = core.assets.opening(id, MAX_CONTENT_CHARS);
+        if (!wholeAtResource(opening.chars)) {
+          // Over a snippet's content limit (an older store's): cut as get_snippet cuts it, saying so.
+          const shown = await agentOpening(core, id, core.assets.get(id, { transferables: false }).name ?? '', opening);
+          return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${shown.text}\n\n${cutNote(id, shown.text.length, shown.chars)}` }] };
+        }
         // Its text taken out of its document by SQLite, with its name and description, read once: the
-        // door tells them for the stored ones by their hash (storedDoors.ts), so a 60 MB text is
-        // neither parsed out of its document nor read or scanned a second time.
+        // door tells them for the stored ones by their hash (storedDoors.ts), so the text is neither
+        // parsed out of its document nor read or scanned a second time.
         texts = core.assets.secrets.textsOf(id);
         if (texts === undefined) throw new NotFoundError('asset', id);
       } catch (error) {

@@ -16,6 +16,7 @@ import { registerSnippetWriteTools } from './snippetWriteTools.ts';
 import type { ExchangeSlots } from './exchangeSlots.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
 import { agentName, agentView, foundOnlyBySecret, scannedText } from '../agentSecrets.ts';
+import { agentOpening } from './snippetOpening.ts';
 import { SUMMARY_CHARS } from '../../core/assets/summaries.ts';
 import type { SearchMode } from '../../wire/search.ts';
 
@@ -194,10 +195,8 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: (
         if (!core.assets.exists(args.id)) throw new NotFoundError('asset', args.id);
         const revision = core.history.current(args.id);
         const asset = core.assets.get(args.id, { transferables: false });
-        const opening = core.assets.opening(args.id, MAX_CONTENT_CHARS);
-        // A cut text is scanned whole: a value that begins before the cut is hidden too (issue 32).
-        const view = await agentView(core, { code: opening.binary ? '' : scannedText(core, args.id, opening, true), name: asset.name ?? '' }, args.id);
-        const detail = detailOf({ ...asset, name: view.texts.name }, { ...opening, text: opening.binary ? opening.text : view.texts.code }, revision);
+        const opening = await agentOpening(core, args.id, asset.name ?? '');
+        const detail = detailOf({ ...asset, name: opening.name }, opening, revision);
         return toolResult(detailText(detail), { ...detail });
       }),
   );

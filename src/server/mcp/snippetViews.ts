@@ -7,15 +7,35 @@ import type { Asset, ClassificationSpecific, Format } from '../../core/piecesTyp
 import type { AssetSummary } from '../../core/assets/assetService.ts';
 import { languageOf } from '../../core/classify/languages.ts';
 import { fenced } from '../../core/markdown.ts';
+import { LIMITS } from '../../core/limits.ts';
 
 /** Lines and characters of a snippet shown in a listing. */
 const PREVIEW_LINES = 4;
 const PREVIEW_CHARS = 240;
 /**
- * Characters of a snippet a tool returns whole. A store accepts 60 MB pastes; no agent's context
- * holds one, and the reply would carry it twice (text and structured). The resource has it all.
+ * Characters of a snippet a tool returns whole. No agent's context holds a text of today's content
+ * limit (4 MiB), and the reply would carry it twice (text and structured). The resource has it all,
+ * up to that limit (`wholeAtResource`).
  */
 export const MAX_CONTENT_CHARS = 256 * 1024;
+
+/**
+ * Whether the resource `satchel://assets/{id}` sends a text of `chars` characters whole: up to a
+ * snippet's content limit. A longer one (an older store's: a 60 MB paste) is cut at every MCP door
+ * where get_snippet cuts it: read and sent whole, it held the host's event loop 0.3–0.6 s (SQLite
+ * taking it out of its document, then the reply's serialisation), and no agent's context holds it.
+ */
+export function wholeAtResource(chars: number): boolean {
+  return chars <= LIMITS.contentChars;
+}
+
+/** What a door that cut a text to its first `shown` characters says after them; where to read the rest, when an MCP door sends it. */
+export function cutNote(id: string, shown: number, chars: number): string {
+  const rest = wholeAtResource(chars)
+    ? `read satchel://assets/${id} for all of it`
+    : `a text over ${LIMITS.contentChars} characters, stored before snippets were limited to that, is cut here at every MCP door`;
+  return `(The first ${shown} of ${chars} characters; ${rest}.)`;
+}
 
 export interface SnippetSummary {
   readonly id: string;
@@ -140,8 +160,6 @@ export function detailText(detail: SnippetDetail): string {
   lines.push(`created: ${detail.created}`, `updated: ${detail.updated}`, '');
   if (detail.binary) lines.push('(binary content, not shown)');
   else lines.push(fenced(detail.content, detail.language));
-  if (detail.truncated) {
-    lines.push(`(The first ${detail.content.length} of ${detail.length} characters; read satchel://assets/${detail.id} for all of it.)`);
-  }
+  if (detail.truncated) lines.push(cutNote(detail.id, detail.content.length, detail.length));
   return lines.join('\n');
 }

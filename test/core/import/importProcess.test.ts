@@ -5,16 +5,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { tempDir, waitFor, withCore } from '../../support/helpers.ts';
 import { isAlive } from '../../support/processes.ts';
 import { SnippetImporter, type ImportSource } from '../../../src/core/import/importer.ts';
-import { ImportProcess } from '../../../src/core/import/importProcess.ts';
+import { ImportProcess, type ChildScript } from '../../../src/core/import/importProcess.ts';
 import { SOURCE_PIECE_BYTES } from '../../../src/core/import/importProtocol.ts';
 import { BulkWriter } from '../../../src/core/assets/bulkWriter.ts';
 import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
+import { DATA_HOST_NODE_FLAGS } from '../../../src/core/hostNodeFlags.ts';
 
 function file(name: string, count: number, from = 0): ImportSource {
   const entries = Array.from({ length: count }, (_, i) => [`Proc ${from + i}`, { scope: 'typescript', prefix: ['proc'], body: `export const proc${from + i} = ${from + i}; // ${'p'.repeat((from + i) % 300)}` }]);
@@ -120,25 +121,33 @@ test('closing the store during an import fails it, waits for the child, and leav
   }
 });
 
+/**
+ * An ImportProcess of `core`'s store whose child runs `script`, a stand-in that ends before it is
+ * ready: the imports then run in this process, which writes them.
+ */
+function importsWithChild(core: Satchel, script: ChildScript, warn: (message: string) => void = () => {}): ImportProcess {
+  return new ImportProcess({
+    child: { path: core.context.database.path, schemaVersion: core.context.database.schemaVersion },
+    inProcess: new SnippetImporter({
+      writer: new BulkWriter(core.context, core.assets.bulkTargets()),
+      isSaved: () => false,
+      classify: async () => 'ts',
+      preparer: new BatchPreparer(false),
+    }),
+    session: () => core.assets.deferMerging(),
+    classify: async () => 'ts',
+    adopt: () => assert.fail('nothing is written elsewhere'),
+    script,
+    logger: { info() {}, warn, error() {} },
+  });
+}
+
 test('a child that cannot open the store (ends before it is ready): the import runs in this process instead, and the next ones too', async () => {
   await withCore(async (core) => {
     const script = join(tempDir(), 'broken.cjs');
     writeFileSync(script, "process.stderr.write('no SQLite here\\n'); process.exit(3);\n");
     const warnings: string[] = [];
-    const imports = new ImportProcess({
-      child: { path: core.context.database.path, schemaVersion: core.context.database.schemaVersion },
-      inProcess: new SnippetImporter({
-        writer: new BulkWriter(core.context, core.assets.bulkTargets()),
-        isSaved: () => false,
-        classify: async () => 'ts',
-        preparer: new BatchPreparer(false),
-      }),
-      session: () => core.assets.deferMerging(),
-      classify: async () => 'ts',
-      adopt: () => assert.fail('nothing is written elsewhere'),
-      script: { path: script, execArgv: [] },
-      logger: { info() {}, warn: (message) => void warnings.push(message), error() {} },
-    });
+    const imports = importsWithChild(core, { path: script, execArgv: [] }, (message) => void warnings.push(message));
     const first = await imports.import([file('a.code-snippets', 40)]);
     assert.equal(first.imported, 40);
     assert.equal(warnings.length, 1);
@@ -148,6 +157,21 @@ test('a child that cannot open the store (ends before it is ready): the import r
     assert.equal(warnings.length, 1, 'no second attempt to start the child');
     assert.equal(core.assets.identifiers().length, 50);
     await imports.close();
+  });
+});
+
+test("the import process is started with the data host's V8 flags, the script's own after them", async () => {
+  await withCore(async (core) => {
+    const dir = tempDir();
+    const script = join(dir, 'flags.cjs');
+    const out = join(dir, 'execArgv.json');
+    // A stand-in child: it writes the Node flags it was given and ends before it is ready (the import then runs here).
+    writeFileSync(script, `require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.execArgv)); process.exit(3);\n`);
+    const imports = importsWithChild(core, { path: script, execArgv: ['--max-semi-space-size=8'] });
+    assert.equal((await imports.import([file('a.code-snippets', 5)])).imported, 5);
+    await imports.close();
+    assert.deepEqual(DATA_HOST_NODE_FLAGS, ['--max-semi-space-size=4']);
+    assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), [...DATA_HOST_NODE_FLAGS, '--max-semi-space-size=8']);
   });
 });
 

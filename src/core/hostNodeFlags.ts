@@ -1,0 +1,11 @@
+/**
+ * V8's flags for the data host's Node processes, given before the script: the host a window starts
+ * and the one `satchel mcp-stdio` starts (hostCommand.ts), and the import process it forks
+ * (importProcess.ts), which allocates as fast as the host's first sync. The young generation at
+ * most 4 MB a semi-space instead of V8's 16: the first sync and the import allocate fast enough
+ * that V8 grows it to its most, and the process's RSS keeps what it grew to. At 100k snippets the
+ * first sync's peak went from 244–255 to 187–234 MB for about 3% more of the host's CPU; 1 and 2 MB
+ * cut it less (a smaller young generation promotes more to the old one) (docs/performance.md, "A
+ * smaller young generation"). Flags a caller gives come after these, so theirs win.
+ */
+export const DATA_HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
