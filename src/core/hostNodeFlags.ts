@@ -9,3 +9,14 @@
  * smaller young generation"). Flags a caller gives come after these, so theirs win.
  */
 export const DATA_HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+
+/**
+ * Set in the environment of a host started without the flags because its runtime refused them
+ * (hostSupervisor.ts): the processes it forks from the same runtime go without them too.
+ */
+export const NO_NODE_FLAGS_ENV = 'SATCHEL_NO_NODE_FLAGS';
+
+/** The flags for a process forked from this one's runtime. */
+export function dataHostNodeFlags(env: NodeJS.ProcessEnv = process.env): readonly string[] {
+  return env[NO_NODE_FLAGS_ENV] === '1' ? [] : DATA_HOST_NODE_FLAGS;
+}

@@ -9,7 +9,7 @@ import { closeSync, openSync, readSync, renameSync, statSync, fstatSync } from '
 import { join } from 'node:path';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/store/privateFiles.ts';
 import { DATABASE_FILE } from '../core/store/database.ts';
-import { DATA_HOST_NODE_FLAGS } from '../core/hostNodeFlags.ts';
+import { DATA_HOST_NODE_FLAGS, NO_NODE_FLAGS_ENV } from '../core/hostNodeFlags.ts';
 
 export const HOST_LOG_FILE = 'host.log';
 
@@ -127,7 +127,8 @@ export function spawnDataHost(command: DataHostCommand, settings: DataHostSettin
       cwd: settings.dataDir,
       stdio: ['ignore', log, log],
       windowsHide: true,
-      env: { ...DATA_HOST_ALLOCATOR_ENV, ...process.env, ...command.env },
+      // A host started without the flags (its runtime refused them) forks its children without them too.
+      env: { ...DATA_HOST_ALLOCATOR_ENV, ...process.env, ...command.env, ...(nodeFlags.length === 0 ? { [NO_NODE_FLAGS_ENV]: '1' } : {}) },
     });
     child.unref();
     return { child, logStart };

@@ -229,7 +229,7 @@ test('a runtime that refuses the host\'s V8 flags gets the host started again wi
   // finds the directory served elsewhere (so the window waits, having started it twice).
   writeFileSync(script, `const fs = require('node:fs');
 const seen = fs.existsSync(${JSON.stringify(starts)}) ? JSON.parse(fs.readFileSync(${JSON.stringify(starts)}, 'utf8')) : [];
-fs.writeFileSync(${JSON.stringify(starts)}, JSON.stringify([...seen, process.execArgv]));
+fs.writeFileSync(${JSON.stringify(starts)}, JSON.stringify([...seen, [process.execArgv, process.env.SATCHEL_NO_NODE_FLAGS ?? null]]));
 const refused = process.execArgv.find((flag) => flag.startsWith('--max-semi-space-size'));
 if (refused) { console.error('node: bad option: ' + refused); process.exit(9); }
 process.exit(${EXIT_SERVED_ELSEWHERE});`);
@@ -237,7 +237,7 @@ process.exit(${EXIT_SERVED_ELSEWHERE});`);
   const picky = window(dataDir, { command: { execPath: process.execPath, script }, logger: { ...silentLogger, warn: (message) => warned.push(message) } });
   try {
     assert.equal((await picky.start()).kind, 'waiting');
-    assert.deepEqual(JSON.parse(readFileSync(starts, 'utf8')), [DATA_HOST_NODE_FLAGS, []]);
+    assert.deepEqual(JSON.parse(readFileSync(starts, 'utf8')), [[DATA_HOST_NODE_FLAGS, null], [[], '1']], 'the second start without the flags, told so for its own children');
     assert.match(warned.join('\n'), /does not take --max-semi-space-size=4/);
   } finally {
     await picky.close();

@@ -20,7 +20,7 @@ import type { ChangeEvent, Disposable } from '../events.ts';
 import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { Calls } from '../rpc/calls.ts';
 import { lowerPriority } from '../childPriority.ts';
-import { DATA_HOST_NODE_FLAGS } from '../hostNodeFlags.ts';
+import { dataHostNodeFlags } from '../hostNodeFlags.ts';
 import { isFileError } from './files.ts';
 import type { ImportOptions, ImportSource, ImportSummary, SnippetImporter } from './importer.ts';
 import { bundledImportHost, relayedError, SOURCE_PIECE_BYTES, type FromChild, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
@@ -229,7 +229,7 @@ export class ImportProcess {
       try {
         child = fork(this.script.path, [JSON.stringify(this.deps.child)], {
           // The data host's own V8 flags (its smaller young generation): an import allocates as fast as a first sync.
-          execArgv: [...DATA_HOST_NODE_FLAGS, ...this.script.execArgv],
+          execArgv: [...dataHostNodeFlags(), ...this.script.execArgv],
           // In VS Code, process.execPath is the editor's Electron: this makes it run as plain Node.
           execPath: process.execPath,
           env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },

@@ -15,7 +15,7 @@ import { ImportProcess, type ChildScript } from '../../../src/core/import/import
 import { SOURCE_PIECE_BYTES } from '../../../src/core/import/importProtocol.ts';
 import { BulkWriter } from '../../../src/core/assets/bulkWriter.ts';
 import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
-import { DATA_HOST_NODE_FLAGS } from '../../../src/core/hostNodeFlags.ts';
+import { DATA_HOST_NODE_FLAGS, NO_NODE_FLAGS_ENV, dataHostNodeFlags } from '../../../src/core/hostNodeFlags.ts';
 
 function file(name: string, count: number, from = 0): ImportSource {
   const entries = Array.from({ length: count }, (_, i) => [`Proc ${from + i}`, { scope: 'typescript', prefix: ['proc'], body: `export const proc${from + i} = ${from + i}; // ${'p'.repeat((from + i) % 300)}` }]);
@@ -173,6 +173,28 @@ test("the import process is started with the data host's V8 flags, the script's 
     assert.deepEqual(DATA_HOST_NODE_FLAGS, ['--max-semi-space-size=4']);
     assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), [...DATA_HOST_NODE_FLAGS, '--max-semi-space-size=8']);
   });
+});
+
+test('a host started without the V8 flags (its runtime refused them) forks its import process without them too', async () => {
+  assert.deepEqual(dataHostNodeFlags({ [NO_NODE_FLAGS_ENV]: '1' }), []);
+  assert.deepEqual(dataHostNodeFlags({}), DATA_HOST_NODE_FLAGS);
+  const before = process.env[NO_NODE_FLAGS_ENV];
+  process.env[NO_NODE_FLAGS_ENV] = '1';
+  try {
+    await withCore(async (core) => {
+      const dir = tempDir();
+      const script = join(dir, 'flags.cjs');
+      const out = join(dir, 'execArgv.json');
+      writeFileSync(script, `require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.execArgv)); process.exit(3);\n`);
+      const imports = importsWithChild(core, { path: script, execArgv: [] });
+      assert.equal((await imports.import([file('a.code-snippets', 5)])).imported, 5);
+      await imports.close();
+      assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), []);
+    });
+  } finally {
+    if (before === undefined) delete process.env[NO_NODE_FLAGS_ENV];
+    else process.env[NO_NODE_FLAGS_ENV] = before;
+  }
 });
 
 test('an import cancelled while it waits its turn settles at once: its files are never read, and the queue goes on', async () => {
