@@ -39,10 +39,17 @@ for (const rule of rules) {
   test(`${rule} is linear in its input at the content limit`, async () => {
     for (const unit of adversarial(rule)) {
       await timed(rule, fillTo(unit, LIMIT / 64)); // warm up
-      const small = await timed(rule, fillTo(unit, LIMIT / 8));
-      const large = await timed(rule, fillTo(unit, LIMIT));
+      let small = await timed(rule, fillTo(unit, LIMIT / 8));
+      let large = await timed(rule, fillTo(unit, LIMIT));
       // 8× the input: linear is ~8×; quadratic would be 64× (the measured core harness: 57×, 78 s).
-      assert.ok(large < 24 * small + 400, `${JSON.stringify(unit.slice(0, 24))}: ${(LIMIT / 8).toLocaleString()} chars ${small.toFixed(0)} ms, ${LIMIT.toLocaleString()} chars ${large.toFixed(0)} ms`);
+      const linear = (): boolean => large < 24 * small + 400;
+      if (!linear()) {
+        // Measured once more before failing: a busy machine once stalled one run (4 Mi newlines 3,656 ms
+        // at load 9, 117 ms when run again); a quadratic rule is as slow the second time.
+        small = Math.min(small, await timed(rule, fillTo(unit, LIMIT / 8)));
+        large = Math.min(large, await timed(rule, fillTo(unit, LIMIT)));
+      }
+      assert.ok(linear(), `${JSON.stringify(unit.slice(0, 24))}: ${(LIMIT / 8).toLocaleString()} chars ${small.toFixed(0)} ms, ${LIMIT.toLocaleString()} chars ${large.toFixed(0)} ms`);
       assert.ok(large < 10_000, `${JSON.stringify(unit.slice(0, 24))}: the limit took ${large.toFixed(0)} ms`);
     }
   });
