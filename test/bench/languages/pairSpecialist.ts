@@ -3,8 +3,8 @@
  * packages. Each half of the tuning packages is decided by the token fold model and the pair
  * specialists trained on the other half (train.ts `foldOf`); where the combination's first two
  * languages are a specialist's pair, the specialist decides between them, either when the two are
- * within a margin of each other (`margin M`) or by adding its log-odds, times a weight, to theirs
- * (`blend w`); the corrections (corrections.ts) apply after it, as in decision.ts.
+ * within a margin of each other (`margin M`), by adding its log-odds, times a weight, to theirs
+ * (`blend w`), or when its log-odds for the second are above a threshold (`sure T`); the corrections (corrections.ts) apply after it, as in decision.ts.
  *
  *   SHUFFLE_SEED=7 node --experimental-strip-types test/bench/languages/pairSpecialist.ts TRAIN.json TUNE.json TUNE.guesslang.json FOLD-PREFIX SPECIALIST-PREFIX OUT.json
  *   node --experimental-strip-types test/bench/languages/pairSpecialist.ts --mean OUT7.json OUT8.json OUT9.json
@@ -26,6 +26,7 @@ import { foldModels, foldOf, packageOf } from './train.ts';
 const modes = [
   ...[0.5, 1, 2, 4, 8, Infinity].map((margin) => ({ name: `margin ${margin}`, flips: (m: number, odds: number) => m < margin && odds > 0 })),
   ...[0.25, 0.5, 1, 2].map((weight) => ({ name: `blend ${weight}`, flips: (m: number, odds: number) => weight * odds > m })),
+  ...[2, 4, 8].map((sure) => ({ name: `sure ${sure}`, flips: (_: number, odds: number) => odds > sure })),
 ];
 
 /** Right answers (counts) a result file holds: the baseline's, and each kind, pair and mode's change to them. */
@@ -42,6 +43,12 @@ interface Results {
   readonly snippets: { readonly short: number; readonly medium: number };
   readonly baseline: Counts;
   readonly changes: Record<string, Counts>;
+  /**
+   * By kind and pair, on short windows with guesslang where unsure: how many have the pair as the
+   * combination's first two, of them how many the combination and the specialist alone are right
+   * on, and how many of the pair's windows are read as the other language of the pair.
+   */
+  readonly pairs?: Record<string, { readonly topTwo: number; readonly combinationRight: number; readonly specialistRight: number; readonly misses: number }>;
 }
 
 const zero = (): Counts => ({ aloneShort: 0, aloneMedium: 0, gatedShort: 0, gatedMedium: 0, fixed: 0, broken: 0 });
@@ -54,6 +61,12 @@ function mean(files: readonly string[]): void {
   const base = (key: keyof Counts, of: number): string => point(sum((r) => r.baseline, key), of);
   console.log(`mean of ${all.length} runs, ${short} short and ${medium} medium windows`);
   console.log(`baseline: alone short ${base('aloneShort', short)} medium ${base('aloneMedium', medium)}; guesslang below 0.6 short ${base('gatedShort', short)} medium ${base('gatedMedium', medium)}`);
+  console.log('| kind | pair | short windows with the pair first two | combination right | specialist alone right | pair windows read as the other |');
+  for (const key of Object.keys(all[0]!.pairs ?? {})) {
+    const of = (k: 'topTwo' | 'combinationRight' | 'specialistRight' | 'misses'): string => (all.reduce((total, r) => total + (r.pairs?.[key]?.[k] ?? 0), 0) / all.length).toFixed(1);
+    const [kind, pair] = key.split('|');
+    console.log(`| ${kind} | ${pair} | ${of('topTwo')} | ${of('combinationRight')} | ${of('specialistRight')} | ${of('misses')} |`);
+  }
   console.log('| kind | pair | mode | alone short Δ | alone medium Δ | gated short Δ | gated medium Δ | short fixed / broken (sum over runs) |');
   for (const key of Object.keys(all[0]!.changes)) {
     const of = (k: keyof Counts, n: number): string => point(sum((r) => r.changes[key], k), n);
@@ -124,6 +137,7 @@ function run(trainFile: string, tuneFile: string, guesslangFile: string, foldPre
     if (gated.answer === snippet.language) baseline[short ? 'gatedShort' : 'gatedMedium']++;
   }
   const changes: Record<string, Counts> = {};
+  const pairs: Record<string, { topTwo: number; combinationRight: number; specialistRight: number; misses: number }> = {};
   for (const kind of kinds) {
     for (const pair of specialistPairs) {
       const name = pair.join('');
@@ -137,6 +151,17 @@ function run(trainFile: string, tuneFile: string, guesslangFile: string, foldPre
         const forSecond = decided.second === pair[1] ? odds : -odds;
         return flips(decided.margin!, forSecond) ? correctedBySyntax(snippet.text, decided.second) : decided.answer;
       };
+      const tally = { topTwo: 0, combinationRight: 0, specialistRight: 0, misses: 0 };
+      for (const { snippet, gated } of cases) {
+        if (snippet.size !== 'short') continue;
+        const other = members.find((language) => language !== snippet.language);
+        if (members.includes(snippet.language) && gated.answer === other) tally.misses++;
+        if (!members.includes(gated.first ?? '') || !members.includes(gated.second ?? '')) continue;
+        tally.topTwo++;
+        if (gated.answer === snippet.language) tally.combinationRight++;
+        if (answerWith(snippet, gated, (_, odds) => odds > 0) === snippet.language) tally.specialistRight++;
+      }
+      pairs[`${kind}|${name}`] = tally;
       for (const mode of modes) {
         const counts = zero();
         for (const { snippet, alone, gated } of cases) {
@@ -152,7 +177,7 @@ function run(trainFile: string, tuneFile: string, guesslangFile: string, foldPre
       }
     }
   }
-  const results: Results = { snippets: { short: tune.filter((s) => s.size === 'short').length, medium: tune.filter((s) => s.size === 'medium').length }, baseline, changes };
+  const results: Results = { snippets: { short: tune.filter((s) => s.size === 'short').length, medium: tune.filter((s) => s.size === 'medium').length }, baseline, changes, pairs };
   writeFileSync(outFile, JSON.stringify(results, null, 1));
   mean([outFile]);
 }
