@@ -56,6 +56,13 @@ test('a specialist trained on two languages tells them apart by what only one ha
   assert.ok(model.score('printf("%d\\n", total);\nfor (i = 0; i < n; i++) {\n') < 0, 'C toward the first');
   const reversed = new PairModel(trainPair(snippets, ['cpp', 'c'], 'tokens'));
   assert.ok(reversed.score('std::cout << std::endl;\n') < 0);
+  // Naive Bayes's log-odds added to the regression's weights push the same way, further.
+  const plain = trainPair(snippets, ['c', 'cpp'], 'tokens', { scale: 100, shortOnly: false, naiveBayes: 0 });
+  const withBayes = trainPair(snippets, ['c', 'cpp'], 'tokens', { scale: 100, shortOnly: false, naiveBayes: 0.25 });
+  assert.ok(withBayes.weights.length > plain.weights.length, 'every feature of the vocabulary gets a weight');
+  const cout = 'std::cout << total << std::endl;\n';
+  assert.ok(new PairModel(withBayes).score(cout) > new PairModel(plain).score(cout));
+  assert.ok(new PairModel(plain).score(cout) > 0);
 });
 
 test('the richer feature kinds read what the tokens do and more', () => {
