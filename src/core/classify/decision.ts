@@ -141,7 +141,8 @@ export type PairDecider = (text: string, first: ClassificationSpecific, second: 
 /**
  * Prose as text, one-line commands and SQL statements by their first word, then the models
  * combined. `model` and `weights` are the shipped ones unless a benchmark scores others; `extra` is
- * a further model a benchmark adds, counted with `weights.extraWeight` (none ships: docs/languages.md).
+ * a further model a benchmark adds, counted with `weights.extraWeight`, and `pair` a pair specialist
+ * it tries, before the corrections (none ships: docs/languages.md).
  */
 export function chooseLanguage(
   text: string,
