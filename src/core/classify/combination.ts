@@ -39,6 +39,14 @@ export interface ExtraScores {
   readonly logProbabilities: Float64Array;
 }
 
+/** The combination's answer, and the language next to it with how far behind (in combined log score) when there is one. */
+export interface CombinedGuess {
+  readonly specific: ClassificationSpecific;
+  readonly confidence: number;
+  readonly runnerUp?: ClassificationSpecific;
+  readonly margin?: number;
+}
+
 export const tunedCombination: Combination = {
   temperature: 4,
   modelWeight: 4,
@@ -60,7 +68,7 @@ export function combine(
   guesses: readonly ModelGuess[],
   weights: Combination = tunedCombination,
   extra?: ExtraScores,
-): { specific: ClassificationSpecific; confidence: number } {
+): CombinedGuess {
   const modelOf = new Map<ClassificationSpecific, number>();
   for (const guess of guesses) {
     const specific = specificFromGuesslang(guess.languageId);
@@ -79,9 +87,12 @@ export function combine(
     return scores.logLikelihoods[i]! / weights.temperature + model + (weights.bias?.[language] ?? 0) + extraOf(language);
   });
   for (let i = 1; i < combined.length; i++) if (combined[i]! > combined[best]!) best = i;
+  let second = best === 0 ? 1 : 0;
+  for (let i = 0; i < combined.length; i++) if (i !== best && combined[i]! > combined[second]!) second = i;
   // The winner's share of the combined posterior.
   const total = combined.reduce((sum, value) => sum + Math.exp(value - combined[best]!), 0);
-  return { specific: scores.languages[best]!, confidence: 1 / total };
+  const runnerUp = scores.languages[second];
+  return { specific: scores.languages[best]!, confidence: 1 / total, ...(runnerUp === undefined || second === best ? {} : { runnerUp, margin: combined[best]! - combined[second]! }) };
 }
 
 /** The further model's weighted log-probability of a language (its least for one it was not trained on). */

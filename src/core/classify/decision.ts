@@ -133,9 +133,16 @@ export function wantsModel(text: string): boolean {
 }
 
 /**
+ * Decides between the combination's first two languages when they are a pair it knows (a
+ * benchmark's candidate: docs/languages.md, seventh pass); undefined leaves the combination's answer.
+ */
+export type PairDecider = (text: string, first: ClassificationSpecific, second: ClassificationSpecific, margin: number) => ClassificationSpecific | undefined;
+
+/**
  * Prose as text, one-line commands and SQL statements by their first word, then the models
  * combined. `model` and `weights` are the shipped ones unless a benchmark scores others; `extra` is
- * a further model a benchmark adds, counted with `weights.extraWeight` (none ships: docs/languages.md).
+ * a further model a benchmark adds, counted with `weights.extraWeight`, and `pair` a pair specialist
+ * it tries, before the corrections (none ships: docs/languages.md).
  */
 export function chooseLanguage(
   text: string,
@@ -143,6 +150,7 @@ export function chooseLanguage(
   model: TokenModel = tokens(),
   weights: Combination = tunedCombination,
   extra?: (text: string) => ExtraScores,
+  pair?: PairDecider,
 ): LanguageGuess {
   if (isBlank(text)) return { specific: 'txt', confidence: 0, source: 'default' };
   const head = text.slice(0, 3_000);
@@ -155,5 +163,6 @@ export function chooseLanguage(
   const scores = model.score(text);
   if (scores.known < minKnownTokens) return { ...classifyWithFallback(text), source: 'fallback' };
   const combined = combine(scores, guesses, weights, (weights.extraWeight ?? 0) > 0 ? extra?.(text) : undefined);
-  return { specific: correctedBySyntax(text, combined.specific), confidence: combined.confidence, source: guesses.length > 0 ? 'model' : 'tokens' };
+  const specific = (combined.runnerUp !== undefined && pair?.(text, combined.specific, combined.runnerUp, combined.margin ?? 0)) || combined.specific;
+  return { specific: correctedBySyntax(text, specific), confidence: combined.confidence, source: guesses.length > 0 ? 'model' : 'tokens' };
 }

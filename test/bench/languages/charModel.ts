@@ -41,7 +41,7 @@ function maskName(word: string): string {
 }
 
 /** A line as the model reads it: start and end markers, indentation as one mark, inner whitespace as one space. */
-function lineForm(line: string, form: CharForm): string {
+export function lineForm(line: string, form: CharForm): string {
   const trimmed = line.trim();
   if (trimmed === '') return '';
   const indent = line.startsWith('\t') ? '\t' : line.startsWith(' ') ? ' ' : '';

@@ -52,11 +52,21 @@ export interface TrainedWeights {
  */
 const seeds = process.env['SEEDS'] === undefined ? [shuffleSeed] : process.env['SEEDS'].split(',').map(Number);
 
-export function trainWeights(snippets: readonly BenchSnippet[], languages: readonly string[], vocabulary: readonly string[]): TrainedWeights {
+/**
+ * `featuresOf`: what a snippet is read into (the token model's tokens; a pair specialist may read
+ * more, pairModel.ts); `scale`: the weights are stored as integers of 1/scale.
+ */
+export function trainWeights(
+  snippets: readonly BenchSnippet[],
+  languages: readonly string[],
+  vocabulary: readonly string[],
+  featuresOf: (text: string) => Iterable<string> = tokensOf,
+  scale = weightScale,
+): TrainedWeights {
   const index = new Map(vocabulary.map((token, i) => [token, i]));
   const count = languages.length;
   const examples = withShortWindows(snippets).map((snippet) => ({
-    features: Int32Array.from([...tokensOf(snippet.text)].flatMap((token) => index.get(token) ?? [])),
+    features: Int32Array.from([...featuresOf(snippet.text)].flatMap((token) => index.get(token) ?? [])),
     language: languages.indexOf(snippet.language),
   }));
   const meanWeights = new Float64Array(vocabulary.length * count);
@@ -70,12 +80,12 @@ export function trainWeights(snippets: readonly BenchSnippet[], languages: reado
     weights: vocabulary.map((_, token) => {
       const pairs: string[] = [];
       for (let l = 0; l < count; l++) {
-        const weight = Math.round(meanWeights[token * count + l]! * weightScale);
+        const weight = Math.round(meanWeights[token * count + l]! * scale);
         if (weight !== 0) pairs.push(`${l}:${weight}`);
       }
       return pairs.join(' ');
     }),
-    intercepts: Array.from(meanIntercepts, (value) => Math.round(value * weightScale)),
+    intercepts: Array.from(meanIntercepts, (value) => Math.round(value * scale)),
   };
 }
 
