@@ -8,6 +8,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { PLANTED, plantedIn } from '../support/fakeSecrets.ts';
 import { KEY as key, textAcrossCut } from '../support/textAcrossCut.ts';
 import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
@@ -21,6 +22,8 @@ const CONTENT = 60 * 1024 * 1024;
 const closing = `const stripe = "${PLANTED.stripeKey}";\n/*END*/`;
 const TEXT = textAcrossCut(CONTENT - MAX_CONTENT_CHARS, closing);
 const EDITED = '// edited by an agent\n';
+/** What the test reads of get_snippet's answer. */
+const Detail = z.object({ content: z.string(), revision: z.string(), length: z.number() });
 
 /** The same bound as the other doors over large snippets (largeResource.test.ts, largeSearch.test.ts). */
 const HELD_MS = 100;
@@ -37,7 +40,7 @@ test("an agent's update of a 60 MB snippet that writes its placeholders back is 
   const { host, port, id } = large;
   assert.ok(TEXT.length > LIMITS.contentChars);
   const read = await callTool(port, 'get_snippet', { id });
-  const shown = read.structured as { content: string; revision: string; length: number };
+  const shown = Detail.parse(read.structured);
   assert.ok(shown.content.startsWith('const github = "«secret: GitHub token»";'), shown.content.slice(0, 80));
   const { result, slowest, waited } = await withHealth({ port, host, everyMs: 50 }, () =>
     callTool(port, 'update_snippet', { id, expected_revision: shown.revision, content: EDITED + shown.content }),
@@ -52,7 +55,7 @@ test("an agent's update of a 60 MB snippet that writes its placeholders back is 
   // No value in the refusal, and nothing written: the snippet is as it was.
   assert.deepEqual(plantedIn(said), []);
   assert.ok(!said.includes(key.value.slice(0, 16)));
-  const after = (await callTool(port, 'get_snippet', { id })).structured as { content: string; revision: string; length: number };
+  const after = Detail.parse((await callTool(port, 'get_snippet', { id })).structured);
   assert.deepEqual({ revision: after.revision, length: after.length }, { revision: shown.revision, length: TEXT.length });
   assert.equal(after.content, shown.content);
 });

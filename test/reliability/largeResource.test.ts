@@ -8,6 +8,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { PLANTED, plantedIn } from '../support/fakeSecrets.ts';
 import { KEY as key, OPENING as opening, SHOWN_OF_KEY, textAcrossCut } from '../support/textAcrossCut.ts';
 import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
@@ -58,7 +59,7 @@ test('the MCP resource of a 60 MB snippet answers its opening with every value h
   assert.ok(!shown.includes(key.value.slice(0, 16)), 'no part of the key that falls before the cut');
   assert.ok(!shown.includes(key.value.slice(SHOWN_OF_KEY - 16, SHOWN_OF_KEY)), "not the key's last characters before the cut either");
   // Cut where get_snippet cuts it, saying so: both doors show the same opening.
-  const detail = (await callTool(port, 'get_snippet', { id })).structured as { content: string; truncated: boolean; length: number };
+  const detail = z.object({ content: z.string(), truncated: z.boolean(), length: z.number() }).parse((await callTool(port, 'get_snippet', { id })).structured);
   assert.equal(detail.truncated, true);
   assert.equal(detail.length, TEXT.length);
   assert.equal(shown, `${detail.content}\n\n(The first ${detail.content.length} of ${TEXT.length} characters; a text over ${LIMITS.contentChars} characters, stored before snippets were limited to that, is cut here at every MCP door.)`);
