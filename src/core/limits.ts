@@ -62,9 +62,9 @@ export class LimitExceededError extends TooLargeError {
   readonly kind: LimitKind;
   readonly limit: number;
   readonly actual: number;
-  /** `atLeast`: `actual` is a lower bound (the count stopped there, past the limit). */
-  constructor(kind: LimitKind, actual: number, atLeast = false) {
-    super(limitMessage(kind, actual, atLeast));
+  /** `atLeast`: `actual` is a lower bound (the count stopped there, past the limit); `why`: a sentence the message ends with. */
+  constructor(kind: LimitKind, actual: number, atLeast = false, why?: string) {
+    super(why === undefined ? limitMessage(kind, actual, atLeast) : `${limitMessage(kind, actual, atLeast)}. ${why}`);
     this.kind = kind;
     this.limit = LIMITS[kind];
     this.actual = actual;

@@ -66,11 +66,15 @@ export function foundOnlyBySecret(query: string, view: AgentView, readable: read
 /**
  * An agent's edit with the stored values put back where it wrote their placeholders (it read the snippet
  * redacted and sends the whole new text), so an agent's update never replaces a value with a placeholder.
+ * Throws what core.agentWrites.update would for a snippet agents do not edit (one over the content limit).
  */
 export async function restoredEdit<E extends { content?: string | undefined; name?: string | undefined; description?: string | undefined }>(core: Satchel, id: string, edit: E): Promise<E> {
   const secrets = core.doorSecrets();
   const written = [edit.content, edit.name, edit.description].some((text) => text !== undefined && holdsPlaceholder(text));
   if (secrets === undefined || !written || !core.assets.exists(id)) return edit;
+  // Refused before its stored text is read when core refuses the edit anyway: an older store's 60 MB
+  // text read, hashed and restored here held the host's event loop about 300 ms.
+  core.agentWrites.checkEditable(id);
   const stored: SecretTexts = { code: core.assets.text(id) ?? '', name: core.assets.get(id, { transferables: false }).name ?? '', description: core.snippets.info(id).description };
   const findings = await secrets.findingsIn(stored, id);
   if (findings.length === 0) return edit;

@@ -4,9 +4,9 @@
  * baselines); run it by hand:
  *   PATH=$PWD/node_modules/node/bin:$PATH node --experimental-strip-types --disable-warning=ExperimentalWarning test/bench/mcpTools.ts 10000
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestServer } from '../support/helpers.ts';
+import { connectMcp } from '../support/mcpClient.ts';
 import { SATCHEL_APPLICATION } from '../../src/core/assets/origin.ts';
 import type { Seed } from '../../src/core/piecesTypes.ts';
 import { TEST_AUTHOR } from '../support/authors.ts';
@@ -39,10 +39,11 @@ async function median(run: () => Promise<unknown>): Promise<number> {
 }
 
 const host = await startTestServer();
-const client = new Client({ name: 'mcp-bench', version: '1' });
+let client: Client | undefined;
 try {
   await Promise.all(Array.from({ length: size }, (_, i) => host.core.assets.writes.create(seed(i), { author: TEST_AUTHOR })));
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`)));
+  const connected = await connectMcp(host.url, 'mcp-bench');
+  client = connected;
   const calls: Array<[string, Record<string, unknown>]> = [
     ['search_snippets', { query: 'lorem' }],
     ['search_snippets', { query: `f${size - 1}` }],
@@ -56,12 +57,13 @@ try {
   ];
   console.log(`${size} snippets; median of ${RUNS} calls, ms`);
   for (const [name, args] of calls) {
-    const ms = await median(() => client.callTool({ name, arguments: args }));
+    // The SDK's call, unparsed: what is timed is the round trip.
+    const ms = await median(() => connected.callTool({ name, arguments: args }));
     console.log(`${ms.toFixed(1).padStart(8)}  ${name} ${JSON.stringify(args).slice(0, 60)}`);
   }
-  console.log(`${(await median(() => client.listTools())).toFixed(1).padStart(8)}  tools/list`);
-  console.log(`${(await median(() => client.listResources())).toFixed(1).padStart(8)}  resources/list`);
+  console.log(`${(await median(() => connected.listTools())).toFixed(1).padStart(8)}  tools/list`);
+  console.log(`${(await median(() => connected.listResources())).toFixed(1).padStart(8)}  resources/list`);
 } finally {
-  await client.close();
+  await client?.close();
   await host.close();
 }

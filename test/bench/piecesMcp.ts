@@ -5,10 +5,8 @@
  * 5). Not part of `npm run bench`; run it by hand:
  *   PATH=$PWD/node_modules/node/bin:$PATH node --experimental-strip-types --disable-warning=ExperimentalWarning test/bench/piecesMcp.ts 2000
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { startTestServer } from '../support/helpers.ts';
+import { connectMcp } from '../support/mcpClient.ts';
 import { createMcpServer } from '../../src/server/mcp/mcpServer.ts';
 import { ExchangeSlots } from '../../src/server/mcp/exchangeSlots.ts';
 import { authorOf } from '../../src/core/history/authors.ts';
@@ -43,12 +41,11 @@ try {
     const topic = topics[i % topics.length]!;
     await t.core.memories.save({ title: `${topic} decision ${i}`, summary: `We chose the ${topic} design ${i} because of load.` }, authorOf('mcp', 'bench'));
   }
-  for (const [label, transport] of [
-    ['streamable', () => new StreamableHTTPClientTransport(new URL(`${t.url}/model_context_protocol/2025-03-26/mcp`))],
-    ['sse', () => new SSEClientTransport(new URL(`${t.url}/model_context_protocol/2024-11-05/sse`))],
+  for (const [label, path] of [
+    ['streamable', '/model_context_protocol/2025-03-26/mcp'],
+    ['sse', '/model_context_protocol/2024-11-05/sse'],
   ] as const) {
-    const client = new Client({ name: 'bench', version: '1' });
-    await client.connect(transport());
+    const client = await connectMcp(t.url, 'bench', path, label);
     for (const [tool, args] of [
       ['ask_pieces_ltm', { question: 'why did we choose the cache design?', chat_llm: 'gpt-4o' }],
       ['workstream_summaries_full_text_search', { query: 'billing decision' }],

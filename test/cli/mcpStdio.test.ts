@@ -13,10 +13,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { z } from 'zod';
 import { tryStartHost, type RunningHost } from '../../src/hosting/host.ts';
 import { readPortFile } from '../../src/hosting/portFile.ts';
 import { silentLogger } from '../../src/core/context.ts';
 import { tempDir } from '../support/helpers.ts';
+import { callTool, structuredOk } from '../support/mcpClient.ts';
 import { ensureCliBuilt } from '../reliability/support.ts';
 
 const CLI = ensureCliBuilt();
@@ -38,10 +40,8 @@ function plainEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-function structured<T>(result: Awaited<ReturnType<Client['callTool']>>): T {
-  assert.notEqual(result.isError, true, JSON.stringify(result.content));
-  return result.structuredContent as T;
-}
+/** What these tests read of save_snippet's answer. */
+const Saved = z.object({ status: z.string(), id: z.string() });
 
 test('an MCP client on the bridge lists and calls tools, and keeps its session across a host restart on a new port', async () => {
   const dataDir = tempDir('satchel-mcp-stdio-');
@@ -53,13 +53,11 @@ test('an MCP client on the bridge lists and calls tools, and keeps its session a
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     for (const name of ['search_snippets', 'save_snippet', 'save_memory']) assert.ok(tools.includes(name), `${name} in ${tools.join(', ')}`);
 
-    const saved = structured<{ status: string; id: string }>(
-      await client.callTool({ name: 'save_snippet', arguments: { content: 'export const clampUnit = (v: number) => Math.min(1, Math.max(0, v));\n', name: 'clamp to unit', language: 'ts' } }),
-    );
+    const saved = await structuredOk(client, 'save_snippet', { content: 'export const clampUnit = (v: number) => Math.min(1, Math.max(0, v));\n', name: 'clamp to unit', language: 'ts' }, Saved);
     assert.equal(saved.status, 'saved');
     assert.equal(host.core.assets.get(saved.id).name, 'clamp to unit');
     assert.deepEqual(host.core.history.list(saved.id).revisions[0]!.author, { kind: 'mcp', name: 'Claude Desktop test' }, 'the host knows the client by its initialize');
-    const found = await client.callTool({ name: 'search_snippets', arguments: { query: 'clamp to unit' } });
+    const found = await callTool(client, 'search_snippets', { query: 'clamp to unit' });
     assert.match(JSON.stringify(found.content), /clamp to unit/);
 
     const firstUrl = host.server.url;
@@ -67,9 +65,7 @@ test('an MCP client on the bridge lists and calls tools, and keeps its session a
     host = await hostOn(dataDir);
     assert.notEqual(host.server.url, firstUrl, 'the new host listens on another port');
 
-    const again = structured<{ status: string; id: string }>(
-      await client.callTool({ name: 'save_snippet', arguments: { content: 'export const twice = (n: number) => n * 2;\n', name: 'twice', language: 'ts' } }),
-    );
+    const again = await structuredOk(client, 'save_snippet', { content: 'export const twice = (n: number) => n * 2;\n', name: 'twice', language: 'ts' }, Saved);
     assert.equal(again.status, 'saved');
     assert.deepEqual(host.core.history.list(again.id).revisions[0]!.author, { kind: 'mcp', name: 'Claude Desktop test' }, "the new host was given the client's initialize");
     assert.match(stderr(), /session goes on with the Satchel host/);
@@ -80,7 +76,7 @@ test('an MCP client on the bridge lists and calls tools, and keeps its session a
     const same = await tryStartHost({ dataDir, logger: silentLogger, port: samePort });
     assert.ok(same);
     host = same;
-    const third = structured<{ id: string }>(await client.callTool({ name: 'save_snippet', arguments: { content: 'export const thrice = (n: number) => n * 3;\n', name: 'thrice', language: 'ts' } }));
+    const third = await structuredOk(client, 'save_snippet', { content: 'export const thrice = (n: number) => n * 3;\n', name: 'thrice', language: 'ts' }, Saved);
     assert.deepEqual(host.core.history.list(third.id).revisions[0]!.author, { kind: 'mcp', name: 'Claude Desktop test' });
   } finally {
     await client.close();
@@ -143,7 +139,8 @@ test('closing stdin ends the bridge once the requests already sent are answered,
     const started = Date.now();
     assert.equal(await exited, 0, stderr);
     assert.ok(Date.now() - started < 5000, `exited ${Date.now() - started} ms after stdin closed`);
-    const replies = lines.map((line) => JSON.parse(line) as { jsonrpc?: string; id?: number; result?: { tools?: unknown[] } });
+    const Reply = z.object({ jsonrpc: z.string().optional(), id: z.number().optional(), result: z.object({ tools: z.array(z.unknown()).optional() }).optional() });
+    const replies = lines.map((line): unknown => JSON.parse(line)).map((reply) => Reply.parse(reply));
     for (const reply of replies) assert.equal(reply.jsonrpc, '2.0');
     assert.deepEqual(replies.map((reply) => reply.id).sort(), [1, 2]);
     assert.ok((replies.find((reply) => reply.id === 2)?.result?.tools?.length ?? 0) > 5);

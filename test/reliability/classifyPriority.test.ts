@@ -13,6 +13,7 @@ import { rmSync } from 'node:fs';
 import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, percentile, raw, sleep } from './support.ts';
 import { probeHealth, waitedOf } from './healthProbe.ts';
+import { callTool } from './mcpCall.ts';
 
 /** Far more classification than the test waits for: the import is still classifying when it is cancelled. */
 const IMPORTED = 3000;
@@ -47,17 +48,11 @@ async function timedCreate(text: string): Promise<number> {
   return performance.now() - started;
 }
 
-async function timedSave(text: string, id: number): Promise<number> {
+async function timedSave(text: string): Promise<number> {
   const started = performance.now();
-  const reply = await raw(port, {
-    method: 'POST',
-    path: '/mcp',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'save_snippet', arguments: { content: text } } }),
-    timeoutMs: 60_000,
-  });
-  assert.equal(reply.status, 200, reply.text.slice(0, 300));
-  assert.equal((reply.json as { result?: { isError?: boolean } }).result?.isError, undefined, reply.text.slice(0, 300));
+  const reply = await callTool(port, 'save_snippet', { content: text });
+  assert.equal(reply.status, 200);
+  assert.equal(reply.isError, false, reply.text?.slice(0, 300));
   return performance.now() - started;
 }
 
@@ -95,7 +90,7 @@ test('creates and MCP saves without a language do not wait for an import\'s clas
     await sleep(100);
   }
   for (let i = 0; i < SAVES; i++) {
-    saves.push(await timedSave(`public static int agentSaved${i}(int[] values) {\n    int total = 0;\n    for (int v : values) total += v * ${i};\n    return total;\n}\n`, i + 1));
+    saves.push(await timedSave(`public static int agentSaved${i}(int[] values) {\n    int total = 0;\n    for (int v : values) total += v * ${i};\n    return total;\n}\n`));
     await sleep(100);
   }
   const left = performance.now();

@@ -8,10 +8,12 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { rmSync } from 'node:fs';
 import { tempDir } from '../support/helpers.ts';
-import { HostProcess, figures, raw } from './support.ts';
+import { HostProcess, figures } from './support.ts';
 import { withHealth } from './healthProbe.ts';
+import { callTool } from './mcpCall.ts';
 import { fetchScanned } from './replyScan.ts';
 import { clientFrame, openRawSocket } from './rawSocket.ts';
 import { largeConversation } from './conversationStores.ts';
@@ -35,17 +37,13 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function mcpTool(name: string, args: Record<string, unknown>): Promise<{ status: number; bytes: number; structured: any }> {
-  const reply = await raw(port, {
-    method: 'POST',
-    path: '/mcp',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-    timeoutMs: 60_000,
-  });
-  const body = reply.json as { result?: { structuredContent?: unknown } } | undefined;
-  return { status: reply.status, bytes: reply.body.length, structured: body?.result?.structuredContent };
-}
+/** What the test reads of read_conversation's answer. */
+const Page = z.object({
+  total: z.number(),
+  offset: z.number(),
+  next_offset: z.number().optional(),
+  messages: z.array(z.object({ text: z.string(), chars: z.number(), truncated: z.boolean() })),
+});
 
 test('a question into the conversation is answered while health answers within 1 s', async () => {
   const socket = await openRawSocket(port, '/qgpt/stream');
@@ -65,10 +63,10 @@ test('a question into the conversation is answered while health answers within 1
 });
 
 test('MCP read_conversation answers a page of previews and where the next page starts', async () => {
-  const { result, slowest, waited } = await withHealth({ port, host }, () => mcpTool('read_conversation', { id: conversation }));
+  const { result, slowest, waited } = await withHealth({ port, host }, () => callTool(port, 'read_conversation', { id: conversation }));
   figures('large-conversation-mcp-read', { status: result.status, kib: Math.round(result.bytes / 1024), health_slowest_ms: slowest, loop_held_ms: waited });
   assert.equal(result.status, 200);
-  const page = result.structured as { total: number; offset: number; next_offset?: number; messages: Array<{ text: string; chars: number; truncated: boolean }> };
+  const page = Page.parse(result.structured);
   // The question of the test before is a message too.
   assert.ok(page.total >= MESSAGES, `${page.total} messages`);
   assert.equal(page.offset, 0);
@@ -78,8 +76,8 @@ test('MCP read_conversation answers a page of previews and where the next page s
   assert.ok(result.bytes < 1024 * 1024, `the reply holds ${result.bytes} bytes`);
   assert.ok(waited < 1000, `health waited ${waited} ms (round trip ${slowest} ms) behind read_conversation`);
 
-  const next = await mcpTool('read_conversation', { id: conversation, offset: page.next_offset, limit: 1 });
-  assert.match((next.structured as { messages: Array<{ text: string }> }).messages[0]!.text, new RegExp(`^BEGIN-${page.next_offset} `));
+  const next = await callTool(port, 'read_conversation', { id: conversation, offset: page.next_offset, limit: 1 });
+  assert.match(Page.parse(next.structured).messages[0]!.text, new RegExp(`^BEGIN-${page.next_offset} `));
 });
 
 test('GET /conversation/{id} without transferables lists every message without reading text', async () => {

@@ -8,16 +8,15 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { tempDir } from '../support/helpers.ts';
+import { z } from 'zod';
 import { PLANTED, plantedIn } from '../support/fakeSecrets.ts';
 import { KEY as key, OPENING as opening, SHOWN_OF_KEY, textAcrossCut } from '../support/textAcrossCut.ts';
 import { MAX_CONTENT_CHARS } from '../../src/server/mcp/snippetViews.ts';
 import { LIMITS } from '../../src/core/limits.ts';
-import { HostProcess, figures, processMemory, afterUpgradeScan, resetPeakMemory } from './support.ts';
+import { figures, processMemory, resetPeakMemory } from './support.ts';
 import { withHealth } from './healthProbe.ts';
 import { callTool, readResource } from './mcpCall.ts';
-import { grownStore } from './grownRows.ts';
+import { largeSnippetHost, type LargeSnippetHost } from './largeSnippetHost.ts';
 
 const CONTENT = 60 * 1024 * 1024;
 const closing = `const stripe = "${PLANTED.stripeKey}";\n/*END*/`;
@@ -30,30 +29,13 @@ const TEXT = textAcrossCut(CONTENT - MAX_CONTENT_CHARS, closing);
  */
 const HELD_MS = 100;
 
-let dataDir = '';
-let host: HostProcess;
-let port = 0;
-let id = '';
+let large: LargeSnippetHost;
 
 before(async () => {
-  dataDir = tempDir('satchel-rel-resource-');
-  const made = await grownStore(dataDir, [{ text: 'export const resourceProbe = 1;', name: 'large resource' }], (db, made) => {
-    db.prepare(`UPDATE assets SET data = json_set(data, '$.formats.iterable[0].fragment.string.raw', ?) WHERE id = ?`).run(TEXT, made[0]!);
-    // As a store written before text heads existed: opening it makes them (assetHeads.ts).
-    db.exec('DROP TABLE IF EXISTS asset_heads');
-    db.exec('DELETE FROM schema_version WHERE version = 202');
-  });
-  id = made[0]!;
-  host = new HostProcess(dataDir);
-  port = (await host.waitFor('serving', 120_000)).port!;
-  // The scan of the grown text (on the secrets worker) records its findings first: what is measured is the door.
-  await afterUpgradeScan(host, port);
+  large = await largeSnippetHost('satchel-rel-resource-', TEXT, 'large resource');
 });
 
-after(async () => {
-  await host?.kill();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => large?.close());
 
 test('the text is laid out as meant: larger than a snippet may be today, a key across the cut, values at both ends', () => {
   assert.ok(TEXT.length > LIMITS.contentChars);
@@ -63,6 +45,7 @@ test('the text is laid out as meant: larger than a snippet may be today, a key a
 });
 
 test('the MCP resource of a 60 MB snippet answers its opening with every value hidden while health, probed every 50 ms, never waits long', async () => {
+  const { host, port, id } = large;
   resetPeakMemory(host.pid);
   const before = processMemory(host.pid).rss_mib;
   const { result, slowest, waited } = await withHealth({ port, host, everyMs: 50 }, () => readResource(port, `satchel://assets/${id}`));
@@ -76,7 +59,7 @@ test('the MCP resource of a 60 MB snippet answers its opening with every value h
   assert.ok(!shown.includes(key.value.slice(0, 16)), 'no part of the key that falls before the cut');
   assert.ok(!shown.includes(key.value.slice(SHOWN_OF_KEY - 16, SHOWN_OF_KEY)), "not the key's last characters before the cut either");
   // Cut where get_snippet cuts it, saying so: both doors show the same opening.
-  const detail = (await callTool(port, 'get_snippet', { id })).structured as { content: string; truncated: boolean; length: number };
+  const detail = z.object({ content: z.string(), truncated: z.boolean(), length: z.number() }).parse((await callTool(port, 'get_snippet', { id })).structured);
   assert.equal(detail.truncated, true);
   assert.equal(detail.length, TEXT.length);
   assert.equal(shown, `${detail.content}\n\n(The first ${detail.content.length} of ${TEXT.length} characters; a text over ${LIMITS.contentChars} characters, stored before snippets were limited to that, is cut here at every MCP door.)`);

@@ -10,6 +10,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { rmSync } from 'node:fs';
 import { tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, processMemory, raw, afterUpgradeScan, resetPeakMemory } from './support.ts';
@@ -52,9 +53,8 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Listed {
-  snippets: Array<{ id: string; name: string; language: string; preview: string }>;
-}
+/** What these tests read of a listing tool's answer. */
+const Listed = z.object({ snippets: z.array(z.object({ id: z.string(), name: z.string(), language: z.string(), preview: z.string() })) });
 
 /**
  * What a listing of ten previews may cost the host: it reads ten openings and the findings recorded
@@ -83,7 +83,7 @@ test('MCP search_snippets, list_recent_snippets and a language search answer eve
     figures('large-store-mcp', { tool: name, args: JSON.stringify(args), status: result.status, bytes: result.bytes, ms: result.ms, health_slowest_ms: slowest, loop_held_ms: waited, rss_before_mib: before, rss_grown_mib: grown });
     assert.equal(result.status, 200, `${name}: ${result.status}`);
     assert.notEqual(result.isError, true, `${name}: ${result.text}`);
-    const { snippets } = result.structured as Listed;
+    const { snippets } = Listed.parse(result.structured);
     assert.deepEqual(snippets.map((s) => s.id).sort(), [...ids].sort(), `${name} ${JSON.stringify(args)}: every snippet once`);
     for (const snippet of snippets) {
       assert.match(snippet.preview, /^\/\*BEGIN-\d+\*\/const value_0123456789/, `${name}: the preview opens the snippet's text`);

@@ -7,12 +7,14 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { rmSync } from 'node:fs';
 import { Satchel } from '../../src/core/satchel.ts';
 import { Database } from '../../src/core/store/database.ts';
 import { tempDir } from '../support/helpers.ts';
-import { HostProcess, figures, raw } from './support.ts';
+import { HostProcess, figures } from './support.ts';
 import { withHealth } from './healthProbe.ts';
+import { callTool } from './mcpCall.ts';
 import { fetchScanned, type ScanOptions } from './replyScan.ts';
 import { manyConversations } from './conversationStores.ts';
 
@@ -94,21 +96,11 @@ test('GET /messages streams every message while health answers within 1 s', asyn
 });
 
 test('MCP list_conversations {limit: 5} answers the five updated last, reading only them', async () => {
-  const { result, slowest, waited } = await withHealth({ port, host }, async () => {
-    const started = performance.now();
-    const reply = await raw(port, {
-      method: 'POST',
-      path: '/mcp',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_conversations', arguments: { limit: 5 } } }),
-      timeoutMs: 60_000,
-    });
-    return { reply, ms: Math.round(performance.now() - started) };
-  });
+  const { result, slowest, waited } = await withHealth({ port, host }, () => callTool(port, 'list_conversations', { limit: 5 }));
   figures('many-conversations-mcp-list', { ms: result.ms, health_slowest_ms: slowest, loop_held_ms: waited });
-  assert.equal(result.reply.status, 200, result.reply.text.slice(0, 300));
-  const listed = (result.reply.json as { result: { structuredContent: { conversations: Array<{ id: string; messages: number }> } } }).result
-    .structuredContent.conversations;
+  assert.equal(result.status, 200);
+  assert.equal(result.isError, false, result.text?.slice(0, 300));
+  const { conversations: listed } = z.object({ conversations: z.array(z.object({ id: z.string(), messages: z.number() })) }).parse(result.structured);
   assert.deepEqual(
     listed.map((conversation) => [conversation.id, conversation.messages]),
     [22_999, 22_998, 22_997, 22_996, 22_995].map((n) => [`c-${String(n).padStart(8, '0')}`, MESSAGES]),

@@ -8,6 +8,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -102,7 +103,8 @@ test("the snippet's replies carry its first tags, oldest first, built within a s
 test('MCP lists the snippet with its first tags and says it has more, while health answers within 1 s', async () => {
   const { result, slowest, waited } = await withHealth({ port, host }, () => callTool(port, 'list_recent_snippets', { limit: 5 }));
   figures('many-tags-mcp', { tool: 'list_recent_snippets', status: result.status, bytes: result.bytes, ms: result.ms, health_slowest_ms: slowest, loop_held_ms: waited });
-  const snippet = (result.structured as { snippets: Array<{ id: string; tags: string[]; moreTags?: boolean }> }).snippets.find((s) => s.id === tagged);
+  const listed = z.object({ snippets: z.array(z.object({ id: z.string(), tags: z.array(z.string()), moreTags: z.boolean().optional() })) }).parse(result.structured);
+  const snippet = listed.snippets.find((s) => s.id === tagged);
   assert.ok(snippet, result.text);
   assert.deepEqual(snippet.tags.slice(0, 2), ['tag 0', 'tag 1']);
   assert.ok(snippet.tags.length <= 32 && snippet.moreTags === true, `${snippet.tags.length} tags, moreTags ${snippet.moreTags}`);

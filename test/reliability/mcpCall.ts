@@ -1,5 +1,7 @@
 /** MCP tool calls over the host's stateless /mcp endpoint, as raw JSON-RPC requests (no SDK client in the probing process). */
-import { raw } from './support.ts';
+import { z } from 'zod';
+import { CallToolResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { raw, type RawReply } from './support.ts';
 
 export interface ToolReply {
   readonly status: number;
@@ -14,6 +16,14 @@ export interface ToolReply {
 
 let nextId = 1;
 
+/** The `result` of a JSON-RPC reply, as `schema` reads it; undefined when the reply holds none (an error, a status without a body). */
+function resultOf<T>(reply: RawReply, schema: z.ZodType<T>): T | undefined {
+  const envelope = z.object({ result: z.unknown() }).safeParse(reply.json);
+  if (!envelope.success) return undefined;
+  const result = schema.safeParse(envelope.data.result);
+  return result.success ? result.data : undefined;
+}
+
 /** Calls tool `name` with `args`; resolves with the reply whatever its status. */
 export async function callTool(port: number, name: string, args: Record<string, unknown>, timeoutMs = 60_000): Promise<ToolReply> {
   const started = performance.now();
@@ -25,14 +35,13 @@ export async function callTool(port: number, name: string, args: Record<string, 
     timeoutMs,
   });
   const ms = Math.round(performance.now() - started);
-  const result = (reply.json as { result?: { content?: Array<{ type: string; text?: string }>; structuredContent?: unknown; isError?: boolean } } | undefined)?.result;
+  const result = resultOf(reply, CallToolResultSchema);
+  const text = result?.content.find((part) => part.type === 'text');
   return {
     status: reply.status,
     bytes: reply.body.length,
     ms,
-    ...(result
-      ? { text: result.content?.find((part) => part.type === 'text')?.text ?? '', structured: result.structuredContent, isError: result.isError === true }
-      : {}),
+    ...(result ? { text: text?.type === 'text' ? text.text : '', structured: result.structuredContent, isError: result.isError === true } : {}),
   };
 }
 
@@ -47,6 +56,7 @@ export async function readResource(port: number, uri: string, timeoutMs = 120_00
     timeoutMs,
   });
   const ms = Math.round(performance.now() - started);
-  const text = (reply.json as { result?: { contents?: Array<{ text?: string }> } } | undefined)?.result?.contents?.[0]?.text;
+  const first = resultOf(reply, ReadResourceResultSchema)?.contents[0];
+  const text = first !== undefined && 'text' in first ? first.text : undefined;
   return { status: reply.status, bytes: reply.body.length, ms, ...(text !== undefined ? { text } : {}) };
 }

@@ -7,6 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -57,6 +58,9 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** What the test reads of search_snippets' answer. */
+const Listed = z.object({ snippets: z.array(z.object({ id: z.string() })) });
+
 /**
  * Two hundred concurrent MCP calls hold health for seconds whatever they do (each builds its own
  * server: 3.8–4.7 s on an empty store on a shared 2-core machine), so a search by tag is measured
@@ -75,7 +79,7 @@ test('200 concurrent agent searches by tag with limit 1 answer the newest snippe
   }
   for (const reply of tagged.result) {
     assert.equal(reply.status, 200);
-    assert.deepEqual((reply.structured as { snippets: Array<{ id: string }> }).snippets.map((s) => s.id), [newest], reply.text);
+    assert.deepEqual(Listed.parse(reply.structured).snippets.map((s) => s.id), [newest], reply.text);
   }
   const allowed = 2 * baseline.waited + 1000;
   assert.ok(tagged.waited < allowed, `the host held health ${tagged.waited} ms (round trip ${tagged.slowest} ms) behind 200 searches by tag, ${baseline.waited} ms (${baseline.slowest} ms) behind 200 listings of one snippet`);

@@ -227,6 +227,37 @@ test('the review routes refuse agents, answer 404 for an unknown change, and 412
   assert.equal((await user.agentChanges.get(update.change)).status, 'applied', 'still listed');
 });
 
+test("an agent's edit of a snippet over the content limit (an older store's) is refused at both agent doors, naming the limit; the user's rename goes through", async () => {
+  const saved = await saveOne(claude, `${CODE}// over the limit\n`, 'legacy clamp');
+  // Grown as a store written before the limit holds it.
+  const big = `${CODE}${'z'.repeat(LIMITS.contentChars + 1000)}`;
+  t.core.context.database.prepare(`UPDATE assets SET data = json_set(data, '$.formats.iterable[0].fragment.string.raw', ?) WHERE id = ?`).run(big, saved.id);
+  const revision = t.core.history.current(saved.id);
+  const limit = `has ${big.length.toLocaleString('en-US')} characters; the limit is ${LIMITS.contentChars.toLocaleString('en-US')}`;
+  for (const edit of [{ content: `${CODE}// shorter\n` }, { name: 'legacy clamp renamed' }]) {
+    const refused = await callTool(claude, 'update_snippet', { id: saved.id, expected_revision: revision, ...edit });
+    assert.equal(refused.isError, true, text(refused));
+    assert.ok(text(refused).includes(limit), text(refused));
+    assert.match(text(refused), /agents read only its opening and do not change it/);
+  }
+  const agentClient = new SatchelClient(t.url, { author: authorOf('agent', 'VS Code agent') });
+  try {
+    await assert.rejects(agentClient.agentChanges.update(saved.id, { name: 'renamed by an agent' }, { expectedRevision: revision }), (error: unknown) => {
+      assert.ok(error instanceof ClientError);
+      assert.equal(error.status, 413);
+      assert.ok(error.message.includes(limit), error.message);
+      return true;
+    });
+  } finally {
+    agentClient.dispose();
+  }
+  assert.equal(t.core.history.current(saved.id), revision, 'nothing written');
+  assert.equal(t.core.assets.text(saved.id), big);
+  await user.history.edit(saved.id, { name: 'legacy clamp (mine)' });
+  assert.equal(t.core.assets.get(saved.id, { transferables: false }).name, 'legacy clamp (mine)');
+  assert.equal(t.core.assets.text(saved.id)?.length, big.length);
+});
+
 test('while agent writes wait for review, proposals count for nothing (search, completion, connector) until accepted', async () => {
   const host = await startTestServer({ agents: { reviewChanges: true } });
   const agent = await connectMcp(host.url, 'Claude Code');

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import assert from 'node:assert/strict';
+import type { z } from 'zod';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /**
@@ -29,4 +30,9 @@ export async function callToolOk(client: Client, name: string, args: Record<stri
   const result = await callTool(client, name, args);
   assert.notEqual(result.isError, true, JSON.stringify(result.content));
   return result;
+}
+
+/** Calls a tool that must answer without an error; its structured content checked against `shape` (what the test reads of it). */
+export async function structuredOk<T>(client: Client, name: string, args: Record<string, unknown>, shape: z.ZodType<T>): Promise<T> {
+  return shape.parse((await callToolOk(client, name, args)).structuredContent);
 }

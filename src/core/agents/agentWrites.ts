@@ -9,6 +9,7 @@
  */
 import type { StoreContext } from '../context.ts';
 import { InvalidInputError, NotFoundError, RevisionConflictError } from '../errors.ts';
+import { LIMITS, LimitExceededError } from '../limits.ts';
 import { isAgent, type Author } from '../history/authors.ts';
 import type { HistoryService } from '../history/historyService.ts';
 import type { AssetService } from '../assets/assetService.ts';
@@ -80,6 +81,7 @@ export class AgentWrites {
   /** Changes a snippet's content, name, language, tags or description (or proposes it), if it is still at `by.expectedRevision`. */
   update(id: string, input: AgentEdit, by: AgentWriteOptions): AgentWriteResult {
     requireConditional(by);
+    this.checkEditable(id);
     const edit = checkedEdit(input);
     if (!this.changes.reviewing) {
       const { asset, revision } = this.assets.writes.edit(id, assetEditOf(edit), by);
@@ -106,6 +108,21 @@ export class AgentWrites {
       this.changes.proposed({ id: change, assetId: id, kind: 'changed', proposed: true, author: by.author, name, base: current, after: null, proposal: JSON.stringify(edit), created: now });
       return { status: 'proposed', asset: id, name, change, base: current };
     });
+  }
+
+  /**
+   * Refuses (LimitExceededError) an agent's edit of a snippet whose text is over the content limit, one
+   * an older store holds (a 60 MB paste): agents read only its opening (every MCP door cuts it there),
+   * so an edit of it would be made blind to the rest, and putting back the values it wrote as
+   * placeholders, then writing the record, held the host's event loop 0.5–1.5 s. Its length is read
+   * from the text's stored head, not its document. The user's own doors still edit it (limits.ts).
+   */
+  checkEditable(id: string): void {
+    if (!this.assets.exists(id)) return;
+    const chars = this.assets.opening(id, 0).chars;
+    if (chars > LIMITS.contentChars) {
+      throw new LimitExceededError('contentChars', chars, false, 'It was stored before that limit: agents read only its opening and do not change it (the user can, in Satchel)');
+    }
   }
 
   /** Deletes a snippet (or proposes it), if it is still at `by.expectedRevision`. */
