@@ -26,6 +26,8 @@ export interface FrameSource<Change extends object> {
 
 /** A connect frame above this size is not kept once sent. */
 const KEEP_BYTES = 16 * 1024 * 1024;
+/** A kept connect frame is let go this long after it was built (a later subscriber builds it again). */
+export const KEEP_MS = 30_000;
 /** A large frame's production waits while its slowest reader is this far behind. */
 const AHEAD_BYTES = 64 * 1024 * 1024;
 /** Small parts are joined into fragments of about this size (a frame header per ',' is waste). */
@@ -36,9 +38,12 @@ export class SharedFrames<Change extends object> implements Disposable {
   private connectFrame: Replay | undefined;
   private readonly changeFrames = new WeakMap<Change, Buffer | null>();
   private readonly listening: Disposable;
+  private readonly keepMs: number;
+  private expiry: NodeJS.Timeout | undefined;
 
-  constructor(source: FrameSource<Change>, changes: Event<Change>) {
+  constructor(source: FrameSource<Change>, changes: Event<Change>, options: { keepMs?: number } = {}) {
     this.source = source;
+    this.keepMs = options.keepMs ?? KEEP_MS;
     // Registered before any subscriber's listener, so a change never meets a stale connect frame:
     // a subscriber that joined a build before the change is sent the change after it.
     this.listening = changes(() => (this.connectFrame = undefined));
@@ -53,12 +58,24 @@ export class SharedFrames<Change extends object> implements Disposable {
           if (this.connectFrame === replay) this.connectFrame = undefined;
         },
         finished: (complete) => {
-          if (!complete && this.connectFrame === replay) this.connectFrame = undefined;
+          if (this.connectFrame !== replay) return;
+          if (!complete) this.connectFrame = undefined;
+          else this.expire(replay);
         },
       });
       this.connectFrame = replay;
     }
     return this.connectFrame.read();
+  }
+
+  /** Lets `replay` go keepMs from now, unless a change or a large size let it go first. */
+  private expire(replay: Replay): void {
+    clearTimeout(this.expiry);
+    this.expiry = setTimeout(() => {
+      if (this.connectFrame === replay) this.connectFrame = undefined;
+    }, this.keepMs);
+    // Never what keeps a process alive.
+    this.expiry.unref();
   }
 
   change(change: Change): Buffer | undefined {
@@ -73,6 +90,7 @@ export class SharedFrames<Change extends object> implements Disposable {
 
   dispose(): void {
     this.listening.dispose();
+    clearTimeout(this.expiry);
   }
 }
 

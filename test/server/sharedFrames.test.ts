@@ -132,6 +132,27 @@ test('a connect frame in parts stops being built when its last reader leaves, an
   frames.dispose();
 });
 
+test('a kept connect frame is let go keepMs after it was built, with no change: the next subscriber builds it again', async () => {
+  const changes = new Emitter<Change>();
+  let builds = 0;
+  async function* initial(): AsyncGenerator<Buffer> {
+    builds++;
+    yield Buffer.from('[');
+    yield Buffer.alloc(300 * 1024, 0x30);
+    yield Buffer.from(']');
+  }
+  const frames = new SharedFrames<Change>({ initial, change: () => undefined }, changes.event, { keepMs: 40 });
+  const first = Buffer.concat(await connectFrame(frames));
+  assert.equal(Buffer.concat(await connectFrame(frames)).toString(), first.toString());
+  assert.equal(builds, 1, 'within keepMs a later subscriber shares the built frame');
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  assert.equal(Buffer.concat(await connectFrame(frames)).toString(), first.toString());
+  assert.equal(builds, 2, 'past keepMs the frame was let go and built again');
+  assert.equal(Buffer.concat(await connectFrame(frames)).toString(), first.toString());
+  assert.equal(builds, 2, 'the rebuilt frame is kept again');
+  frames.dispose();
+});
+
 test('a registered shared stream stops listening to changes when its registry is disposed', () => {
   const changes = new Emitter<Change>();
   const streams = new StreamRegistry(silentLogger, { pingIntervalMs: 60_000 });
