@@ -46,7 +46,7 @@ export class SharedFrames<Change extends object> implements Disposable {
     this.keepMs = options.keepMs ?? KEEP_MS;
     // Registered before any subscriber's listener, so a change never meets a stale connect frame:
     // a subscriber that joined a build before the change is sent the change after it.
-    this.listening = changes(() => (this.connectFrame = undefined));
+    this.listening = changes(() => this.drop());
   }
 
   /** The connect frame's JSON in parts (read while it is still being built). */
@@ -55,12 +55,12 @@ export class SharedFrames<Change extends object> implements Disposable {
       const replay: Replay = new Replay(parts(this.source.initial()), {
         // A large frame takes no more readers, so what its readers have sent can be let go.
         oversize: () => {
-          if (this.connectFrame === replay) this.connectFrame = undefined;
+          if (this.connectFrame === replay) this.drop();
         },
         finished: (complete) => {
           if (this.connectFrame !== replay) return;
-          if (!complete) this.connectFrame = undefined;
-          else this.expire(replay);
+          if (!complete) this.drop();
+          else this.expire();
         },
       });
       this.connectFrame = replay;
@@ -68,14 +68,19 @@ export class SharedFrames<Change extends object> implements Disposable {
     return this.connectFrame.read();
   }
 
-  /** Lets `replay` go keepMs from now, unless a change or a large size let it go first. */
-  private expire(replay: Replay): void {
+  /** Lets the kept frame go keepMs from now, unless a change lets it go first. */
+  private expire(): void {
     clearTimeout(this.expiry);
-    this.expiry = setTimeout(() => {
-      if (this.connectFrame === replay) this.connectFrame = undefined;
-    }, this.keepMs);
+    // The timer holds nothing of the frame (a change lets the frame go at once, not when this fires).
+    this.expiry = setTimeout(() => this.drop(), this.keepMs);
     // Never what keeps a process alive.
     this.expiry.unref();
+  }
+
+  private drop(): void {
+    this.connectFrame = undefined;
+    clearTimeout(this.expiry);
+    this.expiry = undefined;
   }
 
   change(change: Change): Buffer | undefined {

@@ -4,6 +4,7 @@ import { Emitter } from '../../src/core/events.ts';
 import { SharedFrames, registerSharedStream } from '../../src/server/sharedFrames.ts';
 import { StreamRegistry } from '../../src/server/streams.ts';
 import { silentLogger } from '../../src/core/context.ts';
+import { fullCollection } from '../../src/hosting/idleCollection.ts';
 
 interface Change {
   readonly id: string;
@@ -150,6 +151,26 @@ test('a kept connect frame is let go keepMs after it was built, with no change: 
   assert.equal(builds, 2, 'past keepMs the frame was let go and built again');
   assert.equal(Buffer.concat(await connectFrame(frames)).toString(), first.toString());
   assert.equal(builds, 2, 'the rebuilt frame is kept again');
+  frames.dispose();
+});
+
+test('a kept connect frame let go by a change is not held until its keep time ends', async () => {
+  const collect = fullCollection();
+  assert.ok(collect, 'this runtime can collect on demand');
+  const changes = new Emitter<Change>();
+  let built: WeakRef<Buffer> | undefined;
+  async function* initial(): AsyncGenerator<Buffer> {
+    const part = Buffer.alloc(300 * 1024, 0x30);
+    built = new WeakRef(part);
+    yield part;
+  }
+  const frames = new SharedFrames<Change>({ initial, change: () => undefined }, changes.event, { keepMs: 60_000 });
+  assert.equal((await connectFrame(frames)).length, 1);
+  changes.fire({ id: 'a' });
+  // WeakRefs hold their target until the current job ends.
+  await new Promise((resolve) => setImmediate(resolve));
+  collect();
+  assert.equal(built?.deref(), undefined, 'the frame was collected after the change, not kept by its expiry timer');
   frames.dispose();
 });
 
