@@ -18,8 +18,9 @@
  * writes take it past that size or the store closes (its connection, the last, checkpoints then).
  * A window's everyday writes had the worker started within a second of the window connecting and
  * kept it for as long as it was used (at 100k snippets a copy's record is about 4 frames of the WAL,
- * a save about 40): 15–19 MB of resident memory, of which Node 24 (VS Code's) kept 13–14 MB after the
- * worker ended (docs/performance.md). The file's size tells the frames written since the WAL last
+ * a save about 60): 9–10 MB of the host's resident memory at 100k on Node 24, VS Code's (a worker alone
+ * costs 15–19 MB while it runs, and Node 24 keeps 13–14 MB of it after it ends; docs/performance.md).
+ * The file's size tells the frames written since the WAL last
  * started over: it starts over from its first frame, trimmed back to WAL_LIMIT_BYTES, and grows only
  * as frames pass its end.
  */
@@ -43,7 +44,7 @@ export const WAL_LIMIT_BYTES = 4 * 1024 * 1024;
 /**
  * While no worker runs, commits leaving the WAL file at most this large start none: about 4,000
  * frames of 4 KiB pages, 4 times SQLite's own checkpoint mark (a WAL that size is read and recovered
- * as fast; it is 100 saves at 100k snippets, copied by the worker in one checkpoint).
+ * as fast; it is about 70 saves at 100k snippets, copied by the worker in one checkpoint).
  */
 export const LIGHT_WAL_BYTES = 16 * 1024 * 1024;
 
