@@ -26,6 +26,8 @@ export interface FrameSource<Change extends object> {
 
 /** A connect frame above this size is not kept once sent. */
 const KEEP_BYTES = 16 * 1024 * 1024;
+/** A kept connect frame is let go this long after it was built (a later subscriber builds it again). */
+export const KEEP_MS = 30_000;
 /** A large frame's production waits while its slowest reader is this far behind. */
 const AHEAD_BYTES = 64 * 1024 * 1024;
 /** Small parts are joined into fragments of about this size (a frame header per ',' is waste). */
@@ -36,12 +38,15 @@ export class SharedFrames<Change extends object> implements Disposable {
   private connectFrame: Replay | undefined;
   private readonly changeFrames = new WeakMap<Change, Buffer | null>();
   private readonly listening: Disposable;
+  private readonly keepMs: number;
+  private expiry: NodeJS.Timeout | undefined;
 
-  constructor(source: FrameSource<Change>, changes: Event<Change>) {
+  constructor(source: FrameSource<Change>, changes: Event<Change>, options: { keepMs?: number } = {}) {
     this.source = source;
+    this.keepMs = options.keepMs ?? KEEP_MS;
     // Registered before any subscriber's listener, so a change never meets a stale connect frame:
     // a subscriber that joined a build before the change is sent the change after it.
-    this.listening = changes(() => (this.connectFrame = undefined));
+    this.listening = changes(() => this.drop());
   }
 
   /** The connect frame's JSON in parts (read while it is still being built). */
@@ -50,15 +55,32 @@ export class SharedFrames<Change extends object> implements Disposable {
       const replay: Replay = new Replay(parts(this.source.initial()), {
         // A large frame takes no more readers, so what its readers have sent can be let go.
         oversize: () => {
-          if (this.connectFrame === replay) this.connectFrame = undefined;
+          if (this.connectFrame === replay) this.drop();
         },
         finished: (complete) => {
-          if (!complete && this.connectFrame === replay) this.connectFrame = undefined;
+          if (this.connectFrame !== replay) return;
+          if (!complete) this.drop();
+          else this.expire();
         },
       });
       this.connectFrame = replay;
     }
     return this.connectFrame.read();
+  }
+
+  /** Lets the kept frame go keepMs from now, unless a change lets it go first. */
+  private expire(): void {
+    clearTimeout(this.expiry);
+    // The timer holds nothing of the frame (a change lets the frame go at once, not when this fires).
+    this.expiry = setTimeout(() => this.drop(), this.keepMs);
+    // Never what keeps a process alive.
+    this.expiry.unref();
+  }
+
+  private drop(): void {
+    this.connectFrame = undefined;
+    clearTimeout(this.expiry);
+    this.expiry = undefined;
   }
 
   change(change: Change): Buffer | undefined {
@@ -73,6 +95,7 @@ export class SharedFrames<Change extends object> implements Disposable {
 
   dispose(): void {
     this.listening.dispose();
+    clearTimeout(this.expiry);
   }
 }
 

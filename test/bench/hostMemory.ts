@@ -33,9 +33,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
-import { typedQuery } from '../../src/extension/completion/completionSource.ts';
-import type { StreamConnection } from '../../src/client/streams.ts';
-import type { Disposable } from '../../src/core/events.ts';
+import { DAY_LINE, EverydayWindow, NO_PACE } from './everydayPhases.ts';
 import { cpuMsOf, memoryOf, repoRoot, removeDir, startChild, type Child } from './processes.ts';
 import { DATA_HOST_ALLOCATOR_ENV } from '../../src/hosting/hostCommand.ts';
 import { BenchClient } from './client.ts';
@@ -44,16 +42,9 @@ import { search } from './satchelApi.ts';
 import { measureSuggest } from './figures/suggest.ts';
 import { medianOfRuns, type Latency } from './stats.ts';
 
-const LINE = 'response = fetch_with_retry(endpoint, attempts=3, backoff_seconds=0.5)';
-const COPIES = 50;
-const SAVES = 20;
+const LINE = DAY_LINE;
 const SETTLE_MS = 10_000;
 const SAMPLE_MS = 100;
-
-/** The day's blocks (test/bench/day/driver.ts): distinct Python code per copy or save. */
-function block(kind: string, i: number): string {
-  return `def ${kind}_rows_${i}(rows, limit=${i + 3}):\n    picked = [row for row in rows if row.get("score", 0) > ${i % 7}]\n    return sorted(picked, key=lambda row: row["${kind}_${i}"])[:limit]\n`;
-}
 
 interface Reading {
   readonly rssMb: number;
@@ -96,61 +87,17 @@ async function phase(pid: number, name: string, figures: PhaseFigures[], work: (
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
-/** Resolves with the stream's first frame (the whole collection's ids on connect). */
-function firstFrame<T>(stream: StreamConnection<T>): Promise<T> {
-  return new Promise((done) => {
-    const listener = stream.onFrame((frame) => {
-      listener.dispose();
-      done(frame);
-    });
-  });
-}
-
 async function day(host: Child): Promise<PhaseFigures[]> {
   const figures: PhaseFigures[] = [];
   const client = new SatchelClient(host.url, { timeoutMs: 120_000 });
-  const streams: Disposable[] = [];
+  // As fast as the host answers (this bench's figures were taken so; bench:host-peaks paces them as the day does).
+  const window = new EverydayWindow(client, NO_PACE);
   try {
-    let application = '';
-    await phase(host.pid, 'start', figures, async () => {
-      application = (await client.connector.connect({ name: 'VS_CODE', version: '1.139.1', platform: 'LINUX' })).application.id;
-      const assets = client.assetIdentifiers();
-      streams.push(assets, client.conversationIdentifiers(), client.modelIdentifiers(), client.agentChangeIdentifiers());
-      const ids = await firstFrame(assets);
-      const counts = await client.snippets.groups('language');
-      return `${ids.iterable.length} ids on the assets stream, ${Object.keys(counts).length} count fields`;
-    });
-    await phase(host.pid, 'first search', figures, async () => `${(await client.assets.search('retry backoff')).iterable.length} results`);
-    await phase(host.pid, 'completion on each keystroke', figures, async () => {
-      let asked = 0;
-      let offered = 0;
-      for (let end = 1; end <= LINE.length; end++) {
-        const lineBefore = LINE.slice(0, end);
-        const wordBefore = /[\p{L}\p{N}_]*$/u.exec(lineBefore)?.[0] ?? '';
-        const typed = typedQuery({ lineBefore, wordBefore, languageId: 'python', invoked: false }, { enabled: true, triggerPrefix: '' });
-        if (typed === undefined || typed === 'later') continue;
-        asked++;
-        offered += (await client.snippets.completions(typed.query, { language: 'python', limit: 30 })).candidates.length;
-      }
-      return `${LINE.length} keystrokes, ${asked} asked, ${offered} offered`;
-    });
-    await phase(host.pid, `${COPIES} copies (suggest)`, figures, async () => {
-      const decisions = new Map<string, number>();
-      for (let i = 0; i < COPIES; i++) {
-        const suggestion = await client.connector.suggest(application, block('copied', i), 'py');
-        const kind = suggestion.reuse?.suggested ? 'reuse' : suggestion.save?.suggested ? 'save' : 'none';
-        decisions.set(kind, (decisions.get(kind) ?? 0) + 1);
-      }
-      return [...decisions].map(([kind, n]) => `${kind} ${n}`).join(', ');
-    });
-    await phase(host.pid, `${SAVES} saves`, figures, async () => {
-      const app = await client.connector.connect({ name: 'VS_CODE', version: '1.139.1', platform: 'LINUX' });
-      for (let i = 0; i < SAVES; i++) await client.assets.createFromText({ text: block(`saved_${Date.now()}`, i), application: app.application, language: 'py' });
-    });
+    for (const step of window.phases) await phase(host.pid, step.name, figures, step.run);
     await phase(host.pid, 'settle 10 s', figures, () => sleep(SETTLE_MS));
     return figures;
   } finally {
-    for (const stream of streams) stream.dispose();
+    window.dispose();
     client.dispose();
   }
 }

@@ -7,7 +7,7 @@
  *
  *   npm run build && ./node_modules/.bin/node --experimental-strip-types --disable-warning=ExperimentalWarning \
  *     test/bench/hostSuggest.ts --library=out/bench-day/library-100000 [--size=100000] [--per-kind=20] [--runs=3]
- *     [--node-arg=--max-semi-space-size=2 …]
+ *     [--node-arg=--max-semi-space-size=2 …] [--host=OTHER/dist/cli.cjs] [--node=NODE]
  *
  * The library is copied (`cp -r`) into a scratch directory first (a host may write to its store).
  */
@@ -30,6 +30,10 @@ const { values } = parseArgs({
     'per-kind': { type: 'string', default: '20' },
     runs: { type: 'string', default: '3' },
     'node-arg': { type: 'string', multiple: true, default: [] },
+    /** Another build's cli.cjs (a "before" figure); its folder must resolve the project's node_modules. */
+    host: { type: 'string' },
+    /** Another Node for the host (bench:day's host runs on VS Code's Node 24). */
+    node: { type: 'string' },
   },
 });
 if (values.library === undefined) throw new Error('usage: hostSuggest.ts --library=<filled data dir> [--node-arg=…]');
@@ -41,7 +45,8 @@ try {
   for (const stale of ['port.json', 'satchel.lock']) rmSync(join(dataDir, stale), { force: true });
   const corpus = generateCorpus(Number(values.size), 42);
   const nodeArgs = [...DATA_HOST_NODE_FLAGS, ...values['node-arg']];
-  const host = await startChild(join(repoRoot, 'dist/cli.cjs'), ['--data-dir', dataDir, '--port', '0'], { timeoutMs: 300_000, env: DATA_HOST_ALLOCATOR_ENV, nodeArgs });
+  const script = resolve(values.host ?? join(repoRoot, 'dist/cli.cjs'));
+  const host = await startChild(script, ['--data-dir', dataDir, '--port', '0'], { timeoutMs: 300_000, env: DATA_HOST_ALLOCATOR_ENV, nodeArgs, ...(values.node !== undefined ? { execPath: values.node } : {}) });
   const client = new BenchClient(host.url, 4);
   try {
     const application = await connect(client);
@@ -49,7 +54,7 @@ try {
     const load = loadavg()[0]!.toFixed(1);
     // The reuse tally needs the store's ids for the corpus keys; only the latency and decisions are read here.
     const figure = await measureSuggest(client, application.id, corpus, new Map(), { perKind: Number(values['per-kind']), runs: Number(values.runs), budgetMs: 600_000 });
-    console.log(`suggest, host's Node flags ${nodeArgs.join(' ')}: p50 ${figure.p50.toFixed(1)} ms, p95 ${figure.p95.toFixed(1)} ms over ${figure.count}; decisions ${JSON.stringify(figure.decisions)}; load ${load} → ${loadavg()[0]!.toFixed(1)}`);
+    console.log(`suggest, ${script} on ${values.node ?? process.execPath}, host's Node flags ${nodeArgs.join(' ')}: p50 ${figure.p50.toFixed(1)} ms, p95 ${figure.p95.toFixed(1)} ms over ${figure.count}; decisions ${JSON.stringify(figure.decisions)}; load ${load} → ${loadavg()[0]!.toFixed(1)}`);
   } finally {
     await client.close();
     await host.stop();

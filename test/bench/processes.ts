@@ -55,9 +55,9 @@ export interface Child {
  * Starts `script` with Node and resolves once it prints its URL. `startedAt` is taken just before
  * spawn so the caller can time the first request from process start.
  */
-export function startChild(script: string, args: readonly string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[] } = {}): Promise<Child> {
+export function startChild(script: string, args: readonly string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[]; execPath?: string } = {}): Promise<Child> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeFlags(script), ...(options.nodeArgs ?? []), script, ...args], {
+  const child = spawn(options.execPath ?? process.execPath, [...nodeFlags(script), ...(options.nodeArgs ?? []), script, ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env },

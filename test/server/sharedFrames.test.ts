@@ -4,6 +4,7 @@ import { Emitter } from '../../src/core/events.ts';
 import { SharedFrames, registerSharedStream } from '../../src/server/sharedFrames.ts';
 import { StreamRegistry } from '../../src/server/streams.ts';
 import { silentLogger } from '../../src/core/context.ts';
+import { fullCollection } from '../../src/hosting/idleCollection.ts';
 
 interface Change {
   readonly id: string;
@@ -129,6 +130,47 @@ test('a connect frame in parts stops being built when its last reader leaves, an
   const whole = Buffer.concat(await connectFrame(frames));
   assert.equal(builds, 2, 'an incomplete frame is not shared with a later subscriber');
   assert.equal(whole.length, 2 + 100 * 300 * 1024);
+  frames.dispose();
+});
+
+test('a kept connect frame is let go keepMs after it was built, with no change: the next subscriber builds it again', async () => {
+  const changes = new Emitter<Change>();
+  let builds = 0;
+  async function* initial(): AsyncGenerator<Buffer> {
+    builds++;
+    yield Buffer.from('[');
+    yield Buffer.alloc(300 * 1024, 0x30);
+    yield Buffer.from(']');
+  }
+  const frames = new SharedFrames<Change>({ initial, change: () => undefined }, changes.event, { keepMs: 40 });
+  const first = Buffer.concat(await connectFrame(frames));
+  assert.equal(Buffer.concat(await connectFrame(frames)).toString(), first.toString());
+  assert.equal(builds, 1, 'within keepMs a later subscriber shares the built frame');
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  assert.equal(Buffer.concat(await connectFrame(frames)).toString(), first.toString());
+  assert.equal(builds, 2, 'past keepMs the frame was let go and built again');
+  assert.equal(Buffer.concat(await connectFrame(frames)).toString(), first.toString());
+  assert.equal(builds, 2, 'the rebuilt frame is kept again');
+  frames.dispose();
+});
+
+test('a kept connect frame let go by a change is not held until its keep time ends', async () => {
+  const collect = fullCollection();
+  assert.ok(collect, 'this runtime can collect on demand');
+  const changes = new Emitter<Change>();
+  let built: WeakRef<Buffer> | undefined;
+  async function* initial(): AsyncGenerator<Buffer> {
+    const part = Buffer.alloc(300 * 1024, 0x30);
+    built = new WeakRef(part);
+    yield part;
+  }
+  const frames = new SharedFrames<Change>({ initial, change: () => undefined }, changes.event, { keepMs: 60_000 });
+  assert.equal((await connectFrame(frames)).length, 1);
+  changes.fire({ id: 'a' });
+  // WeakRefs hold their target until the current job ends.
+  await new Promise((resolve) => setImmediate(resolve));
+  collect();
+  assert.equal(built?.deref(), undefined, 'the frame was collected after the change, not kept by its expiry timer');
   frames.dispose();
 });
 

@@ -13,7 +13,7 @@ import { makeDurable, setUpConnection } from './connectionSetup.ts';
 import { storageError } from './storageErrors.ts';
 import { ensurePrivateFile, tightenIfPresent } from './privateFiles.ts';
 import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
-import { WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
+import { WAL_LIMIT_BYTES, WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 import { WalFlusher } from './walFlusher.ts';
 import { PlanStatistics, type StatisticsRefresh } from './planStatistics.ts';
 import { writeLockFree } from './writeLock.ts';
@@ -104,7 +104,7 @@ export class Database {
       db.exec('PRAGMA journal_mode = WAL');
       makeDurable(db);
       // Checkpoints shrink the WAL back to this, so space freed after a full disk is usable again.
-      db.exec('PRAGMA journal_size_limit = 4194304');
+      db.exec(`PRAGMA journal_size_limit = ${WAL_LIMIT_BYTES}`);
       applyMigrations(db, path, migrations, (fn) => database.transaction(fn), (pending) =>
         backupBeforeMigration(db, dataDir, pending, options.migrationBackup ?? { keep: DEFAULT_KEEP }),
       );

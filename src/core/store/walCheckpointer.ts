@@ -12,7 +12,19 @@
  * starts one) and costs about 9 MB of resident memory while it runs, so it is let go once writes
  * have stopped for IDLE_MS. If it cannot run (no worker threads, or its connection failed),
  * `fallBack` hands checkpoints back to SQLite.
+ *
+ * Light writes do not start it (issue 34): while no worker runs, a commit that leaves the WAL file
+ * within LIGHT_WAL_BYTES schedules nothing; the WAL keeps those commits, synced as before, until
+ * writes take it past that size or the store closes (its connection, the last, checkpoints then).
+ * A window's everyday writes had the worker started within a second of the window connecting and
+ * kept it for as long as it was used (at 100k snippets a copy's record is about 4 frames of the WAL,
+ * a save about 60): 9–10 MB of the host's resident memory at 100k on Node 24, VS Code's (a worker alone
+ * costs 15–19 MB while it runs, and Node 24 keeps 13–14 MB of it after it ends; docs/performance.md).
+ * The file's size tells the frames written since the WAL last
+ * started over: it starts over from its first frame, trimmed back to WAL_LIMIT_BYTES, and grows only
+ * as frames pass its end.
  */
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Disposable } from '../events.ts';
@@ -24,6 +36,17 @@ const INTERVAL_MS = 250;
 const IDLE_MS = 5_000;
 /** How long closing waits for the worker to finish a checkpoint and close its connection. */
 const CLOSE_WAIT_MS = 10_000;
+/**
+ * The store's journal_size_limit (database.ts): a checkpointed WAL starts over and is trimmed back
+ * to this, so a WAL file no larger holds at most this much (about 1,000 frames of 4 KiB pages).
+ */
+export const WAL_LIMIT_BYTES = 4 * 1024 * 1024;
+/**
+ * While no worker runs, commits leaving the WAL file at most this large start none: about 4,000
+ * frames of 4 KiB pages, 4 times SQLite's own checkpoint mark (a WAL that size is read and recovered
+ * as fast; it is about 70 saves at 100k snippets, copied by the worker in one checkpoint).
+ */
+export const LIGHT_WAL_BYTES = 16 * 1024 * 1024;
 
 // Self-contained CommonJS: an eval worker needs no file beside the bundle. PASSIVE never takes the
 // writer's lock, so the event loop's transactions neither wait for it nor make it fail.
@@ -72,14 +95,17 @@ export class WalCheckpointer implements Disposable {
   private readonly waiters: Array<(result: CheckpointResult | undefined) => void> = [];
 
   private readonly idleMs: number;
+  /** While no worker runs, commits leaving the WAL file at most this large start none (0: every commit does). */
+  private readonly lightBytes: number;
   /** Lets the WAL start over when writes never leave it fully copied (walRestart.ts). */
   private readonly restart: WalRestart;
 
   /** `fallBack` is called once if checkpoints cannot run off the event loop. */
-  constructor(path: string, fallBack: (reason: string) => void, options: { idleMs?: number; restartPages?: number | undefined } = {}) {
+  constructor(path: string, fallBack: (reason: string) => void, options: { idleMs?: number; restartPages?: number | undefined; lightBytes?: number } = {}) {
     this.path = path;
     this.fallBack = fallBack;
     this.idleMs = options.idleMs ?? IDLE_MS;
+    this.lightBytes = options.lightBytes ?? LIGHT_WAL_BYTES;
     this.restart = new WalRestart({ maxPages: options.restartPages });
   }
 
@@ -93,11 +119,12 @@ export class WalCheckpointer implements Disposable {
     return this.worker !== undefined;
   }
 
-  /** Called after each commit: a checkpoint follows within INTERVAL_MS. */
+  /** Called after each commit: a checkpoint follows within INTERVAL_MS, unless the writes so far are light (see above). */
   written(): void {
     if (this.disposed || this.failed) return;
     this.dirty = true;
     if (this.running || this.timer) return;
+    if (this.worker === undefined && this.walBytes() <= this.lightBytes) return;
     this.timer = setTimeout(() => this.run(), INTERVAL_MS);
     // Pending checkpoints never keep a process alive; closing the store checkpoints anyway.
     this.timer.unref();
@@ -113,6 +140,11 @@ export class WalCheckpointer implements Disposable {
       clearTimeout(this.timer);
       this.run();
     });
+  }
+
+  /** The WAL file's size: frames are appended past its end only once it holds more than it did (0 if there is none). */
+  private walBytes(): number {
+    return statSync(`${this.path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
   }
 
   private run(): void {

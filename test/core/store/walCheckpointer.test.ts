@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { Database, DATABASE_FILE } from '../../../src/core/store/database.ts';
 import type { Migration } from '../../../src/core/store/migrations.ts';
-import { WalCheckpointer } from '../../../src/core/store/walCheckpointer.ts';
+import { LIGHT_WAL_BYTES, WalCheckpointer } from '../../../src/core/store/walCheckpointer.ts';
 import { tempDir } from '../../support/helpers.ts';
 
 const migrations: Migration[] = [{ version: 1, name: 'rows', up: (db) => db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)') }];
@@ -60,9 +60,12 @@ test('closing waits for the worker, so the store’s connection is the last one 
 test('a checkpoint is scheduled by writes alone, and a closed store answers without one', async () => {
   const dataDir = tempDir();
   const database = Database.open({ dataDir, migrations });
-  writeRows(database, 1200);
+  // Past the WAL size below which commits start no worker (LIGHT_WAL_BYTES: 16 MiB): 600 rows of 30 KB.
+  const insert = database.prepare('INSERT INTO rows (body) VALUES (?)');
+  for (let i = 0; i < 600; i++) database.transaction(() => insert.run(body.repeat(10)));
   const walPath = walOf(dataDir);
   const wal = statSync(walPath).size;
+  assert.ok(wal > LIGHT_WAL_BYTES, `WAL of ${wal} bytes`);
   // No explicit request: the commits scheduled one within a quarter second (a generous wait here).
   await new Promise((resolve) => setTimeout(resolve, 2000));
   // Checkpointed, the WAL starts over; otherwise these rows would be appended past its end.
@@ -118,5 +121,50 @@ test('a WAL the worker could not copy whole while writes went on starts over at 
   } finally {
     reader.close();
     database.close();
+  }
+});
+
+test('light writes start no worker: the WAL keeps them until it passes the light size, then the worker copies it', async () => {
+  const dataDir = tempDir();
+  const path = join(dataDir, DATABASE_FILE);
+  const writer = new DatabaseSync(path);
+  writer.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; PRAGMA synchronous = OFF; CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  const fellBack: string[] = [];
+  const light = new WalCheckpointer(path, (reason) => fellBack.push(reason));
+  const eager = new WalCheckpointer(path, (reason) => fellBack.push(reason), { lightBytes: 0 });
+  const small = new WalCheckpointer(path, (reason) => fellBack.push(reason), { lightBytes: 1024 * 1024 });
+  const insert = writer.prepare('INSERT INTO rows (body) VALUES (?)');
+  const write = (count: number, checkpointer: WalCheckpointer): void => {
+    for (let i = 0; i < count; i++) {
+      writer.exec('BEGIN IMMEDIATE');
+      insert.run(body);
+      writer.exec('COMMIT');
+      checkpointer.written();
+    }
+  };
+  const afterInterval = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 800));
+  try {
+    write(100, light);
+    await afterInterval();
+    assert.equal(light.active, false, '100 light commits started no worker');
+    const kept = statSync(`${path}-wal`).size;
+    assert.ok(kept > 100 * 4096 && kept <= LIGHT_WAL_BYTES, `the WAL holds them: ${kept} bytes`);
+    write(1, eager);
+    await afterInterval();
+    assert.equal(eager.active, true, 'with lightBytes 0 one commit starts the worker (as before)');
+    eager.dispose();
+    // Past its light size (1 MiB here), the next commit schedules a checkpoint on the worker.
+    write(1, small);
+    assert.ok(statSync(`${path}-wal`).size > 1024 * 1024);
+    await afterInterval();
+    assert.equal(small.active, true, 'a WAL past the light size started the worker');
+    const result = await small.next();
+    assert.ok(result && result.checkpointed === result.log, JSON.stringify(result));
+    assert.deepEqual(fellBack, []);
+  } finally {
+    light.dispose();
+    eager.dispose();
+    small.dispose();
+    writer.close();
   }
 });
