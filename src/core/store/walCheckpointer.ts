@@ -20,9 +20,8 @@
  * kept it for as long as it was used (at 100k snippets a copy's record is about 4 frames of the WAL,
  * a save about 60): 9–10 MB of the host's resident memory at 100k on Node 24, VS Code's (a worker alone
  * costs 15–19 MB while it runs, and Node 24 keeps 13–14 MB of it after it ends; docs/performance.md).
- * The file's size tells the frames written since the WAL last
- * started over: it starts over from its first frame, trimmed back to WAL_LIMIT_BYTES, and grows only
- * as frames pass its end.
+ * The file's size tells the frames written since the WAL last started over: it starts over from its
+ * first frame, trimmed back to WAL_LIMIT_BYTES, and grows only as frames pass its end.
  */
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';

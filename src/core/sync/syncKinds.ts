@@ -61,20 +61,19 @@ const folderOids = new WeakMap<SyncRecord, string>();
 /** A record's files and its folder's git id, the files made once for both (a commit writes what it compares); the id kept as oidOf's. */
 export function folderOf<R extends SyncRecord>(kind: SyncKind<R>, record: R): { readonly files: readonly VaultFile[]; readonly oid: string } {
   const files = kind.files(record);
-  let oid = folderOids.get(record);
-  if (oid === undefined) {
-    oid = folderOid(files);
-    folderOids.set(record, oid);
-  }
-  return { files, oid };
+  return { files, oid: cachedOid(record, () => files) };
 }
 
 /** The git tree id of a record's folder (undefined: no record). */
 export function oidOf<R extends SyncRecord>(kind: SyncKind<R>, record: R | undefined): string | undefined {
-  if (record === undefined) return undefined;
+  return record === undefined ? undefined : cachedOid(record, () => kind.files(record));
+}
+
+/** `record`'s folder id from folderOids, else computed from `files` (made only then) and kept. */
+function cachedOid(record: SyncRecord, files: () => readonly VaultFile[]): string {
   let oid = folderOids.get(record);
   if (oid === undefined) {
-    oid = folderOid(kind.files(record));
+    oid = folderOid(files());
     folderOids.set(record, oid);
   }
   return oid;
