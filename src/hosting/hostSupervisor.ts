@@ -262,7 +262,7 @@ export class HostSupervisor implements Hosting {
     }
     const log = hostLogSince(this.options.dataDir, logStart);
     if (this.nodeFlags.length > 0 && refusedNodeFlag(ended.code, log, this.nodeFlags)) {
-      this.logger.warn(`This runtime does not take ${this.nodeFlags.join(' ')}: starting the Satchel host without it (${log.trim()}).`);
+      this.logger.warn(`This runtime does not take ${this.nodeFlags.join(' ')}: starting the Satchel host without ${this.nodeFlags.length > 1 ? 'them' : 'it'} (${log.trim()}).`);
       this.nodeFlags = [];
       return this.runHost();
     }

@@ -238,7 +238,7 @@ process.exit(${EXIT_SERVED_ELSEWHERE});`);
   try {
     assert.equal((await picky.start()).kind, 'waiting');
     assert.deepEqual(JSON.parse(readFileSync(starts, 'utf8')), [[DATA_HOST_NODE_FLAGS, null], [[], '1']], 'the second start without the flags, told so for its own children');
-    assert.match(warned.join('\n'), /does not take --max-semi-space-size=4/);
+    assert.match(warned.join('\n'), /does not take --max-semi-space-size=4 --heap-growing-percent=20: starting the Satchel host without them/);
   } finally {
     await picky.close();
     rmSync(dataDir, { recursive: true, force: true });
