@@ -125,17 +125,18 @@ export class Database {
 
   /**
    * A second connection to a store that another connection opened, migrated and keeps (the import
-   * process writes through one). Writes are as durable as the first connection's; checkpoints are
-   * left to that connection, and a schema newer or older than `version` is refused (the two would
-   * disagree on every table).
+   * process writes through one). Writes are as durable as the first connection's; a schema newer or
+   * older than `version` is refused (the two would disagree on every table). Checkpoints are left
+   * to the first connection unless `checkpointPages` is given: then this connection's commits
+   * checkpoint, as SQLite does by default, once the WAL holds that many pages.
    */
-  static openShared(path: string, version: number, busyTimeoutMs = 10_000): Database {
+  static openShared(path: string, version: number, options: { busyTimeoutMs?: number; checkpointPages?: number } = {}): Database {
     const database = Database.connect(path);
     const db = database.db;
     setUpConnection(db, path, () => {
-      database.setBusyTimeout(busyTimeoutMs);
+      database.setBusyTimeout(options.busyTimeoutMs ?? 10_000);
       makeDurable(db);
-      db.exec('PRAGMA wal_autocheckpoint = 0');
+      db.exec(`PRAGMA wal_autocheckpoint = ${Math.max(0, Math.floor(options.checkpointPages ?? 0))}`);
       if (database.schemaVersion !== version) throw new StoreUnusableError(`The database ${path} is at schema ${database.schemaVersion}, not ${version}.`);
     });
     return database;

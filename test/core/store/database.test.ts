@@ -266,3 +266,26 @@ test('a process that finds the host lock held is told once that it waits, and on
   assert.equal(told, 1);
   taken.dispose();
 });
+
+test('a shared connection given checkpointPages checkpoints its own writes; without it, they stay in the WAL for the first connection', () => {
+  /** Frames in the WAL once `write` has written about 2 MB through a shared connection opened with `pages`. */
+  const framesLeft = (pages: number | undefined): number => {
+    const dataDir = tempDir();
+    const database = Database.open({ dataDir, migrations: baseMigrations });
+    const shared = Database.openShared(join(dataDir, DATABASE_FILE), database.schemaVersion, pages === undefined ? {} : { checkpointPages: pages });
+    const records = new Records(shared);
+    for (let i = 0; i < 200; i++) shared.transaction(() => records.put('tag', `t${i}`, { text: 'x'.repeat(10_000) }));
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+    const probe = new DatabaseSync(join(dataDir, DATABASE_FILE));
+    // NOOP-like: a PASSIVE checkpoint reports the frames the WAL holds (log) before copying them.
+    const row = probe.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number } | undefined;
+    probe.close();
+    shared.close();
+    database.close();
+    return row?.log ?? -1;
+  };
+  const left = framesLeft(undefined);
+  const checkpointed = framesLeft(100);
+  assert.ok(left >= 500, `without checkpointPages the WAL kept ${left} frames`);
+  assert.ok(checkpointed >= 0 && checkpointed < 200, `with checkpointPages 100 the WAL held ${checkpointed} frames`);
+});
