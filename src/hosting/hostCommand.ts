@@ -92,9 +92,6 @@ export const DATA_HOST_ALLOCATOR_ENV: Readonly<Record<string, string>> = {
   MALLOC_TRIM_THRESHOLD_: '131072',
 };
 
-/** V8's flags for the data host (declared once in core: its import process is given them too). */
-export { DATA_HOST_NODE_FLAGS };
-
 /** Node's exit code for an option it does not take ("bad option: --x"), before any script runs. */
 const EXIT_BAD_OPTION = 9;
 

@@ -15,7 +15,8 @@ import { HostLock } from '../core/store/hostLock.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
 import { hostSockets } from '../wire/host.ts';
 import { readPortFile, type PortFile } from './portFile.ts';
-import { DATA_HOST_NODE_FLAGS, hostLogSince, refusedNodeFlag, spawnDataHost, type DataHostCommand } from './hostCommand.ts';
+import { hostLogSince, refusedNodeFlag, spawnDataHost, type DataHostCommand } from './hostCommand.ts';
+import { DATA_HOST_NODE_FLAGS } from '../core/hostNodeFlags.ts';
 import { EXIT_SERVED_ELSEWHERE, errorOfExit } from './hostExit.ts';
 import type { Hosting, HostingOptions, Role } from './hosting.ts';
 

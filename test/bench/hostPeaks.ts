@@ -36,7 +36,8 @@ import { generateCorpus } from './corpus.ts';
 import { snippetFiles } from './figures/importFigure.ts';
 import { repoRoot, startChild } from './processes.ts';
 import { childrenOf, cpuSecondsOf, rssMbOf } from './day/sampler.ts';
-import { DATA_HOST_ALLOCATOR_ENV, DATA_HOST_NODE_FLAGS } from '../../src/hosting/hostCommand.ts';
+import { DATA_HOST_ALLOCATOR_ENV } from '../../src/hosting/hostCommand.ts';
+import { DATA_HOST_NODE_FLAGS } from '../../src/core/hostNodeFlags.ts';
 import { DAY_PACE, EverydayWindow, NO_PACE } from './everydayPhases.ts';
 import { HostInspector, inspectorUrl, type HeapReading } from './hostInspector.ts';
 

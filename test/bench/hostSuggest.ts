@@ -21,7 +21,8 @@ import { generateCorpus } from './corpus.ts';
 import { measureSuggest } from './figures/suggest.ts';
 import { repoRoot, startChild } from './processes.ts';
 import { connect } from './satchelApi.ts';
-import { DATA_HOST_ALLOCATOR_ENV, DATA_HOST_NODE_FLAGS } from '../../src/hosting/hostCommand.ts';
+import { DATA_HOST_ALLOCATOR_ENV } from '../../src/hosting/hostCommand.ts';
+import { DATA_HOST_NODE_FLAGS } from '../../src/core/hostNodeFlags.ts';
 
 const { values } = parseArgs({
   options: {

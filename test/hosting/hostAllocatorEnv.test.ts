@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../support/helpers.ts';
-import { DATA_HOST_ALLOCATOR_ENV, DATA_HOST_NODE_FLAGS, spawnDataHost } from '../../src/hosting/hostCommand.ts';
+import { DATA_HOST_ALLOCATOR_ENV, spawnDataHost } from '../../src/hosting/hostCommand.ts';
+import { DATA_HOST_NODE_FLAGS } from '../../src/core/hostNodeFlags.ts';
 
 const NAMES = Object.keys(DATA_HOST_ALLOCATOR_ENV);
 

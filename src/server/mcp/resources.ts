@@ -58,11 +58,11 @@ export function registerSnippetResources(server: McpServer, core: Satchel): void
       let texts: SecretTexts | undefined;
       try {
         id = decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? '') : (raw ?? ''));
-        // Its length from its stored head (a large text's document is not read to learn it).
-        const opening = core.assets.opening(id, MAX_CONTENT_CHARS);
-        if (!wholeAtResource(opening.chars)) {
+        // Its length alone from its stored head (no text read to learn it).
+        const { chars } = core.assets.opening(id, 0);
+        if (!wholeAtResource(chars)) {
           // Over a snippet's content limit (an older store's): cut as get_snippet cuts it, saying so.
-          const shown = await agentOpening(core, id, core.assets.get(id, { transferables: false }).name ?? '', opening);
+          const shown = await agentOpening(core, id, core.assets.get(id, { transferables: false }).name ?? '');
           return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${shown.text}\n\n${cutNote(id, shown.text.length, shown.chars)}` }] };
         }
         // Its text taken out of its document by SQLite, with its name and description, read once: the
