@@ -212,13 +212,18 @@ function encode(body: Body): Buffer | undefined {
 // ---- the property --------------------------------------------------------------------------
 
 /**
- * The store digest without the `models` table: its rows move on by themselves while a download an
- * earlier, accepted request started fails and retries in the background.
+ * Tables whose rows move on by themselves after an earlier, accepted request: `models` while a
+ * download it started fails and retries, and the secrets scan's bookkeeping (what is pending, what
+ * was scanned, what it found) while the background scan reads the snippets that request wrote. The
+ * user's own secret choices (dismissed values, included snippets, settings) stay in the digest.
  */
+const BACKGROUND_TABLES = new Set(['models', 'secret_pending', 'secret_scans', 'secret_findings']);
+
+/** The store digest without the tables background work changes on its own. */
 const requestDigest = (db: Parameters<typeof storeDigest>[0]): string =>
   storeDigest(db)
     .split('\n')
-    .filter((line) => !line.startsWith('models:'))
+    .filter((line) => !BACKGROUND_TABLES.has(line.slice(0, line.indexOf(':'))))
     .join('\n');
 
 /** The one 5xx the interface itself specifies: GET /assets/search with neither query nor tags. */
