@@ -1,6 +1,7 @@
 /** What the backup and restore commands share: the --keep-backups option and how counts read (sizes: core/byteSizes.ts). */
 import { MAX_KEEP } from '../core/backups/backupFiles.ts';
 import type { StoreSummary } from '../core/backups/storeFile.ts';
+import { countText } from '../core/countText.ts';
 
 /** --keep-backups N: copies kept per kind of backup, 0 to MAX_KEEP (0 turns automatic ones off). */
 export function keepOption(text: string | undefined): number | undefined {
@@ -12,5 +13,5 @@ export function keepOption(text: string | undefined): number | undefined {
 
 /** "1,234 assets and 12 conversations". */
 export function contents(summary: StoreSummary): string {
-  return `${summary.assets.toLocaleString('en-US')} assets and ${summary.conversations.toLocaleString('en-US')} conversations`;
+  return `${countText(summary.assets)} assets and ${countText(summary.conversations)} conversations`;
 }

@@ -16,6 +16,7 @@ import { cancelOnInterrupt } from './interrupt.ts';
 import type { DoorSecrets } from '../core/secrets/doorSecrets.ts';
 import { ScanningDoorSecrets } from '../core/secrets/scanningDoors.ts';
 import { SecretScanner } from '../core/secrets/secretScanner.ts';
+import { countText } from '../core/countText.ts';
 
 const USAGE = `Usage: satchel export --vault DIR [--include-secrets] [--data-dir DIR]
   Writes the library as a plain-file vault: one folder per snippet (assets/<shard>/<id>/),
@@ -55,14 +56,14 @@ export async function runExportCommand(args: readonly string[]): Promise<number>
     interrupt.dispose();
   }
   console.log(
-    `${summary.cancelled ? 'Cancelled: ' : ''}exported ${summary.exported.toLocaleString('en-US')} of ${summary.total.toLocaleString('en-US')} snippets` +
-      (summary.conversations > 0 ? ` and ${summary.conversations.toLocaleString('en-US')} conversations` : '') +
+    `${summary.cancelled ? 'Cancelled: ' : ''}exported ${countText(summary.exported)} of ${countText(summary.total)} snippets` +
+      (summary.conversations > 0 ? ` and ${countText(summary.conversations)} conversations` : '') +
       ` to ${target}` +
       (summary.removed > 0 ? `, removed ${summary.removed} no longer in the library` : '') +
       ` (${(summary.elapsedMs / 1000).toFixed(1)} s).`,
   );
   if (summary.redacted > 0) {
-    console.log(`${summary.redacted.toLocaleString('en-US')} snippet${summary.redacted === 1 ? ' holds a secret: it was' : 's hold secrets: they were'} written with placeholders (--include-secrets writes the values).`);
+    console.log(`${countText(summary.redacted)} snippet${summary.redacted === 1 ? ' holds a secret: it was' : 's hold secrets: they were'} written with placeholders (--include-secrets writes the values).`);
   }
   return summary.cancelled ? 130 : 0;
 }

@@ -19,6 +19,7 @@ import { ProgressBar } from './progressBar.ts';
 import { cancelOnInterrupt } from './interrupt.ts';
 import { resolvePiecesOs } from '../core/import/piecesOs.ts';
 import { listPiecesLibrary, piecesLabel, piecesOsSources } from '../core/import/piecesOsLibrary.ts';
+import { countText } from '../core/countText.ts';
 
 const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS.join('|')}] [--batch-size N] <file-or-folder>…
        satchel import [--data-dir DIR] --from-pieces [URL]
@@ -156,10 +157,10 @@ function importInto(dataDir: string, files: readonly ImportInput[], options: Imp
 function printSummary(summary: ImportSummary): void {
   const seconds = (summary.elapsedMs / 1000).toFixed(1);
   console.log(
-    `${summary.cancelled ? 'Cancelled: ' : ''}imported ${summary.imported.toLocaleString('en-US')}, ` +
-      (summary.updated > 0 ? `updated ${summary.updated.toLocaleString('en-US')} changed since the last import, ` : '') +
-      `skipped ${summary.duplicates.toLocaleString('en-US')} duplicates, ${summary.failed} failed` +
-      (summary.conversations ? `, ${summary.conversations.toLocaleString('en-US')} conversations ` : ' ') +
+    `${summary.cancelled ? 'Cancelled: ' : ''}imported ${countText(summary.imported)}, ` +
+      (summary.updated > 0 ? `updated ${countText(summary.updated)} changed since the last import, ` : '') +
+      `skipped ${countText(summary.duplicates)} duplicates, ${summary.failed} failed` +
+      (summary.conversations ? `, ${countText(summary.conversations)} conversations ` : ' ') +
       `(${summary.source === undefined ? `${summary.filesDone}/${summary.files ?? summary.filesDone} files, ` : ''}${seconds} s).`,
   );
   for (const failure of summary.failures.slice(0, LISTED_FAILURES)) console.log(`  ✗ ${failure.source}: ${failure.reason}`);

@@ -4,6 +4,7 @@
  */
 import type { ImportProgress } from '../core/import/importer.ts';
 import { progressShare } from '../core/import/formats.ts';
+import { countText } from '../core/countText.ts';
 
 const WIDTH = 30;
 const REDRAW_MS = 100;
@@ -56,10 +57,10 @@ export class ProgressBar {
       const rate = Math.round(progress.imported / Math.max((performance.now() - this.line.started) / 1000, 0.001));
       const files = progress.files !== undefined && progress.files > 1 ? ` · file ${Math.min(progress.filesDone + 1, progress.files)}/${progress.files}` : '';
       return (
-        `${bar(progressShare(progress))} ${done.toLocaleString('en-US')}/${progress.found.toLocaleString('en-US')} snippets` +
-        ` · ${progress.imported.toLocaleString('en-US')} new${progress.updated > 0 ? ` · ${progress.updated.toLocaleString('en-US')} updated` : ''}` +
-        ` · ${progress.duplicates.toLocaleString('en-US')} duplicates · ${progress.failed} failed` +
-        ` · ${rate.toLocaleString('en-US')}/s${files}`
+        `${bar(progressShare(progress))} ${countText(done)}/${countText(progress.found)} snippets` +
+        ` · ${countText(progress.imported)} new${progress.updated > 0 ? ` · ${countText(progress.updated)} updated` : ''}` +
+        ` · ${countText(progress.duplicates)} duplicates · ${progress.failed} failed` +
+        ` · ${countText(rate)}/s${files}`
       );
     });
   }

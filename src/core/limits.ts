@@ -10,6 +10,7 @@
  * removing one of its 200k tags, saving its unchanged content back) goes through.
  */
 import { TooLargeError } from './errors.ts';
+import { countText } from './countText.ts';
 
 const MI = 1024 * 1024;
 
@@ -52,11 +53,6 @@ const WHAT: Record<LimitKind, readonly [what: string, unit: string]> = {
   importFileChars: ['An import file', 'characters'],
 };
 
-// Made on first use: the first Intl formatter of a process loads ICU's data (tens of ms), and the
-// extension loads this module at activation but formats a limit only when one is exceeded.
-let numberFormat: Intl.NumberFormat | undefined;
-const number = (): Intl.NumberFormat => (numberFormat ??= new Intl.NumberFormat('en-US'));
-
 /** An input over one of LIMITS: which, the limit and the size it had. */
 export class LimitExceededError extends TooLargeError {
   readonly kind: LimitKind;
@@ -74,7 +70,7 @@ export class LimitExceededError extends TooLargeError {
 /** "A snippet's text content has 62,914,560 characters; the limit is 4,194,304 (see docs/limits.md)". */
 export function limitMessage(kind: LimitKind, actual: number, atLeast = false): string {
   const [what, unit] = WHAT[kind];
-  return `${what} has ${atLeast ? 'at least ' : ''}${number().format(actual)} ${unit}; the limit is ${number().format(LIMITS[kind])} (see docs/limits.md)`;
+  return `${what} has ${atLeast ? 'at least ' : ''}${countText(actual)} ${unit}; the limit is ${countText(LIMITS[kind])} (see docs/limits.md)`;
 }
 
 /**

@@ -6,14 +6,17 @@ export function stamp(date: Date = new Date()): GroupedTimestamp {
   return { value: date.toISOString(), readable: readable(date) };
 }
 
-// One formatter for the process: toLocaleString builds a new one on every call (~0.5 ms). Made on
-// first use: the first Intl formatter of a process loads ICU's data (tens of ms), which the
-// extension would otherwise pay at activation (docs/performance.md).
-let readableFormat: Intl.DateTimeFormat | undefined;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
+/**
+ * "Nov 29, 2026, 1:05 PM UTC": what Intl's en-US medium date and short time write, without Intl.
+ * The first date formatter of a process pages in ICU's locale data, 8.5 MB of the data host's
+ * resident memory for as long as it runs (docs/performance.md), for one fixed English pattern.
+ */
 function readable(date: Date): string {
-  readableFormat ??= new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-  return readableFormat.format(date) + ' UTC';
+  const hours = date.getUTCHours();
+  const minutes = String(date.getUTCMinutes()).padStart(2, '0');
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'} UTC`;
 }
 
 /** A wire timestamp whose value is exactly `value` (a record made elsewhere: its time is never re-formatted). */

@@ -80,7 +80,7 @@ export function listBackups(dataDir: string): BackupFile[] {
       // Removed meanwhile (another process's retention).
     }
   }
-  return found.sort((a, b) => b.taken.getTime() - a.taken.getTime() || b.name.localeCompare(a.name));
+  return found.sort((a, b) => b.taken.getTime() - a.taken.getTime() || (b.name < a.name ? -1 : b.name > a.name ? 1 : 0));
 }
 
 /** Removes all but the newest `keep` backups of `reason` (at least the newest one stays); returns the names removed. */

@@ -7,6 +7,7 @@
  */
 import { DomainError, InvalidInputError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
+import { countText } from '../countText.ts';
 
 /** Where Pieces OS listens: the first free port from 39300 on (its documented range), and 1000 before that. */
 export const PIECES_OS_PORTS: readonly number[] = [...Array.from({ length: 34 }, (_, at) => 39300 + at), 1000];
@@ -145,7 +146,7 @@ async function readBounded(response: Response, maxBytes: number): Promise<string
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw new PiecesUnavailableError(`A reply of Pieces OS is larger than ${maxBytes.toLocaleString('en-US')} bytes`);
+      throw new PiecesUnavailableError(`A reply of Pieces OS is larger than ${countText(maxBytes)} bytes`);
     }
     chunks.push(value);
   }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Git, GitError, MAX_VAULT_FILE_BYTES, ObjectReader, olderThan, treeEntries } from './git.ts';
 import { idOfSegment, VAULT_MARKER, type VaultFile } from './vaultFormat.ts';
 import { fastImportStream, type CommitPlan } from './fastImport.ts';
+import { countText } from '../countText.ts';
 
 export type { CommitPlan, FolderChange, FolderTree } from './fastImport.ts';
 
@@ -196,7 +197,7 @@ export class VaultRepo {
           const entries = treeEntries(tree.data).filter((entry) => entry.mode !== '40000');
           const objects = await Promise.all(entries.map((entry) => reader.read(entry.oid)));
           const over = objects.findIndex((object) => object?.oversized === true);
-          if (over >= 0) return onBad?.(id, `${entries[over]!.name} holds ${objects[over]!.size.toLocaleString('en-US')} bytes, more than any record within the limits (docs/limits.md)`);
+          if (over >= 0) return onBad?.(id, `${entries[over]!.name} holds ${countText(objects[over]!.size)} bytes, more than any record within the limits (docs/limits.md)`);
           const files = entries.map((entry, index) => ({ name: entry.name, data: objects[index]?.data ?? Buffer.alloc(0) }));
           try {
             out.set(id, parse(id, files));
