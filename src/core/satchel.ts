@@ -295,6 +295,8 @@ export class Satchel implements Disposable {
           context.database.statistics?.refresh();
         });
       },
+      // The session's own deferral is the one held: a bulk write of this process (or a test) holding another merges here afterwards.
+      mergeInChild: () => this.assets.mergeDeferrals() === 1,
       classify,
       beforeSession: (signal) => this.backups.beforeImport(signal),
       adopt: (changes) => {

@@ -5,10 +5,11 @@
  * import (two VS Code snippet files, one request) through the client, then 12 s more. Prints the
  * import's time and, a line each half second from 1 s before it, the host's RSS, heap, array buffers
  * and WAL file, marking when a worker thread starts or ends (docs/performance.md, "The import,
- * sampled inside the data host").
+ * sampled inside the data host"). With --wal it also reads the WAL's frames as they are written and
+ * names, second by second from the import's end, the tables and indexes they belong to (walFrames.ts).
  *
  *   npm run build -- --production && ./node_modules/.bin/node --experimental-strip-types \
- *     --disable-warning=ExperimentalWarning test/bench/hostImportSample.ts --library=out/bench-day/library-100000 [--node=NODE]
+ *     --disable-warning=ExperimentalWarning test/bench/hostImportSample.ts --library=out/bench-day/library-100000 [--node=NODE] [--wal]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,8 +22,9 @@ import { snippetFiles } from './figures/importFigure.ts';
 import { repoRoot, startChild } from './processes.ts';
 import { DATA_HOST_ALLOCATOR_ENV } from '../../src/hosting/hostCommand.ts';
 import { DATA_HOST_NODE_FLAGS } from '../../src/core/hostNodeFlags.ts';
+import { WalTail, ownersReport, pageOwners } from './walFrames.ts';
 
-const { values } = parseArgs({ options: { library: { type: 'string' }, node: { type: 'string' } } });
+const { values } = parseArgs({ options: { library: { type: 'string' }, node: { type: 'string' }, wal: { type: 'boolean' } } });
 if (values.library === undefined) throw new Error('usage: hostImportSample.ts --library=<filled data dir> [--node=NODE]');
 const scratch = mkdtempSync(join(tmpdir(), 'host-import-sample-'));
 const dataDir = join(scratch, 'data');
@@ -41,10 +43,17 @@ try {
   const client = new SatchelClient(host.url, { timeoutMs: 3_600_000 });
   const files = snippetFiles(generateCorpus(10_000, 7));
   await sleep(20_000);
+  const tail = new WalTail(join(dataDir, 'satchel.db-wal'));
+  tail.read();
+  const frames: Array<{ at: number; pages: number[] }> = [];
+  const tailing = values.wal ? setInterval(() => frames.push({ at: Date.now(), pages: tail.read() }), 100) : undefined;
   const began = Date.now();
   const summary = await client.imports.importFiles(files);
-  console.log(`imported ${summary.imported}, duplicates ${summary.duplicates} in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+  const ended = Date.now();
+  console.log(`imported ${summary.imported}, duplicates ${summary.duplicates} in ${((ended - began) / 1000).toFixed(1)} s`);
   await sleep(12_000);
+  clearInterval(tailing);
+  if (values.wal) walReport(frames, ended);
   let workers = 0;
   let shownAt = -Infinity;
   for (const line of readFileSync(samples, 'utf8').split('\n')) {
@@ -64,4 +73,21 @@ try {
   host.process.kill('SIGTERM');
   await sleep(1000);
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/** Frames written during the import, then in each second after it, by owner (read while the host still runs). */
+function walReport(frames: ReadonlyArray<{ at: number; pages: number[] }>, ended: number): void {
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+  const db = new DatabaseSync(join(dataDir, 'satchel.db'), { readOnly: true });
+  const owners = pageOwners(db);
+  db.close();
+  const windows = new Map<number, number[]>();
+  for (const { at, pages } of frames) {
+    const window = at <= ended ? -1 : Math.floor((at - ended) / 1000);
+    windows.set(window, [...(windows.get(window) ?? []), ...pages]);
+  }
+  for (const [window, pages] of [...windows].sort((a, b) => a[0] - b[0])) {
+    if (pages.length === 0) continue;
+    console.log(`${window < 0 ? 'during the import' : `${window}-${window + 1} s after`}: ${pages.length} frames (${((pages.length * 4096) / 1048576).toFixed(1)} MB): ${ownersReport(pages, owners)}`);
+  }
 }

@@ -175,6 +175,11 @@ export class AssetService implements Disposable {
     return this.indexing.search.deferMerging();
   }
 
+  /** How many deferrals of the search index's merging are held now. */
+  mergeDeferrals(): number {
+    return this.indexing.search.merging?.deferrals ?? 0;
+  }
+
   /** Adds a derived index after composition (semantic recall, tests); its upsert/remove run inside every asset write transaction. */
   registerIndexer(indexer: AssetIndexer): Disposable {
     return this.indexing.register(indexer);

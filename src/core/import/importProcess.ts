@@ -7,9 +7,10 @@
  *
  * This side hands the child the files one at a time, classifies for it, relays progress, and after
  * each batch brings the store's in-memory parts in step and announces the batch's changes. Imports
- * run one after another; while any are queued they share one child, and the search index's merging
- * waits for the last (segmentMerger.ts). Where the child cannot start, the same import runs here
- * (SnippetImporter).
+ * run one after another; while any are queued they share one child, the search index's merging
+ * waits for the last, and that child merges it before it ends (ImportStore.finish; the store's
+ * process merges what it leaves, segmentMerger.ts). Where the child cannot start, the same import
+ * runs here (SnippetImporter).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -34,6 +35,11 @@ export interface ImportProcessDeps {
    * deferred (segmentMerger.ts), and grouped writes waiting for the child's lock off the event loop.
    */
   session(): Disposable;
+  /**
+   * Whether the session's child may merge the search index as it ends (ImportStore.finish): nothing
+   * but the session defers the merge. Without it, the store's process merges afterwards.
+   */
+  mergeInChild?(): boolean;
   classify(text: string): Promise<ClassificationSpecific>;
   /** Runs before a session's first import writes anything (the copy of the store taken before imports). */
   beforeSession?(signal: AbortSignal | undefined): Promise<unknown>;
@@ -127,7 +133,7 @@ export class ImportProcess {
   /** Resolves once the imports queued so far are done and the search index is merged after them. */
   async merged(): Promise<void> {
     await this.queue;
-    // The merge starts once the last child has exited and the session it held is released.
+    // The child merges before it exits; what it left starts once the session it held is released.
     await this.ending;
     await this.deps.inProcess.merged();
   }
@@ -145,6 +151,9 @@ export class ImportProcess {
   private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions): Promise<ImportSummary> {
     if (this.closing) throw new Error('The store is closed.');
     if (!this.session) {
+      // The last session's child may still be merging the search index: its end comes first.
+      await this.ending;
+      if (this.closing) throw new Error('The store is closed.');
       try {
         await this.deps.beforeSession?.(options.signal);
       } catch (error) {
@@ -308,7 +317,8 @@ export class ImportProcess {
   private async finishSession(session: Session): Promise<void> {
     const child = session.child;
     if (child && child.exitCode === null && child.signalCode === null) {
-      if (child.connected) child.send({ type: 'close' } satisfies ToChild);
+      // Imports done as planned (not the store closing), nothing else deferring the merge: the child merges the search index first.
+      if (child.connected) child.send({ type: 'close', merge: this.closing === undefined && this.deps.mergeInChild?.() === true } satisfies ToChild);
       const timer = setTimeout(() => child.kill('SIGKILL'), CLOSE_WAIT_MS);
       await session.exited;
       clearTimeout(timer);

@@ -47,8 +47,11 @@ export type ToChild =
   | { readonly type: 'source'; readonly id: number; readonly source: SourceMessage | undefined }
   | { readonly type: 'cancel'; readonly id: number }
   | { readonly type: 'classified'; readonly request: number; readonly language: ClassificationSpecific }
-  /** Finish (a running import is cancelled at its next batch), close the connection and end. */
-  | { readonly type: 'close' };
+  /**
+   * Finish (a running import is cancelled at its next batch), close the connection and end; `merge`:
+   * the session ended as planned, so the search index is merged here first (ImportStore.finish).
+   */
+  | { readonly type: 'close'; readonly merge?: boolean };
 
 /** An error of the import, as the store's process re-throws it. */
 export interface ErrorMessage {

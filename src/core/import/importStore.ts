@@ -12,7 +12,8 @@ import type { ChangeEvent, Disposable, Event } from '../events.ts';
 import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { AssetStore } from '../assets/assetStore.ts';
 import { Labels } from '../assets/labels.ts';
-import { SearchIndex } from '../search/searchIndex.ts';
+import { SEARCH_FTS_TABLES, SearchIndex } from '../search/searchIndex.ts';
+import { SegmentMerger } from '../search/segmentMerger.ts';
 import { FingerprintIndex } from '../connector/fingerprintIndex.ts';
 import { AssetIndexing } from '../assets/assetIndexers.ts';
 import { BulkWriter } from '../assets/bulkWriter.ts';
@@ -27,6 +28,12 @@ import { ConversationRecords } from '../sync/conversationRecords.ts';
 
 export interface ImportStore extends Disposable {
   readonly importer: SnippetImporter;
+  /**
+   * After the session's last import: merges the search index's segments the imports left unmerged,
+   * for at most `budgetMs` (the store's process merges what is left), then copies this connection's
+   * WAL into the store and empties it.
+   */
+  finish(budgetMs: number): Promise<void>;
   /** Changes committed through this connection (each batch's assets, formats, tags and descriptions). */
   readonly onDidChange: Event<ChangeEvent>;
 }
@@ -39,10 +46,26 @@ export interface ImportStoreOptions {
  * The import process checkpoints its own writes, inside its commits (BulkWriter raises the mark to
  * 32 MB for an import). Left to the store's process, a 10k import into 100k snippets left a WAL of
  * 480–540 MB on disk for that process's checkpoint worker to copy afterwards; here the copying goes
- * with the import process, and the WAL stayed at 8–69 MB (issue 34). The store's process still
- * starts its worker after an import, for its own writes then (docs/performance.md).
+ * with the import process, and the WAL stayed at 8–69 MB (issue 34); `finish` then merges the
+ * search index and empties the WAL, so the store's process need not start its worker after an
+ * import (docs/performance.md).
  */
 const IMPORT_PROCESS_CHECKPOINT_PAGES = 1000;
+
+/**
+ * Copies this connection's WAL into the store and truncates it, so the store's process finds an
+ * empty WAL after the session: its checkpoint worker starts on the WAL file's size (walCheckpointer.ts),
+ * and a large file left by the import (up to the 32 MB mark) started it for the process's first
+ * small commit afterwards. Waits for a reader or writer as the busy timeout allows; if one holds on,
+ * the store's process copies the rest as before.
+ */
+function emptyWal(database: Database): void {
+  try {
+    database.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  } catch {
+    // Busy past the timeout: left to the store's process.
+  }
+}
 
 export function openImportStore(path: string, schemaVersion: number, options: ImportStoreOptions): ImportStore {
   const context = new StoreContext(Database.openShared(path, schemaVersion, { checkpointPages: IMPORT_PROCESS_CHECKPOINT_PAGES }), silentLogger);
@@ -71,6 +94,14 @@ export function openImportStore(path: string, schemaVersion: number, options: Im
   return {
     importer,
     onDidChange: context.onDidChange,
+    finish: async (budgetMs) => {
+      const merger = new SegmentMerger(context.database, SEARCH_FTS_TABLES, { startDelayMs: 0 });
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([merger.merged(), new Promise((resolve) => (timer = setTimeout(resolve, budgetMs)))]);
+      clearTimeout(timer);
+      merger.dispose();
+      emptyWal(context.database);
+    },
     dispose: () => {
       preparer.dispose();
       indexing.dispose();

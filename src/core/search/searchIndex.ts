@@ -55,6 +55,9 @@ type Row = {
   keywords: string;
 };
 
+/** The FTS5 tables of the search index (names, then code), whose segments imports leave unmerged. */
+export const SEARCH_FTS_TABLES: readonly string[] = ['asset_nt', 'asset_cd'];
+
 export class SearchIndex {
   private readonly database: Database;
 
@@ -71,7 +74,7 @@ export class SearchIndex {
     this.titles = new TitleTrigrams({
       titles: () => this.allTitles(),
     });
-    this.merging = merging ? new SegmentMerger(database, ['asset_nt', 'asset_cd']) : undefined;
+    this.merging = merging ? new SegmentMerger(database, SEARCH_FTS_TABLES) : undefined;
   }
 
   /** For the length of an import: FTS5 segments are merged once afterwards, not as each batch is written. */

@@ -28,17 +28,20 @@ const RETRY_DELAY_MS = 30_000;
 export class SegmentMerger implements Disposable {
   private readonly database: Database;
   private readonly tables: readonly string[];
-  private deferrals = 0;
+  private deferralCount = 0;
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
   private waiters: Array<() => void> = [];
   private stepsRun = 0;
 
-  /** `tables`: FTS5 tables whose merging imports defer. A merge left unfinished by the last process is resumed. */
-  constructor(database: Database, tables: readonly string[]) {
+  /**
+   * `tables`: FTS5 tables whose merging imports defer. A merge left unfinished by the last process is
+   * resumed, `startDelayMs` after opening (an import process finishing its own merge starts at once).
+   */
+  constructor(database: Database, tables: readonly string[], { startDelayMs = START_DELAY_MS } = {}) {
     this.database = database;
     this.tables = tables;
-    if (this.pending()) this.schedule(START_DELAY_MS);
+    if (this.pending()) this.schedule(startDelayMs);
   }
 
   /** Whether a merge is owed: some table's automerge is off. */
@@ -52,14 +55,19 @@ export class SegmentMerger implements Disposable {
    * outside any.
    */
   defer(): Disposable {
-    this.deferrals++;
+    this.deferralCount++;
     this.cancelTimer();
     const off = this.tables.filter((table) => this.automerge(table) !== 0);
     if (off.length > 0) this.database.transaction(() => off.forEach((table) => this.configure(table, 0)));
     return toDisposable(() => {
-      this.deferrals--;
-      if (this.deferrals === 0 && !this.disposed) this.schedule(START_DELAY_MS);
+      this.deferralCount--;
+      if (this.deferralCount === 0 && !this.disposed) this.schedule(START_DELAY_MS);
     });
+  }
+
+  /** How many deferrals are held now (an import process's session is one). */
+  get deferrals(): number {
+    return this.deferralCount;
   }
 
   /**
@@ -72,7 +80,7 @@ export class SegmentMerger implements Disposable {
 
   /** Resolves when no merge is owed or under way (or the merger was disposed): for tests and the CLI. */
   merged(): Promise<void> {
-    if (this.disposed || (this.timer === undefined && this.deferrals === 0 && !this.pendingSafely())) return Promise.resolve();
+    if (this.disposed || (this.timer === undefined && this.deferralCount === 0 && !this.pendingSafely())) return Promise.resolve();
     // Someone waits: the process stays alive for the merge.
     this.timer?.ref();
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -93,7 +101,9 @@ export class SegmentMerger implements Disposable {
 
   private run(): void {
     this.timer = undefined;
-    if (this.disposed || this.deferrals > 0 || !this.database.db.isOpen) return this.settle();
+    if (this.disposed || this.deferralCount > 0 || !this.database.db.isOpen) return this.settle();
+    // Merged meanwhile by another connection (the import process, as its session ends): no empty transaction.
+    if (!this.pendingSafely()) return this.settle();
     let more: boolean;
     try {
       more = this.step();

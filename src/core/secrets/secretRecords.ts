@@ -93,9 +93,10 @@ export class SecretRecords {
     return row?.seq;
   }
 
-  /** Up to `limit` pending assets, oldest note first. */
-  pendingBatch(limit: number): string[] {
-    return (this.database.prepare('SELECT asset_id FROM secret_pending ORDER BY seq LIMIT ?').all(limit) as Array<{ asset_id: string }>).map((row) => row.asset_id);
+  /** Up to `limit` notes taken after the note `after`, oldest first (a note written again gets a later seq). */
+  pendingAfter(after: number, limit: number): Array<{ assetId: string; seq: number }> {
+    const rows = this.database.prepare('SELECT asset_id, seq FROM secret_pending WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as Array<{ asset_id: string; seq: number }>;
+    return rows.map((row) => ({ assetId: row.asset_id, seq: row.seq }));
   }
 
   pendingCount(): number {

@@ -243,7 +243,8 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   }
 
   progress(): SecretScanProgress {
-    return { pending: this.records.pendingCount(), scanned: this.scanned, running: this.running !== undefined, paused: this.paused };
+    // Scanned assets whose records wait for their batch count as done.
+    return { pending: Math.max(0, this.records.pendingCount() - this.scans.queuedCount), scanned: this.scanned, running: this.running !== undefined, paused: this.paused };
   }
 
   // ------------------------------------------------------------------ the background scan
@@ -281,28 +282,28 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   async scanPending(options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: SecretScanProgress) => void } = {}): Promise<SecretScanProgress> {
     this.paused = false;
     const listener = options.onProgress ? this.onDidProgress(options.onProgress) : undefined;
-    // An asset whose scan failed stays pending (doors scan it again when they send it) and is not retried in this run.
+    // An asset whose scan failed stays pending (doors scan it again when they send it) and is not
+    // retried in this run: the run reads the notes in the order they were taken, each once.
     const failed = new Set<string>();
+    let after = 0;
     try {
       while (!this.disposed) {
         if (options.signal?.aborted) {
           this.paused = true;
           break;
         }
-        const batch = this.records.pendingBatch(BATCH + failed.size).filter((id) => !failed.has(id));
+        const batch = this.records.pendingAfter(after, BATCH);
         if (batch.length === 0) break;
-        for (const assetId of batch.slice(0, BATCH)) {
+        for (const { assetId, seq } of batch) {
           if (options.signal?.aborted || this.disposed) break;
-          const seq = this.records.pendingSeq(assetId);
-          if (seq !== undefined) {
-            try {
-              await this.scans.scan(assetId, seq, 'background');
-            } catch (error) {
-              // Deleted meanwhile: its note went with it. Anything else is logged, and left pending.
-              if (!(error instanceof NotFoundError)) {
-                failed.add(assetId);
-                this.context.logger.error(`The secrets scan of asset ${assetId} failed; it stays pending`, error);
-              }
+          after = seq;
+          try {
+            await this.scans.scanQueued(assetId, seq);
+          } catch (error) {
+            // Deleted meanwhile: its note went with it. Anything else is logged, and left pending.
+            if (!(error instanceof NotFoundError)) {
+              failed.add(assetId);
+              this.context.logger.error(`The secrets scan of asset ${assetId} failed; it stays pending`, error);
             }
           }
           this.progressed.fire(this.progress());
@@ -311,6 +312,8 @@ export class SecretsService implements SecretFindingsReader, Disposable {
         }
       }
     } finally {
+      this.scans.flush();
+      for (const assetId of this.scans.takeUnwritten()) failed.add(assetId);
       listener?.dispose();
     }
     this.lastRunFailed = failed.size;
