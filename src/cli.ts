@@ -121,6 +121,7 @@ async function main(): Promise<void> {
     managed: values.managed === true,
     // The warm-up leaves the most behind, and a busy window leaves the host no idle time after it.
     afterWarmUp: () => collector?.collectNow(),
+    afterBulkWork: () => collector?.afterWork(),
   };
 
   try {

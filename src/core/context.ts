@@ -10,6 +10,7 @@ import { Records } from './store/records.ts';
 import { Links } from './store/links.ts';
 import { Emitter, type ChangeEvent, type Disposable } from './events.ts';
 import { DEFAULT_KEEP } from './backups/backupFiles.ts';
+import { BulkWork } from './bulkWork.ts';
 
 export interface Logger {
   info(message: string): void;
@@ -27,6 +28,8 @@ export class StoreContext implements Disposable {
   private readonly changes = new Emitter<ChangeEvent>();
   /** Fires once per committed change, after its transaction committed. */
   readonly onDidChange = this.changes.event;
+  /** Syncs, import sessions, back-fills and compactions under way (bulkWork.ts). */
+  readonly bulkWork = new BulkWork();
 
   constructor(database: Database, logger: Logger) {
     this.database = database;
@@ -72,6 +75,7 @@ export class StoreContext implements Disposable {
 
   dispose(): void {
     this.changes.dispose();
+    this.bulkWork.dispose();
     this.database.close();
   }
 }

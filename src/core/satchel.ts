@@ -25,6 +25,7 @@ import { FingerprintIndex } from './connector/fingerprintIndex.ts';
 import { ConversationService } from './conversations/conversationService.ts';
 import { ModelService, type ModelSettings } from './models/modelService.ts';
 import { disposeAll, toDisposable, type Disposable } from './lifecycle.ts';
+import type { Event } from './events.ts';
 import { LanguageClassifier } from './classify/languageClassifier.ts';
 import { LocalUser } from './user/localUser.ts';
 import { Copilot } from './conversations/copilot.ts';
@@ -110,6 +111,8 @@ export interface CoreOptions {
 export class Satchel implements Disposable {
   readonly dataDir: string;
   readonly context: StoreContext;
+  /** The last bulk work under way (a sync, an import session, a back-fill, a compaction pass) ended. */
+  readonly onDidEndBulkWork: Event<void>;
   readonly assets: AssetService;
   /** Every asset's revisions: listed, read and restored. */
   readonly history: HistoryService;
@@ -146,6 +149,7 @@ export class Satchel implements Disposable {
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
+    this.onDidEndBulkWork = context.bulkWork.onDidEnd;
     this.context = context;
     this.classifier = new LanguageClassifier();
     this.user = new LocalUser(context);
@@ -288,7 +292,7 @@ export class Satchel implements Disposable {
       child: { path: context.database.path, schemaVersion: context.database.schemaVersion },
       inProcess,
       session: () => {
-        const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer(), this.trash.retention.defer(), this.assets.secrets.defer()];
+        const held = [this.assets.deferMerging(), context.database.expectWriter(), this.history.compactor.defer(), this.trash.retention.defer(), this.assets.secrets.defer(), context.bulkWork.begin()];
         return toDisposable(() => {
           disposeAll(held);
           // An import may have grown the store many times over: statistics taken before it would mislead the planner.

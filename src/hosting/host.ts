@@ -16,6 +16,8 @@ export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'logger'> {
   readonly managed?: boolean;
   /** Called once the start's warm-up (the title index, completion's language table) is done. */
   readonly afterWarmUp?: () => void;
+  /** Called each time the last bulk work under way ends (a sync, an import, a back-fill, a compaction pass: bulkWork.ts). */
+  readonly afterBulkWork?: () => void;
 }
 
 export interface RunningHost {
@@ -55,6 +57,7 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
     const server = await serve(core, options);
     writePortFile(core.dataDir, server.port, options.logger, options.managed === true);
     const opened = core;
+    const bulkEnded = options.afterBulkWork ? opened.onDidEndBulkWork(options.afterBulkWork) : undefined;
     // Read in slices between requests; closing the store mid-way only ends the reading early.
     const warmUp = setTimeout(() => {
       opened.assets
@@ -71,6 +74,7 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
       close: () =>
         (closing ??= (async () => {
           clearTimeout(warmUp);
+          bulkEnded?.dispose();
           removePortFile(opened.dataDir, server.port);
           await server.close();
           await opened.close();

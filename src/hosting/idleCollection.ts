@@ -8,6 +8,12 @@
  * event loop was idle through the last check, the host collects once, shrinking its heap as V8 does
  * on a low-memory signal; then not again until the heap grows again.
  *
+ * Bulk work (a sync, an import, a back-fill, a compaction pass) is often followed by more at once
+ * (the scripted day runs them back to back), leaving no idle time: when one ends (`afterWork`) the
+ * host collects on its next turn, if its heap grew as much. At 100k snippets a first sync left the
+ * host at 150 MB and the import right after it started there and peaked at 162; collected between
+ * them, the import started at 123 MB and peaked at 155 (docs/performance.md).
+ *
  * Only for the host as its own process (the CLI): a collection holds the event loop for 110–220 ms at 100k,
  * which a quiet data host can spare and an editor's extension host could not.
  */
@@ -36,6 +42,8 @@ export interface IdleCollectionOptions {
 export interface IdleCollector extends Disposable {
   /** Collects now (after the start's warm-up, which leaves the most behind and is followed by no idle time when a window is busy). */
   collectNow(): void;
+  /** Bulk work ended: collects on the next turn of the event loop if the heap grew (see the module comment). */
+  afterWork(): void;
 }
 
 /** Collects after work once the host is idle (see the module comment); undefined when this runtime has no way to. */
@@ -50,15 +58,29 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
     collect();
     afterLast = heapBytes();
   };
-  const timer = setInterval(() => {
-    const busy = busyShare();
-    const now = heapBytes();
+  /** Collects if the heap grew enough since the last collection (and `now` is a time to). */
+  const collectIfGrown = (now = true): void => {
+    const heap = heapBytes();
     // A heap that shrank by itself sets the mark lower: growth counts from there.
-    if (now < afterLast) afterLast = now;
-    if (busy <= IDLE_SHARE && now - afterLast >= growth) collectNow();
-  }, options.checkMs ?? CHECK_MS);
+    if (heap < afterLast) afterLast = heap;
+    if (now && heap - afterLast >= growth) collectNow();
+  };
+  const timer = setInterval(() => collectIfGrown(busyShare() <= IDLE_SHARE), options.checkMs ?? CHECK_MS);
   timer.unref();
-  return { collectNow, dispose: () => clearInterval(timer) };
+  let afterWork: NodeJS.Immediate | undefined;
+  return {
+    collectNow,
+    afterWork: () => {
+      afterWork ??= setImmediate(() => {
+        afterWork = undefined;
+        collectIfGrown();
+      }).unref();
+    },
+    dispose: () => {
+      clearInterval(timer);
+      if (afterWork) clearImmediate(afterWork);
+    },
+  };
 }
 
 function committedHeap(): number {

@@ -56,6 +56,35 @@ test('growth counts from where the heap went down to by itself', async (t) => {
   await until(() => collections === 1);
 });
 
+test('after bulk work, a collection runs on the next turn, busy or not, if the heap grew', async (t) => {
+  let heap = 100 * MB;
+  let collections = 0;
+  const collector = collectWhenIdle({
+    // The idle check never fires here (an hour, and always busy): only the one after the work does.
+    checkMs: 3_600_000,
+    growthBytes: 16 * MB,
+    heapBytes: () => heap,
+    busyShare: () => 1,
+    collect: () => {
+      collections++;
+      heap = 100 * MB;
+    },
+  });
+  assert.ok(collector);
+  t.after(() => collector.dispose());
+  heap = 150 * MB;
+  collector.afterWork();
+  collector.afterWork();
+  assert.equal(collections, 0, 'not inside the work that ended');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(collections, 1, 'once for both');
+  // Not grown enough: none.
+  heap = 110 * MB;
+  collector.afterWork();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(collections, 1);
+});
+
 test('the full collection gives back the memory of let-go array buffers and the young generation', () => {
   const collect = fullCollection();
   assert.ok(collect, 'this Node offers a full collection');

@@ -13,6 +13,7 @@
  */
 import type { Database } from '../store/database.ts';
 import type { Logger } from '../context.ts';
+import type { BulkWork } from '../bulkWork.ts';
 import { toDisposable, type Disposable } from '../lifecycle.ts';
 import type { CompactionRow, RevisionLog } from './revisionLog.ts';
 import { TextPacker } from './textPacker.ts';
@@ -77,6 +78,8 @@ export interface CompactorOptions {
    * before, which Revert restores): kept whatever the policy says.
    */
   readonly pinned?: (assetId: string) => ReadonlySet<string>;
+  /** Counts each pass over every asset as bulk work (bulkWork.ts). */
+  readonly bulkWork?: BulkWork;
 }
 
 /** Assets compacted per step (each is a few indexed reads, and deletes only when over the policy). */
@@ -91,7 +94,7 @@ export class RevisionCompactor implements Disposable {
   readonly policy: RetentionPolicy;
   private readonly database: Database;
   private readonly log: RevisionLog;
-  private readonly options: Required<Omit<CompactorOptions, 'policy' | 'logger' | 'pinned'>> & Pick<CompactorOptions, 'logger' | 'pinned'>;
+  private readonly options: Required<Omit<CompactorOptions, 'policy' | 'logger' | 'pinned' | 'bulkWork'>> & Pick<CompactorOptions, 'logger' | 'pinned' | 'bulkWork'>;
   private readonly queued = new Set<string>();
   private readonly packer: TextPacker;
   private timer: NodeJS.Timeout | undefined;
@@ -113,6 +116,7 @@ export class RevisionCompactor implements Disposable {
       now: options.now ?? Date.now,
       logger: options.logger,
       pinned: options.pinned,
+      bulkWork: options.bulkWork,
     };
     this.schedulePass(this.options.firstPassMs);
   }
@@ -151,6 +155,15 @@ export class RevisionCompactor implements Disposable {
    * texts (the daily pass; tests and the bench await it). Returns how many revisions it dropped.
    */
   async compactAll(now = this.options.now()): Promise<number> {
+    const work = this.options.bulkWork?.begin();
+    try {
+      return await this.compactEvery(now);
+    } finally {
+      work?.dispose();
+    }
+  }
+
+  private async compactEvery(now: number): Promise<number> {
     let dropped = 0;
     let after = '';
     for (;;) {

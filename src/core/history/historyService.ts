@@ -73,7 +73,7 @@ export class HistoryService implements Disposable {
     this.context = context;
     this.log = log;
     this.target = target;
-    this.compactor = new RevisionCompactor(context.database, log, { logger: context.logger, ...compaction });
+    this.compactor = new RevisionCompactor(context.database, log, { logger: context.logger, bulkWork: context.bulkWork, ...compaction });
   }
 
   /** The asset's current revision id: one index lookup (an asset from before revisions has a fixed first id). */

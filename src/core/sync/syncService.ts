@@ -115,12 +115,14 @@ export class SyncService implements Disposable {
       if (settings === undefined) throw new InvalidInputError('No sync remote is set: give one first (satchel sync --remote URL, or the satchel.sync.remote setting)');
       if (this.closing.signal.aborted) throw new UnavailableError('Satchel is closing; sync again when it runs');
       this.running++;
+      const work = this.context.bulkWork.begin();
       // The caller's cancel, or the store closing: either stops the sync (before its push; after, it finishes).
       const signal = options.signal ? AbortSignal.any([options.signal, this.closing.signal]) : this.closing.signal;
       try {
         return await runSync(this.engine(settings), settings, { ...options, signal });
       } finally {
         this.running--;
+        work.dispose();
       }
     });
     this.queue = run.catch(() => undefined);
