@@ -4,11 +4,13 @@
  * (importProcess.ts), which allocates as fast as the host's first sync. Flags a caller gives come
  * after these, so theirs win.
  *
- * - The young generation at most 4 MB a semi-space instead of V8's 16: the first sync and the import
+ * - The young generation at most 2 MB a semi-space instead of V8's 16: the first sync and the import
  *   allocate fast enough that V8 grows it to its most, and the process's RSS keeps what it grew to.
- *   At 100k snippets the first sync's peak went from 244–255 to 187–234 MB for about 3% more of the
- *   host's CPU; 1 and 2 MB cut it less (a smaller young generation promotes more to the old one)
- *   (docs/performance.md, "A smaller young generation").
+ *   At 100k snippets the first sync's peak went from 244–255 to 187–234 MB at 4 MB, for about 3%
+ *   more of the host's CPU (docs/performance.md, "A smaller young generation"). Measured again once
+ *   the old generation's growth was bounded too (below) and the host's own bulk writes were cut
+ *   (stop 41), 2 MB gave every bulk phase a 6–13 MB lower peak than 4 MB for the same CPU, 1 MB no
+ *   lower than 2 (docs/performance.md, "Latest (stop 41)").
  * - The old generation may grow to 1.2 times what a full collection left alive before the next is
  *   due, where V8 otherwise picks up to 2–4 times for a process that allocates fast: the bulk phases
  *   (a sync, an import, a back-fill) allocate fast in bursts, and the heap they grew stayed resident.
@@ -16,7 +18,7 @@
  *   the first sync's 161–163 → 155–156, the host's CPU the same (docs/performance.md, "The old
  *   generation's growth").
  */
-export const DATA_HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=20'];
+export const DATA_HOST_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--heap-growing-percent=20'];
 
 /**
  * Set in the environment of a host started without the flags because its runtime refused them

@@ -54,11 +54,11 @@ test("the user's own allocator settings win over the host's", async () => {
 });
 
 test("a data host a window starts is given V8's smaller young generation and slower old-generation growth", async () => {
-  assert.deepEqual((await spawnedHostView()).execArgv, ['--max-semi-space-size=4', '--heap-growing-percent=20']);
-  assert.deepEqual(DATA_HOST_NODE_FLAGS, ['--max-semi-space-size=4', '--heap-growing-percent=20']);
+  assert.deepEqual((await spawnedHostView()).execArgv, ['--max-semi-space-size=2', '--heap-growing-percent=20']);
+  assert.deepEqual(DATA_HOST_NODE_FLAGS, ['--max-semi-space-size=2', '--heap-growing-percent=20']);
 });
 
 test("the caller's own Node flags come after the host's, so theirs win", async () => {
   const { execArgv } = await spawnedHostView(['--max-semi-space-size=8']);
-  assert.deepEqual(execArgv, ['--max-semi-space-size=4', '--heap-growing-percent=20', '--max-semi-space-size=8']);
+  assert.deepEqual(execArgv, ['--max-semi-space-size=2', '--heap-growing-percent=20', '--max-semi-space-size=8']);
 });

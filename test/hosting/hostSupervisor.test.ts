@@ -239,7 +239,7 @@ process.exit(${EXIT_SERVED_ELSEWHERE});`);
   try {
     assert.equal((await picky.start()).kind, 'waiting');
     assert.deepEqual(JSON.parse(readFileSync(starts, 'utf8')), [[DATA_HOST_NODE_FLAGS, null], [[], '1']], 'the second start without the flags, told so for its own children');
-    assert.match(warned.join('\n'), /does not take --max-semi-space-size=4 --heap-growing-percent=20: starting the Satchel host without them/);
+    assert.match(warned.join('\n'), /does not take --max-semi-space-size=2 --heap-growing-percent=20: starting the Satchel host without them/);
   } finally {
     await picky.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -247,10 +247,10 @@ process.exit(${EXIT_SERVED_ELSEWHERE});`);
 });
 
 test('a host that ends with Node\'s exit code for another bad option is a failure as before', () => {
-  assert.equal(refusedNodeFlag(9, 'node: bad option: --max-semi-space-size=4\n', DATA_HOST_NODE_FLAGS), true);
+  assert.equal(refusedNodeFlag(9, 'node: bad option: --max-semi-space-size=2\n', DATA_HOST_NODE_FLAGS), true);
   assert.equal(refusedNodeFlag(9, 'node: bad option: --inspect-brk=x\n', DATA_HOST_NODE_FLAGS), false);
-  assert.equal(refusedNodeFlag(1, 'node: bad option: --max-semi-space-size=4\n', DATA_HOST_NODE_FLAGS), false);
-  assert.equal(refusedNodeFlag(9, 'node: bad option: --max-semi-space-size=4\n', []), false);
+  assert.equal(refusedNodeFlag(1, 'node: bad option: --max-semi-space-size=2\n', DATA_HOST_NODE_FLAGS), false);
+  assert.equal(refusedNodeFlag(9, 'node: bad option: --max-semi-space-size=2\n', []), false);
 });
 
 test('a host that finds the directory served elsewhere leaves, and the window waits instead of failing', async () => {

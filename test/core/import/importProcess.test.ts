@@ -170,7 +170,7 @@ test("the import process is started with the data host's V8 flags, the script's 
     const imports = importsWithChild(core, { path: script, execArgv: ['--max-semi-space-size=8'] });
     assert.equal((await imports.import([file('a.code-snippets', 5)])).imported, 5);
     await imports.close();
-    assert.deepEqual(DATA_HOST_NODE_FLAGS, ['--max-semi-space-size=4', '--heap-growing-percent=20']);
+    assert.deepEqual(DATA_HOST_NODE_FLAGS, ['--max-semi-space-size=2', '--heap-growing-percent=20']);
     assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), [...DATA_HOST_NODE_FLAGS, '--max-semi-space-size=8']);
   });
 });
