@@ -47,7 +47,7 @@ export class AssetScans implements Disposable {
   private readonly recorded: (assetId: string) => void;
   /** Scans under way, by asset: a door and the background scan of the same state share one. */
   private readonly inFlight = new Map<string, { readonly seq: number; readonly done: Promise<SecretFinding[]> }>();
-  /** Background outcomes not yet written (`queue`), oldest first. */
+  /** Background outcomes not yet written (`enqueue`), oldest first. */
   private queued: Queued[] = [];
   /** Writes the queue RECORD_WAIT_MS after its first outcome (a run slowed by a large snippet's scan). */
   private flushTimer: NodeJS.Timeout | undefined;
