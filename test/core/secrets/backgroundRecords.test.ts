@@ -82,3 +82,33 @@ test("an older note's queued outcome never replaces what a door recorded for a n
     }
   }, { secretsScan: false });
 });
+
+test('a batch that cannot be written leaves its notes pending and is reported, never half-written', async () => {
+  await withCore(async (core) => {
+    const { scans, records, dispose } = queuedScans(core);
+    try {
+      const a = await core.assets.writes.create(codeSeed(`key = "${stripe.value}"`), { author: TEST_AUTHOR });
+      const b = await core.assets.writes.create(codeSeed('const plain = 1;'), { author: TEST_AUTHOR });
+      const seqs = [records.pendingSeq(a.id)!, records.pendingSeq(b.id)!];
+      await scans.scanQueued(a.id, seqs[0]!);
+      await scans.scanQueued(b.id, seqs[1]!);
+      // The findings table gone for a moment: the batch's transaction fails as a whole.
+      core.context.database.db.exec('ALTER TABLE secret_scans RENAME TO secret_scans_away');
+      try {
+        scans.flush();
+      } finally {
+        core.context.database.db.exec('ALTER TABLE secret_scans_away RENAME TO secret_scans');
+      }
+      assert.deepEqual([records.pendingSeq(a.id), records.pendingSeq(b.id)], seqs, 'both notes stay pending');
+      assert.deepEqual(records.findings(a.id), [], 'nothing of the batch was written');
+      assert.deepEqual([...scans.takeUnwritten()].sort(), [a.id, b.id].sort());
+      assert.equal(scans.takeUnwritten().size, 0, 'taken once');
+      // The next scan records them (once the failed ones are no longer in flight).
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal((await scans.scan(a.id, seqs[0]!, 'interactive')).length, 1);
+      assert.equal(records.pendingSeq(a.id), undefined);
+    } finally {
+      dispose();
+    }
+  }, { secretsScan: false });
+});
