@@ -4,7 +4,8 @@
  * batches, a grown heap) that the next one would otherwise pile onto; the data host gives it back
  * once the last of them ends (the CLI's collection, idleCollection.ts).
  */
-import { Emitter, type Disposable, type Event } from './events.ts';
+import { Emitter, type Event } from './events.ts';
+import { MutableDisposable, toDisposable, type Disposable } from './lifecycle.ts';
 
 export class BulkWork implements Disposable {
   private running = 0;
@@ -15,14 +16,24 @@ export class BulkWork implements Disposable {
   /** Counts one piece of bulk work until the returned Disposable is disposed (once). */
   begin(): Disposable {
     this.running++;
-    let ended = false;
-    return {
-      dispose: () => {
-        if (ended) return;
-        ended = true;
-        if (--this.running === 0) this.ended.fire();
-      },
-    };
+    return toDisposable(() => {
+      if (--this.running === 0) this.ended.fire();
+    });
+  }
+
+  /**
+   * Counts work that a state tells of (the back-fill's 'indexing'): from the first `event` whose
+   * value is `busy` to the first that is not. Disposing it ends what it counts and stops listening.
+   */
+  whileBusy<T>(event: Event<T>, busy: (value: T) => boolean): Disposable {
+    const held = new MutableDisposable<Disposable>();
+    const listening = event((value) => {
+      held.value = busy(value) ? (held.value ?? this.begin()) : undefined;
+    });
+    return toDisposable(() => {
+      listening.dispose();
+      held.dispose();
+    });
   }
 
   get active(): boolean {

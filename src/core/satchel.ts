@@ -147,6 +147,9 @@ export class Satchel implements Disposable {
   /** Notes agents keep about the user's work: assets marked as memories, checked against the files they cite. */
   readonly memories: Memories;
 
+  /** The back-fill counted as bulk work while it runs (composeRecall). */
+  private readonly backfillWork: Disposable;
+
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
     this.onDidEndBulkWork = context.bulkWork.onDidEnd;
@@ -208,6 +211,8 @@ export class Satchel implements Disposable {
     this.trash = this.composeTrash(options, trashStore);
     this.connector = new ConnectorService(context, this.assets, this.applications, fingerprints, options.connector ?? {}, secrets);
     this.recall = this.composeRecall(options);
+    // A back-fill is bulk work from its first batch to its end (or cancel).
+    this.backfillWork = context.bulkWork.whileBusy(this.recall.onDidChangeStatus, (status) => status.state === 'indexing');
     this.imports = this.composeImports(options, fingerprints);
     this.secretForgetter = new SecretForgetter({
       context,
@@ -327,6 +332,7 @@ export class Satchel implements Disposable {
     await this.imports.close();
     // Writes already answered are durable; the ones still flushing are answered before the store closes.
     await this.context.database.settled();
+    this.backfillWork.dispose();
     this.recall.dispose();
     this.trash.dispose();
     this.snippets.dispose();

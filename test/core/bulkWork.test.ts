@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BulkWork } from '../../src/core/bulkWork.ts';
+import { Emitter } from '../../src/core/events.ts';
 import { withCore } from '../support/helpers.ts';
 
 test('the end fires once the last piece of bulk work ends, once each time', () => {
@@ -18,6 +19,26 @@ test('the end fires once the last piece of bulk work ends, once each time', () =
   assert.ok(!work.active);
   work.begin().dispose();
   assert.equal(ended, 2);
+});
+
+test('work a state tells of counts from its first busy value to its first idle one', () => {
+  const work = new BulkWork();
+  let ended = 0;
+  work.onDidEnd(() => ended++);
+  const states = new Emitter<string>();
+  const backfill = work.whileBusy(states.event, (state) => state === 'indexing');
+  states.fire('indexing');
+  states.fire('indexing');
+  assert.ok(work.active);
+  states.fire('ready');
+  assert.equal(ended, 1, 'ended once, however many busy values came before');
+  states.fire('ready');
+  assert.equal(ended, 1);
+  states.fire('indexing');
+  backfill.dispose();
+  assert.equal(ended, 2, 'disposing ends what it counts');
+  states.fire('indexing');
+  assert.ok(!work.active, 'and stops listening');
 });
 
 test("an import session and the compactor's pass over every asset are bulk work", async () => {

@@ -103,8 +103,6 @@ export class SemanticRecall implements Disposable {
   private session: Session | undefined;
   private current: RecallStatus = { model: undefined, state: 'off', vectors: 0, done: 0, total: 0 };
   private worker: Promise<void> = Promise.resolve();
-  /** Held while the state is 'indexing'. */
-  private backfill: Disposable | undefined;
 
   constructor(context: StoreContext, sources: RecallSources, settings: Partial<RecallSettings> = {}) {
     this.context = context;
@@ -205,8 +203,6 @@ export class SemanticRecall implements Disposable {
 
   dispose(): void {
     this.stop();
-    this.backfill?.dispose();
-    this.backfill = undefined;
     for (const subscription of this.subscriptions) subscription.dispose();
     this.statuses.dispose();
   }
@@ -381,12 +377,6 @@ export class SemanticRecall implements Disposable {
 
   private report(status: RecallStatus): void {
     this.current = status;
-    // A back-fill is bulk work from its first batch to its end (or cancel).
-    if (status.state === 'indexing') this.backfill ??= this.context.bulkWork.begin();
-    else {
-      this.backfill?.dispose();
-      this.backfill = undefined;
-    }
     this.statuses.fire(status);
   }
 }

@@ -16,6 +16,7 @@
  */
 import type { StoreContext } from '../context.ts';
 import { Emitter, type Disposable, type Event } from '../events.ts';
+import { toDisposable } from '../lifecycle.ts';
 import { NotFoundError } from '../errors.ts';
 import { redactText, type SecretField, type SecretFinding, type SecretFindingsReader } from './findings.ts';
 import type { SecretTexts } from './detector.ts';
@@ -259,15 +260,10 @@ export class SecretsService implements SecretFindingsReader, Disposable {
   /** Holds the background scan until disposed (an import under way: its snippets are scanned after it). */
   defer(): Disposable {
     this.deferred++;
-    let released = false;
-    return {
-      dispose: () => {
-        if (released) return;
-        released = true;
-        this.deferred--;
-        this.wake();
-      },
-    };
+    return toDisposable(() => {
+      this.deferred--;
+      this.wake();
+    });
   }
 
   /** Stops the background scan after the asset under way; doors still scan what they send (findingsNow). */
