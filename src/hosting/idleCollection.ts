@@ -58,12 +58,12 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
     collect();
     afterLast = heapBytes();
   };
-  /** Collects if the heap grew enough since the last collection (and `now` is a time to). */
-  const collectIfGrown = (now = true): void => {
+  /** Collects if the heap grew enough since the last collection and a collection is `due` now. */
+  const collectIfGrown = (due = true): void => {
     const heap = heapBytes();
     // A heap that shrank by itself sets the mark lower: growth counts from there.
     if (heap < afterLast) afterLast = heap;
-    if (now && heap - afterLast >= growth) collectNow();
+    if (due && heap - afterLast >= growth) collectNow();
   };
   const timer = setInterval(() => collectIfGrown(busyShare() <= IDLE_SHARE), options.checkMs ?? CHECK_MS);
   timer.unref();

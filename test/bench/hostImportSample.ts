@@ -84,7 +84,9 @@ function walReport(frames: ReadonlyArray<{ at: number; pages: number[] }>, ended
   const windows = new Map<number, number[]>();
   for (const { at, pages } of frames) {
     const window = at <= ended ? -1 : Math.floor((at - ended) / 1000);
-    windows.set(window, [...(windows.get(window) ?? []), ...pages]);
+    const frames = windows.get(window) ?? [];
+    for (const page of pages) frames.push(page);
+    windows.set(window, frames);
   }
   for (const [window, pages] of [...windows].sort((a, b) => a[0] - b[0])) {
     if (pages.length === 0) continue;
