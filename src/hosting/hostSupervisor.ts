@@ -43,6 +43,12 @@ const MAX_BACKOFF_MS = 8_000;
 /** A host that stops this often is not started again (as language clients do): something is wrong with it. */
 const CRASHES_ALLOWED = 5;
 const CRASH_WINDOW_MS = 3 * 60_000;
+/**
+ * How long a host seen to stop may still be ending: a process killed while it waits on the disk (an
+ * fsync under load) holds the host lock until the kernel lets it go, and a host started before that
+ * is only turned away (and would back off for seconds). Bounded, for a process id taken by another.
+ */
+const STOPPING_MAX_MS = 5_000;
 
 export class HostSupervisor implements Hosting {
   private readonly options: SupervisorOptions;
@@ -65,6 +71,8 @@ export class HostSupervisor implements Hosting {
   /** Said with the next role: what happened to the host. */
   private pendingNotice: string | undefined;
   private lostAt = 0;
+  /** The process of the host last seen to stop, while it may still be ending (STOPPING_MAX_MS). */
+  private stopping: { readonly pid: number; readonly until: number } | undefined;
   /** When the hosts this window looked after stopped, within the last CRASH_WINDOW_MS. */
   private readonly stops: number[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -186,6 +194,7 @@ export class HostSupervisor implements Hosting {
     const { pid, port } = was;
     this.attached = undefined;
     this.lostAt = Date.now();
+    this.stopping = { pid, until: this.lostAt + STOPPING_MAX_MS };
     // The child's exit is reported after its socket closed, later still on a busy machine: its
     // wait status says how it ended. A host this window did not start is waited for no longer.
     const ownChild = this.child?.pid === pid;
@@ -211,9 +220,17 @@ export class HostSupervisor implements Hosting {
     return this.stops.length >= CRASHES_ALLOWED;
   }
 
+  /** Whether the host last seen to stop still has a process (it holds the host lock until it is gone). */
+  private stillStopping(): boolean {
+    const stopping = this.stopping;
+    if (stopping && Date.now() < stopping.until && processExists(stopping.pid)) return true;
+    this.stopping = undefined;
+    return false;
+  }
+
   private async startHost(): Promise<void> {
     if (this.starting || this.disposed) return this.starting;
-    if (Date.now() < this.notBefore) {
+    if (Date.now() < this.notBefore || this.stillStopping()) {
       if (this.current.kind !== 'waiting') this.set({ kind: 'waiting', ...this.notice() });
       return;
     }
@@ -367,6 +384,17 @@ async function openPresence(url: string): Promise<WebSocket | undefined> {
     // Errors after opening end in 'close', which the owner hears.
     socket.on('error', () => {});
   });
+}
+
+function processExists(pid: number): boolean {
+  if (pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, run by another user.
+    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+  }
 }
 
 function delay(ms: number): Promise<void> {

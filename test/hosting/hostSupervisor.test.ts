@@ -317,3 +317,59 @@ test('the idle exit counts connections: it fires only after the last one has bee
   assert.equal(fired, 1);
   watch.dispose();
 });
+
+test('a host seen to stop whose process lingers (holding the lock) is replaced once it is gone, without being started into its lock first', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  // Stands in for a host killed while it waits on the disk: it serves, then stops answering (its
+  // presence socket closes) but its process keeps the host lock for 1.5 s more.
+  const lingering = join(dataDir, 'lingering.ts');
+  writeFileSync(
+    lingering,
+    `import { HostLock } from ${JSON.stringify(new URL('../../src/core/store/hostLock.ts', import.meta.url).pathname)};
+import { writePortFile } from ${JSON.stringify(new URL('../../src/hosting/portFile.ts', import.meta.url).pathname)};
+import { silentLogger } from ${JSON.stringify(new URL('../../src/core/context.ts', import.meta.url).pathname)};
+import { createServer } from 'node:http';
+import { WebSocketServer } from ${JSON.stringify(import.meta.resolve('ws'))};
+const lock = HostLock.tryAcquire(process.argv[2]);
+if (!lock) process.exit(3);
+const server = createServer((req, res) => res.end(req.url === '/.well-known/health' ? 'ok' : ''));
+const streams = new WebSocketServer({ server, path: '/.well-known/stream/health' });
+server.listen(0, '127.0.0.1', () => {
+  writePortFile(process.argv[2], server.address().port, silentLogger);
+  process.stdout.write('serving\\n');
+});
+process.stdin.once('data', () => {
+  for (const socket of streams.clients) socket.terminate();
+  streams.close();
+  server.close();
+  server.closeAllConnections();
+  process.stdout.write('stopped\\n');
+  setTimeout(() => { lock.dispose(); process.exit(0); }, 1_500);
+});
+`,
+  );
+  const { spawn } = await import('node:child_process');
+  const old = spawn(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', lingering, dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const said: string[] = [];
+  old.stdout.setEncoding('utf8').on('data', (text: string) => said.push(text));
+  const oldExited = new Promise<number>((resolve) => old.once('exit', () => resolve(Date.now())));
+  const started: number[] = [];
+  const only = window(dataDir, { logger: { ...silentLogger, info: (message) => (message.startsWith('Started the Satchel host') ? started.push(Date.now()) : undefined) } });
+  try {
+    await waitFor(() => said.join('').includes('serving'), 10_000);
+    assert.equal((await only.start()).kind, 'host', 'the window uses the host it found');
+    assert.equal(only.hostPid, old.pid);
+    old.stdin.write('stop\n');
+    const gone = await oldExited;
+    await waitFor(() => only.hostPid !== undefined && only.hostPid !== old.pid, 15_000);
+    const attached = Date.now();
+    assert.deepEqual(started.filter((at) => at < gone), [], 'no host was started while the old one still held the lock');
+    assert.equal(started.length, 1, 'one start, not one turned away and retried after a back-off');
+    assert.ok(attached - gone < 5_000, `the new host served ${attached - gone} ms after the old process ended`);
+  } finally {
+    old.kill('SIGKILL');
+    await only.stopHost();
+    await only.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

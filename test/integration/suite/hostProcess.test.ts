@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { EXTENSION_ID, until } from './support.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import { readPortFile } from '../../../src/hosting/portFile.ts';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** The files this process (the extension host) has open, on Linux. */
 function openFiles(): string[] {
@@ -47,7 +48,13 @@ describe('The data host beside VS Code', function () {
     assert.notEqual(before.pid, process.pid);
     const killed = Date.now();
     process.kill(before.pid, 'SIGKILL');
-    const role = await until('a new host', () => (api.server.role.kind === 'host' && api.server.role.pid !== before.pid ? api.server.role : undefined), 20_000);
+    const role = await until('a new host', () => (api.server.role.kind === 'host' && api.server.role.pid !== before.pid ? api.server.role : undefined), 20_000).catch((error: unknown) => {
+      // What the window and the host said, for a run that fails where nobody can look at it again.
+      const log = join(api.server.dataDir!, 'host.log');
+      console.log(`[diagnostics] role ${JSON.stringify(api.server.role)}; killed pid ${existsSync(`/proc/${before.pid}`) ? 'still exists' : 'gone'}`);
+      if (existsSync(log)) console.log(`[diagnostics] host.log, last lines:\n${readFileSync(log, 'utf8').split('\n').slice(-40).join('\n')}`);
+      throw error;
+    });
     const restartMs = Date.now() - killed;
     console.log(`[figures] host restarted in VS Code ${restartMs} ms after SIGKILL`);
     assert.ok(restartMs < 10_000, `started again ${restartMs} ms after the kill`);
