@@ -340,6 +340,8 @@ export class Satchel implements Disposable {
     await this.models.close();
     await this.classifier.unload();
     this.assets.dispose();
+    // Its connection closes first, so the store's own is the last and empties the WAL.
+    await this.context.database.stopCheckpoints();
     this.context.dispose();
   }
 

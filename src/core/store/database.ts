@@ -142,12 +142,20 @@ export class Database {
     return database;
   }
 
-  /** Hands WAL checkpoints to a worker thread (see walCheckpointer.ts); SQLite's own are turned off. */
+  /** Hands WAL checkpoints to a process of their own (see walCheckpointer.ts); SQLite's own are turned off. */
   private checkpointOffTheEventLoop(walRestartPages: number | undefined): void {
     this.db.exec('PRAGMA wal_autocheckpoint = 0');
-    // Without the worker, SQLite checkpoints inside commits again, as it does by default.
+    // Without that process, SQLite checkpoints inside commits again, as it does by default.
     const fallBack = (): void => void (this.db.isOpen && this.db.exec('PRAGMA wal_autocheckpoint = 1000'));
     this.checkpoints = new WalCheckpointer(this.path, fallBack, { restartPages: walRestartPages });
+  }
+
+  /**
+   * Lets the checkpoint process go and waits until its connection is closed, so that close() is the
+   * last connection and empties the WAL (without it, the process's own close does that, moments later).
+   */
+  stopCheckpoints(): Promise<void> {
+    return this.checkpoints?.stop() ?? Promise.resolve();
   }
 
   /** Resolves after the next checkpoint of the WAL (undefined if none can run). */
@@ -381,7 +389,8 @@ export class Database {
 
   close(): void {
     if (!this.db.isOpen) return;
-    // Their connections close first, so this one is the last and its close empties the WAL.
+    // The statistics worker's connection closes first; the checkpoint process's too when
+    // stopCheckpoints() was awaited (else it closes moments later, and its close empties the WAL).
     this.statistics?.dispose();
     this.checkpoints?.dispose();
     this.statements.clear();

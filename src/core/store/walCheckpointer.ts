@@ -1,5 +1,5 @@
 /**
- * Copies the WAL back into the database file on a worker thread, with a connection of its own.
+ * Copies the WAL back into the database file in a child process, with a connection of its own.
  *
  * SQLite's automatic checkpoint runs inside the COMMIT that takes the WAL past 1,000 pages, on the
  * event loop, and writes those pages into the database file and syncs it twice. Measured at 100k
@@ -8,32 +8,35 @@
  * checkpoint only copies what the WAL already holds durably, so where it runs changes nothing about
  * what survives a crash: commits are still acknowledged after their WAL write is synced.
  *
- * The worker starts with the first checkpoint due (a store opened, written briefly and closed never
- * starts one) and costs about 9 MB of resident memory while it runs, so it is let go once writes
- * have stopped for IDLE_MS. If it cannot run (no worker threads, or its connection failed),
- * `fallBack` hands checkpoints back to SQLite.
+ * Why a process and not a worker thread (as until stop 41): a worker costs the host 15–19 MB of
+ * resident memory while it runs and Node 24 keeps 13–15 MB of it after the worker ends (measured in
+ * a bare Node 24, docs/performance.md); a process gives all of its memory back when it ends. It
+ * starts with the first checkpoint due (a store opened, written briefly and closed never starts one)
+ * and is let go once writes have stopped for IDLE_MS. It reads one line a checkpoint on stdin and
+ * answers one JSON line; when its stdin ends — the host let it go, or died — it closes its
+ * connection and exits, so a host killed mid-write leaves a process that empties the WAL as it goes.
+ * If it cannot run, `fallBack` hands checkpoints back to SQLite.
  *
- * Light writes do not start it (issue 34): while no worker runs, a commit that leaves the WAL file
+ * Light writes do not start it (issue 34): while none runs, a commit that leaves the WAL file
  * within LIGHT_WAL_BYTES schedules nothing; the WAL keeps those commits, synced as before, until
  * writes take it past that size or the store closes (its connection, the last, checkpoints then).
- * A window's everyday writes had the worker started within a second of the window connecting and
- * kept it for as long as it was used (at 100k snippets a copy's record is about 4 frames of the WAL,
- * a save about 60): 9–10 MB of the host's resident memory at 100k on Node 24, VS Code's (a worker alone
- * costs 15–19 MB while it runs, and Node 24 keeps 13–14 MB of it after it ends; docs/performance.md).
+ * At 100k snippets a copy's record is about 4 frames of the WAL, a save about 60.
  * The file's size tells the frames written since the WAL last started over: it starts over from its
  * first frame, trimmed back to WAL_LIMIT_BYTES, and grows only as frames pass its end.
  */
 import { statSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Disposable } from '../events.ts';
 import { WalRestart } from './walRestart.ts';
 
 /** A checkpoint runs at most this often while writes go on (the WAL grows meanwhile, by what they wrote). */
 const INTERVAL_MS = 250;
-/** A worker with no checkpoint to do for this long closes (the next write starts another). */
+/** A process with no checkpoint to do for this long ends (the next write starts another). */
 const IDLE_MS = 5_000;
-/** How long closing waits for the worker to finish a checkpoint and close its connection. */
+/** How long `stop` waits for the process to finish a checkpoint and close its connection before killing it. */
 const CLOSE_WAIT_MS = 10_000;
 /**
  * The store's journal_size_limit (database.ts): a checkpointed WAL starts over and is trimmed back
@@ -41,33 +44,37 @@ const CLOSE_WAIT_MS = 10_000;
  */
 export const WAL_LIMIT_BYTES = 4 * 1024 * 1024;
 /**
- * While no worker runs, commits leaving the WAL file at most this large start none: about 4,000
+ * While no process runs, commits leaving the WAL file at most this large start none: about 4,000
  * frames of 4 KiB pages, 4 times SQLite's own checkpoint mark (a WAL that size is read and recovered
- * as fast; it is about 70 saves at 100k snippets, copied by the worker in one checkpoint).
+ * as fast; it is about 70 saves at 100k snippets, copied in one checkpoint).
  */
 export const LIGHT_WAL_BYTES = 16 * 1024 * 1024;
 
-// Self-contained CommonJS: an eval worker needs no file beside the bundle. PASSIVE never takes the
-// writer's lock, so the event loop's transactions neither wait for it nor make it fail.
+// Self-contained CommonJS run with -e: nothing to ship beside the bundle. PASSIVE never takes the
+// writer's lock, so the host's transactions neither wait for it nor make it fail.
 const source = `
-const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
-const db = new DatabaseSync(workerData.path);
+const db = new DatabaseSync(process.env.SATCHEL_CHECKPOINT_DATABASE);
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-parentPort.on('message', (message) => {
-  if (message.close) {
-    db.close();
-    Atomics.store(message.closed, 0, 1);
-    Atomics.notify(message.closed, 0);
-    parentPort.close();
-    return;
+let pending = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  pending += chunk;
+  for (let at = pending.indexOf('\\n'); at >= 0; at = pending.indexOf('\\n')) {
+    pending = pending.slice(at + 1);
+    let reply;
+    try {
+      const row = checkpoint.get();
+      reply = { ok: true, log: row.log, checkpointed: row.checkpointed };
+    } catch (error) {
+      reply = { ok: false, message: String(error && error.message) };
+    }
+    process.stdout.write(JSON.stringify(reply) + '\\n');
   }
-  try {
-    const row = checkpoint.get();
-    parentPort.postMessage({ ok: true, log: row.log, checkpointed: row.checkpointed });
-  } catch (error) {
-    parentPort.postMessage({ ok: false, message: String(error && error.message) });
-  }
+});
+process.stdin.on('end', () => {
+  db.close();
+  process.exit(0);
 });
 `;
 
@@ -79,14 +86,16 @@ export interface CheckpointResult {
 
 type Reply = ({ readonly ok: true } & CheckpointResult) | { readonly ok: false; readonly message: string };
 
+type CheckpointProcess = ChildProcessByStdio<Writable, Readable, Readable>;
+
 export class WalCheckpointer implements Disposable {
   private readonly path: string;
   private readonly fallBack: (reason: string) => void;
-  private worker: Worker | undefined;
+  private child: CheckpointProcess | undefined;
   private timer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
-  /** Flags of retired workers still closing their connections (see dispose). */
-  private readonly closing = new Set<Int32Array>();
+  /** Processes let go, until they have closed their connections and ended. */
+  private readonly ending = new Map<CheckpointProcess, Promise<void>>();
   private running = false;
   private dirty = false;
   private failed = false;
@@ -94,7 +103,7 @@ export class WalCheckpointer implements Disposable {
   private readonly waiters: Array<(result: CheckpointResult | undefined) => void> = [];
 
   private readonly idleMs: number;
-  /** While no worker runs, commits leaving the WAL file at most this large start none (0: every commit does). */
+  /** While no process runs, commits leaving the WAL file at most this large start none (0: every commit does). */
   private readonly lightBytes: number;
   /** Lets the WAL start over when writes never leave it fully copied (walRestart.ts). */
   private readonly restart: WalRestart;
@@ -113,9 +122,14 @@ export class WalCheckpointer implements Disposable {
     if (!this.failed && !this.disposed) this.restart.beforeBegin(db);
   }
 
-  /** Whether a worker (and its connection) is open now. */
+  /** Whether a checkpoint process (and its connection) is open now. */
   get active(): boolean {
-    return this.worker !== undefined;
+    return this.child !== undefined;
+  }
+
+  /** The checkpoint process's id while one runs; for tests and measurements. */
+  get pid(): number | undefined {
+    return this.child?.pid;
   }
 
   /** Called after each commit: a checkpoint follows within INTERVAL_MS, unless the writes so far are light (see above). */
@@ -123,7 +137,7 @@ export class WalCheckpointer implements Disposable {
     if (this.disposed || this.failed) return;
     this.dirty = true;
     if (this.running || this.timer) return;
-    if (this.worker === undefined && this.walBytes() <= this.lightBytes) return;
+    if (this.child === undefined && this.walBytes() <= this.lightBytes) return;
     this.timer = setTimeout(() => this.run(), INTERVAL_MS);
     // Pending checkpoints never keep a process alive; closing the store checkpoints anyway.
     this.timer.unref();
@@ -150,37 +164,61 @@ export class WalCheckpointer implements Disposable {
     this.timer = undefined;
     if (this.disposed || this.failed || !this.dirty) return;
     clearTimeout(this.idleTimer);
-    const worker = this.start();
-    if (!worker) return;
+    const child = this.start();
+    if (!child) return;
     this.dirty = false;
     this.running = true;
     // Held while a checkpoint runs (someone may await it); let go between checkpoints.
-    worker.ref();
-    worker.postMessage({});
+    holdLoop(child, true);
+    child.stdin.write('\n');
   }
 
-  private start(): Worker | undefined {
-    if (this.worker) return this.worker;
+  private start(): CheckpointProcess | undefined {
+    if (this.child) return this.child;
+    let child: CheckpointProcess;
     try {
-      const worker = new Worker(source, { eval: true, workerData: { path: this.path }, execArgv: ['--disable-warning=ExperimentalWarning'] });
-      worker.on('message', (reply: Reply) => this.answered(reply));
-      worker.on('error', (error) => {
-        if (this.worker === worker) this.fail(error.message);
+      child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '-e', source], {
+        // In VS Code, process.execPath is the editor's Electron: this makes it run as plain Node.
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', SATCHEL_CHECKPOINT_DATABASE: this.path },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
       });
-      worker.on('exit', () => {
-        if (this.worker === worker) this.fail('the checkpoint worker stopped');
-      });
-      this.worker = worker;
-      return worker;
     } catch (error) {
-      this.fail((error as Error).message);
+      this.fail(error instanceof Error ? error.message : String(error));
       return undefined;
     }
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
+    let pending = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      pending += chunk;
+      for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
+        const line = pending.slice(0, at);
+        pending = pending.slice(at + 1);
+        if (this.child === child) this.answered(parseReply(line));
+      }
+    });
+    // A pipe that breaks ends in 'exit' too.
+    child.stdin.on('error', () => {});
+    const exited = new Promise<void>((resolve) => {
+      child.once('error', (error) => {
+        if (this.child === child) this.fail(error.message);
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        if (this.child === child) this.fail(`the checkpoint process ${signal ? `was killed by ${signal}` : `exited with code ${code}`}${reasonIn(stderr)}`);
+        resolve();
+      });
+    });
+    this.ending.set(child, exited);
+    void exited.then(() => this.ending.delete(child));
+    this.child = child;
+    return child;
   }
 
   private answered(reply: Reply): void {
     this.running = false;
-    this.worker?.unref();
+    if (this.child) holdLoop(this.child, false);
     // A failed checkpoint (a full disk, a busy file) leaves the WAL as it was: the next one retries.
     const result = reply.ok ? { log: reply.log, checkpointed: reply.checkpointed } : undefined;
     if (result) this.restart.checkpointed(result);
@@ -193,27 +231,19 @@ export class WalCheckpointer implements Disposable {
     }
   }
 
-  /** Lets an idle worker go: it closes its connection and exits. */
+  /** Lets an idle process go: it closes its connection and ends. */
   private retire(): void {
-    const worker = this.worker;
-    if (!worker || this.running || this.timer) return;
-    this.worker = undefined;
-    const closed = this.close(worker);
-    worker.once('exit', () => this.closing.delete(closed));
-  }
-
-  private close(worker: Worker): Int32Array {
-    const closed = new Int32Array(new SharedArrayBuffer(4));
-    this.closing.add(closed);
-    worker.postMessage({ close: true, closed });
-    return closed;
+    const child = this.child;
+    if (!child || this.running || this.timer) return;
+    this.child = undefined;
+    child.stdin.end();
   }
 
   private fail(reason: string): void {
     if (this.failed || this.disposed) return;
     this.failed = true;
     this.running = false;
-    this.worker = undefined;
+    this.child = undefined;
     clearTimeout(this.timer);
     clearTimeout(this.idleTimer);
     this.timer = undefined;
@@ -222,8 +252,9 @@ export class WalCheckpointer implements Disposable {
   }
 
   /**
-   * Closes the worker's connection before returning, so the store's own connection is the last one
-   * and its close checkpoints and removes the WAL. Waits at most for one checkpoint in progress.
+   * Lets the process go: it finishes a checkpoint under way, closes its connection and ends by
+   * itself. Whichever connection closes last empties the WAL; `stop` waits for it, so that the
+   * store's own is the last.
    */
   dispose(): void {
     if (this.disposed) return;
@@ -232,12 +263,58 @@ export class WalCheckpointer implements Disposable {
     this.timer = undefined;
     clearTimeout(this.idleTimer);
     for (const resolve of this.waiters.splice(0)) resolve(undefined);
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) this.close(worker);
-    const deadline = Date.now() + CLOSE_WAIT_MS;
-    for (const closed of this.closing) Atomics.wait(closed, 0, 0, Math.max(0, deadline - Date.now()));
-    this.closing.clear();
-    if (worker) void worker.terminate();
+    const child = this.child;
+    this.child = undefined;
+    child?.stdin.end();
   }
+
+  /** Disposes, then waits until every checkpoint process has closed its connection and ended (killed after CLOSE_WAIT_MS). */
+  async stop(): Promise<void> {
+    this.dispose();
+    await Promise.all(
+      [...this.ending].map(async ([child, exited]) => {
+        holdLoop(child, true);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+        await Promise.race([exited, late]);
+        clearTimeout(timer);
+        if (this.ending.has(child)) {
+          child.kill('SIGKILL');
+          await exited;
+        }
+      }),
+    );
+  }
+}
+
+/** Whether the process keeps this one's event loop alive (only while a checkpoint is awaited). */
+function holdLoop(child: CheckpointProcess, hold: boolean): void {
+  if (hold) child.ref();
+  else child.unref();
+  // Its pipes are sockets, which hold the loop as well.
+  for (const pipe of [child.stdin, child.stdout, child.stderr]) {
+    if (!(pipe instanceof Socket)) continue;
+    if (hold) pipe.ref();
+    else pipe.unref();
+  }
+}
+
+/** The error line of what the process wrote to stderr, as ": message" (Node prints the stack and its version after it). */
+function reasonIn(stderr: string): string {
+  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const error = lines.find((line) => /^\w*Error\b/.test(line)) ?? lines.at(-1);
+  return error === undefined ? '' : `: ${error}`;
+}
+
+function parseReply(line: string): Reply {
+  try {
+    const reply: unknown = JSON.parse(line);
+    if (typeof reply === 'object' && reply !== null && 'ok' in reply) {
+      if (reply.ok === true && 'log' in reply && 'checkpointed' in reply && typeof reply.log === 'number' && typeof reply.checkpointed === 'number') return { ok: true, log: reply.log, checkpointed: reply.checkpointed };
+      if (reply.ok === false && 'message' in reply && typeof reply.message === 'string') return { ok: false, message: reply.message };
+    }
+  } catch {
+    // Below.
+  }
+  return { ok: false, message: `the checkpoint process answered ${JSON.stringify(line.slice(0, 200))}` };
 }

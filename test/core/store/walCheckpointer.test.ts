@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { Database, DATABASE_FILE } from '../../../src/core/store/database.ts';
 import type { Migration } from '../../../src/core/store/migrations.ts';
 import { LIGHT_WAL_BYTES, WalCheckpointer } from '../../../src/core/store/walCheckpointer.ts';
-import { tempDir } from '../../support/helpers.ts';
+import { tempDir, waitFor } from '../../support/helpers.ts';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const migrations: Migration[] = [{ version: 1, name: 'rows', up: (db) => db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)') }];
 const body = 'x'.repeat(3000);
@@ -19,7 +28,7 @@ function writeRows(database: Database, count: number): void {
   for (let i = 0; i < count; i++) database.transaction(() => insert.run(body));
 }
 
-test('commits never checkpoint on the event loop: the WAL passes SQLite’s 1,000-page mark until the worker copies it', async () => {
+test('commits never checkpoint on the event loop: the WAL passes SQLite’s 1,000-page mark until the checkpoint process copies it', async () => {
   const dataDir = tempDir();
   const database = Database.open({ dataDir, migrations });
   try {
@@ -29,7 +38,7 @@ test('commits never checkpoint on the event loop: the WAL passes SQLite’s 1,00
     const wal = statSync(walOf(dataDir)).size;
     assert.ok(wal > 1000 * 4096, `WAL of ${wal} bytes`);
     const result = await database.checkpointed();
-    assert.ok(result, 'the worker checkpointed');
+    assert.ok(result, 'the process checkpointed');
     assert.ok(result.log >= 1000, `WAL pages: ${result.log}`);
     assert.equal(result.checkpointed, result.log, 'every page copied (nothing else reads the WAL)');
     // Later writes start the WAL over instead of growing it.
@@ -41,12 +50,13 @@ test('commits never checkpoint on the event loop: the WAL passes SQLite’s 1,00
   }
 });
 
-test('closing waits for the worker, so the store’s connection is the last one and removes the WAL', async () => {
+test('stopping checkpoints waits for the process, so the store’s connection is the last one and removes the WAL', async () => {
   const dataDir = tempDir();
   const database = Database.open({ dataDir, migrations });
   writeRows(database, 50);
-  assert.ok(await database.checkpointed(), 'the worker is running');
+  assert.ok(await database.checkpointed(), 'the process is running');
   writeRows(database, 50);
+  await database.stopCheckpoints();
   database.close();
   assert.equal(existsSync(walOf(dataDir)), false);
   const reopened = Database.open({ dataDir, migrations });
@@ -60,7 +70,7 @@ test('closing waits for the worker, so the store’s connection is the last one 
 test('a checkpoint is scheduled by writes alone, and a closed store answers without one', async () => {
   const dataDir = tempDir();
   const database = Database.open({ dataDir, migrations });
-  // Past the WAL size below which commits start no worker (LIGHT_WAL_BYTES: 16 MiB): 600 rows of 30 KB.
+  // Past the WAL size below which commits start no process (LIGHT_WAL_BYTES: 16 MiB): 600 rows of 30 KB.
   const insert = database.prepare('INSERT INTO rows (body) VALUES (?)');
   for (let i = 0; i < 600; i++) database.transaction(() => insert.run(body.repeat(10)));
   const walPath = walOf(dataDir);
@@ -75,7 +85,7 @@ test('a checkpoint is scheduled by writes alone, and a closed store answers with
   assert.equal(await database.checkpointed(), undefined);
 });
 
-test('an idle worker is let go, and the next write starts another', async () => {
+test('an idle process is let go (it ends), and the next write starts another', async () => {
   const dataDir = tempDir();
   const database = Database.open({ dataDir, migrations });
   const fellBack: string[] = [];
@@ -84,27 +94,47 @@ test('an idle worker is let go, and the next write starts another', async () => 
     writeRows(database, 20);
     assert.ok(await checkpointer.next());
     assert.equal(checkpointer.active, true);
+    const first = checkpointer.pid!;
+    assert.ok(alive(first));
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(checkpointer.active, false, 'retired after 50 ms without work');
+    await waitFor(() => !alive(first), 5_000);
     writeRows(database, 20);
     const again = await checkpointer.next();
     assert.ok(again && again.log > 0 && again.checkpointed === again.log);
     assert.deepEqual(fellBack, []);
   } finally {
-    checkpointer.dispose();
+    await checkpointer.stop();
     database.close();
   }
   assert.equal(existsSync(walOf(dataDir)), false);
 });
 
-test('a WAL the worker could not copy whole while writes went on starts over at the next write once past the mark', async () => {
+test('a store closed without waiting, or a host that dies: the process closes its connection as its stdin ends, and that close empties the WAL', async () => {
+  const dataDir = tempDir();
+  const database = Database.open({ dataDir, migrations });
+  writeRows(database, 50);
+  assert.ok(await database.checkpointed(), 'the process is running');
+  writeRows(database, 50);
+  database.close();
+  // The process was the last connection: its close copied the 50 rows in and removed the WAL.
+  await waitFor(() => !existsSync(walOf(dataDir)), 10_000);
+  const plain = new DatabaseSync(join(dataDir, DATABASE_FILE), { readOnly: true });
+  try {
+    assert.equal((plain.prepare('SELECT COUNT(*) AS n FROM rows').get() as { n: number }).n, 100);
+  } finally {
+    plain.close();
+  }
+});
+
+test('a WAL the checkpoint process could not copy whole while writes went on starts over at the next write once past the mark', async () => {
   const dataDir = tempDir();
   // 256 pages (1 MiB), past which the next write checkpoints on the store's connection first (walRestart.ts).
   const database = Database.open({ dataDir, migrations, walRestartPages: 256 });
   const reader = new DatabaseSync(join(dataDir, DATABASE_FILE));
   try {
     writeRows(database, 300);
-    // A read in progress while more is written: the worker's checkpoint copies only up to what it reads,
+    // A read in progress while more is written: the process's checkpoint copies only up to what it reads,
     // as a checkpoint that runs while the next writes go on ends short of the WAL's end.
     reader.exec('BEGIN');
     reader.prepare('SELECT COUNT(*) AS n FROM rows').get();
@@ -124,7 +154,7 @@ test('a WAL the worker could not copy whole while writes went on starts over at 
   }
 });
 
-test('light writes start no worker: the WAL keeps them until it passes the light size, then the worker copies it', async () => {
+test('light writes start no process: the WAL keeps them until it passes the light size, then the checkpoint process copies it', async () => {
   const dataDir = tempDir();
   const path = join(dataDir, DATABASE_FILE);
   const writer = new DatabaseSync(path);
@@ -146,25 +176,37 @@ test('light writes start no worker: the WAL keeps them until it passes the light
   try {
     write(100, light);
     await afterInterval();
-    assert.equal(light.active, false, '100 light commits started no worker');
+    assert.equal(light.active, false, '100 light commits started no process');
     const kept = statSync(`${path}-wal`).size;
     assert.ok(kept > 100 * 4096 && kept <= LIGHT_WAL_BYTES, `the WAL holds them: ${kept} bytes`);
     write(1, eager);
     await afterInterval();
-    assert.equal(eager.active, true, 'with lightBytes 0 one commit starts the worker (as before)');
+    assert.equal(eager.active, true, 'with lightBytes 0 one commit starts the process (as before)');
     eager.dispose();
-    // Past its light size (1 MiB here), the next commit schedules a checkpoint on the worker.
+    // Past its light size (1 MiB here), the next commit schedules a checkpoint in the process.
     write(1, small);
     assert.ok(statSync(`${path}-wal`).size > 1024 * 1024);
     await afterInterval();
-    assert.equal(small.active, true, 'a WAL past the light size started the worker');
+    assert.equal(small.active, true, 'a WAL past the light size started the process');
     const result = await small.next();
     assert.ok(result && result.checkpointed === result.log, JSON.stringify(result));
     assert.deepEqual(fellBack, []);
   } finally {
-    light.dispose();
-    eager.dispose();
-    small.dispose();
+    await Promise.all([light.stop(), eager.stop(), small.stop()]);
     writer.close();
+  }
+});
+
+test('a checkpoint process that cannot open the store hands checkpoints back to SQLite, saying why', async () => {
+  const dataDir = tempDir();
+  const fellBack: string[] = [];
+  const checkpointer = new WalCheckpointer(join(dataDir, 'missing', DATABASE_FILE), (reason) => fellBack.push(reason));
+  try {
+    assert.equal(await checkpointer.next(), undefined);
+    assert.equal(fellBack.length, 1);
+    assert.match(fellBack[0]!, /the checkpoint process exited with code 1: .*unable to open database/i);
+    assert.equal(checkpointer.active, false);
+  } finally {
+    await checkpointer.stop();
   }
 });
