@@ -110,8 +110,8 @@ export class BulkWriter {
    * Settings for the length of an import (undone by disposing): a larger page cache, so a batch's
    * index pages are read once and written to the WAL once at commit instead of spilled and
    * re-read (at 100k assets the default 2 MB cache made each asset cost ~90 page reads). Where
-   * SQLite checkpoints inside commits (no checkpoint worker), every 32 MB of WAL instead of 4 MB, so
-   * pages a later batch touches again are copied once; the worker's checkpoints are left alone
+   * SQLite checkpoints inside commits (no checkpoint process), every 32 MB of WAL instead of 4 MB, so
+   * pages a later batch touches again are copied once; the checkpoint process's are left alone
    * (measured into a 25k store: the same CPU and pages written per asset as SQLite's at 32 MB).
    * The search index's segments are merged once after the import (segmentMerger.ts).
    */

@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { SUMMARY_QUERIES, summaryOf, type StoreSummary } from './storeFile.ts';
 import { removeBackupFile } from './backupFiles.ts';
 
-// Self-contained CommonJS, like the checkpoint worker: an eval worker needs no file beside the bundle.
+// Self-contained CommonJS: an eval worker needs no file beside the bundle.
 const source = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = process.getBuiltinModule('node:sqlite');

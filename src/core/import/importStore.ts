@@ -45,16 +45,16 @@ export interface ImportStoreOptions {
 /**
  * The import process checkpoints its own writes, inside its commits (BulkWriter raises the mark to
  * 32 MB for an import). Left to the store's process, a 10k import into 100k snippets left a WAL of
- * 480–540 MB on disk for that process's checkpoint worker to copy afterwards; here the copying goes
+ * 480–540 MB on disk for that process's checkpoints to copy afterwards; here the copying goes
  * with the import process, and the WAL stayed at 8–69 MB (issue 34); `finish` then merges the
- * search index and empties the WAL, so the store's process need not start its worker after an
+ * search index and empties the WAL, so the store's process need not start its checkpoint process after an
  * import (docs/performance.md).
  */
 const IMPORT_PROCESS_CHECKPOINT_PAGES = 1000;
 
 /**
  * Copies this connection's WAL into the store and truncates it, so the store's process finds an
- * empty WAL after the session: its checkpoint worker starts on the WAL file's size (walCheckpointer.ts),
+ * empty WAL after the session: its checkpoint process starts on the WAL file's size (walCheckpointer.ts),
  * and a large file left by the import (up to the 32 MB mark) started it for the process's first
  * small commit afterwards. Waits for a reader or writer as the busy timeout allows; if one holds on,
  * the store's process copies the rest as before.
