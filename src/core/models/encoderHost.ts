@@ -35,7 +35,7 @@ async function load(request: Extract<EncoderRequest, { op: 'load' }>): Promise<L
 }
 
 /** One vector per text: the model reads them as one sparse batch (ids by [text, position]). */
-async function embed(current: Loaded, texts: readonly string[]): Promise<number[][]> {
+async function embed(current: Loaded, texts: readonly string[]): Promise<Float32Array[]> {
   if (texts.length === 0) return [];
   const positions: number[] = [];
   const ids: number[] = [];
@@ -54,7 +54,8 @@ async function embed(current: Loaded, texts: readonly string[]): Promise<number[
     try {
       const data = await output.data();
       const dimension = data.length / texts.length;
-      return texts.map((_, row) => Array.from(data.subarray(row * dimension, (row + 1) * dimension)));
+      // Each its own copy: the channel clones a view's whole buffer otherwise.
+      return texts.map((_, row) => Float32Array.from(data.subarray(row * dimension, (row + 1) * dimension)));
     } finally {
       output.dispose();
     }

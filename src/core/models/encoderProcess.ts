@@ -17,7 +17,7 @@ export interface EncoderLoadOptions {
 
 export class EncoderProcess extends ModelProcess<EncoderRequest> {
   static async start(options: EncoderLoadOptions): Promise<EncoderProcess> {
-    const encoder = new EncoderProcess('encoderHost');
+    const encoder = new EncoderProcess('encoderHost', 'advanced');
     await encoder.load({ op: 'load', modelDir: options.files.modelDir, maxTokens: options.maxTokens }, { timeoutMs: options.timeoutMs, what: 'the built-in sentence encoder' });
     return encoder;
   }
@@ -27,7 +27,10 @@ export class EncoderProcess extends ModelProcess<EncoderRequest> {
    * per text than one by one). Search centres them (ENCODER_CENTRE, vectorIndex.ts).
    */
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    const vectors = (await this.call({ op: 'embed', texts })) as number[][];
-    return vectors.map((vector) => Float32Array.from(vector));
+    const vectors = await this.call({ op: 'embed', texts });
+    if (!Array.isArray(vectors) || vectors.length !== texts.length || !vectors.every((vector) => vector instanceof Float32Array)) {
+      throw new Error(`The sentence encoder answered ${texts.length} texts with something other than ${texts.length} vectors.`);
+    }
+    return vectors;
   }
 }

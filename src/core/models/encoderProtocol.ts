@@ -8,5 +8,5 @@ export type EncoderRequest =
       /** Pieces of a text the model reads; the rest is not embedded. */
       readonly maxTokens: number;
     }
-  /** Answered with one vector (number[]) per text, in order. */
+  /** Answered with one vector (Float32Array, over the structured-clone channel) per text, in order. */
   | { readonly id: number; readonly op: 'embed'; readonly texts: readonly string[] };

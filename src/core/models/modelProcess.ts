@@ -36,15 +36,19 @@ export class ModelProcess<Request extends RpcRequest> {
   private alive = true;
   private readonly exit: Promise<void>;
 
-  /** Starts the child script `name` (load it with `load`). */
-  protected constructor(name: string) {
+  /**
+   * Starts the child script `name` (load it with `load`). `advanced` (structured clone) carries
+   * typed arrays as bytes: the encoder's vectors, which as JSON cost the host a string of 512
+   * numbers and its parse a vector (docs/performance.md, stop 42).
+   */
+  protected constructor(name: string, serialization: 'json' | 'advanced' = 'json') {
     const { script, execArgv } = hostScript(name);
     const child = fork(script, [], {
       execArgv,
       execPath: process.execPath,
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
+      serialization,
     });
     lowerPriority(child);
     this.child = child;
