@@ -73,6 +73,8 @@ export class HostSupervisor implements Hosting {
   private lostAt = 0;
   /** The process of the host last seen to stop, while it may still be ending (STOPPING_MAX_MS). */
   private stopping: { readonly pid: number; readonly until: number } | undefined;
+  /** The host last seen to stop: its port file, left behind when it was killed, names it until the next host writes its own. */
+  private lostPid: number | undefined;
   /** When the hosts this window looked after stopped, within the last CRASH_WINDOW_MS. */
   private readonly stops: number[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -130,6 +132,8 @@ export class HostSupervisor implements Hosting {
   private async attach(): Promise<boolean> {
     const file = readPortFile(this.options.dataDir);
     if (!file) return false;
+    // The next host on the same port answers before it writes its port file: the dead one's is not its.
+    if (file.pid === this.lostPid && !processExists(file.pid)) return false;
     const url = `http://127.0.0.1:${file.port}`;
     const probe = new SatchelClient(url, { timeoutMs: 1_500 });
     try {
@@ -195,6 +199,7 @@ export class HostSupervisor implements Hosting {
     this.attached = undefined;
     this.lostAt = Date.now();
     this.stopping = { pid, until: this.lostAt + STOPPING_MAX_MS };
+    this.lostPid = pid;
     // The child's exit is reported after its socket closed, later still on a busy machine: its
     // wait status says how it ended. A host this window did not start is waited for no longer.
     const ownChild = this.child?.pid === pid;
@@ -223,7 +228,7 @@ export class HostSupervisor implements Hosting {
   /** Whether the host last seen to stop still has a process (it holds the host lock until it is gone). */
   private stillStopping(): boolean {
     const stopping = this.stopping;
-    if (stopping && Date.now() < stopping.until && processExists(stopping.pid)) return true;
+    if (stopping && stopping.pid !== process.pid && Date.now() < stopping.until && processExists(stopping.pid)) return true;
     this.stopping = undefined;
     return false;
   }
@@ -387,7 +392,7 @@ async function openPresence(url: string): Promise<WebSocket | undefined> {
 }
 
 function processExists(pid: number): boolean {
-  if (pid <= 0 || pid === process.pid) return false;
+  if (pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;

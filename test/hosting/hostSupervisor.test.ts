@@ -44,6 +44,20 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Writes a stand-in host script (TypeScript, run with --experimental-strip-types) with what every one imports before `body`. */
+function writeStandInHost(path: string, body: string): void {
+  const source = (module: string): string => JSON.stringify(new URL(module, import.meta.url).pathname);
+  writeFileSync(
+    path,
+    `import { HostLock } from ${source('../../src/core/store/hostLock.ts')};
+import { writePortFile } from ${source('../../src/hosting/portFile.ts')};
+import { silentLogger } from ${source('../../src/core/context.ts')};
+import { createServer } from 'node:http';
+import { WebSocketServer } from ${JSON.stringify(import.meta.resolve('ws'))};
+${body}`,
+  );
+}
+
 function window(dataDir: string, options: Partial<SupervisorOptions> = {}): HostSupervisor {
   const command: DataHostCommand = { execPath: process.execPath, script: ensureCliBuilt() };
   return new HostSupervisor({ dataDir, logger: silentLogger, port: 0, idleMinutes: 1, probeIntervalMs: 100, command, ...options });
@@ -323,14 +337,9 @@ test('a host seen to stop whose process lingers (holding the lock) is replaced o
   // Stands in for a host killed while it waits on the disk: it serves, then stops answering (its
   // presence socket closes) but its process keeps the host lock for 1.5 s more.
   const lingering = join(dataDir, 'lingering.ts');
-  writeFileSync(
+  writeStandInHost(
     lingering,
-    `import { HostLock } from ${JSON.stringify(new URL('../../src/core/store/hostLock.ts', import.meta.url).pathname)};
-import { writePortFile } from ${JSON.stringify(new URL('../../src/hosting/portFile.ts', import.meta.url).pathname)};
-import { silentLogger } from ${JSON.stringify(new URL('../../src/core/context.ts', import.meta.url).pathname)};
-import { createServer } from 'node:http';
-import { WebSocketServer } from ${JSON.stringify(import.meta.resolve('ws'))};
-const lock = HostLock.tryAcquire(process.argv[2]);
+    `const lock = HostLock.tryAcquire(process.argv[2]);
 if (!lock) process.exit(3);
 const server = createServer((req, res) => res.end(req.url === '/.well-known/health' ? 'ok' : ''));
 const streams = new WebSocketServer({ server, path: '/.well-known/stream/health' });
@@ -369,6 +378,44 @@ process.stdin.once('data', () => {
   } finally {
     old.kill('SIGKILL');
     await only.stopHost();
+    await only.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a host killed on a fixed port: the next one, answering there before it writes its port file, is not taken for the dead one', { timeout: 60_000 }, async () => {
+  const dataDir = tempDir('satchel-supervisor-');
+  // Stands in for the CLI host: it serves on the window's port at once and writes its port file a second later.
+  const slowHost = join(dataDir, 'slowHost.ts');
+  writeStandInHost(
+    slowHost,
+    `const arg = (name) => process.argv[process.argv.indexOf(name) + 1];
+const dataDir = arg('--data-dir');
+const port = Number(arg('--port'));
+const lock = HostLock.tryAcquire(dataDir);
+if (!lock) process.exit(${EXIT_SERVED_ELSEWHERE});
+const server = createServer((req, res) => res.end(req.url === '/.well-known/health' ? 'ok' : ''));
+new WebSocketServer({ server, path: '/.well-known/stream/health' }).on('connection', (socket) => socket.send('ok'));
+server.listen(port, '127.0.0.1', () => setTimeout(() => writePortFile(dataDir, port, silentLogger), 1_000));
+`,
+  );
+  const port = await freePort();
+  const only = window(dataDir, { port, command: { execPath: process.execPath, execArgv: ['--experimental-strip-types', '--disable-warning=ExperimentalWarning'], script: slowHost } });
+  const pids: number[] = [];
+  only.onDidChangeRole((role) => (role.kind === 'host' ? pids.push(role.pid ?? -1) : undefined));
+  let second: number | undefined;
+  try {
+    assert.equal((await only.start()).kind, 'host');
+    const first = only.hostPid!;
+    assert.equal(readPortFile(dataDir)?.pid, first);
+    pids.length = 0;
+    process.kill(first, 'SIGKILL');
+    await waitFor(() => only.role.kind === 'host' && only.hostPid !== undefined && only.hostPid !== first, 15_000);
+    second = only.hostPid!;
+    assert.equal(readPortFile(dataDir)?.pid, second, 'the window is on the host its port file names');
+    assert.ok(!pids.includes(first), `after the kill the window said it was on pids ${pids.join(', ')}, the dead one among them`);
+  } finally {
+    if (second !== undefined && alive(second)) process.kill(second, 'SIGKILL');
     await only.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
