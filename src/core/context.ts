@@ -46,7 +46,8 @@ export class StoreContext implements Disposable {
       if (refresh.failure === undefined) logger.info(`Refreshed the query planner's statistics in ${Math.round(refresh.ms)} ms: ${tables}`);
       else logger.warn(`The query planner's statistics were not all refreshed (${refresh.failure})${tables ? `; analyzed: ${tables}` : ''}`);
     };
-    return new StoreContext(Database.open({ dataDir, migrations, migrationBackup, statisticsRefreshed }), logger);
+    const checkpointsFellBack = (reason: string): void => logger.warn(`WAL checkpoints run inside commits from now on (${reason}).`);
+    return new StoreContext(Database.open({ dataDir, migrations, migrationBackup, statisticsRefreshed, checkpointsFellBack }), logger);
   }
 
   /** Announces a change once the current transaction (if any) has committed. */

@@ -46,6 +46,8 @@ export interface OpenOptions {
   readonly statisticsRefreshed?: (refresh: StatisticsRefresh) => void;
   /** WAL pages past which a write first lets the WAL start over (walRestart.ts; for tests). */
   readonly walRestartPages?: number;
+  /** Told, once, why checkpoints went back into SQLite's commits (the checkpoint process could not run). */
+  readonly checkpointsFellBack?: (reason: string) => void;
 }
 
 export class Database {
@@ -108,7 +110,7 @@ export class Database {
       applyMigrations(db, path, migrations, (fn) => database.transaction(fn), (pending) =>
         backupBeforeMigration(db, dataDir, pending, options.migrationBackup ?? { keep: DEFAULT_KEEP }),
       );
-      database.checkpointOffTheEventLoop(options.walRestartPages);
+      database.checkpointOffTheEventLoop(options.walRestartPages, options.checkpointsFellBack);
       const refreshed = options.statisticsRefreshed;
       database.statistics = PlanStatistics.opened({ path, db, busyTimeoutMs: () => database.busyTimeoutMs, holdWriters: () => database.expectWriter(), refreshed });
     }, () =>
@@ -143,10 +145,13 @@ export class Database {
   }
 
   /** Hands WAL checkpoints to a process of their own (see walCheckpointer.ts); SQLite's own are turned off. */
-  private checkpointOffTheEventLoop(walRestartPages: number | undefined): void {
+  private checkpointOffTheEventLoop(walRestartPages: number | undefined, fellBack: ((reason: string) => void) | undefined): void {
     this.db.exec('PRAGMA wal_autocheckpoint = 0');
     // Without that process, SQLite checkpoints inside commits again, as it does by default.
-    const fallBack = (): void => void (this.db.isOpen && this.db.exec('PRAGMA wal_autocheckpoint = 1000'));
+    const fallBack = (reason: string): void => {
+      if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
+      fellBack?.(reason);
+    };
     this.checkpoints = new WalCheckpointer(this.path, fallBack, { restartPages: walRestartPages });
   }
 

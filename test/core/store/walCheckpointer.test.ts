@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { Database, DATABASE_FILE } from '../../../src/core/store/database.ts';
@@ -208,5 +208,40 @@ test('a checkpoint process that cannot open the store hands checkpoints back to 
     assert.equal(checkpointer.active, false);
   } finally {
     await checkpointer.stop();
+  }
+});
+
+/** This process's children whose command line holds `text` (Linux: /proc). */
+function childrenRunning(text: string): number[] {
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return parent === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text) ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+test('a checkpoint process that dies hands checkpoints back to SQLite inside commits, and the store says why', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const dataDir = tempDir();
+  const told: string[] = [];
+  const database = Database.open({ dataDir, migrations, checkpointsFellBack: (reason) => told.push(reason) });
+  try {
+    writeRows(database, 20);
+    assert.ok(await database.checkpointed());
+    const [pid, ...others] = childrenRunning('wal_checkpoint(PASSIVE)');
+    assert.ok(pid !== undefined && others.length === 0, 'one checkpoint process');
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => told.length > 0, 10_000);
+    assert.deepEqual(told, ['the checkpoint process was killed by SIGKILL']);
+    assert.equal(Object.values(database.db.prepare('PRAGMA wal_autocheckpoint').get()!)[0], 1000, "SQLite's own checkpoints again");
+    writeRows(database, 10);
+    assert.equal(rowCount(database), 30);
+  } finally {
+    await database.stopCheckpoints();
+    database.close();
   }
 });
