@@ -79,12 +79,24 @@ test('the built-in encoder: listed and loadable, a snippet found by what it does
   assert.deepEqual(lexicalTool.search, { mode: 'lexical', reason: 'no embedding model is loaded' });
   assert.equal((await request(t.url, 'GET', `/assets/search?query=${encodeURIComponent(QUERY)}&transferables=false`)).json.iterable.length, 0);
 
+  // The back-fill counts as bulk work (satchel.ts): busy while it indexes, and the host is told when it ends.
+  const busyWhileIndexing: boolean[] = [];
+  const indexing = t.core.recall.onDidChangeStatus((status) => {
+    if (status.state === 'indexing') queueMicrotask(() => busyWhileIndexing.push(t.core.context.bulkWork.active));
+  });
+  let bulkWorkEnded = 0;
+  const ended = t.core.onDidEndBulkWork(() => bulkWorkEnded++);
   const loaded = await request(t.url, 'POST', `/model/${ENCODER_ID}/load`);
   assert.equal(loaded.status, 200, loaded.text);
   assert.equal(loaded.json.loaded, true);
   const pid = t.core.models.runtimePid(ENCODER_ID);
   assert.ok(pid !== undefined && pid !== process.pid, 'the encoder runs in a process of its own');
   await t.core.recall.idle();
+  indexing.dispose();
+  ended.dispose();
+  assert.ok(busyWhileIndexing.length > 0 && busyWhileIndexing.every(Boolean), `bulk work under way while indexing: ${busyWhileIndexing.join(', ')}`);
+  assert.equal(bulkWorkEnded, 1, 'told once, as the back-fill ended');
+  assert.equal(t.core.context.bulkWork.active, false);
   const status = (await request(t.url, 'GET', '/search/semantic')).json;
   assert.deepEqual({ model: status.model, state: status.state, vectors: status.vectors }, { model: ENCODER_ID, state: 'ready', vectors: SNIPPETS.length });
   const dimensions = t.core.context.database.prepare('SELECT DISTINCT dimension FROM asset_vectors').all() as Array<{ dimension: number }>;
