@@ -7,14 +7,13 @@
  * host counts to know it is still used (hosting/idleExit.ts). Knows nothing of VS Code.
  */
 import type WebSocket from 'ws';
-import { loadWebSocket } from '../client/webSocket.ts';
 import type { ChildProcess } from 'node:child_process';
 import { Emitter, type Event } from '../core/events.ts';
 import type { Logger } from '../core/context.ts';
 import { HostLock } from '../core/store/hostLock.ts';
 import { SatchelClient } from '../client/satchelClient.ts';
-import { hostSockets } from '../wire/host.ts';
 import { readPortFile, type PortFile } from './portFile.ts';
+import { openPresence, processExists, terminate } from './hostProcess.ts';
 import { hostLogSince, refusedNodeFlag, spawnDataHost, type DataHostCommand } from './hostCommand.ts';
 import { DATA_HOST_NODE_FLAGS } from '../core/hostNodeFlags.ts';
 import { EXIT_SERVED_ELSEWHERE, errorOfExit } from './hostExit.ts';
@@ -361,44 +360,6 @@ export class HostSupervisor implements Hosting {
     this.lead?.dispose();
     this.lead = undefined;
     this.changes.dispose();
-  }
-}
-
-/** Ends a host with SIGTERM (it ends within 2 s, cli.ts) and waits until its port file is gone or names another. */
-async function terminate(dataDir: string, file: PortFile): Promise<boolean> {
-  try {
-    process.kill(file.pid, 'SIGTERM');
-  } catch {
-    return false;
-  }
-  for (let waited = 0; waited < 3_000; waited += 50) {
-    await delay(50);
-    const now = readPortFile(dataDir);
-    if (!now || now.pid !== file.pid) return true;
-  }
-  return true;
-}
-
-/** A WebSocket to the host's health stream, open, or undefined when it does not open within 2 s. */
-async function openPresence(url: string): Promise<WebSocket | undefined> {
-  const Socket = await loadWebSocket();
-  return new Promise((resolve) => {
-    const socket = new Socket(`${url.replace(/^http/, 'ws')}${hostSockets.health.path}`, { perMessageDeflate: false, handshakeTimeout: 2_000 });
-    socket.once('open', () => resolve(socket));
-    socket.once('error', () => resolve(undefined));
-    // Errors after opening end in 'close', which the owner hears.
-    socket.on('error', () => {});
-  });
-}
-
-function processExists(pid: number): boolean {
-  if (pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, run by another user.
-    return error instanceof Error && 'code' in error && error.code === 'EPERM';
   }
 }
 

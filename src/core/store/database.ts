@@ -110,7 +110,8 @@ export class Database {
       applyMigrations(db, path, migrations, (fn) => database.transaction(fn), (pending) =>
         backupBeforeMigration(db, dataDir, pending, options.migrationBackup ?? { keep: DEFAULT_KEEP }),
       );
-      database.checkpointOffTheEventLoop(options.walRestartPages, options.checkpointsFellBack);
+      // Off the event loop, in a process of their own (walCheckpointer.ts).
+      database.checkpoints = WalCheckpointer.forConnection(db, path, { restartPages: options.walRestartPages, fellBack: options.checkpointsFellBack });
       const refreshed = options.statisticsRefreshed;
       database.statistics = PlanStatistics.opened({ path, db, busyTimeoutMs: () => database.busyTimeoutMs, holdWriters: () => database.expectWriter(), refreshed });
     }, () =>
@@ -142,17 +143,6 @@ export class Database {
       if (database.schemaVersion !== version) throw new StoreUnusableError(`The database ${path} is at schema ${database.schemaVersion}, not ${version}.`);
     });
     return database;
-  }
-
-  /** Hands WAL checkpoints to a process of their own (see walCheckpointer.ts); SQLite's own are turned off. */
-  private checkpointOffTheEventLoop(walRestartPages: number | undefined, fellBack: ((reason: string) => void) | undefined): void {
-    this.db.exec('PRAGMA wal_autocheckpoint = 0');
-    // Without that process, SQLite checkpoints inside commits again, as it does by default.
-    const fallBack = (reason: string): void => {
-      if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
-      fellBack?.(reason);
-    };
-    this.checkpoints = new WalCheckpointer(this.path, fallBack, { restartPages: walRestartPages });
   }
 
   /**

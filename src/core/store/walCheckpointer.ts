@@ -108,6 +108,20 @@ export class WalCheckpointer implements Disposable {
   /** Lets the WAL start over when writes never leave it fully copied (walRestart.ts). */
   private readonly restart: WalRestart;
 
+  /**
+   * Takes over the checkpoints of the store connection `db` (of the database at `path`): SQLite's
+   * own are turned off, and turned back on (inside commits, as SQLite does by default) if the
+   * checkpoint process cannot run; `fellBack` is then told why.
+   */
+  static forConnection(db: DatabaseSync, path: string, options: { restartPages?: number | undefined; fellBack?: (reason: string) => void }): WalCheckpointer {
+    db.exec('PRAGMA wal_autocheckpoint = 0');
+    const fallBack = (reason: string): void => {
+      if (db.isOpen) db.exec('PRAGMA wal_autocheckpoint = 1000');
+      options.fellBack?.(reason);
+    };
+    return new WalCheckpointer(path, fallBack, { restartPages: options.restartPages });
+  }
+
   /** `fallBack` is called once if checkpoints cannot run off the event loop. */
   constructor(path: string, fallBack: (reason: string) => void, options: { idleMs?: number; restartPages?: number | undefined; lightBytes?: number } = {}) {
     this.path = path;
