@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, waitFor } from '../support/helpers.ts';
+import { isAlive } from '../support/processes.ts';
 import { ensureCliBuilt } from '../reliability/support.ts';
 import { HostSupervisor, type SupervisorOptions } from '../../src/hosting/hostSupervisor.ts';
 import { HOST_FLAGS, hostArgs, refusedNodeFlag, type DataHostCommand } from '../../src/hosting/hostCommand.ts';
@@ -24,15 +25,6 @@ import { StoreUnusableError } from '../../src/core/errors.ts';
 import { EXIT_SERVED_ELSEWHERE, EXIT_STORE_UNUSABLE } from '../../src/hosting/hostExit.ts';
 import { parseArgs } from 'node:util';
 import { createServer, type AddressInfo } from 'node:net';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A loopback port nothing listens on now (other hosts on this machine use the Pieces range). */
 function freePort(): Promise<number> {
@@ -76,7 +68,7 @@ test('the host outlives the window that started it; the other window takes the l
     assert.equal(second.hostPid, pid, 'both windows use one host');
     await first.close();
     await waitFor(() => second.role.kind === 'host', 5_000);
-    assert.ok(alive(pid), 'the host is still running after its window closed');
+    assert.ok(isAlive(pid), 'the host is still running after its window closed');
     assert.equal(second.hostPid, pid, 'the new lead kept the same host');
     process.kill(pid, 'SIGKILL');
     await waitFor(() => second.hostPid !== undefined && second.hostPid !== pid, 10_000);
@@ -104,7 +96,7 @@ test('after an update, the lead window replaces a host another version started, 
     const role = await updated.start();
     assert.equal(role.kind, 'host');
     assert.notEqual(updated.hostPid, old, 'a host of this version was started');
-    await waitFor(() => !alive(old), 5_000);
+    await waitFor(() => !isAlive(old), 5_000);
     const own = updated.hostPid!;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     assert.equal(updated.hostPid, own, 'the host it started (still reporting 0.1.0 here) is kept, not replaced in a loop');
@@ -157,7 +149,7 @@ test('a host that keeps stopping is started again 4 times, then the window says 
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     // The port file, if any, is the fifth's, which SIGKILL left behind.
     const left = readPortFile(dataDir);
-    assert.ok(left === undefined || !alive(left.pid), 'no sixth host');
+    assert.ok(left === undefined || !isAlive(left.pid), 'no sixth host');
   } finally {
     await only.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -210,9 +202,9 @@ test('the host leaves once no window has been connected for its idle time, and n
     await only.start();
     const pid = only.hostPid!;
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    assert.ok(alive(pid), 'a connected window keeps the host');
+    assert.ok(isAlive(pid), 'a connected window keeps the host');
     await only.close();
-    await waitFor(() => !alive(pid), 10_000);
+    await waitFor(() => !isAlive(pid), 10_000);
     assert.equal(readPortFile(dataDir), undefined, 'it removed its port file as it left');
   } finally {
     await only.close();
@@ -415,7 +407,7 @@ server.listen(port, '127.0.0.1', () => setTimeout(() => writePortFile(dataDir, p
     assert.equal(readPortFile(dataDir)?.pid, second, 'the window is on the host its port file names');
     assert.ok(!pids.includes(first), `after the kill the window said it was on pids ${pids.join(', ')}, the dead one among them`);
   } finally {
-    if (second !== undefined && alive(second)) process.kill(second, 'SIGKILL');
+    if (second !== undefined && isAlive(second)) process.kill(second, 'SIGKILL');
     await only.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,27 +1,29 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { Database, DATABASE_FILE } from '../../../src/core/store/database.ts';
 import type { Migration } from '../../../src/core/store/migrations.ts';
 import { LIGHT_WAL_BYTES, WalCheckpointer } from '../../../src/core/store/walCheckpointer.ts';
 import { tempDir, waitFor } from '../../support/helpers.ts';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { childRunning, isAlive } from '../../support/processes.ts';
 
 const migrations: Migration[] = [{ version: 1, name: 'rows', up: (db) => db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)') }];
 const body = 'x'.repeat(3000);
 
 const rowCount = (database: Database): number => (database.db.prepare('SELECT COUNT(*) AS n FROM rows').get() as { n: number }).n;
 const walOf = (dataDir: string): string => join(dataDir, `${DATABASE_FILE}-wal`);
+
+/** A store with 50 rows checkpointed by its running checkpoint process and 50 more in the WAL. */
+async function halfCheckpointed(): Promise<{ dataDir: string; database: Database }> {
+  const dataDir = tempDir();
+  const database = Database.open({ dataDir, migrations });
+  writeRows(database, 50);
+  assert.ok(await database.checkpointed(), 'the process is running');
+  writeRows(database, 50);
+  return { dataDir, database };
+}
 
 function writeRows(database: Database, count: number): void {
   const insert = database.prepare('INSERT INTO rows (body) VALUES (?)');
@@ -51,11 +53,7 @@ test('commits never checkpoint on the event loop: the WAL passes SQLite’s 1,00
 });
 
 test('stopping checkpoints waits for the process, so the store’s connection is the last one and removes the WAL', async () => {
-  const dataDir = tempDir();
-  const database = Database.open({ dataDir, migrations });
-  writeRows(database, 50);
-  assert.ok(await database.checkpointed(), 'the process is running');
-  writeRows(database, 50);
+  const { dataDir, database } = await halfCheckpointed();
   await database.stopCheckpoints();
   database.close();
   assert.equal(existsSync(walOf(dataDir)), false);
@@ -95,10 +93,10 @@ test('an idle process is let go (it ends), and the next write starts another', a
     assert.ok(await checkpointer.next());
     assert.equal(checkpointer.active, true);
     const first = checkpointer.pid!;
-    assert.ok(alive(first));
+    assert.ok(isAlive(first));
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(checkpointer.active, false, 'retired after 50 ms without work');
-    await waitFor(() => !alive(first), 5_000);
+    await waitFor(() => !isAlive(first), 5_000);
     writeRows(database, 20);
     const again = await checkpointer.next();
     assert.ok(again && again.log > 0 && again.checkpointed === again.log);
@@ -111,11 +109,7 @@ test('an idle process is let go (it ends), and the next write starts another', a
 });
 
 test('a store closed without waiting, or a host that dies: the process closes its connection as its stdin ends, and that close empties the WAL', async () => {
-  const dataDir = tempDir();
-  const database = Database.open({ dataDir, migrations });
-  writeRows(database, 50);
-  assert.ok(await database.checkpointed(), 'the process is running');
-  writeRows(database, 50);
+  const { dataDir, database } = await halfCheckpointed();
   database.close();
   // The process was the last connection: its close copied the 50 rows in and removed the WAL.
   await waitFor(() => !existsSync(walOf(dataDir)), 10_000);
@@ -211,20 +205,6 @@ test('a checkpoint process that cannot open the store hands checkpoints back to 
   }
 });
 
-/** This process's children whose command line holds `text` (Linux: /proc). */
-function childrenRunning(text: string): number[] {
-  return readdirSync('/proc').flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return parent === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text) ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
 test('a checkpoint process that dies hands checkpoints back to SQLite inside commits, and the store says why', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
   const dataDir = tempDir();
   const told: string[] = [];
@@ -232,8 +212,8 @@ test('a checkpoint process that dies hands checkpoints back to SQLite inside com
   try {
     writeRows(database, 20);
     assert.ok(await database.checkpointed());
-    const [pid, ...others] = childrenRunning('wal_checkpoint(PASSIVE)');
-    assert.ok(pid !== undefined && others.length === 0, 'one checkpoint process');
+    const pid = childRunning(process.pid, /wal_checkpoint\(PASSIVE\)/);
+    assert.ok(pid !== undefined, 'the checkpoint process runs');
     process.kill(pid, 'SIGKILL');
     await waitFor(() => told.length > 0, 10_000);
     assert.deepEqual(told, ['the checkpoint process was killed by SIGKILL']);
