@@ -70,9 +70,7 @@ export class HostSupervisor implements Hosting {
   /** Said with the next role: what happened to the host. */
   private pendingNotice: string | undefined;
   private lostAt = 0;
-  /** The process of the host last seen to stop, while it may still be ending (STOPPING_MAX_MS). */
-  private stopping: { readonly pid: number; readonly until: number } | undefined;
-  /** The host last seen to stop: its port file, left behind when it was killed, names it until the next host writes its own. */
+  /** The host last seen to stop (at lostAt): its port file, left behind when it was killed, names it until the next host writes its own. */
   private lostPid: number | undefined;
   /** When the hosts this window looked after stopped, within the last CRASH_WINDOW_MS. */
   private readonly stops: number[] = [];
@@ -197,7 +195,6 @@ export class HostSupervisor implements Hosting {
     const { pid, port } = was;
     this.attached = undefined;
     this.lostAt = Date.now();
-    this.stopping = { pid, until: this.lostAt + STOPPING_MAX_MS };
     this.lostPid = pid;
     // The child's exit is reported after its socket closed, later still on a busy machine: its
     // wait status says how it ended. A host this window did not start is waited for no longer.
@@ -224,12 +221,10 @@ export class HostSupervisor implements Hosting {
     return this.stops.length >= CRASHES_ALLOWED;
   }
 
-  /** Whether the host last seen to stop still has a process (it holds the host lock until it is gone). */
+  /** Whether the host last seen to stop still has a process (it holds the host lock until it is gone), within STOPPING_MAX_MS. */
   private stillStopping(): boolean {
-    const stopping = this.stopping;
-    if (stopping && stopping.pid !== process.pid && Date.now() < stopping.until && processExists(stopping.pid)) return true;
-    this.stopping = undefined;
-    return false;
+    const pid = this.lostPid;
+    return pid !== undefined && pid !== process.pid && Date.now() < this.lostAt + STOPPING_MAX_MS && processExists(pid);
   }
 
   private async startHost(): Promise<void> {

@@ -28,7 +28,7 @@ export class EncoderProcess extends ModelProcess<EncoderRequest> {
    */
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const vectors = await this.call({ op: 'embed', texts });
-    if (!Array.isArray(vectors) || vectors.length !== texts.length || !vectors.every((vector) => vector instanceof Float32Array)) {
+    if (!Array.isArray(vectors) || vectors.length !== texts.length || !vectors.every((vector: unknown): vector is Float32Array => vector instanceof Float32Array)) {
       throw new Error(`The sentence encoder answered ${texts.length} texts with something other than ${texts.length} vectors.`);
     }
     return vectors;
