@@ -27,6 +27,7 @@
 import { statSync } from 'node:fs';
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { Socket } from 'node:net';
+import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Disposable } from '../events.ts';
@@ -56,23 +57,18 @@ const source = `
 const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
 const db = new DatabaseSync(process.env.SATCHEL_CHECKPOINT_DATABASE);
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-let pending = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  pending += chunk;
-  for (let at = pending.indexOf('\\n'); at >= 0; at = pending.indexOf('\\n')) {
-    pending = pending.slice(at + 1);
-    let reply;
-    try {
-      const row = checkpoint.get();
-      reply = { ok: true, log: row.log, checkpointed: row.checkpointed };
-    } catch (error) {
-      reply = { ok: false, message: String(error && error.message) };
-    }
-    process.stdout.write(JSON.stringify(reply) + '\\n');
+const lines = require('node:readline').createInterface({ input: process.stdin });
+lines.on('line', () => {
+  let reply;
+  try {
+    const row = checkpoint.get();
+    reply = { ok: true, log: row.log, checkpointed: row.checkpointed };
+  } catch (error) {
+    reply = { ok: false, message: String(error && error.message) };
   }
+  process.stdout.write(JSON.stringify(reply) + '\\n');
 });
-process.stdin.on('end', () => {
+lines.on('close', () => {
   db.close();
   process.exit(0);
 });
@@ -203,14 +199,8 @@ export class WalCheckpointer implements Disposable {
     }
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
-    let pending = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      pending += chunk;
-      for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
-        const line = pending.slice(0, at);
-        pending = pending.slice(at + 1);
-        if (this.child === child) this.answered(parseReply(line));
-      }
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (this.child === child) this.answered(parseReply(line));
     });
     // A pipe that breaks ends in 'exit' too.
     child.stdin.on('error', () => {});
