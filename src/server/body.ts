@@ -16,6 +16,7 @@ import { HttpError } from './errors.ts';
 import { JsonParser } from './jsonParse.ts';
 import { keepChecked } from './checkedBodies.ts';
 import { freeNow } from './freeBuffer.ts';
+import { closeAfterAnswer } from './lingeringClose.ts';
 import type { Disposable } from '../core/events.ts';
 
 
@@ -149,13 +150,14 @@ function busy(): HttpError {
 }
 
 /**
- * Marks a refusal sent before the body was read: the connection closes after the answer, so the
- * unread rest is never received (Node would otherwise read and discard it to reuse the connection).
+ * Marks a refusal sent before the body was read: the connection closes after the answer (Node
+ * would otherwise read the whole unread rest to reuse the connection), gracefully, so a client
+ * still sending reads the answer instead of a reset (lingeringClose.ts).
  */
 function refuse(ctx: Context, error: HttpError): HttpError {
   ctx.set('Connection', 'close');
   if (error.status === 503) ctx.set('Retry-After', '1');
-  ctx.res.once('finish', () => ctx.req.socket.destroySoon());
+  closeAfterAnswer(ctx.req);
   return error;
 }
 
