@@ -1,5 +1,5 @@
 /** What the day's runner hands the driver in the extension host, and what the driver answers. */
-import type { PhaseFigures } from './sampler.ts';
+import type { PhaseFigures, SettledMemory } from './sampler.ts';
 
 export interface DayConfig {
   readonly withSatchel: boolean;
@@ -27,5 +27,7 @@ export interface DayResult {
   activation?: Readonly<Record<string, number | string | undefined | Readonly<Record<string, number>>>>;
   readonly phases: Record<string, PhaseFigures>;
   whole: { p50: number; p99: number; max: number };
+  /** The extension host's memory after full collections at the day's end. */
+  settled?: SettledMemory | undefined;
   dataHost?: number;
 }

@@ -27,12 +27,20 @@ export function printDay(withSatchel: RunOutcome, without: RunOutcome, run: { si
   console.log(`\n${lines.join('\n')}\n`);
 
   const phases = Object.entries(w.phases);
-  const worstAdded = (key: 'p99' | 'max') => Math.max(...phases.map(([name, p]) => p[key] - (o.phases[name]?.[key] ?? 0)));
-  const addedP99 = worstAdded('p99');
-  const addedMax = worstAdded('max');
+  /** The phase whose figure Satchel's run exceeds most, with what the added figure is. */
+  const worstAdded = (key: 'p99' | 'max'): { added: number; phase: string } =>
+    phases
+      .map(([name, p]) => ({ added: p[key] - (o.phases[name]?.[key] ?? 0), phase: name }))
+      .reduce((worst, next) => (next.added > worst.added ? next : worst));
+  const worstP99 = worstAdded('p99');
+  const worstMax = worstAdded('max');
+  const addedP99 = worstP99.added;
+  const addedMax = worstMax.added;
   const last = (r: DayResult) => Object.values(r.phases).at(-1)!;
   const addedRss = last(w).extHostRssMb - last(o).extHostRssMb;
   const peakRss = Math.max(...phases.map(([name, p]) => p.extHostRssMb - (o.phases[name]?.extHostRssMb ?? 0)));
+  const settledW = w.settled;
+  const settledO = o.settled;
   const dataHostPeak = Math.max(...phases.map(([, p]) => p.dataHostPeakRssMb ?? 0));
   const vscodeMs = Number(/(\d+)\s*ms/.exec(withSatchel.vscodeActivation ?? '')?.[1] ?? NaN);
   const a = w.activation ?? {};
@@ -42,9 +50,16 @@ export function printDay(withSatchel: RunOutcome, without: RunOutcome, run: { si
     '|---|---|---|---|',
     `| activation, as VS Code reports it (Running Extensions) | ${withSatchel.vscodeActivation ?? 'not read'} | ≤ ${GOALS.activationMs} ms | ${Number.isNaN(vscodeMs) ? '' : met(vscodeMs <= GOALS.activationMs)} |`,
     `| activation, the extension's own split | compile ${rounded(a.compileMs)} ms (code cache ${rounded(a.codeCache)}), run ${rounded(a.runMs)} ms, activate() ${rounded(a.activateMs)} ms (${Object.entries(typeof a.steps === 'object' ? a.steps : {}).map(([name, ms]) => `${name} ${ms}`).join(', ')}) | | |`,
-    `| extension-host delay added by Satchel, worst phase: p99 | ${addedP99.toFixed(1)} ms (whole day ${w.whole.p99} vs ${o.whole.p99}) | ≤ ${GOALS.addedP99Ms} ms | ${met(addedP99 <= GOALS.addedP99Ms)} |`,
-    `| extension-host delay added by Satchel, worst phase: max | ${addedMax.toFixed(1)} ms (whole day ${w.whole.max} vs ${o.whole.max}) | ≤ ${GOALS.addedMaxMs} ms | ${met(addedMax <= GOALS.addedMaxMs)} |`,
+    // The goal's figure: the delay through the whole day, with Satchel against without it.
+    `| extension-host delay added by Satchel through the whole day: p99 | ${(w.whole.p99 - o.whole.p99).toFixed(1)} ms (${w.whole.p99} vs ${o.whole.p99}) | ≤ ${GOALS.addedP99Ms} ms | ${met(w.whole.p99 - o.whole.p99 <= GOALS.addedP99Ms)} |`,
+    `| extension-host delay added by Satchel through the whole day: max | ${(w.whole.max - o.whole.max).toFixed(1)} ms (${w.whole.max} vs ${o.whole.max}) | ≤ ${GOALS.addedMaxMs} ms | ${met(w.whole.max - o.whole.max <= GOALS.addedMaxMs)} |`,
+    // Stricter, phase by phase: a phase in which VS Code activates its own language support in one run only reads as added here.
+    `| the same, worst phase: p99 | ${addedP99.toFixed(1)} ms (${worstP99.phase}) | ≤ ${GOALS.addedP99Ms} ms | ${met(addedP99 <= GOALS.addedP99Ms)} |`,
+    `| the same, worst phase: max | ${addedMax.toFixed(1)} ms (${worstMax.phase}) | ≤ ${GOALS.addedMaxMs} ms | ${met(addedMax <= GOALS.addedMaxMs)} |`,
     `| extension-host RSS added by Satchel: end of day (largest at a phase's end) | ${addedRss} MB (${peakRss} MB); ${last(w).extHostRssMb} vs ${last(o).extHostRssMb} MB | ≤ ${GOALS.addedRssMb} MB | ${met(Math.max(addedRss, peakRss) <= GOALS.addedRssMb)} |`,
+    settledW && settledO
+      ? `| the same at the day's end after full collections in both runs: RSS added (V8 heap committed, in use; external) | ${settledW.rssMb - settledO.rssMb} MB; ${settledW.rssMb} vs ${settledO.rssMb} MB (heap ${settledW.heapTotalMb - settledO.heapTotalMb} MB committed, ${settledW.heapUsedMb - settledO.heapUsedMb} MB in use; external ${settledW.externalMb - settledO.externalMb} MB) | ≤ ${GOALS.addedRssMb} MB | ${met(settledW.rssMb - settledO.rssMb <= GOALS.addedRssMb)} |`
+      : '| the same at the day\'s end after full collections | not measured (no collection on demand in this extension host) | | |',
     `| data host RSS, highest sampled (every 250 ms) through the day | ${dataHostPeak} MB | ≤ ${GOALS.dataHostMb} MB | ${met(dataHostPeak <= GOALS.dataHostMb)} |`,
     `| data host CPU through the day | ${phases.reduce((sum, [, p]) => sum + (p.dataHostCpuS ?? 0), 0).toFixed(1)} s | | |`,
     `| extension host CPU through the day: with / without | ${phases.reduce((s, [, p]) => s + p.extHostCpuS, 0).toFixed(1)} / ${Object.values(o.phases).reduce((s, p) => s + p.extHostCpuS, 0).toFixed(1)} s | | |`,

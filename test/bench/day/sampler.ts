@@ -5,6 +5,8 @@
  */
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 export interface PhaseFigures {
   readonly ms: number;
@@ -100,6 +102,39 @@ class ChildrenCpu {
     for (const child of living) sum += (this.seen.get(child) ?? 0) - (this.start.get(child) ?? 0);
     return round(sum, 2);
   }
+}
+
+/** The extension host's memory, MB, right after full collections. */
+export interface SettledMemory {
+  readonly rssMb: number;
+  /** What V8 keeps committed for its heap, and what of it is in use. */
+  readonly heapTotalMb: number;
+  readonly heapUsedMb: number;
+  /** Memory outside V8's heap that JS objects hold (Buffers among it). */
+  readonly externalMb: number;
+}
+
+/**
+ * The extension host's memory after two full collections (the second frees what the first one's
+ * finalizers let go), taken once the day's delay figures are read, since a collection holds the
+ * loop: unlike the raw RSS at a phase's end, not moved by when VS Code's own collections last
+ * ran, which shifts that figure 30–50 MB between runs of the same code. Undefined where a
+ * collection cannot be had on demand (the extension host runs without --expose-gc).
+ */
+export function settledMemory(): SettledMemory | undefined {
+  let gc: unknown;
+  try {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc');
+  } catch {
+    return undefined;
+  }
+  if (typeof gc !== 'function') return undefined;
+  gc();
+  gc();
+  const memory = process.memoryUsage();
+  const mb = (bytes: number): number => round(bytes / 2 ** 20, 0);
+  return { rssMb: mb(memory.rss), heapTotalMb: mb(memory.heapTotal), heapUsedMb: mb(memory.heapUsed), externalMb: mb(memory.external) };
 }
 
 export class DaySampler {
