@@ -9,8 +9,8 @@
  * on a low-memory signal; then not again until the heap grows again.
  *
  * Bulk work (a sync, an import, a back-fill, a compaction pass) is often followed by more at once
- * (the scripted day runs them back to back), leaving no idle time: when one ends (`afterWork`) the
- * host collects on its next turn, if its heap grew as much. At 100k snippets a first sync left the
+ * (the scripted day runs them back to back), leaving no idle time: when one ends (`afterWork`), also
+ * while another goes on, the host collects on its next turn if its heap grew half as much. At 100k snippets a first sync left the
  * host at 150 MB and the import right after it started there and peaked at 162; collected between
  * them, the import started at 123 MB and peaked at 155 (docs/performance.md).
  *
@@ -58,13 +58,15 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
     collect();
     afterLast = heapBytes();
   };
-  /** Collects if the heap grew enough since the last collection and a collection is `due` now. */
-  const collectIfGrown = (due = true): void => {
+  /** Collects if the heap grew by `enough` since the last collection and a collection is `due` now. */
+  const collectIfGrown = (due = true, enough = growth): void => {
     const heap = heapBytes();
     // A heap that shrank by itself sets the mark lower: growth counts from there.
     if (heap < afterLast) afterLast = heap;
-    if (due && heap - afterLast >= growth) collectNow();
+    if (due && heap - afterLast >= enough) collectNow();
   };
+  // What bulk work leaves is mostly garbage, and the next bulk work would pile onto it: half as much growth is worth a collection then.
+  const afterWorkGrowth = growth / 2;
   const timer = setInterval(() => collectIfGrown(busyShare() <= IDLE_SHARE), options.checkMs ?? CHECK_MS);
   timer.unref();
   let afterWork: NodeJS.Immediate | undefined;
@@ -73,7 +75,7 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
     afterWork: () => {
       afterWork ??= setImmediate(() => {
         afterWork = undefined;
-        collectIfGrown();
+        collectIfGrown(true, afterWorkGrowth);
       }).unref();
     },
     dispose: () => {

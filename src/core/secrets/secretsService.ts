@@ -32,6 +32,8 @@ export type { DescribedFinding, FlaggedAsset, SecretScanProgress, SecretSource, 
 
 /** Assets read per batch of the background scan. */
 const BATCH = 32;
+/** Pending snippets from which a background run counts as bulk work (an import's, a sync's; not a save's). */
+const BULK_SCAN = 256;
 /** Rescans of an asset written again while it was scanned, before findingsNow answers with the latest texts it scanned. */
 const MAX_ROUNDS = 3;
 
@@ -336,6 +338,9 @@ export class SecretsService implements SecretFindingsReader, Disposable {
 
   private wake(): void {
     if (!this.background || !this.started || this.deferred > 0 || this.paused || this.disposed || this.running) return;
+    // A run over many snippets (those an import or a sync wrote) is bulk work: the data host gives
+    // back what it left once it ends (bulkWork.ts).
+    const work = this.records.pendingCount() >= BULK_SCAN ? this.context.bulkWork.begin() : undefined;
     this.running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.scanPending())
       .then(
@@ -343,6 +348,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
         (error: unknown) => this.context.logger.error('The secrets scan stopped', error),
       )
       .finally(() => {
+        work?.dispose();
         this.running = undefined;
         // A note taken while the last batch was read is scanned too (not the ones that failed: the next write wakes them).
         if (!this.paused && !this.disposed && this.records.pendingCount() > this.lastRunFailed) this.wake();
