@@ -21,7 +21,7 @@ interface RequestOptions {
   /** Sent as JSON; a bare string or boolean is sent as a JSON scalar, as the Pieces client does. */
   readonly body?: unknown;
   /** The body's JSON text in pieces, in place of `body` (callWithJsonPieces). */
-  readonly jsonPieces?: AsyncIterable<string> | undefined;
+  readonly jsonPieces?: AsyncIterable<string | Uint8Array> | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;
 }
@@ -92,8 +92,8 @@ export class HttpTransport {
    * as the connection takes it. The caller answers for the text being the operation's body; the
    * host checks it as any other.
    */
-  callWithJsonPieces<O extends Operation>(op: O, pieces: AsyncIterable<string>, options: { readonly signal?: AbortSignal }): Promise<CallResult<O>>;
-  async callWithJsonPieces(op: Operation, pieces: AsyncIterable<string>, options: { readonly signal?: AbortSignal }): Promise<unknown> {
+  callWithJsonPieces<O extends Operation>(op: O, pieces: AsyncIterable<string | Uint8Array>, options: { readonly signal?: AbortSignal }): Promise<CallResult<O>>;
+  async callWithJsonPieces(op: Operation, pieces: AsyncIterable<string | Uint8Array>, options: { readonly signal?: AbortSignal }): Promise<unknown> {
     return (await this.revised(op, { jsonPieces: pieces, signal: options.signal })).value;
   }
 
@@ -211,7 +211,7 @@ export class HttpTransport {
       return ClientError.unreachableAt(this.baseUrl, cause);
     };
     const headers: Record<string, string> = { ...this.headers, ...options.headers };
-    let body: string | AsyncIterable<string> | null = null;
+    let body: string | AsyncIterable<string | Uint8Array> | null = null;
     if (options.jsonPieces !== undefined) {
       body = options.jsonPieces;
       headers['content-type'] = 'application/json';

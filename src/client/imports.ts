@@ -43,7 +43,10 @@ export interface ClientImportOptions {
   readonly batchSize?: number | undefined;
 }
 
-type RequestBody = Pick<BodyIn<typeof op.import>, 'files' | 'parts'>;
+/** A file of a request: its text, or its text as UTF-8 bytes (written as they are, escaped, never decoded here). */
+type OutgoingFile = { readonly name: string; readonly content: string } | { readonly name: string; readonly utf8: Uint8Array };
+
+type RequestBody = { readonly files: readonly OutgoingFile[] } | Pick<BodyIn<typeof op.import>, 'parts'>;
 
 export class ImportsClient {
   private readonly http: HttpTransport;
@@ -65,7 +68,7 @@ export class ImportsClient {
       while (inFlight.size > (all ? 0 : MAX_IN_FLIGHT - 1)) await Promise.race(inFlight);
       if (failure) throw failure.error;
     };
-    let group: Array<{ name: string; content: string }> = [];
+    let group: OutgoingFile[] = [];
     let groupChars = 0;
     /** Sends the gathered files and returns once fewer than MAX_IN_FLIGHT requests are under way. */
     const sendGroup = async (): Promise<void> => {
@@ -90,10 +93,11 @@ export class ImportsClient {
       for (const file of files) {
         if (stop.signal.aborted || total.cancelled) break;
         const read = await file.read();
-        if ('content' in read) {
-          if (group.length > 0 && groupChars + read.content.length > REQUEST_CHARS) await sendGroup();
-          group.push({ name: read.name, content: read.content });
-          groupChars += read.content.length;
+        if ('content' in read || 'utf8' in read) {
+          const size = 'content' in read ? read.content.length : read.utf8.length;
+          if (group.length > 0 && groupChars + size > REQUEST_CHARS) await sendGroup();
+          group.push(read);
+          groupChars += size;
         } else if ('parsed' in read) {
           await sendGroup();
           await settle(true);
@@ -157,8 +161,7 @@ export class ImportsClient {
   }
 
   private async send(body: RequestBody, options: ClientImportOptions, signal: AbortSignal, onProgress: (progress: ImportProgress) => void): Promise<ImportSummary> {
-    const payload: BodyIn<typeof op.import> = {
-      ...body,
+    const settings = {
       ...(options.format ? { format: options.format } : {}),
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
     };
@@ -171,9 +174,11 @@ export class ImportsClient {
     try {
       // Files' text goes in pieces (a request is up to 16 MB of it): built and written whole, it held
       // the extension host for hundreds of milliseconds (docs/performance.md, a day in VS Code).
-      const files = payload.files;
       const lines = await this.whenNotBusy(
-        () => (files !== undefined && payload.parts === undefined ? this.http.callWithJsonPieces(op.import, importJsonPieces({ ...payload, files }), { signal }) : this.http.call(op.import, { body: payload, signal })),
+        () =>
+          'files' in body
+            ? this.http.callWithJsonPieces(op.import, importJsonPieces({ files: body.files, ...settings }), { signal })
+            : this.http.call(op.import, { body: { parts: body.parts, ...settings }, signal }),
         signal,
       );
       return await resultOf(lines, 'summary', progress, op.import.path);
@@ -213,20 +218,30 @@ function cutWhileSending(error: ClientError): boolean {
   return code === 'EPIPE' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
-/** Characters of a file's text escaped and written at once: a millisecond or so of work. */
+/** Characters (or bytes) of a file's text escaped and written at once: a millisecond or so of work. */
 const PIECE_CHARS = 128 * 1024;
 
 /**
  * The JSON text of a request of files, in pieces of at most about PIECE_CHARS characters, yielding to
  * the event loop between pieces so a large file's escaping never holds the thread. A piece never ends
- * between the two halves of a surrogate pair, so each escapes as JSON.stringify would the whole.
+ * between the two halves of a surrogate pair, so each escapes as JSON.stringify would the whole. A
+ * file given as UTF-8 bytes is escaped as bytes (jsonStringBytes): the same JSON text, as bytes.
  */
-export async function* importJsonPieces(body: { readonly files: ReadonlyArray<{ readonly name: string; readonly content: string }>; readonly format?: string; readonly batchSize?: number }): AsyncGenerator<string> {
+export async function* importJsonPieces(body: { readonly files: readonly OutgoingFile[]; readonly format?: string; readonly batchSize?: number }): AsyncGenerator<string | Uint8Array> {
   const { files, ...rest } = body;
   const tail = JSON.stringify(rest).slice(1);
   yield '{"files":[';
   for (const [index, file] of files.entries()) {
     yield `${index > 0 ? ',' : ''}{"name":${JSON.stringify(file.name)},"content":"`;
+    if ('utf8' in file) {
+      // A UTF-8 sequence split between pieces is whole again on the wire: bytes are joined as they are.
+      for (let start = 0; start < file.utf8.length; start += PIECE_CHARS) {
+        yield jsonStringBytes(file.utf8.subarray(start, start + PIECE_CHARS));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      yield '"}';
+      continue;
+    }
     for (let start = 0; start < file.content.length; ) {
       let end = Math.min(start + PIECE_CHARS, file.content.length);
       const last = file.content.charCodeAt(end - 1);
@@ -358,4 +373,31 @@ class Totals {
       elapsedMs: this.elapsedMs,
     };
   }
+}
+
+/** What JSON.stringify writes for the control characters it does not write as \u00XX, and for `"` and `\`. */
+const SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r', 0x22: '\\"', 0x5c: '\\\\' };
+const HEX = '0123456789abcdef';
+
+/**
+ * UTF-8 text escaped as the inside of a JSON string, as bytes: the bytes JSON.stringify's text would
+ * be, without quotes (control characters, `"` and `\` escaped; every other byte as it is, which
+ * JSON allows for any character).
+ */
+export function jsonStringBytes(text: Uint8Array): Uint8Array {
+  let escaped = 0;
+  for (const byte of text) if (byte < 0x20 || byte === 0x22 || byte === 0x5c) escaped++;
+  if (escaped === 0) return text;
+  const out = new Uint8Array(text.length + 5 * escaped);
+  let at = 0;
+  for (const byte of text) {
+    if (byte >= 0x20 && byte !== 0x22 && byte !== 0x5c) {
+      out[at++] = byte;
+      continue;
+    }
+    const short = SHORT_ESCAPES[byte];
+    const escape = short ?? `\\u00${HEX[byte >> 4]}${HEX[byte & 15]}`;
+    for (let i = 0; i < escape.length; i++) out[at++] = escape.charCodeAt(i);
+  }
+  return out.subarray(0, at);
 }

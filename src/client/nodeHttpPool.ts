@@ -58,7 +58,7 @@ class NodeHttpPool implements Pool {
 }
 
 /** Writes a body's pieces as the socket takes them, waiting for it to drain; stops if the request is destroyed. */
-async function writePieces(outgoing: ClientRequest, pieces: AsyncIterable<string>): Promise<void> {
+async function writePieces(outgoing: ClientRequest, pieces: AsyncIterable<string | Uint8Array>): Promise<void> {
   for await (const piece of pieces) {
     if (outgoing.destroyed) return;
     if (!outgoing.write(piece)) {

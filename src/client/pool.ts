@@ -10,8 +10,8 @@ export interface PoolRequest {
   /** The path with its query string. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
-  /** JSON text whole, or in pieces written as they come (a large body never held as one string). */
-  readonly body: string | AsyncIterable<string> | null;
+  /** JSON text whole, or in pieces (text or its UTF-8 bytes) written as they come (a large body never held as one string). */
+  readonly body: string | AsyncIterable<string | Uint8Array> | null;
   readonly signal: AbortSignal;
 }
 

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { DomainError } from '../core/errors.ts';
-import { importFileFromText, type EntryKind, type ImportTree, type ReadImportFile } from '../core/import/importTree.ts';
+import { importFileFromBytes, type EntryKind, type ImportTree, type ReadImportFile } from '../core/import/importTree.ts';
 import type { ArchiveFiles } from '../core/import/piecesArchive.ts';
 
 /** How a Uri is named to the user and in an import's sources: a local file by its path, anything else in full. */
@@ -62,7 +62,7 @@ export const workspaceTree: ImportTree<vscode.Uri> = {
 export async function readImportUri(uri: vscode.Uri): Promise<ReadImportFile> {
   const name = uriLabel(uri);
   try {
-    return importFileFromText(name, new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri)));
+    return importFileFromBytes(name, await vscode.workspace.fs.readFile(uri));
   } catch (error) {
     if (error instanceof DomainError || error instanceof vscode.FileSystemError) return { name, error: (error as Error).message };
     throw error;

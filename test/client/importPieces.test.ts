@@ -5,11 +5,22 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { importJsonPieces } from '../../src/client/imports.ts';
+import { importJsonPieces, jsonStringBytes } from '../../src/client/imports.ts';
+import { importFileFromBytes } from '../../src/core/import/importTree.ts';
 
-async function collect(pieces: AsyncIterable<string>): Promise<string[]> {
+async function collect(pieces: AsyncIterable<string | Uint8Array>): Promise<string[]> {
   const out: string[] = [];
-  for await (const piece of pieces) out.push(piece);
+  for await (const piece of pieces) {
+    assert.equal(typeof piece, 'string', 'text files are written as text');
+    out.push(String(piece));
+  }
+  return out;
+}
+
+/** The pieces as the bytes they put on the wire. */
+async function collectBytes(pieces: AsyncIterable<string | Uint8Array>): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  for await (const piece of pieces) out.push(typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
   return out;
 }
 
@@ -26,6 +37,37 @@ test('the pieces join into the body JSON.stringify gives, a surrogate pair never
   assert.doesNotMatch(joined, /\\ud[89ab]/i);
   assert.ok(Math.max(...pieces.map((p) => p.length)) <= 2 * piece + 64, 'a piece is bounded');
   assert.ok(pieces.length > 4, 'a large file is written in several pieces');
+});
+
+test('a file given as UTF-8 bytes is written as the same JSON, in bounded pieces, without being decoded', async () => {
+  const piece = 128 * 1024;
+  // Every control character, quotes and backslashes, and characters of 2, 3 and 4 UTF-8 bytes across piece ends.
+  const controls = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).join('');
+  const content = `${'a'.repeat(piece - 2)}😀é€${controls}"\\/${'ü"\n'.repeat(piece)}😀\u007f`;
+  const text = { files: [{ name: 'one "x".code-snippets', content }, { name: 'two.json', content: '' }], format: 'vscode', batchSize: 50 };
+  const bytes = { ...text, files: text.files.map((file) => ({ name: file.name, utf8: new TextEncoder().encode(file.content) })) };
+  const pieces = await collectBytes(importJsonPieces(bytes));
+  const joined = Buffer.concat(pieces);
+  assert.equal(joined.toString('utf8'), JSON.stringify(text));
+  assert.deepEqual(JSON.parse(joined.toString('utf8')), text);
+  assert.ok(Math.max(...pieces.map((p) => p.length)) <= 6 * piece, 'a piece is bounded');
+  assert.ok(pieces.length > 4, 'a large file is written in several pieces');
+});
+
+test('bytes are escaped as JSON.stringify escapes their text; bytes needing no escape are passed on as they are', () => {
+  for (const text of ['', 'plain', 'tab\there', '"q"', 'back\\slash', '\u0000\u001f\u007f', 'snow ☃ and 😀']) {
+    assert.equal(Buffer.from(jsonStringBytes(new TextEncoder().encode(text))).toString('utf8'), JSON.stringify(text).slice(1, -1), JSON.stringify(text));
+  }
+  const plain = new TextEncoder().encode('nothing to escape');
+  assert.equal(jsonStringBytes(plain), plain);
+});
+
+test("a file's bytes go as UTF-8 without a byte-order mark; bytes that are not UTF-8 go as text a decoder reads", () => {
+  const bom = importFileFromBytes('a.json', new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]));
+  assert.ok('utf8' in bom);
+  assert.equal(Buffer.from(bom.utf8).toString('utf8'), '{}');
+  const latin1 = importFileFromBytes('b.json', new Uint8Array([0x22, 0xe9, 0x22]));
+  assert.deepEqual(latin1, { name: 'b.json', content: '"\ufffd"' });
 });
 
 test('without format or batch size the body is the files alone', async () => {

@@ -8,6 +8,7 @@ import { startTestServer, request, waitFor, type TestServer } from '../support/h
 import { SatchelClient } from '../../src/client/satchelClient.ts';
 import type { ImportFile } from '../../src/client/imports.ts';
 import { parseImportFile } from '../../src/core/import/detect.ts';
+import { importFileFromBytes } from '../../src/core/import/importTree.ts';
 import type { Logger } from '../../src/core/context.ts';
 
 const NAMES = ['web.code-snippets', 'python.json', 'massCode-db.json', 'pieces-assets.json', 'gist.json', 'unknown.json'];
@@ -99,6 +100,18 @@ test('a file read on the caller side goes as parts of snippets; unreadable files
   const stored = (await client.assets.list()).iterable.find((a) => a.name === 'Part 3')!;
   assert.equal(stored.formats.iterable[0]?.classification.specific, 'rs');
   assert.deepEqual(stored.tags?.iterable.map((t) => t.text).sort(), ['p3', 'part']);
+});
+
+test("a file given as its bytes (the extension's read) imports as its text: a byte-order mark dropped, every character kept", async () => {
+  // (`\\` would be read as the snippet syntax's escaped backslash: a snippet file's rule, not this test's.)
+  const body = 'let s = "naïve ☃ 😀\\t";\r\nlet q = \'"\';\u0001';
+  const file = `\ufeff${JSON.stringify({ Bytes: { scope: 'rust', prefix: 'bytes', body } })}`;
+  const read = importFileFromBytes('bytes.code-snippets', new TextEncoder().encode(file));
+  assert.ok('utf8' in read, 'sent as bytes, not decoded on the caller side');
+  const summary = await client.imports.importFiles([{ name: 'bytes.code-snippets', read: async () => read }]);
+  assert.deepEqual([summary.imported, summary.failed], [1, 0]);
+  const stored = (await client.assets.list()).iterable.find((a) => a.name === 'Bytes')!;
+  assert.equal(stored.formats.iterable[0]?.fragment?.string?.raw, body);
 });
 
 test('files too large to share a request go two requests at a time; progress and the summary add them up', async () => {

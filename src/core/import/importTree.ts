@@ -7,6 +7,7 @@
 import { InvalidInputError, TooLargeError } from '../errors.ts';
 import { parseImportFile } from './detect.ts';
 import type { ImportFormat, ParsedFile } from './types.ts';
+import { isUtf8 } from 'node:buffer';
 
 const MAX_FILES = 10_000;
 const MAX_DEPTH = 16;
@@ -55,11 +56,29 @@ export async function findImportFiles<L>(start: L, tree: ImportTree<L>): Promise
  */
 export const INLINE_FILE_CHARS = 32 * 1024 * 1024;
 
-/** One file as a caller sends it: its text, what was read of it, or why it could not be read. */
+/**
+ * One file as a caller sends it: its text, its text as UTF-8 bytes (sent as its text without being
+ * decoded: a caller on the editor's thread keeps a 9 MB file off its heap), what was read of it, or
+ * why it could not be read.
+ */
 export type ReadImportFile =
   | { readonly name: string; readonly content: string }
+  | { readonly name: string; readonly utf8: Uint8Array }
   | { readonly name: string; readonly parsed: ParsedFile }
   | { readonly name: string; readonly error: string };
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * A file's bytes as the caller sends them: as UTF-8 without a byte-order mark (what TextDecoder
+ * leaves out too) when they are UTF-8 and small enough for one request; else decoded (bytes that are
+ * not UTF-8 read as U+FFFD, as a decoder reads them) and sent as importFileFromText does.
+ */
+export function importFileFromBytes(name: string, bytes: Uint8Array, format?: ImportFormat): ReadImportFile {
+  const text = UTF8_BOM.every((byte, i) => bytes[i] === byte) ? bytes.subarray(UTF8_BOM.length) : bytes;
+  if (text.length <= INLINE_FILE_CHARS && isUtf8(text)) return { name, utf8: text };
+  return importFileFromText(name, new TextDecoder('utf-8').decode(bytes), format);
+}
 
 /** A file's text as the caller sends it: as it is, or read into snippets when too large for one request. */
 export function importFileFromText(name: string, content: string, format?: ImportFormat): ReadImportFile {
