@@ -15,6 +15,7 @@ import type { ReadImportFile } from '../core/import/importTree.ts';
 import type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 import type { BodyIn } from '../wire/operation.ts';
 import { importOperations as op } from '../wire/imports.ts';
+import { importJsonPieces, type OutgoingFile } from './importPieces.ts';
 
 export type { ImportProgress, ImportSummary } from '../core/import/importer.ts';
 
@@ -42,9 +43,6 @@ export interface ClientImportOptions {
   readonly format?: ImportFormat | undefined;
   readonly batchSize?: number | undefined;
 }
-
-/** A file of a request: its text, or its text as UTF-8 bytes (written as they are, escaped, never decoded here). */
-type OutgoingFile = { readonly name: string; readonly content: string } | { readonly name: string; readonly utf8: Uint8Array };
 
 type RequestBody = { readonly files: readonly OutgoingFile[] } | Pick<BodyIn<typeof op.import>, 'parts'>;
 
@@ -218,43 +216,6 @@ function cutWhileSending(error: ClientError): boolean {
   return code === 'EPIPE' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
-/** Characters (or bytes) of a file's text escaped and written at once: a millisecond or so of work. */
-const PIECE_CHARS = 128 * 1024;
-
-/**
- * The JSON text of a request of files, in pieces of at most about PIECE_CHARS characters, yielding to
- * the event loop between pieces so a large file's escaping never holds the thread. A piece never ends
- * between the two halves of a surrogate pair, so each escapes as JSON.stringify would the whole. A
- * file given as UTF-8 bytes is escaped as bytes (jsonStringBytes): the same JSON text, as bytes.
- */
-export async function* importJsonPieces(body: { readonly files: readonly OutgoingFile[]; readonly format?: string; readonly batchSize?: number }): AsyncGenerator<string | Uint8Array> {
-  const { files, ...rest } = body;
-  const tail = JSON.stringify(rest).slice(1);
-  yield '{"files":[';
-  for (const [index, file] of files.entries()) {
-    yield `${index > 0 ? ',' : ''}{"name":${JSON.stringify(file.name)},"content":"`;
-    if ('utf8' in file) {
-      // A UTF-8 sequence split between pieces is whole again on the wire: bytes are joined as they are.
-      for (let start = 0; start < file.utf8.length; start += PIECE_CHARS) {
-        yield jsonStringBytes(file.utf8.subarray(start, start + PIECE_CHARS));
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      yield '"}';
-      continue;
-    }
-    for (let start = 0; start < file.content.length; ) {
-      let end = Math.min(start + PIECE_CHARS, file.content.length);
-      const last = file.content.charCodeAt(end - 1);
-      if (end < file.content.length && last >= 0xd800 && last <= 0xdbff) end--;
-      yield JSON.stringify(file.content.slice(start, end)).slice(1, -1);
-      start = end;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    yield '"}';
-  }
-  yield tail === '}' ? ']}' : `],${tail}`;
-}
-
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
@@ -373,31 +334,4 @@ class Totals {
       elapsedMs: this.elapsedMs,
     };
   }
-}
-
-/** What JSON.stringify writes for the control characters it does not write as \u00XX, and for `"` and `\`. */
-const SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r', 0x22: '\\"', 0x5c: '\\\\' };
-const HEX = '0123456789abcdef';
-
-/**
- * UTF-8 text escaped as the inside of a JSON string, as bytes: the bytes JSON.stringify's text would
- * be, without quotes (control characters, `"` and `\` escaped; every other byte as it is, which
- * JSON allows for any character).
- */
-export function jsonStringBytes(text: Uint8Array): Uint8Array {
-  let escaped = 0;
-  for (const byte of text) if (byte < 0x20 || byte === 0x22 || byte === 0x5c) escaped++;
-  if (escaped === 0) return text;
-  const out = new Uint8Array(text.length + 5 * escaped);
-  let at = 0;
-  for (const byte of text) {
-    if (byte >= 0x20 && byte !== 0x22 && byte !== 0x5c) {
-      out[at++] = byte;
-      continue;
-    }
-    const short = SHORT_ESCAPES[byte];
-    const escape = short ?? `\\u00${HEX[byte >> 4]}${HEX[byte & 15]}`;
-    for (let i = 0; i < escape.length; i++) out[at++] = escape.charCodeAt(i);
-  }
-  return out.subarray(0, at);
 }

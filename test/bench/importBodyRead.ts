@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { generateCorpus } from './corpus.ts';
 import { snippetFiles } from './figures/importFigure.ts';
-import { importJsonPieces } from '../../src/client/imports.ts';
+import { importJsonPieces } from '../../src/client/importPieces.ts';
 import { importBodySkeleton } from '../../src/server/importBody.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '4' } } });

@@ -1,11 +1,11 @@
 /**
- * A request of files is written in pieces (src/client/imports.ts, importJsonPieces) so the extension
+ * A request of files is written in pieces (src/client/importPieces.ts) so the extension
  * host never builds or escapes a large file's text at once: the pieces must join into exactly the
  * JSON the whole body would be, whatever the text holds, and none may be much larger than a piece.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { importJsonPieces, jsonStringBytes } from '../../src/client/imports.ts';
+import { importJsonPieces, jsonStringBytes } from '../../src/client/importPieces.ts';
 import { importFileFromBytes } from '../../src/core/import/importTree.ts';
 
 async function collect(pieces: AsyncIterable<string | Uint8Array>): Promise<string[]> {

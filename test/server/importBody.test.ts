@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { importBodySkeleton, readImportBody, takeFileTexts } from '../../src/server/importBody.ts';
-import { importJsonPieces } from '../../src/client/imports.ts';
+import { importJsonPieces } from '../../src/client/importPieces.ts';
 import { textOfJsonString } from '../../src/core/import/jsonText.ts';
 
 async function clientBody(files: Array<{ name: string; content: string }>, rest: { format?: string; batchSize?: number } = {}): Promise<Buffer> {
