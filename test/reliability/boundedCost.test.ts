@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
 import { tempDir } from '../support/helpers.ts';
+import { rawUpload } from '../support/rawUpload.ts';
 import { HostProcess, figures, jsonErrorCode, processMemory, raw, sleep } from './support.ts';
 import { LIMITS } from '../../src/core/limits.ts';
 import { probeHealth, waitedOf } from './healthProbe.ts';
@@ -114,54 +114,13 @@ test('a seed of 15 million bytes is refused (413 too_large) before it reaches th
   }
 });
 
-interface StalledUpload {
-  /** Status of the answer, 0 when the connection closed without one. */
-  readonly status: number;
-  /** Milliseconds from the first byte sent until the server closed the connection. */
-  readonly closedAfterMs: number;
-}
-
-/** Declares `declared` bytes, sends `sent` of them, then sends nothing more until the server closes. */
-function stalledUpload(port: number, declared: number, sent: number, giveUpMs: number): Promise<StalledUpload> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const socket: Socket = connect({ host: '127.0.0.1', port });
-    let answer = '';
-    const timer = setTimeout(() => socket.destroy(), giveUpMs);
-    socket.on('data', (chunk: Buffer) => {
-      if (answer.length < 64) answer += chunk.toString('latin1');
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const match = /^HTTP\/1\.1 (\d{3})/.exec(answer);
-      resolve({ status: match ? Number(match[1]) : 0, closedAfterMs: Math.round(performance.now() - started) });
-    });
-    socket.write(
-      `POST /assets/create HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
-    );
-    const chunk = Buffer.alloc(1024 * 1024, 0x20);
-    let written = 0;
-    const pump = (): void => {
-      while (written < sent && !socket.destroyed) {
-        written += chunk.length;
-        if (!socket.write(chunk)) {
-          socket.once('drain', pump);
-          return;
-        }
-      }
-    };
-    pump();
-  });
-}
-
 test('stalled uploads are cut off, and all bodies in flight together hold a bounded number of bytes', async () => {
   const host = new HostProcess(tempDir('satchel-rel-cost-'));
   try {
     const { port } = await host.waitFor('serving');
     const rssBefore = rssMiB(host.pid);
     const probe = probeHealth(port!, host);
-    const uploads = Array.from({ length: 12 }, () => stalledUpload(port!, 62 * 1024 * 1024, 60 * 1024 * 1024, 90_000));
+    const uploads = Array.from({ length: 12 }, () => rawUpload({ port: port!, declared: 62 * 1024 * 1024, sent: 60 * 1024 * 1024, giveUpMs: 90_000 }));
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(host.pid))), 200);
     const results = await Promise.all(uploads);
@@ -201,7 +160,7 @@ test('stalled uploads are cut off, and all bodies in flight together hold a boun
 test('SIGTERM ends the host within 2 s while large bodies are being received and parsed', async () => {
   const host = new HostProcess(tempDir('satchel-rel-cost-'));
   const { port } = await host.waitFor('serving');
-  const stalled = stalledUpload(port!, 62 * 1024 * 1024, 30 * 1024 * 1024, 30_000);
+  const stalled = rawUpload({ port: port!, declared: 62 * 1024 * 1024, sent: 30 * 1024 * 1024, giveUpMs: 30_000 });
   const parsing = raw(port!, {
     method: 'POST',
     path: '/assets/search?transferables=false',

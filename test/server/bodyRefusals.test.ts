@@ -5,59 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { startTestServer, request } from '../support/helpers.ts';
+import { rawUpload } from '../support/rawUpload.ts';
 import { LINGER_MS } from '../../src/server/lingeringClose.ts';
 
 const MIB = 1024 * 1024;
 
-interface Upload {
-  /** Status of the answer, 0 when the connection ended without one. */
-  readonly status: number;
-  readonly answer: string;
-  /** What ended the connection on the client's side: 'close', or the write/read error's code. */
-  readonly ended: string;
-  readonly closedAfterMs: number;
-}
-
-/**
- * Declares `declared` bytes and writes `sent` of them as fast as the socket takes them, reading
- * nothing for its first `deafMs` (a client busy writing its body): the answer must still be there.
- */
-function upload(port: number, declared: number, sent: number, deafMs: number): Promise<Upload> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.pause();
-    const hearing = setTimeout(() => socket.resume(), deafMs);
-    let answer = '';
-    let ended = 'close';
-    const giveUp = setTimeout(() => socket.destroy(), 60_000);
-    socket.on('data', (chunk: Buffer) => {
-      if (answer.length < 4096) answer += chunk.toString('latin1');
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) => (ended = error.code ?? error.message));
-    socket.on('close', () => {
-      clearTimeout(giveUp);
-      clearTimeout(hearing);
-      const match = /^HTTP\/1\.1 (\d{3})/.exec(answer);
-      resolve({ status: match ? Number(match[1]) : 0, answer, ended, closedAfterMs: Math.round(performance.now() - started) });
-    });
-    socket.write(`POST /assets/create HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
-    const chunk = Buffer.alloc(256 * 1024, 0x20);
-    let written = 0;
-    const pump = (): void => {
-      while (written < sent && !socket.destroyed) {
-        written += chunk.length;
-        if (!socket.write(chunk)) {
-          socket.once('drain', pump);
-          return;
-        }
-      }
-    };
-    pump();
-  });
-}
+/** Declares `declared` bytes and writes `sent` of them, reading nothing for its first `deafMs`: the answer must still be there. */
+const upload = (port: number, declared: number, sent: number, deafMs: number) => rawUpload({ port, declared, sent, deafMs });
 
 test('a body declared over the limit is answered 413 to a client still writing it, not reset', async () => {
   const host = await startTestServer({ bodyLimit: MIB });
