@@ -9,10 +9,11 @@
  * on a low-memory signal; then not again until the heap grows again.
  *
  * Bulk work (a sync, an import, a back-fill, a compaction pass) is often followed by more at once
- * (the scripted day runs them back to back), leaving no idle time: when one ends (`afterWork`), also
- * while another goes on, the host collects on its next turn if its heap grew half as much. At 100k snippets a first sync left the
- * host at 150 MB and the import right after it started there and peaked at 162; collected between
- * them, the import started at 123 MB and peaked at 155 (docs/performance.md).
+ * (the scripted day runs them back to back), leaving no idle time: when one ends (`afterWork`),
+ * also while another goes on, the host collects on its next turn if its heap grew half as much. At
+ * 100k snippets a first sync left the host at 150 MB and the import right after it started there and
+ * peaked at 162; collected between them, the import started at 123 MB and peaked at 155
+ * (docs/performance.md).
  *
  * Only for the host as its own process (the CLI): a collection holds the event loop for 110–220 ms at 100k,
  * which a quiet data host can spare and an editor's extension host could not.

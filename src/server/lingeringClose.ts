@@ -19,10 +19,9 @@ export const LINGER_MS = 2_000;
  */
 export function closeAfterAnswer(req: IncomingMessage, lingerMs = LINGER_MS): void {
   const socket = req.socket;
-  let lingering = false;
   socket.destroySoon = () => {
-    if (lingering) return;
-    lingering = true;
+    // Once is enough: the socket is already ending.
+    if (socket.writableEnded) return;
     socket.end();
     // The body is read into nothing (a refusal mid-body paused it), so the socket keeps draining.
     req.resume();

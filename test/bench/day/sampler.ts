@@ -5,8 +5,7 @@
  */
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { fullCollection } from '../../../src/hosting/idleCollection.ts';
 
 export interface PhaseFigures {
   readonly ms: number;
@@ -115,23 +114,17 @@ export interface SettledMemory {
 }
 
 /**
- * The extension host's memory after two full collections (the second frees what the first one's
+ * The extension host's memory after two full collections (the data host's own, idleCollection.ts) (the second frees what the first one's
  * finalizers let go), taken once the day's delay figures are read, since a collection holds the
  * loop: unlike the raw RSS at a phase's end, not moved by when VS Code's own collections last
  * ran, which shifts that figure 30–50 MB between runs of the same code. Undefined where a
  * collection cannot be had on demand (the extension host runs without --expose-gc).
  */
 export function settledMemory(): SettledMemory | undefined {
-  let gc: unknown;
-  try {
-    setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc');
-  } catch {
-    return undefined;
-  }
-  if (typeof gc !== 'function') return undefined;
-  gc();
-  gc();
+  const collect = fullCollection();
+  if (collect === undefined) return undefined;
+  collect();
+  collect();
   const memory = process.memoryUsage();
   const mb = (bytes: number): number => round(bytes / 2 ** 20, 0);
   return { rssMb: mb(memory.rss), heapTotalMb: mb(memory.heapTotal), heapUsedMb: mb(memory.heapUsed), externalMb: mb(memory.external) };
