@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     console.log(
       'Usage: satchel [--data-dir DIR] [--port N] [--keep-backups N] [--trash-retention-days N] [--allow-host NAME]… [--[no-]review-agent-writes]\n' +
         '               [--connector-min-length N] [--connector-reuse-threshold X] [--model-idle-unload-minutes N] [--model-catalog-url URL]\n' +
-        '               [--idle-minutes N] [--no-wait] [--managed]\n' +
+        '               [--idle-minutes N] [--soft-memory-limit MB] [--no-wait] [--managed]\n' +
         '       satchel import [--data-dir DIR] <file-or-folder>…\n' +
         '       satchel import [--data-dir DIR] --from-pieces [URL]\n' +
         '       satchel backup [--data-dir DIR] [FILE]\n' +
@@ -59,6 +59,7 @@ async function main(): Promise<void> {
         '  --allow-host: a Host name answered besides loopback ones, e.g. host.docker.internal for tools in a container (Docker Desktop).\n' +
         "  --review-agent-writes: agents' writes wait under Agent changes until you accept them; --no-review-agent-writes: they count at once.\n" +
         '  --idle-minutes: exit once no connection (window, tool, stream) has been open for this long (default: never).\n' +
+        '  --soft-memory-limit: megabytes of resident memory above which the host collects its garbage as it grows (default 140; 0: none).\n' +
         `  --no-wait: exit with code ${EXIT_SERVED_ELSEWHERE} instead of waiting when another process serves the data directory.\n` +
         '  --managed: started by a VS Code window, which may stop it to start one with its own settings (port file says so).\n' +
         '    Kept in the data directory: without either, the last choice (here or in VS Code) stands.\n' +
@@ -106,8 +107,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  // A process of its own: what the work left behind is given back once it is idle.
-  const collector = collectWhenIdle();
+  // A process of its own: what the work left behind is given back once it is idle, or at once past the soft limit.
+  const collector = collectWhenIdle(tuning.softMemoryLimitBytes !== undefined ? { softLimitBytes: tuning.softMemoryLimitBytes } : {});
   const options: HostOptions = {
     dataDir,
     logger,

@@ -26,6 +26,7 @@ export const HOST_FLAGS = {
   'model-idle-unload-minutes': { type: 'string' },
   'model-catalog-url': { type: 'string' },
   'idle-minutes': { type: 'string' },
+  'soft-memory-limit': { type: 'string' },
   wait: { type: 'boolean' },
   managed: { type: 'boolean' },
 } as const;

@@ -15,12 +15,23 @@
  * peaked at 162; collected between them, the import started at 123 MB and peaked at 155
  * (docs/performance.md).
  *
+ * A soft limit on resident memory (as Go's GOMEMLIMIT): V8 grows its old generation by a share of
+ * what it holds before it collects, so a burst of garbage (the secrets scan of an import's 10k
+ * snippets: +7 MB of heap in 1.7 s, while the back-fill starts) pushes the host past its budget with
+ * memory it would give back at once. Above `softLimitBytes` resident, each time V8 has collected
+ * (so only while the host allocates, never while it waits), the host collects in full if its heap
+ * grew by LIMIT_GROWTH_BYTES since the last collection, at most once per gap (2 s, or twenty times
+ * what the last collection took: a larger heap's collections take longer); a collection that gives
+ * little back (the memory is the work's own, not garbage) doubles the gap, up to a minute, so a host
+ * whose working set is simply larger than the limit (a library of a million snippets) pays for a
+ * failed try rarely.
+ *
  * Only for the host as its own process (the CLI): a collection holds the event loop for 110–220 ms at 100k,
  * which a quiet data host can spare and an editor's extension host could not.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { performance, PerformanceObserver, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Disposable } from '../core/events.ts';
 
 const CHECK_MS = 5_000;
@@ -28,6 +39,13 @@ const CHECK_MS = 5_000;
 const GROWTH_BYTES = 16 * 2 ** 20;
 /** The event loop was this busy at most through the last check (5 s: 100 ms of work). */
 const IDLE_SHARE = 0.02;
+/** Over the soft limit: heap growth since the last collection that is worth one. */
+const LIMIT_GROWTH_BYTES = 4 * 2 ** 20;
+/** Over the soft limit: the shortest time between two collections (one takes 30–90 ms at 100k while a sync runs). */
+const LIMIT_GAP_MS = 2_000;
+/** Over the soft limit: collections take at most this share of the time (a larger heap's take longer: the gap grows with them). */
+const LIMIT_TIME_SHARE = 0.05;
+const LIMIT_MAX_GAP_MS = 64_000;
 
 export interface IdleCollectionOptions {
   readonly checkMs?: number;
@@ -38,6 +56,14 @@ export interface IdleCollectionOptions {
   readonly heapBytes?: () => number;
   /** The event loop's busy share since the last call (0 to 1). */
   readonly busyShare?: () => number;
+  /** Resident memory above which the host collects as its heap grows (see the module comment); undefined: no limit. */
+  readonly softLimitBytes?: number;
+  /** Resident memory now. */
+  readonly residentBytes?: () => number;
+  /** Calls `listener` after each of V8's own collections (tests call it themselves). */
+  readonly afterEachGc?: (listener: () => void) => Disposable;
+  /** Milliseconds since some fixed point (tests move it). */
+  readonly now?: () => number;
 }
 
 export interface IdleCollector extends Disposable {
@@ -54,10 +80,13 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
   const heapBytes = options.heapBytes ?? committedHeap;
   const busyShare = options.busyShare ?? eventLoopBusyShare();
   const growth = options.growthBytes ?? GROWTH_BYTES;
+  const now = options.now ?? (() => performance.now());
   let afterLast = heapBytes();
+  let lastAt = -Infinity;
   const collectNow = (): void => {
     collect();
     afterLast = heapBytes();
+    lastAt = now();
   };
   /** Collects if the heap grew by `enough` since the last collection and a collection is `due` now. */
   const collectIfGrown = (due = true, enough = growth): void => {
@@ -71,6 +100,22 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
   const timer = setInterval(() => collectIfGrown(busyShare() <= IDLE_SHARE), options.checkMs ?? CHECK_MS);
   timer.unref();
   let afterWork: NodeJS.Immediate | undefined;
+  const limit = options.softLimitBytes === undefined ? undefined : overLimit(options.softLimitBytes);
+  /** Collects when over the soft limit and the heap grew; backs off while collections give little back. */
+  function overLimit(limitBytes: number): Disposable {
+    const resident = options.residentBytes ?? (() => process.memoryUsage.rss());
+    let gapMs = LIMIT_GAP_MS;
+    return (options.afterEachGc ?? observeGc)(() => {
+      if (now() - lastAt < gapMs || resident() < limitBytes) return;
+      const before = heapBytes();
+      if (before < afterLast) afterLast = before;
+      if (before - afterLast < LIMIT_GROWTH_BYTES) return;
+      const started = now();
+      collectNow();
+      const shortest = Math.max(LIMIT_GAP_MS, (now() - started) / LIMIT_TIME_SHARE);
+      gapMs = before - afterLast < LIMIT_GROWTH_BYTES ? Math.min(Math.max(gapMs * 2, shortest), LIMIT_MAX_GAP_MS) : shortest;
+    });
+  }
   return {
     collectNow,
     afterWork: () => {
@@ -81,9 +126,17 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
     },
     dispose: () => {
       clearInterval(timer);
+      limit?.dispose();
       if (afterWork) clearImmediate(afterWork);
     },
   };
+}
+
+/** Calls `listener` once after each batch of V8's collections (Node reports them after the fact, off the collection itself). */
+function observeGc(listener: () => void): Disposable {
+  const observer = new PerformanceObserver(() => listener());
+  observer.observe({ entryTypes: ['gc'] });
+  return { dispose: () => observer.disconnect() };
 }
 
 function committedHeap(): number {

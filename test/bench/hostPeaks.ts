@@ -21,7 +21,7 @@
  *     test/bench/hostPeaks.ts --library=out/bench-day/library-100000
  *     [--phases=start,search,complete,copies,saves,sync,import,backfill,compaction] (default: the bulk four)
  *     [--import-size=10000] [--backfill-seconds=45] [--rest=15] [--scratch=DIR] [--out=FILE] [--host=OTHER/cli.cjs]
- *     [--bare] [--node-arg=--max-semi-space-size=2 …] [--pace=day|none] [--heap] [--snapshot=DIR] [--node=NODE]
+ *     [--bare] [--node-arg=--max-semi-space-size=2 …] [--host-arg=--soft-memory-limit=0 …] [--pace=day|none] [--heap] [--snapshot=DIR] [--node=NODE]
  *
  * The library is copied (`cp -r`) into the scratch directory first: the phases change it.
  */
@@ -56,6 +56,8 @@ const { values } = parseArgs({
     bare: { type: 'boolean', default: false },
     /** A flag for the host's Node (repeatable), after the window's own (V8 takes the last), e.g. --node-arg=--max-semi-space-size=16. */
     'node-arg': { type: 'string', multiple: true, default: [] },
+    /** An option for the host itself (repeatable), e.g. --host-arg=--soft-memory-limit=0 for the host without its soft limit. */
+    'host-arg': { type: 'string', multiple: true, default: [] },
     /** The everyday phases paced as the day paces them (a keystroke every 50 ms …), or as fast as the host answers. */
     pace: { type: 'string', default: 'day' },
     heap: { type: 'boolean', default: false },
@@ -109,7 +111,9 @@ const figures: PhaseFigure[] = [];
 const allocator = values.bare ? {} : DATA_HOST_ALLOCATOR_ENV;
 const looking = values.heap || values.snapshot !== undefined;
 const nodeArgs = [...(values.bare ? [] : DATA_HOST_NODE_FLAGS), ...values['node-arg'], ...(looking ? ['--inspect=127.0.0.1:0'] : [])];
-const host = await startChild(resolve(values.host ?? join(repoRoot, 'dist/cli.cjs')), ['--data-dir', dataDir, '--port', '0'], { timeoutMs: 300_000, env: allocator, nodeArgs, ...(values.node !== undefined ? { execPath: values.node } : {}) });
+// The memory sampler (test/bench/memorySampler.cjs, preloaded with --node-arg) reads the WAL's size from the data directory.
+const env = { ...allocator, SATCHEL_MEMORY_DATA_DIR: dataDir };
+const host = await startChild(resolve(values.host ?? join(repoRoot, 'dist/cli.cjs')), ['--data-dir', dataDir, '--port', '0', ...values['host-arg']], { timeoutMs: 300_000, env, nodeArgs, ...(values.node !== undefined ? { execPath: values.node } : {}) });
 const client = new SatchelClient(host.url, { timeoutMs: 3_600_000 });
 const inspector = looking ? await HostInspector.connect(inspectorUrl(host.output())) : undefined;
 if (values.snapshot !== undefined) mkdirSync(values.snapshot, { recursive: true });

@@ -299,7 +299,11 @@ test("the window's settings reach the host as flags the CLI reads back", () => {
     connector: { minLength: 20, reuseThreshold: 0.7 },
     models: { idleUnloadMs: 90_000, catalogBaseUrl: 'http://127.0.0.1:1/m' },
     idleMs: 600_000,
+    softMemoryLimitBytes: 140 * 2 ** 20,
   });
+  assert.equal(hostTuning({ 'soft-memory-limit': '0' }).softMemoryLimitBytes, undefined, '0: no limit');
+  assert.equal(hostTuning({ 'soft-memory-limit': '200' }).softMemoryLimitBytes, 200 * 2 ** 20);
+  assert.throws(() => hostTuning({ 'soft-memory-limit': 'lots' }), /--soft-memory-limit must be a number of megabytes/);
   assert.throws(() => hostTuning({ 'idle-minutes': '-1' }), /--idle-minutes must be a number of minutes from 0, not -1/);
   assert.throws(() => hostTuning({ 'connector-reuse-threshold': '2' }), /--connector-reuse-threshold/);
 });

@@ -105,3 +105,144 @@ test('the full collection gives back the memory of let-go array buffers and the 
   collect();
   assert.ok(process.memoryUsage().arrayBuffers - before < 4 * MB, `${((process.memoryUsage().arrayBuffers - before) / MB).toFixed(1)} MB left`);
 });
+
+test('over the soft limit, a collection follows V8\'s own once the heap grew, at most once a gap, the gap doubling while collections give little back', async (t) => {
+  let heap = 100 * MB;
+  let resident = 120 * MB;
+  let clock = 0;
+  let freed = 10 * MB;
+  let collections = 0;
+  let afterGc: (() => void) | undefined;
+  const collector = collectWhenIdle({
+    checkMs: 3_600_000,
+    busyShare: () => 1,
+    heapBytes: () => heap,
+    now: () => clock,
+    softLimitBytes: 140 * MB,
+    residentBytes: () => resident,
+    afterEachGc: (listener) => {
+      afterGc = listener;
+      return { dispose: () => (afterGc = undefined) };
+    },
+    collect: () => {
+      collections++;
+      heap -= freed;
+      resident -= freed;
+    },
+  });
+  assert.ok(collector && afterGc);
+  t.after(() => collector.dispose());
+  const gc = (): void => afterGc?.();
+  // Under the limit: V8's collections are left alone, whatever the heap grew.
+  heap = 120 * MB;
+  gc();
+  assert.equal(collections, 0);
+  // Over it and grown: one collection.
+  resident = 150 * MB;
+  gc();
+  assert.equal(collections, 1);
+  // Grown again at once: not before the gap (2 s).
+  heap += 8 * MB;
+  resident += 8 * MB;
+  clock += 1_000;
+  gc();
+  assert.equal(collections, 1);
+  clock += 1_000;
+  gc();
+  assert.equal(collections, 2);
+  // Over the limit but not grown since the last collection: nothing.
+  clock += 5_000;
+  resident = 150 * MB;
+  gc();
+  assert.equal(collections, 2);
+  // A collection that gives little back doubles the gap: 4 s, then 8 s.
+  freed = MB;
+  heap += 8 * MB;
+  resident = 150 * MB;
+  gc();
+  assert.equal(collections, 3);
+  heap += 8 * MB;
+  clock += 2_000;
+  gc();
+  assert.equal(collections, 3, 'the gap is 4 s now');
+  clock += 2_000;
+  gc();
+  assert.equal(collections, 4);
+  heap += 8 * MB;
+  clock += 4_000;
+  gc();
+  assert.equal(collections, 4, 'the gap is 8 s now');
+  // One that gives back again sets the gap back to 2 s.
+  freed = 10 * MB;
+  clock += 4_000;
+  gc();
+  assert.equal(collections, 5);
+  heap += 8 * MB;
+  resident = 150 * MB;
+  clock += 2_000;
+  gc();
+  assert.equal(collections, 6);
+});
+
+test('the soft limit hears V8\'s own collections in a real process', async (t) => {
+  let collections = 0;
+  const collector = collectWhenIdle({
+    checkMs: 3_600_000,
+    busyShare: () => 1,
+    // Always over the limit and always grown: every collection V8 reports (after the gap) is followed by one.
+    softLimitBytes: 1,
+    heapBytes: (() => {
+      let fake = 0;
+      return () => (fake += 8 * MB);
+    })(),
+    collect: () => void collections++,
+  });
+  assert.ok(collector);
+  t.after(() => collector.dispose());
+  const started = Date.now();
+  while (collections === 0 && Date.now() - started < 10_000) {
+    // Garbage enough for the young generation to be collected.
+    let kept = 0;
+    for (let i = 0; i < 20_000; i++) kept += new Array(64).fill(i).length;
+    assert.ok(kept > 0);
+    await sleep(5);
+  }
+  assert.equal(collections, 1);
+});
+
+test('over the soft limit, a collection that takes long spaces the next by twenty times its length', (t) => {
+  let heap = 100 * MB;
+  let clock = 0;
+  let collections = 0;
+  let afterGc: (() => void) | undefined;
+  const collector = collectWhenIdle({
+    checkMs: 3_600_000,
+    busyShare: () => 1,
+    heapBytes: () => heap,
+    now: () => clock,
+    softLimitBytes: 140 * MB,
+    residentBytes: () => 150 * MB,
+    afterEachGc: (listener) => {
+      afterGc = listener;
+      return { dispose: () => (afterGc = undefined) };
+    },
+    collect: () => {
+      collections++;
+      // A large heap: half a second, and most of what grew given back.
+      clock += 500;
+      heap -= 8 * MB;
+    },
+  });
+  assert.ok(collector && afterGc);
+  t.after(() => collector.dispose());
+  heap += 10 * MB;
+  afterGc();
+  assert.equal(collections, 1);
+  heap += 10 * MB;
+  clock += 9_000;
+  afterGc();
+  assert.equal(collections, 1, 'not within 10 s of the last');
+  clock += 1_000;
+  afterGc();
+  assert.equal(collections, 2);
+});
