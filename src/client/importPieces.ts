@@ -2,6 +2,7 @@
  * The JSON text of an import request of files, written in pieces (ImportsClient sends it with
  * callWithJsonPieces) so the extension host never builds or escapes a large file's text at once.
  */
+import { jsonStringPieces } from '../wire/jsonStringPieces.ts';
 
 /** A file of a request: its text, or its text as UTF-8 bytes (written as they are, escaped, never decoded here). */
 export type OutgoingFile = { readonly name: string; readonly content: string } | { readonly name: string; readonly utf8: Uint8Array };
@@ -21,24 +22,13 @@ export async function* importJsonPieces(body: { readonly files: readonly Outgoin
   yield '{"files":[';
   for (const [index, file] of files.entries()) {
     yield `${index > 0 ? ',' : ''}{"name":${JSON.stringify(file.name)},"content":"`;
-    for (const piece of 'utf8' in file ? bytePieces(file.utf8) : textPieces(file.content)) {
+    for (const piece of 'utf8' in file ? bytePieces(file.utf8) : jsonStringPieces(file.content, PIECE_CHARS)) {
       yield piece;
       await turn();
     }
     yield '"}';
   }
   yield tail === '}' ? ']}' : `],${tail}`;
-}
-
-/** A text escaped in pieces; a piece never ends between the two halves of a surrogate pair, so each escapes as JSON.stringify would the whole. */
-function* textPieces(text: string): Generator<string> {
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(start + PIECE_CHARS, text.length);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    yield JSON.stringify(text.slice(start, end)).slice(1, -1);
-    start = end;
-  }
 }
 
 /** UTF-8 bytes escaped in pieces; a sequence split between pieces is whole again on the wire, where bytes are joined as they are. */

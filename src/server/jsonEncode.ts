@@ -1,4 +1,5 @@
 import { PagedCollection } from '../core/paged.ts';
+import { jsonStringPieces } from '../wire/jsonStringPieces.ts';
 
 /**
  * JSON encoding of replies that never needs one string holding the whole reply. V8 strings stop
@@ -71,20 +72,10 @@ function* encodeItem(value: unknown): Generator<Part> {
   yield Buffer.from('}');
 }
 
-/**
- * A large string's JSON text in parts of LARGE_STRING characters or so: one JSON.stringify of a
- * 60 MB string holds the event loop for 0.5 s or more. A surrogate pair is never cut (each half
- * would be escaped on its own).
- */
+/** A large string's JSON text in parts of LARGE_STRING characters or so (jsonStringPieces.ts). */
 function* encodeLargeString(value: string): Generator<Buffer> {
   yield Buffer.from('"');
-  for (let at = 0; at < value.length; ) {
-    let end = Math.min(value.length, at + LARGE_STRING);
-    const last = value.charCodeAt(end - 1);
-    if (end < value.length && last >= 0xd800 && last <= 0xdbff) end--;
-    yield Buffer.from(JSON.stringify(value.slice(at, end)).slice(1, -1));
-    at = end;
-  }
+  for (const piece of jsonStringPieces(value, LARGE_STRING)) yield Buffer.from(piece);
   yield Buffer.from('"');
 }
 
