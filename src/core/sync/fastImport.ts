@@ -6,10 +6,15 @@
  * stale chunks at any time, and the allocator kept the pages after they were freed.
  */
 import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { VAULT_ATTRIBUTES, VAULT_ATTRIBUTES_TEXT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
 
-/** Records serialized between turns of the event loop while a commit's stream is made. */
-const STREAM_PAGE = 500;
+/**
+ * Time spent reading and serializing records between turns of the event loop while a commit's
+ * stream is made. Counted in records (500) it held the host 350 ms at a time: a record read again
+ * with its findings costs about 0.7 ms here (test/reliability/syncHealth.test.ts).
+ */
+const STREAM_SLICE_MS = 10;
 /** Bytes of fast-import's input made before they are handed to git: a first sync's whole library is never held at once. */
 export const STREAM_CHUNK_BYTES = 1024 * 1024;
 
@@ -110,7 +115,7 @@ export async function* fastImportStream(plans: readonly CommitPlan[]): AsyncGene
   };
   const file = (path: string, data: Buffer): void => void pending.push(`M 100644 inline ${path}\ndata ${data.length}\n`, data, '\n');
   const when = Math.floor(Date.now() / 1000);
-  let serialized = 0;
+  let sliceStarted = performance.now();
   for (const plan of plans) {
     // Made now, when the commits before it are written (it may name records they read).
     const message = Buffer.from(typeof plan.message === 'string' ? plan.message : plan.message(), 'utf8');
@@ -124,8 +129,11 @@ export async function* fastImportStream(plans: readonly CommitPlan[]): AsyncGene
       if (folder !== undefined && 'tree' in folder) pending.push(`M 040000 ${folder.tree} ${dir}\n`);
       else for (const one of folder ?? []) file(`${dir}/${one.name}`, one.data);
       yield* flush();
-      // A first sync streams the whole library: the host answers between pages of it.
-      if (++serialized % STREAM_PAGE === 0) await new Promise((resolve) => setImmediate(resolve));
+      // A first sync streams the whole library: the host answers between slices of it.
+      if (performance.now() - sliceStarted >= STREAM_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      }
     }
     pending.push('\n');
   }
