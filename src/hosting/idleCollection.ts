@@ -88,12 +88,15 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
     afterLast = heapBytes();
     lastAt = now();
   };
+  /** The heap's size now; a heap that shrank by itself sets the mark lower: growth counts from there. */
+  const heapNow = (): number => {
+    const heap = heapBytes();
+    if (heap < afterLast) afterLast = heap;
+    return heap;
+  };
   /** Collects if the heap grew by `enough` since the last collection and a collection is `due` now. */
   const collectIfGrown = (due = true, enough = growth): void => {
-    const heap = heapBytes();
-    // A heap that shrank by itself sets the mark lower: growth counts from there.
-    if (heap < afterLast) afterLast = heap;
-    if (due && heap - afterLast >= enough) collectNow();
+    if (heapNow() - afterLast >= enough && due) collectNow();
   };
   // What bulk work leaves is mostly garbage, and the next bulk work would pile onto it: half as much growth is worth a collection then.
   const afterWorkGrowth = growth / 2;
@@ -107,8 +110,7 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
     let gapMs = LIMIT_GAP_MS;
     return (options.afterEachGc ?? observeGc)(() => {
       if (now() - lastAt < gapMs || resident() < limitBytes) return;
-      const before = heapBytes();
-      if (before < afterLast) afterLast = before;
+      const before = heapNow();
       if (before - afterLast < LIMIT_GROWTH_BYTES) return;
       const started = now();
       collectNow();

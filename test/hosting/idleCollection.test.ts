@@ -106,80 +106,91 @@ test('the full collection gives back the memory of let-go array buffers and the 
   assert.ok(process.memoryUsage().arrayBuffers - before < 4 * MB, `${((process.memoryUsage().arrayBuffers - before) / MB).toFixed(1)} MB left`);
 });
 
-test('over the soft limit, a collection follows V8\'s own once the heap grew, at most once a gap, the gap doubling while collections give little back', async (t) => {
-  let heap = 100 * MB;
-  let resident = 120 * MB;
-  let clock = 0;
-  let freed = 10 * MB;
-  let collections = 0;
+/**
+ * A collector over the soft limit's inputs that the test moves by hand: the heap, resident memory
+ * and the clock as `state` holds them, `collect` as given, and V8's collections told by `gc()`.
+ */
+function overLimitCollector(
+  t: { after(fn: () => void): void },
+  state: { heap: number; resident: number; clock: number },
+  collect: () => void,
+): { gc(): void } {
   let afterGc: (() => void) | undefined;
   const collector = collectWhenIdle({
+    // The idle check never fires here (an hour, and always busy): only the soft limit does.
     checkMs: 3_600_000,
     busyShare: () => 1,
-    heapBytes: () => heap,
-    now: () => clock,
+    heapBytes: () => state.heap,
+    now: () => state.clock,
     softLimitBytes: 140 * MB,
-    residentBytes: () => resident,
+    residentBytes: () => state.resident,
     afterEachGc: (listener) => {
       afterGc = listener;
       return { dispose: () => (afterGc = undefined) };
     },
-    collect: () => {
-      collections++;
-      heap -= freed;
-      resident -= freed;
-    },
+    collect,
   });
   assert.ok(collector && afterGc);
   t.after(() => collector.dispose());
-  const gc = (): void => afterGc?.();
+  return { gc: () => afterGc?.() };
+}
+
+test('over the soft limit, a collection follows V8\'s own once the heap grew, at most once a gap, the gap doubling while collections give little back', (t) => {
+  const state = { heap: 100 * MB, resident: 120 * MB, clock: 0 };
+  let freed = 10 * MB;
+  let collections = 0;
+  const { gc } = overLimitCollector(t, state, () => {
+    collections++;
+    state.heap -= freed;
+    state.resident -= freed;
+  });
   // Under the limit: V8's collections are left alone, whatever the heap grew.
-  heap = 120 * MB;
+  state.heap = 120 * MB;
   gc();
   assert.equal(collections, 0);
   // Over it and grown: one collection.
-  resident = 150 * MB;
+  state.resident = 150 * MB;
   gc();
   assert.equal(collections, 1);
   // Grown again at once: not before the gap (2 s).
-  heap += 8 * MB;
-  resident += 8 * MB;
-  clock += 1_000;
+  state.heap += 8 * MB;
+  state.resident += 8 * MB;
+  state.clock += 1_000;
   gc();
   assert.equal(collections, 1);
-  clock += 1_000;
+  state.clock += 1_000;
   gc();
   assert.equal(collections, 2);
   // Over the limit but not grown since the last collection: nothing.
-  clock += 5_000;
-  resident = 150 * MB;
+  state.clock += 5_000;
+  state.resident = 150 * MB;
   gc();
   assert.equal(collections, 2);
   // A collection that gives little back doubles the gap: 4 s, then 8 s.
   freed = MB;
-  heap += 8 * MB;
-  resident = 150 * MB;
+  state.heap += 8 * MB;
+  state.resident = 150 * MB;
   gc();
   assert.equal(collections, 3);
-  heap += 8 * MB;
-  clock += 2_000;
+  state.heap += 8 * MB;
+  state.clock += 2_000;
   gc();
   assert.equal(collections, 3, 'the gap is 4 s now');
-  clock += 2_000;
+  state.clock += 2_000;
   gc();
   assert.equal(collections, 4);
-  heap += 8 * MB;
-  clock += 4_000;
+  state.heap += 8 * MB;
+  state.clock += 4_000;
   gc();
   assert.equal(collections, 4, 'the gap is 8 s now');
   // One that gives back again sets the gap back to 2 s.
   freed = 10 * MB;
-  clock += 4_000;
+  state.clock += 4_000;
   gc();
   assert.equal(collections, 5);
-  heap += 8 * MB;
-  resident = 150 * MB;
-  clock += 2_000;
+  state.heap += 8 * MB;
+  state.resident = 150 * MB;
+  state.clock += 2_000;
   gc();
   assert.equal(collections, 6);
 });
@@ -211,38 +222,22 @@ test('the soft limit hears V8\'s own collections in a real process', async (t) =
 });
 
 test('over the soft limit, a collection that takes long spaces the next by twenty times its length', (t) => {
-  let heap = 100 * MB;
-  let clock = 0;
+  const state = { heap: 100 * MB, resident: 150 * MB, clock: 0 };
   let collections = 0;
-  let afterGc: (() => void) | undefined;
-  const collector = collectWhenIdle({
-    checkMs: 3_600_000,
-    busyShare: () => 1,
-    heapBytes: () => heap,
-    now: () => clock,
-    softLimitBytes: 140 * MB,
-    residentBytes: () => 150 * MB,
-    afterEachGc: (listener) => {
-      afterGc = listener;
-      return { dispose: () => (afterGc = undefined) };
-    },
-    collect: () => {
-      collections++;
-      // A large heap: half a second, and most of what grew given back.
-      clock += 500;
-      heap -= 8 * MB;
-    },
+  const { gc } = overLimitCollector(t, state, () => {
+    collections++;
+    // A large heap: half a second, and most of what grew given back.
+    state.clock += 500;
+    state.heap -= 8 * MB;
   });
-  assert.ok(collector && afterGc);
-  t.after(() => collector.dispose());
-  heap += 10 * MB;
-  afterGc();
+  state.heap += 10 * MB;
+  gc();
   assert.equal(collections, 1);
-  heap += 10 * MB;
-  clock += 9_000;
-  afterGc();
+  state.heap += 10 * MB;
+  state.clock += 9_000;
+  gc();
   assert.equal(collections, 1, 'not within 10 s of the last');
-  clock += 1_000;
-  afterGc();
+  state.clock += 1_000;
+  gc();
   assert.equal(collections, 2);
 });

@@ -114,11 +114,11 @@ export interface SettledMemory {
 }
 
 /**
- * The extension host's memory after two full collections (the data host's own, idleCollection.ts) (the second frees what the first one's
- * finalizers let go), taken once the day's delay figures are read, since a collection holds the
- * loop: unlike the raw RSS at a phase's end, not moved by when VS Code's own collections last
- * ran, which shifts that figure 30–50 MB between runs of the same code. Undefined where a
- * collection cannot be had on demand (the extension host runs without --expose-gc).
+ * The extension host's memory after two full collections, as the data host makes them
+ * (idleCollection.ts; the second frees what the first one's finalizers let go), taken once the
+ * day's delay figures are read, since a collection holds the loop: unlike the raw RSS at a phase's
+ * end, not moved by when VS Code's own collections last ran, which shifts that figure 30–50 MB
+ * between runs of the same code. Undefined where a collection cannot be had on demand.
  */
 export function settledMemory(): SettledMemory | undefined {
   const collect = fullCollection();
