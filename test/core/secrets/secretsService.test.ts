@@ -3,7 +3,7 @@
  * edit/save, restore, import, description), clears them when the value is gone, honours "Not a
  * Secret" everywhere, and never lets a door see stale findings (findingsNow scans a pending asset).
  */
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withCore } from '../../support/helpers.ts';
 import { codeSeed } from '../../support/assetFixtures.ts';
@@ -11,6 +11,7 @@ import { TEST_AUTHOR, TEST_WRITE } from '../../support/authors.ts';
 import { redactText, type SecretFinding } from '../../../src/core/secrets/findings.ts';
 import { SecretScanner } from '../../../src/core/secrets/secretScanner.ts';
 import { SecretsService, type SecretTexts } from '../../../src/core/secrets/secretsService.ts';
+import { SecretRecords } from '../../../src/core/secrets/secretRecords.ts';
 import { PLANTED } from './plantedSecrets.ts';
 
 const stripe = PLANTED.find((p) => p.shape === 'stripe:STRIPE_SECRET_KEY_LIVE')!;
@@ -85,6 +86,23 @@ test('the background scan takes every pending asset (the one-off scan of a libra
     const summary = core.assets.secrets.summary();
     assert.equal(summary.flaggedSnippets, 1);
     assert.deepEqual(summary.byCategory, { ACCESS_TOKEN: 1 });
+  }, { secretsScan: false });
+});
+
+test('a run counts what is pending now and then, not after every asset (a COUNT over every note is 1 ms at 100k)', async () => {
+  await withCore(async (core) => {
+    for (let i = 0; i < 40; i++) await core.assets.writes.create(codeSeed(`const n${i} = ${i};`), { author: TEST_AUTHOR });
+    const counting = mock.method(SecretRecords.prototype, 'pendingCount');
+    const seen: number[] = [];
+    const final = await core.assets.secrets.scanPending({ onProgress: (p) => seen.push(p.pending) });
+    const counts = counting.mock.callCount();
+    counting.mock.restore();
+    assert.equal(final.pending, 0);
+    assert.equal(seen.length, 40, 'progress after every asset');
+    assert.deepEqual(seen, [...seen].sort((a, b) => b - a), 'pending only falls');
+    assert.equal(seen.at(-1), 0);
+    // The first asset's count, the answer's, and those 250 ms apart in a run this short.
+    assert.ok(counts <= 6, `${counts} counts for 40 assets`);
   }, { secretsScan: false });
 });
 
