@@ -30,6 +30,7 @@ const PHASES: Record<SyncProgress['phase'], string> = {
   reading: 'reading changes',
   fetching: 'fetching',
   fetched: 'fetched',
+  scanning: 'checking snippets for secrets',
   merging: 'merging',
   committed: 'committed',
   pushing: 'pushing',

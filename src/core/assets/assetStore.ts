@@ -93,6 +93,12 @@ export class AssetStore {
     return row !== undefined && row.pseudo === 0 && row.suggested === 0;
   }
 
+  /** The document of an ordinary asset, or undefined when there is no such asset or it is pseudo or suggested: one read. */
+  ordinaryDoc(id: string): StoredAsset | undefined {
+    const row = this.row(id);
+    return row === undefined || row.pseudo !== 0 || row.suggested !== 0 ? undefined : (JSON.parse(row.data) as StoredAsset);
+  }
+
   /** A row's id, language column (its original format's classification), creation time and whether it is ordinary. */
   facts(rowid: number): { id: string; language: string; created: string; ordinary: number } | undefined {
     return this.context.database.prepare('SELECT id, language, created, suggested = 0 AND pseudo = 0 AS ordinary FROM assets WHERE rowid = ?').get(rowid) as

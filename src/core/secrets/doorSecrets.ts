@@ -30,6 +30,17 @@ export interface DoorSecrets {
   knownFindings?(texts: SecretTexts, assetId: string): readonly SecretFinding[] | undefined;
   /** The user chose to sync this snippet with its values (the one exception, named in the sync summary). */
   syncsWithSecrets(assetId: string): boolean;
+  /**
+   * Before a door sends many snippets (a sync): the snippets not scanned since their last write
+   * scanned now, a batch at a time, so that `findingsIn` answers each from what is recorded.
+   */
+  scanBeforeSending?(options: ScanBeforeSending): Promise<void>;
+}
+
+/** `signal` stops the scan between two snippets; `onProgress` hears how many of those pending at the start are done. */
+export interface ScanBeforeSending {
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: ((done: number, total: number) => void) | undefined;
 }
 
 /** What a sync sent of the snippets holding secrets: how many went with their values hidden, and which went with them by the user's choice. */

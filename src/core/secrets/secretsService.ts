@@ -24,6 +24,7 @@ import { SecretScanner } from './secretScanner.ts';
 import { AssetScans, plainFinding, valueOf } from './assetScans.ts';
 import { SecretRecords, type StoredFinding } from './secretRecords.ts';
 import { sensitiveId } from './sensitives.ts';
+import type { ScanBeforeSending } from './doorSecrets.ts';
 
 import type { DescribedFinding, FlaggedAsset, SecretOpening, SecretScanProgress, SecretSource, SecretsOptions, SecretsSummary } from './secretTypes.ts';
 
@@ -285,6 +286,29 @@ export class SecretsService implements SecretFindingsReader, Disposable {
    */
   async scanPending(options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: SecretScanProgress) => void } = {}): Promise<SecretScanProgress> {
     this.paused = false;
+    if (await this.runNotes(options)) this.paused = true;
+    return this.progress();
+  }
+
+  /**
+   * For a door about to send many snippets (a sync): what is pending scanned now, a batch at a time,
+   * so that each read then answers from what is recorded; a pending snippet read by the door is
+   * scanned on its own, in a transaction of its own (a first sync of 100k pending took twice as long
+   * so). `signal` stops it between two snippets, the background scan left as it was; `onProgress`
+   * hears how many of those pending at the start are done.
+   */
+  async scanBeforeSending(options: ScanBeforeSending = {}): Promise<void> {
+    const total = this.progress().pending;
+    if (total === 0) return;
+    const report = options.onProgress;
+    await this.runNotes({
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(report ? { onProgress: (progress: SecretScanProgress) => report(Math.max(0, total - progress.pending), total) } : {}),
+    });
+  }
+
+  /** Every pending note once, oldest first, a batch at a time; true when `signal` stopped it. */
+  private async runNotes(options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: SecretScanProgress) => void }): Promise<boolean> {
     const listener = options.onProgress ? this.onDidProgress(options.onProgress) : undefined;
     // An asset whose scan failed stays pending (doors scan it again when they send it) and is not
     // retried in this run: the run reads the notes in the order they were taken, each once.
@@ -292,10 +316,11 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     let after = 0;
     let counted: { readonly at: number; readonly progress: SecretScanProgress } | undefined;
     let takenSince = 0;
+    let stopped = false;
     try {
       while (!this.disposed) {
         if (options.signal?.aborted) {
-          this.paused = true;
+          stopped = true;
           break;
         }
         const batch = this.records.pendingAfter(after, BATCH);
@@ -328,7 +353,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
       listener?.dispose();
     }
     this.lastRunFailed = failed.size;
-    return this.progress();
+    return stopped;
   }
 
   /** Resolves once nothing is pending but what could not be scanned (the background scan ran out of notes). */

@@ -10,12 +10,13 @@
  * Telling which it is reads only the opening the door holds and the code's length (a large text's
  * head): comparing against the whole stored text read 60 MB to answer for a 240-character preview.
  */
-import type { DoorSecrets, SecretTexts } from './doorSecrets.ts';
+import type { DoorSecrets, ScanBeforeSending, SecretTexts } from './doorSecrets.ts';
 import type { SecretFinding } from './findings.ts';
 import type { SecretsService } from './secretsService.ts';
 
 /** What the doors need of the secrets area. */
-export type StoredSecrets = Pick<SecretsService, 'findingsNow' | 'findingsFor' | 'isCurrent' | 'scanTexts' | 'recordedFor' | 'openingOf' | 'syncsWithSecrets'>;
+export type StoredSecrets = Pick<SecretsService, 'findingsNow' | 'findingsFor' | 'isCurrent' | 'scanTexts' | 'recordedFor' | 'openingOf' | 'syncsWithSecrets'> &
+  Partial<Pick<SecretsService, 'scanBeforeSending'>>;
 
 /**
  * How a door's texts stand to the snippet's stored texts: the same ('whole'), the same with the code
@@ -23,6 +24,9 @@ export type StoredSecrets = Pick<SecretsService, 'findingsNow' | 'findingsFor' |
  * of the texts the findings were recorded for), or something else.
  */
 type Match = 'whole' | 'opening' | 'long' | undefined;
+
+/** Code up to this long is hashed to ask whether its findings are recorded (a hash of 256 Ki characters: about half a millisecond). */
+const HASHED_AT_ONCE = 256 * 1024;
 
 export class StoredDoorSecrets implements DoorSecrets {
   private readonly service: StoredSecrets;
@@ -33,6 +37,11 @@ export class StoredDoorSecrets implements DoorSecrets {
   }
 
   async findingsIn(texts: SecretTexts, assetId?: string): Promise<readonly SecretFinding[]> {
+    // Texts whose findings are recorded (their keyed hash is the one the last scan wrote, in the same
+    // transaction as its findings): those findings, whatever was written since. Two lookups and a hash
+    // of a few kilobytes, where telling the texts from the stored ones reads the snippet twice (a sync
+    // sends every snippet through here). A large text's hash is left to the checks below.
+    if (assetId !== undefined && texts.code.length <= HASHED_AT_ONCE && this.service.recordedFor(assetId, texts)) return this.service.findingsFor(assetId);
     const match = assetId === undefined ? undefined : this.match(texts, assetId);
     if (assetId !== undefined && match !== undefined) {
       const findings = await this.service.findingsNow(assetId).catch(() => undefined);
@@ -57,6 +66,10 @@ export class StoredDoorSecrets implements DoorSecrets {
 
   syncsWithSecrets(assetId: string): boolean {
     return this.service.syncsWithSecrets(assetId);
+  }
+
+  async scanBeforeSending(options: ScanBeforeSending): Promise<void> {
+    await this.service.scanBeforeSending?.(options);
   }
 
   /**

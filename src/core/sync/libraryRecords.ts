@@ -45,8 +45,8 @@ export class LibraryRecords {
   /** The asset as a record; undefined when there is no such ordinary asset. */
   read(id: string): VaultAsset | undefined {
     const { store, labels, descriptions } = this.sources;
-    if (!store.isOrdinary(id)) return undefined;
-    const { doc } = store.load(id);
+    const doc = store.ordinaryDoc(id);
+    if (doc === undefined) return undefined;
     const tracked = trackedOf(doc);
     const bytes = tracked.content.bytes;
     const facts = this.facts.get(id);

@@ -9,7 +9,7 @@
  * it had a value. A conflict copy (a new record holding this machine's version) takes its values from the
  * snippet it is a copy of.
  */
-import type { DoorSecrets, SecretsSent, SecretTexts } from '../secrets/doorSecrets.ts';
+import type { DoorSecrets, ScanBeforeSending, SecretsSent, SecretTexts } from '../secrets/doorSecrets.ts';
 import { holdsPlaceholder, redactTexts, restoreTexts } from '../secrets/doorSecrets.ts';
 import type { SecretFinding } from '../secrets/findings.ts';
 import type { SyncedKind } from './syncTargets.ts';
@@ -83,6 +83,11 @@ export class GuardedAssets implements SyncedKind<VaultAsset> {
 
   remove(id: string): void {
     this.inner.remove(id);
+  }
+
+  /** Snippets not scanned since their last write, scanned in batches before the plan reads them (each read then answers from what is recorded). */
+  async beforeReading(options: ScanBeforeSending): Promise<void> {
+    await this.secrets.scanBeforeSending?.(options);
   }
 
   /** The snippet as it may leave this machine. */

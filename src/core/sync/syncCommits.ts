@@ -8,7 +8,7 @@
 import { LOCAL_REF, MERGED_REF, type CommitPlan, type FolderChange } from './vaultRepo.ts';
 import { AS_HERE, changeCount, changesOf, type Planned, type SyncPlan } from './syncPlan.ts';
 import { folderOf, type SyncKind, type SyncRecord } from './syncKinds.ts';
-import type { SecretsSent } from '../secrets/doorSecrets.ts';
+import type { ScanBeforeSending, SecretsSent } from '../secrets/doorSecrets.ts';
 
 /** Where the engine reads one kind's records here. */
 export interface KindSource<R extends SyncRecord = SyncRecord> {
@@ -22,6 +22,8 @@ export interface KindSource<R extends SyncRecord = SyncRecord> {
   readSent?(id: string): Promise<R | undefined>;
   /** Of the records sent, how many went with values hidden and which with their values (secretGuard.ts). */
   sentSecrets?(sent: Iterable<string>): SecretsSent;
+  /** Before the plan reads the records: what the door needs done first (secretGuard.ts: snippets not yet scanned, scanned in batches). */
+  beforeReading?(options: ScanBeforeSending): Promise<void>;
 }
 
 /** The commits to write; the merged one only when `sending`. */

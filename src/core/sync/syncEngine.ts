@@ -32,7 +32,7 @@ import type { FinishOptions, KnownPlan, Skipped, SyncFinisher } from './syncFini
 import type { SyncKindName } from './syncKinds.ts';
 import type { SecretsSent } from '../secrets/doorSecrets.ts';
 
-export type SyncPhase = 'reading' | 'fetching' | 'fetched' | 'merging' | 'committed' | 'pushing' | 'pushed' | 'applying' | 'done';
+export type SyncPhase = 'reading' | 'fetching' | 'fetched' | 'scanning' | 'merging' | 'committed' | 'pushing' | 'pushed' | 'applying' | 'done';
 
 export interface SyncProgress {
   readonly phase: SyncPhase;
@@ -75,6 +75,8 @@ export interface SyncSummary {
 
 /** Pushes tried before giving up when other machines keep pushing first. */
 const MAX_ATTEMPTS = 8;
+/** How often a phase's count is told at most. */
+const PROGRESS_MS = 100;
 
 export type { KindSource } from './syncCommits.ts';
 
@@ -110,6 +112,7 @@ export async function runSync(deps: EngineDeps, settings: SyncSettings, options:
     await finishPushed(run, remote);
     await checkVault(run, settings, remote);
     const start = await startingPoint(run, settings, remote);
+    await beforeReading(run);
     run.checkAbort();
     const { plans, skipped, seq } = await planKinds(run, start, remote, holdRecords);
     backup ??= await backUpBeforeDeletes(deps, plans, run.percent, run.signal);
@@ -163,7 +166,16 @@ function runOf(deps: EngineDeps, options: SyncOptions): Run {
   const percent = options.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT;
   if (!validDeletePercent(percent)) throw new InvalidInputError(`The share of the library a sync may delete without asking is a percentage from 0 to 100, not ${percent}`);
   const signal = options.signal;
-  const progress = (phase: SyncPhase, done?: number, total?: number): void => options.onProgress?.({ phase, done, total });
+  let told: { readonly phase: SyncPhase; readonly at: number } | undefined;
+  const progress = (phase: SyncPhase, done?: number, total?: number): void => {
+    // A count within a phase at most every PROGRESS_MS (a host writes each as a line of its reply:
+    // 100k lines while the secrets of a first sync's 100k snippets were checked); a new phase and a
+    // phase's last count always.
+    const now = performance.now();
+    if (told?.phase === phase && done !== total && now - told.at < PROGRESS_MS) return;
+    told = { phase, at: now };
+    options.onProgress?.({ phase, done, total });
+  };
   return {
     deps,
     options,
@@ -231,6 +243,13 @@ async function startingPoint(run: Run, settings: SyncSettings, remote: string | 
   const start = await syncBase(deps.repo, synced, remote, deps.sources.map((source) => source.kind.root), redacted(settings.remote), run.signal);
   if (start.rewound) deps.logger.warn(`sync: ${noticeText(start.rewound.notice).message}`);
   return start;
+}
+
+/** What the sources need done before their records are read: the secrets door's snippets not yet scanned, scanned in batches ('scanning'). */
+async function beforeReading(run: Run): Promise<void> {
+  for (const source of run.deps.sources) {
+    await source.beforeReading?.({ signal: run.signal, onProgress: (done, total) => run.progress('scanning', done, total) });
+  }
 }
 
 /** Step 3: each kind's plan (syncPlan.ts), stopped by the delete guard unless confirmed; and the seq of the last change the plans saw. */

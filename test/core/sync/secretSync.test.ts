@@ -4,7 +4,7 @@
  * and a value added after a sync is caught before the next push. Each test greps the remote's whole
  * history (`git log -p --all`) for every planted value.
  */
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -204,6 +204,41 @@ test('with the store\'s findings: "sync with its secret" set by the user, and a 
     const summary = await a.sync.sync();
     assert.deepEqual(summary.secrets, { redacted: 1, withSecrets: [{ id: kept.id, name: 'Slack' }] });
     assert.deepEqual(plantedIn(remoteHistory(remote)).sort(), ['slackToken', 'stripeKey']);
+  } finally {
+    await a.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a sync scans the snippets not yet scanned first, a batch at a time, with progress; each read then answers from what is recorded; stopped there, the background scan is left as it was', SLOW, async () => {
+  const root = tempDir('satchel-secret-sync-first-');
+  const remote = bareRepository(root);
+  const a = Satchel.open({ dataDir: join(root, 'a'), importWorker: false, secretsScan: false });
+  a.sync.configure(remote);
+  try {
+    for (let i = 0; i < 40; i++) await a.assets.writes.create(seed(i === 7 ? curl : `const n${i} = ${i};\n`, { name: `s${i}` }), TEST_WRITE);
+    assert.equal(a.assets.secrets.progress().pending, 40);
+    // Stopped while scanning: the sync stops, the background scan is not paused by it.
+    const stop = new AbortController();
+    await assert.rejects(a.sync.sync({ signal: stop.signal, onProgress: (p) => void (p.phase === 'scanning' && stop.abort()) }), (error: Error) => error.name === 'AbortError');
+    assert.equal(a.assets.secrets.progress().paused, false);
+    const phases: string[] = [];
+    const scanned: Array<[number, number]> = [];
+    const asked = mock.method(a.assets.secrets, 'findingsNow');
+    const summary = await a.sync.sync({
+      onProgress: (p) => {
+        if (phases.at(-1) !== p.phase) phases.push(p.phase);
+        if (p.phase === 'scanning') scanned.push([p.done ?? -1, p.total ?? -1]);
+      },
+    });
+    assert.equal(summary.sent, 40);
+    assert.ok(phases.indexOf('scanning') >= 0 && phases.indexOf('scanning') < phases.indexOf('merging'), phases.join(' '));
+    const [done, total] = scanned.at(-1)!;
+    assert.ok(total > 0 && total < 40 && done === total, `${done} of ${total}`);
+    assert.equal(asked.mock.callCount(), 0, 'no snippet scanned one by one as the sync read it');
+    assert.equal(a.assets.secrets.progress().pending, 0);
+    assert.deepEqual(summary.secrets, { redacted: 1, withSecrets: [] });
+    assert.deepEqual(plantedIn(remoteHistory(remote)), []);
   } finally {
     await a.close();
     rmSync(root, { recursive: true, force: true });
