@@ -1,6 +1,7 @@
 /**
  * The doors' detector over the store's findings (secretsService.ts): a door asks for the findings of the
- * exact texts it is about to send. When those are the snippet's texts as stored, the answer is the
+ * exact texts it is about to send. Texts the last scan of the snippet was made of (told by their keyed
+ * hash) are answered by its recorded findings. When those are the snippet's texts as stored, the answer is the
  * service's `findingsNow` (recorded, or scanned first when the snippet is pending), checked again against
  * the texts once it comes (a write in between sends the door to a scan of its own texts). When they are
  * the stored texts with only an opening of the code (a preview, get_snippet's first 256 KiB), the answer
