@@ -33,7 +33,7 @@ function ndjsonReply<Line>(ctx: Context): NdjsonReply<Line> {
 }
 
 /**
- * Answers long work as the NDJSON reply `op` declares (wire/longOperation.ts): a progress line per update, then
+ * Answers long work as the NDJSON reply `op` declares (wire/longOperation.ts): progress lines (progressLines), then
  * the closing line `done` makes of the result, or the error that stopped the work (a domain error
  * as it is, anything else logged and masked). Settles once the reply is finished.
  */
@@ -45,12 +45,64 @@ export function longOperationReply<Progress, Key extends string, Result>(
   done: (result: Result) => { readonly [K in Key]: Result },
 ): Promise<void> {
   const reply = ndjsonReply<LongOperationLine<Progress, Key, Result>>(ctx);
-  return run(reply.signal, (progress) => reply.send({ progress }))
+  const lines = progressLines<Progress>((progress) => reply.send({ progress }));
+  return run(reply.signal, lines.report)
     .then(
-      (result) => reply.send(done(result)),
-      (error: unknown) => reply.send(errorLine(error, logger, op.path, reply.signal)),
+      (result) => {
+        lines.end();
+        reply.send(done(result));
+      },
+      (error: unknown) => {
+        lines.end();
+        reply.send(errorLine(error, logger, op.path, reply.signal));
+      },
     )
     .finally(() => reply.end());
+}
+
+/** How often a reply writes a progress line at most. */
+const PROGRESS_LINE_MS = 100;
+
+/**
+ * Progress as lines of a reply, at most one every PROGRESS_LINE_MS: a report within that time is held,
+ * replaced by the next, and written when the time is up. Never dropped: the last report of a phase
+ * (a progress's `phase`, when it has one) before a report of another, and the last one before the
+ * closing line (`end`, after which reports are not written). Work reports as often as it likes (a
+ * secrets scan or a first sync of 100k snippets reported each one: 100k lines, a write each).
+ */
+export function progressLines<Progress>(write: (progress: Progress) => void): { report(progress: Progress): void; end(): void } {
+  let held: { readonly progress: Progress } | undefined;
+  let ended = false;
+  let timer: NodeJS.Timeout | undefined;
+  let writtenAt = -Infinity;
+  const writeNow = (progress: Progress): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    held = undefined;
+    writtenAt = performance.now();
+    write(progress);
+  };
+  const flush = (): void => {
+    if (held !== undefined) writeNow(held.progress);
+  };
+  return {
+    report: (progress) => {
+      if (ended) return;
+      if (held !== undefined && phaseOf(held.progress) !== phaseOf(progress)) flush();
+      const since = performance.now() - writtenAt;
+      if (since >= PROGRESS_LINE_MS) return writeNow(progress);
+      held = { progress };
+      timer ??= setTimeout(flush, PROGRESS_LINE_MS - since);
+    },
+    end: () => {
+      flush();
+      ended = true;
+    },
+  };
+}
+
+function phaseOf(progress: unknown): unknown {
+  return typeof progress === 'object' && progress !== null && 'phase' in progress ? progress.phase : undefined;
 }
 
 function errorLine(error: unknown, logger: Logger, what: string, signal: AbortSignal): ErrorLine {

@@ -106,16 +106,25 @@ test('the full collection gives back the memory of let-go array buffers and the 
   assert.ok(process.memoryUsage().arrayBuffers - before < 4 * MB, `${((process.memoryUsage().arrayBuffers - before) / MB).toFixed(1)} MB left`);
 });
 
+/** How the test moves the soft limit's inputs before V8's next collection: the heap grows, the clock goes on, resident memory is set. */
+interface Move {
+  readonly grow?: number;
+  readonly clock?: number;
+  readonly resident?: number;
+}
+
 /**
  * A collector over the soft limit's inputs that the test moves by hand: the heap, resident memory
- * and the clock as `state` holds them, `collect` as given, and V8's collections told by `gc()`.
+ * and the clock as `state` holds them, `collect` as given. `step` moves them, tells of one of V8's
+ * collections and checks how many full collections the collector has made in all.
  */
 function overLimitCollector(
   t: { after(fn: () => void): void },
   state: { heap: number; resident: number; clock: number },
   collect: () => void,
-): { gc(): void } {
+): { step(move: Move, collections: number, message?: string): void } {
   let afterGc: (() => void) | undefined;
+  let collections = 0;
   const collector = collectWhenIdle({
     // The idle check never fires here (an hour, and always busy): only the soft limit does.
     checkMs: 3_600_000,
@@ -128,71 +137,46 @@ function overLimitCollector(
       afterGc = listener;
       return { dispose: () => (afterGc = undefined) };
     },
-    collect,
+    collect: () => {
+      collections++;
+      collect();
+    },
   });
   assert.ok(collector && afterGc);
   t.after(() => collector.dispose());
-  return { gc: () => afterGc?.() };
+  return {
+    step: (move, expected, message) => {
+      state.heap += move.grow ?? 0;
+      state.clock += move.clock ?? 0;
+      if (move.resident !== undefined) state.resident = move.resident;
+      afterGc?.();
+      assert.equal(collections, expected, message);
+    },
+  };
 }
 
 test('over the soft limit, a collection follows V8\'s own once the heap grew, at most once a gap, the gap doubling while collections give little back', (t) => {
   const state = { heap: 100 * MB, resident: 120 * MB, clock: 0 };
   let freed = 10 * MB;
-  let collections = 0;
-  const { gc } = overLimitCollector(t, state, () => {
-    collections++;
+  const { step } = overLimitCollector(t, state, () => {
     state.heap -= freed;
     state.resident -= freed;
   });
-  // Under the limit: V8's collections are left alone, whatever the heap grew.
-  state.heap = 120 * MB;
-  gc();
-  assert.equal(collections, 0);
-  // Over it and grown: one collection.
-  state.resident = 150 * MB;
-  gc();
-  assert.equal(collections, 1);
-  // Grown again at once: not before the gap (2 s).
-  state.heap += 8 * MB;
-  state.resident += 8 * MB;
-  state.clock += 1_000;
-  gc();
-  assert.equal(collections, 1);
-  state.clock += 1_000;
-  gc();
-  assert.equal(collections, 2);
-  // Over the limit but not grown since the last collection: nothing.
-  state.clock += 5_000;
-  state.resident = 150 * MB;
-  gc();
-  assert.equal(collections, 2);
+  step({ grow: 20 * MB }, 0, 'under the limit: V8\'s collections are left alone, whatever the heap grew');
+  step({ resident: 150 * MB }, 1, 'over it and grown: one collection');
+  step({ grow: 8 * MB, resident: state.resident + 8 * MB, clock: 1_000 }, 1, 'grown again at once: not before the gap (2 s)');
+  step({ clock: 1_000 }, 2);
+  step({ clock: 5_000, resident: 150 * MB }, 2, 'over the limit but not grown since the last collection: nothing');
   // A collection that gives little back doubles the gap: 4 s, then 8 s.
   freed = MB;
-  state.heap += 8 * MB;
-  state.resident = 150 * MB;
-  gc();
-  assert.equal(collections, 3);
-  state.heap += 8 * MB;
-  state.clock += 2_000;
-  gc();
-  assert.equal(collections, 3, 'the gap is 4 s now');
-  state.clock += 2_000;
-  gc();
-  assert.equal(collections, 4);
-  state.heap += 8 * MB;
-  state.clock += 4_000;
-  gc();
-  assert.equal(collections, 4, 'the gap is 8 s now');
+  step({ grow: 8 * MB, resident: 150 * MB }, 3);
+  step({ grow: 8 * MB, clock: 2_000 }, 3, 'the gap is 4 s now');
+  step({ clock: 2_000 }, 4);
+  step({ grow: 8 * MB, clock: 4_000 }, 4, 'the gap is 8 s now');
   // One that gives back again sets the gap back to 2 s.
   freed = 10 * MB;
-  state.clock += 4_000;
-  gc();
-  assert.equal(collections, 5);
-  state.heap += 8 * MB;
-  state.resident = 150 * MB;
-  state.clock += 2_000;
-  gc();
-  assert.equal(collections, 6);
+  step({ clock: 4_000 }, 5);
+  step({ grow: 8 * MB, resident: 150 * MB, clock: 2_000 }, 6);
 });
 
 test('the soft limit hears V8\'s own collections in a real process', async (t) => {
@@ -223,21 +207,12 @@ test('the soft limit hears V8\'s own collections in a real process', async (t) =
 
 test('over the soft limit, a collection that takes long spaces the next by twenty times its length', (t) => {
   const state = { heap: 100 * MB, resident: 150 * MB, clock: 0 };
-  let collections = 0;
-  const { gc } = overLimitCollector(t, state, () => {
-    collections++;
+  const { step } = overLimitCollector(t, state, () => {
     // A large heap: half a second, and most of what grew given back.
     state.clock += 500;
     state.heap -= 8 * MB;
   });
-  state.heap += 10 * MB;
-  gc();
-  assert.equal(collections, 1);
-  state.heap += 10 * MB;
-  state.clock += 9_000;
-  gc();
-  assert.equal(collections, 1, 'not within 10 s of the last');
-  state.clock += 1_000;
-  gc();
-  assert.equal(collections, 2);
+  step({ grow: 10 * MB }, 1);
+  step({ grow: 10 * MB, clock: 9_000 }, 1, 'not within 10 s of the last');
+  step({ clock: 1_000 }, 2);
 });

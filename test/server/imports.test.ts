@@ -96,7 +96,9 @@ test('a file read on the caller side goes as parts of snippets; unreadable files
   assert.deepEqual(summary.formats, { vscode: 1 });
   assert.ok(summary.failures.some((f) => f.source === 'gone.json'));
   assert.ok(summary.failures.some((f) => /Bad/.test(f.source)));
-  assert.deepEqual(progress.slice(0, 4), [7, 14, 21, 28]);
+  // A line as the first batch is written, then at most one every 100 ms (ndjson.ts), the last always.
+  assert.deepEqual([progress[0], progress.at(-1)], [7, 30]);
+  assert.ok(progress.every((imported, i) => i === 0 || imported >= progress[i - 1]!), progress.join(', '));
   const stored = (await client.assets.list()).iterable.find((a) => a.name === 'Part 3')!;
   assert.equal(stored.formats.iterable[0]?.classification.specific, 'rs');
   assert.deepEqual(stored.tags?.iterable.map((t) => t.text).sort(), ['p3', 'part']);

@@ -26,7 +26,7 @@ export type StoredSecrets = Pick<SecretsService, 'findingsNow' | 'findingsFor' |
  */
 type Match = 'whole' | 'opening' | 'long' | undefined;
 
-/** Code up to this long is hashed to ask whether its findings are recorded (a hash of 256 Ki characters: about half a millisecond). */
+/** Code up to this long is hashed to ask whether its findings are recorded (256 Ki characters: 0.3 ms on the development machine). */
 const HASHED_AT_ONCE = 256 * 1024;
 
 export class StoredDoorSecrets implements DoorSecrets {

@@ -75,8 +75,6 @@ export interface SyncSummary {
 
 /** Pushes tried before giving up when other machines keep pushing first. */
 const MAX_ATTEMPTS = 8;
-/** How often a phase's count is told at most. */
-const PROGRESS_MS = 100;
 
 export type { KindSource } from './syncCommits.ts';
 
@@ -166,16 +164,7 @@ function runOf(deps: EngineDeps, options: SyncOptions): Run {
   const percent = options.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT;
   if (!validDeletePercent(percent)) throw new InvalidInputError(`The share of the library a sync may delete without asking is a percentage from 0 to 100, not ${percent}`);
   const signal = options.signal;
-  let told: { readonly phase: SyncPhase; readonly at: number } | undefined;
-  const progress = (phase: SyncPhase, done?: number, total?: number): void => {
-    // A count within a phase at most every PROGRESS_MS (a host writes each as a line of its reply:
-    // 100k lines while the secrets of a first sync's 100k snippets were checked); a new phase and a
-    // phase's last count always.
-    const now = performance.now();
-    if (told?.phase === phase && done !== total && now - told.at < PROGRESS_MS) return;
-    told = { phase, at: now };
-    options.onProgress?.({ phase, done, total });
-  };
+  const progress = (phase: SyncPhase, done?: number, total?: number): void => options.onProgress?.({ phase, done, total });
   return {
     deps,
     options,

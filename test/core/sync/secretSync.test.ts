@@ -45,6 +45,20 @@ async function withPair(fn: (pair: Pair) => Promise<void>): Promise<void> {
   }
 }
 
+/** One machine syncing to a bare repository with the store's own findings and the background scan off: every snippet waits for its scan until something asks. */
+async function withUnscanned(fn: (a: Satchel, remote: string) => Promise<void>): Promise<void> {
+  const root = tempDir('satchel-secret-sync-unscanned-');
+  const remote = bareRepository(root);
+  const a = Satchel.open({ dataDir: join(root, 'a'), importWorker: false, secretsScan: false });
+  a.sync.configure(remote);
+  try {
+    await fn(a, remote);
+  } finally {
+    await a.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 /** Everything the remote ever held: every commit's patch and message, on every ref. */
 function remoteHistory(remote: string): string {
   return execFileSync('git', ['--git-dir', remote, 'log', '-p', '--all', '--binary', '--format=%H%n%B'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -187,12 +201,8 @@ test('with the real detector (no detector given): six credential shapes never re
 });
 
 test('with the store\'s findings: "sync with its secret" set by the user, and a value marked Not a Secret, are sent as they are; a snippet still pending its scan is scanned before the push', SLOW, async () => {
-  const root = tempDir('satchel-secret-sync-service-');
-  const remote = bareRepository(root);
   // The background scan is off: every snippet is still pending when the sync reads it.
-  const a = Satchel.open({ dataDir: join(root, 'a'), importWorker: false, secretsScan: false });
-  a.sync.configure(remote);
-  try {
+  await withUnscanned(async (a, remote) => {
     const kept = await a.assets.writes.create(seed(`const slack = new WebClient("${PLANTED.slackToken}");\n`, { name: 'Slack' }), TEST_WRITE);
     const dismissed = await a.assets.writes.create(seed(`const stripe = new Stripe("${PLANTED.stripeKey}");\n`, { name: 'Stripe' }), TEST_WRITE);
     const pending = await a.assets.writes.create(seed(`curl -H "Authorization: Bearer ${PLANTED.githubToken}" https://api.github.com/user\n`, { name: 'GitHub' }), TEST_WRITE);
@@ -204,18 +214,11 @@ test('with the store\'s findings: "sync with its secret" set by the user, and a 
     const summary = await a.sync.sync();
     assert.deepEqual(summary.secrets, { redacted: 1, withSecrets: [{ id: kept.id, name: 'Slack' }] });
     assert.deepEqual(plantedIn(remoteHistory(remote)).sort(), ['slackToken', 'stripeKey']);
-  } finally {
-    await a.close();
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a sync scans the snippets not yet scanned first, a batch at a time, with progress; each read then answers from what is recorded; stopped there, the background scan is left as it was', SLOW, async () => {
-  const root = tempDir('satchel-secret-sync-first-');
-  const remote = bareRepository(root);
-  const a = Satchel.open({ dataDir: join(root, 'a'), importWorker: false, secretsScan: false });
-  a.sync.configure(remote);
-  try {
+  await withUnscanned(async (a, remote) => {
     for (let i = 0; i < 40; i++) await a.assets.writes.create(seed(i === 7 ? curl : `const n${i} = ${i};\n`, { name: `s${i}` }), TEST_WRITE);
     assert.equal(a.assets.secrets.progress().pending, 40);
     // Stopped while scanning: the sync stops, the background scan is not paused by it.
@@ -239,10 +242,7 @@ test('a sync scans the snippets not yet scanned first, a batch at a time, with p
     assert.equal(a.assets.secrets.progress().pending, 0);
     assert.deepEqual(summary.secrets, { redacted: 1, withSecrets: [] });
     assert.deepEqual(plantedIn(remoteHistory(remote)), []);
-  } finally {
-    await a.close();
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a key pasted into a conversation never reaches the remote; a message added elsewhere comes back around it and this machine keeps its value', SLOW, async () => {
