@@ -1,6 +1,6 @@
 /**
  * The secrets door's cost on a first sync (docs/sync.md): 1,000 snippets (10 holding a credential) pushed to a local
- * bare repository, with the store's findings (every snippet still pending its scan: scanned as the sync reads it) and
+ * bare repository, with the store's findings (every snippet still pending its scan: the sync scans them first, in batches) and
  * with a door that finds nothing, alternated three times each.
  *   node --experimental-strip-types --disable-warning=ExperimentalWarning test/bench/secretDoors.ts
  */
