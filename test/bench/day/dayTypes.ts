@@ -1,5 +1,9 @@
 /** What the day's runner hands the driver in the extension host, and what the driver answers. */
 import type { PhaseFigures, SettledMemory } from './sampler.ts';
+import type { LoadMark } from './activationSplit.ts';
+
+/** Satchel's id, as VS Code names it (its marks, the extensions API). */
+export const EXTENSION_ID = 'satchel-dev.satchel';
 
 export interface DayConfig {
   readonly withSatchel: boolean;
@@ -30,4 +34,9 @@ export interface DayResult {
   /** The extension host's memory after full collections at the day's end. */
   settled?: SettledMemory | undefined;
   dataHost?: number;
+  /**
+   * The extension host's own marks around loading each extension's code (VS Code's `code/extHost/…`
+   * performance marks, ms since the host's time origin), for reading VS Code's activation figure.
+   */
+  loadMarks?: readonly LoadMark[];
 }

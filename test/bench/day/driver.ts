@@ -12,14 +12,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DaySampler, settledMemory } from './sampler.ts';
 import { PhaseProfiler } from './phaseProfiler.ts';
-import type { DayConfig, DayResult } from './dayTypes.ts';
+import { EXTENSION_ID, type DayConfig, type DayResult } from './dayTypes.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { SyncSummary } from '../../../src/client/sync.ts';
 import type { ImportSummary } from '../../../src/client/imports.ts';
 import { readPortFile } from '../../../src/hosting/portFile.ts';
 import { ENCODER_ID } from '../../../src/core/models/catalog.ts';
 
-const EXTENSION_ID = 'satchel-dev.satchel';
 const VS_CODE_LANGUAGE_SUPPORT = ['vscode.typescript-language-features', 'vscode.json-language-features', 'vscode.configuration-editing'];
 const KEYSTROKE_MS = 50;
 const LINE = 'response = fetch_with_retry(endpoint, attempts=3, backoff_seconds=0.5)';
@@ -55,6 +54,18 @@ const activeExtensions = (): Set<string> => new Set(vscode.extensions.all.filter
  * phase or another from run to run and holds the extension host 100–200 ms when it does, which
  * would otherwise read as Satchel's.
  */
+/** VS Code's extension host keeps its performance marks on globalThis (vs/base/common/performance). */
+function extensionLoadMarks(): Array<{ name: string; startTime: number }> {
+  const holder: unknown = Reflect.get(globalThis, 'MonacoPerformanceMarks');
+  const getMarks: unknown = holder && typeof holder === 'object' ? Reflect.get(holder, 'getMarks') : undefined;
+  if (typeof getMarks !== 'function') return [];
+  const marks: unknown = getMarks.call(holder);
+  if (!Array.isArray(marks)) return [];
+  return marks.flatMap((mark: unknown) =>
+    mark && typeof mark === 'object' && 'name' in mark && typeof mark.name === 'string' && 'startTime' in mark && typeof mark.startTime === 'number' && /ExtensionCode\//.test(mark.name) ? [{ name: mark.name, startTime: mark.startTime }] : [],
+  );
+}
+
 async function noteActivations(run: () => Promise<string | void>): Promise<string | void> {
   const before = activeExtensions();
   const note = await run();
@@ -83,7 +94,9 @@ export async function run(): Promise<void> {
     result.whole = sampler.whole();
     result.dataHost = dataHostPid();
     sampler.dispose();
-    result.settled = settledMemory();
+    // Not after the start alone: the collection sets V8's --expose-gc, and a code cache Satchel writes
+    // after that carries the changed flags, which the next start (--starts) would reject.
+    if (!config.startOnly) result.settled = settledMemory();
     profiler?.dispose();
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     console.log(`[[day-result:${JSON.stringify(result)}]]`);
@@ -124,6 +137,7 @@ export async function run(): Promise<void> {
     return `connected ${Math.round(performance.now() - started)} ms after the driver started (extension host up ${result.extHostUptimeAtDriverS} s before it)`;
   });
   result.activation = api?.activation ? { ...api.activation } : undefined;
+  result.loadMarks = extensionLoadMarks();
   if (config.startOnly) return finish();
   // A phase of its own, so that nothing the day does falls between phases unmeasured (the whole day's
   // max once came from here, in no phase).

@@ -8,12 +8,14 @@
  * not part of `npm test`.
  *
  *   npm run bench:day -- [--size=100000] [--import-size=10000] [--backfill-seconds=45] [--vsix=FILE] [--timeout=2400] [--keep-library]
- *                        [--profile=DIR] [--only-with] [--only-start]
+ *                        [--profile=DIR] [--only-with] [--only-start [--starts=N]]
  *
  * --profile writes a CPU profile of each phase of both runs into DIR/with and DIR/without (a diagnosis:
  * summarise with test/bench/day/longTasks.ts); --only-with skips the run without Satchel (no table).
  * --only-start runs only the start with Satchel, then reads VS Code's activation figure: a minute with a
- * small library (`--only-start --size=1000 --import-size=1`), for the activation alone.
+ * small library (`--only-start --size=1000 --import-size=1`), for the activation alone; --starts=N
+ * starts the window N times, each with a fresh profile but the cache folder of the one before (the
+ * first writes Satchel's code cache, the others read it, as a user's later starts do).
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,8 +26,9 @@ import { bundleForExtensionHost, ensureHost, linuxVsix, launchChromium, repoRoot
 import { generateCorpus } from '../corpus.ts';
 import { snippetFiles } from '../figures/importFigure.ts';
 import { readPortFile } from '../../../src/hosting/portFile.ts';
-import type { DayConfig, DayResult } from './dayTypes.ts';
+import { EXTENSION_ID, type DayConfig, type DayResult } from './dayTypes.ts';
 import { printDay, type RunOutcome } from './report.ts';
+import { activationSplit, describeSplit, vscodeFigureMs } from './activationSplit.ts';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const size = Number(args.get('size') ?? 100_000);
@@ -87,10 +90,17 @@ function stopDataHost(dataDir: string): void {
 /** VS Code's own activation figure for Satchel, from the Running Extensions editor's rows. */
 const RUNTIME_ROWS = `[...document.querySelectorAll('.runtime-extensions-editor .monaco-list-row')].map((row) => ({ name: row.querySelector('.name')?.textContent ?? '', time: row.querySelector('.activation-time')?.textContent ?? '' }))`;
 
-async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vsix: string | undefined, scratch: string): Promise<RunOutcome> {
+/** Where a start after the first finds the extensions and caches of the one before it. */
+interface Kept {
+  readonly extensionsDir: string;
+  readonly cacheHome: string;
+}
+
+async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vsix: string | undefined, scratch: string, kept?: Kept): Promise<RunOutcome> {
   const configFile = join(scratch, `day-${config.withSatchel ? 'with' : 'without'}.json`);
   const workbench = await startCodeServer(tools, {
     ...(vsix ? { vsix } : {}),
+    ...kept,
     settings: {
       'satchel.dataDirectory': config.dataDir,
       'satchel.remote.warnOnRemoteHost': false,
@@ -148,6 +158,13 @@ async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vs
   }
 }
 
+/** VS Code's activation figure and its parts (activationSplit.ts). */
+function activationLine(outcome: RunOutcome): string {
+  const activation = outcome.result.activation ?? {};
+  const split = describeSplit(activationSplit(outcome.result.loadMarks ?? [], EXTENSION_ID), vscodeFigureMs(outcome.vscodeActivation), typeof activation.activateMs === 'number' ? activation.activateMs : undefined);
+  return `${outcome.vscodeActivation ?? 'VS Code\'s figure not read'} (code cache ${String(activation.codeCache ?? '?')}): ${split}`;
+}
+
 async function main(): Promise<void> {
   const tools = ensureHost();
   const vsix = linuxVsix(args.get('vsix') ?? process.env.SATCHEL_VSIX);
@@ -162,11 +179,22 @@ async function main(): Promise<void> {
     await bundleDriver();
     const profile = args.get('profile');
     const startOnly = args.has('only-start');
+    const starts = Number(args.get('starts') ?? 1);
     const base = { size, dataDir, importFolder, backfillSeconds, remote: join(scratch, 'remote.git'), ...(profile ? { profileDir: resolve(profile) } : {}), ...(startOnly ? { startOnly } : {}) };
+    if (startOnly) {
+      // Each start after the first finds Satchel installed and the code cache the one before it wrote, as a user's next start does.
+      const kept = { extensionsDir: join(scratch, 'extensions'), cacheHome: join(scratch, 'cache') };
+      for (let start = 1; start <= starts; start++) {
+        say(`start ${start} of ${starts} with Satchel`);
+        const outcome = await runDay(tools, { ...base, withSatchel: true }, start === 1 ? vsix : undefined, scratch, kept);
+        say(`start ${start}: ${activationLine(outcome)}; the extension's own split: ${JSON.stringify(outcome.result.activation ?? {})}`);
+      }
+      return;
+    }
     say('the day with Satchel');
     const withSatchel = await runDay(tools, { ...base, withSatchel: true }, vsix, scratch);
-    if (args.has('only-with') || startOnly) {
-      say(`only the day with Satchel (--only-with): ${JSON.stringify({ phases: withSatchel.result.phases, activation: withSatchel.result.activation, vscodeActivation: withSatchel.vscodeActivation }, null, 1)}`);
+    if (args.has('only-with')) {
+      say(`only the day with Satchel (--only-with): ${JSON.stringify({ phases: withSatchel.result.phases, activation: withSatchel.result.activation, vscodeActivation: activationLine(withSatchel) }, null, 1)}`);
       return;
     }
     const durations = Object.fromEntries(Object.entries(withSatchel.result.phases).map(([name, phase]) => [name, phase.ms]));

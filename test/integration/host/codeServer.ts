@@ -100,8 +100,12 @@ const BASE_SETTINGS = {
   'git.enabled': false,
 };
 
-/** Starts an isolated code-server; `vsix` is installed into its extensions dir first. */
-export async function startCodeServer(tools: HostTools, options: { settings?: Record<string, unknown>; vsix?: string; env?: NodeJS.ProcessEnv }): Promise<Workbench> {
+/**
+ * Starts an isolated code-server; `vsix` is installed into its extensions dir first. `extensionsDir`
+ * and `cacheHome` (the XDG cache folder), fresh ones by default, let a start find the extensions an
+ * earlier one installed and what it cached, as a user's next start does.
+ */
+export async function startCodeServer(tools: HostTools, options: { settings?: Record<string, unknown>; vsix?: string; env?: NodeJS.ProcessEnv; extensionsDir?: string; cacheHome?: string }): Promise<Workbench> {
   const tmp = mkdtempSync(join(tmpdir(), 'sch-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -109,13 +113,13 @@ export async function startCodeServer(tools: HostTools, options: { settings?: Re
     HOME: tmp,
     XDG_CONFIG_HOME: join(tmp, 'config'),
     XDG_DATA_HOME: join(tmp, 'data'),
-    XDG_CACHE_HOME: join(tmp, 'cache'),
+    XDG_CACHE_HOME: options.cacheHome ?? join(tmp, 'cache'),
     ...(tmp.length < 60 ? { TMPDIR: tmp } : {}),
   };
   // The runner's own Node must not leak into code-server's Node 24 (npm and strip-types flags).
   delete env.NODE_OPTIONS;
   const udd = join(tmp, 'udd');
-  const exts = join(tmp, 'exts');
+  const exts = options.extensionsDir ?? join(tmp, 'exts');
   mkdirSync(join(udd, 'User'), { recursive: true });
   mkdirSync(exts, { recursive: true });
   writeFileSync(join(udd, 'User', 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...options.settings }, null, 1));
