@@ -60,6 +60,10 @@ test('bytes are escaped as JSON.stringify escapes their text; bytes needing no e
   }
   const plain = new TextEncoder().encode('nothing to escape');
   assert.equal(jsonStringBytes(plain), plain);
+  // Every byte value, each as JSON.stringify writes its character below 0x80 and passed on as it is above.
+  const every = Uint8Array.from({ length: 256 }, (_, byte) => byte);
+  const expected = [...every].flatMap((byte) => (byte < 0x80 ? [...Buffer.from(JSON.stringify(String.fromCharCode(byte)).slice(1, -1), 'latin1')] : [byte]));
+  assert.deepEqual([...jsonStringBytes(every)], expected);
 });
 
 test("a file's bytes go as UTF-8 without a byte-order mark; bytes that are not UTF-8 go as text a decoder reads", () => {
