@@ -1,7 +1,7 @@
 /** The day bench's reading of VS Code's activation figure (test/bench/day/activationSplit.ts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { activationSplit, describeSplit, vscodeFigureMs } from '../bench/day/activationSplit.ts';
+import { activationSplit, describeActivation, describeSplit, vscodeFigureMs } from '../bench/day/activationSplit.ts';
 
 const mark = (kind: string, id: string, startTime: number) => ({ name: `code/extHost/${kind}/${id}`, startTime });
 
@@ -36,4 +36,7 @@ test('an extension loaded first in its turn has nothing before it; missing marks
   assert.equal(describeSplit(undefined, 43, 8.6), "VS Code's marks not read");
   assert.equal(describeSplit(activationSplit(turn, 'vscode.git'), NaN, undefined), "no other extension's code first, Satchel's code 54 ms, activate() ? ms");
   assert.ok(Number.isNaN(vscodeFigureMs('Activating...')));
+  // A run's figures as the day records them: an activate() time that is not a number is unknown.
+  assert.equal(describeActivation(turn, 'Activation: 43ms', 'n/a', 'satchel-dev.satchel'), "the code of vscode.debug-auto-launch 2 ms, vscode.merge-conflict 16 ms first, Satchel's code 15 ms, activate() ? ms");
+  assert.equal(describeActivation(undefined, undefined, 3, 'satchel-dev.satchel'), "VS Code's marks not read");
 });

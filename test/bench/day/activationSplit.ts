@@ -55,6 +55,11 @@ export function describeSplit(split: ActivationSplit | undefined, vscodeMs: numb
   return `${before}, Satchel's code ${split.ownLoadMs} ms, activate() ${activate ?? '?'} ms${rest}`;
 }
 
+/** VS Code's figure for one run and its parts: the run's marks, the editor's text, Satchel's own `activate()` time. */
+export function describeActivation(loadMarks: readonly LoadMark[] | undefined, vscodeText: string | undefined, activateMs: unknown, id: string): string {
+  return describeSplit(activationSplit(loadMarks ?? [], id), vscodeFigureMs(vscodeText), typeof activateMs === 'number' ? activateMs : undefined);
+}
+
 /** The milliseconds of the Running Extensions editor's text ("Activation: 35ms"), NaN if there are none. */
 export function vscodeFigureMs(text: string | undefined): number {
   return Number(/(\d+)\s*ms/.exec(text ?? '')?.[1] ?? NaN);

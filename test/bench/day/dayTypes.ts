@@ -36,7 +36,7 @@ export interface DayResult {
   dataHost?: number;
   /**
    * The extension host's own marks around loading each extension's code (VS Code's `code/extHost/…`
-   * performance marks, ms since the host's time origin), for reading VS Code's activation figure.
+   * performance marks, in epoch milliseconds), for taking VS Code's activation figure apart.
    */
   loadMarks?: readonly LoadMark[];
 }

@@ -48,12 +48,6 @@ async function append(editor: vscode.TextEditor, text: string): Promise<vscode.R
 
 const activeExtensions = (): Set<string> => new Set(vscode.extensions.all.filter((extension) => extension.isActive).map((extension) => extension.id));
 
-/**
- * Runs a phase and names the other extensions VS Code activated meanwhile: the editor's own start
- * (JSON, TypeScript and settings support, activated when the settings file is read) lands in one
- * phase or another from run to run and holds the extension host 100–200 ms when it does, which
- * would otherwise read as Satchel's.
- */
 /** VS Code's extension host keeps its performance marks on globalThis (vs/base/common/performance). */
 function extensionLoadMarks(): Array<{ name: string; startTime: number }> {
   const holder: unknown = Reflect.get(globalThis, 'MonacoPerformanceMarks');
@@ -66,6 +60,12 @@ function extensionLoadMarks(): Array<{ name: string; startTime: number }> {
   );
 }
 
+/**
+ * Runs a phase and names the other extensions VS Code activated meanwhile: the editor's own start
+ * (JSON, TypeScript and settings support, activated when the settings file is read) lands in one
+ * phase or another from run to run and holds the extension host 100–200 ms when it does, which
+ * would otherwise read as Satchel's.
+ */
 async function noteActivations(run: () => Promise<string | void>): Promise<string | void> {
   const before = activeExtensions();
   const note = await run();

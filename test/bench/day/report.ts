@@ -1,6 +1,6 @@
 /** The day's table: each phase with and without Satchel, then the figures the goals name, judged. */
 import { EXTENSION_ID, type DayResult } from './dayTypes.ts';
-import { activationSplit, describeSplit, vscodeFigureMs } from './activationSplit.ts';
+import { describeActivation, vscodeFigureMs } from './activationSplit.ts';
 
 export interface RunOutcome {
   readonly result: DayResult;
@@ -50,7 +50,7 @@ export function printDay(withSatchel: RunOutcome, without: RunOutcome, run: { si
     '| figure | measured | goal | met |',
     '|---|---|---|---|',
     `| activation, as VS Code reports it (Running Extensions) | ${withSatchel.vscodeActivation ?? 'not read'} | ≤ ${GOALS.activationMs} ms | ${Number.isNaN(vscodeMs) ? '' : met(vscodeMs <= GOALS.activationMs)} |`,
-    `| activation, VS Code's figure taken apart (its marks) | ${describeSplit(activationSplit(w.loadMarks ?? [], EXTENSION_ID), vscodeMs, typeof a.activateMs === 'number' ? a.activateMs : undefined)} | | |`,
+    `| activation, VS Code's figure taken apart (its marks) | ${describeActivation(w.loadMarks, withSatchel.vscodeActivation, a.activateMs, EXTENSION_ID)} | | |`,
     `| activation, the extension's own split | compile ${rounded(a.compileMs)} ms (code cache ${rounded(a.codeCache)}), run ${rounded(a.runMs)} ms, activate() ${rounded(a.activateMs)} ms (${Object.entries(typeof a.steps === 'object' ? a.steps : {}).map(([name, ms]) => `${name} ${ms}`).join(', ')}) | | |`,
     // The goal's figure: the delay through the whole day, with Satchel against without it.
     `| extension-host delay added by Satchel through the whole day: p99 | ${(w.whole.p99 - o.whole.p99).toFixed(1)} ms (${w.whole.p99} vs ${o.whole.p99}) | ≤ ${GOALS.addedP99Ms} ms | ${met(w.whole.p99 - o.whole.p99 <= GOALS.addedP99Ms)} |`,
