@@ -33,6 +33,7 @@ import { BulkWriter } from './assets/bulkWriter.ts';
 import { SnippetImporter } from './import/importer.ts';
 import { BatchPreparer } from './import/batchPreparer.ts';
 import { ImportProcess } from './import/importProcess.ts';
+import { ImportSpool } from './import/importSpool.ts';
 import { ImportOrigins } from './import/importOrigins.ts';
 import { importMigrations } from './import/schema.ts';
 import { syncMigrations } from './sync/schema.ts';
@@ -283,6 +284,9 @@ export class Satchel implements Disposable {
     const classify = async (text: string): Promise<ClassificationSpecific> => (await this.classifier.classify(text, { priority: 'bulk' })).specific;
     const importHere = options.importWorker === false;
     const origins = new ImportOrigins(context.database);
+    // Emptied when the store opens: what a host stopped mid-import left is read by no one.
+    const spool = new ImportSpool(options.dataDir);
+    spool.clear();
     const inProcess = new SnippetImporter({
       writer: new BulkWriter(context, { ...this.assets.bulkTargets(), origins }),
       originOf: (source) => origins.assetOf(source),
@@ -308,6 +312,7 @@ export class Satchel implements Disposable {
       mergeInChild: () => this.assets.mergeDeferrals() === 1,
       classify,
       beforeSession: (signal) => this.backups.beforeImport(signal),
+      spool,
       adopt: (changes) => {
         this.assets.adoptWritten(changes.filter((change) => change.kind === 'asset').map((change) => change.id));
         for (const change of changes) context.publish(change);

@@ -1,7 +1,8 @@
 /** POST /satchel/import through a real host: fixtures, duplicates on re-run, stream subscribers, cancellation, bad input. */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
 import { startTestServer, request, waitFor, type TestServer } from '../support/helpers.ts';
@@ -10,6 +11,7 @@ import type { ImportFile } from '../../src/client/imports.ts';
 import { parseImportFile } from '../../src/core/import/detect.ts';
 import { importFileFromBytes } from '../../src/core/import/importTree.ts';
 import type { Logger } from '../../src/core/context.ts';
+import { SPOOL_FOLDER } from '../../src/core/import/importSpool.ts';
 
 const NAMES = ['web.code-snippets', 'python.json', 'massCode-db.json', 'pieces-assets.json', 'gist.json', 'unknown.json'];
 const fixtures = (names: readonly string[] = NAMES): ImportFile[] =>
@@ -44,6 +46,8 @@ test('every format imports through the host, stream subscribers hear of each ass
   assert.ok(summary.failures.some((f) => f.source === 'unknown.json'));
   assert.deepEqual(summary.formats, { vscode: 2, masscode: 1, pieces: 1, gist: 1 });
   assert.equal(progress.at(-1), NAMES.length);
+  // The request's files went through the spool (written before the store's copy), each removed once read.
+  assert.deepEqual(readdirSync(join(h.dataDir, SPOOL_FOLDER)), []);
 
   const assets = await client.assets.list();
   assert.equal(assets.iterable.length, 10);

@@ -67,7 +67,7 @@ async function* sources(id: number): AsyncIterable<ImportSource> {
       const jsonText = pieces.length === 1 ? message.jsonText : Buffer.concat(pieces);
       pieces.length = 0;
       yield { name: message.name, jsonText };
-    } else if ('parsed' in message) yield message;
+    } else if ('parsed' in message || 'spooled' in message) yield message;
     else {
       const { text } = message;
       yield { name: message.name, text: () => text };

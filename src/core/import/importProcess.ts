@@ -24,6 +24,7 @@ import { lowerPriority } from '../childPriority.ts';
 import { dataHostNodeFlags } from '../hostNodeFlags.ts';
 import { isFileError } from './files.ts';
 import type { ImportOptions, ImportSource, ImportSummary, SnippetImporter } from './importer.ts';
+import type { ImportSpool, Spooled } from './importSpool.ts';
 import { bundledImportHost, relayedError, SOURCE_PIECE_BYTES, type FromChild, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
 
 export interface ImportProcessDeps {
@@ -43,6 +44,8 @@ export interface ImportProcessDeps {
   classify(text: string): Promise<ClassificationSpecific>;
   /** Runs before a session's first import writes anything (the copy of the store taken before imports). */
   beforeSession?(signal: AbortSignal | undefined): Promise<unknown>;
+  /** Where files already in memory are written as their import is queued (QueuedImportOptions.spool). */
+  readonly spool?: ImportSpool;
   /** A batch the child committed: its assets are adopted and its changes announced. */
   adopt(changes: readonly ChangeEvent[]): void;
   /** The child's script (default: the bundle's or the sources'); false imports in this process. */
@@ -53,6 +56,15 @@ export interface ImportProcessDeps {
 export interface ChildScript {
   readonly path: string;
   readonly execArgv: readonly string[];
+}
+
+export interface QueuedImportOptions extends ImportOptions {
+  /**
+   * The sources are files already in this process's memory (a request's body): they are read at
+   * once and written to the spool as the import is queued, so the body is let go before the
+   * import's turn and the store's copy (importSpool.ts).
+   */
+  readonly spool?: boolean | undefined;
 }
 
 /** What the child says of one import (the rest, classification requests, are the child's own). */
@@ -94,17 +106,24 @@ export class ImportProcess {
    * files of an HTTP import are its request's body, and a queue of imports whose clients had left
    * held every body until its turn (85 queued 64 MB imports took the host to 4.2 GB).
    */
-  import(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions = {}): Promise<ImportSummary> {
+  import(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, queued: QueuedImportOptions = {}): Promise<ImportSummary> {
+    const { spool, ...options } = queued;
     this.queued++;
+    // Files already in memory go to the spool at once, before the import's turn: a request queued
+    // behind another lets go of its body too.
+    const spooling = spool === true ? this.deps.spool?.spool(sources, options.signal) : undefined;
+    // Its failure is the import's, told when its turn comes (or never, if it is cancelled first).
+    spooling?.catch(() => undefined);
     // What the queue holds of this import until its turn: nothing once it is cancelled. Not even
     // its signal: an abort's reason is an error whose stack keeps the caller's frames (the route's
     // request and body) alive.
-    let waiting: { sources: typeof sources; options: ImportOptions } | undefined = { sources, options };
+    let waiting: { sources: typeof sources; options: ImportOptions } | undefined = { sources: spooling ? [] : sources, options };
     const summary = cancelledSummary(options.files);
     let dropped!: (summary: ImportSummary) => void;
     const cancelledWhileQueued = new Promise<ImportSummary>((resolve) => (dropped = resolve));
     const drop = (): void => {
       waiting = undefined;
+      void spooling?.then((spooled) => this.deps.spool?.discard(spooled.files), () => undefined);
       dropped(summary);
     };
     if (options.signal?.aborted) drop();
@@ -116,7 +135,7 @@ export class ImportProcess {
         waiting = undefined;
         if (held === undefined) return summary;
         held.options.signal?.removeEventListener('abort', drop);
-        return this.run(held.sources, held.options);
+        return spooling ? this.runSpooled(spooling, held.options) : this.run(held.sources, held.options);
       })
       .finally(() => {
         if (--this.queued === 0) void this.endSession();
@@ -148,6 +167,16 @@ export class ImportProcess {
     return this.closing;
   }
 
+  /** An import whose files were spooled: the files it did not read are removed after it. */
+  private async runSpooled(spooling: Promise<Spooled>, options: ImportOptions): Promise<ImportSummary> {
+    const spooled = await spooling;
+    try {
+      return await this.run(spooled.sources, options);
+    } finally {
+      await this.deps.spool?.discard(spooled.files);
+    }
+  }
+
   private async run(sources: Iterable<ImportSource> | AsyncIterable<ImportSource>, options: ImportOptions): Promise<ImportSummary> {
     if (this.closing) throw new Error('The store is closed.');
     if (!this.session) {
@@ -157,7 +186,7 @@ export class ImportProcess {
       try {
         await this.deps.beforeSession?.(options.signal);
       } catch (error) {
-        if (options.signal?.aborted) return cancelledBeforeStart(options);
+        if (options.signal?.aborted) return cancelledSummary(options.files);
         throw error;
       }
     }
@@ -327,7 +356,7 @@ export class ImportProcess {
   }
 }
 
-/** What an import cancelled before it began reports: nothing read, nothing written. */
+/** What an import cancelled before it began (queued, or while the store was copied) reports: nothing read, nothing written. */
 function cancelledSummary(files: number | undefined): ImportSummary {
   return { filesDone: 0, files, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
 }
@@ -341,6 +370,7 @@ async function nextSource(files: AsyncIterator<ImportSource>): Promise<{ source:
   if (next.done) return { source: undefined };
   const source = next.value;
   if ('parsed' in source) return { source: { name: source.name, parsed: source.parsed } };
+  if ('spooled' in source) return { source: { name: source.name, spooled: source.spooled } };
   if ('jsonText' in source) return { source: { name: source.name, jsonText: source.jsonText }, taken: source.taken?.bind(source) };
   try {
     return { source: { name: source.name, text: await source.text() } };
@@ -362,9 +392,4 @@ function importHostScript(): ChildScript | false {
     path: fileURLToPath(new URL('./importHost.ts', import.meta.url)),
     execArgv: ['--experimental-strip-types', '--disable-warning=ExperimentalWarning'],
   };
-}
-
-/** An import cancelled before it wrote anything (while the store was being backed up). */
-function cancelledBeforeStart(options: ImportOptions): ImportSummary {
-  return { files: options.files, filesDone: 0, found: 0, imported: 0, updated: 0, duplicates: 0, failed: 0, failures: [], formats: {}, cancelled: true, elapsedMs: 0 };
 }

@@ -28,6 +28,8 @@ export type SourceMessage =
    * them (at most SOURCE_PIECE_BYTES), `more` when further pieces follow (the child asks for each).
    */
   | { readonly name: string; readonly jsonText: Uint8Array; readonly more?: boolean }
+  /** A spooled file (importSpool.ts): the child reads it by its path. */
+  | { readonly name: string; readonly spooled: string }
   | { readonly name: string; readonly error: { readonly message: string; readonly code: string; readonly syscall: string } };
 
 /**

@@ -12,6 +12,7 @@ import { DomainError } from '../errors.ts';
 import { authorOf, type Author } from '../history/authors.ts';
 import { parseImportFile } from './detect.ts';
 import { textOfJsonString } from './jsonText.ts';
+import { readSpooled } from './importSpool.ts';
 import { isFileError } from './files.ts';
 import { suggestName } from '../assets/content.ts';
 import { BatchPreparer } from './batchPreparer.ts';
@@ -38,6 +39,11 @@ export type ImportSource =
       readonly jsonText: Uint8Array;
       /** Called once the import has the text of its own (decoded, or copied to its process): the bytes may then be freed. */
       taken?(): void;
+    }
+  | {
+      readonly name: string;
+      /** The path of a file holding what `jsonText` would (importSpool.ts): read where the import runs, removed once read. */
+      readonly spooled: string;
     };
 
 export interface ImportCounts {
@@ -237,6 +243,7 @@ class ImportRun {
   private async parse(source: ImportSource): Promise<ParsedFile | undefined> {
     try {
       if ('parsed' in source) return source.parsed;
+      if ('spooled' in source) return parseImportFile(source.name, textOfJsonString(await readSpooled(source.spooled)), this.options.format);
       if (!('jsonText' in source)) return parseImportFile(source.name, await source.text(), this.options.format);
       const text = textOfJsonString(source.jsonText);
       source.taken?.();

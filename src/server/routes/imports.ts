@@ -86,7 +86,8 @@ export const importRoutes: RouteModule = (router, { core }) => {
       ctx,
       core.context.logger,
       op.import,
-      (signal, onProgress) => core.imports.import(files.sources, { signal, onProgress, files: files.count, format: request.format, batchSize: request.batchSize }),
+      // The body's files go to the spool before the copy taken before an import: the body is let go first.
+      (signal, onProgress) => core.imports.import(files.sources, { signal, onProgress, files: files.count, format: request.format, batchSize: request.batchSize, spool: true }),
       (summary) => {
         // Not an error: one line, so a log shows where an import stopped.
         if (summary.cancelled) core.context.logger.info(`Import cancelled by its client after ${summary.imported} of ${summary.found} snippets.`);
