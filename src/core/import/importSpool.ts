@@ -9,9 +9,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ImportSource } from './importer.ts';
+import { removeSpoolFile } from './spoolFile.ts';
 
 /** The folder, in the data directory. */
 export const SPOOL_FOLDER = 'import-spool';
@@ -53,7 +54,7 @@ export class ImportSpool {
         await writeFile(path, source.jsonText, { mode: 0o600 });
       } catch {
         // A full or read-only disk: this file and the rest go as without a spool.
-        await removeFile(path);
+        await removeSpoolFile(path);
         ahead.push(source);
         break;
       }
@@ -66,7 +67,7 @@ export class ImportSpool {
 
   /** Removes the files the import did not read (it stopped, or failed). */
   async discard(files: readonly string[]): Promise<void> {
-    await Promise.all(files.map(removeFile));
+    await Promise.all(files.map(removeSpoolFile));
   }
 }
 
@@ -83,18 +84,4 @@ async function* rest(ahead: readonly ImportSource[], iterator: Iterator<ImportSo
     if (next.done === true) return;
     yield next.value;
   }
-}
-
-/** A spooled file's bytes, read where the import runs; the file goes once read. */
-export async function readSpooled(path: string): Promise<Uint8Array> {
-  try {
-    return await readFile(path);
-  } finally {
-    await removeFile(path);
-  }
-}
-
-/** Removes a spool file if it is there: a file already gone, or a folder gone with it, is not an error. */
-async function removeFile(path: string): Promise<void> {
-  await rm(path, { force: true }).catch(() => undefined);
 }

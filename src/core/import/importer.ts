@@ -12,7 +12,7 @@ import { DomainError } from '../errors.ts';
 import { authorOf, type Author } from '../history/authors.ts';
 import { parseImportFile } from './detect.ts';
 import { textOfJsonString } from './jsonText.ts';
-import { readSpooled } from './importSpool.ts';
+import { readSpooled } from './spoolFile.ts';
 import { isFileError } from './files.ts';
 import { suggestName } from '../assets/content.ts';
 import { BatchPreparer } from './batchPreparer.ts';

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, waitFor, withCore } from '../../support/helpers.ts';
-import { ImportSpool, SPOOL_FOLDER, readSpooled } from '../../../src/core/import/importSpool.ts';
+import { ImportSpool, SPOOL_FOLDER } from '../../../src/core/import/importSpool.ts';
+import { readSpooled } from '../../../src/core/import/spoolFile.ts';
 import { SnippetImporter, type ImportSource } from '../../../src/core/import/importer.ts';
 import { ImportProcess, type ImportProcessDeps } from '../../../src/core/import/importProcess.ts';
 import { BulkWriter } from '../../../src/core/assets/bulkWriter.ts';
@@ -167,14 +168,16 @@ test('imports queued behind another are spooled at once; one cancelled in the qu
     const events: string[] = [];
     let open!: () => void;
     const imports = spoolingImports(core, events, undefined, new Promise<void>((resolve) => (open = resolve)));
+    const stop = new AbortController();
+    const first = imports.import([bytesFile('a.code-snippets', 100, 0, events)], { spool: true });
+    let firstDone = false;
+    void first.then(() => (firstDone = true));
+    const second = imports.import([bytesFile('b.code-snippets', 10, 1000, events)], { spool: true, signal: stop.signal });
+    const third = imports.import([bytesFile('c.code-snippets', 10, 2000, events)], { spool: true });
     try {
-      const first = imports.import([bytesFile('a.code-snippets', 100, 0, events)], { spool: true });
-      const stop = new AbortController();
-      const second = imports.import([bytesFile('b.code-snippets', 10, 1000, events)], { spool: true, signal: stop.signal });
-      const third = imports.import([bytesFile('c.code-snippets', 10, 2000, events)], { spool: true });
-      // The first waits for the store's copy: the others' bodies are let go meanwhile.
-      await waitFor(() => events.includes('taken b.code-snippets') && events.includes('taken c.code-snippets'), 5000);
-      assert.ok(events.indexOf('copy of the store') < events.indexOf('taken b.code-snippets'), 'b spooled while a waited for its copy');
+      // The first waits for the store's copy (held shut here): the others' bodies are let go meanwhile.
+      await waitFor(() => events.includes('copy of the store') && events.includes('taken b.code-snippets') && events.includes('taken c.code-snippets'), 5000);
+      assert.equal(firstDone, false, 'b and c spooled while a waited for its copy');
       stop.abort();
       assert.equal((await second).cancelled, true);
       open();
@@ -183,6 +186,7 @@ test('imports queued behind another are spooled at once; one cancelled in the qu
       assert.equal(core.assets.identifiers().length, 110);
     } finally {
       open();
+      await Promise.allSettled([first, second, third]);
       await imports.close();
     }
   });
