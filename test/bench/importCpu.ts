@@ -14,7 +14,8 @@ import { loadavg } from 'node:os';
 import { Satchel } from '../../src/core/satchel.ts';
 import { generateCorpus } from './corpus.ts';
 import { removeDir, tempDataDir } from './processes.ts';
-import { SnippetImporter, type ImportSource } from '../../src/core/import/importer.ts';
+import { SnippetImporter } from '../../src/core/import/importer.ts';
+import type { ImportSource } from '../../src/core/import/importSource.ts';
 import { BulkWriter } from '../../src/core/assets/bulkWriter.ts';
 import { BatchPreparer } from '../../src/core/import/batchPreparer.ts';
 

@@ -12,7 +12,7 @@ import { BACKGROUND_PRIORITY, lowerPriority } from '../../src/core/childPriority
 import { Git } from '../../src/core/sync/git.ts';
 import { ModelProcess } from '../../src/core/models/modelProcess.ts';
 import type { EncoderRequest } from '../../src/core/models/encoderProtocol.ts';
-import type { ImportSource } from '../../src/core/import/importer.ts';
+import type { ImportSource } from '../../src/core/import/importSource.ts';
 import { tempDir, withCore } from '../support/helpers.ts';
 import { FileStamps } from '../../src/core/memories/fileStamps.ts';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { startTestServer, request, type TestServer } from '../support/helpers.ts';
-import type { ImportSource } from '../../src/core/import/importer.ts';
+import type { ImportSource } from '../../src/core/import/importSource.ts';
 
 let h: TestServer;
 before(async () => {

@@ -18,7 +18,7 @@ import { piecesArchiveRecords } from '../../src/core/import/piecesArchive.ts';
 import { diskArchive } from '../../src/core/import/piecesArchiveDisk.ts';
 import { resolvePiecesOs } from '../../src/core/import/piecesOs.ts';
 import { listPiecesLibrary, piecesOsSources } from '../../src/core/import/piecesOsLibrary.ts';
-import type { ImportSource } from '../../src/core/import/importer.ts';
+import type { ImportSource } from '../../src/core/import/importSource.ts';
 import type { Asset } from '../../src/core/piecesTypes.ts';
 import { ANNOTATIONS, ANCHOR_POINT, ASSETS, CONVERSATION, MESSAGES, PNG, TEXTS } from '../fixtures/piecesOs/library.ts';
 

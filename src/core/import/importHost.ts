@@ -8,7 +8,7 @@
 import type { ChangeEvent } from '../events.ts';
 import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { openImportStore } from './importStore.ts';
-import type { ImportSource } from './importer.ts';
+import type { ImportSource } from './importSource.ts';
 import { errorMessage, type FromChild, type ImportStart, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
 
 // node:sqlite's "experimental" warning is for developers; this process's stderr is the store's log.

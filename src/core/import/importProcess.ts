@@ -23,7 +23,8 @@ import { Calls } from '../rpc/calls.ts';
 import { lowerPriority } from '../childPriority.ts';
 import { dataHostNodeFlags } from '../hostNodeFlags.ts';
 import { isFileError } from './files.ts';
-import type { ImportOptions, ImportSource, ImportSummary, SnippetImporter } from './importer.ts';
+import type { ImportOptions, ImportSummary, SnippetImporter } from './importer.ts';
+import type { ImportSource } from './importSource.ts';
 import type { ImportSpool, Spooled } from './importSpool.ts';
 import { bundledImportHost, relayedError, SOURCE_PIECE_BYTES, type FromChild, type ImportHostData, type SourceMessage, type ToChild } from './importProtocol.ts';
 

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ImportSource } from './importer.ts';
+import type { ImportSource } from './importSource.ts';
 import { removeSpoolFile } from './spoolFile.ts';
 
 /** The folder, in the data directory. */
@@ -40,6 +40,7 @@ export class ImportSpool {
     const iterator = Symbol.asyncIterator in given ? given[Symbol.asyncIterator]() : given[Symbol.iterator]();
     const ahead: ImportSource[] = [];
     const files: string[] = [];
+    let folderMade = false;
     while (!signal?.aborted) {
       const next = await iterator.next();
       if (next.done === true) return { sources: ahead, files };
@@ -50,7 +51,8 @@ export class ImportSpool {
       }
       const path = join(this.folder, `${randomUUID()}.json`);
       try {
-        mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+        if (!folderMade) mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+        folderMade = true;
         await writeFile(path, source.jsonText, { mode: 0o600 });
       } catch {
         // A full or read-only disk: this file and the rest go as without a spool.

@@ -10,41 +10,13 @@ import { languageFromHints } from '../classify/hints.ts';
 import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
 import { DomainError } from '../errors.ts';
 import { authorOf, type Author } from '../history/authors.ts';
-import { parseImportFile } from './detect.ts';
-import { textOfJsonString } from './jsonText.ts';
-import { readSpooled } from './spoolFile.ts';
+import { parsedSource, type ImportSource } from './importSource.ts';
 import { isFileError } from './files.ts';
 import { suggestName } from '../assets/content.ts';
 import { BatchPreparer } from './batchPreparer.ts';
 import type { PreparedAsset } from './preparedAsset.ts';
 import type { ImportedSnippet, ImportFormat, ItemFailure, ParsedFile } from './types.ts';
 import type { VaultConversation } from '../sync/vaultConversations.ts';
-
-/** A file to import: its text, or what a client already read of it (a file too large for one request, sent in parts). */
-export type ImportSource =
-  | {
-      /** What the summary calls the file (a path or a picked file's name). */
-      readonly name: string;
-      /** The file's text; read when the importer gets to it, so a folder is never held at once. */
-      text(): Promise<string> | string;
-    }
-  | { readonly name: string; readonly parsed: ParsedFile }
-  | {
-      readonly name: string;
-      /**
-       * The file's text as the UTF-8 bytes of a JSON string, quotes included, as a request body
-       * carries it: decoded where the import runs, so the process that received the request never
-       * holds the text as a string (issue 34).
-       */
-      readonly jsonText: Uint8Array;
-      /** Called once the import has the text of its own (decoded, or copied to its process): the bytes may then be freed. */
-      taken?(): void;
-    }
-  | {
-      readonly name: string;
-      /** The path of a file holding what `jsonText` would (importSpool.ts): read where the import runs, removed once read. */
-      readonly spooled: string;
-    };
 
 export interface ImportCounts {
   /** Files read so far, and the number given (undefined while a folder is still being listed). */
@@ -242,12 +214,7 @@ class ImportRun {
   /** The file's snippets, or undefined when it cannot be read or parsed (counted as a failed file, done). */
   private async parse(source: ImportSource): Promise<ParsedFile | undefined> {
     try {
-      if ('parsed' in source) return source.parsed;
-      if ('spooled' in source) return parseImportFile(source.name, textOfJsonString(await readSpooled(source.spooled)), this.options.format);
-      if (!('jsonText' in source)) return parseImportFile(source.name, await source.text(), this.options.format);
-      const text = textOfJsonString(source.jsonText);
-      source.taken?.();
-      return parseImportFile(source.name, text, this.options.format);
+      return await parsedSource(source, this.options.format);
     } catch (error) {
       if (!(error instanceof DomainError) && !isFileError(error)) throw error;
       this.fail({ source: source.name, reason: (error as Error).message });

@@ -4,7 +4,7 @@
  * conversations with their messages. Each part is read only when the import asks for it, so a
  * cancelled import stops reading, and memory holds one part, never the library.
  */
-import type { ImportSource } from './importer.ts';
+import type { ImportSource } from './importSource.ts';
 import { itemsOf, idOf, PiecesIndex, type Json, type RelatedKind } from './piecesIndex.ts';
 import { piecesPart, type PiecesConversation } from './piecesRecords.ts';
 import { readPiecesJson, type PiecesOs } from './piecesOs.ts';

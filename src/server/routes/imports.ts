@@ -19,7 +19,7 @@ import { input } from '../http.ts';
 import { longOperationReply } from '../ndjson.ts';
 import { route, type RouteModule } from './deps.ts';
 import { SnippetCollector } from '../../core/import/types.ts';
-import type { ImportSource } from '../../core/import/importer.ts';
+import type { ImportSource } from '../../core/import/importSource.ts';
 import { isKnownSpecific } from '../../core/assets/specifics.ts';
 import { importOperations as op } from '../../wire/imports.ts';
 import type { BodyOut } from '../../wire/operation.ts';
@@ -63,8 +63,9 @@ function sourcesOf(ctx: object, request: BodyOut<typeof op.import>): { readonly 
 
 /**
  * The sources one at a time, each let go of once the import has taken it, and `done` once it has
- * taken them all (asked for the next after the last: the import process copied each as it took it)
- * or stopped. The body's bytes need not stay in this process while the import process works on them.
+ * taken them all (asked for the next after the last: the spool wrote each, or the import process
+ * copied each as it took it) or stopped. The body's bytes need not stay in this process while the
+ * import works on them.
  */
 function* handedOnce(sources: Array<ImportSource | undefined>, done: () => void): Generator<ImportSource> {
   try {
@@ -86,7 +87,7 @@ export const importRoutes: RouteModule = (router, { core }) => {
       ctx,
       core.context.logger,
       op.import,
-      // The body's files go to the spool before the copy taken before an import: the body is let go first.
+      // The body's files go to the spool as the import is queued (importSpool.ts): the body is let go then.
       (signal, onProgress) => core.imports.import(files.sources, { signal, onProgress, files: files.count, format: request.format, batchSize: request.batchSize, spool: true }),
       (summary) => {
         // Not an error: one line, so a log shows where an import stopped.

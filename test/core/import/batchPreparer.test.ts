@@ -12,7 +12,7 @@ import { indexedDocument } from '../../../src/core/search/indexedDocument.ts';
 import { wordIndexText } from '../../../src/core/search/tokens.ts';
 import { defaultFingerprintOptions, fingerprints } from '../../../src/core/connector/fingerprint.ts';
 import { textHash } from '../../../src/core/connector/fingerprint.ts';
-import type { ImportSource } from '../../../src/core/import/importer.ts';
+import type { ImportSource } from '../../../src/core/import/importSource.ts';
 import { withCore } from '../../support/helpers.ts';
 
 const TEXTS = [

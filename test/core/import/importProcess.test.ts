@@ -10,18 +10,11 @@ import { join } from 'node:path';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { tempDir, waitFor, withCore } from '../../support/helpers.ts';
 import { isAlive } from '../../support/processes.ts';
-import { SnippetImporter, type ImportSource } from '../../../src/core/import/importer.ts';
 import { ImportProcess, type ChildScript } from '../../../src/core/import/importProcess.ts';
+import { importProcessFor, snippetFile, snippetFileBytes } from '../../support/importSources.ts';
 import { SOURCE_PIECE_BYTES } from '../../../src/core/import/importProtocol.ts';
-import { BulkWriter } from '../../../src/core/assets/bulkWriter.ts';
-import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
 import { DATA_HOST_NODE_FLAGS, NO_NODE_FLAGS_ENV, dataHostNodeFlags } from '../../../src/core/hostNodeFlags.ts';
 
-function file(name: string, count: number, from = 0): ImportSource {
-  const entries = Array.from({ length: count }, (_, i) => [`Proc ${from + i}`, { scope: 'typescript', prefix: ['proc'], body: `export const proc${from + i} = ${from + i}; // ${'p'.repeat((from + i) % 300)}` }]);
-  const text = JSON.stringify(Object.fromEntries(entries));
-  return { name, text: () => text };
-}
 
 
 
@@ -40,7 +33,7 @@ test('the batches are written by a child process: none commits on the store\'s o
     const missing = Object.assign(new Error("ENOENT: no such file or directory, open 'gone.json'"), { code: 'ENOENT', syscall: 'open' });
     let summary;
     try {
-      summary = await core.imports.import([file('a.code-snippets', 1500), { name: 'gone.json', text: () => Promise.reject(missing) }, file('b.code-snippets', 500, 1500)], {
+      summary = await core.imports.import([snippetFile('a.code-snippets', 1500), { name: 'gone.json', text: () => Promise.reject(missing) }, snippetFile('b.code-snippets', 500, 1500)], {
         batchSize: 250,
         onProgress: () => void pids.add(core.imports.pid ?? -1),
       });
@@ -64,7 +57,7 @@ test('a child that dies mid-import fails that import with the reason; its batche
   await withCore(async (core) => {
     let killed = false;
     const failed = await core.imports
-      .import([file('a.code-snippets', 3000)], {
+      .import([snippetFile('a.code-snippets', 3000)], {
         batchSize: 100,
         onProgress: (progress) => {
           if (progress.imported >= 300 && !killed) {
@@ -80,7 +73,7 @@ test('a child that dies mid-import fails that import with the reason; its batche
     assert.match(String(failed?.message), /import process was killed by SIGKILL/);
     const stored = core.assets.identifiers().length;
     assert.ok(stored >= 300 && stored < 3000 && stored % 100 === 0, `${stored} stored`);
-    const rest = await core.imports.import([file('a.code-snippets', 3000)]);
+    const rest = await core.imports.import([snippetFile('a.code-snippets', 3000)]);
     assert.deepEqual([rest.imported, rest.duplicates], [3000 - stored, stored]);
     assert.equal(core.assets.identifiers().length, 3000);
   });
@@ -93,7 +86,7 @@ test('closing the store during an import fails it, waits for the child, and leav
     let pid: number | undefined;
     let closing: Promise<void> | undefined;
     const outcome = core.imports
-      .import([file('a.code-snippets', 3000)], {
+      .import([snippetFile('a.code-snippets', 3000)], {
         batchSize: 100,
         onProgress: (progress) => {
           pid ??= core.imports.pid;
@@ -126,20 +119,7 @@ test('closing the store during an import fails it, waits for the child, and leav
  * ready: the imports then run in this process, which writes them.
  */
 function importsWithChild(core: Satchel, script: ChildScript, warn: (message: string) => void = () => {}): ImportProcess {
-  return new ImportProcess({
-    child: { path: core.context.database.path, schemaVersion: core.context.database.schemaVersion },
-    inProcess: new SnippetImporter({
-      writer: new BulkWriter(core.context, core.assets.bulkTargets()),
-      isSaved: () => false,
-      classify: async () => 'ts',
-      preparer: new BatchPreparer(false),
-    }),
-    session: () => core.assets.deferMerging(),
-    classify: async () => 'ts',
-    adopt: () => assert.fail('nothing is written elsewhere'),
-    script,
-    logger: { info() {}, warn, error() {} },
-  });
+  return importProcessFor(core, { script, logger: { info() {}, warn, error() {} } });
 }
 
 test('a child that cannot open the store (ends before it is ready): the import runs in this process instead, and the next ones too', async () => {
@@ -148,11 +128,11 @@ test('a child that cannot open the store (ends before it is ready): the import r
     writeFileSync(script, "process.stderr.write('no SQLite here\\n'); process.exit(3);\n");
     const warnings: string[] = [];
     const imports = importsWithChild(core, { path: script, execArgv: [] }, (message) => void warnings.push(message));
-    const first = await imports.import([file('a.code-snippets', 40)]);
+    const first = await imports.import([snippetFile('a.code-snippets', 40)]);
     assert.equal(first.imported, 40);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0]!, /exited with code 3 before it started: no SQLite here; importing in this process instead/);
-    const second = await imports.import([file('b.code-snippets', 10, 40)]);
+    const second = await imports.import([snippetFile('b.code-snippets', 10, 40)]);
     assert.equal(second.imported, 10);
     assert.equal(warnings.length, 1, 'no second attempt to start the child');
     assert.equal(core.assets.identifiers().length, 50);
@@ -168,7 +148,7 @@ test("the import process is started with the data host's V8 flags, the script's 
     // A stand-in child: it writes the Node flags it was given and ends before it is ready (the import then runs here).
     writeFileSync(script, `require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.execArgv)); process.exit(3);\n`);
     const imports = importsWithChild(core, { path: script, execArgv: ['--max-semi-space-size=8'] });
-    assert.equal((await imports.import([file('a.code-snippets', 5)])).imported, 5);
+    assert.equal((await imports.import([snippetFile('a.code-snippets', 5)])).imported, 5);
     await imports.close();
     assert.deepEqual(DATA_HOST_NODE_FLAGS, ['--max-semi-space-size=2', '--heap-growing-percent=20']);
     assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), [...DATA_HOST_NODE_FLAGS, '--max-semi-space-size=8']);
@@ -187,7 +167,7 @@ test('a host started without the V8 flags (its runtime refused them) forks its i
       const out = join(dir, 'execArgv.json');
       writeFileSync(script, `require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.execArgv)); process.exit(3);\n`);
       const imports = importsWithChild(core, { path: script, execArgv: [] });
-      assert.equal((await imports.import([file('a.code-snippets', 5)])).imported, 5);
+      assert.equal((await imports.import([snippetFile('a.code-snippets', 5)])).imported, 5);
       await imports.close();
       assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), []);
     });
@@ -200,14 +180,14 @@ test('a host started without the V8 flags (its runtime refused them) forks its i
 test('an import cancelled while it waits its turn settles at once: its files are never read, and the queue goes on', async () => {
   await withCore(async (core) => {
     let frontDone = false;
-    const front = core.imports.import([file('front.code-snippets', 3000)], { batchSize: 100 }).then((summary) => {
+    const front = core.imports.import([snippetFile('front.code-snippets', 3000)], { batchSize: 100 }).then((summary) => {
       frontDone = true;
       return summary;
     });
     let read = 0;
     const stop = new AbortController();
     const queued = core.imports.import([{ name: 'queued.code-snippets', text: () => (read++, '{}') }], { signal: stop.signal, files: 1 });
-    const after = core.imports.import([file('after.code-snippets', 10, 6000)]);
+    const after = core.imports.import([snippetFile('after.code-snippets', 10, 6000)]);
     stop.abort();
     const summary = await queued;
     assert.equal(frontDone, false, 'answered before the import in front of it ended');
@@ -219,17 +199,11 @@ test('an import cancelled while it waits its turn settles at once: its files are
   });
 });
 
-/** The file as a request body carries it: its text as a JSON string's bytes (the host never decodes them). */
-function bytesFile(name: string, count: number, from: number, events: string[]): ImportSource {
-  const source = file(name, count, from);
-  const text = 'text' in source ? String(source.text()) : '';
-  return { name, jsonText: Buffer.from(JSON.stringify(text)), taken: () => void events.push(`taken ${name}`) };
-}
 
 test('a file given as its JSON string\'s bytes is decoded where the import runs, and let go of once taken: before its batches are written', async () => {
   await withCore(async (core) => {
     const events: string[] = [];
-    const summary = await core.imports.import([bytesFile('a.code-snippets', 1200, 0, events), { name: 'bad.json', jsonText: Buffer.from('"unterminated') }, bytesFile('b.code-snippets', 300, 2000, events)], {
+    const summary = await core.imports.import([snippetFileBytes('a.code-snippets', 1200, 0, events), { name: 'bad.json', jsonText: Buffer.from('"unterminated') }, snippetFileBytes('b.code-snippets', 300, 2000, events)], {
       batchSize: 250,
       onProgress: (progress) => void events.push(`progress ${progress.imported}`),
     });
@@ -243,17 +217,9 @@ test('a file given as its JSON string\'s bytes is decoded where the import runs,
 
 test('in this process too (no child): the bytes are decoded as the import gets to the file, and taken then', async () => {
   await withCore(async (core) => {
-    const imports = new ImportProcess({
-      child: { path: core.context.database.path, schemaVersion: core.context.database.schemaVersion },
-      inProcess: new SnippetImporter({ writer: new BulkWriter(core.context, core.assets.bulkTargets()), isSaved: () => false, classify: async () => 'ts', preparer: new BatchPreparer(false) }),
-      session: () => core.assets.deferMerging(),
-      classify: async () => 'ts',
-      adopt: () => assert.fail('nothing is written elsewhere'),
-      script: false,
-      logger: { info() {}, warn() {}, error() {} },
-    });
+    const imports = importProcessFor(core, { script: false });
     const events: string[] = [];
-    const summary = await imports.import([bytesFile('a.code-snippets', 300, 0, events), bytesFile('b.code-snippets', 200, 1000, events)], {
+    const summary = await imports.import([snippetFileBytes('a.code-snippets', 300, 0, events), snippetFileBytes('b.code-snippets', 200, 1000, events)], {
       batchSize: 100,
       onProgress: (progress) => void events.push(`progress ${progress.imported}`),
     });
@@ -267,9 +233,9 @@ test('in this process too (no child): the bytes are decoded as the import gets t
 test('a file\'s bytes larger than a piece cross to the child in pieces and arrive whole', async () => {
   await withCore(async (core) => {
     const events: string[] = [];
-    const large = bytesFile('large.code-snippets', 9000, 0, events);
+    const large = snippetFileBytes('large.code-snippets', 9000, 0, events);
     assert.ok('jsonText' in large && large.jsonText.length > 2 * SOURCE_PIECE_BYTES, 'three pieces at least');
-    const summary = await core.imports.import([large, bytesFile('small.code-snippets', 10, 20_000, events)], { batchSize: 1000 });
+    const summary = await core.imports.import([large, snippetFileBytes('small.code-snippets', 10, 20_000, events)], { batchSize: 1000 });
     assert.deepEqual([summary.imported, summary.failed], [9010, 0]);
     assert.deepEqual(events, ['taken large.code-snippets', 'taken small.code-snippets'], 'each taken once, after its last piece');
     assert.equal(core.assets.identifiers().length, 9010);

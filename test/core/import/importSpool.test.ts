@@ -10,17 +10,11 @@ import { join } from 'node:path';
 import { tempDir, waitFor, withCore } from '../../support/helpers.ts';
 import { ImportSpool, SPOOL_FOLDER } from '../../../src/core/import/importSpool.ts';
 import { readSpooled } from '../../../src/core/import/spoolFile.ts';
-import { SnippetImporter, type ImportSource } from '../../../src/core/import/importer.ts';
-import { ImportProcess, type ImportProcessDeps } from '../../../src/core/import/importProcess.ts';
-import { BulkWriter } from '../../../src/core/assets/bulkWriter.ts';
-import { BatchPreparer } from '../../../src/core/import/batchPreparer.ts';
+import type { ImportSource } from '../../../src/core/import/importSource.ts';
+import type { ImportProcess } from '../../../src/core/import/importProcess.ts';
+import { importProcessFor, snippetFileBytes } from '../../support/importSources.ts';
 import type { Satchel } from '../../../src/core/satchel.ts';
 
-/** A VS Code snippet file as a request body carries it: its text as a JSON string's bytes. */
-function bytesFile(name: string, count: number, from: number, events: string[]): ImportSource {
-  const entries = Array.from({ length: count }, (_, i) => [`Spooled ${from + i}`, { scope: 'typescript', prefix: ['sp'], body: `export const spooled${from + i} = ${from + i};` }]);
-  return { name, jsonText: Buffer.from(JSON.stringify(JSON.stringify(Object.fromEntries(entries)))), taken: () => void events.push(`taken ${name}`) };
-}
 
 const spooledFiles = (dataDir: string): string[] => (existsSync(join(dataDir, SPOOL_FOLDER)) ? readdirSync(join(dataDir, SPOOL_FOLDER)) : []);
 
@@ -36,9 +30,9 @@ test('each file given as bytes is written and let go, in order; other sources pa
   try {
     const events: string[] = [];
     const text: ImportSource = { name: 'read.json', text: () => '{}' };
-    const a = bytesFile('a.code-snippets', 3, 0, events);
+    const a = snippetFileBytes('a.code-snippets', 3, 0, events);
     const spool = new ImportSpool(dataDir);
-    const spooled = await spool.spool([a, text, bytesFile('b.code-snippets', 2, 10, events)]);
+    const spooled = await spool.spool([a, text, snippetFileBytes('b.code-snippets', 2, 10, events)]);
     assert.deepEqual(events, ['taken a.code-snippets', 'taken b.code-snippets'], 'each let go once written, before the import begins');
     const out = await all(spooled.sources);
     assert.deepEqual(out.map((source) => source.name), ['a.code-snippets', 'read.json', 'b.code-snippets']);
@@ -68,12 +62,12 @@ test('where a file cannot be written, it and the rest go as without a spool: rea
     let finished = false;
     async function* sources(): AsyncGenerator<ImportSource> {
       try {
-        yield bytesFile('a.code-snippets', 2, 0, events);
+        yield snippetFileBytes('a.code-snippets', 2, 0, events);
         // The spool's folder can no longer be made: a file holds its name.
         rmSync(folder, { recursive: true, force: true });
         writeFileSync(folder, 'not a folder');
-        yield bytesFile('b.code-snippets', 2, 10, events);
-        yield bytesFile('c.code-snippets', 2, 20, events);
+        yield snippetFileBytes('b.code-snippets', 2, 10, events);
+        yield snippetFileBytes('c.code-snippets', 2, 20, events);
       } finally {
         // A request's body is let go here (routes/imports.ts): never before the import took every file.
         finished = true;
@@ -88,7 +82,7 @@ test('where a file cannot be written, it and the rest go as without a spool: rea
     rmSync(folder);
     const stop = new AbortController();
     stop.abort();
-    const after = await new ImportSpool(dataDir).spool([bytesFile('d.code-snippets', 2, 0, events)], stop.signal);
+    const after = await new ImportSpool(dataDir).spool([snippetFileBytes('d.code-snippets', 2, 0, events)], stop.signal);
     assert.ok('jsonText' in (await all(after.sources))[0]!, 'after the signal, nothing is written');
     assert.deepEqual(spooledFiles(dataDir), []);
   } finally {
@@ -98,21 +92,15 @@ test('where a file cannot be written, it and the rest go as without a spool: rea
 
 /** An ImportProcess of `core`'s store with a spool in its data directory, noting when the copy before the session would be taken. */
 function spoolingImports(core: Satchel, events: string[], script?: false, gate?: Promise<void>): ImportProcess {
-  const deps: ImportProcessDeps = {
-    child: { path: core.context.database.path, schemaVersion: core.context.database.schemaVersion },
-    inProcess: new SnippetImporter({ writer: new BulkWriter(core.context, core.assets.bulkTargets()), isSaved: () => false, classify: async () => 'ts', preparer: new BatchPreparer(false) }),
-    session: () => core.assets.deferMerging(),
-    classify: async () => 'ts',
+  return importProcessFor(core, {
     beforeSession: async () => {
       events.push('copy of the store');
       await gate;
     },
     adopt: (changes) => core.assets.adoptWritten(changes.flatMap((change) => (change.kind === 'asset' ? [change.id] : []))),
     spool: new ImportSpool(core.dataDir),
-    logger: { info() {}, warn() {}, error() {} },
     ...(script === false ? { script } : {}),
-  };
-  return new ImportProcess(deps);
+  });
 }
 
 for (const where of ['the import process', 'this process'] as const) {
@@ -121,7 +109,7 @@ for (const where of ['the import process', 'this process'] as const) {
       const events: string[] = [];
       const imports = spoolingImports(core, events, where === 'this process' ? false : undefined);
       try {
-        const summary = await imports.import([bytesFile('a.code-snippets', 300, 0, events), bytesFile('b.code-snippets', 200, 1000, events)], {
+        const summary = await imports.import([snippetFileBytes('a.code-snippets', 300, 0, events), snippetFileBytes('b.code-snippets', 200, 1000, events)], {
           batchSize: 100,
           spool: true,
           onProgress: (progress) => void events.push(`progress ${progress.imported}`),
@@ -132,7 +120,7 @@ for (const where of ['the import process', 'this process'] as const) {
         assert.deepEqual(spooledFiles(core.dataDir), []);
         // Without `spool`, the bytes are taken as the import gets to each file: after the copy.
         events.length = 0;
-        await imports.import([bytesFile('c.code-snippets', 10, 5000, events)], { batchSize: 100 });
+        await imports.import([snippetFileBytes('c.code-snippets', 10, 5000, events)], { batchSize: 100 });
         assert.deepEqual(events.filter((event) => !event.startsWith('progress')), ['copy of the store', 'taken c.code-snippets']);
       } finally {
         await imports.close();
@@ -147,7 +135,7 @@ test('an import that stops before it reads its spooled files leaves none behind'
     const stop = new AbortController();
     const imports = spoolingImports(core, events);
     try {
-      const summary = await imports.import([bytesFile('a.code-snippets', 50, 0, events), bytesFile('b.code-snippets', 50, 100, events)], {
+      const summary = await imports.import([snippetFileBytes('a.code-snippets', 50, 0, events), snippetFileBytes('b.code-snippets', 50, 100, events)], {
         spool: true,
         signal: stop.signal,
         // The first progress stops it: b is never read.
@@ -169,11 +157,11 @@ test('imports queued behind another are spooled at once; one cancelled in the qu
     let open!: () => void;
     const imports = spoolingImports(core, events, undefined, new Promise<void>((resolve) => (open = resolve)));
     const stop = new AbortController();
-    const first = imports.import([bytesFile('a.code-snippets', 100, 0, events)], { spool: true });
+    const first = imports.import([snippetFileBytes('a.code-snippets', 100, 0, events)], { spool: true });
     let firstDone = false;
     void first.then(() => (firstDone = true));
-    const second = imports.import([bytesFile('b.code-snippets', 10, 1000, events)], { spool: true, signal: stop.signal });
-    const third = imports.import([bytesFile('c.code-snippets', 10, 2000, events)], { spool: true });
+    const second = imports.import([snippetFileBytes('b.code-snippets', 10, 1000, events)], { spool: true, signal: stop.signal });
+    const third = imports.import([snippetFileBytes('c.code-snippets', 10, 2000, events)], { spool: true });
     try {
       // The first waits for the store's copy (held shut here): the others' bodies are let go meanwhile.
       await waitFor(() => events.includes('copy of the store') && events.includes('taken b.code-snippets') && events.includes('taken c.code-snippets'), 5000);

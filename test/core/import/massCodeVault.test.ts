@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { withCore } from '../../support/helpers.ts';
 import { importInputs } from '../../../src/core/import/importInputs.ts';
 import { fragmentsOf } from '../../../src/core/import/massCodeVault.ts';
-import type { ImportSource } from '../../../src/core/import/importer.ts';
+import type { ImportSource } from '../../../src/core/import/importSource.ts';
 
 const vault = fileURLToPath(new URL('../../fixtures/import/masscode-vault/', import.meta.url));
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { TfIdf } from '../../../src/core/search/related.ts';
 import { EXACT_SIMILARITY_MAX } from '../../../src/core/assets/similarity.ts';
 import { withCore } from '../../support/helpers.ts';
-import type { ImportSource } from '../../../src/core/import/importer.ts';
+import type { ImportSource } from '../../../src/core/import/importSource.ts';
 import { codeSeed } from '../../support/assetFixtures.ts';
 import { TEST_WRITE } from '../../support/authors.ts';
 

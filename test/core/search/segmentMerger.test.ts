@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { Satchel } from '../../../src/core/satchel.ts';
 import { tempDir, withCore } from '../../support/helpers.ts';
-import type { ImportSource } from '../../../src/core/import/importer.ts';
+import type { ImportSource } from '../../../src/core/import/importSource.ts';
 
 const TABLES = ['asset_nt', 'asset_cd'] as const;
 
