@@ -36,16 +36,20 @@ function* bytePieces(utf8: Uint8Array): Generator<Uint8Array> {
   for (let start = 0; start < utf8.length; start += PIECE_CHARS) yield jsonStringBytes(utf8.subarray(start, start + PIECE_CHARS));
 }
 
-/** What JSON.stringify writes for each byte it escapes (the control characters, `"` and `\`), by byte. */
-const ESCAPES: ReadonlyArray<string | undefined> = (() => {
+/** What JSON.stringify writes for each byte it escapes (the control characters, `"` and `\`), by byte; made on first use, not at activation. */
+let escapes: ReadonlyArray<string | undefined> | undefined;
+
+function escapeTable(): ReadonlyArray<string | undefined> {
+  if (escapes) return escapes;
   const short: Readonly<Record<number, string>> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r' };
   const hex = '0123456789abcdef';
   const table: Array<string | undefined> = new Array<string | undefined>(256).fill(undefined);
   for (let byte = 0; byte < 0x20; byte++) table[byte] = short[byte] ?? `\\u00${hex[byte >> 4]}${hex[byte & 15]}`;
   table[0x22] = '\\"';
   table[0x5c] = '\\\\';
+  escapes = table;
   return table;
-})();
+}
 
 /**
  * UTF-8 text escaped as the inside of a JSON string, as bytes: the bytes JSON.stringify's text would
@@ -62,11 +66,12 @@ export function jsonStringBytes(text: Uint8Array): Uint8Array {
     if (byte < 0x20 || byte === 0x22 || byte === 0x5c) escaped++;
   }
   if (escaped === 0) return text;
+  const table = escapeTable();
   const out = new Uint8Array(length + 5 * escaped);
   let at = 0;
   for (let index = 0; index < length; index++) {
     const byte = text[index]!;
-    const escape = ESCAPES[byte];
+    const escape = table[byte];
     if (escape === undefined) {
       out[at++] = byte;
       continue;
