@@ -119,7 +119,7 @@ export class SearchIndex {
       this.database.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.asset_cd_terms USING fts5vocab(main, 'asset_cd', 'row')");
       this.vocabulary = true;
     }
-    const statement = this.database.prepare('SELECT doc FROM temp.asset_cd_terms WHERE term = ?');
+    const statement = this.fts.prepare('SELECT doc FROM temp.asset_cd_terms WHERE term = ?');
     // A lookup merges the term's postings across segments (~50 µs at 100k assets) and frequencies
     // drift slowly, so they are remembered until the store's size moves by a tenth.
     const size = (this.database.prepare('SELECT MAX(rowid) AS n FROM assets').get() as { n: number | null }).n ?? 0;
@@ -141,7 +141,7 @@ export class SearchIndex {
 
   /** Up to `limit` of the newest rowids whose code holds the word `term`. */
   termHolders(term: string, limit: number): number[] {
-    const rows = this.database
+    const rows = this.fts
       .prepare('SELECT rowid FROM asset_cd WHERE asset_cd MATCH ? ORDER BY rowid DESC LIMIT ?')
       .all(quote(term), limit) as Array<{ rowid: number }>;
     return rows.map((row) => row.rowid);
@@ -150,7 +150,7 @@ export class SearchIndex {
   /** Up to `limit` of the newest rowids whose code holds every word of `terms`. */
   termHoldersOfAll(terms: readonly string[], limit: number): number[] {
     if (terms.length === 0) return [];
-    const rows = this.database
+    const rows = this.fts
       .prepare('SELECT rowid FROM asset_cd WHERE asset_cd MATCH ? ORDER BY rowid DESC LIMIT ?')
       .all(terms.map(quote).join(' AND '), limit) as Array<{ rowid: number }>;
     return rows.map((row) => row.rowid);
@@ -190,7 +190,7 @@ export class SearchIndex {
     this.removeNameTags(rowid);
     this.insertNameTags(rowid, document);
     if (previousCode === document.code) return;
-    this.database.prepare('DELETE FROM asset_cd WHERE rowid = ?').run(rowid);
+    this.write('DELETE FROM asset_cd WHERE rowid = ?', rowid);
     this.insertCode(rowid, document);
   }
 
@@ -202,7 +202,7 @@ export class SearchIndex {
 
   remove(rowid: number): void {
     this.removeNameTags(rowid);
-    this.database.prepare('DELETE FROM asset_cd WHERE rowid = ?').run(rowid);
+    this.write('DELETE FROM asset_cd WHERE rowid = ?', rowid);
     // After the commit: a rolled-back delete must not lose the title of an asset that stays.
     this.database.onCommit(() => this.titles.delete(rowid));
   }
@@ -212,19 +212,33 @@ export class SearchIndex {
     const tags = document.tags.slice(0, INDEXED_TAGS_CHARS);
     const title = `${name} ${tags}`;
     this.database.prepare('INSERT INTO asset_labels (rowid, label) VALUES (?, ?)').run(rowid, title);
-    this.database
-      .prepare('INSERT INTO asset_nt (rowid, name, tags, idents) VALUES (?, ?, ?, ?)')
-      .run(rowid, name, tags, document.identifiers);
+    this.write('INSERT INTO asset_nt (rowid, name, tags, idents) VALUES (?, ?, ?, ?)', rowid, name, tags, document.identifiers);
     this.titles.set(rowid, title);
   }
 
   private removeNameTags(rowid: number): void {
     this.database.prepare('DELETE FROM asset_labels WHERE rowid = ?').run(rowid);
-    this.database.prepare('DELETE FROM asset_nt WHERE rowid = ?').run(rowid);
+    this.write('DELETE FROM asset_nt WHERE rowid = ?', rowid);
   }
 
   private insertCode(rowid: number, document: IndexedDocument): void {
-    this.database.prepare('INSERT INTO asset_cd (rowid, code) VALUES (?, ?)').run(rowid, document.wordText ?? wordIndexText(document.code, document.wordIdentifiers));
+    this.write('INSERT INTO asset_cd (rowid, code) VALUES (?, ?)', rowid, document.wordText ?? wordIndexText(document.code, document.wordIdentifiers));
+  }
+
+  /**
+   * A write to an FTS5 table, at the end of the caller's transaction (Database.deferWrite: written
+   * among the caller's other writes, each snippet's terms became a segment of their own); what
+   * reads these tables runs the deferred writes first (`fts`).
+   */
+  private write(sql: string, ...values: Array<string | number>): void {
+    const statement = this.database.prepare(sql);
+    this.database.deferWrite(() => void statement.run(...values));
+  }
+
+  /** The database, for a read of the FTS5 tables: the writes deferred in this transaction run first. */
+  private get fts(): Database {
+    this.database.deferredWrites();
+    return this.database;
   }
 
   /** Ranked hits for loose terms (already lower-cased), best first. */
@@ -316,7 +330,7 @@ export class SearchIndex {
   // term to weigh it: 40–110 ms at 100k assets for terms in a tenth of them. FTS5 walks rowids
   // backwards and stops at the limit; the assets join stays inside that walk (CROSS JOIN).
   private matchNt(match: string, scope: SearchScope): Row[] {
-    return this.database
+    return this.fts
       .prepare(
         `SELECT asset_nt.rowid AS rowid, a.name AS name, a.keywords AS keywords
          FROM asset_nt CROSS JOIN assets a ON a.rowid = asset_nt.rowid
@@ -327,7 +341,7 @@ export class SearchIndex {
   }
 
   private matchCd(match: string, scope: SearchScope): Array<{ rowid: number }> {
-    return this.database
+    return this.fts
       .prepare(
         `SELECT asset_cd.rowid AS rowid FROM asset_cd CROSS JOIN assets a ON a.rowid = asset_cd.rowid
          WHERE asset_cd MATCH ? AND a.suggested = 0 AND (a.pseudo = 0 OR ?)

@@ -16,8 +16,9 @@ import { diskFull, keepReserve, releaseReserveIfFull } from './diskReserve.ts';
 import { WAL_LIMIT_BYTES, WalCheckpointer, type CheckpointResult } from './walCheckpointer.ts';
 import { WalFlusher } from './walFlusher.ts';
 import { PlanStatistics, type StatisticsRefresh } from './planStatistics.ts';
-import { writeLockFree } from './writeLock.ts';
-import { toDisposable, type Disposable } from '../lifecycle.ts';
+import { LOCK_RETRY_MS, OtherWriters } from './writeLock.ts';
+import { TransactionQueues } from './transactionQueues.ts';
+import type { Disposable } from '../lifecycle.ts';
 import { applyMigrations, schemaVersion, type Migration } from './migrations.ts';
 import { backupBeforeMigration, type MigrationBackupOptions } from '../backups/beforeMigration.ts';
 import { DEFAULT_KEEP } from '../backups/backupFiles.ts';
@@ -27,8 +28,6 @@ type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: f
 export const DATABASE_FILE = 'satchel.db';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-/** How often grouped writes look again for a write lock another connection holds. */
-const LOCK_RETRY_MS = 5;
 
 /** Up to this size a store is fully checked (PRAGMA quick_check) when opened. */
 export const FULL_CHECK_MAX_BYTES = 64 * 1024 * 1024;
@@ -55,7 +54,7 @@ export class Database {
   readonly db: DatabaseSync;
   private depth = 0;
   private readonly statements = new Map<string, StatementSync>();
-  private readonly afterCommit: Array<() => void> = [];
+  private readonly queued = new TransactionQueues();
   private readonly grouped: Array<{ fn: () => unknown; resolve(value: unknown): void; reject(error: unknown): void }> = [];
   private groupScheduled = false;
   private checkpoints: WalCheckpointer | undefined;
@@ -63,10 +62,7 @@ export class Database {
   statistics: PlanStatistics | undefined;
   /** How long a write waits for another connection's write lock (SQLite's busy_timeout). */
   private busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS;
-  /** Since when grouped writes have been waiting, off the event loop, for another connection's write lock. */
-  private lockWaitSince: number | undefined;
-  /** Other connections expected to write (an import process): grouped writes look for their lock first. */
-  private otherWriters = 0;
+  private readonly otherWriters: OtherWriters;
 
   private readonly wal: WalFlusher;
 
@@ -74,6 +70,7 @@ export class Database {
     this.path = path;
     this.db = db;
     this.wal = new WalFlusher(path);
+    this.otherWriters = new OtherWriters(db, () => this.busyTimeoutMs);
   }
 
   private static connect(path: string): Database {
@@ -225,12 +222,13 @@ export class Database {
     let result: T;
     try {
       result = fn();
+      this.queued.runWrites();
       this.db.exec('COMMIT');
       this.checkpoints?.written();
       this.statistics?.written();
     } catch (error) {
       this.depth = 0;
-      this.afterCommit.length = 0;
+      this.queued.rollBack();
       try {
         this.db.exec('ROLLBACK');
       } catch {
@@ -239,7 +237,7 @@ export class Database {
       throw storageError(error, this.path);
     }
     this.depth = 0;
-    return { result, callbacks: this.afterCommit.splice(0) };
+    return { result, callbacks: this.queued.takeCallbacks() };
   }
 
   /**
@@ -260,41 +258,21 @@ export class Database {
     });
   }
 
-  /**
-   * Until disposed, another connection may hold the write lock for a while (an import process's
-   * batch): grouped writes then wait for it between turns of the event loop.
-   */
+  /** Until disposed, another connection may hold the write lock for a while (writeLock.ts, OtherWriters). */
   expectWriter(): Disposable {
-    this.otherWriters++;
-    return toDisposable(() => void this.otherWriters--);
+    return this.otherWriters.expect();
   }
 
-  /**
-   * Resolves once the write lock looks free, for a long run of ungrouped transactions (emptying the
-   * trash) to call before each: while another connection that announced itself (expectWriter: the
-   * statistics worker's ANALYZE, an import process's batch) holds the lock, it waits here between
-   * turns of the event loop instead of in SQLite's busy handler at BEGIN, which holds the loop (and
-   * health) until that writer is done. Past the busy timeout the write is tried as any write is.
-   */
-  async writeLockReady(): Promise<void> {
-    const since = performance.now();
-    while (this.otherWriters > 0 && this.db.isOpen && performance.now() - since < this.busyTimeoutMs && !writeLockFree(this.db, this.busyTimeoutMs)) {
-      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
-    }
+  /** Resolves once the write lock looks free, for a long run of ungrouped transactions (emptying the trash) to call before each. */
+  writeLockReady(): Promise<void> {
+    return this.otherWriters.ready();
   }
 
   private commitGroup(): void {
-    if (this.otherWriters > 0 && this.grouped.length > 0 && this.db.isOpen && !writeLockFree(this.db, this.busyTimeoutMs)) {
-      // Another connection is writing (an import process's batch, up to a second or two): the group
-      // waits for it here, between turns of the event loop, rather than in SQLite's busy handler,
-      // which would hold the loop. Past the busy timeout it is tried as any write is.
-      this.lockWaitSince ??= performance.now();
-      if (performance.now() - this.lockWaitSince < this.busyTimeoutMs) {
-        setTimeout(() => this.commitGroup(), LOCK_RETRY_MS);
-        return;
-      }
+    if (this.otherWriters.groupShouldWait(this.grouped.length > 0)) {
+      setTimeout(() => this.commitGroup(), LOCK_RETRY_MS);
+      return;
     }
-    this.lockWaitSince = undefined;
     this.groupScheduled = false;
     const batch = this.grouped.splice(0);
     if (batch.length === 0 || !this.db.isOpen) {
@@ -338,14 +316,15 @@ export class Database {
   }
 
   private inSavepoint(fn: () => unknown): Outcome {
-    const mark = this.afterCommit.length;
+    const mark = this.queued.mark();
     this.db.exec('SAVEPOINT grouped_write');
     try {
       const value = fn();
+      this.queued.runWrites();
       this.db.exec('RELEASE grouped_write');
       return { ok: true, value };
     } catch (error) {
-      this.afterCommit.length = mark;
+      this.queued.rollBack(mark);
       try {
         this.db.exec('ROLLBACK TO grouped_write');
         this.db.exec('RELEASE grouped_write');
@@ -374,7 +353,22 @@ export class Database {
   /** Defers `callback` until the current transaction commits (or runs it now outside one). */
   onCommit(callback: () => void): void {
     if (this.depth === 0) callback();
-    else this.afterCommit.push(callback);
+    else this.queued.afterCommit(callback);
+  }
+
+  /**
+   * Runs `write` at the end of the current transaction, after its other writes (now, outside one):
+   * FTS5 index writes, which a later write of the same transaction would otherwise flush to a
+   * segment of their own (transactionQueues.ts). Whatever reads what it writes runs `deferredWrites` first.
+   */
+  deferWrite(write: () => void): void {
+    if (this.depth === 0) write();
+    else this.queued.deferWrite(write);
+  }
+
+  /** Runs the writes deferred so far in this transaction (before reading the tables they write). */
+  deferredWrites(): void {
+    this.queued.runWrites();
   }
 
   integrityCheck(): string {
