@@ -63,6 +63,8 @@ export interface CreateOptions {
   readonly acceptedChange?: string | undefined;
   /** Runs inside the create's transaction with the new asset's id (what else the asset is: a memory's facts). */
   readonly within?: ((id: string) => void) | undefined;
+  /** Whether the asset handed back carries its content (default true): a reply without it is rendered so, not read again. */
+  readonly transferables?: boolean;
 }
 
 export class AssetWrites {
@@ -116,7 +118,7 @@ export class AssetWrites {
       options.within?.(doc.id);
       this.context.publish({ kind: 'asset', id: doc.id });
       this.context.publish({ kind: 'format', id: formatId });
-      return renderer.render(doc, true);
+      return renderer.render(doc, options.transferables ?? true);
     });
   }
 

@@ -34,9 +34,9 @@ export const assetsRoutes: RouteModule = (router, deps) => {
 
   route(router, op.create, async (ctx) => {
     const seed = input(ctx, op.create);
-    const created = await assets.writes.create(seed, { author: requestAuthor(ctx, seed.asset?.application?.name) });
+    const created = await assets.writes.create(seed, { author: requestAuthor(ctx, seed.asset?.application?.name), transferables: transferables(ctx) });
     sendRevision(ctx, core.history.current(created.id));
-    json(ctx, transferables(ctx) ? created : assets.get(created.id, { transferables: false }));
+    json(ctx, created);
   });
 
   route(router, op.draft, async (ctx) => {
