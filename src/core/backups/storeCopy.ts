@@ -8,7 +8,7 @@
  * 401 steps while 100 writes/s went on, the event loop never held longer than a write's own commit.
  * A write from another connection (an import's process) makes SQLite start the copy again, so a
  * copy that keeps restarting, or a runtime without `backup()` (older Electron builds of VS Code),
- * falls back to `VACUUM INTO` on a worker thread with a connection of its own (copyWorker.ts): one
+ * falls back to `VACUUM INTO` in a process with a connection of its own (copyProcess.ts): one
  * read transaction, so a snapshot as of its start, that never blocks writers (WAL). It took the
  * same 0.63 s.
  */
@@ -16,10 +16,10 @@ import type { DatabaseSync } from 'node:sqlite';
 import { sqlite, type SqliteModule } from '../store/sqlite.ts';
 import { ensurePrivateFile } from '../store/privateFiles.ts';
 import { removeBackupFile } from './backupFiles.ts';
-import { finishOffThread, type CopyProgress } from './copyWorker.ts';
+import { finishInProcess, type CopyProgress } from './copyProcess.ts';
 import type { StoreSummary } from './storeFile.ts';
 
-export type { CopyProgress } from './copyWorker.ts';
+export type { CopyProgress } from './copyProcess.ts';
 
 export interface CopyOptions {
   readonly signal?: AbortSignal | undefined;
@@ -70,7 +70,7 @@ export async function copyLiveStore(source: DatabaseSync, sourcePath: string, ta
       }
     }
     if (!copied) fresh(target);
-    return await finishOffThread(target, copied ? undefined : sourcePath, options);
+    return await finishInProcess(target, copied ? undefined : sourcePath, options);
   } catch (error) {
     removeBackupFile(target);
     throw options.signal?.aborted ? options.signal.reason : error;

@@ -18,7 +18,7 @@ export interface StoreSummary {
   readonly lastChange: string | undefined;
 }
 
-/** What a summary is read with: each query answers one value, `v` (copyWorker.ts runs them too). */
+/** What a summary is read with: each query answers one value, `v` (copyProcess.ts runs them too). */
 export const SUMMARY_QUERIES = {
   assets: 'SELECT COUNT(*) AS v FROM assets WHERE suggested = 0 AND pseudo = 0',
   conversations: "SELECT COUNT(*) AS v FROM records WHERE kind = 'conversation'",

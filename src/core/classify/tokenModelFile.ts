@@ -13,10 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { buildTokenModel, TokenModel, type TokenModelData } from './tokenModel.ts';
 import { tokenModelFile } from './classifierFiles.ts';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../plainObjects.ts';
 
 function isNames(value: unknown): value is string[] {
   return Array.isArray(value) && value.length > 0 && value.length <= 256 && value.every((item) => typeof item === 'string');

@@ -62,9 +62,7 @@ export class ImportFormatError extends InvalidInputError {
 /** Largest file an import reads, in characters (a 100k-snippet library is ~40 MB of JSON). */
 export const MAX_IMPORT_FILE_BYTES = LIMITS.importFileChars;
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord } from '../plainObjects.ts';
 
 export function stringOr(value: unknown, fallback = ''): string {
   return typeof value === 'string' ? value : fallback;

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { authorOf, type Author } from '../../core/history/authors.ts';
+import { isRecord } from '../../core/plainObjects.ts';
 
 /** Clients remembered at most (each entry is a name): the oldest are forgotten first. */
 const REMEMBERED = 1024;
@@ -45,8 +46,4 @@ export class McpClients {
     }
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -153,6 +153,29 @@ test('a copy another connection keeps restarting is taken with VACUUM INTO inste
   }
 });
 
+test('the VACUUM INTO copy runs in a process of its own; cancelled, it is answered at once and its file goes once that process ends', async () => {
+  const dataDir = tempDir('satchel-backup-vacuum-cancel-');
+  const path = join(dataDir, 'source.db');
+  const db = new DatabaseSync(path);
+  fill(db, 20_000);
+  try {
+    const stop = new AbortController();
+    const target = join(dataDir, 'copy.db');
+    const copying = copyLiveStore(db, path, target, { signal: stop.signal, vacuum: true });
+    // Not a worker thread of this process: the copy's memory is not the host's.
+    assert.ok(process.getActiveResourcesInfo().includes('ProcessWrap'), `resources while copying: ${process.getActiveResourcesInfo().join(', ')}`);
+    stop.abort(new Error('stop'));
+    const asked = performance.now();
+    await assert.rejects(copying, /stop/);
+    assert.ok(performance.now() - asked < 100, 'answered without waiting for the process');
+    for (let waited = 0; existsSync(target) && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(existsSync(target), false);
+  } finally {
+    db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('the VACUUM INTO copy (runtimes without online backup) holds the same data', async () => {
   const core = await seeded(5);
   try {

@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Satchel } from '../../../core/satchel.ts';
 import { redactTexts } from '../../../core/secrets/doorSecrets.ts';
 import { guarded, toolResult } from '../toolResults.ts';
+import { isRecord } from '../../../core/plainObjects.ts';
 
 /** Shorter strings cannot hold a value the detector finds (the shortest rule needs 16 characters with its name). */
 const SHORTEST = 8;
@@ -59,8 +60,4 @@ async function redactedValue(value: unknown, redact: (text: string) => Promise<s
     return out;
   }
   return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
