@@ -82,11 +82,9 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
   const growth = options.growthBytes ?? GROWTH_BYTES;
   const now = options.now ?? (() => performance.now());
   let afterLast = heapBytes();
-  let lastAt = -Infinity;
   const collectNow = (): void => {
     collect();
     afterLast = heapBytes();
-    lastAt = now();
   };
   /** The heap's size now; a heap that shrank by itself sets the mark lower: growth counts from there. */
   const heapNow = (): number => {
@@ -108,12 +106,17 @@ export function collectWhenIdle(options: IdleCollectionOptions = {}): IdleCollec
   function overLimit(limitBytes: number): Disposable {
     const resident = options.residentBytes ?? (() => process.memoryUsage.rss());
     let gapMs = LIMIT_GAP_MS;
+    // The gap counts from the last collection this limit made: one after bulk work (afterWork) must not
+    // keep the limit from collecting the burst that follows it (an import's secrets scan grew the heap
+    // by 12 MB in 1.5 s right after the import's own collection, to 151 MB).
+    let lastAt = -Infinity;
     return (options.afterEachGc ?? observeGc)(() => {
       if (now() - lastAt < gapMs || resident() < limitBytes) return;
       const before = heapNow();
       if (before - afterLast < LIMIT_GROWTH_BYTES) return;
       const started = now();
       collectNow();
+      lastAt = now();
       const shortest = Math.max(LIMIT_GAP_MS, (now() - started) / LIMIT_TIME_SHARE);
       gapMs = before - afterLast < LIMIT_GROWTH_BYTES ? Math.min(Math.max(gapMs * 2, shortest), LIMIT_MAX_GAP_MS) : shortest;
     });
