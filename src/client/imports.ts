@@ -1,7 +1,8 @@
 /**
  * POST /satchel/import from the client side. Small files are sent as text, several to a request;
  * a file too large for one request arrives already read (see core/import/files.ts) and is sent as
- * parts of its snippets. Two requests are under way at once (the host imports them in turn). The
+ * parts of its snippets. Two requests are under way at once (the host imports them in turn), the
+ * second sent once the host has taken the first (see MAX_IN_FLIGHT). The
  * NDJSON replies are read line by line for progress, and the requests' summaries are added up into
  * one. Aborting the signal closes the requests in flight, which the host takes as cancellation
  * between batches. A request the host refuses as busy (its bodies' budget is taken, by imports
@@ -25,6 +26,9 @@ const PART_SNIPPETS = 20_000;
 /**
  * Requests under way at once: the host imports them one after another, and meanwhile receives and
  * parses the next one, which would otherwise wait for the reply (about a tenth of a 10k import).
+ * The next is sent once the host has taken the one before (its reply has begun: the body is read
+ * and its files are going to the spool), not beside it: two 9.4 MB bodies read at once were the
+ * data host's highest point of a day at 100k snippets (docs/performance.md).
  */
 const MAX_IN_FLIGHT = 2;
 /** A request refused as busy (503) is sent again after the host's Retry-After (1 s), for up to 5 minutes. */
@@ -75,7 +79,9 @@ export class ImportsClient {
       group = [];
       groupChars = 0;
       const request = total.request();
-      const sending = this.send({ files: sent }, options, stop.signal, request.progress).then(
+      let taken: () => void = () => undefined;
+      const accepted = new Promise<void>((resolve) => (taken = resolve));
+      const sending = this.send({ files: sent }, options, stop.signal, request.progress, taken).then(
         (summary) => request.done(summary),
         (error: unknown) => {
           request.done();
@@ -85,6 +91,7 @@ export class ImportsClient {
       );
       inFlight.add(sending);
       void sending.finally(() => inFlight.delete(sending));
+      await Promise.race([accepted, sending]);
       await settle(false);
     };
     try {
@@ -158,7 +165,14 @@ export class ImportsClient {
     total.addLocal({ files: 1, failures: [] });
   }
 
-  private async send(body: RequestBody, options: ClientImportOptions, signal: AbortSignal, onProgress: (progress: ImportProgress) => void): Promise<ImportSummary> {
+  /** `onAccepted`: the host has taken the request (its reply began). */
+  private async send(
+    body: RequestBody,
+    options: ClientImportOptions,
+    signal: AbortSignal,
+    onProgress: (progress: ImportProgress) => void,
+    onAccepted?: () => void,
+  ): Promise<ImportSummary> {
     const settings = {
       ...(options.format ? { format: options.format } : {}),
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
@@ -179,6 +193,7 @@ export class ImportsClient {
             : this.http.call(op.import, { body: { parts: body.parts, ...settings }, signal }),
         signal,
       );
+      onAccepted?.();
       return await resultOf(lines, 'summary', progress, op.import.path);
     } catch (error) {
       // Cancelled on this side, before the reply or while reading it.
