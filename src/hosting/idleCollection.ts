@@ -20,8 +20,8 @@
  * snippets: +7 MB of heap in 1.7 s, while the back-fill starts) pushes the host past its budget with
  * memory it would give back at once. Above `softLimitBytes` resident, each time V8 has collected
  * (so only while the host allocates, never while it waits), the host collects in full if its heap
- * grew by LIMIT_GROWTH_BYTES since the last collection, at most once per gap (2 s, or twenty times
- * what the last collection took: a larger heap's collections take longer); a collection that gives
+ * grew by LIMIT_GROWTH_BYTES since the last collection, at most once per gap after the last one the
+ * limit made (2 s, or twenty times what that collection took: a larger heap's collections take longer); a collection that gives
  * little back (the memory is the work's own, not garbage) doubles the gap, up to a minute, so a host
  * whose working set is simply larger than the limit (a library of a million snippets) pays for a
  * failed try rarely.
