@@ -27,7 +27,7 @@ test('each import request is sent once the host has taken the one before, while 
       response.write('');
       events.push(`taken ${n}`);
       // …and the import runs on for longer than that.
-      await pause(150);
+      await pause(400);
       response.end(`${JSON.stringify({ summary })}\n`);
       events.push(`done ${n}`);
     });
