@@ -43,6 +43,8 @@ export interface AppOptions {
   readonly streams?: StreamOptions;
   /** Host names answered besides loopback ones (e.g. host.docker.internal); see guard.ts. */
   readonly allowedHosts?: readonly string[];
+  /** Told of a large request body before it is read (body.ts, BodyOptions.beforeLargeBody). */
+  readonly beforeLargeBody?: (bytes: number) => void;
 }
 
 export interface SatchelApp {
@@ -101,6 +103,7 @@ export function createApp(core: Satchel, options: AppOptions): SatchelApp {
   const bodies = bodyParser({
     ...(options.bodyLimit !== undefined ? { limit: options.bodyLimit } : {}),
     ...(options.bodyInFlight !== undefined ? { inFlight: options.bodyInFlight } : {}),
+    ...(options.beforeLargeBody !== undefined ? { beforeLargeBody: options.beforeLargeBody } : {}),
     operationOf: (ctx) => operationServed(router, ctx.method, ctx.path),
     // An import's files stay bytes until the import process decodes them (importBody.ts).
     readers: new Map([[operationName(importOperations.import)!, readImportBody]]),

@@ -46,7 +46,12 @@ export interface BodyOptions {
   readonly operationOf?: (ctx: Context) => string | undefined;
   /** Operations (by declared name) whose bodies a reader of their own reads before the JSON parser (BodyReader). */
   readonly readers?: ReadonlyMap<string, BodyReader>;
+  /** Told of a body of LARGE_BODY_BYTES or more before it is read (the host may collect its garbage first). */
+  readonly beforeLargeBody?: (bytes: number) => void;
 }
+
+/** A declared body this large is told of before it is read (BodyOptions.beforeLargeBody). */
+export const LARGE_BODY_BYTES = 1024 * 1024;
 
 /**
  * Reads the body of one operation itself (importBody.ts): sets `ctx.request.body` and answers true,
@@ -111,6 +116,7 @@ export function bodyParser(options: BodyOptions = {}): BodyParser {
     };
     try {
       if (declared > 0) hold(declared);
+      if (declared >= LARGE_BODY_BYTES) options.beforeLargeBody?.(declared);
       const raw = await readAll(ctx, limit, idleMs, declared, hold);
       if (raw.length > 0 && raw.some((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09)) {
         if (!isJsonType(ctx.get('content-type'))) {

@@ -230,3 +230,24 @@ test('over the soft limit, a collection made for another reason (after bulk work
   step({ grow: 8 * MB, resident: 150 * MB, clock: 400 }, 2, 'collected at once, not 2 s after the other collection');
   step({ grow: 8 * MB, resident: 150 * MB, clock: 500 }, 2, 'but the limit\'s own collections keep their gap');
 });
+
+test('about to take a large body, a collection runs first when the body would take the host past the soft limit and the heap grew', (t) => {
+  const state = { heap: 100 * MB, resident: 132 * MB, clock: 10_000 };
+  const { step, collector } = overLimitCollector(t, state, () => {
+    state.heap -= 6 * MB;
+    state.resident -= 6 * MB;
+  });
+  state.heap += 6 * MB;
+  collector.beforeAllocating(4 * MB);
+  step({}, 0, '132 + 4 MB stays under 140: nothing');
+  collector.beforeAllocating(10 * MB);
+  step({}, 1, '132 + 10 MB would pass it, and the heap grew 6 MB: collected before the body is read');
+  state.heap += 6 * MB;
+  state.resident = 132 * MB;
+  state.clock += 500;
+  collector.beforeAllocating(10 * MB);
+  step({}, 1, 'not again within the limit\'s gap');
+  state.clock += 2_000;
+  collector.beforeAllocating(10 * MB);
+  step({}, 2, 'past the gap: collected again');
+});

@@ -127,3 +127,19 @@ test('the worker refuses an over-limit seed with the limit and sends back nothin
     parser.dispose();
   }
 });
+
+test('the host is told of a large body before it is read, and of no small one', async () => {
+  const told: number[] = [];
+  const server = await startTestServer({ beforeLargeBody: (bytes) => told.push(bytes) });
+  try {
+    const small = await request(server.url, 'POST', '/assets/create?transferables=false', { body: codeSeed('const small = 1;', 'small.js') });
+    assert.equal(small.status, 200);
+    assert.deepEqual(told, []);
+    const body = padded({ ...codeSeed('const large = 1;', 'large.js') });
+    const large = await request(server.url, 'POST', '/assets/create?transferables=false', { body });
+    assert.equal(large.status, 200);
+    assert.deepEqual(told, [Buffer.byteLength(JSON.stringify(body))]);
+  } finally {
+    await server.close();
+  }
+});

@@ -41,6 +41,7 @@ export interface TestServerOptions extends Partial<Omit<CoreOptions, 'dataDir'>>
   readonly dataDir?: string;
   readonly bodyLimit?: number;
   readonly bodyInFlight?: number;
+  readonly beforeLargeBody?: (bytes: number) => void;
   readonly logger?: Logger;
   /** The port to serve on (default 0: any free one). */
   readonly port?: number;
@@ -55,6 +56,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     port: options.port ?? 0,
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     ...(options.bodyInFlight ? { bodyInFlight: options.bodyInFlight } : {}),
+    ...(options.beforeLargeBody ? { beforeLargeBody: options.beforeLargeBody } : {}),
   });
   return {
     core,
