@@ -119,7 +119,7 @@ export class SearchIndex {
       this.database.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.asset_cd_terms USING fts5vocab(main, 'asset_cd', 'row')");
       this.vocabulary = true;
     }
-    const statement = this.fts.prepare('SELECT doc FROM temp.asset_cd_terms WHERE term = ?');
+    const statement = this.ftsWritten().prepare('SELECT doc FROM temp.asset_cd_terms WHERE term = ?');
     // A lookup merges the term's postings across segments (~50 µs at 100k assets) and frequencies
     // drift slowly, so they are remembered until the store's size moves by a tenth.
     const size = (this.database.prepare('SELECT MAX(rowid) AS n FROM assets').get() as { n: number | null }).n ?? 0;
@@ -141,7 +141,7 @@ export class SearchIndex {
 
   /** Up to `limit` of the newest rowids whose code holds the word `term`. */
   termHolders(term: string, limit: number): number[] {
-    const rows = this.fts
+    const rows = this.ftsWritten()
       .prepare('SELECT rowid FROM asset_cd WHERE asset_cd MATCH ? ORDER BY rowid DESC LIMIT ?')
       .all(quote(term), limit) as Array<{ rowid: number }>;
     return rows.map((row) => row.rowid);
@@ -150,7 +150,7 @@ export class SearchIndex {
   /** Up to `limit` of the newest rowids whose code holds every word of `terms`. */
   termHoldersOfAll(terms: readonly string[], limit: number): number[] {
     if (terms.length === 0) return [];
-    const rows = this.fts
+    const rows = this.ftsWritten()
       .prepare('SELECT rowid FROM asset_cd WHERE asset_cd MATCH ? ORDER BY rowid DESC LIMIT ?')
       .all(terms.map(quote).join(' AND '), limit) as Array<{ rowid: number }>;
     return rows.map((row) => row.rowid);
@@ -228,15 +228,15 @@ export class SearchIndex {
   /**
    * A write to an FTS5 table, at the end of the caller's transaction (Database.deferWrite: written
    * among the caller's other writes, each snippet's terms became a segment of their own); what
-   * reads these tables runs the deferred writes first (`fts`).
+   * reads these tables runs the deferred writes first (`ftsWritten`).
    */
   private write(sql: string, ...values: Array<string | number>): void {
     const statement = this.database.prepare(sql);
     this.database.deferWrite(() => void statement.run(...values));
   }
 
-  /** The database, for a read of the FTS5 tables: the writes deferred in this transaction run first. */
-  private get fts(): Database {
+  /** The database for a read of the FTS5 tables, once the writes deferred in this transaction have run. */
+  private ftsWritten(): Database {
     this.database.deferredWrites();
     return this.database;
   }
@@ -330,7 +330,7 @@ export class SearchIndex {
   // term to weigh it: 40–110 ms at 100k assets for terms in a tenth of them. FTS5 walks rowids
   // backwards and stops at the limit; the assets join stays inside that walk (CROSS JOIN).
   private matchNt(match: string, scope: SearchScope): Row[] {
-    return this.fts
+    return this.ftsWritten()
       .prepare(
         `SELECT asset_nt.rowid AS rowid, a.name AS name, a.keywords AS keywords
          FROM asset_nt CROSS JOIN assets a ON a.rowid = asset_nt.rowid
@@ -341,7 +341,7 @@ export class SearchIndex {
   }
 
   private matchCd(match: string, scope: SearchScope): Array<{ rowid: number }> {
-    return this.fts
+    return this.ftsWritten()
       .prepare(
         `SELECT asset_cd.rowid AS rowid FROM asset_cd CROSS JOIN assets a ON a.rowid = asset_cd.rowid
          WHERE asset_cd MATCH ? AND a.suggested = 0 AND (a.pseudo = 0 OR ?)
