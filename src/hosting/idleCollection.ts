@@ -72,10 +72,10 @@ export interface IdleCollector extends Disposable {
   /** Bulk work ended: collects on the next turn of the event loop if the heap grew (see the module comment). */
   afterWork(): void;
   /**
-   * About to take `bytes` at once (a large request body): collects first when they would take the
-   * host past the soft limit and the heap grew, as the limit does after V8's own collections. An
-   * import request's 9.4 MB body read on a host at 140 MB after a first sync was the host's highest
-   * point of a day at 100k; what the sync left as garbage went only after it (docs/performance.md).
+   * About to take `bytes` at once (a request body of declared length): collects first when they would
+   * take the host past the soft limit and the heap grew, as the limit does after V8's own collections
+   * (a 9.4 MB body on a host at 140 MB with a sync's garbage in it passed 150). A body sent in pieces
+   * without a length (the extension's imports) is not told of: docs/performance.md, stop 47.
    */
   beforeAllocating(bytes: number): void;
 }
