@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     // The warm-up leaves the most behind, and a busy window leaves the host no idle time after it.
     afterWarmUp: () => collector?.collectNow(),
     afterBulkWork: () => collector?.afterWork(),
-    // A large body of declared length may take the host past its soft limit with garbage still in it.
+    // A large body may take the host past its soft limit with garbage still in it.
     beforeLargeBody: (bytes) => collector?.beforeAllocating(bytes),
   };
 

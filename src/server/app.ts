@@ -43,7 +43,7 @@ export interface AppOptions {
   readonly streams?: StreamOptions;
   /** Host names answered besides loopback ones (e.g. host.docker.internal); see guard.ts. */
   readonly allowedHosts?: readonly string[];
-  /** Told of a large request body before it is read (body.ts, BodyOptions.beforeLargeBody). */
+  /** Told of a large request body's bytes before they are allocated (body.ts, BodyOptions.beforeLargeBody). */
   readonly beforeLargeBody?: (bytes: number) => void;
 }
 

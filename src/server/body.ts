@@ -46,11 +46,15 @@ export interface BodyOptions {
   readonly operationOf?: (ctx: Context) => string | undefined;
   /** Operations (by declared name) whose bodies a reader of their own reads before the JSON parser (BodyReader). */
   readonly readers?: ReadonlyMap<string, BodyReader>;
-  /** Told of a body of LARGE_BODY_BYTES or more before it is read (the host may collect its garbage first). */
+  /**
+   * Told of the bytes a body will take before they are allocated, once it reaches LARGE_BODY_BYTES:
+   * a declared length at once, a body of unknown length each time its buffer grows (the host may
+   * collect its garbage first).
+   */
   readonly beforeLargeBody?: (bytes: number) => void;
 }
 
-/** A declared body this large is told of before it is read (BodyOptions.beforeLargeBody). */
+/** A body this large is told of before its bytes are allocated (BodyOptions.beforeLargeBody). */
 export const LARGE_BODY_BYTES = 1024 * 1024;
 
 /**
@@ -117,7 +121,7 @@ export function bodyParser(options: BodyOptions = {}): BodyParser {
     try {
       if (declared > 0) hold(declared);
       if (declared >= LARGE_BODY_BYTES) options.beforeLargeBody?.(declared);
-      const raw = await readAll(ctx, limit, idleMs, declared, hold);
+      const raw = await readAll(ctx, { limit, idleMs, beforeLarge: options.beforeLargeBody }, declared, hold);
       if (raw.length > 0 && raw.some((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09)) {
         if (!isJsonType(ctx.get('content-type'))) {
           throw new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
@@ -167,30 +171,42 @@ function refuse(ctx: Context, error: HttpError): HttpError {
   return error;
 }
 
+interface ReadLimits {
+  readonly limit: number;
+  readonly idleMs: number;
+  readonly beforeLarge: ((bytes: number) => void) | undefined;
+}
+
 /** A body of unknown length is read into a buffer this large at first, then twice as large each time it fills. */
 const FIRST_BUFFER_BYTES = 64 * 1024;
 
 /**
- * The whole body, into one buffer of the declared size when there is one (no second copy), else
- * into one that doubles as it fills and is copied to the body's size at the end (each smaller one
- * freed at once). Each chunk is copied as it arrives: chunks kept until the end reached V8's old
- * generation and stayed, a body's size of them, until its next full collection (issue 34). Each
- * chunk is counted against the budget through `hold`; a pause longer than `idleMs` ends it.
+ * The whole body, into one buffer of the declared size when there is one, else into a resizable
+ * ArrayBuffer that doubles as it fills and is cut to the body's size at the end. V8 reserves a
+ * resizable buffer's largest size up front and grows it in place: a buffer grown by copying held
+ * the body twice at its highest (19 MB for a 9.4 MB import body, the data host's highest point of
+ * the day, issue 34). Each chunk is copied as it arrives: chunks kept until the end reached V8's
+ * old generation and stayed, a body's size of them, until its next full collection. Each chunk is
+ * counted against the budget through `hold`; `beforeLarge` is told before the buffer grows past
+ * LARGE_BODY_BYTES; a pause longer than `idleMs` ends it.
  */
-function readAll(ctx: Context, limit: number, idleMs: number, declared: number, hold: (bytes: number) => void): Promise<Buffer> {
+function readAll(ctx: Context, limits: ReadLimits, declared: number, hold: (bytes: number) => void): Promise<Buffer> {
+  const { limit, idleMs, beforeLarge } = limits;
   const req = ctx.req;
   return new Promise<Buffer>((resolve, reject) => {
-    let buffer = declared > 0 ? Buffer.allocUnsafeSlow(declared) : undefined;
+    const fixed = declared > 0 ? Buffer.allocUnsafeSlow(declared) : undefined;
+    let growing: ArrayBuffer | undefined;
     let size = 0;
-    /** Room for `bytes` in all, in a buffer of unknown length's next size. */
-    const grow = (bytes: number): Buffer => {
-      if (buffer !== undefined && bytes <= buffer.length) return buffer;
-      const grown = Buffer.allocUnsafeSlow(Math.min(limit, Math.max(bytes, FIRST_BUFFER_BYTES, 2 * (buffer?.length ?? 0))));
-      if (buffer !== undefined) {
-        buffer.copy(grown, 0, 0, size);
-        freeNow(buffer.buffer);
+    /** Where the next chunk goes, with room for `bytes` in all. */
+    const room = (bytes: number): Buffer => {
+      if (fixed !== undefined) return fixed;
+      growing ??= new ArrayBuffer(Math.min(limit, FIRST_BUFFER_BYTES), { maxByteLength: limit });
+      if (bytes > growing.byteLength) {
+        const length = Math.min(limit, Math.max(bytes, 2 * growing.byteLength));
+        if (length >= LARGE_BODY_BYTES) beforeLarge?.(length - growing.byteLength);
+        growing.resize(length);
       }
-      return (buffer = grown);
+      return Buffer.from(growing);
     };
     let timer: NodeJS.Timeout | undefined;
     const arm = (): void => {
@@ -207,19 +223,18 @@ function readAll(ctx: Context, limit: number, idleMs: number, declared: number, 
       req.off('close', onClose);
       if (error) {
         // What was received is dropped at once; the request stops reading.
-        if (buffer !== undefined) freeNow(buffer.buffer);
-        buffer = undefined;
+        const dropped = fixed?.buffer ?? growing;
+        if (dropped !== undefined) freeNow(dropped);
+        growing = undefined;
         req.pause();
         reject(error);
         return;
       }
-      if (buffer === undefined || size === buffer.length) resolve(buffer ?? Buffer.alloc(0));
-      else if (declared > 0) resolve(buffer.subarray(0, size));
+      if (fixed !== undefined) resolve(size === fixed.length ? fixed : fixed.subarray(0, size));
+      else if (growing === undefined) resolve(Buffer.alloc(0));
       else {
-        const body = Buffer.allocUnsafeSlow(size);
-        buffer.copy(body, 0, 0, size);
-        freeNow(buffer.buffer);
-        resolve(body);
+        growing.resize(size);
+        resolve(Buffer.from(growing));
       }
     };
     const onData = (chunk: Buffer): void => {
@@ -235,7 +250,7 @@ function readAll(ctx: Context, limit: number, idleMs: number, declared: number, 
         finish(error);
         return;
       }
-      chunk.copy(declared > 0 && buffer !== undefined ? buffer : grow(next), size);
+      chunk.copy(room(next), size);
       size = next;
     };
     const onEnd = (): void => finish();

@@ -9,6 +9,8 @@ import { startTestServer, request, errorCode, type TestServer } from '../support
 import { codeSeed } from '../support/assetFixtures.ts';
 import { JsonParser } from '../../src/server/jsonParse.ts';
 import { LIMITS, limitMessage } from '../../src/core/limits.ts';
+import { LARGE_BODY_BYTES } from '../../src/server/body.ts';
+import { request as httpRequest } from 'node:http';
 
 let t: TestServer;
 before(async () => {
@@ -143,3 +145,39 @@ test('the host is told of a large body before it is read, and of no small one', 
     await server.close();
   }
 });
+
+test('a large body of no declared length is told of each time its buffer grows past 1 MiB, and arrives whole', async () => {
+  const told: number[] = [];
+  const server = await startTestServer({ beforeLargeBody: (bytes) => told.push(bytes) });
+  try {
+    const text = Buffer.from(JSON.stringify(padded({ ...codeSeed('const chunked = 1;', 'chunked.js') })));
+    const reply = await postInPieces(server.url, '/assets/create?transferables=false', text, 3);
+    assert.equal(reply.status, 200, reply.text.slice(0, 300));
+    assert.match(reply.text, /"name":"chunked.js"/);
+    assert.match(reply.text, /"bytes":\{"value":18,/, "the code arrived whole (its 18 bytes)");
+    assert.ok(told.length >= 2, `told ${told.length} times`);
+    assert.ok(told.every((bytes) => bytes > 0));
+    const total = told.reduce((sum, bytes) => sum + bytes, 0);
+    // The buffer holds the body (what was told plus what it had below 1 MiB) and at most doubles past it.
+    assert.ok(total + LARGE_BODY_BYTES >= text.length && total <= 2 * text.length, `told ${total} for ${text.length} bytes`);
+  } finally {
+    await server.close();
+  }
+});
+
+/** POSTs `body` with no declared length (chunked), in `count` pieces; the reply's status and text. */
+function postInPieces(url: string, path: string, body: Buffer, count: number): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method: 'POST', path, headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    const piece = Math.ceil(body.length / count);
+    for (let at = 0; at < body.length; at += piece) req.write(body.subarray(at, at + piece));
+    req.end();
+  });
+}

@@ -111,3 +111,30 @@ test('bodies of no declared length arrive whole, whatever pieces they come in', 
     assert.equal(summaryOf(await postChunked(h.url, body, pieces)).imported, count, tag);
   }
 });
+
+test('a large body of no declared length is freed once the import has taken it', async () => {
+  const seen: ImportSource[] = [];
+  const imports = h.core.imports;
+  const original = imports.import.bind(imports);
+  imports.import = (sources, options) =>
+    original(
+      (async function* () {
+        for await (const source of sources) {
+          seen.push(source);
+          yield source;
+        }
+      })(),
+      options,
+    );
+  try {
+    const body = Buffer.from(JSON.stringify({ files: [{ name: 'chunked.code-snippets', content: snippetFile('delta', 12_000) }] }));
+    assert.ok(body.length > 1024 * 1024);
+    assert.equal(summaryOf(await postChunked(h.url, body, [100_000, 300_000, 700_000])).imported, 12_000);
+  } finally {
+    imports.import = original;
+  }
+  assert.equal(seen.length, 1);
+  const [source] = seen;
+  assert.ok(source !== undefined && 'jsonText' in source);
+  assert.equal(source.jsonText.buffer.byteLength, 0, "the body's buffer was freed once the import took it");
+});
