@@ -17,14 +17,18 @@ export function printDay(withSatchel: RunOutcome, without: RunOutcome, run: { si
   const w = withSatchel.result;
   const o = without.result;
   const lines: string[] = [];
-  lines.push(`| phase (${run.size} snippets) | time | with Satchel: delay p50 / p99 / max | without: p50 / p99 / max | data host RSS (peak) / CPU | its children: peak RSS / CPU | notes |`, '|---|---|---|---|---|---|---|');
+  lines.push(
+    `| phase (${run.size} snippets) | time | with Satchel: delay p50 / p99 / max | without: p50 / p99 / max | extension host's longest GC; its wait for a core; pages read back (with / without) | data host RSS (peak) / CPU | its children: peak RSS / CPU | notes |`,
+    '|---|---|---|---|---|---|---|---|',
+  );
   for (const [name, p] of Object.entries(w.phases)) {
     const b = o.phases[name];
     const host = p.dataHostRssMb === undefined ? '' : `${p.dataHostRssMb} (${p.dataHostPeakRssMb}) MB / ${p.dataHostCpuS ?? '?'} s`;
     const children = p.childrenPeakRssMb === undefined ? '' : `${p.childrenPeakRssMb} MB / ${p.childrenCpuS ?? '?'} s`;
-    lines.push(`| ${name} | ${(p.ms / 1000).toFixed(1)} s | ${p.p50} / ${p.p99} / ${p.max} ms | ${b ? `${b.p50} / ${b.p99} / ${b.max} ms` : ''} | ${host} | ${children} | ${p.note ?? ''} |`);
+    const gc = `${p.extHostGcMaxMs ?? '?'} / ${b?.extHostGcMaxMs ?? '?'} ms; ${p.extHostWaitedMs ?? '?'} / ${b?.extHostWaitedMs ?? '?'} ms; ${p.extHostMajorFaults ?? '?'} / ${b?.extHostMajorFaults ?? '?'}`;
+    lines.push(`| ${name} | ${(p.ms / 1000).toFixed(1)} s | ${p.p50} / ${p.p99} / ${p.max} ms | ${b ? `${b.p50} / ${b.p99} / ${b.max} ms` : ''} | ${gc} | ${host} | ${children} | ${p.note ?? ''} |`);
   }
-  lines.push(`| whole day | | ${w.whole.p50} / ${w.whole.p99} / ${w.whole.max} ms | ${o.whole.p50} / ${o.whole.p99} / ${o.whole.max} ms | | | |`);
+  lines.push(`| whole day | | ${w.whole.p50} / ${w.whole.p99} / ${w.whole.max} ms | ${o.whole.p50} / ${o.whole.p99} / ${o.whole.max} ms | | | | |`);
   console.log(`\n${lines.join('\n')}\n`);
 
   const phases = Object.entries(w.phases);

@@ -3,7 +3,7 @@
  * (perf_hooks.monitorEventLoopDelay, reset between phases), this process's RSS and CPU, and the data
  * host's RSS (sampled, the highest seen) and CPU (its own /proc figures: it is another process).
  */
-import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { fullCollection } from '../../../src/hosting/idleCollection.ts';
 
@@ -23,6 +23,17 @@ export interface PhaseFigures {
   /** The data host's child processes (import, encoder, git): highest sampled RSS summed, and CPU. */
   readonly childrenPeakRssMb?: number;
   readonly childrenCpuS?: number | undefined;
+  /**
+   * The extension host's garbage collections in the phase (V8's own timings, whoever's garbage):
+   * the longest and the total, ms. A hold in the delay figures that matches the longest is a
+   * collection's, not any extension's code.
+   */
+  readonly extHostGcMaxMs?: number;
+  readonly extHostGcMs?: number;
+  /** Pages the extension host had to read back from disk in the phase (/proc's majflt). */
+  readonly extHostMajorFaults?: number;
+  /** Time the extension host's main thread was ready to run but waited for a core (/proc's schedstat run_delay), ms. */
+  readonly extHostWaitedMs?: number;
   readonly note?: string;
 }
 
@@ -46,6 +57,25 @@ export function cpuSecondsOf(pid: number): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Page faults a process has had that read from disk (majflt). */
+export function majorFaultsOf(pid: number | 'self'): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[9]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Nanoseconds the main thread of a process has waited for a core while ready to run (schedstat's run_delay). */
+export function runDelayNsOf(pid: number | 'self'): number | undefined {
+  try {
+    const delay = Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
+    return Number.isFinite(delay) ? delay : undefined;
   } catch {
     return undefined;
   }
@@ -138,12 +168,21 @@ export class DaySampler {
   private childrenPeak = 0;
   private children: ChildrenCpu | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private gcMax = 0;
+  private gcTotal = 0;
+  private readonly gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      this.gcMax = Math.max(this.gcMax, entry.duration);
+      this.gcTotal += entry.duration;
+    }
+  });
   readonly phases: Record<string, PhaseFigures> = {};
 
   constructor(dataHostPid: () => number | undefined) {
     this.dataHostPid = dataHostPid;
     this.phaseDelay.enable();
     this.wholeDelay.enable();
+    this.gcObserver.observe({ entryTypes: ['gc'] });
     // The same sampling timer runs with and without Satchel, so it is part of both floors.
     this.timer = setInterval(() => {
       const pid = this.dataHostPid();
@@ -161,11 +200,17 @@ export class DaySampler {
     this.peak = 0;
     this.childrenPeak = 0;
     this.children = pid === undefined ? undefined : new ChildrenCpu(pid);
+    this.gcMax = 0;
+    this.gcTotal = 0;
+    const faults0 = majorFaultsOf('self');
+    const waited0 = runDelayNsOf('self');
     this.phaseDelay.reset();
     const started = performance.now();
     const note = (await run()) ?? undefined;
     const elapsed = performance.now() - started;
     const cpu = process.cpuUsage(cpu0);
+    const faults1 = majorFaultsOf('self');
+    const waited1 = runDelayNsOf('self');
     const after = this.dataHostPid();
     const hostCpu1 = after === undefined ? undefined : cpuSecondsOf(after);
     const rss = after === undefined ? undefined : rssMbOf(after);
@@ -181,6 +226,10 @@ export class DaySampler {
       // A host restarted within the phase (another pid) has no comparable CPU figure.
       ...(hostCpu0 !== undefined && hostCpu1 !== undefined && pid === after ? { dataHostCpuS: round(hostCpu1 - hostCpu0, 2) } : {}),
       ...(this.children && pid === after ? { childrenPeakRssMb: this.childrenPeak, childrenCpuS: this.children.total() } : {}),
+      extHostGcMaxMs: round(this.gcMax, 1),
+      extHostGcMs: round(this.gcTotal, 0),
+      ...(faults0 !== undefined && faults1 !== undefined ? { extHostMajorFaults: faults1 - faults0 } : {}),
+      ...(waited0 !== undefined && waited1 !== undefined ? { extHostWaitedMs: round((waited1 - waited0) / 1e6, 0) } : {}),
       ...(note ? { note } : {}),
     };
     console.log(`[day] ${name}: ${JSON.stringify(this.phases[name])}`);
@@ -192,6 +241,7 @@ export class DaySampler {
 
   dispose(): void {
     clearInterval(this.timer);
+    this.gcObserver.disconnect();
     this.phaseDelay.disable();
     this.wholeDelay.disable();
   }
