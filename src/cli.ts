@@ -13,6 +13,7 @@ import { currentHost, startHostWhenFree, tryStartHost, type HostOptions, type Ru
 import { EXIT_SERVED_ELSEWHERE, exitCodeOf } from './hosting/hostExit.ts';
 import { exitWhenIdle } from './hosting/idleExit.ts';
 import { collectWhenIdle } from './hosting/idleCollection.ts';
+import { backgroundPriority } from './hosting/backgroundPriority.ts';
 import { HOST_FLAGS } from './hosting/hostCommand.ts';
 import { hostTuning } from './cli/hostTuning.ts';
 import type { Logger } from './core/context.ts';
@@ -90,6 +91,8 @@ async function main(): Promise<void> {
   const stop = new AbortController();
   let host: RunningHost | undefined;
   let stopping = false;
+  // Bulk work yields the cores to the editor; everyday answers keep the host's normal priority.
+  const priority = backgroundPriority((message) => logger.warn(message));
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_DEADLINE_MS).unref();
     stop.abort();
     await host?.close();
+    priority.dispose();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -123,6 +127,7 @@ async function main(): Promise<void> {
     // The warm-up leaves the most behind, and a busy window leaves the host no idle time after it.
     afterWarmUp: () => collector?.collectNow(),
     afterBulkWork: () => collector?.afterWork(),
+    whileBulkWork: (active) => priority.set(active),
     // A large body may take the host past its soft limit with garbage still in it.
     beforeLargeBody: (bytes) => collector?.beforeAllocating(bytes),
   };

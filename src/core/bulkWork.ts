@@ -12,14 +12,17 @@ import { MutableDisposable, toDisposable, type Disposable } from './lifecycle.ts
 export class BulkWork implements Disposable {
   private running = 0;
   private readonly ended = new Emitter<void>();
+  private readonly activeChanged = new Emitter<boolean>();
   /** A piece of bulk work ended (others may still be under way: `active` says). */
   readonly onDidEnd: Event<void> = this.ended.event;
+  /** Bulk work began when none was under way (true), or the last piece under way ended (false). */
+  readonly onDidChangeActive: Event<boolean> = this.activeChanged.event;
 
   /** Counts one piece of bulk work until the returned Disposable is disposed (once). */
   begin(): Disposable {
-    this.running++;
+    if (this.running++ === 0) this.activeChanged.fire(true);
     return toDisposable(() => {
-      this.running--;
+      if (--this.running === 0) this.activeChanged.fire(false);
       this.ended.fire();
     });
   }
@@ -45,5 +48,6 @@ export class BulkWork implements Disposable {
 
   dispose(): void {
     this.ended.dispose();
+    this.activeChanged.dispose();
   }
 }

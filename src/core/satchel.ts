@@ -114,6 +114,8 @@ export class Satchel implements Disposable {
   readonly context: StoreContext;
   /** The last bulk work under way (a sync, an import session, a back-fill, a compaction pass) ended. */
   readonly onDidEndBulkWork: Event<void>;
+  /** Bulk work began when none was under way (true), or the last under way ended (false). */
+  readonly onDidChangeBulkWork: Event<boolean>;
   readonly assets: AssetService;
   /** Every asset's revisions: listed, read and restored. */
   readonly history: HistoryService;
@@ -154,6 +156,7 @@ export class Satchel implements Disposable {
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;
     this.onDidEndBulkWork = context.bulkWork.onDidEnd;
+    this.onDidChangeBulkWork = context.bulkWork.onDidChangeActive;
     this.context = context;
     this.classifier = new LanguageClassifier();
     this.user = new LocalUser(context);

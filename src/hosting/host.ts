@@ -18,6 +18,8 @@ export interface HostOptions extends CoreOptions, Omit<ServeOptions, 'logger'> {
   readonly afterWarmUp?: () => void;
   /** Called each time the last bulk work under way ends (a sync, an import, a back-fill, a compaction pass: bulkWork.ts). */
   readonly afterBulkWork?: () => void;
+  /** Told when bulk work begins with none under way (true) and when the last under way ends (false). */
+  readonly whileBulkWork?: (active: boolean) => void;
 }
 
 export interface RunningHost {
@@ -58,6 +60,7 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
     writePortFile(core.dataDir, server.port, options.logger, options.managed === true);
     const opened = core;
     const bulkEnded = options.afterBulkWork ? opened.onDidEndBulkWork(options.afterBulkWork) : undefined;
+    const bulkChanged = options.whileBulkWork ? opened.onDidChangeBulkWork(options.whileBulkWork) : undefined;
     // Read in slices between requests; closing the store mid-way only ends the reading early.
     const warmUp = setTimeout(() => {
       opened.assets
@@ -75,6 +78,7 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
         (closing ??= (async () => {
           clearTimeout(warmUp);
           bulkEnded?.dispose();
+          bulkChanged?.dispose();
           removePortFile(opened.dataDir, server.port);
           await server.close();
           await opened.close();

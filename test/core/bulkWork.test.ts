@@ -23,6 +23,22 @@ test('the end fires as each piece of bulk work ends, also while another goes on,
   assert.equal(ended, 3);
 });
 
+test('active changes only as the first piece begins and the last one ends', () => {
+  const work = new BulkWork();
+  const changes: boolean[] = [];
+  work.onDidChangeActive((active) => changes.push(active));
+  const sync = work.begin();
+  const importing = work.begin();
+  assert.deepEqual(changes, [true], 'a second piece under way changes nothing');
+  sync.dispose();
+  assert.deepEqual(changes, [true]);
+  importing.dispose();
+  importing.dispose();
+  assert.deepEqual(changes, [true, false]);
+  work.begin().dispose();
+  assert.deepEqual(changes, [true, false, true, false]);
+});
+
 test('work a state tells of counts from its first busy value to its first idle one', () => {
   const work = new BulkWork();
   let ended = 0;

@@ -61,15 +61,18 @@ test('the host says when its start-up warm-up is done (the CLI collects what it 
 test('the host says when bulk work ends (the CLI collects what an import or a sync left behind then)', async () => {
   const dataDir = tempDir();
   let ends = 0;
-  const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0, afterBulkWork: () => void ends++ });
+  const active: boolean[] = [];
+  const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0, afterBulkWork: () => void ends++, whileBulkWork: (busy) => void active.push(busy) });
   assert.ok(host);
   try {
     const body = JSON.stringify({ One: { scope: 'go', prefix: 'one', body: 'func one() int { return 1 }' } });
     await host.core.imports.import([{ name: 'one.code-snippets', text: () => body }]);
     await host.core.imports.merged();
     assert.equal(ends, 1);
+    assert.deepEqual(active, [true, false], 'told as the import began and as it ended (the CLI lowers its priority between)');
   } finally {
     await host.close();
   }
   assert.equal(ends, 1, 'closing is not bulk work ending');
+  assert.deepEqual(active, [true, false]);
 });
