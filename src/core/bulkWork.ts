@@ -1,6 +1,7 @@
 /**
  * The bulk work under way in the store's process: a sync, an import session, the semantic
- * back-fill, a pass of the revision compactor, the secrets scan of what an import or a sync wrote.
+ * back-fill, a pass of the revision compactor, the secrets scan of what an import or a sync wrote,
+ * the data host's warm-up at its start.
  * Each leaves a working set behind (garbage of its batches, a grown heap) that the next one would
  * otherwise pile onto; the data host gives it back as each ends, also while another goes on (the
  * CLI's collection, idleCollection.ts): the scan after an import ends a second or two into the

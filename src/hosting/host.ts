@@ -63,9 +63,12 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
     const bulkChanged = options.whileBulkWork ? opened.onDidChangeBulkWork(options.whileBulkWork) : undefined;
     // Read in slices between requests; closing the store mid-way only ends the reading early.
     const warmUp = setTimeout(() => {
+      // Bulk work: it comes while the editor starts, the busiest seconds of a window (whileBulkWork).
+      const warming = opened.context.bulkWork.begin();
       opened.assets
         .warmUp()
         .then(() => opened.snippets.warm())
+        .finally(() => warming.dispose())
         .then(() => options.afterWarmUp?.())
         .catch((error: unknown) => options.logger.warn(`Search warm-up stopped: ${(error as Error).message}`));
     }, WARM_UP_DELAY_MS);

@@ -40,12 +40,16 @@ test('the host says when its start-up warm-up is done (the CLI collects what it 
   let warmed: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (warmed = resolve));
   let calls = 0;
+  const active: boolean[] = [];
   const host = await tryStartHost({
     dataDir,
     logger: silentLogger,
     port: 0,
+    whileBulkWork: (busy) => void active.push(busy),
     afterWarmUp: () => {
       calls++;
+      // The warm-up is bulk work: over (the host's priority back) before it is said to be done.
+      assert.deepEqual(active, [true, false]);
       warmed();
     },
   });
@@ -62,9 +66,14 @@ test('the host says when bulk work ends (the CLI collects what an import or a sy
   const dataDir = tempDir();
   let ends = 0;
   const active: boolean[] = [];
-  const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0, afterBulkWork: () => void ends++, whileBulkWork: (busy) => void active.push(busy) });
+  let warmed: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (warmed = resolve));
+  const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0, afterBulkWork: () => void ends++, whileBulkWork: (busy) => void active.push(busy), afterWarmUp: () => warmed() });
   assert.ok(host);
   try {
+    await done;
+    ends = 0;
+    active.length = 0;
     const body = JSON.stringify({ One: { scope: 'go', prefix: 'one', body: 'func one() int { return 1 }' } });
     await host.core.imports.import([{ name: 'one.code-snippets', text: () => body }]);
     await host.core.imports.merged();
