@@ -114,7 +114,7 @@ export class Satchel implements Disposable {
   readonly context: StoreContext;
   /** The last bulk work under way (a sync, an import session, a back-fill, a compaction pass) ended. */
   readonly onDidEndBulkWork: Event<void>;
-  /** Bulk work began when none was under way (true), or the last under way ended (false). */
+  /** Bulk work began when none was under way (true), or the last under way ended (false): `bulkWorkActive` says which now. */
   readonly onDidChangeBulkWork: Event<boolean>;
   readonly assets: AssetService;
   /** Every asset's revisions: listed, read and restored. */
@@ -152,6 +152,11 @@ export class Satchel implements Disposable {
 
   /** The back-fill counted as bulk work while it runs (composeRecall). */
   private readonly backfillWork: Disposable;
+
+  /** Whether bulk work is under way now (the secrets scan of a library left pending may start as the store opens). */
+  get bulkWorkActive(): boolean {
+    return this.context.bulkWork.active;
+  }
 
   private constructor(options: CoreOptions, context: StoreContext) {
     this.dataDir = options.dataDir;

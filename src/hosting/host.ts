@@ -61,6 +61,8 @@ async function startWithLock(lock: HostLock, options: HostOptions): Promise<Runn
     const opened = core;
     const bulkEnded = options.afterBulkWork ? opened.onDidEndBulkWork(options.afterBulkWork) : undefined;
     const bulkChanged = options.whileBulkWork ? opened.onDidChangeBulkWork(options.whileBulkWork) : undefined;
+    // Work that began as the store opened (the secrets scan of what was left pending) was before this listener.
+    if (opened.bulkWorkActive) options.whileBulkWork?.(true);
     // Read in slices between requests; closing the store mid-way only ends the reading early.
     const warmUp = setTimeout(() => {
       // Bulk work: it comes while the editor starts, the busiest seconds of a window (whileBulkWork).

@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { currentHost, tryStartHost } from '../../src/hosting/host.ts';
 import { readPortFile, PORT_FILE } from '../../src/hosting/portFile.ts';
 import { silentLogger } from '../../src/core/context.ts';
-import { tempDir } from '../support/helpers.ts';
+import { tempDir, waitFor } from '../support/helpers.ts';
+import { Satchel } from '../../src/core/satchel.ts';
+import { codeSeed } from '../support/assetFixtures.ts';
+import { TEST_AUTHOR } from '../support/authors.ts';
 
 test('the host writes the port file, refuses a second host on the same data directory, and cleans up', async () => {
   const dataDir = tempDir();
@@ -84,4 +87,25 @@ test('the host says when bulk work ends (the CLI collects what an import or a sy
   }
   assert.equal(ends, 1, 'closing is not bulk work ending');
   assert.deepEqual(active, [true, false]);
+});
+
+test('bulk work under way as the store opens (a library\'s pending secrets scan) is told at once', async () => {
+  const dataDir = tempDir();
+  const store = Satchel.open({ dataDir, logger: silentLogger, secretsScan: false });
+  try {
+    await Promise.all(Array.from({ length: 300 }, (_, i) => store.assets.writes.create(codeSeed(`const n${i} = ${i};`), { author: TEST_AUTHOR })));
+  } finally {
+    await store.close();
+  }
+  const active: boolean[] = [];
+  const host = await tryStartHost({ dataDir, logger: silentLogger, port: 0, whileBulkWork: (busy) => void active.push(busy) });
+  assert.ok(host);
+  try {
+    assert.equal(active[0], true, 'the scan of 300 pending snippets is bulk work from the start');
+    await host.core.assets.secrets.settled();
+    await waitFor(() => active.at(-1) === false);
+    assert.equal(host.core.assets.secrets.summary().scan.pending, 0);
+  } finally {
+    await host.close();
+  }
 });
