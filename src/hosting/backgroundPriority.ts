@@ -11,6 +11,7 @@
  *   nice 10 still weighed as much as the whole editor (the day's bench: the extension host waited
  *   for a core 2.4 s in a 55 s sync). The autogroup's nice may be raised and set back to 0 by an
  *   unprivileged process, at most once per 100 ms on the whole machine (EAGAIN: tried again).
+ *   Set back to what it was before, which a user who lowered the host by hand keeps.
  *   A host started from a terminal shares the terminal's session and leaves it alone.
  * - Windows: the process's priority class (below normal, then normal), which it may set both ways.
  * - Elsewhere (macOS; Linux outside its own session) nothing: an unprivileged process cannot take
@@ -18,7 +19,7 @@
  *   The host's children are lowered there as everywhere (core/childPriority.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { constants, setPriority } from 'node:os';
+import { constants, getPriority, setPriority } from 'node:os';
 import type { Disposable } from '../core/events.ts';
 
 /** Nice 10, as the host's background children (core/childPriority.ts). */
@@ -37,7 +38,11 @@ export interface PriorityPlatform {
   readonly platform: NodeJS.Platform;
   /** Whether the process leads a session of its own (Linux: /proc/self/stat). */
   readonly sessionLeader: () => boolean;
+  /** The autogroup's nice value now (Linux: /proc/self/autogroup). */
+  readonly readAutogroupNice: () => number;
   readonly writeAutogroupNice: (nice: number) => void;
+  /** The process's priority now, on Node's scale (0 normal, 10 below normal, 19 low). */
+  readonly getPriorityClass: () => number;
   readonly setPriorityClass: (priority: number) => void;
 }
 
@@ -45,14 +50,22 @@ export function backgroundPriority(report: (message: string) => void, platform: 
   const means = platform.platform === 'win32' ? 'priority class' : platform.platform === 'linux' && platform.sessionLeader() ? 'autogroup' : undefined;
   let wanted = false;
   let applied = false;
+  /** What the priority was before the first lowering (0 = normal, higher = lower): set back to it, never above. */
+  let found: number | undefined;
   let retry: NodeJS.Timeout | undefined;
   let failed = false;
   const apply = (): void => {
     retry = undefined;
     if (wanted === applied || failed) return;
     try {
-      if (means === 'autogroup') platform.writeAutogroupNice(wanted ? BACKGROUND_NICE : 0);
-      else platform.setPriorityClass(wanted ? constants.priority.PRIORITY_BELOW_NORMAL : constants.priority.PRIORITY_NORMAL);
+      found ??= means === 'autogroup' ? platform.readAutogroupNice() : platform.getPriorityClass();
+      const lowered = Math.max(found, means === 'autogroup' ? BACKGROUND_NICE : constants.priority.PRIORITY_BELOW_NORMAL);
+      // A host already at the background level or lower (set so by the user) is left as it is.
+      if (lowered !== found) {
+        const level = wanted ? lowered : found;
+        if (means === 'autogroup') platform.writeAutogroupNice(level);
+        else platform.setPriorityClass(level);
+      }
       applied = wanted;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
@@ -96,7 +109,9 @@ function nodePlatform(): PriorityPlatform {
         return false;
       }
     },
+    readAutogroupNice: () => Number(/nice (-?\d+)/.exec(readFileSync('/proc/self/autogroup', 'utf8'))?.[1] ?? 0),
     writeAutogroupNice: (nice) => writeFileSync('/proc/self/autogroup', `${nice}\n`),
+    getPriorityClass: () => getPriority(process.pid),
     setPriorityClass: (priority) => setPriority(process.pid, priority),
   };
 }

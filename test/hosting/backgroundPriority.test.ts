@@ -15,14 +15,16 @@ function errno(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(code), { code });
 }
 
-function fakePlatform(platform: NodeJS.Platform, leader: boolean, failures: Array<NodeJS.ErrnoException | undefined> = []): PriorityPlatform & { readonly writes: number[] } {
+function fakePlatform(platform: NodeJS.Platform, leader: boolean, failures: Array<NodeJS.ErrnoException | undefined> = [], start = 0): PriorityPlatform & { readonly writes: number[] } {
   const writes: number[] = [];
+  let now = start;
   const write = (value: number): void => {
     const failure = failures.shift();
     if (failure) throw failure;
     writes.push(value);
+    now = value;
   };
-  return { platform, sessionLeader: () => leader, writeAutogroupNice: write, setPriorityClass: write, writes };
+  return { platform, sessionLeader: () => leader, readAutogroupNice: () => now, writeAutogroupNice: write, getPriorityClass: () => now, setPriorityClass: write, writes };
 }
 
 test('on Linux, in a session of its own, the autogroup goes to nice 10 for bulk work and back to 0 after', () => {
@@ -36,6 +38,22 @@ test('on Linux, in a session of its own, the autogroup goes to nice 10 for bulk 
   priority.set(true);
   priority.dispose();
   assert.deepEqual(platform.writes, [10, 0, 10, 0], 'closing mid-work sets it back');
+});
+
+test('it is set back to what it was, and a host the user lowered further is left as it is', () => {
+  const niced = fakePlatform('linux', true, [], 5);
+  const priority = backgroundPriority(() => assert.fail('nothing to report'), niced);
+  priority.set(true);
+  priority.set(false);
+  assert.deepEqual(niced.writes, [10, 5]);
+  for (const platform of [fakePlatform('linux', true, [], 15), fakePlatform('win32', false, [], constants.priority.PRIORITY_LOW)]) {
+    const lowered = backgroundPriority(() => assert.fail('nothing to report'), platform);
+    lowered.set(true);
+    lowered.set(false);
+    lowered.set(true);
+    lowered.dispose();
+    assert.deepEqual(platform.writes, [], `${platform.platform}: never raised, never written`);
+  }
 });
 
 test('a host that shares a terminal\'s session, or runs on macOS, keeps its priority', () => {
