@@ -113,7 +113,8 @@ test('a store closed without waiting, or a host that dies: the process closes it
   database.close();
   // The process was the last connection: its close copied the 50 rows in and removed the WAL.
   await waitFor(() => !existsSync(walOf(dataDir)), 10_000);
-  const plain = new DatabaseSync(join(dataDir, DATABASE_FILE), { readOnly: true });
+  // The process may still hold its lock for a moment after removing the WAL (its close ends after): wait for it.
+  const plain = new DatabaseSync(join(dataDir, DATABASE_FILE), { readOnly: true, timeout: 5_000 });
   try {
     assert.equal((plain.prepare('SELECT COUNT(*) AS n FROM rows').get() as { n: number }).n, 100);
   } finally {
