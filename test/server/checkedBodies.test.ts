@@ -5,12 +5,11 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, request, errorCode, type TestServer } from '../support/helpers.ts';
+import { startTestServer, request, errorCode, postChunked, type TestServer } from '../support/helpers.ts';
 import { codeSeed } from '../support/assetFixtures.ts';
 import { JsonParser } from '../../src/server/jsonParse.ts';
 import { LIMITS, limitMessage } from '../../src/core/limits.ts';
 import { LARGE_BODY_BYTES } from '../../src/server/body.ts';
-import { request as httpRequest } from 'node:http';
 
 let t: TestServer;
 before(async () => {
@@ -151,7 +150,8 @@ test('a large body of no declared length is told of each time its buffer grows p
   const server = await startTestServer({ beforeLargeBody: (bytes) => told.push(bytes) });
   try {
     const text = Buffer.from(JSON.stringify(padded({ ...codeSeed('const chunked = 1;', 'chunked.js') })));
-    const reply = await postInPieces(server.url, '/assets/create?transferables=false', text, 3);
+    const third = Math.ceil(text.length / 3);
+    const reply = await postChunked(server.url, '/assets/create?transferables=false', text, [third, third]);
     assert.equal(reply.status, 200, reply.text.slice(0, 300));
     assert.match(reply.text, /"name":"chunked.js"/);
     assert.match(reply.text, /"bytes":\{"value":18,/, "the code arrived whole (its 18 bytes)");
@@ -165,19 +165,3 @@ test('a large body of no declared length is told of each time its buffer grows p
   }
 });
 
-/** POSTs `body` with no declared length (chunked), in `count` pieces; the reply's status and text. */
-function postInPieces(url: string, path: string, body: Buffer, count: number): Promise<{ status: number; text: string }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method: 'POST', path, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    const piece = Math.ceil(body.length / count);
-    for (let at = 0; at < body.length; at += piece) req.write(body.subarray(at, at + piece));
-    req.end();
-  });
-}

@@ -6,8 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
-import { startTestServer, request, type TestServer } from '../support/helpers.ts';
+import { startTestServer, request, postChunked, type TestServer } from '../support/helpers.ts';
 import type { ImportSource } from '../../src/core/import/importSource.ts';
 
 let h: TestServer;
@@ -23,14 +22,8 @@ function snippetFile(tag: string, count: number): string {
   return JSON.stringify(Object.fromEntries(Array.from({ length: count }, (_, i) => [`${tag} ${i}`, { prefix: `${tag}${i}`, body: `const ${tag}${i} = "${i}" + '\\n';` }])));
 }
 
-function summaryOf(reply: { status: number; text: string }): { imported: number; duplicates: number } {
-  assert.equal(reply.status, 200, reply.text);
-  const last = JSON.parse(reply.text.trim().split('\n').at(-1)!) as { summary?: { imported: number; duplicates: number } };
-  assert.ok(last.summary, reply.text.slice(-500));
-  return last.summary;
-}
-
-test('a large import body: each file reaches the import as bytes, freed once taken; the snippets are all written', async () => {
+/** Records each source the host's import takes, until `restore`. */
+function watchImportSources(): { seen: ImportSource[]; restore: () => void } {
   const seen: ImportSource[] = [];
   const imports = h.core.imports;
   const original = imports.import.bind(imports);
@@ -44,13 +37,25 @@ test('a large import body: each file reaches the import as bytes, freed once tak
       })(),
       options,
     );
+  return { seen, restore: () => void (imports.import = original) };
+}
+
+function summaryOf(reply: { status: number; text: string }): { imported: number; duplicates: number } {
+  assert.equal(reply.status, 200, reply.text);
+  const last = JSON.parse(reply.text.trim().split('\n').at(-1)!) as { summary?: { imported: number; duplicates: number } };
+  assert.ok(last.summary, reply.text.slice(-500));
+  return last.summary;
+}
+
+test('a large import body: each file reaches the import as bytes, freed once taken; the snippets are all written', async () => {
+  const { seen, restore } = watchImportSources();
   try {
     const body = JSON.stringify({ files: [{ name: 'a.code-snippets', content: snippetFile('alpha', 15_000) }, { name: 'b.code-snippets', content: snippetFile('beta', 5_000) }], batchSize: 1000 });
     assert.ok(body.length > 1024 * 1024);
     const summary = summaryOf(await request(h.url, 'POST', '/satchel/import', { body }));
     assert.equal(summary.imported, 20_000);
   } finally {
-    imports.import = original;
+    restore();
   }
   assert.equal(seen.length, 2);
   for (const source of seen) {
@@ -80,27 +85,6 @@ test('large bodies it does not read are refused as the JSON parser and the schem
   assert.equal(h.core.assets.identifiers().length, before, 'nothing imported');
 });
 
-/** POSTs `body` with no length (chunked), written in pieces of the given sizes; the reply's text. */
-function postChunked(url: string, body: Buffer, pieces: readonly number[]): Promise<{ status: number; text: string }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method: 'POST', path: '/satchel/import', headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    let at = 0;
-    for (const size of pieces) {
-      if (at >= body.length) break;
-      req.write(body.subarray(at, at + size));
-      at += size;
-    }
-    req.end(body.subarray(at));
-  });
-}
-
 test('bodies of no declared length arrive whole, whatever pieces they come in', async () => {
   for (const [tag, count, pieces] of [
     ['small', 20, [1, 7]],
@@ -108,30 +92,18 @@ test('bodies of no declared length arrive whole, whatever pieces they come in', 
     ['large', 4000, [1, 65_537, 3, 131_071, 200_000, 5]],
   ] as const) {
     const body = Buffer.from(JSON.stringify({ files: [{ name: `${tag}.code-snippets`, content: snippetFile(tag, count) }] }));
-    assert.equal(summaryOf(await postChunked(h.url, body, pieces)).imported, count, tag);
+    assert.equal(summaryOf(await postChunked(h.url, '/satchel/import', body, pieces)).imported, count, tag);
   }
 });
 
 test('a large body of no declared length is freed once the import has taken it', async () => {
-  const seen: ImportSource[] = [];
-  const imports = h.core.imports;
-  const original = imports.import.bind(imports);
-  imports.import = (sources, options) =>
-    original(
-      (async function* () {
-        for await (const source of sources) {
-          seen.push(source);
-          yield source;
-        }
-      })(),
-      options,
-    );
+  const { seen, restore } = watchImportSources();
   try {
     const body = Buffer.from(JSON.stringify({ files: [{ name: 'chunked.code-snippets', content: snippetFile('delta', 12_000) }] }));
     assert.ok(body.length > 1024 * 1024);
-    assert.equal(summaryOf(await postChunked(h.url, body, [100_000, 300_000, 700_000])).imported, 12_000);
+    assert.equal(summaryOf(await postChunked(h.url, '/satchel/import', body, [100_000, 300_000, 700_000])).imported, 12_000);
   } finally {
-    imports.import = original;
+    restore();
   }
   assert.equal(seen.length, 1);
   const [source] = seen;

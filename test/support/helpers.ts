@@ -10,6 +10,7 @@ import { serve, type SatchelServer } from '../../src/server/server.ts';
 import { silentLogger, type Logger } from '../../src/core/context.ts';
 import { Configuration } from '@pieces.app/pieces-os-client';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
+import { request as httpRequest } from 'node:http';
 
 export function tempDir(prefix = 'satchel-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -104,6 +105,27 @@ export async function request(
     json = undefined;
   }
   return { status: response.status, type: response.headers.get('content-type') ?? '', text, json, etag: response.headers.get('etag') };
+}
+
+/** POSTs JSON `body` with no declared length (chunked), written in pieces of the given sizes (the rest as the last). */
+export function postChunked(url: string, path: string, body: Buffer, pieces: readonly number[]): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method: 'POST', path, headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    let at = 0;
+    for (const size of pieces) {
+      if (at >= body.length) break;
+      req.write(body.subarray(at, at + size));
+      at += size;
+    }
+    req.end(body.subarray(at));
+  });
 }
 
 /** Asserts the one JSON error shape and returns its code. */
