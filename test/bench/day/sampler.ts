@@ -52,23 +52,25 @@ export function rssMbOf(pid: number): number | undefined {
   }
 }
 
-/** User + system CPU of a process, seconds (clock ticks of 10 ms). */
-export function cpuSecondsOf(pid: number): number | undefined {
+/** The fields of /proc/<pid>/stat after the command's name (state first); undefined when the process is gone. */
+function statFields(pid: number | 'self'): string[] | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
   } catch {
     return undefined;
   }
 }
 
+/** User + system CPU of a process, seconds (clock ticks of 10 ms). */
+export function cpuSecondsOf(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields && (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Page faults a process has had that read from disk (majflt). */
 export function majorFaultsOf(pid: number | 'self'): number | undefined {
-  try {
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[9]);
-  } catch {
-    return undefined;
-  }
+  const fields = statFields(pid);
+  return fields && Number(fields[9]);
 }
 
 /** Nanoseconds the main thread of a process has waited for a core while ready to run (schedstat's run_delay). */
@@ -92,12 +94,8 @@ export function childrenOf(pid: number): number[] {
 
 /** CPU seconds of the children a process has waited for (cutime + cstime): the ones that already exited. */
 function reapedCpuSecondsOf(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return undefined;
-  }
+  const fields = statFields(pid);
+  return fields && (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 /** The data host's children's CPU so far: what exited and was waited for, plus each living one's own. */
