@@ -10,6 +10,7 @@ import { HostSupervisor } from './hosting/hostSupervisor.ts';
 import type { DataHostCommand } from './hosting/hostCommand.ts';
 import type { BundleLoad } from './extensionLoader.ts';
 import { performance } from 'node:perf_hooks';
+import { since } from './extension/threadClock.ts';
 
 let extension: SatchelExtension | undefined;
 let bundle: BundleLoad | undefined;
@@ -32,7 +33,9 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
       command,
       contributedCommands(context.extension.packageJSON),
     );
-    extension.activation = { ...bundle, activateMs: performance.now() - activating, steps: extension.activationSteps };
+    const activateMs = performance.now() - activating;
+    const { loadStarted, ...load } = bundle ?? {};
+    extension.activation = { ...load, activateMs, ...(loadStarted ? { own: since(loadStarted) } : {}), steps: extension.activationSteps };
     extension.log.info(activationLine(extension.activation));
   } catch (error) {
     void reportActivationFailure(context, error);
@@ -47,7 +50,8 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
 function activationLine(figures: NonNullable<SatchelExtension['activation']>): string {
   const ms = (value: number | undefined): string => (value === undefined ? '?' : `${value.toFixed(1)} ms`);
   const steps = Object.entries(figures.steps ?? {}).map(([name, value]) => `${name} ${ms(value)}`).join(', ');
-  return `Activated in ${ms(figures.activateMs)} (${steps}); the bundle compiled in ${ms(figures.compileMs)} (code cache ${figures.codeCache ?? 'not used'}) and ran in ${ms(figures.runMs)}.`;
+  const own = figures.own ? `; loading and activating took ${ms(figures.own.wallMs)}, ${ms(figures.own.cpuMs)} of it on a core, ${ms(figures.own.waitedMs)} waiting for one` : '';
+  return `Activated in ${ms(figures.activateMs)} (${steps}); the bundle compiled in ${ms(figures.compileMs)} (code cache ${figures.codeCache ?? 'not used'}) and ran in ${ms(figures.runMs)}${own}.`;
 }
 
 /** The command ids the manifest (package.json, read by VS Code) contributes. */

@@ -30,6 +30,7 @@ import { RemoteNotices } from './remoteNotice.ts';
 import { SecretMarks } from './secrets/secretMarks.ts';
 import { SecretsStatus } from './secrets/secretsStatus.ts';
 import { assetSecrets } from './secrets/snippetSecrets.ts';
+import type { ThreadClock } from './threadClock.ts';
 
 /** What activation cost (extensionLoader.ts and extension.ts measure it; docs/performance.md). */
 export interface ActivationFigures {
@@ -37,6 +38,8 @@ export interface ActivationFigures {
   readonly runMs?: number;
   readonly codeCache?: string;
   readonly activateMs: number;
+  /** From the loader's start to activate()'s end: wall time, time on a core, time waiting for one (threadClock.ts). */
+  readonly own?: ThreadClock;
   /** Where activate() spent its time: ms per part of the composition, in order (the log and bench:day read it). */
   readonly steps?: Readonly<Record<string, number>>;
 }

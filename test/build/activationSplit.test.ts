@@ -1,7 +1,7 @@
 /** The day bench's reading of VS Code's activation figure (test/bench/day/activationSplit.ts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { activationSplit, describeActivation, describeSplit, vscodeFigureMs } from '../bench/day/activationSplit.ts';
+import { activationSplit, describeActivation, describeOwnShare, describeSplit, vscodeFigureMs } from '../bench/day/activationSplit.ts';
 
 const mark = (kind: string, id: string, startTime: number) => ({ name: `code/extHost/${kind}/${id}`, startTime });
 
@@ -39,4 +39,10 @@ test('an extension loaded first in its turn has nothing before it; missing marks
   // A run's figures as the day records them: an activate() time that is not a number is unknown.
   assert.equal(describeActivation(turn, 'Activation: 43ms', 'n/a', 'satchel-dev.satchel'), "the code of vscode.debug-auto-launch 2 ms, vscode.merge-conflict 16 ms first, Satchel's code 15 ms, activate() ? ms");
   assert.equal(describeActivation(undefined, undefined, 3, 'satchel-dev.satchel'), "VS Code's marks not read");
+});
+
+test("Satchel's own share reads as time on a core and time waiting for one; a clock not read says so", () => {
+  assert.equal(describeOwnShare({ wallMs: 41.6, cpuMs: 17.2, waitedMs: 22.9 }), "Satchel's share 42 ms: 17 ms on a core, 23 ms waiting for one");
+  assert.equal(describeOwnShare({ wallMs: 20, cpuMs: 15 }), "Satchel's share 20 ms: 15 ms on a core, ? waiting for one");
+  assert.equal(describeOwnShare(undefined), "Satchel's own clocks not read");
 });

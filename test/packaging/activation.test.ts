@@ -70,6 +70,16 @@ test('requiring and activating the extension loads no ws: neither zlib nor tls, 
   assert.deepEqual(JSON.parse(activateInChild(probe).at(-2)!), []);
 });
 
+test("activation measures its own share on the thread's clocks: from the loader's start to activate()'s end, on a core and waiting for one", () => {
+  const probe = child.replace(ACTIVATE, `const api = ${ACTIVATE.replace(/;$/, '')};\nconsole.log(JSON.stringify(api.activation));`);
+  const lines = activateInChild(probe);
+  const figures = JSON.parse(lines.at(-2)!) as { activateMs: number; compileMs: number; runMs: number; own: { wallMs: number; cpuMs: number; waitedMs?: number } };
+  const { own } = figures;
+  assert.ok(own.wallMs >= figures.activateMs + figures.compileMs + figures.runMs - 0.5, JSON.stringify(figures));
+  assert.ok(own.cpuMs > 0 && own.cpuMs <= own.wallMs + 1, JSON.stringify(figures));
+  if (process.platform === 'linux') assert.equal(typeof own.waitedMs, 'number');
+});
+
 test("the extension's zod is its own bundle, required when a schema is first built", () => {
   // The on-demand module beside dist/zod.cjs, as esbuild puts both in the extension's dist/.
   const scratch = mkdtempSync(join(tmpdir(), 'satchel-zod-'));

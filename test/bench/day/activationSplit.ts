@@ -64,3 +64,10 @@ export function describeActivation(loadMarks: readonly LoadMark[] | undefined, v
 export function vscodeFigureMs(text: string | undefined): number {
   return Number(/(\d+)\s*ms/.exec(text ?? '')?.[1] ?? NaN);
 }
+
+/** Satchel's own share of the figure (its code and `activate()`, by its own clocks: src/extension/threadClock.ts) on a core and waiting for one. */
+export function describeOwnShare(own: { wallMs: number; cpuMs?: number | undefined; waitedMs?: number | undefined } | undefined): string {
+  if (!own) return 'Satchel\'s own clocks not read';
+  const ms = (value: number | undefined): string => (value === undefined ? '?' : `${Math.round(value)} ms`);
+  return `Satchel's share ${ms(own.wallMs)}: ${ms(own.cpuMs)} on a core, ${ms(own.waitedMs)} waiting for one`;
+}

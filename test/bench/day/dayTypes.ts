@@ -1,6 +1,7 @@
 /** What the day's runner hands the driver in the extension host, and what the driver answers. */
 import type { PhaseFigures, SettledMemory } from './sampler.ts';
 import type { LoadMark } from './activationSplit.ts';
+import type { ActivationFigures } from '../../../src/extension/satchelExtension.ts';
 
 /** Satchel's id, as VS Code names it (its marks, the extensions API). */
 export const EXTENSION_ID = 'satchel-dev.satchel';
@@ -28,7 +29,7 @@ export interface DayResult {
   /** How long the extension host had run when the driver started (Satchel activates at onStartupFinished, maybe before). */
   readonly extHostUptimeAtDriverS: number;
   readonly rssAtDriverStartMb: number;
-  activation?: Readonly<Record<string, number | string | undefined | Readonly<Record<string, number>>>>;
+  activation?: ActivationFigures | undefined;
   readonly phases: Record<string, PhaseFigures>;
   whole: { p50: number; p99: number; max: number };
   /** The extension host's memory after full collections at the day's end. */

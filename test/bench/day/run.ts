@@ -28,7 +28,7 @@ import { snippetFiles } from '../figures/importFigure.ts';
 import { readPortFile } from '../../../src/hosting/portFile.ts';
 import { EXTENSION_ID, type DayConfig, type DayResult } from './dayTypes.ts';
 import { printDay, type RunOutcome } from './report.ts';
-import { describeActivation } from './activationSplit.ts';
+import { describeActivation, describeOwnShare } from './activationSplit.ts';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const size = Number(args.get('size') ?? 100_000);
@@ -160,9 +160,9 @@ async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vs
 
 /** VS Code's activation figure and its parts (activationSplit.ts). */
 function activationLine(outcome: RunOutcome): string {
-  const activation = outcome.result.activation ?? {};
-  const split = describeActivation(outcome.result.loadMarks, outcome.vscodeActivation, activation.activateMs, EXTENSION_ID);
-  return `${outcome.vscodeActivation ?? 'VS Code\'s figure not read'} (code cache ${String(activation.codeCache ?? '?')}): ${split}`;
+  const activation = outcome.result.activation;
+  const split = describeActivation(outcome.result.loadMarks, outcome.vscodeActivation, activation?.activateMs, EXTENSION_ID);
+  return `${outcome.vscodeActivation ?? 'VS Code\'s figure not read'} (code cache ${String(activation?.codeCache ?? '?')}): ${split}; ${describeOwnShare(activation?.own)}`;
 }
 
 async function main(): Promise<void> {

@@ -37,6 +37,11 @@ describe('The data host beside VS Code', function () {
     console.log(`[figures] activation ${JSON.stringify(figures)}`);
     assert.ok(figures.activateMs < 1_000, `activate() took ${figures.activateMs} ms`);
     assert.ok(figures.codeCache === 'written' || figures.codeCache === 'used', `the bundle went through the loader (code cache ${figures.codeCache})`);
+    // Satchel's own share, on the extension host thread's clocks: loading and activate() are in it, and it ran no longer than it took.
+    const own = figures.own;
+    assert.ok(own && own.wallMs >= figures.activateMs, `own share ${JSON.stringify(own)}`);
+    assert.ok(typeof own.cpuMs === 'number' && own.cpuMs > 0 && own.cpuMs <= own.wallMs + 1, `own share ${JSON.stringify(own)}`);
+    if (process.platform === 'linux') assert.equal(typeof own.waitedMs, 'number');
     assert.deepEqual(openFiles().filter((file) => file.includes('satchel.db')), [], 'the extension host holds no store file open');
   });
 

@@ -1,0 +1,46 @@
+/**
+ * The extension host's main thread's own clocks, read around Satchel's activation: how long it ran
+ * on a core and, on Linux, how long it was ready to run but waited for one. VS Code's activation
+ * figure is wall time, and on a busy machine much of a wall millisecond is spent waiting for a core
+ * (docs/performance.md, activation): these tell Satchel's work apart from the machine's.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+export interface ThreadClock {
+  readonly wallMs: number;
+  /** CPU time of this thread, user and system; undefined on a Node without `process.threadCpuUsage` (before 22.19). */
+  readonly cpuMs?: number;
+  /** Time this thread was runnable but not running (Linux's scheduler statistics); undefined elsewhere. */
+  readonly waitedMs?: number;
+}
+
+export function readThreadClock(): ThreadClock {
+  return { wallMs: performance.now(), cpuMs: threadCpuMs(), waitedMs: threadWaitedMs() };
+}
+
+/** The span from `from` to now, in the same three figures, each rounded to 0.1 ms. */
+export function since(from: ThreadClock): ThreadClock {
+  const now = readThreadClock();
+  const span = (end: number | undefined, start: number | undefined): number | undefined =>
+    end === undefined || start === undefined ? undefined : Math.round((end - start) * 10) / 10;
+  return { wallMs: span(now.wallMs, from.wallMs) ?? 0, cpuMs: span(now.cpuMs, from.cpuMs), waitedMs: span(now.waitedMs, from.waitedMs) };
+}
+
+function threadCpuMs(): number | undefined {
+  if (typeof process.threadCpuUsage !== 'function') return undefined;
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+}
+
+/** `/proc/thread-self/schedstat`: time on a core, time waiting on a run queue (both ns), timeslices. */
+function threadWaitedMs(): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const waitedNs = Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[1]);
+    return Number.isFinite(waitedNs) ? waitedNs / 1e6 : undefined;
+  } catch {
+    // Scheduler statistics compiled out of the kernel, or /proc not mounted.
+    return undefined;
+  }
+}

@@ -1,0 +1,34 @@
+/** The extension host thread's clocks read around activation (src/extension/threadClock.ts). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { readThreadClock, since } from '../../src/extension/threadClock.ts';
+
+const sleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+test("time on a core is this thread's: it sleeps 40 ms while another thread of the process spins, and ran for almost none of it", async () => {
+  const spinner = new Worker('require("node:worker_threads").parentPort.postMessage(0); const end = Date.now() + 400; while (Date.now() < end);', { eval: true });
+  await once(spinner, 'message');
+  const start = readThreadClock();
+  sleep(40);
+  const span = since(start);
+  await spinner.terminate();
+  assert.ok(span.wallMs >= 39, `wall ${span.wallMs}`);
+  assert.equal(typeof span.cpuMs, 'number');
+  assert.ok(span.cpuMs! < 10, `on a core ${span.cpuMs} ms while sleeping`);
+});
+
+test('a busy thread is on a core or waiting for one for all of its wall time, and never on a core longer than the wall time', () => {
+  const start = readThreadClock();
+  let spin = 0;
+  while (performance.now() - start.wallMs < 30) spin++;
+  const span = since(start);
+  assert.ok(spin > 0);
+  assert.ok(span.cpuMs! > 0 && span.cpuMs! <= span.wallMs + 1, JSON.stringify(span));
+  if (process.platform !== 'linux') return;
+  // Linux: what the loop did not run it waited (for a core, on a loaded machine), and the three parts agree.
+  assert.equal(typeof span.waitedMs, 'number');
+  assert.ok(span.cpuMs! + span.waitedMs! >= span.wallMs - 6, JSON.stringify(span));
+  assert.ok(span.cpuMs! + span.waitedMs! <= span.wallMs + 6, JSON.stringify(span));
+});
