@@ -101,7 +101,8 @@ export async function run(): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     console.log(`[[day-result:${JSON.stringify(result)}]]`);
     // The runner reads VS Code's own activation figure from the Running Extensions editor.
-    if (config.withSatchel) {
+    // Without Satchel only in a start-only run: its control extension's figure (run.ts) is what is read then.
+    if (config.withSatchel || config.startOnly) {
       await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions');
       console.log('[[day-runtime-extensions]]');
       // The runner reads the editor while this module still runs (the window closes when it returns).

@@ -8,6 +8,11 @@ export interface RunOutcome {
   readonly loadAfter: string;
   /** The Running Extensions editor's text for Satchel ("Activation: 35ms"), or why it is missing. */
   readonly vscodeActivation?: string | undefined;
+  /**
+   * The same editor's text for the window's development extension, an empty extension that activates
+   * on the same event as Satchel (run.ts, CONTROL_NAME): VS Code's figure for code that does nothing.
+   */
+  readonly controlActivation?: string | undefined;
 }
 
 const GOALS = { activationMs: 50, addedP99Ms: 10, addedMaxMs: 50, addedRssMb: 30, dataHostMb: 150 };

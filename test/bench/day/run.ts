@@ -90,6 +90,9 @@ function stopDataHost(dataDir: string): void {
 /** VS Code's own activation figure for Satchel, from the Running Extensions editor's rows. */
 const RUNTIME_ROWS = `[...document.querySelectorAll('.runtime-extensions-editor .monaco-list-row')].map((row) => ({ name: row.querySelector('.name')?.textContent ?? '', time: row.querySelector('.activation-time')?.textContent ?? '' }))`;
 
+/** The development extension's name in the Running Extensions editor: an empty extension, the control (runDay). */
+const CONTROL_NAME = 'Empty extension (control)';
+
 /** Where a start after the first finds the extensions and caches of the one before it. */
 interface Kept {
   readonly extensionsDir: string;
@@ -113,15 +116,19 @@ async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vs
   const workspace = join(workbench.tmp, 'workspace');
   mkdirSync(workspace, { recursive: true });
   // VS Code runs a test module only in an extension development window: an empty extension makes it one, in both runs.
+  // It activates on Satchel's event and does nothing: VS Code's figure for it is the floor any such
+  // extension gets in that window (the code of the extensions required before it, the machine's waits).
   const devPath = join(workbench.tmp, 'day-driver-extension');
   mkdirSync(devPath, { recursive: true });
-  writeFileSync(join(devPath, 'package.json'), JSON.stringify({ name: 'day-driver', publisher: 'satchel-bench', version: '0.0.1', engines: { vscode: '*' } }));
+  writeFileSync(join(devPath, 'package.json'), JSON.stringify({ name: 'day-driver', displayName: CONTROL_NAME, publisher: 'satchel-bench', version: '0.0.1', engines: { vscode: '*' }, main: './main.js', activationEvents: ['onStartupFinished'] }));
+  writeFileSync(join(devPath, 'main.js'), 'exports.activate = () => {};\n');
   writeFileSync(join(workspace, 'day.py'), 'import time\n\n');
   writeFileSync(configFile, JSON.stringify({ ...config, workspace } satisfies DayConfig));
   const loadBefore = load();
   const browser = await launchChromium(tools);
   let result: DayResult | undefined;
   let vscodeActivation: string | undefined;
+  let controlActivation: string | undefined;
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
     const exit = new Promise<number>((resolveExit, reject) => {
@@ -138,19 +145,22 @@ async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vs
           // The list draws only the rows in view, slowest first: a window tall enough for every extension's row
           // (the day is over). The editor draws its rows once the workbench has gathered every extension's status: a busy window takes seconds.
           await page.setViewportSize({ width: 1400, height: 2400 });
+          const wanted = config.withSatchel ? ['Satchel', CONTROL_NAME] : [CONTROL_NAME];
           let rows: { name: string; time: string }[] = [];
-          for (let tries = 0; tries < 30 && !rows.some((row) => row.name === 'Satchel'); tries++) {
+          for (let tries = 0; tries < 30 && !wanted.every((name) => rows.some((row) => row.name === name)); tries++) {
             await new Promise((r) => setTimeout(r, 500));
             rows = await page.evaluate<{ name: string; time: string }[]>(RUNTIME_ROWS).catch(() => []);
           }
-          vscodeActivation = rows.find((row) => row.name === 'Satchel')?.time ?? (rows.length ? `not listed among ${rows.map((r) => r.name).join(', ')}` : 'the Running Extensions editor showed no rows');
+          const figure = (name: string) => rows.find((row) => row.name === name)?.time ?? (rows.length ? `not listed among ${rows.map((r) => r.name).join(', ')}` : 'the Running Extensions editor showed no rows');
+          if (config.withSatchel) vscodeActivation = figure('Satchel');
+          controlActivation = figure(CONTROL_NAME);
         }
       });
     });
     await page.goto(workbench.url({ folder: workspace, devPath, testsPath: join(repoRoot, 'out/bench-day/driver.cjs') }));
     const code = await exit;
     if (code !== 0 || !result) throw new Error(`the day ${config.withSatchel ? 'with' : 'without'} Satchel failed (exit ${code}):\n${workbench.log().slice(-6000)}`);
-    return { result, loadBefore, loadAfter: load(), vscodeActivation };
+    return { result, loadBefore, loadAfter: load(), vscodeActivation, controlActivation };
   } finally {
     await browser.close().catch(() => {});
     if (config.withSatchel) stopDataHost(config.dataDir);
@@ -188,6 +198,9 @@ async function main(): Promise<void> {
         say(`start ${start} of ${starts} with Satchel`);
         const outcome = await runDay(tools, { ...base, withSatchel: true }, start === 1 ? vsix : undefined, scratch, kept);
         say(`start ${start}: ${activationLine(outcome)}; the extension's own split: ${JSON.stringify(outcome.result.activation ?? {})}`);
+        // Right after, the same window without Satchel: VS Code's figure for an extension that does nothing.
+        const control = await runDay(tools, { ...base, withSatchel: false }, undefined, scratch);
+        say(`start ${start}, control without Satchel: the empty extension's ${control.controlActivation ?? 'figure not read'}; beside Satchel it had ${outcome.controlActivation ?? 'no figure'}`);
       }
       return;
     }
