@@ -10,7 +10,7 @@
  *   (a drag that starts outside the browser cannot be made with the mouse: the page gets the
  *   drag events with a DataTransfer holding the text, which is what Chromium hands it then).
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import type { Page } from './codeServer.ts';
 
 /** A point of the workbench, found by what the user sees. */
@@ -41,7 +41,9 @@ export async function performMouse(page: Page, request: MouseRequest): Promise<s
   } catch (error) {
     outcome = { error: String(error).split('\n')[0] };
   }
-  writeFileSync(request.done, JSON.stringify(outcome));
+  // Whole or not at all: the test polls for the file and read one empty once (created, not yet written).
+  writeFileSync(`${request.done}.partial`, JSON.stringify(outcome));
+  renameSync(`${request.done}.partial`, request.done);
   return outcome.error ? `could not ${request.action}: ${outcome.error}` : describe(request);
 }
 
