@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createRequire, wrap } from 'node:module';
 import { Script, constants } from 'node:vm';
 import { performance } from 'node:perf_hooks';
-import { readThreadClock, type ThreadClock } from './extension/threadClock.ts';
+import { readThreadClock, since, type ThreadClock } from './extension/threadClock.ts';
 
 interface Main {
   activate(context: unknown): unknown;
@@ -26,8 +26,8 @@ export interface BundleLoad {
   readonly compileMs: number;
   readonly runMs: number;
   readonly codeCache: 'used' | 'written' | 'rejected';
-  /** The thread's clocks as the loader began, before reading the bundle: activation's own share is measured from here. */
-  readonly loadStarted: ThreadClock;
+  /** Reading, compiling and running the bundle on the thread's clocks (threadClock.ts): the loading half of activation's own share. */
+  readonly loading: ThreadClock;
 }
 
 /** After activation, so the functions the first seconds ran are in the cache too. */
@@ -64,7 +64,7 @@ function load(): Main {
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
   run.call(module.exports, module.exports, createRequire(file), module, file, __dirname);
   const codeCache = cached === undefined ? 'written' : script.cachedDataRejected ? 'rejected' : 'used';
-  module.exports.bundleLoaded({ compileMs: compiled - started, runMs: performance.now() - compiled, codeCache, loadStarted });
+  module.exports.bundleLoaded({ compileMs: compiled - started, runMs: performance.now() - compiled, codeCache, loading: since(loadStarted) });
   if (codeCache !== 'used') {
     setTimeout(() => writeCache(cacheFile, script), WRITE_CACHE_AFTER_MS).unref();
   }

@@ -38,7 +38,7 @@ export interface ActivationFigures {
   readonly runMs?: number;
   readonly codeCache?: string;
   readonly activateMs: number;
-  /** From the loader's start to activate()'s end: wall time, time on a core, time waiting for one (threadClock.ts). */
+  /** Loading the bundle plus activate(), on the thread's clocks: wall time, time on a core, time waiting for one (threadClock.ts). */
   readonly own?: ThreadClock;
   /** Where activate() spent its time: ms per part of the composition, in order (the log and bench:day read it). */
   readonly steps?: Readonly<Record<string, number>>;

@@ -27,6 +27,12 @@ export function since(from: ThreadClock): ThreadClock {
   return { wallMs: span(now.wallMs, from.wallMs) ?? 0, cpuMs: span(now.cpuMs, from.cpuMs), waitedMs: span(now.waitedMs, from.waitedMs) };
 }
 
+/** Two spans taken as one (each part undefined if either lacks it). */
+export function plus(a: ThreadClock, b: ThreadClock): ThreadClock {
+  const sum = (x: number | undefined, y: number | undefined): number | undefined => (x === undefined || y === undefined ? undefined : Math.round((x + y) * 10) / 10);
+  return { wallMs: sum(a.wallMs, b.wallMs) ?? 0, cpuMs: sum(a.cpuMs, b.cpuMs), waitedMs: sum(a.waitedMs, b.waitedMs) };
+}
+
 function threadCpuMs(): number | undefined {
   if (typeof process.threadCpuUsage !== 'function') return undefined;
   const { user, system } = process.threadCpuUsage();

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { readThreadClock, since } from '../../src/extension/threadClock.ts';
+import { plus, readThreadClock, since } from '../../src/extension/threadClock.ts';
 
 const sleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
@@ -31,4 +31,9 @@ test('a busy thread is on a core or waiting for one for all of its wall time, an
   assert.equal(typeof span.waitedMs, 'number');
   assert.ok(span.cpuMs! + span.waitedMs! >= span.wallMs - 6, JSON.stringify(span));
   assert.ok(span.cpuMs! + span.waitedMs! <= span.wallMs + 6, JSON.stringify(span));
+});
+
+test('two spans add part by part; a part one of them lacks is unknown in the sum', () => {
+  assert.deepEqual(plus({ wallMs: 10.04, cpuMs: 4, waitedMs: 5 }, { wallMs: 2.5, cpuMs: 1.25, waitedMs: 1 }), { wallMs: 12.5, cpuMs: 5.3, waitedMs: 6 });
+  assert.deepEqual(plus({ wallMs: 1, cpuMs: 1 }, { wallMs: 2, cpuMs: 2, waitedMs: 0.5 }), { wallMs: 3, cpuMs: 3, waitedMs: undefined });
 });

@@ -90,8 +90,8 @@ function stopDataHost(dataDir: string): void {
 /** VS Code's own activation figure for Satchel, from the Running Extensions editor's rows. */
 const RUNTIME_ROWS = `[...document.querySelectorAll('.runtime-extensions-editor .monaco-list-row')].map((row) => ({ name: row.querySelector('.name')?.textContent ?? '', time: row.querySelector('.activation-time')?.textContent ?? '' }))`;
 
-/** The development extension's name in the Running Extensions editor: an empty extension, the control (runDay). */
-const CONTROL_NAME = 'Empty extension (control)';
+/** The development extension, an empty extension (the control, runDay), as the Running Extensions editor names it: by its id. */
+const CONTROL_NAME = 'satchel-bench.day-driver';
 
 /** Where a start after the first finds the extensions and caches of the one before it. */
 interface Kept {
@@ -120,7 +120,7 @@ async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vs
   // extension gets in that window (the code of the extensions required before it, the machine's waits).
   const devPath = join(workbench.tmp, 'day-driver-extension');
   mkdirSync(devPath, { recursive: true });
-  writeFileSync(join(devPath, 'package.json'), JSON.stringify({ name: 'day-driver', displayName: CONTROL_NAME, publisher: 'satchel-bench', version: '0.0.1', engines: { vscode: '*' }, main: './main.js', activationEvents: ['onStartupFinished'] }));
+  writeFileSync(join(devPath, 'package.json'), JSON.stringify({ name: 'day-driver', publisher: 'satchel-bench', version: '0.0.1', engines: { vscode: '^1.104.0' }, main: './main.js', activationEvents: ['onStartupFinished'] }));
   writeFileSync(join(devPath, 'main.js'), 'exports.activate = () => {};\n');
   writeFileSync(join(workspace, 'day.py'), 'import time\n\n');
   writeFileSync(configFile, JSON.stringify({ ...config, workspace } satisfies DayConfig));
