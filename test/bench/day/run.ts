@@ -29,6 +29,7 @@ import { readPortFile } from '../../../src/hosting/portFile.ts';
 import { EXTENSION_ID, type DayConfig, type DayResult } from './dayTypes.ts';
 import { printDay, type RunOutcome } from './report.ts';
 import { describeActivation, describeOwnShare } from './activationSplit.ts';
+import { untilQuiet } from './quiet.ts';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const size = Number(args.get('size') ?? 100_000);
@@ -100,6 +101,8 @@ interface Kept {
 }
 
 async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vsix: string | undefined, scratch: string, kept?: Kept): Promise<RunOutcome> {
+  const quiet = await untilQuiet();
+  say(`${config.withSatchel ? 'with' : 'without'} Satchel: the machine ${quiet.reached ? 'quiet' : 'still busy'} after ${quiet.waitedS} s (last second ${quiet.busy === undefined ? '?' : `${Math.round(quiet.busy * 100)}%`} busy)`);
   const configFile = join(scratch, `day-${config.withSatchel ? 'with' : 'without'}.json`);
   const workbench = await startCodeServer(tools, {
     ...(vsix ? { vsix } : {}),
