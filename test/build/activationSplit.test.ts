@@ -1,7 +1,7 @@
 /** The day bench's reading of VS Code's activation figure (test/bench/day/activationSplit.ts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { activationSplit, describeActivation, describeOwnShare, describeSplit, vscodeFigureMs } from '../bench/day/activationSplit.ts';
+import { activationSpan, activationSplit, describeActivation, describeOwnShare, describeSplit, vscodeFigureMs } from '../bench/day/activationSplit.ts';
 
 const mark = (kind: string, id: string, startTime: number) => ({ name: `code/extHost/${kind}/${id}`, startTime });
 
@@ -45,4 +45,10 @@ test("Satchel's own share reads as time on a core and time waiting for one; a cl
   assert.equal(describeOwnShare({ wallMs: 41.6, cpuMs: 17.2, waitedMs: 22.9 }), "Satchel's share 42 ms: 17 ms on a core, 23 ms waiting for one");
   assert.equal(describeOwnShare({ wallMs: 20, cpuMs: 15 }), "Satchel's share 20 ms: 15 ms on a core, ? waiting for one");
   assert.equal(describeOwnShare(undefined), "Satchel's own clocks not read");
+});
+
+test("the figure's span runs from the first code required in the turn to the extension's code plus its activate()", () => {
+  assert.deepEqual(activationSpan(turn, 'satchel-dev.satchel', 8.6), { fromMs: 364, toMs: 405.6 });
+  assert.deepEqual(activationSpan(turn, 'vscode.git', undefined), { fromMs: 242, toMs: 296 });
+  assert.equal(activationSpan(turn, 'satchel-dev.missing', 1), undefined);
 });

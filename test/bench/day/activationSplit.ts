@@ -71,3 +71,15 @@ export function describeOwnShare(own: { wallMs: number; cpuMs?: number | undefin
   const ms = (value: number | undefined): string => (value === undefined ? '?' : `${Math.round(value)} ms`);
   return `Satchel's share ${ms(own.wallMs)}: ${ms(own.cpuMs)} on a core, ${ms(own.waitedMs)} waiting for one`;
 }
+
+/**
+ * The span of VS Code's figure for the extension, in the marks' time (epoch ms): from the first code
+ * required in its turn to its own code's end plus its `activate()`.
+ */
+export function activationSpan(marks: readonly LoadMark[], id: string, activateMs: number | undefined): { fromMs: number; toMs: number } | undefined {
+  const split = activationSplit(marks, id);
+  const didLoad = marks.find((mark) => mark.name === `code/extHost/didLoadExtensionCode/${id}`)?.startTime;
+  if (!split || didLoad === undefined) return undefined;
+  const before = split.loadedBefore.reduce((sum, other) => sum + other.ms, 0);
+  return { fromMs: didLoad - split.ownLoadMs - before, toMs: didLoad + (activateMs ?? 0) };
+}

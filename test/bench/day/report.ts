@@ -13,6 +13,8 @@ export interface RunOutcome {
    * on the same event as Satchel (run.ts, CONTROL_NAME): VS Code's figure for code that does nothing.
    */
   readonly controlActivation?: string | undefined;
+  /** How busy the machine was while the figure was taken, and with what (machineSampler.ts). */
+  readonly busyAtActivation?: string | undefined;
 }
 
 const GOALS = { activationMs: 50, addedP99Ms: 10, addedMaxMs: 50, addedRssMb: 30, dataHostMb: 150 };
@@ -60,6 +62,7 @@ export function printDay(withSatchel: RunOutcome, without: RunOutcome, run: { si
     '|---|---|---|---|',
     `| activation, as VS Code reports it (Running Extensions) | ${withSatchel.vscodeActivation ?? 'not read'} | ≤ ${GOALS.activationMs} ms | ${Number.isNaN(vscodeMs) ? '' : met(vscodeMs <= GOALS.activationMs)} |`,
     `| activation, Satchel's own share by the extension host thread's clocks | ${describeOwnShare(a.own)} | | |`,
+    `| activation, the machine meanwhile | ${withSatchel.busyAtActivation ?? 'not sampled'} | | |`,
     `| activation, VS Code's figure taken apart (its marks) | ${describeActivation(w.loadMarks, withSatchel.vscodeActivation, a.activateMs, EXTENSION_ID)} | | |`,
     `| activation, the extension's own split | compile ${rounded(a.compileMs)} ms (code cache ${rounded(a.codeCache)}), run ${rounded(a.runMs)} ms, activate() ${rounded(a.activateMs)} ms (${Object.entries(typeof a.steps === 'object' ? a.steps : {}).map(([name, ms]) => `${name} ${ms}`).join(', ')}) | | |`,
     // The goal's figure: the delay through the whole day, with Satchel against without it.

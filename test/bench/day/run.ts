@@ -19,7 +19,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
 import { bundleForExtensionHost, ensureHost, linuxVsix, launchChromium, repoRoot, startCodeServer, type HostTools } from '../../integration/host/codeServer.ts';
@@ -28,7 +28,8 @@ import { snippetFiles } from '../figures/importFigure.ts';
 import { readPortFile } from '../../../src/hosting/portFile.ts';
 import { EXTENSION_ID, type DayConfig, type DayResult } from './dayTypes.ts';
 import { printDay, type RunOutcome } from './report.ts';
-import { describeActivation, describeOwnShare } from './activationSplit.ts';
+import { activationSpan, describeActivation, describeOwnShare } from './activationSplit.ts';
+import { describeBusy, MachineSampler } from './machineSampler.ts';
 import { untilQuiet } from './quiet.ts';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
@@ -103,6 +104,19 @@ interface Kept {
 async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vsix: string | undefined, scratch: string, kept?: Kept): Promise<RunOutcome> {
   const quiet = await untilQuiet();
   say(`${config.withSatchel ? 'with' : 'without'} Satchel: the machine ${quiet.reached ? 'quiet' : 'still busy'} after ${quiet.waitedS} s (last second ${quiet.busy === undefined ? '?' : `${Math.round(quiet.busy * 100)}%`} busy)`);
+  // Sampled from the window's start to its end, read around the activation once the marks are in.
+  const machine = new MachineSampler();
+  try {
+    const outcome = await runWindow(tools, config, vsix, scratch, kept);
+    const id = config.withSatchel ? EXTENSION_ID : CONTROL_NAME;
+    const span = activationSpan(outcome.result.loadMarks ?? [], id, config.withSatchel ? outcome.result.activation?.activateMs : 0);
+    return { ...outcome, busyAtActivation: span ? describeBusy(machine.busyDuring(span.fromMs, span.toMs), availableParallelism()) : 'the activation\'s marks not read' };
+  } finally {
+    machine.stop();
+  }
+}
+
+async function runWindow(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vsix: string | undefined, scratch: string, kept?: Kept): Promise<RunOutcome> {
   const configFile = join(scratch, `day-${config.withSatchel ? 'with' : 'without'}.json`);
   const workbench = await startCodeServer(tools, {
     ...(vsix ? { vsix } : {}),
@@ -175,7 +189,7 @@ async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vs
 function activationLine(outcome: RunOutcome): string {
   const activation = outcome.result.activation;
   const split = describeActivation(outcome.result.loadMarks, outcome.vscodeActivation, activation?.activateMs, EXTENSION_ID);
-  return `${outcome.vscodeActivation ?? 'VS Code\'s figure not read'} (code cache ${String(activation?.codeCache ?? '?')}): ${split}; ${describeOwnShare(activation?.own)}`;
+  return `${outcome.vscodeActivation ?? 'VS Code\'s figure not read'} (code cache ${String(activation?.codeCache ?? '?')}): ${split}; ${describeOwnShare(activation?.own)}; ${outcome.busyAtActivation ?? ''}`;
 }
 
 async function main(): Promise<void> {
@@ -203,7 +217,7 @@ async function main(): Promise<void> {
         say(`start ${start}: ${activationLine(outcome)}; the extension's own split: ${JSON.stringify(outcome.result.activation ?? {})}`);
         // Right after, the same window without Satchel: VS Code's figure for an extension that does nothing.
         const control = await runDay(tools, { ...base, withSatchel: false }, undefined, scratch);
-        say(`start ${start}, control without Satchel: the empty extension's ${control.controlActivation ?? 'figure not read'}; beside Satchel it had ${outcome.controlActivation ?? 'no figure'}`);
+        say(`start ${start}, control without Satchel: the empty extension's ${control.controlActivation ?? 'figure not read'} (${control.busyAtActivation ?? ''}); beside Satchel it had ${outcome.controlActivation ?? 'no figure'}`);
       }
       return;
     }

@@ -1,0 +1,108 @@
+/**
+ * What the machine did around Satchel's activation: every process's CPU time (/proc/<pid>/stat),
+ * sampled every 100 ms by the runner while a window starts, so VS Code's activation figure can be
+ * read beside how busy the two cores were and with what (Linux only). The sampler's own reads cost
+ * about 2% of a core.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICK_MS = 10; // USER_HZ 100
+
+interface Sample {
+  readonly at: number;
+  /** CPU ticks per process, keyed by pid. */
+  readonly ticks: ReadonlyMap<number, number>;
+}
+
+/** A process's role in the bench, from its command line (read once per pid). */
+function roleOf(pid: number): string {
+  let cmdline = '';
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ');
+  } catch {
+    return 'gone';
+  }
+  if (/extensionHostProcess|--type=extensionHost/.test(cmdline)) return 'extension host';
+  if (/cli\.cjs.*--managed/.test(cmdline)) return 'Satchel data host';
+  if (/chrom(e|ium).*--type=renderer/.test(cmdline)) return 'Chromium renderer';
+  if (/chrom(e|ium).*--type=gpu/.test(cmdline)) return 'Chromium GPU';
+  if (/chrom(e|ium)/.test(cmdline)) return 'Chromium, other';
+  if (/code-server|vscode\/out|bootstrap-fork|ptyHost|fileWatcher/.test(cmdline)) return 'code-server, other';
+  if (/bench\/day\/run\.ts/.test(cmdline)) return 'bench runner';
+  const comm = cmdline.split(' ')[0]?.split('/').at(-1);
+  return comm ? comm : 'kernel';
+}
+
+function readTicks(): Map<number, number> {
+  const ticks = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime: fields 14 and 15 of the line, 11 and 12 after the command.
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // Exited between the listing and the read.
+    }
+  }
+  return ticks;
+}
+
+export interface BusyDuring {
+  readonly fromMs: number;
+  readonly toMs: number;
+  /** Cores busy on average over the samples covering the span. */
+  readonly cores: number;
+  /** The busiest roles, cores each. */
+  readonly top: ReadonlyArray<readonly [string, number]>;
+}
+
+export class MachineSampler {
+  private readonly samples: Sample[] = [];
+  private readonly roles = new Map<number, string>();
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(intervalMs = 100) {
+    if (process.platform !== 'linux') return;
+    this.take();
+    this.timer = setInterval(() => this.take(), intervalMs);
+  }
+
+  private take(): void {
+    const ticks = readTicks();
+    for (const pid of ticks.keys()) if (!this.roles.has(pid)) this.roles.set(pid, roleOf(pid));
+    this.samples.push({ at: Date.now(), ticks });
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** CPU use over the samples that cover [fromMs, toMs] (epoch ms), or undefined with too few samples. */
+  busyDuring(fromMs: number, toMs: number): BusyDuring | undefined {
+    const first = this.samples.findLast((sample) => sample.at <= fromMs);
+    const last = this.samples.find((sample) => sample.at >= toMs);
+    if (!first || !last || last.at <= first.at) return undefined;
+    const byRole = new Map<string, number>();
+    let total = 0;
+    for (const [pid, ticks] of last.ticks) {
+      const used = ticks - (first.ticks.get(pid) ?? 0);
+      if (used <= 0) continue;
+      total += used;
+      const role = this.roles.get(pid) ?? 'unknown';
+      byRole.set(role, (byRole.get(role) ?? 0) + used);
+    }
+    const span = last.at - first.at;
+    const cores = (ticks: number): number => Math.round(((ticks * TICK_MS) / span) * 100) / 100;
+    const top = [...byRole].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([role, ticks]) => [role, cores(ticks)] as const);
+    return { fromMs: first.at, toMs: last.at, cores: cores(total), top };
+  }
+}
+
+/** "1.8 of 2 cores busy over 300 ms (extension host 0.9, Chromium renderer 0.6, …)". */
+export function describeBusy(busy: BusyDuring | undefined, coreCount: number): string {
+  if (!busy) return 'the machine not sampled then';
+  return `${busy.cores} of ${coreCount} cores busy over the ${busy.toMs - busy.fromMs} ms around it (${busy.top.map(([role, cores]) => `${role} ${cores}`).join(', ')})`;
+}

@@ -1,0 +1,23 @@
+/** The day bench's reading of how busy the machine was around an activation (test/bench/day/machineSampler.ts). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describeBusy, MachineSampler } from '../bench/day/machineSampler.ts';
+
+test('a process spinning through a sampled span shows as about one busy core, and as the runner', { skip: process.platform !== 'linux' }, async () => {
+  const sampler = new MachineSampler(50);
+  await sleep(120);
+  const from = Date.now();
+  while (Date.now() - from < 400);
+  const to = Date.now();
+  await sleep(120);
+  sampler.stop();
+  const busy = sampler.busyDuring(from, to);
+  assert.ok(busy, 'sampled');
+  assert.ok(busy.fromMs <= from && busy.toMs >= to, JSON.stringify(busy));
+  assert.ok(busy.cores >= 0.6, `a spinning process read as ${busy.cores} cores`);
+  const mine = busy.top.reduce((sum, [, cores]) => sum + cores, 0);
+  assert.ok(mine >= 0.6, JSON.stringify(busy.top));
+  assert.match(describeBusy(busy, 2), /^[\d.]+ of 2 cores busy over the \d+ ms around it \(.+\)$/);
+  assert.equal(sampler.busyDuring(to + 60_000, to + 61_000), undefined, 'a span after the last sample is not read');
+});
