@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 
 export interface ThreadClock {
   readonly wallMs: number;
-  /** CPU time of this thread, user and system; undefined on a Node without `process.threadCpuUsage` (before 22.19). */
+  /** CPU time of this thread, user and system; undefined on a Node without `process.threadCpuUsage` (added in 23.9 and in 22's later releases). */
   readonly cpuMs?: number;
   /** Time this thread was runnable but not running (Linux's scheduler statistics); undefined elsewhere. */
   readonly waitedMs?: number;
@@ -21,16 +21,17 @@ export function readThreadClock(): ThreadClock {
 
 /** The span from `from` to now, in the same three figures, each rounded to 0.1 ms. */
 export function since(from: ThreadClock): ThreadClock {
-  const now = readThreadClock();
-  const span = (end: number | undefined, start: number | undefined): number | undefined =>
-    end === undefined || start === undefined ? undefined : Math.round((end - start) * 10) / 10;
-  return { wallMs: span(now.wallMs, from.wallMs) ?? 0, cpuMs: span(now.cpuMs, from.cpuMs), waitedMs: span(now.waitedMs, from.waitedMs) };
+  return combine(readThreadClock(), from, (end, start) => end - start);
 }
 
 /** Two spans taken as one (each part undefined if either lacks it). */
 export function plus(a: ThreadClock, b: ThreadClock): ThreadClock {
-  const sum = (x: number | undefined, y: number | undefined): number | undefined => (x === undefined || y === undefined ? undefined : Math.round((x + y) * 10) / 10);
-  return { wallMs: sum(a.wallMs, b.wallMs) ?? 0, cpuMs: sum(a.cpuMs, b.cpuMs), waitedMs: sum(a.waitedMs, b.waitedMs) };
+  return combine(a, b, (x, y) => x + y);
+}
+
+function combine(a: ThreadClock, b: ThreadClock, op: (x: number, y: number) => number): ThreadClock {
+  const part = (x: number | undefined, y: number | undefined): number | undefined => (x === undefined || y === undefined ? undefined : Math.round(op(x, y) * 10) / 10);
+  return { wallMs: part(a.wallMs, b.wallMs) ?? 0, cpuMs: part(a.cpuMs, b.cpuMs), waitedMs: part(a.waitedMs, b.waitedMs) };
 }
 
 function threadCpuMs(): number | undefined {

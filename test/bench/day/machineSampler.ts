@@ -33,40 +33,6 @@ function roleOf(pid: number): string {
   return comm ? comm : 'kernel';
 }
 
-/** Each process's stat file stays open and is read again from its start (one read a sample, not four calls). */
-const statFiles = new Map<number, number>();
-const buffer = Buffer.alloc(4096);
-
-/** Listing /proc costs more than reading the files: new processes are looked for every fifth sample. */
-const LIST_EVERY = 5;
-let samplesTaken = 0;
-
-function readTicks(): Map<number, number> {
-  const ticks = new Map<number, number>();
-  const pids = samplesTaken++ % LIST_EVERY === 0 ? readdirSync('/proc').map(Number).filter(Number.isInteger) : [...statFiles.keys()];
-  for (const pid of pids) {
-    try {
-      let fd = statFiles.get(pid);
-      if (fd === undefined) statFiles.set(pid, (fd = openSync(`/proc/${pid}/stat`, 'r')));
-      const stat = buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime and stime: fields 14 and 15 of the line, 11 and 12 after the command.
-      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // Exited between the listing and the read.
-      closeStat(pid);
-    }
-  }
-  for (const pid of statFiles.keys()) if (!ticks.has(pid)) closeStat(pid);
-  return ticks;
-}
-
-function closeStat(pid: number): void {
-  const fd = statFiles.get(pid);
-  statFiles.delete(pid);
-  if (fd !== undefined) closeSync(fd);
-}
-
 export interface BusyDuring {
   readonly fromMs: number;
   readonly toMs: number;
@@ -76,9 +42,15 @@ export interface BusyDuring {
   readonly top: ReadonlyArray<readonly [string, number]>;
 }
 
+/** Listing /proc costs more than reading the files: new processes are looked for every fifth sample. */
+const LIST_EVERY = 5;
+
 export class MachineSampler {
   private readonly samples: Sample[] = [];
   private readonly roles = new Map<number, string>();
+  /** Each process's stat file stays open and is read again from its start (one read a sample, not four calls). */
+  private readonly statFiles = new Map<number, number>();
+  private readonly buffer = Buffer.alloc(4096);
   private readonly timer: NodeJS.Timeout | undefined;
 
   /** Samples for `forMs` from now (a window's start: its reads would weigh on the day that follows). */
@@ -90,14 +62,40 @@ export class MachineSampler {
   }
 
   private take(): void {
-    const ticks = readTicks();
+    const ticks = this.readTicks();
     for (const pid of ticks.keys()) if (!this.roles.has(pid)) this.roles.set(pid, roleOf(pid));
     this.samples.push({ at: Date.now(), ticks });
   }
 
   stop(): void {
     clearInterval(this.timer);
-    for (const pid of [...statFiles.keys()]) closeStat(pid);
+    for (const pid of [...this.statFiles.keys()]) this.closeStat(pid);
+  }
+
+  private readTicks(): Map<number, number> {
+    const ticks = new Map<number, number>();
+    const pids = this.samples.length % LIST_EVERY === 0 ? readdirSync('/proc').map(Number).filter(Number.isInteger) : [...this.statFiles.keys()];
+    for (const pid of pids) {
+      try {
+        let fd = this.statFiles.get(pid);
+        if (fd === undefined) this.statFiles.set(pid, (fd = openSync(`/proc/${pid}/stat`, 'r')));
+        const stat = this.buffer.toString('latin1', 0, readSync(fd, this.buffer, 0, this.buffer.length, 0));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // utime and stime: fields 14 and 15 of the line, 11 and 12 after the command.
+        ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+      } catch {
+        // Exited between the listing and the read.
+        this.closeStat(pid);
+      }
+    }
+    for (const pid of this.statFiles.keys()) if (!ticks.has(pid)) this.closeStat(pid);
+    return ticks;
+  }
+
+  private closeStat(pid: number): void {
+    const fd = this.statFiles.get(pid);
+    this.statFiles.delete(pid);
+    if (fd !== undefined) closeSync(fd);
   }
 
   /** CPU use over the samples that cover [fromMs, toMs] (epoch ms), or undefined with too few samples. */
