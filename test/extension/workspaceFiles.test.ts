@@ -23,6 +23,8 @@ const OWN_DATA: Record<string, string> = {
   'src/core/store/privateFiles.ts': 'files of the data directory made private to the user (run by backupFiles.ts)',
   // Not workspace content: each agent reads its file on the machine Satchel runs on (the UI side in a remote window).
   'src/core/connect/configFiles.ts': "the agents' own configuration files in the user's home (Connect an Agent)",
+  // Not a file at all: the kernel's scheduler statistics of the extension host's own thread, read around activation.
+  'src/extension/threadClock.ts': "/proc/thread-self/schedstat, the extension host thread's wait for a core",
 };
 
 const NODE_FS = /^(node:)?fs(\/promises)?$/;
