@@ -5,6 +5,7 @@
  * about 5% of a core (the kernel sums each process's threads for its stat file), for the first 30 s of a window.
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { cpuTicksOf, statFieldsOf } from './sampler.ts';
 
 const TICK_MS = 10; // USER_HZ 100
 
@@ -79,10 +80,7 @@ export class MachineSampler {
       try {
         let fd = this.statFiles.get(pid);
         if (fd === undefined) this.statFiles.set(pid, (fd = openSync(`/proc/${pid}/stat`, 'r')));
-        const stat = this.buffer.toString('latin1', 0, readSync(fd, this.buffer, 0, this.buffer.length, 0));
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        // utime and stime: fields 14 and 15 of the line, 11 and 12 after the command.
-        ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+        ticks.set(pid, cpuTicksOf(statFieldsOf(this.buffer.toString('latin1', 0, readSync(fd, this.buffer, 0, this.buffer.length, 0)))));
       } catch {
         // Exited between the listing and the read.
         this.closeStat(pid);

@@ -210,9 +210,9 @@ async function main(): Promise<void> {
     const startOnly = args.has('only-start');
     const starts = Number(args.get('starts') ?? 1);
     const base = { size, dataDir, importFolder, backfillSeconds, remote: join(scratch, 'remote.git'), ...(profile ? { profileDir: resolve(profile) } : {}), ...(startOnly ? { startOnly } : {}) };
+    // Each start after the first finds Satchel installed and the code cache the one before it wrote, as a user's next start does.
+    const kept = { extensionsDir: join(scratch, 'extensions'), cacheHome: join(scratch, 'cache') };
     if (startOnly) {
-      // Each start after the first finds Satchel installed and the code cache the one before it wrote, as a user's next start does.
-      const kept = { extensionsDir: join(scratch, 'extensions'), cacheHome: join(scratch, 'cache') };
       for (let start = 1; start <= starts; start++) {
         say(`start ${start} of ${starts} with Satchel`);
         const outcome = await runDay(tools, { ...base, withSatchel: true }, start === 1 ? vsix : undefined, scratch, kept);
@@ -226,7 +226,6 @@ async function main(): Promise<void> {
     // A user's day starts with Satchel installed and run before: the day's window finds the code cache a first
     // start wrote. That first start (on an empty data directory of its own, so the library's state is the
     // day's) is measured too: it is what a user sees once per installed version.
-    const kept = { extensionsDir: join(scratch, 'extensions'), cacheHome: join(scratch, 'cache') };
     say('the first start after install (writes the code cache)');
     const firstStart = await runDay(tools, { ...base, dataDir: join(scratch, 'first-start-data'), withSatchel: true, startOnly: true }, vsix, scratch, kept);
     say(`first start: ${activationLine(firstStart)}`);

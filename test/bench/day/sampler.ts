@@ -52,10 +52,20 @@ export function rssMbOf(pid: number): number | undefined {
   }
 }
 
+/** The fields of a /proc/<pid>/stat line after the command's name (state first); the name may hold ') '. */
+export function statFieldsOf(line: string): string[] {
+  return line.slice(line.lastIndexOf(')') + 2).split(' ');
+}
+
+/** User + system CPU ticks (10 ms) of a stat line's fields (utime and stime: the line's 14th and 15th). */
+export function cpuTicksOf(fields: readonly string[]): number {
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 /** The fields of /proc/<pid>/stat after the command's name (state first); undefined when the process is gone. */
 function statFields(pid: number | 'self'): string[] | undefined {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+    return statFieldsOf(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }
@@ -64,7 +74,7 @@ function statFields(pid: number | 'self'): string[] | undefined {
 /** User + system CPU of a process, seconds (clock ticks of 10 ms). */
 export function cpuSecondsOf(pid: number): number | undefined {
   const fields = statFields(pid);
-  return fields && (Number(fields[11]) + Number(fields[12])) / 100;
+  return fields && cpuTicksOf(fields) / 100;
 }
 
 /** Page faults a process has had that read from disk (majflt). */
