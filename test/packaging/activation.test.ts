@@ -81,7 +81,10 @@ test("activation measures its own share on the thread's clocks: loading the bund
   const { own } = figures;
   assert.ok(own.wallMs >= figures.activateMs + figures.compileMs + figures.runMs - 0.5, JSON.stringify(figures));
   assert.ok(own.wallMs <= figures.totalMs - 59, `the pause between require and activate() is counted: ${JSON.stringify(figures)}`);
-  assert.ok(own.cpuMs > 0 && own.cpuMs <= own.wallMs + 1, JSON.stringify(figures));
+  // The thread's CPU clock and the monotonic wall clock are read from different kernel sources; on a virtual
+  // machine the first can run a little ahead of the second (43.8 ms on a core over 42.4 ms wall in one CI run).
+  // That it is this thread's CPU and not the process's is threadClock.test.ts's to show.
+  assert.ok(own.cpuMs > 0 && own.cpuMs <= own.wallMs * 1.1 + 2, JSON.stringify(figures));
   if (process.platform === 'linux') assert.equal(typeof own.waitedMs, 'number');
 });
 
