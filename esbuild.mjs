@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bundleAliases } from './scripts/bundleAliases.mjs';
 import { onDemandEntries, onDemandExports, onDemandPlugin } from './scripts/onDemandPackages.mjs';
+import { buildOnDemandSources, filesOf } from './scripts/onDemandSources.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -85,7 +86,7 @@ const latin1Source = {
   name: 'latin1-source',
   setup(build) {
     build.onEnd((result) => {
-      if (result.errors.length > 0 || !build.initialOptions.outfile) return;
+      if (result.errors.length > 0 || !build.initialOptions.outfile || build.initialOptions.write === false) return;
       const file = build.initialOptions.outfile;
       const text = readFileSync(file, 'utf8');
       const escaped = text.replace(/[^\x00-\xff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -100,10 +101,10 @@ const withLatin1 = (entry) => ({ ...common, ...entry, plugins: [...(entry.plugin
 await Promise.all(onDemandEntries().map((entry) => esbuild.build(withLatin1(entry))));
 const onDemand = onDemandPlugin(onDemandExports('dist'), bundleAliases);
 
+const extensionMain = { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.cjs', banner: { js: importMetaUrl }, plugins: [onDemand, extensionLean] };
 const entries = [
   // VS Code loads the loader (main), which compiles the bundle with V8's code cache (src/extensionLoader.ts).
   { entryPoints: ['src/extensionLoader.ts'], outfile: 'dist/extension.cjs' },
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extensionMain.cjs', banner: { js: importMetaUrl }, plugins: [onDemand, extensionLean] },
   // zod for the extension, loaded on first use (scripts/zodOnDemand.cjs).
   { stdin: { contents: "export { z } from 'zod';", resolveDir: '.', loader: 'js' }, outfile: 'dist/zod.cjs' },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs', banner: { js: `${nodeCheck}\n${importMetaUrl}` } },
@@ -137,10 +138,20 @@ mkdirSync('dist', { recursive: true });
 for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) cpSync(path.join(packageDist('@energetic-ai/core'), file), path.join('dist', file));
 
 if (watch) {
-  for (const entry of entries) {
+  // One extension bundle while developing: the on-demand split is worked out from a whole build.
+  for (const entry of [...entries, extensionMain]) {
     const ctx = await esbuild.context(withLatin1(entry));
     await ctx.watch();
   }
 } else {
-  await Promise.all(entries.map((entry) => esbuild.build(withLatin1(entry))));
+  // The extension's bundle takes some of Satchel's own modules from bundles of their own, on first use
+  // (scripts/onDemandSources.mjs); those are built first, from what it holds without them.
+  // out/bundles.json names the source files each of the extension's bundles holds (test/packaging).
+  const buildMain = async () => {
+    const onDemandSources = await buildOnDemandSources(esbuild, extensionMain, withLatin1);
+    const built = await esbuild.build(withLatin1({ ...extensionMain, metafile: true, plugins: [onDemandSources.plugin, ...extensionMain.plugins] }));
+    mkdirSync('out', { recursive: true });
+    writeFileSync('out/bundles.json', `${JSON.stringify({ 'extensionMain.cjs': filesOf(built), ...onDemandSources.files }, null, 1)}\n`);
+  };
+  await Promise.all([buildMain(), ...entries.map((entry) => esbuild.build(withLatin1(entry)))]);
 }

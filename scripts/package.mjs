@@ -16,6 +16,8 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveLocked } from './lockfile.mjs';
+import { onDemandPackages } from './onDemandPackages.mjs';
+import { onDemandSources } from './onDemandSources.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -109,7 +111,8 @@ function stage(target, closure) {
   const dir = path.join(root, 'dist', 'stage', target);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'dist'), { recursive: true });
-  for (const file of ['extension.cjs', 'extensionMain.cjs', 'zod.cjs', 'yaml.cjs', 'jsYaml.cjs', 'jsoncParser.cjs', 'smolToml.cjs', 'ws.cjs', 'cli.cjs', 'classifyWorker.cjs', 'secretsWorker.cjs', 'jsonWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs', 'llamaHost.cjs', 'encoderHost.cjs']) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));
+  const bundles = ['extension.cjs', 'extensionMain.cjs', 'zod.cjs', ...Object.values(onDemandPackages), ...Object.values(onDemandSources), 'cli.cjs', 'classifyWorker.cjs', 'secretsWorker.cjs', 'jsonWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs', 'llamaHost.cjs', 'encoderHost.cjs'];
+  for (const file of bundles) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));
   // The built-in sentence encoder: its weights and the WebAssembly backend beside encoderHost.cjs, once
   // (TensorFlow.js itself is bundled into encoderHost.cjs; no @energetic-ai package is in node_modules).
   for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm', 'tokenModel.json']) cpSync(path.join(root, 'dist', file), path.join(dir, 'dist', file));

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onDemandPackages, onDemandSource } from '../../scripts/onDemandPackages.mjs';
+import { onDemandSources, SHARED_PREFIX } from '../../scripts/onDemandSources.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dist = join(root, 'dist');
@@ -159,11 +160,23 @@ process.exit(0);
   }
 }
 
-test("activation registers every command but builds no handler: the command modules' code runs when a command first does", () => {
-  // One message of each of two command modules (agentChangeCommands.ts, assetCommands.ts), inside the
-  // function that builds that module's handlers.
+test("the command handlers are a bundle of their own, holding no copy of a module the extension's bundle holds", () => {
+  // One message of each of two command modules (agentChangeCommands.ts, assetCommands.ts).
   const markers = ['Pick a change under Agent changes in the Assets view.', 'Open an editor to insert the asset into.'];
-  assert.deepEqual(ranAtActivation(markers), Object.fromEntries(markers.map((marker) => [marker, false])));
+  const main = readFileSync(join(dist, 'extensionMain.cjs'), 'utf8');
+  const commands = readFileSync(join(dist, onDemandSources['src/extension/commands/all.ts']), 'utf8');
+  for (const marker of markers) {
+    assert.ok(!main.includes(marker), `extensionMain.cjs holds "${marker}"`);
+    assert.ok(commands.includes(marker), `extensionCommands.cjs lacks "${marker}"`);
+  }
+  // Every source file is in one bundle only: a copy would have its own state and classes (`instanceof
+  // ClientError` in trashCommands.ts would never hold for the client's errors). The command bundle
+  // requires the client's errors from the extension's bundle.
+  const files = JSON.parse(readFileSync(join(root, 'out', 'bundles.json'), 'utf8')) as Record<string, string[]>;
+  const inMain = new Set(files['extensionMain.cjs']);
+  assert.ok(inMain.has('src/client/errors.ts') && files['extensionCommands.cjs']!.includes('src/extension/commands/trashCommands.ts'));
+  assert.deepEqual(files['extensionCommands.cjs']!.filter((file) => inMain.has(file)), []);
+  assert.ok(commands.includes(JSON.stringify(`${SHARED_PREFIX}src/client/errors.ts`)));
 });
 
 test("activation builds none of the language tables (core/classify/languages.ts): they are built on first use", () => {
@@ -180,19 +193,30 @@ require(stub).installVscode({ dataDirectory: dataDir });
 const registered = new Map();
 require('vscode').commands = { registerCommand: (id, handler) => (registered.set(id, handler), { dispose() {} }), executeCommand: async () => undefined };
 require('vscode').window.showErrorMessage = async () => undefined;
+// The bundles compiled as functions (an on-demand bundle; the loader compiles the extension's as a script).
+const vm = require('node:vm');
+const compiled = [];
+const compileFunction = vm.compileFunction;
+vm.compileFunction = (code, params, options) => (compiled.push(path.basename(options.filename)), compileFunction(code, params, options));
 const extension = require(bundle);
 ${ACTIVATE}
-registered.get('satchel.server.copyUrl')().then(
-  () => console.log(JSON.stringify({ ids: [...registered.keys()].sort(), copyUrl: 'copied' })),
-  (error) => console.log(JSON.stringify({ ids: [...registered.keys()].sort(), copyUrl: error.message })),
-).finally(() => process.exit(0));
+const run = (id) => registered.get(id)().then(() => 'done', (error) => error.message);
+(async () => {
+  const atActivation = compiled.slice();
+  const copyUrl = await run('satchel.server.copyUrl');
+  await run('satchel.server.copyUrl');
+  console.log(JSON.stringify({ ids: [...registered.keys()].sort(), copyUrl, atActivation, compiled }));
+})().finally(() => process.exit(0));
 `;
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
-  const reply = JSON.parse(activateInChild(probe).at(-1)!) as { ids: string[]; copyUrl: string };
+  const reply = JSON.parse(activateInChild(probe).at(-1)!) as { ids: string[]; copyUrl: string; atActivation: string[]; compiled: string[] };
   // Every one (views and editors register a few commands of their own beside them).
   assert.deepEqual(manifest.contributes.commands.map((entry) => entry.command).filter((id) => !reply.ids.includes(id)), []);
   // Its handler ran, built on this first call: with no data host yet, it says so.
   assert.equal(reply.copyUrl, 'Satchel has no server yet.');
+  // From the command bundle, loaded on that first call and only then, once.
+  assert.deepEqual(reply.atActivation, []);
+  assert.deepEqual(reply.compiled, ['extensionCommands.cjs']);
 });
 
 test("the bundle reads the vscode API object itself: it never lists the API's exports to copy them", () => {
@@ -251,8 +275,10 @@ test("the extension's bundle holds neither a config-file parser nor ws: each is 
     assert.ok(!source.includes(marker), `${name} is bundled in extensionMain.cjs`);
     const file = onDemandPackages[name as keyof typeof onDemandPackages];
     assert.ok(readFileSync(join(dist, file), 'latin1').includes(marker), `${file} does not hold ${name}`);
-    // The extension's bundle requires it by name, from beside itself.
-    assert.ok(source.includes(JSON.stringify(file)), `extensionMain.cjs never requires ${file}`);
+    // The extension's bundle, or one of its on-demand bundles (the command handlers'), requires it by
+    // name, from beside itself.
+    const requiring = ['extensionMain.cjs', ...Object.values(onDemandSources)].filter((bundle) => readFileSync(join(dist, bundle), 'utf8').includes(JSON.stringify(file)));
+    assert.notDeepEqual(requiring, [], `no bundle of the extension requires ${file}`);
   }
   // And activating loads none of them (nor anything else of dist/ but the loader).
   const loaded: unknown = JSON.parse(activateInChild(child).at(-1)!);

@@ -56,7 +56,7 @@ test('dist/extension.cjs loads where node:sqlite is missing', () => {
  * token model inlined stayed in the heap whether anything was classified or not.
  */
 test('every bundle is Latin-1, and the token model is a file beside them, not part of the host or its worker', () => {
-  for (const name of ['cli.cjs', 'classifyWorker.cjs', 'extensionMain.cjs', 'jsonWorker.cjs', 'secretsWorker.cjs', 'importHost.cjs', 'encoderHost.cjs', 'yaml.cjs', 'jsYaml.cjs', 'jsoncParser.cjs', 'smolToml.cjs', 'ws.cjs']) {
+  for (const name of ['cli.cjs', 'classifyWorker.cjs', 'extensionMain.cjs', 'extensionCommands.cjs', 'jsonWorker.cjs', 'secretsWorker.cjs', 'importHost.cjs', 'encoderHost.cjs', 'yaml.cjs', 'jsYaml.cjs', 'jsoncParser.cjs', 'smolToml.cjs', 'ws.cjs']) {
     const bundle = join(root, 'dist', name);
     assert.ok(existsSync(bundle), `${bundle} is missing: run npm run package`);
     const text = readFileSync(bundle, 'utf8');

@@ -8,7 +8,8 @@ import { findImportFiles } from '../../core/import/importTree.ts';
 import { progressShare } from '../../core/import/formats.ts';
 import type { ImportSummary } from '../../client/imports.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
-import { readImportUri, uriLabel, workspaceTree } from '../workspaceFiles.ts';
+import { uriLabel } from '../workspaceFiles.ts';
+import { readImportUri, workspaceTree } from '../workspaceImports.ts';
 
 type ImportArg = vscode.Uri | readonly vscode.Uri[] | undefined;
 

@@ -4,38 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { Owner } from '../../core/lifecycle.ts';
-import { assetCommands } from './assetCommands.ts';
-import { conversationCommands } from './conversationCommands.ts';
-import { modelCommands } from './modelCommands.ts';
-import { serverCommands } from './serverCommands.ts';
-import { importCommands } from './importCommands.ts';
-import { piecesImportCommands } from './piecesImportCommands.ts';
-import { snippetCommands } from './snippetCommands.ts';
-import { historyCommands } from './historyCommands.ts';
-import { syncCommands } from './syncCommands.ts';
-import { agentChangeCommands } from './agentChangeCommands.ts';
-import { trashCommands } from './trashCommands.ts';
-import { connectCommands } from './connectCommands.ts';
-import { secretCommands } from './secretCommands.ts';
+import { allCommands } from './all.ts';
 import type { CommandHandler, CommandMap, Services } from './services.ts';
-
-export function allCommands(services: Services): CommandMap {
-  return {
-    ...assetCommands(services),
-    ...conversationCommands(services),
-    ...modelCommands(services),
-    ...serverCommands(services),
-    ...importCommands(services),
-    ...piecesImportCommands(services),
-    ...snippetCommands(services),
-    ...historyCommands(services),
-    ...syncCommands(services),
-    ...agentChangeCommands(services),
-    ...trashCommands(services),
-    ...connectCommands(services),
-    ...secretCommands(services),
-  };
-}
 
 /**
  * Registers the commands the manifest contributes (`ids`; test/extension/manifest.test.ts holds the

@@ -9,7 +9,7 @@ import { progressShare } from '../../core/import/formats.ts';
 import { piecesArchiveParts, piecesArchiveRecords } from '../../core/import/piecesArchive.ts';
 import type { ImportProgress, ImportSummary } from '../../client/imports.ts';
 import { connected, type CommandMap, type Services } from './services.ts';
-import { workspaceArchive } from '../workspaceFiles.ts';
+import { workspaceArchive } from '../workspaceImports.ts';
 
 /** What the command imports from: a running Pieces OS (`url` undefined: found on its ports), or an export folder. */
 export type PiecesSource = { readonly url?: string | undefined } | { readonly folder: vscode.Uri };
