@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Source module → its bundle in dist/. */
-export const onDemandSources = { 'src/extension/commands/all.ts': 'extensionCommands.cjs' };
+export const onDemandSources = { 'src/extension/commands/all.ts': 'extensionCommands.cjs', 'src/extension/agents/agentHandlers.ts': 'agentHandlers.cjs', 'src/extension/agents/connectFlows.ts': 'agentConnect.cjs' };
 
 export const SHARED_PREFIX = 'satchel-shared:';
 
@@ -39,15 +39,22 @@ export async function buildOnDemandSources(esbuild, main, options, bundleOf = on
   // Each on-demand module on its own: its exports and the files it would hold.
   const alone = {};
   for (const source of sources) alone[source] = entryOutput(await esbuild.build(asModule(entryOf(source), [])));
+  for (const source of sources) {
+    const other = sources.find((name) => name !== source && alone[source].files.includes(name));
+    if (other) throw new Error(`on-demand module ${source} imports ${other}, another one: it would hold a copy of it`);
+  }
   // What the extension's bundle holds without them, by file (not the modules plugins make up: each
   // bundle has its own of those, and they hold no state).
   const stubs = (bundles) => onDemandStubs(Object.fromEntries(sources.map((source) => [source, { bundle: bundleOf[source], names: alone[source].exports, shared: {}, ...bundles[source] }])));
   const mainProbe = await esbuild.build(options({ ...main, ...PROBE, plugins: [stubs({}), ...main.plugins] }));
-  const inMain = new Set(filesOf(mainProbe));
+  // A file two on-demand bundles would hold goes to the extension's bundle too, to be held once.
+  const held = new Map();
+  for (const source of sources) for (const file of alone[source].files) held.set(file, (held.get(file) ?? 0) + 1);
+  const inMain = new Set([...filesOf(mainProbe), ...[...held].filter(([, bundles]) => bundles > 1).map(([file]) => file)]);
 
   const bundles = {};
   for (const source of sources) {
-    const shared = new Set(Object.keys(alone[source].inputs).filter((file) => inMain.has(file)));
+    const shared = new Set(alone[source].files.filter((file) => inMain.has(file)));
     const linked = await esbuild.build(asModule(entryOf(source), [sharedFromMain(shared)]));
     const text = linked.outputFiles.find((file) => file.path.endsWith('.js')).text;
     const imported = importsFromShared(text);
@@ -70,7 +77,7 @@ export function filesOf(result) {
 function entryOutput(result) {
   const [output] = Object.values(result.metafile.outputs).filter((out) => out.entryPoint);
   for (const name of output.exports) if (!/^[A-Za-z_$][\w$]*$/.test(name) || name === 'default') throw new Error(`on-demand module ${output.entryPoint}: export ${name} is not a plain function name`);
-  return { exports: output.exports.slice().sort(), inputs: output.inputs };
+  return { exports: output.exports.slice().sort(), files: filesOf(result) };
 }
 
 /**
@@ -80,6 +87,7 @@ function entryOutput(result) {
 export function importsFromShared(text) {
   const byFile = {};
   const statement = new RegExp(`^import\\s+([^"';]*?)\\s*from\\s*"${SHARED_PREFIX}([^"]+)"`, 'gm');
+  for (const [, file] of text.matchAll(new RegExp(`^import\\s*"${SHARED_PREFIX}([^"]+)"`, 'gm'))) byFile[file] ??= new Set();
   for (const [, clause, file] of text.matchAll(statement)) {
     const names = (byFile[file] ??= new Set());
     const braces = /\{([^}]*)\}/.exec(clause);

@@ -21,7 +21,7 @@ import { SnippetCompletions } from './completion/snippetCompletions.ts';
 import { TemplatePreviews } from './templatePreview.ts';
 import { SnippetHistory } from './history/snippetHistory.ts';
 import { AgentConnections } from './agents/agentConnections.ts';
-import { FIRST_PORT, mcpUrl, stdioBridge, type SatchelRuntime } from '../core/connect/agentTargets.ts';
+import { FIRST_PORT, mcpUrl, stdioBridge, type SatchelRuntime } from '../core/connect/satchelEndpoint.ts';
 import { SatchelSync } from './sync/satchelSync.ts';
 import { whenCountChanges } from './trashPages.ts';
 import type { Role, StartHosting } from '../hosting/hosting.ts';
@@ -193,7 +193,9 @@ export class SatchelExtension extends Owner {
   start(): Promise<Role> {
     this.started = this.server.start();
     // An update moved the extension's folder: Claude Desktop's entry is moved to this version's bridge.
-    void this.agentConnections.refreshBridges(mcpUrl(FIRST_PORT), (line) => this.log.info(line));
+    // Once the data host has started, not during activation: the connect code is a bundle of its own.
+    const refresh = (): void => void this.agentConnections.refreshBridges(mcpUrl(FIRST_PORT), (line) => this.log.info(line));
+    this.started.then(refresh, refresh);
     return this.started;
   }
 

@@ -22,17 +22,22 @@ const program = {
   'lazy.ts': [
     "import { Failure, bump, count } from './shared.ts';",
     "import { helper } from './lazyOnly.ts';",
-    'export function check(error: unknown) { bump(); return { isFailure: error instanceof Failure, count, helper: helper() }; }',
+    "import { use } from './bothLazy.ts';",
+    'export function check(error: unknown) { bump(); return { isFailure: error instanceof Failure, count, helper: helper(), uses: use() }; }',
   ].join('\n'),
+  // Held by both on-demand bundles and not by main: in main, once.
+  'bothLazy.ts': 'let uses = 0;\nexport function use(): number { return ++uses; }',
+  'lazy2.ts': "import { use } from './bothLazy.ts';\nexport function again(): number { return use(); }",
   'lazyOnly.ts': "export function helper(): string { return 'ONLY THE LAZY BUNDLE'; }",
   'main.ts': [
     "import { Failure, bump } from './shared.ts';",
     "import { check } from './lazy.ts';",
-    'export function run() { bump(); return check(new Failure("x")); }',
+    "import { again } from './lazy2.ts';",
+    'export function run() { bump(); return { ...check(new Failure("x")), again: again() }; }',
   ].join('\n'),
 };
 
-test('an on-demand module is loaded on its first call, and shares the main bundle\'s modules instead of copying them', async () => {
+test('an on-demand module is loaded on its first call, and shares the main bundle\'s modules (and those two on-demand bundles use) instead of copying them', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'satchel-on-demand-sources-'));
   const cwd = process.cwd();
   try {
@@ -40,9 +45,9 @@ test('an on-demand module is loaded on its first call, and shares the main bundl
     process.chdir(dir);
     const main = { entryPoints: ['main.ts'], outfile: 'dist/main.cjs', plugins: [] };
     const options = (entry: esbuild.BuildOptions): esbuild.BuildOptions => ({ bundle: true, format: 'cjs', platform: 'node', logLevel: 'silent', absWorkingDir: dir, ...entry });
-    const split = await buildOnDemandSources(esbuild, main, options, { 'lazy.ts': 'lazy.cjs' });
+    const split = await buildOnDemandSources(esbuild, main, options, { 'lazy.ts': 'lazy.cjs', 'lazy2.ts': 'lazy2.cjs' });
     await esbuild.build(options({ ...main, plugins: [split.plugin] }));
-    assert.deepEqual(split.files, { 'lazy.cjs': ['lazy.ts', 'lazyOnly.ts'] });
+    assert.deepEqual(split.files, { 'lazy.cjs': ['lazy.ts', 'lazyOnly.ts'], 'lazy2.cjs': ['lazy2.ts'] });
 
     const mainText = readFileSync('dist/main.cjs', 'utf8');
     const lazyText = readFileSync('dist/lazy.cjs', 'utf8');
@@ -67,9 +72,9 @@ console.log(JSON.stringify({ before, first, second, compiled }));
     assert.deepEqual(JSON.parse(result.stdout), {
       before: [],
       // One Failure class and one counter: main's bump and the lazy module's both count.
-      first: { isFailure: true, count: 2, helper: 'ONLY THE LAZY BUNDLE' },
-      second: { isFailure: true, count: 4, helper: 'ONLY THE LAZY BUNDLE' },
-      compiled: ['lazy.cjs'],
+      first: { isFailure: true, count: 2, helper: 'ONLY THE LAZY BUNDLE', uses: 1, again: 2 },
+      second: { isFailure: true, count: 4, helper: 'ONLY THE LAZY BUNDLE', uses: 3, again: 4 },
+      compiled: ['lazy.cjs', 'lazy2.cjs'],
     });
   } finally {
     process.chdir(cwd);
@@ -83,6 +88,7 @@ test("what an on-demand bundle imports of each shared module is read from esbuil
     `import {\n  c,\n  d as d3\n} from "${SHARED_PREFIX}src/y.ts";`,
     `import * as whole from "${SHARED_PREFIX}src/z.ts";`,
     `import named, { e } from "${SHARED_PREFIX}src/w.ts";`,
+    `import "${SHARED_PREFIX}src/v.ts";`,
     `import { importX } from "./elsewhere.ts";`,
     `var importer = "from ${SHARED_PREFIX}src/not.ts";`,
   ].join('\n');
@@ -91,5 +97,6 @@ test("what an on-demand bundle imports of each shared module is read from esbuil
     'src/y.ts': ['c', 'd'],
     'src/z.ts': ['*'],
     'src/w.ts': ['default', 'e'],
+    'src/v.ts': [],
   });
 });

@@ -160,7 +160,7 @@ process.exit(0);
   }
 }
 
-test("the command handlers are a bundle of their own, holding no copy of a module the extension's bundle holds", () => {
+test("the command handlers are a bundle of their own, and no on-demand bundle holds a copy of a module another bundle holds", () => {
   // One message of each of two command modules (agentChangeCommands.ts, assetCommands.ts).
   const markers = ['Pick a change under Agent changes in the Assets view.', 'Open an editor to insert the asset into.'];
   const main = readFileSync(join(dist, 'extensionMain.cjs'), 'utf8');
@@ -175,8 +175,17 @@ test("the command handlers are a bundle of their own, holding no copy of a modul
   const files = JSON.parse(readFileSync(join(root, 'out', 'bundles.json'), 'utf8')) as Record<string, string[]>;
   const inMain = new Set(files['extensionMain.cjs']);
   assert.ok(inMain.has('src/client/errors.ts') && files['extensionCommands.cjs']!.includes('src/extension/commands/trashCommands.ts'));
-  assert.deepEqual(files['extensionCommands.cjs']!.filter((file) => inMain.has(file)), []);
   assert.ok(commands.includes(JSON.stringify(`${SHARED_PREFIX}src/client/errors.ts`)));
+  const onDemand = Object.values(onDemandSources);
+  assert.deepEqual(Object.keys(files).sort(), ['extensionMain.cjs', ...onDemand].sort());
+  const held = new Map<string, string>();
+  for (const bundle of onDemand) {
+    assert.deepEqual(files[bundle]!.filter((file) => inMain.has(file)), [], `${bundle} holds a copy of modules the extension's bundle holds`);
+    for (const file of files[bundle]!) {
+      assert.equal(held.get(file), undefined, `${file} is in both ${held.get(file)} and ${bundle}`);
+      held.set(file, bundle);
+    }
+  }
 });
 
 test("activation builds none of the language tables (core/classify/languages.ts): they are built on first use", () => {
@@ -217,6 +226,32 @@ const run = (id) => registered.get(id)().then(() => 'done', (error) => error.mes
   // From the command bundle, loaded on that first call and only then, once.
   assert.deepEqual(reply.atActivation, []);
   assert.deepEqual(reply.compiled, ['extensionCommands.cjs']);
+});
+
+test("activation registers the language-model tools, and a tool's work is loaded from the agents' bundle when first prepared", () => {
+  const probe = `
+const path = require('node:path');
+const [stub, bundle, dataDir] = process.argv.slice(1);
+require(stub).installVscode({ dataDirectory: dataDir });
+const tools = new Map();
+require('vscode').lm = { registerTool: (name, tool) => (tools.set(name, tool), { dispose() {} }) };
+const vm = require('node:vm');
+const compiled = [];
+const compileFunction = vm.compileFunction;
+vm.compileFunction = (code, params, options) => (compiled.push(path.basename(options.filename)), compileFunction(code, params, options));
+const extension = require(bundle);
+${ACTIVATE}
+const atActivation = compiled.slice();
+Promise.resolve(tools.get('satchel_search_snippets').prepareInvocation({ input: { query: 'retry with backoff' } }, undefined)).then((prepared) => {
+  console.log(JSON.stringify({ tools: [...tools.keys()].sort(), atActivation, prepared, compiled }));
+}).finally(() => process.exit(0));
+`;
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string }[] } };
+  const reply = JSON.parse(activateInChild(probe).at(-1)!) as { tools: string[]; atActivation: string[]; prepared: { invocationMessage: string }; compiled: string[] };
+  assert.deepEqual(reply.tools, manifest.contributes.languageModelTools.map((tool) => tool.name).sort());
+  assert.deepEqual(reply.atActivation, []);
+  assert.equal(reply.prepared.invocationMessage, 'Searching saved snippets for "retry with backoff"');
+  assert.deepEqual(reply.compiled, [onDemandSources['src/extension/agents/agentHandlers.ts']]);
 });
 
 test("the bundle reads the vscode API object itself: it never lists the API's exports to copy them", () => {

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { onDemandSources } from '../../scripts/onDemandSources.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -56,7 +57,7 @@ test('dist/extension.cjs loads where node:sqlite is missing', () => {
  * token model inlined stayed in the heap whether anything was classified or not.
  */
 test('every bundle is Latin-1, and the token model is a file beside them, not part of the host or its worker', () => {
-  for (const name of ['cli.cjs', 'classifyWorker.cjs', 'extensionMain.cjs', 'extensionCommands.cjs', 'jsonWorker.cjs', 'secretsWorker.cjs', 'importHost.cjs', 'encoderHost.cjs', 'yaml.cjs', 'jsYaml.cjs', 'jsoncParser.cjs', 'smolToml.cjs', 'ws.cjs']) {
+  for (const name of ['cli.cjs', 'classifyWorker.cjs', 'extensionMain.cjs', ...Object.values(onDemandSources), 'jsonWorker.cjs', 'secretsWorker.cjs', 'importHost.cjs', 'encoderHost.cjs', 'yaml.cjs', 'jsYaml.cjs', 'jsoncParser.cjs', 'smolToml.cjs', 'ws.cjs']) {
     const bundle = join(root, 'dist', name);
     assert.ok(existsSync(bundle), `${bundle} is missing: run npm run package`);
     const text = readFileSync(bundle, 'utf8');

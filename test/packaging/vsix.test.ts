@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { readZip, type ZipEntry } from '../support/zip.ts';
+import { onDemandSources } from '../../scripts/onDemandSources.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -70,7 +71,7 @@ for (const [target, expected] of Object.entries(EXPECTED)) {
     assert.match(vsixManifest, new RegExp(`<Identity [^>]*TargetPlatform="${target}"`));
     const packageJson = JSON.parse(entries.get('extension/package.json')!.read().toString('utf8'));
     assert.equal(packageJson.main, './dist/extension.cjs');
-    for (const bundle of ['extension.cjs', 'extensionMain.cjs', 'extensionCommands.cjs', 'zod.cjs', 'yaml.cjs', 'jsYaml.cjs', 'jsoncParser.cjs', 'smolToml.cjs', 'ws.cjs', 'cli.cjs', 'llamaHost.cjs', 'classifyWorker.cjs', 'secretsWorker.cjs', 'jsonWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs', 'encoderHost.cjs', 'tokenModel.json']) assert.ok(entries.has(`extension/dist/${bundle}`), bundle);
+    for (const bundle of ['extension.cjs', 'extensionMain.cjs', ...Object.values(onDemandSources), 'zod.cjs', 'yaml.cjs', 'jsYaml.cjs', 'jsoncParser.cjs', 'smolToml.cjs', 'ws.cjs', 'cli.cjs', 'llamaHost.cjs', 'classifyWorker.cjs', 'secretsWorker.cjs', 'jsonWorker.cjs', 'importHost.cjs', 'prepareWorker.cjs', 'encoderHost.cjs', 'tokenModel.json']) assert.ok(entries.has(`extension/dist/${bundle}`), bundle);
 
     // The built-in sentence encoder, once: its graph, vocabulary and seven weight shards, and the backend's .wasm.
     const encoderFiles = ['model.json', 'vocab.json', ...Array.from({ length: 7 }, (_, i) => `group1-shard${i + 1}of7`)].map((file) => `extension/dist/use-lite/${file}`);

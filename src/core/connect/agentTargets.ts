@@ -8,6 +8,9 @@ import { jsonServerMap } from './jsonServerMap.ts';
 import { tomlServerMap } from './tomlServerMap.ts';
 import { yamlListServerMap, yamlMapServerMap } from './yamlServerMap.ts';
 import type { ServerMapReader } from './serverMap.ts';
+import type { McpEndpoint } from './satchelEndpoint.ts';
+
+export { FIRST_PORT, mcpUrl, stdioBridge, type McpEndpoint, type SatchelRuntime, type StdioBridge } from './satchelEndpoint.ts';
 
 export const AGENT_IDS = ['claude-code', 'claude-desktop', 'cursor', 'windsurf', 'vscode', 'continue', 'codex', 'gemini', 'zed', 'goose'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
@@ -40,45 +43,6 @@ export interface AgentTarget {
   readonly note?: string;
   /** The user-level instructions file the agent reads, for the optional rules block. */
   rulesPath?(where: Where): string;
-}
-
-/** A command line that runs `satchel mcp-stdio` (cli/mcpStdioCommand.ts) on this machine. */
-export interface StdioBridge {
-  readonly command: string;
-  readonly args: readonly string[];
-  /** Set for the command: ELECTRON_RUN_AS_NODE=1 when it is VS Code's own executable. */
-  readonly env?: Readonly<Record<string, string>>;
-}
-
-/** Where an agent is pointed: Satchel's streamable HTTP URL, and the bridge to it over stdio. */
-export interface McpEndpoint {
-  readonly url: string;
-  readonly bridge: StdioBridge;
-}
-
-/**
- * The Satchel that runs the bridge: a Node (or VS Code's Electron run as Node) and the CLI's
- * script, `dist/cli.cjs` in the extension's folder or wherever `satchel` was installed.
- */
-export interface SatchelRuntime {
-  readonly execPath: string;
-  readonly execArgv?: readonly string[];
-  readonly script: string;
-  readonly env?: Readonly<Record<string, string>>;
-}
-
-/**
- * The bridge to the host of a data directory (found by its port file, started when none runs) or
- * to the host at a URL. Absolute paths: agents start servers with a PATH of their own (Claude
- * Desktop on macOS sees no shell profile), where neither `node` nor `satchel` may be found.
- */
-export function stdioBridge(runtime: SatchelRuntime, to: { readonly dataDir: string } | { readonly url: string }): StdioBridge {
-  const target = 'dataDir' in to ? ['--data-dir', to.dataDir] : ['--url', to.url];
-  return {
-    command: runtime.execPath,
-    args: [...(runtime.execArgv ?? []), runtime.script, 'mcp-stdio', ...target],
-    ...(runtime.env !== undefined && Object.keys(runtime.env).length > 0 ? { env: { ...runtime.env } } : {}),
-  };
 }
 
 /** Whether an entry runs Satchel's bridge (of any install: the paths change with each update of the extension). */
@@ -226,11 +190,3 @@ export const AGENTS: Readonly<Record<AgentId, AgentTarget>> = {
     rulesPath: (where) => pathsOf(where).join(pathsOf(where).dirname(AGENTS.goose.configPath(where)), '.goosehints'),
   },
 };
-
-/** Satchel's MCP endpoint on a host's port (streamable HTTP). */
-export function mcpUrl(port: number): string {
-  return `http://127.0.0.1:${port}/mcp`;
-}
-
-/** The port Satchel takes first when it is free, and so the one to name when no host runs. */
-export const FIRST_PORT = 39300;

@@ -9,13 +9,15 @@ import type { ServerController } from '../serverController.ts';
 import { McpDefinitions } from './mcpDefinitions.ts';
 import { LanguageModelTools } from './languageModelTools.ts';
 import { ChatParticipant } from './chatParticipant.ts';
-import { SnippetOperations } from './snippetOperations.ts';
+import type { SnippetOperations } from './snippetOperations.ts';
+import { newSnippetOperations } from './agentHandlers.ts';
 import { ReviewSettingSync } from './reviewSetting.ts';
 import type { Settings } from '../settings.ts';
 import type { Log } from '../log.ts';
 
 export class SatchelAgents implements vscode.Disposable {
-  readonly operations: SnippetOperations;
+  private readonly server: ServerController;
+  private snippetOperations: SnippetOperations | undefined;
   readonly mcp: McpDefinitions;
   readonly tools: LanguageModelTools;
   readonly participant: ChatParticipant;
@@ -23,11 +25,17 @@ export class SatchelAgents implements vscode.Disposable {
   readonly review: ReviewSettingSync;
 
   constructor(server: ServerController, version: string, settings: () => Settings, log: Log) {
-    this.operations = new SnippetOperations(server);
+    this.server = server;
     this.mcp = new McpDefinitions(server, version);
-    this.tools = new LanguageModelTools(this.operations);
-    this.participant = new ChatParticipant(server, this.operations);
+    this.tools = new LanguageModelTools(() => this.operations);
+    this.participant = new ChatParticipant(server, () => this.operations);
     this.review = new ReviewSettingSync(server, settings, log);
+  }
+
+  /** The tools' and the participant's operations, made when an agent first uses either. */
+  get operations(): SnippetOperations {
+    this.snippetOperations ??= newSnippetOperations(this.server);
+    return this.snippetOperations;
   }
 
   dispose(): void {
