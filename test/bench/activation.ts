@@ -8,9 +8,12 @@
  * reports in the integration suite and bench:day, which start with a fresh profile; the medians are of all runs.
  * --preload: Node's own modules the bundle requires are loaded before it, as the editor's extension host has
  * them loaded before any extension (otherwise most of the bundle's `run` is Node loading http, tls, crypto…).
+ * The data host a run starts (in the turn after activation) is stopped before the next run begins (on Linux,
+ * found by its data directory in /proc), so it does not take a core from the next run.
  *   npm run build -- --production && node --experimental-strip-types test/bench/activation.ts [--runs 10] [--cold] [--preload] dist/extension.cjs [OTHER/dist/extension.cjs]
  */
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +24,7 @@ const cold = values.cold;
 const bundles = positionals.length > 0 ? positionals : ['dist/extension.cjs'];
 const runs = Number(values.runs);
 
-type Key = 'compileMs' | 'runMs' | 'requireMs' | 'activateMs' | 'cpuMs' | 'firstTurnMs';
+type Key = 'compileMs' | 'runMs' | 'requireMs' | 'activateMs' | 'cpuMs' | 'firstTurnMs' | 'ownWallMs' | 'ownCpuMs';
 type Figures = Record<Key, number> & { codeCache: string; alsoLoaded: string[] };
 
 const caches = bundles.map(() => tempDataDir('satchel-code-cache-'));
@@ -37,6 +40,7 @@ for (let run = 0; run <= runs; run++) {
       timeout: 60_000,
       env: { ...process.env, XDG_CACHE_HOME: cache, SATCHEL_BENCH_PRELOAD: values.preload ? '1' : '0' },
     });
+    stopHostsOf(dataDir);
     removeDir(dataDir);
     if (cold) removeDir(cache);
     const line = child.stdout.trim().split('\n').at(-1) ?? '';
@@ -55,12 +59,37 @@ console.log(
   `\nload average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; ` +
     (cold ? `medians of ${runs + 1} first starts (no code cache; the first run's figures in brackets)` : `medians of ${runs} runs with the code cache used (first run, cache written, in brackets)`),
 );
-console.log('| bundle | compile | run | require | activate() | require + activate() | its CPU time | turn after | other files loaded |\n|---|---|---|---|---|---|---|---|---|');
+console.log('| bundle | compile | run | require | activate() | require + activate() | its CPU time | Satchel\'s share: wall | on a core | turn after | other files loaded |\n|---|---|---|---|---|---|---|---|---|---|---|');
 for (const [index, bundle] of bundles.entries()) {
   const [first, ...cached] = results[index]!;
   const used = cold ? results[index]! : cached.filter((figures) => figures.codeCache === 'used');
   const m = (key: Key): string => `${median(used.map((figures) => figures[key]))} (${first![key]})`;
   const whole = `${median(used.map((figures) => figures.requireMs + figures.activateMs)).toFixed(1)} (${(first!.requireMs + first!.activateMs).toFixed(1)})`;
-  console.log(`| ${bundle} | ${m('compileMs')} | ${m('runMs')} | ${m('requireMs')} | ${m('activateMs')} | ${whole} | ${m('cpuMs')} | ${m('firstTurnMs')} | ${first!.alsoLoaded.join(', ') || 'none'} |`);
+  console.log(`| ${bundle} | ${m('compileMs')} | ${m('runMs')} | ${m('requireMs')} | ${m('activateMs')} | ${whole} | ${m('cpuMs')} | ${m('ownWallMs')} | ${m('ownCpuMs')} | ${m('firstTurnMs')} | ${first!.alsoLoaded.join(', ') || 'none'} |`);
   if (!cold && used.length < cached.length) console.log(`  (${cached.length - used.length} runs did not use the cache)`);
+}
+
+/** Stops the data hosts started for `dataDir` and waits until they are gone (Linux; elsewhere nothing is read). */
+function stopHostsOf(dataDir: string): void {
+  if (process.platform !== 'linux') return;
+  const hosts = (): number[] =>
+    readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes(dataDir);
+        } catch {
+          return false; // gone meanwhile
+        }
+      })
+      .map(Number);
+  for (const pid of hosts()) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+  const deadline = Date.now() + 10_000;
+  while (hosts().length > 0 && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
 }

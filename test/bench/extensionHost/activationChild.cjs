@@ -34,7 +34,7 @@ setImmediate(() => {
   const dist = path.dirname(path.resolve(bundle));
   const loaded = Object.keys(require.cache).filter((file) => path.dirname(file) === dist && !/extension(Main)?\.cjs$/.test(file));
   const round = (value) => Math.round(value * 10) / 10;
-  const { compileMs, runMs, codeCache } = api.activation ?? {};
+  const { compileMs, runMs, codeCache, own } = api.activation ?? {};
   console.log(
     JSON.stringify({
       compileMs: round(compileMs),
@@ -43,6 +43,9 @@ setImmediate(() => {
       requireMs: round(t1 - t0),
       activateMs: round(t2 - t1),
       cpuMs: round((cpu.user + cpu.system) / 1000),
+      // Satchel's own share on the main thread's clocks (src/extension/threadClock.ts): loading and activate().
+      ownWallMs: own?.wallMs,
+      ownCpuMs: own?.cpuMs,
       firstTurnMs: round(t3 - t2),
       alsoLoaded: loaded.map((file) => path.basename(file)),
     }),
