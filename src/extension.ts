@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): SatchelExtension | u
     const { loading, ...load } = bundle ?? {};
     // The two halves of VS Code's figure that are Satchel's: loading its code, and activate(). Not the
     // time between them, when the extension host waits for the extension's context and runs others.
-    extension.activation = { ...load, activateMs, ...(loading ? { own: plus(loading, since(clockAtActivate)) } : {}), steps: extension.activationSteps };
+    extension.activation = { ...load, activateMs, ...(loading ? { own: plus(loading, since(clockAtActivate)) } : {}), steps: extension.activationSteps, stepsOnCore: extension.activationStepsOnCore };
     extension.log.info(activationLine(extension.activation));
   } catch (error) {
     void reportActivationFailure(context, error);

@@ -3,7 +3,6 @@
  * the commands, each owned here. The server starts after activation has returned.
  */
 import * as vscode from 'vscode';
-import { performance } from 'node:perf_hooks';
 import { Owner } from '../core/lifecycle.ts';
 import { Log } from './log.ts';
 import { AGENT_REVIEW_KEY, readSettings, SECTION, SERVER_KEYS, type Settings } from './settings.ts';
@@ -30,7 +29,7 @@ import { RemoteNotices } from './remoteNotice.ts';
 import { SecretMarks } from './secrets/secretMarks.ts';
 import { SecretsStatus } from './secrets/secretsStatus.ts';
 import { assetSecrets } from './secrets/snippetSecrets.ts';
-import type { ThreadClock } from './threadClock.ts';
+import { readThreadClock, since, type ThreadClock } from './threadClock.ts';
 
 /** What activation cost (extensionLoader.ts and extension.ts measure it; docs/performance.md). */
 export interface ActivationFigures {
@@ -42,18 +41,23 @@ export interface ActivationFigures {
   readonly own?: ThreadClock;
   /** Where activate() spent its time: ms per part of the composition, in order (the log and bench:day read it). */
   readonly steps?: Readonly<Record<string, number>>;
+  /** The same parts on the thread's CPU clock (threadClock.ts): on a busy machine a part's wall time is mostly a wait for a core. */
+  readonly stepsOnCore?: Readonly<Record<string, number>>;
 }
 
 /** Times the parts of a synchronous composition: each `step(name)` ends the part named. */
-function stepTimer(): { step(name: string): void; readonly steps: Record<string, number> } {
-  let last = performance.now();
+function stepTimer(): { step(name: string): void; readonly steps: Record<string, number>; readonly onCore: Record<string, number> } {
+  let last = readThreadClock();
   const steps: Record<string, number> = {};
+  const onCore: Record<string, number> = {};
   return {
     steps,
+    onCore,
     step(name) {
-      const now = performance.now();
-      steps[name] = Math.round((now - last) * 10) / 10;
-      last = now;
+      const part = since(last);
+      last = readThreadClock();
+      steps[name] = part.wallMs;
+      if (part.cpuMs !== undefined) onCore[name] = part.cpuMs;
     },
   };
 }
@@ -88,8 +92,9 @@ export class SatchelExtension extends Owner {
   readonly secretsStatus: SecretsStatus;
   /** Set by the entry point once activation returns. */
   activation: ActivationFigures | undefined;
-  /** The constructor's parts, ms (ActivationFigures.steps). */
+  /** The constructor's parts, ms (ActivationFigures.steps and stepsOnCore). */
   readonly activationSteps: Readonly<Record<string, number>>;
+  readonly activationStepsOnCore: Readonly<Record<string, number>>;
   private settings: Settings;
   private readonly explained = new WeakSet<Error>();
   /** Resolves with the first role of the current start. */
@@ -104,6 +109,7 @@ export class SatchelExtension extends Owner {
     super();
     const timer = stepTimer();
     this.activationSteps = timer.steps;
+    this.activationStepsOnCore = timer.onCore;
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.server = this._register(new ServerController(this.log, () => this.settings, version, startHosting));
     this.statusBar = this._register(new StatusBar(this.server));

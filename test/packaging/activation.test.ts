@@ -78,7 +78,15 @@ test("activation measures its own share on the thread's clocks: loading the bund
     .replace('const extension = require(bundle);', 'const before = performance.now();\nconst extension = require(bundle);\nAtomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60);')
     .replace(ACTIVATE, `const api = ${ACTIVATE.replace(/;$/, '')};\nconsole.log(JSON.stringify({ ...api.activation, totalMs: performance.now() - before }));`);
   const lines = activateInChild(probe);
-  const figures = JSON.parse(lines.at(-2)!) as { activateMs: number; compileMs: number; runMs: number; totalMs: number; own: { wallMs: number; cpuMs: number; waitedMs?: number } };
+  const figures = JSON.parse(lines.at(-2)!) as {
+    activateMs: number;
+    compileMs: number;
+    runMs: number;
+    totalMs: number;
+    own: { wallMs: number; cpuMs: number; waitedMs?: number };
+    steps: Record<string, number>;
+    stepsOnCore: Record<string, number>;
+  };
   const { own } = figures;
   assert.ok(own.wallMs >= figures.activateMs + figures.compileMs + figures.runMs - 0.5, JSON.stringify(figures));
   assert.ok(own.wallMs <= figures.totalMs - 59, `the pause between require and activate() is counted: ${JSON.stringify(figures)}`);
@@ -87,6 +95,9 @@ test("activation measures its own share on the thread's clocks: loading the bund
   // That it is this thread's CPU and not the process's is threadClock.test.ts's to show.
   assert.ok(own.cpuMs > 0 && own.cpuMs <= own.wallMs * 1.1 + 2, JSON.stringify(figures));
   if (process.platform === 'linux') assert.equal(typeof own.waitedMs, 'number');
+  // activate()'s parts on the CPU clock too, none longer than the whole.
+  assert.deepEqual(Object.keys(figures.stepsOnCore), Object.keys(figures.steps));
+  assert.ok(Object.values(figures.stepsOnCore).reduce((sum, ms) => sum + ms, 0) <= own.cpuMs + 1, JSON.stringify(figures));
 });
 
 test("the extension's zod is its own bundle, required when a schema is first built", () => {

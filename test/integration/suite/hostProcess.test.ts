@@ -40,8 +40,12 @@ describe('The data host beside VS Code', function () {
     // Satchel's own share, on the extension host thread's clocks: loading and activate() are in it, and it ran no longer than it took.
     const own = figures.own;
     assert.ok(own && own.wallMs >= figures.activateMs, `own share ${JSON.stringify(own)}`);
-    assert.ok(typeof own.cpuMs === 'number' && own.cpuMs > 0 && own.cpuMs <= own.wallMs + 1, `own share ${JSON.stringify(own)}`);
+    // The CPU clock may run a little ahead of the wall clock on a virtual machine (test/packaging/activation.test.ts).
+    assert.ok(typeof own.cpuMs === 'number' && own.cpuMs > 0 && own.cpuMs <= own.wallMs * 1.1 + 2, `own share ${JSON.stringify(own)}`);
     if (process.platform === 'linux') assert.equal(typeof own.waitedMs, 'number');
+    // Each part of activate() on the thread's CPU clock too, beside its wall time.
+    assert.deepEqual(Object.keys(figures.stepsOnCore ?? {}), Object.keys(figures.steps ?? {}));
+    assert.ok(Object.keys(figures.steps ?? {}).length >= 5, JSON.stringify(figures.steps));
     assert.deepEqual(openFiles().filter((file) => file.includes('satchel.db')), [], 'the extension host holds no store file open');
   });
 
