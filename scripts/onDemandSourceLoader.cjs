@@ -7,8 +7,9 @@
  * @param {string} file the bundle
  * @param {string} prefix what its shared modules' names start with
  * @param {Record<string, unknown>} shared each shared module by source path
+ * @param {string[]} functions what it exports, each a function (the extension's bundle calls them by name)
  */
-exports.loadBundle = (file, prefix, shared) => {
+exports.loadBundle = (file, prefix, shared, functions) => {
   const { readFileSync } = require('node:fs');
   const { createRequire } = require('node:module');
   const { compileFunction, constants } = require('node:vm');
@@ -26,5 +27,7 @@ exports.loadBundle = (file, prefix, shared) => {
   });
   const module = { exports: {} };
   run.call(module.exports, module.exports, bundleRequire, module, file, path.dirname(file));
+  const notFunctions = functions.filter((name) => typeof module.exports[name] !== 'function');
+  if (notFunctions.length > 0) throw new Error(`${path.basename(file)} exports ${notFunctions.join(', ')} as something else than a function`);
   return module.exports;
 };

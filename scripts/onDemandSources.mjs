@@ -1,6 +1,7 @@
 // Satchel's own modules the extension's bundle loads on first use from a bundle of their own in dist/
 // (docs/performance.md, activation): VS Code counts compiling and running the extension's bundle as
-// Satchel's activation, and the command handlers (a fifth of the bundle) run only when a command does.
+// Satchel's activation, and the command handlers, what agents run and Connect an Agent (a third of the
+// code it compiled) run only when a command, a tool, `@satchel` or a connect does.
 //
 // An on-demand bundle must not hold its own copy of a module the extension's bundle also holds: a copy
 // has its own state and its own classes (`instanceof ClientError` would fail across the two). So each
@@ -162,7 +163,7 @@ function stubSource({ bundle, names, shared }) {
     ...table,
     '};',
     'let loaded;',
-    `const load = () => (loaded ??= require(${JSON.stringify(LOADER)}).loadBundle(require('node:path').join(__dirname, ${JSON.stringify(bundle)}), ${JSON.stringify(SHARED_PREFIX)}, shared));`,
+    `const load = () => (loaded ??= require(${JSON.stringify(LOADER)}).loadBundle(require('node:path').join(__dirname, ${JSON.stringify(bundle)}), ${JSON.stringify(SHARED_PREFIX)}, shared, ${JSON.stringify(names)}));`,
     ...names.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
   ].join('\n');
 }

@@ -29,7 +29,11 @@ const program = {
   'bothLazy.ts': 'let uses = 0;\nexport function use(): number { return ++uses; }',
   'lazy2.ts': "import { use } from './bothLazy.ts';\nexport function again(): number { return use(); }",
   'lazyOnly.ts': "export function helper(): string { return 'ONLY THE LAZY BUNDLE'; }",
+  // On demand, but exporting a value: the main bundle's function of that name refuses to stand in for it.
+  'constant.ts': 'export const answer = 42;',
   'main.ts': [
+    "import { answer } from './constant.ts';",
+    'export function readAnswer(): unknown { try { return (answer as unknown as () => unknown)(); } catch (error) { return (error as Error).message; } }',
     "import { Failure, bump } from './shared.ts';",
     "import { check } from './lazy.ts';",
     "import { again } from './lazy2.ts';",
@@ -45,9 +49,9 @@ test('an on-demand module is loaded on its first call, and shares the main bundl
     process.chdir(dir);
     const main = { entryPoints: ['main.ts'], outfile: 'dist/main.cjs', plugins: [] };
     const options = (entry: esbuild.BuildOptions): esbuild.BuildOptions => ({ bundle: true, format: 'cjs', platform: 'node', logLevel: 'silent', absWorkingDir: dir, ...entry });
-    const split = await buildOnDemandSources(esbuild, main, options, { 'lazy.ts': 'lazy.cjs', 'lazy2.ts': 'lazy2.cjs' });
+    const split = await buildOnDemandSources(esbuild, main, options, { 'lazy.ts': 'lazy.cjs', 'lazy2.ts': 'lazy2.cjs', 'constant.ts': 'constant.cjs' });
     await esbuild.build(options({ ...main, plugins: [split.plugin] }));
-    assert.deepEqual(split.files, { 'lazy.cjs': ['lazy.ts', 'lazyOnly.ts'], 'lazy2.cjs': ['lazy2.ts'] });
+    assert.deepEqual(split.files, { 'lazy.cjs': ['lazy.ts', 'lazyOnly.ts'], 'lazy2.cjs': ['lazy2.ts'], 'constant.cjs': ['constant.ts'] });
 
     const mainText = readFileSync('dist/main.cjs', 'utf8');
     const lazyText = readFileSync('dist/lazy.cjs', 'utf8');
@@ -65,7 +69,8 @@ const main = require(process.argv[1]);
 const before = compiled.slice();
 const first = main.run();
 const second = main.run();
-console.log(JSON.stringify({ before, first, second, compiled }));
+const answer = main.readAnswer();
+console.log(JSON.stringify({ before, first, second, answer, compiled }));
 `;
     const result = spawnSync(process.execPath, ['-e', probe, join(dir, 'dist', 'main.cjs')], { encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
@@ -74,7 +79,8 @@ console.log(JSON.stringify({ before, first, second, compiled }));
       // One Failure class and one counter: main's bump and the lazy module's both count.
       first: { isFailure: true, count: 2, helper: 'ONLY THE LAZY BUNDLE', uses: 1, again: 2 },
       second: { isFailure: true, count: 4, helper: 'ONLY THE LAZY BUNDLE', uses: 3, again: 4 },
-      compiled: ['lazy.cjs', 'lazy2.cjs'],
+      answer: 'constant.cjs exports answer as something else than a function',
+      compiled: ['lazy.cjs', 'lazy2.cjs', 'constant.cjs'],
     });
   } finally {
     process.chdir(cwd);
