@@ -1,6 +1,6 @@
 // Types of scripts/onDemandSources.mjs, for the tests that import it.
 import type { BuildOptions, BuildResult, Plugin } from 'esbuild';
-export declare const onDemandSources: { readonly 'src/extension/commands/all.ts': 'extensionCommands.cjs'; readonly 'src/extension/agents/agentHandlers.ts': 'agentHandlers.cjs'; readonly 'src/extension/agents/connectFlows.ts': 'agentConnect.cjs' };
+export declare const onDemandSources: { readonly 'src/extension/commands/all.ts': 'extensionCommands.cjs'; readonly 'src/extension/agents/agentHandlers.ts': 'agentHandlers.cjs'; readonly 'src/extension/agents/connectFlows.ts': 'agentConnect.cjs'; readonly 'src/extension/history/historyFlows.ts': 'historyFlows.cjs' };
 export declare const SHARED_PREFIX: 'satchel-shared:';
 export declare function buildOnDemandSources(
   esbuild: typeof import('esbuild'),

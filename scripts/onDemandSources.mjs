@@ -1,7 +1,7 @@
 // Satchel's own modules the extension's bundle loads on first use from a bundle of their own in dist/
 // (docs/performance.md, activation): VS Code counts compiling and running the extension's bundle as
-// Satchel's activation, and the command handlers, what agents run and Connect an Agent (a third of the
-// code it compiled) run only when a command, a tool, `@satchel` or a connect does.
+// Satchel's activation, and the command handlers, what agents run, Connect an Agent and Show History
+// (a third of the code it compiled) run only when a command, a tool, `@satchel`, a connect or the history does.
 //
 // An on-demand bundle must not hold its own copy of a module the extension's bundle also holds: a copy
 // has its own state and its own classes (`instanceof ClientError` would fail across the two). So each
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Source module → its bundle in dist/. */
-export const onDemandSources = { 'src/extension/commands/all.ts': 'extensionCommands.cjs', 'src/extension/agents/agentHandlers.ts': 'agentHandlers.cjs', 'src/extension/agents/connectFlows.ts': 'agentConnect.cjs' };
+export const onDemandSources = { 'src/extension/commands/all.ts': 'extensionCommands.cjs', 'src/extension/agents/agentHandlers.ts': 'agentHandlers.cjs', 'src/extension/agents/connectFlows.ts': 'agentConnect.cjs', 'src/extension/history/historyFlows.ts': 'historyFlows.cjs' };
 
 export const SHARED_PREFIX = 'satchel-shared:';
 
