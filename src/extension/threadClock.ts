@@ -9,7 +9,11 @@ import { performance } from 'node:perf_hooks';
 
 export interface ThreadClock {
   readonly wallMs: number;
-  /** CPU time of this thread, user and system; undefined on a Node without `process.threadCpuUsage` (added in 23.9 and in 22's later releases). */
+  /**
+   * CPU time of this thread, user and system; undefined on a Node without `process.threadCpuUsage` (added
+   * in 23.9 and in 22's later releases). Linux brings a running thread's count up to date at its
+   * scheduler's ticks, so a span reads to about a millisecond, and a short one can read more than its wall time.
+   */
   readonly cpuMs?: number;
   /** Time this thread was runnable but not running (Linux's scheduler statistics); undefined elsewhere. */
   readonly waitedMs?: number;
