@@ -66,20 +66,12 @@ class ConnectFlow {
     this.host = host;
   }
 
-  private where(): Where {
-    return this.host.where();
-  }
-
-  private bridge(): StdioBridge {
-    return this.host.bridge();
-  }
-
   /** Connects an agent to Satchel's MCP endpoint `url`; undefined when the user cancels. */
   async connect(url: string, request?: ConnectRequest): Promise<ConnectOutcome | undefined> {
-    const endpoint: McpEndpoint = { url, bridge: this.bridge() };
+    const endpoint: McpEndpoint = { url, bridge: this.host.bridge() };
     const agent = request ? AGENTS[request.agent] : await this.pick('Connect an agent to Satchel', endpoint);
     if (!agent) return undefined;
-    const file = agent.configPath(this.where());
+    const file = agent.configPath(this.host.where());
     const before = await readConfigText(file);
     const state = inspectConfig(agent, file, before);
     let replacePieces = request?.replacePieces;
@@ -109,14 +101,14 @@ class ConnectFlow {
   }
 
   async refreshBridges(url: string, log: (line: string) => void): Promise<string[]> {
-    const bridge = this.bridge();
+    const bridge = this.host.bridge();
     const own = bridgeScript({ args: bridge.args });
     if (own === undefined) return [];
     const changed: string[] = [];
     for (const id of AGENT_IDS) {
       const agent = AGENTS[id];
       if (!agent.stdio) continue;
-      const file = agent.configPath(this.where());
+      const file = agent.configPath(this.host.where());
       try {
         const change = planBridgeRefresh(agent, file, await readConfigText(file), url, bridge, own);
         if (!change) continue;
@@ -134,7 +126,7 @@ class ConnectFlow {
   async disconnect(request?: ConnectRequest): Promise<ConnectOutcome | undefined> {
     const agent = request ? AGENTS[request.agent] : await this.pick('Disconnect an agent from Satchel', undefined, true);
     if (!agent) return undefined;
-    const file = agent.configPath(this.where());
+    const file = agent.configPath(this.host.where());
     const change = planDisconnect(agent, file, await readConfigText(file));
     const written = await this.offer(agent, change, 'Disconnect', request?.write === true);
     if (written) void vscode.window.showInformationMessage(`Removed Satchel from ${agent.name} (${basename(written.file)}).`);
@@ -145,7 +137,7 @@ class ConnectFlow {
 
   /** Lets the user pick an agent, each shown with where it stands. */
   private async pick(title: string, endpoint: McpEndpoint | undefined, connectedOnly = false): Promise<AgentTarget | undefined> {
-    const where = this.where();
+    const where = this.host.where();
     const items: (vscode.QuickPickItem & { readonly agent: AgentTarget })[] = [];
     for (const id of AGENT_IDS) {
       const agent = AGENTS[id];
@@ -179,7 +171,7 @@ class ConnectFlow {
     // Cursor reads its rules from the project; a remote window's project is on another machine, where this process writes nothing.
     const project = vscode.workspace.workspaceFolders?.[0]?.uri;
     const folder = project?.scheme === 'file' ? localPath(project, 'The project') : undefined;
-    const file = agent.id === 'cursor' ? (folder !== undefined ? join(folder, '.cursor', 'rules', 'satchel.mdc') : undefined) : agent.rulesPath?.(this.where());
+    const file = agent.id === 'cursor' ? (folder !== undefined ? join(folder, '.cursor', 'rules', 'satchel.mdc') : undefined) : agent.rulesPath?.(this.host.where());
     if (file === undefined) return;
     const change = planRules(file, await readConfigText(file), verb === 'connect', agent.id === 'cursor');
     if (!change.changed) return;

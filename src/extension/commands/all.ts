@@ -19,20 +19,25 @@ import { connectCommands } from './connectCommands.ts';
 import { secretCommands } from './secretCommands.ts';
 import type { CommandMap, Services } from './services.ts';
 
+/** Each area's handlers, as one map. */
+const AREAS: ReadonlyArray<(services: Services) => CommandMap> = [
+  assetCommands,
+  conversationCommands,
+  modelCommands,
+  serverCommands,
+  importCommands,
+  piecesImportCommands,
+  snippetCommands,
+  historyCommands,
+  syncCommands,
+  agentChangeCommands,
+  trashCommands,
+  connectCommands,
+  secretCommands,
+];
+
 export function allCommands(services: Services): CommandMap {
-  return {
-    ...assetCommands(services),
-    ...conversationCommands(services),
-    ...modelCommands(services),
-    ...serverCommands(services),
-    ...importCommands(services),
-    ...piecesImportCommands(services),
-    ...snippetCommands(services),
-    ...historyCommands(services),
-    ...syncCommands(services),
-    ...agentChangeCommands(services),
-    ...trashCommands(services),
-    ...connectCommands(services),
-    ...secretCommands(services),
-  };
+  const handlers: CommandMap = {};
+  for (const area of AREAS) Object.assign(handlers, area(services));
+  return handlers;
 }

@@ -27,13 +27,13 @@ export type { HistoryHost } from './historyFlows.ts';
 export class SnippetHistory extends Owner implements HistoryHost {
   readonly documents: RevisionDocuments;
   readonly activePicker = this._register(new MutableDisposable<HistoryPicker>());
+  readonly restored: (asset: string) => void;
   private readonly server: ServerController;
-  private readonly onRestored: (asset: string) => void;
 
   constructor(options: SnippetHistoryOptions) {
     super();
     this.server = options.server;
-    this.onRestored = options.restored;
+    this.restored = options.restored;
     this.documents = this._register(new RevisionDocuments(options.server, options.assetsChanged));
   }
 
@@ -67,10 +67,6 @@ export class SnippetHistory extends Owner implements HistoryHost {
    */
   restore(asset: string, revisionId: string, options: { confirmed?: boolean } = {}): Promise<RevisionSummary | undefined> {
     return restoreRevision(this, asset, revisionId, options);
-  }
-
-  restored(asset: string): void {
-    this.onRestored(asset);
   }
 
   /**
