@@ -36,8 +36,15 @@ export interface DayResult {
   settled?: SettledMemory | undefined;
   dataHost?: number;
   /**
-   * The extension host's own marks around loading each extension's code (VS Code's `code/extHost/…`
+   * The extension host's own marks around loading each extension's code and activating it (VS Code's `code/extHost/…`
    * performance marks, in epoch milliseconds), for taking VS Code's activation figure apart.
    */
   loadMarks?: readonly LoadMark[];
+  /** One instant on both of the extension host's clocks: the marks' (epoch ms) and V8's profiles' (monotonic µs). */
+  clock?: ClockAnchor;
+}
+
+export interface ClockAnchor {
+  readonly epochMs: number;
+  readonly monotonicUs: number;
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DaySampler, settledMemory } from './sampler.ts';
 import { PhaseProfiler } from './phaseProfiler.ts';
-import { EXTENSION_ID, type DayConfig, type DayResult } from './dayTypes.ts';
+import { EXTENSION_ID, type ClockAnchor, type DayConfig, type DayResult } from './dayTypes.ts';
 import type { SatchelExtension } from '../../../src/extension/satchelExtension.ts';
 import type { SyncSummary } from '../../../src/client/sync.ts';
 import type { ImportSummary } from '../../../src/client/imports.ts';
@@ -56,8 +56,20 @@ function extensionLoadMarks(): Array<{ name: string; startTime: number }> {
   const marks: unknown = getMarks.call(holder);
   if (!Array.isArray(marks)) return [];
   return marks.flatMap((mark: unknown) =>
-    mark && typeof mark === 'object' && 'name' in mark && typeof mark.name === 'string' && 'startTime' in mark && typeof mark.startTime === 'number' && /ExtensionCode\//.test(mark.name) ? [{ name: mark.name, startTime: mark.startTime }] : [],
+    mark && typeof mark === 'object' && 'name' in mark && typeof mark.name === 'string' && 'startTime' in mark && typeof mark.startTime === 'number' && /(LoadExtensionCode|ActivateExtension)\//.test(mark.name) ? [{ name: mark.name, startTime: mark.startTime }] : [],
   );
+}
+
+/**
+ * The marks are `Date.now()` (whole milliseconds); V8's profiles count microseconds on the monotonic
+ * clock `process.hrtime` reads. Read the latter right as the former ticks, so the two agree to well
+ * under a millisecond.
+ */
+function clockAnchor(): ClockAnchor {
+  const start = Date.now();
+  let epochMs = start;
+  while (epochMs === start) epochMs = Date.now();
+  return { epochMs, monotonicUs: Number(process.hrtime.bigint() / 1000n) };
 }
 
 /**
@@ -139,6 +151,7 @@ export async function run(): Promise<void> {
   });
   result.activation = api?.activation ? { ...api.activation } : undefined;
   result.loadMarks = extensionLoadMarks();
+  result.clock = clockAnchor();
   if (config.startOnly) return finish();
   // A phase of its own, so that nothing the day does falls between phases unmeasured (the whole day's
   // max once came from here, in no phase).

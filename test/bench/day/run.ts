@@ -10,21 +10,23 @@
  * not part of `npm test`.
  *
  *   npm run bench:day -- [--size=100000] [--import-size=10000] [--backfill-seconds=45] [--vsix=FILE] [--timeout=2400] [--keep-library]
- *                        [--profile=DIR] [--only-with] [--only-start [--starts=N]]
+ *                        [--profile=DIR] [--only-with] [--only-start [--starts=N] [--profile-start=DIR]]
  *
  * --profile writes a CPU profile of each phase of both runs into DIR/with and DIR/without (a diagnosis:
  * summarise with test/bench/day/longTasks.ts); --only-with skips the run without Satchel (no table).
  * --only-start runs only the start with Satchel, then reads VS Code's activation figure: a minute with a
  * small library (`--only-start --size=1000 --import-size=1`), for the activation alone; --starts=N
  * starts the window N times, each with a fresh profile but the cache folder of the one before (the
- * first writes Satchel's code cache, the others read it, as a user's later starts do).
+ * first writes Satchel's code cache, the others read it, as a user's later starts do). --profile-start
+ * writes a CPU profile of each start's extension host from its first line (DIR/start-N.cpuprofile,
+ * hostProfile.ts) and prints where VS Code's activation figure went (activationProfile.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
-import { bundleForExtensionHost, ensureHost, linuxVsix, launchChromium, repoRoot, startCodeServer, type HostTools } from '../../integration/host/codeServer.ts';
+import { bundleForExtensionHost, ensureHost, freePort, linuxVsix, launchChromium, repoRoot, startCodeServer, type HostTools } from '../../integration/host/codeServer.ts';
 import { generateCorpus } from '../corpus.ts';
 import { snippetFiles } from '../figures/importFigure.ts';
 import { readPortFile } from '../../../src/hosting/portFile.ts';
@@ -32,6 +34,8 @@ import { EXTENSION_ID, type DayConfig, type DayResult } from './dayTypes.ts';
 import { printDay, type RunOutcome } from './report.ts';
 import { activationSpan, describeActivation, describeOwnShare } from './activationSplit.ts';
 import { describeBusy, MachineSampler } from './machineSampler.ts';
+import { ExtensionHostProfile } from './hostProfile.ts';
+import { describeParts, profileParts, type CpuProfile, type ProfiledStart } from './activationProfile.ts';
 import { untilQuiet } from './quiet.ts';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
@@ -103,13 +107,13 @@ interface Kept {
   readonly cacheHome: string;
 }
 
-async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vsix: string | undefined, scratch: string, kept?: Kept): Promise<RunOutcome> {
+async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vsix: string | undefined, scratch: string, kept?: Kept, profileTo?: string): Promise<RunOutcome> {
   const quiet = await untilQuiet();
   say(`${config.withSatchel ? 'with' : 'without'} Satchel: the machine ${quiet.reached ? 'quiet' : 'still busy'} after ${quiet.waitedS} s (last second ${quiet.busy === undefined ? '?' : `${Math.round(quiet.busy * 100)}%`} busy)`);
   // Sampled from the window's start to its end, read around the activation once the marks are in.
   const machine = new MachineSampler();
   try {
-    const outcome = await runWindow(tools, config, vsix, scratch, kept);
+    const outcome = await runWindow(tools, config, vsix, scratch, kept, profileTo);
     const id = config.withSatchel ? EXTENSION_ID : CONTROL_NAME;
     const span = activationSpan(outcome.result.loadMarks ?? [], id, config.withSatchel ? outcome.result.activation?.activateMs : 0);
     return { ...outcome, busyAtActivation: span ? describeBusy(machine.busyDuring(span.fromMs, span.toMs), availableParallelism()) : 'the activation\'s marks not read' };
@@ -118,7 +122,7 @@ async function runDay(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vs
   }
 }
 
-async function runWindow(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vsix: string | undefined, scratch: string, kept?: Kept): Promise<RunOutcome> {
+async function runWindow(tools: HostTools, config: Omit<DayConfig, 'workspace'>, vsix: string | undefined, scratch: string, kept?: Kept, profileTo?: string): Promise<RunOutcome> {
   const configFile = join(scratch, `day-${config.withSatchel ? 'with' : 'without'}.json`);
   const workbench = await startCodeServer(tools, {
     ...(vsix ? { vsix } : {}),
@@ -144,6 +148,10 @@ async function runWindow(tools: HostTools, config: Omit<DayConfig, 'workspace'>,
   writeFileSync(join(workspace, 'day.py'), 'import time\n\n');
   writeFileSync(configFile, JSON.stringify({ ...config, workspace } satisfies DayConfig));
   const loadBefore = load();
+  // --profile-start: the extension host waits for the runner's profiler before its first line (hostProfile.ts).
+  const inspectBrkPort = profileTo ? await freePort() : undefined;
+  const profiling = inspectBrkPort ? ExtensionHostProfile.attach(inspectBrkPort) : undefined;
+  profiling?.catch(() => {});
   const browser = await launchChromium(tools);
   let result: DayResult | undefined;
   let vscodeActivation: string | undefined;
@@ -176,15 +184,26 @@ async function runWindow(tools: HostTools, config: Omit<DayConfig, 'workspace'>,
         }
       });
     });
-    await page.goto(workbench.url({ folder: workspace, devPath, testsPath: join(repoRoot, 'out/bench-day/driver.cjs') }));
+    await page.goto(workbench.url({ folder: workspace, devPath, testsPath: join(repoRoot, 'out/bench-day/driver.cjs'), ...(inspectBrkPort ? { inspectBrkPort } : {}) }));
     const code = await exit;
     if (code !== 0 || !result) throw new Error(`the day ${config.withSatchel ? 'with' : 'without'} Satchel failed (exit ${code}):\n${workbench.log().slice(-6000)}`);
+    if (profiling && profileTo) await writeStartProfile(await profiling, profileTo, result, vscodeActivation);
     return { result, loadBefore, loadAfter: load(), vscodeActivation, controlActivation };
   } finally {
     await browser.close().catch(() => {});
     if (config.withSatchel) stopDataHost(config.dataDir);
     await workbench.stop();
   }
+}
+
+/** The start's profile and what reads it (activationProfile.ts), and the table of where its figure's time went. */
+async function writeStartProfile(profile: ExtensionHostProfile, base: string, result: DayResult, vscodeActivation: string | undefined): Promise<void> {
+  await profile.stop(`${base}.cpuprofile`);
+  if (!result.clock) throw new Error('the driver did not read the extension host\'s clocks');
+  const start: ProfiledStart = { loadMarks: result.loadMarks ?? [], clock: result.clock, vscodeActivation };
+  writeFileSync(`${base}.json`, JSON.stringify(start));
+  const parts = profileParts(JSON.parse(readFileSync(`${base}.cpuprofile`, 'utf8')) as CpuProfile, start, EXTENSION_ID);
+  say(`profiled start (${base}.cpuprofile), where VS Code's figure went, in ms:\n${describeParts(parts).join('\n')}`);
 }
 
 /** VS Code's activation figure and its parts (activationSplit.ts). */
@@ -208,6 +227,9 @@ async function main(): Promise<void> {
     await bundleDriver();
     const profile = args.get('profile');
     const startOnly = args.has('only-start');
+    const profileStart = args.get('profile-start') ? resolve(args.get('profile-start')!) : undefined;
+    if (profileStart && !startOnly) throw new Error('--profile-start profiles the starts of --only-start');
+    if (profileStart) mkdirSync(profileStart, { recursive: true });
     const starts = Number(args.get('starts') ?? 1);
     const base = { size, dataDir, importFolder, backfillSeconds, remote: join(scratch, 'remote.git'), ...(profile ? { profileDir: resolve(profile) } : {}), ...(startOnly ? { startOnly } : {}) };
     // Each start after the first finds Satchel installed and the code cache the one before it wrote, as a user's next start does.
@@ -215,7 +237,7 @@ async function main(): Promise<void> {
     if (startOnly) {
       for (let start = 1; start <= starts; start++) {
         say(`start ${start} of ${starts} with Satchel`);
-        const outcome = await runDay(tools, { ...base, withSatchel: true }, start === 1 ? vsix : undefined, scratch, kept);
+        const outcome = await runDay(tools, { ...base, withSatchel: true }, start === 1 ? vsix : undefined, scratch, kept, profileStart ? join(profileStart, `start-${start}`) : undefined);
         say(`start ${start}: ${activationLine(outcome)}; the extension's own split: ${JSON.stringify(outcome.result.activation ?? {})}`);
         // Right after, the same window without Satchel: VS Code's figure for an extension that does nothing.
         const control = await runDay(tools, { ...base, withSatchel: false }, undefined, scratch);

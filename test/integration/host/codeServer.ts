@@ -82,7 +82,8 @@ export interface Workbench {
   readonly port: number;
   readonly env: NodeJS.ProcessEnv;
   readonly log: () => string;
-  url(options: { folder: string; devPath?: string; testsPath?: string }): string;
+  /** The workbench's address; `inspectBrkPort` starts the extension host waiting for an inspector on that port (hostProfile.ts). */
+  url(options: { folder: string; devPath?: string; testsPath?: string; inspectBrkPort?: number }): string;
   stop(): Promise<void>;
 }
 
@@ -154,11 +155,12 @@ export async function startCodeServer(tools: HostTools, options: { settings?: Re
     port,
     env,
     log: () => output,
-    url({ folder, devPath, testsPath }) {
+    url({ folder, devPath, testsPath, inspectBrkPort }) {
       const remote = (p: string) => `vscode-remote://${host}${resolve(p)}`;
       const payload: [string, string][] = [];
       if (devPath) payload.push(['extensionDevelopmentPath', remote(devPath)]);
       if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
+      if (inspectBrkPort) payload.push(['inspect-brk-extensions', String(inspectBrkPort)]);
       if (payload.length) payload.push(['skipWelcome', 'true']);
       let url = `http://${host}/?folder=${encodeURIComponent(resolve(folder))}`;
       if (payload.length) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
