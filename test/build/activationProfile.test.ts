@@ -17,7 +17,7 @@ const marks = [
 ];
 // The profile's clock: 1000 ms on the marks' clock is 5 s (5,000,000 µs) on the monotonic one.
 const clock = { epochMs: 1000, monotonicUs: 5_000_000 };
-const start: ProfiledStart = { loadMarks: marks, clock, vscodeActivation: 'Activation: 20ms' };
+const start: ProfiledStart = { extensionId: SATCHEL, loadMarks: marks, clock, vscodeActivation: 'Activation: 20ms' };
 
 const frame = (functionName: string, url: string) => ({ functionName, url });
 const MERGE_CONFLICT = 'file:///code-server/lib/vscode/extensions/merge-conflict/dist/mergeConflictMain.js';
@@ -42,7 +42,7 @@ function profileOf(samples: ReadonlyArray<readonly [number, number]>): CpuProfil
 test('the figure\'s parts are the code required in the turn, the wait, and activate()', () => {
   assert.deepEqual(figureParts(marks, SATCHEL), [
     { name: 'vscode.merge-conflict\'s code', fromMs: 1000, toMs: 1010, extension: 'vscode.merge-conflict' },
-    { name: 'Satchel\'s code', fromMs: 1010, toMs: 1016, extension: SATCHEL },
+    { name: `${SATCHEL}'s code`, fromMs: 1010, toMs: 1016, extension: SATCHEL },
     { name: 'until activate()', fromMs: 1016, toMs: 1020 },
     { name: 'activate()', fromMs: 1020, toMs: 1024, extension: SATCHEL },
   ]);
@@ -62,18 +62,18 @@ test('each sample counts in the parts it overlaps, by the frame it was taken in'
     [1024, 2],
     [1030, 2],
   ]);
-  const parts = profileParts(profile, start, SATCHEL);
+  const parts = profileParts(profile, start);
   const byName = Object.fromEntries(parts.map((part) => [part.name, part]));
   assert.equal(byName['vscode.merge-conflict\'s code']?.byKind.compiling, 4);
   assert.equal(byName['vscode.merge-conflict\'s code']?.byKind['its own code'], 5);
   assert.equal(byName['vscode.merge-conflict\'s code']?.byKind['garbage collector'], 1);
-  assert.equal(byName['Satchel\'s code']?.byKind['garbage collector'], 1);
-  assert.equal(byName['Satchel\'s code']?.byKind.compiling, 5, 'vm.Script, with or without a code cache, is compiling');
-  assert.equal(byName['Satchel\'s code']?.byKind['its own code'], 0, 'merge-conflict\'s frames are not Satchel\'s own code');
+  assert.equal(byName[`${SATCHEL}'s code`]?.byKind['garbage collector'], 1);
+  assert.equal(byName[`${SATCHEL}'s code`]?.byKind.compiling, 5, 'vm.Script, with or without a code cache, is compiling');
+  assert.equal(byName[`${SATCHEL}'s code`]?.byKind['its own code'], 0, 'merge-conflict\'s frames are not Satchel\'s own code');
   assert.equal(byName['until activate()']?.byKind.idle, 4);
   assert.equal(byName['activate()']?.byKind['its own code'], 1);
   assert.equal(byName['activate()']?.byKind['VS Code\'s code'], 3);
   const table = describeParts(parts);
   assert.match(table.at(-1)!, /^\| all \| 24 \| 9\.0 \| 0\.0 \| 0\.0 \| 6\.0 \| 3\.0 \| 2\.0 \| 0\.0 \| 4\.0 \|$/);
-  assert.deepEqual(describeParts([]), ['VS Code\'s marks for Satchel were not all read']);
+  assert.deepEqual(describeParts([]), ['VS Code\'s marks for the extension were not all read']);
 });

@@ -1,15 +1,16 @@
 /**
- * What the extension host did during VS Code's activation figure for Satchel, read from a CPU profile
+ * What the extension host did during VS Code's activation figure for an extension (Satchel, or the
+ * day's control extension), read from a CPU profile
  * of its first line on (hostProfile.ts, `bench:day --only-start --profile-start=DIR`). The extension
- * host's marks (epoch ms) bound each part: every extension's code required in Satchel's turn
- * (`willLoadExtensionCode` … `didLoadExtensionCode`), the wait before Satchel's `activate()`, and
+ * host's marks (epoch ms) bound each part: every extension's code required in the extension's turn
+ * (`willLoadExtensionCode` … `didLoadExtensionCode`), the wait before its `activate()`, and
  * `activate()` itself (`willActivateExtension` … `didActivateExtension`). Each sample in a part is
  * counted by the frame it was taken in: V8 compiling a file, other native work, Node's module loader,
  * the extension's own code, VS Code's, the garbage collector; and the time the thread was idle. A
  * sample lasts until the next one, so a thread that waited for a core shows as a long sample of
  * whatever it was doing.
  *
- *   node --experimental-strip-types test/bench/day/activationProfile.ts DIR/start-1   # reads start-1.cpuprofile and start-1.json
+ *   node --experimental-strip-types test/bench/day/activationProfile.ts DIR/start-1   # reads start-1.cpuprofile and start-1.json (control-1: the window without Satchel)
  */
 import { readFileSync } from 'node:fs';
 import type { ClockAnchor } from './dayTypes.ts';
@@ -35,6 +36,8 @@ export interface CpuProfile {
 
 /** What the runner writes beside a profile. */
 export interface ProfiledStart {
+  /** The extension whose figure is taken apart: Satchel, or the control (an empty extension) in the window without it. */
+  readonly extensionId: string;
   readonly loadMarks: readonly LoadMark[];
   readonly clock: ClockAnchor;
   readonly vscodeActivation?: string | undefined;
@@ -66,7 +69,7 @@ export function figureParts(marks: readonly LoadMark[], id: string): Part[] {
     const toMs = at(`didLoadExtensionCode/${other.id}`) ?? Number.NaN;
     return { name: `${other.id}'s code`, fromMs: toMs - other.ms, toMs, extension: other.id };
   });
-  return [...chain, { name: 'Satchel\'s code', fromMs: willLoad, toMs: didLoad, extension: id }, { name: 'until activate()', fromMs: didLoad, toMs: willActivate }, { name: 'activate()', fromMs: willActivate, toMs: didActivate, extension: id }];
+  return [...chain, { name: `${id}'s code`, fromMs: willLoad, toMs: didLoad, extension: id }, { name: 'until activate()', fromMs: didLoad, toMs: willActivate }, { name: 'activate()', fromMs: willActivate, toMs: didActivate, extension: id }];
 }
 
 /** The folder an installed extension's files are under, as its URLs spell it (`…/publisher.name-1.2.3/…`, or a built-in's `…/extensions/name/…`). */
@@ -101,8 +104,8 @@ export interface PartFigures {
 }
 
 /** Each part's samples by kind, in ms. */
-export function profileParts(profile: CpuProfile, start: ProfiledStart, id: string): PartFigures[] {
-  const parts = figureParts(start.loadMarks, id);
+export function profileParts(profile: CpuProfile, start: ProfiledStart): PartFigures[] {
+  const parts = figureParts(start.loadMarks, start.extensionId);
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   // A sample's time runs to the next sample; the marks' epoch ms become the profile's monotonic µs.
   const toUs = (epochMs: number): number => start.clock.monotonicUs + (epochMs - start.clock.epochMs) * 1000;
@@ -123,7 +126,7 @@ export function profileParts(profile: CpuProfile, start: ProfiledStart, id: stri
 
 /** A Markdown table of the parts. */
 export function describeParts(figures: readonly PartFigures[]): string[] {
-  if (!figures.length) return ['VS Code\'s marks for Satchel were not all read'];
+  if (!figures.length) return ['VS Code\'s marks for the extension were not all read'];
   const ms = (value: number): string => value.toFixed(1);
   const rows = figures.map((figure) => `| ${figure.name} | ${figure.wallMs} | ${KINDS.map((kind) => ms(figure.byKind[kind])).join(' | ')} |`);
   const total = (kind: Kind): number => figures.reduce((sum, figure) => sum + figure.byKind[kind], 0);
@@ -136,7 +139,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (!base) throw new Error('usage: activationProfile.ts DIR/start-N (reads start-N.cpuprofile and start-N.json)');
   const profile = JSON.parse(readFileSync(`${base}.cpuprofile`, 'utf8')) as CpuProfile;
   const start = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as ProfiledStart;
-  const { EXTENSION_ID } = await import('./dayTypes.ts');
-  console.log(`VS Code's figure: ${start.vscodeActivation ?? 'not read'}`);
-  console.log(describeParts(profileParts(profile, start, EXTENSION_ID)).join('\n'));
+  console.log(`VS Code's figure for ${start.extensionId}: ${start.vscodeActivation ?? 'not read'}`);
+  console.log(describeParts(profileParts(profile, start)).join('\n'));
 }

@@ -18,8 +18,9 @@
  * small library (`--only-start --size=1000 --import-size=1`), for the activation alone; --starts=N
  * starts the window N times, each with a fresh profile but the cache folder of the one before (the
  * first writes Satchel's code cache, the others read it, as a user's later starts do). --profile-start
- * writes a CPU profile of each start's extension host from its first line (DIR/start-N.cpuprofile,
- * hostProfile.ts) and prints where VS Code's activation figure went (activationProfile.ts).
+ * writes a CPU profile of each start's extension host from its first line (DIR/start-N.cpuprofile, and
+ * DIR/control-N.cpuprofile for the window without Satchel; hostProfile.ts) and prints where VS Code's
+ * activation figure went (activationProfile.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -187,7 +188,7 @@ async function runWindow(tools: HostTools, config: Omit<DayConfig, 'workspace'>,
     await page.goto(workbench.url({ folder: workspace, devPath, testsPath: join(repoRoot, 'out/bench-day/driver.cjs'), ...(inspectBrkPort ? { inspectBrkPort } : {}) }));
     const code = await exit;
     if (code !== 0 || !result) throw new Error(`the day ${config.withSatchel ? 'with' : 'without'} Satchel failed (exit ${code}):\n${workbench.log().slice(-6000)}`);
-    if (profiling && profileTo) await writeStartProfile(await profiling, profileTo, result, vscodeActivation);
+    if (profiling && profileTo) await writeStartProfile(await profiling, profileTo, result, config.withSatchel ? { id: EXTENSION_ID, figure: vscodeActivation } : { id: CONTROL_NAME, figure: controlActivation });
     return { result, loadBefore, loadAfter: load(), vscodeActivation, controlActivation };
   } finally {
     await browser.close().catch(() => {});
@@ -197,13 +198,13 @@ async function runWindow(tools: HostTools, config: Omit<DayConfig, 'workspace'>,
 }
 
 /** The start's profile and what reads it (activationProfile.ts), and the table of where its figure's time went. */
-async function writeStartProfile(profile: ExtensionHostProfile, base: string, result: DayResult, vscodeActivation: string | undefined): Promise<void> {
+async function writeStartProfile(profile: ExtensionHostProfile, base: string, result: DayResult, extension: { id: string; figure: string | undefined }): Promise<void> {
   await profile.stop(`${base}.cpuprofile`);
   if (!result.clock) throw new Error('the driver did not read the extension host\'s clocks');
-  const start: ProfiledStart = { loadMarks: result.loadMarks ?? [], clock: result.clock, vscodeActivation };
+  const start: ProfiledStart = { extensionId: extension.id, loadMarks: result.loadMarks ?? [], clock: result.clock, vscodeActivation: extension.figure };
   writeFileSync(`${base}.json`, JSON.stringify(start));
-  const parts = profileParts(JSON.parse(readFileSync(`${base}.cpuprofile`, 'utf8')) as CpuProfile, start, EXTENSION_ID);
-  say(`profiled start (${base}.cpuprofile), where VS Code's figure went, in ms:\n${describeParts(parts).join('\n')}`);
+  const parts = profileParts(JSON.parse(readFileSync(`${base}.cpuprofile`, 'utf8')) as CpuProfile, start);
+  say(`profiled start (${base}.cpuprofile), where VS Code's figure for ${extension.id} (${extension.figure ?? 'not read'}) went, in ms:\n${describeParts(parts).join('\n')}`);
 }
 
 /** VS Code's activation figure and its parts (activationSplit.ts). */
@@ -240,7 +241,7 @@ async function main(): Promise<void> {
         const outcome = await runDay(tools, { ...base, withSatchel: true }, start === 1 ? vsix : undefined, scratch, kept, profileStart ? join(profileStart, `start-${start}`) : undefined);
         say(`start ${start}: ${activationLine(outcome)}; the extension's own split: ${JSON.stringify(outcome.result.activation ?? {})}`);
         // Right after, the same window without Satchel: VS Code's figure for an extension that does nothing.
-        const control = await runDay(tools, { ...base, withSatchel: false }, undefined, scratch);
+        const control = await runDay(tools, { ...base, withSatchel: false }, undefined, scratch, undefined, profileStart ? join(profileStart, `control-${start}`) : undefined);
         say(`start ${start}, control without Satchel: the empty extension's ${control.controlActivation ?? 'figure not read'} (${control.busyAtActivation ?? ''}); beside Satchel it had ${outcome.controlActivation ?? 'no figure'}`);
       }
       return;
