@@ -4,7 +4,7 @@
  * of its first line on (hostProfile.ts, `bench:day --only-start --profile-start=DIR`). The extension
  * host's marks (epoch ms) bound each part: every extension's code required in the extension's turn
  * (`willLoadExtensionCode` … `didLoadExtensionCode`), the wait before its `activate()`, and
- * `activate()` itself (`willActivateExtension` … `didActivateExtension`). Each sample in a part is
+ * `activate()` itself (from `willActivateExtension`, as long as the extension's own clock says). Each sample in a part is
  * counted by the frame it was taken in: V8 compiling a file, other native work, Node's module loader,
  * the extension's own code, VS Code's, the garbage collector; and the time the thread was idle. A
  * sample lasts until the next one, so a thread that waited for a core shows as a long sample of
@@ -41,6 +41,8 @@ export interface ProfiledStart {
   readonly loadMarks: readonly LoadMark[];
   readonly clock: ClockAnchor;
   readonly vscodeActivation?: string | undefined;
+  /** How long the extension's `activate()` ran, by its own clock (0 for the control's empty one). */
+  readonly activateMs?: number | undefined;
 }
 
 const KINDS = ['compiling', 'other native', 'Node\'s loader', 'its own code', 'VS Code\'s code', 'garbage collector', 'V8 (program)', 'idle'] as const;
@@ -54,14 +56,20 @@ interface Part {
   readonly extension?: string;
 }
 
-/** The parts of the figure, in the marks' time: each extension's code in Satchel's turn, then the wait, then `activate()`. */
-export function figureParts(marks: readonly LoadMark[], id: string): Part[] {
+/**
+ * The parts of the figure, in the marks' time: each extension's code in the turn, then the wait, then
+ * `activate()`. `activate()` ends `activateMs` after VS Code's `willActivateExtension` mark (the
+ * extension's own clock); without it, at `didActivateExtension`, which VS Code marks once the returned
+ * value has settled, after whatever else ran meanwhile (18 ms of VS Code's code for an empty `activate()`
+ * in one start).
+ */
+export function figureParts(marks: readonly LoadMark[], id: string, activateMs?: number): Part[] {
   const at = (name: string): number | undefined => marks.find((mark) => mark.name === `code/extHost/${name}`)?.startTime;
   const willLoad = at(`willLoadExtensionCode/${id}`);
   const willActivate = at(`willActivateExtension/${id}`);
-  const didActivate = at(`didActivateExtension/${id}`);
   const didLoad = at(`didLoadExtensionCode/${id}`);
-  if (willLoad === undefined || didLoad === undefined || willActivate === undefined || didActivate === undefined) return [];
+  const activated = willActivate !== undefined && activateMs !== undefined ? willActivate + activateMs : at(`didActivateExtension/${id}`);
+  if (willLoad === undefined || didLoad === undefined || willActivate === undefined || activated === undefined) return [];
   const split = activationSplit(marks, id);
   if (!split) return [];
   // The extensions required one after another right before Satchel, in the same turn.
@@ -69,7 +77,7 @@ export function figureParts(marks: readonly LoadMark[], id: string): Part[] {
     const toMs = at(`didLoadExtensionCode/${other.id}`) ?? Number.NaN;
     return { name: `${other.id}'s code`, fromMs: toMs - other.ms, toMs, extension: other.id };
   });
-  return [...chain, { name: `${id}'s code`, fromMs: willLoad, toMs: didLoad, extension: id }, { name: 'until activate()', fromMs: didLoad, toMs: willActivate }, { name: 'activate()', fromMs: willActivate, toMs: didActivate, extension: id }];
+  return [...chain, { name: `${id}'s code`, fromMs: willLoad, toMs: didLoad, extension: id }, { name: 'until activate()', fromMs: didLoad, toMs: willActivate }, { name: 'activate()', fromMs: willActivate, toMs: activated, extension: id }];
 }
 
 /** The folder an installed extension's files are under, as its URLs spell it (`…/publisher.name-1.2.3/…`, or a built-in's `…/extensions/name/…`). */
@@ -105,7 +113,7 @@ export interface PartFigures {
 
 /** Each part's samples by kind, in ms. */
 export function profileParts(profile: CpuProfile, start: ProfiledStart): PartFigures[] {
-  const parts = figureParts(start.loadMarks, start.extensionId);
+  const parts = figureParts(start.loadMarks, start.extensionId, start.activateMs);
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   // A sample's time runs to the next sample; the marks' epoch ms become the profile's monotonic µs.
   const toUs = (epochMs: number): number => start.clock.monotonicUs + (epochMs - start.clock.epochMs) * 1000;
@@ -121,7 +129,7 @@ export function profileParts(profile: CpuProfile, start: ProfiledStart): PartFig
       if (overlap > 0) figure.byKind[kindOf(frame, figure.part.extension)] += overlap / 1000;
     }
   }
-  return figures.map(({ part, byKind }) => ({ name: part.name, wallMs: part.toMs - part.fromMs, byKind }));
+  return figures.map(({ part, byKind }) => ({ name: part.name, wallMs: Math.round((part.toMs - part.fromMs) * 10) / 10, byKind }));
 }
 
 /** A Markdown table of the parts. */

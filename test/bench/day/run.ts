@@ -188,7 +188,7 @@ async function runWindow(tools: HostTools, config: Omit<DayConfig, 'workspace'>,
     await page.goto(workbench.url({ folder: workspace, devPath, testsPath: join(repoRoot, 'out/bench-day/driver.cjs'), ...(inspectBrkPort ? { inspectBrkPort } : {}) }));
     const code = await exit;
     if (code !== 0 || !result) throw new Error(`the day ${config.withSatchel ? 'with' : 'without'} Satchel failed (exit ${code}):\n${workbench.log().slice(-6000)}`);
-    if (profiling && profileTo) await writeStartProfile(await profiling, profileTo, result, config.withSatchel ? { id: EXTENSION_ID, figure: vscodeActivation } : { id: CONTROL_NAME, figure: controlActivation });
+    if (profiling && profileTo) await writeStartProfile(await profiling, profileTo, result, config.withSatchel ? { id: EXTENSION_ID, figure: vscodeActivation, activateMs: result.activation?.activateMs } : { id: CONTROL_NAME, figure: controlActivation, activateMs: 0 });
     return { result, loadBefore, loadAfter: load(), vscodeActivation, controlActivation };
   } finally {
     await browser.close().catch(() => {});
@@ -198,10 +198,10 @@ async function runWindow(tools: HostTools, config: Omit<DayConfig, 'workspace'>,
 }
 
 /** The start's profile and what reads it (activationProfile.ts), and the table of where its figure's time went. */
-async function writeStartProfile(profile: ExtensionHostProfile, base: string, result: DayResult, extension: { id: string; figure: string | undefined }): Promise<void> {
+async function writeStartProfile(profile: ExtensionHostProfile, base: string, result: DayResult, extension: { id: string; figure: string | undefined; activateMs: number | undefined }): Promise<void> {
   await profile.stop(`${base}.cpuprofile`);
   if (!result.clock) throw new Error('the driver did not read the extension host\'s clocks');
-  const start: ProfiledStart = { extensionId: extension.id, loadMarks: result.loadMarks ?? [], clock: result.clock, vscodeActivation: extension.figure };
+  const start: ProfiledStart = { extensionId: extension.id, loadMarks: result.loadMarks ?? [], clock: result.clock, vscodeActivation: extension.figure, activateMs: extension.activateMs };
   writeFileSync(`${base}.json`, JSON.stringify(start));
   const parts = profileParts(JSON.parse(readFileSync(`${base}.cpuprofile`, 'utf8')) as CpuProfile, start);
   say(`profiled start (${base}.cpuprofile), where VS Code's figure for ${extension.id} (${extension.figure ?? 'not read'}) went, in ms:\n${describeParts(parts).join('\n')}`);
