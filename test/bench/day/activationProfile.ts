@@ -69,7 +69,7 @@ export function figureParts(marks: readonly LoadMark[], id: string, activateMs?:
   const willActivate = at(`willActivateExtension/${id}`);
   const didLoad = at(`didLoadExtensionCode/${id}`);
   const activated = willActivate !== undefined && activateMs !== undefined ? willActivate + activateMs : at(`didActivateExtension/${id}`);
-  if (willLoad === undefined || didLoad === undefined || willActivate === undefined || activated === undefined) return [];
+  if (willLoad === undefined || didLoad === undefined) return [];
   const split = activationSplit(marks, id);
   if (!split) return [];
   // The extensions required one after another right before Satchel, in the same turn.
@@ -77,7 +77,10 @@ export function figureParts(marks: readonly LoadMark[], id: string, activateMs?:
     const toMs = at(`didLoadExtensionCode/${other.id}`) ?? Number.NaN;
     return { name: `${other.id}'s code`, fromMs: toMs - other.ms, toMs, extension: other.id };
   });
-  return [...chain, { name: `${id}'s code`, fromMs: willLoad, toMs: didLoad, extension: id }, { name: 'until activate()', fromMs: didLoad, toMs: willActivate }, { name: 'activate()', fromMs: willActivate, toMs: activated, extension: id }];
+  const code: Part[] = [...chain, { name: `${id}'s code`, fromMs: willLoad, toMs: didLoad, extension: id }];
+  // The development extension of the day's window (the control) is not always marked when it activates.
+  if (willActivate === undefined || activated === undefined) return code;
+  return [...code, { name: 'until activate()', fromMs: didLoad, toMs: willActivate }, { name: 'activate()', fromMs: willActivate, toMs: activated, extension: id }];
 }
 
 /** The folder an installed extension's files are under, as its URLs spell it (`…/publisher.name-1.2.3/…`, or a built-in's `…/extensions/name/…`). */
