@@ -72,7 +72,7 @@ export function figureParts(marks: readonly LoadMark[], id: string, activateMs?:
   if (willLoad === undefined || didLoad === undefined) return [];
   const split = activationSplit(marks, id);
   if (!split) return [];
-  // The extensions required one after another right before Satchel, in the same turn.
+  // The extensions required one after another right before this one, in the same turn.
   const chain = split.loadedBefore.map((other): Part => {
     const toMs = at(`didLoadExtensionCode/${other.id}`) ?? Number.NaN;
     return { name: `${other.id}'s code`, fromMs: toMs - other.ms, toMs, extension: other.id };
@@ -141,7 +141,7 @@ export function describeParts(figures: readonly PartFigures[]): string[] {
   const ms = (value: number): string => value.toFixed(1);
   const rows = figures.map((figure) => `| ${figure.name} | ${figure.wallMs} | ${KINDS.map((kind) => ms(figure.byKind[kind])).join(' | ')} |`);
   const total = (kind: Kind): number => figures.reduce((sum, figure) => sum + figure.byKind[kind], 0);
-  const wall = figures.reduce((sum, figure) => sum + figure.wallMs, 0);
+  const wall = Math.round(figures.reduce((sum, figure) => sum + figure.wallMs, 0) * 10) / 10;
   return [`| part | wall (marks) | ${KINDS.join(' | ')} |`, `|---|---:|${KINDS.map(() => '---:').join('|')}|`, ...rows, `| all | ${wall} | ${KINDS.map((kind) => ms(total(kind))).join(' | ')} |`];
 }
 
