@@ -7,6 +7,7 @@
 import type { Disposable } from '../lifecycle.ts';
 import type { DoorSecrets, SecretTexts } from './doorSecrets.ts';
 import type { SecretFinding } from './findings.ts';
+import { withEchoes } from './echoes.ts';
 import type { ScanPriority } from './secretScanner.ts';
 
 /** What the doors need of the scanner (secretScanner.ts). */
@@ -21,8 +22,8 @@ export class ScanningDoorSecrets implements DoorSecrets, Disposable {
     this.scanner = scanner;
   }
 
-  findingsIn(texts: SecretTexts): Promise<readonly SecretFinding[]> {
-    return this.scanner.scan(texts, 'interactive');
+  async findingsIn(texts: SecretTexts): Promise<readonly SecretFinding[]> {
+    return withEchoes(texts, await this.scanner.scan(texts, 'interactive'));
   }
 
   syncsWithSecrets(): boolean {

@@ -19,6 +19,7 @@ import { Emitter, type Disposable, type Event } from '../events.ts';
 import { toDisposable } from '../lifecycle.ts';
 import { NotFoundError } from '../errors.ts';
 import { redactText, type SecretField, type SecretFinding, type SecretFindingsReader } from './findings.ts';
+import { withEchoes } from './echoes.ts';
 import type { SecretTexts } from './detector.ts';
 import { SecretScanner } from './secretScanner.ts';
 import { AssetScans, plainFinding, valueOf } from './assetScans.ts';
@@ -135,6 +136,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     const texts = this.source.textsOf(assetId);
     if (texts === undefined) throw new NotFoundError('asset', assetId);
     if (!this.isCurrent(assetId) || this.records.scannedFingerprint(assetId) !== this.records.fingerprint(texts)) findings = await this.scanTexts(texts);
+    findings = withEchoes(texts, findings);
     const redact = (field: SecretField, text: string | undefined): string | undefined =>
       text === undefined ? undefined : redactText(text, findings.filter((f) => f.field === field));
     return {

@@ -13,6 +13,7 @@
  */
 import type { DoorSecrets, ScanBeforeSending, SecretTexts } from './doorSecrets.ts';
 import type { SecretFinding } from './findings.ts';
+import { withEchoes } from './echoes.ts';
 import type { SecretsService } from './secretsService.ts';
 
 /** What the doors need of the secrets area. */
@@ -38,6 +39,10 @@ export class StoredDoorSecrets implements DoorSecrets {
   }
 
   async findingsIn(texts: SecretTexts, assetId?: string): Promise<readonly SecretFinding[]> {
+    return withEchoes(texts, await this.found(texts, assetId));
+  }
+
+  private async found(texts: SecretTexts, assetId?: string): Promise<readonly SecretFinding[]> {
     // Texts whose findings are recorded (their keyed hash is the one the last scan wrote, in the same
     // transaction as its findings): those findings, whatever was written since. Two lookups and a hash
     // of a few kilobytes, where telling the texts from the stored ones reads the snippet twice (a sync
@@ -62,7 +67,7 @@ export class StoredDoorSecrets implements DoorSecrets {
   knownFindings(texts: SecretTexts, assetId: string): readonly SecretFinding[] | undefined {
     if (!this.service.isCurrent(assetId)) return undefined;
     const match = this.match(texts, assetId);
-    return match === 'whole' || (match === 'long' && this.service.recordedFor(assetId, texts)) ? this.service.findingsFor(assetId) : undefined;
+    return match === 'whole' || (match === 'long' && this.service.recordedFor(assetId, texts)) ? withEchoes(texts, this.service.findingsFor(assetId)) : undefined;
   }
 
   syncsWithSecrets(assetId: string): boolean {

@@ -77,3 +77,22 @@ test('.code-snippets export: placeholders by default (the count says how many), 
     { secrets, importWorker: false },
   );
 });
+
+test('with the store\'s own door, a snippet named after its first line exports its name with the key\'s placeholder, no piece of the key', async () => {
+  const key = 'PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA+';
+  await withCore(async (core) => {
+    const named = await core.assets.writes.create(seed(`AWS_SECRET_ACCESS_KEY=${key}\nAWS_DEFAULT_REGION=eu-west-1\n`, { ext: 'sh' }), TEST_WRITE);
+    assert.ok(named.name?.includes(key.slice(0, 20)), 'named after its first line');
+    const root = tempDir('satchel-secret-export-echo-');
+    try {
+      const doors = core.doorSecrets();
+      assert.ok(doors);
+      await exportVault(join(root, 'vault'), recordsOf(core), core.assets.identifierPages(), core.assets.ordinaryCount(), { secrets: doors });
+      const text = allText(join(root, 'vault'));
+      assert.match(text, /name: "AWS_SECRET_ACCESS_KEY=«secret: [^»]+»…"/);
+      for (let at = 0; at + 8 <= key.length; at++) assert.ok(!text.includes(key.slice(at, at + 8)), `the export holds ${key.slice(at, at + 8)}`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -295,3 +295,17 @@ test('a choice made after a sync (sync with its secret, then back; Not a Secret)
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a snippet named after its first line, which holds a key, sends no piece of the key in its name or the commit message', SLOW, async () => {
+  await withUnscanned(async (a, remote) => {
+    const key = 'PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA+';
+    const named = await a.assets.writes.create(seed(`AWS_SECRET_ACCESS_KEY=${key}\nAWS_REGION=eu-west-1\n`, { ext: 'sh' }), TEST_WRITE);
+    assert.match(named.name ?? '', new RegExp(`^AWS_SECRET_ACCESS_KEY=${key.slice(0, 20)}`), 'named after its first line, most of the key in it');
+    const summary = await a.sync.sync();
+    assert.equal(summary.secrets?.redacted, 1);
+    const history = remoteHistory(remote);
+    assert.match(history, /name: "AWS_SECRET_ACCESS_KEY=«secret: [^»]+»…"/, 'the name is sent with the key\'s placeholder');
+    for (let at = 0; at + 8 <= key.length; at++) assert.ok(!history.includes(key.slice(at, at + 8)), `the remote holds ${key.slice(at, at + 8)}`);
+    assert.equal(a.assets.get(named.id).name, named.name, 'this machine keeps the name as it is');
+  });
+});

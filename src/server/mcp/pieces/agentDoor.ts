@@ -8,6 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Satchel } from '../../../core/satchel.ts';
 import { redactTexts } from '../../../core/secrets/doorSecrets.ts';
+import { FoundValues } from '../../../core/secrets/echoes.ts';
 import { guarded, toolResult } from '../toolResults.ts';
 import { isRecord } from '../../../core/plainObjects.ts';
 
@@ -23,23 +24,29 @@ export async function throughDoor(core: Satchel, tool: string, query: string | u
   return result.isError === true ? result : redactedResult(core, result);
 }
 
-/** `result` with every value the detector finds in its strings replaced by its placeholder. */
+/**
+ * `result` with every value the detector finds in its strings replaced by its placeholder, and the
+ * echoes of those values in any of its strings (echoes.ts): a snippet's name made from its first line
+ * holds most of a key its code holds, with nothing there a rule can find.
+ */
 export async function redactedResult(core: Satchel, result: CallToolResult): Promise<CallToolResult> {
   const secrets = core.doorSecrets();
   if (secrets === undefined) return result;
-  const seen = new Map<string, string>();
+  const original = result.structuredContent === undefined ? undefined : JSON.stringify(result.structuredContent, null, 2);
+  // Every string first: a value found in one hides its echoes in all.
+  const strings = new Set<string>();
+  const collect = async (text: string): Promise<string> => (text.length >= SHORTEST && strings.add(text), text);
+  if (result.structuredContent !== undefined) await redactedValue(result.structuredContent, collect);
+  for (const item of result.content) if (item.type === 'text' && item.text !== original) await collect(item.text);
+  const found = new Map(await Promise.all([...strings].map(async (text) => [text, await secrets.findingsIn({ code: text, name: '' })] as const)));
+  const values = FoundValues.of([...found].flatMap(([text, findings]) => findings.map((finding) => ({ value: text.slice(finding.start, finding.end), source: finding }))));
   const redact = async (text: string): Promise<string> => {
-    if (text.length < SHORTEST) return text;
-    const known = seen.get(text);
-    if (known !== undefined) return known;
-    const texts = { code: text, name: '' };
-    const findings = await secrets.findingsIn(texts);
-    const shown = findings.length === 0 ? text : redactTexts(texts, findings).texts.code;
-    seen.set(text, shown);
-    return shown;
+    const own = found.get(text);
+    if (own === undefined) return text;
+    const hidden = [...own, ...values.echoesIn(text, 'code', own)];
+    return hidden.length === 0 ? text : redactTexts({ code: text, name: '' }, hidden).texts.code;
   };
   const structured = result.structuredContent === undefined ? undefined : await redactedValue(result.structuredContent, redact);
-  const original = result.structuredContent === undefined ? undefined : JSON.stringify(result.structuredContent, null, 2);
   const content = await Promise.all(
     result.content.map(async (item) => {
       if (item.type !== 'text') return item;
