@@ -9,6 +9,8 @@ import { redactTexts, restoreTexts, holdsPlaceholder, type SecretTexts } from '.
 export { keptText } from '../core/secrets/doorSecrets.ts';
 import type { SecretFinding } from '../core/secrets/findings.ts';
 import { HEAD_CHARS } from '../core/assets/assetHeads.ts';
+import { NAME_SCAN_CHARS } from '../core/assets/content.ts';
+import { findingsAcross } from '../core/secrets/echoes.ts';
 
 /** Texts as an agent may read them, the findings that hid them, and the hidden values (lowercased, for the search filter). */
 export interface AgentView<T extends SecretTexts = SecretTexts> {
@@ -39,10 +41,33 @@ export function scannedText(core: Satchel, id: string, opening: { text: string; 
   return core.assets.opening(id, HEAD_CHARS).text;
 }
 
-/** A name (of a snippet or conversation) as an agent may read it. */
+/**
+ * A name (of a snippet or conversation) as an agent may read it. A snippet's name is read with the
+ * opening of its code it may have been named after (content.ts's `suggestName` reads no further) and its
+ * description, so a value found there is hidden where it echoes in the name (echoes.ts), cut short.
+ */
 export async function agentName(core: Satchel, name: string, assetId?: string): Promise<string> {
-  return (await agentView(core, { code: '', name }, assetId)).texts.name;
+  // A snippet scanned and found to hold nothing has nothing to echo: its name alone, no document read (a listing of many).
+  if (assetId === undefined || !core.assets.exists(assetId) || (core.assets.secrets.isCurrent(assetId) && core.assets.secrets.findingsFor(assetId).length === 0)) {
+    return (await agentView(core, { code: '', name })).texts.name;
+  }
+  const texts = { code: core.assets.opening(assetId, NAMED_FROM_CHARS).text, name, description: core.snippets.info(assetId).description };
+  return (await agentView(core, texts, assetId)).texts.name;
 }
+
+/**
+ * Texts an agent reads together that are no snippet's fields (a conversation's name and messages) as
+ * it may read them: a value found in one is hidden where it echoes in the others (echoes.ts).
+ */
+export async function agentTexts(core: Satchel, texts: readonly string[]): Promise<string[]> {
+  const secrets = core.doorSecrets();
+  if (secrets === undefined) return [...texts];
+  const found = await findingsAcross(texts, (text) => (text === '' ? Promise.resolve([]) : secrets.findingsIn({ code: text, name: '' })));
+  return texts.map((text, i) => (found[i]!.length === 0 ? text : redactTexts({ code: text, name: '' }, found[i]!).texts.code));
+}
+
+/** Past the blank lines a text may begin with, the part of it a name is made from. */
+const NAMED_FROM_CHARS = 2 * NAME_SCAN_CHARS;
 
 /** Words of a query as a search matches them (letters, digits, underscores; three or more). */
 function queryWords(query: string): string[] {

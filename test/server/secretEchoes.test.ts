@@ -13,6 +13,18 @@ import { TEST_WRITE } from '../support/authors.ts';
 import { seed } from '../core/sync/vaultSupport.ts';
 
 const KEY = 'PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA+';
+/** A deploy script's environment, long enough for check_snippet_saved to compare. */
+const ENV = [
+  `AWS_SECRET_ACCESS_KEY=${KEY}`,
+  'AWS_DEFAULT_REGION=eu-west-1',
+  'S3_BUCKET=deploy-artifacts-production',
+  'CLOUDFRONT_DISTRIBUTION=E2QWRTY7ABCDEF',
+  'DEPLOY_ENVIRONMENT=production',
+  'LOG_LEVEL=info',
+  'RETRY_ATTEMPTS=5',
+  'UPLOAD_CONCURRENCY=8',
+  '',
+].join('\n');
 
 let t: TestServer;
 let id = '';
@@ -21,7 +33,7 @@ const clients: Client[] = [];
 
 before(async () => {
   t = await startTestServer();
-  const created = await t.core.assets.writes.create(seed(`AWS_SECRET_ACCESS_KEY=${KEY}\nAWS_DEFAULT_REGION=eu-west-1\n`, { ext: 'sh' }), TEST_WRITE);
+  const created = await t.core.assets.writes.create(seed(ENV, { ext: 'sh' }), TEST_WRITE);
   id = created.id;
   name = created.name ?? '';
 });
@@ -45,14 +57,22 @@ test('the name holds most of the key here, as saved', () => {
 test('Satchel\'s MCP tools show the name with the key\'s placeholder', async () => {
   const client = await connectMcp(t.url, 'satchel-echoes-test');
   clients.push(client);
+  const got = await callToolOk(client, 'get_snippet', { id });
+  const revision = (got.structuredContent as { revision: string }).revision;
   const replies = [
     await callToolOk(client, 'list_recent_snippets', { limit: 5 }),
-    await callToolOk(client, 'get_snippet', { id }),
+    got,
     await callToolOk(client, 'search_snippets', { query: 'AWS_SECRET_ACCESS_KEY' }),
+    await callToolOk(client, 'check_snippet_saved', { content: ENV }),
+    await callToolOk(client, 'update_snippet', { id, expected_revision: revision, tags: ['aws'] }),
+    await client.listResources(),
   ].map((reply) => JSON.stringify(reply));
   assert.match(replies[1]!, /"name":"AWS_SECRET_ACCESS_KEY=«secret: [^»]+»…"/);
   assert.match(replies[2]!, new RegExp(id), 'the search by the name\'s words finds it');
+  assert.match(replies[3]!, new RegExp(id), 'the same code is found saved');
+  for (const reply of replies.slice(3)) assert.match(reply, /AWS_SECRET_ACCESS_KEY=«secret: /);
   for (const reply of replies) assert.deepEqual(piecesOfKey(reply), []);
+  assert.equal(t.core.assets.get(id).name, name, 'the user\'s copy keeps its name');
 });
 
 test('the tools on Pieces\' MCP path carry no piece of the key either', async () => {
@@ -61,4 +81,16 @@ test('the tools on Pieces\' MCP path carry no piece of the key either', async ()
   const asked = await callToolOk(client, 'ask_pieces_ltm', { question: 'which AWS secret access key do we use?', chat_llm: 'gpt-4o' });
   assert.match(JSON.stringify(asked), /AWS_SECRET_ACCESS_KEY=«secret: /);
   assert.deepEqual(piecesOfKey(JSON.stringify(asked)), []);
+});
+
+test('a conversation titled after its first question, the key cut short there, reads with the key\'s placeholder in its title', async () => {
+  const client = await connectMcp(t.url, 'satchel-echoes-conversation-test');
+  clients.push(client);
+  const title = `Why does AWS_SECRET_ACCESS_KEY=${KEY.slice(0, 24)}…`;
+  const made = t.core.conversations.create({ type: 'COPILOT', name: title, messages: [] } as never, false);
+  t.core.conversations.createMessage(made.id, { role: 'USER', fragment: { string: { raw: `AWS_SECRET_ACCESS_KEY=${KEY}\nWhy does this fail in CI?` } } }, false);
+  const read = JSON.stringify(await callToolOk(client, 'read_conversation', { id: made.id }));
+  assert.match(read, /Why does AWS_SECRET_ACCESS_KEY=«secret: [^»]+»…/);
+  assert.deepEqual(piecesOfKey(read), []);
+  assert.equal(t.core.conversations.reads.messagePage(made.id, 0, 1, 10).name, title, 'the user\'s copy keeps its title');
 });

@@ -90,7 +90,7 @@ const BINDING = /\b(?:const|let|var|val)\s+([A-Za-z_$][\w$]*)\s*[:=]/;
  * a first line of prose sits at the start, and scanning a 64 MiB paste for one would cost its
  * whole length.
  */
-const NAME_SCAN_CHARS = 16_384;
+export const NAME_SCAN_CHARS = 16_384;
 const COMMENT_OPENER = /^\s*(?:\/\/+|#+|--|\/\*+|\*+|<!--|;+)\s*/;
 
 /** A readable name for content that came without one. */

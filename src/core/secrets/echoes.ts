@@ -100,3 +100,15 @@ export class FoundValues {
     }
   }
 }
+
+/**
+ * The findings of each of `texts`, which a door sends together but scans one by one (a conversation's
+ * name and messages, the strings of a Pieces answer): each text's own, and the echoes in it of every
+ * value found in any of them. Scanned one after another, as the texts' order gives them.
+ */
+export async function findingsAcross(texts: readonly string[], scan: (text: string) => Promise<readonly SecretFinding[]>): Promise<SecretFinding[][]> {
+  const own: Array<readonly SecretFinding[]> = [];
+  for (const text of texts) own.push(await scan(text));
+  const values = FoundValues.of(own.flatMap((findings, i) => findings.map((finding) => ({ value: texts[i]!.slice(finding.start, finding.end), source: finding }))));
+  return own.map((findings, i) => [...findings, ...values.echoesIn(texts[i]!, 'code', findings)]);
+}

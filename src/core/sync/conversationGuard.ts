@@ -7,6 +7,7 @@
 import type { DoorSecrets } from '../secrets/doorSecrets.ts';
 import { holdsPlaceholder, redactTexts, restoreText, secretSpans } from '../secrets/doorSecrets.ts';
 import type { SecretFinding } from '../secrets/findings.ts';
+import { findingsAcross } from '../secrets/echoes.ts';
 import type { SyncedKind } from './syncTargets.ts';
 import type { VaultConversation } from './vaultConversations.ts';
 
@@ -103,21 +104,23 @@ function holdsAny(record: VaultConversation): boolean {
   return holdsPlaceholder(record.name ?? '') || record.messages.some((message) => holdsPlaceholder(message.text));
 }
 
-/** A conversation with each value in its name and messages replaced by its placeholder, and the texts that held them. */
+/**
+ * A conversation with each value in its name and messages replaced by its placeholder, and the texts
+ * that held them. A value found in one of them is hidden where it echoes in the others (echoes.ts): a
+ * title made from the first question holds a key the message holds, cut short.
+ */
 export async function redactConversation(record: VaultConversation, secrets: DoorSecrets): Promise<{ redacted: VaultConversation; held: Held | undefined }> {
-  const hide = async (text: string): Promise<{ text: string; held?: HeldText }> => {
-    const findings = await secrets.findingsIn({ code: text, name: '' });
-    if (findings.length === 0) return { text };
-    return { text: redactTexts({ code: text, name: '' }, findings).texts.code, held: { text, findings } };
-  };
-  const name = record.name !== undefined ? await hide(record.name) : undefined;
+  const texts = [record.name ?? '', ...record.messages.map((message) => message.text)];
+  const found = await findingsAcross(texts, (text) => (text === '' ? Promise.resolve([]) : secrets.findingsIn({ code: text, name: '' })));
+  const hide = (text: string, findings: readonly SecretFinding[]): { text: string; held?: HeldText } =>
+    findings.length === 0 ? { text } : { text: redactTexts({ code: text, name: '' }, findings).texts.code, held: { text, findings } };
+  const name = record.name !== undefined ? hide(record.name, found[0]!) : undefined;
   const messages = new Map<string, HeldText>();
-  const shown = [];
-  for (const message of record.messages) {
-    const hidden = await hide(message.text);
+  const shown = record.messages.map((message, i) => {
+    const hidden = hide(message.text, found[i + 1]!);
     if (hidden.held !== undefined) messages.set(message.id, hidden.held);
-    shown.push(hidden.text === message.text ? message : { ...message, text: hidden.text });
-  }
+    return hidden.text === message.text ? message : { ...message, text: hidden.text };
+  });
   if (name?.held === undefined && messages.size === 0) return { redacted: record, held: undefined };
   return { redacted: { ...record, ...(name !== undefined ? { name: name.text } : {}), messages: shown }, held: { name: name?.held, messages } };
 }

@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
 import { guarded, toolResult } from './toolResults.ts';
-import { agentName, agentView } from '../agentSecrets.ts';
+import { agentName, agentTexts } from '../agentSecrets.ts';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -91,8 +91,9 @@ export function registerConversationTools(server: McpServer, core: Satchel): voi
         // A message or name holding a value (a pasted key) shows its placeholder (issue 32).
         // A message cut for the page may cut a value too short to be found: what touches the cut is left out.
         const uncut = (text: string, chars: number): string => (chars > text.length ? withoutLastWord(text) : text);
-        const texts = await Promise.all(read.messages.map(async (message) => (await agentView(core, { code: uncut(message.text, message.chars), name: '' })).texts.code));
-        const page = { ...read, name: read.name === undefined ? undefined : await agentName(core, read.name) };
+        // The name with the messages: a title made from the first question may hold a key the message holds, cut short.
+        const [name, ...texts] = await agentTexts(core, [read.name ?? '', ...read.messages.map((message) => uncut(message.text, message.chars))]);
+        const page = { ...read, name: read.name === undefined ? undefined : name };
         const messages = page.messages.map((message, index) => ({
           id: message.id,
           role: message.role ?? 'UNKNOWN',

@@ -265,6 +265,24 @@ test('a key pasted into a conversation never reaches the remote; a message added
   });
 });
 
+test('a conversation titled after its first question, the key cut short there, sends no piece of the key and keeps its title here', SLOW, async () => {
+  await withPair(async ({ a, b, remote }) => {
+    const title = `Why does AWS_SECRET_ACCESS_KEY=${PLANTED.awsSecret.slice(0, 24)}…`;
+    const made = a.conversations.create({ type: 'COPILOT', name: title, messages: [] } as never, false);
+    a.conversations.createMessage(made.id, { role: 'USER', fragment: { string: { raw: `Why does AWS_SECRET_ACCESS_KEY=${PLANTED.awsSecret} fail in CI?` } } }, false);
+    await a.sync.sync();
+    const history = remoteHistory(remote);
+    for (let at = 0; at + 8 <= PLANTED.awsSecret.length; at++) assert.ok(!history.includes(PLANTED.awsSecret.slice(at, at + 8)), `the remote holds ${PLANTED.awsSecret.slice(at, at + 8)}`);
+    await b.sync.sync();
+    const onB = conversationsOf(b).read(made.id)!;
+    assert.equal(onB.name, 'Why does AWS_SECRET_ACCESS_KEY=«secret: AWS secret access key»…');
+    b.conversations.update({ id: made.id, name: `${onB.name ?? ''} (done)` }, false);
+    await b.sync.sync();
+    await a.sync.sync();
+    assert.equal(conversationsOf(a).read(made.id)!.name, `${title} (done)`, 'this machine takes its own text back under the placeholder');
+  });
+});
+
 test('a choice made after a sync (sync with its secret, then back; Not a Secret) is sent at the next sync, without an edit of the snippet', SLOW, async () => {
   const root = tempDir('satchel-secret-sync-choice-');
   const remote = bareRepository(root);

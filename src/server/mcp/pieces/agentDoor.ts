@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Satchel } from '../../../core/satchel.ts';
 import { redactTexts } from '../../../core/secrets/doorSecrets.ts';
-import { FoundValues } from '../../../core/secrets/echoes.ts';
+import { findingsAcross } from '../../../core/secrets/echoes.ts';
 import { guarded, toolResult } from '../toolResults.ts';
 import { isRecord } from '../../../core/plainObjects.ts';
 
@@ -38,13 +38,11 @@ export async function redactedResult(core: Satchel, result: CallToolResult): Pro
   const collect = async (text: string): Promise<string> => (text.length >= SHORTEST && strings.add(text), text);
   if (result.structuredContent !== undefined) await redactedValue(result.structuredContent, collect);
   for (const item of result.content) if (item.type === 'text' && item.text !== original) await collect(item.text);
-  const found = new Map(await Promise.all([...strings].map(async (text) => [text, await secrets.findingsIn({ code: text, name: '' })] as const)));
-  const values = FoundValues.of([...found].flatMap(([text, findings]) => findings.map((finding) => ({ value: text.slice(finding.start, finding.end), source: finding }))));
+  const scanned = [...strings];
+  const found = new Map((await findingsAcross(scanned, (text) => secrets.findingsIn({ code: text, name: '' }))).map((findings, i) => [scanned[i]!, findings]));
   const redact = async (text: string): Promise<string> => {
-    const own = found.get(text);
-    if (own === undefined) return text;
-    const hidden = [...own, ...values.echoesIn(text, 'code', own)];
-    return hidden.length === 0 ? text : redactTexts({ code: text, name: '' }, hidden).texts.code;
+    const findings = found.get(text);
+    return findings === undefined || findings.length === 0 ? text : redactTexts({ code: text, name: '' }, findings).texts.code;
   };
   const structured = result.structuredContent === undefined ? undefined : await redactedValue(result.structuredContent, redact);
   const content = await Promise.all(
