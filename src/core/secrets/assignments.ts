@@ -136,12 +136,23 @@ function valueAfter(text: string, from: number): { start: number; end: number } 
       let after = end;
       for (let k = 0; k < 8 && after < text.length && isBlank(text.charCodeAt(after)); k++) after++;
       const then = after < text.length ? text.charCodeAt(after) : 10;
-      if (!(then === 10 || then === 13 || then === 35 /* # */ || then === 47 /* // */ || then === 59)) return undefined;
+      if (!(then === 10 || then === 13 || then === 35 /* # */ || then === 47 /* // */ || then === 59) && !shellAssignment(text, from, start)) return undefined;
     }
   }
   const length = end - start;
   if (length < MIN_VALUE || length > MAX_VALUE) return undefined;
   return looksRandom(text.slice(start, end)) ? { start, end } : undefined;
+}
+
+/**
+ * `NAME=value` with nothing between the name, the `=` and the value: a shell's assignment, which a
+ * command may follow on its line (`AWS_SECRET_ACCESS_KEY=… aws s3 ls`, `API_TOKEN=… ./deploy.sh`).
+ * Code that puts words after a bare value (`x = y + z`) spaces its operator.
+ */
+function shellAssignment(text: string, from: number, start: number): boolean {
+  if (start !== from || from < 2 || text.charCodeAt(from - 1) !== 61) return false;
+  const before = text.charCodeAt(from - 2);
+  return !isBlank(before) && before !== 58 /* := */;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -21,4 +21,9 @@ const ids = {
 const AuthTokenPattern = /_authToken=([^$].*)/g;
 const callbackToken = "https://login.example.org/v2/callback123";`],
   ['expressions', `token = jwt.sign(payload, secret, { expiresIn: '1h' })\nconst apiKey = config.get('apiKey');\nsecret = self.settings.SECRET\npassword = hash(password + salt1234567890abcdef)`],
+  ['shell assignments a command follows that hold no value', `PASSWORD_FILE=/run/secrets/db_password docker compose up
+API_KEY=$API_KEY_FROM_VAULT ./deploy.sh --stage prod
+SECRET_NAME=prod-db-credentials kubectl get secret "$SECRET_NAME"
+GITHUB_TOKEN=\${{ secrets.GITHUB_TOKEN }} gh release create v1.2.3
+token_count=12345678 tokens were used`],
 ];

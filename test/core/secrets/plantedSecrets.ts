@@ -99,4 +99,7 @@ export const PLANTED: readonly Planted[] = [
   plant('satchel:assignment', fill(40, HEX), (v) => `const signingKey = '${v}';`),
   plant('satchel:assignment', fill(20), (v) => `DB_PASSWORD=${v}`),
   plant('satchel:assignment', fill(30), (v) => `$config['secret'] = '${v}';`),
+  // A shell's assignment a command follows on its line, and the same pasted into a sentence.
+  plant('satchel:assignment', fill(40, B64), (v) => `AWS_SECRET_ACCESS_KEY=${v} aws s3 cp dist/ s3://releases/ --recursive`),
+  plant('satchel:assignment', fill(32), (v) => `Why does API_TOKEN=${v} fail in CI?`),
 ];
