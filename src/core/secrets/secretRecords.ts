@@ -161,6 +161,24 @@ export class SecretRecords {
     return { flagged: totals.flagged, findings: totals.findings, byCategory, syncingWithSecrets: syncing.n };
   }
 
+  /**
+   * When the store's findings were made by another detector than `version` (or it never said which):
+   * every snippet is noted pending and its last scan forgotten, so the background scan reads the whole
+   * library again (a snippet a door sends meanwhile is scanned first, as any pending one is), and the
+   * version is kept. Answers whether it did. One transaction; a store already on `version` costs one read.
+   */
+  readAgainFor(version: string, transaction: <T>(fn: () => T) => T): boolean {
+    const current = (): string | undefined => (this.database.prepare("SELECT value FROM secret_settings WHERE key = 'detector'").get() as { value: string } | undefined)?.value;
+    if (current() === version) return false;
+    return transaction(() => {
+      if (current() === version) return false;
+      this.database.prepare('DELETE FROM secret_scans').run();
+      this.database.prepare('INSERT OR IGNORE INTO secret_pending (asset_id) SELECT id FROM assets ORDER BY rowid').run();
+      this.database.prepare("INSERT OR REPLACE INTO secret_settings (key, value) VALUES ('detector', ?)").run(version);
+      return true;
+    });
+  }
+
   /** The store's hashing key: random, made once, kept in the store (a hash made with it means nothing elsewhere). */
   private hashKey(): Buffer {
     if (this.key) return this.key;

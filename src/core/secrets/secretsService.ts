@@ -20,7 +20,7 @@ import { toDisposable } from '../lifecycle.ts';
 import { NotFoundError } from '../errors.ts';
 import { redactText, type SecretField, type SecretFinding, type SecretFindingsReader } from './findings.ts';
 import { withEchoes } from './echoes.ts';
-import type { SecretTexts } from './detector.ts';
+import { DETECTOR_VERSION, type SecretTexts } from './detector.ts';
 import { SecretScanner } from './secretScanner.ts';
 import { AssetScans, plainFinding, valueOf } from './assetScans.ts';
 import { SecretRecords, type StoredFinding } from './secretRecords.ts';
@@ -81,6 +81,7 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     this.context = context;
     this.source = source;
     this.records = new SecretRecords(context.database);
+    this.records.readAgainFor(DETECTOR_VERSION, (fn) => context.transaction(fn));
     this.ownsScanner = options.scanner === undefined;
     this.scanner = options.scanner ?? new SecretScanner({ logger: context.logger });
     this.background = options.background ?? true;
