@@ -28,11 +28,10 @@ export interface EchoTexts {
 export function withEchoes(texts: EchoTexts, findings: readonly SecretFinding[]): readonly SecretFinding[] {
   if (findings.length === 0) return findings;
   const values = FoundValues.of(findings.map((finding) => ({ value: (texts[finding.field] ?? '').slice(finding.start, finding.end), source: finding })));
-  const echoes: SecretFinding[] = [];
-  for (const field of ECHO_FIELDS) {
+  const echoes = ECHO_FIELDS.flatMap((field) => {
     const text = texts[field];
-    if (text) echoes.push(...values.echoesIn(text, field, findings.filter((finding) => finding.field === field)));
-  }
+    return text ? values.echoesIn(text, field, findings.filter((finding) => finding.field === field)) : [];
+  });
   return echoes.length === 0 ? findings : [...findings, ...echoes];
 }
 
@@ -42,10 +41,14 @@ export interface FoundValue {
   readonly source: SecretFinding;
 }
 
-/** Distinct values found, looked up by their first ECHO_MIN_CHARS characters (a shorter value by its first). */
+/**
+ * Distinct values found, the long ones grouped by their first ECHO_MIN_CHARS characters and sorted in
+ * each group (the longest opening of any of them at a place is that of one of the two next to where the
+ * text there would sort), the short ones by themselves.
+ */
 export class FoundValues {
   private readonly byOpening = new Map<string, FoundValue[]>();
-  private readonly shortByFirst = new Map<string, FoundValue[]>();
+  private readonly short = new Map<string, FoundValue>();
   private readonly firsts = new Set<string>();
 
   private constructor() {}
@@ -53,15 +56,21 @@ export class FoundValues {
   static of(found: Iterable<FoundValue>): FoundValues {
     const values = new FoundValues();
     const seen = new Set<string>();
-    for (const { value, source } of found) {
+    for (const entry of found) {
+      const { value } = entry;
       if (value.length === 0 || seen.has(value)) continue;
       seen.add(value);
       values.firsts.add(value[0]!);
-      const [map, key] = value.length >= ECHO_MIN_CHARS ? [values.byOpening, value.slice(0, ECHO_MIN_CHARS)] : [values.shortByFirst, value[0]!];
-      const list = map.get(key) ?? [];
-      list.push({ value, source });
-      map.set(key, list);
+      if (value.length < ECHO_MIN_CHARS) {
+        values.short.set(value, entry);
+        continue;
+      }
+      const key = value.slice(0, ECHO_MIN_CHARS);
+      const group = values.byOpening.get(key) ?? [];
+      group.push(entry);
+      values.byOpening.set(key, group);
     }
+    for (const group of values.byOpening.values()) group.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     return values;
   }
 
@@ -70,25 +79,35 @@ export class FoundValues {
     const echoes: SecretFinding[] = [];
     let line = 1;
     let counted = 0;
+    // The spans come left to right: a finding overlaps one when it starts before its end and ends after its start.
+    const byStart = [...covered].sort((a, b) => a.start - b.start);
+    let taken = 0;
+    let reach = -1;
     for (const echo of this.spansIn(text)) {
-      if (covered.some((finding) => finding.start < echo.end && echo.start < finding.end)) continue;
+      for (; taken < byStart.length && byStart[taken]!.start < echo.end; taken++) reach = Math.max(reach, byStart[taken]!.end);
+      if (reach > echo.start) continue;
       for (; counted < echo.start; counted++) if (text.charCodeAt(counted) === 10) line++;
       echoes.push({ ...echo.source, field, start: echo.start, end: echo.end, line });
     }
     return echoes;
   }
 
-  /** Each span of `text` that is a value's opening long enough to count, the longest at each place, left to right. */
+  /**
+   * Each span of `text` that is a value's opening long enough to count, the longest at each place, left
+   * to right. Linear in the text whatever the values: a place costs a lookup of its opening, a binary
+   * search of that opening's group (each comparison as long as the span it finds, which is then
+   * skipped) and at most ECHO_MIN_CHARS lookups of short values.
+   */
   private *spansIn(text: string): Generator<{ start: number; end: number; source: SecretFinding }> {
     for (let at = 0; at < text.length; ) {
       let best: { end: number; source: SecretFinding } | undefined;
       if (this.firsts.has(text[at]!)) {
-        const candidates = [...(this.byOpening.get(text.slice(at, at + ECHO_MIN_CHARS)) ?? []), ...(this.shortByFirst.get(text[at]!) ?? [])];
-        for (const { value, source } of candidates) {
-          let length = 0;
-          while (length < value.length && at + length < text.length && text[at + length] === value[length]) length++;
-          const counts = length === value.length || length >= ECHO_MIN_CHARS;
-          if (counts && (best === undefined || at + length > best.end)) best = { end: at + length, source };
+        const group = this.byOpening.get(text.slice(at, at + ECHO_MIN_CHARS));
+        const longest = group === undefined ? undefined : longestIn(group, text, at);
+        if (longest !== undefined && longest.end > at) best = longest;
+        for (let length = Math.min(ECHO_MIN_CHARS - 1, text.length - at); best === undefined && length > 0; length--) {
+          const whole = this.short.get(text.slice(at, at + length));
+          if (whole !== undefined) best = { end: at + length, source: whole.source };
         }
       }
       if (best === undefined) {
@@ -99,6 +118,38 @@ export class FoundValues {
       at = best.end;
     }
   }
+}
+
+/** The longest opening at `at` of the sorted `group`'s values (all begin as the text does there). */
+function longestIn(group: readonly FoundValue[], text: string, at: number): { end: number; source: SecretFinding } {
+  let low = 0;
+  let high = group.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (compareAt(text, at, group[middle]!.value) < 0) high = middle;
+    else low = middle + 1;
+  }
+  let best = { end: at, source: group[0]!.source };
+  for (const neighbour of [group[low - 1], group[low]]) {
+    if (neighbour === undefined) continue;
+    const end = at + commonLength(text, at, neighbour.value);
+    if (end > best.end) best = { end, source: neighbour.source };
+  }
+  return best;
+}
+
+/** How the text from `at` sorts against `value` (negative: before it); a value that is an opening of the text sorts before it. */
+function compareAt(text: string, at: number, value: string): number {
+  const length = commonLength(text, at, value);
+  if (length === value.length) return 1;
+  if (at + length === text.length) return -1;
+  return text.charCodeAt(at + length) - value.charCodeAt(length);
+}
+
+function commonLength(text: string, at: number, value: string): number {
+  let length = 0;
+  while (length < value.length && at + length < text.length && text.charCodeAt(at + length) === value.charCodeAt(length)) length++;
+  return length;
 }
 
 /**

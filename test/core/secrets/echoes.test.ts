@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ECHO_MIN_CHARS, withEchoes } from '../../../src/core/secrets/echoes.ts';
 import { redactText, type SecretFinding } from '../../../src/core/secrets/findings.ts';
+import { LIMITS } from '../../../src/core/limits.ts';
 
 const KEY = 'PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA+';
 const CODE = `AWS_SECRET_ACCESS_KEY=${KEY}\nAWS_REGION=eu-west-1\n`;
@@ -57,4 +58,37 @@ test('the longest opening at a place wins, and two values that begin alike are t
   const description = `${other} then ${KEY.slice(0, 20)}`;
   const echoes = withEchoes({ code, description }, findings).filter((f) => f.field === 'description');
   assert.deepEqual(echoes.map((f) => [description.slice(f.start, f.end), f.label]), [[other, 'Second key'], [KEY.slice(0, 20), 'AWS secret access key']]);
+});
+
+test('looking for echoes is linear in the description at its limit, whatever the values and the characters', () => {
+  const limit = LIMITS.annotationChars;
+  // 2,000 values sharing their first eight characters; a thousand short ones that begin alike; findings everywhere.
+  const shared = Array.from({ length: 2000 }, (_, i) => `AKIAAAAA${i.toString(36).padStart(4, '0')}QXZ`);
+  const shortValues = Array.from({ length: 1000 }, (_, i) => `a${i.toString(36)}`);
+  const code = [...shared, ...shortValues].join('\n');
+  let at = 0;
+  const findings = [...shared, ...shortValues].map((value) => {
+    const start = code.indexOf(value, at);
+    at = start + value.length;
+    return finding('code', start, start + value.length);
+  });
+  const units = ['AKIAAAAA', 'AKIAAAAAZ', 'AKIAAAAA0', 'a', 'ab', 'a1 ', '\n'];
+  const timed = (description: string): number => {
+    const started = performance.now();
+    withEchoes({ code, description }, findings);
+    return performance.now() - started;
+  };
+  for (const unit of units) {
+    const fill = (n: number): string => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+    timed(fill(limit / 64));
+    let small = timed(fill(limit / 8));
+    let large = timed(fill(limit));
+    const linear = (): boolean => large < 24 * small + 400;
+    if (!linear()) {
+      small = Math.min(small, timed(fill(limit / 8)));
+      large = Math.min(large, timed(fill(limit)));
+    }
+    assert.ok(linear(), `${JSON.stringify(unit)}: ${small.toFixed(0)} ms for an eighth, ${large.toFixed(0)} ms at the limit`);
+    assert.ok(large < 10_000, `${JSON.stringify(unit)}: the limit took ${large.toFixed(0)} ms`);
+  }
 });
