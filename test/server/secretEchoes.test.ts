@@ -94,3 +94,14 @@ test('a conversation titled after its first question, the key cut short there, r
   assert.deepEqual(piecesOfKey(read), []);
   assert.equal(t.core.conversations.reads.messagePage(made.id, 0, 1, 10).name, title, 'the user\'s copy keeps its title');
 });
+
+test('an agent that renames the snippet from the name it read keeps the user\'s text under the placeholder', async () => {
+  const client = await connectMcp(t.url, 'satchel-echoes-rename-test');
+  clients.push(client);
+  const got = await callToolOk(client, 'get_snippet', { id });
+  const read = got.structuredContent as { name: string; revision: string };
+  assert.match(read.name, /«secret: /);
+  const renamed = await callToolOk(client, 'update_snippet', { id, expected_revision: read.revision, name: `${read.name} (prod)` });
+  assert.deepEqual(piecesOfKey(JSON.stringify(renamed)), []);
+  assert.equal(t.core.assets.get(id).name, `${name} (prod)`, 'the stored name has the key\'s opening back, as the user had it');
+});
