@@ -5,12 +5,11 @@
  * snippet redacted) takes the stored value again, so the user's copy keeps working.
  */
 import type { Satchel } from '../core/satchel.ts';
-import { redactTexts, restoreTexts, holdsPlaceholder, type SecretTexts } from '../core/secrets/doorSecrets.ts';
+import { hiddenAcross, redactTexts, restoreTexts, holdsPlaceholder, type SecretTexts } from '../core/secrets/doorSecrets.ts';
 export { keptText } from '../core/secrets/doorSecrets.ts';
 import type { SecretFinding } from '../core/secrets/findings.ts';
 import { HEAD_CHARS } from '../core/assets/assetHeads.ts';
 import { NAME_SCAN_CHARS } from '../core/assets/content.ts';
-import { findingsAcross } from '../core/secrets/echoes.ts';
 
 /** Texts as an agent may read them, the findings that hid them, and the hidden values (lowercased, for the search filter). */
 export interface AgentView<T extends SecretTexts = SecretTexts> {
@@ -61,9 +60,7 @@ export async function agentName(core: Satchel, name: string, assetId?: string): 
  */
 export async function agentTexts(core: Satchel, texts: readonly string[]): Promise<string[]> {
   const secrets = core.doorSecrets();
-  if (secrets === undefined) return [...texts];
-  const found = await findingsAcross(texts, (text) => (text === '' ? Promise.resolve([]) : secrets.findingsIn({ code: text, name: '' })));
-  return texts.map((text, i) => (found[i]!.length === 0 ? text : redactTexts({ code: text, name: '' }, found[i]!).texts.code));
+  return secrets === undefined ? [...texts] : (await hiddenAcross(texts, secrets)).map((hidden) => hidden.text);
 }
 
 /** Past the blank lines a text may begin with, the part of it a name is made from. */

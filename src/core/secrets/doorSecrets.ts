@@ -6,6 +6,7 @@
  * never lets a value through.
  */
 import { placeholderFor, type SecretField, type SecretFinding } from './findings.ts';
+import { findingsAcross } from './echoes.ts';
 
 /** The texts of a snippet a value can sit in. */
 export interface SecretTexts {
@@ -102,6 +103,19 @@ export function redactTexts<T extends SecretTexts>(texts: T, findings: readonly 
 
 const OPEN = '«secret: ';
 const CLOSE = '»';
+
+/**
+ * Texts a door sends together that are no snippet's fields (a conversation's title and messages, the
+ * strings of one answer), each as it may leave with the findings that hid it: a value found in one is
+ * hidden where it echoes in the others (echoes.ts). An empty text is not scanned.
+ */
+export async function hiddenAcross(texts: readonly string[], secrets: Pick<DoorSecrets, 'findingsIn'>): Promise<Array<{ readonly text: string; readonly findings: readonly SecretFinding[] }>> {
+  const found = await findingsAcross(texts, (text) => (text === '' ? Promise.resolve([]) : secrets.findingsIn({ code: text, name: '' })));
+  return texts.map((text, i) => {
+    const findings = found[i]!;
+    return { text: findings.length === 0 ? text : redactTexts({ code: text, name: '' }, findings).texts.code, findings };
+  });
+}
 
 /** Whether a text holds a placeholder (what a door wrote where a value was). */
 export function holdsPlaceholder(text: string): boolean {

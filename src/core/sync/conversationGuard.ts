@@ -5,9 +5,8 @@
  * keeps its id on every machine), before it is written here. Conversations have no "sync with its secret".
  */
 import type { DoorSecrets } from '../secrets/doorSecrets.ts';
-import { holdsPlaceholder, redactTexts, restoreText, secretSpans } from '../secrets/doorSecrets.ts';
+import { hiddenAcross, holdsPlaceholder, restoreText, secretSpans } from '../secrets/doorSecrets.ts';
 import type { SecretFinding } from '../secrets/findings.ts';
-import { findingsAcross } from '../secrets/echoes.ts';
 import type { SyncedKind } from './syncTargets.ts';
 import type { VaultConversation } from './vaultConversations.ts';
 
@@ -110,16 +109,15 @@ function holdsAny(record: VaultConversation): boolean {
  * title made from the first question holds a key the message holds, cut short.
  */
 export async function redactConversation(record: VaultConversation, secrets: DoorSecrets): Promise<{ redacted: VaultConversation; held: Held | undefined }> {
-  const texts = [record.name ?? '', ...record.messages.map((message) => message.text)];
-  const found = await findingsAcross(texts, (text) => (text === '' ? Promise.resolve([]) : secrets.findingsIn({ code: text, name: '' })));
-  const hide = (text: string, findings: readonly SecretFinding[]): { text: string; held?: HeldText } =>
-    findings.length === 0 ? { text } : { text: redactTexts({ code: text, name: '' }, findings).texts.code, held: { text, findings } };
-  const name = record.name !== undefined ? hide(record.name, found[0]!) : undefined;
+  const hidden = await hiddenAcross([record.name ?? '', ...record.messages.map((message) => message.text)], secrets);
+  const held = (text: string, i: number): HeldText | undefined => (hidden[i]!.findings.length === 0 ? undefined : { text, findings: hidden[i]!.findings });
+  const name = record.name !== undefined ? { text: hidden[0]!.text, held: held(record.name, 0) } : undefined;
   const messages = new Map<string, HeldText>();
   const shown = record.messages.map((message, i) => {
-    const hidden = hide(message.text, found[i + 1]!);
-    if (hidden.held !== undefined) messages.set(message.id, hidden.held);
-    return hidden.text === message.text ? message : { ...message, text: hidden.text };
+    const local = held(message.text, i + 1);
+    if (local === undefined) return message;
+    messages.set(message.id, local);
+    return { ...message, text: hidden[i + 1]!.text };
   });
   if (name?.held === undefined && messages.size === 0) return { redacted: record, held: undefined };
   return { redacted: { ...record, ...(name !== undefined ? { name: name.text } : {}), messages: shown }, held: { name: name?.held, messages } };

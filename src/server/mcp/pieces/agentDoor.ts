@@ -7,8 +7,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Satchel } from '../../../core/satchel.ts';
-import { redactTexts } from '../../../core/secrets/doorSecrets.ts';
-import { findingsAcross } from '../../../core/secrets/echoes.ts';
+import { hiddenAcross } from '../../../core/secrets/doorSecrets.ts';
 import { guarded, toolResult } from '../toolResults.ts';
 import { isRecord } from '../../../core/plainObjects.ts';
 
@@ -39,11 +38,8 @@ export async function redactedResult(core: Satchel, result: CallToolResult): Pro
   if (result.structuredContent !== undefined) await redactedValue(result.structuredContent, collect);
   for (const item of result.content) if (item.type === 'text' && item.text !== original) await collect(item.text);
   const scanned = [...strings];
-  const found = new Map((await findingsAcross(scanned, (text) => secrets.findingsIn({ code: text, name: '' }))).map((findings, i) => [scanned[i]!, findings]));
-  const redact = async (text: string): Promise<string> => {
-    const findings = found.get(text);
-    return findings === undefined || findings.length === 0 ? text : redactTexts({ code: text, name: '' }, findings).texts.code;
-  };
+  const hidden = new Map((await hiddenAcross(scanned, secrets)).map((shown, i) => [scanned[i]!, shown.text]));
+  const redact = async (text: string): Promise<string> => hidden.get(text) ?? text;
   const structured = result.structuredContent === undefined ? undefined : await redactedValue(result.structuredContent, redact);
   const content = await Promise.all(
     result.content.map(async (item) => {
