@@ -83,7 +83,7 @@ test('the tools on Pieces\' MCP path carry no piece of the key either', async ()
   assert.deepEqual(piecesOfKey(JSON.stringify(asked)), []);
 });
 
-test('a conversation titled after its first question, the key cut short there, reads with the key\'s placeholder in its title', async () => {
+test('a conversation titled after its first question, the key cut short there, reads and lists with the key\'s placeholder in its title', async () => {
   const client = await connectMcp(t.url, 'satchel-echoes-conversation-test');
   clients.push(client);
   const title = `Why does AWS_SECRET_ACCESS_KEY=${KEY.slice(0, 24)}…`;
@@ -92,6 +92,9 @@ test('a conversation titled after its first question, the key cut short there, r
   const read = JSON.stringify(await callToolOk(client, 'read_conversation', { id: made.id }));
   assert.match(read, /Why does AWS_SECRET_ACCESS_KEY=«secret: [^»]+»…/);
   assert.deepEqual(piecesOfKey(read), []);
+  const listed = JSON.stringify(await callToolOk(client, 'list_conversations', {}));
+  assert.match(listed, /Why does AWS_SECRET_ACCESS_KEY=«secret: [^»]+»…/);
+  assert.deepEqual(piecesOfKey(listed), []);
   assert.equal(t.core.conversations.reads.messagePage(made.id, 0, 1, 10).name, title, 'the user\'s copy keeps its title');
 });
 

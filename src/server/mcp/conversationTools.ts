@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Satchel } from '../../core/satchel.ts';
 import { guarded, toolResult } from './toolResults.ts';
-import { agentName, agentTexts } from '../agentSecrets.ts';
+import { agentTexts } from '../agentSecrets.ts';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -17,6 +17,8 @@ const DEFAULT_MESSAGES = 20;
 const MAX_MESSAGES = 100;
 /** Characters of each message a read shows: a long answer is a preview, with its length. */
 const PREVIEW_CHARS = 4_000;
+/** The messages a conversation's title is made from (its first question, or the first prose after it). */
+const TITLED_FROM_MESSAGES = 2;
 
 export function registerConversationTools(server: McpServer, core: Satchel): void {
   const logger = core.context.logger;
@@ -39,8 +41,15 @@ export function registerConversationTools(server: McpServer, core: Satchel): voi
     (args) =>
       guarded(logger, 'list_conversations', async () => {
         const recent = core.conversations.reads.recent(args.limit ?? DEFAULT_LIMIT);
-        // A name holding a value shows its placeholder (issue 32).
-        const names = await Promise.all(recent.map((c) => agentName(core, c.name ?? '')));
+        // A name holding a value shows its placeholder (issue 32), read with the first messages a title is
+        // made from: one holding a key the first question holds, cut short, is hidden too.
+        const names = await Promise.all(
+          recent.map(async (c) => {
+            const first = core.conversations.reads.messagePage(c.id, 0, TITLED_FROM_MESSAGES, PREVIEW_CHARS).messages;
+            const [name = ''] = await agentTexts(core, [c.name ?? '', ...first.map((message) => message.text)]);
+            return name;
+          }),
+        );
         const conversations = recent.map((c, index) => ({
           id: c.id,
           name: names[index]!,
