@@ -117,6 +117,18 @@ export async function hiddenAcross(texts: readonly string[], secrets: Pick<DoorS
   });
 }
 
+/**
+ * Websites as a one-way door sends them (an export, an agent's reply): a value in a URL (a webhook,
+ * a token in its query, a password in it) or in a website's name is its placeholder. Answers the same
+ * array when nothing was hidden.
+ */
+export async function hiddenWebsites<W extends { readonly url: string; readonly name: string }>(websites: readonly W[], secrets: Pick<DoorSecrets, 'findingsIn'>): Promise<readonly W[]> {
+  if (websites.length === 0) return websites;
+  const hidden = await hiddenAcross(websites.flatMap((site) => [site.url, site.name]), secrets);
+  if (hidden.every((shown) => shown.findings.length === 0)) return websites;
+  return websites.map((site, i) => ({ ...site, url: hidden[2 * i]!.text, name: hidden[2 * i + 1]!.text }));
+}
+
 /** Whether a text holds a placeholder (what a door wrote where a value was). */
 export function holdsPlaceholder(text: string): boolean {
   return text.includes(OPEN);

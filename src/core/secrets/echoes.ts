@@ -4,7 +4,8 @@
  * name cut short with an ellipsis) holds most of the value with no rule able to see it there, the rest
  * cut off. The doors hide those echoes too: wherever a found value's opening shows in the name or the
  * description, whole or cut at any length from ECHO_MIN_CHARS on (a value shorter than that only
- * whole), the part that shows is a finding of its own, under the value's label.
+ * whole) and with a letter and a digit in it, the part that shows is a finding of its own, under the
+ * value's label.
  */
 import type { SecretField, SecretFinding } from './findings.ts';
 
@@ -110,7 +111,7 @@ export class FoundValues {
           if (whole !== undefined) best = { end: at + length, source: whole.source };
         }
       }
-      if (best === undefined) {
+      if (best === undefined || !lettersAndDigits(text, at, best.end)) {
         at++;
         continue;
       }
@@ -118,6 +119,22 @@ export class FoundValues {
       at = best.end;
     }
   }
+}
+
+/**
+ * Whether `text` holds a letter and a digit between `start` and `end`: what a value's opening must show to
+ * count as its echo. A value a rule spans whole (a webhook's URL) begins like any URL: its `https://`, or
+ * its host, in another website's URL is no piece of it.
+ */
+function lettersAndDigits(text: string, start: number, end: number): boolean {
+  let letter = false;
+  let digit = false;
+  for (let i = start; i < end && !(letter && digit); i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) digit = true;
+    else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letter = true;
+  }
+  return letter && digit;
 }
 
 /** The longest opening at `at` of the sorted `group`'s values (all begin as the text does there). */

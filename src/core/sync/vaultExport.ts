@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors.ts';
 import type { LibraryRecords } from './libraryRecords.ts';
-import type { DoorSecrets } from '../secrets/doorSecrets.ts';
+import { hiddenWebsites, type DoorSecrets } from '../secrets/doorSecrets.ts';
 import { redactRecord, textsOfRecord } from './secretGuard.ts';
 import { redactConversation } from './conversationGuard.ts';
 import { ASSETS_DIR, assetDir, assetFiles, VAULT_ATTRIBUTES, VAULT_ATTRIBUTES_TEXT, VAULT_FORMAT, VAULT_MARKER, VAULT_MARKER_TEXT, type VaultFile } from './vaultFormat.ts';
@@ -84,8 +84,10 @@ export async function exportVault(
       if (record === undefined) continue;
       if (options.secrets !== undefined) {
         const hidden = redactRecord(record, await options.secrets.findingsIn(textsOfRecord(record), id));
-        record = hidden.record;
-        if (hidden.redacted) redacted++;
+        const websites = await hiddenWebsites(record.websites, options.secrets);
+        const sitesHidden = websites !== record.websites;
+        record = sitesHidden ? { ...hidden.record, websites } : hidden.record;
+        if (hidden.redacted || sitesHidden) redacted++;
       }
       writeFolder(dir, assetDir(id), assetFiles(record), existing);
       written.add(assetDir(id));

@@ -17,6 +17,7 @@ import type { ExchangeSlots } from './exchangeSlots.ts';
 import { guarded, toolError, toolResult } from './toolResults.ts';
 import { agentName, agentView, foundOnlyBySecret, scannedText } from '../agentSecrets.ts';
 import { agentOpening } from './snippetOpening.ts';
+import { hiddenWebsites } from '../../core/secrets/doorSecrets.ts';
 import { SUMMARY_CHARS } from '../../core/assets/summaries.ts';
 import type { SearchMode } from '../../wire/search.ts';
 
@@ -196,7 +197,10 @@ export function registerSnippetTools(server: McpServer, core: Satchel, author: (
         const revision = core.history.current(args.id);
         const asset = core.assets.get(args.id, { transferables: false });
         const opening = await agentOpening(core, args.id, asset.name ?? '');
-        const detail = detailOf({ ...asset, name: opening.name }, opening, revision);
+        const shown = detailOf({ ...asset, name: opening.name }, opening, revision);
+        // A website's URL may hold a value too (a webhook, a token in its query).
+        const secrets = core.doorSecrets();
+        const detail = secrets === undefined ? shown : { ...shown, websites: [...(await hiddenWebsites(shown.websites, secrets))] };
         return toolResult(detailText(detail), { ...detail });
       }),
   );

@@ -92,3 +92,12 @@ test('looking for echoes is linear in the description at its limit, whatever the
     assert.ok(large < 10_000, `${JSON.stringify(unit)}: the limit took ${large.toFixed(0)} ms`);
   }
 });
+
+test('an opening without a letter and a digit is no echo: a webhook found whole does not hide another URL\'s scheme and host', () => {
+  const hook = 'https://hooks.slack.com/services/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';
+  const code = `SLACK_HOOK=${hook}\n`;
+  const found = [finding('code', 11, 11 + hook.length, 'Slack webhook URL')];
+  const description = `See https://hooks.slack.com/services for setup; ours is ${hook.slice(0, 45)}…`;
+  const echoes = withEchoes({ code, description }, found).filter((f) => f.field === 'description');
+  assert.deepEqual(echoes.map((f) => description.slice(f.start, f.end)), [hook.slice(0, 45)]);
+});
