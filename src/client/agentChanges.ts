@@ -56,8 +56,9 @@ export class AgentChangesClient {
   }
 
   /** Texts as an agent may read them: each secret as its placeholder; with a query, which items were found only by a secret. */
-  view(items: ReadonlyArray<{ asset?: string; code: string; name?: string; description?: string }>, query?: string): Promise<AgentViewReply> {
-    return this.http.call(op.view, { body: { items: [...items], ...(query !== undefined ? { query } : {}) } });
+  view(items: ReadonlyArray<{ asset?: string; code: string; name?: string; description?: string; websites?: ReadonlyArray<{ url: string; name: string }> }>, query?: string): Promise<AgentViewReply> {
+    const body = items.map(({ websites, ...item }) => ({ ...item, ...(websites !== undefined ? { websites: websites.map((site) => ({ url: site.url, name: site.name })) } : {}) }));
+    return this.http.call(op.view, { body: { items: body, ...(query !== undefined ? { query } : {}) } });
   }
 
   /** An agent's edit of a snippet it read at `expectedRevision`. */

@@ -90,6 +90,7 @@ const agentViewRequest = lazy(() => z.object({
         code: z.string(),
         name: z.string().max(4096).optional(),
         description: z.string().optional(),
+        websites: z.array(z.object({ url: z.string().max(8192), name: z.string().max(4096) })).max(100).optional(),
       }),
     )
     .max(100),
@@ -100,6 +101,8 @@ export interface AgentViewItem {
   readonly code: string;
   readonly name: string;
   readonly description?: string | undefined;
+  /** The item's websites when it gave them: a value in a URL or a website's name as its placeholder. */
+  readonly websites?: ReadonlyArray<{ readonly url: string; readonly name: string }> | undefined;
   readonly secrets: readonly SecretFact[];
   /** The query matched this item only through a secret. */
   readonly foundOnlyBySecret: boolean;

@@ -94,10 +94,10 @@ export class SnippetOperations {
     const out: Array<{ asset: Asset; texts: ShownTexts }> = [];
     for (let at = 0; at < assets.length; at += VIEW_BATCH) {
       const batch = assets.slice(at, at + VIEW_BATCH);
-      const reply = await this.client.agentChanges.view(batch.map((asset) => ({ asset: asset.id, code: assetText(asset), name: asset.name ?? '' })), query);
+      const reply = await this.client.agentChanges.view(batch.map((asset) => ({ asset: asset.id, code: assetText(asset), name: asset.name ?? '', websites: websitesOf(asset) })), query);
       batch.forEach((asset, index) => {
         const item = reply.items[index];
-        if (item !== undefined && !item.foundOnlyBySecret) out.push({ asset, texts: { name: item.name, code: item.code } });
+        if (item !== undefined && !item.foundOnlyBySecret) out.push({ asset, texts: { name: item.name, code: item.code, websites: (item.websites ?? websitesOf(asset)).map((site) => site.url) } });
       });
     }
     return out;
@@ -117,7 +117,7 @@ export class SnippetOperations {
   async get(id: string): Promise<RevisedDetail> {
     const { asset, revision } = await this.client.assets.getRevised(id);
     const [shown] = await this.shown([asset]);
-    return { ...detail(asset, shown?.texts ?? { name: '', code: '' }), revision };
+    return { ...detail(asset, shown?.texts ?? { name: '', code: '', websites: [] }), revision };
   }
 
   /** `author`: the agent saving it (its history, and the agent changes, name it). */
@@ -135,7 +135,7 @@ export class SnippetOperations {
       ...(tags.length > 0 ? { tags } : {}),
     }, { author });
     const [shown] = await this.shown([created]);
-    return detail(created, shown?.texts ?? { name: '', code: '' });
+    return detail(created, shown?.texts ?? { name: '', code: '', websites: [] });
   }
 
   /**
@@ -206,4 +206,9 @@ export function clampLimit(limit: number | undefined): number {
 function goneIsUndefined(error: unknown): undefined {
   if (error instanceof ClientError && error.status === 404) return undefined;
   throw error;
+}
+
+/** A snippet's websites with a URL, as the host's agent view reads them. */
+function websitesOf(asset: Asset): Array<{ url: string; name: string }> {
+  return (asset.websites?.iterable ?? []).flatMap((site) => (site.url ? [{ url: site.url, name: site.name ?? site.url }] : []));
 }

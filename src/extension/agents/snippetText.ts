@@ -48,6 +48,8 @@ export function preview(text: string, maxLines = PREVIEW_LINES, maxChars = PREVI
 export interface ShownTexts {
   readonly name: string;
   readonly code: string;
+  /** Its websites' URLs as an agent may read them (absent: as the snippet holds them, for texts shown without the host). */
+  readonly websites?: readonly string[] | undefined;
 }
 
 function shownOf(asset: Asset): ShownTexts {
@@ -69,7 +71,7 @@ export function detail(asset: Asset, shown: ShownTexts = shownOf(asset)): Snippe
   return {
     ...summarize(asset, shown),
     content: shown.code,
-    websites: (asset.websites?.iterable ?? []).map((site) => site.url).filter((url): url is string => Boolean(url)),
+    websites: shown.websites ?? (asset.websites?.iterable ?? []).map((site) => site.url).filter((url): url is string => Boolean(url)),
     conversations: (asset.conversations?.iterable ?? []).map((c) => c.id),
   };
 }

@@ -15,6 +15,7 @@ import { registerSharedStream } from '../sharedFrames.ts';
 import { requestAuthor, sendRevision, writeOptions } from '../writeOptions.ts';
 import type { AgentWriteOptions } from '../../core/agents/agentWrites.ts';
 import { agentName, agentView, findingFacts, foundOnlyBySecret, restoredEdit } from '../agentSecrets.ts';
+import { hiddenWebsites } from '../../core/secrets/doorSecrets.ts';
 
 /** The agent a write through an agent door is by: the caller's own name, as an agent's. */
 function agentAuthor(ctx: Context): Author {
@@ -80,10 +81,13 @@ export const agentChangeRoutes: RouteModule = (router, { core, streams }) => {
     const views = [];
     for (const item of items) {
       const view = await agentView(core, { code: item.code, name: item.name ?? '', description: item.description }, item.asset);
+      const secrets = core.doorSecrets();
+      const websites = item.websites === undefined || secrets === undefined ? item.websites : await hiddenWebsites(item.websites, secrets);
       views.push({
         code: view.texts.code,
         name: view.texts.name,
         ...(view.texts.description !== undefined ? { description: view.texts.description } : {}),
+        ...(websites !== undefined ? { websites } : {}),
         secrets: findingFacts(view.findings),
         foundOnlyBySecret: namesValue || (query !== undefined && query.trim() !== '' && foundOnlyBySecret(query, view, [])),
       });

@@ -35,6 +35,10 @@ test('every read the agents share shows placeholders; a search for a value finds
     const aws = `import boto3\nclient = boto3.client("s3", aws_access_key_id="${PLANTED.awsKeyId}", aws_secret_access_key="${PLANTED.awsSecret}")\n`;
     const s3 = await t.core.assets.writes.create(seed(aws, { name: 'S3 client', ext: 'py' }), TEST_WRITE);
     const slack = await t.core.assets.writes.create(seed(`const slack = new WebClient("${PLANTED.slackToken}");\n`, { name: `Slack ${PLANTED.githubToken}` }), TEST_WRITE);
+    // A website whose URL holds a token (a private raw file's), and one that holds none.
+    for (const url of [`https://raw.githubusercontent.com/acme/infra/main/s3.py?token=${PLANTED.githubToken}`, 'https://boto3.amazonaws.com/v1/documentation/api/latest/index.html']) {
+      t.core.assets.writes.associate(s3.id, 'website', t.core.assets.labels.createWebsite({ url, name: 'source' }).id, TEST_WRITE);
+    }
 
     const found = keep(await operations.search({ query: 'client' }));
     assert.ok(found.some((s) => s.id === s3.id));
@@ -43,6 +47,9 @@ test('every read the agents share shows placeholders; a search for a value finds
     keep(groundingPrompt('how do I make an S3 client?', details));
     const got = keep(await operations.get(s3.id));
     assert.match(got.content, /«secret: AWS secret access key»/);
+    assert.equal(got.websites.length, 2);
+    assert.ok(got.websites.includes('https://boto3.amazonaws.com/v1/documentation/api/latest/index.html'));
+    assert.ok(got.websites.some((url) => url.includes('«secret: GitHub token»')), JSON.stringify(got.websites));
     keep(snippetMarkdown(got));
     keep(await operations.recent());
     keep(await operations.get(slack.id));
