@@ -10,10 +10,10 @@
  * snippet it is a copy of.
  */
 import type { DoorSecrets, ScanBeforeSending, SecretsSent, SecretTexts } from '../secrets/doorSecrets.ts';
-import { holdsPlaceholder, redactTexts, restoreTexts } from '../secrets/doorSecrets.ts';
+import { hiddenWebsites, holdsPlaceholder, redactTexts, restoreTexts } from '../secrets/doorSecrets.ts';
 import type { SecretFinding } from '../secrets/findings.ts';
 import type { SyncedKind } from './syncTargets.ts';
-import type { VaultAsset } from './vaultFormat.ts';
+import type { VaultAsset, VaultWebsite } from './vaultFormat.ts';
 
 
 /** The texts of a record a value can sit in (binary content has none to scan). */
@@ -38,13 +38,15 @@ export function redactRecord(record: VaultAsset, findings: readonly SecretFindin
 
 function holdsAnyPlaceholder(record: VaultAsset): boolean {
   const texts = textsOfRecord(record);
-  return holdsPlaceholder(texts.code) || holdsPlaceholder(texts.name) || holdsPlaceholder(texts.description ?? '');
+  return holdsPlaceholder(texts.code) || holdsPlaceholder(texts.name) || holdsPlaceholder(texts.description ?? '') || record.websites.some((site) => holdsPlaceholder(site.url) || holdsPlaceholder(site.name));
 }
 
-/** This machine's texts of a snippet and their findings, as the sync read them. */
+/** This machine's texts of a snippet and their findings, and its websites as they were sent, as the sync read them. */
 interface Held {
   readonly texts: SecretTexts;
   readonly findings: readonly SecretFinding[];
+  /** The websites here and as sent, one for one, when a value in one was hidden. */
+  readonly websites?: { readonly here: readonly VaultWebsite[]; readonly sent: readonly VaultWebsite[] } | undefined;
 }
 
 /**
@@ -98,13 +100,21 @@ export class GuardedAssets implements SyncedKind<VaultAsset> {
       this.withSecretIds.set(id, record.name);
       return record;
     }
+    const held = await this.heldOf(record);
+    if (held === undefined) return record;
+    this.held.set(id, held);
+    const redacted = sentOf(record, held);
+    if (redacted !== record) this.redactedIds.add(id);
+    return redacted;
+  }
+
+  /** What a door must hide of a snippet here (its texts' findings, its websites as sent), or undefined when nothing. */
+  private async heldOf(record: VaultAsset): Promise<Held | undefined> {
     const texts = textsOfRecord(record);
-    const findings = await this.secrets.findingsIn(texts, id);
-    if (findings.length === 0) return record;
-    this.held.set(id, { texts, findings });
-    const redacted = redactRecord(record, findings);
-    if (redacted.redacted) this.redactedIds.add(id);
-    return redacted.record;
+    const findings = await this.secrets.findingsIn(texts, record.id);
+    const sent = await hiddenWebsites(record.websites, this.secrets);
+    const websites = sent === record.websites ? undefined : { here: record.websites, sent };
+    return findings.length === 0 && websites === undefined ? undefined : { texts, findings, websites };
   }
 
   read(id: string): VaultAsset | undefined {
@@ -112,7 +122,11 @@ export class GuardedAssets implements SyncedKind<VaultAsset> {
     if (record === undefined || this.secrets.syncsWithSecrets(id)) return record;
     const texts = textsOfRecord(record);
     const held = this.held.get(id);
-    const findings = held !== undefined && sameTexts(held.texts, texts) ? held.findings : this.secrets.knownFindings?.(texts, id);
+    if (held !== undefined && sameTexts(held.texts, texts) && sameWebsites(held.websites?.here ?? record.websites, record.websites)) return sentOf(record, held);
+    // Not read by this sync's plan: the texts as far as their findings are known without scanning; a
+    // website holding a value cannot be told without a scan, so such a record reads as changed here
+    // and is merged again at the next sync (which reads it).
+    const findings = this.secrets.knownFindings?.(texts, id);
     return findings === undefined ? record : redactRecord(record, findings).record;
   }
 
@@ -124,9 +138,8 @@ export class GuardedAssets implements SyncedKind<VaultAsset> {
         if (id === undefined || this.held.has(id)) continue;
         const local = this.inner.read(id);
         if (local === undefined) continue;
-        const texts = textsOfRecord(local);
-        const findings = await this.secrets.findingsIn(texts, id);
-        if (findings.length > 0) this.held.set(id, { texts, findings });
+        const held = await this.heldOf(local);
+        if (held !== undefined) this.held.set(id, held);
       }
     }
   }
@@ -140,7 +153,11 @@ export class GuardedAssets implements SyncedKind<VaultAsset> {
     if (!holdsAnyPlaceholder(record)) return record;
     const held = this.held.get(record.id) ?? (record.conflictOf !== undefined ? this.held.get(record.conflictOf) : undefined);
     if (held === undefined) return record;
-    return withTexts(record, restoreTexts(textsOfRecord(record), held.texts, held.findings));
+    const restored = held.findings.length === 0 ? record : withTexts(record, restoreTexts(textsOfRecord(record), held.texts, held.findings));
+    const websites = held.websites;
+    if (websites === undefined) return restored;
+    // A website that came back as it was sent is this machine's again.
+    return { ...restored, websites: restored.websites.map((site) => websites.here[websites.sent.findIndex((sent) => sent.url === site.url && sent.name === site.name)] ?? site) };
   }
 
   /** Of the records sent, those that went redacted and those that went with their values. */
@@ -158,4 +175,14 @@ export class GuardedAssets implements SyncedKind<VaultAsset> {
 
 function sameTexts(a: SecretTexts, b: SecretTexts): boolean {
   return a.code === b.code && a.name === b.name && (a.description ?? '') === (b.description ?? '');
+}
+
+/** The snippet as it leaves: its texts' values and its websites' hidden. */
+function sentOf(record: VaultAsset, held: Held): VaultAsset {
+  const redacted = held.findings.length === 0 ? record : redactRecord(record, held.findings).record;
+  return held.websites === undefined ? redacted : { ...redacted, websites: held.websites.sent };
+}
+
+function sameWebsites(a: readonly VaultWebsite[], b: readonly VaultWebsite[]): boolean {
+  return a.length === b.length && a.every((site, i) => site.url === b[i]!.url && site.name === b[i]!.name);
 }

@@ -283,6 +283,33 @@ test('a conversation titled after its first question, the key cut short there, s
   });
 });
 
+test('a website whose URL holds a token goes with its placeholder; the other machine\'s edit comes back and this machine keeps the URL', SLOW, async () => {
+  await withPair(async ({ a, b, remote }) => {
+    const url = `https://raw.githubusercontent.com/acme/infra/main/deploy.sh?token=${PLANTED.githubToken}`;
+    const made = await a.assets.writes.create(seed('#!/bin/sh\nset -eu\n./deploy.sh --stage prod\n', { name: 'Deploy', ext: 'sh' }), TEST_WRITE);
+    a.assets.writes.createWebsite({ url, name: 'Source', asset: made.id }, TEST_WRITE);
+    a.assets.writes.createWebsite({ url: 'https://example.com/runbook', name: 'Runbook', asset: made.id }, TEST_WRITE);
+    const summary = await a.sync.sync();
+    assert.equal(summary.secrets?.redacted, 1);
+    assert.deepEqual(plantedIn(remoteHistory(remote)), []);
+    await b.sync.sync();
+    const onB = b.assets.labels.websitesOfAsset(made.id).map((site) => site.url).sort();
+    assert.deepEqual(onB, ['https://example.com/runbook', 'https://raw.githubusercontent.com/acme/infra/main/deploy.sh?token=«secret: GitHub token»']);
+    b.assets.writes.edit(made.id, { content: { text: '#!/bin/sh\nset -eu\n./deploy.sh --stage prod --verbose\n' } }, TEST_WRITE);
+    await b.sync.sync();
+    await a.sync.sync();
+    assert.equal(a.assets.text(made.id), '#!/bin/sh\nset -eu\n./deploy.sh --stage prod --verbose\n', 'the edit came back');
+    assert.deepEqual(a.assets.labels.websitesOfAsset(made.id).map((site) => site.url).sort(), ['https://example.com/runbook', url], 'this machine keeps its URL');
+    assert.deepEqual(plantedIn(remoteHistory(remote)), []);
+    // Settled: neither machine has anything to send or take.
+    for (const machine of [a, b, a]) {
+      const again = await machine.sync.sync();
+      assert.deepEqual([again.sent, again.received], [0, 0]);
+    }
+    assert.deepEqual(a.assets.labels.websitesOfAsset(made.id).map((site) => site.url).sort(), ['https://example.com/runbook', url]);
+  });
+});
+
 test('a choice made after a sync (sync with its secret, then back; Not a Secret) is sent at the next sync, without an edit of the snippet', SLOW, async () => {
   const root = tempDir('satchel-secret-sync-choice-');
   const remote = bareRepository(root);
