@@ -156,8 +156,14 @@ export class GuardedAssets implements SyncedKind<VaultAsset> {
     const restored = held.findings.length === 0 ? record : withTexts(record, restoreTexts(textsOfRecord(record), held.texts, held.findings));
     const websites = held.websites;
     if (websites === undefined) return restored;
-    // A website that came back as it was sent is this machine's again.
-    return { ...restored, websites: restored.websites.map((site) => websites.here[websites.sent.findIndex((sent) => sent.url === site.url && sent.name === site.name)] ?? site) };
+    // A website that came back as it was sent is this machine's again: every one sent so (two URLs that
+    // differ only in a token are sent alike, and both come back).
+    const back = new Map<string, VaultWebsite>();
+    for (const site of restored.websites) {
+      const here = websites.here.filter((_, i) => websites.sent[i]!.url === site.url && websites.sent[i]!.name === site.name);
+      for (const kept of here.length > 0 ? here : [site]) if (!back.has(kept.url)) back.set(kept.url, kept);
+    }
+    return { ...restored, websites: [...back.values()] };
   }
 
   /** Of the records sent, those that went redacted and those that went with their values. */

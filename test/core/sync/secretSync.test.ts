@@ -19,6 +19,10 @@ import { placeholderFor } from '../../../src/core/secrets/findings.ts';
 
 const SLOW = { timeout: 120_000 };
 
+/** Two tokens of one kind: a file's URL with either is sent alike. */
+const TOKENS = { current: PLANTED.githubToken, older: 'ghp_Older7tN2rXc7LwP0sJkYb3HdGf6TaE9uQ1j' };
+const OLDER_TOKEN = TOKENS.older;
+
 interface Pair {
   readonly a: Satchel;
   readonly b: Satchel;
@@ -27,11 +31,11 @@ interface Pair {
 }
 
 /** A and B syncing through one bare repository, each with a detector that knows the planted values. */
-async function withPair(fn: (pair: Pair) => Promise<void>): Promise<void> {
+async function withPair(fn: (pair: Pair) => Promise<void>, detector: () => FakeSecrets = () => new FakeSecrets()): Promise<void> {
   const root = tempDir('satchel-secret-sync-');
   const remote = bareRepository(root);
-  const secretsA = new FakeSecrets();
-  const secretsB = new FakeSecrets();
+  const secretsA = detector();
+  const secretsB = detector();
   const a = Satchel.open({ dataDir: join(root, 'a'), importWorker: false, secrets: secretsA });
   const b = Satchel.open({ dataDir: join(root, 'b'), importWorker: false, secrets: secretsB });
   a.sync.configure(remote);
@@ -289,9 +293,12 @@ test('a website whose URL holds a token goes with its placeholder; the other mac
     const made = await a.assets.writes.create(seed('#!/bin/sh\nset -eu\n./deploy.sh --stage prod\n', { name: 'Deploy', ext: 'sh' }), TEST_WRITE);
     a.assets.writes.createWebsite({ url, name: 'Source', asset: made.id }, TEST_WRITE);
     a.assets.writes.createWebsite({ url: 'https://example.com/runbook', name: 'Runbook', asset: made.id }, TEST_WRITE);
+    // The same file with an older token: sent alike, and both come back.
+    const older = `https://raw.githubusercontent.com/acme/infra/main/deploy.sh?token=${OLDER_TOKEN}`;
+    a.assets.writes.createWebsite({ url: older, name: 'Source', asset: made.id }, TEST_WRITE);
     const summary = await a.sync.sync();
     assert.equal(summary.secrets?.redacted, 1);
-    assert.deepEqual(plantedIn(remoteHistory(remote)), []);
+    assert.deepEqual(plantedIn(remoteHistory(remote), TOKENS), []);
     await b.sync.sync();
     const onB = b.assets.labels.websitesOfAsset(made.id).map((site) => site.url).sort();
     assert.deepEqual(onB, ['https://example.com/runbook', 'https://raw.githubusercontent.com/acme/infra/main/deploy.sh?token=«secret: GitHub token»']);
@@ -299,15 +306,15 @@ test('a website whose URL holds a token goes with its placeholder; the other mac
     await b.sync.sync();
     await a.sync.sync();
     assert.equal(a.assets.text(made.id), '#!/bin/sh\nset -eu\n./deploy.sh --stage prod --verbose\n', 'the edit came back');
-    assert.deepEqual(a.assets.labels.websitesOfAsset(made.id).map((site) => site.url).sort(), ['https://example.com/runbook', url], 'this machine keeps its URL');
-    assert.deepEqual(plantedIn(remoteHistory(remote)), []);
+    assert.deepEqual(a.assets.labels.websitesOfAsset(made.id).map((site) => site.url).sort(), ['https://example.com/runbook', url, older].sort(), 'this machine keeps its URLs');
+    assert.deepEqual(plantedIn(remoteHistory(remote), TOKENS), []);
     // Settled: neither machine has anything to send or take.
     for (const machine of [a, b, a]) {
       const again = await machine.sync.sync();
       assert.deepEqual([again.sent, again.received], [0, 0]);
     }
-    assert.deepEqual(a.assets.labels.websitesOfAsset(made.id).map((site) => site.url).sort(), ['https://example.com/runbook', url]);
-  });
+    assert.deepEqual(a.assets.labels.websitesOfAsset(made.id).map((site) => site.url).sort(), ['https://example.com/runbook', url, older].sort());
+  }, () => new FakeSecrets(TOKENS, { current: 'GitHub token', older: 'GitHub token' }));
 });
 
 test('a choice made after a sync (sync with its secret, then back; Not a Secret) is sent at the next sync, without an edit of the snippet', SLOW, async () => {
