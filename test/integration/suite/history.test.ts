@@ -35,13 +35,15 @@ async function acceptLast<T extends vscode.QuickPickItem>(picker: vscode.QuickPi
   const last = picker.items[picker.items.length - 1]!;
   let moved = false;
   const listener = picker.onDidChangeActive((active) => (moved = active[0] === last));
+  // Already active (a move that landed before the listener): no event comes, and another move changes nothing.
+  const onLast = (): boolean => moved || picker.activeItems[0] === last;
   try {
     await until(`the selection on ${last.label}`, async () => {
-      if (!moved) {
+      if (!onLast()) {
         await vscode.commands.executeCommand('quickInput.last');
         await pause(250);
       }
-      return moved;
+      return onLast();
     });
   } finally {
     listener.dispose();
