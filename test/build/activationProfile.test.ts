@@ -19,7 +19,7 @@ const marks = [
 const clock = { epochMs: 1000, monotonicUs: 5_000_000 };
 const start: ProfiledStart = { extensionId: SATCHEL, loadMarks: marks, clock, vscodeActivation: 'Activation: 20ms' };
 
-const frame = (functionName: string, url: string) => ({ functionName, url });
+const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 0 });
 const MERGE_CONFLICT = 'file:///code-server/lib/vscode/extensions/merge-conflict/dist/mergeConflictMain.js';
 const SATCHEL_MAIN = 'file:///home/u/.vscode/extensions/satchel-dev.satchel-0.1.0/dist/extensionMain.cjs';
 const nodes = [

@@ -16,12 +16,15 @@ import { readFileSync } from 'node:fs';
 import type { ClockAnchor } from './dayTypes.ts';
 import { activationSplit, type LoadMark } from './activationSplit.ts';
 
-interface CallFrame {
+/** V8's CPU profile as the inspector writes it (`.cpuprofile`); longTasks.ts reads the same. */
+export interface CallFrame {
   readonly functionName: string;
   readonly url: string;
+  readonly lineNumber: number;
+  readonly columnNumber: number;
 }
 
-interface ProfileNode {
+export interface ProfileNode {
   readonly id: number;
   readonly callFrame: CallFrame;
   readonly children?: readonly number[];
