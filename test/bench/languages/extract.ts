@@ -7,6 +7,7 @@
  *
  *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS report test/bench/languages/heldout.json
  *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS tune /tmp/tune.json
+ *   node --experimental-strip-types test/bench/languages/extract.ts CORPUS check test/bench/languages/heldout2.json
  *
  * Deterministic: the same corpus gives the same snippets (seeded generator, sorted listings).
  * Label rules, decided from the file alone: a file whose shebang or modeline names another language
@@ -31,9 +32,19 @@ const extensions: Readonly<Record<string, string>> = {
   ps1: 'ps1', psm1: 'ps1', yml: 'yaml', yaml: 'yaml', md: 'md', markdown: 'md', json: 'json', xml: 'xml',
 };
 
+/**
+ * tune: the packages every model, weight and rule is chosen on; report: the held-out set; check: a
+ * second held-out set of other packages (three a language), cut after the classifier was last changed
+ * so that its figure is read once, never tuned on.
+ */
+const setNames = ['tune', 'report', 'check'] as const;
+type SetName = (typeof setNames)[number];
+const isSetName = (name: string | undefined): name is SetName => setNames.some((known) => known === name);
+const firstSeed: Readonly<Record<SetName, number>> = { tune: 131, report: 31, check: 231 };
+
 interface Package {
   readonly id: string;
-  readonly set: 'tune' | 'report';
+  readonly set: SetName;
   readonly header: string | undefined;
   readonly bare: { readonly pattern: RegExp; readonly language: string } | undefined;
 }
@@ -48,7 +59,7 @@ function readPackages(file: string): Package[] {
       const header = rule.startsWith('h=') ? rule.slice(2) : undefined;
       const eq = rule.lastIndexOf('=');
       const bare = rule !== '' && header === undefined ? { pattern: new RegExp(rule.slice(0, eq)), language: rule.slice(eq + 1) } : undefined;
-      if (set !== 'tune' && set !== 'report') throw new Error(`bad set in ${line}`);
+      if (!isSetName(set)) throw new Error(`bad set in ${line}`);
       return { id: id!, set, header, bare };
     });
 }
@@ -95,10 +106,10 @@ function walk(root: string, relative = ''): string[] {
 
 function main(): void {
   const [corpus, wanted, output, perClassArg, extra = ''] = process.argv.slice(2);
-  if (!corpus || (wanted !== 'tune' && wanted !== 'report') || !output) {
-    throw new Error('usage: extract.ts CORPUS tune|report OUTPUT.json [per language and size] [more languages: json,xml]');
+  if (!corpus || !isSetName(wanted) || !output) {
+    throw new Error('usage: extract.ts CORPUS tune|report|check OUTPUT.json [per language and size] [more languages: json,xml]');
   }
-  const perClass = Number(perClassArg ?? (wanted === 'report' ? 20 : 80));
+  const perClass = Number(perClassArg ?? { tune: 80, report: 20, check: 40 }[wanted]);
   const packages = readPackages(new URL('./packages.tsv', import.meta.url).pathname).filter((pkg) => pkg.set === wanted);
   // language → package → files
   const files = new Map<string, Map<string, string[]>>();
@@ -112,7 +123,7 @@ function main(): void {
       byPackage.set(pkg.id, [...(byPackage.get(pkg.id) ?? []), relative]);
     }
   }
-  const seed = (wanted === 'report' ? 31 : 131) + (perClassArg === undefined ? 0 : perClass);
+  const seed = firstSeed[wanted] + (perClassArg === undefined ? 0 : perClass);
   const random = generator(seed);
   // A window the embedded-block rule leaves out is replaced from a generator of its own, so the main
   // generator draws what it drew without the rule and no other window changes (EMBEDDED_RULE=off
