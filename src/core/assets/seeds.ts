@@ -10,7 +10,8 @@ import { InvalidInputError } from '../errors.ts';
 import { checkContent } from '../limits.ts';
 import { checkedSeed } from './seedChecks.ts';
 import { imageTypeOf, isKnownSpecific } from './specifics.ts';
-import { classificationOf, genericOf, specificFromFileName } from '../classify/languages.ts';
+import { specificFromFile } from '../classify/hints.ts';
+import { classificationOf, genericOf } from '../classify/languages.ts';
 import { contentOf, suggestName, type Content } from './content.ts';
 import { bytesOf, withoutContent, type StoredAsset, type StoredFormat } from './storedAsset.ts';
 import { SATCHEL_APPLICATION } from './origin.ts';
@@ -26,7 +27,7 @@ export async function prepareSeed(seed: SeedInput, classifier: LanguageClassifie
   // Refused before any work is spent on it (the classifier, a transaction).
   const { format, content, fileName, givenName, given } = checkedSeed(seed);
   const image = content.bytes ? imageTypeOf(Uint8Array.from(content.bytes.slice(0, 16))) : undefined;
-  let specific = given ?? (fileName ? specificFromFileName(fileName) : undefined) ?? image;
+  let specific = given ?? (fileName ? specificFromFile(fileName, content.text) : undefined) ?? image;
   if (!specific) {
     // A name such as `fib.py` is a file name too; the classifier takes it (and a shebang) before any model.
     if (content.text.trim() !== '') specific = (await classifier.classify(content.text, { hints: { fileName: givenName } })).specific;

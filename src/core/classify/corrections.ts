@@ -5,6 +5,15 @@
  */
 import type { ClassificationSpecific } from '../piecesTypes.ts';
 
+/** Syntax C++ has and C has not: what makes a header (`.h`, either language's) C++ (hints.ts). */
+const cppOnly =
+  /\bstd::|\btemplate\s*<|\bnamespace\s+\w+\s*\{|\bnullptr\b|\bconstexpr\b|\b(public|private|protected)\s*:|\bvirtual\b|#include\s*<(iostream|string|vector|map|memory|algorithm|utility|cstdint|cstddef|cstdlib|cstring|functional|type_traits)>|::|\bclass\s+\w+|\bthis->|\b(static_cast|dynamic_cast|reinterpret_cast|const_cast)\s*<|\b(explicit|override|noexcept)\b|\boperator\s*(\(\)|[-+*/%^&|~!=<>[\]]+)\s*\(|\bconst\s+\w+\s*&\s*\w/;
+
+/** Whether the text has syntax only C++ has. */
+export function hasCppOnlySyntax(text: string): boolean {
+  return cppOnly.test(text);
+}
+
 const typeScriptOnly =
   /[\w)\]]\??:\s*(string|number|boolean|any|unknown|void|never|object|readonly|Promise|Array|Record|[A-Z]\w*(<|\[\]|\s*[|=,;)])|\{|\()|\b(interface|type|enum|namespace|declare|implements|abstract|readonly|private|protected|public)\s+\w|\bas\s+(const|\w+)\b|<\w+(,\s*\w+)*>\s*\(|\w!\./;
 
@@ -31,11 +40,7 @@ const corrections: readonly { readonly from: readonly ClassificationSpecific[]; 
   { from: ['css'], to: 'html', syntax: /<(!DOCTYPE|html|head|body|style|div|link|meta|script|span|p|a|table)\b|<\/\w+>/i },
   // `std::`, templates, namespaces, access labels, C++'s standard headers, `::`, classes (9); `this->`,
   // C++'s casts, `explicit`, `override`, `noexcept`, `operator==(`, a `const T&` parameter (1 more).
-  {
-    from: ['c'],
-    to: 'cpp',
-    syntax: /\bstd::|\btemplate\s*<|\bnamespace\s+\w+\s*\{|\bnullptr\b|\bconstexpr\b|\b(public|private|protected)\s*:|\bvirtual\b|#include\s*<(iostream|string|vector|map|memory|algorithm|utility|cstdint|cstddef|cstdlib|cstring|functional|type_traits)>|::|\bclass\s+\w+|\bthis->|\b(static_cast|dynamic_cast|reinterpret_cast|const_cast)\s*<|\b(explicit|override|noexcept)\b|\boperator\s*(\(\)|[-+*/%^&|~!=<>[\]]+)\s*\(|\bconst\s+\w+\s*&\s*\w/,
-  },
+  { from: ['c'], to: 'cpp', syntax: cppOnly },
 ];
 
 /** A Markdown code fence opening or closing (a text that is one fenced block is a hint, hints.ts). */

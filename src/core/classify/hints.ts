@@ -5,6 +5,7 @@
  * a shebang, an editor modeline, `<?php` or a whole-text fence.
  */
 import type { ClassificationSpecific } from '../piecesTypes.ts';
+import { hasCppOnlySyntax } from './corrections.ts';
 import { specificFromFileName, specificFromLanguageName } from './languages.ts';
 
 export interface LanguageHints {
@@ -35,10 +36,20 @@ export function specificFromFence(info: string | undefined): ClassificationSpeci
   return named(word.replace(/^\./, '').replace(/^language-/, ''));
 }
 
-/** The language the caller's hints state, strongest first; undefined when they say nothing. */
-export function languageFromHints(hints: LanguageHints | undefined): ClassificationSpecific | undefined {
+/**
+ * The language a file name names, read with its text where the name cannot tell alone: a `.h`
+ * header is C's or C++'s (VS Code opens one as C++, C libraries ship theirs), so one with syntax
+ * only C++ has is C++ and any other C.
+ */
+export function specificFromFile(fileName: string, text: string): ClassificationSpecific | undefined {
+  const specific = specificFromFileName(fileName);
+  return /\.h$/i.test(fileName.trim()) && hasCppOnlySyntax(text) ? 'cpp' : specific;
+}
+
+/** The language the caller's hints state for `text`, strongest first; undefined when they say nothing. */
+export function languageFromHints(hints: LanguageHints | undefined, text: string): ClassificationSpecific | undefined {
   if (hints === undefined) return undefined;
-  const fromFile = hints.fileName === undefined ? undefined : specificFromFileName(hints.fileName);
+  const fromFile = hints.fileName === undefined ? undefined : specificFromFile(hints.fileName, text);
   return (
     named(hints.language) ??
     (fromFile !== undefined && !saysNothing.has(fromFile) ? fromFile : undefined) ??

@@ -109,7 +109,7 @@ export class LanguageClassifier implements Disposable {
 
   /** The caller's hints first, then what the text states (a shebang, a modeline), then the model and the fallback. */
   async classify(text: string, options: ClassifyOptions = {}): Promise<LanguageGuess> {
-    const stated = languageFromHints(options.hints) ?? (isBlank(text) ? undefined : languageStatedInText(text));
+    const stated = languageFromHints(options.hints, text) ?? (isBlank(text) ? undefined : languageStatedInText(text));
     if (stated !== undefined) return { specific: stated, confidence: 1, source: 'hint' };
     // guesslang costs 20-70 ms a snippet, the token model well under one: it is asked only where
     // it can change the answer and the token model is unsure (docs/languages.md).

@@ -5,7 +5,8 @@
  * such files fail with that reason rather than importing a partial text.
  */
 import { isRecord, SnippetCollector, stringOr, type ParsedFile } from './types.ts';
-import { specificFromLanguageName, specificFromFileName } from '../classify/languages.ts';
+import { specificFromFile } from '../classify/hints.ts';
+import { specificFromLanguageName } from '../classify/languages.ts';
 
 function isGist(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && isRecord(value.files);
@@ -40,7 +41,7 @@ export function parseGists(file: string, value: unknown): ParsedFile {
       collector.add(item, {
         name: fileName,
         text: entry.content,
-        language: specificFromLanguageName(stringOr(entry.language)) ?? specificFromFileName(fileName),
+        language: specificFromLanguageName(stringOr(entry.language)) ?? specificFromFile(fileName, entry.content),
         tags: [],
         description,
       });

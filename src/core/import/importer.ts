@@ -325,7 +325,7 @@ class ImportRun {
         const index = next++;
         const snippet = batch[index]!;
         // A snippet named like a file (a gist's `fib.py`) is that file's language; the classifier reads shebangs.
-        languages[index] = snippet.language ?? languageFromHints({ fileName: snippet.name }) ?? (await this.deps.classify(snippet.text));
+        languages[index] = snippet.language ?? languageFromHints({ fileName: snippet.name }, snippet.text) ?? (await this.deps.classify(snippet.text));
       }
     };
     await Promise.all(Array.from({ length: CLASSIFY_CONCURRENCY }, classifyRest));

@@ -16,7 +16,7 @@ import * as vscode from 'vscode';
 import { Emitter, type Event } from '../../core/events.ts';
 import { Owner } from '../../core/lifecycle.ts';
 import type { Asset } from '../../core/piecesTypes.ts';
-import { specificFromFileName } from '../../core/classify/languages.ts';
+import { specificFromFile } from '../../core/classify/hints.ts';
 import { renderSnippet } from '../../core/snippets/snippetSyntax.ts';
 import { insertableAsset, snippetString, type InsertableText } from '../snippetInsertion.ts';
 import { snippetUri } from '../editing/snippetFileSystem.ts';
@@ -105,7 +105,7 @@ export class AssetsDragAndDrop extends Owner implements vscode.TreeDragAndDropCo
       const name = uri.path.split('/').pop() || 'file';
       const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
       if (open) {
-        await this.save({ text: open.getText(), language: fromVscodeLanguage(open.languageId) ?? specificFromFileName(name), name });
+        await this.save({ text: open.getText(), language: fromVscodeLanguage(open.languageId) ?? specificFromFile(name, open.getText()), name });
         continue;
       }
       if ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.Directory) {
@@ -117,7 +117,8 @@ export class AssetsDragAndDrop extends Owner implements vscode.TreeDragAndDropCo
         skipped.push(`${name} (not text)`);
         continue;
       }
-      await this.save({ text: new TextDecoder().decode(bytes), language: specificFromFileName(name), name });
+      const text = new TextDecoder().decode(bytes);
+      await this.save({ text, language: specificFromFile(name, text), name });
     }
     if (skipped.length) void vscode.window.showWarningMessage(`Satchel did not save ${skipped.join(', ')}.`);
   }

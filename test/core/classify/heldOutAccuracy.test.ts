@@ -76,7 +76,7 @@ test('the token model alone (guesslang unloaded): its figure holds', (t) => {
 });
 
 test('with the file name as the hint, all but the files without an extension are right', () => {
-  const { all } = accuracy((snippet) => languageFromHints({ fileName: snippet.source.replace(/:\d+$/, '') }));
+  const { all } = accuracy((snippet) => languageFromHints({ fileName: snippet.source.replace(/:\d+$/, '') }, snippet.text));
   // Files without an extension (bash completions, scripts in /usr/bin) carry no hint.
   assert.ok(all >= 0.985, `overall ${all}`);
 });

@@ -4,34 +4,55 @@ import {
   languageFromHints,
   languageStatedInText,
   specificFromFence,
+  specificFromFile,
   specificFromModeline,
   specificFromShebang,
 } from '../../../src/core/classify/hints.ts';
 import { LanguageClassifier } from '../../../src/core/classify/languageClassifier.ts';
+import { languageOf } from '../../../src/core/classify/languages.ts';
 
 test('the caller’s language wins: a VS Code id, a client value, an agent’s name', () => {
-  assert.equal(languageFromHints({ language: 'typescriptreact' }), 'tsx');
-  assert.equal(languageFromHints({ language: 'py', fileName: 'a.rb' }), 'py');
-  assert.equal(languageFromHints({ language: 'Python' }), 'py');
-  assert.equal(languageFromHints({ language: 'shellscript' }), 'sh');
+  assert.equal(languageFromHints({ language: 'typescriptreact' }, ''), 'tsx');
+  assert.equal(languageFromHints({ language: 'py', fileName: 'a.rb' }, ''), 'py');
+  assert.equal(languageFromHints({ language: 'Python' }, ''), 'py');
+  assert.equal(languageFromHints({ language: 'shellscript' }, ''), 'sh');
   // An untitled editor is plaintext whatever it holds: the file name or the text decides.
-  assert.equal(languageFromHints({ language: 'plaintext', fileName: 'x.go' }), 'go');
-  assert.equal(languageFromHints({ language: 'plaintext' }), undefined);
-  assert.equal(languageFromHints({ language: 'no-such-language' }), undefined);
-  assert.equal(languageFromHints(undefined), undefined);
-  assert.equal(languageFromHints({}), undefined);
+  assert.equal(languageFromHints({ language: 'plaintext', fileName: 'x.go' }, ''), 'go');
+  assert.equal(languageFromHints({ language: 'plaintext' }, ''), undefined);
+  assert.equal(languageFromHints({ language: 'no-such-language' }, ''), undefined);
+  assert.equal(languageFromHints(undefined, ''), undefined);
+  assert.equal(languageFromHints({}, ''), undefined);
 });
 
 test('a file name, a fence’s info string, a snippet file’s scope', () => {
-  assert.equal(languageFromHints({ fileName: 'src/fib.py' }), 'py');
-  assert.equal(languageFromHints({ fileName: 'Dockerfile' }), 'dockerfile');
-  assert.equal(languageFromHints({ fileName: 'Quick sort in place' }), undefined);
-  assert.equal(languageFromHints({ fileName: 'notes.txt', fence: 'rust' }), 'rs');
+  assert.equal(languageFromHints({ fileName: 'src/fib.py' }, ''), 'py');
+  assert.equal(languageFromHints({ fileName: 'Dockerfile' }, ''), 'dockerfile');
+  assert.equal(languageFromHints({ fileName: 'Quick sort in place' }, ''), undefined);
+  assert.equal(languageFromHints({ fileName: 'notes.txt', fence: 'rust' }, ''), 'rs');
   assert.equal(specificFromFence('python title="fib.py"'), 'py');
   assert.equal(specificFromFence('{.haskell}'), 'hs');
   assert.equal(specificFromFence('language-kotlin'), 'kt');
   assert.equal(specificFromFence(''), undefined);
-  assert.equal(languageFromHints({ scope: 'nothing,javascript,typescript' }), 'js');
+  assert.equal(languageFromHints({ scope: 'nothing,javascript,typescript' }, ''), 'js');
+});
+
+test('a header (.h) is C unless its text has syntax only C++ has', () => {
+  const cppHeader = 'namespace tinyxml2 {\nclass XMLNode;\n}\n';
+  const cHeader = '#ifndef JANSSON_H\n#define JANSSON_H\ntypedef struct json_t json_t;\nint json_equal(const json_t *a, const json_t *b);\n';
+  // The registry answers in a file's own spelling (`h`, `hpp`); languageOf reads it as the language.
+  const language = (fileName: string, text: string): string | undefined => {
+    const specific = specificFromFile(fileName, text);
+    return specific === undefined ? undefined : languageOf(specific)?.specific;
+  };
+  assert.equal(language('include/tinyxml2.h', cppHeader), 'cpp');
+  assert.equal(language('include/jansson.h', cHeader), 'c');
+  assert.equal(language('INCLUDE/X.H', 'std::string name;\n'), 'cpp');
+  // Other names keep what they name, whatever the text.
+  assert.equal(language('a.c', cppHeader), 'c');
+  assert.equal(language('a.hpp', cHeader), 'cpp');
+  assert.equal(languageFromHints({ fileName: 'xml.h' }, cppHeader), 'cpp');
+  // The caller's language still wins over the name.
+  assert.equal(languageFromHints({ language: 'c', fileName: 'xml.h' }, cppHeader), 'c');
 });
 
 test('a shebang names its interpreter, through env, options and versions', () => {

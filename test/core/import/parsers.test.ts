@@ -83,6 +83,15 @@ test('Gist JSON: one asset per file with the gist description; truncated and con
   assert.match(list.failures[0]!.reason, /GET \/gists\/\{id\}/);
 });
 
+test('a gist file named `.h` without GitHub’s language is C, or C++ when its text has syntax only C++ has', () => {
+  const gist = (content: string) =>
+    JSON.stringify({ id: 'a1', description: 'headers', files: { 'tree.h': { filename: 'tree.h', language: null, content } } });
+  const cpp = parseImportFile('gist.json', gist('namespace tree {\nclass Node;\n}\n'));
+  assert.equal(cpp.snippets[0]!.language, 'cpp');
+  const c = parseImportFile('gist.json', gist('typedef struct node node;\nnode *node_new(void);\n'));
+  assert.equal(c.snippets[0]!.language, 'h', 'C’s header, as Pieces spells it');
+});
+
 test('files that are not JSON, or no import format, are refused with typed errors', () => {
   assert.throws(() => parse('truncated.json'), (error) => error instanceof ImportFormatError && /not JSON/.test(error.message));
   assert.throws(() => parse('unknown.json'), (error) => error instanceof ImportFormatError && /not a file Satchel imports/.test(error.message));
