@@ -46,7 +46,7 @@ const methods: Record<string, (snippet: BenchSnippet, i: number) => string | und
   'combined': (snippet, i) => languageStatedInText(snippet.text) ?? chooseLanguage(snippet.text, guesslang[i]!).specific,
   'now (guesslang only where the token model is unsure)': (snippet, i) => languageStatedInText(snippet.text) ?? gated(snippet.text, guesslang[i]!),
   'file name as hint': (snippet, i) =>
-    languageFromHints({ fileName: snippet.source.replace(/:\d+$/, '') }) ?? languageStatedInText(snippet.text) ?? chooseLanguage(snippet.text, guesslang[i]!).specific,
+    languageFromHints({ fileName: snippet.source.replace(/:\d+$/, '') }, snippet.text) ?? languageStatedInText(snippet.text) ?? chooseLanguage(snippet.text, guesslang[i]!).specific,
 };
 
 const same = (specific: string | undefined, snippet: BenchSnippet): boolean =>
@@ -60,7 +60,7 @@ const row = (label: string, pick: (snippet: BenchSnippet) => boolean): string =>
 };
 console.log(`| snippets | ${results.map(({ name }) => name).join(' | ')} |`);
 console.log(`|---|${results.map(() => '---:').join('|')}|`);
-console.log(row('all 1,000', () => true));
+console.log(row(`all ${snippets.length.toLocaleString('en')}`, () => true));
 console.log(row('short (4–12 lines)', (snippet) => snippet.size === 'short'));
 console.log(row('medium (15–40 lines)', (snippet) => snippet.size === 'medium'));
 for (const language of benchLanguages) console.log(row(language, (snippet) => snippet.language === language));
