@@ -25,8 +25,9 @@ import { countText } from '../core/countText.ts';
 const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS.join('|')}] [--batch-size N] <file-or-folder>…
        satchel import [--data-dir DIR] --from-pieces [URL]
   Imports VS Code snippet files (*.code-snippets, <language>.json), a massCode db.json,
-  a Pieces export (the JSON of GET /assets, or the folder Pieces' export tool writes) and
-  GitHub Gist JSON (GET /gists/{id}). Folders are searched for *.json and *.code-snippets
+  a Pieces export (the JSON of GET /assets, or the folder Pieces' export tool writes),
+  GitHub Gist JSON (GET /gists/{id}), Raycast's exported snippets and the VS Code Snippets
+  extension's export (or data.json). Folders are searched for *.json and *.code-snippets
   files. A Satchel vault (satchel export --vault) is imported with its ids and times; a
   massCode Markdown vault (its folder, or its code/ folder) as massCode's snippets.
   --from-pieces reads a running Pieces OS (URL, or the one found on ports 39300-39333 and

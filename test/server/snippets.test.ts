@@ -1,6 +1,7 @@
 /** Satchel's snippet routes over HTTP: completions, snippet facts, export, and an import by parts keeping the facts. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { errorCode, request, withClient } from '../support/helpers.ts';
 import { assetText, hasContent } from '../../src/client/assets.ts';
 import { PLANTED } from '../core/secrets/plantedSecrets.ts';
@@ -59,6 +60,23 @@ test('an import sent as parts (a file read on the client side) keeps snippet syn
     assert.deepEqual(candidate?.prefixes, ['fe']);
     const asset = await client.assets.get(candidate!.id);
     assert.equal(assetText(asset), 'for (const ${1:item} of ${2:items}) {}');
+  });
+});
+
+test('Raycast snippets and the Snippets extension’s export imported through the host keep their prefixes and tab stops', async () => {
+  await withClient(async (client, server) => {
+    const files = ['raycast.json', 'snippets-extension.json'].map((name) => ({ name, content: readFileSync(new URL(`../fixtures/import/${name}`, import.meta.url), 'utf8') }));
+    const answer = await request(server.url, 'POST', '/satchel/import', { body: { files } });
+    assert.equal(answer.status, 200);
+    assert.match(answer.text, /"imported":9/);
+    const [clean] = (await client.snippets.completions('gbclean', { language: 'shellscript' })).candidates;
+    assert.deepEqual(clean?.prefixes, ['gbclean']);
+    const assets = (await client.assets.list({ transferables: true })).iterable;
+    const log = assets.find((asset) => asset.name === 'Console Log')!;
+    assert.equal(assetText(log), 'console.log($0)');
+    assert.deepEqual(await client.snippets.info(log.id), { asset: log.id, syntax: true, prefixes: ['!log'], tags: ['!log'] });
+    const fetchTimeout = assets.find((asset) => asset.name === 'Fetch with timeout')!;
+    assert.equal((await client.snippets.info(fetchTimeout.id)).syntax, true);
   });
 });
 

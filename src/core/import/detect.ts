@@ -10,12 +10,16 @@ import { isVscodeSnippets, parseVscodeSnippets } from './vscodeSnippets.ts';
 import { isMassCodeDatabase, parseMassCode } from './massCode.ts';
 import { isGistJson, parseGists } from './gist.ts';
 import { isPiecesExport, parsePieces } from './pieces.ts';
+import { isRaycastSnippets, parseRaycast } from './raycast.ts';
+import { isSnippetsExtensionData, parseSnippetsExtension } from './snippetsExtension.ts';
 
 /** The format of an already parsed file, or undefined when it is none of them. */
 export function detectFormat(value: unknown): ImportFormat | undefined {
   if (isMassCodeDatabase(value)) return 'masscode';
   if (isGistJson(value)) return 'gist';
   if (isPiecesExport(value)) return 'pieces';
+  if (isRaycastSnippets(value)) return 'raycast';
+  if (isSnippetsExtensionData(value)) return 'snippets-extension';
   if (isVscodeSnippets(value)) return 'vscode';
   return undefined;
 }
@@ -42,6 +46,12 @@ export function parseImportFile(file: string, text: string, format?: ImportForma
       return parseGists(file, value);
     case 'pieces':
       return parsePieces(file, value);
+    case 'raycast':
+      if (!isRaycastSnippets(value)) break;
+      return parseRaycast(file, value);
+    case 'snippets-extension':
+      if (!isSnippetsExtensionData(value)) break;
+      return parseSnippetsExtension(file, value);
     case 'vscode':
       if (!isVscodeSnippets(value)) break;
       return parseVscodeSnippets(file, value);
@@ -52,6 +62,6 @@ export function parseImportFile(file: string, text: string, format?: ImportForma
     file,
     format
       ? `not a ${format} file`
-      : 'not a file Satchel imports (VS Code snippets, a massCode db.json, a Pieces /assets export or GitHub Gist JSON)',
+      : 'not a file Satchel imports (VS Code snippets, a massCode db.json, a Pieces /assets export, GitHub Gist JSON, Raycast snippets or an export of the Snippets extension)',
   );
 }

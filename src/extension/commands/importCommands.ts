@@ -18,7 +18,7 @@ async function pick(arg: ImportArg, second?: readonly vscode.Uri[]): Promise<rea
   if (second && second.length > 0) return second;
   if (arg) return arg instanceof vscode.Uri ? [arg] : arg;
   return vscode.window.showOpenDialog({
-    title: 'Import snippets: VS Code snippet files, a massCode db.json, a Pieces export or Gist JSON',
+    title: 'Import snippets: VS Code snippet files, massCode, a Pieces export, Gist JSON, Raycast or the Snippets extension',
     openLabel: 'Import',
     canSelectFiles: true,
     canSelectFolders: true,

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseImportFile } from '../../../src/core/import/detect.ts';
+import { raycastBody } from '../../../src/core/import/raycast.ts';
 import { ImportFormatError, ImportTooLargeError, MAX_IMPORT_FILE_BYTES } from '../../../src/core/import/types.ts';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/import/${name}`, import.meta.url), 'utf8');
@@ -90,6 +91,63 @@ test('a gist file named `.h` without GitHub’s language is C, or C++ when its t
   assert.equal(cpp.snippets[0]!.language, 'cpp');
   const c = parseImportFile('gist.json', gist('typedef struct node node;\nnode *node_new(void);\n'));
   assert.equal(c.snippets[0]!.language, 'h', 'C’s header, as Pieces spells it');
+});
+
+test('Raycast snippets: keyword as tag and prefix, placeholders as VS Code tab stops, plain text kept as written', () => {
+  const parsed = parse('raycast.json');
+  assert.equal(parsed.format, 'raycast');
+  const byName = new Map(parsed.snippets.map((snippet) => [snippet.name, snippet]));
+  const log = byName.get('Console Log')!;
+  assert.deepEqual([log.text, log.syntax, log.tags, log.prefixes], ['console.log($0)', true, ['!log'], ['!log']]);
+  // The same argument is the same tab stop (VS Code mirrors it); a default is the placeholder's text.
+  assert.equal(byName.get('Commit and Push')!.text, 'git commit -m "${1:message}" && git push origin ${2:main} # ${1:message}');
+  // Dates become VS Code's variables; a format VS Code cannot follow stays as text; a `$` of the text stays a `$`.
+  assert.equal(
+    byName.get('Release Note')!.text,
+    'Released $CURRENT_YEAR-$CURRENT_MONTH-$CURRENT_DATE at $CURRENT_HOUR:$CURRENT_MINUTE ({date format="EEEE"\\}), build $UUID: costs \\$5 per ${1|month,year|}.',
+  );
+  const thanks = byName.get('Feedback Thanks')!;
+  assert.deepEqual([thanks.text, thanks.syntax, thanks.language], ['Thanks for taking the time to send us your feedback. We read every message.', undefined, undefined]);
+  assert.deepEqual(parsed.failures.map((failure) => failure.reason), ['the snippet is empty']);
+});
+
+test('a Raycast placeholder with an attribute list that is not name="value" pairs stays text; the scan is linear', () => {
+  assert.deepEqual(raycastBody('{clipboard | uppercase} {cursor}'), { text: '{clipboard | uppercase\\} $0', syntax: true });
+  assert.deepEqual(raycastBody('{argument name=unquoted}'), { text: '{argument name=unquoted}', syntax: false });
+  assert.deepEqual(raycastBody('{argument name="a,b|c"} {argument options="x|y,z\\\\"}'), { text: '${1:a,b|c} ${2|x\\|y,z\\\\\\\\|}', syntax: true });
+  // Long runs of what almost makes a placeholder cost linear time (each brace ends a try).
+  const text = '{argument name="x" '.repeat(20_000);
+  const started = process.hrtime.bigint();
+  raycastBody(text);
+  assert.ok(Number(process.hrtime.bigint() - started) / 1e6 < 2_000);
+});
+
+test('the Snippets extension’s export: folders as tags, prefixes, resolveSyntax, languages by extension', () => {
+  const parsed = parse('snippets-extension.json');
+  assert.equal(parsed.format, 'snippets-extension');
+  const byName = new Map(parsed.snippets.map((snippet) => [snippet.name, snippet]));
+  const clean = byName.get('Delete merged branches')!;
+  assert.deepEqual([clean.tags, clean.prefixes, clean.language, clean.syntax], [['Git', 'Branches', 'gbclean'], ['gbclean'], 'sh', undefined]);
+  assert.deepEqual(byName.get('Amend without editing')!.tags, ['Git']);
+  const fetchTimeout = byName.get('Fetch with timeout')!;
+  assert.deepEqual([fetchTimeout.syntax, fetchTimeout.description, fetchTimeout.tags], [true, 'fetch that gives up', ['fetcht']]);
+  // Snippet syntax without a tab stop is the text VS Code would insert; a value without resolveSyntax is inserted as it is.
+  assert.deepEqual([byName.get('Price in PHP')!.text, byName.get('Price in PHP')!.language, byName.get('Price in PHP')!.syntax], ['echo $price;', 'php', undefined]);
+  assert.deepEqual([byName.get('Shell price')!.text, byName.get('Shell price')!.syntax], ['echo "$PRICE ${CURRENCY}"', undefined]);
+  assert.deepEqual(parsed.failures, [{ source: 'snippets-extension.json › removed', reason: 'the snippet is empty' }]);
+});
+
+test('the Snippets extension’s tree is read without recursion, however deep', () => {
+  // Written out as text: JSON.stringify itself recurses.
+  const depth = 5_000;
+  const folder = '{"id":3,"label":"f","folder":true,"children":[';
+  const tree = `${folder.repeat(depth)}{"id":2,"label":"deepest","value":"echo deep","children":[]}${']}'.repeat(depth)}`;
+  const parsed = parseImportFile('data.json', `{"id":1,"parentId":-1,"label":"snippets","lastId":3,"children":[${tree}]}`);
+  assert.deepEqual(parsed.snippets.map((snippet) => [snippet.name, snippet.text, snippet.tags]), [['deepest', 'echo deep', ['f']]]);
+  // Distinct names: the snippet takes the top 32 folders' names as tags (a path shared, not copied, below them).
+  const named = Array.from({ length: depth }, (_, i) => `{"id":${i + 3},"label":"f${i}","folder":true,"children":[`).join('');
+  const deep = parseImportFile('data.json', `{"id":1,"parentId":-1,"label":"snippets","lastId":3,"children":[${named}{"id":2,"label":"deepest","value":"echo deeper","children":[]}${']}'.repeat(depth)}]}`);
+  assert.deepEqual(deep.snippets[0]!.tags, Array.from({ length: 32 }, (_, i) => `f${i}`));
 });
 
 test('files that are not JSON, or no import format, are refused with typed errors', () => {
