@@ -18,8 +18,7 @@ import type { StoreContext } from '../context.ts';
 import { Emitter, type Disposable, type Event } from '../events.ts';
 import { toDisposable } from '../lifecycle.ts';
 import { NotFoundError } from '../errors.ts';
-import { redactText, type SecretField, type SecretFinding, type SecretFindingsReader } from './findings.ts';
-import { withEchoes } from './echoes.ts';
+import type { SecretFinding, SecretFindingsReader } from './findings.ts';
 import { DETECTOR_VERSION, type SecretTexts } from './detector.ts';
 import { SecretScanner } from './secretScanner.ts';
 import { AssetScans, plainFinding, valueOf } from './assetScans.ts';
@@ -124,26 +123,6 @@ export class SecretsService implements SecretFindingsReader, Disposable {
     }
     // Written again during each scan: the findings of the latest texts read are the freshest there are.
     return latest ?? [];
-  }
-
-  /**
-   * The asset's texts with every value replaced by its placeholder, and the findings they were
-   * redacted by: the findings belong to exactly the texts returned (read again and scanned on the
-   * spot should a write from another connection land between the scan and the read). The safest
-   * call for a door that sends a snippet's code, name or description out.
-   */
-  async redactedNow(assetId: string): Promise<{ readonly texts: SecretTexts; readonly findings: readonly SecretFinding[] }> {
-    let findings = await this.findingsNow(assetId);
-    const texts = this.source.textsOf(assetId);
-    if (texts === undefined) throw new NotFoundError('asset', assetId);
-    if (!this.isCurrent(assetId) || this.records.scannedFingerprint(assetId) !== this.records.fingerprint(texts)) findings = await this.scanTexts(texts);
-    findings = withEchoes(texts, findings);
-    const redact = (field: SecretField, text: string | undefined): string | undefined =>
-      text === undefined ? undefined : redactText(text, findings.filter((f) => f.field === field));
-    return {
-      texts: { code: redact('code', texts.code) ?? '', name: redact('name', texts.name), description: redact('description', texts.description) },
-      findings,
-    };
   }
 
   /** The findings of texts that are not stored (dismissed values left out). */
