@@ -27,23 +27,36 @@ export function foldOf(pkg: string): number {
   return hash % 2;
 }
 
+/**
+ * Packages a token must be seen in to be learnt (PACKAGE_DF, 1 as shipped): a name only one package
+ * uses (its types, its helpers) tells nothing of code from another package (issue 31's eighth pass).
+ */
+const minPackages = Number(process.env['PACKAGE_DF'] ?? 1);
+
 export function train(snippets: readonly BenchSnippet[]): TokenModelData {
   const languages = [...new Set(snippets.map((snippet) => snippet.language))].sort();
   const index = new Map(languages.map((language, i) => [language, i]));
   const documents = languages.map(() => 0);
   const counts = new Map<string, number[]>();
+  const packagesOf = new Map<string, Set<string>>();
   for (const snippet of snippets) {
     const language = index.get(snippet.language)!;
     documents[language]!++;
+    const pkg = packageOf(snippet);
     for (const token of tokensOf(snippet.text)) {
       let row = counts.get(token);
       if (row === undefined) counts.set(token, (row = languages.map(() => 0)));
       row[language]!++;
+      if (minPackages > 1) {
+        let seenIn = packagesOf.get(token);
+        if (seenIn === undefined) packagesOf.set(token, (seenIn = new Set()));
+        if (seenIn.size < minPackages) seenIn.add(pkg);
+      }
     }
   }
   const kept = [...counts]
     .map(([token, row]) => ({ token, row, total: row.reduce((a, b) => a + b, 0) }))
-    .filter((entry) => entry.total >= minDocuments)
+    .filter((entry) => entry.total >= minDocuments && (minPackages <= 1 || (packagesOf.get(entry.token)?.size ?? 0) >= minPackages))
     .sort((a, b) => b.total - a.total || (a.token < b.token ? -1 : 1))
     .slice(0, maxTokens);
   const vocabulary = kept.map((entry) => entry.token);
