@@ -26,10 +26,11 @@ const USAGE = `Usage: satchel import [--data-dir DIR] [--format ${IMPORT_FORMATS
        satchel import [--data-dir DIR] --from-pieces [URL]
   Imports VS Code snippet files (*.code-snippets, <language>.json), a massCode db.json,
   a Pieces export (the JSON of GET /assets, or the folder Pieces' export tool writes),
-  GitHub Gist JSON (GET /gists/{id}), Raycast's exported snippets and the VS Code Snippets
-  extension's export (or data.json). Folders are searched for *.json and *.code-snippets
-  files. A Satchel vault (satchel export --vault) is imported with its ids and times; a
-  massCode Markdown vault (its folder, or its code/ folder) as massCode's snippets.
+  GitHub Gist JSON (GET /gists/{id}), Raycast's exported snippets, the VS Code Snippets
+  extension's export (or data.json) and JetBrains live templates (a templates/*.xml file).
+  Folders are searched for *.json, *.code-snippets and *.xml files. A Satchel vault
+  (satchel export --vault) is imported with its ids and times; a massCode Markdown vault
+  (its folder, or its code/ folder) as massCode's snippets.
   --from-pieces reads a running Pieces OS (URL, or the one found on ports 39300-39333 and
   1000) and imports its snippets and conversations; run it again to bring what changed.`;
 

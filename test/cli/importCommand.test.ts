@@ -22,14 +22,14 @@ test('with no host: the folder is imported into the data directory directly, and
     const first = await runCli(['import', '--data-dir', dataDir, fixtures]);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /importing into it directly/);
-    assert.match(first.stdout, /imported 19, skipped 0 duplicates/);
+    assert.match(first.stdout, /imported 23, skipped 0 duplicates/);
     assert.match(first.stdout, /unknown\.json: .*not a file Satchel imports/);
     assert.match(first.stderr, /\[#+\.*\] /, 'a progress bar was drawn');
     const again = await runCli(['import', '--data-dir', dataDir, fixtures]);
-    assert.match(again.stdout, /imported 0, skipped 19 duplicates/);
+    assert.match(again.stdout, /imported 0, skipped 23 duplicates/);
     const core = Satchel.open({ dataDir });
     try {
-      assert.equal(core.assets.identifiers().length, 19);
+      assert.equal(core.assets.identifiers().length, 23);
       // The command merged the search index before it exited: the store owes no merge.
       assert.equal(core.assets.bulkTargets().indexing.search.merging?.pending(), false);
     } finally {

@@ -63,12 +63,14 @@ test('an import sent as parts (a file read on the client side) keeps snippet syn
   });
 });
 
-test('Raycast snippets and the Snippets extension’s export imported through the host keep their prefixes and tab stops', async () => {
+test('Raycast snippets, the Snippets extension’s export and JetBrains live templates imported through the host keep their prefixes and tab stops', async () => {
   await withClient(async (client, server) => {
-    const files = ['raycast.json', 'snippets-extension.json'].map((name) => ({ name, content: readFileSync(new URL(`../fixtures/import/${name}`, import.meta.url), 'utf8') }));
+    const files = ['raycast.json', 'snippets-extension.json', 'jetbrains-templates.xml'].map((name) => ({ name, content: readFileSync(new URL(`../fixtures/import/${name}`, import.meta.url), 'utf8') }));
     const answer = await request(server.url, 'POST', '/satchel/import', { body: { files } });
     assert.equal(answer.status, 200);
-    assert.match(answer.text, /"imported":9/);
+    assert.match(answer.text, /"imported":13/);
+    const [logger] = (await client.snippets.completions('logg', { language: 'java' })).candidates;
+    assert.deepEqual([logger?.prefixes, logger?.syntax], [['logg'], true]);
     const [clean] = (await client.snippets.completions('gbclean', { language: 'shellscript' })).candidates;
     assert.deepEqual(clean?.prefixes, ['gbclean']);
     const assets = (await client.assets.list({ transferables: true })).iterable;

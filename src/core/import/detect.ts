@@ -12,6 +12,10 @@ import { isGistJson, parseGists } from './gist.ts';
 import { isPiecesExport, parsePieces } from './pieces.ts';
 import { isRaycastSnippets, parseRaycast } from './raycast.ts';
 import { isSnippetsExtensionData, parseSnippetsExtension } from './snippetsExtension.ts';
+import { isJetbrainsTemplates, parseJetbrains } from './jetbrains.ts';
+
+const notImported =
+  'not a file Satchel imports (VS Code snippets, a massCode db.json, a Pieces /assets export, GitHub Gist JSON, Raycast snippets, an export of the Snippets extension or JetBrains live templates)';
 
 /** The format of an already parsed file, or undefined when it is none of them. */
 export function detectFormat(value: unknown): ImportFormat | undefined {
@@ -30,6 +34,10 @@ export function parseImportFile(file: string, text: string, format?: ImportForma
   if (text.length > MAX_IMPORT_FILE_BYTES) {
     throw new ImportTooLargeError(`${file}: ${limitMessage('importFileChars', text.length)}`);
   }
+  // JetBrains' live templates are XML: the one format that is not JSON.
+  if ((format === undefined || format === 'jetbrains') && isJetbrainsTemplates(text)) return parseJetbrains(file, text);
+  if (format === 'jetbrains') throw new ImportFormatError(file, 'not a jetbrains file (XML holding a <templateSet>)');
+  if (/^\s*</.test(text.slice(0, 1024))) throw new ImportFormatError(file, format ? `not a ${format} file` : notImported);
   let value: unknown;
   try {
     value = parseJsonc(text);
@@ -58,10 +66,5 @@ export function parseImportFile(file: string, text: string, format?: ImportForma
     default:
       break;
   }
-  throw new ImportFormatError(
-    file,
-    format
-      ? `not a ${format} file`
-      : 'not a file Satchel imports (VS Code snippets, a massCode db.json, a Pieces /assets export, GitHub Gist JSON, Raycast snippets or an export of the Snippets extension)',
-  );
+  throw new ImportFormatError(file, format ? `not a ${format} file` : notImported);
 }

@@ -2,7 +2,7 @@
  * The import formats and the progress share, as plain values with no imports: the wire declaration
  * and the clients read them without pulling in core's parsers.
  */
-export const IMPORT_FORMATS = ['vscode', 'masscode', 'pieces', 'gist', 'raycast', 'snippets-extension', 'vault'] as const;
+export const IMPORT_FORMATS = ['vscode', 'masscode', 'pieces', 'gist', 'raycast', 'snippets-extension', 'jetbrains', 'vault'] as const;
 
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 

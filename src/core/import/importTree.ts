@@ -1,7 +1,7 @@
 /**
  * Which files an import of a file or folder reads, over any file system: node's for the CLI,
  * VS Code's in the editor (where the folder may be on another machine: an SSH host, a container).
- * A folder gives every snippet-looking file under it (`*.json`, `*.code-snippets`; hidden folders,
+ * A folder gives every snippet-looking file under it (`*.json`, `*.code-snippets`, `*.xml`; hidden folders,
  * node_modules and symbolic links left out) in name order; a file is read whatever its name.
  */
 import { InvalidInputError, TooLargeError } from '../errors.ts';
@@ -11,7 +11,8 @@ import { isUtf8 } from 'node:buffer';
 
 const MAX_FILES = 10_000;
 const MAX_DEPTH = 16;
-const IMPORTABLE = /\.(json|code-snippets)$/i;
+// `.xml`: JetBrains live templates (a templates folder holds one file a group).
+const IMPORTABLE = /\.(json|code-snippets|xml)$/i;
 
 export type EntryKind = 'file' | 'directory' | 'other';
 

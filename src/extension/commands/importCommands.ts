@@ -18,12 +18,12 @@ async function pick(arg: ImportArg, second?: readonly vscode.Uri[]): Promise<rea
   if (second && second.length > 0) return second;
   if (arg) return arg instanceof vscode.Uri ? [arg] : arg;
   return vscode.window.showOpenDialog({
-    title: 'Import snippets: VS Code snippet files, massCode, a Pieces export, Gist JSON, Raycast or the Snippets extension',
+    title: 'Import snippets: VS Code snippet files, massCode, Pieces, Gist JSON, Raycast, the Snippets extension or JetBrains live templates',
     openLabel: 'Import',
     canSelectFiles: true,
     canSelectFolders: true,
     canSelectMany: true,
-    filters: { 'Snippet files': ['json', 'code-snippets'], 'All files': ['*'] },
+    filters: { 'Snippet files': ['json', 'code-snippets', 'xml'], 'All files': ['*'] },
   });
 }
 
@@ -41,7 +41,7 @@ export function importCommands(s: Services): CommandMap {
       if (!uris || uris.length === 0) return undefined;
       // Through VS Code's file system: the files may be in a remote window's workspace.
       const files = (await Promise.all(uris.map((uri) => findImportFiles(uri, workspaceTree)))).flat();
-      if (files.length === 0) throw new Error('No .json or .code-snippets files were found there.');
+      if (files.length === 0) throw new Error('No .json, .code-snippets or .xml files were found there.');
       const { client } = connected(s.server);
       const summary = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Importing snippets', cancellable: true },

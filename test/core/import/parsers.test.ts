@@ -150,6 +150,32 @@ test('the Snippets extension’s tree is read without recursion, however deep', 
   assert.deepEqual(deep.snippets[0]!.tags, Array.from({ length: 32 }, (_, i) => `f${i}`));
 });
 
+test('JetBrains live templates: the abbreviation as prefix, variables as tab stops in declared order, defaults, $END$, $SELECTION$, $$', () => {
+  const parsed = parseImportFile('jetbrains-templates.xml', fixture('jetbrains-templates.xml'));
+  assert.equal(parsed.format, 'jetbrains');
+  const byPrefix = new Map(parsed.snippets.map((snippet) => [snippet.prefixes?.[0], snippet]));
+  const logger = byPrefix.get('logg')!;
+  assert.deepEqual([logger.name, logger.language, logger.tags, logger.syntax], ['SLF4J logger for this class', 'java', ['Logging', 'logg'], true]);
+  // className() is the file's name in VS Code; a variable's default literal is its placeholder.
+  assert.equal(logger.text, 'private static final org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(${1:$TM_FILENAME_BASE}.class);\n$0');
+  assert.equal(byPrefix.get('logi')!.text, 'logger.info("${2:Got}: {\\}", ${1:value});$0', 'VALUE is declared first, so it is the first stop');
+  assert.equal(byPrefix.get('logi')!.name, 'logi', 'no description: named by its abbreviation');
+  const loop = byPrefix.get('fori2')!;
+  assert.deepEqual([loop.text, loop.language], ['for (let ${1:i} = 0; ${1:i} < ${2:ARRAY}.length; ${1:i}++) {\n  $TM_SELECTED_TEXT$0\n\\}', 'js']);
+  const price = byPrefix.get('price')!;
+  assert.deepEqual([price.text, price.syntax, price.language], ['echo "Total: $5"', undefined, 'sh']);
+  assert.deepEqual(parsed.failures, [{ source: 'jetbrains-templates.xml › broken', reason: 'the template has no value' }]);
+});
+
+test('XML that is not a template set, or not well-formed, is refused whole; entities are not expanded', () => {
+  assert.throws(() => parseImportFile('pom.xml', '<project><x/></project>'), (error) => error instanceof ImportFormatError && /not a file Satchel imports/.test(error.message));
+  assert.throws(() => parseImportFile('t.xml', '<templateSet><template name="t" value="x"></templateSet>'), /not well-formed XML/);
+  const laughs = '<!DOCTYPE t [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><templateSet group="x"><template name="t" value="&b;"/></templateSet>';
+  assert.throws(() => parseImportFile('t.xml', laughs), /undefined entity/);
+  assert.throws(() => parseImportFile('t.json', '<templateSet/>', 'vscode'), /not a vscode file/);
+  assert.throws(() => parseImportFile('t.xml', '{"a": {"body": "x"}}', 'jetbrains'), /not a jetbrains file/);
+});
+
 test('files that are not JSON, or no import format, are refused with typed errors', () => {
   assert.throws(() => parse('truncated.json'), (error) => error instanceof ImportFormatError && /not JSON/.test(error.message));
   assert.throws(() => parse('unknown.json'), (error) => error instanceof ImportFormatError && /not a file Satchel imports/.test(error.message));
