@@ -37,11 +37,19 @@ const tree = memoryTree({
     linked: 'link',
     'linked.json': 'link',
     nested: { 'B.JSON': 'file', deeper: { 'c.code-snippets': 'file' } },
+    templates: { 'Logging.xml': 'file' },
   },
 });
 
 test('a folder gives its snippet files in name order, leaving out hidden folders, node_modules and links', async () => {
-  assert.deepEqual(await findImportFiles('/snippets', tree), ['/snippets/a.json', '/snippets/nested/B.JSON', '/snippets/nested/deeper/c.code-snippets', '/snippets/z.code-snippets']);
+  // `.xml`: a JetBrains templates folder holds one file a group.
+  assert.deepEqual(await findImportFiles('/snippets', tree), [
+    '/snippets/a.json',
+    '/snippets/nested/B.JSON',
+    '/snippets/nested/deeper/c.code-snippets',
+    '/snippets/templates/Logging.xml',
+    '/snippets/z.code-snippets',
+  ]);
 });
 
 test('a file is read whatever its name; a missing start is a clear input error naming it', async () => {
