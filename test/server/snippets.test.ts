@@ -76,7 +76,7 @@ test('Raycast snippets, the Snippets extension’s export and JetBrains live tem
     const assets = (await client.assets.list({ transferables: true })).iterable;
     const log = assets.find((asset) => asset.name === 'Console Log')!;
     assert.equal(assetText(log), 'console.log($0)');
-    assert.deepEqual(await client.snippets.info(log.id), { asset: log.id, syntax: true, prefixes: ['!log'], tags: ['!log'] });
+    assert.deepEqual(await client.snippets.info(log.id), { asset: log.id, syntax: true, prefixes: ['log'], tags: ['log'] });
     const fetchTimeout = assets.find((asset) => asset.name === 'Fetch with timeout')!;
     assert.equal((await client.snippets.info(fetchTimeout.id)).syntax, true);
   });

@@ -1,7 +1,8 @@
 /**
  * Raycast's snippets as its Export Snippets (and the Snippet Explorer's Download JSON) writes them:
  * an array of `{ name, text, keyword }`. The keyword is what expands the snippet in Raycast; it
- * becomes a tag and the snippet's prefix, so IntelliSense offers it under the same word.
+ * becomes a tag and the snippet's prefix, so IntelliSense offers it under the same word (without
+ * the marks around it: `!log` → `log`).
  *
  * Raycast's dynamic placeholders become VS Code snippet syntax, so a snippet keeps its tab stops:
  * `{cursor}` → `$0`, `{clipboard}` → `$CLIPBOARD`, `{selection}` → `$TM_SELECTED_TEXT`, `{uuid}`,
@@ -27,13 +28,23 @@ export function parseRaycast(file: string, value: unknown[]): ParsedFile {
   const collector = new SnippetCollector(file);
   value.forEach((item, index) => {
     if (!isRecord(item) || typeof item.text !== 'string') return collector.fail(`snippet ${index + 1}`, 'not a Raycast snippet (an object with a text)');
-    const keyword = stringOr(item.keyword).trim();
+    const keyword = completionWord(stringOr(item.keyword).trim());
     const name = stringOr(item.name).trim() || keyword || `snippet ${index + 1}`;
     const { text, syntax } = raycastBody(item.text);
     const prefixes = keyword === '' ? [] : [keyword];
     collector.add(name, { name, text, tags: prefixes, syntax, prefixes });
   });
   return collector.result('raycast');
+}
+
+/**
+ * A keyword as an editor's completion reaches it: without the characters Raycast users put around
+ * one so it never fires by accident (`!log`, `;sig`, `:date:`), which no editor counts as part of a
+ * word. A keyword of such characters only is kept as it is.
+ */
+function completionWord(keyword: string): string {
+  const word = keyword.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, '');
+  return word === '' ? keyword : word;
 }
 
 /** `{name attr="value" …}`: a placeholder Raycast might expand; its attributes read apart (linear, no nesting). */

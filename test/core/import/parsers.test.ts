@@ -98,7 +98,9 @@ test('Raycast snippets: keyword as tag and prefix, placeholders as VS Code tab s
   assert.equal(parsed.format, 'raycast');
   const byName = new Map(parsed.snippets.map((snippet) => [snippet.name, snippet]));
   const log = byName.get('Console Log')!;
-  assert.deepEqual([log.text, log.syntax, log.tags, log.prefixes], ['console.log($0)', true, ['!log'], ['!log']]);
+  // The keyword's marks (`!log`) are no part of a word an editor completes.
+  assert.deepEqual([log.text, log.syntax, log.tags, log.prefixes], ['console.log($0)', true, ['log'], ['log']]);
+  assert.deepEqual(byName.get('Commit and Push')!.prefixes, ['gcp']);
   // The same argument is the same tab stop (VS Code mirrors it); a default is the placeholder's text.
   assert.equal(byName.get('Commit and Push')!.text, 'git commit -m "${1:message}" && git push origin ${2:main} # ${1:message}');
   // Dates become VS Code's variables; a format VS Code cannot follow stays as text; a `$` of the text stays a `$`.

@@ -110,6 +110,43 @@ describe('Import snippets in VS Code', function () {
     for (const name of IMPORTED) assert.equal(stored.get(name)?.length, 1, `${name} still stored once`);
   });
 
+  it('JetBrains live templates and Raycast snippets are offered by their abbreviations, inserted with their tab stops', async function () {
+    const other = join(folder, '..', 'from-other-tools');
+    mkdirSync(other, { recursive: true });
+    for (const name of ['jetbrains-templates.xml', 'raycast.json']) copyFileSync(join(FIXTURES, name), join(other, name));
+    const summary = (await vscode.commands.executeCommand<ImportSummary>('satchel.importSnippets', vscode.Uri.file(other), [vscode.Uri.file(other)]))!;
+    assert.equal(summary.imported, 8, JSON.stringify(summary.failures));
+    assert.deepEqual(summary.formats, { jetbrains: 1, raycast: 1 });
+    // Plain text offers every language's snippets.
+    const satchelItem = async (document: vscode.TextDocument, label: string): Promise<vscode.CompletionItem | undefined> => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, document.positionAt(document.getText().length));
+      return list.items.find((item) => item.detail?.startsWith('Satchel · ') && (typeof item.label === 'string' ? item.label : item.label.label) === label);
+    };
+    const typed = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'logg' });
+    const logger = await until('the JetBrains template in completion', () => satchelItem(typed, 'logg'));
+    assert.equal((logger.insertText as vscode.SnippetString).value, 'private static final org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(${1:$TM_FILENAME_BASE}.class);\n$0');
+    // The screenshot: the template offered under its abbreviation, its preview beside it.
+    const shown = await vscode.window.showTextDocument(typed);
+    shown.selection = new vscode.Selection(0, 4, 0, 4);
+    await vscode.commands.executeCommand('editor.action.triggerSuggest');
+    await new Promise((r) => setTimeout(r, 1500));
+    await vscode.commands.executeCommand('toggleSuggestionDetails');
+    await new Promise((r) => setTimeout(r, 800));
+    await screenshot('import-templates');
+    await vscode.commands.executeCommand('hideSuggestWidget');
+
+    const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'gcp' });
+    const editor = await vscode.window.showTextDocument(document);
+    const commit = (await satchelItem(document, 'gcp'))!;
+    assert.ok(commit.insertText instanceof vscode.SnippetString, 'the Raycast keyword without its mark is the prefix');
+    await editor.insertSnippet(commit.insertText, new vscode.Range(0, 0, 0, 3));
+    assert.equal(document.getText(), 'git commit -m "message" && git push origin main # message');
+    assert.deepEqual(editor.selections.map((selection) => document.getText(selection)), ['message', 'message'], 'one {argument name="message"}, one tab stop and its mirror');
+    await vscode.commands.executeCommand('jumpToNextSnippetPlaceholder');
+    assert.equal(document.getText(editor.selection), 'main', 'Tab goes to the argument with a default');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('Cancel on the progress notification stops between batches; a re-run imports the rest exactly once', async function () {
     this.timeout(240_000);
     const total = 10_000;
