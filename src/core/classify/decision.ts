@@ -48,6 +48,8 @@ export function standsWithoutModel(alone: LanguageGuess, sure = sureWithoutModel
   return alone.source !== 'tokens' || alone.confidence >= sure;
 }
 const markdownList = /^ {0,3}([-*+]|\d{1,3}[.)]) +\S/m;
+/** Markdown's own marks: a heading, a list item, a quote, a table row, emphasis, a link or image, code spans, a rule, a comment. */
+const markdownSyntax = /^ {0,3}(#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>|\||={3,}\s*$|-{3,}\s*$|```|~~~)|\*\*\S|__\S|\]\(|`[^`\n]+`|<!--/m;
 
 /** Fewer known tokens than this and the token model has no opinion worth taking. */
 const minKnownTokens = 3;
@@ -164,5 +166,9 @@ export function chooseLanguage(
   if (scores.known < minKnownTokens) return { ...classifyWithFallback(text), source: 'fallback' };
   const combined = combine(scores, guesses, weights, (weights.extraWeight ?? 0) > 0 ? extra?.(text) : undefined);
   const specific = (combined.runnerUp !== undefined && pair?.(text, combined.specific, combined.runnerUp, combined.margin ?? 0)) || combined.specific;
-  return { specific: correctedBySyntax(text, specific), confidence: combined.confidence, source: guesses.length > 0 ? 'model' : 'tokens' };
+  let corrected = correctedBySyntax(text, specific);
+  // Markdown holds every language's code, so the models read code as Markdown; a text with none of
+  // Markdown's marks is the language read next (issue 31's eighth pass, chosen out of fold).
+  if (corrected === 'md' && combined.runnerUp !== undefined && !markdownSyntax.test(head)) corrected = correctedBySyntax(text, combined.runnerUp);
+  return { specific: corrected, confidence: combined.confidence, source: guesses.length > 0 ? 'model' : 'tokens' };
 }

@@ -6,6 +6,7 @@
  * batches already written and says so. Re-running an import skips everything it already wrote.
  */
 import type { ClassificationSpecific } from '../piecesTypes.ts';
+import { renderSnippet } from '../snippets/snippetSyntax.ts';
 import { languageFromHints } from '../classify/hints.ts';
 import type { BulkAsset, BulkWriter } from '../assets/bulkWriter.ts';
 import { DomainError } from '../errors.ts';
@@ -324,8 +325,10 @@ class ImportRun {
       while (next < batch.length && !this.cancelled) {
         const index = next++;
         const snippet = batch[index]!;
+        // A template is read as it inserts: `$0` and `${1:name}` are no language's code (`$0` reads as Swift's closures).
+        const readable = snippet.syntax ? renderSnippet(snippet.text) : snippet.text;
         // A snippet named like a file (a gist's `fib.py`) is that file's language; the classifier reads shebangs.
-        languages[index] = snippet.language ?? languageFromHints({ fileName: snippet.name }, snippet.text) ?? (await this.deps.classify(snippet.text));
+        languages[index] = snippet.language ?? languageFromHints({ fileName: snippet.name }, readable) ?? (await this.deps.classify(readable));
       }
     };
     await Promise.all(Array.from({ length: CLASSIFY_CONCURRENCY }, classifyRest));

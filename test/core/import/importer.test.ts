@@ -17,6 +17,19 @@ function fixtures(names: readonly string[] = FIXTURES): ImportSource[] {
 }
 
 
+test('a template without a language is classified as it inserts, not by its tab stops', async () => {
+  await withCore(async (core) => {
+    // Raycast's `{cursor}` becomes `$0`, which alone reads as Swift's closure argument.
+    const summary = await core.imports.import(fixtures(['raycast.json']));
+    assert.equal(summary.imported, 4);
+    const language = (name: string): string | undefined => core.assets.list().find((asset) => asset.name === name)?.formats.iterable[0]?.classification.specific;
+    const asInserted = (await core.classifier.classify('console.log()')).specific;
+    assert.notEqual(asInserted, 'swift');
+    assert.equal(language('Console Log'), asInserted);
+    assert.equal(language('Commit and Push'), 'sh');
+  });
+});
+
 test('every fixture imports: assets with their language, tags and description; bad files fail alone with reasons', async () => {
   await withCore(async (core) => {
     const summary = await core.imports.import(fixtures());
