@@ -325,10 +325,14 @@ class ImportRun {
       while (next < batch.length && !this.cancelled) {
         const index = next++;
         const snippet = batch[index]!;
+        if (snippet.language !== undefined) {
+          languages[index] = snippet.language;
+          continue;
+        }
         // A template is read as it inserts: `$0` and `${1:name}` are no language's code (`$0` reads as Swift's closures).
         const readable = snippet.syntax ? renderSnippet(snippet.text) : snippet.text;
         // A snippet named like a file (a gist's `fib.py`) is that file's language; the classifier reads shebangs.
-        languages[index] = snippet.language ?? languageFromHints({ fileName: snippet.name }, readable) ?? (await this.deps.classify(readable));
+        languages[index] = languageFromHints({ fileName: snippet.name }, readable) ?? (await this.deps.classify(readable));
       }
     };
     await Promise.all(Array.from({ length: CLASSIFY_CONCURRENCY }, classifyRest));

@@ -10,7 +10,7 @@
  * Read by saxes: strict XML, entities limited to XML's own, linear in the file.
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { escapeSnippetText } from '../snippets/snippetSyntax.ts';
+import { escapeSnippetText, SNIPPET_DATE, SNIPPET_TIME } from '../snippets/snippetSyntax.ts';
 import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { ImportFormatError, SnippetCollector, type ParsedFile } from './types.ts';
 
@@ -91,8 +91,8 @@ const vscodeVariables: Readonly<Record<string, string>> = {
   'className()': '$TM_FILENAME_BASE',
   'fileNameWithoutExtension()': '$TM_FILENAME_BASE',
   'fileName()': '$TM_FILENAME',
-  'date()': '$CURRENT_YEAR-$CURRENT_MONTH-$CURRENT_DATE',
-  'time()': '$CURRENT_HOUR:$CURRENT_MINUTE',
+  'date()': SNIPPET_DATE,
+  'time()': SNIPPET_TIME,
   'lineNumber()': '$TM_LINE_NUMBER',
 };
 

@@ -12,7 +12,7 @@
  * a modifier such as `| uppercase`, `{snippet name=…}`) stays as written, as text. A snippet
  * without any placeholder is plain text.
  */
-import { escapeSnippetText } from '../snippets/snippetSyntax.ts';
+import { escapeSnippetText, SNIPPET_DATE, SNIPPET_TIME } from '../snippets/snippetSyntax.ts';
 import { isRecord, SnippetCollector, stringOr, type ParsedFile } from './types.ts';
 
 /** An array of objects with Raycast's `text` and a `keyword` or `name`, none of them a VS Code snippet (`body`). */
@@ -101,16 +101,14 @@ function snippetOf(kind: string, attributes: ReadonlyMap<string, string>, stopFo
   }
   // Other placeholders take no attributes VS Code can follow (`format`, `offset`): left as text.
   if (attributes.size > 0) return undefined;
-  const date = '$CURRENT_YEAR-$CURRENT_MONTH-$CURRENT_DATE';
-  const time = '$CURRENT_HOUR:$CURRENT_MINUTE';
   const simple: Readonly<Record<string, string>> = {
     cursor: '$0',
     clipboard: '$CLIPBOARD',
     selection: '$TM_SELECTED_TEXT',
     uuid: '$UUID',
-    date,
-    time,
-    datetime: `${date} ${time}`,
+    date: SNIPPET_DATE,
+    time: SNIPPET_TIME,
+    datetime: `${SNIPPET_DATE} ${SNIPPET_TIME}`,
     day: '$CURRENT_DAY_NAME',
   };
   return simple[kind];

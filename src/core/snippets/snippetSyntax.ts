@@ -6,6 +6,10 @@
  * shell or PHP snippet stays a `$`.
  */
 
+/** Today's date and the time as VS Code's snippet variables write them (what other tools' date placeholders become). */
+export const SNIPPET_DATE = '$CURRENT_YEAR-$CURRENT_MONTH-$CURRENT_DATE';
+export const SNIPPET_TIME = '$CURRENT_HOUR:$CURRENT_MINUTE';
+
 /** What an insertion needs to know of a snippet: its text, and whether that text is snippet syntax. */
 export interface InsertableText {
   readonly text: string;
