@@ -7,10 +7,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { ensureCliBuilt, figures } from './support.ts';
 import { assetIds, createAsset } from './writes.ts';
-import { tempDir } from '../support/helpers.ts';
+import { removeKilledHostDir, tempDir } from '../support/helpers.ts';
 import { HostSupervisor } from '../../src/hosting/hostSupervisor.ts';
 import type { Role } from '../../src/hosting/hosting.ts';
 import type { Logger } from '../../src/core/context.ts';
@@ -92,6 +91,6 @@ test('a data host killed (SIGKILL) under acknowledged writes is started again wi
     stop = true;
     await window.stopHost();
     await window.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeKilledHostDir(dataDir);
   }
 });

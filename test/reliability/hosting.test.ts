@@ -5,9 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { readPortFile } from '../../src/hosting/portFile.ts';
-import { tempDir } from '../support/helpers.ts';
+import { removeKilledHostDir, tempDir } from '../support/helpers.ts';
 import { HostProcess, figures, percentile, raw, sleep } from './support.ts';
 import { storeWriter } from './writes.ts';
 
@@ -19,7 +18,7 @@ test('several hosts on one data directory: one serves, the others wait, each SIG
   const hosts = Array.from({ length: HOSTS }, () => new HostProcess(dataDir));
   t.after(async () => {
     await Promise.all(hosts.map((host) => host.kill()));
-    rmSync(dataDir, { recursive: true, force: true });
+    removeKilledHostDir(dataDir);
   });
 
   const firstServing = await Promise.any(hosts.map((host) => host.waitFor('serving').then(() => host)));
@@ -73,7 +72,7 @@ test('a host started while another serves never serves until that one is gone', 
   t.after(async () => {
     await first.kill();
     await second.kill();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeKilledHostDir(dataDir);
   });
   await first.waitFor('serving');
   const second = new HostProcess(dataDir);

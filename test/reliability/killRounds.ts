@@ -6,9 +6,8 @@
 import type { TestContext } from 'node:test';
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import { rmSync } from 'node:fs';
 import { DATABASE_FILE } from '../../src/core/store/database.ts';
-import { tempDir } from '../support/helpers.ts';
+import { removeKilledHostDir, tempDir } from '../support/helpers.ts';
 import { HostProcess, sleep } from './support.ts';
 
 export interface KillRound {
@@ -27,7 +26,7 @@ export async function killRounds(t: TestContext, kills: number, round: KillRound
   let host: HostProcess | undefined;
   t.after(async () => {
     await host?.kill();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeKilledHostDir(dataDir);
   });
   let killed = 0;
   for (let n = 0; n <= kills; n++) {

@@ -6,10 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Satchel } from '../../src/core/satchel.ts';
-import { tempDir } from '../support/helpers.ts';
+import { removeKilledHostDir, tempDir } from '../support/helpers.ts';
 
 const host = fileURLToPath(new URL('./durabilityHost.ts', import.meta.url));
 
@@ -81,6 +80,6 @@ test('acknowledged creates survive SIGKILL, twice, with content, index and integ
       await core.close();
     }
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    removeKilledHostDir(dataDir);
   }
 });

@@ -16,6 +16,15 @@ export function tempDir(prefix = 'satchel-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * Removes a test's data directory after a host was killed with SIGKILL: the host's own children (a
+ * backup's VACUUM INTO, a WAL checkpoint) outlive it for a moment and may still add a file, which
+ * makes one removal fail with ENOTEMPTY; retried for up to about 10 s.
+ */
+export function removeKilledHostDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true, maxRetries: 9, retryDelay: 200 });
+}
+
 /** A Satchel core (no server) on a fresh data directory, closed and removed after `fn`. */
 export async function withCore<T>(fn: (core: Satchel) => Promise<T>, options: Partial<Omit<CoreOptions, 'dataDir'>> = {}): Promise<T> {
   const dataDir = tempDir();
