@@ -24,6 +24,8 @@ let db;
 let reply;
 try {
   if (job.vacuumFrom !== null) {
+    // Opening creates a missing file: a store gone since (its host killed, its folder removed) is no copy of it.
+    if (!process.getBuiltinModule('node:fs').existsSync(job.vacuumFrom)) throw new Error('the store is gone: ' + job.vacuumFrom);
     const from = new DatabaseSync(job.vacuumFrom);
     try {
       from.exec('PRAGMA busy_timeout = 10000');

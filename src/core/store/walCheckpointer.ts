@@ -55,7 +55,14 @@ export const LIGHT_WAL_BYTES = 16 * 1024 * 1024;
 // writer's lock, so the host's transactions neither wait for it nor make it fail.
 const source = `
 const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
-const db = new DatabaseSync(process.env.SATCHEL_CHECKPOINT_DATABASE);
+const path = process.env.SATCHEL_CHECKPOINT_DATABASE;
+// Opening creates a missing file: a host killed as it started this process, its folder then removed,
+// would leave an empty store behind.
+if (!process.getBuiltinModule('node:fs').existsSync(path)) {
+  process.stderr.write('the store is gone: ' + path + '\\n');
+  process.exit(1);
+}
+const db = new DatabaseSync(path);
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const lines = require('node:readline').createInterface({ input: process.stdin });
 lines.on('line', () => {

@@ -176,6 +176,20 @@ test('the VACUUM INTO copy runs in a process of its own; cancelled, it is answer
   }
 });
 
+test('the VACUUM INTO copy of a store whose file is gone fails, and creates neither an empty store nor a copy', async () => {
+  const dataDir = tempDir('satchel-backup-vacuum-gone-');
+  const path = join(dataDir, 'source.db');
+  const db = new DatabaseSync(':memory:');
+  try {
+    const target = join(dataDir, 'copy.db');
+    await assert.rejects(copyLiveStore(db, path, target, { vacuum: true }), /the store is gone/);
+    assert.deepEqual(readdirSync(dataDir), []);
+  } finally {
+    db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('the VACUUM INTO copy (runtimes without online backup) holds the same data', async () => {
   const core = await seeded(5);
   try {

@@ -199,8 +199,22 @@ test('a checkpoint process that cannot open the store hands checkpoints back to 
   try {
     assert.equal(await checkpointer.next(), undefined);
     assert.equal(fellBack.length, 1);
-    assert.match(fellBack[0]!, /the checkpoint process exited with code 1: .*unable to open database/i);
+    assert.match(fellBack[0]!, /the checkpoint process exited with code 1: the store is gone: .*missing/);
     assert.equal(checkpointer.active, false);
+  } finally {
+    await checkpointer.stop();
+  }
+});
+
+test('a checkpoint process started for a store that is gone (its host killed, its folder emptied) creates no empty store there', async () => {
+  const dataDir = tempDir();
+  const file = join(dataDir, DATABASE_FILE);
+  const fellBack: string[] = [];
+  const checkpointer = new WalCheckpointer(file, (reason) => fellBack.push(reason));
+  try {
+    assert.equal(await checkpointer.next(), undefined);
+    assert.match(fellBack[0] ?? '', /the store is gone/);
+    assert.equal(existsSync(file), false, 'no file was created');
   } finally {
     await checkpointer.stop();
   }
