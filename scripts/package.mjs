@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveLocked } from './lockfile.mjs';
 import { onDemandPackages } from './onDemandPackages.mjs';
 import { onDemandSources } from './onDemandSources.mjs';
+import { thirdPartyNotices } from './notices.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -125,6 +126,10 @@ function stage(target, closure) {
   const binaries = TARGETS[target];
   copyPackage(binaryPackage(binaries), path.join(dir, 'node_modules', binaries));
   rmSync(path.join(dir, 'node_modules', binaries, '.complete'), { force: true });
+  // What the bundles hold (recorded by the build) and what ships whole: the closure and the binaries.
+  const bundled = JSON.parse(readFileSync(path.join(root, 'out', 'bundled-packages.json'), 'utf8'));
+  const shipped = [...bundled, ...closure].map((at) => path.join(root, at));
+  writeFileSync(path.join(dir, 'ThirdPartyNotices.txt'), thirdPartyNotices([...shipped, path.join(dir, 'node_modules', binaries)]));
   return dir;
 }
 

@@ -7,13 +7,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { readZip, type ZipEntry } from '../support/zip.ts';
 import { onDemandSources } from '../../scripts/onDemandSources.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 
 type Format = 'elf' | 'mach-o' | 'pe';
 interface Expected {
@@ -95,5 +96,21 @@ for (const [target, expected] of Object.entries(EXPECTED)) {
     const addon = natives.find((entry) => entry.name.endsWith('/llama-addon.node'));
     assert.ok(addon, 'no llama-addon.node in the package');
     assert.ok(addon.name.startsWith(`extension/node_modules/${expected.binaryPackage}/bins/`), addon.name);
+  });
+
+  test(`dist/satchel-${target}.vsix carries the notices of every package it ships, bundled or whole`, () => {
+    const entries = readZip(join(root, 'dist', `satchel-${target}.vsix`));
+    const notices = entries.get('extension/ThirdPartyNotices.txt')?.read().toString('utf8');
+    assert.ok(notices, 'no ThirdPartyNotices.txt');
+    const listed = new Set([...notices.matchAll(/^(\S+) \d+\.\d+\.\d+\S* \(/gm)].map((match) => match[1]));
+    // Whole under node_modules: each package directory with a manifest.
+    const whole = [...entries.keys()].flatMap((name) => /^extension\/node_modules\/(?:.*\/node_modules\/)?((?:@[^/]+\/)?[^/@][^/]*)\/package\.json$/.exec(name)?.[1] ?? []);
+    // Bundled: every dependency but node-llama-cpp (shipped whole) and a package of types alone.
+    const bundled = Object.keys(manifest.dependencies).filter((name) => name !== 'node-llama-cpp' && name !== '@secretlint/types');
+    for (const name of [...whole, ...bundled, 'xmlchars', 'mime-db']) assert.ok(listed.has(name), `${name} is not in the notices`);
+    assert.ok(whole.includes(expected.binaryPackage) && whole.includes('isexe'), 'the closure was read');
+    // A license kept as LICENSE.md, which .vscodeignore drops from the package's folder, is in the notices.
+    assert.match(notices, /^isexe [^\n]+\n[^\n]*\n=+\n\n[^=]*Copyright/m);
+    assert.match(notices, /^koa \S+ \(MIT\)\n[^\n]*\n=+\n\n[^=]*Permission is hereby granted/m);
   });
 }
