@@ -12,8 +12,23 @@ import { Configuration } from '@pieces.app/pieces-os-client';
 import { SatchelClient } from '../../src/client/satchelClient.ts';
 import { request as httpRequest } from 'node:http';
 
+/** Every directory tempDir made in this process: removed when it exits, whatever a test left there. */
+const madeDirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of madeDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // A child still writing there: the system's temporary folder is cleaned in time anyway.
+    }
+  }
+});
+
+/** A fresh directory under the system's temporary folder, removed at the latest when the test file's process exits. */
 export function tempDir(prefix = 'satchel-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.add(dir);
+  return dir;
 }
 
 /**
