@@ -175,7 +175,7 @@ export class AssetSearch {
     return { pages: this.searchedPages(hitPages, kept, transferables, counts), counts: () => ({ ...counts }) };
   }
 
-  /** The kept hits of each page as search results, counted into `counts`; empty pages are skipped. */
+  /** The kept hits of each page as search results, counted into `counts`; an empty page stays, a turn for whoever sends them (`AssetStore.storedPages`). */
   private *searchedPages(
     hitPages: Iterable<Hit[]>,
     kept: (hit: Hit) => boolean,
@@ -185,11 +185,12 @@ export class AssetSearch {
     for (const hits of hitPages) {
       const page = this.searchedEntries(hits.filter(kept), transferables);
       for (const entry of page) counts[entry.exact ? 'exact' : 'suggested']++;
-      if (page.length > 0) yield page;
+      yield page;
     }
   }
 
   private searchedEntries(hits: readonly Hit[], transferables: boolean): SearchedAsset[] {
+    if (hits.length === 0) return [];
     const assets = this.renderer.renderAll(hits.map((hit) => hit.doc), transferables);
     return hits.map((hit, i) => {
       const entry: SearchedAsset = {

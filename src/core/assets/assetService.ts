@@ -262,7 +262,7 @@ export class AssetService implements Disposable {
     const transferables = options.transferables ?? true;
     const rows = this.store.listing.listed({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false });
     for (const docs of this.store.storedPages(rows, transferables ? 'data' : CONTENT_FREE_DATA, pageSize, pageBytes)) {
-      yield this.renderer.renderAll(docs, transferables);
+      yield docs.length > 0 ? this.renderer.renderAll(docs, transferables) : [];
     }
   }
 

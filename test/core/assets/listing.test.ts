@@ -60,3 +60,25 @@ test('a listing holds the assets that existed when it started', () =>
     assert.deepEqual([...(first.value ?? []), ...[...pages].flat()].map((asset) => asset.id), before);
     assert.ok(core.assets.identifiers().includes('late'), 'the next listing has it');
   }));
+
+test('a document larger than a page is read, then an empty page is given (a turn for the sender), then it is parsed; smaller ones come without one', () =>
+  withCore(async (core) => {
+    const small = await core.assets.writes.create(seed('const small = 1;'), { author: TEST_AUTHOR });
+    const large = await core.assets.writes.create(seed(`const large = "${'x'.repeat(200_000)}";`), { author: TEST_AUTHOR });
+    const parse = JSON.parse;
+    const steps: string[] = [];
+    const pages = core.assets.pages({ transferables: true }, 64, 100_000);
+    JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
+      if (text.length > 100_000) steps.push('parsed the large document');
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      for (const page of pages) steps.push(page.length === 0 ? 'empty page' : `page of ${page.map((asset) => (asset.id === large.id ? 'large' : asset.id === small.id ? 'small' : '?')).join(', ')}`);
+    } finally {
+      JSON.parse = parse;
+    }
+    // Newest first: the large one, alone, its empty page before its parse; then the small one.
+    assert.deepEqual(steps, ['empty page', 'parsed the large document', 'page of large', 'page of small']);
+    const searched = core.assets.searches.searchPagesWithFilters({}, { transferables: true, pseudo: false });
+    assert.deepEqual([...searched.pages].flat().map((entry) => entry.identifier).sort(), [small.id, large.id].sort(), 'a search with empty pages answers every asset');
+  }));
