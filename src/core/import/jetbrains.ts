@@ -29,8 +29,35 @@ interface Template {
 
 /** Whether a file's text is XML whose root is a template set (what a JetBrains templates folder holds). */
 export function isJetbrainsTemplates(text: string): boolean {
-  const head = text.slice(0, 4096);
-  return head.trimStart().startsWith('<') && /<templateSet[\s>/]/.test(head);
+  const root = rootElementAt(text);
+  return root !== undefined && /^<templateSet[\s>/]/.test(text.slice(root, root + 13));
+}
+
+/**
+ * Where the root element of an XML document starts: past its declaration, comments, processing
+ * instructions and doctype (internal subset included), however long they are; undefined when the
+ * text is not XML. Each step searches forward from the last, so the scan is linear.
+ */
+function rootElementAt(text: string): number | undefined {
+  let at = 0;
+  for (;;) {
+    // `\s` takes a byte-order mark too.
+    while (at < text.length && /\s/.test(text[at]!)) at++;
+    if (text[at] !== '<') return undefined;
+    const skip = text.startsWith('<?', at) ? '?>' : text.startsWith('<!--', at) ? '-->' : text.startsWith('<!', at) ? doctypeEnd(text, at) : undefined;
+    if (skip === undefined) return at;
+    const end = text.indexOf(skip, at + 2);
+    if (end < 0) return undefined;
+    at = end + skip.length;
+  }
+}
+
+/** What ends the doctype at `at`: `]>` when it has an internal subset (whose declarations hold `>`), else `>`. */
+function doctypeEnd(text: string, at: number): string {
+  // Looked for up to the first `>` only (its own scan, as far as the next step's), so many
+  // declarations in a row cost no more than the text.
+  for (let k = at; k < text.length && text[k] !== '>'; k++) if (text[k] === '[') return ']>';
+  return '>';
 }
 
 export function parseJetbrains(file: string, text: string): ParsedFile {

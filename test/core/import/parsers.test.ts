@@ -167,6 +167,17 @@ test('JetBrains live templates: the abbreviation as prefix, variables as tab sto
   assert.deepEqual(parsed.failures, [{ source: 'jetbrains-templates.xml › broken', reason: 'the template has no value' }]);
 });
 
+test('a template set is known by its root element, past a declaration, comments and a doctype of any length', () => {
+  const set = '<templateSet group="g"><template name="t" value="x" description="d"/></templateSet>';
+  const licence = `<!--\n${'Licensed under the Apache License, Version 2.0.\n'.repeat(200)}-->`;
+  for (const text of [`\uFEFF<?xml version="1.0" encoding="UTF-8"?>\n${licence}\n${set}`, `<!DOCTYPE templateSet [<!ENTITY e "v">]>\n<?pi x?>${set}`]) {
+    assert.equal(parseImportFile('t.xml', text).format, 'jetbrains', text.slice(0, 40));
+  }
+  // A project holding a template set is not one.
+  assert.throws(() => parseImportFile('pom.xml', `<project>${set}</project>`), /not a file Satchel imports/);
+  assert.throws(() => parseImportFile('t.xml', '<!-- never closed <templateSet>'), /not a file Satchel imports/);
+});
+
 test('XML that is not a template set, or not well-formed, is refused whole; entities are not expanded', () => {
   assert.throws(() => parseImportFile('pom.xml', '<project><x/></project>'), (error) => error instanceof ImportFormatError && /not a file Satchel imports/.test(error.message));
   assert.throws(() => parseImportFile('t.xml', '<templateSet><template name="t" value="x"></templateSet>'), /not well-formed XML/);
