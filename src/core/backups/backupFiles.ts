@@ -93,12 +93,21 @@ export function pruneBackups(dataDir: string, reason: string, keep: number): str
   return removed;
 }
 
-/** Partial copies an interrupted backup left behind. */
+/**
+ * Partial copies an interrupted backup left behind. One that cannot be removed is left for the next
+ * backup: on Windows, the copy process of a host that was killed may still hold its file open, and
+ * a new backup, under another name, must not fail for it.
+ */
 export function removePartials(dataDir: string): void {
   const dir = backupsDir(dataDir);
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
-    if (/\.partial(-wal|-shm|-journal)?$/.test(name)) rmSync(join(dir, name), { force: true });
+    if (!/\.partial(-wal|-shm|-journal)?$/.test(name)) continue;
+    try {
+      rmSync(join(dir, name), { force: true });
+    } catch {
+      // In use or not a file: left, and tried again at the next backup.
+    }
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Satchel, allMigrations } from '../../../src/core/satchel.ts';
@@ -68,6 +68,22 @@ test('a backup on request is one private, self-contained file holding every asse
     const ids = (rows: unknown[]): string[] => rows.map((row) => (row as { id: string }).id).sort();
     assert.deepEqual(ids(rowsOf(backup.path, 'SELECT id FROM assets')), [...core.assets.identifiers()].sort());
     assert.deepEqual(parseBackupName(backup.name)?.reason, 'manual');
+  } finally {
+    await done(core);
+  }
+});
+
+test('partial copies left behind are removed before a backup; one that cannot be removed (a killed host\'s copy still holding it, on Windows) does not stop it', async () => {
+  const core = await seeded(3);
+  try {
+    const dir = backupsDir(core.dataDir);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'satchel-manual-2020-01-01T00-00-00.000Z.db.partial'), 'half a copy');
+    // A directory stands for a file that cannot be removed: rmSync without `recursive` refuses it.
+    mkdirSync(join(dir, 'satchel-import-2020-01-01T00-00-00.000Z.db.partial'));
+    const backup = await core.backups.takeOnRequest();
+    assert.equal(backup.summary.assets, 3);
+    assert.deepEqual(readdirSync(dir).sort(), [backup.name, 'satchel-import-2020-01-01T00-00-00.000Z.db.partial'].sort());
   } finally {
     await done(core);
   }
