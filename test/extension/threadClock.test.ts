@@ -20,17 +20,30 @@ test("time on a core is this thread's: it sleeps 40 ms while another thread of t
 });
 
 test('a busy thread is on a core or waiting for one for all of its wall time, and never on a core longer than the wall time', () => {
-  const start = readThreadClock();
-  let spin = 0;
-  while (performance.now() - start.wallMs < 30) spin++;
-  const span = since(start);
-  assert.ok(spin > 0);
-  assert.ok(span.cpuMs! > 0 && span.cpuMs! <= span.wallMs + 1, JSON.stringify(span));
+  /** 30 ms of spinning, checked for what must hold every time: never on a core, nor on a core and waiting, longer than the wall time. */
+  const busy = (): ReturnType<typeof since> => {
+    const start = readThreadClock();
+    let spin = 0;
+    while (performance.now() - start.wallMs < 30) spin++;
+    const span = since(start);
+    assert.ok(spin > 0);
+    assert.ok(span.cpuMs! > 0 && span.cpuMs! <= span.wallMs + 1, JSON.stringify(span));
+    if (process.platform === 'linux') {
+      assert.equal(typeof span.waitedMs, 'number');
+      assert.ok(span.cpuMs! + span.waitedMs! <= span.wallMs + 6, JSON.stringify(span));
+    }
+    return span;
+  };
+  const spans = [busy()];
   if (process.platform !== 'linux') return;
   // Linux: what the loop did not run it waited (for a core, on a loaded machine), and the three parts agree.
-  assert.equal(typeof span.waitedMs, 'number');
-  assert.ok(span.cpuMs! + span.waitedMs! >= span.wallMs - 6, JSON.stringify(span));
-  assert.ok(span.cpuMs! + span.waitedMs! <= span.wallMs + 6, JSON.stringify(span));
+  // A thread the kernel puts to sleep meanwhile (a page fault served from disk, memory reclaimed on a
+  // loaded machine) is neither on a core nor waiting for one: once in a CI run the unit suite saw 30 ms
+  // of wall time as 8.6 on a core and 13.3 waiting. Clocks read wrongly (units, the wrong thread) would
+  // disagree every time; three tries in a row must not all.
+  const agree = (span: ReturnType<typeof since>): boolean => span.cpuMs! + span.waitedMs! >= span.wallMs - 6;
+  while (!agree(spans.at(-1)!) && spans.length < 3) spans.push(busy());
+  assert.ok(spans.some(agree), JSON.stringify(spans));
 });
 
 test('two spans add part by part; a part one of them lacks is unknown in the sum', () => {
