@@ -49,11 +49,13 @@ const fence = /^ {0,3}(```|~~~)[\w+#.-]*\s*$/m;
 /** A YAML line: `key:` or `key: value`, or a list item, not ending as code lines do. */
 const yamlLine = /^\s*(- +)?(("[^"]*"|'[^']*'|[\w.$/-]+)\s*:(\s+[^\s].*)?|- +.*)$/;
 
+const isYamlLine = (line: string): boolean => yamlLine.test(line) && !/[;{(,]\s*$/.test(line);
+
 /** Most of the lines are YAML's and none are code's: YAML, whatever the models read. */
 function looksLikeYaml(text: string): boolean {
   const lines = text.split('\n').filter((line) => line.trim() !== '' && !/^\s*#/.test(line));
   if (lines.length < 3) return false;
-  const yaml = lines.filter((line) => yamlLine.test(line) && !/[;{(,]\s*$/.test(line)).length;
+  const yaml = lines.filter(isYamlLine).length;
   return yaml >= lines.length * 0.8 && lines.some((line) => /^\s*[\w.-]+:(\s|$)/.test(line));
 }
 
@@ -67,5 +69,7 @@ export function correctedBySyntax(text: string, specific: ClassificationSpecific
   if (fence.test(text)) return 'md';
   // Lines that are all `key: value` or list items: YAML (7 right, 1 wrong: a Markdown list of `key: value`).
   if (looksLikeYaml(text)) return 'yaml';
+  // A line or two of `key: value` without a brace or a semicolon is YAML, not CSS's declarations (issue 31, one to three lines).
+  if (specific === 'css' && !/[{};]/.test(text) && text.split('\n').every((line) => line.trim() === '' || isYamlLine(line))) return 'yaml';
   return corrections.find(({ from, syntax }) => from.includes(specific) && syntax.test(text))?.to ?? specific;
 }

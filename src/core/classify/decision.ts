@@ -13,7 +13,7 @@
 import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { combine, tunedCombination, type Combination, type ExtraScores, type ModelGuess } from './combination.ts';
 import { correctedBySyntax } from './corrections.ts';
-import { classifyWithFallback, looksLikeCommandLine, looksLikeProse, looksLikeSqlStatement } from './fallbackClassifier.ts';
+import { classifyWithFallback, ruledBeforeModels } from './fallbackClassifier.ts';
 import type { TokenModel } from './tokenModel.ts';
 import { loadTokenModel, readTokenModel } from './tokenModelFile.ts';
 
@@ -47,7 +47,6 @@ export const sureWithoutModel = 0.6;
 export function standsWithoutModel(alone: LanguageGuess, sure = sureWithoutModel): boolean {
   return alone.source !== 'tokens' || alone.confidence >= sure;
 }
-const markdownList = /^ {0,3}([-*+]|\d{1,3}[.)]) +\S/m;
 /** Markdown's own marks: a heading, a list item, a quote, a table row, emphasis, a link or image, code spans, a rule, a comment. */
 const markdownSyntax = /^ {0,3}(#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>|\||={3,}\s*$|-{3,}\s*$|```|~~~)|\*\*\S|__\S|\]\(|`[^`\n]+`|<!--/m;
 
@@ -157,10 +156,8 @@ export function chooseLanguage(
   if (isBlank(text)) return { specific: 'txt', confidence: 0, source: 'default' };
   const head = text.slice(0, 3_000);
   // guesslang has no "plain text" class and the token model none either.
-  // Sentences in a Markdown list (`- item`, `1. item`) are a Markdown document's, not a plain note's.
-  if (looksLikeProse(head)) return { specific: markdownList.test(head) ? 'md' : 'txt', confidence: 0.5, source: 'fallback' };
-  if (looksLikeCommandLine(head)) return { specific: 'sh', confidence: 0.6, source: 'fallback' };
-  if (looksLikeSqlStatement(head)) return { specific: 'sql', confidence: 0.6, source: 'fallback' };
+  const ruled = ruledBeforeModels(head);
+  if (ruled !== undefined) return { ...ruled, source: 'fallback' };
   if (isJson(text)) return { specific: 'json', confidence: 0.9, source: 'fallback' };
   const scores = model.score(text);
   if (scores.known < minKnownTokens) return { ...classifyWithFallback(text), source: 'fallback' };

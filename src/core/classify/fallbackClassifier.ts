@@ -57,11 +57,30 @@ const text: FallbackGuess = { specific: 'txt', confidence: 0.5 };
  */
 const fallbackMaxLength = 3_000;
 
+/** Sentences in a Markdown list (`- item`, `1. item`) are a Markdown document's, not a plain note's. */
+const markdownList = /^ {0,3}([-*+]|\d{1,3}[.)]) +\S/m;
+
+/**
+ * What the rules that run before any model say of a text's start: an SQL statement in capitals, a
+ * short run of shell commands that shows a shell's marks, prose (text, or Markdown when it is a list),
+ * then a short run of commands or an SQL statement without those signs; undefined leaves it to the
+ * models. The first two come before prose because a command's quoted message (`echo "Not found."`)
+ * and a statement's values (`INSERT INTO t VALUES (1, 'Adult');`) read as sentences too.
+ */
+export function ruledBeforeModels(head: string): FallbackGuess | undefined {
+  if (looksLikeSqlInCapitals(head)) return { specific: 'sql', confidence: 0.6 };
+  const commandRun = looksLikeCommandLine(head);
+  if (commandRun && shellMarks.test(head)) return { specific: 'sh', confidence: 0.6 };
+  if (looksLikeProse(head)) return { specific: markdownList.test(head) ? 'md' : 'txt', confidence: 0.5 };
+  if (commandRun) return { specific: 'sh', confidence: 0.6 };
+  if (looksLikeSqlStatement(head)) return { specific: 'sql', confidence: 0.6 };
+  return undefined;
+}
+
 export function classifyWithFallback(snippet: string): FallbackGuess {
   const head = headOf(snippet);
-  if (looksLikeProse(head)) return text;
-  if (looksLikeCommandLine(head)) return { specific: 'sh', confidence: 0.6 };
-  if (looksLikeSqlStatement(head)) return { specific: 'sql', confidence: 0.6 };
+  const ruled = ruledBeforeModels(head);
+  if (ruled !== undefined) return ruled.specific === 'md' ? text : ruled;
   const result = hljs.highlightAuto(head, subset);
   const name = result.language;
   const relevance = result.relevance;
@@ -76,8 +95,11 @@ const commands =
   'ls|cd|grep|cat|echo|npm|npx|yarn|pnpm|git|curl|wget|docker|kubectl|mkdir|rm|cp|mv|chmod|chown|pip3?|' +
   'brew|apt|apt-get|ssh|scp|rsync|tar|find|sed|awk|make|cargo|go|node|python3?|systemctl|journalctl|ps|kill|' +
   'touch|ln|source|which|head|tail|xargs|sort|uniq|wc|du|df|tee';
-// `export` only as an assignment: `export function f()` is JavaScript, `export PATH=…` is shell.
-const commandLine = new RegExp(`^\\s*(\\$\\s+)?(sudo\\s+)?((${commands})(\\s|$)|export\\s+[A-Za-z_][A-Za-z0-9_]*=)`);
+// `export` only as an assignment: `export function f()` is JavaScript, `export PATH=…` is shell. A
+// command's name given a value (`df = pd.read_csv(…)`, `df <- read.csv(…)`, `head += 1`) is code.
+const commandLine = new RegExp(`^\\s*(\\$\\s+)?(sudo\\s+)?((${commands})(?!\\s*(=(?!=)|<-|[-+*/:]=))(\\s|$)|export\\s+[A-Za-z_][A-Za-z0-9_]*=)`);
+/** What a command shows and a sentence does not: quotes, variables, pipes, redirections, flags, paths, a dot inside a word. */
+const shellMarks = /["'$|<>;&*~=/\\]|(^|\s)--?\w|\.(?!\s|$)/m;
 
 /**
  * A short run of shell commands (`ls -la | grep x`, `$ npm install`): the subset's grammars score
@@ -88,7 +110,12 @@ export function looksLikeCommandLine(snippet: string): boolean {
   return lines.length > 0 && lines.length <= 3 && lines.every((line) => commandLine.test(line));
 }
 
-const sqlVerb = /^\s*(SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIEW|UNIQUE\s+INDEX)|ALTER\s+TABLE|DROP\s+(TABLE|INDEX|VIEW)|WITH\s+\w+\s+AS)\b/;
+/** An SQL verb and its clause in capitals (`INSERT INTO … VALUES`): SQL whatever else the text holds. */
+export function looksLikeSqlInCapitals(snippet: string): boolean {
+  return sqlVerb.test(snippet) && sqlClause.test(snippet);
+}
+
+const sqlVerb = /^\s*(SELECT|INSERT\s+(IGNORE\s+)?INTO|UPDATE|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIEW|UNIQUE\s+INDEX)|ALTER\s+TABLE|DROP\s+(TABLE|INDEX|VIEW)|WITH\s+\w+\s+AS)\b/;
 const sqlClause = /\b(FROM|SET|VALUES|TABLE|INDEX|VIEW|AS)\b/;
 
 /**
@@ -97,7 +124,7 @@ const sqlClause = /\b(FROM|SET|VALUES|TABLE|INDEX|VIEW|AS)\b/;
  */
 export function looksLikeSqlStatement(snippet: string): boolean {
   const upper = snippet.toUpperCase();
-  const shouting = sqlVerb.test(snippet) && sqlClause.test(snippet);
+  const shouting = looksLikeSqlInCapitals(snippet);
   const terminated = /^\s*SELECT\b[^;]*;\s*$/i.test(snippet);
   return shouting || terminated || (/[;*=]/.test(snippet) && sqlVerb.test(upper) && sqlClause.test(upper));
 }
@@ -125,7 +152,15 @@ export function markupKind(snippet: string): ClassificationSpecific {
 // Characters that ordinary sentences rarely contain, and command-line flags.
 const codeMarks = /[{}[\];=<>$\\|&^~`#*_/@+]|(^|\s)--?[a-z]/gi;
 const words = /[\p{L}'’]+/gu;
-const codeLineStart = /^\s*((import|from|def|class|let|val|var|fn|func|function|return|package|use|module|data|type|local|end|include|require)\b|-?\s*[\w.-]+:(\s|$))/;
+const codeKeyword =
+  'import|from|def|class|let|val|var|fn|func|function|return|package|use|using|namespace|module|data|type|local|end|include|require|requires|' +
+  'alias|autoload|case|else|elif|elsif|echo|say|puts|print|printf|throw|raise|yield|await|const|static|public|private|protected|internal|global|' +
+  'struct|enum|interface|impl|pub|break|continue|try|except|finally|done|fi';
+// PowerShell's approved verbs, as a cmdlet's name starts (`Write-Host`, `Get-ChildItem`).
+const cmdlet = '(Get|Set|New|Remove|Write|Read|Add|Clear|Invoke|Start|Stop|Test|Import|Export|Out|Select|Where|ForEach|Format|Convert|ConvertTo|ConvertFrom|Update|Install|Uninstall|Register|Enable|Disable|Wait|Join|Split|Measure|Sort|Group|Copy|Move|Rename|Push|Pop|Resolve|Restart|Show|Find|Save|Compare|Expand|Send|Receive|Use|Trace|Debug)-[A-Z]\\w*';
+const codeLineStart = new RegExp(`^\\s*((${codeKeyword})\\b|${cmdlet}\\b|-?\\s*[\\w.-]+:(\\s|$))`);
+/** A line alone is code when it opens with a keyword or a cmdlet, or is a key in lower case given a value (`runs-on: ubuntu-latest`). */
+const codeLineAlone = new RegExp(`^\\s*((${codeKeyword})\\b|${cmdlet}\\b|-?\\s*[a-z][\\w.-]*:(\\s|$))`);
 
 /**
  * Sentences rather than code or markup: mostly words, almost no code punctuation, and either
@@ -144,6 +179,7 @@ export function looksLikeProse(snippet: string): boolean {
   if (/\b[a-z]+[A-Z]\w*\b|\w\(|\)\s*$|^\s*("""|''')/m.test(trimmed)) return false;
   // Lines of `import Data.List`, `local x`, `key: value`: code and YAML read as words too.
   const lines = trimmed.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length === 1 && codeLineAlone.test(lines[0]!)) return false;
   const codeLines = lines.filter((line) => codeLineStart.test(line)).length;
   if (lines.length >= 2 && codeLines >= lines.length / 2) return false;
   return /[.!?:,]/.test(trimmed) || wordList.length >= 12;

@@ -9,8 +9,8 @@ export const benchLanguages = [
 export interface BenchSnippet {
   /** The ClassificationSpecific its file's extension means. */
   readonly language: string;
-  /** short: 4–12 lines; medium: 15–40. */
-  readonly size: 'short' | 'medium';
+  /** short: 4–12 lines; medium: 15–40; line: 1–3 lines a user would save alone (extract.ts, SIZES=lines). */
+  readonly size: 'short' | 'medium' | 'line';
   /** package/path:first line */
   readonly source: string;
   readonly text: string;

@@ -6,12 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readBenchSet } from './benchSet.ts';
+import { readBenchSet, type BenchSnippet } from './benchSet.ts';
 import { insideEmbeddedBlock } from './embedded.ts';
 
 const [corpus, setFile] = process.argv.slice(2);
 if (!corpus || !setFile) throw new Error('usage: embeddedCount.ts CORPUS SET.json');
-const affected = new Map<string, { short: number; medium: number }>();
+const affected = new Map<string, Record<BenchSnippet['size'], number>>();
 let total = 0;
 for (const snippet of readBenchSet(setFile)) {
   const colon = snippet.source.lastIndexOf(':');
@@ -20,11 +20,11 @@ for (const snippet of readBenchSet(setFile)) {
   const length = snippet.text.split('\n').length - 1;
   if (lines.slice(start, start + length).join('\n') !== snippet.text.slice(0, -1)) throw new Error(`${snippet.source} differs from the corpus`);
   if (!insideEmbeddedBlock(lines, snippet.language, start, length)) continue;
-  const counts = affected.get(snippet.language) ?? { short: 0, medium: 0 };
+  const counts = affected.get(snippet.language) ?? { short: 0, medium: 0, line: 0 };
   counts[snippet.size]++;
   affected.set(snippet.language, counts);
   total++;
   if (process.env['LIST'] === '1') console.log(`  ${snippet.language} ${snippet.size} ${snippet.source}`);
 }
-for (const [language, { short, medium }] of affected) console.log(`${language}: ${short + medium} (short ${short}, medium ${medium})`);
+for (const [language, { short, medium, line }] of affected) console.log(`${language}: ${short + medium + line} (short ${short}, medium ${medium}, one to three lines ${line})`);
 console.log(`${total} windows inside an embedded block`);

@@ -13,6 +13,8 @@
  * Label rules, decided from the file alone: a file whose shebang or modeline names another language
  * is left out (statesOtherLanguage), and so is a window wholly inside an embedded block of another
  * language, an HTML page's style or script or a Markdown fence (embedded.ts).
+ * SIZES=lines: windows of one to three whole lines instead (windows.ts's usableLines), what people
+ * save as one-liners; scored apart from the 4–40-line sets (docs/languages.md, "One to three lines").
  * EMBEDDED_RULE=relabel (training cuts only, never a set that is scored): the same cut as with the
  * rule, plus each window it left out labelled with its block's language (style → css, script → js,
  * a fence → the language its info string names) when that is one of the cut's languages.
@@ -21,7 +23,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchLanguages, type BenchSnippet } from './benchSet.ts';
 import { embeddedBlockAround, type EmbeddedBlock } from './embedded.ts';
-import { generator, usable } from './windows.ts';
+import { dedented, generator, usable, usableLines } from './windows.ts';
 import { languageStatedInText } from '../../../src/core/classify/hints.ts';
 import { languageOf } from '../../../src/core/classify/languages.ts';
 
@@ -123,7 +125,10 @@ function main(): void {
       byPackage.set(pkg.id, [...(byPackage.get(pkg.id) ?? []), relative]);
     }
   }
-  const seed = firstSeed[wanted] + (perClassArg === undefined ? 0 : perClass);
+  // SIZES=lines cuts windows of one to three lines instead, from a generator of their own.
+  const lineCut = process.env['SIZES'] === 'lines';
+  const sizes = lineCut ? ([['line', 1, 3]] as const) : ([['short', 4, 12], ['medium', 15, 40]] as const);
+  const seed = firstSeed[wanted] + (perClassArg === undefined ? 0 : perClass) + (lineCut ? 5_000 : 0);
   const random = generator(seed);
   // A window the embedded-block rule leaves out is replaced from a generator of its own, so the main
   // generator draws what it drew without the rule and no other window changes (EMBEDDED_RULE=off
@@ -144,7 +149,8 @@ function main(): void {
     const byPackage = files.get(language);
     if (byPackage === undefined) throw new Error(`no ${wanted} package has ${language}`);
     const ids = [...byPackage.keys()];
-    for (const [size, min, max] of [['short', 4, 12], ['medium', 15, 40]] as const) {
+    for (const [size, min, max] of sizes) {
+      const usableWindow = size === 'line' ? usableLines : usable;
       const draw = (next: () => number, replacing: boolean): Drawn | undefined => {
         const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
         // A package first, so one big package does not make up a language.
@@ -155,9 +161,10 @@ function main(): void {
         if (lines.length < length) return undefined;
         const start = Math.floor(next() * (lines.length - length + 1));
         const window = lines.slice(start, start + length);
-        const text = `${window.join('\n')}\n`;
+        // A line or three is saved from its first character: the indentation common to the window goes.
+        const text = `${(size === 'line' ? dedented(window) : window).join('\n')}\n`;
         // Checked after every draw of the generator, so a file left out changes only its own windows.
-        if (!usable(window) || text.includes('\u0000') || seen.has(text) || (replacing && replacements.has(text)) || statesOtherLanguage(lines, language)) {
+        if (!usableWindow(window) || text.includes('\u0000') || seen.has(text) || (replacing && replacements.has(text)) || statesOtherLanguage(lines, language)) {
           return undefined;
         }
         const snippet = { language, size, source: `${id}/${file}:${start + 1}`, text };

@@ -27,7 +27,7 @@ function timeFigures(times: readonly number[]): string {
 
 async function measure(classifier: LanguageClassifier, snippets: readonly BenchSnippet[], withHints: boolean): Promise<void> {
   const overall: Tally = { right: 0, all: 0 };
-  const bySize: Record<string, Tally> = { short: { right: 0, all: 0 }, medium: { right: 0, all: 0 } };
+  const bySize = new Map<string, Tally>();
   const byLanguage = new Map<string, Tally>(benchLanguages.map((language) => [language, { right: 0, all: 0 }]));
   const confusions = new Map<string, number>();
   const sources = new Map<string, number>();
@@ -39,14 +39,16 @@ async function measure(classifier: LanguageClassifier, snippets: readonly BenchS
     times.push(performance.now() - started);
     // `pm`, `yml`, `h` are the file-name spellings of Perl, YAML and C.
     const right = (languageOf(guess.specific)?.specific ?? guess.specific) === snippet.language ? 1 : 0;
-    for (const tally of [overall, bySize[snippet.size]!, byLanguage.get(snippet.language)!]) {
+    const sized = bySize.get(snippet.size) ?? { right: 0, all: 0 };
+    bySize.set(snippet.size, sized);
+    for (const tally of [overall, sized, byLanguage.get(snippet.language)!]) {
       tally.right += right;
       tally.all++;
     }
     sources.set(guess.source, (sources.get(guess.source) ?? 0) + 1);
     if (!right) confusions.set(`${snippet.language}→${guess.specific}`, (confusions.get(`${snippet.language}→${guess.specific}`) ?? 0) + 1);
   }
-  console.log(`\n${withHints ? 'with the file name as hint' : 'no hints'}: overall ${percent(overall)} (${overall.right}/${overall.all}), short ${percent(bySize.short!)}, medium ${percent(bySize.medium!)}; ${timeFigures(times)}`);
+  console.log(`\n${withHints ? 'with the file name as hint' : 'no hints'}: overall ${percent(overall)} (${overall.right}/${overall.all}), ${[...bySize].map(([size, tally]) => `${size} ${percent(tally)}`).join(', ')}; ${timeFigures(times)}`);
   console.log(`decided by ${[...sources].map(([source, count]) => `${source} ${count}`).join(', ')}`);
   console.log(`| language | accuracy |\n|---|---|\n${[...byLanguage].map(([language, tally]) => `| ${language} | ${percent(tally)} |`).join('\n')}`);
   const worst = [...confusions].sort((a, b) => b[1] - a[1]).slice(0, 15);

@@ -11,6 +11,7 @@
 import { tokensOf } from '../../../src/core/classify/tokenModel.ts';
 import type { BenchSnippet } from './benchSet.ts';
 import { lcg, shuffle } from './seeded.ts';
+import { dedented, usableLines } from './windows.ts';
 
 /**
  * Passes over the examples: 8 rather than 5 gave +0.2 points, +0.3 on short snippets, out of fold (tune.ts).
@@ -36,7 +37,34 @@ export function withShortWindows(snippets: readonly BenchSnippet[]): BenchSnippe
       windows.push({ ...snippet, size: 'short', text: `${lines.slice(start, start + length).join('\n')}\n` });
     }
   }
-  return [...snippets, ...windows];
+  return [...snippets, ...windows, ...lineWindows(snippets)];
+}
+
+/**
+ * LINE_WINDOWS=N: also N windows of one to three whole lines of each snippet (windows.ts's
+ * usableLines, up to 20 tries each), what people save as one-liners; from a generator of their own,
+ * so the short windows above are drawn as without them.
+ */
+const lineWindowsEach = Number(process.env['LINE_WINDOWS'] ?? 0);
+
+function lineWindows(snippets: readonly BenchSnippet[]): BenchSnippet[] {
+  const random = lcg(199);
+  const windows: BenchSnippet[] = [];
+  for (const snippet of snippets) {
+    const lines = snippet.text.replace(/\n$/, '').split('\n');
+    for (let k = 0; k < lineWindowsEach; k++) {
+      for (let tries = 0; tries < 20; tries++) {
+        const length = 1 + Math.floor(random() * 3);
+        if (lines.length < length) break;
+        const start = Math.floor(random() * (lines.length - length + 1));
+        const window = lines.slice(start, start + length);
+        if (!usableLines(window)) continue;
+        windows.push({ ...snippet, size: 'line', text: `${dedented(window).join('\n')}\n` });
+        break;
+      }
+    }
+  }
+  return windows;
 }
 
 export interface TrainedWeights {

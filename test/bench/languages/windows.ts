@@ -23,3 +23,29 @@ export function usable(lines: readonly string[]): boolean {
   return comments <= filled.length * 0.5;
 }
 
+
+const openers = '([{';
+const closers = ')]}';
+
+/**
+ * A line or three someone would save alone (the `lines` cut, extract.ts): every line code, not a
+ * comment or a blank; at least 20 characters besides spaces (guesslang's least), no line over 200;
+ * and whole: its brackets close in order within it, so no window is the tail of a call or a block.
+ */
+export function usableLines(lines: readonly string[]): boolean {
+  if (lines.some((line) => line.trim() === '' || line.length > 200 || commentLine.test(line))) return false;
+  const text = lines.join('\n');
+  if (text.replace(/\s/g, '').length < 20) return false;
+  const open: string[] = [];
+  for (const ch of text) {
+    if (openers.includes(ch)) open.push(ch);
+    else if (closers.includes(ch) && open.pop() !== openers[closers.indexOf(ch)]) return false;
+  }
+  return open.length === 0;
+}
+
+/** The lines without the indentation common to them: a line or three is saved from its first character. */
+export function dedented(lines: readonly string[]): string[] {
+  const indent = Math.min(...lines.map((line) => /^[ \t]*/.exec(line)![0].length));
+  return lines.map((line) => line.slice(indent));
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { correctedBySyntax } from '../../../src/core/classify/corrections.ts';
 import { tokensOf } from '../../../src/core/classify/tokenModel.ts';
 import { chooseLanguage } from '../../../src/core/classify/decision.ts';
-import { looksLikeProse } from '../../../src/core/classify/fallbackClassifier.ts';
+import { looksLikeCommandLine, looksLikeProse } from '../../../src/core/classify/fallbackClassifier.ts';
 
 test('a code fence inside the text makes it Markdown, whatever the code is', () => {
   const readme = 'Install it, then:\n\n```js\nconst acorn = require("acorn");\nacorn.parse(code);\n```\n';
@@ -56,4 +56,36 @@ test('sentences in a Markdown list are Markdown, plain sentences text, a docstri
   assert.equal(chooseLanguage(list, []).specific, 'md');
   assert.equal(chooseLanguage('This module holds the source of features which are not included by default.\nThe artifacts are not deployed.\n', []).specific, 'txt');
   assert.equal(looksLikeProse('    Returns a tuple of the keychain and the path to the temporary\n    directory that contains it.\n    """\n'), false);
+});
+
+// Lines cut from the tuning packages' files (extract.ts SIZES=lines), each read as text or the wrong
+// language before the rules below (issue 31, one to three lines).
+test('a line or three of code is not prose: imports, declarations, cmdlets, a key given a value', () => {
+  for (const line of ['import java.util.Objects;\n', 'package org.koin.core\n', 'using System.Collections.Generic;\n', 'global using Serilog.Configuration;\n', 'pub use lib::default::Default;\n', 'internal let inner: Inner\n', 'import Data.Tuple.Extra\n', 'Write-Output "build: Package version suffix is $suffix"\n', 'runs-on: ubuntu-latest\n', '    break\nexcept OSError as e:\n']) {
+    assert.equal(looksLikeProse(line), false, line);
+  }
+  assert.equal(chooseLanguage('import java.util.Objects;\n', []).specific, 'java');
+  assert.equal(chooseLanguage('using System.Collections.Generic;\n', []).specific, 'cs');
+  // A sentence is still one, a capitalised label before it included; so is a sentence that opens with a command's name.
+  for (const sentence of ['Note: the build takes about ten minutes.\n', 'make sure the tests pass before you push.\n', 'The release is signed, then published to npm.\n']) {
+    assert.equal(chooseLanguage(sentence, []).specific, 'txt', sentence);
+  }
+});
+
+test('a command with a quoted message and a statement with quoted values are shell and SQL, not sentences', () => {
+  assert.equal(chooseLanguage('echo "File not found. Did you run the Autobahn test script?"\n', []).specific, 'sh');
+  assert.equal(chooseLanguage('cd ..\necho "Formatting Swift sources in $(pwd)"\n', []).specific, 'sh');
+  assert.equal(chooseLanguage("INSERT INTO category (id, type) VALUES (2, 'Young Adult');\n", []).specific, 'sql');
+  assert.equal(chooseLanguage("INSERT IGNORE INTO types VALUES (1, 'cat');\n", []).specific, 'sql');
+  // A command's name given a value is a variable of code (`df`, `head`, `sort` are commands too).
+  assert.equal(looksLikeCommandLine("df = pd.read_csv('data.csv')\n"), false);
+  assert.equal(looksLikeCommandLine('ps <- ggplot(df, aes(x, y))\n'), false);
+  assert.equal(looksLikeCommandLine('head += 1\n'), false);
+  assert.equal(looksLikeCommandLine('df -h\n'), true);
+});
+
+test('a line or two of `key: value` without braces or semicolons is YAML, not CSS; declarations and struct fields are not', () => {
+  assert.equal(correctedBySyntax('theme: jekyll-theme-cayman\n', 'css'), 'yaml');
+  assert.equal(correctedBySyntax('border-width: 1px;\nborder-style: solid;\n', 'css'), 'css');
+  assert.equal(correctedBySyntax('width: u32,\nheight: u32,\n', 'css'), 'css');
 });
