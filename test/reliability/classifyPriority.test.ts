@@ -75,9 +75,10 @@ test('creates and MCP saves without a language do not wait for an import\'s clas
   // The model is loaded by a first create, as it is once anything was saved.
   await timedCreate('function warmUp(value) {\n  return value * 2;\n}\n');
   // A file that names no language: every snippet is asked of the classifier, and each is one the token
-  // model alone is unsure of (a plain assignment fits many languages), so guesslang's worker is asked too.
+  // model alone is unsure of (plain assignments fit many languages), so guesslang's worker is asked too
+  // (four lines: it is never asked of fewer).
   const snippets = Object.fromEntries(
-    Array.from({ length: IMPORTED }, (_, i) => [`Import ${i}`, { prefix: `i${i}`, body: `value_${i} = alpha + beta\nresult = value_${i} * ${i}\n` }]),
+    Array.from({ length: IMPORTED }, (_, i) => [`Import ${i}`, { prefix: `i${i}`, body: `value_${i} = alpha + beta\nresult = value_${i} * ${i}\ntotal = result + value_${i}\nlast = total\n` }]),
   );
   const probe = probeHealth(port, host);
   const importing = await startImport(JSON.stringify({ files: [{ name: 'snippets.code-snippets', content: JSON.stringify(snippets) }] }));

@@ -114,7 +114,7 @@ export class LanguageClassifier implements Disposable {
     // guesslang costs 20-70 ms a snippet, the token model well under one: it is asked only where
     // it can change the answer and the token model is unsure (docs/languages.md).
     const alone = chooseLanguage(text, [], await tokenModelReady());
-    if (standsWithoutModel(alone, this.sureWithoutModel)) return alone;
+    if (standsWithoutModel(alone, text, this.sureWithoutModel)) return alone;
     return (await this.askWorker(text.slice(0, modelMaxLength), options.priority ?? 'interactive')) ?? alone;
   }
 

@@ -62,7 +62,7 @@ const outcomes: Outcome[] = tune.map((snippet) => {
   const neural = neuralModels[1 - foldOf(packageOf(snippet))]!;
   if (stated !== undefined) return { snippet, alone: stated, sure: 1, stands: true, combined: stated };
   const alone = chooseLanguage(snippet.text, [], model, combination, neural);
-  const stands = standsWithoutModel(alone);
+  const stands = standsWithoutModel(alone, snippet.text);
   const combined = stands ? alone.specific : chooseLanguage(snippet.text, guessesOf.get(snippet)!, model, combination, neural).specific;
   return { snippet, alone: alone.specific, sure: alone.source === 'tokens' ? alone.confidence : 1, stands, combined };
 });

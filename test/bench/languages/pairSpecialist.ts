@@ -115,7 +115,7 @@ function run(trainFile: string, tuneFile: string, guesslangFile: string, foldPre
       seen = { first, second, margin };
       return undefined;
     });
-    return { decided: { answer: guess.specific, ...seen }, stands: standsWithoutModel(guess) };
+    return { decided: { answer: guess.specific, ...seen }, stands: standsWithoutModel(guess, snippet.text) };
   };
   const cases = tune.flatMap((snippet) => {
     if (languageStatedInText(snippet.text) !== undefined) return [];

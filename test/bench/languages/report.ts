@@ -34,8 +34,8 @@ function oldRule(text: string, guesses: readonly ModelGuess[]): ClassificationSp
 /** What LanguageClassifier.classify does: guesslang is asked only where the token model alone is unsure. */
 function gated(text: string, guesses: readonly ModelGuess[]): string {
   const alone = chooseLanguage(text, []);
-  asked += standsWithoutModel(alone) ? 0 : 1;
-  return (standsWithoutModel(alone) ? alone : chooseLanguage(text, guesses)).specific;
+  asked += standsWithoutModel(alone, text) ? 0 : 1;
+  return (standsWithoutModel(alone, text) ? alone : chooseLanguage(text, guesses)).specific;
 }
 let asked = 0;
 

@@ -52,7 +52,7 @@ function gated(set: readonly BenchSnippet[], answers: readonly ModelGuess[][]): 
   let asked = 0;
   const figures = accuracy((snippet, i) => {
     const alone = chooseLanguage(snippet.text, []);
-    if (standsWithoutModel(alone)) return alone.specific;
+    if (standsWithoutModel(alone, snippet.text)) return alone.specific;
     asked++;
     return chooseLanguage(snippet.text, answers[i]!).specific;
   }, set);

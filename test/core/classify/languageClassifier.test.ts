@@ -193,7 +193,7 @@ test('a crashed worker falls back, reloads on a later call, and gives up after r
   }
 });
 
-test('guesslang is asked only where the token model is unsure', async () => {
+test('guesslang is asked only where the token model is unsure, and never of one to three lines', async () => {
   // This worker crashes on any request, so whether it was asked shows in `loaded`.
   const classifier = new LanguageClassifier({ files: fake('crash-on-request') });
   try {
@@ -202,8 +202,12 @@ test('guesslang is asked only where the token model is unsure', async () => {
     assert.deepEqual([sure.specific, sure.source], ['go', 'tokens']);
     assert.ok(sure.confidence >= sureWithoutModel);
     assert.equal(classifier.loaded, true, 'the worker was not asked');
+    // One to three lines are never sent: guesslang is right on a quarter of them (docs/languages.md).
+    const short = await classifier.classify('value_0 = alpha + beta\nresult = value_0 * 0\n');
+    assert.ok(short.confidence < sureWithoutModel);
+    assert.equal(classifier.loaded, true, 'the worker was not asked of two lines');
     // Plain assignments fit many languages (test/reliability/classifyPriority.test.ts imports such snippets).
-    const unsure = await classifier.classify('value_0 = alpha + beta\nresult = value_0 * 0\n');
+    const unsure = await classifier.classify('value_0 = alpha + beta\nresult = value_0 * 0\ntotal = result + value_0\nlast = total\n');
     assert.ok(unsure.confidence < sureWithoutModel);
     assert.equal(classifier.loaded, false, 'the worker was asked');
   } finally {
@@ -249,10 +253,11 @@ test('an interactive snippet goes to the worker ahead of an import\'s queue, and
   try {
     await classifier.load();
     const settled: string[] = [];
-    const bulk = Array.from({ length: 30 }, (_, i) => classifier.classify(`bulk snippet number ${i} = ${i}`, { priority: 'bulk' }).then((guess) => (settled.push(`bulk ${i}`), guess)));
+    // Four lines each: fewer are never sent to the worker.
+    const bulk = Array.from({ length: 30 }, (_, i) => classifier.classify(`bulk snippet number ${i} = ${i}\n`.repeat(4), { priority: 'bulk' }).then((guess) => (settled.push(`bulk ${i}`), guess)));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
-    const interactive = await classifier.classify('interactive snippet = create()').then((guess) => (settled.push('interactive'), guess));
+    const interactive = await classifier.classify('interactive snippet = create()\n'.repeat(4)).then((guess) => (settled.push('interactive'), guess));
     const waited = performance.now() - started;
     const guesses = await Promise.all(bulk);
     const position = settled.indexOf('interactive');
