@@ -78,7 +78,7 @@ test('creates and MCP saves without a language do not wait for an import\'s clas
   // model alone is unsure of (plain assignments fit many languages), so guesslang's worker is asked too
   // (four lines: it is never asked of fewer).
   const snippets = Object.fromEntries(
-    Array.from({ length: IMPORTED }, (_, i) => [`Import ${i}`, { prefix: `i${i}`, body: `value_${i} = alpha + beta\nresult = value_${i} * ${i}\ntotal = result + value_${i}\nlast = total\n` }]),
+    Array.from({ length: IMPORTED }, (_, i) => [`Import ${i}`, { prefix: `i${i}`, body: `first = second_${i}\nthird = fourth\nfifth = sixth\nseventh = eighth\n` }]),
   );
   const probe = probeHealth(port, host);
   const importing = await startImport(JSON.stringify({ files: [{ name: 'snippets.code-snippets', content: JSON.stringify(snippets) }] }));

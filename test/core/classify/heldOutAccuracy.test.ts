@@ -18,6 +18,7 @@ const FLOOR = {
   tokens: { all: 0.912, short: 0.872 },
   gated: { all: 0.912, short: 0.872 },
   second: { all: 0.902, short: 0.869 },
+  lines: 0.708,
 };
 
 const snippets = readBenchSet();
@@ -100,4 +101,18 @@ test('the second held-out set (other packages, three a language, cut after the c
   // Its C++ comes partly from `.h` headers: the name reads as C, C++-only syntax makes it C++.
   const named = accuracy((snippet) => languageFromHints({ fileName: snippet.source.replace(/:\d+$/, '') }, snippet.text), second);
   assert.ok(named.all >= 0.985, `with the file name: ${named.all}`);
+});
+
+test('one to three lines of the second set’s packages (what people save as one-liners): the figure holds, guesslang never asked', (t) => {
+  const lines = readBenchSet(new URL('../../bench/languages/heldout2.lines.json', import.meta.url).pathname);
+  assert.equal(lines.length, 1000);
+  assert.ok(lines.every((snippet) => snippet.size === 'line' && snippet.text.trim().split('\n').length <= 3));
+  // No guesslang answers are stored for them: standsWithoutModel keeps it from being asked.
+  const { all } = accuracy((snippet) => {
+    const alone = chooseLanguage(snippet.text, []);
+    assert.ok(standsWithoutModel(alone, snippet.text), snippet.source);
+    return alone.specific;
+  }, lines);
+  t.diagnostic(`overall ${(100 * all).toFixed(1)}%`);
+  assert.ok(all >= FLOOR.lines, `overall ${all}`);
 });
