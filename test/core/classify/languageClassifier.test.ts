@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { LanguageClassifier } from '../../../src/core/classify/languageClassifier.ts';
-import { sureWithoutModel } from '../../../src/core/classify/decision.ts';
+import { standsWithoutModel, sureWithoutModel } from '../../../src/core/classify/decision.ts';
 import { snippets } from './snippets.ts';
 
 const goHandler = snippets.find((s) => s.name === 'go http handler')!.text;
@@ -90,6 +90,15 @@ test('decides the tricky cases the way a user expects', async () => {
   } finally {
     await classifier.unload();
   }
+});
+
+test('the lines that keep guesslang out are the text\'s own: blank lines around it do not count, blank lines inside do', () => {
+  const unsure = { specific: 'rb', confidence: 0.3, source: 'tokens' } as const;
+  assert.equal(standsWithoutModel(unsure, 'a = 1\nb = 2\nc = 3\n'), true, 'three lines');
+  assert.equal(standsWithoutModel(unsure, '\n\n  a = 1\nb = 2\nc = 3\n\n\n'), true, 'three lines between blank ones');
+  assert.equal(standsWithoutModel(unsure, 'a = 1\nb = 2\n\nc = 3\n'), false, 'four lines, one of them blank');
+  assert.equal(standsWithoutModel(unsure, 'a = 1\r\nb = 2\r\nc = 3\r\nd = 4'), false, 'four lines ended by CRLF');
+  assert.equal(standsWithoutModel({ ...unsure, confidence: sureWithoutModel }, 'a = 1\nb = 2\nc = 3\nd = 4\n'), true, 'sure');
 });
 
 test('load starts one worker thread and unload really stops it', async () => {
