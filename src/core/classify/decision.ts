@@ -13,7 +13,7 @@
 import type { ClassificationSpecific } from '../piecesTypes.ts';
 import { combine, tunedCombination, type Combination, type ExtraScores, type ModelGuess } from './combination.ts';
 import { correctedBySyntax } from './corrections.ts';
-import { classifyWithFallback, ruledBeforeModels } from './fallbackClassifier.ts';
+import { highlightJsGuess, ruledBeforeModels } from './fallbackClassifier.ts';
 import type { TokenModel } from './tokenModel.ts';
 import { loadTokenModel, readTokenModel } from './tokenModelFile.ts';
 
@@ -178,7 +178,7 @@ export function chooseLanguage(
   if (ruled !== undefined) return { ...ruled, source: 'fallback' };
   if (isJson(text)) return { specific: 'json', confidence: 0.9, source: 'fallback' };
   const scores = model.score(text);
-  if (scores.known < minKnownTokens) return { ...classifyWithFallback(text), source: 'fallback' };
+  if (scores.known < minKnownTokens) return { ...highlightJsGuess(text), source: 'fallback' };
   const combined = combine(scores, guesses, weights, (weights.extraWeight ?? 0) > 0 ? extra?.(text) : undefined);
   const specific = (combined.runnerUp !== undefined && pair?.(text, combined.specific, combined.runnerUp, combined.margin ?? 0)) || combined.specific;
   let corrected = correctedBySyntax(text, specific);

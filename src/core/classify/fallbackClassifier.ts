@@ -77,10 +77,16 @@ export function ruledBeforeModels(head: string): FallbackGuess | undefined {
   return undefined;
 }
 
+/** The rules, then highlight.js: the classifier before issue 31 where guesslang was unsure (report.ts scores it). */
 export function classifyWithFallback(snippet: string): FallbackGuess {
-  const head = headOf(snippet);
-  const ruled = ruledBeforeModels(head);
+  const ruled = ruledBeforeModels(headOf(snippet));
   if (ruled !== undefined) return ruled.specific === 'md' ? text : ruled;
+  return highlightJsGuess(snippet);
+}
+
+/** highlight.js alone, over the snippet's start (the rules already had their say: decision.ts). */
+export function highlightJsGuess(snippet: string): FallbackGuess {
+  const head = headOf(snippet);
   const result = hljs.highlightAuto(head, subset);
   const name = result.language;
   const relevance = result.relevance;
@@ -111,7 +117,7 @@ export function looksLikeCommandLine(snippet: string): boolean {
 }
 
 /** An SQL verb and its clause in capitals (`INSERT INTO … VALUES`): SQL whatever else the text holds. */
-export function looksLikeSqlInCapitals(snippet: string): boolean {
+function looksLikeSqlInCapitals(snippet: string): boolean {
   return sqlVerb.test(snippet) && sqlClause.test(snippet);
 }
 
@@ -158,9 +164,11 @@ const codeKeyword =
   'struct|enum|interface|impl|pub|break|continue|try|except|finally|done|fi';
 // PowerShell's approved verbs, as a cmdlet's name starts (`Write-Host`, `Get-ChildItem`).
 const cmdlet = '(Get|Set|New|Remove|Write|Read|Add|Clear|Invoke|Start|Stop|Test|Import|Export|Out|Select|Where|ForEach|Format|Convert|ConvertTo|ConvertFrom|Update|Install|Uninstall|Register|Enable|Disable|Wait|Join|Split|Measure|Sort|Group|Copy|Move|Rename|Push|Pop|Resolve|Restart|Show|Find|Save|Compare|Expand|Send|Receive|Use|Trace|Debug)-[A-Z]\\w*';
-const codeLineStart = new RegExp(`^\\s*((${codeKeyword})\\b|${cmdlet}\\b|-?\\s*[\\w.-]+:(\\s|$))`);
-/** A line alone is code when it opens with a keyword or a cmdlet, or is a key in lower case given a value (`runs-on: ubuntu-latest`). */
-const codeLineAlone = new RegExp(`^\\s*((${codeKeyword})\\b|${cmdlet}\\b|-?\\s*[a-z][\\w.-]*:(\\s|$))`);
+/** A line that opens with a keyword, a cmdlet or `key` (a YAML key or list item's) followed by `:`. */
+const codeLineWithKey = (key: string): RegExp => new RegExp(`^\\s*((${codeKeyword})\\b|${cmdlet}\\b|-?\\s*${key}:(\\s|$))`);
+const codeLineStart = codeLineWithKey('[\\w.-]+');
+/** A line alone is code only with its key in lower case (`runs-on: ubuntu-latest`; `Note: …` is a sentence). */
+const codeLineAlone = codeLineWithKey('[a-z][\\w.-]*');
 
 /**
  * Sentences rather than code or markup: mostly words, almost no code punctuation, and either
