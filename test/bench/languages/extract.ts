@@ -12,7 +12,9 @@
  * Deterministic: the same corpus gives the same snippets (seeded generator, sorted listings).
  * Label rules, decided from the file alone: a file whose shebang or modeline names another language
  * is left out (statesOtherLanguage), and so is a window wholly inside an embedded block of another
- * language, an HTML page's style or script or a Markdown fence (embedded.ts).
+ * language, an HTML page's style or script or a Markdown fence (embedded.ts), and so is a window
+ * mostly of lines that hold no code in the file's language, inside a block comment, a docstring or
+ * a data section (comments.ts; COMMENT_RULE=off cuts as before it).
  * SIZES=lines: windows of one to three whole lines instead (windows.ts's usableLines), what people
  * save as one-liners; scored apart from the 4–40-line sets (docs/languages.md, "One to three lines").
  * EMBEDDED_RULE=relabel (training cuts only, never a set that is scored): the same cut as with the
@@ -22,6 +24,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchLanguages, type BenchSnippet } from './benchSet.ts';
+import { commentLines } from './comments.ts';
 import { embeddedBlockAround, type EmbeddedBlock } from './embedded.ts';
 import { dedented, generator, usable, usableLines } from './windows.ts';
 import { languageStatedInText } from '../../../src/core/classify/hints.ts';
@@ -94,6 +97,8 @@ interface Drawn {
   readonly snippet: BenchSnippet;
   /** The embedded block of another language it lies wholly inside (embedded.ts), if the rule is on. */
   readonly embedded: EmbeddedBlock | undefined;
+  /** Mostly lines holding no code in its file's language (comments.ts), if that rule is on. */
+  readonly mostlyComment: boolean;
 }
 
 function walk(root: string, relative = ''): string[] {
@@ -130,7 +135,7 @@ function main(): void {
   const sizes = lineCut ? ([['line', 1, 3]] as const) : ([['short', 4, 12], ['medium', 15, 40]] as const);
   const seed = firstSeed[wanted] + (perClassArg === undefined ? 0 : perClass) + (lineCut ? 5_000 : 0);
   const random = generator(seed);
-  // A window the embedded-block rule leaves out is replaced from a generator of its own, so the main
+  // A window the embedded-block or the comment rule leaves out is replaced from a generator of its own, so the main
   // generator draws what it drew without the rule and no other window changes (EMBEDDED_RULE=off
   // cuts as before the rule). For that, `seen` holds every window the main generator drew, left out
   // or not, and the replacements are kept apart: a later main window equal to one is replaced too.
@@ -140,6 +145,7 @@ function main(): void {
   // A relabelled window is drawn from another language's files: fine to learn from, not to score.
   if (rule === 'relabel' && (wanted !== 'tune' || perClassArg === undefined)) throw new Error('EMBEDDED_RULE=relabel is for training cuts (tune with a count)');
   const embeddedRule = rule !== 'off';
+  const commentRule = (process.env['COMMENT_RULE'] ?? 'on') !== 'off';
   const languages = [...benchLanguages, ...extra.split(',').filter((name) => name !== '')];
   const relabelled: BenchSnippet[] = [];
   const snippets: BenchSnippet[] = [];
@@ -168,8 +174,10 @@ function main(): void {
           return undefined;
         }
         const snippet = { language, size, source: `${id}/${file}:${start + 1}`, text };
-        return { snippet, embedded: embeddedRule ? embeddedBlockAround(lines, language, start, length) : undefined };
+        const mostlyComment = commentRule && !usableWindow(window, commentLines(lines, language).slice(start, start + length));
+        return { snippet, embedded: embeddedRule ? embeddedBlockAround(lines, language, start, length) : undefined, mostlyComment };
       };
+      const kept = (candidate: Drawn): boolean => candidate.embedded === undefined && !candidate.mostlyComment;
       let made = 0;
       for (let tries = 0; made < perClass && tries < perClass * 200; tries++) {
         const drawn = draw(random, false);
@@ -178,10 +186,10 @@ function main(): void {
         // Only the main generator's windows are relabelled: those a cut without the rule teaches as this language.
         const block = drawn.embedded?.language;
         if (rule === 'relabel' && block !== undefined && languages.includes(block)) relabelled.push({ ...drawn.snippet, language: block });
-        let taken = drawn.embedded === undefined && !replacements.has(drawn.snippet.text) ? drawn : undefined;
+        let taken = kept(drawn) && !replacements.has(drawn.snippet.text) ? drawn : undefined;
         for (let spareTries = 0; taken === undefined && spareTries < perClass * 200; spareTries++) {
           const replacement = draw(spare, true);
-          if (replacement !== undefined && replacement.embedded === undefined) taken = replacement;
+          if (replacement !== undefined && kept(replacement)) taken = replacement;
         }
         if (taken === undefined) continue;
         if (taken !== drawn) replacements.add(taken.snippet.text);

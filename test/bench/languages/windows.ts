@@ -14,13 +14,17 @@ export function generator(seed: number): () => number {
 
 const commentLine = /^\s*(#|\/\/|\/\*|\*|--|;|%|<!--|'''|""")/;
 
-/** A window someone would save as a snippet: mostly code, not a licence header, not minified. */
-export function usable(lines: readonly string[]): boolean {
+/**
+ * A window someone would save as a snippet: mostly code, not a licence header, not minified. A
+ * comment line starts with a comment mark or, given `comments` (comments.ts, the third label
+ * rule), holds no code in its file's language.
+ */
+export function usable(lines: readonly string[], comments?: readonly boolean[]): boolean {
   const filled = lines.filter((line) => line.trim() !== '');
   if (filled.length < Math.max(3, lines.length * 0.6)) return false;
   if (lines.some((line) => line.length > 300)) return false;
-  const comments = filled.filter((line) => commentLine.test(line)).length;
-  return comments <= filled.length * 0.5;
+  const commented = lines.filter((line, i) => line.trim() !== '' && (commentLine.test(line) || comments?.[i] === true)).length;
+  return commented <= filled.length * 0.5;
 }
 
 
@@ -29,11 +33,11 @@ const closers = ')]}';
 
 /**
  * A line or three someone would save alone (the `lines` cut, extract.ts): every line code, not a
- * comment or a blank; at least 20 characters besides spaces (guesslang's least), no line over 200;
+ * comment (nor, given `comments`, a line holding no code) or a blank; at least 20 characters besides spaces (guesslang's least), no line over 200;
  * and whole: its brackets close in order within it, so no window is the tail of a call or a block.
  */
-export function usableLines(lines: readonly string[]): boolean {
-  if (lines.some((line) => line.trim() === '' || line.length > 200 || commentLine.test(line))) return false;
+export function usableLines(lines: readonly string[], comments?: readonly boolean[]): boolean {
+  if (lines.some((line, i) => line.trim() === '' || line.length > 200 || commentLine.test(line) || comments?.[i] === true)) return false;
   const text = lines.join('\n');
   if (text.replace(/\s/g, '').length < 20) return false;
   const open: string[] = [];

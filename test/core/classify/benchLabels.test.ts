@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { embeddedBlockAround, embeddedBlocks, insideEmbeddedBlock } from '../../bench/languages/embedded.ts';
 import { statesOtherLanguage } from '../../bench/languages/extract.ts';
+import { commentLines } from '../../bench/languages/comments.ts';
+import { usable, usableLines } from '../../bench/languages/windows.ts';
 
 test('a bash completion named `.py` with a shell-script modeline is not a Python sample', () => {
   const completion = ['# btdownloadheadless(1) completion                         -*- shell-script -*-', '', '_btdownload()', '{', '    local cur prev words cword'];
@@ -104,4 +106,46 @@ test("a block names the language its lines are in, read from a fence's info stri
   assert.equal(embeddedBlockAround(fences, 'md', 4, 1)?.language, 'yaml');
   assert.equal(embeddedBlockAround(fences, 'md', 3, 2), undefined);
   assert.equal(embeddedBlockAround(page, 'html', 3, 2)?.language, 'css');
+});
+
+// The third label rule (test/bench/languages/comments.ts): lines holding no code in their file's
+// language count as comment lines, whether or not they start with a comment mark.
+const comments = (text: string, language: string): number[] =>
+  commentLines(text.split('\n'), language).flatMap((comment, i) => (comment ? [i] : []));
+
+test('a C block comment is comment to its close; code before or after it on a line is code', () => {
+  const c = ['/*', ' Copyright (c) 2020', ' Licensed under MIT', '*/', 'int x; /* a', 'b */ int y;', 'char *s = "/* not */";', '// line', 'int z;'].join('\n');
+  assert.deepEqual(comments(c, 'c'), [0, 1, 2, 3, 7]);
+  // An opener never closed is read as code, not as a comment to the end of the file.
+  assert.deepEqual(comments('x = a /b;\nglob = 1; /* never\nint y;', 'c'), []);
+  // The same lines are code in a language without such comments.
+  assert.deepEqual(comments(c, 'sh'), []);
+});
+
+test("a Python docstring's lines are comment, a triple-quoted string given to code is code", () => {
+  const py = ['def f():', '    """Return one.', '', '    More words.', '    """', '    x = """', '    SELECT 1', '    """', '    return 1  # one'].join('\n');
+  assert.deepEqual(comments(py, 'py'), [1, 3, 4]);
+  assert.deepEqual(comments("s = '# not a comment'\n# a comment", 'py'), [1]);
+});
+
+test("Perl's POD and data section, Ruby's =begin and __END__ are comment", () => {
+  const pl = ['sub f { 1 }', '=head1 NAME', '', 'f - one', '=cut', 'my $x = $#list;', '__END__', 'COMMENT FUNCTION addnode(integer)', 'more data'].join('\n');
+  assert.deepEqual(comments(pl, 'pl'), [1, 3, 4, 6, 7, 8]);
+  assert.deepEqual(comments(['x = 1', '=begin', 'words', '=end', 'y = 2', '__END__', 'data'].join('\n'), 'rb'), [1, 2, 3, 5, 6]);
+});
+
+test('Lua, Haskell (nested), PowerShell and markup block comments', () => {
+  assert.deepEqual(comments('--[[\nold code\n]]\nlocal s = [[\nlong string\n]]', 'lua'), [0, 1, 2]);
+  assert.deepEqual(comments('{- outer\n{- inner -}\nstill comment -}\nmain = pure ()', 'hs'), [0, 1, 2]);
+  assert.deepEqual(comments('<#\n.SYNOPSIS\n#>\nWrite-Host "<# no #>"', 'ps1'), [0, 1, 2]);
+  assert.deepEqual(comments('<!-- a\nb -->\n<p>x</p>', 'html'), [0, 1]);
+});
+
+test('usable counts the lines a block comment holds with those starting with a mark; the line cut refuses any', () => {
+  const licence = ['/*', 'Licensed to the Apache Software Foundation', 'under one or more contributor agreements.', 'See the NOTICE file distributed with', 'this work for additional information.', '*/', 'int x;'];
+  assert.equal(usable(licence), true);
+  assert.equal(usable(licence, commentLines(licence, 'c')), false);
+  const lines = ['Licensed to the Apache Software Foundation (ASF)', 'under one or more agreements'];
+  assert.equal(usableLines(lines), true);
+  assert.equal(usableLines(lines, [true, true]), false);
 });
