@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { TokenModel, tokensOf, type TokenModelData } from '../../../src/core/classify/tokenModel.ts';
+import { buildTokenModel, TokenModel, tokensOf, type TokenModelData } from '../../../src/core/classify/tokenModel.ts';
 import { chooseLanguage, setTokenModelIdleMsForTests, tokenModelHeld, tokenModelReady } from '../../../src/core/classify/decision.ts';
 import { loadTokenModel, readTokenModel, tokenModelData } from '../../../src/core/classify/tokenModelFile.ts';
 import { tempDir } from '../../support/helpers.ts';
@@ -128,6 +128,19 @@ test('read in one go or a part at a time, the model scores alike; a bad file is 
   writeFileSync(bad, JSON.stringify({ ...small, documents: 'many' }));
   assert.throws(() => readTokenModel(bad), /"documents"/);
   await assert.rejects(loadTokenModel(bad), /"documents"/);
+});
+
+test('built on the host a slice at a time: a pause every 10,000 tokens of the index and of each pairs, the same model', async () => {
+  const data = tokenModelData(JSON.parse(readFileSync(tokenModelFile(), 'utf8')));
+  const tokens = data.tokens.split('\n').length;
+  let pauses = 0;
+  const built = await buildTokenModel(data, async () => {
+    pauses++;
+  });
+  // The index, the counts and the weights each pause once a slice, and once between them.
+  assert.ok(pauses >= 3 * Math.floor(tokens / 10_000), `${pauses} pauses for ${tokens} tokens`);
+  const whole = readTokenModel();
+  for (const text of ['def f(x):\n    return x\n', 'fn main() {\n    println!("hi");\n}\n']) assert.deepEqual(built.score(text), whole.score(text));
 });
 
 test('callers that await the token model together share one read, and it is held after', async (t) => {
