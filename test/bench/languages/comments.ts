@@ -18,6 +18,8 @@ interface Syntax {
   /** Block comments; `nested` when an opener inside one opens another (Haskell's `{-`). */
   readonly blocks: readonly Pair[];
   readonly nested?: boolean;
+  /** Marks that look like a block's opener but open code (Haskell's pragma `{-#`). */
+  readonly notBlocks?: readonly string[];
   /** Quotes of strings that end on their line. */
   readonly quotes: string;
   /** Strings that span lines (template literals, raw and triple-quoted strings): code. */
@@ -61,7 +63,7 @@ const syntaxes: Readonly<Record<string, Syntax>> = {
   ps1: { ...hashed, blocks: [['<#', '#>']] },
   lua: { ...plain, lineComments: ['--'], blocks: [['--[[', ']]'], ['--[=[', ']=]'], ['--[==[', ']==]']], quotes: '"\'', spanning: [['[[', ']]']] },
   // `'` is a character or a name's prime (`x'`) in Haskell.
-  hs: { ...plain, lineComments: ['--'], blocks: [['{-', '-}']], nested: true, quotes: '"' },
+  hs: { ...plain, lineComments: ['--'], blocks: [['{-', '-}']], nested: true, notBlocks: ['{-#'], quotes: '"' },
   html: markup,
   xml: markup,
   md: markup,
@@ -134,6 +136,12 @@ export function codeLines(lines: readonly string[], language: string): boolean[]
       let end = line + 1;
       while (end < lines.length && !lineBlock[1].test(lines[end]!)) end++;
       i = end + 1 < lines.length ? lineStarts[end + 1]! : text.length;
+      continue;
+    }
+    const pragma = startsAt(text, i, syntax.notBlocks ?? []);
+    if (pragma !== undefined) {
+      markCode(i, i + pragma.length);
+      i += pragma.length;
       continue;
     }
     const block = pairAt(text, i, syntax.blocks);

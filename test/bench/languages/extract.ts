@@ -140,6 +140,9 @@ function main(): void {
   // cuts as before the rule). For that, `seen` holds every window the main generator drew, left out
   // or not, and the replacements are kept apart: a later main window equal to one is replaced too.
   const spare = generator(seed + 7919);
+  // The comment rule's replacements come from a generator of their own, so the embedded-block
+  // rule's replacements stay what they were before it.
+  const commentSpare = generator(seed + 104_729);
   const rule = process.env['EMBEDDED_RULE'] ?? 'on';
   if (rule !== 'on' && rule !== 'off' && rule !== 'relabel') throw new Error('EMBEDDED_RULE is on, off or relabel');
   // A relabelled window is drawn from another language's files: fine to learn from, not to score.
@@ -187,8 +190,9 @@ function main(): void {
         const block = drawn.embedded?.language;
         if (rule === 'relabel' && block !== undefined && languages.includes(block)) relabelled.push({ ...drawn.snippet, language: block });
         let taken = kept(drawn) && !replacements.has(drawn.snippet.text) ? drawn : undefined;
+        const from = drawn.embedded === undefined && drawn.mostlyComment ? commentSpare : spare;
         for (let spareTries = 0; taken === undefined && spareTries < perClass * 200; spareTries++) {
-          const replacement = draw(spare, true);
+          const replacement = draw(from, true);
           if (replacement !== undefined && kept(replacement)) taken = replacement;
         }
         if (taken === undefined) continue;

@@ -137,6 +137,8 @@ test("Perl's POD and data section, Ruby's =begin and __END__ are comment", () =>
 test('Lua, Haskell (nested), PowerShell and markup block comments', () => {
   assert.deepEqual(comments('--[[\nold code\n]]\nlocal s = [[\nlong string\n]]', 'lua'), [0, 1, 2]);
   assert.deepEqual(comments('{- outer\n{- inner -}\nstill comment -}\nmain = pure ()', 'hs'), [0, 1, 2]);
+  // A pragma is Haskell, not a comment.
+  assert.deepEqual(comments('{-# LANGUAGE TypeFamilies #-}\n{-# language\n  ViewPatterns #-}\nmodule M where', 'hs'), []);
   assert.deepEqual(comments('<#\n.SYNOPSIS\n#>\nWrite-Host "<# no #>"', 'ps1'), [0, 1, 2]);
   assert.deepEqual(comments('<!-- a\nb -->\n<p>x</p>', 'html'), [0, 1]);
 });
