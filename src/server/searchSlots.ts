@@ -19,9 +19,12 @@ import { whenClientLeaves } from './ndjson.ts';
 /**
  * Running: a search is synchronous SQLite work and a reply encoded with turns between its pages;
  * a few at once keep the cores busy without a burst being encoded interleaved (each then holding
- * its results in memory). Waiting and wait: as MCP's, so a burst of a few hundred is answered.
+ * its results in memory). Waiting: as MCP's, so a burst of a few hundred is answered. Wait: longer
+ * than MCP's, since one search can send a whole library (20 concurrent 32 MiB replies took 23 s
+ * on a 2-core CI machine, and the last four were refused at 20 s); a refused client only retries
+ * at the back of the line, so refusing sooner frees nothing.
  */
-export const SEARCH_SLOT_LIMITS: SlotLimits = { running: 4, waiting: 256, waitMs: 20_000 };
+export const SEARCH_SLOT_LIMITS: SlotLimits = { running: 4, waiting: 256, waitMs: 60_000 };
 
 export function searchSlots(limits: SlotLimits = SEARCH_SLOT_LIMITS): ExchangeSlots {
   return new ExchangeSlots(limits, 'searches');

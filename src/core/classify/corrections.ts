@@ -59,11 +59,12 @@ function looksLikeYaml(text: string): boolean {
   return yaml >= lines.length * 0.8 && lines.some((line) => /^\s*[\w.-]+:(\s|$)/.test(line));
 }
 
-const commonJs = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w+\s*=|['"]use strict['"]|@(param|type|returns?)\s*\{/;
+const commonJs = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w+\s*=|['"]use strict['"]|@(param|type|returns?)\s*\{|\.prototype\.[\w$]+\s*=\s*function\b|\bvar\s+self\s*=\s*this\b/;
 
 /** The models' answer, corrected by the syntax the text has. */
 export function correctedBySyntax(text: string, specific: ClassificationSpecific): ClassificationSpecific {
-  // CommonJS or JSDoc types and nothing only TypeScript has (a type annotation, an interface…): JavaScript.
+  // CommonJS or JSDoc types and nothing only TypeScript has (a type annotation, an interface…): JavaScript;
+  // a method assigned to a prototype or `var self = this`, the idioms before classes (1 more, out of fold).
   if (specific === 'ts' && commonJs.test(text) && !typeScriptOnly.test(text)) return 'js';
   // A code fence in the text: Markdown around code, whatever the code is (8 right on tuning snippets).
   if (fence.test(text)) return 'md';

@@ -26,6 +26,13 @@ test('the earlier corrections still hold: C++ syntax read as C, Kotlin read as J
   assert.equal(correctedBySyntax('const fs = require("fs");\nmodule.exports = fs;\n', 'ts'), 'js');
 });
 
+test('a method assigned to a prototype, or `var self = this`, is JavaScript unless a type says TypeScript', () => {
+  assert.equal(correctedBySyntax('Glob.prototype._finish = function () {\n  this.emit("end");\n};\n', 'ts'), 'js');
+  assert.equal(correctedBySyntax('var self = this;\nsetTimeout(function () { self.done(); });\n', 'ts'), 'js');
+  assert.equal(correctedBySyntax('Glob.prototype._finish = function (): void {\n  this.emit("end");\n};\n', 'ts'), 'ts');
+  assert.equal(correctedBySyntax('const self = this;\nself.done();\n', 'ts'), 'ts');
+});
+
 test('a name’s spelling is a token of its own', () => {
   const tokens = tokensOf('my_value = someValue + OtherValue + MAX_SIZE\n');
   for (const shape of ['Ksnake', 'Kcamel', 'KPascal', 'KCONST']) assert.ok(tokens.has(shape), shape);
