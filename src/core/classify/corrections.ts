@@ -5,6 +5,9 @@
  */
 import type { ClassificationSpecific } from '../piecesTypes.ts';
 
+/** PowerShell's approved verbs, as a cmdlet's name starts (`Write-Host`, `Get-ChildItem`): a source for RegExp. */
+export const cmdlet = '(Get|Set|New|Remove|Write|Read|Add|Clear|Invoke|Start|Stop|Test|Import|Export|Out|Select|Where|ForEach|Format|Convert|ConvertTo|ConvertFrom|Update|Install|Uninstall|Register|Enable|Disable|Wait|Join|Split|Measure|Sort|Group|Copy|Move|Rename|Push|Pop|Resolve|Restart|Show|Find|Save|Compare|Expand|Send|Receive|Use|Trace|Debug)-[A-Z]\\w*';
+
 /** Syntax C++ has and C has not: what makes a header (`.h`, either language's) C++ (hints.ts). */
 const cppOnly =
   /\bstd::|\btemplate\s*<|\bnamespace\s+\w+\s*\{|\bnullptr\b|\bconstexpr\b|\b(public|private|protected)\s*:|\bvirtual\b|#include\s*<(iostream|string|vector|map|memory|algorithm|utility|cstdint|cstddef|cstdlib|cstring|functional|type_traits)>|::|\bclass\s+\w+|\bthis->|\b(static_cast|dynamic_cast|reinterpret_cast|const_cast)\s*<|\b(explicit|override|noexcept)\b|\boperator\s*(\(\)|[-+*/%^&|~!=<>[\]]+)\s*\(|\bconst\s+\w+\s*&\s*\w/;
@@ -30,7 +33,7 @@ const corrections: readonly { readonly from: readonly ClassificationSpecific[]; 
   { from: ['java'], to: 'kt', syntax: /\bfun\s+\w+|\bval\s+\w+|\bvar\s+\w+\s*:/ },
   { from: ['scala'], to: 'kt', syntax: /\bfun\s+[\w.<>]+\(/ },
   // Kotlin's `fun f(` or a `val` declared read as TypeScript, JavaScript or Swift (36).
-  { from: ['ts', 'js', 'swift'], to: 'kt', syntax: /\bfun\s+[\w.<>]+\(|^\s*(override\s+|private\s+)?val\s+\w+\s*[:=]/m },
+  { from: ['ts', 'js', 'swift'], to: 'kt', syntax: /\bfun\s+[\w.<>]+\(|^[ \t]*(override\s+|private\s+)?val\s+\w+\s*[:=]/m },
   // Perl's documentation, POD (28).
   { from: ['md'], to: 'pl', syntax: /^=(head\d|item|over|back|cut|pod|begin|end|encoding)\b/m },
   // Perl's `my $x`, `sub f {`, `=~` read as PHP (4).
@@ -41,6 +44,23 @@ const corrections: readonly { readonly from: readonly ClassificationSpecific[]; 
   // `std::`, templates, namespaces, access labels, C++'s standard headers, `::`, classes (9); `this->`,
   // C++'s casts, `explicit`, `override`, `noexcept`, `operator==(`, a `const T&` parameter (1 more).
   { from: ['c'], to: 'cpp', syntax: cppOnly },
+  // The eleventh pass (docs/languages.md), each out of fold on the tuning packages, nothing broken:
+  // GoogleTest's `TEST(Suite, Name) {` and Catch2's `TEST_CASE("…")`, frameworks C has not (1).
+  { from: ['c'], to: 'cpp', syntax: /^[ \t]*(TEST|TEST_F|TEST_P|TYPED_TEST)\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\{|^[ \t]*(TEST_CASE|SCENARIO|SECTION)\s*\(\s*"/m },
+  // Perl's `my $x`, `foreach my`, a match `=~ m/…/`, `__PACKAGE__`, Moose's `has 'name' => (` (6); Ruby has `=~ /` too, so not from Ruby.
+  { from: ['ps1', 'php', 'c', 'cpp', 'sh'], to: 'pl', syntax: /\bmy\s+[$@%]\w|\bforeach\s+my\s|=~\s*(m|s|tr|y)?\/|__PACKAGE__|^[ \t]*has\s+['"]?\w+['"]?\s*=>\s*\(/m },
+  // PowerShell's automatic variables, `$env:NAME`, a cmdlet opening a line (`Pop-Location`) (2).
+  {
+    from: ['sh', 'py', 'pl', 'rb'],
+    to: 'ps1',
+    syntax: new RegExp(`\\$(LASTEXITCODE|PSScriptRoot|PSVersionTable)\\b|\\$[Ee]nv:\\w|^[ \\t]*${cmdlet}\\b`, 'm'),
+  },
+  // A Java module's `requires`, `exports`, `opens`, `provides … with` (module-info.java; 3).
+  {
+    from: ['kt', 'js', 'ts', 'scala', 'cs', 'swift', 'c', 'cpp', 'go', 'rs'],
+    to: 'java',
+    syntax: /^[ \t]*(requires|exports|opens|provides|uses)\s+(transitive\s+|static\s+)?[\w.]+(\s+(with|to)\s+[\w., ]+)?\s*;\s*(\/\/.*)?$/m,
+  },
 ];
 
 /** A Markdown code fence opening or closing (a text that is one fenced block is a hint, hints.ts). */

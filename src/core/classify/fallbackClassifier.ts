@@ -32,6 +32,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import type { ClassificationSpecific } from '../piecesTypes.ts';
+import { cmdlet } from './corrections.ts';
 import { specificFromHighlightJs } from './languages.ts';
 
 const grammars = {
@@ -71,7 +72,12 @@ export function ruledBeforeModels(head: string): FallbackGuess | undefined {
   if (looksLikeSqlInCapitals(head)) return { specific: 'sql', confidence: 0.6 };
   const commandRun = looksLikeCommandLine(head);
   if (commandRun && shellMarks.test(head)) return { specific: 'sh', confidence: 0.6 };
-  if (looksLikeProse(head)) return { specific: markdownList.test(head) ? 'md' : 'txt', confidence: 0.5 };
+  if (looksLikeProse(head)) {
+    // DDL in capitals reads as words (`CREATE USER app IDENTIFIED BY …`), a window of it often
+    // opening mid-statement: a line opening with a statement and one ending with `;` is SQL.
+    if (sqlStatementLine.test(head) && /;\s*$/m.test(head)) return { specific: 'sql', confidence: 0.6 };
+    return { specific: markdownList.test(head) ? 'md' : 'txt', confidence: 0.5 };
+  }
   if (commandRun) return { specific: 'sh', confidence: 0.6 };
   if (looksLikeSqlStatement(head)) return { specific: 'sql', confidence: 0.6 };
   return undefined;
@@ -121,6 +127,9 @@ function looksLikeSqlInCapitals(snippet: string): boolean {
   return sqlVerb.test(snippet) && sqlClause.test(snippet);
 }
 
+/** A line opening with an SQL statement in capitals, DDL's included (the eleventh pass: 5 right out of fold, none broken). */
+const sqlStatementLine =
+  /^[ \t]*(CREATE\s+(OR\s+REPLACE\s+)?(TABLE|INDEX|VIEW|UNIQUE\s+INDEX|USER|ROLE|SCHEMA|DATABASE|TABLESPACE|SEQUENCE|FUNCTION|PROCEDURE|TRIGGER|TYPE|EXTENSION|POLICY)|GRANT\s[^\n;]*?\s(ON|TO)|ALTER\s+(TABLE|USER|ROLE|SCHEMA|DATABASE|SEQUENCE|VIEW|INDEX)|DROP\s+(TABLE|INDEX|VIEW|USER|ROLE|SCHEMA|DATABASE|SEQUENCE|FUNCTION)|INSERT\s+INTO|DELETE\s+FROM|SELECT\s.*\bFROM)\b/m;
 const sqlVerb = /^\s*(SELECT|INSERT\s+(IGNORE\s+)?INTO|UPDATE|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIEW|UNIQUE\s+INDEX)|ALTER\s+TABLE|DROP\s+(TABLE|INDEX|VIEW)|WITH\s+\w+\s+AS)\b/;
 const sqlClause = /\b(FROM|SET|VALUES|TABLE|INDEX|VIEW|AS)\b/;
 
@@ -162,8 +171,6 @@ const codeKeyword =
   'import|from|def|class|let|val|var|fn|func|function|return|package|use|using|namespace|module|data|type|local|end|include|require|requires|' +
   'alias|autoload|case|else|elif|elsif|echo|say|puts|print|printf|throw|raise|yield|await|const|static|public|private|protected|internal|global|' +
   'struct|enum|interface|impl|pub|break|continue|try|except|finally|done|fi';
-// PowerShell's approved verbs, as a cmdlet's name starts (`Write-Host`, `Get-ChildItem`).
-const cmdlet = '(Get|Set|New|Remove|Write|Read|Add|Clear|Invoke|Start|Stop|Test|Import|Export|Out|Select|Where|ForEach|Format|Convert|ConvertTo|ConvertFrom|Update|Install|Uninstall|Register|Enable|Disable|Wait|Join|Split|Measure|Sort|Group|Copy|Move|Rename|Push|Pop|Resolve|Restart|Show|Find|Save|Compare|Expand|Send|Receive|Use|Trace|Debug)-[A-Z]\\w*';
 /** A line that opens with a keyword, a cmdlet or `key` (a YAML key or list item's) followed by `:`. */
 const codeLineWithKey = (key: string): RegExp => new RegExp(`^\\s*((${codeKeyword})\\b|${cmdlet}\\b|-?\\s*${key}:(\\s|$))`);
 const codeLineStart = codeLineWithKey('[\\w.-]+');

@@ -110,7 +110,7 @@ export function languageStatedInText(text: string): ClassificationSpecific | und
   if (/^<\?php\b/.test(head)) return 'php';
   const fence = text.length < 200_000 ? wholeFence.exec(text) : null;
   // A fence inside means several blocks: a Markdown document, not one block.
-  if (fence !== null && !/^\s*(```|~~~)/m.test(fence[3]!)) {
+  if (fence !== null && !/^[ \t]*(```|~~~)/m.test(fence[3]!)) {
     const fenced = specificFromFence(fence[2]);
     if (fenced !== undefined) return fenced;
   }

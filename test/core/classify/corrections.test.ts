@@ -96,3 +96,46 @@ test('a line or two of `key: value` without braces or semicolons is YAML, not CS
   assert.equal(correctedBySyntax('border-width: 1px;\nborder-style: solid;\n', 'css'), 'css');
   assert.equal(correctedBySyntax('width: u32,\nheight: u32,\n', 'css'), 'css');
 });
+
+test('the eleventh pass: GoogleTest and Catch2 are C++, Perl’s own syntax is Perl, PowerShell’s is PowerShell, a module’s directives are Java', () => {
+  assert.equal(correctedBySyntax('TEST(ExactlyTest, OnZero) {\n  const int c = Exactly(0);\n}\n', 'c'), 'cpp');
+  assert.equal(correctedBySyntax('TEST_CASE("parses") {\n  REQUIRE(parse("1") == 1);\n}\n', 'c'), 'cpp');
+  assert.equal(correctedBySyntax('ASSERT_EQ(1, connect_cb_called);\nuv_run(loop, UV_RUN_DEFAULT);\n', 'c'), 'c', "libuv's C tests have ASSERT_EQ too");
+  assert.equal(correctedBySyntax("if ($input =~ m/^[Yy]/) {\n    foreach my $file (@pkg_files) {\n", 'ps1'), 'pl');
+  assert.equal(correctedBySyntax("has 'class' => (\n    is       => 'ro',\n    isa      => 'Str',\n);\n", 'php'), 'pl');
+  assert.equal(correctedBySyntax('if line =~ /^#/\n  next\nend\n', 'rb'), 'rb', 'Ruby matches with =~ too');
+  assert.equal(correctedBySyntax("$arr = ['is' => 'ro'];\necho $arr['is'];\n", 'php'), 'php');
+  assert.equal(correctedBySyntax('    & dotnet test -c Release\n    if($LASTEXITCODE -ne 0) { exit 2 }\n    Pop-Location\n', 'sh'), 'ps1');
+  assert.equal(correctedBySyntax('if [ "$x" -ne 0 ]; then\n  popd\nfi\n', 'sh'), 'sh');
+  assert.equal(correctedBySyntax('module kotlinx.coroutines.core {\n    requires transitive kotlin.stdlib;\n    exports kotlinx.coroutines;\n}\n', 'kt'), 'java');
+  assert.equal(correctedBySyntax('val exports = listOf(1)\nrequires(exports)\n', 'kt'), 'kt');
+});
+
+test('DDL in capitals that reads as words is SQL when a line opens a statement and one ends with `;`', () => {
+  const ddl = "    DATAFILE 'space32.dbf'\n    SIZE 100M\n    AUTOEXTEND ON;\n\n-- create users:\nCREATE USER typeorm\n    IDENTIFIED BY \"oracle\"\n";
+  assert.equal(chooseLanguage(ddl, []).specific, 'sql');
+  assert.equal(chooseLanguage('GRANT CONNECT, RESOURCE TO typeorm;\nALTER USER typeorm QUOTA UNLIMITED ON users;\n', []).specific, 'sql');
+  assert.equal(chooseLanguage('Create a user for the app, then grant it the rights it needs.\nDrop the old one when done.\n', []).specific, 'txt');
+});
+
+test('a long run of blank lines costs linear time in the corrections (a `^\\s*` under /m crossed them: 13 s for 80k lines)', () => {
+  const shapes = [
+    (n: number) => `int main(void) {\n  return 0;\n}\n${'\n'.repeat(n)}int f(void) { return 1; }\n`,
+    (n: number) => `my $x = 1;\nprint $x;\n${' \n'.repeat(n)}print $x;\n`,
+    (n: number) => `const a = 1;\nfunction f() { return a; }\n${'\n'.repeat(n)}f();\n`,
+  ];
+  chooseLanguage(shapes[0]!(10), []); // the token model loads outside the timing
+  for (const shape of shapes) {
+    const time = (n: number): number => {
+      const text = shape(n);
+      const started = performance.now();
+      chooseLanguage(text, []);
+      return performance.now() - started;
+    };
+    const least = (n: number): number => Math.min(time(n), time(n), time(n));
+    const small = least(1 << 12);
+    const large = least(1 << 16);
+    // 16× the input: linear is ~16×, quadratic ~256×.
+    assert.ok(large < 64 * small + 50, `4K lines ${small.toFixed(1)} ms, 64K lines ${large.toFixed(1)} ms`);
+  }
+});
