@@ -65,3 +65,6 @@ console.log(row('short (4–12 lines)', (snippet) => snippet.size === 'short'));
 console.log(row('medium (15–40 lines)', (snippet) => snippet.size === 'medium'));
 for (const language of benchLanguages) console.log(row(language, (snippet) => snippet.language === language));
 console.log(`\nguesslang asked for ${asked} of ${snippets.length} snippets`);
+const now = results.find(({ name }) => name.startsWith('now'))!.right;
+const shortOnes = snippets.flatMap((snippet, i) => (snippet.size === 'short' ? [i] : []));
+console.log(`now, short windows: ${shortOnes.filter((i) => now[i]).length} of ${shortOnes.length} right`);
