@@ -191,7 +191,7 @@ export function looksLikeProse(snippet: string): boolean {
   if (letters / nonSpace < 0.8 || marks > Math.max(1, nonSpace / 200)) return false;
   // Identifiers like fooBar or snake_case, and calls like f(x), are code even without braces; so is a
   // docstring's closing `"""` (the sentences are a Python comment).
-  if (/\b[a-z]+[A-Z]\w*\b|\w\(|\)\s*$|^\s*("""|''')/m.test(trimmed)) return false;
+  if (/\b[a-z]+[A-Z]\w*\b|\w\(|\)\s*$|^[ \t]*("""|''')/m.test(trimmed)) return false;
   // Lines of `import Data.List`, `local x`, `key: value`: code and YAML read as words too.
   const lines = trimmed.split('\n').filter((line) => line.trim() !== '');
   if (lines.length === 1 && codeLineAlone.test(lines[0]!)) return false;
