@@ -60,7 +60,8 @@ async function readAgain(sources: readonly KindSource[], plan: SyncPlan, id: str
     plan.localOids.set(id, oid);
   } else if (oid !== plan.localOids.get(id)) throw new RecordChangedError(`${plan.kind.plural.slice(0, -1)} ${id} changed while it was being synced`);
   if (record === undefined || folder === undefined) return undefined;
-  if (plan.sentNames.length < 3 && (plan.unread.has(id) || plan.sent.get(id) === AS_HERE)) plan.sentNames.push(plan.kind.label(record));
+  // A record the plan read was named then (syncPlan.ts readOurs); one it left unread is named here.
+  if (plan.sentNames.length < 3 && plan.unread.has(id)) plan.sentNames.push(plan.kind.label(record));
   return folder.files;
 }
 

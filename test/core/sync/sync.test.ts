@@ -1,5 +1,6 @@
 /** Sync between two machines through a local bare repository: creates, edits, merges, conflicts, deletes and renames. */
 import { test } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { library, remoteFiles, withMachines } from './syncSupport.ts';
 import { recordsOf, seed, variedLibrary } from './vaultSupport.ts';
@@ -341,5 +342,17 @@ test('a delete is a trash entry on the other machine (by the sync); a snippet de
     await a.sync.sync();
     assert.equal(recordsOf(a).read(gone.id)?.content, 'bye\n');
     assert.deepEqual(library(a), library(b));
+  });
+});
+
+test('the commit a sync pushes names each snippet it sends once (an edited one was named twice: "X, X, Y")', SLOW, async () => {
+  await withMachines(async ({ a, remote }) => {
+    const x = await a.assets.writes.create(seed('x = 1\n', { name: 'X' }), TEST_WRITE);
+    await a.sync.sync();
+    a.assets.writes.edit(x.id, { content: { text: 'x = 2\n' } }, TEST_WRITE);
+    await a.assets.writes.create(seed('y = 1\n', { name: 'Y' }), TEST_WRITE);
+    assert.equal((await a.sync.sync()).sent, 2);
+    const subject = execFileSync('git', ['--git-dir', remote, 'log', '-1', '--format=%s', 'main'], { encoding: 'utf8' }).trim();
+    assert.equal(subject, 'Sync: 2 changed (X, Y)');
   });
 });
