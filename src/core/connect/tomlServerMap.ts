@@ -101,8 +101,10 @@ class TomlServerMap implements ServerMap {
       // A line inside a multi-line string is never a header, whatever it looks like.
       for (const quote of text.match(/"""|'''/g) ?? []) inMultiline = inMultiline === undefined ? quote : inMultiline === quote ? undefined : inMultiline;
       if (inMultiline !== undefined) return;
-      const match = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(text);
-      const path = match?.[1] !== undefined ? dottedKey(match[1]) : undefined;
+      // Greedy and trimmed after: a lazy key before `\s*\]` rescanned the spaces at each step (quadratic on a long line).
+      const match = /^\s*\[\[?([^\]]*)\]\]?\s*(#.*)?$/.exec(text);
+      const key = match?.[1]?.trim();
+      const path = key ? dottedKey(key) : undefined;
       if (path) found.push({ line, path });
     });
     return found;

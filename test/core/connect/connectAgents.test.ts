@@ -177,3 +177,19 @@ test('a servers key that holds something else than the agent expects is refused,
   assert.throws(() => planConnect(AGENTS.codex, 'config.toml', 'mcp_servers = 3\n', NOW), /"mcp_servers" is not a table/);
   assert.throws(() => planConnect(AGENTS.zed, 'settings.json', '[1, 2]', NOW), /does not hold a JSON object/);
 });
+
+test("reading Codex's config costs linear time on a long line opening with `[` and no `]` (a nested array's row)", () => {
+  const toml = (spaces: number): string => `[tool]\nrows = [\n  [ 1,${' '.repeat(spaces)}\n    2 ],\n]\n`;
+  const time = (spaces: number): number => {
+    const text = toml(spaces);
+    const started = performance.now();
+    planConnect(AGENTS.codex, 'config.toml', text, NOW);
+    return performance.now() - started;
+  };
+  const least = (spaces: number): number => Math.min(time(spaces), time(spaces), time(spaces));
+  assert.match(planConnect(AGENTS.codex, 'config.toml', toml(10), NOW).after, /\[mcp_servers\.satchel\]/);
+  const small = least(1 << 11);
+  const large = least(1 << 15);
+  // 16× the line: linear is ~16×, the lazy key before `\s*\]` was ~256×.
+  assert.ok(large < 64 * small + 50, `2K spaces ${small.toFixed(1)} ms, 32K ${large.toFixed(1)} ms`);
+});
