@@ -11,12 +11,12 @@
  * with the embedded-block label rule, and heldout.embedded.guesslang.json).
  */
 import { readFileSync } from 'node:fs';
-import { chooseLanguage, standsWithoutModel, type ModelGuess } from '../../../src/core/classify/decision.ts';
+import { chooseLanguage, type ModelGuess } from '../../../src/core/classify/decision.ts';
 import { classifyWithFallback } from '../../../src/core/classify/fallbackClassifier.ts';
 import { languageFromHints, languageStatedInText } from '../../../src/core/classify/hints.ts';
 import { languageOf, specificFromGuesslang } from '../../../src/core/classify/languages.ts';
 import type { ClassificationSpecific } from '../../../src/core/piecesTypes.ts';
-import { benchLanguages, readBenchSet, type BenchSnippet } from './benchSet.ts';
+import { benchLanguages, gatedAnswer, readBenchSet, type BenchSnippet } from './benchSet.ts';
 
 const [setFile, guesslangFile] = process.argv.slice(2);
 if ((setFile === undefined) !== (guesslangFile === undefined)) throw new Error('usage: report.ts [SET.json GUESSLANG.json]');
@@ -31,20 +31,15 @@ function oldRule(text: string, guesses: readonly ModelGuess[]): ClassificationSp
   return top === undefined || specific === undefined || top.confidence < 0.2 ? classifyWithFallback(text).specific : specific;
 }
 
-/** What LanguageClassifier.classify does: guesslang is asked only where the token model alone is unsure. */
-function gated(text: string, guesses: readonly ModelGuess[]): string {
-  const alone = chooseLanguage(text, []);
-  asked += standsWithoutModel(alone, text) ? 0 : 1;
-  return (standsWithoutModel(alone, text) ? alone : chooseLanguage(text, guesses)).specific;
-}
 let asked = 0;
+const NOW = 'now (guesslang only where the token model is unsure)';
 
 const methods: Record<string, (snippet: BenchSnippet, i: number) => string | undefined> = {
   'before (≥ 0.2 or highlight.js)': (snippet, i) => oldRule(snippet.text, guesslang[i]!),
   'guesslang alone': (_snippet, i) => specificFromGuesslang(guesslang[i]![0]?.languageId ?? ''),
   'token model alone': (snippet) => languageStatedInText(snippet.text) ?? chooseLanguage(snippet.text, []).specific,
   'combined': (snippet, i) => languageStatedInText(snippet.text) ?? chooseLanguage(snippet.text, guesslang[i]!).specific,
-  'now (guesslang only where the token model is unsure)': (snippet, i) => languageStatedInText(snippet.text) ?? gated(snippet.text, guesslang[i]!),
+  [NOW]: (snippet, i) => languageStatedInText(snippet.text) ?? gatedAnswer(snippet.text, guesslang[i]!, () => asked++),
   'file name as hint': (snippet, i) =>
     languageFromHints({ fileName: snippet.source.replace(/:\d+$/, '') }, snippet.text) ?? languageStatedInText(snippet.text) ?? chooseLanguage(snippet.text, guesslang[i]!).specific,
 };
@@ -65,6 +60,6 @@ console.log(row('short (4–12 lines)', (snippet) => snippet.size === 'short'));
 console.log(row('medium (15–40 lines)', (snippet) => snippet.size === 'medium'));
 for (const language of benchLanguages) console.log(row(language, (snippet) => snippet.language === language));
 console.log(`\nguesslang asked for ${asked} of ${snippets.length} snippets`);
-const now = results.find(({ name }) => name.startsWith('now'))!.right;
+const now = results.find(({ name }) => name === NOW)!.right;
 const shortOnes = snippets.flatMap((snippet, i) => (snippet.size === 'short' ? [i] : []));
 console.log(`now, short windows: ${shortOnes.filter((i) => now[i]).length} of ${shortOnes.length} right`);

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { chooseLanguage, standsWithoutModel, type ModelGuess } from '../../../src/core/classify/decision.ts';
 import { languageFromHints, languageStatedInText } from '../../../src/core/classify/hints.ts';
 import { languageOf } from '../../../src/core/classify/languages.ts';
-import { readBenchSet, type BenchSnippet } from '../../bench/languages/benchSet.ts';
+import { gatedAnswer, readBenchSet, type BenchSnippet } from '../../bench/languages/benchSet.ts';
 
 const FLOOR = {
   combined: { all: 0.896, short: 0.866 },
@@ -51,12 +51,7 @@ test('guesslang with the token model: the combined figure holds', (t) => {
 /** What LanguageClassifier does: guesslang asked only where the token model alone is unsure. */
 function gated(set: readonly BenchSnippet[], answers: readonly ModelGuess[][]): { all: number; short: number; asked: number } {
   let asked = 0;
-  const figures = accuracy((snippet, i) => {
-    const alone = chooseLanguage(snippet.text, []);
-    if (standsWithoutModel(alone, snippet.text)) return alone.specific;
-    asked++;
-    return chooseLanguage(snippet.text, answers[i]!).specific;
-  }, set);
+  const figures = accuracy((snippet, i) => gatedAnswer(snippet.text, answers[i]!, () => asked++), set);
   return { ...figures, asked };
 }
 
@@ -123,13 +118,9 @@ test("issue 31's goal: at least 90% of short held-out windows, on the fourth rea
     const answers = JSON.parse(readFileSync(new URL(`../../bench/languages/${name}.guesslang.json`, import.meta.url), 'utf8')) as ModelGuess[][];
     assert.equal(answers.length, set.length, name);
     // What LanguageClassifier.classify does without hints (report.ts's "now").
-    const right = set.flatMap((snippet, i) => {
-      if (snippet.size !== 'short') return [];
-      const stated = languageStatedInText(snippet.text);
-      const alone = chooseLanguage(snippet.text, []);
-      const answer = stated ?? (standsWithoutModel(alone, snippet.text) ? alone : chooseLanguage(snippet.text, answers[i]!)).specific;
-      return [sameLanguage(answer, snippet)];
-    });
+    const right = set.flatMap((snippet, i) =>
+      snippet.size === 'short' ? [sameLanguage(languageStatedInText(snippet.text) ?? gatedAnswer(snippet.text, answers[i]!), snippet)] : [],
+    );
     return { name, right: right.filter(Boolean).length, of: right.length };
   });
   t.diagnostic(cuts.map(({ name, right, of }) => `${name} ${right}/${of}`).join(', '));
