@@ -14,19 +14,11 @@ import { InvalidInputError } from '../../../src/core/errors.ts';
 import type { Asset } from '../../../src/core/piecesTypes.ts';
 import { specificFromFileName } from '../../../src/core/classify/languages.ts';
 import { CLASSIFICATION_SPECIFIC_VALUES } from '../../../src/core/assets/classificationValues.ts';
+import { assertLinear as linear } from '../../support/linearTime.ts';
 
-/** Milliseconds `fn` takes on inputs of 16 and 256 KiB made by `make`; asserts about linear growth. */
+/** 16 and 256 KiB inputs made by `make`: `fn` grows about linearly. */
 function assertLinear(name: string, make: (size: number) => string, fn: (text: string) => unknown): void {
-  const time = (size: number): number => {
-    const text = make(size);
-    const started = performance.now();
-    fn(text);
-    return performance.now() - started;
-  };
-  time(1 << 14);
-  const small = time(1 << 14);
-  const large = time(1 << 18);
-  assert.ok(large < 64 * small + 100, `${name}: 16 KiB ${small.toFixed(1)} ms, 256 KiB ${large.toFixed(1)} ms`);
+  linear(name, make, fn, { small: 1 << 14, large: 1 << 18, slackMs: 100 });
 }
 
 test('names: comment markers are stripped as before, and runs of blanks cost linear time', () => {

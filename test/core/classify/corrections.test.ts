@@ -4,6 +4,7 @@ import { correctedBySyntax } from '../../../src/core/classify/corrections.ts';
 import { tokensOf } from '../../../src/core/classify/tokenModel.ts';
 import { chooseLanguage } from '../../../src/core/classify/decision.ts';
 import { looksLikeCommandLine, looksLikeProse } from '../../../src/core/classify/fallbackClassifier.ts';
+import { assertLinear } from '../../support/linearTime.ts';
 
 test('a code fence inside the text makes it Markdown, whatever the code is', () => {
   const readme = 'Install it, then:\n\n```js\nconst acorn = require("acorn");\nacorn.parse(code);\n```\n';
@@ -125,17 +126,7 @@ test('a long run of blank lines costs linear time in the corrections (a `^\\s*` 
     (n: number) => `const a = 1;\nfunction f() { return a; }\n${'\n'.repeat(n)}f();\n`,
   ];
   chooseLanguage(shapes[0]!(10), []); // the token model loads outside the timing
-  for (const shape of shapes) {
-    const time = (n: number): number => {
-      const text = shape(n);
-      const started = performance.now();
-      chooseLanguage(text, []);
-      return performance.now() - started;
-    };
-    const least = (n: number): number => Math.min(time(n), time(n), time(n));
-    const small = least(1 << 12);
-    const large = least(1 << 16);
-    // 16× the input: linear is ~16×, quadratic ~256×.
-    assert.ok(large < 64 * small + 50, `4K lines ${small.toFixed(1)} ms, 64K lines ${large.toFixed(1)} ms`);
+  for (const [i, shape] of shapes.entries()) {
+    assertLinear(`shape ${i}, blank lines`, shape, (text) => chooseLanguage(text, []), { small: 1 << 12, large: 1 << 16, slackMs: 50, runs: 3 });
   }
 });

@@ -13,6 +13,7 @@ import { inspectConfig, planConnect, planDisconnect } from '../../../src/core/co
 import { readConfigText, writeConfigChange } from '../../../src/core/connect/configFiles.ts';
 import { ConfigFileError } from '../../../src/core/connect/serverMap.ts';
 import { tempDir } from '../../support/helpers.ts';
+import { assertLinear } from '../../support/linearTime.ts';
 import { BRIDGE, FIXTURES, settingOf } from './agentFixtures.ts';
 
 const URL_NOW = 'http://127.0.0.1:39301/mcp';
@@ -180,16 +181,7 @@ test('a servers key that holds something else than the agent expects is refused,
 
 test("reading Codex's config costs linear time on a long line opening with `[` and no `]` (a nested array's row)", () => {
   const toml = (spaces: number): string => `[tool]\nrows = [\n  [ 1,${' '.repeat(spaces)}\n    2 ],\n]\n`;
-  const time = (spaces: number): number => {
-    const text = toml(spaces);
-    const started = performance.now();
-    planConnect(AGENTS.codex, 'config.toml', text, NOW);
-    return performance.now() - started;
-  };
-  const least = (spaces: number): number => Math.min(time(spaces), time(spaces), time(spaces));
   assert.match(planConnect(AGENTS.codex, 'config.toml', toml(10), NOW).after, /\[mcp_servers\.satchel\]/);
-  const small = least(1 << 11);
-  const large = least(1 << 15);
-  // 16× the line: linear is ~16×, the lazy key before `\s*\]` was ~256×.
-  assert.ok(large < 64 * small + 50, `2K spaces ${small.toFixed(1)} ms, 32K ${large.toFixed(1)} ms`);
+  // The lazy key before `\s*\]` was ~256× on 16× the line.
+  assertLinear('spaces on a row', toml, (text) => planConnect(AGENTS.codex, 'config.toml', text, NOW), { small: 1 << 11, large: 1 << 15, slackMs: 50, runs: 3 });
 });

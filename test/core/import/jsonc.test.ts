@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseImportFile } from '../../../src/core/import/detect.ts';
 import { ImportFormatError } from '../../../src/core/import/types.ts';
 import { JsoncError, parseJsonc } from '../../../src/core/import/jsonc.ts';
+import { assertLinear as linear } from '../../support/linearTime.ts';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/vscode/${name}`, import.meta.url), 'utf8');
 
@@ -50,22 +51,16 @@ test('an error names the file, the line and the column in the file as written (a
   for (const bad of ['', '{"a": 1 /* unterminated', '{"a": "unterminated', '{"a": 1}}', '{"a": [1, 2}']) assert.throws(() => parseJsonc(bad), JsoncError, JSON.stringify(bad));
 });
 
-/** Milliseconds `fn` takes on inputs of 64 KiB and 1 MiB made by `make`; asserts about linear growth. */
+/** 64 KiB and 1 MiB inputs made by `make`: `fn` grows about linearly (refused is fine: what is measured is how long it took to say so). */
 function assertLinear(name: string, make: (size: number) => string, fn: (text: string) => unknown): void {
-  const time = (size: number): number => {
-    const text = make(size);
-    const started = performance.now();
+  const refusedOrRead = (input: string): void => {
     try {
-      fn(text);
+      fn(input);
     } catch {
-      // Refused is fine: what is measured is how long it took to say so.
+      // refused
     }
-    return performance.now() - started;
   };
-  time(1 << 16);
-  const small = time(1 << 16);
-  const large = time(1 << 20);
-  assert.ok(large < 64 * small + 200, `${name}: 64 KiB ${small.toFixed(1)} ms, 1 MiB ${large.toFixed(1)} ms`);
+  linear(name, make, refusedOrRead, { small: 1 << 16, large: 1 << 20, slackMs: 200 });
 }
 
 test('hostile runs cost linear time and are refused with a JsoncError, never a crash', () => {

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { INDEXED_CHARS, MAX_IDENTIFIER_CHARS, distinctIdentifiers, indexedPrefix, subTokens, wordIndexText } from '../../../src/core/search/tokens.ts';
 import { MAX_QUERY_PHRASES, MAX_QUERY_TERMS, MAX_TERM_CHARS, parseQuery } from '../../../src/core/search/query.ts';
 import { termCounts } from '../../../src/core/search/related.ts';
+import { assertLinear } from '../../support/linearTime.ts';
 
 /** The regex version the scanner replaced (quadratic on long upper-case runs). */
 function regexSubTokens(identifier: string): string[] {
@@ -27,19 +28,11 @@ test('subTokens splits exactly as the regexes did, on any short identifier', () 
 });
 
 test('subTokens of a long upper-case run costs linear time', () => {
-  const time = (n: number): number => {
-    const text = 'A'.repeat(n);
-    const started = performance.now();
+  // The regex this replaced was ~256× (and took seconds).
+  const fiveTimes = (text: string): void => {
     for (let i = 0; i < 5; i++) subTokens(text);
-    return performance.now() - started;
   };
-  // The least of three runs: one run of the larger size caught a collection or a busy machine's
-  // preemption (93.5 ms against a 0.5 ms small run, at load 9).
-  const least = (n: number): number => Math.min(time(n), time(n), time(n));
-  const small = least(1 << 14);
-  const large = least(1 << 18);
-  // 16× the input: linear is ~16×, the regex was ~256× (and took seconds).
-  assert.ok(large < 64 * small + 50, `16K ${small.toFixed(1)} ms, 256K ${large.toFixed(1)} ms`);
+  assertLinear('subTokens', (n) => 'A'.repeat(n), fiveTimes, { small: 1 << 14, large: 1 << 18, slackMs: 50, runs: 3 });
 });
 
 test('indexing reads a bounded prefix, cut at a break, and skips data-sized identifiers', () => {

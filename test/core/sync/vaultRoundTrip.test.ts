@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { assetFiles, parseAsset, VaultFormatError, type VaultAsset } from '../../../src/core/sync/vaultFormat.ts';
 import { parseYaml, YamlError } from '../../../src/core/sync/yamlReader.ts';
+import { assertLinear as linear } from '../../support/linearTime.ts';
 
 const text = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 30 }),
@@ -44,23 +45,16 @@ test('20,000 random records: the files one makes read back as the same record, f
   );
 });
 
-/** Milliseconds `fn` takes on inputs of 16 and 256 KiB made by `make`; asserts about linear growth. */
+/** 16 and 256 KiB inputs made by `make`: `fn` grows about linearly (refused is fine, as a YamlError: what is measured is how long it took to say so). */
 function assertLinear(name: string, make: (size: number) => string, fn: (text: string) => unknown): void {
-  const time = (size: number): number => {
-    const input = make(size);
-    const started = performance.now();
+  const refusedOrRead = (input: string): void => {
     try {
       fn(input);
     } catch (error) {
-      // Refused is fine, as a YamlError: what is measured is how long it took to say so.
       assert.ok(error instanceof YamlError, `${name}: ${String(error)}`);
     }
-    return performance.now() - started;
   };
-  time(1 << 14);
-  const small = time(1 << 14);
-  const large = time(1 << 18);
-  assert.ok(large < 64 * small + 200, `${name}: 16 KiB ${small.toFixed(1)} ms, 256 KiB ${large.toFixed(1)} ms`);
+  linear(name, make, refusedOrRead, { small: 1 << 14, large: 1 << 18, slackMs: 200 });
 }
 
 test('hostile front matter costs linear time: runs, deep nesting, long block scalars, many aliases', () => {
